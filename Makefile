@@ -1,0 +1,33 @@
+# make run  — set up .venv and start the app on the embedded models
+# make test — set up .venv and run every test (engine, CLI, pages, browser)
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+PORT   ?= 8501
+export HF_HUB_OFFLINE ?= 1
+export TOKENIZERS_PARALLELISM = false
+
+.PHONY: setup run test browser bench clean
+
+setup: $(STAMP)
+
+$(STAMP): requirements.txt
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	@echo "installing requirements into $(VENV) ..."
+	@$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
+	@touch $(STAMP)
+
+run: setup
+	$(VENV)/bin/streamlit run app.py --server.port $(PORT) --server.headless true \
+		--server.fileWatcherType none --browser.gatherUsageStats false
+
+# Debian's chromium + chromium-driver for the real-browser test; skipped quietly when present.
+browser:
+	@bash scripts/ensure_browser.sh
+
+test: setup browser
+	@$(PY) -m pytest -q -p no:cacheprovider
+
+clean:
+	rm -rf $(VENV) build .pytest_cache

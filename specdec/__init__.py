@@ -1,0 +1,17 @@
+"""specdec: exact speculative decoding that records every decision.
+
+    import specdec
+    pair = specdec.load_pair(target="stdlib/target", draft="stdlib/draft-2l-distilled")
+    run = specdec.generate(pair, "def parse(", k=4, temperature=0.8, seed=0, max_new_tokens=48)
+    run.text, run.token_ids, run.rounds, run.metrics
+    for rnd in specdec.rounds(pair, "def parse(", k=4, temperature=0.8, seed=0): ...
+"""
+from specdec.engine import Decoder, autoregressive, generate, rounds
+from specdec.metrics import Metrics, summarize
+from specdec.models import LoadError, Pair, load_pair, make_pair
+from specdec.sampling import InputError, Sampling
+from specdec.settings import Settings
+from specdec.trace import Round, Run
+
+__all__ = ["Decoder", "InputError", "LoadError", "Metrics", "Pair", "Round", "Run", "Sampling",
+           "Settings", "autoregressive", "generate", "load_pair", "make_pair", "rounds", "summarize"]

@@ -1,0 +1,158 @@
+"""The speculative decoding loop, one round at a time (Leviathan et al. 2023).
+
+`Decoder` holds one run's state (token ids, both KV caches, the run's single
+`torch.Generator`, the draft-length policy); `Decoder.step()` performs one round
+and returns its immutable trace. `rounds()` wraps it as a Python generator, so
+the app can advance a run one click at a time; `generate()` runs to the end.
+Mode "autoregressive" is the baseline: the same code path with k = 0.
+"""
+from __future__ import annotations
+
+import time
+from typing import Iterator
+
+import torch
+
+from specdec import record
+from specdec.drafters import ModelDrafter, NgramDrafter, Proposal
+from specdec.models import Pair, forward, new_cache
+from specdec.policies import make_policy
+from specdec.rejection import verify_greedy, verify_sampled
+from specdec.sampling import InputError, probs_from_logits
+from specdec.settings import Settings
+from specdec.trace import Round, Run
+
+
+def encode_prompt(pair: Pair, prompt: str) -> list[int]:
+    """Prompt -> ids, with clear errors for empty prompts and prompts past the context."""
+    if not prompt:
+        raise InputError("the prompt is empty: type some text to continue, e.g. `def parse(`")
+    ids = pair.tokenizer(prompt)["input_ids"]
+    if len(ids) >= pair.context:
+        raise InputError(f"the prompt is {len(ids)} tokens but the models accept at most "
+                         f"{pair.context}: shorten it by at least {len(ids) - pair.context + 1} tokens")
+    return list(ids)
+
+
+def make_drafter(pair: Pair, settings: Settings):
+    if settings.drafter == "ngram" or settings.mode == "autoregressive":
+        return NgramDrafter(pair.vocab_size)
+    if pair.draft is None:
+        raise InputError("this pair has no draft model: choose the n-gram drafter")
+    return ModelDrafter(pair.draft, pair.vocab_size)
+
+
+class Decoder:
+    def __init__(self, pair: Pair, prompt: str, settings: Settings):
+        self.pair, self.settings, self.prompt = pair, settings, prompt
+        self.prompt_ids = encode_prompt(pair, prompt)
+        self.seq: list[int] = list(self.prompt_ids)
+        self.generator = torch.Generator().manual_seed(settings.seed)   # one per run
+        self.target_cache = new_cache(pair.target)
+        self.drafter = make_drafter(pair, settings)
+        self.policy = make_policy(settings.policy, settings.k, settings.confidence)
+        self.rounds: list[Round] = []
+        self.stop: str | None = None
+
+    def __iter__(self) -> Iterator[Round]:
+        while self.stop is None:
+            yield self.step()
+
+    @property
+    def generated(self) -> list[int]:
+        return self.seq[len(self.prompt_ids):]
+
+    def _target_len(self) -> int:
+        return self.target_cache.get_seq_length()
+
+    def _plan(self) -> tuple[int, int]:
+        """(k the policy asks for, k this round can use before max_new_tokens / the context)."""
+        if self.settings.mode == "autoregressive":
+            return 0, 0
+        want = self.policy.next_k()
+        room = min(self.settings.max_new_tokens - len(self.generated) - 1,
+                   self.pair.context - len(self.seq) - 1)
+        return want, max(0, min(want, room))
+
+    def step(self) -> Round:
+        """One round: steps 1-5 below double as the captions in the app."""
+        if self.stop is not None:
+            raise InputError(f"this run has finished ({self.stop}); reset to start again")
+        s, pair, sampling = self.settings, self.pair, self.settings.sampling
+        prefix_len, (_, k) = len(self.seq), self._plan()
+        before = (self._target_len(), self.drafter.cache_len())
+        # 1. Draft: the drafter proposes d_1..d_m (m <= k), sampled from q.
+        t0 = time.perf_counter()
+        prop = (self.drafter.propose(self.seq, k, sampling, self.generator, self.policy) if k
+                else Proposal([], torch.zeros(0, pair.vocab_size), 0))
+        t1 = time.perf_counter()
+        # 2. Verify: one target forward over [unseen prefix, d_1..d_m] gives p_1..p_{m+1}.
+        m = len(prop.tokens)
+        logits = forward(pair.target, self.seq[self._target_len():] + prop.tokens,
+                         self.target_cache, pair.vocab_size)[-(m + 1):]           # (m+1, V)
+        target_probs = probs_from_logits(logits, sampling)                        # (m+1, V)
+        t2 = time.perf_counter()
+        peak = (self._target_len(), self.drafter.cache_len())
+        # 3. Accept / reject each draft; 4. resample from the residual, or take the bonus.
+        verdict = (verify_greedy(prop.tokens, target_probs) if sampling.greedy else
+                   verify_sampled(prop.tokens, prop.probs, target_probs, self.generator))
+        # 5. Roll back both KV caches to the prefix plus the accepted drafts.
+        self._rollback(prefix_len + verdict.n_accepted)
+        after = (self._target_len(), self.drafter.cache_len())
+        emitted = self._emit(prop.tokens[:verdict.n_accepted] + [verdict.token])
+        self.policy.update(m, verdict.n_accepted)
+        tok = pair.tokenizer
+        rnd = record.make_round(
+            index=len(self.rounds), prefix_len=prefix_len, k=k, greedy=sampling.greedy,
+            positions=record.positions(tok, prop.tokens, prop.probs, target_probs, verdict, s.lean),
+            verdict=verdict, final=record.final(tok, verdict, target_probs, m, s.lean),
+            emitted=emitted, before=before, peak=peak, after=after,
+            forwards=(prop.forwards, 1), ms=((t1 - t0) * 1e3, (t2 - t1) * 1e3), stop=self.stop)
+        self.rounds.append(rnd)
+        return rnd
+
+    def _rollback(self, valid_len: int) -> None:
+        extra = self._target_len() - valid_len
+        if extra > 0:
+            self.target_cache.crop(-extra)          # public API: negative = remove last n
+        self.drafter.rollback(valid_len)
+
+    def _emit(self, tokens: list[int]) -> list[int]:
+        """Append the round's tokens (cut after EOS) and decide whether the run stops."""
+        eos = self.pair.tokenizer.eos_token_id
+        if eos is not None and eos in tokens:
+            tokens = tokens[:tokens.index(eos) + 1]
+            self.stop = "eos"
+        self.seq.extend(tokens)
+        if self.stop is None and len(self.generated) >= self.settings.max_new_tokens:
+            self.stop = "max_new_tokens"
+        if self.stop is None and len(self.seq) >= self.pair.context:
+            self.stop = "context window"
+        return tokens
+
+    def result(self) -> Run:
+        ids = self.generated
+        return Run(prompt=self.prompt, prompt_ids=tuple(self.prompt_ids),
+                   settings={**self.settings.as_dict(), "target": self.pair.target_name,
+                             "draft": self.pair.draft_name},
+                   rounds=tuple(self.rounds), token_ids=tuple(ids),
+                   text=self.pair.tokenizer.decode(ids, skip_special_tokens=True),
+                   stop_reason=self.stop or "running")
+
+
+def rounds(pair: Pair, prompt: str, **settings) -> Iterator[Round]:
+    """Yield one immutable Round per draft -> verify round until a stop."""
+    yield from Decoder(pair, prompt, Settings(**settings))
+
+
+def generate(pair: Pair, prompt: str, **settings) -> Run:
+    """Run to the end and return the whole Run (text, ids, rounds, metrics)."""
+    decoder = Decoder(pair, prompt, Settings(**settings))
+    for _ in decoder:
+        pass
+    return decoder.result()
+
+
+def autoregressive(pair: Pair, prompt: str, **settings) -> Run:
+    """Target-only baseline with the same sampling, generator and cache handling."""
+    return generate(pair, prompt, **{**settings, "mode": "autoregressive"})

@@ -1,0 +1,169 @@
+"""Load a draft/target pair and run a forward pass with a KV cache.
+
+A model name is one of: an embedded family name (`stdlib/target`), a local
+directory, or a Hugging Face hub id. Weights load as safetensors only, never with
+`trust_remote_code`, in float32 (CUDA when available). The pair must share one
+tokenizer: same size and the same token <-> id mapping.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from specdec.sampling import InputError
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets" / "models"
+EMBEDDED = ("stdlib/target", "stdlib/draft-1l", "stdlib/draft-2l", "stdlib/draft-4l",
+            "stdlib/draft-2l-distilled")
+DEFAULT_TARGET, DEFAULT_DRAFT = "stdlib/target", "stdlib/draft-2l-distilled"
+
+
+class LoadError(InputError):
+    """A model or tokenizer could not be loaded; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Pair:
+    target: torch.nn.Module
+    draft: torch.nn.Module | None      # None: no draft model (n-gram drafting only)
+    tokenizer: object
+    target_name: str
+    draft_name: str | None
+    vocab_size: int                    # logits are cut to this many columns
+    context: int                       # max positions both models accept
+    device: torch.device
+
+
+def default_device() -> torch.device:
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def resolve(name: str) -> str:
+    """Embedded name -> its directory; an existing directory stays; else a hub id."""
+    if name in EMBEDDED:
+        path = ASSETS / name
+        if not (path / "config.json").exists():
+            raise LoadError(f"embedded model {name!r} is not in {path} — is the checkout complete?")
+        return str(path)
+    if Path(name).expanduser().is_dir():
+        return str(Path(name).expanduser())
+    if name.startswith((".", "/", "~")) or name.count("/") > 1:
+        raise LoadError(f"no such directory: {name!r}")
+    return name
+
+
+def _explain(name: str, err: Exception) -> LoadError:
+    text = str(err)
+    if "does not appear to have a file named" in text or "safetensors" in text.lower():
+        return LoadError(f"{name!r} has no safetensors weights (only safetensors are loaded): {text[:200]}")
+    if "Unrecognized configuration class" in text or "not supported" in text.lower():
+        return LoadError(f"{name!r} is not a causal language model ({text[:160]})")
+    if "offline" in text.lower() or "cannot find the requested files" in text.lower() or \
+            "couldn't connect" in text.lower() or "not the path to a directory" in text.lower():
+        return LoadError(f"{name!r} is not in the local Hugging Face cache and the hub cannot be "
+                         "reached (offline). Fix: download it once while online "
+                         f"(`hf download {name}`), or pass a local directory.")
+    return LoadError(f"could not load {name!r}: {text[:300]}")
+
+
+def hub_offline() -> bool:
+    from huggingface_hub import constants
+    return bool(constants.HF_HUB_OFFLINE)
+
+
+def _from_pretrained(cls, name: str, **kwargs):
+    """Local files first (fast, works offline); the hub only when online and needed."""
+    src = resolve(name)
+    try:
+        try:
+            return cls.from_pretrained(src, local_files_only=True, trust_remote_code=False, **kwargs)
+        except OSError:
+            if hub_offline() or Path(src).is_dir():
+                raise
+            return cls.from_pretrained(src, trust_remote_code=False, **kwargs)
+    except (OSError, ValueError, KeyError, ImportError) as err:
+        raise _explain(name, err) from err
+
+
+def load_model(name: str, device: torch.device | None = None) -> torch.nn.Module:
+    from transformers import AutoModelForCausalLM
+    model = _from_pretrained(AutoModelForCausalLM, name, dtype=torch.float32, use_safetensors=True)
+    return model.to(device or default_device()).eval()
+
+
+def load_tokenizer(name: str):
+    from transformers import AutoTokenizer
+    return _from_pretrained(AutoTokenizer, name)
+
+
+def vocab_difference(target_tok, draft_tok) -> str | None:
+    """None when both tokenizers map the same tokens to the same ids, else the first difference."""
+    if len(target_tok) != len(draft_tok):
+        return f"vocabulary sizes differ: target has {len(target_tok)} tokens, draft has {len(draft_tok)}"
+    t_vocab, d_vocab = target_tok.get_vocab(), draft_tok.get_vocab()
+    for token, tid in sorted(t_vocab.items(), key=lambda kv: kv[1]):
+        did = d_vocab.get(token)
+        if did != tid:
+            where = "is missing in the draft" if did is None else f"has id {did} in the draft"
+            return f"token {token!r} has id {tid} in the target but {where}"
+    return None
+
+
+def context_window(config) -> int:
+    """Positions the model accepts, from its config (GPT-2 says n_positions)."""
+    for key in ("max_position_embeddings", "n_positions", "n_ctx", "seq_length"):
+        value = getattr(config, key, None)
+        if isinstance(value, int) and value > 0:
+            return value
+    return 2048
+
+
+def check_pair(target, draft, tokenizer, draft_tokenizer) -> None:
+    diff = vocab_difference(tokenizer, draft_tokenizer) if draft_tokenizer is not None else None
+    if diff:
+        raise LoadError(f"draft and target cannot share tokens: {diff}")
+    for model in (target, draft):
+        if model is not None and model.config.vocab_size < len(tokenizer):
+            raise LoadError(f"a model has {model.config.vocab_size} logits but the tokenizer has "
+                            f"{len(tokenizer)} tokens")
+
+
+def make_pair(target, draft, tokenizer, target_name="target", draft_name="draft",
+              draft_tokenizer=None) -> Pair:
+    """Assemble a Pair from loaded objects (tests build tiny models from configs)."""
+    check_pair(target, draft, tokenizer, draft_tokenizer)
+    models = [m for m in (target, draft) if m is not None]
+    return Pair(target=target.eval(), draft=None if draft is None else draft.eval(),
+                tokenizer=tokenizer, target_name=target_name, draft_name=draft_name,
+                vocab_size=min(m.config.vocab_size for m in models),
+                context=min(context_window(m.config) for m in models),
+                device=next(target.parameters()).device)
+
+
+def load_pair(target: str = DEFAULT_TARGET, draft: str | None = DEFAULT_DRAFT,
+              device: torch.device | None = None) -> Pair:
+    """Load target and draft by name (embedded, local dir or hub id); draft None = n-gram only."""
+    tokenizer = load_tokenizer(target)
+    draft_tokenizer = load_tokenizer(draft) if draft else None
+    diff = vocab_difference(tokenizer, draft_tokenizer) if draft_tokenizer is not None else None
+    if diff:   # before loading weights: fail fast and cheap
+        raise LoadError(f"{draft!r} cannot draft for {target!r}: {diff}")
+    target_model = load_model(target, device)
+    draft_model = load_model(draft, device) if draft else None
+    return make_pair(target_model, draft_model, tokenizer, target, draft)
+
+
+@torch.no_grad()
+def forward(model, ids: list[int], cache, vocab_size: int) -> torch.Tensor:
+    """Feed `ids` after what `cache` holds; returns (len(ids), vocab_size) float32 logits on CPU."""
+    device = next(model.parameters()).device
+    x = torch.tensor([ids], dtype=torch.long, device=device)          # (1, T)
+    out = model(input_ids=x, cache=cache, use_cache=True)
+    return out.logits[0, :, :vocab_size].float().cpu()                # (T, V)
+
+
+def new_cache(model):
+    from transformers import DynamicCache
+    return DynamicCache(config=model.config)

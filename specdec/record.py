@@ -1,0 +1,45 @@
+"""Turn the tensors of one round into its immutable trace (`trace.Round`)."""
+from __future__ import annotations
+
+import torch
+
+from specdec.rejection import Verdict, beta
+from specdec.trace import Caches, Final, Position, Round, make_dist
+
+
+def token_text(tokenizer, token: int) -> str:
+    return tokenizer.decode([token])
+
+
+def positions(tokenizer, drafts: list[int], draft_probs: torch.Tensor,
+              target_probs: torch.Tensor, verdict: Verdict, lean: bool) -> tuple[Position, ...]:
+    """One Position per drafted token; draft_probs (m, V), target_probs (m+1, V)."""
+    out = []
+    for i, d in enumerate(drafts):
+        verdict_i = ("accepted" if i < verdict.n_accepted else
+                     "rejected" if i == verdict.n_accepted else "discarded")
+        q, p = draft_probs[i], target_probs[i]                          # (V,), (V,)
+        out.append(Position(
+            i=i + 1, token=d, text=token_text(tokenizer, d), q=float(q[d]), p=float(p[d]),
+            ratio=verdict.ratios[i], u=verdict.draws[i] if i < len(verdict.draws) else None,
+            verdict=verdict_i, beta=beta(p, q), target=None if lean else make_dist(p),
+            draft=None if lean else make_dist(q)))
+    return tuple(out)
+
+
+def final(tokenizer, verdict: Verdict, target_probs: torch.Tensor, drafted: int,
+          lean: bool) -> Final:
+    kind = "target" if drafted == 0 else verdict.kind
+    p = float(target_probs[verdict.n_accepted][verdict.token])
+    return Final(token=verdict.token, text=token_text(tokenizer, verdict.token), kind=kind, p=p,
+                 source=None if lean else make_dist(verdict.source))
+
+
+def make_round(*, index, prefix_len, k, greedy, positions, verdict, final, emitted,
+               before, peak, after, forwards, ms, stop) -> Round:
+    """before/peak/after: (target, draft) cache lengths; forwards/ms: (draft, target)."""
+    caches = Caches(before[0], peak[0], after[0], before[1], peak[1], after[1])
+    return Round(index=index, prefix_len=prefix_len, k=k, greedy=greedy, positions=positions,
+                 n_accepted=verdict.n_accepted, final=final, emitted=tuple(emitted),
+                 caches=caches, draft_forwards=forwards[0], target_forwards=forwards[1],
+                 draft_ms=ms[0], verify_ms=ms[1], stop=stop)

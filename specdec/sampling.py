@@ -1,0 +1,74 @@
+"""Logits -> probabilities -> tokens, identical for draft and target.
+
+Temperature, top-k and top-p reuse transformers' own logits warpers so the
+semantics match `generate()`. Temperature 0 is greedy and handled explicitly
+(no division by zero): probabilities are then the plain softmax, shown for
+teaching, while decisions use argmax.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from transformers import (LogitsProcessorList, TemperatureLogitsWarper, TopKLogitsWarper,
+                          TopPLogitsWarper)
+
+
+class InputError(ValueError):
+    """Bad user input: the message says what to change."""
+
+
+@dataclass(frozen=True)
+class Sampling:
+    temperature: float = 1.0   # 0 = greedy
+    top_k: int = 0             # 0 = off
+    top_p: float = 1.0         # 1 = off
+
+    def __post_init__(self):
+        if not self.temperature >= 0:
+            raise InputError(f"temperature must be >= 0 (0 = greedy), got {self.temperature}")
+        if not 0 < self.top_p <= 1:
+            raise InputError(f"top-p must be in (0, 1], got {self.top_p}")
+        if self.top_k < 0:
+            raise InputError(f"top-k must be >= 0 (0 = off), got {self.top_k}")
+
+    @property
+    def greedy(self) -> bool:
+        return self.temperature == 0
+
+    def warpers(self) -> LogitsProcessorList:
+        """transformers' warpers in generate()'s order: temperature, top-k, top-p."""
+        chain = LogitsProcessorList()
+        if self.greedy:
+            return chain
+        if self.temperature != 1.0:
+            chain.append(TemperatureLogitsWarper(self.temperature))
+        if self.top_k:
+            chain.append(TopKLogitsWarper(self.top_k))
+        if self.top_p < 1.0:
+            chain.append(TopPLogitsWarper(self.top_p))
+        return chain
+
+
+def probs_from_logits(logits: torch.Tensor, sampling: Sampling) -> torch.Tensor:
+    """(N, V) logits -> (N, V) float32 probabilities after the warpers."""
+    logits = logits.float()
+    warpers = sampling.warpers()
+    if warpers:
+        logits = warpers(None, logits)   # these warpers ignore input_ids
+    return torch.softmax(logits, dim=-1)
+
+
+def sample(probs: torch.Tensor, generator: torch.Generator) -> int:
+    """Draw one token id from a (V,) distribution."""
+    return int(torch.multinomial(probs, 1, generator=generator).item())
+
+
+def uniform(generator: torch.Generator) -> float:
+    """One U(0, 1) draw from the run's generator."""
+    return float(torch.rand((), generator=generator).item())
+
+
+def choose(probs: torch.Tensor, sampling: Sampling, generator: torch.Generator) -> int:
+    """Argmax when greedy, else a sample."""
+    return int(probs.argmax().item()) if sampling.greedy else sample(probs, generator)

@@ -1,0 +1,47 @@
+"""Run settings: one frozen dataclass, validated once, shared by engine, CLI and app."""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from specdec.policies import POLICIES
+from specdec.sampling import InputError, Sampling
+
+DRAFTERS = ("model", "ngram")
+MODES = ("speculative", "autoregressive")
+
+
+@dataclass(frozen=True)
+class Settings:
+    k: int = 4                     # draft length (the policy's starting / maximum k)
+    temperature: float = 1.0       # 0 = greedy
+    top_k: int = 0                 # 0 = off
+    top_p: float = 1.0             # 1 = off
+    seed: int = 0
+    max_new_tokens: int = 64
+    drafter: str = "model"         # "model" | "ngram"
+    policy: str = "constant"       # "constant" | "heuristic" | "confidence"
+    confidence: float = 0.3        # threshold of the confidence policy
+    mode: str = "speculative"      # or "autoregressive" (target only, the baseline)
+    lean: bool = False             # record counters only, no distributions (benchmarks)
+
+    def __post_init__(self):
+        self.sampling  # validates temperature, top-k, top-p
+        if not 1 <= self.k <= 64:
+            raise InputError(f"k (draft length) must be between 1 and 64, got {self.k}")
+        if self.max_new_tokens < 1:
+            raise InputError(f"max new tokens must be at least 1, got {self.max_new_tokens}")
+        if self.drafter not in DRAFTERS:
+            raise InputError(f"drafter must be one of {', '.join(DRAFTERS)}, got {self.drafter!r}")
+        if self.policy not in POLICIES:
+            raise InputError(f"policy must be one of {', '.join(POLICIES)}, got {self.policy!r}")
+        if self.mode not in MODES:
+            raise InputError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        if not 0 <= self.confidence <= 1:
+            raise InputError(f"confidence threshold must be in [0, 1], got {self.confidence}")
+
+    @property
+    def sampling(self) -> Sampling:
+        return Sampling(self.temperature, self.top_k, self.top_p)
+
+    def as_dict(self) -> dict:
+        return asdict(self)

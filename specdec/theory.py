@@ -1,0 +1,22 @@
+"""Leviathan et al. 2023, §3: what speculation should give, from α, k and c.
+
+α = E[β], β = Σ_x min(p(x), q(x)); c = cost of a draft step / cost of a target step.
+"""
+from __future__ import annotations
+
+
+def expected_tokens(alpha: float, k: int) -> float:
+    """Eq. (1): expected tokens per round, (1 − α^(k+1)) / (1 − α)."""
+    if alpha >= 1.0:
+        return float(k + 1)
+    return (1 - alpha ** (k + 1)) / (1 - alpha)
+
+
+def expected_speedup(alpha: float, k: int, c: float) -> float:
+    """Theorem 3.8: wall-time improvement (1 − α^(k+1)) / ((1 − α)(k·c + 1))."""
+    return expected_tokens(alpha, k) / (k * c + 1)
+
+
+def best_k(alpha: float, c: float, k_max: int = 16) -> int:
+    """The k in 1..k_max with the highest expected speedup."""
+    return max(range(1, k_max + 1), key=lambda k: expected_speedup(alpha, k, c))

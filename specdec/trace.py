@@ -1,0 +1,151 @@
+"""Immutable records of what the engine did: one `Round` per draft -> verify round.
+
+Distributions (`Dist`) are stored as full vectors when the vocabulary has at most
+`FULL_VOCAB_LIMIT` tokens (the embedded family has 4096), otherwise as the top
+`TOP_N` tokens plus the remaining mass. Everything round-trips through JSON.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import typing
+from dataclasses import dataclass
+
+import torch
+
+FULL_VOCAB_LIMIT = 16_384
+TOP_N = 50
+
+
+@dataclass(frozen=True)
+class Dist:
+    probs: tuple[float, ...]             # full vector, or the top-N probabilities
+    ids: tuple[int, ...] | None = None   # None = full vector; else the ids of `probs`
+    rest: float = 0.0                    # mass outside the stored ids
+
+    def prob(self, token: int) -> float:
+        if self.ids is None:
+            return self.probs[token]
+        return dict(zip(self.ids, self.probs)).get(token, 0.0)
+
+    def top(self, n: int) -> list[tuple[int, float]]:
+        ids = range(len(self.probs)) if self.ids is None else self.ids
+        return sorted(zip(ids, self.probs), key=lambda t: -t[1])[:n]
+
+
+def make_dist(probs: torch.Tensor) -> Dist:
+    """(V,) probabilities -> Dist, full or top-N + rest."""
+    if probs.numel() <= FULL_VOCAB_LIMIT:
+        return Dist(tuple(probs.tolist()))
+    top = torch.topk(probs, TOP_N)
+    return Dist(tuple(top.values.tolist()), tuple(top.indices.tolist()),
+                max(0.0, 1.0 - float(top.values.sum())))
+
+
+@dataclass(frozen=True)
+class Position:
+    """Drafted position i (1-based) of a round."""
+    i: int
+    token: int
+    text: str
+    q: float                 # q_i(d_i), draft probability of the drafted token
+    p: float                 # p_i(d_i), target probability of the drafted token
+    ratio: float             # min(1, p/q); in greedy mode 1 if d_i == argmax p_i else 0
+    u: float | None          # the uniform draw; None in greedy mode or when not examined
+    verdict: str             # "accepted" | "rejected" | "discarded" (after a rejection)
+    beta: float              # Σ_x min(p_i(x), q_i(x))
+    target: Dist | None      # p_i; None in lean mode
+    draft: Dist | None       # q_i; None in lean mode
+
+
+@dataclass(frozen=True)
+class Final:
+    """The token the target adds at the end of every round."""
+    token: int
+    text: str
+    kind: str                # "correction" (residual) | "bonus" (p_{k+1}) | "target" (k = 0)
+    p: float                 # target probability of this token at its position
+    source: Dist | None      # the distribution it was drawn from (residual or p)
+
+
+@dataclass(frozen=True)
+class Caches:
+    """KV-cache lengths (positions) of both models around the round."""
+    target_before: int
+    target_peak: int         # after the verification forward
+    target_after: int        # after rollback
+    draft_before: int
+    draft_peak: int
+    draft_after: int
+
+    @property
+    def target_cropped(self) -> int:
+        return self.target_peak - self.target_after
+
+    @property
+    def draft_cropped(self) -> int:
+        return self.draft_peak - self.draft_after
+
+
+@dataclass(frozen=True)
+class Round:
+    index: int               # 0-based
+    prefix_len: int          # tokens before the round (prompt + generated)
+    k: int                   # draft length planned by the policy
+    greedy: bool
+    positions: tuple[Position, ...]
+    n_accepted: int
+    final: Final
+    emitted: tuple[int, ...]  # accepted drafts + final token (cut after EOS)
+    caches: Caches
+    draft_forwards: int
+    target_forwards: int
+    draft_ms: float
+    verify_ms: float
+    stop: str | None = None  # why the run ended after this round, if it did
+
+    @property
+    def drafted(self) -> int:
+        return len(self.positions)
+
+
+@dataclass(frozen=True)
+class Run:
+    prompt: str
+    prompt_ids: tuple[int, ...]
+    settings: dict
+    rounds: tuple[Round, ...]
+    token_ids: tuple[int, ...]   # generated ids only
+    text: str                    # generated text only
+    stop_reason: str
+
+    @property
+    def metrics(self):
+        from specdec.metrics import summarize
+        return summarize(self.rounds)
+
+    def to_json(self) -> str:
+        data = dataclasses.asdict(self)
+        data["metrics"] = dataclasses.asdict(self.metrics)
+        return json.dumps(data)
+
+    @staticmethod
+    def from_json(text: str) -> "Run":
+        data = json.loads(text)
+        data.pop("metrics", None)
+        return _decode(Run, data)
+
+
+def _decode(tp, value):
+    """Rebuild nested frozen dataclasses / tuples / optionals from JSON values."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if value is None:
+        return None
+    if dataclasses.is_dataclass(tp):
+        hints = typing.get_type_hints(tp)
+        return tp(**{f.name: _decode(hints[f.name], value[f.name]) for f in dataclasses.fields(tp)})
+    if origin is typing.Union or origin is getattr(__import__("types"), "UnionType", None):
+        return _decode(next(a for a in args if a is not type(None)), value)
+    if origin is tuple:
+        return tuple(_decode(args[0], v) for v in value)
+    return value

@@ -1,0 +1,51 @@
+"""The embedded model family: one deep, narrow target and drafts of several sizes.
+
+Shapes follow the CPU cost model measured here: at batch size 1 a forward pass costs
+roughly per *layer*, not per parameter, so drafts are shallow (cheap) and the target
+is deep and narrow (strong for its training cost). See assets/models/README.md.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+CONTEXT = 1024        # max_position_embeddings; trained on 512-token windows
+SEQ_LEN = 512
+
+
+@dataclass(frozen=True)
+class Member:
+    name: str            # short name under `stdlib/`
+    layers: int
+    width: int           # hidden size
+    heads: int           # head dim = width / heads = 32 everywhere
+    mlp: int             # SwiGLU intermediate size
+    tokens: int          # training tokens
+    lr: float
+    distill_from: str | None = None   # train on this model's next-token distributions
+
+
+FAMILY = (
+    Member("target", 12, 192, 6, 512, 8_000_000, 1.5e-3),
+    Member("draft-1l", 1, 128, 4, 352, 4_000_000, 3e-3),
+    Member("draft-2l", 2, 128, 4, 352, 4_000_000, 3e-3),
+    Member("draft-4l", 4, 192, 6, 512, 6_000_000, 2e-3),
+    Member("draft-2l-distilled", 2, 128, 4, 352, 4_000_000, 3e-3, distill_from="target"),
+)
+
+
+def member(name: str) -> Member:
+    for m in FAMILY:
+        if m.name == name:
+            return m
+    raise KeyError(f"unknown family member {name!r}; known: {[m.name for m in FAMILY]}")
+
+
+def llama_config(m: Member, vocab_size: int, eot_id: int):
+    """A standard LlamaConfig; tied embeddings keep the small models small."""
+    from transformers import LlamaConfig
+
+    return LlamaConfig(vocab_size=vocab_size, hidden_size=m.width, intermediate_size=m.mlp,
+                       num_hidden_layers=m.layers, num_attention_heads=m.heads,
+                       num_key_value_heads=m.heads, max_position_embeddings=CONTEXT,
+                       rope_theta=10_000.0, tie_word_embeddings=True, bos_token_id=eot_id,
+                       eos_token_id=eot_id, pad_token_id=eot_id, attention_dropout=0.0)

@@ -1,0 +1,21 @@
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from tiny import tiny_pair  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def pair():
+    return tiny_pair()
+
+
+@pytest.fixture(scope="session")
+def pair_no_eos():
+    return tiny_pair(eos=False)
+
+import torch  # noqa: E402
+
+torch.set_num_threads(1)   # tiny models: one thread is fastest and avoids contention

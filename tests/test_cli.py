@@ -1,0 +1,73 @@
+"""The CLI on tiny models saved to a directory (this also exercises local-dir loading)."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tiny import char_tokenizer, tiny_llama
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def model_dirs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("models")
+    tok = char_tokenizer()
+    dirs = {}
+    for name, layers, seed in (("target", 2, 1), ("draft", 1, 2)):
+        dirs[name] = base / name
+        tiny_llama(len(tok), layers, seed).save_pretrained(dirs[name])
+        tok.save_pretrained(dirs[name])
+    other = base / "other"
+    tiny_llama(4, 1, 3).save_pretrained(other)
+    char_tokenizer("abc").save_pretrained(other)
+    dirs["other"] = other
+    return dirs
+
+
+def cli(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "specdec", *args], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120, env={"HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1",
+                                                       "PATH": "/usr/bin:/bin"})
+
+
+def test_run_prints_marked_text_and_metrics(model_dirs):
+    out = cli("run", "--prompt", "abc", "--target", str(model_dirs["target"]),
+              "--draft", str(model_dirs["draft"]), "--k", "3", "--max-new-tokens", "20")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("abc") and "\033[" not in out.stdout   # piped: plain
+    assert "acceptance rate" in out.stdout and "mean acceptance length" in out.stdout
+    assert "legend:" in out.stdout
+
+
+def test_run_json_is_the_whole_trace(model_dirs):
+    out = cli("run", "--prompt", "abc", "--target", str(model_dirs["target"]),
+              "--draft", str(model_dirs["draft"]), "--max-new-tokens", "12", "--json",
+              "--temperature", "0")
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert len(data["token_ids"]) <= 12 and data["rounds"] and "metrics" in data
+    assert data["rounds"][0]["positions"][0]["target"]["probs"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--prompt", ""], "prompt is empty"),
+    (["--prompt", "a", "--k", "0"], "draft length"),
+    (["--prompt", "a", "--temperature", "-1"], "temperature"),
+    (["--prompt", "a", "--top-p", "0"], "top-p"),
+    (["--prompt", "a" * 100], "accept at most 64"),
+    (["--prompt", "a", "--target", "./missing/dir"], "no such directory"),
+])
+def test_bad_input_is_a_message_not_a_traceback(model_dirs, args, words):
+    base = ["--target", str(model_dirs["target"]), "--draft", str(model_dirs["draft"])]
+    out = cli("run", *base, *args)
+    assert out.returncode == 2
+    assert words in out.stderr and "Traceback" not in out.stderr
+
+
+def test_vocabulary_mismatch_in_the_cli(model_dirs):
+    out = cli("run", "--prompt", "a", "--target", str(model_dirs["target"]),
+              "--draft", str(model_dirs["other"]))
+    assert out.returncode == 2 and "vocabulary sizes differ" in out.stderr
+    assert "Traceback" not in out.stderr

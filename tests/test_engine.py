@@ -1,0 +1,71 @@
+"""The engine end to end on tiny config-built models: parity, self-draft, caches, stops."""
+import pytest
+import torch
+from tiny import tiny_pair
+
+import specdec
+from specdec.sampling import InputError, Sampling, probs_from_logits
+
+PROMPTS = ["a", "ab", "abc", "b c", "(a)", "hhh", "a b c d", "ge", "fed cba", "(((",
+           "a\nb", "\n", "gg hh", "d(e)f", "cab cab", "h", "e e e", "bad", "f)", "c\n(c",
+           "hag", "(b(d"]
+
+
+def hf_greedy(pair, prompt: str, n: int) -> list[int]:
+    ids = torch.tensor([pair.tokenizer(prompt)["input_ids"]])
+    out = pair.target.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=n,
+                               do_sample=False, pad_token_id=0)
+    return out[0, ids.shape[1]:].tolist()
+
+
+@pytest.mark.parametrize("k", [1, 3, 5])
+def test_greedy_parity_with_transformers_generate(pair, k):
+    """Both stop at EOS (id 0) or after 24 tokens; output must match token for token."""
+    for prompt in PROMPTS:
+        run = specdec.generate(pair, prompt, k=k, temperature=0, max_new_tokens=24)
+        assert list(run.token_ids) == hf_greedy(pair, prompt, 24), prompt
+
+
+def test_greedy_autoregressive_baseline_matches_too(pair):
+    for prompt in PROMPTS[:6]:
+        run = specdec.autoregressive(pair, prompt, temperature=0, max_new_tokens=20)
+        assert list(run.token_ids) == hf_greedy(pair, prompt, 20)
+        assert all(r.drafted == 0 and r.target_forwards == 1 for r in run.rounds)
+
+
+def test_self_draft_accepts_everything_and_adds_a_bonus():
+    pair = tiny_pair(self_draft=True, eos=False)
+    run = specdec.generate(pair, "abc", k=4, temperature=1.0, seed=3, max_new_tokens=31)
+    assert len(run.rounds) == 31 // 5 + 1
+    for r in run.rounds:
+        assert r.n_accepted == r.drafted == r.k
+        assert r.final.kind == ("bonus" if r.k else "target")
+        assert all(p.verdict == "accepted" and p.ratio == pytest.approx(1.0, abs=1e-4)
+                   for p in r.positions)  # batched vs 1-token forwards differ in the last bits
+
+
+def full_forward_probs(pair, ids: list[int], sampling: Sampling) -> torch.Tensor:
+    """No-cache recompute of the processed target distribution after `ids`; (V,)."""
+    with torch.no_grad():
+        logits = pair.target(torch.tensor([ids])).logits[0, -1:, :pair.vocab_size]
+    return probs_from_logits(logits, sampling)[0]
+
+
+@pytest.mark.parametrize("drafter", ["model", "ngram"])
+def test_cached_run_equals_no_cache_recompute(pair_no_eos, drafter):
+    settings = dict(k=3, temperature=0.9, seed=5, max_new_tokens=30, drafter=drafter)
+    decoder = specdec.Decoder(pair_no_eos, "abc abc a", specdec.Settings(**settings))
+    seq = list(decoder.prompt_ids)
+    for rnd in decoder:
+        drafts = [p.token for p in rnd.positions]
+        for i, pos in enumerate(rnd.positions[:rnd.n_accepted + 1]):
+            expected = full_forward_probs(pair_no_eos, seq + drafts[:i], decoder.settings.sampling)
+            assert torch.allclose(torch.tensor(pos.target.probs), expected, atol=1e-5)
+        seq += list(rnd.emitted)
+        # cache lengths after the round equal the accepted length (final token not yet fed)
+        assert rnd.caches.target_after == rnd.prefix_len + rnd.n_accepted == len(seq) - 1
+        assert rnd.caches.target_peak == rnd.prefix_len + rnd.drafted
+        if drafter == "model":
+            assert rnd.caches.draft_after == min(rnd.caches.draft_peak, len(seq) - 1)
+        assert decoder.target_cache.get_seq_length() == len(seq) - 1
+    assert seq == decoder.seq

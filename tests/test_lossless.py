@@ -1,0 +1,67 @@
+"""Losslessness by sampling: the first two generated tokens follow the target exactly.
+
+Many seeded runs of the full engine on a 13-token vocabulary; the empirical joint
+distribution of (t1, t2) is compared with the exact target distribution (computed
+by full forwards) with a chi-square test. Each configuration is seeded, so a pass
+is reproducible; the bound (p > 1e-3) fails a wrong rule by a wide margin
+(see test_rejection.test_the_exactness_check_can_fail and the lesson's wrong rules).
+"""
+import pytest
+import torch
+from stats import chi2_pvalue
+
+import specdec
+from specdec.sampling import probs_from_logits
+
+RUNS = 1500
+PROMPT = "ab(ab(a"      # repetitive, so the n-gram drafter finds matches
+
+
+def exact_two_token_law(pair, prompt: str, sampling) -> dict:
+    ids = pair.tokenizer(prompt)["input_ids"]
+    with torch.no_grad():
+        def probs(seq):
+            logits = pair.target(torch.tensor([seq])).logits[0, -1:, :pair.vocab_size]
+            return probs_from_logits(logits, sampling)[0]
+        p1 = probs(ids)
+        law = {}
+        for t1 in range(pair.vocab_size):
+            if p1[t1] == 0:
+                continue
+            if t1 == pair.tokenizer.eos_token_id:
+                law[(t1,)] = float(p1[t1])
+                continue
+            p2 = probs(ids + [t1])
+            for t2 in range(pair.vocab_size):
+                law[(t1, t2)] = float(p1[t1] * p2[t2])
+    return law
+
+
+CONFIGS = {
+    "T=1.0": dict(temperature=1.0),
+    "T=0.5": dict(temperature=0.5),
+    "T=1.0 top-p=0.8": dict(temperature=1.0, top_p=0.8),
+    "T=0.8 top-k=4": dict(temperature=0.8, top_k=4),
+    "n-gram drafter": dict(temperature=1.0, drafter="ngram"),
+    "heuristic policy": dict(temperature=1.0, policy="heuristic", k=1),
+    "confidence policy": dict(temperature=1.0, policy="confidence", confidence=0.4),
+}
+
+
+@pytest.mark.parametrize("name", CONFIGS)
+def test_first_two_tokens_follow_the_target(pair, name):
+    settings = {"k": 3, "max_new_tokens": 2, **CONFIGS[name]}
+    law = exact_two_token_law(pair, PROMPT, specdec.Settings(**settings).sampling)
+    samples = [tuple(specdec.generate(pair, PROMPT, seed=seed, **settings).token_ids)
+               for seed in range(RUNS)]
+    assert chi2_pvalue(samples, law) > 1e-3
+
+
+def test_the_bound_rejects_a_wrong_distribution(pair):
+    """Control: samples from the *draft* alone are told apart from the target's law."""
+    settings = specdec.Settings(temperature=1.0, max_new_tokens=2)
+    law = exact_two_token_law(pair, PROMPT, settings.sampling)
+    draft_only = specdec.make_pair(pair.draft, None, pair.tokenizer)
+    samples = [tuple(specdec.autoregressive(draft_only, PROMPT, seed=s, temperature=1.0,
+                                            max_new_tokens=2).token_ids) for s in range(RUNS)]
+    assert chi2_pvalue(samples, law) < 1e-6

@@ -1,0 +1,39 @@
+"""Engine-standard metrics on hand-made traces with known answers, and the theory."""
+import pytest
+
+from specdec.metrics import summarize
+from specdec.theory import best_k, expected_speedup, expected_tokens
+from specdec.trace import Caches, Final, Position, Round
+
+
+def fake_round(drafted: int, accepted: int, beta: float = 0.5, draft_ms=1.0, verify_ms=10.0):
+    verdicts = ["accepted"] * accepted + ["rejected"] * (drafted > accepted) + \
+        ["discarded"] * max(0, drafted - accepted - 1)
+    positions = tuple(Position(i + 1, 5, "x", 0.5, 0.5, 1.0, 0.1, v, beta, None, None)
+                      for i, v in enumerate(verdicts))
+    final = Final(7, "y", "bonus" if accepted == drafted else "correction", 0.3, None)
+    return Round(0, 10, drafted, False, positions, accepted, final,
+                 tuple([5] * accepted + [7]), Caches(0, 0, 0, 0, 0, 0), drafted, 1,
+                 draft_ms * drafted, verify_ms)
+
+
+def test_metrics_by_hand():
+    rounds = [fake_round(4, 4), fake_round(4, 1), fake_round(4, 0), fake_round(2, 2)]
+    m = summarize(rounds)
+    assert (m.drafted, m.accepted, m.tokens, m.rounds) == (14, 7, 11, 4)
+    assert m.acceptance_rate == pytest.approx(7 / 14)
+    assert m.mean_acceptance_length == pytest.approx(11 / 4)
+    assert m.per_position == pytest.approx((3 / 4, 2 / 4, 1 / 3, 1 / 3))
+    assert m.histogram == (1, 1, 1, 0, 1)
+    assert m.target_forwards == 4 and m.target_calls_saved == pytest.approx(1 - 4 / 11)
+    assert m.cost_ratio == pytest.approx(0.1)
+    assert m.mean_beta == pytest.approx(0.5)
+
+
+def test_leviathan_numbers():
+    # Leviathan et al. Table/Fig. 3: α = 0.8, γ = 5, c = 0 -> 3.69x
+    assert expected_speedup(0.8, 5, 0.0) == pytest.approx(3.69, abs=0.005)
+    assert expected_tokens(0.5, 1) == pytest.approx(1.5)
+    assert expected_tokens(1.0, 4) == 5
+    assert expected_speedup(0.5, 2, 0.5) == pytest.approx(1.75 / 2)
+    assert best_k(0.9, 0.05) > best_k(0.5, 0.05)

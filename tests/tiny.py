@@ -1,0 +1,41 @@
+"""Tiny models and a character tokenizer built from configs, for fast engine tests."""
+from __future__ import annotations
+
+import torch
+from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers
+from transformers import LlamaConfig, LlamaForCausalLM, PreTrainedTokenizerFast
+
+import specdec
+
+EOT = "<eot>"
+CHARS = "abcdefgh ()\n"     # 12 characters + EOT = 13 tokens
+
+
+def char_tokenizer(chars: str = CHARS) -> PreTrainedTokenizerFast:
+    vocab = {EOT: 0, **{ch: i + 1 for i, ch in enumerate(chars)}}
+    tok = Tokenizer(models.WordLevel(vocab, unk_token=EOT))
+    tok.pre_tokenizer = pre_tokenizers.Split(Regex("."), behavior="isolated")
+    tok.decoder = decoders.Fuse()
+    return PreTrainedTokenizerFast(tokenizer_object=tok, eos_token=EOT, unk_token=EOT,
+                                   pad_token=EOT)
+
+
+def tiny_llama(vocab_size: int, layers: int, seed: int, width: int = 32,
+               context: int = 64, init: float = 0.3) -> LlamaForCausalLM:
+    """Random weights; a large init range makes distributions peaked (few near-ties)."""
+    torch.manual_seed(seed)
+    cfg = LlamaConfig(vocab_size=vocab_size, hidden_size=width, intermediate_size=2 * width,
+                      num_hidden_layers=layers, num_attention_heads=2, num_key_value_heads=2,
+                      max_position_embeddings=context, initializer_range=init,
+                      tie_word_embeddings=False, eos_token_id=0, bos_token_id=0, pad_token_id=0)
+    return LlamaForCausalLM(cfg).eval()
+
+
+def tiny_pair(draft_seed: int = 2, self_draft: bool = False, eos: bool = True,
+              **kw) -> specdec.Pair:
+    tok = char_tokenizer()
+    if not eos:
+        tok.eos_token = None
+    target = tiny_llama(len(tok), 2, seed=1, **kw)
+    draft = target if self_draft else tiny_llama(len(tok), 1, seed=draft_seed, **kw)
+    return specdec.make_pair(target, draft, tok, "tiny-target", "tiny-draft")
