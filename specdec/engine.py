@@ -137,7 +137,8 @@ class Decoder:
                              "draft": self.pair.draft_name},
                    rounds=tuple(self.rounds), token_ids=tuple(ids),
                    text=self.pair.tokenizer.decode(ids, skip_special_tokens=True),
-                   stop_reason=self.stop or "running")
+                   stop_reason=self.stop or "running",
+                   vocab=record.vocabulary(self.pair.tokenizer, self.seq, self.rounds))
 
 
 def rounds(pair: Pair, prompt: str, **settings) -> Iterator[Round]:

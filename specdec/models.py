@@ -75,6 +75,8 @@ def hub_offline() -> bool:
 
 def _from_pretrained(cls, name: str, **kwargs):
     """Local files first (fast, works offline); the hub only when online and needed."""
+    from transformers.utils import logging as hf_logging
+    hf_logging.disable_progress_bar()
     src = resolve(name)
     try:
         try:

@@ -43,3 +43,18 @@ def make_round(*, index, prefix_len, k, greedy, positions, verdict, final, emitt
                  n_accepted=verdict.n_accepted, final=final, emitted=tuple(emitted),
                  caches=caches, draft_forwards=forwards[0], target_forwards=forwards[1],
                  draft_ms=ms[0], verify_ms=ms[1], stop=stop)
+
+
+def vocabulary(tokenizer, seq: list[int], rounds) -> dict:
+    """Texts of every token a replay may show: the sequence, drafts, top tokens of each dist."""
+    ids = set(seq)
+    for rnd in rounds:
+        ids.add(rnd.final.token)
+        dists = [rnd.final.source]
+        for pos in rnd.positions:
+            ids.add(pos.token)
+            dists += [pos.target, pos.draft]
+        for dist in dists:
+            if dist is not None:
+                ids.update(t for t, _ in dist.top(16))
+    return {str(t): token_text(tokenizer, t) for t in sorted(ids)}

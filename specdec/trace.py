@@ -118,6 +118,10 @@ class Run:
     token_ids: tuple[int, ...]   # generated ids only
     text: str                    # generated text only
     stop_reason: str
+    vocab: dict = dataclasses.field(default_factory=dict)  # str(id) -> text, to replay offline
+
+    def label(self, token: int) -> str:
+        return self.vocab.get(str(token), f"#{token}")
 
     @property
     def metrics(self):

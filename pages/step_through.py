@@ -1,0 +1,108 @@
+"""Step through: draft → verify → accept/reject, one round per click."""
+import streamlit as st
+
+from specdec.prompts import load_prompts
+from ui import metrics_view, round_view, session, sidebar, strip
+
+st.title("Step through a run")
+st.caption("Press **Next round** and watch the draft propose, the target verify, and each "
+           "token be accepted or rejected — with the numbers that decided it.")
+
+PROMPTS = load_prompts()
+
+
+def use_example() -> None:
+    choice = st.session_state.get("example")
+    match = next((p for p in PROMPTS if f"{p.kind} · {p.label}" == choice), None)
+    if match is not None:
+        st.session_state.prompt = match.prompt
+
+
+def prompt_box() -> None:
+    c1, c2 = st.columns([1, 2])
+    c1.selectbox("Example prompts by kind", [f"{p.kind} · {p.label}" for p in PROMPTS],
+                 index=None, placeholder="Choose an example…", key="example", on_change=use_example)
+    c2.text_area("Prompt", key="prompt", height=110)
+
+
+def controls(finished: bool) -> None:
+    c1, c2, c3, _ = st.columns([1, 1, 1, 3])
+    c1.button("Next round ▶", type="primary", on_click=session.next_round, key="btn_next",
+              disabled=finished)
+    c2.button("Run to end ⏩", on_click=session.run_to_end, key="btn_end", disabled=finished)
+    c3.button("Reset ↺", on_click=session.reset, key="btn_reset")
+
+
+def messages() -> None:
+    if st.session_state.get(session.NOTE):
+        st.info(st.session_state[session.NOTE])
+    if st.session_state.get(session.ERROR):
+        st.warning(st.session_state[session.ERROR])
+
+
+def round_selector(n: int) -> int:
+    if n == 1:
+        return 0
+    sel = st.session_state.get(session.SELECTED, n)
+    st.session_state[session.SELECTED] = min(max(1, sel), n)
+    return st.slider("Inspect round", 1, n, key=session.SELECTED) - 1
+
+
+def show_run(rounds, prompt_ids, label, finished_reason) -> None:
+    sel = round_selector(len(rounds))
+    st.html(strip.strip_html(strip.prompt_texts(prompt_ids, label), rounds, sel))
+    st.html(strip.legend_html())
+    if finished_reason:
+        st.success(f"Run finished: {finished_reason}.")
+    st.divider()
+    st.header(f"Round {sel + 1}")
+    round_view.render(rounds[sel], label)
+    st.divider()
+    st.header("Metrics so far")
+    metrics_view.render(rounds, sel)
+
+
+def replay_view() -> None:
+    run = st.session_state[session.REPLAY]
+    st.info(f"Replaying an uploaded run ({run.settings.get('target')} ← {run.settings.get('draft')}, "
+            f"k = {run.settings.get('k')}, T = {run.settings.get('temperature')}). No model is needed.")
+    if st.button("Back to the live run", key="btn_live"):
+        st.session_state.pop(session.REPLAY)
+        st.rerun()
+    show_run(list(run.rounds), run.prompt_ids, run.label, run.stop_reason)
+
+
+def live_view() -> None:
+    pair = sidebar.active_pair()
+    prompt_box()
+    if pair is None:
+        st.warning("No model pair is loaded: choose one in the sidebar.")
+        return
+    session.check_fresh()
+    if st.session_state.pop("start_now", False):
+        session.next_round()
+    dec = session.decoder()
+    controls(finished=dec is not None and dec.stop is not None)
+    messages()
+    if dec is None or not dec.rounds:
+        st.write("Press **Next round** to draft and verify the first round.")
+        return
+    label = lambda t: pair.tokenizer.decode([t])  # noqa: E731
+    show_run(dec.rounds, dec.prompt_ids, label, dec.stop)
+    st.download_button("Download this run (JSON)", dec.result().to_json(), "specdec-run.json",
+                       "application/json", key="btn_download")
+
+
+def upload_box() -> None:
+    with st.expander("Replay a downloaded run (no model needed)"):
+        up = st.file_uploader("Run JSON", type=["json"], key="upload")
+        if up is not None and st.button("Replay it", key="btn_replay"):
+            session.load_replay(up)
+            st.rerun()
+
+
+if st.session_state.get(session.REPLAY) is not None:
+    replay_view()
+else:
+    live_view()
+upload_box()

@@ -1,0 +1,176 @@
+"""Pure Plotly figure builders from traces (testable without a browser).
+
+Colours mean the same thing on every chart and page (see COLORS). `label` maps a
+token id to its display text (a tokenizer live, or a run's stored vocabulary).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import plotly.graph_objects as go
+
+from specdec.trace import Dist, Position, Round
+
+COLORS = {
+    "target": "#475569",      # p, the target's distribution (slate)
+    "draft": "#a855f7",       # q, the draft's distribution (purple)
+    "overlap": "#16a34a",     # min(p, q): the mass a draft keeps (green)
+    "accepted": "#16a34a",
+    "rejected": "#dc2626",
+    "discarded": "#9ca3af",
+    "correction": "#ea580c",  # drawn from the residual (orange)
+    "bonus": "#2563eb",       # drawn from p_{k+1} (blue)
+    "target-step": "#475569",
+    "prompt": "#6b7280",
+}
+Label = Callable[[int], str]
+TOP = 12
+
+
+def show(text: str) -> str:
+    """Make whitespace visible in axis labels."""
+    return repr(text)[1:-1].replace(" ", "␣") or "∅"
+
+
+def quote(text: str) -> str:
+    return f"“{show(text)}”"
+
+
+def _layout(fig: go.Figure, title: str, height: int = 320, **kw) -> go.Figure:
+    """Title top left, legend under the plot (clear of the title and the mode bar)."""
+    fig.update_layout(title=dict(text=title, x=0, xanchor="left"), height=height,
+                      margin=dict(l=40, r=20, t=60, b=40), template="plotly_white",
+                      legend=dict(orientation="h", y=-0.25, x=0.5, xanchor="center", yanchor="top"),
+                      **kw)
+    return fig
+
+
+def top_ids(dists: list[Dist], n: int = TOP) -> list[int]:
+    """Union of the top tokens of several distributions, ordered by the first one."""
+    ids: list[int] = []
+    for dist in dists:
+        for token, _ in dist.top(n):
+            if token not in ids:
+                ids.append(token)
+    first = dists[0]
+    return sorted(ids, key=lambda t: -first.prob(t))[: n + 4]
+
+
+def pq_figure(pos: Position, label: Label) -> go.Figure:
+    """p and q over the top tokens, min(p, q) as the shaded overlap, β written on it."""
+    ids = top_ids([pos.target, pos.draft])
+    if pos.token not in ids:
+        ids.append(pos.token)
+    names = [show(label(t)) + (" ◀" if t == pos.token else "") for t in ids]
+    p = [pos.target.prob(t) for t in ids]
+    q = [pos.draft.prob(t) for t in ids]
+    fig = go.Figure([
+        go.Bar(name="q (draft)", x=names, y=q, marker_color=COLORS["draft"], opacity=0.55),
+        go.Bar(name="p (target)", x=names, y=p, marker_color=COLORS["target"], opacity=0.55),
+        go.Bar(name="min(p, q)", x=names, y=[min(a, b) for a, b in zip(p, q)], width=0.3,
+               marker_color=COLORS["overlap"])])
+    fig.add_annotation(text=f"β = Σ min(p, q) = {pos.beta:.3f}", x=0.99, y=0.95, xref="paper",
+                       yref="paper", showarrow=False, font=dict(size=14, color=COLORS["overlap"]))
+    return _layout(fig, f"Position {pos.i}: drafted {quote(pos.text)} ◀", barmode="overlay",
+                   yaxis_title="probability")
+
+
+def ratio_figure(rnd: Round) -> go.Figure:
+    """u against min(1, p/q) per position: accepted where the dot sits below the bar top."""
+    xs = [f"{p.i}: {show(p.text)}" for p in rnd.positions]
+    colors = [COLORS[p.verdict] for p in rnd.positions]
+    fig = go.Figure([go.Bar(name="min(1, p/q)", x=xs, y=[p.ratio for p in rnd.positions],
+                            marker_color=colors, opacity=0.45)])
+    drawn = [p for p in rnd.positions if p.u is not None]
+    fig.add_trace(go.Scatter(name="u ~ U(0,1)", x=[f"{p.i}: {show(p.text)}" for p in drawn],
+                             y=[p.u for p in drawn], mode="markers",
+                             marker=dict(size=14, symbol="diamond", color="black")))
+    return _layout(fig, "Accept if u ≤ min(1, p/q)", yaxis=dict(range=[0, 1.05], title="probability"))
+
+
+def source_figure(rnd: Round, label: Label) -> go.Figure:
+    """Where the final token came from: the residual (after a rejection) or p_{k+1}."""
+    final, kind = rnd.final, rnd.final.kind
+    dists = [final.source]
+    rejected = rnd.positions[rnd.n_accepted] if kind == "correction" and rnd.positions else None
+    if rejected is not None and rejected.target is not None:
+        dists += [rejected.target, rejected.draft]
+    ids = top_ids(dists)
+    names = [show(label(t)) + (" ◀" if t == final.token else "") for t in ids]
+    traces = []
+    if rejected is not None and rejected.target is not None:
+        traces += [go.Bar(name="p (target)", x=names, y=[rejected.target.prob(t) for t in ids],
+                          marker_color=COLORS["target"], opacity=0.35),
+                   go.Bar(name="q (draft)", x=names, y=[rejected.draft.prob(t) for t in ids],
+                          marker_color=COLORS["draft"], opacity=0.35)]
+    name = {"correction": "residual norm(max(0, p − q))", "bonus": "p_{k+1} (target)",
+            "target": "p (target)"}[kind]
+    traces.append(go.Bar(name=name, x=names, y=[final.source.prob(t) for t in ids],
+                         marker_color=COLORS.get(kind, COLORS["target"])))
+    title = {"correction": f"Resampled {quote(final.text)} from the residual",
+             "bonus": f"All drafts accepted: bonus {quote(final.text)} from p_(k+1)",
+             "target": f"No draft: {quote(final.text)} sampled from p"}[kind]
+    return _layout(go.Figure(traces), title, barmode="group", yaxis_title="probability")
+
+
+def greedy_figure(pos: Position, label: Label) -> go.Figure:
+    """Greedy mode: the target's top tokens, its argmax, and the drafted token."""
+    ids = top_ids([pos.target], 8)
+    best = ids[0]
+    colors = [COLORS["accepted"] if t == pos.token == best else COLORS["rejected"] if t == pos.token
+              else COLORS["target"] for t in ids]
+    names = [show(label(t)) + (" (argmax)" if t == best else "") + (" ◀" if t == pos.token else "")
+             for t in ids]
+    fig = go.Figure([go.Bar(x=names, y=[pos.target.prob(t) for t in ids], marker_color=colors,
+                            name="p (target, T=1 softmax)")])
+    return _layout(fig, f"Position {pos.i}: accept iff the draft is the target's argmax",
+                   yaxis_title="probability")
+
+
+def near_tie(dist: Dist, margin: float = 0.01) -> float | None:
+    """The gap between the two most likely tokens when it is below `margin`, else None."""
+    top = dist.top(2)
+    gap = top[0][1] - top[1][1] if len(top) > 1 else 1.0
+    return gap if gap < margin else None
+
+
+def per_position_figure(per_position: tuple[float, ...]) -> go.Figure:
+    xs = [f"{i + 1}" for i in range(len(per_position))]
+    fig = go.Figure([go.Bar(x=xs, y=list(per_position), marker_color=COLORS["accepted"])])
+    return _layout(fig, "Acceptance rate by draft position", height=300,
+                   xaxis_title="draft position i", yaxis=dict(range=[0, 1.05], title="accepted"))
+
+
+def histogram_figure(histogram: tuple[int, ...]) -> go.Figure:
+    fig = go.Figure([go.Bar(x=[str(j) for j in range(len(histogram))], y=list(histogram),
+                            marker_color=COLORS["target"])])
+    return _layout(fig, "Rounds that accepted exactly j drafts", height=300,
+                   xaxis_title="accepted drafts j", yaxis_title="rounds")
+
+
+def timeline_figure(rounds: list[Round], selected: int | None = None) -> go.Figure:
+    """Per round: accepted drafts (green), the rejected one (red), the final token's kind."""
+    xs = [r.index + 1 for r in rounds]
+    rejected = [1 if r.n_accepted < r.drafted else 0 for r in rounds]
+    fig = go.Figure([
+        go.Bar(name="accepted", x=xs, y=[r.n_accepted for r in rounds], marker_color=COLORS["accepted"]),
+        go.Bar(name="rejected", x=xs, y=rejected, marker_color=COLORS["rejected"]),
+        go.Bar(name="final token", x=xs, y=[1] * len(rounds),
+               marker_color=[COLORS.get(r.final.kind, COLORS["target"]) for r in rounds])])
+    if selected is not None:
+        fig.add_vline(x=selected + 1, line_dash="dot", line_color="black")
+    return _layout(fig, "Tokens per round", height=300, barmode="stack", xaxis_title="round",
+                   yaxis_title="tokens")
+
+
+def cache_figure(rnd: Round) -> go.Figure:
+    """KV-cache lengths after verification: entries kept and entries cropped, per model."""
+    c = rnd.caches
+    models = ["target", "draft"]
+    fig = go.Figure([
+        go.Bar(name="kept", y=models, x=[c.target_after, c.draft_after], orientation="h",
+               marker_color=COLORS["accepted"]),
+        go.Bar(name="cropped", y=models, x=[c.target_cropped, c.draft_cropped], orientation="h",
+               marker_color=COLORS["rejected"])])
+    return _layout(fig, "KV cache after rollback", height=200, barmode="stack",
+                   xaxis_title="positions")

@@ -1,0 +1,113 @@
+"""Pages through streamlit.testing.v1.AppTest, on tiny models saved to a directory."""
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+from tiny import char_tokenizer, tiny_llama
+
+from ui.catalog import CUSTOM
+
+APP = str(Path(__file__).resolve().parent.parent / "app.py")
+STEP = "pages/step_through.py"
+
+
+@pytest.fixture(scope="module")
+def tiny_dirs(tmp_path_factory):
+    base = tmp_path_factory.mktemp("app_models")
+    tok = char_tokenizer()
+    for name, layers, seed in (("target", 2, 1), ("draft", 1, 2)):
+        tiny_llama(len(tok), layers, seed, context=256).save_pretrained(base / name)
+        tok.save_pretrained(base / name)
+    return base
+
+
+def app(tiny_dirs, page: str | None = STEP, **state) -> AppTest:
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["pair_label"] = CUSTOM
+    at.session_state["custom_target"] = str(tiny_dirs / "target")
+    at.session_state["custom_draft"] = str(tiny_dirs / "draft")
+    at.session_state["prompt"] = "abc (abc"
+    for key, value in state.items():
+        at.session_state[key] = value
+    at.run()
+    if page:
+        at.switch_page(page).run()
+    assert not at.exception, at.exception
+    return at
+
+
+def rounds(at):
+    return at.session_state["run"]["decoder"].rounds
+
+
+def test_home_renders(tiny_dirs):
+    at = app(tiny_dirs, page=None)
+    assert "Speculative Decoding Lab" in at.title[0].value
+    assert at.button(key="home_start")
+
+
+def test_next_round_grows_the_trace(tiny_dirs):
+    at = app(tiny_dirs)
+    at.button(key="btn_next").click().run()
+    assert not at.exception and len(rounds(at)) == 1
+    at.button(key="btn_next").click().run()
+    assert len(rounds(at)) == 2
+    assert any("Round 2" in h.value for h in at.header)
+
+
+def test_run_to_end_and_reset(tiny_dirs):
+    at = app(tiny_dirs, max_new_tokens=20)
+    at.button(key="btn_end").click().run()
+    dec = at.session_state["run"]["decoder"]
+    assert not at.exception and dec.stop is not None
+    assert any("Run finished" in s.value for s in at.success)
+    at.button(key="btn_reset").click().run()
+    assert "run" not in at.session_state
+
+
+def test_k_slider_reaches_the_engine(tiny_dirs):
+    at = app(tiny_dirs)
+    at.slider(key="k").set_value(2).run()
+    at.button(key="btn_end").click().run()
+    assert not at.exception
+    assert all(r.drafted <= 2 for r in rounds(at)) and max(r.drafted for r in rounds(at)) == 2
+
+
+def test_temperature_slider_resets_with_a_note(tiny_dirs):
+    at = app(tiny_dirs)
+    at.button(key="btn_next").click().run()
+    at.slider(key="temperature").set_value(0.0).run()
+    assert "run" not in at.session_state
+    assert any("reset" in i.value for i in at.info)
+    at.button(key="btn_next").click().run()
+    assert rounds(at)[0].greedy
+
+
+def test_empty_prompt_shows_a_message(tiny_dirs):
+    at = app(tiny_dirs)
+    at.text_area(key="prompt").set_value("").run()
+    at.button(key="btn_next").click().run()
+    assert not at.exception
+    assert any("prompt is empty" in w.value for w in at.warning)
+
+
+def test_prompt_past_the_context_window(tiny_dirs):
+    at = app(tiny_dirs, prompt="a" * 300)
+    at.button(key="btn_next").click().run()
+    assert not at.exception and any("shorten it" in w.value for w in at.warning)
+
+
+def test_bad_custom_model_keeps_the_previous_pair(tiny_dirs):
+    at = app(tiny_dirs)
+    at.text_input(key="custom_target").set_value("./no/such/dir").run()
+    assert not at.exception
+    assert any("no such directory" in e.value for e in at.error)
+    assert at.session_state["active_pair"][0] == str(tiny_dirs / "target")
+    at.button(key="btn_next").click().run()
+    assert len(rounds(at)) == 1
+
+
+def test_hosted_mode_hides_custom_models(tiny_dirs, monkeypatch):
+    monkeypatch.setenv("SPECDEC_HOSTED", "1")
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert CUSTOM not in at.selectbox(key="pair_label").options

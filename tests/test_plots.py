@@ -1,0 +1,69 @@
+"""Figure builders and the token strip, from a fixed hand-made round."""
+from specdec import plots
+from specdec.trace import Caches, Dist, Final, Position, Round
+from ui.strip import strip_html
+
+TEXT = {0: "a", 1: "b", 2: "c", 3: "d"}
+P1, Q1 = Dist((0.1, 0.6, 0.2, 0.1)), Dist((0.5, 0.3, 0.1, 0.1))
+P2, Q2 = Dist((0.7, 0.1, 0.1, 0.1)), Dist((0.1, 0.1, 0.1, 0.7))
+RESIDUAL = Dist((0.0, 0.6, 0.2, 0.2))
+
+
+def fixed_round() -> Round:
+    """Draft 'a' accepted (u=0.1 ≤ 0.2), draft 'd' rejected (u=0.9 > 1/7), then 'b' corrected."""
+    positions = (Position(1, 0, "a", 0.5, 0.1, 0.2, 0.1, "accepted", 0.7, P1, Q1),
+                 Position(2, 3, "d", 0.7, 0.1, 1 / 7, 0.9, "rejected", 0.4, P2, Q2),
+                 Position(3, 2, "c", 0.4, 0.2, 0.5, None, "discarded", 0.5, P2, Q2))
+    final = Final(1, "b", "correction", 0.1, RESIDUAL)
+    return Round(0, 5, 3, False, positions, 1, final, (0, 1), Caches(4, 8, 6, 4, 7, 6), 3, 1, 3.0, 9.0)
+
+
+def test_pq_figure_shows_p_q_overlap_and_beta():
+    pos = fixed_round().positions[0]
+    fig = plots.pq_figure(pos, TEXT.get)
+    names = [t.name for t in fig.data]
+    assert names == ["q (draft)", "p (target)", "min(p, q)"]
+    by_name = {t.name: t for t in fig.data}
+    x = list(by_name["p (target)"].x)
+    assert x[0] == "b"                                  # ordered by p
+    assert "a ◀" in x                                   # the drafted token is highlighted
+    i = x.index("a ◀")
+    assert by_name["min(p, q)"].y[i] == 0.1 and by_name["q (draft)"].y[i] == 0.5
+    assert by_name["q (draft)"].marker.color == plots.COLORS["draft"]
+    assert any("β = Σ min(p, q) = 0.700" in a.text for a in fig.layout.annotations)
+
+
+def test_ratio_figure_colours_by_verdict_and_plots_u():
+    fig = plots.ratio_figure(fixed_round())
+    bars, dots = fig.data
+    assert list(bars.marker.color) == [plots.COLORS[v] for v in ("accepted", "rejected", "discarded")]
+    assert list(dots.y) == [0.1, 0.9]                   # the discarded position had no draw
+    assert list(bars.y)[:2] == [0.2, 1 / 7]
+
+
+def test_source_figure_shows_the_residual_and_the_token():
+    fig = plots.source_figure(fixed_round(), TEXT.get)
+    residual = fig.data[-1]
+    assert residual.name.startswith("residual") and residual.marker.color == plots.COLORS["correction"]
+    assert "b ◀" in list(residual.x)
+    assert "“b”" in fig.layout.title.text
+
+
+def test_metric_figures():
+    rnd = fixed_round()
+    tl = plots.timeline_figure([rnd], selected=0)
+    assert [t.name for t in tl.data] == ["accepted", "rejected", "final token"]
+    assert list(tl.data[2].marker.color) == [plots.COLORS["correction"]]
+    cache = plots.cache_figure(rnd)
+    assert list(cache.data[1].x) == [2, 1]              # cropped: target 8→6, draft 7→6
+    assert list(plots.histogram_figure((3, 1, 0)).data[0].y) == [3, 1, 0]
+    assert plots.near_tie(Dist((0.50, 0.495, 0.005))) is not None
+    assert plots.near_tie(P1) is None
+
+
+def test_strip_marks_every_kind():
+    html = strip_html(["<p>"], [fixed_round()], selected=0)
+    assert 'class="t prompt"' in html and "&lt;p&gt;" in html       # escaped prompt token
+    assert html.count('class="t accepted sel"') == 1
+    assert 'class="t rejected sel"' in html and 'class="t discarded sel"' in html
+    assert 'class="t correction sel"' in html and "u=0.900" in html

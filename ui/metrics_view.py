@@ -1,0 +1,33 @@
+"""Running metrics for the run so far, with the serving engines' definitions."""
+from __future__ import annotations
+
+import streamlit as st
+
+from specdec import plots
+from specdec.metrics import summarize
+from ui.round_view import chart
+
+
+def _pct(x) -> str:
+    return "—" if x is None else f"{100 * x:.0f}%"
+
+
+def render(rounds, selected: int | None) -> None:
+    m = summarize(rounds)
+    cols = st.columns(5)
+    cols[0].metric("Acceptance rate", _pct(m.acceptance_rate), help="accepted drafts / drafted")
+    cols[1].metric("Mean acceptance length",
+                   "—" if m.mean_acceptance_length is None else f"{m.mean_acceptance_length:.2f}",
+                   help="tokens emitted per round, correction/bonus included")
+    cols[2].metric("Target forwards / tokens", f"{m.target_forwards} / {m.tokens}")
+    cols[3].metric("Target calls saved", _pct(m.target_calls_saved),
+                   help="1 − target forwards / tokens emitted")
+    cols[4].metric("Mean β (α̂)", "—" if m.mean_beta is None else f"{m.mean_beta:.2f}",
+                   help="average overlap Σ min(p, q) at the examined positions")
+    c1, c2, c3 = st.columns(3)
+    with c1:
+        chart(plots.timeline_figure(list(rounds), selected), "m-timeline")
+    with c2:
+        chart(plots.per_position_figure(m.per_position), "m-perpos")
+    with c3:
+        chart(plots.histogram_figure(m.histogram), "m-hist")

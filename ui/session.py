@@ -1,0 +1,73 @@
+"""Per-user run state in st.session_state: the Decoder, its rounds, the selected round.
+
+A run belongs to one (pair, prompt, settings) signature; when any of them changes the
+run is reset and a note says why. Buttons act through on_click callbacks.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+import specdec
+from ui import loaders, state
+
+RUN, NOTE, ERROR, SELECTED, REPLAY = "run", "run_note", "run_error", "round_sel", "replay"
+
+
+def signature() -> tuple:
+    return (st.session_state.get("active_pair"), st.session_state.prompt, state.settings())
+
+
+def decoder() -> specdec.Decoder | None:
+    run = st.session_state.get(RUN)
+    return run["decoder"] if run else None
+
+
+def check_fresh() -> None:
+    """Reset the run when the pair, prompt or settings changed since it started."""
+    run = st.session_state.get(RUN)
+    if run and run["signature"] != signature():
+        reset()
+        st.session_state[NOTE] = "Settings, prompt or model pair changed — the run was reset."
+
+
+def reset() -> None:
+    for key in (RUN, SELECTED, ERROR):
+        st.session_state.pop(key, None)
+
+
+def _start() -> specdec.Decoder:
+    pair = loaders.load(*st.session_state.active_pair)
+    dec = specdec.Decoder(pair, st.session_state.prompt, state.settings())
+    st.session_state[RUN] = {"decoder": dec, "signature": signature()}
+    return dec
+
+
+def _advance(until_end: bool) -> None:
+    st.session_state.pop(ERROR, None)
+    st.session_state.pop(NOTE, None)
+    try:
+        dec = decoder() or _start()
+        while dec.stop is None:
+            dec.step()
+            if not until_end:
+                break
+        st.session_state[SELECTED] = len(dec.rounds)
+    except specdec.InputError as err:
+        st.session_state[ERROR] = str(err)
+
+
+def next_round() -> None:
+    _advance(until_end=False)
+
+
+def run_to_end() -> None:
+    _advance(until_end=True)
+
+
+def load_replay(uploaded) -> None:
+    """Replace the view with an uploaded JSON run (no model needed)."""
+    try:
+        st.session_state[REPLAY] = specdec.Run.from_json(uploaded.getvalue().decode("utf-8"))
+        st.session_state[SELECTED] = 1
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as err:
+        st.session_state[ERROR] = f"that file is not a run exported by this app ({err})"

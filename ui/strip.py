@@ -1,0 +1,66 @@
+"""The generated text as a token strip (pure HTML builder, testable without a browser).
+
+Prompt tokens muted; accepted drafts green; the rejected draft struck through in red
+where it fell, followed by the drafts after it (discarded, dashed); the correction
+orange; the bonus blue. Hovering a token shows its p, q and u.
+"""
+from __future__ import annotations
+
+import html
+from typing import Callable, Sequence
+
+from specdec.plots import COLORS
+from specdec.trace import Round
+
+CSS = """<style>
+.strip{font-family:ui-monospace,Menlo,monospace;font-size:15px;line-height:2.1;white-space:pre-wrap}
+.strip span.t{padding:2px 1px;margin:0 1px;border-radius:4px}
+.strip .prompt{color:%(prompt)s}
+.strip .accepted{background:#dcfce7;color:#14532d;border-bottom:2px solid %(accepted)s}
+.strip .rejected{background:#fee2e2;color:%(rejected)s;text-decoration:line-through}
+.strip .discarded{color:%(discarded)s;border:1px dashed %(discarded)s;text-decoration:line-through}
+.strip .correction{background:#ffedd5;color:#7c2d12;border-bottom:2px solid %(correction)s}
+.strip .bonus{background:#dbeafe;color:#1e3a8a;border-bottom:2px solid %(bonus)s}
+.strip .target{background:#f1f5f9;border-bottom:2px solid %(target)s}
+.strip .sel{outline:2px solid #111827}
+</style>""" % COLORS
+
+
+def _span(text: str, kind: str, tip: str, selected: bool) -> str:
+    shown = html.escape(text).replace("\n", "↵\n") or "∅"
+    cls = f"t {kind}" + (" sel" if selected else "")
+    return f'<span class="{cls}" title="{html.escape(tip)}">{shown}</span>'
+
+
+def _round_spans(rnd: Round, selected: bool) -> list[str]:
+    spans = []
+    shown_accepted = min(rnd.n_accepted, len(rnd.emitted))     # EOS may cut the round
+    for pos in rnd.positions:
+        u = "—" if pos.u is None else f"{pos.u:.3f}"
+        tip = f"round {rnd.index + 1}, draft {pos.i}: q={pos.q:.3f} p={pos.p:.3f} u={u} → {pos.verdict}"
+        if pos.verdict != "accepted" or pos.i <= shown_accepted:
+            spans.append(_span(pos.text, pos.verdict, tip, selected))
+    if len(rnd.emitted) > rnd.n_accepted:
+        f = rnd.final
+        tip = f"round {rnd.index + 1}, {f.kind} token: p={f.p:.3f}"
+        spans.append(_span(f.text, f.kind, tip, selected))
+    return spans
+
+
+def strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round], selected: int | None) -> str:
+    parts = [_span(t, "prompt", "prompt", False) for t in prompt_texts]
+    for rnd in rounds:
+        parts += _round_spans(rnd, rnd.index == selected)
+    return CSS + '<div class="strip">' + "".join(parts) + "</div>"
+
+
+def legend_html() -> str:
+    items = [("accepted", "accepted draft"), ("rejected", "rejected draft"),
+             ("discarded", "discarded (after a rejection)"), ("correction", "correction (residual)"),
+             ("bonus", "bonus (p_k+1)"), ("prompt", "prompt")]
+    return CSS + '<div class="strip">' + " ".join(
+        _span(label, kind, label, False) for kind, label in items) + "</div>"
+
+
+def prompt_texts(ids: Sequence[int], label: Callable[[int], str]) -> list[str]:
+    return [label(t) for t in ids]
