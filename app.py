@@ -1,15 +1,15 @@
-"""Speculative Decoding Lab — entry point: page config, shared sidebar, navigation."""
+"""Speculative Decoding Lab — entry point: page config, shared sidebar, navigation over pages/."""
 import streamlit as st
 
-from ui import sidebar
+from ui import shell
 
 st.set_page_config(page_title="Speculative Decoding Lab", page_icon="🔮", layout="wide")
 
 PAGES = [
     st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
     st.Page("pages/step_through.py", title="Step through", icon=":material/step:", url_path="step"),
+    st.Page("pages/exact.py", title="Why it is exact", icon=":material/balance:", url_path="exact"),
 ]
 
 page = st.navigation(PAGES)
-sidebar.render()
-page.run()
+shell.run_page(page)   # the shared sidebar, then the page

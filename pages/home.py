@@ -1,5 +1,8 @@
 """Home: what speculative decoding is, and a one-click start."""
 import streamlit as st
+from ui import shell
+
+shell.page()
 
 EXAMPLE = "class Connection:\n    def __init__(self, host, port=None):\n"
 

@@ -3,6 +3,9 @@ import streamlit as st
 
 from specdec.prompts import load_prompts
 from ui import metrics_view, round_view, session, sidebar, strip
+from ui import shell
+
+shell.page()
 
 st.title("Step through a run")
 st.caption("Press **Next round** and watch the draft propose, the target verify, and each "

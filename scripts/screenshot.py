@@ -1,6 +1,6 @@
 """Take screenshots of the app's pages in headless Chromium (for review and the README).
 
-    .venv/bin/python scripts/screenshot.py OUTDIR [page ...]    # pages: home step step:next
+    .venv/bin/python scripts/screenshot.py OUTDIR [page ...]    # e.g. home step:next exact:Repeat the first round
 """
 import sys
 import time
@@ -30,7 +30,7 @@ def main(out: str, pages: list[str]) -> None:
                 driver.get(f"{url}/{'' if path == 'home' else path}")
                 wait_idle(driver)
                 for act in filter(None, action.split("+")):
-                    click(driver, {"next": "Next round", "end": "Run to end"}[act])
+                    click(driver, {"next": "Next round", "end": "Run to end"}.get(act, act))
                     wait_idle(driver)
                 time.sleep(1.5)
                 h = driver.execute_script("return document.querySelector('[data-testid=stMain]')?.scrollHeight || 2000")

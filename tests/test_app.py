@@ -111,3 +111,16 @@ def test_hosted_mode_hides_custom_models(tiny_dirs, monkeypatch):
     monkeypatch.setenv("SPECDEC_HOSTED", "1")
     at = AppTest.from_file(APP, default_timeout=60).run()
     assert CUSTOM not in at.selectbox(key="pair_label").options
+
+
+def test_exact_page_toy_and_real_views(tiny_dirs):
+    at = app(tiny_dirs, page="pages/exact.py", temperature=0.8, top_p=1.0, k=3)
+    assert any("Toy view" in h.value for h in at.header)
+    at.selectbox(key="toy_preset").set_value("Disjoint (β = 0)").run()
+    assert any("β = Σ min(p, q) = **0.000**" in m.value for m in at.markdown)
+    at.select_slider(key="exact_n").set_value(1000).run()
+    at.radio(key="exact_rule").set_value("resample_p").run()
+    at.button(key="exact_go").click().run()
+    assert not at.exception
+    text = " ".join(m.value for m in at.markdown)
+    assert "1000 rounds" in text and "p-value" in text

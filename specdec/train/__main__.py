@@ -3,6 +3,8 @@
     python -m specdec.train prepare            # corpus split + BPE tokenizer + token streams
     python -m specdec.train model target       # one member (resumes from its checkpoint)
     python -m specdec.train all                # prepare, then every member in order
+    python -m specdec.train evaluate           # measure the shipped family -> build/eval.json
+    python -m specdec.train card               # write assets/models/README.md
 Never run by tests or CI (they use the shipped weights or tiny config-built models).
 """
 from __future__ import annotations
@@ -45,10 +47,28 @@ def prepare(data_dir: Path, vocab_size: int, root: Path | None = None) -> dict:
     return stats
 
 
+def report(what: str) -> int:
+    import numpy as np
+
+    from specdec.train.card import write_card
+    from specdec.train.evaluate import evaluate
+    if what == "evaluate":
+        names = [f"stdlib/{m.name}" for m in FAMILY]
+        results = evaluate(names, np.load(DATA / "held_out.npy"), log=log)
+        (Path("build") / "eval.json").write_text(json.dumps(results, indent=1) + "\n")
+        return 0
+    train = {m.name: json.loads((OUT / m.name / "training.json").read_text()) for m in FAMILY
+             if (OUT / m.name / "training.json").exists()}
+    write_card(OUT.parent / "README.md", json.loads((DATA / "corpus.json").read_text()), train,
+               json.loads((Path("build") / "eval.json").read_text()))
+    log(f"wrote {OUT.parent / 'README.md'}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m specdec.train", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["prepare", "model", "all"])
+    ap.add_argument("what", choices=["prepare", "model", "all", "evaluate", "card"])
     ap.add_argument("name", nargs="?", help="family member for `model`")
     ap.add_argument("--threads", type=int, default=0, help="torch threads (0 = default)")
     ap.add_argument("--vocab", type=int, default=VOCAB)
@@ -56,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.threads:
         import torch
         torch.set_num_threads(args.threads)
+    if args.what in ("evaluate", "card"):
+        return report(args.what)
     if args.what in ("prepare", "all"):
         prepare(DATA, args.vocab)
     names = [args.name] if args.what == "model" else [m.name for m in FAMILY]

@@ -1,0 +1,131 @@
+"""Why it is exact: the toy view, the real view, and wrong rules side by side."""
+import pandas as pd
+import streamlit as st
+import torch
+
+from specdec.lessons import exactness as ex
+from specdec.lessons.plots import law_figure, toy_figure
+from specdec.plots import COLORS, show
+from specdec.lessons.fit import chi2_pvalue, in_words
+from ui import sidebar, state
+from ui.round_view import chart
+from ui import shell
+
+shell.page()
+
+PRESETS = {
+    "Draft over-confident": ([0.35, 0.30, 0.20, 0.10, 0.05], [0.70, 0.10, 0.10, 0.05, 0.05]),
+    "Draft misses a token": ([0.30, 0.30, 0.20, 0.20, 0.00], [0.40, 0.40, 0.00, 0.10, 0.10]),
+    "Nearly the same": ([0.40, 0.25, 0.15, 0.12, 0.08], [0.38, 0.27, 0.15, 0.10, 0.10]),
+    "Disjoint (β = 0)": ([0.50, 0.50, 0.00, 0.00, 0.00], [0.00, 0.00, 0.40, 0.30, 0.30]),
+}
+TOKENS = ["self", "cls", "x", "None", "args"]
+
+st.title("Why the output stays exact")
+st.caption("The draft changes how fast tokens arrive, never which tokens you get. Touch the numbers.")
+
+
+def toy_table() -> pd.DataFrame:
+    preset = st.selectbox("Preset", list(PRESETS), key="toy_preset")
+    p, q = PRESETS[preset]
+    frame = pd.DataFrame({"token": TOKENS, "p (target)": p, "q (draft)": q})
+    return st.data_editor(frame, key=f"toy_editor_{preset}", hide_index=True, num_rows="fixed",
+                          disabled=["token"])
+
+
+def normalised(values) -> torch.Tensor | None:
+    t = torch.tensor([max(0.0, float(v or 0)) for v in values], dtype=torch.float64)
+    return None if t.sum() <= 0 else t / t.sum()
+
+
+def toy_view() -> None:
+    st.header("1 · Toy view: one drafted position")
+    left, right = st.columns([1, 2])
+    with left:
+        edited = toy_table()
+        st.caption("Edit p or q; each column is renormalised to sum to 1.")
+    p, q = normalised(edited["p (target)"]), normalised(edited["q (draft)"])
+    if p is None or q is None:
+        st.warning("Each column needs some positive probability.")
+        return
+    parts = ex.decomposition(p, q)
+    with right:
+        chart(toy_figure(TOKENS, p.tolist(), q.tolist(), parts["accepted"].tolist(),
+                         parts["from_residual"].tolist()), "toy-fig")
+    st.markdown(f"""
+- **Drafted and accepted** (green): q(x) · min(1, p(x)/q(x)) = **min(p(x), q(x))**. Summed: β = Σ min(p, q) = **{parts['beta']:.3f}** — the chance a draft survives.
+- **Rejected** with probability 1 − β = **{1 - parts['beta']:.3f}**; then we sample the residual norm(max(0, p − q)): the mass where the draft *under*-covers p (orange).
+- **Sum**: min(p, q) + (p − q)⁺ = p, token by token. Largest gap to p here: **{float((parts['total'] - p).abs().max()):.1e}**.""")
+    st.caption("Notice: the green part is capped by q and the orange part fills exactly what is missing up to p.")
+    rows = [{"rule": text, "total variation from p (exact)": float((ex.output_law(r, p, q) - p).abs().sum()) / 2}
+            for r, text in ex.RULES.items()]
+    st.markdown("**The same p and q under each verification rule** — only the correct rule is lossless:")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key="toy_rules",
+                 column_config={"total variation from p (exact)": st.column_config.NumberColumn(format="%.4f")})
+
+
+def top_tokens(p: torch.Tensor, q: torch.Tensor, n: int = 14) -> list[int]:
+    ids = torch.topk(p, min(n, len(p))).indices.tolist()
+    return ids + [t for t in torch.topk(q, min(4, len(q))).indices.tolist() if t not in ids]
+
+
+def real_view(pair) -> None:
+    st.header("2 · Real view: repeat the first round N times")
+    st.write("The first emitted token depends only on p₁ and q₁, so we compute them once with the "
+             "real models for your prompt and settings, then repeat draft → draw u → accept or "
+             "resample N times. Switch the rule to see a mistake leave p.")
+    c1, c2, c3 = st.columns([2, 1, 1])
+    rule = c1.radio("Verification rule", list(ex.RULES), format_func=ex.RULES.get, key="exact_rule")
+    n = c2.select_slider("N", [200, 500, 1000, 2000, 5000, 10000, 20000], value=2000, key="exact_n")
+    go = c3.button("Repeat the first round", type="primary", key="exact_go")
+    if not go and "exact_result" not in st.session_state:
+        return
+    if go:
+        st.session_state.exact_result = sample_real(pair, rule, n)
+    show_real(pair, st.session_state.exact_result)
+
+
+def sample_real(pair, rule: str, n: int) -> dict | None:
+    settings = state.settings()
+    if settings.sampling.greedy:
+        st.warning("Temperature is 0 (greedy): there is nothing random to check. Raise it in the sidebar.")
+        return None
+    ids = pair.tokenizer(st.session_state.prompt)["input_ids"]
+    if not ids or len(ids) >= pair.context:
+        st.warning("Write a prompt (shorter than the context window) on the Step-through page first.")
+        return None
+    p, q = ex.first_position(pair, ids, settings.sampling)
+    g, bar, samples = torch.Generator().manual_seed(settings.seed), st.progress(0.0, "sampling…"), []
+    for done in range(0, n, 1000):
+        samples += ex.sample_rule(rule, p, q, min(1000, n - done), g).tolist()
+        bar.progress(len(samples) / n, f"{len(samples)} / {n} rounds")
+    bar.empty()
+    return {"rule": rule, "p": p, "q": q, "samples": samples}
+
+
+def show_real(pair, result: dict | None) -> None:
+    if result is None:
+        return
+    p, samples = result["p"], result["samples"]
+    ids = top_tokens(p, result["q"])
+    counts = torch.bincount(torch.tensor(samples), minlength=len(p)).double() / len(samples)
+    names = [show(pair.tokenizer.decode([t])) for t in ids] + ["(rest)"]
+    rest = lambda v: [float(v[t]) for t in ids] + [max(0.0, 1 - float(v[ids].sum()))]  # noqa: E731
+    color = COLORS["accepted"] if result["rule"] == "correct" else COLORS["rejected"]
+    chart(law_figure(names, rest(p), rest(counts), f"emitted ({ex.RULES[result['rule']].split(':')[0]})",
+                     color), "real-fig")
+    pvalue = chi2_pvalue(samples, {t: float(v) for t, v in enumerate(p.tolist()) if v > 0})
+    st.markdown(f"**{len(samples)} rounds** with rule *{ex.RULES[result['rule']]}* — chi-square "
+                f"goodness of fit against p: {in_words(pvalue)}")
+    tv = float((ex.output_law(result["rule"], p, result["q"]) - p).abs().sum()) / 2
+    st.caption(f"Exact total variation between this rule's output and p: {tv:.4f} "
+               "(0 means lossless). Notice how far the wrong rules' bars sit from the grey p bars.")
+
+
+toy_view()
+st.divider()
+pair = sidebar.active_pair()
+if pair is None or pair.draft is None:
+    st.info("Load a model pair with a draft model in the sidebar for the real view.")
+else:
+    real_view(pair)

@@ -1,0 +1,1 @@
+"""Lesson-only code paths (teaching material, never used by the engine)."""

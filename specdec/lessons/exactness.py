@@ -1,0 +1,80 @@
+"""Why speculative sampling is exact, and how common mistakes break it.
+
+For one drafted position with target p and draft q (vectors over the vocabulary):
+    P(emit x) = q(x)·min(1, p(x)/q(x)) + (1 − β)·residual(x) = min(p, q)(x) + (p − q)⁺(x) = p(x).
+The wrong rules below exist only for the lesson; the engine's path cannot be switched
+to them. Each has an exact output law (by enumerating the drafted token) and a sampler.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+
+from specdec.rejection import residual
+
+RULES = {
+    "correct": "Correct: accept with min(1, p/q), else sample the residual",
+    "p_ge_q": "Wrong: accept only if p(d) ≥ q(d)",
+    "greedy_draft": "Wrong: draft greedily (argmax q), accept with min(1, p/q)",
+    "resample_p": "Wrong: on rejection sample from p, not the residual",
+    "typical": "Lossy: typical acceptance (accept if p(d) > min(ε, δ·e^−H(p)))",
+}
+TYPICAL_EPS, TYPICAL_DELTA = 0.3, 0.09   # Medusa's defaults for the typical-acceptance threshold
+
+
+def decomposition(p: torch.Tensor, q: torch.Tensor) -> dict[str, torch.Tensor | float]:
+    """The pieces of the toy view; every vector is (V,)."""
+    accepted = torch.minimum(p, q)                       # q·min(1, p/q) = min(p, q)
+    beta = float(accepted.sum())
+    res = residual(p, q)
+    from_residual = (1 - beta) * res                     # rejected mass, redistributed
+    return {"accepted": accepted, "beta": beta, "residual": res,
+            "from_residual": from_residual, "total": accepted + from_residual}
+
+
+def acceptance_vector(rule: str, p: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
+    """Probability that a drafted token x is accepted, for every x; (V,)."""
+    if rule == "p_ge_q":
+        return (p >= q).to(p.dtype)
+    if rule == "typical":
+        entropy = -float((p[p > 0] * p[p > 0].log()).sum())
+        return (p > min(TYPICAL_EPS, TYPICAL_DELTA * math.exp(-entropy))).to(p.dtype)
+    safe_q = torch.where(q > 0, q, torch.ones_like(q))
+    return torch.where(q > 0, (p / safe_q).clamp(max=1.0), torch.zeros_like(p))
+
+
+def _fallback(rule: str, p: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
+    return p if rule in ("resample_p", "typical") else residual(p, q)
+
+
+def _draft_law(rule: str, q: torch.Tensor) -> torch.Tensor:
+    if rule == "greedy_draft":
+        return torch.nn.functional.one_hot(q.argmax(), len(q)).to(q.dtype)
+    return q
+
+
+def output_law(rule: str, p: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
+    """Exact distribution of the emitted token under `rule`, summing over the drafted token; (V,)."""
+    draft, a = _draft_law(rule, q), acceptance_vector(rule, p, q)
+    rejected_mass = float((draft * (1 - a)).sum())
+    return draft * a + rejected_mass * _fallback(rule, p, q)
+
+
+def sample_rule(rule: str, p: torch.Tensor, q: torch.Tensor, n: int,
+                generator: torch.Generator) -> torch.Tensor:
+    """n emitted tokens under `rule`: draft, draw u, accept or fall back; (n,) int64."""
+    draft, a = _draft_law(rule, q), acceptance_vector(rule, p, q)
+    drafts = torch.multinomial(draft, n, replacement=True, generator=generator)      # (n,)
+    u = torch.rand(n, generator=generator)                                            # (n,)
+    backups = torch.multinomial(_fallback(rule, p, q), n, replacement=True, generator=generator)
+    return torch.where(u <= a[drafts], drafts, backups)                               # (n,)
+
+
+def first_position(pair, prompt_ids: list[int], sampling) -> tuple[torch.Tensor, torch.Tensor]:
+    """p₁ and q₁ for a prompt with the real models (the same processing the engine uses)."""
+    from specdec.models import forward, new_cache
+    from specdec.sampling import probs_from_logits
+    rows = [forward(m, prompt_ids, new_cache(m), pair.vocab_size)[-1:] for m in (pair.target, pair.draft)]
+    p, q = (probs_from_logits(r, sampling)[0].double() for r in rows)   # (V,), (V,)
+    return p / p.sum(), q / q.sum()

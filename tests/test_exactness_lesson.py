@@ -1,0 +1,47 @@
+"""The losslessness lesson: the toy sum is exactly p; wrong rules leave p, the right one doesn't."""
+import pytest
+import torch
+from stats import chi2_pvalue
+
+from specdec.lessons.exactness import RULES, decomposition, output_law, sample_rule
+
+
+def random_pair(seed: int, v: int = 6):
+    g = torch.Generator().manual_seed(seed)
+    p = torch.rand(v, generator=g, dtype=torch.float64) ** 3
+    q = torch.rand(v, generator=g, dtype=torch.float64) ** 3
+    p[torch.randint(v, (1,), generator=g)] = 0.0           # zeros on either side happen in practice
+    return p / p.sum(), q / q.sum()
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_toy_sum_equals_p_for_random_p_q(seed):
+    p, q = random_pair(seed)
+    parts = decomposition(p, q)
+    assert torch.allclose(parts["total"], p, atol=1e-12)
+    assert parts["beta"] == pytest.approx(float(torch.minimum(p, q).sum()))
+    assert torch.allclose(output_law("correct", p, q), p, atol=1e-12)
+
+
+P = torch.tensor([0.40, 0.25, 0.15, 0.10, 0.06, 0.04], dtype=torch.float64)
+Q = torch.tensor([0.10, 0.45, 0.05, 0.30, 0.05, 0.05], dtype=torch.float64)
+
+
+@pytest.mark.parametrize("rule", [r for r in RULES if r != "correct"])
+def test_each_wrong_rule_leaves_p(rule):
+    law = output_law(rule, P, Q)
+    assert float((law - P).abs().sum()) / 2 > 0.02                     # exact total variation
+    samples = sample_rule(rule, P, Q, 5000, torch.Generator().manual_seed(1)).tolist()
+    assert chi2_pvalue(samples, dict(enumerate(P.tolist()))) < 1e-6    # and sampling shows it
+
+
+def test_correct_rule_sampling_matches_p():
+    samples = sample_rule("correct", P, Q, 5000, torch.Generator().manual_seed(1)).tolist()
+    assert chi2_pvalue(samples, dict(enumerate(P.tolist()))) > 1e-3
+
+
+@pytest.mark.parametrize("rule", list(RULES))
+def test_sampler_follows_its_own_exact_law(rule):
+    law = output_law(rule, P, Q)
+    samples = sample_rule(rule, P, Q, 5000, torch.Generator().manual_seed(2)).tolist()
+    assert chi2_pvalue(samples, dict(enumerate(law.tolist()))) > 1e-3
