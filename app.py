@@ -9,6 +9,7 @@ PAGES = [
     st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
     st.Page("pages/step_through.py", title="Step through", icon=":material/step:", url_path="step"),
     st.Page("pages/exact.py", title="Why it is exact", icon=":material/balance:", url_path="exact"),
+    st.Page("pages/fast.py", title="When it is fast", icon=":material/speed:", url_path="fast"),
 ]
 
 page = st.navigation(PAGES)

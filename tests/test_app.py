@@ -124,3 +124,18 @@ def test_exact_page_toy_and_real_views(tiny_dirs):
     assert not at.exception
     text = " ".join(m.value for m in at.markdown)
     assert "1000 rounds" in text and "p-value" in text
+
+
+def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_path):
+    from specdec.lessons import speed
+    monkeypatch.setattr(speed, "CACHE_DIR", tmp_path)
+    at = app(tiny_dirs, page="pages/fast.py", temperature=0.8, k=2)
+    for key, value in (("fast_alpha", 0.9), ("fast_k", 6), ("fast_c", 0.05)):
+        at.slider(key=key).set_value(value).run()
+        assert not at.exception
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Expected speedup"] == f"{(1 - 0.9 ** 7) / ((1 - 0.9) * (6 * 0.05 + 1)):.2f}×"
+    at.button(key="fast_measure").click().run()
+    assert not at.exception
+    assert any("Measured: α̂" in m.value for m in at.markdown)
+    assert list(tmp_path.glob("ksweep-*.json"))          # cached on disk for the next visit

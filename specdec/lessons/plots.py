@@ -29,3 +29,64 @@ def law_figure(tokens: Sequence[str], p, observed, observed_name: str, color: st
         go.Bar(name=observed_name, x=list(tokens), y=list(observed), marker_color=color)])
     return _layout(fig, "Emitted tokens vs the target's p", height=360, barmode="group",
                    yaxis_title="probability")
+
+
+ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def theory_figure(alpha: float, k: int, c: float, measured: list[dict] | None = None,
+                  k_max: int = 12) -> go.Figure:
+    """Expected speedup over k for several α at this c; break-even line; measured points."""
+    from specdec.theory import expected_speedup
+    ks = list(range(1, k_max + 1))
+    fig = go.Figure()
+    for a in sorted(set(ALPHAS) | {round(alpha, 2)}):
+        chosen = abs(a - alpha) < 1e-9
+        fig.add_trace(go.Scatter(x=ks, y=[expected_speedup(a, j, c) for j in ks], mode="lines",
+                                 name=f"α = {a:.2f}" + (" (yours)" if chosen else ""),
+                                 line=dict(width=4 if chosen else 1.5,
+                                           color=COLORS["bonus"] if chosen else None)))
+    fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"],
+                  annotation_text="break-even (speedup = 1)")
+    fig.add_trace(go.Scatter(x=[k], y=[expected_speedup(alpha, k, c)], mode="markers",
+                             name="your k", marker=dict(size=14, color=COLORS["bonus"])))
+    if measured:
+        fig.add_trace(go.Scatter(x=[r["k"] for r in measured], y=[r["speedup"] for r in measured],
+                                 mode="markers+lines", name="measured here", line=dict(dash="dot"),
+                                 marker=dict(size=11, symbol="x", color=COLORS["correction"])))
+    return _layout(fig, f"Expected speedup (1 − α^(k+1)) / ((1 − α)(k·c + 1)) at c = {c:.2f}",
+                   height=420, xaxis_title="k (draft length)", yaxis_title="speedup ×")
+
+
+def tokens_figure(measured: list[dict]) -> go.Figure:
+    """Measured tokens per round against Eq. (1) at the measured α̂."""
+    ks = [r["k"] for r in measured]
+    fig = go.Figure([
+        go.Scatter(x=ks, y=[r["theory_tokens"] for r in measured], name="theory (1 − α^(k+1))/(1 − α)",
+                   mode="lines", line=dict(color=COLORS["target"])),
+        go.Scatter(x=ks, y=[r["tokens_per_round"] for r in measured], name="measured",
+                   mode="markers", marker=dict(size=11, symbol="x", color=COLORS["correction"]))])
+    return _layout(fig, "Tokens per round: theory vs measured", height=340, xaxis_title="k",
+                   yaxis_title="tokens / round")
+
+
+def tradeoff_figure(rows: list[dict], y: str, title: str) -> go.Figure:
+    best = max(rows, key=lambda r: r["speedup"])["draft"]
+    colors = [COLORS["bonus"] if r["draft"] == best else COLORS["draft"] for r in rows]
+    names = [r["draft"].replace("stdlib/", "") + (" ★" if r["draft"] == best else "") for r in rows]
+    fig = go.Figure([go.Bar(x=names, y=[r[y] for r in rows], marker_color=colors,
+                            text=[f"{r[y]:.2f}" for r in rows], textposition="outside")])
+    if y == "speedup":
+        fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"])
+    return _layout(fig, title, height=340, xaxis_title="drafter (ordered by size)")
+
+
+def temperature_figure(rows: list[dict]) -> go.Figure:
+    ts = [r["temperature"] for r in rows]
+    fig = go.Figure([
+        go.Scatter(x=ts, y=[r["acceptance_rate"] for r in rows], name="acceptance rate",
+                   mode="lines+markers", marker_color=COLORS["accepted"]),
+        go.Scatter(x=ts, y=[r["alpha"] for r in rows], name="α̂ = mean β", mode="lines+markers",
+                   marker_color=COLORS["overlap"], line=dict(dash="dot"))])
+    return _layout(fig, "Acceptance against temperature", height=340, xaxis_title="temperature",
+                   yaxis=dict(range=[0, 1.02], title="rate"))

@@ -6,13 +6,11 @@ per-token cost ratio c with the engine's own forward path; sample continuations.
 """
 from __future__ import annotations
 
-import statistics
-import time
-
 import numpy as np
 import torch
 
 import specdec
+from specdec.measure import step_ms
 from specdec.models import forward, load_model, load_tokenizer, make_pair, new_cache
 from specdec.train.loop import held_out_loss
 
@@ -42,20 +40,6 @@ def agreement(draft, prompt: list[int], continuation: list[int], vocab: int) -> 
     logits = forward(draft, prompt + continuation[:-1], new_cache(draft), vocab)  # (T, V)
     guesses = logits[len(prompt) - 1:].argmax(-1).tolist()
     return float(np.mean([g == t for g, t in zip(guesses, continuation)]))
-
-
-@torch.no_grad()
-def step_ms(model, vocab: int, prefix: int = 64, reps: int = 40) -> float:
-    """Median ms of a 1-token forward after `prefix` cached tokens."""
-    cache = new_cache(model)
-    forward(model, list(range(1, prefix + 1)), cache, vocab)
-    times = []
-    for i in range(reps):
-        t0 = time.perf_counter()
-        forward(model, [i + 1], cache, vocab)
-        times.append((time.perf_counter() - t0) * 1e3)
-        cache.crop(-1)
-    return statistics.median(times)
 
 
 def acceptance(pair, prompts: list[str], temperature: float, k: int = 4, n: int = 48) -> dict:

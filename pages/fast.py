@@ -1,0 +1,122 @@
+"""When it is fast: Leviathan's theory, measured on this machine, and the draft-size trade-off."""
+import pandas as pd
+import streamlit as st
+
+from specdec.lessons import plots as lp
+from specdec.lessons import speed
+from specdec.models import EMBEDDED
+from specdec.prompts import load_prompts
+from specdec.theory import best_k, expected_speedup, expected_tokens
+from ui import jobs, loaders, sidebar, state
+from ui.round_view import chart
+from ui import shell
+
+shell.page()
+
+st.title("When speculation is fast")
+st.caption("Speed depends on three numbers: how often drafts are accepted (α), how many you "
+           "draft (k), and how much a draft step costs relative to a target step (c).")
+
+PROMPTS = [p.prompt for p in load_prompts() if p.kind in ("code", "structured")][:4]
+MAX_NEW = 32
+
+
+def theory() -> None:
+    st.header("1 · Theory (Leviathan et al. 2023, §3)")
+    c1, c2, c3 = st.columns(3)
+    alpha = c1.slider("α (acceptance rate)", 0.0, 0.99, 0.8, 0.01, key="fast_alpha")
+    k = c2.slider("k (draft length)", 1, 12, 4, key="fast_k")
+    c = c3.slider("c (draft step / target step)", 0.0, 1.0, 0.15, 0.01, key="fast_c")
+    m1, m2, m3 = st.columns(3)
+    m1.metric("Expected tokens per round", f"{expected_tokens(alpha, k):.2f}",
+              help="(1 − α^(k+1)) / (1 − α)")
+    m2.metric("Expected speedup", f"{expected_speedup(alpha, k, c):.2f}×",
+              help="(1 − α^(k+1)) / ((1 − α)(k·c + 1))")
+    m3.metric("Best k for this α and c", best_k(alpha, c, 12))
+    chart(lp.theory_figure(alpha, k, c), "fast-theory")
+    st.caption("Notice: each curve rises, peaks and falls — more drafts mean more chances but each "
+               "costs c; below the dashed line speculation is slower than plain decoding.")
+
+
+def measured(pair, names) -> None:
+    st.header("2 · Measured on this machine")
+    settings = state.settings()
+    key = {"pair": list(names), "T": settings.temperature, "prompts": PROMPTS, "n": MAX_NEW}
+    rows = speed.load_cached("ksweep", key)
+    if st.button("Measure k = 1 … 8 here", type="primary", key="fast_measure"):
+        rows = jobs.run_job("measuring", "fast_measure_job", lambda pr: speed.k_sweep(
+            pair, PROMPTS, list(range(1, 9)), settings.temperature, MAX_NEW, pr))
+        speed.save_cached("ksweep", key, rows)
+    if not rows:
+        st.write(f"Runs speculative and autoregressive generation on {len(PROMPTS)} bundled prompts "
+                 f"({MAX_NEW} tokens each, T = {settings.temperature}) for k = 1…8, and measures c.")
+        return
+    alpha = sum(r["alpha"] for r in rows) / len(rows)
+    st.write(f"Measured: α̂ = **{alpha:.2f}** (mean β), c = **{rows[0]['c']:.3f}**, "
+             f"best measured speedup **{max(r['speedup'] for r in rows):.2f}×**.")
+    chart(lp.theory_figure(round(alpha, 2), 4, rows[0]["c"], rows, k_max=8), "fast-measured")
+    chart(lp.tokens_figure(rows), "fast-tokens")
+    st.caption("Notice where the measured crosses sit below the theory curve: theory counts only "
+               "model steps. Real rounds also pay per-call overhead (Python, sampling, cache "
+               "cropping), a verification forward that grows with k, and short outputs end with "
+               "partial rounds; tokens per round should match theory much better than speed does.")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key="fast_rows")
+    jobs.csv_button(rows, "k-sweep", "fast_csv")
+
+
+def tradeoff() -> None:
+    st.header("3 · Too weak vs too big: every draft of the family")
+    settings = state.settings()
+    k, t = settings.k, settings.temperature
+    drafts = [n for n in EMBEDDED if n != "stdlib/target"]
+    key = {"drafts": drafts, "k": k, "T": t, "prompts": PROMPTS, "n": MAX_NEW}
+    rows = speed.load_cached("tradeoff", key)
+    label = "Recompute" if rows else "Measure every draft"
+    if st.button(label, key="fast_tradeoff", type="secondary" if rows else "primary"):
+        rows = jobs.run_job("trade-off", "fast_tradeoff_job", lambda pr: speed.draft_tradeoff(
+            loaders.load, "stdlib/target", drafts, PROMPTS, k, t, MAX_NEW, pr))
+        speed.save_cached("tradeoff", key, rows)
+    if not rows:
+        st.write(f"Same target, k = {k}, T = {t}: acceptance, cost ratio c and real speedup for each "
+                 "embedded draft and the n-gram drafter. Computed once per machine and cached.")
+        return
+    rows = sorted(rows, key=lambda r: r["params"])
+    c1, c2 = st.columns(2)
+    with c1:
+        chart(lp.tradeoff_figure(rows, "acceptance_rate", "Acceptance rate by draft size"), "fast-acc")
+    with c2:
+        chart(lp.tradeoff_figure(rows, "speedup", "Wall-clock speedup by draft size"), "fast-speed")
+    st.caption("Notice: bigger drafts are accepted more often but cost more per step; the ★ draft "
+               "balances the two. The n-gram drafter costs nothing but only helps on repeated text.")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key="fast_tradeoff_rows")
+    jobs.csv_button(rows, "draft-tradeoff", "fast_tradeoff_csv")
+
+
+def temperatures(pair, names) -> None:
+    st.header("4 · Temperature and acceptance")
+    temps = [0.0, 0.25, 0.5, 0.75, 1.0, 1.5]
+    key = {"pair": list(names), "k": state.settings().k, "prompts": PROMPTS, "n": MAX_NEW}
+    rows = speed.load_cached("temps", key)
+    if st.button("Sweep the temperature", key="fast_temps"):
+        rows = jobs.run_job("temperature sweep", "fast_temps_job", lambda pr: speed.temperature_sweep(
+            pair, PROMPTS, temps, state.settings().k, MAX_NEW, pr))
+        speed.save_cached("temps", key, rows)
+    if rows:
+        chart(lp.temperature_figure(rows), "fast-temps")
+        st.caption("Notice: sharper distributions (low T) agree more often — at T = 0 a draft only "
+                   "has to match the target's argmax.")
+        jobs.csv_button(rows, "temperature-sweep", "fast_temps_csv")
+
+
+theory()
+st.divider()
+pair = sidebar.active_pair()
+names = st.session_state.get("active_pair")
+if pair is None or pair.draft is None:
+    st.info("Load a model pair in the sidebar to measure.")
+else:
+    measured(pair, names)
+    st.divider()
+    tradeoff()
+    st.divider()
+    temperatures(pair, names)

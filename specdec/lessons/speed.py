@@ -1,0 +1,98 @@
+"""When speculation is fast: measured sweeps to put next to Leviathan's theory.
+
+Each sweep calls `progress(done, total, label)` so the page can draw a bar and the
+user can stop it; results are plain dicts (JSON-ready) and cached on disk per machine.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+from pathlib import Path
+from typing import Callable
+
+from specdec.measure import cost_ratio, timed
+from specdec.theory import expected_speedup, expected_tokens
+
+CACHE_DIR = Path(__file__).resolve().parent.parent.parent / "build" / "cache"
+Progress = Callable[[int, int, str], None]
+
+
+def cache_file(kind: str, key: dict) -> Path:
+    key = {**key, "machine": platform.node(), "cpu": platform.processor()}
+    digest = hashlib.sha1(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    return CACHE_DIR / f"{kind}-{digest}.json"
+
+
+def load_cached(kind: str, key: dict):
+    path = cache_file(kind, key)
+    return json.loads(path.read_text()) if path.exists() else None
+
+
+def save_cached(kind: str, key: dict, value) -> None:
+    path = cache_file(kind, key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(value))
+
+
+def _row(spec, base, c: float, k: int) -> dict:
+    m = spec.metrics
+    alpha = m.mean_beta or 0.0
+    return {"k": k, "alpha": alpha, "acceptance_rate": m.acceptance_rate or 0.0,
+            "tokens_per_round": m.mean_acceptance_length or 0.0, "c": c,
+            "speedup": spec.tokens_per_s / base.tokens_per_s if base.tokens_per_s else 0.0,
+            "theory_tokens": expected_tokens(alpha, k), "theory_speedup": expected_speedup(alpha, k, c),
+            "tokens_per_s": spec.tokens_per_s, "baseline_tokens_per_s": base.tokens_per_s}
+
+
+def k_sweep(pair, prompts: list[str], ks: list[int], temperature: float, max_new: int,
+            progress: Progress) -> list[dict]:
+    """Measured tokens/round and wall-clock speedup for each k, with theory at measured α̂, c."""
+    c = cost_ratio(pair)[0]
+    progress(0, len(ks) + 1, "autoregressive baseline")
+    base = timed(pair, prompts, temperature=temperature, max_new_tokens=max_new, mode="autoregressive")
+    rows = []
+    for i, k in enumerate(ks):
+        progress(i + 1, len(ks) + 1, f"k = {k}")
+        spec = timed(pair, prompts, k=k, temperature=temperature, max_new_tokens=max_new)
+        rows.append(_row(spec, base, c, k))
+    return rows
+
+
+def draft_tradeoff(load, target: str, drafts: list[str], prompts: list[str], k: int,
+                   temperature: float, max_new: int, progress: Progress) -> list[dict]:
+    """For each draft (and the n-gram drafter): acceptance, c, measured speedup at one k.
+
+    `load(target, draft)` returns a Pair (the page passes its cached loader).
+    """
+    rows, total = [], len(drafts) + 2
+    progress(0, total, "autoregressive baseline")
+    target_only = load(target, None)
+    base = timed(target_only, prompts, temperature=temperature, max_new_tokens=max_new,
+                 mode="autoregressive")
+    for i, draft in enumerate(drafts):
+        progress(i + 1, total, draft)
+        pair = load(target, draft)
+        spec = timed(pair, prompts, k=k, temperature=temperature, max_new_tokens=max_new)
+        params = sum(p.numel() for p in pair.draft.parameters())
+        rows.append({"draft": draft, "params": params, **_row(spec, base, cost_ratio(pair)[0], k)})
+    progress(total - 1, total, "n-gram lookup")
+    spec = timed(target_only, prompts, k=k, temperature=temperature, max_new_tokens=max_new,
+                 drafter="ngram")
+    rows.append({"draft": "n-gram lookup", "params": 0, **_row(spec, base, 0.0, k)})
+    progress(total, total, "done")
+    return rows
+
+
+def temperature_sweep(pair, prompts: list[str], temps: list[float], k: int, max_new: int,
+                      progress: Progress) -> list[dict]:
+    """α̂ (mean β) and acceptance rate against temperature."""
+    rows = []
+    for i, t in enumerate(temps):
+        progress(i, len(temps), f"T = {t}")
+        m = timed(pair, prompts, k=k, temperature=t, max_new_tokens=max_new).metrics
+        rows.append({"temperature": t, "alpha": m.mean_beta or 0.0,
+                     "acceptance_rate": m.acceptance_rate or 0.0,
+                     "tokens_per_round": m.mean_acceptance_length or 0.0})
+    progress(len(temps), len(temps), "done")
+    return rows

@@ -1,0 +1,68 @@
+"""Wall-clock measurements on this machine: step costs, cost ratio c, timed runs.
+
+Shared by the "When it is fast" lesson, the model card and `python -m specdec bench`.
+Timings are medians over repeats; a run in lean mode records counters only.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass
+
+import torch
+
+from specdec.engine import generate
+from specdec.metrics import summarize
+from specdec.models import forward, new_cache
+
+
+@torch.no_grad()
+def step_ms(model, vocab: int, prefix: int = 64, reps: int = 30) -> float:
+    """Median ms of a 1-token forward after `prefix` cached tokens (the engine's forward)."""
+    cache = new_cache(model)
+    forward(model, [1 + i % (vocab - 1) for i in range(prefix)], cache, vocab)
+    times = []
+    for i in range(reps):
+        t0 = time.perf_counter()
+        forward(model, [1 + i % (vocab - 1)], cache, vocab)
+        times.append((time.perf_counter() - t0) * 1e3)
+        cache.crop(-1)
+    return statistics.median(times)
+
+
+def cost_ratio(pair) -> tuple[float, float, float]:
+    """(c, draft step ms, target step ms); c = 0 for a pair without a draft model."""
+    target = step_ms(pair.target, pair.vocab_size)
+    if pair.draft is None:
+        return 0.0, 0.0, target
+    draft = step_ms(pair.draft, pair.vocab_size)
+    return draft / target, draft, target
+
+
+@dataclass(frozen=True)
+class Timed:
+    tokens: int
+    seconds: float
+    rounds: tuple        # the runs' rounds, pooled (lean traces)
+    texts: tuple         # generated text per prompt
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.tokens / self.seconds if self.seconds else 0.0
+
+    @property
+    def metrics(self):
+        return summarize(self.rounds)
+
+
+def timed(pair, prompts: list[str], **settings) -> Timed:
+    """Generate for every prompt (seed = index) and time the whole set."""
+    tokens, seconds, rounds, texts = 0, 0.0, [], []
+    for i, prompt in enumerate(prompts):
+        t0 = time.perf_counter()
+        run = generate(pair, prompt, seed=i, lean=True, **settings)
+        seconds += time.perf_counter() - t0
+        tokens += len(run.token_ids)
+        rounds += run.rounds
+        texts.append(run.text)
+    return Timed(tokens, seconds, tuple(rounds), tuple(texts))
