@@ -1,7 +1,8 @@
-"""`python -m specdec run ...`: one run in the terminal, marked up, with metrics or JSON."""
+"""`python -m specdec run|bench ...`: one run marked up with its metrics, or the benchmark table."""
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 
@@ -55,14 +56,51 @@ def cmd_run(args) -> int:
     return 0
 
 
+def add_bench_parser(sub) -> None:
+    p = sub.add_parser("bench", help="speculative vs autoregressive vs transformers, one table")
+    p.add_argument("--target", default=DEFAULT_TARGET)
+    p.add_argument("--draft", default=DEFAULT_DRAFT)
+    p.add_argument("--prompts", default=None, help="a kind of the bundled set, or a file")
+    p.add_argument("--limit", type=int, default=10, help="at most this many prompts")
+    p.add_argument("--k", default="1,2,4,8", help="comma-separated draft lengths")
+    p.add_argument("--temperature", default="0,1", help="comma-separated temperatures")
+    p.add_argument("--max-new-tokens", type=int, default=128)
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--json", action="store_true")
+
+
+def _numbers(text: str, kind, name: str) -> list:
+    try:
+        return [kind(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise InputError(f"--{name} takes comma-separated numbers, got {text!r}") from None
+
+
+def cmd_bench(args) -> int:
+    from specdec.bench import bench, stderr_progress, table
+    from specdec.prompts import select
+    ks, temps = _numbers(args.k, int, "k"), _numbers(args.temperature, float, "temperature")
+    for k in ks:
+        for t in temps:
+            Settings(k=k, temperature=t, max_new_tokens=args.max_new_tokens)   # validate early
+    if args.repeats < 1:
+        raise InputError("--repeats must be at least 1")
+    prompts = select(args.prompts, args.limit)
+    pair = load_pair(args.target, args.draft)
+    result = bench(pair, prompts, ks, temps, args.max_new_tokens, args.repeats, stderr_progress)
+    print(json.dumps(result) if args.json else table(result))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m specdec",
                                      description="Exact speculative decoding, every decision recorded.")
     sub = parser.add_subparsers(dest="command", required=True)
     add_run_parser(sub)
+    add_bench_parser(sub)
     args = parser.parse_args(argv)
     try:
-        return {"run": cmd_run}[args.command](args)
+        return {"run": cmd_run, "bench": cmd_bench}[args.command](args)
     except InputError as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

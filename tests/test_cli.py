@@ -71,3 +71,10 @@ def test_vocabulary_mismatch_in_the_cli(model_dirs):
               "--draft", str(model_dirs["other"]))
     assert out.returncode == 2 and "vocabulary sizes differ" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_bench_bad_input_is_a_message():
+    out = cli("bench", "--k", "two")
+    assert out.returncode == 2 and "comma-separated" in out.stderr and "Traceback" not in out.stderr
+    out = cli("bench", "--prompts", "no-such-kind")
+    assert out.returncode == 2 and "must be a kind" in out.stderr

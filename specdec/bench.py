@@ -1,0 +1,185 @@
+"""`python -m specdec bench`: speculative vs autoregressive vs transformers, side by side.
+
+For every temperature and k, on the same prompts, seeds and sampling:
+  1 engine autoregressive (target only, KV cache)   2 engine speculative
+  3 transformers generate() on the target            4 generate(assistant_model, k, constant)
+  5 generate(assistant_model) with the library's defaults (labelled as such)
+Tokens/s are medians over repeats; the Theorem 3.8 bound uses the measured α̂ and c.
+"""
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+
+import torch
+
+from specdec.engine import generate
+from specdec.hf_baseline import hf_generate
+from specdec.measure import cost_ratio
+from specdec.metrics import summarize
+from specdec.settings import Settings
+from specdec.theory import expected_speedup
+
+ROWS = ("engine autoregressive", "engine speculative", "transformers generate",
+        "transformers assisted (k, constant)", "transformers assisted (library defaults)")
+PER_K = ROWS[1], ROWS[3], ROWS[4]       # rows that depend on k; the others are shared
+
+
+@dataclass
+class Measured:
+    seconds: list[float] = field(default_factory=list)   # one total per repeat
+    tokens: int = 0
+    target_forwards: int = 0
+    outputs: list[list[int]] = field(default_factory=list)
+    rounds: list = field(default_factory=list)
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.tokens / statistics.median(self.seconds) if self.seconds else 0.0
+
+
+def _one(row: str, pair, prompt: str, settings: Settings, seed: int):
+    """(ids, seconds, target forwards, rounds) for one prompt."""
+    if row.startswith("engine"):
+        mode = "autoregressive" if row == ROWS[0] else "speculative"
+        t0 = time.perf_counter()
+        run = generate(pair, prompt, seed=seed, lean=True, mode=mode, **_engine_kwargs(settings))
+        seconds = time.perf_counter() - t0
+        return list(run.token_ids), seconds, run.metrics.target_forwards, list(run.rounds)
+    assistant = None if row == ROWS[2] else "constant" if row == ROWS[3] else "defaults"
+    ids, seconds, forwards = hf_generate(pair, prompt, settings, seed, assistant, settings.k)
+    return ids, seconds, forwards, []
+
+
+def _engine_kwargs(settings: Settings) -> dict:
+    return {key: getattr(settings, key) for key in ("k", "temperature", "top_k", "top_p",
+                                                      "max_new_tokens")}
+
+
+def measure_row(row: str, pair, prompts: list[str], settings: Settings, repeats: int) -> Measured:
+    m = Measured()
+    for r in range(repeats):
+        total = 0.0
+        for i, prompt in enumerate(prompts):
+            ids, seconds, forwards, rounds = _one(row, pair, prompt, settings, seed=i)
+            total += seconds
+            if r == 0:
+                m.tokens += len(ids)
+                m.target_forwards += forwards
+                m.outputs.append(ids)
+                m.rounds += rounds
+        m.seconds.append(total)
+    return m
+
+
+def summarize_row(name: str, m: Measured, base: Measured, k: int, c: float) -> dict:
+    row = {"row": name, "tokens_per_s": m.tokens_per_s, "tokens": m.tokens,
+           "target_forwards_per_token": m.target_forwards / m.tokens if m.tokens else None,
+           "speedup": m.tokens_per_s / base.tokens_per_s if base.tokens_per_s else None,
+           "acceptance_rate": None, "mean_acceptance_length": None, "bound": None,
+           "measured_over_bound": None, "seconds": m.seconds}
+    if m.rounds and name == ROWS[1]:
+        s = summarize(m.rounds)
+        bound = expected_speedup(s.mean_beta or 0.0, k, c)
+        row.update(acceptance_rate=s.acceptance_rate, mean_acceptance_length=s.mean_acceptance_length,
+                   alpha=s.mean_beta, bound=bound, measured_over_bound=row["speedup"] / bound)
+    return row
+
+
+def greedy_mismatches(outputs: dict[str, list[list[int]]]) -> list[dict]:
+    """Prompts where the rows' greedy outputs differ: the first differing position per row."""
+    names = list(outputs)
+    found = []
+    for i, reference in enumerate(outputs[names[0]]):
+        for name in names[1:]:
+            other = outputs[name][i]
+            if other != reference:
+                at = next((j for j, (a, b) in enumerate(zip(reference, other)) if a != b),
+                          min(len(reference), len(other)))
+                found.append({"prompt": i, "row": name, "reference": names[0], "position": at})
+    return found
+
+
+@torch.no_grad()
+def explain(pair, prompt: str, reference: list[int], position: int) -> str:
+    """Why two greedy outputs split: the target's top-2 gap where they first differ."""
+    ids = pair.tokenizer(prompt)["input_ids"] + reference[:position]
+    probs = pair.target(torch.tensor([ids], device=pair.device)).logits[0, -1].float().softmax(-1)
+    top = probs.topk(2).values.tolist()
+    gap = top[0] - top[1]
+    kind = "a near-tie that float rounding can flip" if gap < 1e-3 else "not a near-tie: investigate"
+    return f"top-2 gap {gap:.2e} ({kind})"
+
+
+def bench(pair, prompts: list[str], ks: list[int], temps: list[float], max_new: int,
+          repeats: int, progress=None) -> dict:
+    progress = progress or (lambda *_: None)
+    c, draft_ms, target_ms = cost_ratio(pair)
+    out = {"target": pair.target_name, "draft": pair.draft_name, "prompts": len(prompts),
+           "max_new_tokens": max_new, "repeats": repeats, "c": c, "draft_step_ms": draft_ms,
+           "target_step_ms": target_ms, "settings": []}
+    steps, done = len(temps) * (2 + 3 * len(ks)), 0
+    for t in temps:
+        shared = {}
+        for name in (ROWS[0], ROWS[2]):
+            progress(done, steps, f"T={t} {name}")
+            shared[name] = measure_row(name, pair, prompts, Settings(k=1, temperature=t,
+                                                                     max_new_tokens=max_new), repeats)
+            done += 1
+        for k in ks:
+            settings, measured = Settings(k=k, temperature=t, max_new_tokens=max_new), dict(shared)
+            for name in PER_K:
+                progress(done, steps, f"T={t} k={k} {name}")
+                measured[name] = measure_row(name, pair, prompts, settings, repeats)
+                done += 1
+            out["settings"].append(_setting(pair, prompts, measured, k, t, c))
+    progress(steps, steps, "done")
+    return out
+
+
+def _setting(pair, prompts, measured: dict, k: int, t: float, c: float) -> dict:
+    base = measured[ROWS[0]]
+    rows = [summarize_row(name, measured[name], base, k, c) for name in ROWS]
+    entry = {"k": k, "temperature": t, "rows": rows, "identical": None, "mismatches": []}
+    if t == 0:
+        mismatches = greedy_mismatches({name: measured[name].outputs for name in ROWS[:4]})
+        for mm in mismatches:
+            ref = measured[mm["reference"]].outputs[mm["prompt"]]
+            mm["why"] = explain(pair, prompts[mm["prompt"]], ref, mm["position"])
+        entry.update(identical=not mismatches, mismatches=mismatches)
+    return entry
+
+
+def stderr_progress(done: int, total: int, label: str) -> None:
+    width = 30
+    filled = int(width * done / max(1, total))
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label[:60]:<60}")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def _cell(value, spec: str) -> str:
+    return "—" if value is None else format(value, spec)
+
+
+def table(result: dict) -> str:
+    lines = [f"target {result['target']}  draft {result['draft']}  prompts {result['prompts']}  "
+             f"max_new_tokens {result['max_new_tokens']}  repeats {result['repeats']}  "
+             f"c = {result['c']:.3f} ({result['draft_step_ms']:.2f} / {result['target_step_ms']:.2f} ms)"]
+    head = f"{'row':<42}{'tok/s':>8}{'fwd/tok':>9}{'acc':>7}{'len':>6}{'speedup':>9}{'bound':>7}{'meas/bound':>11}"
+    for s in result["settings"]:
+        lines += ["", f"T = {s['temperature']}, k = {s['k']}", head, "-" * len(head)]
+        for r in s["rows"]:
+            lines.append(f"{r['row']:<42}{r['tokens_per_s']:>8.1f}{_cell(r['target_forwards_per_token'], '.3f'):>9}"
+                         f"{_cell(r['acceptance_rate'], '.2f'):>7}{_cell(r['mean_acceptance_length'], '.2f'):>6}"
+                         f"{_cell(r['speedup'], '.2f'):>9}{_cell(r['bound'], '.2f'):>7}"
+                         f"{_cell(r['measured_over_bound'], '.2f'):>11}")
+        if s["identical"] is not None:
+            lines.append("greedy outputs of rows 1-4 identical on every prompt: "
+                         + ("yes" if s["identical"] else "NO"))
+            lines += [f"  prompt {m['prompt']}: {m['row']} differs from {m['reference']} at token "
+                      f"{m['position']}: {m['why']}" for m in s["mismatches"]]
+    return "\n".join(lines)

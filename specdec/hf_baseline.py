@@ -1,0 +1,52 @@
+"""transformers' own generate(), plain and assisted, as a like-for-like baseline."""
+from __future__ import annotations
+
+import time
+
+import torch
+
+from specdec.settings import Settings
+
+
+class ForwardCounter:
+    """Counts forward passes of a module (a hook, removed on exit)."""
+
+    def __init__(self, model):
+        self.model, self.count = model, 0
+
+    def __enter__(self):
+        self.handle = self.model.register_forward_hook(self._hook)
+        return self
+
+    def _hook(self, *_):
+        self.count += 1
+
+    def __exit__(self, *_):
+        self.handle.remove()
+
+
+def hf_generate(pair, prompt: str, settings: Settings, seed: int, assistant: str | None = None,
+                k: int | None = None) -> tuple[list[int], float, int]:
+    """(generated ids, seconds, target forwards) for generate(), optionally assisted.
+
+    assistant: None (target alone), "constant" (num_assistant_tokens=k, constant schedule,
+    no confidence stop: like for like with this engine) or "defaults" (the library's own).
+    """
+    ids = torch.tensor([pair.tokenizer(prompt)["input_ids"]], device=pair.device)
+    kwargs = dict(max_new_tokens=settings.max_new_tokens, do_sample=not settings.sampling.greedy,
+                  attention_mask=torch.ones_like(ids), pad_token_id=pair.tokenizer.eos_token_id)
+    if not settings.sampling.greedy:   # top_k=0 switches off generate()'s default top-k of 50
+        kwargs.update(temperature=settings.temperature, top_k=settings.top_k, top_p=settings.top_p)
+    if assistant is not None:
+        kwargs["assistant_model"] = pair.draft
+    if assistant == "constant":
+        kwargs.update(num_assistant_tokens=k, num_assistant_tokens_schedule="constant",
+                      assistant_confidence_threshold=0.0)
+    from transformers.utils import logging as hf_logging
+    hf_logging.set_verbosity_error()   # generate() warns about flag combinations we set on purpose
+    torch.manual_seed(seed)
+    with ForwardCounter(pair.target) as counter, torch.no_grad():
+        t0 = time.perf_counter()
+        out = pair.target.generate(ids, **kwargs)
+        seconds = time.perf_counter() - t0
+    return out[0, ids.shape[1]:].tolist(), seconds, counter.count
