@@ -139,3 +139,33 @@ def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_
     assert not at.exception
     assert any("Measured: α̂" in m.value for m in at.markdown)
     assert list(tmp_path.glob("ksweep-*.json"))          # cached on disk for the next visit
+
+
+def test_where_page_runs_a_subset_and_drills_down(tiny_dirs):
+    at = app(tiny_dirs, page="pages/where.py", temperature=0.8, k=2)
+    at.multiselect(key="where_kinds_sel").set_value(["repetitive"]).run()
+    at.button(key="where_run").click().run()
+    assert not at.exception
+    assert any("By kind of text" in h.value for h in at.header)
+    at.button(key="where_tokens").click().run()
+    assert not at.exception
+    at.slider(key="k").set_value(3).run()               # a change of k needs a new run
+    assert not any("By kind of text" in h.value for h in at.header)
+
+
+EMBEDDED_READY = (Path(__file__).resolve().parent.parent / "assets/models/stdlib/draft-1l/config.json").exists()
+
+
+def test_drafters_page_compares_on_the_embedded_family(monkeypatch, tmp_path):
+    from specdec.lessons import speed
+    monkeypatch.setattr(speed, "CACHE_DIR", tmp_path)
+    assert EMBEDDED_READY, "the embedded family ships in assets/models/stdlib"
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.session_state["k"] = 2
+    at.session_state["temperature"] = 1.0
+    at.run()
+    at.switch_page("pages/drafters.py").run()
+    at.slider(key="drafters_n").set_value(2).run()
+    at.button(key="drafters_run").click().run()
+    assert not at.exception
+    assert any("Winner per kind" in s.value for s in at.subheader)

@@ -8,7 +8,7 @@ pytestmark = pytest.mark.skipif(
     not (shutil.which("chromium") and shutil.which("chromedriver")),
     reason="needs Debian's chromium and chromium-driver (make test installs them as root)")
 
-PAGES = ["Home", "Step through", "Why it is exact", "When it is fast"]
+PAGES = ["Home", "Step through", "Why it is exact", "When it is fast", "Where it works", "Drafters compared"]
 
 
 def problems(driver) -> list[str]:

@@ -6,6 +6,8 @@ from typing import Callable
 import pandas as pd
 import streamlit as st
 
+from specdec.sampling import InputError
+
 
 def run_job(label: str, key: str, fn: Callable):
     """Call fn(progress) with a live progress bar; returns its result."""
@@ -16,7 +18,11 @@ def run_job(label: str, key: str, fn: Callable):
     def progress(done: int, total: int, text: str) -> None:
         bar.progress(min(1.0, done / max(1, total)), f"{label}: {text}")
 
-    result = fn(progress)
+    try:
+        result = fn(progress)
+    except InputError as err:   # a model that will not load, a bad setting: say so, keep the page
+        st.error(f"Could not finish: {err}")
+        result = None
     bar.empty()
     stop.empty()
     return result

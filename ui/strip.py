@@ -64,3 +64,21 @@ def legend_html() -> str:
 
 def prompt_texts(ids: Sequence[int], label: Callable[[int], str]) -> list[str]:
     return [label(t) for t in ids]
+
+
+def prob_strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round]) -> str:
+    """Generated tokens shaded by the target's probability of that token; underlined green when
+    the token came from an accepted draft, in the final token's colour otherwise."""
+    parts = [_span(t, "prompt", "prompt", False) for t in prompt_texts]
+    for rnd in rounds:
+        shown = min(rnd.n_accepted, len(rnd.emitted))
+        items = [(p.text, p.p, "accepted") for p in rnd.positions[:shown]]
+        if len(rnd.emitted) > rnd.n_accepted:
+            items.append((rnd.final.text, rnd.final.p, rnd.final.kind))
+        for text, p, kind in items:
+            shade = f"rgba(71,85,105,{0.08 + 0.6 * p:.2f})"
+            tip = f"target p = {p:.3f} · {'accepted draft' if kind == 'accepted' else kind}"
+            shown_text = html.escape(text).replace("\n", "↵\n") or "∅"
+            parts.append(f'<span class="t" style="background:{shade};border-bottom:3px solid '
+                         f'{COLORS.get(kind, COLORS["target"])}" title="{html.escape(tip)}">{shown_text}</span>')
+    return CSS + '<div class="strip">' + "".join(parts) + "</div>"

@@ -90,3 +90,32 @@ def temperature_figure(rows: list[dict]) -> go.Figure:
                    marker_color=COLORS["overlap"], line=dict(dash="dot"))])
     return _layout(fig, "Acceptance against temperature", height=340, xaxis_title="temperature",
                    yaxis=dict(range=[0, 1.02], title="rate"))
+
+
+def kind_figure(rows: list[dict]) -> go.Figure:
+    """Acceptance rate and speedup per kind of text."""
+    kinds = [r["kind"] for r in rows]
+    fig = go.Figure([
+        go.Bar(name="acceptance rate", x=kinds, y=[r["acceptance rate"] or 0 for r in rows],
+               marker_color=COLORS["accepted"]),
+        go.Bar(name="speedup ×", x=kinds, y=[r["speedup"] for r in rows], marker_color=COLORS["bonus"])])
+    fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"])
+    return _layout(fig, "Acceptance and speedup by kind", height=340, barmode="group")
+
+
+def per_position_by_kind_figure(rows: list[dict]) -> go.Figure:
+    fig = go.Figure([go.Scatter(name=r["kind"], x=list(range(1, len(r["per position"]) + 1)),
+                                y=list(r["per position"]), mode="lines+markers") for r in rows])
+    return _layout(fig, "Acceptance by draft position, per kind", height=340,
+                   xaxis_title="draft position i", yaxis=dict(range=[0, 1.02], title="accepted"))
+
+
+def drafters_figure(rows: list[dict], y: str, title: str) -> go.Figure:
+    best = max(rows, key=lambda r: r[y] or 0)["drafter"]
+    fig = go.Figure([go.Bar(x=[r["drafter"] for r in rows], y=[r[y] or 0 for r in rows],
+                            marker_color=[COLORS["bonus"] if r["drafter"] == best else COLORS["draft"]
+                                          for r in rows],
+                            text=[f"{r[y] or 0:.2f}" for r in rows], textposition="outside")])
+    if y == "speedup":
+        fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"])
+    return _layout(fig, title, height=340)

@@ -1,0 +1,64 @@
+"""Drafters compared: each embedded draft, n-gram lookup and the draft-length policies."""
+import pandas as pd
+import streamlit as st
+
+from specdec.lessons import speed
+from specdec.lessons.drafters import compare, variants
+from specdec.lessons.plots import drafters_figure
+from specdec.models import EMBEDDED
+from specdec.prompts import load_prompts, round_robin
+from ui import jobs, loaders, state
+from ui.round_view import chart
+from ui import shell
+
+shell.page()
+st.title("Drafters compared")
+st.caption("Same prompts, same target (stdlib/target): which drafter wins, and on which kind of text?")
+
+N = st.slider("Prompts (taken one of each kind in turn)", 2, 20, 10, key="drafters_n")
+PROMPTS = round_robin(load_prompts(), N)
+MAX_NEW = 32
+DRAFTS = [n for n in EMBEDDED if n != "stdlib/target"]
+
+
+def measure():
+    s = state.settings()
+    settings = {"k": s.k, "temperature": s.temperature, "top_p": s.top_p, "max_new_tokens": MAX_NEW,
+                "confidence": s.confidence}
+    key = {"settings": settings, "prompts": [p.prompt for p in PROMPTS], "drafts": DRAFTS}
+    rows = speed.load_cached("drafters", key)
+    if st.button("Recompute" if rows else "Compare the drafters", key="drafters_run",
+                 type="secondary" if rows else "primary"):
+        rows = jobs.run_job("comparing drafters", "drafters_job", lambda pr: compare(
+            loaders.load, "stdlib/target", variants(DRAFTS, "stdlib/draft-2l-distilled"), PROMPTS,
+            settings, pr))
+        speed.save_cached("drafters", key, rows)
+    if not rows:
+        st.write(f"{len(PROMPTS)} prompts, {MAX_NEW} new tokens, k = {s.k}, "
+                 f"T = {s.temperature}; the policies use draft-2l-distilled "
+                 f"(confidence threshold {s.confidence}). Cached on disk per settings.")
+    return rows
+
+
+rows = measure()
+if rows:
+    overall = [r for r in rows if r["kind"] == "all"]
+    st.dataframe(pd.DataFrame(overall).drop(columns="kind"), hide_index=True, key="drafters_all",
+                 column_config={c: st.column_config.NumberColumn(format="%.2f")
+                                for c in ("acceptance_rate", "mean_acceptance_length", "c", "speedup")})
+    c1, c2 = st.columns(2)
+    with c1:
+        chart(drafters_figure(overall, "acceptance_rate", "Acceptance rate"), "drafters-acc")
+    with c2:
+        chart(drafters_figure(overall, "speedup", "Wall-clock speedup"), "drafters-speed")
+    st.subheader("Winner per kind of text")
+    kinds = sorted({r["kind"] for r in rows} - {"all"})
+    winners = [max((r for r in rows if r["kind"] == k), key=lambda r: r["speedup"]) for k in kinds]
+    st.dataframe(pd.DataFrame(winners)[["kind", "drafter", "speedup", "acceptance_rate",
+                                        "mean_acceptance_length", "c"]], hide_index=True,
+                 key="drafters_winners")
+    ngram = {r["kind"]: r["speedup"] for r in rows if r["drafter"] == "n-gram lookup"}
+    best_kind = max(ngram, key=ngram.get)
+    st.caption(f"Notice: the n-gram drafter costs nothing and does best on **{best_kind}** text "
+               f"({ngram[best_kind]:.2f}×), where the continuation is copied from the prompt.")
+    jobs.csv_button(rows, "drafters-compared", "drafters_csv")

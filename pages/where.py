@@ -1,0 +1,130 @@
+"""Where it works: acceptance by kind of text, prompt length and output position."""
+import pandas as pd
+import streamlit as st
+
+from specdec.engine import generate
+from specdec.lessons import where
+from specdec.prompts import KINDS, Prompt, load_prompts
+from ui import jobs, sidebar, state, strip
+from ui.round_view import chart
+from specdec.lessons.plots import kind_figure, per_position_by_kind_figure
+from ui import shell
+
+shell.page()
+st.title("Where speculation works")
+st.caption("Drafts survive where the next tokens are predictable. An average hides this: "
+           "measure it per kind of text.")
+MAX_NEW = 32
+
+
+def prompt_set() -> list[Prompt]:
+    prompts = load_prompts() + st.session_state.setdefault("user_prompts", [])
+    with st.expander(f"The prompt set: {len(prompts)} prompts in {len(KINDS)} kinds — add your own"):
+        st.dataframe(pd.DataFrame([p.__dict__ for p in prompts]), hide_index=True, key="where_set")
+        with st.form("where_add", clear_on_submit=True):
+            text = st.text_area("Your prompt", key="where_new_text")
+            c1, c2 = st.columns(2)
+            kind = c1.selectbox("Kind", KINDS, key="where_new_kind")
+            label = c2.text_input("Short label", key="where_new_label")
+            if st.form_submit_button("Add to the set (kept for this session)"):
+                if text.strip():
+                    st.session_state.user_prompts.append(Prompt(kind, label or text[:20], text))
+                    st.rerun()
+                st.warning("Write a prompt first.")
+    return prompts
+
+
+def results(pair, prompts):
+    kinds = st.multiselect("Kinds to run", KINDS, default=list(KINDS), key="where_kinds_sel")
+    prompts = [p for p in prompts if p.kind in kinds]
+    settings = {"k": state.settings().k, "temperature": state.settings().temperature,
+                "top_p": state.settings().top_p, "max_new_tokens": MAX_NEW}
+    key = (st.session_state.active_pair, tuple(sorted(settings.items())), tuple(prompts))
+    cache = st.session_state.setdefault("where_cache", {})
+    if st.button(f"Run the set (k = {settings['k']}, T = {settings['temperature']})", type="primary",
+                 key="where_run", disabled=key in cache):
+        cache[key] = jobs.run_job("running the prompt set", "where_job",
+                                  lambda pr: where.run_set(pair, prompts, settings, pr))
+    if key not in cache:
+        st.write(f"Runs every prompt speculatively and autoregressively ({MAX_NEW} new tokens, "
+                 "same seed). Results are kept per pair and settings; change k or T to recompute.")
+    return cache.get(key)
+
+
+def kind_rows(res) -> list[dict]:
+    by_kind = where.group_metrics(res, key=lambda r: r.prompt.kind)
+    speed = where.group_speedup(res, key=lambda r: r.prompt.kind)
+    return [{"kind": k, "prompts": sum(r.prompt.kind == k for r in res),
+             "acceptance rate": m.acceptance_rate, "mean acceptance length": m.mean_acceptance_length,
+             "speedup": speed[k], "per position": m.per_position, "histogram": m.histogram}
+            for k, m in by_kind.items()]
+
+
+def split_rows(groups: dict) -> list[dict]:
+    return [{"group": g, "rounds": m.rounds, "acceptance rate": m.acceptance_rate,
+             "mean acceptance length": m.mean_acceptance_length} for g, m in groups.items()]
+
+
+def per_kind(res) -> None:
+    st.header("By kind of text")
+    rows = kind_rows(res)
+    shown = [{**r, "per position": " · ".join(f"{x:.2f}" for x in r["per position"]),
+              "histogram": " ".join(map(str, r["histogram"]))} for r in rows]
+    st.dataframe(pd.DataFrame(shown), hide_index=True, key="where_kinds",
+                 column_config={c: st.column_config.NumberColumn(format="%.2f")
+                                for c in ("acceptance rate", "mean acceptance length", "speedup")})
+    c1, c2 = st.columns(2)
+    with c1:
+        chart(kind_figure(rows), "where-kinds")
+    with c2:
+        chart(per_position_by_kind_figure(rows), "where-perpos")
+    best = max(rows, key=lambda r: r["acceptance rate"] or 0)
+    worst = min(rows, key=lambda r: r["acceptance rate"] or 0)
+    st.caption(f"Notice: drafts survive most on **{best['kind']}** text ({best['acceptance rate']:.0%}) "
+               f"and least on **{worst['kind']}** ({worst['acceptance rate']:.0%}); the per-position "
+               "curves show how fast a run of drafts breaks once it starts.")
+    jobs.csv_button([{k: v for k, v in r.items() if k not in ("per position", "histogram")} for r in rows],
+                    "acceptance-by-kind", "where_csv")
+    c1, c2 = st.columns(2)
+    c1.subheader("Short vs long prompts")
+    c1.dataframe(pd.DataFrame(split_rows(where.group_metrics(res, where.length_bucket(res)))),
+                 hide_index=True, key="where_len")
+    c2.subheader("Early vs late output tokens")
+    c2.dataframe(pd.DataFrame(split_rows(where.position_split(res))), hide_index=True, key="where_pos")
+
+
+def open_in_step(text: str) -> None:
+    st.session_state.prompt = text
+    st.session_state.start_now = True
+
+
+def drill_down(pair, res) -> None:
+    st.header("Drill down")
+    kind = st.selectbox("Kind", sorted({r.prompt.kind for r in res}), key="where_kind")
+    ranked = sorted((r for r in res if r.prompt.kind == kind), key=lambda r: -(r.metrics.acceptance_rate or 0))
+    st.dataframe(pd.DataFrame([{"label": r.prompt.label, "acceptance rate": r.metrics.acceptance_rate,
+                                "mean acceptance length": r.metrics.mean_acceptance_length,
+                                "speedup": r.speedup} for r in ranked]), hide_index=True, key="where_ranked")
+    label = st.selectbox("Prompt", [r.prompt.label for r in ranked], key="where_prompt")
+    chosen = next(r for r in ranked if r.prompt.label == label)
+    c1, c2 = st.columns(2)
+    if c1.button("Open in Step through ▶", key="where_open", on_click=open_in_step, args=(chosen.prompt.prompt,)):
+        st.switch_page("pages/step_through.py")
+    if c2.button("Token view: where do drafts break?", key="where_tokens"):
+        s = state.settings()
+        run = generate(pair, chosen.prompt.prompt, k=s.k, temperature=s.temperature, top_p=s.top_p,
+                       max_new_tokens=MAX_NEW, seed=0)
+        st.html(strip.prob_strip_html(strip.prompt_texts(run.prompt_ids, run.label), run.rounds))
+        st.caption("Shade = target probability of the emitted token; green underline = an accepted "
+                   "draft, orange = a correction after a rejection, blue = a bonus token.")
+
+
+pair = sidebar.active_pair()
+prompts = prompt_set()
+if pair is None or pair.draft is None:
+    st.info("Load a model pair with a draft model in the sidebar.")
+else:
+    res = results(pair, prompts)
+    if res:
+        per_kind(res)
+        drill_down(pair, res)

@@ -1,0 +1,81 @@
+"""Where speculation works: acceptance by kind of text, prompt length and output position.
+
+Runs are measured once per (pair, settings) and kept as lean traces; every aggregate is
+computed from the pooled rounds with the engine-standard definitions (metrics.summarize).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from specdec.measure import timed
+from specdec.metrics import Metrics, summarize
+from specdec.prompts import Prompt
+
+
+@dataclass(frozen=True)
+class PromptResult:
+    prompt: Prompt
+    prompt_tokens: int
+    rounds: tuple            # lean traces of the speculative run
+    spec_tokens_per_s: float
+    base_tokens_per_s: float
+
+    @property
+    def metrics(self) -> Metrics:
+        return summarize(self.rounds)
+
+    @property
+    def speedup(self) -> float:
+        return self.spec_tokens_per_s / self.base_tokens_per_s if self.base_tokens_per_s else 0.0
+
+
+def run_set(pair, prompts: list[Prompt], settings: dict, progress) -> list[PromptResult]:
+    """Speculative and autoregressive runs for every prompt (same seed, same sampling)."""
+    out = []
+    for i, p in enumerate(prompts):
+        progress(i, len(prompts), p.label)
+        spec = timed(pair, [p.prompt], **settings)
+        base = timed(pair, [p.prompt], **{**settings, "mode": "autoregressive"})
+        out.append(PromptResult(p, len(pair.tokenizer(p.prompt)["input_ids"]), spec.rounds,
+                                spec.tokens_per_s, base.tokens_per_s))
+    progress(len(prompts), len(prompts), "done")
+    return out
+
+
+def group_metrics(results: list[PromptResult], key) -> dict[str, Metrics]:
+    """Pool the rounds of every result by key(result) and summarize each group."""
+    groups: dict[str, list] = {}
+    for r in results:
+        groups.setdefault(key(r), []).extend(r.rounds)
+    return {name: summarize(rounds) for name, rounds in groups.items()}
+
+
+def group_speedup(results: list[PromptResult], key) -> dict[str, float]:
+    """Wall-clock speedup per group: summed tokens/time of both modes (time-weighted)."""
+    groups: dict[str, list[PromptResult]] = {}
+    for r in results:
+        groups.setdefault(key(r), []).append(r)
+    out = {}
+    for name, rs in groups.items():
+        tokens = [r.metrics.tokens for r in rs]
+        spec = sum(t / r.spec_tokens_per_s for t, r in zip(tokens, rs) if r.spec_tokens_per_s)
+        base = sum(t / r.base_tokens_per_s for t, r in zip(tokens, rs) if r.base_tokens_per_s)
+        out[name] = base / spec if spec else 0.0
+    return out
+
+
+def length_bucket(results: list[PromptResult]):
+    """key function: 'short' / 'long' prompt, split at the median prompt length."""
+    lengths = sorted(r.prompt_tokens for r in results)
+    median = lengths[len(lengths) // 2] if lengths else 0
+    return lambda r: "short prompt" if r.prompt_tokens < median else "long prompt"
+
+
+def position_split(results: list[PromptResult], boundary: int = 16) -> dict[str, Metrics]:
+    """Rounds that start within the first `boundary` generated tokens vs later ones."""
+    early, late = [], []
+    for r in results:
+        start = r.rounds[0].prefix_len if r.rounds else 0
+        for rnd in r.rounds:
+            (early if rnd.prefix_len - start < boundary else late).append(rnd)
+    return {f"tokens 1-{boundary}": summarize(early), f"tokens {boundary + 1}+": summarize(late)}

@@ -1,0 +1,33 @@
+"""Per-kind metrics from hand-made traces with known answers."""
+import pytest
+from test_metrics import fake_round
+
+from specdec.lessons.where import PromptResult, group_metrics, group_speedup, position_split
+from specdec.prompts import Prompt
+
+
+def result(kind: str, rounds, spec=20.0, base=10.0, prompt_tokens=5):
+    return PromptResult(Prompt(kind, kind, "x"), prompt_tokens, tuple(rounds), spec, base)
+
+
+def test_metrics_per_kind_by_hand():
+    results = [result("code", [fake_round(4, 4), fake_round(4, 2)]),
+               result("code", [fake_round(4, 0)]),
+               result("prose", [fake_round(2, 1), fake_round(2, 0)], spec=5.0, base=10.0)]
+    by_kind = group_metrics(results, key=lambda r: r.prompt.kind)
+    code, prose = by_kind["code"], by_kind["prose"]
+    assert code.acceptance_rate == pytest.approx(6 / 12)
+    assert code.mean_acceptance_length == pytest.approx((5 + 3 + 1) / 3)
+    assert code.per_position == pytest.approx((2 / 3, 2 / 3, 1 / 3, 1 / 3))
+    assert code.histogram == (1, 0, 1, 0, 1)
+    assert prose.acceptance_rate == pytest.approx(1 / 4) and prose.histogram == (1, 1, 0)
+    speed = group_speedup(results, key=lambda r: r.prompt.kind)
+    assert speed["code"] == pytest.approx(2.0) and speed["prose"] == pytest.approx(0.5)
+
+
+def test_early_and_late_rounds():
+    rounds = [fake_round(4, 4), fake_round(4, 1), fake_round(4, 0)]
+    rounds = [r.__class__(**{**r.__dict__, "prefix_len": start}) for r, start in zip(rounds, (10, 15, 40))]
+    split = position_split([result("code", rounds)], boundary=16)
+    assert split["tokens 1-16"].rounds == 2 and split["tokens 17+"].rounds == 1
+    assert split["tokens 17+"].accepted == 0
