@@ -43,6 +43,7 @@ def test_every_page_opens_and_a_round_runs():
             for page in PAGES:
                 open_page(driver, page)
                 assert not problems(driver), (page, problems(driver))
+            open_page(driver, "Step through")
             click(driver, "Next round")
             wait_idle(driver)
             assert "Round 1" in driver.page_source
