@@ -92,8 +92,8 @@ def live_view() -> None:
         return
     label = lambda t: pair.tokenizer.decode([t])  # noqa: E731
     show_run(dec.rounds, dec.prompt_ids, label, dec.stop)
-    st.download_button("Download this run (JSON)", dec.result().to_json(), "specdec-run.json",
-                       "application/json", key="btn_download")
+    st.download_button("Download this run (JSON)", lambda: dec.result().to_json(),   # built on click
+                       "specdec-run.json", "application/json", key="btn_download")
 
 
 def upload_box() -> None:
@@ -109,3 +109,4 @@ if st.session_state.get(session.REPLAY) is not None:
 else:
     live_view()
 upload_box()
+session.record_latency()

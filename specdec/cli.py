@@ -14,6 +14,12 @@ from specdec.sampling import InputError
 from specdec.settings import DRAFTERS, MODES, Settings
 
 
+def add_threads(p) -> None:
+    p.add_argument("--threads", type=int, default=1,
+                   help="torch threads (default 1: batch-1 decoding of small models gains nothing "
+                        "from more, and collapses when the cores are busy)")
+
+
 def add_run_parser(sub) -> None:
     p = sub.add_parser("run", help="generate once and show every round's outcome")
     p.add_argument("--prompt", required=True)
@@ -30,6 +36,7 @@ def add_run_parser(sub) -> None:
     p.add_argument("--confidence", type=float, default=0.3, help="threshold of --policy confidence")
     p.add_argument("--mode", choices=MODES, default="speculative")
     p.add_argument("--json", action="store_true", help="print the whole run trace as JSON")
+    add_threads(p)
     p.add_argument("--color", choices=["auto", "always", "never"], default="auto")
 
 
@@ -67,6 +74,7 @@ def add_bench_parser(sub) -> None:
     p.add_argument("--max-new-tokens", type=int, default=128)
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--json", action="store_true")
+    add_threads(p)
 
 
 def _numbers(text: str, kind, name: str) -> list:
@@ -99,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     add_run_parser(sub)
     add_bench_parser(sub)
     args = parser.parse_args(argv)
+    import torch
+    torch.set_num_threads(max(1, args.threads))
     try:
         return {"run": cmd_run, "bench": cmd_bench}[args.command](args)
     except InputError as err:

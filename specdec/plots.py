@@ -37,11 +37,16 @@ def quote(text: str) -> str:
 
 
 def _layout(fig: go.Figure, title: str, height: int = 320, **kw) -> go.Figure:
-    """Title top left, legend under the plot (clear of the title and the mode bar)."""
+    """Title top left, legend under the plot (clear of the title and the mode bar).
+
+    No plotly template: applying one costs ~12 ms a figure, and Streamlit themes charts anyway.
+    """
     fig.update_layout(title=dict(text=title, x=0, xanchor="left"), height=height,
-                      margin=dict(l=40, r=20, t=60, b=40), template="plotly_white",
+                      margin=dict(l=40, r=20, t=60, b=40), plot_bgcolor="white",
                       legend=dict(orientation="h", y=-0.25, x=0.5, xanchor="center", yanchor="top"),
                       **kw)
+    fig.update_xaxes(gridcolor="#eeeeee")
+    fig.update_yaxes(gridcolor="#eeeeee")
     return fig
 
 

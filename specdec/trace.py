@@ -11,6 +11,7 @@ import json
 import typing
 from dataclasses import dataclass
 
+import numpy as np
 import torch
 
 FULL_VOCAB_LIMIT = 16_384
@@ -29,8 +30,11 @@ class Dist:
         return dict(zip(self.ids, self.probs)).get(token, 0.0)
 
     def top(self, n: int) -> list[tuple[int, float]]:
-        ids = range(len(self.probs)) if self.ids is None else self.ids
-        return sorted(zip(ids, self.probs), key=lambda t: -t[1])[:n]
+        """The n most likely (id, probability) pairs, most likely first."""
+        probs = np.asarray(self.probs)
+        order = np.argsort(-probs, kind="stable")[:n]
+        ids = order if self.ids is None else np.asarray(self.ids)[order]
+        return [(int(i), float(probs[j])) for i, j in zip(ids, order)]
 
 
 def make_dist(probs: torch.Tensor) -> Dist:

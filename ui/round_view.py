@@ -47,16 +47,18 @@ def step_verify(rnd: Round, label: Callable[[int], str]) -> None:
              f"({rnd.verify_ms:.1f} ms; drafting took {rnd.draft_ms:.1f} ms).")
     if not rnd.positions or rnd.positions[0].target is None:
         return
-    tabs = st.tabs([f"position {p.i}: {code(p.text)}" for p in rnd.positions])
-    for tab, pos in zip(tabs, rnd.positions):
-        with tab:
-            fig = plots.greedy_figure(pos, label) if rnd.greedy else plots.pq_figure(pos, label)
-            chart(fig, f"pq{rnd.index}-{pos.i}")
-            gap = plots.near_tie(pos.target)
-            if rnd.greedy and gap is not None:
-                st.info(f"Near-tie: the target's top two tokens differ by {gap:.4f}. A (k+1)-token "
-                        "forward and a 1-token forward can differ in the last bits, so ties this "
-                        "close may break differently from plain decoding.")
+    names = {p.i: f"{p.i}: {plots.show(p.text)} ({p.verdict})" for p in rnd.positions}
+    first = rnd.positions[min(rnd.n_accepted, rnd.drafted - 1)].i     # open at the decisive one
+    i = st.segmented_control("Drafted position", list(names), format_func=names.get, default=first,
+                             key=f"pos{rnd.index}") or first
+    pos = rnd.positions[i - 1]
+    fig = plots.greedy_figure(pos, label) if rnd.greedy else plots.pq_figure(pos, label)
+    chart(fig, f"pq{rnd.index}")
+    gap = plots.near_tie(pos.target)
+    if rnd.greedy and gap is not None:
+        st.info(f"Near-tie: the target's top two tokens differ by {gap:.4f}. A (k+1)-token "
+                "forward and a 1-token forward can differ in the last bits, so ties this "
+                "close may break differently from plain decoding.")
 
 
 def _verdict_sentence(rnd: Round) -> str:

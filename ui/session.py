@@ -5,12 +5,15 @@ run is reset and a note says why. Buttons act through on_click callbacks.
 """
 from __future__ import annotations
 
+import time
+
 import streamlit as st
 
 import specdec
 from ui import loaders, state
 
 RUN, NOTE, ERROR, SELECTED, REPLAY = "run", "run_note", "run_error", "round_sel", "replay"
+CLICK_T0, CLICK_MS = "_click_t0", "_last_click_ms"
 
 
 def signature() -> tuple:
@@ -43,6 +46,7 @@ def _start() -> specdec.Decoder:
 
 
 def _advance(until_end: bool) -> None:
+    st.session_state[CLICK_T0] = time.perf_counter()     # scripts/bench_step.py reads the latency
     st.session_state.pop(ERROR, None)
     st.session_state.pop(NOTE, None)
     try:
@@ -71,3 +75,10 @@ def load_replay(uploaded) -> None:
         st.session_state[SELECTED] = 1
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as err:
         st.session_state[ERROR] = f"that file is not a run exported by this app ({err})"
+
+
+def record_latency() -> None:
+    """After the page is drawn: server-side time from the click to the end of the render."""
+    started = st.session_state.pop(CLICK_T0, None)
+    if started is not None:
+        st.session_state[CLICK_MS] = (time.perf_counter() - started) * 1e3
