@@ -34,3 +34,9 @@ if st.button("▶ Start: step through the embedded pair on a Python prompt", typ
              key="home_start", on_click=start):
     st.switch_page("pages/step_through.py")
 st.caption("Pick another pair, k, temperature or drafter in the sidebar at any time.")
+st.subheader("Lessons")
+st.page_link("pages/step_through.py", label="Step through — every number of every round", icon=":material/step:")
+st.page_link("pages/exact.py", label="Why it is exact — the residual, and rules that break it", icon=":material/balance:")
+st.page_link("pages/fast.py", label="When it is fast — α, k, c: theory against this machine", icon=":material/speed:")
+st.page_link("pages/where.py", label="Where it works — acceptance by kind of text", icon=":material/travel_explore:")
+st.page_link("pages/drafters.py", label="Drafters compared — model sizes, n-gram lookup, policies", icon=":material/compare_arrows:")

@@ -169,3 +169,20 @@ def test_drafters_page_compares_on_the_embedded_family(monkeypatch, tmp_path):
     at.button(key="drafters_run").click().run()
     assert not at.exception
     assert any("Winner per kind" in s.value for s in at.subheader)
+
+
+def test_replay_of_a_downloaded_run_needs_no_model(tiny_dirs):
+    import specdec
+    from tiny import tiny_pair
+    run = specdec.generate(tiny_pair(eos=False), "abc (", k=3, temperature=0.8, seed=1, max_new_tokens=12)
+    assert len(run.rounds) > 1
+    at = AppTest.from_file(APP, default_timeout=60)
+    at.session_state["pair_label"] = CUSTOM           # no pair loaded at all
+    at.session_state["replay"] = specdec.Run.from_json(run.to_json())
+    at.run()
+    at.switch_page(STEP).run()
+    assert not at.exception
+    assert any("Replaying an uploaded run" in i.value for i in at.info)
+    assert any(f"Round {len(run.rounds)}" in h.value for h in at.header)
+    at.slider(key="round_sel").set_value(1).run()
+    assert any("Round 1" in h.value for h in at.header)
