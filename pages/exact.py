@@ -7,7 +7,7 @@ from specdec.lessons import exactness as ex
 from specdec.lessons.plots import law_figure, toy_figure
 from specdec.plots import COLORS, show
 from specdec.lessons.fit import chi2_pvalue, in_words
-from ui import sidebar, state
+from ui import jobs, sidebar, state
 from ui.round_view import chart
 from ui import shell
 
@@ -62,6 +62,9 @@ def toy_view() -> None:
     st.markdown("**The same p and q under each verification rule** — only the correct rule is lossless:")
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="toy_rules",
                  column_config={"total variation from p (exact)": st.column_config.NumberColumn(format="%.4f")})
+    jobs.csv_button([{"token": t, "p": float(p[i]), "q": float(q[i]), "min(p,q)": float(parts["accepted"][i]),
+                      "(1-beta)*residual": float(parts["from_residual"][i]), "sum": float(parts["total"][i])}
+                     for i, t in enumerate(TOKENS)], "toy-view", "toy_csv")
 
 
 def top_tokens(p: torch.Tensor, q: torch.Tensor, n: int = 14) -> list[int]:
@@ -118,6 +121,8 @@ def show_real(pair, result: dict | None) -> None:
     st.markdown(f"**{len(samples)} rounds** with rule *{ex.RULES[result['rule']]}* — chi-square "
                 f"goodness of fit against p: {in_words(pvalue)}")
     tv = float((ex.output_law(result["rule"], p, result["q"]) - p).abs().sum()) / 2
+    jobs.csv_button([{"token": n, "p": a, "emitted": b} for n, a, b in zip(names, rest(p), rest(counts))],
+                    "real-view", "real_csv")
     st.caption(f"Exact total variation between this rule's output and p: {tv:.4f} "
                "(0 means lossless). Notice how far the wrong rules' bars sit from the grey p bars.")
 

@@ -43,7 +43,7 @@ def step_draft(rnd: Round) -> None:
 
 def step_verify(rnd: Round, label: Callable[[int], str]) -> None:
     st.subheader("2 · Verify")
-    st.write(f"One target forward over {rnd.drafted + 1} positions gave p₁…p₍ₖ₊₁₎ at once "
+    st.write(f"One target forward over {rnd.drafted + 1} position(s) gave p₁…p₍ₖ₊₁₎ at once "
              f"({rnd.verify_ms:.1f} ms; drafting took {rnd.draft_ms:.1f} ms).")
     if not rnd.positions or rnd.positions[0].target is None:
         return
