@@ -5,6 +5,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from tiny import char_tokenizer, tiny_llama
 
+from conftest import needs_embedded
 from ui.catalog import CUSTOM
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
@@ -153,13 +154,10 @@ def test_where_page_runs_a_subset_and_drills_down(tiny_dirs):
     assert not any("By kind of text" in h.value for h in at.header)
 
 
-EMBEDDED_READY = (Path(__file__).resolve().parent.parent / "assets/models/stdlib/draft-1l/config.json").exists()
-
-
+@needs_embedded
 def test_drafters_page_compares_on_the_embedded_family(monkeypatch, tmp_path):
     from specdec.lessons import speed
     monkeypatch.setattr(speed, "CACHE_DIR", tmp_path)
-    assert EMBEDDED_READY, "the embedded family ships in assets/models/stdlib"
     at = AppTest.from_file(APP, default_timeout=300)
     at.session_state["k"] = 2
     at.session_state["temperature"] = 1.0

@@ -4,9 +4,11 @@ import shutil
 import pytest
 from browser import chromium, serve_app, wait_idle
 
-pytestmark = pytest.mark.skipif(
+from conftest import needs_embedded
+
+pytestmark = [needs_embedded, pytest.mark.skipif(
     not (shutil.which("chromium") and shutil.which("chromedriver")),
-    reason="needs Debian's chromium and chromium-driver (make test installs them as root)")
+    reason="needs Debian's chromium and chromium-driver (make test installs them as root)")]
 
 PAGES = ["Home", "Step through", "Why it is exact", "When it is fast", "Where it works", "Drafters compared"]
 

@@ -9,6 +9,9 @@ from transformers import AutoModelForCausalLM, AutoTokenizer
 import specdec
 from specdec.models import ASSETS, EMBEDDED
 
+from conftest import needs_embedded
+
+pytestmark = needs_embedded
 SAMPLE = json.loads((ASSETS / "heldout_sample.json").read_text())["documents"]
 CARD = ASSETS / "README.md"
 
