@@ -88,3 +88,13 @@ def test_verify_greedy_accepts_argmax_prefix():
     assert (v.n_accepted, v.token, v.kind) == (2, 1, "bonus")
     v = verify_greedy([0, 0], target)           # token id 0 is a real token
     assert (v.n_accepted, v.token) == (0, 1)
+
+
+def test_sample_follows_the_distribution_and_never_draws_zeros():
+    from specdec.sampling import sample
+    probs = torch.tensor([0.0, 0.5, 0.0, 0.3, 0.2, 0.0])
+    g = torch.Generator().manual_seed(3)
+    draws = [sample(probs, g) for _ in range(6000)]
+    assert not {0, 2, 5} & set(draws)
+    assert chi2_pvalue(draws, {1: 0.5, 3: 0.3, 4: 0.2}) > 1e-3
+    assert sample(torch.tensor([0.0, 0.0, 1.0]), g) == 2
