@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import time
+from contextlib import contextmanager
 
 import torch
 
@@ -25,6 +26,25 @@ class ForwardCounter:
         self.handle.remove()
 
 
+ASSISTANT_KEYS = ("num_assistant_tokens", "num_assistant_tokens_schedule",
+                  "assistant_confidence_threshold")
+
+
+@contextmanager
+def assistant_settings(draft, values: dict):
+    """generate() reads these from the *assistant's* generation_config (kwargs to generate()
+    do not reach it in transformers 5.24): set them there for one call, then restore."""
+    config = getattr(draft, "generation_config", None)
+    saved = {key: getattr(config, key, None) for key in values}
+    for key, value in values.items():
+        setattr(config, key, value)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            setattr(config, key, value)
+
+
 def hf_generate(pair, prompt: str, settings: Settings, seed: int, assistant: str | None = None,
                 k: int | None = None) -> tuple[list[int], float, int]:
     """(generated ids, seconds, target forwards) for generate(), optionally assisted.
@@ -39,13 +59,14 @@ def hf_generate(pair, prompt: str, settings: Settings, seed: int, assistant: str
         kwargs.update(temperature=settings.temperature, top_k=settings.top_k, top_p=settings.top_p)
     if assistant is not None:
         kwargs["assistant_model"] = pair.draft
-    if assistant == "constant":
-        kwargs.update(num_assistant_tokens=k, num_assistant_tokens_schedule="constant",
-                      assistant_confidence_threshold=0.0)
+    assistant_config = ({"num_assistant_tokens": k, "num_assistant_tokens_schedule": "constant",
+                         "assistant_confidence_threshold": 0.0} if assistant == "constant" else
+                        dict.fromkeys(ASSISTANT_KEYS))            # None = the library's defaults
     from transformers.utils import logging as hf_logging
     hf_logging.set_verbosity_error()   # generate() warns about flag combinations we set on purpose
     torch.manual_seed(seed)
-    with ForwardCounter(pair.target) as counter, torch.no_grad():
+    with ForwardCounter(pair.target) as counter, torch.no_grad(), \
+            assistant_settings(pair.draft, assistant_config if assistant else {}):
         t0 = time.perf_counter()
         out = pair.target.generate(ids, **kwargs)
         seconds = time.perf_counter() - t0
