@@ -7,7 +7,7 @@ st.set_page_config(page_title="Speculative Decoding Lab", page_icon="🔮", layo
 
 PAGES = [
     st.Page("pages/home.py", title="Home", icon=":material/home:", default=True),
-    st.Page("pages/step_through.py", title="Step through", icon=":material/step:", url_path="step"),
+    st.Page("pages/step_through.py", title="Step through", icon=":material/step:", url_path="step_through"),
     st.Page("pages/exact.py", title="Why it is exact", icon=":material/balance:", url_path="exact"),
     st.Page("pages/fast.py", title="When it is fast", icon=":material/speed:", url_path="fast"),
     st.Page("pages/where.py", title="Where it works", icon=":material/travel_explore:", url_path="where"),
