@@ -75,7 +75,7 @@ def test_k_slider_reaches_the_engine(tiny_dirs):
 
 
 def test_temperature_slider_resets_with_a_note(tiny_dirs):
-    at = app(tiny_dirs)
+    at = app(tiny_dirs, temperature=0.7)
     at.button(key="btn_next").click().run()
     at.slider(key="temperature").set_value(0.0).run()
     assert "run" not in at.session_state
