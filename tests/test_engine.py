@@ -4,7 +4,7 @@ import torch
 from tiny import tiny_pair
 
 import specdec
-from specdec.sampling import InputError, Sampling, probs_from_logits
+from specdec.sampling import Sampling, probs_from_logits
 
 PROMPTS = ["a", "ab", "abc", "b c", "(a)", "hhh", "a b c d", "ge", "fed cba", "(((",
            "a\nb", "\n", "gg hh", "d(e)f", "cab cab", "h", "e e e", "bad", "f)", "c\n(c",

@@ -1,7 +1,6 @@
 """Write assets/models/README.md (the model card) from training and evaluation results."""
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from specdec.train.family import FAMILY, SEQ_LEN
