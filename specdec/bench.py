@@ -5,6 +5,8 @@ For every temperature and k, on the same prompts, seeds and sampling:
   3 transformers generate() on the target            4 generate(assistant_model, k, constant)
   5 generate(assistant_model) with the library's defaults (labelled as such)
 Tokens/s are medians over repeats; the Theorem 3.8 bound uses the measured α̂ and c.
+Theorem 3.8 prices a (k+1)-token verification pass at one target step; the measured
+price v_k is reported too, with the bound it implies, so a gap can be attributed.
 """
 from __future__ import annotations
 
@@ -17,10 +19,10 @@ import torch
 
 from specdec.engine import generate
 from specdec.hf_baseline import hf_generate
-from specdec.measure import cost_ratio
+from specdec.measure import cost_ratio, verify_cost
 from specdec.metrics import summarize
 from specdec.settings import Settings
-from specdec.theory import expected_speedup
+from specdec.theory import expected_speedup, speedup_with_verify
 
 ROWS = ("engine autoregressive", "engine speculative", "transformers generate",
         "transformers assisted (k, constant)", "transformers assisted (library defaults)")
@@ -74,17 +76,20 @@ def measure_row(row: str, pair, prompts: list[str], settings: Settings, repeats:
     return m
 
 
-def summarize_row(name: str, m: Measured, base: Measured, k: int, c: float) -> dict:
+def summarize_row(name: str, m: Measured, base: Measured, k: int, c: float, v: float) -> dict:
     row = {"row": name, "tokens_per_s": m.tokens_per_s, "tokens": m.tokens,
            "target_forwards_per_token": m.target_forwards / m.tokens if m.tokens else None,
            "speedup": m.tokens_per_s / base.tokens_per_s if base.tokens_per_s else None,
            "acceptance_rate": None, "mean_acceptance_length": None, "bound": None,
-           "measured_over_bound": None, "seconds": m.seconds}
+           "measured_over_bound": None, "bound_with_verify": None,
+           "measured_over_bound_with_verify": None, "seconds": m.seconds}
     if m.rounds and name == ROWS[1]:
         s = summarize(m.rounds)
-        bound = expected_speedup(s.mean_beta or 0.0, k, c)
+        alpha = s.mean_beta or 0.0
+        bound, bound_v = expected_speedup(alpha, k, c), speedup_with_verify(alpha, k, c, v)
         row.update(acceptance_rate=s.acceptance_rate, mean_acceptance_length=s.mean_acceptance_length,
-                   alpha=s.mean_beta, bound=bound, measured_over_bound=row["speedup"] / bound)
+                   alpha=s.mean_beta, bound=bound, measured_over_bound=row["speedup"] / bound,
+                   bound_with_verify=bound_v, measured_over_bound_with_verify=row["speedup"] / bound_v)
     return row
 
 
@@ -119,7 +124,8 @@ def bench(pair, prompts: list[str], ks: list[int], temps: list[float], max_new: 
     c, draft_ms, target_ms = cost_ratio(pair)
     out = {"target": pair.target_name, "draft": pair.draft_name, "prompts": len(prompts),
            "max_new_tokens": max_new, "repeats": repeats, "c": c, "draft_step_ms": draft_ms,
-           "target_step_ms": target_ms, "settings": []}
+           "target_step_ms": target_ms, "settings": [],
+           "verify_cost": {str(k): verify_cost(pair.target, pair.vocab_size, k) for k in ks}}
     steps, done = len(temps) * (2 + 3 * len(ks)), 0
     for t in temps:
         shared = {}
@@ -134,15 +140,17 @@ def bench(pair, prompts: list[str], ks: list[int], temps: list[float], max_new: 
                 progress(done, steps, f"T={t} k={k} {name}")
                 measured[name] = measure_row(name, pair, prompts, settings, repeats)
                 done += 1
-            out["settings"].append(_setting(pair, prompts, measured, k, t, c))
+            v = out["verify_cost"][str(k)]
+            out["settings"].append(_setting(pair, prompts, measured, k, t, c, v))
     progress(steps, steps, "done")
     return out
 
 
-def _setting(pair, prompts, measured: dict, k: int, t: float, c: float) -> dict:
+def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v: float) -> dict:
     base = measured[ROWS[0]]
-    rows = [summarize_row(name, measured[name], base, k, c) for name in ROWS]
-    entry = {"k": k, "temperature": t, "rows": rows, "identical": None, "mismatches": []}
+    rows = [summarize_row(name, measured[name], base, k, c, v) for name in ROWS]
+    entry = {"k": k, "temperature": t, "verify_cost": v, "rows": rows, "identical": None,
+             "mismatches": []}
     if t == 0:
         mismatches = greedy_mismatches({name: measured[name].outputs for name in ROWS[:4]})
         for mm in mismatches:
@@ -165,18 +173,29 @@ def _cell(value, spec: str) -> str:
     return "—" if value is None else format(value, spec)
 
 
+COLUMNS = (("tok/s", "tokens_per_s", ".1f", 8), ("fwd/tok", "target_forwards_per_token", ".3f", 9),
+           ("acc", "acceptance_rate", ".2f", 7), ("len", "mean_acceptance_length", ".2f", 6),
+           ("speedup", "speedup", ".2f", 9), ("bound", "bound", ".2f", 7),
+           ("meas/bound", "measured_over_bound", ".2f", 11), ("bound(v)", "bound_with_verify", ".2f", 10),
+           ("meas/bound(v)", "measured_over_bound_with_verify", ".2f", 14))
+
+
+def _line(row: dict) -> str:
+    return f"{row['row']:<42}" + "".join(f"{_cell(row[key], spec):>{w}}" for _, key, spec, w in COLUMNS)
+
+
 def table(result: dict) -> str:
     lines = [f"target {result['target']}  draft {result['draft']}  prompts {result['prompts']}  "
              f"max_new_tokens {result['max_new_tokens']}  repeats {result['repeats']}  "
-             f"c = {result['c']:.3f} ({result['draft_step_ms']:.2f} / {result['target_step_ms']:.2f} ms)"]
-    head = f"{'row':<42}{'tok/s':>8}{'fwd/tok':>9}{'acc':>7}{'len':>6}{'speedup':>9}{'bound':>7}{'meas/bound':>11}"
+             f"c = {result['c']:.3f} ({result['draft_step_ms']:.2f} / {result['target_step_ms']:.2f} ms)",
+             "bound = Theorem 3.8 from measured alpha and c (a verification pass priced at one target "
+             "step); bound(v) = the same with the measured price v of a (k+1)-token pass"]
+    head = f"{'row':<42}" + "".join(f"{name:>{w}}" for name, _, _, w in COLUMNS)
     for s in result["settings"]:
-        lines += ["", f"T = {s['temperature']}, k = {s['k']}", head, "-" * len(head)]
-        for r in s["rows"]:
-            lines.append(f"{r['row']:<42}{r['tokens_per_s']:>8.1f}{_cell(r['target_forwards_per_token'], '.3f'):>9}"
-                         f"{_cell(r['acceptance_rate'], '.2f'):>7}{_cell(r['mean_acceptance_length'], '.2f'):>6}"
-                         f"{_cell(r['speedup'], '.2f'):>9}{_cell(r['bound'], '.2f'):>7}"
-                         f"{_cell(r['measured_over_bound'], '.2f'):>11}")
+        lines += ["", f"T = {s['temperature']}, k = {s['k']}, v = {s['verify_cost']:.2f} "
+                  f"(one {s['k'] + 1}-token target pass costs {s['verify_cost']:.2f} steps)",
+                  head, "-" * len(head)]
+        lines += [_line(r) for r in s["rows"]]
         if s["identical"] is not None:
             lines.append("greedy outputs of rows 1-4 identical on every prompt: "
                          + ("yes" if s["identical"] else "NO"))

@@ -17,17 +17,26 @@ from specdec.models import forward, new_cache
 
 
 @torch.no_grad()
-def step_ms(model, vocab: int, prefix: int = 64, reps: int = 30) -> float:
-    """Median ms of a 1-token forward after `prefix` cached tokens (the engine's forward)."""
+def step_ms(model, vocab: int, prefix: int = 64, reps: int = 30, tokens: int = 1) -> float:
+    """Median ms of one forward of `tokens` new tokens after `prefix` cached ones.
+
+    tokens = 1 is a decoding step; tokens = k + 1 is a verification pass.
+    """
     cache = new_cache(model)
     forward(model, [1 + i % (vocab - 1) for i in range(prefix)], cache, vocab)
     times = []
     for i in range(reps):
+        ids = [1 + (i + j) % (vocab - 1) for j in range(tokens)]
         t0 = time.perf_counter()
-        forward(model, [1 + i % (vocab - 1)], cache, vocab)
+        forward(model, ids, cache, vocab)
         times.append((time.perf_counter() - t0) * 1e3)
-        cache.crop(-1)
+        cache.crop(-tokens)
     return statistics.median(times)
+
+
+def verify_cost(model, vocab: int, k: int) -> float:
+    """v_k = ms of one (k+1)-token forward / ms of a 1-token step (Thm 3.8 assumes 1)."""
+    return step_ms(model, vocab, tokens=k + 1) / step_ms(model, vocab)
 
 
 def cost_ratio(pair) -> tuple[float, float, float]:

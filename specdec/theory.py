@@ -17,6 +17,12 @@ def expected_speedup(alpha: float, k: int, c: float) -> float:
     return expected_tokens(alpha, k) / (k * c + 1)
 
 
+def speedup_with_verify(alpha: float, k: int, c: float, v: float) -> float:
+    """Theorem 3.8 with a measured verification cost: one (k+1)-token target pass costs v
+    target steps instead of 1 (on a CPU it costs more; on an idle GPU about 1)."""
+    return expected_tokens(alpha, k) / (k * c + v)
+
+
 def best_k(alpha: float, c: float, k_max: int = 16) -> int:
     """The k in 1..k_max with the highest expected speedup."""
     return max(range(1, k_max + 1), key=lambda k: expected_speedup(alpha, k, c))

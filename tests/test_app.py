@@ -136,9 +136,13 @@ def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_
         assert not at.exception
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Expected speedup"] == f"{(1 - 0.9 ** 7) / ((1 - 0.9) * (6 * 0.05 + 1)):.2f}×"
+    at.slider(key="fast_eps").set_value(0.1).run()      # a (k+1)-token pass costs 1 + 6·0.1 steps
+    metrics = {m.label: m.value for m in at.metric}
+    assert metrics["Expected speedup"] == f"{(1 - 0.9 ** 7) / ((1 - 0.9) * (6 * 0.05 + 1.6)):.2f}×"
     at.button(key="fast_measure").click().run()
     assert not at.exception
     assert any("Measured: α̂" in m.value for m in at.markdown)
+    assert any("costs v_k target steps" in m.value for m in at.markdown)
     assert list(tmp_path.glob("ksweep-*.json"))          # cached on disk for the next visit
 
 

@@ -20,10 +20,14 @@ def test_bench_runs_and_reports_every_field():
         spec = s["rows"][1]
         assert 0 <= spec["acceptance_rate"] <= 1 and spec["bound"] > 0
         assert spec["measured_over_bound"] == spec["speedup"] / spec["bound"]
+        assert s["verify_cost"] > 0 and spec["bound_with_verify"] > 0
+        # a costlier verification pass can only lower the bound, a cheaper one only raise it
+        assert (spec["bound_with_verify"] <= spec["bound"]) == (s["verify_cost"] >= 1)
         assert s["rows"][0]["speedup"] == 1.0
     greedy = result["settings"][0]
     assert greedy["identical"] is True, greedy["mismatches"]   # tiny models: no near-ties
     assert "greedy outputs of rows 1-4 identical on every prompt: yes" in table(result)
+    assert f"v = {greedy['verify_cost']:.2f}" in table(result)
 
 
 def test_greedy_identity_check_fails_on_different_outputs():

@@ -2,7 +2,7 @@
 import pytest
 
 from specdec.metrics import summarize
-from specdec.theory import best_k, expected_speedup, expected_tokens
+from specdec.theory import best_k, expected_speedup, expected_tokens, speedup_with_verify
 from specdec.trace import Caches, Final, Position, Round
 
 
@@ -37,3 +37,6 @@ def test_leviathan_numbers():
     assert expected_tokens(1.0, 4) == 5
     assert expected_speedup(0.5, 2, 0.5) == pytest.approx(1.75 / 2)
     assert best_k(0.9, 0.05) > best_k(0.5, 0.05)
+    # α = 0.5, k = 2: 1.75 tokens per round; c = 0.2, verification costs 1.3 steps -> 1.75 / 1.7
+    assert speedup_with_verify(0.5, 2, 0.2, 1.3) == pytest.approx(1.75 / 1.7)
+    assert speedup_with_verify(0.5, 2, 0.2, 1.0) == pytest.approx(expected_speedup(0.5, 2, 0.2))

@@ -35,27 +35,45 @@ ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
 
 def theory_figure(alpha: float, k: int, c: float, measured: list[dict] | None = None,
-                  k_max: int = 12) -> go.Figure:
-    """Expected speedup over k for several α at this c; break-even line; measured points."""
-    from specdec.theory import expected_speedup
+                  k_max: int = 12, eps: float = 0.0) -> go.Figure:
+    """Expected speedup over k for several α at this c; break-even line; measured points.
+
+    eps: extra cost of each verified token, so a (k+1)-token pass costs 1 + k·eps steps.
+    """
+    from specdec.theory import speedup_with_verify
+
+    def curve(a: float, j: int) -> float:
+        return speedup_with_verify(a, j, c, 1 + j * eps)
+
     ks = list(range(1, k_max + 1))
     fig = go.Figure()
     for a in sorted(set(ALPHAS) | {round(alpha, 2)}):
         chosen = abs(a - alpha) < 1e-9
-        fig.add_trace(go.Scatter(x=ks, y=[expected_speedup(a, j, c) for j in ks], mode="lines",
+        fig.add_trace(go.Scatter(x=ks, y=[curve(a, j) for j in ks], mode="lines",
                                  name=f"α = {a:.2f}" + (" (yours)" if chosen else ""),
                                  line=dict(width=4 if chosen else 1.5,
                                            color=COLORS["bonus"] if chosen else None)))
     fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"],
                   annotation_text="break-even (speedup = 1)")
-    fig.add_trace(go.Scatter(x=[k], y=[expected_speedup(alpha, k, c)], mode="markers",
+    fig.add_trace(go.Scatter(x=[k], y=[curve(alpha, k)], mode="markers",
                              name="your k", marker=dict(size=14, color=COLORS["bonus"])))
     if measured:
-        fig.add_trace(go.Scatter(x=[r["k"] for r in measured], y=[r["speedup"] for r in measured],
-                                 mode="markers+lines", name="measured here", line=dict(dash="dot"),
-                                 marker=dict(size=11, symbol="x", color=COLORS["correction"])))
-    return _layout(fig, f"Expected speedup (1 − α^(k+1)) / ((1 − α)(k·c + 1)) at c = {c:.2f}",
+        _add_measured(fig, measured)
+    cost = f"k·c + 1 + k·ε), c = {c:.2f}, ε = {eps:.2f}" if eps else f"k·c + 1) at c = {c:.2f}"
+    return _layout(fig, f"Expected speedup (1 − α^(k+1)) / ((1 − α)({cost}",
                    height=420, xaxis_title="k (draft length)", yaxis_title="speedup ×")
+
+
+def _add_measured(fig: go.Figure, measured: list[dict]) -> None:
+    """Measured speedups, and theory at the measured verification cost when known."""
+    ks = [r["k"] for r in measured]
+    if all("theory_speedup_v" in r for r in measured):
+        fig.add_trace(go.Scatter(x=ks, y=[r["theory_speedup_v"] for r in measured], mode="lines",
+                                 name="theory at the measured verification cost v_k",
+                                 line=dict(dash="dash", width=3, color=COLORS["target"])))
+    fig.add_trace(go.Scatter(x=ks, y=[r["speedup"] for r in measured],
+                             mode="markers+lines", name="measured here", line=dict(dash="dot"),
+                             marker=dict(size=11, symbol="x", color=COLORS["correction"])))
 
 
 def tokens_figure(measured: list[dict]) -> go.Figure:

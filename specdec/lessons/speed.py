@@ -11,8 +11,8 @@ import platform
 from pathlib import Path
 from typing import Callable
 
-from specdec.measure import cost_ratio, timed
-from specdec.theory import expected_speedup, expected_tokens
+from specdec.measure import cost_ratio, timed, verify_cost
+from specdec.theory import expected_speedup, expected_tokens, speedup_with_verify
 
 CACHE_DIR = Path(__file__).resolve().parent.parent.parent / "build" / "cache"
 Progress = Callable[[int, int, str], None]
@@ -35,19 +35,22 @@ def save_cached(kind: str, key: dict, value) -> None:
     path.write_text(json.dumps(value))
 
 
-def _row(spec, base, c: float, k: int) -> dict:
+def _row(spec, base, c: float, k: int, v: float = 1.0) -> dict:
+    """v: measured cost of the (k+1)-token verification pass in target steps."""
     m = spec.metrics
     alpha = m.mean_beta or 0.0
     return {"k": k, "alpha": alpha, "acceptance_rate": m.acceptance_rate or 0.0,
             "tokens_per_round": m.mean_acceptance_length or 0.0, "c": c,
             "speedup": spec.tokens_per_s / base.tokens_per_s if base.tokens_per_s else 0.0,
             "theory_tokens": expected_tokens(alpha, k), "theory_speedup": expected_speedup(alpha, k, c),
+            "verify_cost": v, "theory_speedup_v": speedup_with_verify(alpha, k, c, v),
             "tokens_per_s": spec.tokens_per_s, "baseline_tokens_per_s": base.tokens_per_s}
 
 
 def k_sweep(pair, prompts: list[str], ks: list[int], temperature: float, max_new: int,
             progress: Progress) -> list[dict]:
-    """Measured tokens/round and wall-clock speedup for each k, with theory at measured α̂, c."""
+    """Measured tokens/round and wall-clock speedup for each k, with theory at measured α̂, c
+    (and at the measured cost v_k of each (k+1)-token verification pass)."""
     c = cost_ratio(pair)[0]
     progress(0, len(ks) + 1, "autoregressive baseline")
     base = timed(pair, prompts, temperature=temperature, max_new_tokens=max_new, mode="autoregressive")
@@ -55,7 +58,7 @@ def k_sweep(pair, prompts: list[str], ks: list[int], temperature: float, max_new
     for i, k in enumerate(ks):
         progress(i + 1, len(ks) + 1, f"k = {k}")
         spec = timed(pair, prompts, k=k, temperature=temperature, max_new_tokens=max_new)
-        rows.append(_row(spec, base, c, k))
+        rows.append(_row(spec, base, c, k, verify_cost(pair.target, pair.vocab_size, k)))
     return rows
 
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from specdec.train.evaluate import CONT_LEN, N_PROMPTS, PROMPT_LEN
 from specdec.train.family import FAMILY, SEQ_LEN
 
 WHY = """\
@@ -80,8 +81,8 @@ engine runs them in float32.
 
 ## Drafts against the target (held-out prompts, k = 4)
 Greedy agreement: share of positions where the draft's argmax equals the target's token along
-the target's greedy continuations (48 tokens after 24 held-out prompts of 48 tokens).
-Acceptance: this engine's speculative decoding on the same prompts (48 new tokens, seeds 0…23).
+the target's greedy continuations ({CONT_LEN} tokens after {N_PROMPTS} held-out prompts of {PROMPT_LEN} tokens).
+Acceptance: this engine's speculative decoding on the same prompts ({CONT_LEN} new tokens, seeds 0…{N_PROMPTS - 1}).
 
 {draft_table(ev)}
 

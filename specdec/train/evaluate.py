@@ -15,9 +15,12 @@ from specdec.models import forward, load_model, load_tokenizer, make_pair, new_c
 from specdec.train.loop import held_out_loss
 
 SAMPLE_PROMPTS = ("def __init__(self,", "for i in range(", "import os\nimport ", '"""Return the ')
+N_PROMPTS = 64        # held-out prompts for agreement and acceptance
+PROMPT_LEN = 48       # tokens per prompt
+CONT_LEN = 48         # tokens of greedy continuation / generation per prompt
 
 
-def held_out_prompts(held: np.ndarray, n: int, length: int = 48, seed: int = 7) -> list[list[int]]:
+def held_out_prompts(held: np.ndarray, n: int, length: int = PROMPT_LEN, seed: int = 7) -> list[list[int]]:
     """n prompts of `length` tokens from the held-out stream, starting after an EOT-free window."""
     rng = np.random.default_rng(seed)
     starts = rng.integers(0, len(held) - length - 1, size=n)
@@ -42,7 +45,7 @@ def agreement(draft, prompt: list[int], continuation: list[int], vocab: int) -> 
     return float(np.mean([g == t for g, t in zip(guesses, continuation)]))
 
 
-def acceptance(pair, prompts: list[str], temperature: float, k: int = 4, n: int = 48) -> dict:
+def acceptance(pair, prompts: list[str], temperature: float, k: int = 4, n: int = CONT_LEN) -> dict:
     rounds = []
     for i, prompt in enumerate(prompts):
         run = specdec.generate(pair, prompt, k=k, temperature=temperature, seed=i, max_new_tokens=n,
@@ -52,14 +55,14 @@ def acceptance(pair, prompts: list[str], temperature: float, k: int = 4, n: int 
     return {"acceptance_rate": m.acceptance_rate, "mean_acceptance_length": m.mean_acceptance_length}
 
 
-def evaluate(names: list[str], held: np.ndarray, n_prompts: int = 24, log=print) -> dict:
+def evaluate(names: list[str], held: np.ndarray, n_prompts: int = N_PROMPTS, log=print) -> dict:
     tok = load_tokenizer(names[0])
     models = {name: load_model(name, torch.device("cpu")) for name in names}
     vocab = len(tok)
     target = models[names[0]]
     ids = held_out_prompts(held, n_prompts)
     texts = [tok.decode(p[1:]) for p in ids]
-    conts = [greedy_continuation(target, p, 48, vocab) for p in ids]
+    conts = [greedy_continuation(target, p, CONT_LEN, vocab) for p in ids]
     target_ms = step_ms(target, vocab)
     out = {}
     for name, model in models.items():

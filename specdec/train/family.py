@@ -26,9 +26,9 @@ class Member:
 
 FAMILY = (
     Member("target", 12, 192, 6, 512, 8_000_000, 1.5e-3),
-    Member("draft-1l", 1, 128, 4, 352, 3_000_000, 3e-3),
-    Member("draft-2l", 2, 128, 4, 352, 3_000_000, 3e-3),
-    Member("draft-4l", 4, 192, 6, 512, 3_000_000, 2e-3),
+    Member("draft-1l", 1, 128, 4, 352, 8_000_000, 3e-3),
+    Member("draft-2l", 2, 128, 4, 352, 8_000_000, 3e-3),
+    Member("draft-4l", 4, 192, 6, 512, 16_000_000, 2e-3),
     Member("draft-2l-distilled", 2, 128, 4, 352, 3_000_000, 3e-3, distill_from="target"),
 )
 
