@@ -67,3 +67,16 @@ def test_strip_marks_every_kind():
     assert html.count('class="t accepted sel"') == 1
     assert 'class="t rejected sel"' in html and 'class="t discarded sel"' in html
     assert 'class="t correction sel"' in html and "u=0.900" in html
+
+
+def test_only_kept_tokens_break_the_line():
+    rnd = fixed_round()
+    newline = rnd.positions[1].__class__(**{**rnd.positions[1].__dict__, "text": "\n"})
+    rnd = rnd.__class__(**{**rnd.__dict__, "positions": (rnd.positions[0], newline, rnd.positions[2]),
+                           "final": Final(1, "x\n", "correction", 0.1, RESIDUAL)})
+    html = strip_html([], [rnd], selected=None)
+    assert '<span class="t rejected" title="round 1, draft 2: q=0.700 p=0.100 u=0.900 → rejected">↵</span>' in html
+    assert ">x↵\n</span>" in html                        # the kept correction does break the line
+    assert html.count("\n") == html.split('<div class="strip">')[0].count("\n") + 1
+    assert plots.show("axis label " * 3) == "axis␣label␣axis…"          # 16 characters at most
+    assert plots.show(" x") == "␣x"

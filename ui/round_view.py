@@ -8,7 +8,8 @@ import streamlit as st
 from specdec import plots
 from specdec.trace import Round
 
-PLOT_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2}}
+PLOT_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2},
+               "modeBarButtons": [["toImage", "resetScale2d"]]}   # small: clear of the titles
 
 
 def chart(fig, key: str) -> None:

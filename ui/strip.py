@@ -27,7 +27,9 @@ CSS = """<style>
 
 
 def _span(text: str, kind: str, tip: str, selected: bool) -> str:
-    shown = html.escape(text).replace("\n", "↵\n") or "∅"
+    """Only kept tokens break the line; a rejected or discarded newline shows as ↵ in place."""
+    kept = kind not in ("rejected", "discarded")
+    shown = html.escape(text).replace("\n", "↵\n" if kept else "↵") or "∅"
     cls = f"t {kind}" + (" sel" if selected else "")
     return f'<span class="{cls}" title="{html.escape(tip)}">{shown}</span>'
 
