@@ -5,6 +5,7 @@ import streamlit as st
 from specdec.lessons import plots as lp
 from specdec.lessons import speed
 from specdec.models import EMBEDDED
+from specdec.bench import flat_rows
 from specdec.prompts import load_prompts
 from specdec.theory import expected_tokens, speedup_with_verify
 from ui import jobs, loaders, sidebar, state
@@ -120,7 +121,33 @@ def temperatures(pair, names) -> None:
         jobs.csv_button(rows, "temperature-sweep", "fast_temps_csv")
 
 
+def benchmark() -> None:
+    st.header("5 · The benchmark: this engine vs transformers")
+    st.write("`python -m specdec bench --json > build/bench.json` runs autoregressive, speculative, "
+             "transformers `generate()` and assisted generation side by side (see the README). "
+             "Its results show up here; you can also upload a file from another machine.")
+    upload = st.file_uploader("Benchmark JSON", type=["json"], key="fast_bench_file")
+    result, error = speed.read_bench(upload.getvalue() if upload else None)
+    if error:
+        st.error(error)
+    if not result:
+        return
+    rows = flat_rows(result)
+    st.caption(f"{result['target']} ← {result['draft']}, {result['prompts']} prompts × "
+               f"{result['max_new_tokens']} tokens, {result['repeats']} repeats, c = {result['c']:.3f}.")
+    temps = sorted({r["temperature"] for r in rows})
+    for col, t in zip(st.columns(len(temps)), temps):
+        with col:
+            chart(lp.bench_figure(rows, t), f"fast-bench-{t}")
+    st.caption("Notice: the gap between the solid and dashed lines is what a verification pass over "
+               "k + 1 tokens costs beyond one step on this machine; the gap below the dashed line "
+               "is per-round overhead.")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key="fast_bench_rows")
+
+
 theory()
+st.divider()
+benchmark()
 st.divider()
 pair = sidebar.active_pair()
 names = st.session_state.get("active_pair")

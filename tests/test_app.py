@@ -1,4 +1,5 @@
 """Pages through streamlit.testing.v1.AppTest, on tiny models saved to a directory."""
+import json
 from pathlib import Path
 
 import pytest
@@ -130,12 +131,15 @@ def test_exact_page_toy_and_real_views(tiny_dirs):
 def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_path):
     from specdec.lessons import speed
     monkeypatch.setattr(speed, "CACHE_DIR", tmp_path)
+    monkeypatch.setattr(speed, "BENCH_FILE", tmp_path / "bench.json")
+    (tmp_path / "bench.json").write_text("{not json")            # a broken local file: a message
     at = app(tiny_dirs, page="pages/fast.py", temperature=0.8, k=2)
     for key, value in (("fast_alpha", 0.9), ("fast_k", 6), ("fast_c", 0.05)):
         at.slider(key=key).set_value(value).run()
         assert not at.exception
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Expected speedup"] == f"{(1 - 0.9 ** 7) / ((1 - 0.9) * (6 * 0.05 + 1)):.2f}×"
+    assert any("not the JSON of `python -m specdec bench --json`" in e.value for e in at.error)
     at.slider(key="fast_eps").set_value(0.1).run()      # a (k+1)-token pass costs 1 + 6·0.1 steps
     metrics = {m.label: m.value for m in at.metric}
     assert metrics["Expected speedup"] == f"{(1 - 0.9 ** 7) / ((1 - 0.9) * (6 * 0.05 + 1.6)):.2f}×"
@@ -188,3 +192,19 @@ def test_replay_of_a_downloaded_run_needs_no_model(tiny_dirs):
     assert any(f"Round {len(run.rounds)}" in h.value for h in at.header)
     at.slider(key="round_sel").set_value(1).run()
     assert any("Round 1" in h.value for h in at.header)
+
+
+def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path):
+    from specdec.bench import ROWS
+    from specdec.lessons import speed
+    rows = [{"row": name, "tokens_per_s": 100.0 + i, "speedup": 1.0 + i / 10, "bound": 1.5,
+             "bound_with_verify": 1.2} for i, name in enumerate(ROWS)]
+    result = {"target": "t", "draft": "d", "prompts": 3, "max_new_tokens": 8, "repeats": 1, "c": 0.2,
+              "settings": [{"temperature": 0.0, "k": 2, "verify_cost": 1.3, "rows": rows}]}
+    (tmp_path / "bench.json").write_text(json.dumps(result))
+    monkeypatch.setattr(speed, "BENCH_FILE", tmp_path / "bench.json")
+    at = app(tiny_dirs, page="pages/fast.py")
+    assert not at.exception and not at.error
+    assert any("t ← d, 3 prompts × 8 tokens" in c.value for c in at.caption)
+    table = [d for d in at.dataframe if len(d.value) == len(ROWS)]
+    assert list(table[0].value["row"]) == list(ROWS) and list(table[0].value["v"]) == [1.3] * 5

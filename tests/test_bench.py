@@ -1,15 +1,21 @@
 """The benchmark end to end on tiny config-built models, and its greedy-identity check."""
 import json
 
+import pytest
 from tiny import tiny_pair
 
-from specdec.bench import ROWS, bench, greedy_mismatches, table
+from specdec.bench import ROWS, bench, flat_rows, greedy_mismatches, table
+from specdec.lessons.plots import bench_figure
+from specdec.lessons.speed import read_bench
 from specdec.prompts import KINDS, load_prompts, round_robin, select
 
 
-def test_bench_runs_and_reports_every_field():
-    pair = tiny_pair()
-    result = bench(pair, ["abc", "(a b", "hhh"], ks=[2], temps=[0.0, 1.0], max_new=8, repeats=1)
+@pytest.fixture(scope="module")
+def result():
+    return bench(tiny_pair(), ["abc", "(a b", "hhh"], ks=[2], temps=[0.0, 1.0], max_new=8, repeats=1)
+
+
+def test_bench_runs_and_reports_every_field(result):
     json.dumps(result)                                   # machine-readable as a whole
     assert {"c", "draft_step_ms", "target_step_ms", "settings"} <= set(result)
     assert [(s["k"], s["temperature"]) for s in result["settings"]] == [(2, 0.0), (2, 1.0)]
@@ -28,6 +34,21 @@ def test_bench_runs_and_reports_every_field():
     assert greedy["identical"] is True, greedy["mismatches"]   # tiny models: no near-ties
     assert "greedy outputs of rows 1-4 identical on every prompt: yes" in table(result)
     assert f"v = {greedy['verify_cost']:.2f}" in table(result)
+
+
+def test_the_fast_page_reads_bench_json(result, tmp_path):
+    assert read_bench(json.dumps(result).encode()) == (json.loads(json.dumps(result)), None)
+    assert read_bench(None, default=tmp_path / "none.json") == (None, None)
+    for bad in (b"not json", b"{}", b"[1, 2]", b'{"settings": [{"k": 2}]}'):
+        found, error = read_bench(bad)
+        assert found is None and "python -m specdec bench --json" in error
+    rows = flat_rows(result)
+    assert len(rows) == 2 * len(ROWS) and {r["temperature"] for r in rows} == {0.0, 1.0}
+    spec = [r for r in rows if r["row"] == "engine speculative" and r["temperature"] == 1.0][0]
+    fig = bench_figure(rows, 1.0)
+    assert [t.name for t in fig.data][:3] == ["Theorem 3.8 bound", "bound at the measured verification "
+                                              "cost", "engine speculative"]
+    assert list(fig.data[0].y) == [spec["bound"]] and list(fig.data[2].y) == [spec["speedup"]]
 
 
 def test_greedy_identity_check_fails_on_different_outputs():

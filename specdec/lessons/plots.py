@@ -88,6 +88,28 @@ def tokens_figure(measured: list[dict]) -> go.Figure:
                    yaxis_title="tokens / round")
 
 
+def bench_figure(rows: list[dict], temperature: float) -> go.Figure:
+    """Speedup over k at one temperature: each measured row, Theorem 3.8, and the bound at v_k."""
+    rows = [r for r in rows if r["temperature"] == temperature]
+    ks = sorted({r["k"] for r in rows})
+    spec = {r["k"]: r for r in rows if r["row"] == "engine speculative"}
+    fig = go.Figure()
+    for name, key, dash in (("Theorem 3.8 bound", "bound", "solid"),
+                            ("bound at the measured verification cost", "bound_with_verify", "dash")):
+        fig.add_trace(go.Scatter(x=ks, y=[spec[k][key] for k in ks], name=name, mode="lines",
+                                 line=dict(color=COLORS["target"], dash=dash)))
+    styles = {"engine speculative": COLORS["bonus"], "transformers assisted (k, constant)": COLORS["draft"],
+              "transformers assisted (library defaults)": COLORS["discarded"]}
+    for name, color in styles.items():
+        by_k = {r["k"]: r for r in rows if r["row"] == name}
+        fig.add_trace(go.Scatter(x=ks, y=[by_k[k]["speedup"] for k in ks], name=name,
+                                 mode="lines+markers", marker=dict(size=10, color=color),
+                                 line=dict(color=color)))
+    fig.add_hline(y=1.0, line_dash="dot", line_color=COLORS["rejected"])
+    return _layout(fig, f"Speedup over this engine's autoregressive decoding, T = {temperature}",
+                   height=380, xaxis_title="k", yaxis_title="speedup ×")
+
+
 def tradeoff_figure(rows: list[dict], y: str, title: str) -> go.Figure:
     best = max(rows, key=lambda r: r["speedup"])["draft"]
     colors = [COLORS["bonus"] if r["draft"] == best else COLORS["draft"] for r in rows]

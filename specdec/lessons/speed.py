@@ -14,7 +14,9 @@ from typing import Callable
 from specdec.measure import cost_ratio, timed, verify_cost
 from specdec.theory import expected_speedup, expected_tokens, speedup_with_verify
 
-CACHE_DIR = Path(__file__).resolve().parent.parent.parent / "build" / "cache"
+BUILD = Path(__file__).resolve().parent.parent.parent / "build"
+CACHE_DIR = BUILD / "cache"
+BENCH_FILE = BUILD / "bench.json"      # `python -m specdec bench --json > build/bench.json`
 Progress = Callable[[int, int, str], None]
 
 
@@ -33,6 +35,24 @@ def save_cached(kind: str, key: dict, value) -> None:
     path = cache_file(kind, key)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(value))
+
+
+def read_bench(uploaded: bytes | None, default: Path | None = None) -> tuple[dict | None, str | None]:
+    """(benchmark result, error message): an uploaded file, else the local one if any."""
+    default = BENCH_FILE if default is None else default
+    if uploaded is None and not default.exists():
+        return None, None
+    raw = uploaded if uploaded is not None else default.read_bytes()
+    try:
+        result = json.loads(raw)
+        if not isinstance(result, dict) or not result.get("settings"):
+            raise ValueError
+        for s in result["settings"]:
+            _ = [r["row"] for r in s["rows"]], s["k"], s["temperature"]
+        return result, None
+    except (ValueError, KeyError, TypeError):
+        return None, ("this file is not the JSON of `python -m specdec bench --json` "
+                      "(no settings with rows): rerun the bench with --json and upload its output")
 
 
 def _row(spec, base, c: float, k: int, v: float = 1.0) -> dict:
