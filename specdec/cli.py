@@ -5,6 +5,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
 from specdec.engine import generate
 from specdec.models import DEFAULT_DRAFT, DEFAULT_TARGET, load_pair
@@ -73,7 +74,9 @@ def add_bench_parser(sub) -> None:
     p.add_argument("--temperature", default="0,1", help="comma-separated temperatures")
     p.add_argument("--max-new-tokens", type=int, default=128)
     p.add_argument("--repeats", type=int, default=3)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    p.add_argument("--out", default=None, help="also save the JSON here (the 'When it is fast' "
+                                               "page reads build/bench.json)")
     add_threads(p)
 
 
@@ -96,6 +99,9 @@ def cmd_bench(args) -> int:
     prompts = select(args.prompts, args.limit)
     pair = load_pair(args.target, args.draft)
     result = bench(pair, prompts, ks, temps, args.max_new_tokens, args.repeats, stderr_progress)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
     print(json.dumps(result) if args.json else table(result))
     return 0
 

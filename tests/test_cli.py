@@ -78,3 +78,14 @@ def test_bench_bad_input_is_a_message():
     assert out.returncode == 2 and "comma-separated" in out.stderr and "Traceback" not in out.stderr
     out = cli("bench", "--prompts", "no-such-kind")
     assert out.returncode == 2 and "must be a kind" in out.stderr
+
+
+def test_bench_prints_the_table_and_saves_json(model_dirs, tmp_path):
+    (tmp_path / "prompts.txt").write_text("abc\n\n(a b\nhhh\n")        # a file of lines
+    out = cli("bench", "--target", str(model_dirs["target"]), "--draft", str(model_dirs["draft"]),
+              "--prompts", str(tmp_path / "prompts.txt"), "--limit", "2", "--k", "2", "--temperature", "0",
+              "--max-new-tokens", "4", "--repeats", "1", "--out", str(tmp_path / "b" / "bench.json"))
+    assert out.returncode == 0, out.stderr
+    assert "T = 0.0, k = 2, v = " in out.stdout and "engine speculative" in out.stdout
+    saved = json.loads((tmp_path / "b" / "bench.json").read_text())
+    assert saved["prompts"] == 2 and [s["k"] for s in saved["settings"]] == [2]
