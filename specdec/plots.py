@@ -97,6 +97,8 @@ def ratio_figure(rnd: Round) -> go.Figure:
 
 def source_figure(rnd: Round, label: Label) -> go.Figure:
     """Where the final token came from: the residual (after a rejection) or p_{k+1}."""
+    if rnd.greedy:
+        return greedy_source_figure(rnd, label)
     final, kind = rnd.final, rnd.final.kind
     dists = [final.source]
     rejected = rnd.positions[rnd.n_accepted] if kind == "correction" and rnd.positions else None
@@ -131,6 +133,21 @@ def greedy_figure(pos: Position, label: Label) -> go.Figure:
     fig = go.Figure([go.Bar(x=names, y=[pos.target.prob(t) for t in ids], marker_color=colors,
                             name="p (target, T=1 softmax)")])
     return _layout(fig, f"Position {pos.i}: accept iff the draft is the target's argmax",
+                   yaxis_title="probability")
+
+
+def greedy_source_figure(rnd: Round, label: Label) -> go.Figure:
+    """Greedy mode: the final token is the target's argmax where the drafts stopped (no residual)."""
+    final = rnd.final
+    ids = top_ids([final.source], 8)
+    names = [show(label(t)) + (" ◀" if t == final.token else "") for t in ids]
+    colors = [COLORS.get(final.kind, COLORS["target"]) if t == final.token else COLORS["target"]
+              for t in ids]
+    fig = go.Figure([go.Bar(x=names, y=[final.source.prob(t) for t in ids], marker_color=colors,
+                            name="p (target, T=1 softmax)")])
+    where = {"correction": f"replaces rejected draft {rnd.n_accepted + 1}",
+             "bonus": "after every draft was accepted", "target": "no draft"}[final.kind]
+    return _layout(fig, f"Greedy: {quote(final.text)} is the target's argmax ({where})",
                    yaxis_title="probability")
 
 

@@ -80,3 +80,14 @@ def test_only_kept_tokens_break_the_line():
     assert html.count("\n") == html.split('<div class="strip">')[0].count("\n") + 1
     assert plots.show("axis label " * 3) == "axis␣label␣axis…"          # 16 characters at most
     assert plots.show(" x") == "␣x"
+
+
+def test_greedy_final_token_is_shown_as_the_argmax_not_a_residual():
+    rnd = fixed_round()
+    greedy = rnd.__class__(**{**rnd.__dict__, "greedy": True,
+                              "final": Final(1, "b", "correction", 0.6, P1)})
+    fig = plots.source_figure(greedy, TEXT.get)
+    assert len(fig.data) == 1 and "residual" not in fig.data[0].name
+    assert list(fig.data[0].x)[0] == "b ◀"                  # the argmax of P1, first
+    assert fig.data[0].marker.color[0] == plots.COLORS["correction"]
+    assert "argmax (replaces rejected draft 2)" in fig.layout.title.text

@@ -37,8 +37,9 @@ def step_draft(rnd: Round) -> None:
         st.write("No draft this round (nothing to look up, or no room left): the target "
                  "samples one token on its own.")
         return
-    st.write(f"The drafter proposed **{rnd.drafted}** token(s) (k = {rnd.k}), each sampled from "
-             "its own distribution q with the same temperature / top-p as the target.")
+    how = ("its own argmax (greedy mode, T = 0)" if rnd.greedy else
+           "sampled from its own distribution q with the same temperature / top-p as the target")
+    st.write(f"The drafter proposed **{rnd.drafted}** token(s) (k = {rnd.k}), each {how}.")
     st.dataframe(position_table(rnd), hide_index=True, key=f"tbl{rnd.index}")
 
 
