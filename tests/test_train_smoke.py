@@ -1,6 +1,7 @@
 """Training code smoke test: a tiny corpus, a tiny model, a few steps, then resume."""
 import json
 
+import pytest
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -38,3 +39,23 @@ def test_prepare_train_and_resume(tmp_path, monkeypatch):
     logs.clear()
     loop.train_member(tiny, data, out, work, batch=2, seq_len=32, log=logs.append)
     assert "steps 4->4" in logs[0]                                          # resumed from checkpoint
+
+
+def test_warm_restart_schedule_and_resume(tmp_path, monkeypatch):
+    phases = Member("m", 1, 32, 2, 64, tokens=200 * 64, lr=1e-3, restart=(300 * 64, 2e-3)).phases(64)
+    assert phases == [(200, 1e-3), (300, 2e-3)]
+    assert loop.lr_at(0, phases) == pytest.approx(1e-5)                     # warm-up from 1/100
+    assert loop.lr_at(199, phases) == pytest.approx(1e-4, rel=0.01)                 # decayed to 10 % of peak
+    assert loop.lr_at(200, phases) == pytest.approx(2e-5)                   # restart: warm-up again
+    assert loop.lr_at(299, phases) == pytest.approx(2e-3)                   # ... to the new peak
+    assert loop.lr_at(499, phases) == pytest.approx(2e-4, rel=0.01) and loop.lr_at(900, phases) == 2e-4
+    write_corpus(tmp_path / "lib")
+    data, out, work = tmp_path / "data", tmp_path / "out", tmp_path / "work"
+    prepare(data, vocab_size=300, root=tmp_path / "lib")
+    first = Member("tiny", 1, 32, 2, 64, tokens=4 * 2 * 32, lr=3e-3)
+    monkeypatch.setattr(loop, "CKPT_EVERY", 2)
+    loop.train_member(first, data, out, work, batch=2, seq_len=32, log=lambda _: None)
+    longer = Member("tiny", 1, 32, 2, 64, tokens=4 * 2 * 32, lr=3e-3, restart=(2 * 2 * 32, 1e-3))
+    logs = []
+    result = loop.train_member(longer, data, out, work, batch=2, seq_len=32, log=logs.append)
+    assert "steps 4->6" in logs[0] and result["tokens"] == 384              # continued, not restarted

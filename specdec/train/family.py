@@ -19,16 +19,24 @@ class Member:
     width: int           # hidden size
     heads: int           # head dim = width / heads = 32 everywhere
     mlp: int             # SwiGLU intermediate size
-    tokens: int          # training tokens
-    lr: float
+    tokens: int          # training tokens of the first phase
+    lr: float            # its peak learning rate
     distill_from: str | None = None   # train on this model's next-token distributions
+    restart: tuple[int, float] | None = None   # then (tokens, peak lr) after a warm restart
+
+    def phases(self, tokens_per_step: int) -> list[tuple[int, float]]:
+        """[(steps, peak lr), ...]: each phase warms up and decays on its own."""
+        chunks = [(self.tokens, self.lr)] + ([self.restart] if self.restart else [])
+        return [(max(1, tokens // tokens_per_step), lr) for tokens, lr in chunks]
 
 
 FAMILY = (
-    Member("target", 12, 192, 6, 512, 8_000_000, 1.5e-3),
-    Member("draft-1l", 1, 128, 4, 352, 8_000_000, 3e-3),
-    Member("draft-2l", 2, 128, 4, 352, 8_000_000, 3e-3),
-    Member("draft-4l", 4, 192, 6, 512, 16_000_000, 2e-3),
+    # The target's first 8M tokens at 1.5e-3 left it under-trained (a 4-layer draft at 2e-3
+    # overtook it); a warm restart at a higher peak continues from that checkpoint.
+    Member("target", 12, 192, 6, 512, 8_000_000, 1.5e-3, restart=(4_000_000, 2e-3)),
+    Member("draft-1l", 1, 128, 4, 352, 3_000_000, 3e-3),
+    Member("draft-2l", 2, 128, 4, 352, 3_000_000, 3e-3),
+    Member("draft-4l", 4, 192, 6, 512, 6_000_000, 2e-3),
     Member("draft-2l-distilled", 2, 128, 4, 352, 3_000_000, 3e-3, distill_from="target"),
 )
 

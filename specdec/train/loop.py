@@ -33,12 +33,16 @@ def batch_at(stream: np.ndarray, step: int, batch: int, seq_len: int, seed: int)
     return torch.from_numpy(rows)
 
 
-def lr_at(step: int, total: int, peak: float) -> float:
-    """Linear warm-up, cosine decay to 10 % of peak."""
-    if step < WARMUP:
-        return peak * (step + 1) / WARMUP
-    progress = (step - WARMUP) / max(1, total - WARMUP)
-    return peak * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, progress))))
+def lr_at(step: int, phases: list[tuple[int, float]]) -> float:
+    """Within each (steps, peak) phase: linear warm-up, cosine decay to 10 % of peak."""
+    for total, peak in phases:
+        if step < total:
+            if step < WARMUP:
+                return peak * (step + 1) / WARMUP
+            progress = (step - WARMUP) / max(1, total - WARMUP)
+            return peak * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
+        step -= total
+    return 0.1 * phases[-1][1]
 
 
 def step_loss(model, rows: torch.Tensor, teacher=None) -> torch.Tensor:
@@ -102,13 +106,14 @@ def train_member(m: Member, data_dir: Path, out_dir: Path, work_dir: Path,
     ckpt = work_dir / m.name / "ckpt.pt"
     start, elapsed = _load_ckpt(ckpt, model, optim)
     teacher = _load_teacher(m, out_dir)
-    total = max(1, m.tokens // (batch * seq_len))
+    phases = m.phases(batch * seq_len)
+    total = sum(steps for steps, _ in phases)
     log(f"[{m.name}] {sum(p.numel() for p in model.parameters()):,} params, "
         f"steps {start}->{total}, threads {torch.get_num_threads()}")
     t0 = time.perf_counter()
     for step in range(start, total):
         for group in optim.param_groups:
-            group["lr"] = lr_at(step, total, m.lr)
+            group["lr"] = lr_at(step, phases)
         loss = step_loss(model, batch_at(train, step, batch, seq_len, SEED), teacher)
         optim.zero_grad(set_to_none=True)
         loss.backward()
