@@ -51,6 +51,17 @@ def test_the_fast_page_reads_bench_json(result, tmp_path):
     assert list(fig.data[0].y) == [spec["bound"]] and list(fig.data[2].y) == [spec["speedup"]]
 
 
+def test_retrained_weights_invalidate_cached_lesson_results(tmp_path, monkeypatch):
+    from specdec.lessons import speed
+    monkeypatch.setattr(speed, "ASSETS", tmp_path)
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "model.safetensors").write_bytes(b"old")
+    before = speed.cache_file("ksweep", {"k": 1})
+    assert speed.cache_file("ksweep", {"k": 1}) == before            # stable while nothing changes
+    (tmp_path / "m" / "model.safetensors").write_bytes(b"retrained")
+    assert speed.cache_file("ksweep", {"k": 1}) != before
+
+
 def test_greedy_identity_check_fails_on_different_outputs():
     same = {"a": [[1, 2, 3]], "b": [[1, 2, 3]]}
     assert greedy_mismatches(same) == []

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable
 
 from specdec.measure import cost_ratio, timed, verify_cost
+from specdec.models import ASSETS
 from specdec.theory import expected_speedup, expected_tokens, speedup_with_verify
 
 BUILD = Path(__file__).resolve().parent.parent.parent / "build"
@@ -20,8 +21,15 @@ BENCH_FILE = BUILD / "bench.json"      # `python -m specdec bench --json > build
 Progress = Callable[[int, int, str], None]
 
 
+def weights_stamp(root: Path | None = None) -> list:
+    """Size and mtime of every local weights file: retrained models invalidate cached results."""
+    root = root or ASSETS
+    return sorted((str(f.relative_to(root)), f.stat().st_size, int(f.stat().st_mtime))
+                  for f in root.glob("**/model.safetensors"))
+
+
 def cache_file(kind: str, key: dict) -> Path:
-    key = {**key, "machine": platform.node(), "cpu": platform.processor()}
+    key = {**key, "machine": platform.node(), "cpu": platform.processor(), "weights": weights_stamp()}
     digest = hashlib.sha1(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
     return CACHE_DIR / f"{kind}-{digest}.json"
 
