@@ -2,10 +2,10 @@
 import pandas as pd
 import streamlit as st
 
+from specdec.bench import flat_rows
 from specdec.lessons import plots as lp
 from specdec.lessons import speed
 from specdec.models import EMBEDDED
-from specdec.bench import flat_rows
 from specdec.prompts import load_prompts
 from specdec.theory import expected_tokens, speedup_with_verify
 from ui import jobs, loaders, sidebar, state
@@ -123,7 +123,7 @@ def temperatures(pair, names) -> None:
 
 def benchmark() -> None:
     st.header("5 · The benchmark: this engine vs transformers")
-    st.write("`python -m specdec bench --json > build/bench.json` runs autoregressive, speculative, "
+    st.write("`python -m specdec bench --out build/bench.json` runs autoregressive, speculative, "
              "transformers `generate()` and assisted generation side by side (see the README). "
              "Its results show up here; you can also upload a file from another machine.")
     upload = st.file_uploader("Benchmark JSON", type=["json"], key="fast_bench_file")
@@ -147,8 +147,6 @@ def benchmark() -> None:
 
 theory()
 st.divider()
-benchmark()
-st.divider()
 pair = sidebar.active_pair()
 names = st.session_state.get("active_pair")
 if pair is None or pair.draft is None:
@@ -159,3 +157,5 @@ else:
     tradeoff()
     st.divider()
     temperatures(pair, names)
+st.divider()
+benchmark()

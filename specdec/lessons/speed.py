@@ -17,7 +17,7 @@ from specdec.theory import expected_speedup, expected_tokens, speedup_with_verif
 
 BUILD = Path(__file__).resolve().parent.parent.parent / "build"
 CACHE_DIR = BUILD / "cache"
-BENCH_FILE = BUILD / "bench.json"      # `python -m specdec bench --json > build/bench.json`
+BENCH_FILE = BUILD / "bench.json"      # `python -m specdec bench --out build/bench.json`
 Progress = Callable[[int, int, str], None]
 
 
