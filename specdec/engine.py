@@ -104,7 +104,8 @@ class Decoder:
         tok = pair.tokenizer
         rnd = record.make_round(
             index=len(self.rounds), prefix_len=prefix_len, k=k, greedy=sampling.greedy,
-            positions=record.positions(tok, prop.tokens, prop.probs, target_probs, verdict, s.lean),
+            positions=record.positions(tok, prop.tokens, prop.probs, target_probs, verdict, s.lean,
+                                       sampling.greedy),
             verdict=verdict, final=record.final(tok, verdict, target_probs, m, s.lean),
             emitted=emitted, before=before, peak=peak, after=after,
             forwards=(prop.forwards, 1), ms=((t1 - t0) * 1e3, (t2 - t1) * 1e3), stop=self.stop)

@@ -12,17 +12,23 @@ def token_text(tokenizer, token: int) -> str:
 
 
 def positions(tokenizer, drafts: list[int], draft_probs: torch.Tensor,
-              target_probs: torch.Tensor, verdict: Verdict, lean: bool) -> tuple[Position, ...]:
-    """One Position per drafted token; draft_probs (m, V), target_probs (m+1, V)."""
+              target_probs: torch.Tensor, verdict: Verdict, lean: bool,
+              greedy: bool = False) -> tuple[Position, ...]:
+    """One Position per drafted token; draft_probs (m, V), target_probs (m+1, V).
+
+    Greedy: the processed p and q are point masses at their argmax, so β = Σ min(p, q) is 1
+    when the argmaxes agree and 0 otherwise (the softmax rows are kept only for display).
+    """
     out = []
     for i, d in enumerate(drafts):
         verdict_i = ("accepted" if i < verdict.n_accepted else
                      "rejected" if i == verdict.n_accepted else "discarded")
         q, p = draft_probs[i], target_probs[i]                          # (V,), (V,)
+        b = verdict.ratios[i] if greedy else beta(p, q)
         out.append(Position(
             i=i + 1, token=d, text=token_text(tokenizer, d), q=float(q[d]), p=float(p[d]),
             ratio=verdict.ratios[i], u=verdict.draws[i] if i < len(verdict.draws) else None,
-            verdict=verdict_i, beta=beta(p, q), target=None if lean else make_dist(p),
+            verdict=verdict_i, beta=b, target=None if lean else make_dist(p),
             draft=None if lean else make_dist(q)))
     return tuple(out)
 

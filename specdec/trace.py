@@ -57,7 +57,7 @@ class Position:
     ratio: float             # min(1, p/q); in greedy mode 1 if d_i == argmax p_i else 0
     u: float | None          # the uniform draw; None in greedy mode or when not examined
     verdict: str             # "accepted" | "rejected" | "discarded" (after a rejection)
-    beta: float              # Σ_x min(p_i(x), q_i(x))
+    beta: float              # Σ_x min(p_i(x), q_i(x)); greedy: 1 if the argmaxes agree, else 0
     target: Dist | None      # p_i; None in lean mode
     draft: Dist | None       # q_i; None in lean mode
 

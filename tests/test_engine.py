@@ -33,6 +33,19 @@ def test_greedy_autoregressive_baseline_matches_too(pair):
         assert all(r.drafted == 0 and r.target_forwards == 1 for r in run.rounds)
 
 
+@pytest.mark.parametrize("drafter", ["model", "ngram"])
+def test_greedy_beta_is_argmax_agreement(pair, drafter):
+    """At T = 0, p and q are point masses, so β is 1 exactly where the draft is accepted
+    (or, after the rejection, where the draft happens to equal the target's argmax)."""
+    rounds = [r for prompt in PROMPTS[:8] for r in specdec.generate(
+        pair, prompt, k=3, temperature=0, max_new_tokens=12, drafter=drafter).rounds]
+    examined = [p for r in rounds for p in r.positions if p.verdict != "discarded"]
+    assert examined and {p.beta for p in examined} <= {0.0, 1.0}
+    assert all(p.beta == (1.0 if p.verdict == "accepted" else 0.0) for p in examined)
+    m = specdec.summarize(rounds)
+    assert m.mean_beta == sum(p.verdict == "accepted" for p in examined) / len(examined)
+
+
 def test_self_draft_accepts_everything_and_adds_a_bonus():
     pair = tiny_pair(self_draft=True, eos=False)
     run = specdec.generate(pair, "abc", k=4, temperature=1.0, seed=3, max_new_tokens=31)

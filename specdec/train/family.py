@@ -35,7 +35,7 @@ FAMILY = (
     # overtook it); a warm restart at a higher peak continues from that checkpoint.
     Member("target", 12, 192, 6, 512, 8_000_000, 1.5e-3, restart=(4_000_000, 2e-3)),
     Member("draft-1l", 1, 128, 4, 352, 3_000_000, 3e-3),
-    Member("draft-2l", 2, 128, 4, 352, 3_000_000, 3e-3),
+    Member("draft-2l", 2, 128, 4, 352, 4_500_000, 3e-3),
     Member("draft-4l", 4, 192, 6, 512, 6_000_000, 2e-3),
     Member("draft-2l-distilled", 2, 128, 4, 352, 3_000_000, 3e-3, distill_from="target"),
 )
