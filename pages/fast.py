@@ -140,8 +140,9 @@ def benchmark() -> None:
         with col:
             chart(lp.bench_figure(rows, t), f"fast-bench-{t}")
     st.caption("Notice: the gap between the solid and dashed lines is what a verification pass over "
-               "k + 1 tokens costs beyond one step on this machine; the gap below the dashed line "
-               "is per-round overhead.")
+               "k + 1 tokens costs beyond one step on this machine; a measured point below the "
+               "dashed line is per-round overhead, one above it is run-to-run noise or text that "
+               "suits the draft better than the average α suggests.")
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="fast_bench_rows")
 
 
