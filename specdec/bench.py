@@ -125,7 +125,7 @@ def bench(pair, prompts: list[str], ks: list[int], temps: list[float], max_new: 
     out = {"target": pair.target_name, "draft": pair.draft_name, "prompts": len(prompts),
            "max_new_tokens": max_new, "repeats": repeats, "c": c, "draft_step_ms": draft_ms,
            "target_step_ms": target_ms, "settings": [],
-           "verify_cost": {str(k): verify_cost(pair.target, pair.vocab_size, k) for k in ks}}
+           "verify_cost": {str(k): verify_cost(pair.target, pair.vocab_size, k, target_ms) for k in ks}}
     steps, done = len(temps) * (2 + 3 * len(ks)), 0
     for t in temps:
         shared = {}

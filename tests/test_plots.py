@@ -1,4 +1,6 @@
 """Figure builders and the token strip, from a fixed hand-made round."""
+from dataclasses import replace
+
 from specdec import plots
 from specdec.trace import Caches, Dist, Final, Position, Round
 from ui.strip import strip_html
@@ -71,9 +73,9 @@ def test_strip_marks_every_kind():
 
 def test_only_kept_tokens_break_the_line():
     rnd = fixed_round()
-    newline = rnd.positions[1].__class__(**{**rnd.positions[1].__dict__, "text": "\n"})
-    rnd = rnd.__class__(**{**rnd.__dict__, "positions": (rnd.positions[0], newline, rnd.positions[2]),
-                           "final": Final(1, "x\n", "correction", 0.1, RESIDUAL)})
+    newline = replace(rnd.positions[1], text="\n")
+    rnd = replace(rnd, positions=(rnd.positions[0], newline, rnd.positions[2]),
+                  final=Final(1, "x\n", "correction", 0.1, RESIDUAL))
     html = strip_html([], [rnd], selected=None)
     assert '<span class="t rejected" title="round 1, draft 2: q=0.700 p=0.100 u=0.900 → rejected">↵</span>' in html
     assert ">x↵\n</span>" in html                        # the kept correction does break the line
@@ -84,8 +86,7 @@ def test_only_kept_tokens_break_the_line():
 
 def test_greedy_final_token_is_shown_as_the_argmax_not_a_residual():
     rnd = fixed_round()
-    greedy = rnd.__class__(**{**rnd.__dict__, "greedy": True,
-                              "final": Final(1, "b", "correction", 0.6, P1)})
+    greedy = replace(rnd, greedy=True, final=Final(1, "b", "correction", 0.6, P1))
     fig = plots.source_figure(greedy, TEXT.get)
     assert len(fig.data) == 1 and "residual" not in fig.data[0].name
     assert list(fig.data[0].x)[0] == "b ◀"                  # the argmax of P1, first

@@ -40,10 +40,10 @@ def theory_figure(alpha: float, k: int, c: float, measured: list[dict] | None = 
 
     eps: extra cost of each verified token, so a (k+1)-token pass costs 1 + k·eps steps.
     """
-    from specdec.theory import speedup_with_verify
+    from specdec.theory import expected_speedup
 
-    def curve(a: float, j: int) -> float:
-        return speedup_with_verify(a, j, c, 1 + j * eps)
+    def curve(a: float, j: int) -> float:          # a pass of 1 + j·ε steps acts as c + ε
+        return expected_speedup(a, j, c + eps)
 
     ks = list(range(1, k_max + 1))
     fig = go.Figure()

@@ -79,14 +79,14 @@ def k_sweep(pair, prompts: list[str], ks: list[int], temperature: float, max_new
             progress: Progress) -> list[dict]:
     """Measured tokens/round and wall-clock speedup for each k, with theory at measured α̂, c
     (and at the measured cost v_k of each (k+1)-token verification pass)."""
-    c = cost_ratio(pair)[0]
+    c, _, target_ms = cost_ratio(pair)
     progress(0, len(ks) + 1, "autoregressive baseline")
     base = timed(pair, prompts, temperature=temperature, max_new_tokens=max_new, mode="autoregressive")
     rows = []
     for i, k in enumerate(ks):
         progress(i + 1, len(ks) + 1, f"k = {k}")
         spec = timed(pair, prompts, k=k, temperature=temperature, max_new_tokens=max_new)
-        rows.append(_row(spec, base, c, k, verify_cost(pair.target, pair.vocab_size, k)))
+        rows.append(_row(spec, base, c, k, verify_cost(pair.target, pair.vocab_size, k, target_ms)))
     return rows
 
 
