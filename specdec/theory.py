@@ -23,6 +23,12 @@ def speedup_with_verify(alpha: float, k: int, c: float, v: float) -> float:
     return expected_tokens(alpha, k) / (k * c + v)
 
 
+def verify_ceiling(k: int, c: float, v: float) -> float:
+    """bound(v) / bound = (k·c + 1) / (k·c + v), whatever α: the largest fraction of the
+    Theorem 3.8 bound that any engine can reach when a (k+1)-token pass costs v steps."""
+    return (k * c + 1) / (k * c + v)
+
+
 def best_k(alpha: float, c: float, k_max: int = 16) -> int:
     """The k in 1..k_max with the highest expected speedup."""
     return max(range(1, k_max + 1), key=lambda k: expected_speedup(alpha, k, c))

@@ -207,4 +207,4 @@ def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path):
     assert not at.exception and not at.error
     assert any("t ← d, 3 prompts × 8 tokens" in c.value for c in at.caption)
     table = [d for d in at.dataframe if len(d.value) == len(ROWS)]
-    assert list(table[0].value["row"]) == list(ROWS) and list(table[0].value["v"]) == [1.3] * 5
+    assert list(table[0].value["row"]) == list(ROWS) and list(table[0].value["v"]) == [1.3] * len(ROWS)

@@ -4,7 +4,7 @@ import json
 import pytest
 from tiny import tiny_pair
 
-from specdec.bench import ROWS, bench, flat_rows, greedy_mismatches, table
+from specdec.bench import LIBRARY_DRAFTING, ROWS, bench, flat_rows, greedy_mismatches, table
 from specdec.lessons.plots import bench_figure
 from specdec.lessons.speed import read_bench
 from specdec.prompts import KINDS, load_prompts, round_robin, select
@@ -29,11 +29,33 @@ def test_bench_runs_and_reports_every_field(result):
         assert s["verify_cost"] > 0 and spec["bound_with_verify"] > 0
         # a costlier verification pass can only lower the bound, a cheaper one only raise it
         assert (spec["bound_with_verify"] <= spec["bound"]) == (s["verify_cost"] >= 1)
+        assert s["ceiling"] == pytest.approx(spec["bound_with_verify"] / spec["bound"])
         assert s["rows"][0]["speedup"] == 1.0
+        library = s["rows"][5]                          # the engine with the library's drafting
+        assert 0 <= library["acceptance_rate"] <= 1 and library["bound"] is None
     greedy = result["settings"][0]
     assert greedy["identical"] is True, greedy["mismatches"]   # tiny models: no near-ties
-    assert "greedy outputs of rows 1-4 identical on every prompt: yes" in table(result)
+    assert f"greedy outputs of rows 1-{len(ROWS)} identical on every prompt: yes" in table(result)
     assert f"v = {greedy['verify_cost']:.2f}" in table(result)
+
+
+def test_library_drafting_row_mirrors_transformers_defaults():
+    from transformers import GenerationConfig
+    defaults = GenerationConfig._get_default_generation_params()
+    assert LIBRARY_DRAFTING == {"k": defaults["num_assistant_tokens"], "policy": "confidence",
+                                "confidence": defaults["assistant_confidence_threshold"]}
+    assert defaults["num_assistant_tokens_schedule"] == "constant"
+
+
+def test_repeats_are_interleaved_across_rows():
+    labels = []
+    out = bench(tiny_pair(), ["abc"], ks=[1, 2], temps=[1.0], max_new=4, repeats=2,
+                progress=lambda done, total, label: labels.append(label))
+    runs = [label for label in labels if "repeat" in label]
+    assert len(runs) == 2 * (4 + 2 * 2)                     # 4 k-free rows + 2 rows per k
+    first_second = next(i for i, label in enumerate(runs) if "repeat 2" in label)
+    assert first_second == len(runs) // 2                   # every row ran once before any reran
+    assert all(len(r["seconds"]) == 2 for s in out["settings"] for r in s["rows"])
 
 
 def test_the_fast_page_reads_bench_json(result, tmp_path):
@@ -49,6 +71,8 @@ def test_the_fast_page_reads_bench_json(result, tmp_path):
     assert [t.name for t in fig.data][:3] == ["Theorem 3.8 bound", "bound at the measured verification "
                                               "cost", "engine speculative"]
     assert list(fig.data[0].y) == [spec["bound"]] and list(fig.data[2].y) == [spec["speedup"]]
+    older = [r for r in rows if r["row"] != ROWS[5]]      # a file written before row 6 existed
+    assert len(bench_figure(older, 1.0).data) == len(fig.data) - 1
 
 
 def test_retrained_weights_invalidate_cached_lesson_results(tmp_path, monkeypatch):

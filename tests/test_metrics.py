@@ -2,7 +2,8 @@
 import pytest
 
 from specdec.metrics import summarize
-from specdec.theory import best_k, expected_speedup, expected_tokens, speedup_with_verify
+from specdec.theory import (best_k, expected_speedup, expected_tokens, speedup_with_verify,
+                            verify_ceiling)
 from specdec.trace import Caches, Final, Position, Round
 
 
@@ -40,3 +41,7 @@ def test_leviathan_numbers():
     # α = 0.5, k = 2: 1.75 tokens per round; c = 0.2, verification costs 1.3 steps -> 1.75 / 1.7
     assert speedup_with_verify(0.5, 2, 0.2, 1.3) == pytest.approx(1.75 / 1.7)
     assert speedup_with_verify(0.5, 2, 0.2, 1.0) == pytest.approx(expected_speedup(0.5, 2, 0.2))
+    # the ceiling is bound(v) / bound: 1.4 / 1.7 at k = 2, c = 0.2, v = 1.3, for any alpha
+    assert verify_ceiling(2, 0.2, 1.3) == pytest.approx(1.4 / 1.7)
+    assert verify_ceiling(2, 0.2, 1.3) == pytest.approx(speedup_with_verify(0.9, 2, 0.2, 1.3)
+                                                        / expected_speedup(0.9, 2, 0.2))

@@ -98,13 +98,16 @@ def bench_figure(rows: list[dict], temperature: float) -> go.Figure:
                             ("bound at the measured verification cost", "bound_with_verify", "dash")):
         fig.add_trace(go.Scatter(x=ks, y=[spec[k][key] for k in ks], name=name, mode="lines",
                                  line=dict(color=COLORS["target"], dash=dash)))
-    styles = {"engine speculative": COLORS["bonus"], "transformers assisted (k, constant)": COLORS["draft"],
-              "transformers assisted (library defaults)": COLORS["discarded"]}
-    for name, color in styles.items():
+    styles = {"engine speculative": (COLORS["bonus"], "solid"),
+              "transformers assisted (k, constant)": (COLORS["draft"], "solid"),
+              "engine speculative (library defaults)": (COLORS["bonus"], "dot"),
+              "transformers assisted (library defaults)": (COLORS["discarded"], "dot")}
+    for name, (color, dash) in styles.items():
         by_k = {r["k"]: r for r in rows if r["row"] == name}
-        fig.add_trace(go.Scatter(x=ks, y=[by_k[k]["speedup"] for k in ks], name=name,
-                                 mode="lines+markers", marker=dict(size=10, color=color),
-                                 line=dict(color=color)))
+        if by_k:                        # files from older benches lack the newer rows
+            fig.add_trace(go.Scatter(x=ks, y=[by_k[k]["speedup"] for k in ks], name=name,
+                                     mode="lines+markers", marker=dict(size=10, color=color),
+                                     line=dict(color=color, dash=dash)))
     fig.add_hline(y=1.0, line_dash="dot", line_color=COLORS["rejected"])
     return _layout(fig, f"Speedup over this engine's autoregressive decoding, T = {temperature}",
                    height=380, xaxis_title="k", yaxis_title="speedup ×")

@@ -37,7 +37,8 @@ FAMILY = (
     Member("draft-1l", 1, 128, 4, 352, 3_000_000, 3e-3),
     Member("draft-2l", 2, 128, 4, 352, 4_500_000, 3e-3),
     Member("draft-4l", 4, 192, 6, 512, 6_000_000, 2e-3),
-    Member("draft-2l-distilled", 2, 128, 4, 352, 3_000_000, 3e-3, distill_from="target"),
+    Member("draft-2l-distilled", 2, 128, 4, 352, 3_000_000, 3e-3, distill_from="target",
+           restart=(4_000_000, 2e-3)),
 )
 
 
