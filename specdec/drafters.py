@@ -32,7 +32,7 @@ class ModelDrafter:
 
     def propose(self, seq: list[int], k: int, sampling: Sampling, generator, policy) -> Proposal:
         """Feed what the cache lacks, then sample d_1..d_k, one forward per token."""
-        row = forward(self.model, seq[self.cache_len():], self.cache, self.vocab_size)[-1:]
+        row = forward(self.model, seq[self.cache_len():], self.cache, self.vocab_size, keep=1)
         tokens, rows, forwards = [], [], 1
         for i in range(k):
             q = probs_from_logits(row, sampling)[0]                     # (V,)

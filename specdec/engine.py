@@ -89,7 +89,7 @@ class Decoder:
         # 2. Verify: one target forward over [unseen prefix, d_1..d_m] gives p_1..p_{m+1}.
         m = len(prop.tokens)
         logits = forward(pair.target, self.seq[self._target_len():] + prop.tokens,
-                         self.target_cache, pair.vocab_size)[-(m + 1):]           # (m+1, V)
+                         self.target_cache, pair.vocab_size, keep=m + 1)          # (m+1, V)
         target_probs = probs_from_logits(logits, sampling)                        # (m+1, V)
         t2 = time.perf_counter()
         peak = (self._target_len(), self.drafter.cache_len())

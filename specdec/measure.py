@@ -23,7 +23,7 @@ def step_ms(model, vocab: int, prefix: int = 64, reps: int = 30, tokens: int = 1
     tokens = 1 is a decoding step; tokens = k + 1 is a verification pass.
     """
     cache = new_cache(model)
-    forward(model, [1 + i % (vocab - 1) for i in range(prefix)], cache, vocab)
+    forward(model, [1 + i % (vocab - 1) for i in range(prefix)], cache, vocab, keep=1)
     times = []
     for i in range(reps):
         ids = [1 + (i + j) % (vocab - 1) for j in range(tokens)]

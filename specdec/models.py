@@ -158,11 +158,12 @@ def load_pair(target: str = DEFAULT_TARGET, draft: str | None = DEFAULT_DRAFT,
 
 
 @torch.no_grad()
-def forward(model, ids: list[int], cache, vocab_size: int) -> torch.Tensor:
-    """Feed `ids` after what `cache` holds; returns (len(ids), vocab_size) float32 logits on CPU."""
+def forward(model, ids: list[int], cache, vocab_size: int, keep: int = 0) -> torch.Tensor:
+    """Feed `ids` after what `cache` holds; returns (T, vocab_size) float32 logits on CPU for
+    the last T = `keep` positions (0 = all): the LM head runs on those rows only."""
     device = next(model.parameters()).device
-    x = torch.tensor([ids], dtype=torch.long, device=device)          # (1, T)
-    out = model(input_ids=x, cache=cache, use_cache=True)
+    x = torch.tensor([ids], dtype=torch.long, device=device)          # (1, len(ids))
+    out = model(input_ids=x, cache=cache, use_cache=True, logits_to_keep=keep)
     return out.logits[0, :, :vocab_size].float().cpu()                # (T, V)
 
 

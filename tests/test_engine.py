@@ -82,3 +82,14 @@ def test_cached_run_equals_no_cache_recompute(pair_no_eos, drafter):
             assert rnd.caches.draft_after == min(rnd.caches.draft_peak, len(seq) - 1)
         assert decoder.target_cache.get_seq_length() == len(seq) - 1
     assert seq == decoder.seq
+
+
+def test_forward_keeps_only_the_rows_asked_for(pair):
+    """keep = n runs the LM head on the last n positions only; the rows match a full forward."""
+    from specdec.models import forward, new_cache
+    ids = pair.tokenizer("a b c d")["input_ids"]
+    full = forward(pair.target, ids, new_cache(pair.target), pair.vocab_size)       # (T, V)
+    for keep in (1, 3):
+        rows = forward(pair.target, ids, new_cache(pair.target), pair.vocab_size, keep=keep)
+        assert rows.shape == (keep, pair.vocab_size)
+        torch.testing.assert_close(rows, full[-keep:], rtol=1e-5, atol=1e-5)
