@@ -1,10 +1,12 @@
 """The benchmark end to end on tiny config-built models, and its greedy-identity check."""
 import json
+from types import SimpleNamespace
 
 import pytest
 from tiny import tiny_pair
 
-from specdec.bench import LIBRARY_DRAFTING, ROWS, bench, flat_rows, greedy_mismatches, table
+from specdec.bench import (LIBRARY_DRAFTING, ROWS, Measured, bench, flat_rows, greedy_mismatches,
+                           table, verify_cost_in_run)
 from specdec.lessons.plots import bench_figure
 from specdec.lessons.speed import read_bench
 from specdec.prompts import KINDS, load_prompts, round_robin, select
@@ -26,7 +28,7 @@ def test_bench_runs_and_reports_every_field(result):
         spec = s["rows"][1]
         assert 0 <= spec["acceptance_rate"] <= 1 and spec["bound"] > 0
         assert spec["measured_over_bound"] == spec["speedup"] / spec["bound"]
-        assert s["verify_cost"] > 0 and spec["bound_with_verify"] > 0
+        assert s["verify_cost"] > 0 and s["verify_cost_alone"] > 0 and spec["bound_with_verify"] > 0
         # a costlier verification pass can only lower the bound, a cheaper one only raise it
         assert (spec["bound_with_verify"] <= spec["bound"]) == (s["verify_cost"] >= 1)
         assert s["ceiling"] == pytest.approx(spec["bound_with_verify"] / spec["bound"])
@@ -37,6 +39,17 @@ def test_bench_runs_and_reports_every_field(result):
     assert greedy["identical"] is True, greedy["mismatches"]   # tiny models: no near-ties
     assert f"greedy outputs of rows 1-{len(ROWS)} identical on every prompt: yes" in table(result)
     assert f"v = {greedy['verify_cost']:.2f}" in table(result)
+
+
+def test_verification_price_is_read_from_the_runs_own_rounds():
+    def rnd(index, drafted, ms):
+        return SimpleNamespace(index=index, drafted=drafted, verify_ms=ms)
+    # the first round of a run also feeds the prompt; rounds that drafted fewer than k are other passes
+    spec = Measured(rounds=[rnd(0, 2, 50.0), rnd(1, 2, 13.0), rnd(2, 2, 15.0), rnd(3, 2, 14.0),
+                            rnd(4, 1, 99.0)])
+    base = Measured(rounds=[rnd(0, 0, 40.0), rnd(1, 0, 10.0), rnd(2, 0, 11.0), rnd(3, 0, 10.0)])
+    assert verify_cost_in_run(spec, base, 2) == pytest.approx(14.0 / 10.0)
+    assert verify_cost_in_run(spec, base, 4) is None          # no 5-token pass in these rounds
 
 
 def test_library_drafting_row_mirrors_transformers_defaults():
