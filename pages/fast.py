@@ -63,8 +63,8 @@ def measured(pair, names) -> None:
              f"best measured speedup **{max(r['speedup'] for r in rows):.2f}×**.")
     if "verify_cost" in rows[0]:
         costs = ", ".join(f"v{r['k']} = {r['verify_cost']:.2f}" for r in rows)
-        st.write(f"One target pass over k + 1 tokens costs v_k target steps here: {costs}. "
-                 "The dashed blue line is the theorem with those prices.")
+        st.write(f"In these runs one target pass over k + 1 tokens cost v_k target steps: {costs}. "
+                 "The dashed grey line is the theorem with those prices.")
     chart(lp.theory_figure(round(alpha, 2), 4, rows[0]["c"], rows, k_max=8), "fast-measured")
     chart(lp.tokens_figure(rows), "fast-tokens")
     st.caption("Notice where the measured crosses sit below the theory curve: Theorem 3.8 prices "

@@ -20,7 +20,7 @@ import torch
 
 from specdec.engine import generate
 from specdec.hf_baseline import hf_generate
-from specdec.measure import cost_ratio, verify_cost
+from specdec.measure import cost_ratio, verify_cost, verify_cost_in_run
 from specdec.metrics import summarize
 from specdec.settings import Settings
 from specdec.theory import expected_speedup, speedup_with_verify, verify_ceiling
@@ -90,20 +90,6 @@ def jobs(t: float, ks: list[int], max_new: int) -> list[tuple]:
         settings = Settings(k=k, temperature=t, max_new_tokens=max_new)
         out += [((name, k), name, settings) for name in PER_K]
     return out
-
-
-def pass_ms(rounds, drafted: int) -> float | None:
-    """Median ms of the target passes over `drafted` + 1 tokens in these rounds (the first
-    round of a run also feeds the prompt, so it is left out)."""
-    times = [r.verify_ms for r in rounds if r.index > 0 and r.drafted == drafted]
-    return statistics.median(times) if times else None
-
-
-def verify_cost_in_run(spec: Measured, base: Measured, k: int) -> float | None:
-    """v_k as the runs paid it: a (k+1)-token pass of the speculative row over a 1-token step
-    of the autoregressive row, both timed inside the same interleaved runs."""
-    spec_ms, step_ms = pass_ms(spec.rounds, k), pass_ms(base.rounds, 0)
-    return spec_ms / step_ms if spec_ms and step_ms else None
 
 
 def summarize_row(name: str, m: Measured, base: Measured, k: int, c: float, v: float) -> dict:
@@ -182,7 +168,7 @@ def bench(pair, prompts: list[str], ks: list[int], temps: list[float], max_new: 
 def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone: float) -> dict:
     """One (T, k) table; bound(v) uses v as paid in the runs (v_alone: the same pass timed alone)."""
     base = measured[ROWS[0]]
-    v = verify_cost_in_run(measured[ROWS[1]], base, k) or v_alone
+    v = verify_cost_in_run(measured[ROWS[1]].rounds, base.rounds, k) or v_alone
     rows = [summarize_row(name, measured[name], base, k, c, v) for name in ROWS]
     entry = {"k": k, "temperature": t, "verify_cost": v, "verify_cost_alone": v_alone,
              "ceiling": verify_ceiling(k, c, v),

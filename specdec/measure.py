@@ -40,6 +40,20 @@ def verify_cost(model, vocab: int, k: int, one_step_ms: float) -> float:
     return step_ms(model, vocab, tokens=k + 1) / one_step_ms
 
 
+def pass_ms(rounds, drafted: int) -> float | None:
+    """Median ms of the target passes over `drafted` + 1 tokens in these rounds (the first
+    round of a run also feeds the prompt, so it is left out)."""
+    times = [r.verify_ms for r in rounds if r.index > 0 and r.drafted == drafted]
+    return statistics.median(times) if times else None
+
+
+def verify_cost_in_run(spec_rounds, base_rounds, k: int) -> float | None:
+    """v_k as runs paid it: a (k+1)-token pass of speculative rounds over a 1-token step of
+    autoregressive rounds timed alongside (the models share the CPU's caches there)."""
+    spec_ms, step = pass_ms(spec_rounds, k), pass_ms(base_rounds, 0)
+    return spec_ms / step if spec_ms and step else None
+
+
 def cost_ratio(pair) -> tuple[float, float, float]:
     """(c, draft step ms, target step ms); c = 0 for a pair without a draft model."""
     target = step_ms(pair.target, pair.vocab_size)

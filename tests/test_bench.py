@@ -5,10 +5,10 @@ from types import SimpleNamespace
 import pytest
 from tiny import tiny_pair
 
-from specdec.bench import (LIBRARY_DRAFTING, ROWS, Measured, bench, flat_rows, greedy_mismatches,
-                           table, verify_cost_in_run)
+from specdec.bench import LIBRARY_DRAFTING, ROWS, bench, flat_rows, greedy_mismatches, table
 from specdec.lessons.plots import bench_figure
 from specdec.lessons.speed import read_bench
+from specdec.measure import verify_cost_in_run
 from specdec.prompts import KINDS, load_prompts, round_robin, select
 
 
@@ -45,9 +45,8 @@ def test_verification_price_is_read_from_the_runs_own_rounds():
     def rnd(index, drafted, ms):
         return SimpleNamespace(index=index, drafted=drafted, verify_ms=ms)
     # the first round of a run also feeds the prompt; rounds that drafted fewer than k are other passes
-    spec = Measured(rounds=[rnd(0, 2, 50.0), rnd(1, 2, 13.0), rnd(2, 2, 15.0), rnd(3, 2, 14.0),
-                            rnd(4, 1, 99.0)])
-    base = Measured(rounds=[rnd(0, 0, 40.0), rnd(1, 0, 10.0), rnd(2, 0, 11.0), rnd(3, 0, 10.0)])
+    spec = [rnd(0, 2, 50.0), rnd(1, 2, 13.0), rnd(2, 2, 15.0), rnd(3, 2, 14.0), rnd(4, 1, 99.0)]
+    base = [rnd(0, 0, 40.0), rnd(1, 0, 10.0), rnd(2, 0, 11.0), rnd(3, 0, 10.0)]
     assert verify_cost_in_run(spec, base, 2) == pytest.approx(14.0 / 10.0)
     assert verify_cost_in_run(spec, base, 4) is None          # no 5-token pass in these rounds
 

@@ -11,7 +11,7 @@ import platform
 from pathlib import Path
 from typing import Callable
 
-from specdec.measure import cost_ratio, timed, verify_cost
+from specdec.measure import cost_ratio, timed, verify_cost, verify_cost_in_run
 from specdec.models import ASSETS
 from specdec.theory import expected_speedup, expected_tokens, speedup_with_verify
 
@@ -78,7 +78,7 @@ def _row(spec, base, c: float, k: int, v: float = 1.0) -> dict:
 def k_sweep(pair, prompts: list[str], ks: list[int], temperature: float, max_new: int,
             progress: Progress) -> list[dict]:
     """Measured tokens/round and wall-clock speedup for each k, with theory at measured α̂, c
-    (and at the measured cost v_k of each (k+1)-token verification pass)."""
+    (and at the cost v_k of each (k+1)-token verification pass as these runs paid it)."""
     c, _, target_ms = cost_ratio(pair)
     progress(0, len(ks) + 1, "autoregressive baseline")
     base = timed(pair, prompts, temperature=temperature, max_new_tokens=max_new, mode="autoregressive")
@@ -86,7 +86,9 @@ def k_sweep(pair, prompts: list[str], ks: list[int], temperature: float, max_new
     for i, k in enumerate(ks):
         progress(i + 1, len(ks) + 1, f"k = {k}")
         spec = timed(pair, prompts, k=k, temperature=temperature, max_new_tokens=max_new)
-        rows.append(_row(spec, base, c, k, verify_cost(pair.target, pair.vocab_size, k, target_ms)))
+        v = (verify_cost_in_run(spec.rounds, base.rounds, k)
+             or verify_cost(pair.target, pair.vocab_size, k, target_ms))
+        rows.append(_row(spec, base, c, k, v))
     return rows
 
 
