@@ -146,7 +146,7 @@ def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_
     at.button(key="fast_measure").click().run()
     assert not at.exception
     assert any("Measured: α̂" in m.value for m in at.markdown)
-    assert any("costs v_k target steps" in m.value for m in at.markdown)
+    assert any("tokens cost v_k target steps" in m.value for m in at.markdown)
     assert list(tmp_path.glob("ksweep-*.json"))          # cached on disk for the next visit
 
 
