@@ -24,8 +24,9 @@ def speedup_with_verify(alpha: float, k: int, c: float, v: float) -> float:
 
 
 def verify_ceiling(k: int, c: float, v: float) -> float:
-    """bound(v) / bound = (k·c + 1) / (k·c + v), whatever α: the largest fraction of the
-    Theorem 3.8 bound that any engine can reach when a (k+1)-token pass costs v steps."""
+    """bound(v) / bound = (k·c + 1) / (k·c + v), whatever α: what the price of a (k+1)-token
+    pass of v steps alone leaves of the Theorem 3.8 bound (the fraction an engine with no
+    other overhead reaches when acceptances behave like the theorem's i.i.d. α)."""
     return (k * c + 1) / (k * c + v)
 
 

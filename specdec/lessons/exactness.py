@@ -75,6 +75,7 @@ def first_position(pair, prompt_ids: list[int], sampling) -> tuple[torch.Tensor,
     """p₁ and q₁ for a prompt with the real models (the same processing the engine uses)."""
     from specdec.models import forward, new_cache
     from specdec.sampling import probs_from_logits
-    rows = [forward(m, prompt_ids, new_cache(m), pair.vocab_size, keep=1) for m in (pair.target, pair.draft)]
+    rows = [forward(m, prompt_ids, new_cache(m), pair.vocab_size, keep=1)
+            for m in (pair.target, pair.draft)]
     p, q = (probs_from_logits(r, sampling)[0].double() for r in rows)   # (V,), (V,)
     return p / p.sum(), q / q.sum()
