@@ -18,8 +18,8 @@ st.title("When speculation is fast")
 st.caption("Speed depends on three numbers: how often drafts are accepted (α), how many you "
            "draft (k), and how much a draft step costs relative to a target step (c).")
 
-PROMPTS = [p.prompt for p in load_prompts() if p.kind in ("code", "structured")][:4]
-MAX_NEW = 32
+PROMPTS = [p.prompt for p in load_prompts() if p.kind in ("code", "structured")][:8]
+MAX_NEW = 48
 
 
 def theory() -> None:
