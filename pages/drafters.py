@@ -1,43 +1,37 @@
 """Drafters compared: each embedded draft, n-gram lookup and the draft-length policies."""
+from dataclasses import replace
+
 import pandas as pd
 import streamlit as st
 
-from specdec.lessons import speed
 from specdec.lessons.drafters import compare, variants
 from specdec.lessons.plots import drafters_figure
-from specdec.models import EMBEDDED
+from specdec.models import FAST_DRAFT, FAST_TARGET, family_drafts
 from specdec.prompts import load_prompts, round_robin
-from ui import jobs, loaders, state
+from ui import jobs, loaders, shell, state
+from ui.measured import measured
 from ui.round_view import chart
-from ui import shell
 
 shell.page()
 st.title("Drafters compared")
-st.caption("Same prompts, same target (stdlib/target): which drafter wins, and on which kind of text?")
+st.caption(f"Same prompts, same target ({FAST_TARGET}): which drafter wins, and on which kind of text?")
 
 N = st.slider("Prompts (taken one of each kind in turn)", 2, 20, 10, key="drafters_n")
 PROMPTS = round_robin(load_prompts(), N)
 MAX_NEW = 32
-DRAFTS = [n for n in EMBEDDED if n != "stdlib/target"]
+DRAFTS = family_drafts(FAST_TARGET)
 
 
 def measure():
-    s = state.settings()
-    settings = {"k": s.k, "temperature": s.temperature, "top_p": s.top_p, "max_new_tokens": MAX_NEW,
-                "confidence": s.confidence}
-    key = {"settings": settings, "prompts": [p.prompt for p in PROMPTS], "drafts": DRAFTS}
-    rows = speed.load_cached("drafters", key)
-    if st.button("Recompute" if rows else "Compare the drafters", key="drafters_run",
-                 type="secondary" if rows else "primary"):
-        rows = jobs.run_job("comparing drafters", "drafters_job", lambda pr: compare(
-            loaders.load, "stdlib/target", variants(DRAFTS, "stdlib/draft-2l-distilled"), PROMPTS,
-            settings, pr))
-        speed.save_cached("drafters", key, rows)
-    if not rows:
-        st.write(f"{len(PROMPTS)} prompts, {MAX_NEW} new tokens, k = {s.k}, "
-                 f"T = {s.temperature}; the policies use draft-2l-distilled "
-                 f"(confidence threshold {s.confidence}). Cached on disk per settings.")
-    return rows
+    s = replace(state.settings(), max_new_tokens=MAX_NEW, seed=0)
+    key = {"settings": s.as_dict(), "prompts": [p.prompt for p in PROMPTS], "drafts": DRAFTS}
+    return measured(
+        "drafters", key,
+        lambda pr: compare(loaders.load, FAST_TARGET, variants(DRAFTS, FAST_DRAFT), PROMPTS, s, pr),
+        button="Compare the drafters",
+        intro=f"{len(PROMPTS)} prompts, {MAX_NEW} new tokens, k = {s.k}, T = {s.temperature}; "
+              f"the policies use {FAST_DRAFT} (confidence threshold {s.confidence}). "
+              "Cached on disk per settings.")
 
 
 rows = measure()

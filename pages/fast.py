@@ -1,16 +1,18 @@
 """When it is fast: Leviathan's theory, measured on this machine, and the draft-size trade-off."""
+from dataclasses import replace
+
 import pandas as pd
 import streamlit as st
 
 from specdec.bench import flat_rows
 from specdec.lessons import plots as lp
 from specdec.lessons import speed
-from specdec.models import EMBEDDED
+from specdec.models import FAST_TARGET, family_drafts
 from specdec.prompts import load_prompts
 from specdec.theory import best_k, expected_speedup, expected_tokens
-from ui import jobs, loaders, sidebar, state
+from ui import jobs, loaders, shell, sidebar, state
+from ui.measured import measured as measured_result
 from ui.round_view import chart
-from ui import shell
 
 shell.page()
 
@@ -47,16 +49,14 @@ def theory() -> None:
 
 def measured(pair, names) -> None:
     st.header("2 · Measured on this machine")
-    settings = state.settings()
+    settings = replace(state.settings(), max_new_tokens=MAX_NEW)
     key = {"pair": list(names), "T": settings.temperature, "prompts": PROMPTS, "n": MAX_NEW}
-    rows = speed.load_cached("ksweep", key)
-    if st.button("Measure k = 1 … 8 here", type="primary", key="fast_measure"):
-        rows = jobs.run_job("measuring", "fast_measure_job", lambda pr: speed.k_sweep(
-            pair, PROMPTS, list(range(1, 9)), settings.temperature, MAX_NEW, pr))
-        speed.save_cached("ksweep", key, rows)
+    rows = measured_result(
+        "ksweep", key, lambda pr: speed.k_sweep(pair, PROMPTS, list(range(1, 9)), settings, pr),
+        button="Measure k = 1 … 8 here",
+        intro=f"Runs speculative and autoregressive generation on {len(PROMPTS)} bundled prompts "
+              f"({MAX_NEW} tokens each, T = {settings.temperature}) for k = 1…8, and measures c.")
     if not rows:
-        st.write(f"Runs speculative and autoregressive generation on {len(PROMPTS)} bundled prompts "
-                 f"({MAX_NEW} tokens each, T = {settings.temperature}) for k = 1…8, and measures c.")
         return
     alpha = sum(r["alpha"] for r in rows) / len(rows)
     st.write(f"Measured: α̂ = **{alpha:.2f}** (mean β), c = **{rows[0]['c']:.3f}**, "
@@ -78,19 +78,17 @@ def measured(pair, names) -> None:
 
 def tradeoff() -> None:
     st.header("3 · Too weak vs too big: every draft of the family")
-    settings = state.settings()
+    settings = replace(state.settings(), max_new_tokens=MAX_NEW)
     k, t = settings.k, settings.temperature
-    drafts = [n for n in EMBEDDED if n != "stdlib/target"]
+    drafts = family_drafts(FAST_TARGET)
     key = {"drafts": drafts, "k": k, "T": t, "prompts": PROMPTS, "n": MAX_NEW}
-    rows = speed.load_cached("tradeoff", key)
-    label = "Recompute" if rows else "Measure every draft"
-    if st.button(label, key="fast_tradeoff", type="secondary" if rows else "primary"):
-        rows = jobs.run_job("trade-off", "fast_tradeoff_job", lambda pr: speed.draft_tradeoff(
-            loaders.load, "stdlib/target", drafts, PROMPTS, k, t, MAX_NEW, pr))
-        speed.save_cached("tradeoff", key, rows)
+    rows = measured_result(
+        "tradeoff", key,
+        lambda pr: speed.draft_tradeoff(loaders.load, FAST_TARGET, drafts, PROMPTS, settings, pr),
+        button="Measure every draft",
+        intro=f"Same target, k = {k}, T = {t}: acceptance, cost ratio c and real speedup for each "
+              "embedded draft and the n-gram drafter. Computed once per machine and cached.")
     if not rows:
-        st.write(f"Same target, k = {k}, T = {t}: acceptance, cost ratio c and real speedup for each "
-                 "embedded draft and the n-gram drafter. Computed once per machine and cached.")
         return
     rows = sorted(rows, key=lambda r: r["params"])
     c1, c2 = st.columns(2)
@@ -107,12 +105,12 @@ def tradeoff() -> None:
 def temperatures(pair, names) -> None:
     st.header("4 · Temperature and acceptance")
     temps = [0.0, 0.25, 0.5, 0.75, 1.0, 1.5]
-    key = {"pair": list(names), "k": state.settings().k, "prompts": PROMPTS, "n": MAX_NEW}
-    rows = speed.load_cached("temps", key)
-    if st.button("Sweep the temperature", key="fast_temps"):
-        rows = jobs.run_job("temperature sweep", "fast_temps_job", lambda pr: speed.temperature_sweep(
-            pair, PROMPTS, temps, state.settings().k, MAX_NEW, pr))
-        speed.save_cached("temps", key, rows)
+    settings = replace(state.settings(), max_new_tokens=MAX_NEW)
+    key = {"pair": list(names), "k": settings.k, "prompts": PROMPTS, "n": MAX_NEW}
+    rows = measured_result(
+        "temps", key, lambda pr: speed.temperature_sweep(pair, PROMPTS, temps, settings, pr),
+        button="Sweep the temperature",
+        intro=f"Measures acceptance at T = {', '.join(map(str, temps))} with k = {settings.k}.")
     if rows:
         chart(lp.temperature_figure(rows), "fast-temps")
         st.caption("Notice: sharper distributions (low T) agree more often — at T = 0 a draft only "

@@ -1,6 +1,7 @@
 """Home: what speculative decoding is, and a one-click start."""
 import streamlit as st
-from ui import shell
+
+from ui import navigation, shell
 
 shell.page()
 
@@ -35,8 +36,6 @@ if st.button("▶ Start: step through the embedded pair on a Python prompt", typ
     st.switch_page("pages/step_through.py")
 st.caption("Pick another pair, k, temperature or drafter in the sidebar at any time.")
 st.subheader("Lessons")
-st.page_link("pages/step_through.py", label="Step through — every number of every round", icon=":material/step:")
-st.page_link("pages/exact.py", label="Why it is exact — the residual, and rules that break it", icon=":material/balance:")
-st.page_link("pages/fast.py", label="When it is fast — α, k, c: theory against this machine", icon=":material/speed:")
-st.page_link("pages/where.py", label="Where it works — acceptance by kind of text", icon=":material/travel_explore:")
-st.page_link("pages/drafters.py", label="Drafters compared — model sizes, n-gram lookup, policies", icon=":material/compare_arrows:")
+for info in navigation.PAGES:
+    if info.blurb:
+        st.page_link(info.path, label=f"{info.title} — {info.blurb}", icon=info.icon)

@@ -87,11 +87,11 @@ def live_view() -> None:
     dec = session.decoder()
     controls(finished=dec is not None and dec.stop is not None)
     messages()
-    if dec is None or not dec.rounds:
+    if dec is None or not dec.history:
         st.write("Press **Next round** to draft and verify the first round.")
         return
     label = lambda t: pair.tokenizer.decode([t])  # noqa: E731
-    show_run(dec.rounds, dec.prompt_ids, label, dec.stop)
+    show_run(dec.history, dec.prompt_ids, label, dec.stop)
     st.download_button("Download this run (JSON)", lambda: dec.result().to_json(),   # built on click
                        "specdec-run.json", "application/json", key="btn_download")
 

@@ -1,14 +1,16 @@
 """Where it works: acceptance by kind of text, prompt length and output position."""
+from dataclasses import replace
+
 import pandas as pd
 import streamlit as st
 
 from specdec.engine import generate
 from specdec.lessons import where
-from specdec.prompts import KINDS, Prompt, load_prompts
-from ui import jobs, sidebar, state, strip
-from ui.round_view import chart
 from specdec.lessons.plots import kind_figure, per_position_by_kind_figure
-from ui import shell
+from specdec.prompts import KINDS, Prompt, load_prompts
+from ui import jobs, shell, sidebar, state, strip
+from ui.measured import measured
+from ui.round_view import chart
 
 shell.page()
 st.title("Where speculation works")
@@ -37,18 +39,14 @@ def prompt_set() -> list[Prompt]:
 def results(pair, prompts):
     kinds = st.multiselect("Kinds to run", KINDS, default=list(KINDS), key="where_kinds_sel")
     prompts = [p for p in prompts if p.kind in kinds]
-    settings = {"k": state.settings().k, "temperature": state.settings().temperature,
-                "top_p": state.settings().top_p, "max_new_tokens": MAX_NEW}
-    key = (st.session_state.active_pair, tuple(sorted(settings.items())), tuple(prompts))
-    cache = st.session_state.setdefault("where_cache", {})
-    if st.button(f"Run the set (k = {settings['k']}, T = {settings['temperature']})", type="primary",
-                 key="where_run", disabled=key in cache):
-        cache[key] = jobs.run_job("running the prompt set", "where_job",
-                                  lambda pr: where.run_set(pair, prompts, settings, pr))
-    if key not in cache:
-        st.write(f"Runs every prompt speculatively and autoregressively ({MAX_NEW} new tokens, "
-                 "same seed). Results are kept per pair and settings; change k or T to recompute.")
-    return cache.get(key)
+    settings = replace(state.settings(), max_new_tokens=MAX_NEW, seed=0)
+    key = {"pair": st.session_state.active_pair, "settings": settings.as_dict(),
+           "prompts": [p.__dict__ for p in prompts]}
+    return measured("where", key, lambda pr: where.run_set(pair, prompts, settings, pr),
+                    button=f"Run the set (k = {settings.k}, T = {settings.temperature})",
+                    intro=f"Runs every prompt speculatively and autoregressively ({MAX_NEW} new "
+                          "tokens, same seed). Results are kept per pair and settings for this "
+                          "session; change k or T to measure again.", on_disk=False)
 
 
 def kind_rows(res) -> list[dict]:
@@ -111,9 +109,8 @@ def drill_down(pair, res) -> None:
     if c1.button("Open in Step through ▶", key="where_open", on_click=open_in_step, args=(chosen.prompt.prompt,)):
         st.switch_page("pages/step_through.py")
     if c2.button("Token view: where do drafts break?", key="where_tokens"):
-        s = state.settings()
-        run = generate(pair, chosen.prompt.prompt, k=s.k, temperature=s.temperature, top_p=s.top_p,
-                       max_new_tokens=MAX_NEW, seed=0)
+        run = generate(pair, chosen.prompt.prompt,
+                       replace(state.settings(), max_new_tokens=MAX_NEW, seed=0))
         st.html(strip.prob_strip_html(strip.prompt_texts(run.prompt_ids, run.label), run.rounds))
         st.caption("Shade = target probability of the emitted token; green underline = an accepted "
                    "draft, orange = a correction after a rejection, blue = a bonus token.")

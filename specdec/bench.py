@@ -12,7 +12,6 @@ paid in the runs is reported too, with the bound it implies, so a gap can be att
 from __future__ import annotations
 
 import statistics
-import sys
 import time
 from dataclasses import dataclass, field
 
@@ -22,6 +21,7 @@ from specdec.engine import generate
 from specdec.hf_baseline import hf_generate
 from specdec.measure import cost_ratio, verify_cost, verify_cost_in_run
 from specdec.metrics import summarize
+from specdec.sampling import NEAR_TIE
 from specdec.settings import Settings
 from specdec.theory import expected_speedup, speedup_with_verify, verify_ceiling
 
@@ -53,17 +53,12 @@ def _one(row: str, pair, prompt: str, settings: Settings, seed: int):
     if row.startswith("engine"):
         mode = "autoregressive" if row == ROWS[0] else "speculative"
         t0 = time.perf_counter()
-        run = generate(pair, prompt, seed=seed, lean=True, mode=mode, **_engine_kwargs(settings))
+        run = generate(pair, prompt, settings, seed=seed, lean=True, mode=mode)
         seconds = time.perf_counter() - t0
         return list(run.token_ids), seconds, run.metrics.target_forwards, list(run.rounds)
     assistant = None if row == ROWS[2] else "constant" if row == ROWS[3] else "defaults"
     ids, seconds, forwards = hf_generate(pair, prompt, settings, seed, assistant, settings.k)
     return ids, seconds, forwards, []
-
-
-def _engine_kwargs(settings: Settings) -> dict:
-    return {key: getattr(settings, key) for key in ("k", "temperature", "top_k", "top_p",
-                                                      "max_new_tokens", "policy", "confidence")}
 
 
 def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Measured) -> None:
@@ -127,13 +122,16 @@ def greedy_mismatches(outputs: dict[str, list[list[int]]]) -> list[dict]:
 
 
 @torch.no_grad()
-def explain(pair, prompt: str, reference: list[int], position: int) -> str:
-    """Why two greedy outputs split: the target's top-2 gap where they first differ."""
+def top2_gap(pair, prompt: str, reference: list[int], position: int) -> float:
+    """The target's top-2 probability gap where two greedy outputs first differ."""
     ids = pair.tokenizer(prompt)["input_ids"] + reference[:position]
     probs = pair.target(torch.tensor([ids], device=pair.device)).logits[0, -1].float().softmax(-1)
     top = probs.topk(2).values.tolist()
-    gap = top[0] - top[1]
-    kind = "a near-tie that float rounding can flip" if gap < 1e-3 else "not a near-tie: investigate"
+    return top[0] - top[1]
+
+
+def explain(gap: float) -> str:
+    kind = "a near-tie that float rounding can flip" if gap < NEAR_TIE else "not a near-tie: investigate"
     return f"top-2 gap {gap:.2e} ({kind})"
 
 
@@ -177,7 +175,8 @@ def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone:
         mismatches = greedy_mismatches({name: measured[name].outputs for name in ROWS})
         for mm in mismatches:
             ref = measured[mm["reference"]].outputs[mm["prompt"]]
-            mm["why"] = explain(pair, prompts[mm["prompt"]], ref, mm["position"])
+            mm["gap"] = top2_gap(pair, prompts[mm["prompt"]], ref, mm["position"])
+            mm["why"] = explain(mm["gap"])
         entry.update(identical=not mismatches, mismatches=mismatches)
     return entry
 
@@ -189,51 +188,3 @@ def flat_rows(result: dict) -> list[dict]:
             "measured_over_bound_with_verify")
     return [{"temperature": s["temperature"], "k": s["k"], "v": s.get("verify_cost"), "row": r["row"],
              **{key: r.get(key) for key in keys}} for s in result["settings"] for r in s["rows"]]
-
-
-def stderr_progress(done: int, total: int, label: str) -> None:
-    width = 30
-    filled = int(width * done / max(1, total))
-    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label[:60]:<60}")
-    if done >= total:
-        sys.stderr.write("\n")
-    sys.stderr.flush()
-
-
-def _cell(value, spec: str) -> str:
-    return "—" if value is None else format(value, spec)
-
-
-COLUMNS = (("tok/s", "tokens_per_s", ".1f", 8), ("fwd/tok", "target_forwards_per_token", ".3f", 9),
-           ("acc", "acceptance_rate", ".2f", 7), ("len", "mean_acceptance_length", ".2f", 6),
-           ("speedup", "speedup", ".2f", 9), ("bound", "bound", ".2f", 7),
-           ("meas/bound", "measured_over_bound", ".2f", 11), ("bound(v)", "bound_with_verify", ".2f", 10),
-           ("meas/bound(v)", "measured_over_bound_with_verify", ".2f", 14))
-
-
-def _line(row: dict) -> str:
-    return f"{row['row']:<42}" + "".join(f"{_cell(row[key], spec):>{w}}" for _, key, spec, w in COLUMNS)
-
-
-def table(result: dict) -> str:
-    lines = [f"target {result['target']}  draft {result['draft']}  prompts {result['prompts']}  "
-             f"max_new_tokens {result['max_new_tokens']}  repeats {result['repeats']}  "
-             f"c = {result['c']:.3f} ({result['draft_step_ms']:.2f} / {result['target_step_ms']:.2f} ms)",
-             "bound = Theorem 3.8 from measured alpha and c (a verification pass priced at one target "
-             "step); bound(v) = the same with the measured price v of a (k+1)-token pass",
-             "library defaults = up to 20 drafts a round, stop drafting after a draft with q(d) < 0.4 "
-             "(transformers also adapts that threshold during a run); the same in every k table"]
-    head = f"{'row':<42}" + "".join(f"{name:>{w}}" for name, _, _, w in COLUMNS)
-    for s in result["settings"]:
-        lines += ["", f"T = {s['temperature']}, k = {s['k']}, v = {s['verify_cost']:.2f} "
-                  f"(in these runs one {s['k'] + 1}-token target pass cost {s['verify_cost']:.2f} "
-                  f"steps, {s['verify_cost_alone']:.2f} timed alone; that alone scales the bound "
-                  f"by {s['ceiling']:.2f})",
-                  head, "-" * len(head)]
-        lines += [_line(r) for r in s["rows"]]
-        if s["identical"] is not None:
-            lines.append(f"greedy outputs of rows 1-{len(ROWS)} identical on every prompt: "
-                         + ("yes" if s["identical"] else "NO"))
-            lines += [f"  prompt {m['prompt']}: {m['row']} differs from {m['reference']} at token "
-                      f"{m['position']}: {m['why']}" for m in s["mismatches"]]
-    return "\n".join(lines)

@@ -7,12 +7,13 @@ import sys
 import time
 from pathlib import Path
 
+from specdec.drafters import DRAFTERS
 from specdec.engine import generate
+from specdec.errors import InputError
 from specdec.models import DEFAULT_DRAFT, DEFAULT_TARGET, load_pair
 from specdec.policies import POLICIES
-from specdec.render import LEGEND_COLOUR, LEGEND_PLAIN, marked_text, metrics_table
-from specdec.sampling import InputError
-from specdec.settings import DRAFTERS, MODES, Settings
+from specdec.settings import MODES, Settings
+from specdec.terminal import LEGEND_COLOUR, LEGEND_PLAIN, marked_text, metrics_table
 
 
 def add_threads(p) -> None:
@@ -32,8 +33,10 @@ def add_run_parser(sub) -> None:
     p.add_argument("--top-p", type=float, default=1.0, help="1 = off")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--max-new-tokens", type=int, default=64)
-    p.add_argument("--drafter", choices=DRAFTERS, default="model")
-    p.add_argument("--policy", choices=POLICIES, default="constant")
+    p.add_argument("--drafter", choices=list(DRAFTERS), default="model",
+                   help="; ".join(f"{name}: {d.label}" for name, d in DRAFTERS.items()))
+    p.add_argument("--policy", choices=list(POLICIES), default="constant",
+                   help="; ".join(f"{name}: {p.help}" for name, p in POLICIES.items()))
     p.add_argument("--confidence", type=float, default=0.3, help="threshold of --policy confidence")
     p.add_argument("--mode", choices=MODES, default="speculative")
     p.add_argument("--json", action="store_true", help="print the whole run trace as JSON")
@@ -48,10 +51,10 @@ def cmd_run(args) -> int:
                         mode=args.mode)            # validate before loading any model
     if not args.prompt:
         raise InputError("the prompt is empty: pass --prompt with some text, e.g. 'def parse('")
-    needs_draft = args.drafter == "model" and args.mode == "speculative"
+    needs_draft = DRAFTERS[args.drafter].needs_draft_model and args.mode == "speculative"
     pair = load_pair(args.target, args.draft if needs_draft else None)
     t0 = time.perf_counter()
-    run = generate(pair, args.prompt, **settings.as_dict())
+    run = generate(pair, args.prompt, settings)
     seconds = time.perf_counter() - t0
     if args.json:
         print(run.to_json())
@@ -88,8 +91,9 @@ def _numbers(text: str, kind, name: str) -> list:
 
 
 def cmd_bench(args) -> int:
-    from specdec.bench import bench, stderr_progress, table
+    from specdec.bench import bench
     from specdec.prompts import select
+    from specdec.terminal import stderr_progress, table
     ks, temps = _numbers(args.k, int, "k"), _numbers(args.temperature, float, "temperature")
     for k in ks:
         for t in temps:

@@ -1,18 +1,30 @@
-"""Drafters behind one small interface: propose up to k tokens, then roll back.
+"""Drafters behind one small interface (`Drafter`), and the registry that lists them.
 
-- ModelDrafter: a small causal LM with its own KV cache, sampling from the same
+- ModelDrafter ("model"): a small causal LM with its own KV cache, sampling from the same
   processed distribution q that the acceptance test uses.
-- NgramDrafter: prompt lookup (no model): find the latest earlier occurrence of the
-  sequence's last n tokens and propose what followed it. q is a point mass.
+- NgramDrafter ("ngram"): prompt lookup (no model): find the latest earlier occurrence of
+  the sequence's last n tokens and propose what followed it. q is a point mass.
+- NoDrafter: proposes nothing; autoregressive mode (the baseline) runs with it.
+
+To add a drafter: write a class with the three methods of `Drafter` and `register` a
+`DrafterKind` for it. The engine, the CLI's `--drafter` choices and the app's sidebar all
+read `DRAFTERS`, so nothing else needs editing (docs/architecture.md).
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Protocol
 
 import torch
 
-from specdec.models import forward, new_cache
+from specdec.errors import InputError
+from specdec.models import crop_cache, forward, new_cache
 from specdec.sampling import Sampling, choose, probs_from_logits
+
+if TYPE_CHECKING:
+    from specdec.models import Pair
+    from specdec.policies import Policy
+    from specdec.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -20,6 +32,45 @@ class Proposal:
     tokens: list[int]          # d_1..d_m, m <= k
     probs: torch.Tensor        # (m, V) q_1..q_m
     forwards: int              # draft forward passes spent
+
+
+class Drafter(Protocol):
+    def cache_len(self) -> int:
+        """Positions of the sequence this drafter has already seen (0 if it keeps no cache)."""
+
+    def propose(self, seq: list[int], k: int, sampling: Sampling, generator: torch.Generator,
+                policy: "Policy") -> Proposal:
+        """Up to k drafts after `seq`, with the distribution q each was drawn from."""
+
+    def rollback(self, valid_len: int) -> None:
+        """Forget everything after the first `valid_len` positions of the sequence."""
+
+
+@dataclass(frozen=True)
+class DrafterKind:
+    name: str                  # the value of Settings.drafter and of --drafter
+    label: str                 # how the app names it
+    needs_draft_model: bool    # True: the pair must have a draft model
+    build: Callable[["Pair", "Settings"], Drafter]
+
+
+DRAFTERS: dict[str, DrafterKind] = {}
+
+
+def register(kind: DrafterKind) -> DrafterKind:
+    DRAFTERS[kind.name] = kind
+    return kind
+
+
+def make_drafter(pair: "Pair", settings: "Settings") -> Drafter:
+    """The drafter a run uses; autoregressive mode drafts nothing."""
+    if settings.mode == "autoregressive":
+        return NoDrafter()
+    kind = DRAFTERS[settings.drafter]
+    if kind.needs_draft_model and pair.draft is None:
+        raise InputError(f"this pair has no draft model: choose a drafter that needs none "
+                         f"({', '.join(n for n, d in DRAFTERS.items() if not d.needs_draft_model)})")
+    return kind.build(pair, settings)
 
 
 class ModelDrafter:
@@ -45,10 +96,7 @@ class ModelDrafter:
         return Proposal(tokens, torch.stack(rows), forwards)            # d_k is not fed yet
 
     def rollback(self, valid_len: int) -> None:
-        """Crop the cache to the first `valid_len` positions (public DynamicCache.crop)."""
-        extra = self.cache_len() - valid_len
-        if extra > 0:
-            self.cache.crop(-extra)
+        crop_cache(self.cache, valid_len)
 
 
 class NgramDrafter:
@@ -75,3 +123,22 @@ class NgramDrafter:
 
     def rollback(self, valid_len: int) -> None:
         pass
+
+
+class NoDrafter:
+    """Drafts nothing: every round is one target step (the autoregressive baseline)."""
+
+    def cache_len(self) -> int:
+        return 0
+
+    def propose(self, seq: list[int], k: int, sampling: Sampling, generator, policy) -> Proposal:
+        return Proposal([], torch.zeros(0, 0), 0)
+
+    def rollback(self, valid_len: int) -> None:
+        pass
+
+
+register(DrafterKind("model", "draft model", True,
+                     lambda pair, s: ModelDrafter(pair.draft, pair.vocab_size)))
+register(DrafterKind("ngram", "n-gram lookup", False,
+                     lambda pair, s: NgramDrafter(pair.vocab_size)))

@@ -9,18 +9,20 @@ Mode "autoregressive" is the baseline: the same code path with k = 0.
 from __future__ import annotations
 
 import time
+from dataclasses import replace
 from typing import Iterator
 
 import torch
 
 from specdec import record
-from specdec.drafters import ModelDrafter, NgramDrafter, Proposal
-from specdec.models import Pair, forward, new_cache
+from specdec.drafters import Proposal, make_drafter
+from specdec.errors import InputError
+from specdec.models import Pair, crop_cache, forward, new_cache
 from specdec.policies import make_policy
 from specdec.rejection import verify_greedy, verify_sampled
-from specdec.sampling import InputError, probs_from_logits
+from specdec.sampling import probs_from_logits
 from specdec.settings import Settings
-from specdec.trace import Round, Run
+from specdec.trace import Caches, Round, Run
 
 
 def encode_prompt(pair: Pair, prompt: str) -> list[int]:
@@ -34,14 +36,6 @@ def encode_prompt(pair: Pair, prompt: str) -> list[int]:
     return list(ids)
 
 
-def make_drafter(pair: Pair, settings: Settings):
-    if settings.drafter == "ngram" or settings.mode == "autoregressive":
-        return NgramDrafter(pair.vocab_size)
-    if pair.draft is None:
-        raise InputError("this pair has no draft model: choose the n-gram drafter")
-    return ModelDrafter(pair.draft, pair.vocab_size)
-
-
 class Decoder:
     def __init__(self, pair: Pair, prompt: str, settings: Settings):
         self.pair, self.settings, self.prompt = pair, settings, prompt
@@ -51,7 +45,7 @@ class Decoder:
         self.target_cache = new_cache(pair.target)
         self.drafter = make_drafter(pair, settings)
         self.policy = make_policy(settings.policy, settings.k, settings.confidence)
-        self.rounds: list[Round] = []
+        self.history: list[Round] = []          # the rounds so far
         self.stop: str | None = None
 
     def __iter__(self) -> Iterator[Round]:
@@ -65,58 +59,58 @@ class Decoder:
     def _target_len(self) -> int:
         return self.target_cache.get_seq_length()
 
-    def _plan(self) -> tuple[int, int]:
-        """(k the policy asks for, k this round can use before max_new_tokens / the context)."""
+    def _draft_limit(self) -> int:
+        """The policy's k, capped so the round cannot pass max_new_tokens or the context."""
         if self.settings.mode == "autoregressive":
-            return 0, 0
-        want = self.policy.next_k()
+            return 0
         room = min(self.settings.max_new_tokens - len(self.generated) - 1,
                    self.pair.context - len(self.seq) - 1)
-        return want, max(0, min(want, room))
+        return max(0, min(self.policy.next_k(), room))
+
+    def _propose(self, k: int) -> Proposal:
+        if not k:
+            return Proposal([], torch.zeros(0, self.pair.vocab_size), 0)
+        return self.drafter.propose(self.seq, k, self.settings.sampling, self.generator, self.policy)
 
     def step(self) -> Round:
         """One round: steps 1-5 below double as the captions in the app."""
         if self.stop is not None:
             raise InputError(f"this run has finished ({self.stop}); reset to start again")
-        s, pair, sampling = self.settings, self.pair, self.settings.sampling
-        prefix_len, (_, k) = len(self.seq), self._plan()
-        before = (self._target_len(), self.drafter.cache_len())
+        pair, sampling, k = self.pair, self.settings.sampling, self._draft_limit()
+        prefix_len = len(self.seq)
+        target_before, draft_before = self._target_len(), self.drafter.cache_len()
         # 1. Draft: the drafter proposes d_1..d_m (m <= k), sampled from q.
         t0 = time.perf_counter()
-        prop = (self.drafter.propose(self.seq, k, sampling, self.generator, self.policy) if k
-                else Proposal([], torch.zeros(0, pair.vocab_size), 0))
+        prop = self._propose(k)
         t1 = time.perf_counter()
         # 2. Verify: one target forward over [unseen prefix, d_1..d_m] gives p_1..p_{m+1}.
         m = len(prop.tokens)
-        logits = forward(pair.target, self.seq[self._target_len():] + prop.tokens,
+        logits = forward(pair.target, self.seq[target_before:] + prop.tokens,
                          self.target_cache, pair.vocab_size, keep=m + 1)          # (m+1, V)
         target_probs = probs_from_logits(logits, sampling)                        # (m+1, V)
         t2 = time.perf_counter()
-        peak = (self._target_len(), self.drafter.cache_len())
+        target_peak, draft_peak = self._target_len(), self.drafter.cache_len()
         # 3. Accept / reject each draft; 4. resample from the residual, or take the bonus.
         verdict = (verify_greedy(prop.tokens, target_probs) if sampling.greedy else
                    verify_sampled(prop.tokens, prop.probs, target_probs, self.generator))
         # 5. Roll back both KV caches to the prefix plus the accepted drafts.
-        self._rollback(prefix_len + verdict.n_accepted)
-        after = (self._target_len(), self.drafter.cache_len())
+        crop_cache(self.target_cache, prefix_len + verdict.n_accepted)
+        self.drafter.rollback(prefix_len + verdict.n_accepted)
         emitted = self._emit(prop.tokens[:verdict.n_accepted] + [verdict.token])
         self.policy.update(m, verdict.n_accepted)
-        tok = pair.tokenizer
-        rnd = record.make_round(
-            index=len(self.rounds), prefix_len=prefix_len, k=k, greedy=sampling.greedy,
-            positions=record.positions(tok, prop.tokens, prop.probs, target_probs, verdict, s.lean,
+        tok, lean = pair.tokenizer, self.settings.lean
+        rnd = Round(
+            index=len(self.history), prefix_len=prefix_len, draft_limit=k, greedy=sampling.greedy,
+            positions=record.positions(tok, prop.tokens, prop.probs, target_probs, verdict, lean,
                                        sampling.greedy),
-            verdict=verdict, final=record.final(tok, verdict, target_probs, m, s.lean),
-            emitted=emitted, before=before, peak=peak, after=after,
-            forwards=(prop.forwards, 1), ms=((t1 - t0) * 1e3, (t2 - t1) * 1e3), stop=self.stop)
-        self.rounds.append(rnd)
+            n_accepted=verdict.n_accepted, final=record.final(tok, verdict, target_probs, m, lean),
+            emitted=tuple(emitted),
+            caches=Caches(target_before, target_peak, self._target_len(),
+                          draft_before, draft_peak, self.drafter.cache_len()),
+            draft_forwards=prop.forwards, target_forwards=1,
+            draft_ms=(t1 - t0) * 1e3, verify_ms=(t2 - t1) * 1e3, stop=self.stop)
+        self.history.append(rnd)
         return rnd
-
-    def _rollback(self, valid_len: int) -> None:
-        extra = self._target_len() - valid_len
-        if extra > 0:
-            self.target_cache.crop(-extra)          # public API: negative = remove last n
-        self.drafter.rollback(valid_len)
 
     def _emit(self, tokens: list[int]) -> list[int]:
         """Append the round's tokens (cut after EOS) and decide whether the run stops."""
@@ -136,25 +130,31 @@ class Decoder:
         return Run(prompt=self.prompt, prompt_ids=tuple(self.prompt_ids),
                    settings={**self.settings.as_dict(), "target": self.pair.target_name,
                              "draft": self.pair.draft_name},
-                   rounds=tuple(self.rounds), token_ids=tuple(ids),
+                   rounds=tuple(self.history), token_ids=tuple(ids),
                    text=self.pair.tokenizer.decode(ids, skip_special_tokens=True),
                    stop_reason=self.stop or "running",
-                   vocab=record.vocabulary(self.pair.tokenizer, self.seq, self.rounds))
+                   vocab=record.vocabulary(self.pair.tokenizer, self.seq, self.history))
 
 
-def rounds(pair: Pair, prompt: str, **settings) -> Iterator[Round]:
+def _settings(settings: Settings | None, overrides: dict) -> Settings:
+    """A Settings, with keyword overrides applied (keywords are a convenience of this edge)."""
+    return replace(settings or Settings(), **overrides)
+
+
+def rounds(pair: Pair, prompt: str, settings: Settings | None = None,
+           **overrides) -> Iterator[Round]:
     """Yield one immutable Round per draft -> verify round until a stop."""
-    yield from Decoder(pair, prompt, Settings(**settings))
+    yield from Decoder(pair, prompt, _settings(settings, overrides))
 
 
-def generate(pair: Pair, prompt: str, **settings) -> Run:
+def generate(pair: Pair, prompt: str, settings: Settings | None = None, **overrides) -> Run:
     """Run to the end and return the whole Run (text, ids, rounds, metrics)."""
-    decoder = Decoder(pair, prompt, Settings(**settings))
+    decoder = Decoder(pair, prompt, _settings(settings, overrides))
     for _ in decoder:
         pass
     return decoder.result()
 
 
-def autoregressive(pair: Pair, prompt: str, **settings) -> Run:
+def autoregressive(pair: Pair, prompt: str, settings: Settings | None = None, **overrides) -> Run:
     """Target-only baseline with the same sampling, generator and cache handling."""
-    return generate(pair, prompt, **{**settings, "mode": "autoregressive"})
+    return generate(pair, prompt, settings, **{**overrides, "mode": "autoregressive"})

@@ -14,6 +14,7 @@ import torch
 from specdec.engine import generate
 from specdec.metrics import summarize
 from specdec.models import forward, new_cache
+from specdec.settings import Settings
 
 
 @torch.no_grad()
@@ -79,12 +80,12 @@ class Timed:
         return summarize(self.rounds)
 
 
-def timed(pair, prompts: list[str], **settings) -> Timed:
-    """Generate for every prompt (seed = index) and time the whole set."""
+def timed(pair, prompts: list[str], settings: Settings) -> Timed:
+    """Generate for every prompt (seed = its index, lean traces) and time the whole set."""
     tokens, seconds, rounds, texts = 0, 0.0, [], []
     for i, prompt in enumerate(prompts):
         t0 = time.perf_counter()
-        run = generate(pair, prompt, seed=i, lean=True, **settings)
+        run = generate(pair, prompt, settings, seed=i, lean=True)
         seconds += time.perf_counter() - t0
         tokens += len(run.token_ids)
         rounds += run.rounds

@@ -11,8 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
+from typing import TYPE_CHECKING
+
 from specdec.theory import expected_speedup, expected_tokens
-from specdec.trace import Round
+
+if TYPE_CHECKING:
+    from specdec.trace import Round
 
 
 @dataclass(frozen=True)
@@ -32,9 +36,11 @@ class Metrics:
     mean_beta: float | None          # α̂: mean of β over drafted positions that were examined
     draft_ms: float
     verify_ms: float
-    cost_ratio: float | None         # c ≈ ms per draft forward / ms per target forward
+    draft_per_verify: float | None   # ms per draft forward / ms per verification pass (= c / v_k;
+                                     # c itself is measure.cost_ratio, against a 1-token step)
     expected_tokens_per_round: float | None   # Eq. (1) with α̂ and the mean k
-    expected_speedup: float | None            # Theorem 3.8 with α̂, mean k and c
+    expected_speedup: float | None            # Theorem 3.8 with α̂, mean k and draft_per_verify
+                                              # as its c (a pass priced at one target step)
 
 
 def _ratio(a: float, b: float) -> float | None:
@@ -84,5 +90,5 @@ def summarize(rounds: Sequence[Round]) -> Metrics:
         target_forwards=t_fw, draft_forwards=d_fw,
         target_forwards_per_token=_ratio(t_fw, tokens),
         target_calls_saved=None if not tokens else 1 - t_fw / tokens,
-        mean_beta=alpha, draft_ms=draft_ms, verify_ms=verify_ms, cost_ratio=cost,
+        mean_beta=alpha, draft_ms=draft_ms, verify_ms=verify_ms, draft_per_verify=cost,
         expected_tokens_per_round=exp_tokens, expected_speedup=exp_speed)

@@ -12,16 +12,20 @@ from pathlib import Path
 
 import torch
 
-from specdec.sampling import InputError
+from specdec.errors import InputError, LoadError
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets" / "models"
 EMBEDDED = ("stdlib/target", "stdlib/draft-1l", "stdlib/draft-2l", "stdlib/draft-4l",
             "stdlib/draft-2l-distilled")
-DEFAULT_TARGET, DEFAULT_DRAFT = "stdlib/target", "stdlib/draft-2l-distilled"
+# The one place that names default pairs: the fast pair (tiny, trained here) and the default.
+FAST_TARGET, FAST_DRAFT = "stdlib/target", "stdlib/draft-2l-distilled"
+DEFAULT_TARGET, DEFAULT_DRAFT = FAST_TARGET, FAST_DRAFT
 
 
-class LoadError(InputError):
-    """A model or tokenizer could not be loaded; the message says why and what to do."""
+def family_drafts(target: str) -> list[str]:
+    """The embedded drafts made for an embedded target (same family prefix)."""
+    family = target.split("/")[0] + "/"
+    return [n for n in EMBEDDED if n.startswith(family) and n != target]
 
 
 @dataclass(frozen=True)
@@ -170,3 +174,10 @@ def forward(model, ids: list[int], cache, vocab_size: int, keep: int = 0) -> tor
 def new_cache(model):
     from transformers import DynamicCache
     return DynamicCache(config=model.config)
+
+
+def crop_cache(cache, valid_len: int) -> None:
+    """Keep the first `valid_len` positions (public DynamicCache.crop: negative = drop last n)."""
+    extra = cache.get_seq_length() - valid_len
+    if extra > 0:
+        cache.crop(-extra)

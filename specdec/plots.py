@@ -9,6 +9,7 @@ from typing import Callable
 
 import plotly.graph_objects as go
 
+from specdec.sampling import NEAR_TIE
 from specdec.trace import Dist, Position, Round
 
 COLORS = {
@@ -151,7 +152,7 @@ def greedy_source_figure(rnd: Round, label: Label) -> go.Figure:
                    yaxis_title="probability")
 
 
-def near_tie(dist: Dist, margin: float = 0.01) -> float | None:
+def near_tie(dist: Dist, margin: float = NEAR_TIE) -> float | None:
     """The gap between the two most likely tokens when it is below `margin`, else None."""
     top = dist.top(2)
     gap = top[0][1] - top[1][1] if len(top) > 1 else 1.0

@@ -6,19 +6,21 @@
 - confidence: up to k, but stop drafting after a token whose draft probability
               q(d) is below a threshold (the draft "knows" it is guessing).
 The stop decision depends only on the draft's own tokens, so output stays exact.
+To add one: subclass `Constant` and add it to `POLICIES`; the engine, the CLI and the
+sidebar read that table.
 """
 from __future__ import annotations
 
-from specdec.sampling import InputError
+from dataclasses import dataclass
+
+from specdec.errors import InputError
 
 K_MAX = 32   # the heuristic never grows past this
 
 
 class Constant:
-    name = "constant"
-
-    def __init__(self, k: int):
-        self.k = k
+    def __init__(self, k: int, threshold: float = 0.0):
+        self.k, self.threshold = k, threshold
 
     def next_k(self) -> int:
         return self.k
@@ -30,9 +32,10 @@ class Constant:
         pass
 
 
-class Heuristic(Constant):
-    name = "heuristic"
+Policy = Constant     # the interface every policy keeps
 
+
+class Heuristic(Constant):
     def update(self, drafted: int, accepted: int) -> None:
         if drafted == 0:
             return
@@ -40,24 +43,25 @@ class Heuristic(Constant):
 
 
 class Confidence(Constant):
-    name = "confidence"
-
-    def __init__(self, k: int, threshold: float):
-        super().__init__(k)
-        self.threshold = threshold
-
     def keep_drafting(self, q_token: float) -> bool:
         return q_token >= self.threshold
 
 
-POLICIES = ("constant", "heuristic", "confidence")
+@dataclass(frozen=True)
+class PolicyKind:
+    cls: type
+    help: str                 # one line for the CLI and the app
 
 
-def make_policy(name: str, k: int, threshold: float = 0.3) -> Constant:
-    if name == "constant":
-        return Constant(k)
-    if name == "heuristic":
-        return Heuristic(k)
-    if name == "confidence":
-        return Confidence(k, threshold)
-    raise InputError(f"unknown draft-length policy {name!r}; choose one of {', '.join(POLICIES)}")
+POLICIES: dict[str, PolicyKind] = {
+    "constant": PolicyKind(Constant, "always k"),
+    "heuristic": PolicyKind(Heuristic, "+2 after a round that accepted every draft, −1 otherwise"),
+    "confidence": PolicyKind(Confidence, "stop drafting after a token the draft gives less "
+                                         "than the threshold"),
+}
+
+
+def make_policy(name: str, k: int, threshold: float = 0.3) -> Policy:
+    if name not in POLICIES:
+        raise InputError(f"unknown draft-length policy {name!r}; choose one of {', '.join(POLICIES)}")
+    return POLICIES[name].cls(k, threshold)

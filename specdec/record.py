@@ -4,7 +4,7 @@ from __future__ import annotations
 import torch
 
 from specdec.rejection import Verdict, beta
-from specdec.trace import Caches, Final, Position, Round, make_dist
+from specdec.trace import Final, Position, make_dist
 
 
 def token_text(tokenizer, token: int) -> str:
@@ -39,16 +39,6 @@ def final(tokenizer, verdict: Verdict, target_probs: torch.Tensor, drafted: int,
     p = float(target_probs[verdict.n_accepted][verdict.token])
     return Final(token=verdict.token, text=token_text(tokenizer, verdict.token), kind=kind, p=p,
                  source=None if lean else make_dist(verdict.source))
-
-
-def make_round(*, index, prefix_len, k, greedy, positions, verdict, final, emitted,
-               before, peak, after, forwards, ms, stop) -> Round:
-    """before/peak/after: (target, draft) cache lengths; forwards/ms: (draft, target)."""
-    caches = Caches(before[0], peak[0], after[0], before[1], peak[1], after[1])
-    return Round(index=index, prefix_len=prefix_len, k=k, greedy=greedy, positions=positions,
-                 n_accepted=verdict.n_accepted, final=final, emitted=tuple(emitted),
-                 caches=caches, draft_forwards=forwards[0], target_forwards=forwards[1],
-                 draft_ms=ms[0], verify_ms=ms[1], stop=stop)
 
 
 def vocabulary(tokenizer, seq: list[int], rounds) -> dict:

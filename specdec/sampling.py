@@ -13,9 +13,12 @@ import torch
 from transformers import (LogitsProcessorList, TemperatureLogitsWarper, TopKLogitsWarper,
                           TopPLogitsWarper)
 
+from specdec.errors import InputError
 
-class InputError(ValueError):
-    """Bad user input: the message says what to change."""
+# Two tokens whose target probabilities differ by less than this are a near-tie: a batched
+# (k+1)-token pass and a 1-token pass may order them differently in the last float bits.
+# The one threshold used by the app's tie notes, the bench's parity check and the tests.
+NEAR_TIE = 1e-3
 
 
 @dataclass(frozen=True)

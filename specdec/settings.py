@@ -3,10 +3,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
+from specdec.drafters import DRAFTERS
+from specdec.errors import InputError
 from specdec.policies import POLICIES
-from specdec.sampling import InputError, Sampling
+from specdec.sampling import Sampling
 
-DRAFTERS = ("model", "ngram")
 MODES = ("speculative", "autoregressive")
 
 
@@ -18,8 +19,8 @@ class Settings:
     top_p: float = 1.0             # 1 = off
     seed: int = 0
     max_new_tokens: int = 64
-    drafter: str = "model"         # "model" | "ngram"
-    policy: str = "constant"       # "constant" | "heuristic" | "confidence"
+    drafter: str = "model"         # a key of drafters.DRAFTERS
+    policy: str = "constant"       # a key of policies.POLICIES
     confidence: float = 0.3        # threshold of the confidence policy
     mode: str = "speculative"      # or "autoregressive" (target only, the baseline)
     lean: bool = False             # record counters only, no distributions (benchmarks)

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from specdec.metrics import Metrics, summarize
+
 FULL_VOCAB_LIMIT = 16_384
 TOP_N = 50
 
@@ -95,7 +97,8 @@ class Caches:
 class Round:
     index: int               # 0-based
     prefix_len: int          # tokens before the round (prompt + generated)
-    k: int                   # draft length planned by the policy
+    draft_limit: int         # drafts this round could use: the policy's k, capped so the
+                             # round cannot pass max_new_tokens or the context window
     greedy: bool
     positions: tuple[Position, ...]
     n_accepted: int
@@ -128,8 +131,7 @@ class Run:
         return self.vocab.get(str(token), f"#{token}")
 
     @property
-    def metrics(self):
-        from specdec.metrics import summarize
+    def metrics(self) -> Metrics:
         return summarize(self.rounds)
 
     def to_json(self) -> str:

@@ -5,12 +5,13 @@ import pytest
 from browser import chromium, serve_app, wait_idle
 
 from conftest import needs_embedded
+from ui import navigation
 
 pytestmark = [needs_embedded, pytest.mark.skipif(
     not (shutil.which("chromium") and shutil.which("chromedriver")),
     reason="needs Debian's chromium and chromium-driver (make test installs them as root)")]
 
-PAGES = ["Home", "Step through", "Why it is exact", "When it is fast", "Where it works", "Drafters compared"]
+PAGES = [p.title for p in navigation.PAGES]
 
 
 def problems(driver) -> list[str]:

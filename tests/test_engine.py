@@ -51,8 +51,8 @@ def test_self_draft_accepts_everything_and_adds_a_bonus():
     run = specdec.generate(pair, "abc", k=4, temperature=1.0, seed=3, max_new_tokens=31)
     assert len(run.rounds) == 31 // 5 + 1
     for r in run.rounds:
-        assert r.n_accepted == r.drafted == r.k
-        assert r.final.kind == ("bonus" if r.k else "target")
+        assert r.n_accepted == r.drafted == r.draft_limit
+        assert r.final.kind == ("bonus" if r.draft_limit else "target")
         assert all(p.verdict == "accepted" and p.ratio == pytest.approx(1.0, abs=1e-4)
                    for p in r.positions)  # batched vs 1-token forwards differ in the last bits
 

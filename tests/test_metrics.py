@@ -27,7 +27,7 @@ def test_metrics_by_hand():
     assert m.per_position == pytest.approx((3 / 4, 2 / 4, 1 / 3, 1 / 3))
     assert m.histogram == (1, 1, 1, 0, 1)
     assert m.target_forwards == 4 and m.target_calls_saved == pytest.approx(1 - 4 / 11)
-    assert m.cost_ratio == pytest.approx(0.1)
+    assert m.draft_per_verify == pytest.approx(0.1)
     assert m.mean_beta == pytest.approx(0.5)
 
 

@@ -59,7 +59,8 @@ def test_metric_figures():
     cache = plots.cache_figure(rnd)
     assert list(cache.data[1].x) == [2, 1]              # cropped: target 8→6, draft 7→6
     assert list(plots.histogram_figure((3, 1, 0)).data[0].y) == [3, 1, 0]
-    assert plots.near_tie(Dist((0.50, 0.495, 0.005))) is not None
+    assert plots.near_tie(Dist((0.50, 0.4995, 0.0005))) is not None
+    assert plots.near_tie(Dist((0.50, 0.495, 0.005))) is None      # 5e-3 apart: not a near-tie
     assert plots.near_tie(P1) is None
 
 

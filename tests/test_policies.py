@@ -20,9 +20,9 @@ def test_heuristic_in_the_engine(pair_no_eos):
     h = Heuristic(2)
     for r in run.rounds:                      # the recorded k is the policy's, capped by the room left
         room = 40 - (r.prefix_len - len(run.prompt_ids)) - 1
-        assert r.k == max(0, min(h.next_k(), room))
+        assert r.draft_limit == max(0, min(h.next_k(), room))
         h.update(r.drafted, r.n_accepted)
-    assert max(r.k for r in run.rounds) > 2   # it did grow
+    assert max(r.draft_limit for r in run.rounds) > 2   # it did grow
 
 
 def test_confidence_stop(pair_no_eos):
@@ -32,7 +32,7 @@ def test_confidence_stop(pair_no_eos):
     for r in run.rounds:
         # every drafted token but the last is confident; a round stops early only after a doubt
         assert all(p.q >= 0.5 for p in r.positions[:-1])
-        if r.drafted < r.k:
+        if r.drafted < r.draft_limit:
             short += 1
             assert r.positions[-1].q < 0.5
     assert short > 0

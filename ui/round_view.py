@@ -39,7 +39,7 @@ def step_draft(rnd: Round) -> None:
         return
     how = ("its own argmax (greedy mode, T = 0)" if rnd.greedy else
            "sampled from its own distribution q with the same temperature / top-p as the target")
-    st.write(f"The drafter proposed **{rnd.drafted}** token(s) (k = {rnd.k}), each {how}.")
+    st.write(f"The drafter proposed **{rnd.drafted}** token(s) (limit this round: {rnd.draft_limit}), each {how}.")
     st.dataframe(position_table(rnd), hide_index=True, key=f"tbl{rnd.index}")
 
 
@@ -58,7 +58,7 @@ def step_verify(rnd: Round, label: Callable[[int], str]) -> None:
     chart(fig, f"pq{rnd.index}")
     gap = plots.near_tie(pos.target)
     if rnd.greedy and gap is not None:
-        st.info(f"Near-tie: the target's top two tokens differ by {gap:.4f}. A (k+1)-token "
+        st.info(f"Near-tie: the target's top two tokens differ by {gap:.1e}. A (k+1)-token "
                 "forward and a 1-token forward can differ in the last bits, so ties this "
                 "close may break differently from plain decoding.")
 

@@ -55,7 +55,7 @@ def _advance(until_end: bool) -> None:
             dec.step()
             if not until_end:
                 break
-        st.session_state[SELECTED] = len(dec.rounds)
+        st.session_state[SELECTED] = len(dec.history)
     except specdec.InputError as err:
         st.session_state[ERROR] = str(err)
 

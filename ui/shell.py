@@ -2,14 +2,15 @@
 shared sidebar.
 
 Streamlit runs the first script of a new server (and every AppTest run) in its legacy
-`pages/` mode, which runs a deep-linked page file without app.py. A page that finds no
-mark from app.py switches that mode off and reruns once, so the rerun goes through
-app.py's st.navigation. Where app.py did not run (AppTest runs pages in that mode too)
-the page draws the shared sidebar itself.
+`pages/` mode, which runs a deep-linked page file without app.py. Its documented way
+out: "as soon as any session executes st.navigation, the app ignores the pages/
+directory". So a page that finds no mark from app.py calls st.navigation itself (hidden)
+and reruns once; the rerun goes through app.py. Where app.py still did not run (AppTest
+runs pages in that mode too) the page draws the shared sidebar itself.
 """
 import streamlit as st
 
-from ui import sidebar
+from ui import navigation, sidebar
 
 MARK, DRAWN = "_shell_ran", "_sidebar_drawn"
 
@@ -28,9 +29,8 @@ def run_page(page) -> None:
 def page() -> None:
     """Every page, first: rerun through app.py if it was skipped; draw the sidebar if needed."""
     if not st.session_state.get(MARK):
-        from streamlit.runtime.pages_manager import PagesManager
-        PagesManager.uses_pages_directory = False   # what app.py's st.navigation sets
         st.session_state[MARK] = True               # rerun at most once
+        st.navigation(navigation.st_pages(), position="hidden")
         st.rerun()
     if not st.session_state.get(DRAWN):
         sidebar.render()

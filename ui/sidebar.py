@@ -4,6 +4,8 @@ from __future__ import annotations
 import streamlit as st
 
 import specdec
+from specdec.drafters import DRAFTERS
+from specdec.policies import POLICIES
 from ui import catalog, loaders, state
 
 
@@ -34,11 +36,10 @@ def _sampling_widgets() -> None:
     st.slider("Top-p", 0.05, 1.0, step=0.05, key="top_p")
     st.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="seed")
     st.slider("Max new tokens", 4, 256, step=4, key="max_new_tokens")
-    st.radio("Drafter", ["model", "ngram"], key="drafter", horizontal=True,
-             format_func=lambda d: {"model": "draft model", "ngram": "n-gram lookup"}[d])
-    st.selectbox("Draft-length policy", ["constant", "heuristic", "confidence"], key="policy",
-                 help="constant: always k. heuristic: +2 after a full accept, −1 otherwise. "
-                      "confidence: stop drafting after a token the draft gives less than the threshold.")
+    st.radio("Drafter", list(DRAFTERS), key="drafter", horizontal=True,
+             format_func=lambda name: DRAFTERS[name].label)
+    st.selectbox("Draft-length policy", list(POLICIES), key="policy",
+                 help=" ".join(f"{name}: {p.help}." for name, p in POLICIES.items()))
     if st.session_state.policy == "confidence":
         st.slider("Confidence threshold", 0.0, 1.0, step=0.05, key="confidence")
 

@@ -2,11 +2,12 @@
 on the same prompts against the same target; overall and per kind of text."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from specdec.measure import cost_ratio, timed
 from specdec.metrics import summarize
 from specdec.prompts import Prompt
+from specdec.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -36,11 +37,11 @@ def _rows(label: str, spec_by_kind: dict, base_by_kind: dict, c: float) -> list[
     return rows
 
 
-def _by_kind(pair, prompts: list[Prompt], settings: dict) -> dict:
+def _by_kind(pair, prompts: list[Prompt], settings: Settings) -> dict:
     """Pooled tokens, seconds and rounds per kind (and 'all')."""
     out: dict = {}
     for p in prompts:
-        t = timed(pair, [p.prompt], **settings)
+        t = timed(pair, [p.prompt], settings)
         for kind in (p.kind, "all"):
             acc = out.setdefault(kind, {"tokens": 0, "seconds": 0.0, "rounds": []})
             acc["tokens"] += t.tokens
@@ -50,15 +51,15 @@ def _by_kind(pair, prompts: list[Prompt], settings: dict) -> dict:
 
 
 def compare(load, target: str, all_variants: list[Variant], prompts: list[Prompt],
-            settings: dict, progress) -> list[dict]:
+            settings: Settings, progress) -> list[dict]:
     total = len(all_variants) + 1
     progress(0, total, "autoregressive baseline")
-    base = _by_kind(load(target, None), prompts, {**settings, "mode": "autoregressive"})
+    base = _by_kind(load(target, None), prompts, replace(settings, mode="autoregressive"))
     rows = []
     for i, v in enumerate(all_variants):
         progress(i + 1, total, v.label)
         pair = load(target, v.draft)
-        spec = _by_kind(pair, prompts, {**settings, "drafter": v.drafter, "policy": v.policy})
+        spec = _by_kind(pair, prompts, replace(settings, drafter=v.drafter, policy=v.policy))
         rows += _rows(v.label, spec, base, cost_ratio(pair)[0] if v.draft else 0.0)
     progress(total, total, "done")
     return rows

@@ -5,44 +5,18 @@ user can stop it; results are plain dicts (JSON-ready) and cached on disk per ma
 """
 from __future__ import annotations
 
-import hashlib
 import json
-import platform
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
 from specdec.measure import cost_ratio, timed, verify_cost, verify_cost_in_run
-from specdec.models import ASSETS
+from specdec.settings import Settings
 from specdec.theory import expected_speedup, expected_tokens, speedup_with_verify
 
-BUILD = Path(__file__).resolve().parent.parent.parent / "build"
-CACHE_DIR = BUILD / "cache"
-BENCH_FILE = BUILD / "bench.json"      # `python -m specdec bench --out build/bench.json`
+BENCH_FILE = Path(__file__).resolve().parent.parent.parent / "build" / "bench.json"
+# written by `python -m specdec bench --out build/bench.json`
 Progress = Callable[[int, int, str], None]
-
-
-def weights_stamp(root: Path | None = None) -> list:
-    """Size and mtime of every local weights file: retrained models invalidate cached results."""
-    root = root or ASSETS
-    return sorted((str(f.relative_to(root)), f.stat().st_size, int(f.stat().st_mtime))
-                  for f in root.glob("**/model.safetensors"))
-
-
-def cache_file(kind: str, key: dict) -> Path:
-    key = {**key, "machine": platform.node(), "cpu": platform.processor(), "weights": weights_stamp()}
-    digest = hashlib.sha1(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
-    return CACHE_DIR / f"{kind}-{digest}.json"
-
-
-def load_cached(kind: str, key: dict):
-    path = cache_file(kind, key)
-    return json.loads(path.read_text()) if path.exists() else None
-
-
-def save_cached(kind: str, key: dict, value) -> None:
-    path = cache_file(kind, key)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(value))
 
 
 def read_bench(uploaded: bytes | None, default: Path | None = None) -> tuple[dict | None, str | None]:
@@ -75,55 +49,53 @@ def _row(spec, base, c: float, k: int, v: float = 1.0) -> dict:
             "tokens_per_s": spec.tokens_per_s, "baseline_tokens_per_s": base.tokens_per_s}
 
 
-def k_sweep(pair, prompts: list[str], ks: list[int], temperature: float, max_new: int,
+def k_sweep(pair, prompts: list[str], ks: list[int], settings: Settings,
             progress: Progress) -> list[dict]:
     """Measured tokens/round and wall-clock speedup for each k, with theory at measured α̂, c
     (and at the cost v_k of each (k+1)-token verification pass as these runs paid it)."""
     c, _, target_ms = cost_ratio(pair)
     progress(0, len(ks) + 1, "autoregressive baseline")
-    base = timed(pair, prompts, temperature=temperature, max_new_tokens=max_new, mode="autoregressive")
+    base = timed(pair, prompts, replace(settings, mode="autoregressive"))
     rows = []
     for i, k in enumerate(ks):
         progress(i + 1, len(ks) + 1, f"k = {k}")
-        spec = timed(pair, prompts, k=k, temperature=temperature, max_new_tokens=max_new)
+        spec = timed(pair, prompts, replace(settings, k=k))
         v = (verify_cost_in_run(spec.rounds, base.rounds, k)
              or verify_cost(pair.target, pair.vocab_size, k, target_ms))
         rows.append(_row(spec, base, c, k, v))
     return rows
 
 
-def draft_tradeoff(load, target: str, drafts: list[str], prompts: list[str], k: int,
-                   temperature: float, max_new: int, progress: Progress) -> list[dict]:
+def draft_tradeoff(load, target: str, drafts: list[str], prompts: list[str], settings: Settings,
+                   progress: Progress) -> list[dict]:
     """For each draft (and the n-gram drafter): acceptance, c, measured speedup at one k.
 
     `load(target, draft)` returns a Pair (the page passes its cached loader).
     """
-    rows, total = [], len(drafts) + 2
+    rows, total, k = [], len(drafts) + 2, settings.k
     progress(0, total, "autoregressive baseline")
     target_only = load(target, None)
-    base = timed(target_only, prompts, temperature=temperature, max_new_tokens=max_new,
-                 mode="autoregressive")
+    base = timed(target_only, prompts, replace(settings, mode="autoregressive"))
     for i, draft in enumerate(drafts):
         progress(i + 1, total, draft)
         pair = load(target, draft)
-        spec = timed(pair, prompts, k=k, temperature=temperature, max_new_tokens=max_new)
+        spec = timed(pair, prompts, replace(settings, drafter="model"))
         params = sum(p.numel() for p in pair.draft.parameters())
         rows.append({"draft": draft, "params": params, **_row(spec, base, cost_ratio(pair)[0], k)})
     progress(total - 1, total, "n-gram lookup")
-    spec = timed(target_only, prompts, k=k, temperature=temperature, max_new_tokens=max_new,
-                 drafter="ngram")
+    spec = timed(target_only, prompts, replace(settings, drafter="ngram"))
     rows.append({"draft": "n-gram lookup", "params": 0, **_row(spec, base, 0.0, k)})
     progress(total, total, "done")
     return rows
 
 
-def temperature_sweep(pair, prompts: list[str], temps: list[float], k: int, max_new: int,
+def temperature_sweep(pair, prompts: list[str], temps: list[float], settings: Settings,
                       progress: Progress) -> list[dict]:
     """α̂ (mean β) and acceptance rate against temperature."""
     rows = []
     for i, t in enumerate(temps):
         progress(i, len(temps), f"T = {t}")
-        m = timed(pair, prompts, k=k, temperature=t, max_new_tokens=max_new).metrics
+        m = timed(pair, prompts, replace(settings, temperature=t)).metrics
         rows.append({"temperature": t, "alpha": m.mean_beta or 0.0,
                      "acceptance_rate": m.acceptance_rate or 0.0,
                      "tokens_per_round": m.mean_acceptance_length or 0.0})

@@ -5,11 +5,12 @@ computed from the pooled rounds with the engine-standard definitions (metrics.su
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from specdec.measure import timed
 from specdec.metrics import Metrics, summarize
 from specdec.prompts import Prompt
+from specdec.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -29,13 +30,13 @@ class PromptResult:
         return self.spec_tokens_per_s / self.base_tokens_per_s if self.base_tokens_per_s else 0.0
 
 
-def run_set(pair, prompts: list[Prompt], settings: dict, progress) -> list[PromptResult]:
+def run_set(pair, prompts: list[Prompt], settings: Settings, progress) -> list[PromptResult]:
     """Speculative and autoregressive runs for every prompt (same seed, same sampling)."""
     out = []
     for i, p in enumerate(prompts):
         progress(i, len(prompts), p.label)
-        spec = timed(pair, [p.prompt], **settings)
-        base = timed(pair, [p.prompt], **{**settings, "mode": "autoregressive"})
+        spec = timed(pair, [p.prompt], settings)
+        base = timed(pair, [p.prompt], replace(settings, mode="autoregressive"))
         out.append(PromptResult(p, len(pair.tokenizer(p.prompt)["input_ids"]), spec.rounds,
                                 spec.tokens_per_s, base.tokens_per_s))
     progress(len(prompts), len(prompts), "done")

@@ -1,0 +1,47 @@
+"""One way to show a measurement on a page: earlier result → button → job → keep → show.
+
+The result of a successful job is kept (on disk per machine and weights, or in the
+session for results that are not JSON); a failed or stopped job is never kept.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable
+
+import streamlit as st
+
+from specdec import result_cache
+from ui import jobs
+
+
+def _session_store() -> dict:
+    return st.session_state.setdefault("_measured", {})
+
+
+def _load(kind: str, key: dict, on_disk: bool):
+    if on_disk:
+        return result_cache.load(kind, key)
+    return _session_store().get((kind, json.dumps(key, sort_keys=True, default=str)))
+
+
+def _save(kind: str, key: dict, value, on_disk: bool) -> None:
+    if on_disk:
+        result_cache.save(kind, key, value)
+    else:
+        _session_store()[(kind, json.dumps(key, sort_keys=True, default=str))] = value
+
+
+def measured(kind: str, key: dict, job: Callable[[Callable], Any], *, button: str, intro: str,
+             on_disk: bool = True) -> Any | None:
+    """The kept result for (kind, key), or a fresh one when the button is clicked; None (and
+    `intro` shown) while there is none. `job(progress)` computes it with a progress bar."""
+    result = _load(kind, key, on_disk)
+    label = "Recompute" if result else button
+    if st.button(label, key=f"{kind}_run", type="secondary" if result else "primary"):
+        fresh = jobs.run_job(button, f"{kind}_job", job)
+        if fresh is not None:
+            _save(kind, key, fresh, on_disk)
+            result = fresh
+    if not result:
+        st.write(intro)
+    return result
