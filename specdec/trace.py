@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from specdec.chat import Message
 from specdec.metrics import Metrics, summarize
 
 FULL_VOCAB_LIMIT = 16_384
@@ -126,6 +127,8 @@ class Run:
     text: str                    # generated text only
     stop_reason: str
     vocab: dict = dataclasses.field(default_factory=dict)  # str(id) -> text, to replay offline
+    messages: tuple[Message, ...] | None = None  # the chat, when the prompt was one (`prompt`
+                                                  # then holds the template's rendering)
 
     def label(self, token: int) -> str:
         return self.vocab.get(str(token), f"#{token}")
@@ -143,6 +146,9 @@ class Run:
     def from_json(text: str) -> "Run":
         data = json.loads(text)
         data.pop("metrics", None)
+        for rnd in data.get("rounds", []):          # files written before the rename
+            if isinstance(rnd, dict) and "k" in rnd and "draft_limit" not in rnd:
+                rnd["draft_limit"] = rnd.pop("k")
         return _decode(Run, data)
 
 
@@ -153,7 +159,9 @@ def _decode(tp, value):
         return None
     if dataclasses.is_dataclass(tp):
         hints = typing.get_type_hints(tp)
-        return tp(**{f.name: _decode(hints[f.name], value[f.name]) for f in dataclasses.fields(tp)})
+        return tp(**{f.name: _decode(hints[f.name], value[f.name]) for f in dataclasses.fields(tp)
+                     if f.name in value or (f.default is dataclasses.MISSING
+                                            and f.default_factory is dataclasses.MISSING)})
     if origin is typing.Union or origin is getattr(__import__("types"), "UnionType", None):
         return _decode(next(a for a in args if a is not type(None)), value)
     if origin is tuple:
