@@ -12,10 +12,11 @@ export TOKENIZERS_PARALLELISM = false
 
 setup: $(STAMP)
 
-$(STAMP): requirements.txt
+$(STAMP): requirements.txt requirements-nodeps.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "installing requirements into $(VENV) ..."
 	@$(PY) -m pip install -q --disable-pip-version-check -r requirements.txt
+	@$(PY) -m pip install -q --disable-pip-version-check --no-deps -r requirements-nodeps.txt
 	@touch $(STAMP)
 
 run: setup

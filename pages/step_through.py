@@ -1,9 +1,9 @@
 """Step through: draft → verify → accept/reject, one round per click."""
 import streamlit as st
 
+from specdec.chat import has_template
 from specdec.prompts import load_prompts
-from ui import metrics_view, round_view, session, sidebar, strip
-from ui import shell
+from ui import metrics_view, round_view, session, shell, sidebar, strip
 
 shell.page()
 
@@ -11,21 +11,32 @@ st.title("Step through a run")
 st.caption("Press **Next round** and watch the draft propose, the target verify, and each "
            "token be accepted or rejected — with the numbers that decided it.")
 
-PROMPTS = load_prompts()
+def examples(pair) -> list:
+    """The chat set for a model that takes chats, else the raw-text set."""
+    return load_prompts("chat" if pair is not None and session.uses_chat(pair) else "text")
 
 
-def use_example() -> None:
+def use_example(prompts) -> None:
     choice = st.session_state.get("example")
-    match = next((p for p in PROMPTS if f"{p.kind} · {p.label}" == choice), None)
+    match = next((p for p in prompts if f"{p.kind} · {p.label}" == choice), None)
     if match is not None:
         st.session_state.prompt = match.prompt
 
 
-def prompt_box() -> None:
+def prompt_box(pair) -> None:
+    chat_ok = pair is not None and has_template(pair.tokenizer)
     c1, c2 = st.columns([1, 2])
-    c1.selectbox("Example prompts by kind", [f"{p.kind} · {p.label}" for p in PROMPTS],
-                 index=None, placeholder="Choose an example…", key="example", on_change=use_example)
-    c2.text_area("Prompt", key="prompt", height=110)
+    with c1:
+        st.radio("Prompt as", ["chat", "raw"], key="prompt_mode", horizontal=True,
+                 format_func={"chat": "Chat", "raw": "Raw text"}.get, disabled=not chat_ok,
+                 help="Chat sends your text as a user message through the model's chat template "
+                      "(shown as the prompt in the token strip); raw text is continued as is.")
+        prompts = examples(pair)
+        st.selectbox("Example prompts by kind", [f"{p.kind} · {p.label}" for p in prompts],
+                     index=None, placeholder="Choose an example…", key="example",
+                     on_change=use_example, args=(prompts,))
+    c2.text_area("Your message" if chat_ok and st.session_state.prompt_mode == "chat" else "Prompt",
+                 key="prompt", height=130)
 
 
 def controls(finished: bool) -> None:
@@ -77,7 +88,7 @@ def replay_view() -> None:
 
 def live_view() -> None:
     pair = sidebar.active_pair()
-    prompt_box()
+    prompt_box(pair)
     if pair is None:
         st.warning("No model pair is loaded: choose one in the sidebar.")
         return

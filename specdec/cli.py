@@ -7,6 +7,7 @@ import sys
 import time
 from pathlib import Path
 
+from specdec.chat import user_turn
 from specdec.drafters import DRAFTERS
 from specdec.engine import generate
 from specdec.errors import InputError
@@ -25,6 +26,8 @@ def add_threads(p) -> None:
 def add_run_parser(sub) -> None:
     p = sub.add_parser("run", help="generate once and show every round's outcome")
     p.add_argument("--prompt", required=True)
+    p.add_argument("--chat", action="store_true",
+                   help="send the prompt as a user message through the model's chat template")
     p.add_argument("--target", default=DEFAULT_TARGET, help="embedded name, local dir or hub id")
     p.add_argument("--draft", default=DEFAULT_DRAFT, help="embedded name, local dir or hub id")
     p.add_argument("--k", type=int, default=4)
@@ -38,6 +41,7 @@ def add_run_parser(sub) -> None:
     p.add_argument("--policy", choices=list(POLICIES), default="constant",
                    help="; ".join(f"{name}: {p.help}" for name, p in POLICIES.items()))
     p.add_argument("--confidence", type=float, default=0.3, help="threshold of --policy confidence")
+    p.add_argument("--exit-layer", type=int, default=4, help="layers kept by --drafter early-exit")
     p.add_argument("--mode", choices=MODES, default="speculative")
     p.add_argument("--json", action="store_true", help="print the whole run trace as JSON")
     add_threads(p)
@@ -48,13 +52,13 @@ def cmd_run(args) -> int:
     settings = Settings(k=args.k, temperature=args.temperature, top_k=args.top_k,
                         top_p=args.top_p, seed=args.seed, max_new_tokens=args.max_new_tokens,
                         drafter=args.drafter, policy=args.policy, confidence=args.confidence,
-                        mode=args.mode)            # validate before loading any model
+                        exit_layer=args.exit_layer, mode=args.mode)   # validate before loading
     if not args.prompt:
         raise InputError("the prompt is empty: pass --prompt with some text, e.g. 'def parse('")
     needs_draft = DRAFTERS[args.drafter].needs_draft_model and args.mode == "speculative"
     pair = load_pair(args.target, args.draft if needs_draft else None)
     t0 = time.perf_counter()
-    run = generate(pair, args.prompt, settings)
+    run = generate(pair, user_turn(args.prompt) if args.chat else args.prompt, settings)
     seconds = time.perf_counter() - t0
     if args.json:
         print(run.to_json())

@@ -1,12 +1,22 @@
-"""The bundled prompt set (`assets/prompts.json`): kind, short label, prompt text."""
+"""The bundled prompt sets: kind, short label, prompt text.
+
+- "text" (`assets/prompts.json`): raw-text continuations for the `stdlib/*` family.
+- "chat" (`assets/prompts_chat.json`): user messages for the instruct pair (`smollm2/*`),
+  held out from every training step of its drafts.
+"""
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
 from pathlib import Path
 
-PROMPTS_FILE = Path(__file__).resolve().parent.parent / "assets" / "prompts.json"
-KINDS = ("code", "structured", "prose", "identifiers", "repetitive")
+from specdec.errors import InputError
+
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
+PROMPTS_FILE = ASSETS / "prompts.json"
+CHAT_FILE = ASSETS / "prompts_chat.json"
+SETS = {"text": PROMPTS_FILE, "chat": CHAT_FILE}
+KINDS = ("code", "structured", "prose", "identifiers", "repetitive")      # of the "text" set
 
 
 @dataclass(frozen=True)
@@ -16,9 +26,15 @@ class Prompt:
     prompt: str
 
 
-def load_prompts(path: Path = PROMPTS_FILE) -> list[Prompt]:
-    data = json.loads(path.read_text(encoding="utf-8"))
+def load_prompts(path: Path | str = PROMPTS_FILE) -> list[Prompt]:
+    """A set by name ("text", "chat") or a JSON file in the same format."""
+    data = json.loads(Path(SETS.get(str(path), path)).read_text(encoding="utf-8"))
     return [Prompt(p["kind"], p["label"], p["prompt"]) for p in data["prompts"]]
+
+
+def kinds_of(prompts: list[Prompt]) -> list[str]:
+    """The kinds in order of first appearance."""
+    return list(dict.fromkeys(p.kind for p in prompts))
 
 
 def by_kind(prompts: list[Prompt]) -> dict[str, list[Prompt]]:
@@ -37,17 +53,17 @@ def round_robin(prompts: list[Prompt], limit: int) -> list[Prompt]:
     return out[:limit]
 
 
-def select(spec: str | None, limit: int) -> list[str]:
-    """None = the bundled set (balanced), a kind name, or a file (.json like ours, or lines)."""
-    from specdec.sampling import InputError
-    if spec is None or spec in KINDS:
-        prompts = load_prompts()
+def select(spec: str | None, limit: int, prompt_set: str = "text") -> list[str]:
+    """None = the bundled set (balanced), a kind of it, or a file (.json like ours, or lines)."""
+    prompts = load_prompts(prompt_set)
+    kinds = kinds_of(prompts)
+    if spec is None or spec in kinds:
         chosen = round_robin(prompts, limit) if spec is None else \
             [p for p in prompts if p.kind == spec][:limit]
         return [p.prompt for p in chosen]
     path = Path(spec)
     if not path.is_file():
-        raise InputError(f"--prompts must be a kind ({', '.join(KINDS)}) or a file; {spec!r} is neither")
+        raise InputError(f"--prompts must be a kind ({', '.join(kinds)}) or a file; {spec!r} is neither")
     if path.suffix == ".json":
         return [p.prompt for p in load_prompts(path)][:limit]
     return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()][:limit]

@@ -3,9 +3,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from tiny import char_tokenizer, tiny_llama
+
+from specdec.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,13 +29,28 @@ def model_dirs(tmp_path_factory):
     return dirs
 
 
-def cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "specdec", *args], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, env={"HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1",
-                                                       "PATH": "/usr/bin:/bin"})
+@pytest.fixture
+def cli(capsys):
+    """`python -m specdec ARGS` in this process (main() is the entry point's only code)."""
+    def run(*args: str) -> SimpleNamespace:
+        code = main(list(args))
+        captured = capsys.readouterr()
+        return SimpleNamespace(returncode=code, stdout=captured.out, stderr=captured.err)
+    return run
 
 
-def test_run_prints_marked_text_and_metrics(model_dirs):
+def test_the_module_entry_point_runs(model_dirs):
+    """One real subprocess: `python -m specdec` is wired to main()."""
+    out = subprocess.run([sys.executable, "-m", "specdec", "run", "--prompt", "abc", "--target",
+                          str(model_dirs["target"]), "--draft", str(model_dirs["draft"]),
+                          "--max-new-tokens", "8"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=120, env={"HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1",
+                                           "PATH": "/usr/bin:/bin"})
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("abc") and "\033[" not in out.stdout   # piped: plain
+
+
+def test_run_prints_marked_text_and_metrics(model_dirs, cli):
     out = cli("run", "--prompt", "abc", "--target", str(model_dirs["target"]),
               "--draft", str(model_dirs["draft"]), "--k", "3", "--max-new-tokens", "20")
     assert out.returncode == 0, out.stderr
@@ -41,7 +59,7 @@ def test_run_prints_marked_text_and_metrics(model_dirs):
     assert "legend:" in out.stdout
 
 
-def test_run_json_is_the_whole_trace(model_dirs):
+def test_run_json_is_the_whole_trace(model_dirs, cli):
     out = cli("run", "--prompt", "abc", "--target", str(model_dirs["target"]),
               "--draft", str(model_dirs["draft"]), "--max-new-tokens", "12", "--json",
               "--temperature", "0")
@@ -58,29 +76,38 @@ def test_run_json_is_the_whole_trace(model_dirs):
     (["--prompt", "a", "--top-p", "0"], "top-p"),
     (["--prompt", "a" * 100], "accept at most 64"),
     (["--prompt", "a", "--target", "./missing/dir"], "no such directory"),
+    (["--prompt", "a", "--chat"], "no chat template"),
+    (["--prompt", "a", "--drafter", "early-exit", "--exit-layer", "9"], "exit layer"),
 ])
-def test_bad_input_is_a_message_not_a_traceback(model_dirs, args, words):
+def test_bad_input_is_a_message_not_a_traceback(model_dirs, args, words, cli):
     base = ["--target", str(model_dirs["target"]), "--draft", str(model_dirs["draft"])]
     out = cli("run", *base, *args)
     assert out.returncode == 2
     assert words in out.stderr and "Traceback" not in out.stderr
 
 
-def test_vocabulary_mismatch_in_the_cli(model_dirs):
+def test_vocabulary_mismatch_in_the_cli(model_dirs, cli):
     out = cli("run", "--prompt", "a", "--target", str(model_dirs["target"]),
               "--draft", str(model_dirs["other"]))
     assert out.returncode == 2 and "vocabulary sizes differ" in out.stderr
     assert "Traceback" not in out.stderr
 
 
-def test_bench_bad_input_is_a_message():
+def test_early_exit_drafter_needs_no_draft_model(model_dirs, cli):
+    out = cli("run", "--prompt", "abc", "--target", str(model_dirs["target"]), "--draft",
+              "./not/loaded", "--drafter", "early-exit", "--exit-layer", "1", "--max-new-tokens", "6")
+    assert out.returncode == 0, out.stderr
+    assert "acceptance rate" in out.stdout
+
+
+def test_bench_bad_input_is_a_message(cli):
     out = cli("bench", "--k", "two")
     assert out.returncode == 2 and "comma-separated" in out.stderr and "Traceback" not in out.stderr
     out = cli("bench", "--prompts", "no-such-kind")
     assert out.returncode == 2 and "must be a kind" in out.stderr
 
 
-def test_bench_prints_the_table_and_saves_json(model_dirs, tmp_path):
+def test_bench_prints_the_table_and_saves_json(model_dirs, tmp_path, cli):
     (tmp_path / "prompts.txt").write_text("abc\n\n(a b\nhhh\n")        # a file of lines
     out = cli("bench", "--target", str(model_dirs["target"]), "--draft", str(model_dirs["draft"]),
               "--prompts", str(tmp_path / "prompts.txt"), "--limit", "2", "--k", "2", "--temperature", "0",

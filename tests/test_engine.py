@@ -57,23 +57,33 @@ def test_self_draft_accepts_everything_and_adds_a_bonus():
                    for p in r.positions)  # batched vs 1-token forwards differ in the last bits
 
 
-def full_forward_probs(pair, ids: list[int], sampling: Sampling) -> torch.Tensor:
-    """No-cache recompute of the processed target distribution after `ids`; (V,)."""
+def full_forward_probs(pair, ids: list[int], sampling: Sampling, model=None) -> torch.Tensor:
+    """No-cache recompute of the processed distribution (target's unless `model`) after `ids`; (V,)."""
     with torch.no_grad():
-        logits = pair.target(torch.tensor([ids])).logits[0, -1:, :pair.vocab_size]
+        logits = (model or pair.target)(torch.tensor([ids])).logits[0, -1:, :pair.vocab_size]
     return probs_from_logits(logits, sampling)[0]
 
 
-@pytest.mark.parametrize("drafter", ["model", "ngram"])
+def draft_model_of(decoder):
+    return getattr(decoder.drafter, "model", None)      # None: the drafter keeps no model
+
+
+@pytest.mark.parametrize("drafter", ["model", "ngram", "early-exit"])
 def test_cached_run_equals_no_cache_recompute(pair_no_eos, drafter):
-    settings = dict(k=3, temperature=0.9, seed=5, max_new_tokens=30, drafter=drafter)
+    """p and (for model drafters) q at every examined position equal a no-cache recompute,
+    after any number of rollbacks of both caches."""
+    settings = dict(k=3, temperature=0.9, seed=5, max_new_tokens=30, drafter=drafter, exit_layer=1)
     decoder = specdec.Decoder(pair_no_eos, "abc abc a", specdec.Settings(**settings))
-    seq = list(decoder.prompt_ids)
+    seq, draft = list(decoder.prompt_ids), draft_model_of(decoder)
+    sampling = decoder.settings.sampling
     for rnd in decoder:
         drafts = [p.token for p in rnd.positions]
         for i, pos in enumerate(rnd.positions[:rnd.n_accepted + 1]):
-            expected = full_forward_probs(pair_no_eos, seq + drafts[:i], decoder.settings.sampling)
+            expected = full_forward_probs(pair_no_eos, seq + drafts[:i], sampling)
             assert torch.allclose(torch.tensor(pos.target.probs), expected, atol=1e-5)
+            if draft is not None:
+                q = full_forward_probs(pair_no_eos, seq + drafts[:i], sampling, model=draft)
+                assert torch.allclose(torch.tensor(pos.draft.probs), q, atol=1e-5)
         seq += list(rnd.emitted)
         # cache lengths after the round equal the accepted length (final token not yet fed)
         assert rnd.caches.target_after == rnd.prefix_len + rnd.n_accepted == len(seq) - 1

@@ -45,6 +45,7 @@ CONFIGS = {
     "n-gram drafter": dict(temperature=1.0, drafter="ngram"),
     "heuristic policy": dict(temperature=1.0, policy="heuristic", k=1),
     "confidence policy": dict(temperature=1.0, policy="confidence", confidence=0.4),
+    "early-exit drafter": dict(temperature=1.0, drafter="early-exit", exit_layer=1),
 }
 
 

@@ -38,4 +38,6 @@ def tiny_pair(draft_seed: int = 2, self_draft: bool = False, eos: bool = True,
         tok.eos_token = None
     target = tiny_llama(len(tok), 2, seed=1, **kw)
     draft = target if self_draft else tiny_llama(len(tok), 1, seed=draft_seed, **kw)
+    if not eos:        # no end-of-sequence anywhere: neither the tokenizer's nor the model's
+        target.generation_config.eos_token_id = None
     return specdec.make_pair(target, draft, tok, "tiny-target", "tiny-draft")

@@ -12,7 +12,7 @@ CUSTOM = "Custom hub id or local directory…"
 class PairChoice:
     label: str
     target: str
-    draft: str
+    draft: str | None          # None: no draft model (n-gram lookup or early exit)
     embedded: bool
 
 
@@ -22,6 +22,8 @@ CHOICES = (
     PairChoice("stdlib: target ← draft-1l (embedded)", "stdlib/target", "stdlib/draft-1l", True),
     PairChoice("stdlib: target ← draft-2l (embedded)", "stdlib/target", "stdlib/draft-2l", True),
     PairChoice("stdlib: target ← draft-4l (embedded)", "stdlib/target", "stdlib/draft-4l", True),
+    PairChoice("SmolLM2-135M-Instruct, no draft model: n-gram or early exit (embedded)",
+               "smollm2/target", None, True),
     PairChoice("gpt2-medium ← distilgpt2 (hub, online)", "openai-community/gpt2-medium",
                "distilbert/distilgpt2", False),
     PairChoice("Pythia-1b ← Pythia-70m (hub, online)", "EleutherAI/pythia-1b",

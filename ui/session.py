@@ -10,6 +10,7 @@ import time
 import streamlit as st
 
 import specdec
+from specdec.chat import has_template, user_turn
 from ui import loaders, state
 
 RUN, NOTE, ERROR, SELECTED, REPLAY = "run", "run_note", "run_error", "round_sel", "replay"
@@ -17,7 +18,13 @@ CLICK_T0, CLICK_MS = "_click_t0", "_last_click_ms"
 
 
 def signature() -> tuple:
-    return (st.session_state.get("active_pair"), st.session_state.prompt, state.settings())
+    return (st.session_state.get("active_pair"), st.session_state.prompt,
+            st.session_state.prompt_mode, state.settings())
+
+
+def uses_chat(pair: specdec.Pair) -> bool:
+    """Chat mode applies when the user chose it and the target has a chat template."""
+    return st.session_state.prompt_mode == "chat" and has_template(pair.tokenizer)
 
 
 def decoder() -> specdec.Decoder | None:
@@ -40,7 +47,8 @@ def reset() -> None:
 
 def _start() -> specdec.Decoder:
     pair = loaders.load(*st.session_state.active_pair)
-    dec = specdec.Decoder(pair, st.session_state.prompt, state.settings())
+    text = st.session_state.prompt
+    dec = specdec.Decoder(pair, user_turn(text) if uses_chat(pair) else text, state.settings())
     st.session_state[RUN] = {"decoder": dec, "signature": signature()}
     return dec
 

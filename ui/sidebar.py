@@ -9,7 +9,7 @@ from specdec.policies import POLICIES
 from ui import catalog, loaders, state
 
 
-def _requested() -> tuple[str, str] | None:
+def _requested() -> tuple[str, str | None] | None:
     choice = catalog.by_label(st.session_state.pair_label)
     if choice is not None:
         return choice.target, choice.draft
@@ -36,8 +36,10 @@ def _sampling_widgets() -> None:
     st.slider("Top-p", 0.05, 1.0, step=0.05, key="top_p")
     st.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="seed")
     st.slider("Max new tokens", 4, 256, step=4, key="max_new_tokens")
-    st.radio("Drafter", list(DRAFTERS), key="drafter", horizontal=True,
+    st.radio("Drafter", list(DRAFTERS), key="drafter",
              format_func=lambda name: DRAFTERS[name].label)
+    if st.session_state.drafter == "early-exit":
+        st.slider("Exit layer (target layers the draft keeps)", 1, 16, key="exit_layer")
     st.selectbox("Draft-length policy", list(POLICIES), key="policy",
                  help=" ".join(f"{name}: {p.help}." for name, p in POLICIES.items()))
     if st.session_state.policy == "confidence":
@@ -60,7 +62,7 @@ def active_pair() -> specdec.Pair | None:
             loaders.load(*requested)
             st.session_state.active_pair = active = requested
         except specdec.LoadError as err:
-            kept = f" Still using {active[0]} ← {active[1]}." if active else ""
+            kept = f" Still using {active[0]} ← {active[1] or 'no draft model'}." if active else ""
             st.sidebar.error(f"Could not load that pair: {err}.{kept}")
     if active is None:
         return None

@@ -18,10 +18,10 @@ DEFAULTS = {
     "drafter": "model",
     "policy": "constant",
     "confidence": 0.3,
+    "exit_layer": 4,
     "prompt": "def __init__(self, name, value=None):\n",
+    "prompt_mode": "chat",        # chat (through the template, when the model has one) | raw
 }
-SETTING_KEYS = ("k", "temperature", "top_p", "seed", "max_new_tokens", "drafter", "policy",
-                "confidence")
 
 
 def init() -> None:
@@ -42,4 +42,4 @@ def settings() -> Settings:
     s = st.session_state
     return Settings(k=int(s.k), temperature=float(s.temperature), top_p=float(s.top_p),
                     seed=int(s.seed), max_new_tokens=int(s.max_new_tokens), drafter=s.drafter,
-                    policy=s.policy, confidence=float(s.confidence))
+                    policy=s.policy, confidence=float(s.confidence), exit_layer=int(s.exit_layer))

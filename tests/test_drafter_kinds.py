@@ -1,0 +1,86 @@
+"""Drafters beyond the plain draft model: a reduced-vocabulary draft and early exit.
+
+Both must leave the output exactly the target's: checked by greedy parity, by the
+exact law of the first two tokens (chi-square, as in test_lossless) and, for the
+reduced vocabulary, by q being zero outside the kept ids.
+"""
+import pytest
+import torch
+from stats import chi2_pvalue
+from test_lossless import PROMPT, RUNS, exact_two_token_law
+from tiny import tiny_llama
+
+import specdec
+from specdec.drafters import DRAFTERS
+from specdec.early_exit import early_exit_model
+from specdec.reduced_vocab import ReducedVocabLM
+
+KEEP = [0, 1, 2, 3, 4, 5, 9, 11]          # 8 of the 13 tiny ids (EOT included)
+
+
+@pytest.fixture(scope="module")
+def reduced_pair(pair):
+    inner = tiny_llama(len(KEEP) + 1, 1, seed=7)                     # N + 1 ids ("other" last)
+    draft = ReducedVocabLM(inner, KEEP, pair.vocab_size)
+    return specdec.make_pair(pair.target, draft, pair.tokenizer, "tiny-target", "tiny-reduced")
+
+
+def test_reduced_vocab_draft_proposes_only_kept_ids(reduced_pair):
+    run = specdec.generate(reduced_pair, PROMPT, k=3, temperature=1.0, seed=3, max_new_tokens=24)
+    outside = sorted(set(range(reduced_pair.vocab_size)) - set(KEEP))
+    for rnd in run.rounds:
+        for pos in rnd.positions:
+            assert pos.token in KEEP
+            assert all(pos.draft.probs[i] == 0.0 for i in outside)
+            assert sum(pos.draft.probs) == pytest.approx(1.0, abs=1e-5)
+
+
+def test_reduced_vocab_maps_rare_inputs_to_the_other_id(reduced_pair):
+    draft = reduced_pair.draft
+    assert draft.to_draft[KEEP].tolist() == list(range(len(KEEP)))
+    assert draft.to_draft[6].item() == draft.to_draft[12].item() == len(KEEP)
+
+
+@pytest.mark.parametrize("drafter", ["reduced", "early-exit"])
+def test_greedy_output_is_the_targets(pair, reduced_pair, drafter):
+    use = reduced_pair if drafter == "reduced" else pair
+    settings = dict(k=3, temperature=0, max_new_tokens=20,
+                    drafter="model" if drafter == "reduced" else "early-exit", exit_layer=1)
+    for prompt in ("abc", "(a b", "hhh ggg", "a(b(c"):
+        spec = specdec.generate(use, prompt, **settings)
+        base = specdec.autoregressive(use, prompt, temperature=0, max_new_tokens=20)
+        assert spec.token_ids == base.token_ids
+
+
+def test_reduced_vocab_draft_keeps_the_targets_law(reduced_pair):
+    settings = specdec.Settings(k=3, temperature=1.0, max_new_tokens=4)
+    law = exact_two_token_law(reduced_pair, PROMPT, settings.sampling)
+    samples = [tuple(specdec.generate(reduced_pair, PROMPT, settings, seed=s).token_ids[:2])
+               for s in range(RUNS)]
+    assert chi2_pvalue(samples, law) > 1e-3
+
+
+def test_early_exit_view_shares_the_targets_weights(pair):
+    view = early_exit_model(pair.target, 1)
+    assert view.config.num_hidden_layers == 1
+    ours = {p.data_ptr() for p in view.parameters()}
+    assert ours <= {p.data_ptr() for p in pair.target.parameters()}      # nothing new, nothing copied
+    ids = torch.tensor([pair.tokenizer("abc")["input_ids"]])
+    with torch.no_grad():     # its logits are the target's first layer + final norm + head
+        hidden = pair.target(ids, output_hidden_states=True).hidden_states[1]
+        body = pair.target.get_decoder()
+        expected = pair.target.lm_head(body.norm(hidden))
+        torch.testing.assert_close(view(ids).logits, expected, rtol=1e-5, atol=1e-5)
+
+
+def test_early_exit_rejects_impossible_layers(pair):
+    for layers in (0, 2, 5):          # the tiny target has 2 layers: only 1 is a real early exit
+        with pytest.raises(specdec.InputError, match="exit layer"):
+            specdec.generate(pair, "abc", drafter="early-exit", exit_layer=layers, max_new_tokens=4)
+
+
+def test_every_registered_drafter_runs(pair):
+    for name in DRAFTERS:
+        run = specdec.generate(pair, "abc abc", drafter=name, exit_layer=1, k=2, max_new_tokens=6,
+                               temperature=0.7)
+        assert len(run.token_ids) == 6 or run.stop_reason == "eos"

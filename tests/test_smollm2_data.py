@@ -1,0 +1,27 @@
+"""The chat prompt set and the drafts' training instructions: shape, balance, no overlap."""
+from collections import Counter
+
+from specdec.prompts import kinds_of, load_prompts, round_robin
+from specdec.train.instructions import build, passages
+
+
+def test_chat_set_has_seven_kinds_with_short_and_long_prompts():
+    prompts = load_prompts("chat")
+    assert len(prompts) >= 60 and len(kinds_of(prompts)) >= 7
+    for kind, n in Counter(p.kind for p in prompts).items():
+        lengths = sorted(len(p.prompt) for p in prompts if p.kind == kind)
+        assert n >= 6 and lengths[-1] >= 2.5 * lengths[0], kind     # short and long ones
+    assert len({p.label for p in prompts}) == len(prompts)
+    assert kinds_of(round_robin(prompts, 8)) == kinds_of(prompts)[:8]
+
+
+def test_held_out_chat_prompts_share_nothing_with_training_instructions():
+    """No training instruction contains a held-out prompt's text, and no held-out prompt
+    quotes a training passage (a shared passage would leak answers)."""
+    held = [p.prompt for p in load_prompts("chat")]
+    train = build(2000)
+    train_text = "\n".join(train)
+    assert not [h for h in held if h in train_text]
+    lines = {line for h in held for line in h.splitlines() if len(line) > 60}
+    assert not [p for p in passages() if p in lines]
+    assert len(set(train)) == len(train) == 2000
