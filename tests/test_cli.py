@@ -116,3 +116,25 @@ def test_bench_prints_the_table_and_saves_json(model_dirs, tmp_path, cli):
     assert "T = 0.0, k = 2, v = " in out.stdout and "engine speculative" in out.stdout
     saved = json.loads((tmp_path / "b" / "bench.json").read_text())
     assert saved["prompts"] == 2 and [s["k"] for s in saved["settings"]] == [2]
+
+
+def test_device_map_auto_places_the_pair_through_accelerate(model_dirs, monkeypatch):
+    """load_pair passes device_map to transformers / accelerate unchanged (here everything
+    lands on the CPU) and the output is the same as a plain load."""
+    import transformers
+
+    import specdec
+    seen, original = [], transformers.AutoModelForCausalLM.from_pretrained.__func__
+
+    def spy(cls, *args, **kwargs):
+        seen.append(kwargs.get("device_map"))
+        return original(cls, *args, **kwargs)
+    monkeypatch.setattr(transformers.AutoModelForCausalLM, "from_pretrained", classmethod(spy))
+    placed = specdec.load_pair(str(model_dirs["target"]), str(model_dirs["draft"]),
+                               device_map="auto")
+    assert seen == ["auto", "auto"] and placed.device.type == "cpu"
+    monkeypatch.undo()
+    plain = specdec.load_pair(str(model_dirs["target"]), str(model_dirs["draft"]))
+    settings = specdec.Settings(k=3, temperature=0.8, seed=4, max_new_tokens=12)
+    assert (specdec.generate(placed, "abc", settings).token_ids
+            == specdec.generate(plain, "abc", settings).token_ids)

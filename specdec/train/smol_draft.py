@@ -76,12 +76,24 @@ def load_examples(gen: Path = GEN, topk: bool = True) -> list[Example]:
     return out
 
 
-def choose_vocab(examples: list[Example], n: int, always: list[int]) -> list[int]:
-    """The n most frequent ids of prompts and answers (and the target's top-1s), `always` first."""
+def background_counts(tokenizer) -> np.ndarray:
+    """Token counts over offline text (instructions, reference docs, stdlib code), so the
+    vocabulary also covers tokens the answers generated so far have not used yet."""
+    from specdec.train.instructions import build, passages, stdlib_functions
     counts = np.zeros(65536, dtype=np.int64)
+    for text in build(3000) + passages(2000) + stdlib_functions(2000):
+        np.add.at(counts, tokenizer(text)["input_ids"], 1)
+    return counts
+
+
+def choose_vocab(examples: list[Example], n: int, always: list[int], tokenizer=None) -> list[int]:
+    """The n most frequent ids — answers and the target's top-1s weigh 10x, background text
+    1x — with `always` (special tokens) first."""
+    counts = np.zeros(65536, dtype=np.int64) if tokenizer is None else background_counts(tokenizer)
     for ex in examples:
-        for ids in (ex.prompt, ex.answer, ex.top_ids[:, 0]):
-            np.add.at(counts, ids, 1)
+        np.add.at(counts, ex.prompt, 1)
+        for ids in (ex.answer, ex.top_ids[:, 0]):
+            np.add.at(counts, ids, 10)
     ranked = [int(i) for i in np.argsort(-counts, kind="stable") if counts[i] > 0]
     keep = list(dict.fromkeys(always + ranked))[:n]
     return sorted(keep)
@@ -174,7 +186,14 @@ def setup(spec: DraftSpec, held: int):
     train = examples[2 * held:]
     ckpt = WORK / spec.name / "ckpt.pt"
     state = torch.load(ckpt, weights_only=False) if ckpt.exists() else None
-    keep = state["keep_ids"] if state else choose_vocab(train, spec.vocab, always=list(range(17)))
+    if state:
+        keep = state["keep_ids"]
+    else:
+        from transformers import AutoTokenizer
+
+        from specdec.gguf_cache import converted_target
+        keep = choose_vocab(train, spec.vocab, list(range(17)),
+                            AutoTokenizer.from_pretrained(converted_target()))
     draft = init_draft(load_target(), spec.layers, keep)
     optim = torch.optim.AdamW(draft.parameters(), lr=spec.lr, betas=(0.9, 0.95), weight_decay=0.0)
     if state:

