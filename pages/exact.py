@@ -4,12 +4,11 @@ import streamlit as st
 import torch
 
 from specdec.lessons import exactness as ex
+from specdec.lessons.fit import chi2_pvalue, in_words
 from specdec.lessons.plots import law_figure, toy_figure
 from specdec.plots import COLORS, show
-from specdec.lessons.fit import chi2_pvalue, in_words
-from ui import jobs, sidebar, state
+from ui import jobs, shell, sidebar, state
 from ui.round_view import chart
-from ui import shell
 
 shell.page()
 

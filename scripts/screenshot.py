@@ -8,7 +8,6 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from browser import chromium, serve_app, wait_idle  # noqa: E402
-
 from selenium.webdriver.common.by import By  # noqa: E402
 
 

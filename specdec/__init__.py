@@ -2,14 +2,18 @@
 
     import specdec
     pair = specdec.load_pair(target="stdlib/target", draft="stdlib/draft-2l-distilled")
-    run = specdec.generate(pair, "def parse(", k=4, temperature=0.8, seed=0, max_new_tokens=48)
+    settings = specdec.Settings(k=4, temperature=0.8, seed=0, max_new_tokens=48)
+    run = specdec.generate(pair, "def parse(", settings)       # or keywords: k=4, ...
     run.text, run.token_ids, run.rounds, run.metrics
-    for rnd in specdec.rounds(pair, "def parse(", k=4, temperature=0.8, seed=0): ...
+    for rnd in specdec.rounds(pair, "def parse(", settings): ...
+    specdec.generate(pair, [{"role": "user", "content": "Hi"}], settings)   # a chat, for
+                                                   # models with a chat template
 """
 from specdec.engine import Decoder, autoregressive, generate, rounds
+from specdec.errors import InputError, LoadError
 from specdec.metrics import Metrics, summarize
-from specdec.models import LoadError, Pair, load_pair, make_pair
-from specdec.sampling import InputError, Sampling
+from specdec.models import Pair, load_pair, make_pair
+from specdec.sampling import Sampling
 from specdec.settings import Settings
 from specdec.trace import Round, Run
 

@@ -25,7 +25,6 @@ from specdec.sampling import probs_from_logits
 from specdec.settings import Settings
 from specdec.trace import Caches, Round, Run
 
-
 Prompt = Union[str, Sequence[Any]]     # raw text, or a chat: [{"role", "content"}, ...]
 
 

@@ -9,9 +9,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Sequence
-
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from specdec.theory import expected_speedup, expected_tokens
 

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import torch
 
-from specdec.errors import InputError, LoadError
+from specdec.errors import LoadError
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets" / "models"
 EMBEDDED = ("smollm2/target", "smollm2/draft", "smollm2/draft-1l",

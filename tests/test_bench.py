@@ -6,11 +6,11 @@ import pytest
 from tiny import tiny_pair
 
 from specdec.bench import LIBRARY_DRAFTING, ROWS, bench, flat_rows, greedy_mismatches
-from specdec.terminal import table
 from specdec.lessons.plots import bench_figure
 from specdec.lessons.speed import read_bench
 from specdec.measure import verify_cost_in_run
 from specdec.prompts import KINDS, load_prompts, round_robin, select
+from specdec.terminal import table
 
 
 @pytest.fixture(scope="module")

@@ -3,8 +3,8 @@ import shutil
 
 import pytest
 from browser import chromium, serve_app, wait_idle
-
 from conftest import needs_embedded
+
 from ui import navigation
 
 pytestmark = [needs_embedded, pytest.mark.skipif(

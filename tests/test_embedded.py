@@ -4,12 +4,11 @@ from pathlib import Path
 
 import pytest
 import torch
+from conftest import needs_embedded
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 import specdec
 from specdec.models import ASSETS, EMBEDDED
-
-from conftest import needs_embedded
 
 pytestmark = needs_embedded
 STDLIB = [name for name in EMBEDDED if name.startswith("stdlib/")]    # this file's family
@@ -73,8 +72,8 @@ def test_greedy_parity_on_the_embedded_pair():
     A split is accepted only at a genuine near-tie (top-2 gap < NEAR_TIE), which batched and
     1-token forwards may break differently in the last float bits."""
     from specdec.bench import top2_gap
-    from specdec.sampling import NEAR_TIE
     from specdec.prompts import load_prompts, round_robin
+    from specdec.sampling import NEAR_TIE
     pair = specdec.load_pair()
     for p in round_robin(load_prompts(), 20):
         run = specdec.generate(pair, p.prompt, k=4, temperature=0, max_new_tokens=24)

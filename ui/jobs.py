@@ -6,7 +6,7 @@ from typing import Callable
 import pandas as pd
 import streamlit as st
 
-from specdec.sampling import InputError
+from specdec.errors import InputError
 
 
 def run_job(label: str, key: str, fn: Callable):

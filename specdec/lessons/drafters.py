@@ -19,9 +19,9 @@ class Variant:
 
 
 def variants(drafts: list[str], policy_draft: str) -> list[Variant]:
-    out = [Variant(d.replace("stdlib/", ""), d) for d in drafts]
+    out = [Variant(d.split("/", 1)[-1], d) for d in drafts]
     out.append(Variant("n-gram lookup", None, drafter="ngram"))
-    out += [Variant(f"{policy_draft.replace('stdlib/', '')} · {p}", policy_draft, policy=p)
+    out += [Variant(f"{policy_draft.split('/', 1)[-1]} · {p}", policy_draft, policy=p)
             for p in ("heuristic", "confidence")]
     return out
 

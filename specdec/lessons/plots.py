@@ -116,7 +116,7 @@ def bench_figure(rows: list[dict], temperature: float) -> go.Figure:
 def tradeoff_figure(rows: list[dict], y: str, title: str) -> go.Figure:
     best = max(rows, key=lambda r: r["speedup"])["draft"]
     colors = [COLORS["bonus"] if r["draft"] == best else COLORS["draft"] for r in rows]
-    names = [r["draft"].replace("stdlib/", "") + (" ★" if r["draft"] == best else "") for r in rows]
+    names = [r["draft"].split("/", 1)[-1] + (" ★" if r["draft"] == best else "") for r in rows]
     fig = go.Figure([go.Bar(x=names, y=[r[y] for r in rows], marker_color=colors,
                             text=[f"{r[y]:.2f}" for r in rows], textposition="outside")])
     if y == "speedup":

@@ -26,7 +26,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-GEN = Path("build/smollm2/gen")
+GEN = Path("build/smollm2/gen")            # on-policy: the target's answers (selfgen)
+RELABEL = Path("build/smollm2/relabel")    # off-policy: offline text, teacher-forced (relabel)
 WORK = Path("build/smollm2/train")
 OUT = Path("assets/models/smollm2")
 SEED, CKPT_EVERY, LOG_EVERY, WARMUP = 1234, 25, 5, 50
@@ -60,9 +61,12 @@ class Example:
     top_logprobs: np.ndarray     # (A, K)
 
 
-def load_examples(gen: Path = GEN, topk: bool = True) -> list[Example]:
+def load_examples(dirs: tuple[Path, ...] = (GEN, RELABEL), topk: bool = True) -> list[Example]:
+    """Every answer of every shard, the first directory's first (its first shards are the
+    held-out check)."""
     out = []
-    for tokens_file in sorted(gen.glob("shard_*.tokens.npz")):
+    files = [f for d in dirs for f in sorted(Path(d).glob("shard_*.tokens.npz"))]
+    for tokens_file in files:
         d = np.load(tokens_file)
         t = np.load(str(tokens_file).replace(".tokens.", ".topk.")) if topk else None
         po = np.concatenate([[0], np.cumsum(d["prompt_lens"])])
