@@ -97,7 +97,7 @@ def sample_real(pair, rule: str, n: int) -> dict | None:
         st.warning("Write a prompt (shorter than the context window) on the Step-through page first.")
         return None
     p, q = ex.first_position(pair, ids, settings.sampling)
-    g, bar, samples = torch.Generator().manual_seed(settings.seed), st.progress(0.0, "sampling…"), []
+    g, bar, samples = torch.Generator().manual_seed(settings.generator_seed), st.progress(0.0, "sampling…"), []
     for done in range(0, n, 1000):
         samples += ex.sample_rule(rule, p, q, min(1000, n - done), g).tolist()
         bar.progress(len(samples) / n, f"{len(samples)} / {n} rounds")

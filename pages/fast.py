@@ -13,6 +13,7 @@ from specdec.theory import best_k, expected_speedup, expected_tokens
 from ui import jobs, loaders, shell, sidebar, state
 from ui.measured import measured as measured_result
 from ui.round_view import chart
+from ui.safe import md
 
 shell.page()
 
@@ -130,7 +131,7 @@ def benchmark() -> None:
     if not result:
         return
     rows = flat_rows(result)
-    st.caption(f"{result['target']} ← {result['draft']}, {result['prompts']} prompts × "
+    st.caption(f"{md(result['target'])} ← {md(result['draft'])}, {md(result['prompts'])} prompts × "
                f"{result['max_new_tokens']} tokens, {result['repeats']} repeats, c = {result['c']:.3f}.")
     temps = sorted({r["temperature"] for r in rows})
     for col, t in zip(st.columns(len(temps)), temps):

@@ -4,6 +4,7 @@ import streamlit as st
 from specdec.chat import has_template
 from specdec.prompts import load_prompts
 from ui import metrics_view, round_view, session, shell, sidebar, strip
+from ui.safe import md
 
 shell.page()
 
@@ -78,8 +79,9 @@ def show_run(rounds, prompt_ids, label, finished_reason) -> None:
 
 def replay_view() -> None:
     run = st.session_state[session.REPLAY]
-    st.info(f"Replaying an uploaded run ({run.settings.get('target')} ← {run.settings.get('draft')}, "
-            f"k = {run.settings.get('k')}, T = {run.settings.get('temperature')}). No model is needed.")
+    s = {key: md(run.settings.get(key)) for key in ("target", "draft", "k", "temperature")}
+    st.info(f"Replaying an uploaded run ({s['target']} ← {s['draft']}, k = {s['k']}, "
+            f"T = {s['temperature']}). No model is needed.")
     if st.button("Back to the live run", key="btn_live"):
         st.session_state.pop(session.REPLAY)
         st.rerun()

@@ -14,7 +14,7 @@ from specdec.errors import InputError
 from specdec.models import DEFAULT_DRAFT, DEFAULT_TARGET, load_pair
 from specdec.policies import POLICIES
 from specdec.settings import MODES, Settings
-from specdec.terminal import LEGEND_COLOUR, LEGEND_PLAIN, marked_text, metrics_table
+from specdec.terminal import LEGEND_COLOUR, LEGEND_PLAIN, marked_text, metrics_table, visible
 
 
 def add_threads(p) -> None:
@@ -109,8 +109,8 @@ def cmd_bench(args) -> int:
     result = bench(pair, prompts, ks, temps, args.max_new_tokens, args.repeats, stderr_progress)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(json.dumps(result, indent=1) + "\n")
-    print(json.dumps(result) if args.json else table(result))
+        Path(args.out).write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
+    print(json.dumps(result, allow_nan=False) if args.json else visible(table(result)))
     return 0
 
 
@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return {"run": cmd_run, "bench": cmd_bench}[args.command](args)
     except InputError as err:
-        print(f"error: {err}", file=sys.stderr)
+        print(f"error: {visible(str(err))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

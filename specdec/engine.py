@@ -17,7 +17,7 @@ import torch
 from specdec import record
 from specdec.chat import Message, as_messages, render
 from specdec.drafters import Proposal, make_drafter
-from specdec.errors import InputError
+from specdec.errors import InputError, plural
 from specdec.models import Pair, crop_cache, forward, new_cache
 from specdec.policies import make_policy
 from specdec.rejection import verify_greedy, verify_sampled
@@ -39,8 +39,9 @@ def encode_prompt(pair: Pair, prompt: Prompt) -> tuple[str, list[int], tuple[Mes
         messages = as_messages(prompt)
         text, ids = render(pair.tokenizer, messages)
     if len(ids) >= pair.context:
-        raise InputError(f"the prompt is {len(ids)} tokens but the models accept at most "
-                         f"{pair.context}: shorten it by at least {len(ids) - pair.context + 1} tokens")
+        raise InputError(f"the prompt is {plural(len(ids), 'token')} but the models accept at "
+                         f"most {pair.context}: shorten it by at least "
+                         f"{plural(len(ids) - pair.context + 1, 'token')}")
     return text, ids, messages
 
 
@@ -58,7 +59,7 @@ class Decoder:
         self.prompt, self.prompt_ids, self.messages = encode_prompt(pair, prompt)
         self.stop_ids = stop_ids(pair)
         self.seq: list[int] = list(self.prompt_ids)
-        self.generator = torch.Generator().manual_seed(settings.seed)   # one per run
+        self.generator = torch.Generator().manual_seed(settings.generator_seed)   # one per run
         self.target_cache = new_cache(pair.target)
         self.drafter = make_drafter(pair, settings)
         self.policy = make_policy(settings.policy, settings.k, settings.confidence)

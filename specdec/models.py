@@ -24,6 +24,7 @@ EMBEDDED = ("smollm2/target", "smollm2/draft", "smollm2/draft-1l",
             "stdlib/target", "stdlib/draft-1l", "stdlib/draft-2l", "stdlib/draft-4l",
             "stdlib/draft-2l-distilled")
 CONVERTED = {"smollm2/target"}      # built from a packaged GGUF on first use, then cached
+FAMILIES = {name.split("/")[0] for name in EMBEDDED}
 # The one place that names default pairs: the fast pair (tiny, trained here) and the default.
 FAST_TARGET, FAST_DRAFT = "stdlib/target", "stdlib/draft-2l-distilled"
 DEFAULT_TARGET, DEFAULT_DRAFT = FAST_TARGET, FAST_DRAFT
@@ -59,8 +60,12 @@ def resolve(name: str) -> str:
     if name in EMBEDDED:
         path = ASSETS / name
         if not (path / "config.json").exists():
-            raise LoadError(f"embedded model {name!r} is not in {path} — is the checkout complete?")
+            raise LoadError(f"embedded model {name!r} is not in {path}",
+                            "check that the checkout is complete (git status)")
         return str(path)
+    if name.split("/")[0] in FAMILIES:
+        raise LoadError(f"there is no embedded model {name!r}; the embedded ones are "
+                        f"{', '.join(EMBEDDED)}")
     if Path(name).expanduser().is_dir():
         return str(Path(name).expanduser())
     if name.startswith((".", "/", "~")) or name.count("/") > 1:
@@ -68,8 +73,24 @@ def resolve(name: str) -> str:
     return name
 
 
+def _check_folder(cls_name: str, src: str, name: str) -> None:
+    """A local folder must hold what the loader needs; say which file is missing."""
+    folder = Path(src)
+    if not folder.is_dir():
+        return
+    wanted = ("tokenizer.json", "tokenizer_config.json", "tokenizer.model", "vocab.json") \
+        if "Tokenizer" in cls_name else ("config.json",)
+    if not any((folder / f).is_file() for f in wanted):
+        what = "tokenizer" if "Tokenizer" in cls_name else "model"
+        raise LoadError(f"{name!r} is a folder but not a {what} folder: it has no "
+                        f"{' or '.join(wanted)}")
+
+
 def _explain(name: str, err: Exception) -> LoadError:
-    text = str(err)
+    text, kind = str(err), type(err).__name__
+    if kind == "SafetensorError" or "deserializ" in text.lower() or "header" in text.lower():
+        return LoadError(f"the weights of {name!r} are damaged or truncated ({text[:120]})",
+                         "download or copy the model again")
     if "does not appear to have a file named" in text or "safetensors" in text.lower():
         return LoadError(f"{name!r} has no safetensors weights (only safetensors are loaded): {text[:200]}")
     if "Unrecognized configuration class" in text or "not supported" in text.lower():
@@ -77,9 +98,10 @@ def _explain(name: str, err: Exception) -> LoadError:
     if "offline" in text.lower() or "cannot find the requested files" in text.lower() or \
             "couldn't connect" in text.lower() or "not the path to a directory" in text.lower():
         return LoadError(f"{name!r} is not in the local Hugging Face cache and the hub cannot be "
-                         "reached (offline). Fix: download it once while online "
-                         f"(`hf download {name}`), or pass a local directory.")
-    return LoadError(f"could not load {name!r}: {text[:300]}")
+                         "reached (offline)",
+                         f"download it once while online (`hf download {name}`), or pass a "
+                         "local directory")
+    return LoadError(f"could not load {name!r} ({kind}: {text[:300]})")
 
 
 def hub_offline() -> bool:
@@ -92,6 +114,7 @@ def _from_pretrained(cls, name: str, **kwargs):
     from transformers.utils import logging as hf_logging
     hf_logging.disable_progress_bar()
     src = resolve(name)
+    _check_folder(cls.__name__, src, name)
     try:
         try:
             return cls.from_pretrained(src, local_files_only=True, trust_remote_code=False, **kwargs)
@@ -99,7 +122,9 @@ def _from_pretrained(cls, name: str, **kwargs):
             if hub_offline() or Path(src).is_dir():
                 raise
             return cls.from_pretrained(src, trust_remote_code=False, **kwargs)
-    except (OSError, ValueError, KeyError, ImportError) as err:
+    except LoadError:
+        raise
+    except Exception as err:      # every way a file can be broken: one clear LoadError
         raise _explain(name, err) from err
 
 
@@ -118,9 +143,13 @@ def load_model(name: str, device: torch.device | None = None, device_map=None) -
     if device_map is None:
         model = model.to(device or default_device())
     src = resolve(name)
-    vocab = read_vocab(src) if Path(src).is_dir() else None
-    if vocab:
-        model = ReducedVocabLM(model.float(), vocab["keep_ids"], vocab["target_vocab_size"])
+    try:
+        vocab = read_vocab(src) if Path(src).is_dir() else None
+        if vocab:
+            model = ReducedVocabLM(model.float(), vocab["keep_ids"], vocab["target_vocab_size"])
+    except (ValueError, KeyError, TypeError, IndexError, RuntimeError) as err:
+        raise LoadError(f"the draft vocabulary of {name!r} (draft_vocab.json) is damaged "
+                        f"({type(err).__name__}: {str(err)[:120]})", "copy the model again") from err
     return model.eval()
 
 

@@ -7,6 +7,7 @@ teaching, while decisions use argmax.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import torch
@@ -28,8 +29,9 @@ class Sampling:
     top_p: float = 1.0         # 1 = off
 
     def __post_init__(self):
-        if not self.temperature >= 0:
-            raise InputError(f"temperature must be >= 0 (0 = greedy), got {self.temperature}")
+        if not (self.temperature >= 0 and math.isfinite(self.temperature)):
+            raise InputError(f"temperature must be a finite number >= 0 (0 = greedy), "
+                             f"got {self.temperature}")
         if not 0 < self.top_p <= 1:
             raise InputError(f"top-p must be in (0, 1], got {self.top_p}")
         if self.top_k < 0:
@@ -44,8 +46,9 @@ class Sampling:
         chain = LogitsProcessorList()
         if self.greedy:
             return chain
-        if self.temperature != 1.0:
-            chain.append(TemperatureLogitsWarper(self.temperature))
+        if self.temperature != 1.0:   # below 1e-30 a float32 division underflows to 0; the
+            # distribution is then a point mass at the argmax either way
+            chain.append(TemperatureLogitsWarper(max(self.temperature, 1e-30)))
         if self.top_k:
             chain.append(TopKLogitsWarper(self.top_k))
         if self.top_p < 1.0:
@@ -56,6 +59,9 @@ class Sampling:
 def probs_from_logits(logits: torch.Tensor, sampling: Sampling) -> torch.Tensor:
     """(N, V) logits -> (N, V) float32 probabilities after the warpers."""
     logits = logits.float()
+    # Shift so each row's max is 0 (softmax, top-k and top-p do not change): a tiny
+    # temperature then sends the other logits to -inf instead of the max to +inf (NaN).
+    logits = logits - logits.max(dim=-1, keepdim=True).values.clamp(min=-1e30)
     warpers = sampling.warpers()
     if warpers:
         logits = warpers(None, logits)   # these warpers ignore input_ids

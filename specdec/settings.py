@@ -17,7 +17,7 @@ class Settings:
     temperature: float = 1.0       # 0 = greedy
     top_k: int = 0                 # 0 = off
     top_p: float = 1.0             # 1 = off
-    seed: int = 0
+    seed: int = 0                  # any integer; the run's generator uses seed mod 2**64
     max_new_tokens: int = 64
     drafter: str = "model"         # a key of drafters.DRAFTERS
     policy: str = "constant"       # a key of policies.POLICIES
@@ -28,6 +28,8 @@ class Settings:
 
     def __post_init__(self):
         self.sampling  # validates temperature, top-k, top-p
+        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
+            raise InputError(f"seed must be a whole number, got {self.seed!r}")
         if not 1 <= self.k <= 64:
             raise InputError(f"k (draft length) must be between 1 and 64, got {self.k}")
         if self.max_new_tokens < 1:
@@ -42,6 +44,11 @@ class Settings:
             raise InputError(f"exit layer must be at least 1, got {self.exit_layer}")
         if not 0 <= self.confidence <= 1:
             raise InputError(f"confidence threshold must be in [0, 1], got {self.confidence}")
+
+    @property
+    def generator_seed(self) -> int:
+        """torch.Generator takes 0 <= seed < 2**64: any integer is reduced modulo 2**64."""
+        return self.seed % 2**64
 
     @property
     def sampling(self) -> Sampling:

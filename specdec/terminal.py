@@ -15,7 +15,19 @@ LEGEND_COLOUR = ("legend: \033[32maccepted draft\033[0m  \033[9;31mrejected draf
 LEGEND_PLAIN = "legend: accepted draft as is, [-rejected draft-], {correction}, <bonus>"
 
 
+BIDI = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def visible(text: str) -> str:
+    """Control and bidirectional-override characters shown as escapes (\\x1b, \\u202e), so
+    text from a prompt or a model cannot move the cursor, recolour or reorder the terminal.
+    Newlines and tabs stay as they are."""
+    return "".join(ch if ch in "\n\t" or (ch.isprintable() and ch not in BIDI)
+                   else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
 def _paint(text: str, kind: str, colour: bool) -> str:
+    text = visible(text)
     if colour:
         return f"{ANSI[kind]}{text}{ANSI['reset']}" if ANSI[kind] else text
     left, right = PLAIN[kind]

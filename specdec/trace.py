@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import typing
 from dataclasses import dataclass
 
 import numpy as np
 import torch
 
+from specdec import trace_schema
 from specdec.chat import Message
 from specdec.metrics import Metrics, summarize
 
@@ -140,30 +140,17 @@ class Run:
     def to_json(self) -> str:
         data = dataclasses.asdict(self)
         data["metrics"] = dataclasses.asdict(self.metrics)
-        return json.dumps(data)
+        return json.dumps(data, allow_nan=False)
 
     @staticmethod
-    def from_json(text: str) -> "Run":
-        data = json.loads(text)
+    def from_json(text: str | bytes) -> "Run":
+        """Rebuild a run from `to_json`'s output; anything else raises TraceError (the file is
+        checked against trace_schema first: types, ranges, allowed values, sizes)."""
+        data = trace_schema.parse(text)
         data.pop("metrics", None)
-        for rnd in data.get("rounds", []):          # files written before the rename
+        for rnd in data.get("rounds", []) if isinstance(data.get("rounds"), list) else []:
             if isinstance(rnd, dict) and "k" in rnd and "draft_limit" not in rnd:
-                rnd["draft_limit"] = rnd.pop("k")
-        return _decode(Run, data)
-
-
-def _decode(tp, value):
-    """Rebuild nested frozen dataclasses / tuples / optionals from JSON values."""
-    origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if value is None:
-        return None
-    if dataclasses.is_dataclass(tp):
-        hints = typing.get_type_hints(tp)
-        return tp(**{f.name: _decode(hints[f.name], value[f.name]) for f in dataclasses.fields(tp)
-                     if f.name in value or (f.default is dataclasses.MISSING
-                                            and f.default_factory is dataclasses.MISSING)})
-    if origin is typing.Union or origin is getattr(__import__("types"), "UnionType", None):
-        return _decode(next(a for a in args if a is not type(None)), value)
-    if origin is tuple:
-        return tuple(_decode(args[0], v) for v in value)
-    return value
+                rnd["draft_limit"] = rnd.pop("k")          # files written before the rename
+        run = trace_schema.decode(Run, data)
+        trace_schema.check_run(run)
+        return run

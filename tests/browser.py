@@ -32,6 +32,14 @@ def wait_http(url: str, timeout: float = 60) -> None:
 
 @contextlib.contextmanager
 def serve_app(env: dict | None = None):
+    """The app as `make run` serves it, on a free port; yields its URL."""
+    with serve_app_process(env) as (url, _):
+        yield url
+
+
+@contextlib.contextmanager
+def serve_app_process(env: dict | None = None):
+    """Like serve_app, yielding (url, the server's Popen) for tests that watch the process."""
     port = free_port()
     cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
            "--server.headless", "true", "--server.fileWatcherType", "none",
@@ -40,7 +48,7 @@ def serve_app(env: dict | None = None):
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         wait_http(f"http://127.0.0.1:{port}/_stcore/health")
-        yield f"http://127.0.0.1:{port}"
+        yield f"http://127.0.0.1:{port}", proc
     finally:
         proc.terminate()
         proc.wait(timeout=20)

@@ -5,7 +5,7 @@ import streamlit as st
 import torch
 
 import specdec
-from ui.catalog import allowed
+from ui.catalog import allowed, hosted
 
 # Batch-1 decoding of small models: one intra-op thread is as fast as two and does not
 # collapse when other sessions or processes use the cores (measured: 25 ms vs 1.5 s a round).
@@ -23,3 +23,9 @@ def load(target: str, draft: str | None) -> specdec.Pair:
         raise specdec.LoadError("this deployment only loads the listed models (hosted mode)")
     with st.spinner(f"Loading {target} and {draft or 'no draft model'} …"):
         return _load(target, draft)
+
+
+def describe(err: specdec.LoadError) -> str:
+    """The message, with its fix unless hosted (hosted users cannot download or pass paths)."""
+    text = getattr(err, "message", str(err)) if hosted() else str(err)
+    return text.rstrip(".")

@@ -63,11 +63,11 @@ def active_pair() -> specdec.Pair | None:
             st.session_state.active_pair = active = requested
         except specdec.LoadError as err:
             kept = f" Still using {active[0]} ← {active[1] or 'no draft model'}." if active else ""
-            st.sidebar.error(f"Could not load that pair: {err}.{kept}")
+            st.sidebar.error(f"Could not load that pair: {loaders.describe(err)}.{kept}")
     if active is None:
         return None
     try:
         return loaders.load(*active)
     except specdec.LoadError as err:
-        st.error(f"Could not load the models: {err}")
+        st.error(f"Could not load the models: {loaders.describe(err)}.")
         return None

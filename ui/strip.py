@@ -26,12 +26,14 @@ CSS = """<style>
 </style>""" % COLORS
 
 
-def _span(text: str, kind: str, tip: str, selected: bool) -> str:
-    """Only kept tokens break the line; a rejected or discarded newline shows as ↵ in place."""
+def _span(text: str, kind: str, tip: str, selected: bool, token: int | None = None) -> str:
+    """Only kept tokens break the line; a rejected or discarded newline shows as ↵ in place.
+    Every string is escaped (replayed files are untrusted); `data-id` carries the token id."""
     kept = kind not in ("rejected", "discarded")
     shown = html.escape(text).replace("\n", "↵\n" if kept else "↵") or "∅"
-    cls = f"t {kind}" + (" sel" if selected else "")
-    return f'<span class="{cls}" title="{html.escape(tip)}">{shown}</span>'
+    cls = html.escape(f"t {kind}" + (" sel" if selected else ""))
+    data = "" if token is None else f' data-id="{int(token)}"'
+    return f'<span class="{cls}"{data} title="{html.escape(tip)}">{shown}</span>'
 
 
 def _round_spans(rnd: Round, selected: bool) -> list[str]:
@@ -41,11 +43,11 @@ def _round_spans(rnd: Round, selected: bool) -> list[str]:
         u = "—" if pos.u is None else f"{pos.u:.3f}"
         tip = f"round {rnd.index + 1}, draft {pos.i}: q={pos.q:.3f} p={pos.p:.3f} u={u} → {pos.verdict}"
         if pos.verdict != "accepted" or pos.i <= shown_accepted:
-            spans.append(_span(pos.text, pos.verdict, tip, selected))
+            spans.append(_span(pos.text, pos.verdict, tip, selected, pos.token))
     if len(rnd.emitted) > rnd.n_accepted:
         f = rnd.final
         tip = f"round {rnd.index + 1}, {f.kind} token: p={f.p:.3f}"
-        spans.append(_span(f.text, f.kind, tip, selected))
+        spans.append(_span(f.text, f.kind, tip, selected, f.token))
     return spans
 
 
@@ -82,5 +84,6 @@ def prob_strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round]) -> str
             tip = f"target p = {p:.3f} · {'accepted draft' if kind == 'accepted' else kind}"
             shown_text = html.escape(text).replace("\n", "↵\n") or "∅"
             parts.append(f'<span class="t" style="background:{shade};border-bottom:3px solid '
-                         f'{COLORS.get(kind, COLORS["target"])}" title="{html.escape(tip)}">{shown_text}</span>')
+                         f'{COLORS.get(kind, COLORS["target"])}" title="{html.escape(tip)}">'
+                         f'{shown_text}</span>')
     return CSS + '<div class="strip">' + "".join(parts) + "</div>"

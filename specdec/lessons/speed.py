@@ -6,6 +6,7 @@ user can stop it; results are plain dicts (JSON-ready) and cached on disk per ma
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
@@ -26,15 +27,36 @@ def read_bench(uploaded: bytes | None, default: Path | None = None) -> tuple[dic
         return None, None
     raw = uploaded if uploaded is not None else default.read_bytes()
     try:
-        result = json.loads(raw)
-        if not isinstance(result, dict) or not result.get("settings"):
+        result = json.loads(raw[:MAX_BENCH_BYTES + 1], parse_constant=float)
+        if len(raw) > MAX_BENCH_BYTES or not _bench_shape_ok(result):
             raise ValueError
-        for s in result["settings"]:
-            _ = [r["row"] for r in s["rows"]], s["k"], s["temperature"]
         return result, None
-    except (ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError, RecursionError, UnicodeDecodeError):
         return None, ("this file is not the JSON of `python -m specdec bench --json` "
                       "(no settings with rows): rerun the bench with --json and upload its output")
+
+
+MAX_BENCH_BYTES = 8 * 2**20
+
+
+def _number(x, optional: bool = True) -> bool:
+    if x is None:
+        return optional
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _bench_shape_ok(result) -> bool:
+    """Every field the page reads has the type it expects (an uploaded file is untrusted)."""
+    head = isinstance(result, dict) and isinstance(result.get("settings"), list) and \
+        result["settings"] and all(isinstance(result.get(k), str) for k in ("target", "draft")) and \
+        all(_number(result.get(k), False) for k in ("prompts", "max_new_tokens", "repeats", "c"))
+    return head and all(
+        isinstance(s, dict) and _number(s.get("k"), False) and _number(s.get("temperature"), False)
+        and _number(s.get("verify_cost")) and isinstance(s.get("rows"), list)
+        and all(isinstance(r, dict) and isinstance(r.get("row"), str)
+                and all(_number(v) for key, v in r.items() if key not in ("row", "seconds"))
+                for r in s["rows"])
+        for s in result["settings"])
 
 
 def _row(spec, base, c: float, k: int, v: float = 1.0) -> dict:

@@ -1,0 +1,144 @@
+"""A bounded load test: N real browser sessions on one server, each stepping its own prompt.
+
+    .venv/bin/python scripts/load_test.py --sessions 20        # by hand; the suite runs N = 3
+
+Every session opens Step through in headless Chromium, types its own prompt, presses
+"Run to end" and reads the generated token ids from the token strip (`data-id`). Checks:
+each session's ids equal `specdec.generate` for the same settings; no exception on the
+page; the health endpoint answers within 2 s throughout; the server's memory after the
+sessions close is within 20 % of its level after the first model load. Bounded: one
+request loop per session, a fixed number of sessions, loopback only, a deadline.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import threading
+import time
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from browser import chromium, serve_app_process, wait_idle  # noqa: E402
+
+HEALTH_LIMIT_S, MEMORY_SLACK, DEADLINE_S = 2.0, 0.20, 900
+WORDS = ("class", "def", "import", "for", "while", "return", "value", "items", "self", "data")
+
+
+def prompts(n: int) -> list[str]:
+    return [f"{WORDS[i % len(WORDS)]} {WORDS[(i * 3 + 1) % len(WORDS)]}_{i}(" for i in range(n)]
+
+
+def rss_mb(pid: int) -> float:
+    import psutil
+    return psutil.Process(pid).memory_info().rss / 2**20
+
+
+class Health(threading.Thread):
+    """Polls /_stcore/health every 0.25 s until stopped; keeps the slowest answer."""
+
+    def __init__(self, url: str):
+        super().__init__(daemon=True)
+        self.url, self.worst, self.failures, self.stop = f"{url}/_stcore/health", 0.0, 0, False
+
+    def run(self) -> None:
+        deadline = time.monotonic() + DEADLINE_S
+        while not self.stop and time.monotonic() < deadline:
+            t0 = time.perf_counter()
+            try:
+                urllib.request.urlopen(self.url, timeout=HEALTH_LIMIT_S * 2).read()
+            except OSError:
+                self.failures += 1
+            self.worst = max(self.worst, time.perf_counter() - t0)
+            time.sleep(0.25)
+
+
+def session(url: str, prompt: str) -> dict:
+    """One user: Step through, type the prompt, Run to end, read the emitted ids."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support import expected_conditions as ec
+    from selenium.webdriver.support.ui import WebDriverWait
+    driver = chromium()
+    try:
+        driver.get(f"{url}/step_through")
+        wait = WebDriverWait(driver, 240)
+        box = wait.until(ec.element_to_be_clickable((By.CSS_SELECTOR, "textarea")))
+        wait_idle(driver)
+        box.send_keys(Keys.CONTROL, "a")
+        box.send_keys(prompt)
+        box.send_keys(Keys.CONTROL, Keys.ENTER)
+        wait_idle(driver)
+        next(b for b in driver.find_elements(By.TAG_NAME, "button") if "Run to end" in b.text).click()
+        wait.until(lambda d: "Run finished" in d.page_source)
+        wait_idle(driver, timeout=300)
+        ids = driver.execute_script(
+            "return [...document.querySelectorAll('.strip span[data-id]')]"
+            ".filter(s => !/rejected|discarded/.test(s.className)).map(s => +s.dataset.id)")
+        errors = [e.text[:200] for e in driver.find_elements(By.CSS_SELECTOR, '[data-testid="stException"]')]
+        return {"prompt": prompt, "ids": ids, "exceptions": errors}
+    finally:
+        driver.quit()
+
+
+def expected(prompt_list: list[str]) -> dict[str, list[int]]:
+    """What specdec.generate gives for each prompt with the app's default settings."""
+    import torch
+
+    import specdec
+    from ui.catalog import CHOICES
+    from ui.state import DEFAULTS
+    torch.set_num_threads(1)
+    pair = specdec.load_pair(CHOICES[0].target, CHOICES[0].draft)
+    keys = ("k", "temperature", "top_p", "seed", "max_new_tokens", "drafter", "policy", "confidence",
+            "exit_layer")
+    settings = specdec.Settings(**{key: DEFAULTS[key] for key in keys})
+    return {p: list(specdec.generate(pair, p, settings).token_ids) for p in prompt_list}
+
+
+def run_load(sessions: int) -> dict:
+    chosen = prompts(sessions)
+    want = expected(chosen)
+    with serve_app_process() as (url, proc):
+        session(url, "warm up(")                       # loads the model once
+        loaded = rss_mb(proc.pid)
+        health = Health(url)
+        health.start()
+        t0 = time.perf_counter()
+        with ThreadPoolExecutor(max_workers=sessions) as pool:
+            results = list(pool.map(lambda p: session(url, p), chosen))
+        seconds = time.perf_counter() - t0
+        health.stop = True
+        health.join()
+        time.sleep(3)                                  # sessions close when their sockets do
+        after = rss_mb(proc.pid)
+    return {"sessions": sessions, "seconds": round(seconds, 1),
+            "identical": sum(r["ids"] == want[r["prompt"]] for r in results),
+            "exceptions": [e for r in results for e in r["exceptions"]],
+            "health_worst_s": round(health.worst, 3), "health_failures": health.failures,
+            "rss_after_load_mb": round(loaded, 1), "rss_after_close_mb": round(after, 1),
+            "memory_ratio": round(after / loaded, 3),
+            "mismatches": [r["prompt"] for r in results if r["ids"] != want[r["prompt"]]]}
+
+
+def passed(report: dict) -> bool:
+    return (report["identical"] == report["sessions"] and not report["exceptions"]
+            and report["health_worst_s"] < HEALTH_LIMIT_S and not report["health_failures"]
+            and report["memory_ratio"] <= 1 + MEMORY_SLACK)
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--sessions", type=int, default=20)
+    args = ap.parse_args()
+    report = run_load(max(1, min(args.sessions, 50)))
+    print(json.dumps(report, indent=1))
+    return 0 if passed(report) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,213 @@
+"""The schema a replay file must meet before it becomes a `Run` (files are untrusted).
+
+Two passes over the parsed JSON:
+1. shape: every field of every record has its declared type (walking the dataclasses'
+   type hints), numbers are finite, strings and lists are bounded, nesting is shallow;
+2. meaning: probabilities in [0, 1], verdicts and kinds from their fixed sets, sizes
+   consistent with each other (positions 1..m, m <= the round's draft limit, the
+   verdicts' order, emitted tokens, token ids inside the vocabulary).
+Any failure is one `TraceError` whose message says where (`rounds[3].positions[1].verdict`)
+and what was wrong. This module knows the records only through their type hints, so
+trace.py can use it without an import circle.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import types
+import typing
+
+from specdec.errors import InputError
+
+MAX_BYTES = 32 * 2**20          # a long run with full distributions is a few MB
+MAX_DEPTH = 12                  # a valid run nests 7 deep (run, rounds, round, positions, ...)
+MAX_TEXT = 100_000              # characters in one string (a prompt)
+MAX_ITEMS = 1_000_000           # entries in one list (a full distribution is one list)
+MAX_ID = 2**31 - 1
+VERDICTS = ("accepted", "rejected", "discarded")
+FINAL_KINDS = ("correction", "bonus", "target")
+STOPS = ("eos", "max_new_tokens", "context window")
+
+
+class TraceError(InputError):
+    """A file that is not a run this app exported: the message says where and why."""
+
+
+def parse(raw: str | bytes) -> dict:
+    """JSON text -> dict, within the size and depth bounds; no NaN or Infinity."""
+    if len(raw) > MAX_BYTES:
+        raise TraceError(f"the file is {len(raw) / 2**20:.1f} MB; runs are at most "
+                         f"{MAX_BYTES // 2**20} MB")
+    try:
+        data = json.loads(raw, parse_constant=_no_constant)
+    except RecursionError:
+        raise TraceError("the file nests brackets too deeply to be a run") from None
+    except (ValueError, UnicodeDecodeError) as err:
+        raise TraceError(f"the file is not valid JSON ({str(err)[:120]})") from None
+    if not isinstance(data, dict):
+        raise TraceError("the file must hold one JSON object (a run), not "
+                         f"{type(data).__name__}")
+    _check_depth(data)
+    return data
+
+
+def _no_constant(name: str):
+    raise TraceError(f"the file contains {name}, which is not a number a run can hold")
+
+
+def _check_depth(data) -> None:
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise TraceError("the file nests brackets too deeply to be a run")
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        stack += [(child, depth + 1) for child in children if isinstance(child, (dict, list))]
+
+
+def decode(tp, value, path: str = "run"):
+    """Typed decode of `value` as `tp` (a dataclass, tuple[...], X | None, int, float, str,
+    bool or dict); raises TraceError naming `path` on the first mismatch."""
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        if value is None and type(None) in args:
+            return None
+        return decode(next(a for a in args if a is not type(None)), value, path)
+    if dataclasses.is_dataclass(tp):
+        return _decode_record(tp, value, path)
+    if origin is tuple:
+        if not isinstance(value, list) or len(value) > MAX_ITEMS:
+            raise TraceError(f"{path}: expected a list, got {_kind(value)}")
+        return tuple(decode(args[0], v, f"{path}[{i}]") for i, v in enumerate(value))
+    if tp is dict or origin is dict:
+        return _decode_mapping(value, path)
+    return _decode_scalar(tp, value, path)
+
+
+def _decode_record(tp, value, path: str):
+    if not isinstance(value, dict):
+        raise TraceError(f"{path}: expected an object, got {_kind(value)}")
+    hints, out = typing.get_type_hints(tp), {}
+    for f in dataclasses.fields(tp):
+        if f.name in value:
+            out[f.name] = decode(hints[f.name], value[f.name], f"{path}.{f.name}")
+        elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+            raise TraceError(f"{path}: the field {f.name!r} is missing")
+    return tp(**out)
+
+
+def _decode_mapping(value, path: str) -> dict:
+    """Settings and vocab: string keys, scalar values."""
+    if not isinstance(value, dict):
+        raise TraceError(f"{path}: expected an object, got {_kind(value)}")
+    for key, item in value.items():
+        if item is not None and not isinstance(item, (str, int, float, bool)):
+            raise TraceError(f"{path}.{key}: expected a number, text or true/false, got {_kind(item)}")
+        if isinstance(item, str) and len(item) > MAX_TEXT:
+            raise TraceError(f"{path}.{key}: text longer than {MAX_TEXT} characters")
+    return dict(value)
+
+
+def _decode_scalar(tp, value, path: str):
+    if tp is bool:
+        ok = isinstance(value, bool)
+    elif tp is int:
+        ok = isinstance(value, int) and not isinstance(value, bool) and abs(value) <= 2**63
+    elif tp is float:
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
+    elif tp is str:
+        ok = isinstance(value, str) and len(value) <= MAX_TEXT
+    else:
+        raise TraceError(f"{path}: cannot check values of type {tp}")
+    if not ok:
+        raise TraceError(f"{path}: expected {tp.__name__}, got {_kind(value)}")
+    return float(value) if tp is float else value
+
+
+def _kind(value) -> str:
+    if isinstance(value, str):
+        return f"text {value[:40]!r}"
+    if isinstance(value, (bool, int, float)) or value is None:
+        return json.dumps(value)[:40]
+    return {dict: "an object", list: "a list"}.get(type(value), type(value).__name__)
+
+
+def _need(ok: bool, path: str, what: str) -> None:
+    if not ok:
+        raise TraceError(f"{path}: {what}")
+
+
+def _prob(x: float | None, path: str) -> None:
+    _need(x is None or 0.0 <= x <= 1.0 + 1e-6, path, f"a probability must be in [0, 1], got {x}")
+
+
+def check_dist(dist, vocab: int, path: str) -> None:
+    if dist is None:
+        return
+    for i, p in enumerate(dist.probs):
+        _prob(p, f"{path}.probs[{i}]")
+    _prob(dist.rest, f"{path}.rest")
+    if dist.ids is None:
+        _need(len(dist.probs) == vocab, path, f"a full distribution has {vocab} entries here, "
+                                              f"this one {len(dist.probs)}")
+    else:
+        _need(len(dist.ids) == len(dist.probs), path, "ids and probs differ in length")
+        for i, t in enumerate(dist.ids):
+            _need(0 <= t < vocab, f"{path}.ids[{i}]", f"token id {t} is outside the vocabulary")
+
+
+def check_round(rnd, index: int, vocab: int, path: str) -> None:
+    m = len(rnd.positions)
+    _need(rnd.index == index, f"{path}.index", f"round {index} says it is round {rnd.index}")
+    _need(0 <= m <= rnd.draft_limit <= 64, f"{path}.draft_limit",
+          f"{m} drafts with a limit of {rnd.draft_limit} (at most 64)")
+    _need(0 <= rnd.n_accepted <= m, f"{path}.n_accepted", f"{rnd.n_accepted} accepted of {m} drafted")
+    _need(1 <= len(rnd.emitted) <= rnd.n_accepted + 1, f"{path}.emitted",
+          f"{len(rnd.emitted)} tokens emitted after {rnd.n_accepted} acceptances")
+    for i, pos in enumerate(rnd.positions):
+        where = f"{path}.positions[{i}]"
+        want = "accepted" if i < rnd.n_accepted else "rejected" if i == rnd.n_accepted else "discarded"
+        _need(pos.i == i + 1, f"{where}.i", f"position {i + 1} is numbered {pos.i}")
+        _need(pos.verdict == want, f"{where}.verdict",
+              f"{pos.verdict!r} where the rule gives {want!r} (one of {', '.join(VERDICTS)})")
+        for name in ("q", "p", "ratio", "beta", "u"):
+            _prob(getattr(pos, name), f"{where}.{name}")
+        _need(0 <= pos.token < vocab, f"{where}.token", f"token id {pos.token} is outside the vocabulary")
+        check_dist(pos.target, vocab, f"{where}.target")
+        check_dist(pos.draft, vocab, f"{where}.draft")
+    _need(rnd.final.kind in FINAL_KINDS, f"{path}.final.kind",
+          f"{rnd.final.kind!r} is not one of {', '.join(FINAL_KINDS)}")
+    _prob(rnd.final.p, f"{path}.final.p")
+    check_dist(rnd.final.source, vocab, f"{path}.final.source")
+    for name in ("draft_forwards", "target_forwards", "prefix_len"):
+        _need(getattr(rnd, name) >= 0, f"{path}.{name}", "must not be negative")
+    _need(rnd.draft_ms >= 0 and rnd.verify_ms >= 0, f"{path}", "times must not be negative")
+    _need(rnd.stop is None or rnd.stop in STOPS, f"{path}.stop", f"unknown stop reason {rnd.stop!r}")
+
+
+def vocab_size(run) -> int:
+    """From the full distributions if any (they must all agree), else the id bound."""
+    sizes = {len(d.probs) for r in run.rounds for d in _dists(r) if d is not None and d.ids is None}
+    _need(len(sizes) <= 1, "run.rounds", f"full distributions of different sizes {sorted(sizes)}")
+    return sizes.pop() if sizes else MAX_ID
+
+
+def _dists(rnd):
+    return [rnd.final.source] + [d for pos in rnd.positions for d in (pos.target, pos.draft)]
+
+
+def check_run(run) -> None:
+    vocab = vocab_size(run)
+    for i, t in enumerate(run.prompt_ids + run.token_ids):
+        _need(0 <= t < vocab, f"run ids[{i}]", f"token id {t} is outside the vocabulary")
+    for i, rnd in enumerate(run.rounds):
+        check_round(rnd, i, vocab, f"rounds[{i}]")
+    emitted = tuple(t for rnd in run.rounds for t in rnd.emitted)
+    _need(emitted == run.token_ids, "run.token_ids", "the rounds' emitted tokens are not the run's tokens")
+    _need(run.stop_reason in STOPS + ("running",), "run.stop_reason",
+          f"unknown stop reason {run.stop_reason!r}")
+    _need(all(key.isdigit() for key in run.vocab), "run.vocab", "keys must be token ids")
+    for i, m in enumerate(run.messages or ()):
+        _need(m.role in ("system", "user", "assistant"), f"run.messages[{i}].role",
+              f"unknown role {m.role!r}")
