@@ -52,7 +52,7 @@ def messages() -> None:
     if st.session_state.get(session.NOTE):
         st.info(st.session_state[session.NOTE])
     if st.session_state.get(session.ERROR):
-        st.warning(st.session_state[session.ERROR])
+        st.warning(md(st.session_state[session.ERROR]))   # may quote a hostile file
 
 
 def round_selector(n: int) -> int:

@@ -209,3 +209,49 @@ def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path):
     assert any("t ← d, 3 prompts × 8 tokens" in c.value for c in at.caption)
     table = [d for d in at.dataframe if len(d.value) == len(ROWS)]
     assert list(table[0].value["row"]) == list(ROWS) and list(table[0].value["v"]) == [1.3] * len(ROWS)
+
+
+def test_a_hostile_replay_file_becomes_an_escaped_warning(tiny_dirs):
+    """The upload path: load_replay turns a bad file into one message; the page shows it as a
+    warning, its quoted file content escaped (no Markdown image is rendered)."""
+    from streamlit.testing.v1 import AppTest as Tester
+
+    def script():
+        import streamlit as st
+
+        from ui import session
+        from ui.safe import md
+
+        class Upload:
+            def getvalue(self):
+                return b'{"prompt": "a", "prompt_ids": "![](http://host/x.png)"}'
+        session.load_replay(Upload())
+        st.warning(md(st.session_state[session.ERROR]))
+
+    at = Tester.from_function(script).run()
+    assert not at.exception
+    text = at.warning[0].value
+    assert "not a run exported by this app" in text and "prompt" in text and "host" in text
+    assert "![](" not in text and r"\!\[\]\(" in text
+
+
+def test_step_through_chats_with_the_real_instruct_model():
+    """SmolLM2 without a draft model: Chat mode (the template becomes the prompt), the
+    early-exit drafter, two rounds; switching to Raw text resets the run."""
+    from ui.catalog import CHOICES
+    label = next(c.label for c in CHOICES if c.target == "smollm2/target" and c.draft is None)
+    at = AppTest.from_file(APP, default_timeout=300)
+    for key, value in {"pair_label": label, "drafter": "early-exit", "exit_layer": 4, "k": 2,
+                       "temperature": 0.0, "max_new_tokens": 8,
+                       "prompt": "Name a colour."}.items():
+        at.session_state[key] = value
+    at.run()
+    at.switch_page(STEP).run()
+    assert not at.exception and at.radio(key="prompt_mode").value == "chat"
+    at.button(key="btn_next").click().run()
+    at.button(key="btn_next").click().run()
+    assert not at.exception and len(rounds(at)) == 2
+    decoder = at.session_state["run"]["decoder"]
+    assert decoder.prompt.startswith("<|im_start|>system") and decoder.messages[-1].content == "Name a colour."
+    at.radio(key="prompt_mode").set_value("raw").run()
+    assert not at.exception and "run" not in at.session_state

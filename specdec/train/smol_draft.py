@@ -44,7 +44,7 @@ class DraftSpec:
 
 
 SPECS = {
-    "draft": DraftSpec("draft", (0, 1), 8192, 3_000_000, 1e-3),
+    "draft": DraftSpec("draft", (0, 1), 8192, 2_000_000, 1e-3),
     "draft-1l": DraftSpec("draft-1l", (0,), 8192, 2_000_000, 1e-3),
 }
 
@@ -59,14 +59,15 @@ class Example:
     answer: np.ndarray           # (A,) ids
     top_ids: np.ndarray          # (A, K) the target's K most likely ids at each answer position
     top_logprobs: np.ndarray     # (A, K)
+    on_policy: bool = True       # the target's own answer (selfgen), not offline text
 
 
 def load_examples(dirs: tuple[Path, ...] = (GEN, RELABEL), topk: bool = True) -> list[Example]:
     """Every answer of every shard, the first directory's first (its first shards are the
     held-out check)."""
     out = []
-    files = [f for d in dirs for f in sorted(Path(d).glob("shard_*.tokens.npz"))]
-    for tokens_file in files:
+    files = [(f, d == GEN) for d in dirs for f in sorted(Path(d).glob("shard_*.tokens.npz"))]
+    for tokens_file, on_policy in files:
         d = np.load(tokens_file)
         t = np.load(str(tokens_file).replace(".tokens.", ".topk.")) if topk else None
         po = np.concatenate([[0], np.cumsum(d["prompt_lens"])])
@@ -76,7 +77,8 @@ def load_examples(dirs: tuple[Path, ...] = (GEN, RELABEL), topk: bool = True) ->
             out.append(Example(d["prompt_ids"][po[i]:po[i + 1]].astype(np.int64),
                                d["answer_ids"][a].astype(np.int64),
                                t["topk_ids"][a].astype(np.int64) if topk else None,
-                               t["topk_logprobs"][a].astype(np.float32) if topk else None))
+                               t["topk_logprobs"][a].astype(np.float32) if topk else None,
+                               on_policy))
     return out
 
 
@@ -171,8 +173,12 @@ def to_draft_map(keep_ids: list[int], vocab: int = 65536) -> np.ndarray:
 
 
 def pick(examples: list[Example], step: int, batch: int) -> list[Example]:
+    """Half the batch from the target's own answers, half from offline text (when both exist):
+    the answers are what the draft will face, the text adds volume."""
     rng = np.random.default_rng([SEED, step])
-    return [examples[i] for i in rng.integers(0, len(examples), size=batch)]
+    pools = [p for p in ([e for e in examples if e.on_policy], [e for e in examples if not e.on_policy])
+             if p]
+    return [pools[i % len(pools)][rng.integers(0, len(pools[i % len(pools)]))] for i in range(batch)]
 
 
 def load_target():

@@ -1,0 +1,119 @@
+"""Measure the SmolLM2 drafts on held-out chat prompts and write their model card.
+
+    python -m specdec.train.smol_eval --prompts 24 --tokens 64     # -> build/smollm2_eval.json
+    python -m specdec.train.smol_eval --card                       # -> assets/models/smollm2/README.md
+
+Per draft (learned drafts, early exit at a few depths, n-gram lookup): parameters, the
+cost ratio c (draft step ms / target 1-token step ms, measure.cost_ratio, one thread),
+greedy agreement (share of the target's greedy answer positions where the draft's
+argmax is the target's), acceptance rate and mean acceptance length at k = 4 for T = 0
+and T = 1, and the wall-clock speedup over the target alone on the same prompts.
+The prompts are `assets/prompts_chat.json`, which no training step saw.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import torch
+
+from specdec.chat import user_turn
+from specdec.measure import step_ms
+from specdec.prompts import load_prompts, round_robin
+
+OUT = Path("build/smollm2_eval.json")
+CARD = Path("assets/models/smollm2/README.md")
+TARGET = "smollm2/target"
+
+
+@torch.no_grad()
+def greedy_agreement(pair, chats, answers) -> float:
+    """Teacher-forced: does the draft's argmax equal the target's next greedy token?"""
+    hit = total = 0
+    for chat, answer in zip(chats, answers):
+        from specdec.chat import render
+        _, ids = render(pair.tokenizer, chat)
+        seq = torch.tensor([ids + list(answer[:-1])])
+        logits = pair.draft(input_ids=seq).logits[0, len(ids) - 1:, :pair.vocab_size]   # (A, V)
+        hit += int((logits.argmax(-1) == torch.tensor(answer)).sum())
+        total += len(answer)
+    return hit / max(1, total)
+
+
+def timed_runs(pair, chats, settings):
+    import specdec
+    tokens, seconds, rounds, outs = 0, 0.0, [], []
+    for i, chat in enumerate(chats):
+        t0 = time.perf_counter()
+        run = specdec.generate(pair, chat, settings, seed=i, lean=True)
+        seconds += time.perf_counter() - t0
+        tokens, rounds, outs = tokens + len(run.token_ids), rounds + list(run.rounds), outs + [run.token_ids]
+    return tokens / seconds, rounds, outs
+
+
+def row(label, pair, chats, base, settings, c, params) -> dict:
+    from specdec.metrics import summarize
+    out = {"draft": label, "params": params, "c": c}
+    for t in (0.0, 1.0):
+        tps, rounds, outs = timed_runs(pair, chats, replace(settings, temperature=t))
+        m = summarize(rounds)
+        out[f"T{t:g}"] = {"acceptance_rate": m.acceptance_rate, "mean_acceptance_length":
+                          m.mean_acceptance_length, "speedup": tps / base[t][0],
+                          "tokens_per_s": tps, "identical_to_target": outs == base[t][1] if t == 0 else None}
+    return out
+
+
+def evaluate(n_prompts: int, tokens: int, drafts: list[str], exits: list[int]) -> dict:
+    import specdec
+    torch.set_num_threads(1)
+    chats = [user_turn(p.prompt) for p in round_robin(load_prompts("chat"), n_prompts)]
+    settings = specdec.Settings(k=4, max_new_tokens=tokens)
+    target = specdec.load_pair(TARGET, None)
+    target_ms = step_ms(target.target, target.vocab_size)
+    base = {t: timed_runs(target, chats, replace(settings, temperature=t, mode="autoregressive"))[::2]
+            for t in (0.0, 1.0)}
+    answers = base[0.0][1]
+    rows = []
+    for name in drafts:
+        pair = specdec.load_pair(TARGET, name)
+        c = step_ms(pair.draft, pair.vocab_size) / target_ms
+        r = row(name, pair, chats, base, settings, c, sum(p.numel() for p in pair.draft.parameters()))
+        rows.append({**r, "greedy_agreement": greedy_agreement(pair, chats, answers)})
+    for layers in exits:
+        view = specdec.Settings(k=4, max_new_tokens=tokens, drafter="early-exit", exit_layer=layers)
+        from specdec.early_exit import early_exit_model
+        ee = early_exit_model(target.target, layers)
+        c = step_ms(ee, target.vocab_size) / target_ms
+        early = specdec.make_pair(target.target, ee, target.tokenizer, TARGET, f"early exit {layers}")
+        r = row(f"early exit after layer {layers}", target, chats, base, view, c, 0)
+        rows.append({**r, "greedy_agreement": greedy_agreement(early, chats, answers)})
+    ngram = replace(settings, drafter="ngram")
+    rows.append({**row("n-gram lookup", target, chats, base, ngram, 0.0, 0), "greedy_agreement": None})
+    return {"machine": platform.processor() or platform.machine(), "date": time.strftime("%Y-%m-%d"),
+            "threads": 1, "prompts": len(chats), "max_new_tokens": tokens, "k": 4,
+            "target_step_ms": target_ms, "rows": rows}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m specdec.train.smol_eval", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--prompts", type=int, default=24)
+    ap.add_argument("--tokens", type=int, default=64)
+    ap.add_argument("--drafts", default="smollm2/draft")
+    ap.add_argument("--exits", default="4,8")
+    args = ap.parse_args(argv)
+    result = evaluate(args.prompts, args.tokens, [d for d in args.drafts.split(",") if d],
+                      [int(x) for x in args.exits.split(",") if x])
+    OUT.parent.mkdir(parents=True, exist_ok=True)
+    OUT.write_text(json.dumps(result, indent=1) + "\n")
+    print(json.dumps(result, indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
