@@ -41,11 +41,16 @@ def prompt_box(pair) -> None:
 
 
 def controls(finished: bool) -> None:
-    c1, c2, c3, _ = st.columns([1, 1, 1, 3])
+    c1, c2, c3, c4, c5 = st.columns([1, 1, 1, 1.6, 1.4])
     c1.button("Next round ▶", type="primary", on_click=session.next_round, key="btn_next",
               disabled=finished)
     c2.button("Run to end ⏩", on_click=session.run_to_end, key="btn_end", disabled=finished)
     c3.button("Reset ↺", on_click=session.reset, key="btn_reset")
+    c4.button("Jump: next rejection after an acceptance", on_click=session.jump, args=("partial",),
+              key="btn_jump_partial", help="Runs rounds until one accepts some drafts and then "
+                                           "rejects one (or selects it, if already run).")
+    c5.button("Jump: next bonus round", on_click=session.jump, args=("bonus",), key="btn_jump_bonus",
+              help="Runs rounds until every draft of a round is accepted and a bonus token follows.")
 
 
 def messages() -> None:
@@ -65,7 +70,11 @@ def round_selector(n: int) -> int:
 
 def show_run(rounds, prompt_ids, label, finished_reason) -> None:
     sel = round_selector(len(rounds))
-    st.html(strip.strip_html(strip.prompt_texts(prompt_ids, label), rounds, sel))
+    st.caption("Output so far (emitted tokens only)")
+    st.html(strip.output_html(rounds, label))
+    show = st.toggle("Show rejected and discarded drafts in the token strip", value=True,
+                     key="show_drafts")
+    st.html(strip.strip_html(strip.prompt_texts(prompt_ids, label), rounds, sel, fold=not show))
     st.html(strip.legend_html())
     if finished_reason:
         st.success(f"Run finished: {finished_reason}.")

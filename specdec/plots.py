@@ -34,6 +34,15 @@ def show(text: str, limit: int = 16) -> str:
     return shown if len(shown) <= limit else shown[:limit - 1] + "…"
 
 
+def prob(x: float | None) -> str:
+    """A probability with its significant digits: 0.412, 1.2e-04, 0 — never a misleading 0.000."""
+    if x is None:
+        return "—"
+    if x == 0:
+        return "0"
+    return f"{x:.1e}" if abs(x) < 1e-3 else f"{x:.3f}"
+
+
 def quote(text: str) -> str:
     return f"“{show(text)}”"
 
@@ -106,6 +115,8 @@ def source_figure(rnd: Round, label: Label) -> go.Figure:
     if rejected is not None and rejected.target is not None:
         dists += [rejected.target, rejected.draft]
     ids = top_ids(dists)
+    if final.token not in ids:           # the drawn token is always shown, however unlikely
+        ids.append(final.token)
     names = [show(label(t)) + (" ◀" if t == final.token else "") for t in ids]
     traces = []
     if rejected is not None and rejected.target is not None:
@@ -141,6 +152,8 @@ def greedy_source_figure(rnd: Round, label: Label) -> go.Figure:
     """Greedy mode: the final token is the target's argmax where the drafts stopped (no residual)."""
     final = rnd.final
     ids = top_ids([final.source], 8)
+    if final.token not in ids:
+        ids.append(final.token)
     names = [show(label(t)) + (" ◀" if t == final.token else "") for t in ids]
     colors = [COLORS.get(final.kind, COLORS["target"]) if t == final.token else COLORS["target"]
               for t in ids]
@@ -174,17 +187,20 @@ def histogram_figure(histogram: tuple[int, ...]) -> go.Figure:
 
 
 def timeline_figure(rounds: list[Round], selected: int | None = None) -> go.Figure:
-    """Per round: accepted drafts (green), the rejected one (red), the final token's kind."""
+    """Tokens emitted per round: accepted drafts, then the final token by kind (one legend
+    entry per colour). Rejected drafts emit nothing, so they are not stacked here."""
     xs = [r.index + 1 for r in rounds]
-    rejected = [1 if r.n_accepted < r.drafted else 0 for r in rounds]
-    fig = go.Figure([
-        go.Bar(name="accepted", x=xs, y=[r.n_accepted for r in rounds], marker_color=COLORS["accepted"]),
-        go.Bar(name="rejected", x=xs, y=rejected, marker_color=COLORS["rejected"]),
-        go.Bar(name="final token", x=xs, y=[1] * len(rounds),
-               marker_color=[COLORS.get(r.final.kind, COLORS["target"]) for r in rounds])])
+    kept = [min(r.n_accepted, len(r.emitted)) for r in rounds]
+    traces = [go.Bar(name="accepted draft", x=xs, y=kept, marker_color=COLORS["accepted"])]
+    for kind, name in (("correction", "correction (residual)"), ("bonus", "bonus (p_k+1)"),
+                       ("target", "target token (no draft)")):
+        ys = [1 if r.final.kind == kind and len(r.emitted) > r.n_accepted else 0 for r in rounds]
+        if any(ys):
+            traces.append(go.Bar(name=name, x=xs, y=ys, marker_color=COLORS.get(kind, COLORS["target"])))
+    fig = go.Figure(traces)
     if selected is not None:
         fig.add_vline(x=selected + 1, line_dash="dot", line_color="black")
-    return _layout(fig, "Tokens per round", height=300, barmode="stack", xaxis_title="round",
+    return _layout(fig, "Tokens emitted per round", height=300, barmode="stack", xaxis_title="round",
                    yaxis_title="tokens")
 
 

@@ -255,3 +255,18 @@ def test_step_through_chats_with_the_real_instruct_model():
     assert decoder.prompt.startswith("<|im_start|>system") and decoder.messages[-1].content == "Name a colour."
     at.radio(key="prompt_mode").set_value("raw").run()
     assert not at.exception and "run" not in at.session_state
+
+
+def test_step_through_jumps_folds_and_shows_the_output(tiny_dirs):
+    at = app(tiny_dirs, temperature=0.8, k=3, max_new_tokens=40, seed=3)
+    at.button(key="btn_jump_partial").click().run()
+    assert not at.exception
+    picked = rounds(at)[at.session_state["round_sel"] - 1]
+    assert 0 < picked.n_accepted < picked.drafted or at.session_state["run"]["decoder"].stop
+    at.button(key="btn_jump_bonus").click().run()
+    picked = rounds(at)[at.session_state["round_sel"] - 1]
+    assert picked.final.kind == "bonus" or any("No such round" in i.value for i in at.info)
+    assert any("Output so far" in c.value for c in at.caption)
+    assert {m.label for m in at.metric} >= {"Drafting so far", "Verifying so far", "Total so far"}
+    at.toggle(key="show_drafts").set_value(False).run()
+    assert not at.exception

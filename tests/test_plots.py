@@ -43,6 +43,20 @@ def test_ratio_figure_colours_by_verdict_and_plots_u():
     assert list(bars.y)[:2] == [0.2, 1 / 7]
 
 
+def test_the_drawn_token_is_on_the_chart_even_when_unlikely():
+    """A bonus drawn from far down p_(k+1) still gets its own bar."""
+    wide = Dist(tuple([0.02] * 50))
+    rnd = replace(fixed_round(), n_accepted=3, emitted=(0, 3, 2, 49),
+                  final=Final(49, "z", "bonus", 0.02, wide))
+    fig = plots.source_figure(rnd, lambda t: TEXT.get(t, f"t{t}"))
+    assert "t49 ◀" in list(fig.data[-1].x)
+
+
+def test_probabilities_keep_their_significant_digits():
+    assert [plots.prob(x) for x in (0.41234, 1.2e-4, 0.0, None, 0.001)] == \
+        ["0.412", "1.2e-04", "0", "—", "0.001"]
+
+
 def test_source_figure_shows_the_residual_and_the_token():
     fig = plots.source_figure(fixed_round(), TEXT.get)
     residual = fig.data[-1]
@@ -53,9 +67,12 @@ def test_source_figure_shows_the_residual_and_the_token():
 
 def test_metric_figures():
     rnd = fixed_round()
-    tl = plots.timeline_figure([rnd], selected=0)
-    assert [t.name for t in tl.data] == ["accepted", "rejected", "final token"]
-    assert list(tl.data[2].marker.color) == [plots.COLORS["correction"]]
+    bonus = replace(rnd, index=1, n_accepted=3, emitted=(0, 3, 2, 1),
+                    final=replace(rnd.final, kind="bonus"))
+    tl = plots.timeline_figure([rnd, bonus], selected=0)
+    assert [t.name for t in tl.data] == ["accepted draft", "correction (residual)", "bonus (p_k+1)"]
+    assert [list(t.y) for t in tl.data] == [[1, 3], [1, 0], [0, 1]]    # emitted: 2 and 4 tokens
+    assert tl.data[2].marker.color == plots.COLORS["bonus"]            # every colour has an entry
     cache = plots.cache_figure(rnd)
     assert list(cache.data[1].x) == [2, 1]              # cropped: target 8→6, draft 7→6
     assert list(plots.histogram_figure((3, 1, 0)).data[0].y) == [3, 1, 0]
@@ -78,7 +95,7 @@ def test_only_kept_tokens_break_the_line():
     rnd = replace(rnd, positions=(rnd.positions[0], newline, rnd.positions[2]),
                   final=Final(1, "x\n", "correction", 0.1, RESIDUAL))
     html = strip_html([], [rnd], selected=None)
-    assert '<span class="t rejected" title="round 1, draft 2: q=0.700 p=0.100 u=0.900 → rejected">↵</span>' in html
+    assert '<span class="t rejected" data-id="3" title="round 1, draft 2: q=0.700 p=0.100 u=0.900 → rejected">↵</span>' in html
     assert ">x↵\n</span>" in html                        # the kept correction does break the line
     assert html.count("\n") == html.split('<div class="strip">')[0].count("\n") + 1
     assert plots.show("axis label " * 3) == "axis␣label␣axis…"          # 16 characters at most
@@ -93,3 +110,12 @@ def test_greedy_final_token_is_shown_as_the_argmax_not_a_residual():
     assert list(fig.data[0].x)[0] == "b ◀"                  # the argmax of P1, first
     assert fig.data[0].marker.color[0] == plots.COLORS["correction"]
     assert "argmax (replaces rejected draft 2)" in fig.layout.title.text
+
+
+def test_folded_strip_and_output_show_only_emitted_tokens():
+    folded = strip_html(["<p>"], [fixed_round()], selected=None, fold=True)
+    assert "t rejected" not in folded and "t discarded" not in folded
+    assert 'data-id="0"' in folded and 'data-id="1"' in folded       # accepted 'a', correction 'b'
+    from ui.strip import output_html
+    out = output_html([fixed_round()], TEXT.get)
+    assert ">ab</div>" in out

@@ -24,6 +24,12 @@ def render(rounds, selected: int | None) -> None:
                    help="1 − target forwards / tokens emitted")
     cols[4].metric("Mean β (α̂)", "—" if m.mean_beta is None else f"{m.mean_beta:.2f}",
                    help="average overlap Σ min(p, q) at the examined positions")
+    t1, t2, t3, _ = st.columns([1, 1, 1, 2])
+    t1.metric("Drafting so far", f"{m.draft_ms:.0f} ms", help="wall-clock of every draft step "
+              "of this run on this machine")
+    t2.metric("Verifying so far", f"{m.verify_ms:.0f} ms", help="wall-clock of every target pass")
+    t3.metric("Total so far", f"{m.draft_ms + m.verify_ms:.0f} ms",
+              help="compare k, drafters and policies on this page: same prompt, same seed")
     c1, c2, c3 = st.columns(3)
     with c1:
         chart(plots.timeline_figure(list(rounds), selected), "m-timeline")

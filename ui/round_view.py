@@ -21,13 +21,10 @@ def code(text: str) -> str:
     return "`" + plots.show(text).replace("`", "ˋ") + "`"
 
 
-def _fmt(x: float | None) -> str:
-    return "—" if x is None else f"{x:.4f}"
-
-
 def position_table(rnd: Round) -> list[dict]:
-    return [{"i": p.i, "token": plots.show(p.text), "q(d)": _fmt(p.q), "p(d)": _fmt(p.p),
-             "min(1, p/q)": _fmt(p.ratio), "u": _fmt(p.u), "verdict": p.verdict}
+    prob = plots.prob
+    return [{"i": p.i, "token": plots.show(p.text), "q(d)": prob(p.q), "p(d)": prob(p.p),
+             "min(1, p/q)": prob(p.ratio), "u": prob(p.u), "verdict": p.verdict}
             for p in rnd.positions]
 
 
@@ -73,8 +70,9 @@ def _verdict_sentence(rnd: Round) -> str:
     if rnd.n_accepted == rnd.drafted:
         return "Every draw u fell at or below min(1, p/q): all drafts accepted."
     pos = rnd.positions[rnd.n_accepted]
-    return (f"Position {pos.i} ({code(pos.text)}): u = {pos.u:.3f} > min(1, p/q) = "
-            f"{pos.ratio:.3f} (p = {pos.p:.3f}, q = {pos.q:.3f}) → rejected. The target likes this "
+    prob = plots.prob
+    return (f"Position {pos.i} ({code(pos.text)}): u = {prob(pos.u)} > min(1, p/q) = "
+            f"{prob(pos.ratio)} (p = {prob(pos.p)}, q = {prob(pos.q)}) → rejected. The target likes this "
             "token less than the draft did, so it survives only with probability p/q.")
 
 
@@ -97,7 +95,7 @@ def step_final(rnd: Round, label: Callable[[int], str]) -> None:
            "target": "sampled from the target's p (no draft this round)"}[f.kind]
     if rnd.greedy:
         how = "the target's argmax at that position (greedy mode)"
-    st.write(f"Final token {code(f.text)} (p = {f.p:.3f}): {how}.")
+    st.write(f"Final token {code(f.text)} (p = {plots.prob(f.p)}): {how}.")
     if f.source is not None:
         chart(plots.source_figure(rnd, label), f"src{rnd.index}")
 

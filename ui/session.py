@@ -68,6 +68,30 @@ def _advance(until_end: bool) -> None:
         st.session_state[ERROR] = str(err)
 
 
+JUMPS = {   # what a "Jump to" button looks for in the rounds after the selected one
+    "partial": lambda r: 0 < r.n_accepted < r.drafted,       # a rejection after >= 1 acceptance
+    "bonus": lambda r: r.final.kind == "bonus",
+}
+
+
+def jump(kind: str) -> None:
+    """Select the next round of that kind: among the rounds already run after the selected
+    one, else by running more rounds until one appears or the run ends."""
+    st.session_state.pop(NOTE, None)
+    try:
+        dec = decoder() or _start()
+        after = st.session_state.get(SELECTED, 0)
+        found = next((r.index for r in dec.history[after:] if JUMPS[kind](r)), None)
+        while found is None and dec.stop is None:
+            rnd = dec.step()
+            found = rnd.index if JUMPS[kind](rnd) else None
+        st.session_state[SELECTED] = len(dec.history) if found is None else found + 1
+        if found is None:
+            st.session_state[NOTE] = "No such round before the end of the run."
+    except specdec.InputError as err:
+        st.session_state[ERROR] = str(err)
+
+
 def next_round() -> None:
     _advance(until_end=False)
 

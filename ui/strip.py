@@ -36,12 +36,14 @@ def _span(text: str, kind: str, tip: str, selected: bool, token: int | None = No
     return f'<span class="{cls}"{data} title="{html.escape(tip)}">{shown}</span>'
 
 
-def _round_spans(rnd: Round, selected: bool) -> list[str]:
+def _round_spans(rnd: Round, selected: bool, fold: bool = False) -> list[str]:
     spans = []
     shown_accepted = min(rnd.n_accepted, len(rnd.emitted))     # EOS may cut the round
     for pos in rnd.positions:
         u = "—" if pos.u is None else f"{pos.u:.3f}"
         tip = f"round {rnd.index + 1}, draft {pos.i}: q={pos.q:.3f} p={pos.p:.3f} u={u} → {pos.verdict}"
+        if fold and pos.verdict != "accepted":
+            continue
         if pos.verdict != "accepted" or pos.i <= shown_accepted:
             spans.append(_span(pos.text, pos.verdict, tip, selected, pos.token))
     if len(rnd.emitted) > rnd.n_accepted:
@@ -51,10 +53,12 @@ def _round_spans(rnd: Round, selected: bool) -> list[str]:
     return spans
 
 
-def strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round], selected: int | None) -> str:
+def strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round], selected: int | None,
+               fold: bool = False) -> str:
+    """fold: leave out rejected and discarded drafts (only what was emitted remains)."""
     parts = [_span(t, "prompt", "prompt", False) for t in prompt_texts]
     for rnd in rounds:
-        parts += _round_spans(rnd, rnd.index == selected)
+        parts += _round_spans(rnd, rnd.index == selected, fold)
     return CSS + '<div class="strip">' + "".join(parts) + "</div>"
 
 
@@ -87,3 +91,10 @@ def prob_strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round]) -> str
                          f'{COLORS.get(kind, COLORS["target"])}" title="{html.escape(tip)}">'
                          f'{shown_text}</span>')
     return CSS + '<div class="strip">' + "".join(parts) + "</div>"
+
+
+def output_html(rounds: Sequence[Round], label: Callable[[int], str]) -> str:
+    """The generated text so far: emitted tokens only, escaped, in one box."""
+    text = "".join(label(t) for rnd in rounds for t in rnd.emitted)
+    return (CSS + '<div class="strip" style="border:1px solid #e5e7eb;border-radius:6px;'
+            f'padding:6px 10px">{html.escape(text) or "∅"}</div>')
