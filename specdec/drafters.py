@@ -128,6 +128,22 @@ class NgramDrafter:
         pass
 
 
+class PointMassDrafter(NgramDrafter):
+    """Proposes given tokens (a person's typed continuation): q is a point mass on each, so
+    the target accepts d with probability p(d). Once the sequence leaves the given tokens
+    (the target wrote something else), it proposes nothing more."""
+
+    def __init__(self, vocab_size: int, prompt_len: int, tokens: list[int]):
+        super().__init__(vocab_size)
+        self.prompt_len, self.tokens = prompt_len, list(tokens)
+
+    def lookup(self, seq: list[int], k: int) -> list[int]:
+        done = seq[self.prompt_len:]
+        if done != self.tokens[:len(done)]:
+            return []
+        return self.tokens[len(done):len(done) + k]
+
+
 class NoDrafter:
     """Drafts nothing: every round is one target step (the autoregressive baseline)."""
 

@@ -54,14 +54,15 @@ def stop_ids(pair: Pair) -> set[int]:
 
 
 class Decoder:
-    def __init__(self, pair: Pair, prompt: Prompt, settings: Settings):
+    def __init__(self, pair: Pair, prompt: Prompt, settings: Settings, drafter=None):
+        """`drafter`: a Drafter instance to use instead of settings.drafter's (a person's text)."""
         self.pair, self.settings = pair, settings
         self.prompt, self.prompt_ids, self.messages = encode_prompt(pair, prompt)
         self.stop_ids = stop_ids(pair)
         self.seq: list[int] = list(self.prompt_ids)
         self.generator = torch.Generator().manual_seed(settings.generator_seed)   # one per run
         self.target_cache = new_cache(pair.target)
-        self.drafter = make_drafter(pair, settings)
+        self.drafter = drafter or make_drafter(pair, settings)
         self.policy = make_policy(settings.policy, settings.k, settings.confidence)
         self.history: list[Round] = []          # the rounds so far
         self.stop: str | None = None

@@ -270,3 +270,26 @@ def test_step_through_jumps_folds_and_shows_the_output(tiny_dirs):
     assert {m.label for m in at.metric} >= {"Drafting so far", "Verifying so far", "Total so far"}
     at.toggle(key="show_drafts").set_value(False).run()
     assert not at.exception
+
+
+def test_you_are_the_drafter_verifies_a_typed_continuation(tiny_dirs):
+    """The typed tokens are verified with q = a point mass: kept with probability p(d), so the
+    page's verdicts equal the engine's PointMassDrafter round for the same seed."""
+    import specdec
+    from specdec.drafters import PointMassDrafter
+    at = app(tiny_dirs, page="pages/you_draft.py", temperature=1.0, k=4, seed=11)
+    at.text_area(key="yd_prompt").set_value("abc ab").run()
+    at.text_area(key="yd_text").set_value("c abc").run()
+    at.button(key="yd_go").click().run()
+    assert not at.exception
+    table = at.dataframe[0].value                                 # yd_table
+    pair = specdec.load_pair(str(tiny_dirs / "target"), str(tiny_dirs / "draft"))
+    ids = pair.tokenizer("c abc")["input_ids"]
+    dec = specdec.Decoder(pair, "abc ab", specdec.Settings(k=len(ids), temperature=1.0, seed=11,
+                                                            max_new_tokens=len(ids) + 17),
+                          PointMassDrafter(pair.vocab_size, 6, ids))
+    rnd = dec.step()
+    assert list(table["verdict"]) == [p.verdict for p in rnd.positions]
+    for p in rnd.positions:                                     # acceptance = p(d) for a point mass
+        assert p.q == 1.0 and p.ratio == pytest.approx(p.p)
+    assert list(at.dataframe[1].value["drafter"]) == ["you", "n-gram lookup", "draft model"]

@@ -4,6 +4,8 @@ Both must leave the output exactly the target's: checked by greedy parity, by th
 exact law of the first two tokens (chi-square, as in test_lossless) and, for the
 reduced vocabulary, by q being zero outside the kept ids.
 """
+from dataclasses import replace
+
 import pytest
 import torch
 from stats import chi2_pvalue
@@ -84,3 +86,28 @@ def test_every_registered_drafter_runs(pair):
         run = specdec.generate(pair, "abc abc", drafter=name, exit_layer=1, k=2, max_new_tokens=6,
                                temperature=0.7)
         assert len(run.token_ids) == 6 or run.stop_reason == "eos"
+
+
+def test_a_typed_continuation_keeps_the_targets_law(pair):
+    """A person's guess is drafted as point masses: output still follows p exactly."""
+    from specdec.drafters import PointMassDrafter
+    settings = specdec.Settings(k=3, temperature=1.0, max_new_tokens=4)
+    law = exact_two_token_law(pair, PROMPT, settings.sampling)
+    guess = pair.tokenizer("b(a")["input_ids"]
+    n = len(pair.tokenizer(PROMPT)["input_ids"])
+    samples = []
+    for s in range(RUNS):
+        dec = specdec.Decoder(pair, PROMPT, replace(settings, seed=s),
+                              PointMassDrafter(pair.vocab_size, n, guess))
+        for _ in dec:
+            pass
+        samples.append(tuple(dec.generated[:2]))
+    assert chi2_pvalue(samples, law) > 1e-3
+
+
+def test_a_typed_continuation_stops_proposing_once_the_target_leaves_it(pair):
+    from specdec.drafters import PointMassDrafter
+    drafter = PointMassDrafter(pair.vocab_size, 2, [5, 6, 7])
+    assert drafter.lookup([1, 2], 2) == [5, 6]
+    assert drafter.lookup([1, 2, 5], 4) == [6, 7]
+    assert drafter.lookup([1, 2, 9], 4) == []           # the target wrote something else

@@ -95,6 +95,10 @@ def prob_strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round]) -> str
 
 def output_html(rounds: Sequence[Round], label: Callable[[int], str]) -> str:
     """The generated text so far: emitted tokens only, escaped, in one box."""
-    text = "".join(label(t) for rnd in rounds for t in rnd.emitted)
+    return text_html("".join(label(t) for rnd in rounds for t in rnd.emitted))
+
+
+def text_html(text: str) -> str:
+    """Plain text in the strip's font, escaped, in one box."""
     return (CSS + '<div class="strip" style="border:1px solid #e5e7eb;border-radius:6px;'
             f'padding:6px 10px">{html.escape(text) or "∅"}</div>')

@@ -1,0 +1,90 @@
+"""You are the drafter: type the continuation you expect; the target verifies it like a draft."""
+import pandas as pd
+import streamlit as st
+
+from specdec.chat import has_template, user_turn
+from specdec.errors import InputError
+from specdec.lessons.you_draft import compare
+from specdec.plots import prob, show
+from ui import session, shell, sidebar, state, strip
+from ui.safe import md
+
+shell.page()
+st.title("You are the drafter")
+st.caption("Guess how the model will go on. The target checks your guess exactly as it checks a "
+           "draft model's: each of your tokens survives with the probability the target gives it.")
+
+DEFAULTS = {"yd_prompt": "def add(a, b):\n", "yd_text": "    return a + b\n"}
+for key, value in DEFAULTS.items():
+    st.session_state.setdefault(key, value)
+
+
+def inputs(pair):
+    chat = pair is not None and has_template(pair.tokenizer) and st.session_state.prompt_mode == "chat"
+    c1, c2 = st.columns(2)
+    c1.text_area("Your message to the model" if chat else "Prompt", key="yd_prompt", height=120)
+    c2.text_area("What you expect it to write next", key="yd_text", height=120)
+    return user_turn(st.session_state.yd_prompt) if chat else st.session_state.yd_prompt
+
+
+def verdict_table(rnd, label) -> pd.DataFrame:
+    return pd.DataFrame([{"your token": show(label(p.token)), "p(d) (target)": prob(p.p),
+                          "u": prob(p.u), "verdict": p.verdict} for p in rnd.positions])
+
+
+def your_round(result, label) -> None:
+    rnd = result.round
+    st.html(strip.strip_html([], [rnd], None))
+    st.dataframe(verdict_table(rnd, label), hide_index=True, key="yd_table")
+    kept, total = rnd.n_accepted, rnd.drafted
+    if kept == total:
+        st.write(f"The target kept all **{total}** of your tokens and added "
+                 f"`{md(show(label(rnd.final.token)))}` as a bonus.")
+    else:
+        miss = rnd.positions[kept]
+        st.write(f"The target kept **{kept}** of your {total} tokens. At token {miss.i} "
+                 f"(`{md(show(label(miss.token)))}`, p = {prob(miss.p)}) it took over and wrote "
+                 f"`{md(show(label(rnd.final.token)))}` instead, drawn from p without your token.")
+    st.caption("The text after this round, and what the target wrote from there on its own:")
+    st.html(strip.text_html("".join(label(t) for t in rnd.emitted + result.continuation)))
+
+
+def comparison(results) -> None:
+    st.subheader("The same prompt, drafted by the machines")
+    st.dataframe(pd.DataFrame([{"drafter": r.who, "tokens proposed": r.round.drafted,
+                                "kept by the target": r.round.n_accepted,
+                                "emitted in this round": len(r.round.emitted)} for r in results]),
+                 hide_index=True, key="yd_compare")
+    st.caption("Every row used the same prompt, seed and sampling, and the same k (the length of your "
+               "text). A row that proposed nothing found no earlier match in the text (n-gram).")
+
+
+def signature() -> tuple:
+    """A result belongs to one pair, prompt, guess and settings."""
+    return (session.signature(), st.session_state.yd_prompt, st.session_state.yd_text)
+
+
+pair = sidebar.active_pair()
+prompt = inputs(pair)
+if pair is None:
+    st.warning("No model pair is loaded: choose one in the sidebar.")
+elif st.button("Verify my continuation", type="primary", key="yd_go"):
+    try:
+        st.session_state["yd_result"] = (
+            compare(pair, prompt, st.session_state.yd_text, state.settings()), signature())
+    except InputError as err:
+        st.warning(md(err))
+found = st.session_state.get("yd_result")
+if pair is not None and found and found[1] == signature():
+    label = lambda t: pair.tokenizer.decode([t])  # noqa: E731
+    your_round(found[0][0], label)
+    comparison(found[0])
+st.divider()
+st.subheader("A cheap proposer and an expensive approver")
+st.write("What you just did is the whole trick: something cheap guesses, something careful checks "
+         "many guesses at once and keeps the longest part it agrees with. The same shape turns up "
+         "well beyond language models. A search engine lets a fast first stage pull a few hundred "
+         "candidates and a slower ranking model order only those; an agent lets a quick rule "
+         "propose the next action and calls a large model only to approve or correct it. In each "
+         "case the result is as good as the careful step, and the speed depends on how often the "
+         "cheap step is right — here, how predictable the next tokens are.")
