@@ -1,7 +1,12 @@
-"""Home: what speculative decoding is, and a one-click start."""
+"""Home: a live race, what speculative decoding is, and a one-click start."""
+from dataclasses import replace
+
 import streamlit as st
 
-from ui import navigation, shell
+from specdec.errors import InputError
+from specdec.lessons.race import race, verdict
+from ui import navigation, shell, sidebar, state, strip
+from ui.safe import md
 
 shell.page()
 
@@ -15,6 +20,40 @@ def start() -> None:
 
 
 st.title("Speculative Decoding Lab")
+
+
+def race_box() -> None:
+    """Target alone vs speculative, live, on one prompt: speed and exactness before any formula."""
+    st.subheader("A race, before any formula")
+    pair = sidebar.active_pair()
+    if pair is None:
+        st.info("Load a model pair in the sidebar to race.")
+        return
+    c1, c2 = st.columns([3, 1])
+    c1.text_input("Prompt", value=EXAMPLE, key="race_prompt")
+    greedy = c2.toggle("Greedy (T = 0)", value=True, key="race_greedy",
+                       help="At T = 0 both runs must write exactly the same text.")
+    if not st.button("Race: the target alone vs speculative decoding", key="race_go"):
+        return
+    settings = replace(state.settings(), temperature=0.0 if greedy else state.settings().temperature)
+    left, right = st.columns(2)
+    boxes = {"target alone": left.empty(), "speculative": right.empty()}
+
+    def show(r) -> None:
+        text = pair.tokenizer.decode(r.decoder.generated, skip_special_tokens=True)
+        with boxes[r.name].container(border=True):
+            st.markdown(f"**{r.name}** · {r.tokens} tokens · {r.tokens_per_s:.1f} tokens/s · "
+                        f"{r.steps} target passes")
+            st.html(strip.text_html(text))
+    try:
+        alone, spec = race(pair, st.session_state.race_prompt, settings, show)
+    except InputError as err:
+        st.warning(md(err))
+        return
+    st.success(verdict(alone, spec, greedy))
+
+
+race_box()
 st.markdown("""
 Large language models write one token per forward pass, and each pass is slow.
 **Speculative decoding** lets a small **draft** model *q* guess the next *k* tokens cheaply;
@@ -28,8 +67,9 @@ the large **target** model *p* then checks all of them in **one** forward pass.
 5. **Roll back** — crop both KV caches to what was accepted.
 
 The output has **exactly** the target's distribution — the draft only changes the speed.
-Here you can watch every number that decides each token, on real models that run on
-this machine (a family trained on Python's standard library, shipped with the app).
+Here you can watch every number that decides each token, on models that run on this
+machine: a small family trained on Python's standard library (fast enough for lessons that
+run thousands of rounds) and SmolLM2-135M-Instruct, a real chat model.
 """)
 if st.button("▶ Start: step through the embedded pair on a Python prompt", type="primary",
              key="home_start", on_click=start):

@@ -14,7 +14,7 @@ st.title("You are the drafter")
 st.caption("Guess how the model will go on. The target checks your guess exactly as it checks a "
            "draft model's: each of your tokens survives with the probability the target gives it.")
 
-DEFAULTS = {"yd_prompt": "def add(a, b):\n", "yd_text": "    return a + b\n"}
+DEFAULTS = {"yd_prompt": "def add(a, b):", "yd_text": "\n    return a + b"}
 for key, value in DEFAULTS.items():
     st.session_state.setdefault(key, value)
 

@@ -293,3 +293,27 @@ def test_you_are_the_drafter_verifies_a_typed_continuation(tiny_dirs):
     for p in rnd.positions:                                     # acceptance = p(d) for a point mass
         assert p.q == 1.0 and p.ratio == pytest.approx(p.p)
     assert list(at.dataframe[1].value["drafter"]) == ["you", "n-gram lookup", "draft model"]
+
+
+def test_home_race_shows_both_runs_and_a_verdict_from_them(tiny_dirs):
+    at = app(tiny_dirs, page=None, k=3, max_new_tokens=16)
+    at.button(key="race_go").click().run()
+    assert not at.exception
+    text = at.success[0].value
+    assert "At T = 0 both texts are identical" in text and "passes" in text
+    assert any("target alone" in m.value for m in at.markdown)
+    assert any("speculative" in m.value for m in at.markdown)
+
+
+def test_race_verdict_follows_the_numbers():
+    """The sentence says faster or slower as the measured times say, never fixed text."""
+    from types import SimpleNamespace
+
+    from specdec.lessons.race import verdict
+
+    def racer(seconds, ids):
+        return SimpleNamespace(seconds=seconds, steps=len(ids), tokens=len(ids),
+                               decoder=SimpleNamespace(generated=ids))
+    assert "2.00× (faster" in verdict(racer(2.0, [1, 2]), racer(1.0, [1, 2]), greedy=True)
+    assert "0.50× (slower" in verdict(racer(1.0, [1, 2]), racer(2.0, [1, 2]), greedy=True)
+    assert "texts differ" in verdict(racer(1.0, [1, 2]), racer(1.0, [1, 3]), greedy=True)

@@ -26,10 +26,15 @@ class Verified:
     continuation: tuple[int, ...]   # what the target wrote after it (the run's remaining tokens)
 
 
-def typed_ids(pair, text: str) -> list[int]:
+def typed_ids(pair, prompt_text: str, prompt_ids: list[int], text: str) -> list[int]:
+    """The guess as the target would tokenize it after the prompt (tokenized alone, "    x"
+    after a newline can split differently), falling back to the guess on its own."""
     if not text.strip():
         raise InputError("type the continuation you expect first")
-    ids = pair.tokenizer(text, add_special_tokens=False)["input_ids"]
+    whole = pair.tokenizer(prompt_text + text, add_special_tokens=False)["input_ids"]
+    n = len(prompt_ids)
+    ids = whole[n:] if whole[:n] == prompt_ids and len(whole) > n else \
+        pair.tokenizer(text, add_special_tokens=False)["input_ids"]
     if len(ids) > MAX_TYPED:
         raise InputError(f"your continuation is {len(ids)} tokens; keep it to {MAX_TYPED}")
     return list(ids)
@@ -48,9 +53,9 @@ def verify(pair, prompt: Prompt, settings: Settings, who: str, drafter=None,
 
 def compare(pair, prompt: Prompt, text: str, settings: Settings) -> list[Verified]:
     """Your text, then the n-gram lookup and (if the pair has one) the draft model, same k."""
-    ids = typed_ids(pair, text)
+    prompt_text, prompt_ids, _ = encode_prompt(pair, prompt)
+    ids = typed_ids(pair, prompt_text, prompt_ids, text)
     k_settings = replace(settings, k=len(ids), max_new_tokens=len(ids) + 17, policy="constant")
-    _, prompt_ids, _ = encode_prompt(pair, prompt)
     you = PointMassDrafter(pair.vocab_size, len(prompt_ids), ids)
     out = [verify(pair, prompt, k_settings, "you", you)]
     out.append(verify(pair, prompt, replace(k_settings, drafter="ngram"), "n-gram lookup"))
