@@ -1,6 +1,7 @@
 """Off-policy distillation data: the target's top-K next-token distributions on offline text.
 
     python -m specdec.train.relabel --shards 200 --threads 1        # resumable
+    python -m specdec.train.relabel --answers-from assets/training/smollm2/gen --out build/smollm2/gen
 
 Teacher forcing costs one batched forward per window — several times cheaper per token
 than generating answers (selfgen) — so this adds volume while selfgen adds the
@@ -62,6 +63,36 @@ def label_shard(model, rows: list[list[int]]) -> dict[str, np.ndarray]:
             "topk_logprobs": top.values.reshape(-1, TOPK).numpy().astype(np.float16)}
 
 
+@torch.no_grad()
+def label_answers(model, tokens_file: Path) -> dict[str, np.ndarray]:
+    """A committed selfgen token shard -> the same shard with its top-K rebuilt by teacher
+    forcing (a fresh machine need not regenerate the answers)."""
+    d = dict(np.load(tokens_file))
+    po = np.concatenate([[0], np.cumsum(d["prompt_lens"])])
+    ao = np.concatenate([[0], np.cumsum(d["answer_lens"])])
+    ids, lps = [], []
+    for i in range(len(d["prompt_lens"])):
+        prompt, answer = d["prompt_ids"][po[i]:po[i + 1]], d["answer_ids"][ao[i]:ao[i + 1]]
+        seq = torch.tensor([np.concatenate([prompt, answer[:-1]]).astype(np.int64)])   # (1, T)
+        logits = model(input_ids=seq).logits[0, len(prompt) - 1:].float().log_softmax(-1)
+        top = logits.topk(TOPK, dim=-1)                                               # (A, K)
+        ids.append(top.indices.numpy().astype(np.uint16))
+        lps.append(top.values.numpy().astype(np.float16))
+    return {**d, "topk_ids": np.concatenate(ids), "topk_logprobs": np.concatenate(lps)}
+
+
+def rebuild_answers(src: Path, out: Path, dtype: torch.dtype) -> None:
+    from transformers import AutoModelForCausalLM
+
+    from specdec.gguf_cache import converted_target
+    model = AutoModelForCausalLM.from_pretrained(converted_target(), dtype=dtype).eval()
+    for tokens_file in sorted(src.glob("shard_*.tokens.npz")):
+        index = int(tokens_file.name.split("_")[1].split(".")[0])
+        if not (out / f"shard_{index:04d}.tokens.npz").exists():
+            save_shard(out, index, label_answers(model, tokens_file))
+            log(f"rebuilt top-{TOPK} for {tokens_file.name}")
+
+
 def run(shards: int, out: Path, dtype: torch.dtype) -> None:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -86,9 +117,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--dtype", choices=["bfloat16", "float32"], default="bfloat16")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--answers-from", type=Path, default=None,
+                    help="rebuild selfgen shards from committed token files (assets/training/"
+                         "smollm2/gen) into --out (use build/smollm2/gen) instead of labelling text")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
-    run(args.shards, args.out, getattr(torch, args.dtype))
+    if args.answers_from:
+        rebuild_answers(args.answers_from, args.out, getattr(torch, args.dtype))
+    else:
+        run(args.shards, args.out, getattr(torch, args.dtype))
     return 0
 
 
