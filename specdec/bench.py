@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 import torch
 
-from specdec.engine import generate
+from specdec.engine import encode_prompt, generate
 from specdec.hf_baseline import hf_generate
 from specdec.measure import cost_ratio, verify_cost, verify_cost_in_run
 from specdec.metrics import summarize
@@ -122,9 +122,10 @@ def greedy_mismatches(outputs: dict[str, list[list[int]]]) -> list[dict]:
 
 
 @torch.no_grad()
-def top2_gap(pair, prompt: str, reference: list[int], position: int) -> float:
-    """The target's top-2 probability gap where two greedy outputs first differ."""
-    ids = pair.tokenizer(prompt)["input_ids"] + reference[:position]
+def top2_gap(pair, prompt, reference: list[int], position: int) -> float:
+    """The target's top-2 probability gap where two greedy outputs first differ (prompt: text
+    or chat, encoded as the engine encodes it)."""
+    ids = encode_prompt(pair, prompt)[1] + reference[:position]
     probs = pair.target(torch.tensor([ids], device=pair.device)).logits[0, -1].float().softmax(-1)
     top = probs.topk(2).values.tolist()
     return top[0] - top[1]

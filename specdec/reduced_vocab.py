@@ -39,7 +39,7 @@ class ReducedVocabLM(torch.nn.Module):
         small = out.logits[..., :len(self.keep_ids)]                         # (B, T, N)
         full = small.new_full((*small.shape[:-1], self.config.vocab_size), float("-inf"))
         full[..., self.keep_ids] = small                                      # (B, T, V)
-        return CausalLMOutputWithPast(logits=full, past_key_values=out.past_key_values)
+        return CausalLMOutputWithPast(logits=full, cache=out.cache)
 
 
 def read_vocab(folder: Path) -> dict | None:

@@ -119,3 +119,48 @@ def test_a_damaged_gguf_is_one_clear_message(tmp_path):
     with pytest.raises(specdec.LoadError, match="could not be read"):
         gguf_cache.convert(bad, tmp_path / "out")
     assert not (tmp_path / "out").exists()                 # nothing half-built
+
+
+@pytest.fixture(scope="module")
+def smol_pair(smol):
+    """The target shared with `smol`, the embedded distilled draft loaded once."""
+    return specdec.make_pair(smol.target, load_model("smollm2/draft"), smol.tokenizer,
+                             "smollm2/target", "smollm2/draft")
+
+
+def test_the_draft_proposes_only_its_vocabulary_and_is_cheap(smol_pair):
+    keep = set(smol_pair.draft.keep_ids.tolist())
+    assert len(keep) == 8192 and smol_pair.draft.config.vocab_size == 49152
+    run = specdec.generate(smol_pair, CHATS[0], k=4, temperature=1.0, seed=1, max_new_tokens=8)
+    assert all(p.token in keep for r in run.rounds for p in r.positions)
+    draft_params = sum(p.numel() for p in smol_pair.draft.parameters())
+    assert draft_params < 0.1 * sum(p.numel() for p in smol_pair.target.parameters())
+
+
+@pytest.fixture(scope="module")
+def references(smol_pair):
+    """transformers' own greedy generate on 20 held-out chat prompts (12 tokens each)."""
+    from specdec.chat import user_turn
+    from specdec.engine import encode_prompt
+    from specdec.prompts import load_prompts, round_robin
+    out = []
+    for p in round_robin(load_prompts("chat"), 20):
+        chat = user_turn(p.prompt)
+        ids = torch.tensor([encode_prompt(smol_pair, chat)[1]])
+        ref = smol_pair.target.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=12,
+                                        do_sample=False)[0, ids.shape[1]:].tolist()
+        out.append((p.label, chat, ref))
+    return out
+
+
+@pytest.mark.parametrize("k", [2, 4, 8])
+def test_greedy_with_the_draft_equals_transformers_on_20_chat_prompts(smol_pair, references, k):
+    """Token for token; a split is allowed only at a measured near-tie of the target."""
+    from specdec.bench import top2_gap
+    from specdec.sampling import NEAR_TIE
+    for label, chat, ref in references:
+        run = specdec.generate(smol_pair, chat, k=k, temperature=0, max_new_tokens=12)
+        got = list(run.token_ids)
+        if got != ref[:len(got)]:
+            at = next(i for i, (a, b) in enumerate(zip(ref, got)) if a != b)
+            assert top2_gap(smol_pair, chat, ref, at) < NEAR_TIE, (label, k, at)

