@@ -128,6 +128,25 @@ def _from_pretrained(cls, name: str, **kwargs):
         raise _explain(name, err) from err
 
 
+FLOAT_DTYPES = {"F16", "BF16", "F32", "F64"}
+
+
+def _check_dtypes(name: str) -> None:
+    """Weights stored as integers (or anything but floats) would be cast silently into a
+    meaningless model: refuse them with a clear message (reads only the file headers)."""
+    from safetensors import safe_open
+    src = Path(resolve(name))
+    for path in sorted(src.glob("*.safetensors")) if src.is_dir() else []:
+        try:
+            with safe_open(str(path), "pt") as fh:
+                bad = {fh.get_slice(key).get_dtype() for key in fh.keys()} - FLOAT_DTYPES
+        except Exception as err:    # a damaged header: the loader's own message follows
+            raise _explain(name, err) from err
+        if bad:
+            raise LoadError(f"{name!r} stores weights as {', '.join(sorted(bad))}; a causal LM "
+                            "needs floating-point weights (F16, BF16 or F32)")
+
+
 def load_model(name: str, device: torch.device | None = None, device_map=None) -> torch.nn.Module:
     """float32 weights on `device`, or placed by accelerate when `device_map` is given
     ("auto" shards a model too large for one device across GPUs, or offloads it)."""
@@ -135,6 +154,7 @@ def load_model(name: str, device: torch.device | None = None, device_map=None) -
 
     from specdec.reduced_vocab import ReducedVocabLM, read_vocab
     extra = {"device_map": device_map} if device_map is not None else {}
+    _check_dtypes(name)
     model = _from_pretrained(AutoModelForCausalLM, name, dtype=torch.float32, use_safetensors=True,
                              **extra)
     if name in CONVERTED and not _converted_ok(model, name):

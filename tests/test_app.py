@@ -317,3 +317,17 @@ def test_race_verdict_follows_the_numbers():
     assert "2.00× (faster" in verdict(racer(2.0, [1, 2]), racer(1.0, [1, 2]), greedy=True)
     assert "0.50× (slower" in verdict(racer(1.0, [1, 2]), racer(2.0, [1, 2]), greedy=True)
     assert "texts differ" in verdict(racer(1.0, [1, 2]), racer(1.0, [1, 3]), greedy=True)
+
+
+def test_a_pair_that_fails_to_load_keeps_the_previous_one(tiny_dirs, tmp_path):
+    at = app(tiny_dirs)
+    at.button(key="btn_next").click().run()
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "config.json").write_text("{not json")
+    at.text_input(key="custom_target").set_value(str(broken)).run()
+    assert not at.exception
+    errors = " ".join(e.value for e in at.sidebar.error)
+    assert "Could not load that pair" in errors and "Still using" in errors
+    at.button(key="btn_next").click().run()            # the previous pair still steps
+    assert not at.exception and len(rounds(at)) >= 1

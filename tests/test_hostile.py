@@ -197,3 +197,45 @@ def test_a_tiny_temperature_is_greedy_not_nan(pair, temperature):
     assert run.token_ids == greedy.token_ids
     for rnd in run.rounds:
         assert all(0 <= pos.q <= 1 and 0 <= pos.p <= 1 for pos in rnd.positions)
+
+
+def _copy_model(tmp_path, name: str = "stdlib/draft-1l"):
+    import shutil
+
+    from specdec.models import ASSETS
+    dest = tmp_path / "model"
+    shutil.copytree(ASSETS / name, dest)
+    return dest
+
+
+def _truncate(folder):
+    data = (folder / "model.safetensors").read_bytes()
+    (folder / "model.safetensors").write_bytes(data[:len(data) // 3])
+
+
+def _int_weights(folder):
+    import torch
+    from safetensors.torch import load_file, save_file
+    weights = load_file(folder / "model.safetensors")
+    save_file({k: v.to(torch.int32) for k, v in weights.items()}, folder / "model.safetensors",
+              metadata={"format": "pt"})
+
+
+@pytest.mark.parametrize("damage, words", [
+    (_truncate, "damaged or truncated"),
+    (_int_weights, "floating-point weights"),
+    (lambda f: (f / "config.json").unlink(), "not a model folder"),
+    (lambda f: [(f / n).unlink() for n in ("tokenizer.json", "tokenizer_config.json")], "not a tokenizer folder"),
+    (lambda f: (f / "draft_vocab.json").write_text('{"keep_ids": "all"}'), "draft vocabulary"),
+    (lambda f: (f / "config.json").write_text("{not json"), "could not load"),
+])
+def test_every_damaged_model_folder_is_one_load_error(tmp_path, damage, words):
+    folder = _copy_model(tmp_path)
+    damage(folder)
+    with pytest.raises(specdec.LoadError, match=words):
+        specdec.load_pair(str(folder), None)
+
+
+def test_an_unknown_embedded_name_is_not_sent_to_the_hub():
+    with pytest.raises(specdec.LoadError, match="no embedded model 'stdlib/target-xl'"):
+        specdec.load_pair("stdlib/target-xl", None)
