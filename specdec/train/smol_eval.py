@@ -147,6 +147,11 @@ def card(result: dict, training: dict[str, dict]) -> str:
                      f"{_num(t0['mean_acceptance_length'])} | {_num(t0['speedup'])}× | "
                      f"{_pct(t1['acceptance_rate'])} | {_num(t1['mean_acceptance_length'])} | "
                      f"{_num(t1['speedup'])}× |")
+    for r in result["rows"]:
+        if r["params"] and r["T0"]["speedup"] is not None:
+            verdict = "pays for itself" if r["T0"]["speedup"] > 1 else "does not yet pay for its passes"
+            lines += ["", f"`{r['draft']}` at {_pct(r['greedy_agreement'])} greedy agreement "
+                      f"{verdict} on this machine ({_num(r['T0']['speedup'])}× at T = 0, k = 4)."]
     identical = all(r["T0"]["identical_to_target"] for r in result["rows"])
     lines += ["", f"Greedy outputs identical to the target alone on every prompt and row: "
               f"{'yes' if identical else 'NO'}.", ""]
