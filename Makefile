@@ -7,6 +7,9 @@ STAMP  := $(VENV)/.installed
 PORT   ?= 8501
 export HF_HUB_OFFLINE ?= 1
 export TOKENIZERS_PARALLELISM = false
+# Each Streamlit session runs in its own thread; glibc would give many of them their own malloc
+# arena and keep that memory after the sessions close. Two arenas keep the server's size steady.
+export MALLOC_ARENA_MAX ?= 2
 
 .PHONY: setup run test browser bench clean
 

@@ -27,6 +27,7 @@ from browser import chromium, serve_app_process, wait_idle  # noqa: E402
 
 HEALTH_LIMIT_S, MEMORY_SLACK, DEADLINE_S = 2.0, 0.20, 900
 ARRIVAL_S = 1.5                 # one new session every 1.5 s
+SESSION_TTL_S = 5
 BROWSER_TIMEOUT_S = 600
 WORDS = ("class", "def", "import", "for", "while", "return", "value", "items", "self", "data")
 
@@ -66,7 +67,15 @@ def session(url: str, prompt: str, delay: float = 0.0) -> dict:
     try:
         return _session(url, prompt)
     except Exception as err:            # timeouts, a browser that died: part of the report
-        return {"prompt": prompt, "ids": None, "exceptions": [f"{type(err).__name__}: {str(err)[:160]}"]}
+        return {"prompt": prompt, "ids": None, "typed_as_intended": None,
+                "exceptions": [f"{type(err).__name__}: {str(err)[:160]}"]}
+
+
+def _strip_ids(driver) -> list[int]:
+    """Emitted token ids in the token strip (empty while Streamlit is still redrawing it)."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('.strip span[data-id]')]"
+        ".filter(s => !/rejected|discarded/.test(s.className)).map(s => +s.dataset.id)")
 
 
 def _browser():
@@ -95,11 +104,15 @@ def _session(url: str, prompt: str) -> dict:
         next(b for b in driver.find_elements(By.TAG_NAME, "button") if "Run to end" in b.text).click()
         wait.until(lambda d: "Run finished" in d.page_source)
         wait_idle(driver, timeout=300)
-        ids = driver.execute_script(
-            "return [...document.querySelectorAll('.strip span[data-id]')]"
-            ".filter(s => !/rejected|discarded/.test(s.className)).map(s => +s.dataset.id)")
+        wait.until(lambda d: _strip_ids(d) and _strip_ids(d) == (time.sleep(1.0), _strip_ids(d))[1])
+        typed = box.get_attribute("value")     # what the browser holds (typing under load can drop keys)
+        seen = driver.execute_script(           # the prompt the server ran, from the token strip
+            "return [...document.querySelectorAll('.strip span.prompt')].map(s => s.textContent)"
+            ".join('').replaceAll('↵', '')")
+        ids = _strip_ids(driver)
         errors = [e.text[:200] for e in driver.find_elements(By.CSS_SELECTOR, '[data-testid="stException"]')]
-        return {"prompt": prompt, "ids": ids, "exceptions": errors}
+        return {"prompt": typed, "ids": ids, "exceptions": errors, "typed_as_intended": typed == prompt,
+                "server_prompt": seen}
     finally:
         driver.quit()
 
@@ -119,10 +132,20 @@ def expected(prompt_list: list[str]) -> dict[str, list[int]]:
     return {p: list(specdec.generate(pair, p, settings).token_ids) for p in prompt_list}
 
 
+def settle_rss(pid: int, target: float, seconds: float) -> float:
+    """Server memory once disconnected sessions are gone (polled until within the bound)."""
+    deadline, now = time.monotonic() + seconds, rss_mb(pid)
+    while now > target and time.monotonic() < deadline:
+        time.sleep(2)
+        now = rss_mb(pid)
+    return now
+
+
 def run_load(sessions: int) -> dict:
     chosen = prompts(sessions)
-    want = expected(chosen)
-    with serve_app_process() as (url, proc):
+    # Streamlit keeps a disconnected session 120 s for a reconnect; 5 s here, so "after the
+    # sessions close" is measurable without waiting minutes.
+    with serve_app_process(options=("--server.disconnectedSessionTTL", str(SESSION_TTL_S))) as (url, proc):
         session(url, "warm up(")                       # loads the model once
         loaded = rss_mb(proc.pid)
         health = Health(url)
@@ -133,15 +156,18 @@ def run_load(sessions: int) -> dict:
         seconds = time.perf_counter() - t0
         health.stop = True
         health.join()
-        time.sleep(3)                                  # sessions close when their sockets do
-        after = rss_mb(proc.pid)
+        after = settle_rss(proc.pid, loaded * (1 + MEMORY_SLACK), SESSION_TTL_S + 40)
+    want = expected([r["prompt"] for r in results])     # for the text each server session got
     return {"sessions": sessions, "seconds": round(seconds, 1),
+            "typed_as_intended": sum(bool(r["typed_as_intended"]) for r in results),
             "identical": sum(r["ids"] == want[r["prompt"]] for r in results),
             "exceptions": [e for r in results for e in r["exceptions"]],
             "health_worst_s": round(health.worst, 3), "health_failures": health.failures,
             "rss_after_load_mb": round(loaded, 1), "rss_after_close_mb": round(after, 1),
             "memory_ratio": round(after / loaded, 3),
-            "mismatches": [r["prompt"] for r in results if r["ids"] != want[r["prompt"]]]}
+            "mismatches": [{"prompt": r["prompt"], "server_prompt": r.get("server_prompt"),
+                            "got": (r["ids"] or [])[:12], "want": want[r["prompt"]][:12]}
+                           for r in results if r["ids"] != want[r["prompt"]]]}
 
 
 def passed(report: dict) -> bool:

@@ -38,13 +38,15 @@ def serve_app(env: dict | None = None):
 
 
 @contextlib.contextmanager
-def serve_app_process(env: dict | None = None):
-    """Like serve_app, yielding (url, the server's Popen) for tests that watch the process."""
+def serve_app_process(env: dict | None = None, options: tuple[str, ...] = ()):
+    """Like serve_app, yielding (url, the server's Popen) for tests that watch the process;
+    `options` are extra `streamlit run` flags."""
     port = free_port()
     cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
            "--server.headless", "true", "--server.fileWatcherType", "none",
-           "--browser.gatherUsageStats", "false"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "HF_HUB_OFFLINE": "1", **(env or {})},
+           "--browser.gatherUsageStats", "false", *options]
+    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "HF_HUB_OFFLINE": "1",
+                                                "MALLOC_ARENA_MAX": "2", **(env or {})},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         wait_http(f"http://127.0.0.1:{port}/_stcore/health")
