@@ -89,7 +89,8 @@ def test_a_cache_from_another_gguf_is_rebuilt(fake_cache):
     gguf_cache.converted_target()
     saved = json.loads((folder / "fingerprint.json").read_text())
     (folder / "fingerprint.json").unlink()
-    (folder / "fingerprint.json").write_text(json.dumps({**saved, "gguf_sha256": "0" * 64}))
+    # another GGUF: a different size (so the hash is recomputed) and a different hash
+    (folder / "fingerprint.json").write_text(json.dumps({**saved, "gguf_size": 1, "gguf_sha256": "0" * 64}))
     gguf_cache.converted_target()
     assert len(calls) == 2
 
