@@ -53,34 +53,32 @@ def _remove(p: torch.Tensor, token: int) -> torch.Tensor:
     return p if total <= RESIDUAL_EPS else left / total
 
 
+def _try_children(tokens: list[int], p: torch.Tensor, ratio, shrink,
+                  generator: torch.Generator) -> NodeVerdict:
+    """Try each child with probability ratio(p, x); on rejection p <- shrink(p, x); if every
+    child is rejected, draw from what is left of p."""
+    steps = []
+    for i, x in enumerate(tokens):
+        r, u = ratio(p, x), uniform(generator)
+        if u <= r:
+            steps.append(SiblingStep(i, x, r, u, True, None))
+            return NodeVerdict(i, tuple(steps), None, None)
+        p = shrink(p, x)                                               # (V,)
+        steps.append(SiblingStep(i, x, r, u, False, p))
+    return NodeVerdict(None, tuple(steps), sample(p, generator), p)
+
+
 def verify_sampled_children(tokens: list[int], q: torch.Tensor, p: torch.Tensor,
                             generator: torch.Generator) -> NodeVerdict:
     """tokens (m,) drawn i.i.d. from q (V,); p (V,) the target's distribution at the node."""
-    steps = []
-    for i, x in enumerate(tokens):
-        ratio = accept_probability(float(p[x]), float(q[x]))
-        u = uniform(generator)
-        if u <= ratio:
-            steps.append(SiblingStep(i, x, ratio, u, True, None))
-            return NodeVerdict(i, tuple(steps), None, None)
-        p = residual(p, q)                                             # (V,)
-        steps.append(SiblingStep(i, x, ratio, u, False, p))
-    return NodeVerdict(None, tuple(steps), sample(p, generator), p)
+    return _try_children(tokens, p, lambda p, x: accept_probability(float(p[x]), float(q[x])),
+                         lambda p, x: residual(p, q), generator)
 
 
 def verify_deterministic_children(tokens: list[int], p: torch.Tensor,
                                   generator: torch.Generator) -> NodeVerdict:
     """tokens (m,) distinct, chosen without sampling: each is a point mass."""
-    steps = []
-    for i, x in enumerate(tokens):
-        ratio = float(p[x])
-        u = uniform(generator)
-        if u <= ratio:
-            steps.append(SiblingStep(i, x, ratio, u, True, None))
-            return NodeVerdict(i, tuple(steps), None, None)
-        p = _remove(p, x)                                              # (V,)
-        steps.append(SiblingStep(i, x, ratio, u, False, p))
-    return NodeVerdict(None, tuple(steps), sample(p, generator), p)
+    return _try_children(tokens, p, lambda p, x: float(p[x]), _remove, generator)
 
 
 def verify_greedy_children(tokens: list[int], p: torch.Tensor) -> NodeVerdict:

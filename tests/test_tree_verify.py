@@ -8,6 +8,7 @@ import itertools
 import pytest
 import torch
 from stats import chi2_pvalue
+from test_exactness_lesson import random_pair
 
 from specdec.tree_verify import (law_deterministic_children, law_sampled_children,
                                  law_wrong_match_rule, verify_deterministic_children,
@@ -15,14 +16,6 @@ from specdec.tree_verify import (law_deterministic_children, law_sampled_childre
 
 P = torch.tensor([0.40, 0.25, 0.15, 0.15, 0.05], dtype=torch.float64)
 Q = torch.tensor([0.10, 0.50, 0.05, 0.30, 0.05], dtype=torch.float64)
-
-
-def random_pq(seed: int, v: int = 5):
-    g = torch.Generator().manual_seed(seed)
-    p = torch.rand(v, generator=g, dtype=torch.float64) ** 3
-    q = torch.rand(v, generator=g, dtype=torch.float64) ** 3
-    q[torch.randint(v, (1,), generator=g)] = 0.0       # zeros on either side happen in practice
-    return p / p.sum(), q / q.sum()
 
 
 def brute_force_sampled_law(q, p, m):
@@ -46,7 +39,7 @@ def brute_force_sampled_law(q, p, m):
 @pytest.mark.parametrize("seed", range(40))
 @pytest.mark.parametrize("m", [1, 2, 3])
 def test_sampled_children_emit_exactly_p(seed, m):
-    p, q = random_pq(seed)
+    p, q = random_pair(seed, v=5)      # the exactness lesson's hard cases
     law = brute_force_sampled_law(q, p, m)
     assert torch.allclose(law, p, atol=1e-12)
     assert torch.allclose(law_sampled_children(q, p, m), law, atol=1e-12)
