@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import torch
 
 from specdec.engine import encode_prompt, generate
-from specdec.hf_baseline import hf_generate
+from specdec.hf_baseline import can_assist, hf_generate
 from specdec.measure import cost_ratio, verify_cost, verify_cost_in_run
 from specdec.metrics import summarize
 from specdec.sampling import NEAR_TIE
@@ -75,15 +75,24 @@ def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Meas
     m.seconds.append(total)
 
 
-def jobs(t: float, ks: list[int], max_new: int) -> list[tuple]:
+ASSISTED = ROWS[3], ROWS[4]
+
+
+def rows_for(pair) -> tuple[str, ...]:
+    """Every row, less transformers' assisted ones when the library cannot run the draft."""
+    return ROWS if can_assist(pair) else tuple(r for r in ROWS if r not in ASSISTED)
+
+
+def jobs(t: float, ks: list[int], max_new: int, rows: tuple[str, ...] = ROWS) -> list[tuple]:
     """(key, row, settings) for one temperature: the k-free rows once, the others per k."""
     plain = Settings(k=1, temperature=t, max_new_tokens=max_new)
     library = Settings(temperature=t, max_new_tokens=max_new, **LIBRARY_DRAFTING)
     out = [((name, None), name, settings) for name, settings in
-           ((ROWS[0], plain), (ROWS[2], plain), (ROWS[4], library), (ROWS[5], library))]
+           ((ROWS[0], plain), (ROWS[2], plain), (ROWS[4], library), (ROWS[5], library))
+           if name in rows]
     for k in ks:
         settings = Settings(k=k, temperature=t, max_new_tokens=max_new)
-        out += [((name, k), name, settings) for name in PER_K]
+        out += [((name, k), name, settings) for name in PER_K if name in rows]
     return out
 
 
@@ -136,18 +145,19 @@ def explain(gap: float) -> str:
     return f"top-2 gap {gap:.2e} ({kind})"
 
 
-def bench(pair, prompts: list[str], ks: list[int], temps: list[float], max_new: int,
+def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
           repeats: int, progress=None) -> dict:
     """Every row, k and temperature on the same prompts. Repeats are interleaved (repeat r of
     every row before repeat r + 1 of any), so a slow spell of the machine hits all rows alike."""
     progress = progress or (lambda *_: None)
     c, draft_ms, target_ms = cost_ratio(pair)
-    out = {"target": pair.target_name, "draft": pair.draft_name, "prompts": len(prompts),
+    names = rows_for(pair)
+    out = {"skipped_rows": [r for r in ROWS if r not in names],"target": pair.target_name, "draft": pair.draft_name, "prompts": len(prompts),
            "max_new_tokens": max_new, "repeats": repeats, "c": c, "draft_step_ms": draft_ms,
            "target_step_ms": target_ms, "settings": [],
            "verify_cost_alone": {str(k): verify_cost(pair.target, pair.vocab_size, k, target_ms)
                                  for k in ks}}
-    todo_by_t = {t: jobs(t, ks, max_new) for t in temps}
+    todo_by_t = {t: jobs(t, ks, max_new, names) for t in temps}
     steps, done = repeats * sum(map(len, todo_by_t.values())), 0
     for t, todo in todo_by_t.items():
         measured = {key: Measured() for key, _, _ in todo}
@@ -157,7 +167,7 @@ def bench(pair, prompts: list[str], ks: list[int], temps: list[float], max_new: 
                 measure_once(name, pair, prompts, settings, measured[key])
                 done += 1
         for k in ks:
-            rows = {name: measured.get((name, None)) or measured[(name, k)] for name in ROWS}
+            rows = {name: measured.get((name, None)) or measured[(name, k)] for name in names}
             v_alone = out["verify_cost_alone"][str(k)]
             out["settings"].append(_setting(pair, prompts, rows, k, t, c, v_alone))
     progress(steps, steps, "done")
@@ -168,12 +178,12 @@ def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone:
     """One (T, k) table; bound(v) uses v as paid in the runs (v_alone: the same pass timed alone)."""
     base = measured[ROWS[0]]
     v = verify_cost_in_run(measured[ROWS[1]].rounds, base.rounds, k) or v_alone
-    rows = [summarize_row(name, measured[name], base, k, c, v) for name in ROWS]
+    rows = [summarize_row(name, measured[name], base, k, c, v) for name in measured]
     entry = {"k": k, "temperature": t, "verify_cost": v, "verify_cost_alone": v_alone,
              "ceiling": verify_ceiling(k, c, v),
              "rows": rows, "identical": None, "mismatches": []}
     if t == 0:
-        mismatches = greedy_mismatches({name: measured[name].outputs for name in ROWS})
+        mismatches = greedy_mismatches({name: measured[name].outputs for name in measured})
         for mm in mismatches:
             ref = measured[mm["reference"]].outputs[mm["prompt"]]
             mm["gap"] = top2_gap(pair, prompts[mm["prompt"]], ref, mm["position"])

@@ -7,7 +7,7 @@ import sys
 import time
 from pathlib import Path
 
-from specdec.chat import user_turn
+from specdec.chat import has_template, user_turn
 from specdec.drafters import DRAFTERS
 from specdec.engine import generate
 from specdec.errors import InputError
@@ -15,6 +15,7 @@ from specdec.models import DEFAULT_DRAFT, DEFAULT_TARGET, load_pair
 from specdec.policies import POLICIES
 from specdec.settings import MODES, Settings
 from specdec.terminal import LEGEND_COLOUR, LEGEND_PLAIN, marked_text, metrics_table, visible
+from specdec.tree_draft import RULES as TREE_RULES
 
 
 def add_threads(p) -> None:
@@ -42,6 +43,12 @@ def add_run_parser(sub) -> None:
                    help="; ".join(f"{name}: {p.help}" for name, p in POLICIES.items()))
     p.add_argument("--confidence", type=float, default=0.3, help="threshold of --policy confidence")
     p.add_argument("--exit-layer", type=int, default=4, help="layers kept by --drafter early-exit")
+    p.add_argument("--tree-width", type=int, default=2,
+                   help="--drafter tree / ngram-tree: children per expanded node")
+    p.add_argument("--tree-budget", type=int, default=8,
+                   help="--drafter tree / ngram-tree: drafted nodes per round (k = max depth)")
+    p.add_argument("--tree-children", choices=TREE_RULES, default="top",
+                   help="--drafter tree: top-w tokens of q, or w independent draws from q")
     p.add_argument("--mode", choices=MODES, default="speculative")
     p.add_argument("--json", action="store_true", help="print the whole run trace as JSON")
     add_threads(p)
@@ -52,7 +59,9 @@ def cmd_run(args) -> int:
     settings = Settings(k=args.k, temperature=args.temperature, top_k=args.top_k,
                         top_p=args.top_p, seed=args.seed, max_new_tokens=args.max_new_tokens,
                         drafter=args.drafter, policy=args.policy, confidence=args.confidence,
-                        exit_layer=args.exit_layer, mode=args.mode)   # validate before loading
+                        exit_layer=args.exit_layer, mode=args.mode, tree_width=args.tree_width,
+                        tree_budget=args.tree_budget, tree_children=args.tree_children)
+    # (validated before loading)
     if not args.prompt:
         raise InputError("the prompt is empty: pass --prompt with some text, e.g. 'def parse('")
     needs_draft = DRAFTERS[args.drafter].needs_draft_model and args.mode == "speculative"
@@ -104,8 +113,10 @@ def cmd_bench(args) -> int:
             Settings(k=k, temperature=t, max_new_tokens=args.max_new_tokens)   # validate early
     if args.repeats < 1:
         raise InputError("--repeats must be at least 1")
-    prompts = select(args.prompts, args.limit)
     pair = load_pair(args.target, args.draft)
+    chat = has_template(pair.tokenizer)         # an instruct model gets the chat prompts as chats
+    prompts = select(args.prompts, args.limit, "chat" if chat else "text")
+    prompts = [user_turn(p) for p in prompts] if chat else prompts
     result = bench(pair, prompts, ks, temps, args.max_new_tokens, args.repeats, stderr_progress)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)

@@ -157,8 +157,31 @@ class NoDrafter:
         pass
 
 
-register(DrafterKind("model", "draft model", True,
-                     lambda pair, s: ModelDrafter(pair.draft, pair.vocab_size)))
+def model_drafter(pair: "Pair", settings: "Settings") -> Drafter:
+    """A plain draft model, or one that reads the target's features (feature_draft.py)."""
+    if getattr(pair.draft, "reads_target_features", False):
+        from specdec.feature_draft import FeatureDrafter
+        return FeatureDrafter(pair.draft, pair.vocab_size)
+    return ModelDrafter(pair.draft, pair.vocab_size)
+
+
+register(DrafterKind("model", "draft model", True, model_drafter))
+def tree_drafter(pair: "Pair", settings: "Settings") -> Drafter:
+    from specdec.tree_draft import ModelTreeDrafter
+    if getattr(pair.draft, "reads_target_features", False):
+        raise InputError("tree drafting over a draft that reads the target's features is not "
+                         "built yet: choose the chain drafter, or a pair with a plain draft model")
+    return ModelTreeDrafter(pair.draft, pair.vocab_size, settings.tree_width, settings.tree_budget,
+                            settings.tree_children)
+
+
+def ngram_tree_drafter(pair: "Pair", settings: "Settings") -> Drafter:
+    from specdec.tree_draft import NgramTreeDrafter
+    return NgramTreeDrafter(pair.vocab_size, settings.tree_width, settings.tree_budget)
+
+
+register(DrafterKind("tree", "tree of draft-model drafts", True, tree_drafter))
+register(DrafterKind("ngram-tree", "tree of n-gram matches", False, ngram_tree_drafter))
 register(DrafterKind("ngram", "n-gram lookup", False,
                      lambda pair, s: NgramDrafter(pair.vocab_size)))
 register(DrafterKind("early-exit", "early exit (the target's first layers)", False,

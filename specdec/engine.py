@@ -18,12 +18,13 @@ from specdec import record
 from specdec.chat import Message, as_messages, render
 from specdec.drafters import Proposal, make_drafter
 from specdec.errors import InputError, plural
-from specdec.models import Pair, crop_cache, forward, new_cache
+from specdec.models import Pair, crop_cache, forward, forward_with_features, new_cache
 from specdec.policies import make_policy
 from specdec.rejection import verify_greedy, verify_sampled
 from specdec.sampling import probs_from_logits
 from specdec.settings import Settings
 from specdec.trace import Caches, Round, Run
+from specdec.tree_round import tree_step
 
 Prompt = Union[str, Sequence[Any]]     # raw text, or a chat: [{"role", "content"}, ...]
 
@@ -91,10 +92,20 @@ class Decoder:
             return Proposal([], torch.zeros(0, self.pair.vocab_size), 0)
         return self.drafter.propose(self.seq, k, self.settings.sampling, self.generator, self.policy)
 
+    def _verify_pass(self, ids: list[int], keep: int) -> tuple[torch.Tensor, torch.Tensor | None]:
+        """The target's logits for the last `keep` fed positions (keep, V), and its final
+        hidden states (len(ids), H) when the drafter reads them (else None)."""
+        pair = self.pair
+        if getattr(self.drafter, "wants_features", False):
+            return forward_with_features(pair.target, ids, self.target_cache, pair.vocab_size, keep)
+        return forward(pair.target, ids, self.target_cache, pair.vocab_size, keep=keep), None
+
     def step(self) -> Round:
         """One round: steps 1-5 below double as the captions in the app."""
         if self.stop is not None:
             raise InputError(f"this run has finished ({self.stop}); reset to start again")
+        if getattr(self.drafter, "drafts_trees", False):
+            return tree_step(self)
         pair, sampling, k = self.pair, self.settings.sampling, self._draft_limit()
         prefix_len = len(self.seq)
         target_before, draft_before = self._target_len(), self.drafter.cache_len()
@@ -104,8 +115,7 @@ class Decoder:
         t1 = time.perf_counter()
         # 2. Verify: one target forward over [unseen prefix, d_1..d_m] gives p_1..p_{m+1}.
         m = len(prop.tokens)
-        logits = forward(pair.target, self.seq[target_before:] + prop.tokens,
-                         self.target_cache, pair.vocab_size, keep=m + 1)          # (m+1, V)
+        logits, feats = self._verify_pass(self.seq[target_before:] + prop.tokens, m + 1)  # (m+1, V)
         target_probs = probs_from_logits(logits, sampling)                        # (m+1, V)
         t2 = time.perf_counter()
         target_peak, draft_peak = self._target_len(), self.drafter.cache_len()
@@ -115,6 +125,8 @@ class Decoder:
         # 5. Roll back both KV caches to the prefix plus the accepted drafts.
         crop_cache(self.target_cache, prefix_len + verdict.n_accepted)
         self.drafter.rollback(prefix_len + verdict.n_accepted)
+        if feats is not None:     # a feature drafter reads the target's verified positions
+            self.drafter.observe(target_before, feats[:prefix_len + verdict.n_accepted - target_before])
         emitted = self._emit(prop.tokens[:verdict.n_accepted] + [verdict.token])
         self.policy.update(m, verdict.n_accepted)
         tok, lean = pair.tokenizer, self.settings.lean

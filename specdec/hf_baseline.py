@@ -45,14 +45,21 @@ def assistant_settings(draft, values: dict):
             setattr(config, key, value)
 
 
-def hf_generate(pair, prompt: str, settings: Settings, seed: int, assistant: str | None = None,
+def can_assist(pair) -> bool:
+    """generate(assistant_model=...) runs plain causal LMs only: a draft that reads the
+    target's features (feature_draft.py) is not one."""
+    return pair.draft is not None and not getattr(pair.draft, "reads_target_features", False)
+
+
+def hf_generate(pair, prompt, settings: Settings, seed: int, assistant: str | None = None,
                 k: int | None = None) -> tuple[list[int], float, int]:
     """(generated ids, seconds, target forwards) for generate(), optionally assisted.
 
     assistant: None (target alone), "constant" (num_assistant_tokens=k, constant schedule,
     no confidence stop: like for like with this engine) or "defaults" (the library's own).
     """
-    ids = torch.tensor([pair.tokenizer(prompt)["input_ids"]], device=pair.device)
+    from specdec.engine import encode_prompt
+    ids = torch.tensor([encode_prompt(pair, prompt)[1]], device=pair.device)   # text or chat
     kwargs = dict(max_new_tokens=settings.max_new_tokens, do_sample=not settings.sampling.greedy,
                   attention_mask=torch.ones_like(ids), pad_token_id=pair.tokenizer.eos_token_id)
     if not settings.sampling.greedy:   # top_k=0 switches off generate()'s default top-k of 50

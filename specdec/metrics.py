@@ -3,6 +3,7 @@
 - acceptance rate = accepted draft tokens / drafted tokens
 - mean acceptance length = emitted tokens / rounds (includes the correction / bonus)
 - per-position acceptance[i] = rounds whose draft i was accepted / rounds that drafted i
+  (a tree round counts by depth: it "drafted i" when a node reached depth i)
 - histogram[j] = rounds that accepted exactly j drafts
 - target calls saved = 1 − target forwards / tokens emitted
 """
@@ -46,16 +47,16 @@ def _ratio(a: float, b: float) -> float | None:
 
 
 def _per_position(rounds: Sequence[Round]) -> tuple[float, ...]:
-    depth = max((r.drafted for r in rounds), default=0)
+    depth = max((r.reach for r in rounds), default=0)
     out = []
     for i in range(depth):
-        drafted = [r for r in rounds if r.drafted > i]
+        drafted = [r for r in rounds if r.reach > i]
         out.append(sum(r.n_accepted > i for r in drafted) / len(drafted))
     return tuple(out)
 
 
 def _histogram(rounds: Sequence[Round]) -> tuple[int, ...]:
-    hist = [0] * (max((r.drafted for r in rounds), default=0) + 1)
+    hist = [0] * (max((r.reach for r in rounds), default=0) + 1)
     for r in rounds:
         hist[r.n_accepted] += 1
     return tuple(hist)
@@ -63,7 +64,7 @@ def _histogram(rounds: Sequence[Round]) -> tuple[int, ...]:
 
 def _theory(alpha, rounds: Sequence[Round], c) -> tuple[float | None, float | None]:
     drafting = [r.drafted for r in rounds if r.drafted]
-    if alpha is None or not drafting:
+    if alpha is None or not drafting or any(r.tree for r in rounds):    # a chain's formulas
         return None, None
     k = round(sum(drafting) / len(drafting))
     return expected_tokens(alpha, k), (None if c is None else expected_speedup(alpha, k, c))

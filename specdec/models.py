@@ -17,10 +17,10 @@ from pathlib import Path
 
 import torch
 
-from specdec.errors import LoadError
+from specdec.errors import InputError, LoadError
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets" / "models"
-EMBEDDED = ("smollm2/target", "smollm2/draft", "smollm2/draft-1l",
+EMBEDDED = ("smollm2/target", "smollm2/draft", "smollm2/draft-2l",
             "stdlib/target", "stdlib/draft-1l", "stdlib/draft-2l", "stdlib/draft-4l",
             "stdlib/draft-2l-distilled")
 CONVERTED = {"smollm2/target"}      # built from a packaged GGUF on first use, then cached
@@ -152,6 +152,7 @@ def load_model(name: str, device: torch.device | None = None, device_map=None) -
     ("auto" shards a model too large for one device across GPUs, or offloads it)."""
     from transformers import AutoModelForCausalLM
 
+    from specdec.feature_draft import is_feature_folder, load_feature_draft
     from specdec.reduced_vocab import ReducedVocabLM, read_vocab
     extra = {"device_map": device_map} if device_map is not None else {}
     _check_dtypes(name)
@@ -165,9 +166,11 @@ def load_model(name: str, device: torch.device | None = None, device_map=None) -
     src = resolve(name)
     try:
         vocab = read_vocab(src) if Path(src).is_dir() else None
-        if vocab:
+        if is_feature_folder(vocab):
+            model = load_feature_draft(model, Path(src), vocab)
+        elif vocab:
             model = ReducedVocabLM(model.float(), vocab["keep_ids"], vocab["target_vocab_size"])
-    except (ValueError, KeyError, TypeError, IndexError, RuntimeError) as err:
+    except (ValueError, KeyError, TypeError, IndexError, RuntimeError, OSError) as err:
         raise LoadError(f"the draft vocabulary of {name!r} (draft_vocab.json) is damaged "
                         f"({type(err).__name__}: {str(err)[:120]})", "copy the model again") from err
     return model.eval()
@@ -226,6 +229,8 @@ def make_pair(target, draft, tokenizer, target_name="target", draft_name="draft"
               draft_tokenizer=None) -> Pair:
     """Assemble a Pair from loaded objects (tests build tiny models from configs)."""
     check_pair(target, draft, tokenizer, draft_tokenizer)
+    if hasattr(draft, "attach"):       # a feature draft reads the target's embeddings
+        draft.attach(target)
     models = [m for m in (target, draft) if m is not None]
     return Pair(target=target.eval(), draft=None if draft is None else draft.eval(),
                 tokenizer=tokenizer, target_name=target_name, draft_name=draft_name,
@@ -258,9 +263,37 @@ def forward(model, ids: list[int], cache, vocab_size: int, keep: int = 0) -> tor
     return out.logits[0, :, :vocab_size].float().cpu()                # (T, V)
 
 
+def forward_with_features(model, ids: list[int], cache, vocab_size: int,
+                          keep: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """`forward`, plus the final hidden states of all fed positions, (T, H) float32 on CPU:
+    read from the decoder body's output by a hook, so the logits are the model's own."""
+    seen = []
+    hook = model.get_decoder().register_forward_hook(
+        lambda module, args, out: seen.append(out.last_hidden_state[0]))
+    try:
+        logits = forward(model, ids, cache, vocab_size, keep)
+    finally:
+        hook.remove()
+    return logits, seen[-1].float().cpu()
+
+
 def new_cache(model):
     from transformers import DynamicCache
     return DynamicCache(config=model.config)
+
+
+def keep_positions(cache, keep: list[int]) -> None:
+    """Keep only these cached positions, in this order (a tree round keeps its accepted path).
+    DynamicCache has no public gather, so each layer's key/value tensors (B, heads, T, d)
+    are indexed directly; a cache without per-layer `keys`/`values` gets a clear error."""
+    for layer in getattr(cache, "layers", []):
+        if not hasattr(layer, "keys") or not hasattr(layer, "values"):
+            raise InputError("tree drafting needs a dynamic KV cache with per-layer keys and "
+                             f"values; this model uses {type(layer).__name__}: choose a chain drafter")
+        if getattr(layer, "keys", None) is None or layer.keys.numel() == 0:
+            continue
+        index = torch.tensor(keep, device=layer.keys.device)
+        layer.keys, layer.values = layer.keys[..., index, :], layer.values[..., index, :]
 
 
 def crop_cache(cache, valid_len: int) -> None:

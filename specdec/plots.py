@@ -111,7 +111,8 @@ def source_figure(rnd: Round, label: Label) -> go.Figure:
         return greedy_source_figure(rnd, label)
     final, kind = rnd.final, rnd.final.kind
     dists = [final.source]
-    rejected = rnd.positions[rnd.n_accepted] if kind == "correction" and rnd.positions else None
+    rejected = (rnd.positions[rnd.n_accepted] if kind == "correction" and
+                len(rnd.positions) > rnd.n_accepted else None)      # a chain's rejected draft
     if rejected is not None and rejected.target is not None:
         dists += [rejected.target, rejected.draft]
     ids = top_ids(dists)

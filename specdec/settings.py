@@ -7,6 +7,7 @@ from specdec.drafters import DRAFTERS
 from specdec.errors import InputError
 from specdec.policies import POLICIES
 from specdec.sampling import Sampling
+from specdec.tree_draft import RULES as TREE_RULES
 
 MODES = ("speculative", "autoregressive")
 
@@ -23,6 +24,9 @@ class Settings:
     policy: str = "constant"       # a key of policies.POLICIES
     confidence: float = 0.3        # threshold of the confidence policy
     exit_layer: int = 4            # layers the early-exit drafter keeps
+    tree_width: int = 2            # tree drafters: children per expanded node (at most)
+    tree_budget: int = 8           # tree drafters: drafted nodes per round (at most)
+    tree_children: str = "top"     # model trees: "top" (top-w of q) or "sampled" (w draws from q)
     mode: str = "speculative"      # or "autoregressive" (target only, the baseline)
     lean: bool = False             # record counters only, no distributions (benchmarks)
 
@@ -42,6 +46,13 @@ class Settings:
             raise InputError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
         if self.exit_layer < 1:
             raise InputError(f"exit layer must be at least 1, got {self.exit_layer}")
+        if not 1 <= self.tree_width <= 16:
+            raise InputError(f"tree width must be between 1 and 16, got {self.tree_width}")
+        if not 1 <= self.tree_budget <= 64:
+            raise InputError(f"tree budget must be between 1 and 64 nodes, got {self.tree_budget}")
+        if self.tree_children not in TREE_RULES:
+            raise InputError(f"tree children must be one of {', '.join(TREE_RULES)}, "
+                             f"got {self.tree_children!r}")
         if not 0 <= self.confidence <= 1:
             raise InputError(f"confidence threshold must be in [0, 1], got {self.confidence}")
 

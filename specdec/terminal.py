@@ -43,7 +43,7 @@ def marked_text(run: Run, colour: bool) -> str:
             if emitted:
                 parts.append(_paint(pos.text, "accepted", colour))
                 emitted.pop(0)
-        if rnd.n_accepted < rnd.drafted:
+        if rnd.n_accepted < len(rnd.positions):          # a chain's rejected draft
             parts.append(_paint(rnd.positions[rnd.n_accepted].text, "rejected", colour))
         if emitted:
             parts.append(_paint(rnd.final.text, rnd.final.kind, colour))
@@ -105,6 +105,9 @@ def table(result: dict) -> str:
              "step); bound(v) = the same with the measured price v of a (k+1)-token pass",
              "library defaults = up to 20 drafts a round, stop drafting after a draft with q(d) < 0.4 "
              "(transformers also adapts that threshold during a run); the same in every k table"]
+    if result.get("skipped_rows"):
+        lines.append(f"not run: {', '.join(result['skipped_rows'])} (transformers cannot use this "
+                     "draft as an assistant: it reads the target's features)")
     head = f"{'row':<42}" + "".join(f"{name:>{w}}" for name, _, _, w in COLUMNS)
     for s in result["settings"]:
         lines += ["", f"T = {s['temperature']}, k = {s['k']}, v = {s['verify_cost']:.2f} "

@@ -95,6 +95,43 @@ class Caches:
 
 
 @dataclass(frozen=True)
+class TreeNode:
+    """One node of a drafted tree (specdec/tree_draft.py) and what verification did with it."""
+    token: int
+    text: str
+    parent: int              # index of the parent node; -1: a child of the root
+    q: float                 # the draft's probability of this token at its parent (1 for n-gram)
+    p: float                 # the target's probability of it at its parent, before any rejection
+    ratio: float | None      # the acceptance probability it was tried with; None: never tried
+    u: float | None          # the draw it was tried with (None: greedy, or never tried)
+    verdict: str             # "accepted" | "rejected" | "untried"
+    left: Dist | None        # after its rejection: what was left of p at its parent
+    target: Dist | None      # p at this node (its children's distribution); None in lean mode
+    draft: Dist | None       # q at this node when it was expanded (else None)
+
+
+@dataclass(frozen=True)
+class Tree:
+    nodes: tuple[TreeNode, ...]
+    rule: str                # "deterministic" | "sampled" | "greedy": how children were verified
+    width: int               # children per expanded node (at most)
+    budget: int              # drafted nodes (at most)
+    root_target: Dist | None # p at the root (the last token of the prefix)
+    root_draft: Dist | None  # q at the root (None for n-gram trees)
+
+    def depth(self, i: int) -> int:
+        d = 0
+        while i >= 0:
+            i, d = self.nodes[i].parent, d + 1
+        return d
+
+    @property
+    def path(self) -> tuple[int, ...]:
+        """The accepted nodes, the root's child first."""
+        return tuple(i for i, n in enumerate(self.nodes) if n.verdict == "accepted")
+
+
+@dataclass(frozen=True)
 class Round:
     index: int               # 0-based
     prefix_len: int          # tokens before the round (prompt + generated)
@@ -111,9 +148,18 @@ class Round:
     draft_ms: float
     verify_ms: float
     stop: str | None = None  # why the run ended after this round, if it did
+    tree: Tree | None = None # a tree round: every drafted node; `positions` is its accepted path
 
     @property
     def drafted(self) -> int:
+        """Draft tokens the target verified: a chain's positions, or every node of a tree."""
+        return len(self.tree.nodes) if self.tree else len(self.positions)
+
+    @property
+    def reach(self) -> int:
+        """How deep the drafts went: a chain's length, or a tree's deepest node."""
+        if self.tree:
+            return max((self.tree.depth(i) for i in range(len(self.tree.nodes))), default=0)
         return len(self.positions)
 
 

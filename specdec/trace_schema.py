@@ -21,13 +21,15 @@ import typing
 from specdec.errors import InputError
 
 MAX_BYTES = 32 * 2**20          # a long run with full distributions is a few MB
-MAX_DEPTH = 12                  # a valid run nests 7 deep (run, rounds, round, positions, ...)
+MAX_DEPTH = 12                  # a valid run nests 8 deep (run, rounds, round, tree, nodes, ...)
 MAX_TEXT = 100_000              # characters in one string (a prompt)
 MAX_ITEMS = 1_000_000           # entries in one list (a full distribution is one list)
 MAX_ID = 2**31 - 1
 VERDICTS = ("accepted", "rejected", "discarded")
 FINAL_KINDS = ("correction", "bonus", "target")
 STOPS = ("eos", "max_new_tokens", "context window")
+TREE_VERDICTS = ("accepted", "rejected", "untried")
+TREE_RULES = ("deterministic", "sampled", "greedy")
 
 
 class TraceError(InputError):
@@ -184,6 +186,38 @@ def check_round(rnd, index: int, vocab: int, path: str) -> None:
         _need(getattr(rnd, name) >= 0, f"{path}.{name}", "must not be negative")
     _need(rnd.draft_ms >= 0 and rnd.verify_ms >= 0, f"{path}", "times must not be negative")
     _need(rnd.stop is None or rnd.stop in STOPS, f"{path}.stop", f"unknown stop reason {rnd.stop!r}")
+    if rnd.tree is not None:
+        check_tree(rnd, vocab, f"{path}.tree")
+
+
+def check_tree(rnd, vocab: int, path: str) -> None:
+    """Nodes hang from earlier nodes; the accepted ones are one branch from the root and
+    are the round's accepted positions; a node is untried exactly when it has no ratio."""
+    tree = rnd.tree
+    _need(tree.rule in TREE_RULES, f"{path}.rule", f"{tree.rule!r} is not one of {', '.join(TREE_RULES)}")
+    _need(1 <= tree.width <= 16 and 1 <= tree.budget <= 64 and len(tree.nodes) <= tree.budget,
+          path, f"{len(tree.nodes)} nodes, width {tree.width}, budget {tree.budget} "
+                "(width 1..16, budget 1..64)")
+    for i, n in enumerate(tree.nodes):
+        where = f"{path}.nodes[{i}]"
+        _need(-1 <= n.parent < i, f"{where}.parent", f"node {i} hangs from {n.parent}")
+        _need(0 <= n.token < vocab, f"{where}.token", f"token id {n.token} is outside the vocabulary")
+        _need(n.verdict in TREE_VERDICTS, f"{where}.verdict",
+              f"{n.verdict!r} is not one of {', '.join(TREE_VERDICTS)}")
+        _need((n.ratio is None) == (n.verdict == "untried"), f"{where}.ratio",
+              "a node has a ratio exactly when it was tried")
+        for name in ("q", "p", "ratio", "u"):
+            _prob(getattr(n, name), f"{where}.{name}")
+        for name in ("left", "target", "draft"):
+            check_dist(getattr(n, name), vocab, f"{where}.{name}")
+    accepted = [i for i, n in enumerate(tree.nodes) if n.verdict == "accepted"]
+    _need([tree.nodes[i].parent for i in accepted] == ([-1] + accepted)[:len(accepted)], path,
+          "the accepted nodes are not one branch from the root")
+    _need([tree.nodes[i].token for i in accepted] == [p.token for p in rnd.positions] and
+          len(accepted) == rnd.n_accepted, f"{path}.nodes", "the accepted nodes are not the "
+                                                            "round's accepted positions")
+    check_dist(tree.root_target, vocab, f"{path}.root_target")
+    check_dist(tree.root_draft, vocab, f"{path}.root_draft")
 
 
 def vocab_size(run) -> int:
@@ -194,7 +228,11 @@ def vocab_size(run) -> int:
 
 
 def _dists(rnd):
-    return [rnd.final.source] + [d for pos in rnd.positions for d in (pos.target, pos.draft)]
+    out = [rnd.final.source] + [d for pos in rnd.positions for d in (pos.target, pos.draft)]
+    if rnd.tree is not None:
+        out += [rnd.tree.root_target, rnd.tree.root_draft]
+        out += [d for n in rnd.tree.nodes for d in (n.left, n.target, n.draft)]
+    return out
 
 
 def check_run(run) -> None:

@@ -125,8 +125,8 @@ def test_a_damaged_gguf_is_one_clear_message(tmp_path):
 @pytest.fixture(scope="module")
 def smol_pair(smol):
     """The target shared with `smol`, the embedded distilled draft loaded once."""
-    return specdec.make_pair(smol.target, load_model("smollm2/draft"), smol.tokenizer,
-                             "smollm2/target", "smollm2/draft")
+    return specdec.make_pair(smol.target, load_model("smollm2/draft-2l"), smol.tokenizer,
+                             "smollm2/target", "smollm2/draft-2l")
 
 
 def test_the_draft_proposes_only_its_vocabulary_and_is_cheap(smol_pair):

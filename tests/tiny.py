@@ -41,3 +41,21 @@ def tiny_pair(draft_seed: int = 2, self_draft: bool = False, eos: bool = True,
     if not eos:        # no end-of-sequence anywhere: neither the tokenizer's nor the model's
         target.generation_config.eos_token_id = None
     return specdec.make_pair(target, draft, tok, "tiny-target", "tiny-draft")
+
+
+def tiny_feature_draft(target, keep_ids: list[int], seed: int = 3, init: float = 0.3):
+    """A random feature draft (EAGLE-style) for `target`: one layer over `keep_ids`."""
+    from specdec.feature_draft import FeatureDraft
+    width = target.config.hidden_size
+    net = tiny_llama(len(keep_ids), 1, seed=seed, width=width, init=init)
+    fc = torch.nn.Linear(2 * width, width, bias=False)
+    torch.nn.init.normal_(fc.weight, std=init)
+    return FeatureDraft(net, fc, keep_ids, target.config.vocab_size).eval()
+
+
+def tiny_feature_pair(eos: bool = True, keep_ids: tuple[int, ...] = (0, 1, 2, 3, 4, 5, 6, 9, 10, 11, 12),
+                      **kw) -> specdec.Pair:
+    """The tiny target of `tiny_pair` with a feature draft that never proposes ids 7 and 8."""
+    base = tiny_pair(eos=eos, **kw)
+    draft = tiny_feature_draft(base.target, list(keep_ids))
+    return specdec.make_pair(base.target, draft, base.tokenizer, "tiny-target", "tiny-feature-draft")

@@ -1,7 +1,7 @@
 """Drafts for SmolLM2-135M-Instruct, distilled from the target's own answers.
 
-    python -m specdec.train.smol_draft draft --threads 2        # resumable, logs to stdout
-    python -m specdec.train.smol_draft draft --export           # write assets/models/smollm2/draft
+    python -m specdec.train.smol_draft draft-2l --threads 2     # resumable, logs to stdout
+    python -m specdec.train.smol_draft draft-2l --export        # write assets/models/smollm2/draft-2l
 
 A draft starts as a slice of the target — its embeddings (restricted to the N most
 frequent answer tokens), a few of its first layers and its final norm — and is healed
@@ -44,8 +44,7 @@ class DraftSpec:
 
 
 SPECS = {
-    "draft": DraftSpec("draft", (0, 1), 8192, 2_000_000, 1e-3),
-    "draft-1l": DraftSpec("draft-1l", (0,), 8192, 2_000_000, 1e-3),
+    "draft-2l": DraftSpec("draft-2l", (0, 1), 8192, 2_000_000, 1e-3),
 }
 
 

@@ -31,6 +31,17 @@ CARD = Path("assets/models/smollm2/README.md")
 TARGET = "smollm2/target"
 
 
+def draft_logits(pair, seq: torch.Tensor) -> torch.Tensor:
+    """(T, V): row i is the draft's guess for s_{i+1}. A feature draft reads the target's
+    features: its pair j = (f_j, s_{j+1}) guesses s_{j+2}, so its rows start at i = 1
+    (row 0 is the target's own first guess, which such a draft never makes: -inf)."""
+    if not getattr(pair.draft, "reads_target_features", False):
+        return pair.draft(input_ids=seq).logits[0]
+    feats = pair.target.get_decoder()(input_ids=seq).last_hidden_state                # (1, T, H)
+    rows = pair.draft(seq[:, 1:], features=feats[:, :-1], use_cache=False).logits[0]  # (T-1, V)
+    return torch.cat([torch.full_like(rows[:1], float("-inf")), rows])
+
+
 @torch.no_grad()
 def greedy_agreement(pair, chats, answers) -> float:
     """Teacher-forced: does the draft's argmax equal the target's next greedy token?"""
@@ -38,8 +49,8 @@ def greedy_agreement(pair, chats, answers) -> float:
     for chat, answer in zip(chats, answers):
         from specdec.chat import render
         _, ids = render(pair.tokenizer, chat)
-        seq = torch.tensor([ids + list(answer[:-1])])
-        logits = pair.draft(input_ids=seq).logits[0, len(ids) - 1:, :pair.vocab_size]   # (A, V)
+        seq = torch.tensor([ids + list(answer[:-1])])                                 # (1, T)
+        logits = draft_logits(pair, seq)[len(ids) - 1:, :pair.vocab_size]              # (A, V)
         hit += int((logits.argmax(-1) == torch.tensor(answer)).sum())
         total += len(answer)
     return hit / max(1, total)
@@ -163,7 +174,7 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--prompts", type=int, default=24)
     ap.add_argument("--tokens", type=int, default=64)
-    ap.add_argument("--drafts", default="smollm2/draft")
+    ap.add_argument("--drafts", default="smollm2/draft,smollm2/draft-2l")
     ap.add_argument("--exits", default="4,8")
     ap.add_argument("--card", action="store_true", help=f"write {CARD} from {OUT}")
     args = ap.parse_args(argv)

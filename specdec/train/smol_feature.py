@@ -1,0 +1,293 @@
+"""A feature draft (EAGLE) for SmolLM2-135M-Instruct, trained on the target's own features.
+
+    python -m specdec.train.features --threads 2             # first: the data (resumable)
+    python -m specdec.train.smol_feature --threads 2         # resumable, logs to stdout
+    python -m specdec.train.smol_feature --export            # -> assets/models/smollm2/draft
+
+The draft (specdec/feature_draft.py) reads pairs (f_j, s_{j+1}) and learns two things at
+once on every answer position: h_j close to the target's next feature f_{j+1} (smooth L1,
+so that its own guesses stay usable as inputs for d_2, d_3, ...) and its q close to the
+target's top-K distribution p_{j+1} (cross-entropy, renormalised over the draft's 8,192
+tokens). Inputs get small uniform noise so the draft tolerates its own imperfect guesses.
+It starts from the target: its last decoder layer, final norm and (restricted) embedding
+rows as LM head; `fc` starts as the sum of the two inputs. The vocabulary is the one
+chosen for `smollm2/draft-2l` (specdec.train.smol_draft: answers and top-1s weighted).
+Held out: selfgen shards 0 and 1 (shard 0's greedy answers are the agreement check).
+Batches are a pure function of (seed, step), so a resumed run continues where it stopped.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from specdec.train.selfgen import log
+from specdec.train.smol_draft import OUT, SEED, WARMUP, WORK, load_target, lr_at
+
+FEAT = Path("build/smollm2/feat")
+VOCAB_FROM = Path("assets/models/smollm2/draft-2l/draft_vocab.json")
+CKPT_EVERY, LOG_EVERY = 25, 5
+
+
+@dataclass(frozen=True)
+class FeatureSpec:
+    name: str = "draft"          # under smollm2/
+    init_layer: int = 29         # the target layer the draft's one layer starts from
+    tokens: int = 3_000_000      # positions to train on (the schedule's length)
+    lr: float = 1e-3
+    batch: int = 8               # sequences per step
+    window: int = 384            # positions per sequence (longer ones: a random window)
+    feature_weight: float = 1.0  # loss = cross-entropy + feature_weight * smooth L1
+    noise: float = 0.2           # uniform input noise on the features, +-noise
+
+
+SPEC = FeatureSpec()
+
+
+@dataclass(frozen=True)
+class Seq:
+    ids: np.ndarray              # (T,) s_0..s_{T-1}
+    prompt_len: int
+    feats: np.ndarray            # (T, H) float16, f_j
+    top_ids: np.ndarray          # (T, K) the target's K likeliest next ids at j
+    top_logprobs: np.ndarray     # (T, K)
+    on_policy: bool
+
+
+def load_seqs(source: str, names: list[str] | None = None) -> list[Seq]:
+    out = []
+    for path in sorted(FEAT.glob(f"{source}_*.npz")):
+        if names is not None and path.stem not in names:
+            continue
+        d = np.load(path)
+        offsets = np.concatenate([[0], np.cumsum(d["lens"])])
+        for i, plen in enumerate(d["prompt_lens"]):
+            s = slice(offsets[i], offsets[i + 1])
+            out.append(Seq(d["ids"][s].astype(np.int64), int(plen), d["feats"][s],
+                           d["topk_ids"][s].astype(np.int64), d["topk_logprobs"][s].astype(np.float32),
+                           source == "gen"))
+    return out
+
+
+def training_seqs() -> list[Seq]:
+    gen = [p.stem for p in sorted(FEAT.glob("gen_*.npz"))][2:]      # shards 0 and 1 held out
+    return load_seqs("gen", gen) + load_seqs("relabel")
+
+
+def split(seqs: list[Seq]) -> list[list[Seq]]:
+    """Half of every batch from the target's own answers, half from offline text (when both
+    exist): the answers are what the draft will face, the text adds volume."""
+    return [p for p in ([s for s in seqs if s.on_policy], [s for s in seqs if not s.on_policy]) if p]
+
+
+def soft_targets(top_ids: np.ndarray, top_logprobs: np.ndarray, to_draft: np.ndarray,
+                 n: int) -> torch.Tensor:
+    """(M, N) the target's top-K probabilities on draft ids, renormalised."""
+    ids = torch.from_numpy(to_draft[top_ids])                                  # (M, K)
+    probs = torch.from_numpy(np.exp(top_logprobs)) * (ids < n)
+    out = torch.zeros(len(ids), n + 1).scatter_add_(1, ids.clamp(max=n), probs)[:, :n]
+    return out / out.sum(1, keepdim=True).clamp(min=1e-9)
+
+
+def window_of(seq: Seq, width: int, rng) -> slice:
+    """A window that contains answer positions (the whole sequence when it fits)."""
+    if len(seq.ids) <= width:
+        return slice(0, len(seq.ids))
+    lo = max(0, min(seq.prompt_len - width // 2, len(seq.ids) - width))
+    start = int(rng.integers(lo, len(seq.ids) - width + 1))
+    return slice(start, start + width)
+
+
+def make_batch(seqs: list[Seq], spec: FeatureSpec, to_draft, n: int, rng, noise: float):
+    """Right-padded pairs: ids (B, W) = s_{j+1}, feats (B, W, H) = f_j (+ noise), mask, the
+    trained (row, col) positions, their next features (M, H) and soft targets (M, N)."""
+    cut = [window_of(s, spec.window + 1, rng) for s in seqs]
+    width = max(c.stop - c.start for c in cut) - 1
+    hidden = seqs[0].feats.shape[1]
+    ids = np.zeros((len(seqs), width), dtype=np.int64)
+    feats = np.zeros((len(seqs), width, hidden), dtype=np.float32)
+    mask = np.zeros((len(seqs), width), dtype=np.int64)
+    rows, cols, nxt, tid, tlp = [], [], [], [], []
+    for b, (s, c) in enumerate(zip(seqs, cut)):
+        t = c.stop - c.start - 1                          # pairs j = c.start .. c.stop - 2
+        ids[b, :t], feats[b, :t], mask[b, :t] = s.ids[c.start + 1:c.stop], s.feats[c.start:c.stop - 1], 1
+        first = max(0, s.prompt_len - 2 - c.start)        # h_j predicts s_{j+2}: answers from P
+        js = np.arange(first, t - 1)                       # keep p_{j+1} for a real next token
+        rows += [b] * len(js)
+        cols += list(js)
+        nxt.append(s.feats[c.start + 1 + js])
+        tid.append(s.top_ids[c.start + 1 + js])
+        tlp.append(s.top_logprobs[c.start + 1 + js])
+    x = torch.from_numpy(feats)
+    if noise:
+        x = x + (torch.rand(x.shape, generator=torch.Generator().manual_seed(int(rng.integers(2**31))))
+                 * 2 - 1) * noise
+    return (torch.from_numpy(ids), x, torch.from_numpy(mask), torch.tensor(rows), torch.tensor(cols),
+            torch.from_numpy(np.concatenate(nxt).astype(np.float32)),
+            soft_targets(np.concatenate(tid), np.concatenate(tlp), to_draft, n))
+
+
+def init_draft(target, spec: FeatureSpec, keep_ids: list[int]):
+    """A FeatureDraft started from the target's last layer, norm and embedding rows."""
+    import copy
+
+    from transformers import LlamaForCausalLM
+
+    from specdec.feature_draft import FeatureDraft
+    config = copy.deepcopy(target.config)
+    config.num_hidden_layers, config.vocab_size, config.tie_word_embeddings = 1, len(keep_ids), True
+    net = LlamaForCausalLM(config)
+    net.model.embed_tokens.weight.data.copy_(target.model.embed_tokens.weight.detach()[keep_ids])
+    net.model.layers[0].load_state_dict(target.model.layers[spec.init_layer].state_dict())
+    net.model.norm.load_state_dict(target.model.norm.state_dict())
+    net.tie_weights()
+    h = config.hidden_size
+    fc = torch.nn.Linear(2 * h, h, bias=False)
+    fc.weight.data.copy_(torch.cat([torch.eye(h), torch.eye(h)], dim=1))
+    draft = FeatureDraft(net.float(), fc, keep_ids, target.config.vocab_size)
+    draft.attach(target)
+    for p in target.parameters():
+        p.requires_grad_(False)
+    return draft.train()
+
+
+def batch_loss(draft, batch, n: int, weight: float) -> tuple[torch.Tensor, float, float]:
+    ids, feats, mask, rows, cols, nxt, targets = batch
+    out = draft(ids, features=feats, attention_mask=mask, use_cache=False)
+    h = out.hidden_states[0][rows, cols]                                          # (M, H)
+    logits = draft.net.lm_head(h)                                                 # (M, N)
+    ce = -(targets * logits.log_softmax(-1)).sum(-1).mean()
+    reg = torch.nn.functional.smooth_l1_loss(h, nxt)
+    return ce + weight * reg, ce.item(), reg.item()
+
+
+@torch.no_grad()
+def agreement(draft, seqs: list[Seq], to_draft, n: int) -> float:
+    """Teacher-forced, one step: does argmax q_{j} equal the target's argmax (answers only)?"""
+    draft.eval()
+    hit = total = 0
+    rng = np.random.default_rng(0)
+    for i in range(0, len(seqs), 8):
+        ids, feats, mask, rows, cols, _, targets = make_batch(seqs[i:i + 8], SPEC_EVAL, to_draft,
+                                                              n, rng, 0.0)
+        h = draft(ids, features=feats, attention_mask=mask, use_cache=False).hidden_states[0]
+        best = draft.net.lm_head(h[rows, cols]).argmax(-1)
+        want = targets.argmax(-1)
+        hit, total = hit + int((best == want).sum()), total + len(want)
+    draft.train()
+    return hit / max(1, total)
+
+
+SPEC_EVAL = FeatureSpec(window=4096)
+
+
+def ckpt_path(spec: FeatureSpec) -> Path:
+    return WORK / f"feature-{spec.name}" / "ckpt.pt"
+
+
+def setup(spec: FeatureSpec):
+    target = load_target()
+    keep = json.loads(VOCAB_FROM.read_text())["keep_ids"]
+    draft = init_draft(target, spec, keep)
+    params = [p for p in draft.parameters() if p.requires_grad]
+    optim = torch.optim.AdamW(params, lr=spec.lr, betas=(0.9, 0.95), weight_decay=0.0)
+    state = torch.load(ckpt_path(spec), weights_only=False) if ckpt_path(spec).exists() else None
+    if state:
+        draft.load_state_dict(state["model"])
+        optim.load_state_dict(state["optim"])
+    return draft, optim, keep, state["step"] if state else 0, state["elapsed"] if state else 0.0
+
+
+def save_ckpt(spec, draft, optim, step: int, elapsed: float) -> None:
+    path = ckpt_path(spec)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    torch.save({"model": draft.state_dict(), "optim": optim.state_dict(), "step": step,
+                "elapsed": elapsed, "spec": asdict(spec)}, path.with_suffix(".tmp"))
+    path.with_suffix(".tmp").replace(path)
+
+
+def to_draft_map(keep: list[int]) -> np.ndarray:
+    out = np.full(65536, len(keep), dtype=np.int64)
+    out[keep] = np.arange(len(keep))
+    return out
+
+
+def train(spec: FeatureSpec) -> None:
+    draft, optim, keep, step, elapsed = setup(spec)
+    n, to_draft = len(keep), to_draft_map(keep)
+    seqs, held = training_seqs(), load_seqs("gen", ["gen_0000"])
+    pools = split(seqs)
+    per_step = spec.batch * min(spec.window, float(np.mean([len(s.ids) for s in seqs])))
+    total = int(spec.tokens / per_step)
+    log(f"[feature {spec.name}] {sum(p.numel() for p in draft.parameters()):,} params, vocab {n}, "
+        f"{len(pools[0])} on-policy + {len(pools[1])} offline sequences, steps {step}->{total}, "
+        f"held-out agreement {agreement(draft, held, to_draft, n):.3f}")
+    t0 = time.perf_counter()
+    while step < total:
+        for group in optim.param_groups:
+            group["lr"] = lr_at(step, total, spec.lr)
+        rng = np.random.default_rng([SEED, step])
+        picked = [pools[i % len(pools)][rng.integers(len(pools[i % len(pools)]))]
+                  for i in range(spec.batch)]
+        loss, ce, reg = batch_loss(draft, make_batch(picked, spec, to_draft, n, rng, spec.noise), n,
+                                   spec.feature_weight)
+        optim.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_([p for p in draft.parameters() if p.requires_grad], 1.0)
+        optim.step()
+        step += 1
+        if step % LOG_EVERY == 0:
+            log(f"[feature {spec.name}] step {step}/{total} ce {ce:.3f} reg {reg:.3f} "
+                f"elapsed {elapsed + time.perf_counter() - t0:.0f}s")
+        if step % CKPT_EVERY == 0 or step == total:
+            save_ckpt(spec, draft, optim, step, elapsed + time.perf_counter() - t0)
+        if step % (CKPT_EVERY * 4) == 0:
+            seqs = training_seqs()         # features.py may have written more shards
+            pools = split(seqs)
+            log(f"[feature {spec.name}] held-out agreement {agreement(draft, held, to_draft, n):.3f}")
+
+
+def export(spec: FeatureSpec) -> Path:
+    """Checkpoint -> assets/models/smollm2/<name>: fp16 net + fc, tokenizer, vocabulary."""
+    from transformers import AutoTokenizer
+
+    from specdec.feature_draft import save_fc
+    from specdec.gguf_cache import converted_target
+    draft, _, keep, step, elapsed = setup(spec)
+    score = agreement(draft, load_seqs("gen", ["gen_0000"]), to_draft_map(keep), len(keep))
+    dest = OUT / spec.name
+    dest.mkdir(parents=True, exist_ok=True)
+    draft.net.to(torch.float16).save_pretrained(dest)
+    save_fc(draft.fc, dest)
+    tokenizer = AutoTokenizer.from_pretrained(converted_target())
+    tokenizer.save_pretrained(dest)
+    (dest / "draft_vocab.json").write_text(json.dumps(
+        {"target_vocab_size": len(tokenizer), "keep_ids": [int(i) for i in keep],
+         "reads": "target features"}))
+    stats = {**asdict(spec), "kind": "feature draft (EAGLE)", "steps": step,
+             "train_seconds": round(elapsed), "positions_seen": int(step * spec.batch * spec.window),
+             "held_out_agreement_teacher_forced": round(score, 4)}
+    (dest / "training.json").write_text(json.dumps(stats, indent=1) + "\n")
+    log(f"[feature {spec.name}] exported to {dest}: {stats}")
+    return dest
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m specdec.train.smol_feature", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--export", action="store_true", help="write the checkpoint into assets/")
+    ap.add_argument("--threads", type=int, default=2)
+    args = ap.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    (export if args.export else train)(SPEC)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,133 @@
+"""The feature drafter (EAGLE-style, specdec/feature_draft.py) on tiny config-built models:
+greedy parity, exact sampling, q equal to a cache-free recompute after rollbacks, and the
+folder format (load, damaged files)."""
+import json
+
+import pytest
+import torch
+from stats import chi2_pvalue
+from test_engine import PROMPTS, hf_greedy
+from test_lossless import PROMPT, RUNS, exact_two_token_law
+from tiny import tiny_feature_pair
+
+import specdec
+from specdec.errors import LoadError
+from specdec.feature_draft import save_fc
+from specdec.models import load_model
+from specdec.sampling import probs_from_logits
+
+
+@pytest.fixture(scope="module")
+def fpair():
+    return tiny_feature_pair()
+
+
+@pytest.fixture(scope="module")
+def fpair_no_eos():
+    return tiny_feature_pair(eos=False)
+
+
+@pytest.mark.parametrize("k", [1, 3, 5])
+def test_greedy_parity_with_transformers_generate(fpair, k):
+    for prompt in PROMPTS:
+        run = specdec.generate(fpair, prompt, k=k, temperature=0, max_new_tokens=24)
+        assert list(run.token_ids) == hf_greedy(fpair, prompt, 24), prompt
+
+
+def test_first_round_drafts_nothing_then_every_round_drafts(fpair_no_eos):
+    """The draft needs the target's features of the prompt, which the first pass computes."""
+    run = specdec.generate(fpair_no_eos, "abc", k=3, temperature=1.0, seed=1, max_new_tokens=20)
+    assert run.rounds[0].drafted == 0 and run.rounds[0].final.kind == "target"
+    assert all(r.drafted == r.draft_limit for r in run.rounds[1:])
+    assert all(r.draft_limit == 3 for r in run.rounds[1:-3])
+
+
+def test_never_drafts_outside_its_vocabulary(fpair_no_eos):
+    rounds = [r for seed in range(10) for r in specdec.generate(
+        fpair_no_eos, "gg hh", k=4, temperature=1.5, seed=seed, max_new_tokens=30).rounds]
+    drafted = {p.token for r in rounds for p in r.positions}
+    assert drafted and not drafted & {7, 8}
+    assert all(p.draft.prob(t) == 0.0 for r in rounds for p in r.positions for t in (7, 8))
+
+
+def test_sampling_keeps_the_target_distribution(fpair):
+    settings = {"k": 3, "max_new_tokens": 4, "temperature": 1.0}
+    law = exact_two_token_law(fpair, PROMPT, specdec.Settings(**settings).sampling)
+    samples = [tuple(specdec.generate(fpair, PROMPT, seed=seed, **settings).token_ids[:2])
+               for seed in range(RUNS)]
+    assert chi2_pvalue(samples, law) > 1e-3
+
+
+@torch.no_grad()
+def recomputed_q(pair, seq: list[int], drafts: list[int], sampling) -> torch.Tensor:
+    """q for the token after seq + drafts, with no cache anywhere: the target's features of
+    seq, then one draft pass per drafted token, each reading the draft's previous guess."""
+    draft = pair.draft
+    feats = pair.target.model(input_ids=torch.tensor([seq[:-1]])).last_hidden_state  # (1, n, H)
+    ids = seq[1:]
+    for d in drafts:
+        out = draft(torch.tensor([ids]), features=feats, cache=None, use_cache=False)
+        feats = torch.cat([feats, out.hidden_states[0][:, -1:]], dim=1)
+        ids = ids + [d]
+    out = draft(torch.tensor([ids]), features=feats, cache=None, use_cache=False)
+    return probs_from_logits(out.logits[0, -1:, :pair.vocab_size], sampling)[0]
+
+
+def test_q_equals_a_cache_free_recompute_after_rollbacks(fpair_no_eos):
+    settings = specdec.Settings(k=3, temperature=0.9, seed=5, max_new_tokens=30)
+    decoder = specdec.Decoder(fpair_no_eos, "abc abc a", settings)
+    seq = list(decoder.prompt_ids)
+    checked = 0
+    for rnd in decoder:
+        drafts = [p.token for p in rnd.positions]
+        for i, pos in enumerate(rnd.positions):
+            q = recomputed_q(fpair_no_eos, seq, drafts[:i], settings.sampling)
+            assert torch.allclose(torch.tensor(pos.draft.probs), q, atol=1e-5)
+            checked += 1
+        seq += list(rnd.emitted)
+        # the drafter keeps the verified features and only the pairs built on them
+        assert len(decoder.drafter.feats) == len(seq) - 1
+        assert rnd.caches.draft_after <= len(seq) - 2
+    assert checked > 10 and seq == decoder.seq
+
+
+def save_folder(pair, folder):
+    draft = pair.draft
+    draft.net.save_pretrained(folder)
+    pair.tokenizer.save_pretrained(folder)
+    save_fc(draft.fc, folder)
+    (folder / "draft_vocab.json").write_text(json.dumps(
+        {"target_vocab_size": pair.vocab_size, "keep_ids": draft.keep_ids.tolist(),
+         "reads": "target features"}))
+
+
+def test_a_saved_feature_draft_loads_and_drafts_the_same(fpair_no_eos, tmp_path):
+    save_folder(fpair_no_eos, tmp_path)
+    loaded = load_model(str(tmp_path))
+    assert loaded.reads_target_features
+    pair = specdec.make_pair(fpair_no_eos.target, loaded, fpair_no_eos.tokenizer)
+    a = specdec.generate(fpair_no_eos, "ab", k=3, temperature=1.0, seed=2, max_new_tokens=12)
+    b = specdec.generate(pair, "ab", k=3, temperature=1.0, seed=2, max_new_tokens=12)
+    assert a.token_ids == b.token_ids          # fc is stored in fp16: tokens, not bits
+    assert [r.n_accepted for r in a.rounds] == [r.n_accepted for r in b.rounds]
+
+
+def test_a_damaged_mixing_layer_is_one_clear_error(fpair_no_eos, tmp_path):
+    save_folder(fpair_no_eos, tmp_path)
+    (tmp_path / "fc.safetensors").write_bytes(b"not safetensors")
+    with pytest.raises(LoadError, match="damaged"):
+        load_model(str(tmp_path))
+    (tmp_path / "fc.safetensors").unlink()
+    with pytest.raises(LoadError, match="damaged"):
+        load_model(str(tmp_path))
+
+
+def test_bench_runs_every_row_transformers_can_run(fpair):
+    """transformers' assisted generation cannot feed a draft the target's features: those
+    two rows are skipped (and said so), every other row runs and greedy outputs agree."""
+    from specdec.bench import ASSISTED, ROWS, bench
+    result = bench(fpair, ["ab", "(a"], [2], [0.0], 6, 1)
+    assert result["skipped_rows"] == list(ASSISTED)
+    rows = [r["row"] for r in result["settings"][0]["rows"]]
+    assert rows == [r for r in ROWS if r not in ASSISTED]
+    assert result["settings"][0]["identical"] is True
