@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import statistics
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import torch
 
 from specdec.engine import encode_prompt, generate
+from specdec.errors import InputError
 from specdec.hf_baseline import can_assist, hf_generate
 from specdec.measure import cost_ratio, verify_cost, verify_cost_in_run
 from specdec.metrics import summarize
@@ -83,8 +84,23 @@ def rows_for(pair) -> tuple[str, ...]:
     return ROWS if can_assist(pair) else tuple(r for r in ROWS if r not in ASSISTED)
 
 
-def jobs(t: float, ks: list[int], max_new: int, rows: tuple[str, ...] = ROWS) -> list[tuple]:
-    """(key, row, settings) for one temperature: the k-free rows once, the others per k."""
+def tree_row(budget: int) -> str:
+    return f"engine tree ({budget} nodes, width {TREE_WIDTH})"
+
+
+TREE_WIDTH = 2
+
+
+def tree_settings(pair, settings: Settings, budget: int) -> Settings:
+    """A tree over the pair's draft model (or n-gram matches when it has none) of depth <= k."""
+    drafter = "tree" if pair.draft is not None else "ngram-tree"
+    return replace(settings, drafter=drafter, tree_budget=budget, tree_width=TREE_WIDTH)
+
+
+def jobs(t: float, ks: list[int], max_new: int, rows: tuple[str, ...] = ROWS, pair=None,
+         trees: tuple[int, ...] = ()) -> list[tuple]:
+    """(key, row, settings) for one temperature: the k-free rows once, the others per k
+    (tree rows: one per budget, depth <= k)."""
     plain = Settings(k=1, temperature=t, max_new_tokens=max_new)
     library = Settings(temperature=t, max_new_tokens=max_new, **LIBRARY_DRAFTING)
     out = [((name, None), name, settings) for name, settings in
@@ -93,6 +109,7 @@ def jobs(t: float, ks: list[int], max_new: int, rows: tuple[str, ...] = ROWS) ->
     for k in ks:
         settings = Settings(k=k, temperature=t, max_new_tokens=max_new)
         out += [((name, k), name, settings) for name in PER_K if name in rows]
+        out += [((tree_row(b), k), tree_row(b), tree_settings(pair, settings, b)) for b in trees]
     return out
 
 
@@ -146,7 +163,7 @@ def explain(gap: float) -> str:
 
 
 def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
-          repeats: int, progress=None) -> dict:
+          repeats: int, progress=None, trees: tuple[int, ...] = ()) -> dict:
     """Every row, k and temperature on the same prompts. Repeats are interleaved (repeat r of
     every row before repeat r + 1 of any), so a slow spell of the machine hits all rows alike."""
     progress = progress or (lambda *_: None)
@@ -157,7 +174,10 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
            "target_step_ms": target_ms, "settings": [],
            "verify_cost_alone": {str(k): verify_cost(pair.target, pair.vocab_size, k, target_ms)
                                  for k in ks}}
-    todo_by_t = {t: jobs(t, ks, max_new, names) for t in temps}
+    if trees and getattr(pair.draft, "reads_target_features", False):
+        raise InputError("tree rows need a plain draft model (or none): tree drafting over a "
+                         "draft that reads the target's features is not built yet")
+    todo_by_t = {t: jobs(t, ks, max_new, names, pair, tuple(trees)) for t in temps}
     steps, done = repeats * sum(map(len, todo_by_t.values())), 0
     for t, todo in todo_by_t.items():
         measured = {key: Measured() for key, _, _ in todo}
@@ -167,7 +187,8 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
                 measure_once(name, pair, prompts, settings, measured[key])
                 done += 1
         for k in ks:
-            rows = {name: measured.get((name, None)) or measured[(name, k)] for name in names}
+            rows = {name: measured.get((name, None)) or measured[(name, k)]
+                    for name in names + tuple(tree_row(b) for b in trees)}
             v_alone = out["verify_cost_alone"][str(k)]
             out["settings"].append(_setting(pair, prompts, rows, k, t, c, v_alone))
     progress(steps, steps, "done")

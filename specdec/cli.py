@@ -62,6 +62,9 @@ def cmd_run(args) -> int:
                         exit_layer=args.exit_layer, mode=args.mode, tree_width=args.tree_width,
                         tree_budget=args.tree_budget, tree_children=args.tree_children)
     # (validated before loading)
+    if args.mode == "autoregressive" and args.drafter != "model":
+        raise InputError(f"autoregressive mode drafts nothing, so --drafter {args.drafter} would "
+                         "have no effect: drop one of the two")
     if not args.prompt:
         raise InputError("the prompt is empty: pass --prompt with some text, e.g. 'def parse('")
     needs_draft = DRAFTERS[args.drafter].needs_draft_model and args.mode == "speculative"
@@ -90,6 +93,8 @@ def add_bench_parser(sub) -> None:
     p.add_argument("--temperature", default="0,1", help="comma-separated temperatures")
     p.add_argument("--max-new-tokens", type=int, default=128)
     p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--trees", default="", help="comma-separated tree budgets: adds a row per "
+                                               "budget and k (a tree of that many nodes, depth <= k)")
     p.add_argument("--json", action="store_true", help="print JSON instead of the table")
     p.add_argument("--out", default=None, help="also save the JSON here (the 'When it is fast' "
                                                "page reads build/bench.json)")
@@ -113,11 +118,15 @@ def cmd_bench(args) -> int:
             Settings(k=k, temperature=t, max_new_tokens=args.max_new_tokens)   # validate early
     if args.repeats < 1:
         raise InputError("--repeats must be at least 1")
+    trees = _numbers(args.trees, int, "trees")
+    for b in trees:
+        Settings(tree_budget=b)                                                  # validate
     pair = load_pair(args.target, args.draft)
     chat = has_template(pair.tokenizer)         # an instruct model gets the chat prompts as chats
     prompts = select(args.prompts, args.limit, "chat" if chat else "text")
     prompts = [user_turn(p) for p in prompts] if chat else prompts
-    result = bench(pair, prompts, ks, temps, args.max_new_tokens, args.repeats, stderr_progress)
+    result = bench(pair, prompts, ks, temps, args.max_new_tokens, args.repeats, stderr_progress,
+                   tuple(trees))
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")

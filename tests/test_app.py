@@ -331,3 +331,39 @@ def test_a_pair_that_fails_to_load_keeps_the_previous_one(tiny_dirs, tmp_path):
     assert "Could not load that pair" in errors and "Still using" in errors
     at.button(key="btn_next").click().run()            # the previous pair still steps
     assert not at.exception and len(rounds(at)) >= 1
+
+
+def test_trees_page_verifies_a_round_and_steps_through_siblings(tiny_dirs):
+    """The page's round is the engine's tree round for the same settings; its story, the
+    tree and the mask are drawn; the sibling view steps through the root's children."""
+    import specdec
+    at = app(tiny_dirs, page="pages/trees.py", temperature=1.0, seed=3, k=3)
+    at.button(key="tree_next").click().run()
+    assert not at.exception
+    dec = at.session_state["tree_run"][0]
+    rnd = dec.history[0]
+    pair = specdec.load_pair(str(tiny_dirs / "target"), str(tiny_dirs / "draft"))
+    ref = specdec.Decoder(pair, "abc (abc", dec.settings).step()
+    assert rnd.emitted == ref.emitted and len(rnd.tree.nodes) == len(ref.tree.nodes) > 0
+    assert any(f"**{len(rnd.tree.nodes)}** nodes" in m.value for m in at.markdown)
+    assert at.selectbox(key="tree_at").value == -1                    # the root first
+    steps = at.select_slider(key="tree_step_-1")
+    steps.set_value(len(steps.options) - 1).run()
+    assert not at.exception
+    at.button(key="pass_price_run").click().run()
+    assert not at.exception and any("-token pass costs" in m.value for m in at.markdown)
+    at.button(key="tree_exact_run").click().run()
+    table = at.dataframe[0].value
+    assert not at.exception and len(table) == 3
+    assert all(0 <= x <= 1 for x in table["distance to p (TV)"])
+
+
+def test_trees_page_chain_against_tree_states_what_it_measured(tiny_dirs):
+    at = app(tiny_dirs, page="pages/trees.py", temperature=0.0, k=3)
+    at.button(key="trees_run").click().run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert list(table["drafting"])[1:] == ["chain, k = 8", "tree, 8 nodes, width 2"]
+    assert list(table["tokens read per pass"])[0] == 1.0
+    ratio = table["tokens per target pass"][2] / table["tokens per target pass"][1]
+    assert any(f"**{ratio:.2f}×**" in m.value for m in at.markdown)

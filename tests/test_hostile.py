@@ -141,6 +141,10 @@ def test_strings_from_a_file_are_escaped_in_html_and_markdown(valid):
     (dict(policy="yolo"), "policy must be one of"),
     (dict(seed="7"), "seed must be a whole number"),
     (dict(exit_layer=0), "exit layer"),
+    (dict(drafter="tree", tree_width=0), "tree width"),
+    (dict(drafter="tree", tree_budget=0), "tree budget"),
+    (dict(drafter="ngram-tree", tree_budget=10**6), "tree budget"),
+    (dict(drafter="tree", tree_children="all"), "tree children"),
 ])
 def test_bad_settings_are_one_clear_error(pair, kwargs, words):
     with pytest.raises(specdec.InputError, match=words):
@@ -173,6 +177,9 @@ def test_control_characters_are_shown_escaped_in_the_terminal(pair):
     (["--top-p", "nan"], "top-p"),
     (["--target", "stdlib/target-xl"], "no embedded model"),
     (["--prompt", "\x1b[2J", "--target", "/tmp"], "not a tokenizer folder"),
+    (["--drafter", "ngram-tree", "--tree-width", "0"], "tree width"),
+    (["--drafter", "ngram-tree", "--tree-budget", "999"], "tree budget"),
+    (["--drafter", "ngram-tree", "--mode", "autoregressive"], "drafts nothing"),
 ])
 def test_cli_bad_input_table(capsys, args, words):
     base = ["run", "--prompt", "abc", "--max-new-tokens", "3", "--drafter", "ngram"]

@@ -107,3 +107,15 @@ def test_rejections_record_what_is_left_of_p():
     assert v.accepted_child == 4
     assert [s.accepted for s in v.steps] == [False, False, False, False, True]
     assert all(abs(float(s.p_after.sum()) - 1) < 1e-9 for s in v.steps[:-1])
+
+
+def test_the_lessons_sampled_laws_match_the_exact_ones():
+    """The page's empirical check: both exact rules land on p; the matching rule lands on its
+    own (hand-derived) law [0.28, 0.408, 0.312], far from p."""
+    from specdec.lessons.trees import first_token_law, total_variation
+    p, q = torch.tensor([0.5, 0.3, 0.2]), torch.tensor([0.1, 0.2, 0.7])
+    for rule in ("sampled", "deterministic"):
+        assert total_variation(first_token_law(rule, p, q, 2, 20000), p) < 0.015
+    wrong = first_token_law("wrong", p, q, 2, 20000)
+    assert total_variation(wrong, torch.tensor([0.28, 0.408, 0.312])) < 0.015
+    assert total_variation(wrong, p) > 0.2

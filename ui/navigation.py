@@ -28,6 +28,8 @@ PAGES = (
              "acceptance by kind of text"),
     PageInfo("pages/drafters.py", "Drafters compared", ":material/compare_arrows:", "drafters",
              "model sizes, n-gram lookup, policies"),
+    PageInfo("pages/trees.py", "Many drafts at once", ":material/account_tree:", "trees",
+             "a tree of drafts, verified in one pass"),
     PageInfo("pages/you_draft.py", "You are the drafter", ":material/edit_note:", "you_draft",
              "type a guess; the target verifies it like a draft"),
 )
