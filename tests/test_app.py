@@ -367,3 +367,13 @@ def test_trees_page_chain_against_tree_states_what_it_measured(tiny_dirs):
     assert list(table["tokens read per pass"])[0] == 1.0
     ratio = table["tokens per target pass"][2] / table["tokens per target pass"][1]
     assert any(f"**{ratio:.2f}×**" in m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("drafter", ["tree", "ngram-tree"])
+def test_step_through_shows_tree_rounds(tiny_dirs, drafter):
+    at = app(tiny_dirs, drafter=drafter, temperature=1.0, k=3)
+    at.button(key="btn_next").click().run()
+    at.button(key="btn_next").click().run()
+    assert not at.exception and all(r.tree is not None for r in rounds(at))
+    assert any("Draft a tree" in h.value for h in at.subheader)
+    assert any("Walk down" in h.value for h in at.subheader)

@@ -112,7 +112,33 @@ def step_rollback(rnd: Round) -> None:
     chart(plots.cache_figure(rnd), f"cache{rnd.index}")
 
 
+def tree_steps(rnd: Round, label: Callable[[int], str]) -> None:
+    """Steps 1-3 of a tree round: the tree, the one pass over it, the walk down."""
+    from specdec.tree_plots import mask_figure, tree_figure
+    tree = rnd.tree
+    st.subheader("1 · Draft a tree")
+    st.write(f"The drafter grew **{len(tree.nodes)}** nodes (budget {tree.budget}, up to "
+             f"{tree.width} children per node, depth ≤ {rnd.draft_limit}), most promising first.")
+    chart(tree_figure(tree, rnd.final, label), f"tree{rnd.index}")
+    st.subheader("2 · Verify every node in one pass")
+    st.write(f"One target forward over {len(tree.nodes) + 1} positions ({rnd.verify_ms:.1f} ms; "
+             f"drafting took {rnd.draft_ms:.1f} ms), with a mask so that each node sees only its "
+             "own branch.")
+    chart(mask_figure(tree, label), f"mask{rnd.index}")
+    st.subheader("3 · Walk down, one sibling at a time")
+    tried = sum(n.verdict != "untried" for n in tree.nodes)
+    st.write(f"{tried} node(s) tried, **{rnd.n_accepted}** accepted along one branch "
+             f"({tree.rule} rule). The page *Many drafts at once* steps through each sibling.")
+    if rnd.positions:
+        st.dataframe(position_table(rnd), hide_index=True, key=f"tbl{rnd.index}")
+
+
 def render(rnd: Round, label: Callable[[int], str]) -> None:
+    if rnd.tree is not None:
+        tree_steps(rnd, label)
+        step_final(rnd, label)
+        step_rollback(rnd)
+        return
     step_draft(rnd)
     step_verify(rnd, label)
     step_accept(rnd)

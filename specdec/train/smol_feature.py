@@ -39,7 +39,7 @@ CKPT_EVERY, LOG_EVERY = 25, 5
 class FeatureSpec:
     name: str = "draft"          # under smollm2/
     init_layer: int = 29         # the target layer the draft's one layer starts from
-    tokens: int = 3_000_000      # positions to train on (the schedule's length)
+    tokens: int = 2_200_000      # positions to train on (the schedule's length)
     lr: float = 1e-3
     batch: int = 8               # sequences per step
     window: int = 384            # positions per sequence (longer ones: a random window)
