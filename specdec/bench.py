@@ -18,7 +18,6 @@ from dataclasses import dataclass, field, replace
 import torch
 
 from specdec.engine import encode_prompt, generate
-from specdec.errors import InputError
 from specdec.hf_baseline import can_assist, hf_generate
 from specdec.measure import cost_ratio, verify_cost, verify_cost_in_run
 from specdec.metrics import summarize
@@ -174,9 +173,6 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
            "target_step_ms": target_ms, "settings": [],
            "verify_cost_alone": {str(k): verify_cost(pair.target, pair.vocab_size, k, target_ms)
                                  for k in ks}}
-    if trees and getattr(pair.draft, "reads_target_features", False):
-        raise InputError("tree rows need a plain draft model (or none): tree drafting over a "
-                         "draft that reads the target's features is not built yet")
     todo_by_t = {t: jobs(t, ks, max_new, names, pair, tuple(trees)) for t in temps}
     steps, done = repeats * sum(map(len, todo_by_t.values())), 0
     for t, todo in todo_by_t.items():

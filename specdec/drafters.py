@@ -169,8 +169,9 @@ register(DrafterKind("model", "draft model", True, model_drafter))
 def tree_drafter(pair: "Pair", settings: "Settings") -> Drafter:
     from specdec.tree_draft import ModelTreeDrafter
     if getattr(pair.draft, "reads_target_features", False):
-        raise InputError("tree drafting over a draft that reads the target's features is not "
-                         "built yet: choose the chain drafter, or a pair with a plain draft model")
+        from specdec.feature_draft import FeatureTreeDrafter
+        return FeatureTreeDrafter(pair.draft, pair.vocab_size, settings.tree_width,
+                                  settings.tree_budget, settings.tree_children)
     return ModelTreeDrafter(pair.draft, pair.vocab_size, settings.tree_width, settings.tree_budget,
                             settings.tree_children)
 

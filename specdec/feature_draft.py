@@ -137,3 +137,36 @@ class FeatureDrafter:
         """Keep the real-feature pairs that still belong to the sequence; drop the guesses."""
         self.feats = self.feats[:valid_len]
         crop_cache(self.cache, min(self.real_pairs, max(0, valid_len - 1)))
+
+
+class FeatureTreeDrafter(FeatureDrafter):
+    """A tree of drafts from a FeatureDraft (EAGLE-2): best-first as tree_draft.best_first.
+    A node's q comes from feeding its path as pairs (h of the parent, node's token) after
+    the real pairs in the cache — h of each expanded node is kept for its children — and
+    cropping them off again."""
+    drafts_trees = True
+
+    def __init__(self, draft: FeatureDraft, vocab_size: int, width: int, budget: int, rule: str):
+        super().__init__(draft, vocab_size)
+        self.width, self.budget, self.rule = width, budget, rule
+
+    def propose_tree(self, seq: list[int], depth: int, sampling: Sampling, generator):
+        from specdec.tree_draft import TreeProposal, ancestry, best_first
+        from specdec.tree import DraftTree
+        n = min(len(self.feats), len(seq) - 1)
+        if n == 0:                                   # the target has not read the prompt yet
+            return TreeProposal(DraftTree((), ()), {}, "deterministic", 0)
+        start = self.cache_len()
+        h_root, row = self._step(self.feats[start:n], seq[start + 1:n + 1])
+        self.real_pairs, hidden = n, {-1: h_root.cpu()}
+
+        def q_of(node: int, tokens: list[int], parents: list[int]) -> torch.Tensor:
+            if node < 0:
+                return probs_from_logits(row, sampling)[0]
+            path = ancestry(node, parents)
+            feats = torch.cat([hidden[parents[a]] for a in path])                 # (d, H)
+            h, logits = self._step(feats, [tokens[a] for a in path])
+            crop_cache(self.cache, n)
+            hidden[node] = h.cpu()
+            return probs_from_logits(logits, sampling)[0]
+        return best_first(q_of, depth, self.width, self.budget, self.rule, sampling, generator)

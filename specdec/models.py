@@ -11,6 +11,7 @@ same token <-> id mapping.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
 from dataclasses import dataclass
 from pathlib import Path
@@ -263,18 +264,25 @@ def forward(model, ids: list[int], cache, vocab_size: int, keep: int = 0) -> tor
     return out.logits[0, :, :vocab_size].float().cpu()                # (T, V)
 
 
-def forward_with_features(model, ids: list[int], cache, vocab_size: int,
-                          keep: int) -> tuple[torch.Tensor, torch.Tensor]:
-    """`forward`, plus the final hidden states of all fed positions, (T, H) float32 on CPU:
-    read from the decoder body's output by a hook, so the logits are the model's own."""
-    seen = []
+@contextlib.contextmanager
+def final_hidden_states(model):
+    """Collects the decoder body's final hidden states (T, H) of every forward inside the
+    block (a hook on the body's output, so the model's own logits are untouched)."""
+    seen: list[torch.Tensor] = []
     hook = model.get_decoder().register_forward_hook(
-        lambda module, args, out: seen.append(out.last_hidden_state[0]))
+        lambda module, args, out: seen.append(out.last_hidden_state[0].float().cpu()))
     try:
-        logits = forward(model, ids, cache, vocab_size, keep)
+        yield seen
     finally:
         hook.remove()
-    return logits, seen[-1].float().cpu()
+
+
+def forward_with_features(model, ids: list[int], cache, vocab_size: int,
+                          keep: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """`forward`, plus the final hidden states of all fed positions, (T, H) float32 on CPU."""
+    with final_hidden_states(model) as seen:
+        logits = forward(model, ids, cache, vocab_size, keep)
+    return logits, seen[-1]
 
 
 def new_cache(model):

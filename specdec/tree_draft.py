@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
+from typing import Callable
 
 import torch
 
@@ -39,6 +40,39 @@ class TreeProposal:
     forwards: int                      # draft forward passes spent
 
 
+def ancestry(node: int, parents: list[int]) -> list[int]:
+    """The nodes from the root's child down to `node` (empty for the root, -1)."""
+    out = []
+    while node >= 0:
+        out.append(node)
+        node = parents[node]
+    return out[::-1]
+
+
+def children_of(q: torch.Tensor, n: int, rule: str, sampling: Sampling, generator) -> list[int]:
+    if rule == "sampled" and not sampling.greedy:
+        return torch.multinomial(q, n, replacement=True, generator=generator).tolist()
+    return q.topk(min(n, int((q > 0).sum()))).indices.tolist()
+
+
+def best_first(q_of: Callable[[int, list[int], list[int]], torch.Tensor], depth: int, width: int,
+               budget: int, rule: str, sampling: Sampling, generator) -> TreeProposal:
+    """Grow a tree: expand the highest-scoring node (score = product of q along its path)
+    until `budget` nodes exist. q_of(node, tokens, parents) is q at a node (-1 = root)."""
+    tokens, parents, node_q = [], [], {}
+    frontier = [(-1.0, -1, 0)]                               # (-score, node, depth)
+    while frontier and len(tokens) < budget:
+        neg, node, d = heapq.heappop(frontier)
+        q = node_q[node] = q_of(node, tokens, parents)
+        for x in children_of(q, min(width, budget - len(tokens)), rule, sampling, generator):
+            tokens.append(x)
+            parents.append(node)
+            if d + 1 < depth:
+                heapq.heappush(frontier, (neg * float(q[x]), len(tokens) - 1, d + 1))
+    kind = "sampled" if rule == "sampled" and not sampling.greedy else "deterministic"
+    return TreeProposal(DraftTree(tuple(tokens), tuple(parents)), node_q, kind, len(node_q))
+
+
 class ModelTreeDrafter:
     drafts_trees = True
 
@@ -50,34 +84,15 @@ class ModelTreeDrafter:
     def cache_len(self) -> int:
         return self.cache.get_seq_length()
 
-    def _q(self, seq: list[int], path: list[int], sampling: Sampling) -> torch.Tensor:
-        """q after seq + path; the path is fed after the cache and cropped off again. (V,)"""
-        base = self.cache_len()
-        row = forward(self.model, seq[base:] + path, self.cache, self.vocab_size, keep=1)
-        crop_cache(self.cache, len(seq))
-        return probs_from_logits(row, sampling)[0]
-
-    def _children(self, q: torch.Tensor, n: int, sampling: Sampling, generator) -> list[int]:
-        if self.rule == "sampled" and not sampling.greedy:
-            return torch.multinomial(q, n, replacement=True, generator=generator).tolist()
-        return q.topk(min(n, int((q > 0).sum()))).indices.tolist()
-
     def propose_tree(self, seq: list[int], depth: int, sampling: Sampling,
                      generator) -> TreeProposal:
-        tokens, parents, node_q = [], [], {}
-        frontier = [(-1.0, -1, [])]                          # (-score, node, path)
-        forwards = 0
-        while frontier and len(tokens) < self.budget:
-            neg, node, path = heapq.heappop(frontier)
-            q = self._q(seq, path, sampling)
-            node_q[node], forwards = q, forwards + 1
-            for x in self._children(q, min(self.width, self.budget - len(tokens)), sampling, generator):
-                tokens.append(x)
-                parents.append(node)
-                if len(path) + 1 < depth:
-                    heapq.heappush(frontier, (neg * float(q[x]), len(tokens) - 1, path + [x]))
-        rule = "sampled" if self.rule == "sampled" and not sampling.greedy else "deterministic"
-        return TreeProposal(DraftTree(tuple(tokens), tuple(parents)), node_q, rule, forwards)
+        def q_of(node: int, tokens: list[int], parents: list[int]) -> torch.Tensor:
+            """q after seq + the node's path: fed after the cache, cropped off again. (V,)"""
+            path = [tokens[a] for a in ancestry(node, parents)]
+            row = forward(self.model, seq[self.cache_len():] + path, self.cache, self.vocab_size, keep=1)
+            crop_cache(self.cache, len(seq))
+            return probs_from_logits(row, sampling)[0]
+        return best_first(q_of, depth, self.width, self.budget, self.rule, sampling, generator)
 
     def rollback(self, valid_len: int) -> None:
         crop_cache(self.cache, valid_len)

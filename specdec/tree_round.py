@@ -21,7 +21,7 @@ import time
 import torch
 
 from specdec import record
-from specdec.models import keep_positions
+from specdec.models import final_hidden_states, keep_positions
 from specdec.rejection import beta
 from specdec.sampling import probs_from_logits, sample
 from specdec.trace import Caches, Final, Position, Round, Tree, TreeNode, make_dist
@@ -32,15 +32,18 @@ from specdec.tree_verify import (NodeVerdict, verify_deterministic_children, ver
 
 
 @torch.no_grad()
-def verify_pass(decoder, pending: list[int], tree: DraftTree) -> torch.Tensor:
-    """(pending + N, V) the target's logits: every pending token, then every node."""
+def verify_pass(decoder, pending: list[int], tree: DraftTree):
+    """(pending + N, V) the target's logits: every pending token, then every node; and the
+    final hidden states (pending + N, H) when the drafter reads them (else None)."""
     pair, cached = decoder.pair, decoder.target_cache.get_seq_length()
     mask = tree_mask(cached, len(pending), tree)[None, None]                   # (1, 1, R, W)
     ids = torch.tensor([pending + list(tree.tokens)], device=pair.device)     # (1, R)
     pos = tree_positions(cached, len(pending), tree)[None].to(pair.device)    # (1, R)
-    out = pair.target(input_ids=ids, attention_mask=mask.to(pair.device), position_ids=pos,
-                      cache=decoder.target_cache, use_cache=True)
-    return out.logits[0, :, :pair.vocab_size].float().cpu()
+    with final_hidden_states(pair.target) as seen:
+        out = pair.target(input_ids=ids, attention_mask=mask.to(pair.device), position_ids=pos,
+                          cache=decoder.target_cache, use_cache=True)
+    feats = seen[-1] if getattr(decoder.drafter, "wants_features", False) else None
+    return out.logits[0, :, :pair.vocab_size].float().cpu(), feats
 
 
 def try_children(rule: str, tokens: list[int], q, p: torch.Tensor, generator) -> NodeVerdict:
@@ -112,7 +115,7 @@ def tree_step(decoder) -> Round:
     prop = (decoder.drafter.propose_tree(decoder.seq, k, sampling, decoder.generator) if k else
             TreeProposal(DraftTree((), ()), {}, "deterministic", 0))
     t1 = time.perf_counter()
-    logits = verify_pass(decoder, decoder.seq[target_before:], prop.tree)
+    logits, feats = verify_pass(decoder, decoder.seq[target_before:], prop.tree)
     probs = probs_from_logits(logits[prefix_len - target_before - 1:], sampling)   # (1 + N, V)
     t2 = time.perf_counter()
     target_peak, draft_peak = decoder.target_cache.get_seq_length(), decoder.drafter.cache_len()
@@ -120,6 +123,9 @@ def tree_step(decoder) -> Round:
     path, tried, token, source, kind = walk(prop, probs, rule, decoder.generator)
     keep_positions(decoder.target_cache, list(range(prefix_len)) + [prefix_len + i for i in path])
     decoder.drafter.rollback(prefix_len + len(path))
+    if feats is not None:       # a feature drafter reads the pending tokens' and the path's
+        pending = prefix_len - target_before
+        decoder.drafter.observe(target_before, feats[list(range(pending)) + [pending + i for i in path]])
     emitted = decoder._emit([prop.tree.tokens[i] for i in path] + [token])
     final_p = probs[(path[-1] + 1) if path else 0][token]
     final = Final(token, record.token_text(decoder.pair.tokenizer, token),

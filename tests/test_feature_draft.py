@@ -131,3 +131,43 @@ def test_bench_runs_every_row_transformers_can_run(fpair):
     rows = [r["row"] for r in result["settings"][0]["rows"]]
     assert rows == [r for r in ROWS if r not in ASSISTED]
     assert result["settings"][0]["identical"] is True
+
+
+@pytest.mark.parametrize("k", [2, 4])
+def test_feature_trees_keep_greedy_parity(fpair, k):
+    for prompt in PROMPTS:
+        run = specdec.generate(fpair, prompt, k=k, temperature=0, max_new_tokens=24, drafter="tree",
+                               tree_width=2, tree_budget=6)
+        assert list(run.token_ids) == hf_greedy(fpair, prompt, 24), prompt
+
+
+def test_feature_trees_keep_the_target_distribution(fpair):
+    settings = {"k": 3, "max_new_tokens": 5, "temperature": 1.0, "drafter": "tree",
+                "tree_width": 3, "tree_budget": 7, "tree_children": "sampled"}
+    law = exact_two_token_law(fpair, PROMPT, specdec.Settings(**settings).sampling)
+    samples = [tuple(specdec.generate(fpair, PROMPT, seed=seed, **settings).token_ids[:2])
+               for seed in range(RUNS)]
+    assert chi2_pvalue(samples, law) > 1e-3
+
+
+def test_a_feature_tree_node_has_the_q_a_chain_along_its_branch_would_have(fpair_no_eos):
+    """Each expanded node's q equals the cache-free recompute along its path, in every round
+    (so the features handed over after a tree round are the right ones)."""
+    settings = specdec.Settings(k=3, temperature=0.9, seed=5, max_new_tokens=24, drafter="tree",
+                                tree_width=2, tree_budget=5)
+    decoder = specdec.Decoder(fpair_no_eos, "abc abc a", settings)
+    seq, checked = list(decoder.prompt_ids), 0
+    for rnd in decoder:
+        tree = rnd.tree
+        for i, node in enumerate(tree.nodes):
+            if node.draft is None:
+                continue
+            path, j = [], i
+            while j >= 0:
+                path.insert(0, tree.nodes[j].token)
+                j = tree.nodes[j].parent
+            q = recomputed_q(fpair_no_eos, seq, path, settings.sampling)
+            assert torch.allclose(torch.tensor(node.draft.probs), q, atol=1e-5)
+            checked += 1
+        seq += list(rnd.emitted)
+    assert checked > 5
