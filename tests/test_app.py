@@ -377,3 +377,17 @@ def test_step_through_shows_tree_rounds(tiny_dirs, drafter):
     assert not at.exception and all(r.tree is not None for r in rounds(at))
     assert any("Draft a tree" in h.value for h in at.subheader)
     assert any("Walk down" in h.value for h in at.subheader)
+
+
+def test_rule_composer_spells_out_the_rule_and_its_distance(tiny_dirs):
+    at = app(tiny_dirs, page="pages/exact.py")
+    at.selectbox(key="cmp_preset").set_value("Draft over-confident").run()
+    text = " ".join(m.value for m in at.markdown)
+    assert "Exact distance to p: **0.0000** (lossless" in text           # the default: the right rule
+    at.radio(key="cmp_test").set_value("p_ge_q").run()
+    at.radio(key="cmp_fallback").set_value("p").run()
+    text = " ".join(m.value for m in at.markdown)
+    assert not at.exception
+    assert "accept d only if p(d) ≥ q(d)" in text and "draw from p" in text
+    assert "Accepted (probability Σ q·a = 0.300)" in text                # q mass of tokens 2-5
+    assert "Exact distance to p: **0.1050** (biased" in text             # by hand, see test_exactness_lesson

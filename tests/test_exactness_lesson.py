@@ -3,6 +3,7 @@ import pytest
 import torch
 from stats import chi2_pvalue
 
+from specdec.lessons import exactness as ex
 from specdec.lessons.exactness import RULES, decomposition, output_law, sample_rule
 
 
@@ -50,3 +51,25 @@ def test_sampler_follows_its_own_exact_law(rule):
     law = output_law(rule, P, Q)
     samples = sample_rule(rule, P, Q, 5000, torch.Generator().manual_seed(2)).tolist()
     assert chi2_pvalue(samples, dict(enumerate(law.tolist()))) > 1e-3
+
+
+def test_composed_rules_by_hand():
+    """Only min(1, p/q) with the residual gives p; two other combinations by hand."""
+    p = torch.tensor([0.35, 0.30, 0.20, 0.10, 0.05], dtype=torch.float64)
+    q = torch.tensor([0.70, 0.10, 0.10, 0.05, 0.05], dtype=torch.float64)
+    assert torch.allclose(ex.composed_law("ratio", "residual", p, q), p)
+    # p >= q passes tokens 1-4 (q mass 0.3); the 0.7 rejected is redrawn from p
+    assert torch.allclose(ex.composed_law("p_ge_q", "p", p, q),
+                          torch.tensor([0.245, 0.31, 0.24, 0.12, 0.085], dtype=torch.float64))
+    assert torch.allclose(ex.composed_law("always", "residual", p, q), q)
+    others = [(t, f) for t in ex.TESTS for f in ex.FALLBACKS if (t, f) != ("ratio", "residual")]
+    assert all(float((ex.composed_law(t, f, p, q) - p).abs().sum()) > 0.05 for t, f in others)
+
+
+def test_composed_sampler_follows_its_law():
+    p = torch.tensor([0.35, 0.30, 0.20, 0.10, 0.05], dtype=torch.float64)
+    q = torch.tensor([0.70, 0.10, 0.10, 0.05, 0.05], dtype=torch.float64)
+    for t, f in [("ratio", "residual"), ("p_ge_q", "p"), ("argmax", "q"), ("ratio", "keep")]:
+        drawn = ex.sample_composed(t, f, p, q, 40000, torch.Generator().manual_seed(1))
+        freq = torch.bincount(drawn, minlength=5).double() / 40000
+        assert float((freq - ex.composed_law(t, f, p, q)).abs().max()) < 0.01, (t, f)

@@ -79,3 +79,63 @@ def first_position(pair, prompt_ids: list[int], sampling) -> tuple[torch.Tensor,
             for m in (pair.target, pair.draft)]
     p, q = (probs_from_logits(r, sampling)[0].double() for r in rows)   # (V,), (V,)
     return p / p.sum(), q / q.sum()
+
+
+# The rule composer: an acceptance test × what to emit after a rejection.
+TESTS = {
+    "ratio": "accept d with probability min(1, p(d)/q(d))",
+    "p_ge_q": "accept d only if p(d) ≥ q(d)",
+    "always": "always accept d",
+    "argmax": "accept d only if it is the target's most likely token",
+}
+FALLBACKS = {
+    "residual": "draw from the residual norm(max(0, p − q))",
+    "p": "draw from p",
+    "q": "draw from q",
+    "keep": "keep d anyway",
+}
+
+
+def test_vector(test: str, p: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
+    """a(x): probability that a drafted x passes the test; (V,)."""
+    if test == "always":
+        return torch.ones_like(p)
+    if test == "argmax":
+        return torch.nn.functional.one_hot(p.argmax(), len(p)).to(p.dtype)
+    return acceptance_vector("p_ge_q" if test == "p_ge_q" else "correct", p, q)
+
+
+def composed_law(test: str, fallback: str, p: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
+    """Exact law of the emitted token: Σ_d q(d)·[a(d)·δ_d + (1 − a(d))·F]; (V,)."""
+    a = test_vector(test, p, q)
+    if fallback == "keep":
+        return q.clone()                                 # every draft is emitted either way
+    source = {"residual": residual(p, q), "p": p, "q": q}[fallback]
+    return q * a + float((q * (1 - a)).sum()) * source
+
+
+def sample_composed(test: str, fallback: str, p: torch.Tensor, q: torch.Tensor, n: int,
+                    generator: torch.Generator) -> torch.Tensor:
+    """n emitted tokens, drawn step by step (draft, u, accept or fall back); (n,) int64."""
+    a = test_vector(test, p, q)
+    drafts = torch.multinomial(q, n, replacement=True, generator=generator)           # (n,)
+    u = torch.rand(n, generator=generator, dtype=p.dtype)                              # (n,)
+    source = {"residual": residual(p, q), "p": p, "q": q, "keep": q}[fallback]
+    backups = drafts if fallback == "keep" else \
+        torch.multinomial(source, n, replacement=True, generator=generator)
+    return torch.where(u < a[drafts], drafts, backups)
+
+
+def branches(test: str, fallback: str, p: torch.Tensor, q: torch.Tensor) -> list[str]:
+    """The chosen rule in words, one line per branch, with its probability for these p, q."""
+    a = test_vector(test, p, q)
+    kept = float((q * a).sum())
+    return [f"Draft d from q; {TESTS[test]}.",
+            f"Accepted (probability Σ q·a = {kept:.3f}): emit d.",
+            f"Rejected (probability {1 - kept:.3f}): {FALLBACKS[fallback]}."]
+
+
+def noise_tv(p: torch.Tensor, n: int) -> float:
+    """Expected total variation between p and the frequencies of n draws from p itself
+    (normal approximation: E|f(x) − p(x)| ≈ sqrt(2 p(1 − p) / (π n)))."""
+    return 0.5 * float((2 * p * (1 - p) / (math.pi * n)).sqrt().sum())
