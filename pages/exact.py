@@ -156,6 +156,10 @@ st.divider()
 pair = sidebar.active_pair()
 if pair is None or pair.draft is None:
     st.info("Load a model pair with a draft model in the sidebar for the real view.")
+elif getattr(pair.draft, "reads_target_features", False):
+    st.info("The real view repeats the first round, but this pair's draft reads the target's "
+            "features, which exist only after the target's first pass: its first round drafts "
+            "nothing. Choose a pair with a plain draft model for this view.")
 else:
     real_view(pair)
 st.divider()

@@ -75,6 +75,8 @@ if st.button("▶ Start: step through the embedded pair on a Python prompt", typ
              key="home_start", on_click=start):
     st.switch_page("pages/step_through.py")
 st.caption("Pick another pair, k, temperature or drafter in the sidebar at any time.")
+st.page_link("pages/tour.py", label="New here? Take the guided tour: six short steps, each with "
+                                    "something to try", icon=":material/tour:")
 st.subheader("Lessons")
 for info in navigation.PAGES:
     if info.blurb:

@@ -391,3 +391,30 @@ def test_rule_composer_spells_out_the_rule_and_its_distance(tiny_dirs):
     assert "accept d only if p(d) ≥ q(d)" in text and "draw from p" in text
     assert "Accepted (probability Σ q·a = 0.300)" in text                # q mass of tokens 2-5
     assert "Exact distance to p: **0.1050** (biased" in text             # by hand, see test_exactness_lesson
+
+
+def test_guided_tour_walks_six_steps_with_a_live_widget_each(tiny_dirs):
+    at = app(tiny_dirs, page="pages/tour.py", temperature=0.0, k=3)
+    titles = []
+    actions = {0: "tour_round", 3: "tour_where", 4: "tour_guess_go", 5: "tour_race"}
+    for step in range(6):
+        titles.append(at.header[0].value)
+        if step in actions:
+            at.button(key=actions[step]).click().run()
+        assert not at.exception, (step, at.exception)
+        if step < 5:
+            at.button(key="tour_next").click().run()
+    assert [t.split(" · ")[0] for t in titles] == ["1", "2", "3", "4", "5", "6"]
+    assert any("identical" in s.value for s in at.success)            # the race at T = 0
+    at.button(key="tour_back").click().run()
+    assert at.header[0].value.startswith("5 ·")
+
+
+def test_tour_budget_step_names_the_best_k_from_the_formula(tiny_dirs):
+    from specdec.theory import best_k
+    at = app(tiny_dirs, page="pages/tour.py")
+    at.session_state["tour_step"] = 2
+    at.run()
+    at.slider(key="tour_alpha").set_value(0.8).run()
+    at.slider(key="tour_c").set_value(0.05).run()
+    assert any(f"Best k here: **{best_k(0.8, 0.05, 12)}**" in m.value for m in at.markdown)

@@ -18,6 +18,8 @@ class PageInfo:
 
 PAGES = (
     PageInfo("pages/home.py", "Home", ":material/home:", ""),
+    PageInfo("pages/tour.py", "Guided tour", ":material/tour:", "tour",
+             "six short steps, each with something to try"),
     PageInfo("pages/step_through.py", "Step through", ":material/step:", "step_through",
              "every number of every round"),
     PageInfo("pages/exact.py", "Why it is exact", ":material/balance:", "exact",
