@@ -6,6 +6,7 @@ import streamlit as st
 
 from specdec.lessons.drafters import compare, variants
 from specdec.lessons.plots import drafters_figure
+from specdec.lessons.speed import REPEATS, spread_warning
 from specdec.models import FAST_DRAFT, FAST_TARGET, family_drafts
 from specdec.prompts import load_prompts, round_robin
 from ui import jobs, loaders, shell, state
@@ -24,7 +25,8 @@ DRAFTS = family_drafts(FAST_TARGET)
 
 def measure():
     s = replace(state.settings(), max_new_tokens=MAX_NEW, seed=0)
-    key = {"settings": s.as_dict(), "prompts": [p.prompt for p in PROMPTS], "drafts": DRAFTS}
+    key = {"settings": s.as_dict(), "prompts": [p.prompt for p in PROMPTS], "drafts": DRAFTS,
+           "repeats": REPEATS}
     return measured(
         "drafters", key,
         lambda pr: compare(loaders.load, FAST_TARGET, variants(DRAFTS, FAST_DRAFT), PROMPTS, s, pr),
@@ -37,9 +39,16 @@ def measure():
 rows = measure()
 if rows:
     overall = [r for r in rows if r["kind"] == "all"]
-    st.dataframe(pd.DataFrame(overall).drop(columns="kind"), hide_index=True, key="drafters_all",
+    st.dataframe(pd.DataFrame(overall).drop(columns=["kind", "load"], errors="ignore"),
+                 hide_index=True, key="drafters_all",
                  column_config={c: st.column_config.NumberColumn(format="%.2f")
-                                for c in ("acceptance_rate", "mean_acceptance_length", "c", "speedup")})
+                                for c in ("acceptance_rate", "mean_acceptance_length", "c", "speedup",
+                                          "speedup_min", "speedup_max")})
+    st.caption(f"speedup: median of {REPEATS} interleaved repeats, with their min and max; c: draft "
+               "step / target one-token step.")
+    note = spread_warning(overall)
+    if note:
+        st.warning(note, icon=":material/warning:")
     c1, c2 = st.columns(2)
     with c1:
         chart(drafters_figure(overall, "acceptance_rate", "Acceptance rate"), "drafters-acc")

@@ -80,6 +80,37 @@ class Timed:
         return summarize(self.rounds)
 
 
+def machine_load() -> float:
+    """The 1-minute load average per CPU core (about 1 = every core busy)."""
+    import os
+    return os.getloadavg()[0] / (os.cpu_count() or 1)
+
+
+BUSY_LOAD = 1.0          # per core, sampled during a measurement: another job is competing
+WIDE_SPREAD = 1.25       # max / min of repeated speedups above this: the timing is unreliable
+
+
+def interleaved(runs: list[tuple[str, object, Settings]], prompts: list, repeats: int,
+                progress=lambda *_: None) -> tuple[dict[str, list["Timed"]], float]:
+    """Each (name, pair, settings) timed `repeats` times, interleaved: repeat r of every run
+    before repeat r + 1 of any, so a slow spell hits all alike. Also the highest machine
+    load per core seen between runs (BUSY_LOAD and above: the machine was busy)."""
+    out: dict[str, list[Timed]] = {name: [] for name, _, _ in runs}
+    load = machine_load()
+    for r in range(repeats):
+        for i, (name, pair, settings) in enumerate(runs):
+            progress(r * len(runs) + i, repeats * len(runs), f"{name} (repeat {r + 1})")
+            out[name].append(timed(pair, prompts, settings))
+            load = max(load, machine_load())
+    progress(repeats * len(runs), repeats * len(runs), "done")
+    return out, load
+
+
+def speedups(spec: list["Timed"], base: list["Timed"]) -> list[float]:
+    """Per repeat: speculative tokens/s over the baseline's tokens/s of the same repeat."""
+    return [s.tokens_per_s / b.tokens_per_s for s, b in zip(spec, base) if b.tokens_per_s]
+
+
 def timed(pair, prompts: list[str], settings: Settings) -> Timed:
     """Generate for every prompt (seed = its index, lean traces) and time the whole set."""
     tokens, seconds, rounds, texts = 0, 0.0, [], []

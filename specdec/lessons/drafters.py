@@ -2,9 +2,11 @@
 on the same prompts against the same target; overall and per kind of text."""
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, replace
 
-from specdec.measure import cost_ratio, timed
+from specdec.lessons.speed import REPEATS
+from specdec.measure import cost_ratio, machine_load, timed
 from specdec.metrics import summarize
 from specdec.prompts import Prompt
 from specdec.settings import Settings
@@ -26,14 +28,20 @@ def variants(drafts: list[str], policy_draft: str) -> list[Variant]:
     return out
 
 
-def _rows(label: str, spec_by_kind: dict, base_by_kind: dict, c: float) -> list[dict]:
+def _tps(pooled: dict) -> float:
+    return pooled["tokens"] / pooled["seconds"] if pooled["seconds"] else 0.0
+
+
+def _rows(label: str, spec: list[dict], base: list[dict], c: float, load: float) -> list[dict]:
+    """spec, base: per repeat, the pooled runs by kind. Speedup: median and range over repeats."""
     rows = []
-    for kind in ["all"] + sorted(k for k in spec_by_kind if k != "all"):
-        spec, base = spec_by_kind[kind], base_by_kind[kind]
-        m = summarize(spec["rounds"])
+    for kind in ["all"] + sorted(k for k in spec[0] if k != "all"):
+        m = summarize(spec[0][kind]["rounds"])          # counts: the first repeat
+        ups = [_tps(s[kind]) / _tps(b[kind]) for s, b in zip(spec, base) if _tps(b[kind])] or [0.0]
         rows.append({"drafter": label, "kind": kind, "acceptance_rate": m.acceptance_rate,
                      "mean_acceptance_length": m.mean_acceptance_length, "c": c,
-                     "speedup": (spec["tokens"] / spec["seconds"]) / (base["tokens"] / base["seconds"])})
+                     "speedup": statistics.median(ups), "speedup_min": min(ups),
+                     "speedup_max": max(ups), "load": load})
     return rows
 
 
@@ -51,15 +59,21 @@ def _by_kind(pair, prompts: list[Prompt], settings: Settings) -> dict:
 
 
 def compare(load, target: str, all_variants: list[Variant], prompts: list[Prompt],
-            settings: Settings, progress) -> list[dict]:
-    total = len(all_variants) + 1
-    progress(0, total, "autoregressive baseline")
-    base = _by_kind(load(target, None), prompts, replace(settings, mode="autoregressive"))
+            settings: Settings, progress, repeats: int = REPEATS) -> list[dict]:
+    """Every variant against the target alone; repeats interleaved (repeat r of every run
+    before repeat r + 1 of any), so a slow spell of the machine hits all alike."""
+    runs = [("target alone", load(target, None), replace(settings, mode="autoregressive"))] + \
+        [(v.label, load(target, v.draft), replace(settings, drafter=v.drafter, policy=v.policy))
+         for v in all_variants]
+    pooled: list[list[dict]] = [[] for _ in runs]
+    busiest = machine_load()
+    for r in range(repeats):
+        for i, (label, pair, s) in enumerate(runs):
+            progress(r * len(runs) + i, repeats * len(runs), f"{label} (repeat {r + 1})")
+            pooled[i].append(_by_kind(pair, prompts, s))
+            busiest = max(busiest, machine_load())
+    progress(repeats * len(runs), repeats * len(runs), "done")
     rows = []
-    for i, v in enumerate(all_variants):
-        progress(i + 1, total, v.label)
-        pair = load(target, v.draft)
-        spec = _by_kind(pair, prompts, replace(settings, drafter=v.drafter, policy=v.policy))
-        rows += _rows(v.label, spec, base, cost_ratio(pair)[0] if v.draft else 0.0)
-    progress(total, total, "done")
+    for (label, pair, _), spec, v in zip(runs[1:], pooled[1:], all_variants):
+        rows += _rows(label, spec, pooled[0], cost_ratio(pair)[0] if v.draft else 0.0, busiest)
     return rows

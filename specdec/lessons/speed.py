@@ -7,11 +7,13 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from specdec.measure import cost_ratio, timed, verify_cost, verify_cost_in_run
+from specdec.measure import (cost_ratio, interleaved, speedups, timed, verify_cost,
+                             verify_cost_in_run)
 from specdec.settings import Settings
 from specdec.theory import expected_speedup, expected_tokens, speedup_with_verify
 
@@ -59,55 +61,58 @@ def _bench_shape_ok(result) -> bool:
         for s in result["settings"])
 
 
-def _row(spec, base, c: float, k: int, v: float = 1.0) -> dict:
-    """v: measured cost of the (k+1)-token verification pass in target steps."""
-    m = spec.metrics
+REPEATS = 3
+
+
+def _row(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0) -> dict:
+    """spec, base: the repeats (Timed) of one setting and of the baseline; v: measured cost of
+    the (k+1)-token verification pass in target steps. Speedup: median and range over repeats."""
+    m = spec[0].metrics                      # counts do not depend on timing: the first repeat
     alpha = m.mean_beta or 0.0
+    ups = speedups(spec, base) or [0.0]
     return {"k": k, "alpha": alpha, "acceptance_rate": m.acceptance_rate or 0.0,
             "tokens_per_round": m.mean_acceptance_length or 0.0, "c": c,
-            "speedup": spec.tokens_per_s / base.tokens_per_s if base.tokens_per_s else 0.0,
+            "speedup": statistics.median(ups), "speedup_min": min(ups), "speedup_max": max(ups),
+            "repeats": len(ups), "load": load,
             "theory_tokens": expected_tokens(alpha, k), "theory_speedup": expected_speedup(alpha, k, c),
             "verify_cost": v, "theory_speedup_v": speedup_with_verify(alpha, k, c, v),
-            "tokens_per_s": spec.tokens_per_s, "baseline_tokens_per_s": base.tokens_per_s}
+            "tokens_per_s": statistics.median(s.tokens_per_s for s in spec),
+            "baseline_tokens_per_s": statistics.median(b.tokens_per_s for b in base)}
 
 
 def k_sweep(pair, prompts: list[str], ks: list[int], settings: Settings,
-            progress: Progress) -> list[dict]:
-    """Measured tokens/round and wall-clock speedup for each k, with theory at measured α̂, c
-    (and at the cost v_k of each (k+1)-token verification pass as these runs paid it)."""
+            progress: Progress, repeats: int = REPEATS) -> list[dict]:
+    """Measured tokens/round and wall-clock speedup for each k (repeats interleaved), with
+    theory at measured α̂, c (and at the cost v_k of each (k+1)-token pass as the runs paid it)."""
     c, _, target_ms = cost_ratio(pair)
-    progress(0, len(ks) + 1, "autoregressive baseline")
-    base = timed(pair, prompts, replace(settings, mode="autoregressive"))
-    rows = []
-    for i, k in enumerate(ks):
-        progress(i + 1, len(ks) + 1, f"k = {k}")
-        spec = timed(pair, prompts, replace(settings, k=k))
-        v = (verify_cost_in_run(spec.rounds, base.rounds, k)
+    runs = [("base", pair, replace(settings, mode="autoregressive"))] + \
+        [(f"k = {k}", pair, replace(settings, k=k)) for k in ks]
+    timings, load = interleaved(runs, prompts, repeats, progress)
+    base, rows = timings["base"], []
+    for k in ks:
+        spec = timings[f"k = {k}"]
+        v = (verify_cost_in_run(spec[0].rounds, base[0].rounds, k)
              or verify_cost(pair.target, pair.vocab_size, k, target_ms))
-        rows.append(_row(spec, base, c, k, v))
+        rows.append(_row(spec, base, c, k, load, v))
     return rows
 
 
 def draft_tradeoff(load, target: str, drafts: list[str], prompts: list[str], settings: Settings,
-                   progress: Progress) -> list[dict]:
+                   progress: Progress, repeats: int = REPEATS) -> list[dict]:
     """For each draft (and the n-gram drafter): acceptance, c, measured speedup at one k.
 
     `load(target, draft)` returns a Pair (the page passes its cached loader).
     """
-    rows, total, k = [], len(drafts) + 2, settings.k
-    progress(0, total, "autoregressive baseline")
-    target_only = load(target, None)
-    base = timed(target_only, prompts, replace(settings, mode="autoregressive"))
-    for i, draft in enumerate(drafts):
-        progress(i + 1, total, draft)
-        pair = load(target, draft)
-        spec = timed(pair, prompts, replace(settings, drafter="model"))
-        params = sum(p.numel() for p in pair.draft.parameters())
-        rows.append({"draft": draft, "params": params, **_row(spec, base, cost_ratio(pair)[0], k)})
-    progress(total - 1, total, "n-gram lookup")
-    spec = timed(target_only, prompts, replace(settings, drafter="ngram"))
-    rows.append({"draft": "n-gram lookup", "params": 0, **_row(spec, base, 0.0, k)})
-    progress(total, total, "done")
+    target_only, k = load(target, None), settings.k
+    pairs = {draft: load(target, draft) for draft in drafts}
+    runs = [("base", target_only, replace(settings, mode="autoregressive"))] + \
+        [(d, pairs[d], replace(settings, drafter="model")) for d in drafts] + \
+        [("n-gram lookup", target_only, replace(settings, drafter="ngram"))]
+    timings, busy = interleaved(runs, prompts, repeats, progress)
+    rows = [{"draft": d, "params": sum(p.numel() for p in pairs[d].draft.parameters()),
+             **_row(timings[d], timings["base"], cost_ratio(pairs[d])[0], k, busy)} for d in drafts]
+    rows.append({"draft": "n-gram lookup", "params": 0,
+                 **_row(timings["n-gram lookup"], timings["base"], 0.0, k, busy)})
     return rows
 
 
@@ -123,3 +128,51 @@ def temperature_sweep(pair, prompts: list[str], temps: list[float], settings: Se
                      "tokens_per_round": m.mean_acceptance_length or 0.0})
     progress(len(temps), len(temps), "done")
     return rows
+
+
+def spread_warning(rows: list[dict]) -> str | None:
+    """A warning when repeated speedups disagree or the machine was busy (else None)."""
+    from specdec.measure import BUSY_LOAD, WIDE_SPREAD
+    wide = [r for r in rows if r.get("speedup_min") and r["speedup_max"] / r["speedup_min"] > WIDE_SPREAD]
+    busy = max((r.get("load", 0.0) for r in rows), default=0.0)
+    notes = []
+    if wide:
+        worst = max(wide, key=lambda r: r["speedup_max"] / r["speedup_min"])
+        notes.append(f"repeats disagree by up to {worst['speedup_max'] / worst['speedup_min']:.2f}× "
+                     f"({worst['speedup_min']:.2f}–{worst['speedup_max']:.2f}×)")
+    if busy >= BUSY_LOAD:
+        notes.append(f"the machine was busy (load {busy:.1f} per core)")
+    return None if not notes else ("Timing is unreliable here: " + " and ".join(notes) +
+                                   ". Acceptance and tokens per round do not depend on timing; "
+                                   "re-measure the speedups on an idle machine.")
+
+
+def tradeoff_caption(rows: list[dict]) -> str:
+    """What the draft sizes show, computed: does acceptance rise with size, which one is fastest."""
+    models = sorted((r for r in rows if r["params"] > 0), key=lambda r: r["params"])
+    if not models:
+        return "No draft models were measured."
+    acc = [r["acceptance_rate"] for r in models]
+    rising = all(b >= a - 0.01 for a, b in zip(acc, acc[1:]))
+    trend = ("acceptance rises with draft size" if rising and acc[-1] > acc[0] + 0.01 else
+             "acceptance does not simply rise with draft size here (" +
+             ", ".join(f"{r['draft']} {r['acceptance_rate']:.2f}" for r in models) + ")")
+    best = max(rows, key=lambda r: r["speedup"])
+    verdict = (f"the fastest is {best['draft']} at {best['speedup']:.2f}×" if best["speedup"] > 1 else
+               f"none beats the target alone (best: {best['draft']} at {best['speedup']:.2f}×)")
+    return f"Measured: {trend}; {verdict}. A draft pays when it is accepted often *and* cheap (c)."
+
+
+def temperature_caption(rows: list[dict]) -> str:
+    """What the temperature sweep shows, computed from its α̂ values."""
+    ordered = sorted(rows, key=lambda r: r["temperature"])
+    lo, hi = ordered[0], ordered[-1]
+    change = lo["alpha"] - hi["alpha"]
+    head = (f"From T = {lo['temperature']:g} to T = {hi['temperature']:g}, α̂ went from "
+            f"{lo['alpha']:.2f} to {hi['alpha']:.2f}")
+    if change > 0.02:
+        return head + ": sharper distributions agree more often, as expected."
+    if change < -0.02:
+        return head + ": here the draft agrees *more* at high temperature — flatter distributions " \
+                      "overlap more when both models are unsure."
+    return head + ": no clear effect on these prompts."

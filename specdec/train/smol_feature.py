@@ -65,13 +65,13 @@ def load_seqs(source: str, names: list[str] | None = None) -> list[Seq]:
     for path in sorted(FEAT.glob(f"{source}_*.npz")):
         if names is not None and path.stem not in names:
             continue
-        d = np.load(path)
+        d = dict(np.load(path))          # each array read once (an NpzFile re-reads on access)
         offsets = np.concatenate([[0], np.cumsum(d["lens"])])
+        ids, top_ids = d["ids"].astype(np.int64), d["topk_ids"].astype(np.int64)
+        top_lps = d["topk_logprobs"].astype(np.float32)
         for i, plen in enumerate(d["prompt_lens"]):
             s = slice(offsets[i], offsets[i + 1])
-            out.append(Seq(d["ids"][s].astype(np.int64), int(plen), d["feats"][s],
-                           d["topk_ids"][s].astype(np.int64), d["topk_logprobs"][s].astype(np.float32),
-                           source == "gen"))
+            out.append(Seq(ids[s], int(plen), d["feats"][s], top_ids[s], top_lps[s], source == "gen"))
     return out
 
 

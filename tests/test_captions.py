@@ -1,0 +1,35 @@
+"""Captions computed from measurements: fixed synthetic measurements in both directions, so a
+caption cannot state an effect its data contradicts."""
+from specdec.lessons.speed import spread_warning, temperature_caption, tradeoff_caption
+
+
+def row(draft, params, acc, speedup, lo=None, hi=None, load=0.3):
+    return {"draft": draft, "params": params, "acceptance_rate": acc, "speedup": speedup,
+            "speedup_min": lo or speedup, "speedup_max": hi or speedup, "load": load}
+
+
+def test_tradeoff_caption_follows_the_data_both_ways():
+    rising = [row("d1", 1, 0.30, 1.1), row("d2", 2, 0.45, 1.3), row("d4", 4, 0.60, 1.2)]
+    text = tradeoff_caption(rising)
+    assert "acceptance rises with draft size" in text and "fastest is d2 at 1.30×" in text
+    falling = [row("d1", 1, 0.50, 0.9), row("d2", 2, 0.40, 0.8), row("d4", 4, 0.45, 0.7)]
+    text = tradeoff_caption(falling)
+    assert "does not simply rise" in text and "d1 0.50, d2 0.40, d4 0.45" in text
+    assert "none beats the target alone (best: d1 at 0.90×)" in text
+
+
+def test_temperature_caption_follows_the_data_both_ways():
+    sharper = [{"temperature": 0.0, "alpha": 0.7}, {"temperature": 1.5, "alpha": 0.4}]
+    assert "agree more often, as expected" in temperature_caption(sharper)
+    flatter = [{"temperature": 0.0, "alpha": 0.3}, {"temperature": 1.5, "alpha": 0.5}]
+    assert "agrees *more* at high temperature" in temperature_caption(flatter)
+    flat = [{"temperature": 0.0, "alpha": 0.50}, {"temperature": 1.5, "alpha": 0.51}]
+    assert "no clear effect" in temperature_caption(flat)
+
+
+def test_spread_warning_only_when_repeats_disagree_or_the_machine_is_busy():
+    assert spread_warning([row("d", 1, 0.5, 1.2, 1.15, 1.25)]) is None
+    wide = spread_warning([row("d", 1, 0.5, 1.0, 0.6, 1.3)])
+    assert wide and "2.17×" in wide and "0.60–1.30×" in wide
+    busy = spread_warning([row("d", 1, 0.5, 1.2, 1.15, 1.25, load=1.6)])
+    assert busy and "busy (load 1.6 per core)" in busy
