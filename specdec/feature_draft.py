@@ -55,14 +55,14 @@ class FeatureDraft(torch.nn.Module):
 
     def forward(self, input_ids: torch.Tensor, features: torch.Tensor | None = None, cache=None,
                 use_cache: bool = True, logits_to_keep: int = 0, attention_mask=None,
-                **kwargs) -> CausalLMOutputWithPast:
+                position_ids=None, **kwargs) -> CausalLMOutputWithPast:
         """input_ids (B, T) = s_{j+1}, features (B, T, H) = f_j. Without features (timing a
         step, shape checks) zeros stand in: the cost is the same, the guesses are not."""
         e = self.embed(input_ids)                                                 # (B, T, H)
         f = torch.zeros_like(e) if features is None else features.to(e.dtype)
         x = self.fc(torch.cat([e, f], dim=-1))                                    # (B, T, H)
         out = self.net.model(inputs_embeds=x, cache=cache, use_cache=use_cache,
-                             attention_mask=attention_mask)
+                             attention_mask=attention_mask, position_ids=position_ids)
         h = out.last_hidden_state                                                 # (B, T, H)
         small = self.net.lm_head(h[:, -logits_to_keep:] if logits_to_keep else h)  # (B, T', N)
         full = small.new_full((*small.shape[:-1], self.config.vocab_size), float("-inf"))

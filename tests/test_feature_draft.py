@@ -171,3 +171,25 @@ def test_a_feature_tree_node_has_the_q_a_chain_along_its_branch_would_have(fpair
             checked += 1
         seq += list(rnd.emitted)
     assert checked > 5
+
+
+@torch.no_grad()
+def test_training_time_test_passes_equal_what_the_drafter_computes(fpair_no_eos):
+    """The trainer's unrolled pass m at pair j (specdec/train/smol_feature.unrolled) is the
+    draft's guess for d_m at inference: the cache-free recompute with real pairs before j
+    and the draft's own h after — so training optimises exactly what drafting uses."""
+    from specdec.train.smol_feature import unrolled
+    pair = fpair_no_eos
+    seq = pair.tokenizer("abc abc abd ab")["input_ids"]
+    feats = pair.target.model(input_ids=torch.tensor([seq])).last_hidden_state       # (1, T, H)
+    ids = torch.tensor([seq[1:]])                                                  # pairs (f_j, s_{j+1})
+    passes = unrolled(pair.draft, ids, feats[:, :-1], 3)
+    sampling = specdec.Settings(temperature=1.0).sampling
+    for m, hidden in enumerate(passes, 1):
+        for j in range(m - 1, len(seq) - 3):
+            start = j - (m - 1)                  # the last real pair is start - 1 ... pass 1: j
+            q = recomputed_q(pair, seq[:start + 2], seq[start + 2:j + 2], sampling)
+            logits = pair.draft.net.lm_head(hidden[0, j])
+            mine = torch.full((pair.vocab_size,), float("-inf"))
+            mine[pair.draft.keep_ids] = logits
+            assert torch.allclose(probs_from_logits(mine[None], sampling)[0], q, atol=1e-5), (m, j)

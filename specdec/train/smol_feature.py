@@ -39,12 +39,13 @@ CKPT_EVERY, LOG_EVERY = 25, 5
 class FeatureSpec:
     name: str = "draft"          # under smollm2/
     init_layer: int = 29         # the target layer the draft's one layer starts from
-    tokens: int = 2_200_000      # positions to train on (the schedule's length)
+    tokens: int = 1_800_000      # positions to train on (the schedule's length)
     lr: float = 1e-3
     batch: int = 8               # sequences per step
     window: int = 384            # positions per sequence (longer ones: a random window)
     feature_weight: float = 1.0  # loss = cross-entropy + feature_weight * smooth L1
     noise: float = 0.2           # uniform input noise on the features, +-noise
+    unroll: int = 3              # training-time test: passes 2..unroll read the draft's own h
 
 
 SPEC = FeatureSpec()
@@ -157,14 +158,50 @@ def init_draft(target, spec: FeatureSpec, keep_ids: list[int]):
     return draft.train()
 
 
-def batch_loss(draft, batch, n: int, weight: float) -> tuple[torch.Tensor, float, float]:
-    ids, feats, mask, rows, cols, nxt, targets = batch
-    out = draft(ids, features=feats, attention_mask=mask, use_cache=False)
-    h = out.hidden_states[0][rows, cols]                                          # (M, H)
-    logits = draft.net.lm_head(h)                                                 # (M, N)
-    ce = -(targets * logits.log_softmax(-1)).sum(-1).mean()
-    reg = torch.nn.functional.smooth_l1_loss(h, nxt)
-    return ce + weight * reg, ce.item(), reg.item()
+def unroll_mask(width: int, m: int) -> torch.Tensor:
+    """(W, m·W) bool: what pass m's row j may attend to among the keys of passes 1..m, as at
+    inference when d_m is drafted at pair j: the real pairs before j − m + 2 (pass 1) and
+    one guessed pair from each later pass, on the diagonal j − (m − i) of pass i."""
+    j = torch.arange(width)[:, None]                                             # (W, 1)
+    c = torch.arange(width)[None, :]                                             # (1, W)
+    blocks = [c <= j - (m - 1)] + [c == j - (m - i) for i in range(2, m + 1)]
+    return torch.cat(blocks, dim=1)
+
+
+def batch_loss(draft, batch, n: int, weight: float, unroll: int = 1):
+    """Cross-entropy to the target's p_{j+1} plus smooth L1 to f_{j+1}, summed over passes:
+    pass 1 reads the real features; pass m reads pass m − 1's guesses shifted by one
+    position (training-time test, EAGLE-3), with the attention it would have at inference.
+    Returns (loss, pass-1 ce, pass-1 reg, ce of the last pass)."""
+    ids, feats, _, rows, cols, nxt, targets = batch
+    total, first, last_ce = 0.0, None, 0.0
+    for m, hidden in enumerate(unrolled(draft, ids, feats, unroll), 1):
+        keep = cols >= m - 1                                                       # rows with a guess
+        h = hidden[rows[keep], cols[keep]]                                         # (M, H)
+        ce = -(targets[keep] * draft.net.lm_head(h).log_softmax(-1)).sum(-1).mean()
+        reg = torch.nn.functional.smooth_l1_loss(h, nxt[keep])
+        total = total + ce + weight * reg
+        first = first or (ce.item(), reg.item())
+        last_ce = ce.item()
+    return total, first[0], first[1], last_ce
+
+
+def unrolled(draft, ids: torch.Tensor, feats: torch.Tensor, unroll: int) -> list[torch.Tensor]:
+    """The draft's outputs (B, W, H) of passes 1..unroll over pairs (features, ids): pass m
+    reads pass m − 1's outputs shifted by one position (h_{j−1} in place of f_j), and its
+    keys and values join one cache so later passes attend as `unroll_mask` says."""
+    from transformers import DynamicCache
+    width = ids.shape[1]
+    cache = DynamicCache(config=draft.net.config)
+    pos = torch.arange(width)[None].expand(ids.shape[0], -1)                      # (B, W)
+    out = []
+    for m in range(1, unroll + 1):
+        mask = None if m == 1 else unroll_mask(width, m)[None, None].expand(ids.shape[0], 1, -1, -1)
+        hidden = draft(ids, features=feats, cache=cache, attention_mask=mask,
+                       position_ids=pos).hidden_states[0]                          # (B, W, H)
+        out.append(hidden)
+        feats = torch.cat([torch.zeros_like(hidden[:, :1]), hidden[:, :-1]], dim=1)  # h_{j-1}
+    return out
 
 
 @torch.no_grad()
@@ -235,8 +272,8 @@ def train(spec: FeatureSpec) -> None:
         rng = np.random.default_rng([SEED, step])
         picked = [pools[i % len(pools)][rng.integers(len(pools[i % len(pools)]))]
                   for i in range(spec.batch)]
-        loss, ce, reg = batch_loss(draft, make_batch(picked, spec, to_draft, n, rng, spec.noise), n,
-                                   spec.feature_weight)
+        loss, ce, reg, ce_last = batch_loss(draft, make_batch(picked, spec, to_draft, n, rng, spec.noise),
+                                            n, spec.feature_weight, spec.unroll)
         optim.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_([p for p in draft.parameters() if p.requires_grad], 1.0)
@@ -244,6 +281,7 @@ def train(spec: FeatureSpec) -> None:
         step += 1
         if step % LOG_EVERY == 0:
             log(f"[feature {spec.name}] step {step}/{total} ce {ce:.3f} reg {reg:.3f} "
+                f"ce(pass {spec.unroll}) {ce_last:.3f} "
                 f"elapsed {elapsed + time.perf_counter() - t0:.0f}s")
         if step % CKPT_EVERY == 0 or step == total:
             save_ckpt(spec, draft, optim, step, elapsed + time.perf_counter() - t0)
