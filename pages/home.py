@@ -71,7 +71,8 @@ Here you can watch every number that decides each token, on models that run on t
 machine: a small family trained on Python's standard library (fast enough for lessons that
 run thousands of rounds) and SmolLM2-135M-Instruct, a real chat model.
 """)
-if st.button("▶ Start: step through the embedded pair on a Python prompt", type="primary",
+if st.button("Start: step through the embedded pair on a Python prompt", type="primary",
+             icon=":material/play_arrow:",
              key="home_start", on_click=start):
     st.switch_page("pages/step_through.py")
 st.caption("Pick another pair, k, temperature or drafter in the sidebar at any time.")

@@ -42,10 +42,12 @@ def prompt_box(pair) -> None:
 
 def controls(finished: bool) -> None:
     c1, c2, c3, c4, c5 = st.columns([1, 1, 1, 1.6, 1.4])
-    c1.button("Next round ▶", type="primary", on_click=session.next_round, key="btn_next",
+    c1.button("Next round", type="primary", on_click=session.next_round, key="btn_next",
+              icon=":material/play_arrow:",
               disabled=finished)
-    c2.button("Run to end ⏩", on_click=session.run_to_end, key="btn_end", disabled=finished)
-    c3.button("Reset ↺", on_click=session.reset, key="btn_reset")
+    c2.button("Run to end", on_click=session.run_to_end, key="btn_end", disabled=finished,
+              icon=":material/fast_forward:")
+    c3.button("Reset", on_click=session.reset, key="btn_reset", icon=":material/restart_alt:")
     c4.button("Jump: next rejection after an acceptance", on_click=session.jump, args=("partial",),
               key="btn_jump_partial", help="Runs rounds until one accepts some drafts and then "
                                            "rejects one (or selects it, if already run).")

@@ -106,7 +106,7 @@ def drill_down(pair, res) -> None:
     label = st.selectbox("Prompt", [r.prompt.label for r in ranked], key="where_prompt")
     chosen = next(r for r in ranked if r.prompt.label == label)
     c1, c2 = st.columns(2)
-    if c1.button("Open in Step through ▶", key="where_open", on_click=open_in_step, args=(chosen.prompt.prompt,)):
+    if c1.button("Open in Step through", icon=":material/open_in_new:", key="where_open", on_click=open_in_step, args=(chosen.prompt.prompt,)):
         st.switch_page("pages/step_through.py")
     if c2.button("Token view: where do drafts break?", key="where_tokens"):
         run = generate(pair, chosen.prompt.prompt,
