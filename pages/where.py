@@ -76,11 +76,7 @@ def per_kind(res) -> None:
         chart(kind_figure(rows), "where-kinds")
     with c2:
         chart(per_position_by_kind_figure(rows), "where-perpos")
-    best = max(rows, key=lambda r: r["acceptance rate"] or 0)
-    worst = min(rows, key=lambda r: r["acceptance rate"] or 0)
-    st.caption(f"Notice: drafts survive most on **{best['kind']}** text ({best['acceptance rate']:.0%}) "
-               f"and least on **{worst['kind']}** ({worst['acceptance rate']:.0%}); the per-position "
-               "curves show how fast a run of drafts breaks once it starts.")
+    st.caption(where.kind_caption(rows))
     jobs.csv_button([{k: v for k, v in r.items() if k not in ("per position", "histogram")} for r in rows],
                     "acceptance-by-kind", "where_csv")
     c1, c2 = st.columns(2)

@@ -33,3 +33,13 @@ def test_spread_warning_only_when_repeats_disagree_or_the_machine_is_busy():
     assert wide and "2.17×" in wide and "0.60–1.30×" in wide
     busy = spread_warning([row("d", 1, 0.5, 1.2, 1.15, 1.25, load=1.6)])
     assert busy and "busy (load 1.6 per core)" in busy
+
+
+def test_kind_caption_never_names_one_kind_as_best_and_worst():
+    from specdec.lessons.where import kind_caption
+    one = kind_caption([{"kind": "code", "acceptance rate": 0.4}])
+    assert "Only one kind was run (code): 40%" in one and "least" not in one
+    tie = kind_caption([{"kind": "code", "acceptance rate": 0.40}, {"kind": "prose", "acceptance rate": 0.41}])
+    assert "about the same" in tie
+    spread = kind_caption([{"kind": "code", "acceptance rate": 0.6}, {"kind": "prose", "acceptance rate": 0.3}])
+    assert "most on **code** text (60%)" in spread and "least on **prose** (30%)" in spread

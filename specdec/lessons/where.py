@@ -80,3 +80,23 @@ def position_split(results: list[PromptResult], boundary: int = 16) -> dict[str,
         for rnd in r.rounds:
             (early if rnd.prefix_len - start < boundary else late).append(rnd)
     return {f"tokens 1-{boundary}": summarize(early), f"tokens {boundary + 1}+": summarize(late)}
+
+
+def kind_caption(rows: list[dict]) -> str:
+    """What the per-kind acceptance shows, computed (one kind, a tie, or a spread)."""
+    measured = [r for r in rows if r["acceptance rate"] is not None]
+    if not measured:
+        return "Nothing was drafted in these runs."
+    if len(measured) == 1:
+        r = measured[0]
+        return (f"Only one kind was run ({r['kind']}): {r['acceptance rate']:.0%} of its drafts "
+                "survived. Select more kinds to compare them.")
+    best = max(measured, key=lambda r: r["acceptance rate"])
+    worst = min(measured, key=lambda r: r["acceptance rate"])
+    if best["acceptance rate"] - worst["acceptance rate"] < 0.02:
+        return (f"All kinds accept about the same share of drafts here "
+                f"({worst['acceptance rate']:.0%}–{best['acceptance rate']:.0%}).")
+    return (f"Drafts survive most on **{best['kind']}** text ({best['acceptance rate']:.0%}) and "
+            f"least on **{worst['kind']}** ({worst['acceptance rate']:.0%}); the per-position curves "
+            "show how fast a run of drafts breaks once it starts. Speedups here come from one run "
+            "per prompt: for repeated timings see *Drafters compared* or the bench.")
