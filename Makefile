@@ -10,6 +10,11 @@ export TOKENIZERS_PARALLELISM = false
 # Each Streamlit session runs in its own thread; glibc would give many of them their own malloc
 # arena and keep that memory after the sessions close. Two arenas keep the server's size steady.
 export MALLOC_ARENA_MAX ?= 2
+# A fixed mmap threshold: blocks of 128 KiB and more (tensors, caches) come from mmap and go back
+# to the system when freed (glibc's default raises the threshold after the first such free, so
+# later tensors stay in the heap after their session ends); the heap top is trimmed likewise.
+export MALLOC_MMAP_THRESHOLD_ ?= 131072
+export MALLOC_TRIM_THRESHOLD_ ?= 131072
 
 .PHONY: setup run test browser bench clean
 

@@ -29,7 +29,7 @@ def tree_settings(pair) -> specdec.Settings:
     c1, c2, c3 = st.columns(3)
     width = c1.slider("Children per node (width)", 1, 4, 2, key="tree_width")
     budget = c2.slider("Nodes per round (budget)", 2, 16, 8, key="tree_budget")
-    rule = c3.radio("Children are", ["top", "sampled"], key="tree_children", horizontal=True,
+    rule = c3.radio("Children are", ["sampled", "top"], key="tree_children", horizontal=True,
                     format_func={"top": "the draft's top-w", "sampled": "w draws from q"}.get,
                     disabled=pair.draft is None,
                     help="Top-w children are checked as point masses (accept x with probability "

@@ -47,7 +47,7 @@ def add_run_parser(sub) -> None:
                    help="--drafter tree / ngram-tree: children per expanded node")
     p.add_argument("--tree-budget", type=int, default=8,
                    help="--drafter tree / ngram-tree: drafted nodes per round (k = max depth)")
-    p.add_argument("--tree-children", choices=TREE_RULES, default="top",
+    p.add_argument("--tree-children", choices=TREE_RULES, default="sampled",
                    help="--drafter tree: top-w tokens of q, or w independent draws from q")
     p.add_argument("--mode", choices=MODES, default="speculative")
     p.add_argument("--json", action="store_true", help="print the whole run trace as JSON")

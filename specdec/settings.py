@@ -26,7 +26,8 @@ class Settings:
     exit_layer: int = 4            # layers the early-exit drafter keeps
     tree_width: int = 2            # tree drafters: children per expanded node (at most)
     tree_budget: int = 8           # tree drafters: drafted nodes per round (at most)
-    tree_children: str = "top"     # model trees: "top" (top-w of q) or "sampled" (w draws from q)
+    tree_children: str = "sampled" # model trees: "sampled" (w draws from q; top-w at T = 0) or
+                                   # "top" (top-w of q, each verified as a point mass: p(x))
     mode: str = "speculative"      # or "autoregressive" (target only, the baseline)
     lean: bool = False             # record counters only, no distributions (benchmarks)
 

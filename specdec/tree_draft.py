@@ -76,7 +76,7 @@ def best_first(q_of: Callable[[int, list[int], list[int]], torch.Tensor], depth:
 class ModelTreeDrafter:
     drafts_trees = True
 
-    def __init__(self, model, vocab_size: int, width: int, budget: int, rule: str = "top"):
+    def __init__(self, model, vocab_size: int, width: int, budget: int, rule: str = "sampled"):
         self.model, self.vocab_size = model, vocab_size
         self.width, self.budget, self.rule = width, budget, rule
         self.cache = new_cache(model)

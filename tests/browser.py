@@ -37,6 +37,11 @@ def serve_app(env: dict | None = None):
         yield url
 
 
+# as `make run` (see the Makefile): offline, and glibc settings that return freed memory
+SERVER_ENV = {"HF_HUB_OFFLINE": "1", "MALLOC_ARENA_MAX": "2", "MALLOC_MMAP_THRESHOLD_": "131072",
+              "MALLOC_TRIM_THRESHOLD_": "131072"}
+
+
 @contextlib.contextmanager
 def serve_app_process(env: dict | None = None, options: tuple[str, ...] = ()):
     """Like serve_app, yielding (url, the server's Popen) for tests that watch the process;
@@ -45,8 +50,7 @@ def serve_app_process(env: dict | None = None, options: tuple[str, ...] = ()):
     cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
            "--server.headless", "true", "--server.fileWatcherType", "none",
            "--browser.gatherUsageStats", "false", *options]
-    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, "HF_HUB_OFFLINE": "1",
-                                                "MALLOC_ARENA_MAX": "2", **(env or {})},
+    proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **SERVER_ENV, **(env or {})},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         wait_http(f"http://127.0.0.1:{port}/_stcore/health")
