@@ -10,13 +10,8 @@ export TOKENIZERS_PARALLELISM = false
 # Each Streamlit session runs in its own thread; glibc would give many of them their own malloc
 # arena and keep that memory after the sessions close. Two arenas keep the server's size steady.
 export MALLOC_ARENA_MAX ?= 2
-# A fixed mmap threshold: blocks of 128 KiB and more (tensors, caches) come from mmap and go back
-# to the system when freed (glibc's default raises the threshold after the first such free, so
-# later tensors stay in the heap after their session ends); the heap top is trimmed likewise.
-export MALLOC_MMAP_THRESHOLD_ ?= 131072
-export MALLOC_TRIM_THRESHOLD_ ?= 131072
 
-.PHONY: setup run test browser bench clean
+.PHONY: setup catalogs run test browser bench clean
 
 setup: $(STAMP)
 
@@ -27,7 +22,11 @@ $(STAMP): requirements.txt requirements-nodeps.txt
 	@$(PY) -m pip install -q --disable-pip-version-check --no-deps -r requirements-nodeps.txt
 	@touch $(STAMP)
 
-run: setup
+# The app's Korean (and any other) message catalogs: locale/*/LC_MESSAGES/messages.po -> .mo
+catalogs: setup
+	@$(VENV)/bin/pybabel compile -q -d locale
+
+run: catalogs
 	$(VENV)/bin/streamlit run app.py --server.port $(PORT) --server.headless true \
 		--server.fileWatcherType none --browser.gatherUsageStats false
 
@@ -35,7 +34,7 @@ run: setup
 browser:
 	@bash scripts/ensure_browser.sh
 
-test: setup browser
+test: catalogs browser
 	@$(PY) -m pytest -q -p no:cacheprovider
 
 clean:

@@ -6,6 +6,7 @@ import streamlit as st
 from specdec.errors import InputError
 from specdec.lessons.race import race, verdict
 from ui import navigation, shell, sidebar, state, strip
+from ui.i18n import _
 from ui.safe import md
 
 shell.page()
@@ -81,4 +82,4 @@ st.page_link("pages/tour.py", label="New here? Take the guided tour: six short s
 st.subheader("Lessons")
 for info in navigation.PAGES:
     if info.blurb:
-        st.page_link(info.path, label=f"{info.title} — {info.blurb}", icon=info.icon)
+        st.page_link(info.path, label=f"{_(info.title)} — {_(info.blurb)}", icon=info.icon)

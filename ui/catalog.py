@@ -4,8 +4,10 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ui.i18n import N_
+
 HOSTED_ENV = "SPECDEC_HOSTED"      # set to 1 on a public deployment: no custom ids or paths
-CUSTOM = "Custom hub id or local directory…"
+CUSTOM = N_("Custom hub id or local directory…")    # shown through _() by the sidebar
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ui.i18n import N_, _
+
 
 @dataclass(frozen=True)
 class PageInfo:
@@ -17,29 +19,29 @@ class PageInfo:
 
 
 PAGES = (
-    PageInfo("pages/home.py", "Home", ":material/home:", ""),
-    PageInfo("pages/tour.py", "Guided tour", ":material/tour:", "tour",
-             "six short steps, each with something to try"),
-    PageInfo("pages/step_through.py", "Step through", ":material/step:", "step_through",
-             "every number of every round"),
-    PageInfo("pages/exact.py", "Why it is exact", ":material/balance:", "exact",
-             "the residual, and rules that break it"),
-    PageInfo("pages/fast.py", "When it is fast", ":material/speed:", "fast",
-             "α, k, c: theory against this machine"),
-    PageInfo("pages/where.py", "Where it works", ":material/travel_explore:", "where",
-             "acceptance by kind of text"),
-    PageInfo("pages/drafters.py", "Drafters compared", ":material/compare_arrows:", "drafters",
-             "model sizes, n-gram lookup, policies"),
-    PageInfo("pages/trees.py", "Many drafts at once", ":material/account_tree:", "trees",
-             "a tree of drafts, verified in one pass"),
-    PageInfo("pages/you_draft.py", "You are the drafter", ":material/edit_note:", "you_draft",
-             "type a guess; the target verifies it like a draft"),
+    PageInfo("pages/home.py", N_("Home"), ":material/home:", ""),
+    PageInfo("pages/tour.py", N_("Guided tour"), ":material/tour:", "tour",
+             N_("six short steps, each with something to try")),
+    PageInfo("pages/step_through.py", N_("Step through"), ":material/step:", "step_through",
+             N_("every number of every round")),
+    PageInfo("pages/exact.py", N_("Why it is exact"), ":material/balance:", "exact",
+             N_("the residual, and rules that break it")),
+    PageInfo("pages/fast.py", N_("When it is fast"), ":material/speed:", "fast",
+             N_("α, k, c: theory against this machine")),
+    PageInfo("pages/where.py", N_("Where it works"), ":material/travel_explore:", "where",
+             N_("acceptance by kind of text")),
+    PageInfo("pages/drafters.py", N_("Drafters compared"), ":material/compare_arrows:", "drafters",
+             N_("model sizes, n-gram lookup, policies")),
+    PageInfo("pages/trees.py", N_("Many drafts at once"), ":material/account_tree:", "trees",
+             N_("a tree of drafts, verified in one pass")),
+    PageInfo("pages/you_draft.py", N_("You are the drafter"), ":material/edit_note:", "you_draft",
+             N_("type a guess; the target verifies it like a draft")),
 )
 
 
 def st_pages() -> list:
     """The st.Page objects for st.navigation (the first page is the default)."""
     import streamlit as st
-    return [st.Page(p.path, title=p.title, icon=p.icon, default=i == 0,
+    return [st.Page(p.path, title=_(p.title), icon=p.icon, default=i == 0,
                     **({"url_path": p.url_path} if p.url_path else {}))
             for i, p in enumerate(PAGES)]

@@ -6,7 +6,21 @@ import streamlit as st
 import specdec
 from specdec.drafters import DRAFTERS
 from specdec.policies import POLICIES
-from ui import catalog, loaders, state
+from ui import catalog, i18n, loaders, state
+from ui.i18n import N_, _
+
+# specdec/ names its drafters and policies in English (it never imports the app); these marks
+# put those names into the catalog (tests/test_i18n.py checks that none is missing).
+ENGINE_TEXTS = (N_("draft model"), N_("tree of draft-model drafts"), N_("tree of n-gram matches"),
+                N_("n-gram lookup"), N_("early exit (the target's first layers)"), N_("always k"),
+                N_("+2 after a round that accepted every draft, −1 otherwise"),
+                N_("stop drafting after a token the draft gives less than the threshold"))
+
+
+def shown_as(names: dict[str, str]):
+    """A format_func from a mapping made while the page runs (in the session's language);
+    options not in it are shown as they are."""
+    return lambda option: names.get(option, option)
 
 
 def _requested() -> tuple[str, str | None] | None:
@@ -18,36 +32,38 @@ def _requested() -> tuple[str, str | None] | None:
 
 
 def _pair_widgets() -> None:
-    st.selectbox("Model pair (target ← draft)", catalog.labels(), key="pair_label",
-                 help="The embedded family works offline; hub pairs need a connection or a "
-                      "local Hugging Face cache.")
+    st.selectbox(_("Model pair (target ← draft)"), catalog.labels(), key="pair_label",
+                 format_func=shown_as({catalog.CUSTOM: _(catalog.CUSTOM)}),
+                 help=_("The embedded models work offline; hub pairs need a connection or a "
+                        "local Hugging Face cache."))
     if st.session_state.pair_label == catalog.CUSTOM:
-        st.text_input("Target: hub id or local directory", key="custom_target",
-                      placeholder="e.g. openai-community/gpt2-medium")
-        st.text_input("Draft: hub id or local directory", key="custom_draft",
-                      placeholder="e.g. distilbert/distilgpt2")
+        st.text_input(_("Target: hub id or local directory"), key="custom_target",
+                      placeholder=_("e.g. openai-community/gpt2-medium"))
+        st.text_input(_("Draft: hub id or local directory"), key="custom_draft",
+                      placeholder=_("e.g. distilbert/distilgpt2"))
     if catalog.hosted():
-        st.caption("Hosted mode: only the listed models can be loaded.")
+        st.caption(_("Hosted mode: only the listed models can be loaded."))
 
 
 def _sampling_widgets() -> None:
-    st.slider("k (draft length)", 1, 12, key="k")
-    st.slider("Temperature (0 = greedy)", 0.0, 2.0, step=0.05, key="temperature")
-    st.slider("Top-p", 0.05, 1.0, step=0.05, key="top_p")
-    st.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="seed")
-    st.slider("Max new tokens", 4, 256, step=4, key="max_new_tokens")
-    st.radio("Drafter", list(DRAFTERS), key="drafter",
-             format_func=lambda name: DRAFTERS[name].label)
+    st.slider(_("k (draft length)"), 1, 12, key="k")
+    st.slider(_("Temperature (0 = greedy)"), 0.0, 2.0, step=0.05, key="temperature")
+    st.slider(_("Top-p"), 0.05, 1.0, step=0.05, key="top_p")
+    st.number_input(_("Seed"), min_value=0, max_value=2**31 - 1, step=1, key="seed")
+    st.slider(_("Max new tokens"), 4, 256, step=4, key="max_new_tokens")
+    st.radio(_("Drafter"), list(DRAFTERS), key="drafter",
+             format_func=shown_as({name: _(d.label) for name, d in DRAFTERS.items()}))
     if st.session_state.drafter == "early-exit":
-        st.slider("Exit layer (target layers the draft keeps)", 1, 16, key="exit_layer")
-    st.selectbox("Draft-length policy", list(POLICIES), key="policy",
-                 help=" ".join(f"{name}: {p.help}." for name, p in POLICIES.items()))
+        st.slider(_("Exit layer (target layers the draft keeps)"), 1, 16, key="exit_layer")
+    st.selectbox(_("Draft-length policy"), list(POLICIES), key="policy",
+                 help=" ".join(f"{name}: {_(p.help)}." for name, p in POLICIES.items()))
     if st.session_state.policy == "confidence":
-        st.slider("Confidence threshold", 0.0, 1.0, step=0.05, key="confidence")
+        st.slider(_("Confidence threshold"), 0.0, 1.0, step=0.05, key="confidence")
 
 
 def render() -> None:
     state.init()
+    i18n.switch()
     with st.sidebar:
         _pair_widgets()
         _sampling_widgets()
@@ -62,12 +78,14 @@ def active_pair() -> specdec.Pair | None:
             loaders.load(*requested)
             st.session_state.active_pair = active = requested
         except specdec.LoadError as err:
-            kept = f" Still using {active[0]} ← {active[1] or 'no draft model'}." if active else ""
-            st.sidebar.error(f"Could not load that pair: {loaders.describe(err)}.{kept}")
+            kept = _(" Still using {target} ← {draft}.").format(
+                target=active[0], draft=active[1] or _("no draft model")) if active else ""
+            st.sidebar.error(_("Could not load that pair: {why}.").format(why=loaders.describe(err))
+                             + kept)
     if active is None:
         return None
     try:
         return loaders.load(*active)
     except specdec.LoadError as err:
-        st.error(f"Could not load the models: {loaders.describe(err)}.")
+        st.error(_("Could not load the models: {why}.").format(why=loaders.describe(err)))
         return None
