@@ -20,42 +20,44 @@ def start() -> None:
     st.session_state.start_now = True
 
 
-st.title("Speculative Decoding Lab")
+st.title(_("Speculative Decoding Lab"))
 
 
 def race_box() -> None:
     """Target alone vs speculative, live, on one prompt: speed and exactness before any formula."""
-    st.subheader("A race, before any formula")
+    st.subheader(_("A race, before any formula"))
     pair = sidebar.active_pair()
     if pair is None:
-        st.info("Load a model pair in the sidebar to race.")
+        st.info(_("Load a model pair in the sidebar to race."))
         return
     c1, c2 = st.columns([3, 1])
-    c1.text_input("Prompt", value=EXAMPLE, key="race_prompt")
-    greedy = c2.toggle("Greedy (T = 0)", value=True, key="race_greedy",
-                       help="At T = 0 both runs must write exactly the same text.")
-    if not st.button("Race: the target alone vs speculative decoding", key="race_go"):
+    c1.text_input(_("Prompt"), value=EXAMPLE, key="race_prompt")
+    greedy = c2.toggle(_("Greedy (T = 0)"), value=True, key="race_greedy",
+                       help=_("At T = 0 both runs must write exactly the same text."))
+    if not st.button(_("Race: the target alone vs speculative decoding"), key="race_go"):
         return
     settings = replace(state.settings(), temperature=0.0 if greedy else state.settings().temperature)
     left, right = st.columns(2)
     boxes = {"target alone": left.empty(), "speculative": right.empty()}
+    names = {"target alone": _("target alone"), "speculative": _("speculative")}
 
     def show(r) -> None:
         text = pair.tokenizer.decode(r.decoder.generated, skip_special_tokens=True)
         with boxes[r.name].container(border=True):
-            st.markdown(f"**{r.name}** · {r.tokens} tokens · {r.tokens_per_s:.1f} tokens/s · "
-                        f"{r.steps} target passes")
+            st.markdown(_("**{name}** · {tokens} tokens · {rate:.1f} tokens/s · {passes} target "
+                          "passes").format(name=names[r.name], tokens=r.tokens,
+                                           rate=r.tokens_per_s, passes=r.steps))
             st.html(strip.text_html(text))
     try:
         alone, spec = race(pair, st.session_state.race_prompt, settings, show)
     except InputError as err:
         st.warning(md(err))
         return
-    st.success(verdict(alone, spec, greedy))
+    st.success(verdict(alone, spec, greedy, _))
 
 
 race_box()
-st.markdown("""
+st.markdown(_("""
 Large language models write one token per forward pass, and each pass is slow.
 **Speculative decoding** lets a small **draft** model *q* guess the next *k* tokens cheaply;
 the large **target** model *p* then checks all of them in **one** forward pass.
@@ -71,15 +73,15 @@ The output has **exactly** the target's distribution — the draft only changes 
 Here you can watch every number that decides each token, on models that run on this
 machine: a small family trained on Python's standard library (fast enough for lessons that
 run thousands of rounds) and SmolLM2-135M-Instruct, a real chat model.
-""")
-if st.button("Start: step through the embedded pair on a Python prompt", type="primary",
+"""))
+if st.button(_("Start: step through the embedded pair on a Python prompt"), type="primary",
              icon=":material/play_arrow:",
              key="home_start", on_click=start):
     st.switch_page("pages/step_through.py")
-st.caption("Pick another pair, k, temperature or drafter in the sidebar at any time.")
-st.page_link("pages/tour.py", label="New here? Take the guided tour: six short steps, each with "
-                                    "something to try", icon=":material/tour:")
-st.subheader("Lessons")
+st.caption(_("Pick another pair, k, temperature or drafter in the sidebar at any time."))
+st.page_link("pages/tour.py", label=_("New here? Take the guided tour: six short steps, each with "
+                                      "something to try"), icon=":material/tour:")
+st.subheader(_("Lessons"))
 for info in navigation.PAGES:
     if info.blurb:
         st.page_link(info.path, label=f"{_(info.title)} — {_(info.blurb)}", icon=info.icon)

@@ -28,7 +28,8 @@ def korean():
 
 def marked_texts() -> set[str]:
     """Every text marked with _() or N_() in app.py, pages/ and ui/ (babel.cfg's files)."""
-    method_map = [("app.py", "python"), ("pages/**.py", "python"), ("ui/**.py", "python")]
+    method_map = [("app.py", "python"), ("pages/**.py", "python"), ("ui/**.py", "python"),
+                  ("specdec/lessons/**.py", "python")]
     found = extract_from_dir(str(ROOT), method_map=method_map, keywords={"_": None, "N_": None})
     return {message for _, _, message, _, _ in found}
 
@@ -50,7 +51,8 @@ def test_placeholders_survive_translation(korean):
     import re
     for message in korean:
         if message.id:
-            assert set(re.findall(r"{\w+}", message.id)) == set(re.findall(r"{\w+}", message.string))
+            names = r"{(\w+)[^}]*}"
+            assert set(re.findall(names, message.id)) == set(re.findall(names, message.string)), message.id
 
 
 def app_in(lang: str | None) -> AppTest:
@@ -70,8 +72,8 @@ def test_the_url_chooses_korean(korean):
 def test_english_by_default_and_the_switch_changes_language_and_url(korean):
     at = app_in(None)
     assert not at.exception and at.sidebar.slider(key="k").label == "k (draft length)"
-    at.sidebar.radio(key="lang").set_value("ko").run()
+    at.sidebar.radio(key="lang_switch").set_value("한국어").run()
     assert at.sidebar.slider(key="k").label == "k (초안 길이)"
     assert at.query_params["lang"] in ("ko", ["ko"])         # a shareable link
-    at.sidebar.radio(key="lang").set_value("en").run()
+    at.sidebar.radio(key="lang_switch").set_value("English").run()
     assert at.sidebar.slider(key="k").label == "k (draft length)"

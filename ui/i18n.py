@@ -49,8 +49,13 @@ def _(text: str) -> str:
     return catalog(current()).gettext(text)
 
 
-def _keep_in_url() -> None:
-    st.query_params[KEY] = st.session_state[KEY]
+SWITCH = "lang_switch"
+
+
+def _chosen() -> None:
+    """The switch changed: keep the language for the session and in the URL."""
+    code = {name: code for code, name in LANGS.items()}[st.session_state[SWITCH]]
+    st.session_state[KEY] = st.query_params[KEY] = code
 
 
 def N_(text: str) -> str:
@@ -60,6 +65,6 @@ def N_(text: str) -> str:
 
 def switch() -> None:
     """The language switch at the top of the sidebar; the choice goes into the URL too."""
-    current()
-    st.sidebar.radio("Language / 언어", list(LANGS), key=KEY, format_func=LANGS.get,
-                     on_change=_keep_in_url, horizontal=True, label_visibility="collapsed")
+    names = list(LANGS.values())
+    st.sidebar.radio("Language / 언어", names, index=names.index(LANGS[current()]), key=SWITCH,
+                     on_change=_chosen, horizontal=True, label_visibility="collapsed")

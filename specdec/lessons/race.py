@@ -49,19 +49,22 @@ def race(pair, prompt: Prompt, settings: Settings,
     return alone, spec
 
 
-def verdict(alone: Racer, spec: Racer, greedy: bool) -> str:
-    """One sentence computed from the race (never fixed text)."""
+def verdict(alone: Racer, spec: Racer, greedy: bool, _=lambda text: text) -> str:
+    """One sentence computed from the race (never fixed text); `_` words it in the app's
+    language (specdec/ never imports the app: the caller passes its translation)."""
     ratio = alone.seconds / spec.seconds if spec.seconds else 0.0
-    faster = "faster" if ratio > 1 else "slower"
-    text = (f"Speculative decoding wrote {spec.tokens} tokens in {spec.seconds:.2f} s with "
-            f"{spec.steps} target passes; the target alone needed {alone.seconds:.2f} s and "
-            f"{alone.steps} passes: {ratio:.2f}× ({faster} on this run).")
+    text = (_("Speculative decoding wrote {tokens} tokens in {spec_s:.2f} s with {spec_passes} "
+              "target passes; the target alone needed {alone_s:.2f} s and {alone_passes} passes: "
+              "{ratio:.2f}× ({faster} on this run).")
+            .format(tokens=spec.tokens, spec_s=spec.seconds, spec_passes=spec.steps,
+                    alone_s=alone.seconds, alone_passes=alone.steps, ratio=ratio,
+                    faster=_("faster") if ratio > 1 else _("slower")))
     if greedy:
         same = alone.decoder.generated == spec.decoder.generated
-        text += (" At T = 0 both texts are identical, token for token." if same else
-                 " The texts differ: a near-tie broken differently by a batched pass (see Step "
-                 "through's tie notes).")
+        text += (_(" At T = 0 both texts are identical, token for token.") if same else
+                 _(" The texts differ: a near-tie broken differently by a batched pass (see Step "
+                   "through's tie notes)."))
     else:
-        text += (" At T > 0 the two texts are different samples of the same distribution, so they "
-                 "need not match.")
+        text += _(" At T > 0 the two texts are different samples of the same distribution, so "
+                  "they need not match.")
     return text
