@@ -122,11 +122,12 @@ def test_a_damaged_gguf_is_one_clear_message(tmp_path):
     assert not (tmp_path / "out").exists()                 # nothing half-built
 
 
-@pytest.fixture(scope="module")
-def smol_pair(smol):
-    """The target shared with `smol`, the embedded distilled draft loaded once."""
-    return specdec.make_pair(smol.target, load_model("smollm2/draft-2l"), smol.tokenizer,
-                             "smollm2/target", "smollm2/draft-2l")
+@pytest.fixture(scope="module", params=["smollm2/draft", "smollm2/draft-2l"])
+def smol_pair(smol, request):
+    """The target shared with `smol`, each embedded draft loaded once: the feature draft
+    (reads the target's hidden states) and the independent 2-layer draft."""
+    return specdec.make_pair(smol.target, load_model(request.param), smol.tokenizer,
+                             "smollm2/target", request.param)
 
 
 def test_the_draft_proposes_only_its_vocabulary_and_is_cheap(smol_pair):
@@ -139,7 +140,7 @@ def test_the_draft_proposes_only_its_vocabulary_and_is_cheap(smol_pair):
 
 
 @pytest.fixture(scope="module")
-def references(smol_pair):
+def references(smol):
     """transformers' own greedy generate on 20 held-out chat prompts (12 tokens each)."""
     from specdec.chat import user_turn
     from specdec.engine import encode_prompt
@@ -147,8 +148,8 @@ def references(smol_pair):
     out = []
     for p in round_robin(load_prompts("chat"), 20):
         chat = user_turn(p.prompt)
-        ids = torch.tensor([encode_prompt(smol_pair, chat)[1]])
-        ref = smol_pair.target.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=12,
+        ids = torch.tensor([encode_prompt(smol, chat)[1]])
+        ref = smol.target.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=12,
                                         do_sample=False)[0, ids.shape[1]:].tolist()
         out.append((p.label, chat, ref))
     return out
@@ -165,3 +166,14 @@ def test_greedy_with_the_draft_equals_transformers_on_20_chat_prompts(smol_pair,
         if got != ref[:len(got)]:
             at = next(i for i, (a, b) in enumerate(zip(ref, got)) if a != b)
             assert top2_gap(smol_pair, chat, ref, at) < NEAR_TIE, (label, k, at)
+
+
+def test_the_feature_draft_drafts_a_tree_on_the_real_pair(smol):
+    """A tree over the feature draft: greedy output equals the target's own (12 tokens)."""
+    pair = specdec.make_pair(smol.target, load_model("smollm2/draft"), smol.tokenizer)
+    assert pair.draft.reads_target_features
+    alone = specdec.autoregressive(pair, CHATS[0], temperature=0, max_new_tokens=12)
+    tree = specdec.generate(pair, CHATS[0], drafter="tree", k=4, tree_width=2, tree_budget=8,
+                            temperature=0, max_new_tokens=12)
+    assert tree.token_ids == alone.token_ids
+    assert all(r.tree is not None for r in tree.rounds) and any(r.tree.nodes for r in tree.rounds)

@@ -24,6 +24,8 @@ CHOICES = (
     PairChoice("stdlib: target ← draft-1l (embedded)", "stdlib/target", "stdlib/draft-1l", True),
     PairChoice("stdlib: target ← draft-2l (embedded)", "stdlib/target", "stdlib/draft-2l", True),
     PairChoice("stdlib: target ← draft-4l (embedded)", "stdlib/target", "stdlib/draft-4l", True),
+    PairChoice("SmolLM2-135M-Instruct ← smollm2/draft, feature draft (embedded)", "smollm2/target",
+               "smollm2/draft", True),
     PairChoice("SmolLM2-135M-Instruct ← smollm2/draft-2l (embedded)", "smollm2/target",
                "smollm2/draft-2l", True),
     PairChoice("SmolLM2-135M-Instruct, no draft model: n-gram or early exit (embedded)",
