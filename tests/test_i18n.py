@@ -77,3 +77,16 @@ def test_english_by_default_and_the_switch_changes_language_and_url(korean):
     assert at.query_params["lang"] in ("ko", ["ko"])         # a shareable link
     at.sidebar.radio(key="lang_switch").set_value("English").run()
     assert at.sidebar.slider(key="k").label == "k (draft length)"
+
+
+def test_the_tour_speaks_korean_at_every_step(korean):
+    at = app_in("ko")
+    at.switch_page("pages/tour.py").run()
+    headers = []
+    for step in range(6):
+        assert not at.exception, step
+        headers.append(at.header[0].value)
+        if step < 5:
+            at.button(key="tour_next").click().run()
+    assert headers[0] == "1 · 먼저 초안, 그다음 검수" and headers[-1] == "6 · 정리"
+    assert at.button(key="tour_back").label == "이전"
