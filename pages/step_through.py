@@ -4,13 +4,16 @@ import streamlit as st
 from specdec.chat import has_template
 from specdec.prompts import load_prompts
 from ui import metrics_view, round_view, session, shell, sidebar, strip
+from ui.i18n import N_, _
 from ui.safe import md
+
+STOP_REASONS = (N_("eos"), N_("max_new_tokens"), N_("context window"), N_("running"))
 
 shell.page()
 
-st.title("Step through a run")
-st.caption("Press **Next round** and watch the draft propose, the target verify, and each "
-           "token be accepted or rejected — with the numbers that decided it.")
+st.title(_("Step through a run"))
+st.caption(_("Press **Next round** and watch the draft propose, the target verify, and each "
+             "token be accepted or rejected — with the numbers that decided it."))
 
 def examples(pair) -> list:
     """The chat set for a model that takes chats, else the raw-text set."""
@@ -28,31 +31,31 @@ def prompt_box(pair) -> None:
     chat_ok = pair is not None and has_template(pair.tokenizer)
     c1, c2 = st.columns([1, 2])
     with c1:
-        st.radio("Prompt as", ["chat", "raw"], key="prompt_mode", horizontal=True,
-                 format_func={"chat": "Chat", "raw": "Raw text"}.get, disabled=not chat_ok,
-                 help="Chat sends your text as a user message through the model's chat template "
-                      "(shown as the prompt in the token strip); raw text is continued as is.")
+        st.radio(_("Prompt as"), ["chat", "raw"], key="prompt_mode", horizontal=True,
+                 format_func={"chat": _("Chat"), "raw": _("Raw text")}.get, disabled=not chat_ok,
+                 help=_("Chat sends your text as a user message through the model's chat template "
+                        "(shown as the prompt in the token strip); raw text is continued as is."))
         prompts = examples(pair)
-        st.selectbox("Example prompts by kind", [f"{p.kind} · {p.label}" for p in prompts],
-                     index=None, placeholder="Choose an example…", key="example",
+        st.selectbox(_("Example prompts by kind"), [f"{p.kind} · {p.label}" for p in prompts],
+                     index=None, placeholder=_("Choose an example…"), key="example",
                      on_change=use_example, args=(prompts,))
-    c2.text_area("Your message" if chat_ok and st.session_state.prompt_mode == "chat" else "Prompt",
+    c2.text_area(_("Your message") if chat_ok and st.session_state.prompt_mode == "chat" else _("Prompt"),
                  key="prompt", height=130)
 
 
 def controls(finished: bool) -> None:
     c1, c2, c3, c4, c5 = st.columns([1, 1, 1, 1.6, 1.4])
-    c1.button("Next round", type="primary", on_click=session.next_round, key="btn_next",
+    c1.button(_("Next round"), type="primary", on_click=session.next_round, key="btn_next",
               icon=":material/play_arrow:",
               disabled=finished)
-    c2.button("Run to end", on_click=session.run_to_end, key="btn_end", disabled=finished,
+    c2.button(_("Run to end"), on_click=session.run_to_end, key="btn_end", disabled=finished,
               icon=":material/fast_forward:")
-    c3.button("Reset", on_click=session.reset, key="btn_reset", icon=":material/restart_alt:")
-    c4.button("Jump: next rejection after an acceptance", on_click=session.jump, args=("partial",),
-              key="btn_jump_partial", help="Runs rounds until one accepts some drafts and then "
-                                           "rejects one (or selects it, if already run).")
-    c5.button("Jump: next bonus round", on_click=session.jump, args=("bonus",), key="btn_jump_bonus",
-              help="Runs rounds until every draft of a round is accepted and a bonus token follows.")
+    c3.button(_("Reset"), on_click=session.reset, key="btn_reset", icon=":material/restart_alt:")
+    c4.button(_("Jump: next rejection after an acceptance"), on_click=session.jump, args=("partial",),
+              key="btn_jump_partial", help=_("Runs rounds until one accepts some drafts and then "
+                                             "rejects one (or selects it, if already run)."))
+    c5.button(_("Jump: next bonus round"), on_click=session.jump, args=("bonus",), key="btn_jump_bonus",
+              help=_("Runs rounds until every draft of a round is accepted and a bonus token follows."))
 
 
 def messages() -> None:
@@ -67,33 +70,33 @@ def round_selector(n: int) -> int:
         return 0
     sel = st.session_state.get(session.SELECTED, n)
     st.session_state[session.SELECTED] = min(max(1, sel), n)
-    return st.slider("Inspect round", 1, n, key=session.SELECTED) - 1
+    return st.slider(_("Inspect round"), 1, n, key=session.SELECTED) - 1
 
 
 def show_run(rounds, prompt_ids, label, finished_reason) -> None:
     sel = round_selector(len(rounds))
-    st.caption("Output so far (emitted tokens only)")
+    st.caption(_("Output so far (emitted tokens only)"))
     st.html(strip.output_html(rounds, label))
-    show = st.toggle("Show rejected and discarded drafts in the token strip", value=True,
+    show = st.toggle(_("Show rejected and discarded drafts in the token strip"), value=True,
                      key="show_drafts")
     st.html(strip.strip_html(strip.prompt_texts(prompt_ids, label), rounds, sel, fold=not show))
     st.html(strip.legend_html())
     if finished_reason:
-        st.success(f"Run finished: {finished_reason}.")
+        st.success(_("Run finished: {reason}.").format(reason=_(finished_reason)))
     st.divider()
-    st.header(f"Round {sel + 1}")
+    st.header(_("Round {n}").format(n=sel + 1))
     round_view.render(rounds[sel], label)
     st.divider()
-    st.header("Metrics so far")
+    st.header(_("Metrics so far"))
     metrics_view.render(rounds, sel)
 
 
 def replay_view() -> None:
     run = st.session_state[session.REPLAY]
     s = {key: md(run.settings.get(key)) for key in ("target", "draft", "k", "temperature")}
-    st.info(f"Replaying an uploaded run ({s['target']} ← {s['draft']}, k = {s['k']}, "
-            f"T = {s['temperature']}). No model is needed.")
-    if st.button("Back to the live run", key="btn_live"):
+    st.info(_("Replaying an uploaded run ({target} ← {draft}, k = {k}, T = {t}). No model is "
+              "needed.").format(target=s["target"], draft=s["draft"], k=s["k"], t=s["temperature"]))
+    if st.button(_("Back to the live run"), key="btn_live"):
         st.session_state.pop(session.REPLAY)
         st.rerun()
     show_run(list(run.rounds), run.prompt_ids, run.label, run.stop_reason)
@@ -103,7 +106,7 @@ def live_view() -> None:
     pair = sidebar.active_pair()
     prompt_box(pair)
     if pair is None:
-        st.warning("No model pair is loaded: choose one in the sidebar.")
+        st.warning(_("No model pair is loaded: choose one in the sidebar."))
         return
     session.check_fresh()
     if st.session_state.pop("start_now", False):
@@ -112,18 +115,18 @@ def live_view() -> None:
     controls(finished=dec is not None and dec.stop is not None)
     messages()
     if dec is None or not dec.history:
-        st.write("Press **Next round** to draft and verify the first round.")
+        st.write(_("Press **Next round** to draft and verify the first round."))
         return
     label = lambda t: pair.tokenizer.decode([t])  # noqa: E731
     show_run(dec.history, dec.prompt_ids, label, dec.stop)
-    st.download_button("Download this run (JSON)", lambda: dec.result().to_json(),   # built on click
+    st.download_button(_("Download this run (JSON)"), lambda: dec.result().to_json(),   # built on click
                        "specdec-run.json", "application/json", key="btn_download")
 
 
 def upload_box() -> None:
-    with st.expander("Replay a downloaded run (no model needed)"):
-        up = st.file_uploader("Run JSON", type=["json"], key="upload")
-        if up is not None and st.button("Replay it", key="btn_replay"):
+    with st.expander(_("Replay a downloaded run (no model needed)")):
+        up = st.file_uploader(_("Run JSON"), type=["json"], key="upload")
+        if up is not None and st.button(_("Replay it"), key="btn_replay"):
             session.load_replay(up)
             st.rerun()
 
