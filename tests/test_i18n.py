@@ -90,3 +90,14 @@ def test_the_tour_speaks_korean_at_every_step(korean):
             at.button(key="tour_next").click().run()
     assert headers[0] == "1 · 먼저 초안, 그다음 검수" and headers[-1] == "6 · 정리"
     assert at.button(key="tour_back").label == "이전"
+
+
+def test_step_through_runs_a_round_in_korean(korean):
+    at = app_in("ko")
+    at.switch_page("pages/step_through.py").run()
+    at.button(key="btn_next").click().run()
+    assert not at.exception
+    assert at.button(key="btn_next").label == "다음 라운드"
+    assert any(h.value == "라운드 1" for h in at.header)
+    assert any(h.value == "1 · 초안" for h in at.subheader)
+    assert any(m.label == "수용률" for m in at.metric)

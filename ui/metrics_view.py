@@ -5,6 +5,7 @@ import streamlit as st
 
 from specdec import plots
 from specdec.metrics import summarize
+from ui.i18n import _
 from ui.round_view import chart
 
 
@@ -15,21 +16,21 @@ def _pct(x) -> str:
 def render(rounds, selected: int | None) -> None:
     m = summarize(rounds)
     cols = st.columns(5)
-    cols[0].metric("Acceptance rate", _pct(m.acceptance_rate), help="accepted drafts / drafted")
-    cols[1].metric("Mean acceptance length",
+    cols[0].metric(_("Acceptance rate"), _pct(m.acceptance_rate), help=_("accepted drafts / drafted"))
+    cols[1].metric(_("Mean acceptance length"),
                    "—" if m.mean_acceptance_length is None else f"{m.mean_acceptance_length:.2f}",
-                   help="tokens emitted per round, correction/bonus included")
-    cols[2].metric("Target forwards / tokens", f"{m.target_forwards} / {m.tokens}")
-    cols[3].metric("Target calls saved", _pct(m.target_calls_saved),
-                   help="1 − target forwards / tokens emitted")
-    cols[4].metric("Mean β (α̂)", "—" if m.mean_beta is None else f"{m.mean_beta:.2f}",
-                   help="average overlap Σ min(p, q) at the examined positions")
-    t1, t2, t3, _ = st.columns([1, 1, 1, 2])
-    t1.metric("Drafting so far", f"{m.draft_ms:.0f} ms", help="wall-clock of every draft step "
-              "of this run on this machine")
-    t2.metric("Verifying so far", f"{m.verify_ms:.0f} ms", help="wall-clock of every target pass")
-    t3.metric("Total so far", f"{m.draft_ms + m.verify_ms:.0f} ms",
-              help="compare k, drafters and policies on this page: same prompt, same seed")
+                   help=_("tokens emitted per round, correction/bonus included"))
+    cols[2].metric(_("Target forwards / tokens"), f"{m.target_forwards} / {m.tokens}")
+    cols[3].metric(_("Target calls saved"), _pct(m.target_calls_saved),
+                   help=_("1 − target forwards / tokens emitted"))
+    cols[4].metric(_("Mean β (α̂)"), "—" if m.mean_beta is None else f"{m.mean_beta:.2f}",
+                   help=_("average overlap Σ min(p, q) at the examined positions"))
+    t1, t2, t3, _spacer = st.columns([1, 1, 1, 2])
+    t1.metric(_("Drafting so far"), f"{m.draft_ms:.0f} ms",
+              help=_("wall-clock of every draft step of this run on this machine"))
+    t2.metric(_("Verifying so far"), f"{m.verify_ms:.0f} ms", help=_("wall-clock of every target pass"))
+    t3.metric(_("Total so far"), f"{m.draft_ms + m.verify_ms:.0f} ms",
+              help=_("compare k, drafters and policies on this page: same prompt, same seed"))
     c1, c2, c3 = st.columns(3)
     with c1:
         chart(plots.timeline_figure(list(rounds), selected), "m-timeline")

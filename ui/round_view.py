@@ -7,6 +7,10 @@ import streamlit as st
 
 from specdec import plots
 from specdec.trace import Round
+from ui.i18n import N_, _
+
+WORDS = (N_("accepted"), N_("rejected"), N_("discarded"), N_("untried"), N_("deterministic"),
+         N_("sampled"), N_("greedy"))   # verdicts and tree rules, shown through _()
 
 PLOT_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2},
                "modeBarButtons": [["toImage", "resetScale2d"]]}   # small: clear of the titles
@@ -23,61 +27,64 @@ def code(text: str) -> str:
 
 def position_table(rnd: Round) -> list[dict]:
     prob = plots.prob
-    return [{"i": p.i, "token": plots.show(p.text), "q(d)": prob(p.q), "p(d)": prob(p.p),
-             "min(1, p/q)": prob(p.ratio), "u": prob(p.u), "verdict": p.verdict}
+    return [{"i": p.i, _("token"): plots.show(p.text), "q(d)": prob(p.q), "p(d)": prob(p.p),
+             "min(1, p/q)": prob(p.ratio), "u": prob(p.u), _("verdict"): _(p.verdict)}
             for p in rnd.positions]
 
 
 def step_draft(rnd: Round) -> None:
-    st.subheader("1 · Draft")
+    st.subheader(_("1 · Draft"))
     if not rnd.positions:
-        st.write("No draft this round (nothing to look up, or no room left): the target "
-                 "samples one token on its own.")
+        st.write(_("No draft this round (nothing to look up, or no room left): the target "
+                   "samples one token on its own."))
         return
-    how = ("its own argmax (greedy mode, T = 0)" if rnd.greedy else
-           "sampled from its own distribution q with the same temperature / top-p as the target")
-    st.write(f"The drafter proposed **{rnd.drafted}** token(s) (limit this round: {rnd.draft_limit}), each {how}.")
+    how = (_("its own argmax (greedy mode, T = 0)") if rnd.greedy else
+           _("sampled from its own distribution q with the same temperature / top-p as the target"))
+    st.write(_("The drafter proposed **{n}** token(s) (limit this round: {limit}), each {how}.").format(
+        n=rnd.drafted, limit=rnd.draft_limit, how=how))
     st.dataframe(position_table(rnd), hide_index=True, key=f"tbl{rnd.index}")
 
 
 def step_verify(rnd: Round, label: Callable[[int], str]) -> None:
-    st.subheader("2 · Verify")
-    st.write(f"One target forward over {rnd.drafted + 1} position(s) gave p₁…p₍ₖ₊₁₎ at once "
-             f"({rnd.verify_ms:.1f} ms; drafting took {rnd.draft_ms:.1f} ms).")
+    st.subheader(_("2 · Verify"))
+    st.write(_("One target forward over {n} position(s) gave p₁…p₍ₖ₊₁₎ at once ({verify:.1f} ms; "
+               "drafting took {draft:.1f} ms).").format(n=rnd.drafted + 1, verify=rnd.verify_ms,
+                                                       draft=rnd.draft_ms))
     if not rnd.positions or rnd.positions[0].target is None:
         return
-    names = {p.i: f"{p.i}: {plots.show(p.text)} ({p.verdict})" for p in rnd.positions}
+    names = {p.i: f"{p.i}: {plots.show(p.text)} ({_(p.verdict)})" for p in rnd.positions}
     first = rnd.positions[min(rnd.n_accepted, rnd.drafted - 1)].i     # open at the decisive one
-    i = st.segmented_control("Drafted position", list(names), format_func=names.get, default=first,
+    i = st.segmented_control(_("Drafted position"), list(names), format_func=names.get, default=first,
                              key=f"pos{rnd.index}") or first
     pos = rnd.positions[i - 1]
     fig = plots.greedy_figure(pos, label) if rnd.greedy else plots.pq_figure(pos, label)
     chart(fig, f"pq{rnd.index}")
     gap = plots.near_tie(pos.target)
     if rnd.greedy and gap is not None:
-        st.info(f"Near-tie: the target's top two tokens differ by {gap:.1e}. A (k+1)-token "
-                "forward and a 1-token forward can differ in the last bits, so ties this "
-                "close may break differently from plain decoding.")
+        st.info(_("Near-tie: the target's top two tokens differ by {gap:.1e}. A (k+1)-token "
+                  "forward and a 1-token forward can differ in the last bits, so ties this "
+                  "close may break differently from plain decoding.").format(gap=gap))
 
 
 def _verdict_sentence(rnd: Round) -> str:
     if rnd.greedy:
         if rnd.n_accepted == rnd.drafted:
-            return "Greedy mode: every draft equals the target's argmax, so all are accepted."
+            return _("Greedy mode: every draft equals the target's argmax, so all are accepted.")
         pos = rnd.positions[rnd.n_accepted]
-        return (f"Greedy mode: draft {pos.i} ({code(pos.text)}) is not the target's argmax "
-                f"→ rejected; drafts after it are discarded.")
+        return _("Greedy mode: draft {i} ({token}) is not the target's argmax → rejected; drafts "
+                 "after it are discarded.").format(i=pos.i, token=code(pos.text))
     if rnd.n_accepted == rnd.drafted:
-        return "Every draw u fell at or below min(1, p/q): all drafts accepted."
+        return _("Every draw u fell at or below min(1, p/q): all drafts accepted.")
     pos = rnd.positions[rnd.n_accepted]
     prob = plots.prob
-    return (f"Position {pos.i} ({code(pos.text)}): u = {prob(pos.u)} > min(1, p/q) = "
-            f"{prob(pos.ratio)} (p = {prob(pos.p)}, q = {prob(pos.q)}) → rejected. The target likes this "
-            "token less than the draft did, so it survives only with probability p/q.")
+    return _("Position {i} ({token}): u = {u} > min(1, p/q) = {ratio} (p = {p}, q = {q}) → "
+             "rejected. The target likes this token less than the draft did, so it survives only "
+             "with probability p/q.").format(i=pos.i, token=code(pos.text), u=prob(pos.u),
+                                             ratio=prob(pos.ratio), p=prob(pos.p), q=prob(pos.q))
 
 
 def step_accept(rnd: Round) -> None:
-    st.subheader("3 · Accept / reject")
+    st.subheader(_("3 · Accept / reject"))
     if not rnd.positions:
         return
     st.write(_verdict_sentence(rnd))
@@ -86,28 +93,30 @@ def step_accept(rnd: Round) -> None:
 
 
 def step_final(rnd: Round, label: Callable[[int], str]) -> None:
-    st.subheader("4 · Resample or bonus")
+    st.subheader(_("4 · Resample or bonus"))
     f = rnd.final
-    how = {"correction": "drawn from the residual norm(max(0, p − q)) — the mass the draft "
-                         "under-covered — so the output still follows p exactly",
-           "bonus": "a free bonus token drawn from p₍ₖ₊₁₎, the target's distribution after the "
-                    "last accepted draft",
-           "target": "sampled from the target's p (no draft this round)"}[f.kind]
+    how = {"correction": _("drawn from the residual norm(max(0, p − q)) — the mass the draft "
+                           "under-covered — so the output still follows p exactly"),
+           "bonus": _("a free bonus token drawn from p₍ₖ₊₁₎, the target's distribution after the "
+                      "last accepted draft"),
+           "target": _("sampled from the target's p (no draft this round)")}[f.kind]
     if rnd.greedy:
-        how = "the target's argmax at that position (greedy mode)"
-    st.write(f"Final token {code(f.text)} (p = {plots.prob(f.p)}): {how}.")
+        how = _("the target's argmax at that position (greedy mode)")
+    st.write(_("Final token {token} (p = {p}): {how}.").format(token=code(f.text), p=plots.prob(f.p),
+                                                              how=how))
     if f.source is not None:
         chart(plots.source_figure(rnd, label), f"src{rnd.index}")
 
 
 def step_rollback(rnd: Round) -> None:
-    st.subheader("5 · Roll back the caches")
+    st.subheader(_("5 · Roll back the caches"))
     c = rnd.caches
-    st.write(f"Target cache: {c.target_before} → {c.target_peak} after verifying → kept "
-             f"**{c.target_after}**, cropped **{c.target_cropped}**. Draft cache: {c.draft_before} → "
-             f"{c.draft_peak} → kept **{c.draft_after}**, cropped **{c.draft_cropped}**. "
-             "The final token is not in either cache yet: it is fed at the start of the next round"
-             + (" together with the last draft, which the draft model has not seen." if
+    st.write(_("Target cache: {t0} → {t1} after verifying → kept **{t2}**, cropped **{tc}**. Draft "
+               "cache: {d0} → {d1} → kept **{d2}**, cropped **{dc}**. The final token is not in "
+               "either cache yet: it is fed at the start of the next round").format(
+        t0=c.target_before, t1=c.target_peak, t2=c.target_after, tc=c.target_cropped,
+        d0=c.draft_before, d1=c.draft_peak, d2=c.draft_after, dc=c.draft_cropped)
+             + (_(" together with the last draft, which the draft model has not seen.") if
                 rnd.n_accepted == rnd.drafted and rnd.drafted else "."))
     chart(plots.cache_figure(rnd), f"cache{rnd.index}")
 
@@ -116,19 +125,21 @@ def tree_steps(rnd: Round, label: Callable[[int], str]) -> None:
     """Steps 1-3 of a tree round: the tree, the one pass over it, the walk down."""
     from specdec.tree_plots import mask_figure, tree_figure
     tree = rnd.tree
-    st.subheader("1 · Draft a tree")
-    st.write(f"The drafter grew **{len(tree.nodes)}** nodes (budget {tree.budget}, up to "
-             f"{tree.width} children per node, depth ≤ {rnd.draft_limit}), most promising first.")
+    st.subheader(_("1 · Draft a tree"))
+    st.write(_("The drafter grew **{n}** nodes (budget {budget}, up to {width} children per node, "
+               "depth ≤ {depth}), most promising first.").format(
+        n=len(tree.nodes), budget=tree.budget, width=tree.width, depth=rnd.draft_limit))
     chart(tree_figure(tree, rnd.final, label), f"tree{rnd.index}")
-    st.subheader("2 · Verify every node in one pass")
-    st.write(f"One target forward over {len(tree.nodes) + 1} positions ({rnd.verify_ms:.1f} ms; "
-             f"drafting took {rnd.draft_ms:.1f} ms), with a mask so that each node sees only its "
-             "own branch.")
+    st.subheader(_("2 · Verify every node in one pass"))
+    st.write(_("One target forward over {n} positions ({verify:.1f} ms; drafting took {draft:.1f} "
+               "ms), with a mask so that each node sees only its own branch.").format(
+        n=len(tree.nodes) + 1, verify=rnd.verify_ms, draft=rnd.draft_ms))
     chart(mask_figure(tree, label), f"mask{rnd.index}")
-    st.subheader("3 · Walk down, one sibling at a time")
+    st.subheader(_("3 · Walk down, one sibling at a time"))
     tried = sum(n.verdict != "untried" for n in tree.nodes)
-    st.write(f"{tried} node(s) tried, **{rnd.n_accepted}** accepted along one branch "
-             f"({tree.rule} rule). The page *Many drafts at once* steps through each sibling.")
+    st.write(_("{tried} node(s) tried, **{n}** accepted along one branch ({rule} rule). The page "
+               "*Many drafts at once* steps through each sibling.").format(
+        tried=tried, n=rnd.n_accepted, rule=_(tree.rule)))
     if rnd.positions:
         st.dataframe(position_table(rnd), hide_index=True, key=f"tbl{rnd.index}")
 

@@ -63,9 +63,11 @@ def strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round], selected: i
 
 
 def legend_html() -> str:
-    items = [("accepted", "accepted draft"), ("rejected", "rejected draft"),
-             ("discarded", "discarded (after a rejection)"), ("correction", "correction (residual)"),
-             ("bonus", "bonus (p_k+1)"), ("prompt", "prompt")]
+    from ui.i18n import _
+    items = [("accepted", _("accepted draft")), ("rejected", _("rejected draft")),
+             ("discarded", _("discarded (after a rejection)")),
+             ("correction", _("correction (residual)")), ("bonus", _("bonus (p_k+1)")),
+             ("prompt", _("prompt"))]
     return CSS + '<div class="strip">' + " ".join(
         _span(label, kind, label, False) for kind, label in items) + "</div>"
 
