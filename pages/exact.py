@@ -8,28 +8,35 @@ from specdec.lessons.fit import chi2_pvalue, in_words
 from specdec.lessons.plots import law_figure, toy_figure
 from specdec.plots import COLORS, show
 from ui import jobs, shell, sidebar, state
+from ui.i18n import N_, _
 from ui.round_view import chart
 
 shell.page()
 
-PRESETS = {
-    "Draft over-confident": ([0.35, 0.30, 0.20, 0.10, 0.05], [0.70, 0.10, 0.10, 0.05, 0.05]),
-    "Draft misses a token": ([0.30, 0.30, 0.20, 0.20, 0.00], [0.40, 0.40, 0.00, 0.10, 0.10]),
-    "Nearly the same": ([0.40, 0.25, 0.15, 0.12, 0.08], [0.38, 0.27, 0.15, 0.10, 0.10]),
-    "Disjoint (β = 0)": ([0.50, 0.50, 0.00, 0.00, 0.00], [0.00, 0.00, 0.40, 0.30, 0.30]),
+PRESETS = {   # names shown through _()
+    N_("Draft over-confident"): ([0.35, 0.30, 0.20, 0.10, 0.05], [0.70, 0.10, 0.10, 0.05, 0.05]),
+    N_("Draft misses a token"): ([0.30, 0.30, 0.20, 0.20, 0.00], [0.40, 0.40, 0.00, 0.10, 0.10]),
+    N_("Nearly the same"): ([0.40, 0.25, 0.15, 0.12, 0.08], [0.38, 0.27, 0.15, 0.10, 0.10]),
+    N_("Disjoint (β = 0)"): ([0.50, 0.50, 0.00, 0.00, 0.00], [0.00, 0.00, 0.40, 0.30, 0.30]),
 }
 TOKENS = ["self", "cls", "x", "None", "args"]
 
-st.title("Why the output stays exact")
-st.caption("The draft changes how fast tokens arrive, never which tokens you get. Touch the numbers.")
+st.title(_("Why the output stays exact"))
+st.caption(_("The draft changes how fast tokens arrive, never which tokens you get. Touch the numbers."))
 
 
 def toy_table() -> pd.DataFrame:
-    preset = st.selectbox("Preset", list(PRESETS), key="toy_preset")
+    preset = st.selectbox(_("Preset"), list(PRESETS), key="toy_preset", format_func=translated())
     p, q = PRESETS[preset]
-    frame = pd.DataFrame({"token": TOKENS, "p (target)": p, "q (draft)": q})
+    frame = pd.DataFrame({_("token"): TOKENS, _("p (target)"): p, _("q (draft)"): q})
     return st.data_editor(frame, key=f"toy_editor_{preset}", hide_index=True, num_rows="fixed",
-                          disabled=["token"])
+                          disabled=[_("token")])
+
+
+def translated():
+    """A format_func for the presets, made while the page runs (in its language)."""
+    names = {name: _(name) for name in PRESETS}
+    return lambda name: names.get(name, name)
 
 
 def normalised(values) -> torch.Tensor | None:
@@ -38,29 +45,33 @@ def normalised(values) -> torch.Tensor | None:
 
 
 def toy_view() -> None:
-    st.header("1 · Toy view: one drafted position")
+    st.header(_("1 · Toy view: one drafted position"))
     left, right = st.columns([1, 2])
     with left:
         edited = toy_table()
-        st.caption("Edit p or q; each column is renormalised to sum to 1.")
-    p, q = normalised(edited["p (target)"]), normalised(edited["q (draft)"])
+        st.caption(_("Edit p or q; each column is renormalised to sum to 1."))
+    p, q = normalised(edited[_("p (target)")]), normalised(edited[_("q (draft)")])
     if p is None or q is None:
-        st.warning("Each column needs some positive probability.")
+        st.warning(_("Each column needs some positive probability."))
         return
     parts = ex.decomposition(p, q)
     with right:
         chart(toy_figure(TOKENS, p.tolist(), q.tolist(), parts["accepted"].tolist(),
                          parts["from_residual"].tolist()), "toy-fig")
-    st.markdown(f"""
-- **Drafted and accepted** (green): q(x) · min(1, p(x)/q(x)) = **min(p(x), q(x))**. Summed: β = Σ min(p, q) = **{parts['beta']:.3f}** — the chance a draft survives.
-- **Rejected** with probability 1 − β = **{1 - parts['beta']:.3f}**; then we sample the residual norm(max(0, p − q)): the mass where the draft *under*-covers p (orange).
-- **Sum**: min(p, q) + (p − q)⁺ = p, token by token. Largest gap to p here: **{float((parts['total'] - p).abs().max()):.1e}**.""")
-    st.caption("Notice: the green part is capped by q and the orange part fills exactly what is missing up to p.")
-    rows = [{"rule": text, "total variation from p (exact)": float((ex.output_law(r, p, q) - p).abs().sum()) / 2}
+    st.markdown(_("""
+- **Drafted and accepted** (green): q(x) · min(1, p(x)/q(x)) = **min(p(x), q(x))**. Summed: β = Σ min(p, q) = **{beta:.3f}** — the chance a draft survives.
+- **Rejected** with probability 1 − β = **{rejected:.3f}**; then we sample the residual norm(max(0, p − q)): the mass where the draft *under*-covers p (orange).
+- **Sum**: min(p, q) + (p − q)⁺ = p, token by token. Largest gap to p here: **{gap:.1e}**.""").format(
+        beta=parts["beta"], rejected=1 - parts["beta"], gap=float((parts["total"] - p).abs().max())))
+    st.caption(_("Notice: the green part is capped by q and the orange part fills exactly what is "
+                 "missing up to p."))
+    tv_col = _("total variation from p (exact)")
+    rows = [{_("rule"): _(text), tv_col: float((ex.output_law(r, p, q) - p).abs().sum()) / 2}
             for r, text in ex.RULES.items()]
-    st.markdown("**The same p and q under each verification rule** — only the correct rule is lossless:")
+    st.markdown(_("**The same p and q under each verification rule** — only the correct rule is "
+                  "lossless:"))
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="toy_rules",
-                 column_config={"total variation from p (exact)": st.column_config.NumberColumn(format="%.4f")})
+                 column_config={tv_col: st.column_config.NumberColumn(format="%.4f")})
     jobs.csv_button([{"token": t, "p": float(p[i]), "q": float(q[i]), "min(p,q)": float(parts["accepted"][i]),
                       "(1-beta)*residual": float(parts["from_residual"][i]), "sum": float(parts["total"][i])}
                      for i, t in enumerate(TOKENS)], "toy-view", "toy_csv")
@@ -72,14 +83,15 @@ def top_tokens(p: torch.Tensor, q: torch.Tensor, n: int = 14) -> list[int]:
 
 
 def real_view(pair) -> None:
-    st.header("2 · Real view: repeat the first round N times")
-    st.write("The first emitted token depends only on p₁ and q₁, so we compute them once with the "
-             "real models for your prompt and settings, then repeat draft → draw u → accept or "
-             "resample N times. Switch the rule to see a mistake leave p.")
+    st.header(_("2 · Real view: repeat the first round N times"))
+    st.write(_("The first emitted token depends only on p₁ and q₁, so we compute them once with the "
+               "real models for your prompt and settings, then repeat draft → draw u → accept or "
+               "resample N times. Switch the rule to see a mistake leave p."))
     c1, c2, c3 = st.columns([2, 1, 1])
-    rule = c1.radio("Verification rule", list(ex.RULES), format_func=ex.RULES.get, key="exact_rule")
+    rules = {r: _(text) for r, text in ex.RULES.items()}
+    rule = c1.radio(_("Verification rule"), list(ex.RULES), format_func=rules.get, key="exact_rule")
     n = c2.select_slider("N", [200, 500, 1000, 2000, 5000, 10000, 20000], value=2000, key="exact_n")
-    go = c3.button("Repeat the first round", type="primary", key="exact_go")
+    go = c3.button(_("Repeat the first round"), type="primary", key="exact_go")
     if not go and "exact_result" not in st.session_state:
         return
     if go:
@@ -90,17 +102,18 @@ def real_view(pair) -> None:
 def sample_real(pair, rule: str, n: int) -> dict | None:
     settings = state.settings()
     if settings.sampling.greedy:
-        st.warning("Temperature is 0 (greedy): there is nothing random to check. Raise it in the sidebar.")
+        st.warning(_("Temperature is 0 (greedy): there is nothing random to check. Raise it in the "
+                     "sidebar."))
         return None
     ids = pair.tokenizer(st.session_state.prompt)["input_ids"]
     if not ids or len(ids) >= pair.context:
-        st.warning("Write a prompt (shorter than the context window) on the Step-through page first.")
+        st.warning(_("Write a prompt (shorter than the context window) on the Step-through page first."))
         return None
     p, q = ex.first_position(pair, ids, settings.sampling)
-    g, bar, samples = torch.Generator().manual_seed(settings.generator_seed), st.progress(0.0, "sampling…"), []
+    g, bar, samples = torch.Generator().manual_seed(settings.generator_seed), st.progress(0.0, _("sampling…")), []
     for done in range(0, n, 1000):
         samples += ex.sample_rule(rule, p, q, min(1000, n - done), g).tolist()
-        bar.progress(len(samples) / n, f"{len(samples)} / {n} rounds")
+        bar.progress(len(samples) / n, _("{done} / {n} rounds").format(done=len(samples), n=n))
     bar.empty()
     return {"rule": rule, "p": p, "q": q, "samples": samples}
 
@@ -111,31 +124,34 @@ def show_real(pair, result: dict | None) -> None:
     p, samples = result["p"], result["samples"]
     ids = top_tokens(p, result["q"])
     counts = torch.bincount(torch.tensor(samples), minlength=len(p)).double() / len(samples)
-    names = [show(pair.tokenizer.decode([t])) for t in ids] + ["(rest)"]
+    names = [show(pair.tokenizer.decode([t])) for t in ids] + [_("(rest)")]
     rest = lambda v: [float(v[t]) for t in ids] + [max(0.0, 1 - float(v[ids].sum()))]  # noqa: E731
     color = COLORS["accepted"] if result["rule"] == "correct" else COLORS["rejected"]
-    chart(law_figure(names, rest(p), rest(counts), f"emitted ({ex.RULES[result['rule']].split(':')[0]})",
+    chart(law_figure(names, rest(p), rest(counts),
+                     _("emitted ({rule})").format(rule=_(ex.RULES[result["rule"]]).split(":")[0]),
                      color), "real-fig")
     pvalue = chi2_pvalue(samples, {t: float(v) for t, v in enumerate(p.tolist()) if v > 0})
-    st.markdown(f"**{len(samples)} rounds** with rule *{ex.RULES[result['rule']]}* — chi-square "
-                f"goodness of fit against p: {in_words(pvalue)}")
+    st.markdown(_("**{n} rounds** with rule *{rule}* — chi-square goodness of fit against p: "
+                  "{verdict}").format(n=len(samples), rule=_(ex.RULES[result["rule"]]),
+                                      verdict=in_words(pvalue)))
     tv = float((ex.output_law(result["rule"], p, result["q"]) - p).abs().sum()) / 2
     jobs.csv_button([{"token": n, "p": a, "emitted": b} for n, a, b in zip(names, rest(p), rest(counts))],
                     "real-view", "real_csv")
-    st.caption(f"Exact total variation between this rule's output and p: {tv:.4f} "
-               "(0 means lossless). Notice how far the wrong rules' bars sit from the grey p bars.")
+    st.caption(_("Exact total variation between this rule's output and p: {tv:.4f} (0 means "
+                 "lossless). Notice how far the wrong rules' bars sit from the grey p bars.").format(tv=tv))
 
 
 def composer() -> None:
     """Build a rule from an acceptance test and a fallback; see its exact law and a sample."""
-    st.header("3 · Compose a rule")
-    st.caption("Pick how a draft is tested and what is emitted when it fails. Only one of the "
-               "sixteen combinations keeps p for every p and q.")
+    st.header(_("3 · Compose a rule"))
+    st.caption(_("Pick how a draft is tested and what is emitted when it fails. Only one of the "
+                 "sixteen combinations keeps p for every p and q."))
     c1, c2 = st.columns(2)
-    test = c1.radio("Acceptance test", list(ex.TESTS), format_func=ex.TESTS.get, key="cmp_test")
-    fallback = c2.radio("After a rejection", list(ex.FALLBACKS), format_func=ex.FALLBACKS.get,
+    tests, fallbacks = ({k: _(v) for k, v in d.items()} for d in (ex.TESTS, ex.FALLBACKS))
+    test = c1.radio(_("Acceptance test"), list(ex.TESTS), format_func=tests.get, key="cmp_test")
+    fallback = c2.radio(_("After a rejection"), list(ex.FALLBACKS), format_func=fallbacks.get,
                         key="cmp_fallback")
-    preset = st.selectbox("p and q", list(PRESETS), key="cmp_preset")
+    preset = st.selectbox(_("p and q"), list(PRESETS), key="cmp_preset", format_func=translated())
     p, q = (torch.tensor(v, dtype=torch.float64) for v in PRESETS[preset])
     law = ex.composed_law(test, fallback, p, q)
     n = 20000
@@ -143,23 +159,24 @@ def composer() -> None:
     freq = torch.bincount(drawn, minlength=len(p)).double() / n
     exact_tv, sampled_tv = float((law - p).abs().sum()) / 2, float((freq - p).abs().sum()) / 2
     st.markdown("\n".join(f"{i}. {line}" for i, line in enumerate(ex.branches(test, fallback, p, q), 1)))
-    chart(law_figure(TOKENS, p.tolist(), freq.tolist(), f"emitted ({n} draws)",
+    chart(law_figure(TOKENS, p.tolist(), freq.tolist(), _("emitted ({n} draws)").format(n=n),
                      COLORS["accepted"] if exact_tv < 1e-9 else COLORS["rejected"]), "cmp-fig")
-    verdict = ("lossless for these p and q" if exact_tv < 1e-9 else
-               f"biased: the output is {exact_tv:.3f} away from p in total variation")
-    st.write(f"Exact distance to p: **{exact_tv:.4f}** ({verdict}); measured over {n} draws: "
-             f"{sampled_tv:.4f} (sampling noise alone gives about {ex.noise_tv(p, n):.3f}).")
+    verdict = (_("lossless for these p and q") if exact_tv < 1e-9 else
+               _("biased: the output is {tv:.3f} away from p in total variation").format(tv=exact_tv))
+    st.write(_("Exact distance to p: **{tv:.4f}** ({verdict}); measured over {n} draws: {measured:.4f} "
+               "(sampling noise alone gives about {noise:.3f}).").format(
+        tv=exact_tv, verdict=verdict, n=n, measured=sampled_tv, noise=ex.noise_tv(p, n)))
 
 
 toy_view()
 st.divider()
 pair = sidebar.active_pair()
 if pair is None or pair.draft is None:
-    st.info("Load a model pair with a draft model in the sidebar for the real view.")
+    st.info(_("Load a model pair with a draft model in the sidebar for the real view."))
 elif getattr(pair.draft, "reads_target_features", False):
-    st.info("The real view repeats the first round, but this pair's draft reads the target's "
-            "features, which exist only after the target's first pass: its first round drafts "
-            "nothing. Choose a pair with a plain draft model for this view.")
+    st.info(_("The real view repeats the first round, but this pair's draft reads the target's "
+              "features, which exist only after the target's first pass: its first round drafts "
+              "nothing. Choose a pair with a plain draft model for this view."))
 else:
     real_view(pair)
 st.divider()

@@ -53,7 +53,7 @@ def race_box() -> None:
     except InputError as err:
         st.warning(md(err))
         return
-    st.success(verdict(alone, spec, greedy, _))
+    st.success(verdict(alone, spec, greedy))
 
 
 race_box()

@@ -173,7 +173,7 @@ The text follows the target exactly — only the speed depends on the draft.""")
                            temperature=0.0 if greedy else state.settings().temperature)
         try:
             alone, spec = race(pair, prompt_for(pair, st.session_state.prompt), settings)
-            st.success(verdict(alone, spec, greedy, _))
+            st.success(verdict(alone, spec, greedy))
         except specdec.InputError as err:
             st.warning(md(err))
     try_this(_("race at T = 0, then open *Step through* to see every number of every round."))

@@ -11,6 +11,7 @@ import plotly.graph_objects as go
 
 from specdec.sampling import NEAR_TIE
 from specdec.trace import Dist, Position, Round
+from specdec.wording import _
 
 COLORS = {
     "target": "#475569",      # p, the target's distribution (slate)
@@ -82,27 +83,28 @@ def pq_figure(pos: Position, label: Label) -> go.Figure:
     p = [pos.target.prob(t) for t in ids]
     q = [pos.draft.prob(t) for t in ids]
     fig = go.Figure([
-        go.Bar(name="q (draft)", x=names, y=q, marker_color=COLORS["draft"], opacity=0.55),
-        go.Bar(name="p (target)", x=names, y=p, marker_color=COLORS["target"], opacity=0.55),
-        go.Bar(name="min(p, q)", x=names, y=[min(a, b) for a, b in zip(p, q)], width=0.3,
+        go.Bar(name=_("q (draft)"), x=names, y=q, marker_color=COLORS["draft"], opacity=0.55),
+        go.Bar(name=_("p (target)"), x=names, y=p, marker_color=COLORS["target"], opacity=0.55),
+        go.Bar(name=_("min(p, q)"), x=names, y=[min(a, b) for a, b in zip(p, q)], width=0.3,
                marker_color=COLORS["overlap"])])
     fig.add_annotation(text=f"β = Σ min(p, q) = {pos.beta:.3f}", x=0.99, y=0.95, xref="paper",
                        yref="paper", showarrow=False, font=dict(size=14, color=COLORS["overlap"]))
-    return _layout(fig, f"Position {pos.i}: drafted {quote(pos.text)} ◀", barmode="overlay",
-                   yaxis_title="probability")
+    return _layout(fig, _("Position {i}: drafted {token} ◀").format(i=pos.i, token=quote(pos.text)),
+                   barmode="overlay",
+                   yaxis_title=_("probability"))
 
 
 def ratio_figure(rnd: Round) -> go.Figure:
     """u against min(1, p/q) per position: accepted where the dot sits below the bar top."""
     xs = [f"{p.i}: {show(p.text)}" for p in rnd.positions]
     colors = [COLORS[p.verdict] for p in rnd.positions]
-    fig = go.Figure([go.Bar(name="min(1, p/q)", x=xs, y=[p.ratio for p in rnd.positions],
+    fig = go.Figure([go.Bar(name=_("min(1, p/q)"), x=xs, y=[p.ratio for p in rnd.positions],
                             marker_color=colors, opacity=0.45)])
     drawn = [p for p in rnd.positions if p.u is not None]
-    fig.add_trace(go.Scatter(name="u ~ U(0,1)", x=[f"{p.i}: {show(p.text)}" for p in drawn],
+    fig.add_trace(go.Scatter(name=_("u ~ U(0,1)"), x=[f"{p.i}: {show(p.text)}" for p in drawn],
                              y=[p.u for p in drawn], mode="markers",
                              marker=dict(size=14, symbol="diamond", color="black")))
-    return _layout(fig, "Accept if u ≤ min(1, p/q)", yaxis=dict(range=[0, 1.05], title="probability"))
+    return _layout(fig, _("Accept if u ≤ min(1, p/q)"), yaxis=dict(range=[0, 1.05], title=_("probability")))
 
 
 def source_figure(rnd: Round, label: Label) -> go.Figure:
@@ -121,18 +123,18 @@ def source_figure(rnd: Round, label: Label) -> go.Figure:
     names = [show(label(t)) + (" ◀" if t == final.token else "") for t in ids]
     traces = []
     if rejected is not None and rejected.target is not None:
-        traces += [go.Bar(name="p (target)", x=names, y=[rejected.target.prob(t) for t in ids],
+        traces += [go.Bar(name=_("p (target)"), x=names, y=[rejected.target.prob(t) for t in ids],
                           marker_color=COLORS["target"], opacity=0.35),
-                   go.Bar(name="q (draft)", x=names, y=[rejected.draft.prob(t) for t in ids],
+                   go.Bar(name=_("q (draft)"), x=names, y=[rejected.draft.prob(t) for t in ids],
                           marker_color=COLORS["draft"], opacity=0.35)]
-    name = {"correction": "residual norm(max(0, p − q))", "bonus": "p_{k+1} (target)",
-            "target": "p (target)"}[kind]
+    name = {"correction": _("residual norm(max(0, p − q))"), "bonus": _("p_{k+1} (target)"),
+            "target": _("p (target)")}[kind]
     traces.append(go.Bar(name=name, x=names, y=[final.source.prob(t) for t in ids],
                          marker_color=COLORS.get(kind, COLORS["target"])))
-    title = {"correction": f"Resampled {quote(final.text)} from the residual",
-             "bonus": f"All drafts accepted: bonus {quote(final.text)} from p_(k+1)",
-             "target": f"No draft: {quote(final.text)} sampled from p"}[kind]
-    return _layout(go.Figure(traces), title, barmode="group", yaxis_title="probability")
+    title = {"correction": _("Resampled {token} from the residual").format(token=quote(final.text)),
+             "bonus": _("All drafts accepted: bonus {token} from p_(k+1)").format(token=quote(final.text)),
+             "target": _("No draft: {token} sampled from p").format(token=quote(final.text))}[kind]
+    return _layout(go.Figure(traces), title, barmode="group", yaxis_title=_("probability"))
 
 
 def greedy_figure(pos: Position, label: Label) -> go.Figure:
@@ -144,9 +146,9 @@ def greedy_figure(pos: Position, label: Label) -> go.Figure:
     names = [show(label(t)) + (" (argmax)" if t == best else "") + (" ◀" if t == pos.token else "")
              for t in ids]
     fig = go.Figure([go.Bar(x=names, y=[pos.target.prob(t) for t in ids], marker_color=colors,
-                            name="p (target, T=1 softmax)")])
-    return _layout(fig, f"Position {pos.i}: accept iff the draft is the target's argmax",
-                   yaxis_title="probability")
+                            name=_("p (target, T=1 softmax)"))])
+    return _layout(fig, _("Position {i}: accept iff the draft is the target's argmax").format(i=pos.i),
+                   yaxis_title=_("probability"))
 
 
 def greedy_source_figure(rnd: Round, label: Label) -> go.Figure:
@@ -159,11 +161,12 @@ def greedy_source_figure(rnd: Round, label: Label) -> go.Figure:
     colors = [COLORS.get(final.kind, COLORS["target"]) if t == final.token else COLORS["target"]
               for t in ids]
     fig = go.Figure([go.Bar(x=names, y=[final.source.prob(t) for t in ids], marker_color=colors,
-                            name="p (target, T=1 softmax)")])
-    where = {"correction": f"replaces rejected draft {rnd.n_accepted + 1}",
-             "bonus": "after every draft was accepted", "target": "no draft"}[final.kind]
-    return _layout(fig, f"Greedy: {quote(final.text)} is the target's argmax ({where})",
-                   yaxis_title="probability")
+                            name=_("p (target, T=1 softmax)"))])
+    where = {"correction": _("replaces rejected draft {i}").format(i=rnd.n_accepted + 1),
+             "bonus": _("after every draft was accepted"), "target": _("no draft")}[final.kind]
+    return _layout(fig, _("Greedy: {token} is the target's argmax ({where})").format(
+        token=quote(final.text), where=where),
+                   yaxis_title=_("probability"))
 
 
 def near_tie(dist: Dist, margin: float = NEAR_TIE) -> float | None:
@@ -176,15 +179,15 @@ def near_tie(dist: Dist, margin: float = NEAR_TIE) -> float | None:
 def per_position_figure(per_position: tuple[float, ...]) -> go.Figure:
     xs = [f"{i + 1}" for i in range(len(per_position))]
     fig = go.Figure([go.Bar(x=xs, y=list(per_position), marker_color=COLORS["accepted"])])
-    return _layout(fig, "Acceptance rate by draft position", height=300,
-                   xaxis_title="draft position i", yaxis=dict(range=[0, 1.05], title="accepted"))
+    return _layout(fig, _("Acceptance rate by draft position"), height=300,
+                   xaxis_title=_("draft position i"), yaxis=dict(range=[0, 1.05], title=_("accepted")))
 
 
 def histogram_figure(histogram: tuple[int, ...]) -> go.Figure:
     fig = go.Figure([go.Bar(x=[str(j) for j in range(len(histogram))], y=list(histogram),
                             marker_color=COLORS["target"])])
-    return _layout(fig, "Rounds that accepted exactly j drafts", height=300,
-                   xaxis_title="accepted drafts j", yaxis_title="rounds")
+    return _layout(fig, _("Rounds that accepted exactly j drafts"), height=300,
+                   xaxis_title=_("accepted drafts j"), yaxis_title=_("rounds"))
 
 
 def timeline_figure(rounds: list[Round], selected: int | None = None) -> go.Figure:
@@ -192,7 +195,7 @@ def timeline_figure(rounds: list[Round], selected: int | None = None) -> go.Figu
     entry per colour). Rejected drafts emit nothing, so they are not stacked here."""
     xs = [r.index + 1 for r in rounds]
     kept = [min(r.n_accepted, len(r.emitted)) for r in rounds]
-    traces = [go.Bar(name="accepted draft", x=xs, y=kept, marker_color=COLORS["accepted"])]
+    traces = [go.Bar(name=_("accepted draft"), x=xs, y=kept, marker_color=COLORS["accepted"])]
     for kind, name in (("correction", "correction (residual)"), ("bonus", "bonus (p_k+1)"),
                        ("target", "target token (no draft)")):
         ys = [1 if r.final.kind == kind and len(r.emitted) > r.n_accepted else 0 for r in rounds]
@@ -201,8 +204,8 @@ def timeline_figure(rounds: list[Round], selected: int | None = None) -> go.Figu
     fig = go.Figure(traces)
     if selected is not None:
         fig.add_vline(x=selected + 1, line_dash="dot", line_color="black")
-    return _layout(fig, "Tokens emitted per round", height=300, barmode="stack", xaxis_title="round",
-                   yaxis_title="tokens")
+    return _layout(fig, _("Tokens emitted per round"), height=300, barmode="stack", xaxis_title=_("round"),
+                   yaxis_title=_("tokens"))
 
 
 def cache_figure(rnd: Round) -> go.Figure:
@@ -210,9 +213,9 @@ def cache_figure(rnd: Round) -> go.Figure:
     c = rnd.caches
     models = ["target", "draft"]
     fig = go.Figure([
-        go.Bar(name="kept", y=models, x=[c.target_after, c.draft_after], orientation="h",
+        go.Bar(name=_("kept"), y=models, x=[c.target_after, c.draft_after], orientation="h",
                marker_color=COLORS["accepted"]),
-        go.Bar(name="cropped", y=models, x=[c.target_cropped, c.draft_cropped], orientation="h",
+        go.Bar(name=_("cropped"), y=models, x=[c.target_cropped, c.draft_cropped], orientation="h",
                marker_color=COLORS["rejected"])])
-    return _layout(fig, "KV cache after rollback", height=200, barmode="stack",
-                   xaxis_title="positions")
+    return _layout(fig, _("KV cache after rollback"), height=200, barmode="stack",
+                   xaxis_title=_("positions"))

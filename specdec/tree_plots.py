@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 from specdec.plots import COLORS, TOP, Label, prob, show
 from specdec.trace import Dist, Final, Tree
 from specdec.tree import DraftTree, tree_mask
+from specdec.wording import _
 
 VERDICT_COLORS = {"accepted": COLORS["accepted"], "rejected": COLORS["rejected"],
                   "untried": COLORS["discarded"]}
@@ -48,22 +49,23 @@ def tree_figure(tree: Tree, final: Final, label: Label) -> go.Figure:
             hovertext=[_hover(tree, i, label) for i in ids], hoverinfo="text"))
     last = tree.path[-1] if tree.path else -1
     fig.add_trace(go.Scatter(
-        x=[tree.depth(last) + 1], y=[rows[last]], mode="markers+text", name=f"final ({final.kind})",
+        x=[tree.depth(last) + 1], y=[rows[last]], mode="markers+text", name=_("final ({kind})").format(kind=_(final.kind)),
         text=[show(final.text, 10)], textposition="top center",
         marker=dict(size=18, symbol="diamond", color=COLORS.get(final.kind, COLORS["bonus"]))))
-    fig.add_trace(go.Scatter(x=[0], y=[rows[-1]], mode="markers+text", name="root (last token)",
-                             text=["root"], textposition="top center",
+    fig.add_trace(go.Scatter(x=[0], y=[rows[-1]], mode="markers+text", name=_("root (last token)"),
+                             text=[_("root")], textposition="top center",
                              marker=dict(size=16, color=COLORS["prompt"])))
     fig.update_layout(height=120 + 40 * max(1, len([r for r in rows.values()])) // 2,
-                      xaxis=dict(title="depth", dtick=1), yaxis=dict(visible=False),
+                      xaxis=dict(title=_("depth"), dtick=1), yaxis=dict(visible=False),
                       margin=dict(l=10, r=10, t=30, b=10), legend=dict(orientation="h"))
     return fig
 
 
 def _hover(tree: Tree, i: int, label: Label) -> str:
     n = tree.nodes[i]
-    tried = "not tried" if n.ratio is None else f"ratio {prob(n.ratio)}, u {prob(n.u)}"
-    return f"node {i} {show(label(n.token))!s}: q {prob(n.q)}, p {prob(n.p)}, {tried}, {n.verdict}"
+    tried = _("not tried") if n.ratio is None else f"ratio {prob(n.ratio)}, u {prob(n.u)}"
+    return _("node {i} {token}: q {q}, p {p}, {tried}, {verdict}").format(
+        i=i, token=show(label(n.token)), q=prob(n.q), p=prob(n.p), tried=tried, verdict=_(n.verdict))
 
 
 def mask_figure(tree: Tree, label: Label) -> go.Figure:
@@ -72,7 +74,7 @@ def mask_figure(tree: Tree, label: Label) -> go.Figure:
     is one column)."""
     draft = DraftTree(tuple(n.token for n in tree.nodes), tuple(n.parent for n in tree.nodes))
     mask = tree_mask(1, 1, draft).int().tolist()               # (1 + N, 2 + N)
-    names = ["prefix", "root"] + [f"{i}:{show(label(n.token), 8)}" for i, n in enumerate(tree.nodes)]
+    names = [_("prefix"), _("root")] + [f"{i}:{show(label(n.token), 8)}" for i, n in enumerate(tree.nodes)]
     fig = go.Figure(go.Heatmap(z=mask, x=names, y=names[1:], showscale=False, xgap=1, ygap=1,
                                colorscale=[[0, "#f1f5f9"], [1, COLORS["target"]]],
                                hovertemplate="%{y} sees %{x}: %{z}<extra></extra>"))
@@ -89,11 +91,11 @@ def sibling_steps(tree: Tree, node: int) -> list[tuple[str, Dist | None, int | N
     steps = []
     for j in kids:
         n = tree.nodes[j]
-        steps.append((f"try child {j} ({n.verdict})", p, j))
+        steps.append((_("try child {j} ({verdict})").format(j=j, verdict=_(n.verdict)), p, j))
         if n.verdict == "rejected":
             p = n.left
-    steps.append(("what is left (all rejected)" if kids and tree.nodes[kids[-1]].verdict == "rejected"
-                  else "after the walk", p, None))
+    steps.append((_("what is left (all rejected)") if kids and tree.nodes[kids[-1]].verdict == "rejected"
+                  else _("after the walk"), p, None))
     return steps
 
 
@@ -105,8 +107,8 @@ def sibling_figure(tree: Tree, dist: Dist, tried: int | None, label: Label) -> g
     token = tree.nodes[tried].token if tried is not None else None
     colours = [COLORS["draft"] if t == token else COLORS["target"] for t, _ in top]
     fig = go.Figure(go.Bar(x=[show(label(t)) for t, _ in top], y=[v for _, v in top],
-                           marker_color=colours, name="p now",
+                           marker_color=colours, name=_("p now"),
                            hovertemplate="%{x}: %{y:.3g}<extra></extra>"))
-    fig.update_layout(height=260, yaxis=dict(title="probability", rangemode="tozero"),
+    fig.update_layout(height=260, yaxis=dict(title=_("probability"), rangemode="tozero"),
                       margin=dict(l=10, r=10, t=10, b=10), showlegend=False)
     return fig

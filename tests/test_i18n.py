@@ -29,7 +29,7 @@ def korean():
 def marked_texts() -> set[str]:
     """Every text marked with _() or N_() in app.py, pages/ and ui/ (babel.cfg's files)."""
     method_map = [("app.py", "python"), ("pages/**.py", "python"), ("ui/**.py", "python"),
-                  ("specdec/lessons/**.py", "python")]
+                  ("specdec/**.py", "python")]
     found = extract_from_dir(str(ROOT), method_map=method_map, keywords={"_": None, "N_": None})
     return {message for _, _, message, _, _ in found}
 
@@ -101,3 +101,23 @@ def test_step_through_runs_a_round_in_korean(korean):
     assert any(h.value == "라운드 1" for h in at.header)
     assert any(h.value == "1 · 초안" for h in at.subheader)
     assert any(m.label == "수용률" for m in at.metric)
+
+
+def test_the_exactness_page_and_its_charts_speak_korean(korean):
+    """Page texts, the engine's rule names and the chart titles (specdec/wording.py) follow
+    the session's language; numbers stay numbers."""
+    at = app_in("ko")
+    at.switch_page("pages/exact.py").run()
+    assert not at.exception
+    assert at.title[0].value == "출력이 정확히 유지되는 이유"
+    assert at.radio(key="cmp_test").label == "수용 검사"
+    text = " ".join(m.value for m in at.markdown)
+    assert "p까지의 정확한 거리: **0.0000**" in text
+    import json
+    charts = [json.dumps(json.loads(c.proto.spec), ensure_ascii=False) for c in at.get("plotly_chart")]
+    assert any("출력 토큰의 분포" in spec for spec in charts)
+
+
+def test_specdec_texts_stay_english_outside_the_app():
+    from specdec.lessons.fit import in_words
+    assert in_words(0.5).startswith("p-value 0.50")

@@ -10,13 +10,15 @@ runs pages in that mode too) the page draws the shared sidebar itself.
 """
 import streamlit as st
 
-from ui import navigation, sidebar
+from specdec import wording
+from ui import i18n, navigation, sidebar
 
 MARK, DRAWN = "_shell_ran", "_sidebar_drawn"
 
 
 def run_page(page) -> None:
     """app.py: draw the shared sidebar, then the page."""
+    wording.use(i18n._)              # specdec's captions and chart titles in this session's language
     st.session_state[MARK] = True
     sidebar.render()
     st.session_state[DRAWN] = True
@@ -33,4 +35,5 @@ def page() -> None:
         st.navigation(navigation.st_pages(), position="hidden")
         st.rerun()
     if not st.session_state.get(DRAWN):
+        wording.use(i18n._)
         sidebar.render()

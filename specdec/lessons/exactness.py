@@ -12,13 +12,14 @@ import math
 import torch
 
 from specdec.rejection import residual
+from specdec.wording import N_, _
 
 RULES = {
-    "correct": "Correct: accept with min(1, p/q), else sample the residual",
-    "p_ge_q": "Wrong: accept only if p(d) ≥ q(d)",
-    "greedy_draft": "Wrong: draft greedily (argmax q), accept with min(1, p/q)",
-    "resample_p": "Wrong: on rejection sample from p, not the residual",
-    "typical": "Lossy: typical acceptance (accept if p(d) > min(ε, δ·e^−H(p)))",
+    "correct": N_("Correct: accept with min(1, p/q), else sample the residual"),
+    "p_ge_q": N_("Wrong: accept only if p(d) ≥ q(d)"),
+    "greedy_draft": N_("Wrong: draft greedily (argmax q), accept with min(1, p/q)"),
+    "resample_p": N_("Wrong: on rejection sample from p, not the residual"),
+    "typical": N_("Lossy: typical acceptance (accept if p(d) > min(ε, δ·e^−H(p)))"),
 }
 TYPICAL_EPS, TYPICAL_DELTA = 0.3, 0.09   # Medusa's defaults for the typical-acceptance threshold
 
@@ -83,16 +84,16 @@ def first_position(pair, prompt_ids: list[int], sampling) -> tuple[torch.Tensor,
 
 # The rule composer: an acceptance test × what to emit after a rejection.
 TESTS = {
-    "ratio": "accept d with probability min(1, p(d)/q(d))",
-    "p_ge_q": "accept d only if p(d) ≥ q(d)",
-    "always": "always accept d",
-    "argmax": "accept d only if it is the target's most likely token",
+    "ratio": N_("accept d with probability min(1, p(d)/q(d))"),
+    "p_ge_q": N_("accept d only if p(d) ≥ q(d)"),
+    "always": N_("always accept d"),
+    "argmax": N_("accept d only if it is the target's most likely token"),
 }
 FALLBACKS = {
-    "residual": "draw from the residual norm(max(0, p − q))",
-    "p": "draw from p",
-    "q": "draw from q",
-    "keep": "keep d anyway",
+    "residual": N_("draw from the residual norm(max(0, p − q))"),
+    "p": N_("draw from p"),
+    "q": N_("draw from q"),
+    "keep": N_("keep d anyway"),
 }
 
 
@@ -130,9 +131,10 @@ def branches(test: str, fallback: str, p: torch.Tensor, q: torch.Tensor) -> list
     """The chosen rule in words, one line per branch, with its probability for these p, q."""
     a = test_vector(test, p, q)
     kept = float((q * a).sum())
-    return [f"Draft d from q; {TESTS[test]}.",
-            f"Accepted (probability Σ q·a = {kept:.3f}): emit d.",
-            f"Rejected (probability {1 - kept:.3f}): {FALLBACKS[fallback]}."]
+    return [_("Draft d from q; {test}.").format(test=_(TESTS[test])),
+            _("Accepted (probability Σ q·a = {kept:.3f}): emit d.").format(kept=kept),
+            _("Rejected (probability {rejected:.3f}): {fallback}.").format(
+                rejected=1 - kept, fallback=_(FALLBACKS[fallback]))]
 
 
 def noise_tv(p: torch.Tensor, n: int) -> float:

@@ -31,10 +31,11 @@ def chi2_pvalue(samples: list, expected: dict) -> float:
 
 
 def in_words(pvalue: float) -> str:
+    from specdec.wording import _
     if pvalue < 1e-6:
-        return (f"p-value {pvalue:.1e}: essentially impossible if the tokens came from p — "
-                "this rule does **not** sample from the target.")
+        return _("p-value {p:.1e}: essentially impossible if the tokens came from p — this rule "
+                 "does **not** sample from the target.").format(p=pvalue)
     if pvalue < 0.01:
-        return f"p-value {pvalue:.3g}: unlikely under p — suspicious."
-    return (f"p-value {pvalue:.2f}: the counts look just like exact sampling from p "
-            "(differences are sampling noise).")
+        return _("p-value {p:.3g}: unlikely under p — suspicious.").format(p=pvalue)
+    return _("p-value {p:.2f}: the counts look just like exact sampling from p (differences are "
+             "sampling noise).").format(p=pvalue)

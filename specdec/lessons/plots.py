@@ -6,29 +6,30 @@ from typing import Sequence
 import plotly.graph_objects as go
 
 from specdec.plots import COLORS, _layout
+from specdec.wording import _
 
 
 def toy_figure(tokens: Sequence[str], p, q, accepted, from_residual) -> go.Figure:
     """q, p, and the emitted law stacked as min(p, q) + (1 − β)·residual, per token."""
     t = list(tokens)
     fig = go.Figure([
-        go.Bar(name="q (draft)", x=t, y=list(q), marker_color=COLORS["draft"], offsetgroup="q"),
-        go.Bar(name="p (target)", x=t, y=list(p), marker_color=COLORS["target"], offsetgroup="p"),
-        go.Bar(name="drafted and accepted: min(p, q)", x=t, y=list(accepted),
+        go.Bar(name=_("q (draft)"), x=t, y=list(q), marker_color=COLORS["draft"], offsetgroup="q"),
+        go.Bar(name=_("p (target)"), x=t, y=list(p), marker_color=COLORS["target"], offsetgroup="p"),
+        go.Bar(name=_("drafted and accepted: min(p, q)"), x=t, y=list(accepted),
                marker_color=COLORS["overlap"], offsetgroup="out"),
-        go.Bar(name="from the residual: (1 − β)·norm(max(0, p − q))", x=t, y=list(from_residual),
+        go.Bar(name=_("from the residual: (1 − β)·norm(max(0, p − q))"), x=t, y=list(from_residual),
                base=list(accepted), marker_color=COLORS["correction"], offsetgroup="out")])
-    return _layout(fig, "The emitted token's law (right bar of each group) lands exactly on p",
-                   height=380, barmode="group", yaxis_title="probability")
+    return _layout(fig, _("The emitted token's law (right bar of each group) lands exactly on p"),
+                   height=380, barmode="group", yaxis_title=_("probability"))
 
 
 def law_figure(tokens: Sequence[str], p, observed, observed_name: str, color: str) -> go.Figure:
     """Target p against an observed (or exact) distribution of emitted tokens."""
     fig = go.Figure([
-        go.Bar(name="p (target)", x=list(tokens), y=list(p), marker_color=COLORS["target"], opacity=0.5),
+        go.Bar(name=_("p (target)"), x=list(tokens), y=list(p), marker_color=COLORS["target"], opacity=0.5),
         go.Bar(name=observed_name, x=list(tokens), y=list(observed), marker_color=color)])
-    return _layout(fig, "Emitted tokens vs the target's p", height=360, barmode="group",
-                   yaxis_title="probability")
+    return _layout(fig, _("Emitted tokens vs the target's p"), height=360, barmode="group",
+                   yaxis_title=_("probability"))
 
 
 ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
@@ -50,18 +51,18 @@ def theory_figure(alpha: float, k: int, c: float, measured: list[dict] | None = 
     for a in sorted(set(ALPHAS) | {round(alpha, 2)}):
         chosen = abs(a - alpha) < 1e-9
         fig.add_trace(go.Scatter(x=ks, y=[curve(a, j) for j in ks], mode="lines",
-                                 name=f"α = {a:.2f}" + (" (yours)" if chosen else ""),
+                                 name=f"α = {a:.2f}" + (_(" (yours)") if chosen else ""),
                                  line=dict(width=4 if chosen else 1.5,
                                            color=COLORS["bonus"] if chosen else None)))
     fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"],
-                  annotation_text="break-even (speedup = 1)")
+                  annotation_text=_("break-even (speedup = 1)"))
     fig.add_trace(go.Scatter(x=[k], y=[curve(alpha, k)], mode="markers",
-                             name="your k", marker=dict(size=14, color=COLORS["bonus"])))
+                             name=_("your k"), marker=dict(size=14, color=COLORS["bonus"])))
     if measured:
         _add_measured(fig, measured)
     cost = f"k·c + 1 + k·ε), c = {c:.2f}, ε = {eps:.2f}" if eps else f"k·c + 1) at c = {c:.2f}"
-    return _layout(fig, f"Expected speedup (1 − α^(k+1)) / ((1 − α)({cost}",
-                   height=420, xaxis_title="k (draft length)", yaxis_title="speedup ×")
+    return _layout(fig, _("Expected speedup") + f" (1 − α^(k+1)) / ((1 − α)({cost}",
+                   height=420, xaxis_title=_("k (draft length)"), yaxis_title=_("speedup ×"))
 
 
 def _add_measured(fig: go.Figure, measured: list[dict]) -> None:
@@ -69,10 +70,10 @@ def _add_measured(fig: go.Figure, measured: list[dict]) -> None:
     ks = [r["k"] for r in measured]
     if all("theory_speedup_v" in r for r in measured):
         fig.add_trace(go.Scatter(x=ks, y=[r["theory_speedup_v"] for r in measured], mode="lines",
-                                 name="theory at the measured verification cost v_k",
+                                 name=_("theory at the measured verification cost v_k"),
                                  line=dict(dash="dash", width=3, color=COLORS["target"])))
     fig.add_trace(go.Scatter(x=ks, y=[r["speedup"] for r in measured],
-                             mode="markers+lines", name="measured here", line=dict(dash="dot"),
+                             mode="markers+lines", name=_("measured here"), line=dict(dash="dot"),
                              marker=dict(size=11, symbol="x", color=COLORS["correction"])))
 
 
@@ -80,12 +81,12 @@ def tokens_figure(measured: list[dict]) -> go.Figure:
     """Measured tokens per round against Eq. (1) at the measured α̂."""
     ks = [r["k"] for r in measured]
     fig = go.Figure([
-        go.Scatter(x=ks, y=[r["theory_tokens"] for r in measured], name="theory (1 − α^(k+1))/(1 − α)",
+        go.Scatter(x=ks, y=[r["theory_tokens"] for r in measured], name=_("theory (1 − α^(k+1))/(1 − α)"),
                    mode="lines", line=dict(color=COLORS["target"])),
-        go.Scatter(x=ks, y=[r["tokens_per_round"] for r in measured], name="measured",
+        go.Scatter(x=ks, y=[r["tokens_per_round"] for r in measured], name=_("measured"),
                    mode="markers", marker=dict(size=11, symbol="x", color=COLORS["correction"]))])
-    return _layout(fig, "Tokens per round: theory vs measured", height=340, xaxis_title="k",
-                   yaxis_title="tokens / round")
+    return _layout(fig, _("Tokens per round: theory vs measured"), height=340, xaxis_title=_("k"),
+                   yaxis_title=_("tokens / round"))
 
 
 def bench_figure(rows: list[dict], temperature: float) -> go.Figure:
@@ -109,8 +110,8 @@ def bench_figure(rows: list[dict], temperature: float) -> go.Figure:
                                      mode="lines+markers", marker=dict(size=10, color=color),
                                      line=dict(color=color, dash=dash)))
     fig.add_hline(y=1.0, line_dash="dot", line_color=COLORS["rejected"])
-    return _layout(fig, f"Speedup over this engine's autoregressive decoding, T = {temperature}",
-                   height=380, xaxis_title="k", yaxis_title="speedup ×")
+    return _layout(fig, _("Speedup over this engine's autoregressive decoding, T = {t}").format(t=temperature),
+                   height=380, xaxis_title=_("k"), yaxis_title=_("speedup ×"))
 
 
 def tradeoff_figure(rows: list[dict], y: str, title: str) -> go.Figure:
@@ -121,36 +122,36 @@ def tradeoff_figure(rows: list[dict], y: str, title: str) -> go.Figure:
                             text=[f"{r[y]:.2f}" for r in rows], textposition="outside")])
     if y == "speedup":
         fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"])
-    return _layout(fig, title, height=340, xaxis_title="drafter (ordered by size)")
+    return _layout(fig, title, height=340, xaxis_title=_("drafter (ordered by size)"))
 
 
 def temperature_figure(rows: list[dict]) -> go.Figure:
     ts = [r["temperature"] for r in rows]
     fig = go.Figure([
-        go.Scatter(x=ts, y=[r["acceptance_rate"] for r in rows], name="acceptance rate",
+        go.Scatter(x=ts, y=[r["acceptance_rate"] for r in rows], name=_("acceptance rate"),
                    mode="lines+markers", marker_color=COLORS["accepted"]),
-        go.Scatter(x=ts, y=[r["alpha"] for r in rows], name="α̂ = mean β", mode="lines+markers",
+        go.Scatter(x=ts, y=[r["alpha"] for r in rows], name=_("α̂ = mean β"), mode="lines+markers",
                    marker_color=COLORS["overlap"], line=dict(dash="dot"))])
-    return _layout(fig, "Acceptance against temperature", height=340, xaxis_title="temperature",
-                   yaxis=dict(range=[0, 1.02], title="rate"))
+    return _layout(fig, _("Acceptance against temperature"), height=340, xaxis_title=_("temperature"),
+                   yaxis=dict(range=[0, 1.02], title=_("rate")))
 
 
 def kind_figure(rows: list[dict]) -> go.Figure:
     """Acceptance rate and speedup per kind of text."""
     kinds = [r["kind"] for r in rows]
     fig = go.Figure([
-        go.Bar(name="acceptance rate", x=kinds, y=[r["acceptance rate"] or 0 for r in rows],
+        go.Bar(name=_("acceptance rate"), x=kinds, y=[r["acceptance rate"] or 0 for r in rows],
                marker_color=COLORS["accepted"]),
-        go.Bar(name="speedup ×", x=kinds, y=[r["speedup"] for r in rows], marker_color=COLORS["bonus"])])
+        go.Bar(name=_("speedup ×"), x=kinds, y=[r["speedup"] for r in rows], marker_color=COLORS["bonus"])])
     fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"])
-    return _layout(fig, "Acceptance and speedup by kind", height=340, barmode="group")
+    return _layout(fig, _("Acceptance and speedup by kind"), height=340, barmode="group")
 
 
 def per_position_by_kind_figure(rows: list[dict]) -> go.Figure:
     fig = go.Figure([go.Scatter(name=r["kind"], x=list(range(1, len(r["per position"]) + 1)),
                                 y=list(r["per position"]), mode="lines+markers") for r in rows])
-    return _layout(fig, "Acceptance by draft position, per kind", height=340,
-                   xaxis_title="draft position i", yaxis=dict(range=[0, 1.02], title="accepted"))
+    return _layout(fig, _("Acceptance by draft position, per kind"), height=340,
+                   xaxis_title=_("draft position i"), yaxis=dict(range=[0, 1.02], title=_("accepted")))
 
 
 def drafters_figure(rows: list[dict], y: str, title: str) -> go.Figure:

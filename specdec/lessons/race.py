@@ -12,6 +12,7 @@ from typing import Callable
 
 from specdec.engine import Decoder, Prompt
 from specdec.settings import Settings
+from specdec.wording import _
 
 
 @dataclass
@@ -49,9 +50,8 @@ def race(pair, prompt: Prompt, settings: Settings,
     return alone, spec
 
 
-def verdict(alone: Racer, spec: Racer, greedy: bool, _=lambda text: text) -> str:
-    """One sentence computed from the race (never fixed text); `_` words it in the app's
-    language (specdec/ never imports the app: the caller passes its translation)."""
+def verdict(alone: Racer, spec: Racer, greedy: bool) -> str:
+    """One sentence computed from the race (never fixed text), in the app's language."""
     ratio = alone.seconds / spec.seconds if spec.seconds else 0.0
     text = (_("Speculative decoding wrote {tokens} tokens in {spec_s:.2f} s with {spec_passes} "
               "target passes; the target alone needed {alone_s:.2f} s and {alone_passes} passes: "
