@@ -15,25 +15,26 @@ from specdec.prompts import load_prompts, round_robin
 from specdec.tree_plots import mask_figure, sibling_figure, sibling_steps, tree_figure
 from ui import session, shell, sidebar, state
 from ui.measured import measured
+from ui.i18n import _
 from ui.safe import md
 
 shell.page()
-st.title("Many drafts at once")
-st.caption("A chain loses the whole round at its first wrong draft. A tree keeps alternatives: "
-           "if the first candidate for a position is rejected, a sibling may still be accepted — "
-           "and the target checks every node in the same single pass.")
+st.title(_("Many drafts at once"))
+st.caption(_("A chain loses the whole round at its first wrong draft. A tree keeps alternatives: "
+             "if the first candidate for a position is rejected, a sibling may still be accepted "
+             "— and the target checks every node in the same single pass."))
 RUN = "tree_run"
 
 
 def tree_settings(pair) -> specdec.Settings:
     c1, c2, c3 = st.columns(3)
-    width = c1.slider("Children per node (width)", 1, 4, 2, key="tree_width")
-    budget = c2.slider("Nodes per round (budget)", 2, 16, 8, key="tree_budget")
-    rule = c3.radio("Children are", ["sampled", "top"], key="tree_children", horizontal=True,
-                    format_func={"top": "the draft's top-w", "sampled": "w draws from q"}.get,
+    width = c1.slider(_("Children per node (width)"), 1, 4, 2, key="tree_width")
+    budget = c2.slider(_("Nodes per round (budget)"), 2, 16, 8, key="tree_budget")
+    rule = c3.radio(_("Children are"), ["sampled", "top"], key="tree_children", horizontal=True,
+                    format_func={"top": _("the draft's top-w"), "sampled": _("w draws from q")}.get,
                     disabled=pair.draft is None,
-                    help="Top-w children are checked as point masses (accept x with probability "
-                         "p(x)); drawn children with min(1, p/q) against the shrinking residual.")
+                    help=_("Top-w children are checked as point masses (accept x with probability "
+                           "p(x)); drawn children with min(1, p/q) against the shrinking residual."))
     drafter = "tree" if pair.draft is not None else "ngram-tree"
     return replace(state.settings(), drafter=drafter, tree_width=width, tree_budget=budget,
                    tree_children=rule, policy="constant")
@@ -54,71 +55,73 @@ def round_story(rnd, label) -> str:
     """One sentence per round, from its record."""
     tree, n = rnd.tree, len(rnd.tree.nodes)
     tried = sum(node.verdict != "untried" for node in tree.nodes)
-    final = f"`{md(show(label(rnd.final.token)))}` ({rnd.final.kind})"
-    return (f"The drafter grew **{n}** nodes; one target pass read them all ({n + 1} tokens with "
-            f"the root). Walking down, **{tried}** were tried and **{rnd.n_accepted}** accepted "
-            f"(depth {rnd.n_accepted}); the round ends with {final}: **{len(rnd.emitted)}** "
-            f"token(s) for one pass.")
+    final = f"`{md(show(label(rnd.final.token)))}` ({_(rnd.final.kind)})"
+    return _("The drafter grew **{n}** nodes; one target pass read them all ({read} tokens with the "
+             "root). Walking down, **{tried}** were tried and **{kept}** accepted (depth {kept}); "
+             "the round ends with {final}: **{emitted}** token(s) for one pass.").format(
+        n=n, read=n + 1, tried=tried, kept=rnd.n_accepted, final=final, emitted=len(rnd.emitted))
 
 
 def siblings(tree, label) -> None:
-    st.subheader("Sibling by sibling")
+    st.subheader(_("Sibling by sibling"))
     nodes = [-1] + list(tree.path)
-    names = {-1: "root"} | {i: f"node {i} {show(label(tree.nodes[i].token))}" for i in tree.path}
-    node = st.selectbox("Verification at", nodes, format_func=names.get, key="tree_at")
+    names = {-1: _("root")} | {i: _("node {i} {token}").format(i=i, token=show(label(tree.nodes[i].token)))
+                               for i in tree.path}
+    node = st.selectbox(_("Verification at"), nodes, format_func=names.get, key="tree_at")
     steps = sibling_steps(tree, node)
     if len(steps) == 1:
-        st.write("Nothing was tried here: this node has no drafted children, so the final token "
-                 "is drawn from its own p (a bonus).")
+        st.write(_("Nothing was tried here: this node has no drafted children, so the final token "
+                   "is drawn from its own p (a bonus)."))
         return
-    i = st.select_slider("Step", list(range(len(steps))), format_func=lambda j: steps[j][0],
+    i = st.select_slider(_("Step"), list(range(len(steps))), format_func=lambda j: steps[j][0],
                          key=f"tree_step_{node}")
     title, dist, child = steps[i]
     st.plotly_chart(sibling_figure(tree, dist, child, label), key="tree_sib")
     if child is not None:
         c = tree.nodes[child]
         u = "" if c.u is None else f", u = {prob(c.u)}"
-        st.write(f"Child `{md(show(label(c.token)))}`: p(x) now = {prob(dist.prob(c.token))}, "
-                 f"acceptance probability {prob(c.ratio)}{u} → **{c.verdict}**."
-                 + (" On rejection p loses this child's mass (what is left is renormalised), and "
-                    "the next sibling is tried against it." if c.verdict == "rejected" else ""))
+        st.write(_("Child `{token}`: p(x) now = {p}, acceptance probability {ratio}{u} → "
+                   "**{verdict}**.").format(token=md(show(label(c.token))), p=prob(dist.prob(c.token)),
+                                            ratio=prob(c.ratio), u=u, verdict=_(c.verdict))
+                 + (_(" On rejection p loses this child's mass (what is left is renormalised), and "
+                      "the next sibling is tried against it.") if c.verdict == "rejected" else ""))
     else:
-        st.write("This is what the final token was drawn from.")
+        st.write(_("This is what the final token was drawn from."))
 
 
 def one_round(pair, settings) -> None:
-    st.header("One round, as a tree")
+    st.header(_("One round, as a tree"))
     try:
         dec = decoder(pair, settings)
     except specdec.InputError as err:
         st.warning(md(err))
         return
     c1, c2 = st.columns(2)
-    if c1.button("Draft and verify a round", type="primary", key="tree_next",
+    if c1.button(_("Draft and verify a round"), type="primary", key="tree_next",
                  disabled=dec.stop is not None):
         try:
             dec.step()
         except specdec.InputError as err:
             st.warning(md(err))
-    if c2.button("Start over", key="tree_reset"):
+    if c2.button(_("Start over"), key="tree_reset"):
         st.session_state.pop(RUN, None)
         st.rerun()
     if not dec.history:
-        st.write("Each click drafts a tree from the current text, verifies it in one target pass "
-                 "and shows what was kept.")
+        st.write(_("Each click drafts a tree from the current text, verifies it in one target pass "
+                   "and shows what was kept."))
         return
     rnd, label = dec.history[-1], lambda t: pair.tokenizer.decode([t])
-    st.write(f"Output so far: `{md(show(pair.tokenizer.decode(dec.generated), 400))}`")
+    st.write(_("Output so far: `{text}`").format(text=md(show(pair.tokenizer.decode(dec.generated), 400))))
     if not rnd.tree.nodes:
-        st.write("This round drafted nothing (no draft was possible), so the target wrote one token.")
+        st.write(_("This round drafted nothing (no draft was possible), so the target wrote one token."))
         return
     st.markdown(round_story(rnd, label))
     c1, c2 = st.columns([3, 2])
     c1.plotly_chart(tree_figure(rnd.tree, rnd.final, label), key="tree_fig")
     c2.plotly_chart(mask_figure(rnd.tree, label), key="tree_mask")
-    c2.caption("The verifying pass's attention mask: each node sees the prefix, the root and its "
-               "own ancestors — never a sibling's branch — so its p is what a chain along its "
-               "branch would have got.")
+    c2.caption(_("The verifying pass's attention mask: each node sees the prefix, the root and its "
+                 "own ancestors — never a sibling's branch — so its p is what a chain along its "
+                 "branch would have got."))
     siblings(rnd.tree, label)
 
 
@@ -129,24 +132,24 @@ def prompts_for(pair) -> list:
 
 
 def chain_or_tree(pair, settings) -> None:
-    st.header("Chain or tree?")
+    st.header(_("Chain or tree?"))
     base = replace(settings, max_new_tokens=32, seed=0)
     key = {"pair": st.session_state.active_pair, "settings": base.as_dict()}
     rows = measured("trees", key, lambda pr: trees.compare(pair, prompts_for(pair), base,
                                                            base.tree_budget, base.tree_width, 3, pr),
-                    button=f"Measure chain against tree ({base.tree_budget} drafts each)",
-                    intro="Runs six prompts (32 new tokens) with the target alone, a chain of k = "
-                          f"{base.tree_budget} drafts and a tree of {base.tree_budget} nodes — the "
-                          "same number of tokens per verifying pass — three times, interleaved.",
+                    button=_("Measure chain against tree ({n} drafts each)").format(n=base.tree_budget),
+                    intro=_("Runs six prompts (32 new tokens) with the target alone, a chain of k = "
+                            "{n} drafts and a tree of {n} nodes — the same number of tokens per "
+                            "verifying pass — three times, interleaved.").format(n=base.tree_budget),
                     on_disk=False)
     if not rows:
         return
     st.dataframe(pd.DataFrame([{
-        "drafting": r.name, "tokens read per pass": r.verified_per_pass,
-        "tokens per target pass": r.tokens_per_pass,
-        "tokens/s (median)": r.median_tps, "tokens/s (min–max)": f"{min(r.tokens_per_s):.1f}–"
-                                                               f"{max(r.tokens_per_s):.1f}",
-        "accepted at depth 1, 2, …": " ".join(f"{a:.2f}" for a in r.by_depth[:6])} for r in rows]),
+        _("drafting"): _(r.name[0]).format(**r.name[1]), _("tokens read per pass"): r.verified_per_pass,
+        _("tokens per target pass"): r.tokens_per_pass,
+        _("tokens/s (median)"): r.median_tps,
+        _("tokens/s (min–max)"): f"{min(r.tokens_per_s):.1f}–{max(r.tokens_per_s):.1f}",
+        _("accepted at depth 1, 2, …"): " ".join(f"{a:.2f}" for a in r.by_depth[:6])} for r in rows]),
         hide_index=True, key="trees_table")
     st.write(verdict(rows))
 
@@ -156,39 +159,40 @@ def verdict(rows) -> str:
     alone, chain, tree = rows
     gain = tree.tokens_per_pass / chain.tokens_per_pass
     spread = max(max(r.tokens_per_s) / min(r.tokens_per_s) for r in rows)
-    text = (f"Per target pass the tree emitted {tree.tokens_per_pass:.2f} tokens, the chain "
-            f"{chain.tokens_per_pass:.2f}: **{gain:.2f}×**. In wall-clock the tree ran at "
-            f"{tree.median_tps / alone.median_tps:.2f}× the target alone and the chain at "
-            f"{chain.median_tps / alone.median_tps:.2f}×.")
+    text = _("Per target pass the tree emitted {tree:.2f} tokens, the chain {chain:.2f}: **{gain:.2f}×**. "
+             "In wall-clock the tree ran at {tree_x:.2f}× the target alone and the chain at "
+             "{chain_x:.2f}×.").format(tree=tree.tokens_per_pass, chain=chain.tokens_per_pass,
+                                       gain=gain, tree_x=tree.median_tps / alone.median_tps,
+                                       chain_x=chain.median_tps / alone.median_tps)
     if spread > 1.25:
-        text += (f" The repeats differ by up to {spread:.2f}× (a busy machine): compare the "
-                 "per-pass numbers, which do not depend on timing.")
+        text += _(" The repeats differ by up to {spread:.2f}× (a busy machine): compare the "
+                  "per-pass numbers, which do not depend on timing.").format(spread=spread)
     return text
 
 
 def pass_price(pair) -> None:
-    st.header("What a wide pass costs here")
+    st.header(_("What a wide pass costs here"))
     key = {"pair": st.session_state.active_pair, "what": "pass prices"}
     prices = measured("pass_price", key,
                       lambda pr: trees.pass_prices(pair.target, pair.vocab_size),
-                      button="Time target passes of 1 to 32 tokens",
-                      intro="A tree pays off when reading many tokens in one pass costs about "
-                            "as much as reading one — true on accelerators for small batches, "
-                            "less so on a CPU. Time it on this machine.", on_disk=False)
+                      button=_("Time target passes of 1 to 32 tokens"),
+                      intro=_("A tree pays off when reading many tokens in one pass costs about "
+                              "as much as reading one — true on accelerators for small batches, "
+                              "less so on a CPU. Time it on this machine."), on_disk=False)
     if not prices:
         return
     sizes = sorted(prices)
     fig = go.Figure([go.Bar(x=[str(n) for n in sizes], y=[prices[n] for n in sizes],
-                            name="this machine", marker_color="#475569"),
+                            name=_("this machine"), marker_color="#475569"),
                      go.Scatter(x=[str(n) for n in sizes], y=[1.0] * len(sizes), mode="lines",
-                                name="a pass costing one step", line=dict(dash="dash"))])
-    fig.update_layout(height=280, xaxis=dict(title="tokens in one target pass", type="category"),
-                      yaxis_title="cost in one-token steps (v)", margin=dict(t=10, b=10))
+                                name=_("a pass costing one step"), line=dict(dash="dash"))])
+    fig.update_layout(height=280, xaxis=dict(title=_("tokens in one target pass"), type="category"),
+                      yaxis_title=_("cost in one-token steps (v)"), margin=dict(t=10, b=10))
     st.plotly_chart(fig, key="pass_price_fig")
     widest = sizes[-1]
-    st.write(f"On this machine a {widest}-token pass costs **{prices[widest]:.2f}** one-token "
-             f"steps (v). A tree of N nodes buys its extra tokens per pass at v(N + 1); where v "
-             f"stays near 1 the tree's gain in tokens per pass becomes a gain in time.")
+    st.write(_("On this machine a {n}-token pass costs **{v:.2f}** one-token steps (v). A tree of N "
+               "nodes buys its extra tokens per pass at v(N + 1); where v stays near 1 the tree's "
+               "gain in tokens per pass becomes a gain in time.").format(n=widest, v=prices[widest]))
 
 
 def exactness_rows(pair, ids, sampling, width: int, n: int, progress) -> tuple[list[dict], float]:
@@ -202,12 +206,12 @@ def exactness_rows(pair, ids, sampling, width: int, n: int, progress) -> tuple[l
 
 
 def still_exact(pair, settings) -> None:
-    st.header("Still exact?")
+    st.header(_("Still exact?"))
     if pair.draft is None or getattr(pair.draft, "reads_target_features", False):
-        st.write("This check uses a plain draft model's q at the first position; this pair's "
-                 "draft is not one (none, or one that reads the target's features).")
+        st.write(_("This check uses a plain draft model's q at the first position; this pair's "
+                   "draft is not one (none, or one that reads the target's features)."))
         return
-    n = st.select_slider("Trials per rule", [1000, 3000, 10000], value=3000, key="tree_trials")
+    n = st.select_slider(_("Trials per rule"), [1000, 3000, 10000], value=3000, key="tree_trials")
     sampling = replace(settings, temperature=max(settings.temperature, 0.5)).sampling
     text = st.session_state.prompt
     ids = encode_prompt(pair, user_turn(text) if session.uses_chat(pair) else text)[1]
@@ -215,26 +219,29 @@ def still_exact(pair, settings) -> None:
            "width": settings.tree_width, "n": n}
     found = measured("tree_exact", key, lambda pr: exactness_rows(pair, ids, sampling,
                                                                    settings.tree_width, n, pr),
-                     button="Check the three rules", on_disk=False,
-                     intro="Verifies one node many times with each rule, on the real p and q at "
-                           "the first position of the current prompt, and compares the law of the "
-                           "emitted token with p.")
+                     button=_("Check the three rules"), on_disk=False,
+                     intro=_("Verifies one node many times with each rule, on the real p and q at "
+                             "the first position of the current prompt, and compares the law of "
+                             "the emitted token with p."))
     if not found:
         return
     rows, floor = found
-    st.dataframe(pd.DataFrame(rows), hide_index=True, key="tree_exact_table")
+    shown = [{_("rule at a node"): _(r["rule at a node"]), _("distance to p (TV)"): r["distance to p (TV)"]}
+             for r in rows]
+    st.dataframe(pd.DataFrame(shown), hide_index=True, key="tree_exact_table")
     worst = max(rows[:2], key=lambda r: r["distance to p (TV)"])["distance to p (TV)"]
     wrong = rows[2]["distance to p (TV)"]
-    st.write(f"With the first position's real p and q ({settings.tree_width} children, {n} trials): "
-             f"sampling noise alone gives a distance of about {floor:.3f}. The two exact rules "
-             f"stay within {worst:.3f}; the matching rule is at {wrong:.3f}"
-             + (" — biased towards the drafted tokens." if wrong > 2 * floor else
-                " — too close to tell apart here: its bias needs drafts the target disagrees with."))
+    st.write(_("With the first position's real p and q ({width} children, {n} trials): sampling noise "
+               "alone gives a distance of about {floor:.3f}. The two exact rules stay within "
+               "{worst:.3f}; the matching rule is at {wrong:.3f}").format(
+        width=settings.tree_width, n=n, floor=floor, worst=worst, wrong=wrong)
+             + (_(" — biased towards the drafted tokens.") if wrong > 2 * floor else
+                _(" — too close to tell apart here: its bias needs drafts the target disagrees with.")))
 
 
 pair = sidebar.active_pair()
 if pair is None:
-    st.warning("No model pair is loaded: choose one in the sidebar.")
+    st.warning(_("No model pair is loaded: choose one in the sidebar."))
 else:
     settings = tree_settings(pair)
     one_round(pair, settings)

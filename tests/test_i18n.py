@@ -121,3 +121,12 @@ def test_the_exactness_page_and_its_charts_speak_korean(korean):
 def test_specdec_texts_stay_english_outside_the_app():
     from specdec.lessons.fit import in_words
     assert in_words(0.5).startswith("p-value 0.50")
+
+
+def test_the_trees_page_runs_a_round_in_korean(korean):
+    at = app_in("ko")
+    at.switch_page("pages/trees.py").run()
+    at.button(key="tree_next").click().run()
+    assert not at.exception
+    assert at.title[0].value == "여러 초안을 한 번에"
+    assert any("초안 방식이 노드" in m.value for m in at.markdown)

@@ -15,11 +15,12 @@ from specdec.metrics import summarize
 from specdec.settings import Settings
 from specdec.tree_verify import (verify_deterministic_children, verify_sampled_children,
                                  wrong_match_rule)
+from specdec.wording import N_, _
 
 
 @dataclass(frozen=True)
 class Contender:
-    name: str
+    name: tuple[str, dict]         # (text, its parameters): worded by the page, in its language
     settings: Settings
 
 
@@ -27,15 +28,15 @@ def contenders(base: Settings, budget: int, width: int, has_draft: bool) -> list
     """Target alone, a chain of `budget` drafts and a tree of `budget` nodes: chain and tree
     verify the same number of tokens per pass (budget + 1)."""
     chain, tree = ("model", "tree") if has_draft else ("ngram", "ngram-tree")
-    return [Contender("target alone", replace(base, mode="autoregressive")),
-            Contender(f"chain, k = {budget}", replace(base, drafter=chain, k=budget)),
-            Contender(f"tree, {budget} nodes, width {width}",
+    return [Contender((N_("target alone"), {}), replace(base, mode="autoregressive")),
+            Contender((N_("chain, k = {k}"), {"k": budget}), replace(base, drafter=chain, k=budget)),
+            Contender((N_("tree, {n} nodes, width {w}"), {"n": budget, "w": width}),
                       replace(base, drafter=tree, k=budget, tree_budget=budget, tree_width=width))]
 
 
 @dataclass(frozen=True)
 class Row:
-    name: str
+    name: tuple[str, dict]
     tokens_per_pass: float          # emitted tokens / target forwards
     by_depth: tuple[float, ...]     # acceptance at depth 1, 2, ... (metrics.per_position)
     tokens_per_s: list[float]       # one per repeat
@@ -60,18 +61,19 @@ def compare(pair, prompts: list[Prompt], base: Settings, budget: int, width: int
     """Every contender on the same prompts and seeds; repeats interleaved, so a slow spell of
     the machine hits every row alike."""
     cs = contenders(base, budget, width, pair.draft is not None)
-    speeds: dict[str, list[float]] = {c.name: [] for c in cs}
-    rounds: dict[str, list] = {}
+    speeds: dict[int, list[float]] = {j: [] for j in range(len(cs))}
+    rounds: dict[int, list] = {}
     for r in range(repeats):
         for j, c in enumerate(cs):
-            progress(r * len(cs) + j, repeats * len(cs), f"{c.name} (repeat {r + 1})")
+            progress(r * len(cs) + j, repeats * len(cs),
+                     _("{name} (repeat {r})").format(name=_(c.name[0]).format(**c.name[1]), r=r + 1))
             tps, rnds = _timed(pair, prompts, c.settings)
-            speeds[c.name].append(tps)
-            rounds.setdefault(c.name, rnds)
+            speeds[j].append(tps)
+            rounds.setdefault(j, rnds)
     out = []
-    for c in cs:
-        m = summarize(rounds[c.name])
-        out.append(Row(c.name, m.tokens / m.target_forwards, m.per_position, speeds[c.name],
+    for j, c in enumerate(cs):
+        m = summarize(rounds[j])
+        out.append(Row(c.name, m.tokens / m.target_forwards, m.per_position, speeds[j],
                        1 + m.drafted / m.rounds))
     return out
 
@@ -83,10 +85,10 @@ def pass_prices(model, vocab: int, sizes=(1, 4, 8, 16, 32), reps: int = 15) -> d
     return {n: ms[n] / ms[1] for n in sizes}
 
 
-RULES = {
-    "sampled children, min(1, p/q) and the residual": "sampled",
-    "top-w children as point masses, p(x) and remove x": "deterministic",
-    "wrong: sample one target token per child, keep a match": "wrong",
+RULES = {   # shown through _()
+    N_("sampled children, min(1, p/q) and the residual"): "sampled",
+    N_("top-w children as point masses, p(x) and remove x"): "deterministic",
+    N_("wrong: sample one target token per child, keep a match"): "wrong",
 }
 
 
