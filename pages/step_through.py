@@ -60,7 +60,7 @@ def controls(finished: bool) -> None:
 
 def messages() -> None:
     if st.session_state.get(session.NOTE):
-        st.info(st.session_state[session.NOTE])
+        st.info(_(st.session_state[session.NOTE]))
     if st.session_state.get(session.ERROR):
         st.warning(md(st.session_state[session.ERROR]))   # may quote a hostile file
 

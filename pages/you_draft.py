@@ -7,12 +7,15 @@ from specdec.errors import InputError
 from specdec.lessons.you_draft import compare
 from specdec.plots import prob, show
 from ui import session, shell, sidebar, state, strip
+from ui.i18n import N_, _
 from ui.safe import md
 
+WHO = (N_("you"), N_("n-gram lookup"), N_("draft model"))   # the rows' drafters, shown through _()
+
 shell.page()
-st.title("You are the drafter")
-st.caption("Guess how the model will go on. The target checks your guess exactly as it checks a "
-           "draft model's: each of your tokens survives with the probability the target gives it.")
+st.title(_("You are the drafter"))
+st.caption(_("Guess how the model will go on. The target checks your guess exactly as it checks a "
+             "draft model's: each of your tokens survives with the probability the target gives it."))
 
 DEFAULTS = {"yd_prompt": "def add(a, b):", "yd_text": "\n    return a + b"}
 for key, value in DEFAULTS.items():
@@ -22,14 +25,14 @@ for key, value in DEFAULTS.items():
 def inputs(pair):
     chat = pair is not None and has_template(pair.tokenizer) and st.session_state.prompt_mode == "chat"
     c1, c2 = st.columns(2)
-    c1.text_area("Your message to the model" if chat else "Prompt", key="yd_prompt", height=120)
-    c2.text_area("What you expect it to write next", key="yd_text", height=120)
+    c1.text_area(_("Your message to the model") if chat else _("Prompt"), key="yd_prompt", height=120)
+    c2.text_area(_("What you expect it to write next"), key="yd_text", height=120)
     return user_turn(st.session_state.yd_prompt) if chat else st.session_state.yd_prompt
 
 
 def verdict_table(rnd, label) -> pd.DataFrame:
-    return pd.DataFrame([{"your token": show(label(p.token)), "p(d) (target)": prob(p.p),
-                          "u": prob(p.u), "verdict": p.verdict} for p in rnd.positions])
+    return pd.DataFrame([{_("your token"): show(label(p.token)), _("p(d) (target)"): prob(p.p),
+                          "u": prob(p.u), _("verdict"): _(p.verdict)} for p in rnd.positions])
 
 
 def your_round(result, label) -> None:
@@ -38,25 +41,26 @@ def your_round(result, label) -> None:
     st.dataframe(verdict_table(rnd, label), hide_index=True, key="yd_table")
     kept, total = rnd.n_accepted, rnd.drafted
     if kept == total:
-        st.write(f"The target kept all **{total}** of your tokens and added "
-                 f"`{md(show(label(rnd.final.token)))}` as a bonus.")
+        st.write(_("The target kept all **{total}** of your tokens and added `{bonus}` as a bonus.")
+                 .format(total=total, bonus=md(show(label(rnd.final.token)))))
     else:
         miss = rnd.positions[kept]
-        st.write(f"The target kept **{kept}** of your {total} tokens. At token {miss.i} "
-                 f"(`{md(show(label(miss.token)))}`, p = {prob(miss.p)}) it took over and wrote "
-                 f"`{md(show(label(rnd.final.token)))}` instead, drawn from p without your token.")
-    st.caption("The text after this round, and what the target wrote from there on its own:")
+        st.write(_("The target kept **{kept}** of your {total} tokens. At token {i} (`{token}`, p = "
+                   "{p}) it took over and wrote `{instead}` instead, drawn from p without your "
+                   "token.").format(kept=kept, total=total, i=miss.i, token=md(show(label(miss.token))),
+                                    p=prob(miss.p), instead=md(show(label(rnd.final.token)))))
+    st.caption(_("The text after this round, and what the target wrote from there on its own:"))
     st.html(strip.text_html("".join(label(t) for t in rnd.emitted + result.continuation)))
 
 
 def comparison(results) -> None:
-    st.subheader("The same prompt, drafted by the machines")
-    st.dataframe(pd.DataFrame([{"drafter": r.who, "tokens proposed": r.round.drafted,
-                                "kept by the target": r.round.n_accepted,
-                                "emitted in this round": len(r.round.emitted)} for r in results]),
+    st.subheader(_("The same prompt, drafted by the machines"))
+    st.dataframe(pd.DataFrame([{_("drafter"): _(r.who), _("tokens proposed"): r.round.drafted,
+                                _("kept by the target"): r.round.n_accepted,
+                                _("emitted in this round"): len(r.round.emitted)} for r in results]),
                  hide_index=True, key="yd_compare")
-    st.caption("Every row used the same prompt, seed and sampling, and the same k (the length of your "
-               "text). A row that proposed nothing found no earlier match in the text (n-gram).")
+    st.caption(_("Every row used the same prompt, seed and sampling, and the same k (the length of "
+                 "your text). A row that proposed nothing found no earlier match in the text (n-gram)."))
 
 
 def signature() -> tuple:
@@ -67,8 +71,8 @@ def signature() -> tuple:
 pair = sidebar.active_pair()
 prompt = inputs(pair)
 if pair is None:
-    st.warning("No model pair is loaded: choose one in the sidebar.")
-elif st.button("Verify my continuation", type="primary", key="yd_go"):
+    st.warning(_("No model pair is loaded: choose one in the sidebar."))
+elif st.button(_("Verify my continuation"), type="primary", key="yd_go"):
     try:
         st.session_state["yd_result"] = (
             compare(pair, prompt, st.session_state.yd_text, state.settings()), signature())
@@ -80,11 +84,11 @@ if pair is not None and found and found[1] == signature():
     your_round(found[0][0], label)
     comparison(found[0])
 st.divider()
-st.subheader("A cheap proposer and an expensive approver")
-st.write("What you just did is the whole trick: something cheap guesses, something careful checks "
-         "many guesses at once and keeps the longest part it agrees with. The same shape turns up "
-         "well beyond language models. A search engine lets a fast first stage pull a few hundred "
-         "candidates and a slower ranking model order only those; an agent lets a quick rule "
-         "propose the next action and calls a large model only to approve or correct it. In each "
-         "case the result is as good as the careful step, and the speed depends on how often the "
-         "cheap step is right — here, how predictable the next tokens are.")
+st.subheader(_("A cheap proposer and an expensive approver"))
+st.write(_("What you just did is the whole trick: something cheap guesses, something careful checks "
+           "many guesses at once and keeps the longest part it agrees with. The same shape turns up "
+           "well beyond language models. A search engine lets a fast first stage pull a few hundred "
+           "candidates and a slower ranking model order only those; an agent lets a quick rule "
+           "propose the next action and calls a large model only to approve or correct it. In each "
+           "case the result is as good as the careful step, and the speed depends on how often the "
+           "cheap step is right — here, how predictable the next tokens are."))

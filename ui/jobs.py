@@ -7,12 +7,13 @@ import pandas as pd
 import streamlit as st
 
 from specdec.errors import InputError
+from ui.i18n import _
 
 
 def run_job(label: str, key: str, fn: Callable):
     """Call fn(progress) with a live progress bar; returns its result."""
     stop = st.empty()
-    stop.button("Stop", key=f"{key}_stop", help="Stops the computation (partial results are dropped).")
+    stop.button(_("Stop"), key=f"{key}_stop", help=_("Stops the computation (partial results are dropped)."))
     bar = st.progress(0.0, label)
 
     def progress(done: int, total: int, text: str) -> None:
@@ -21,7 +22,7 @@ def run_job(label: str, key: str, fn: Callable):
     try:
         result = fn(progress)
     except InputError as err:   # a model that will not load, a bad setting: say so, keep the page
-        st.error(f"Could not finish: {err}")
+        st.error(_("Could not finish: {why}").format(why=err))
         result = None
     bar.empty()
     stop.empty()
@@ -29,5 +30,5 @@ def run_job(label: str, key: str, fn: Callable):
 
 
 def csv_button(rows: list[dict], name: str, key: str) -> None:
-    st.download_button("Download the numbers (CSV)", pd.DataFrame(rows).to_csv(index=False),
+    st.download_button(_("Download the numbers (CSV)"), pd.DataFrame(rows).to_csv(index=False),
                        f"{name}.csv", "text/csv", key=key)

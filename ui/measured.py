@@ -12,6 +12,7 @@ import streamlit as st
 
 from specdec import result_cache
 from ui import jobs
+from ui.i18n import _
 
 
 def _session_store() -> dict:
@@ -36,7 +37,7 @@ def measured(kind: str, key: dict, job: Callable[[Callable], Any], *, button: st
     """The kept result for (kind, key), or a fresh one when the button is clicked; None (and
     `intro` shown) while there is none. `job(progress)` computes it with a progress bar."""
     result = _load(kind, key, on_disk)
-    label = "Recompute" if result else button
+    label = _("Recompute") if result else button
     if st.button(label, key=f"{kind}_run", type="secondary" if result else "primary"):
         fresh = jobs.run_job(button, f"{kind}_job", job)
         if fresh is not None:

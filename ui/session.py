@@ -12,6 +12,7 @@ import streamlit as st
 import specdec
 from specdec.chat import has_template, user_turn
 from ui import loaders, state
+from ui.i18n import N_
 
 RUN, NOTE, ERROR, SELECTED, REPLAY = "run", "run_note", "run_error", "round_sel", "replay"
 CLICK_T0, CLICK_MS = "_click_t0", "_last_click_ms"
@@ -37,7 +38,7 @@ def check_fresh() -> None:
     run = st.session_state.get(RUN)
     if run and run["signature"] != signature():
         reset()
-        st.session_state[NOTE] = "Settings, prompt or model pair changed — the run was reset."
+        st.session_state[NOTE] = N_("Settings, prompt or model pair changed — the run was reset.")
 
 
 def reset() -> None:
@@ -87,7 +88,7 @@ def jump(kind: str) -> None:
             found = rnd.index if JUMPS[kind](rnd) else None
         st.session_state[SELECTED] = len(dec.history) if found is None else found + 1
         if found is None:
-            st.session_state[NOTE] = "No such round before the end of the run."
+            st.session_state[NOTE] = N_("No such round before the end of the run.")
     except specdec.InputError as err:
         st.session_state[ERROR] = str(err)
 
