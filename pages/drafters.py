@@ -11,13 +11,15 @@ from specdec.models import FAST_DRAFT, FAST_TARGET, family_drafts
 from specdec.prompts import load_prompts, round_robin
 from ui import jobs, loaders, shell, state
 from ui.measured import measured
+from ui.i18n import _
 from ui.round_view import chart
 
 shell.page()
-st.title("Drafters compared")
-st.caption(f"Same prompts, same target ({FAST_TARGET}): which drafter wins, and on which kind of text?")
+st.title(_("Drafters compared"))
+st.caption(_("Same prompts, same target ({target}): which drafter wins, and on which kind of text?")
+           .format(target=FAST_TARGET))
 
-N = st.slider("Prompts (taken one of each kind in turn)", 2, 20, 10, key="drafters_n")
+N = st.slider(_("Prompts (taken one of each kind in turn)"), 2, 20, 10, key="drafters_n")
 PROMPTS = round_robin(load_prompts(), N)
 MAX_NEW = 32
 DRAFTS = family_drafts(FAST_TARGET)
@@ -30,10 +32,10 @@ def measure():
     return measured(
         "drafters", key,
         lambda pr: compare(loaders.load, FAST_TARGET, variants(DRAFTS, FAST_DRAFT), PROMPTS, s, pr),
-        button="Compare the drafters",
-        intro=f"{len(PROMPTS)} prompts, {MAX_NEW} new tokens, k = {s.k}, T = {s.temperature}; "
-              f"the policies use {FAST_DRAFT} (confidence threshold {s.confidence}). "
-              "Cached on disk per settings.")
+        button=_("Compare the drafters"),
+        intro=_("{n} prompts, {tokens} new tokens, k = {k}, T = {t}; the policies use {draft} "
+                "(confidence threshold {conf}). Cached on disk per settings.").format(
+            n=len(PROMPTS), tokens=MAX_NEW, k=s.k, t=s.temperature, draft=FAST_DRAFT, conf=s.confidence))
 
 
 rows = measure()
@@ -44,17 +46,17 @@ if rows:
                  column_config={c: st.column_config.NumberColumn(format="%.2f")
                                 for c in ("acceptance_rate", "mean_acceptance_length", "c", "speedup",
                                           "speedup_min", "speedup_max")})
-    st.caption(f"speedup: median of {REPEATS} interleaved repeats, with their min and max; c: draft "
-               "step / target one-token step.")
+    st.caption(_("speedup: median of {n} interleaved repeats, with their min and max; c: draft "
+                 "step / target one-token step.").format(n=REPEATS))
     note = spread_warning(overall)
     if note:
         st.warning(note, icon=":material/warning:")
     c1, c2 = st.columns(2)
     with c1:
-        chart(drafters_figure(overall, "acceptance_rate", "Acceptance rate"), "drafters-acc")
+        chart(drafters_figure(overall, "acceptance_rate", _("Acceptance rate")), "drafters-acc")
     with c2:
-        chart(drafters_figure(overall, "speedup", "Wall-clock speedup"), "drafters-speed")
-    st.subheader("Winner per kind of text")
+        chart(drafters_figure(overall, "speedup", _("Wall-clock speedup")), "drafters-speed")
+    st.subheader(_("Winner per kind of text"))
     kinds = sorted({r["kind"] for r in rows} - {"all"})
     winners = [max((r for r in rows if r["kind"] == k), key=lambda r: r["speedup"]) for k in kinds]
     st.dataframe(pd.DataFrame(winners)[["kind", "drafter", "speedup", "acceptance_rate",
@@ -62,6 +64,7 @@ if rows:
                  key="drafters_winners")
     ngram = {r["kind"]: r["speedup"] for r in rows if r["drafter"] == "n-gram lookup"}
     best_kind = max(ngram, key=ngram.get)
-    st.caption(f"Notice: the n-gram drafter costs nothing and does best on **{best_kind}** text "
-               f"({ngram[best_kind]:.2f}×), where the continuation is copied from the prompt.")
+    st.caption(_("The n-gram drafter costs nothing; it did best on **{kind}** text ({speedup:.2f}×), "
+                 "where a continuation can be copied from the prompt.").format(
+        kind=best_kind, speedup=ngram[best_kind]))
     jobs.csv_button(rows, "drafters-compared", "drafters_csv")

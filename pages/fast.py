@@ -12,40 +12,41 @@ from specdec.prompts import load_prompts
 from specdec.theory import best_k, expected_speedup, expected_tokens
 from ui import jobs, loaders, shell, sidebar, state
 from ui.measured import measured as measured_result
+from ui.i18n import _
 from ui.round_view import chart
 from ui.safe import md
 
 shell.page()
 
-st.title("When speculation is fast")
-st.caption("Speed depends on three numbers: how often drafts are accepted (α), how many you "
-           "draft (k), and how much a draft step costs relative to a target step (c).")
+st.title(_("When speculation is fast"))
+st.caption(_("Speed depends on three numbers: how often drafts are accepted (α), how many you "
+             "draft (k), and how much a draft step costs relative to a target step (c)."))
 
 PROMPTS = [p.prompt for p in load_prompts() if p.kind in ("code", "structured")][:8]
 MAX_NEW = 48
 
 
 def theory() -> None:
-    st.header("1 · Theory (Leviathan et al. 2023, §3)")
+    st.header(_("1 · Theory (Leviathan et al. 2023, §3)"))
     c1, c2, c3, c4 = st.columns(4)
-    alpha = c1.slider("α (acceptance rate)", 0.0, 0.99, 0.8, 0.01, key="fast_alpha")
-    k = c2.slider("k (draft length)", 1, 12, 4, key="fast_k")
-    c = c3.slider("c (draft step / target step)", 0.0, 1.0, 0.15, 0.01, key="fast_c")
-    eps = c4.slider("ε (extra cost per verified token)", 0.0, 0.5, 0.0, 0.01, key="fast_eps",
-                    help="The theorem assumes checking k + 1 tokens in one pass costs one target "
-                         "step (ε = 0: true on an idle GPU). On a CPU each extra token costs "
-                         "a little: the pass costs 1 + k·ε steps.")
+    alpha = c1.slider(_("α (acceptance rate)"), 0.0, 0.99, 0.8, 0.01, key="fast_alpha")
+    k = c2.slider(_("k (draft length)"), 1, 12, 4, key="fast_k")
+    c = c3.slider(_("c (draft step / target step)"), 0.0, 1.0, 0.15, 0.01, key="fast_c")
+    eps = c4.slider(_("ε (extra cost per verified token)"), 0.0, 0.5, 0.0, 0.01, key="fast_eps",
+                    help=_("The theorem assumes checking k + 1 tokens in one pass costs one target "
+                           "step (ε = 0: true on an idle GPU). On a CPU each extra token costs "
+                           "a little: the pass costs 1 + k·ε steps."))
     m1, m2, m3 = st.columns(3)
-    m1.metric("Expected tokens per round", f"{expected_tokens(alpha, k):.2f}",
+    m1.metric(_("Expected tokens per round"), f"{expected_tokens(alpha, k):.2f}",
               help="(1 − α^(k+1)) / (1 − α)")
-    m2.metric("Expected speedup", f"{expected_speedup(alpha, k, c + eps):.2f}×",
-              help="(1 − α^(k+1)) / ((1 − α)(k·c + 1 + k·ε)); Theorem 3.8 is ε = 0")
-    m3.metric("Best k for this α, c and ε", best_k(alpha, c + eps, 12))   # ε acts as c + ε
+    m2.metric(_("Expected speedup"), f"{expected_speedup(alpha, k, c + eps):.2f}×",
+              help=_("(1 − α^(k+1)) / ((1 − α)(k·c + 1 + k·ε)); Theorem 3.8 is ε = 0"))
+    m3.metric(_("Best k for this α, c and ε"), best_k(alpha, c + eps, 12))   # ε acts as c + ε
     chart(lp.theory_figure(alpha, k, c, eps=eps), "fast-theory")
-    st.caption("Notice: each curve rises, peaks and falls — more drafts mean more chances but each "
-               "costs c; below the dashed line speculation is slower than plain decoding. "
-               "Raising ε acts exactly like raising c: a costlier verification pass favours a "
-               "smaller k.")
+    st.caption(_("Notice: each curve rises, peaks and falls — more drafts mean more chances but each "
+                 "costs c; below the dashed line speculation is slower than plain decoding. "
+                 "Raising ε acts exactly like raising c: a costlier verification pass favours a "
+                 "smaller k."))
 
 
 def warn(rows: list[dict]) -> None:
@@ -55,41 +56,43 @@ def warn(rows: list[dict]) -> None:
 
 
 def measured(pair, names) -> None:
-    st.header("2 · Measured on this machine")
+    st.header(_("2 · Measured on this machine"))
     settings = replace(state.settings(), max_new_tokens=MAX_NEW)
     key = {"pair": list(names), "T": settings.temperature, "prompts": PROMPTS, "n": MAX_NEW,
            "repeats": speed.REPEATS}
     rows = measured_result(
         "ksweep", key, lambda pr: speed.k_sweep(pair, PROMPTS, list(range(1, 9)), settings, pr),
-        button="Measure k = 1 … 8 here",
-        intro=f"Runs speculative and autoregressive generation on {len(PROMPTS)} bundled prompts "
-              f"({MAX_NEW} tokens each, T = {settings.temperature}) for k = 1…8, and measures c.")
+        button=_("Measure k = 1 … 8 here"),
+        intro=_("Runs speculative and autoregressive generation on {n} bundled prompts ({tokens} "
+                "tokens each, T = {t}) for k = 1…8, and measures c.").format(
+            n=len(PROMPTS), tokens=MAX_NEW, t=settings.temperature))
     if not rows:
         return
     alpha = sum(r["alpha"] for r in rows) / len(rows)
     best = max(rows, key=lambda r: r["speedup"])
-    st.write(f"Measured: α̂ = **{alpha:.2f}** (mean β), c = **{rows[0]['c']:.3f}** (draft step / "
-             f"target one-token step), best measured speedup **{best['speedup']:.2f}×** at k = "
-             f"{best['k']} (median of {best.get('repeats', 1)} interleaved repeats"
+    st.write(_("Measured: α̂ = **{alpha:.2f}** (mean β), c = **{c:.3f}** (draft step / target "
+               "one-token step), best measured speedup **{best:.2f}×** at k = {k} (median of "
+               "{repeats} interleaved repeats").format(alpha=alpha, c=rows[0]["c"], best=best["speedup"],
+                                                       k=best["k"], repeats=best.get("repeats", 1))
              + (f", {best['speedup_min']:.2f}–{best['speedup_max']:.2f}×)." if "speedup_min" in best else ")."))
     warn(rows)
     if "verify_cost" in rows[0]:
         costs = ", ".join(f"v{r['k']} = {r['verify_cost']:.2f}" for r in rows)
-        st.write(f"In these runs one target pass over k + 1 tokens cost v_k target steps: {costs}. "
-                 "The dashed grey line is the theorem with those prices.")
+        st.write(_("In these runs one target pass over k + 1 tokens cost v_k target steps: {costs}. "
+                   "The dashed grey line is the theorem with those prices.").format(costs=costs))
     chart(lp.theory_figure(round(alpha, 2), 4, rows[0]["c"], rows, k_max=8), "fast-measured")
     chart(lp.tokens_figure(rows), "fast-tokens")
     below = sum(r["speedup"] < r["theory_speedup"] for r in rows)
-    st.caption(f"Measured speed sits below Theorem 3.8 at {below} of {len(rows)} k. The theorem "
-               "prices the verification pass at one target step; the dashed line uses the price "
-               "v_k these runs paid. What is left is per-round overhead (Python, sampling, cache "
-               "cropping); tokens per round do not depend on timing.")
+    st.caption(_("Measured speed sits below Theorem 3.8 at {below} of {n} k. The theorem prices the "
+                 "verification pass at one target step; the dashed line uses the price v_k these "
+                 "runs paid. What is left is per-round overhead (Python, sampling, cache cropping); "
+                 "tokens per round do not depend on timing.").format(below=below, n=len(rows)))
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="fast_rows")
     jobs.csv_button(rows, "k-sweep", "fast_csv")
 
 
 def tradeoff() -> None:
-    st.header("3 · Too weak vs too big: every draft of the family")
+    st.header(_("3 · Too weak vs too big: every draft of the family"))
     settings = replace(state.settings(), max_new_tokens=MAX_NEW)
     k, t = settings.k, settings.temperature
     drafts = family_drafts(FAST_TARGET)
@@ -98,17 +101,17 @@ def tradeoff() -> None:
     rows = measured_result(
         "tradeoff", key,
         lambda pr: speed.draft_tradeoff(loaders.load, FAST_TARGET, drafts, PROMPTS, settings, pr),
-        button="Measure every draft",
-        intro=f"Same target, k = {k}, T = {t}: acceptance, cost ratio c and real speedup for each "
-              "embedded draft and the n-gram drafter. Computed once per machine and cached.")
+        button=_("Measure every draft"),
+        intro=_("Same target, k = {k}, T = {t}: acceptance, cost ratio c and real speedup for each "
+                "embedded draft and the n-gram drafter. Computed once per machine and cached.").format(k=k, t=t))
     if not rows:
         return
     rows = sorted(rows, key=lambda r: r["params"])
     c1, c2 = st.columns(2)
     with c1:
-        chart(lp.tradeoff_figure(rows, "acceptance_rate", "Acceptance rate by draft size"), "fast-acc")
+        chart(lp.tradeoff_figure(rows, "acceptance_rate", _("Acceptance rate by draft size")), "fast-acc")
     with c2:
-        chart(lp.tradeoff_figure(rows, "speedup", "Wall-clock speedup by draft size"), "fast-speed")
+        chart(lp.tradeoff_figure(rows, "speedup", _("Wall-clock speedup by draft size")), "fast-speed")
     st.caption(speed.tradeoff_caption(rows))
     warn(rows)
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="fast_tradeoff_rows")
@@ -116,14 +119,15 @@ def tradeoff() -> None:
 
 
 def temperatures(pair, names) -> None:
-    st.header("4 · Temperature and acceptance")
+    st.header(_("4 · Temperature and acceptance"))
     temps = [0.0, 0.25, 0.5, 0.75, 1.0, 1.5]
     settings = replace(state.settings(), max_new_tokens=MAX_NEW)
     key = {"pair": list(names), "k": settings.k, "prompts": PROMPTS, "n": MAX_NEW}
     rows = measured_result(
         "temps", key, lambda pr: speed.temperature_sweep(pair, PROMPTS, temps, settings, pr),
-        button="Sweep the temperature",
-        intro=f"Measures acceptance at T = {', '.join(map(str, temps))} with k = {settings.k}.")
+        button=_("Sweep the temperature"),
+        intro=_("Measures acceptance at T = {temps} with k = {k}.").format(
+            temps=", ".join(map(str, temps)), k=settings.k))
     if rows:
         chart(lp.temperature_figure(rows), "fast-temps")
         st.caption(speed.temperature_caption(rows))
@@ -131,29 +135,31 @@ def temperatures(pair, names) -> None:
 
 
 def benchmark() -> None:
-    st.header("5 · The benchmark: this engine vs transformers")
-    st.write("`python -m specdec bench --out build/bench.json` runs autoregressive, speculative, "
-             "transformers `generate()` and assisted generation side by side (see the README). "
-             "Its results show up here; you can also upload a file from another machine.")
-    upload = st.file_uploader("Benchmark JSON", type=["json"], key="fast_bench_file")
+    st.header(_("5 · The benchmark: this engine vs transformers"))
+    st.write(_("`python -m specdec bench --out build/bench.json` runs autoregressive, speculative, "
+               "transformers `generate()` and assisted generation side by side (see the README). "
+               "Its results show up here; you can also upload a file from another machine."))
+    upload = st.file_uploader(_("Benchmark JSON"), type=["json"], key="fast_bench_file")
     result, error = speed.read_bench(upload.getvalue() if upload else None)
     if error:
         st.error(error)
     if not result:
         return
     rows = flat_rows(result)
-    st.caption(f"{md(result['target'])} ← {md(result['draft'])}, {md(result['prompts'])} prompts × "
-               f"{result['max_new_tokens']} tokens, {result['repeats']} repeats, c = {result['c']:.3f}.")
+    st.caption(_("{target} ← {draft}, {prompts} prompts × {tokens} tokens, {repeats} repeats, c = "
+                 "{c:.3f}.").format(target=md(result["target"]), draft=md(result["draft"]),
+                                    prompts=md(result["prompts"]), tokens=result["max_new_tokens"],
+                                    repeats=result["repeats"], c=result["c"]))
     temps = sorted({r["temperature"] for r in rows})
     for col, t in zip(st.columns(len(temps)), temps):
         with col:
             chart(lp.bench_figure(rows, t), f"fast-bench-{t}")
-    st.caption("Notice: the gap between the solid and dashed lines is what a verification pass over "
-               "k + 1 tokens costs beyond one step on this machine; a measured point below the "
-               "dashed line is per-round overhead, one above it is run-to-run noise or text that "
-               "suits the draft better than the average α suggests. Dotted: transformers' default "
-               "drafting (up to 20 drafts a round, stop when q(d) < 0.4) in the library and in "
-               "this engine — it ignores k, so it is flat.")
+    st.caption(_("Notice: the gap between the solid and dashed lines is what a verification pass "
+                 "over k + 1 tokens costs beyond one step on this machine; a measured point below "
+                 "the dashed line is per-round overhead, one above it is run-to-run noise or text "
+                 "that suits the draft better than the average α suggests. Dotted: transformers' "
+                 "default drafting (up to 20 drafts a round, stop when q(d) < 0.4) in the library "
+                 "and in this engine — it ignores k, so it is flat."))
     st.dataframe(pd.DataFrame(rows), hide_index=True, key="fast_bench_rows")
 
 
@@ -162,7 +168,7 @@ st.divider()
 pair = sidebar.active_pair()
 names = st.session_state.get("active_pair")
 if pair is None or pair.draft is None:
-    st.info("Load a model pair in the sidebar to measure.")
+    st.info(_("Load a model pair in the sidebar to measure."))
 else:
     measured(pair, names)
     st.divider()

@@ -10,43 +10,53 @@ from specdec.lessons.plots import kind_figure, per_position_by_kind_figure
 from specdec.prompts import KINDS, Prompt, load_prompts
 from ui import jobs, shell, sidebar, state, strip
 from ui.measured import measured
+from ui.i18n import N_, _
 from ui.round_view import chart
 
 shell.page()
-st.title("Where speculation works")
-st.caption("Drafts survive where the next tokens are predictable. An average hides this: "
-           "measure it per kind of text.")
+st.title(_("Where speculation works"))
+st.caption(_("Drafts survive where the next tokens are predictable. An average hides this: "
+             "measure it per kind of text."))
+HEADERS = {name: name for name in (N_("kind"), N_("prompts"), N_("acceptance rate"),
+                                   N_("mean acceptance length"), N_("speedup"), N_("per position"),
+                                   N_("histogram"), N_("group"), N_("rounds"), N_("label"))}
+
+
+def shown(frame: pd.DataFrame) -> pd.DataFrame:
+    """Column names in the page's language (the data keep their English keys)."""
+    return frame.rename(columns={c: _(c) for c in frame.columns if c in HEADERS})
 MAX_NEW = 32
 
 
 def prompt_set() -> list[Prompt]:
     prompts = load_prompts() + st.session_state.setdefault("user_prompts", [])
-    with st.expander(f"The prompt set: {len(prompts)} prompts in {len(KINDS)} kinds — add your own"):
+    with st.expander(_("The prompt set: {n} prompts in {kinds} kinds — add your own").format(
+            n=len(prompts), kinds=len(KINDS))):
         st.dataframe(pd.DataFrame([p.__dict__ for p in prompts]), hide_index=True, key="where_set")
         with st.form("where_add", clear_on_submit=True):
-            text = st.text_area("Your prompt", key="where_new_text")
+            text = st.text_area(_("Your prompt"), key="where_new_text")
             c1, c2 = st.columns(2)
-            kind = c1.selectbox("Kind", KINDS, key="where_new_kind")
-            label = c2.text_input("Short label", key="where_new_label")
-            if st.form_submit_button("Add to the set (kept for this session)"):
+            kind = c1.selectbox(_("Kind"), KINDS, key="where_new_kind")
+            label = c2.text_input(_("Short label"), key="where_new_label")
+            if st.form_submit_button(_("Add to the set (kept for this session)")):
                 if text.strip():
                     st.session_state.user_prompts.append(Prompt(kind, label or text[:20], text))
                     st.rerun()
-                st.warning("Write a prompt first.")
+                st.warning(_("Write a prompt first."))
     return prompts
 
 
 def results(pair, prompts):
-    kinds = st.multiselect("Kinds to run", KINDS, default=list(KINDS), key="where_kinds_sel")
+    kinds = st.multiselect(_("Kinds to run"), KINDS, default=list(KINDS), key="where_kinds_sel")
     prompts = [p for p in prompts if p.kind in kinds]
     settings = replace(state.settings(), max_new_tokens=MAX_NEW, seed=0)
     key = {"pair": st.session_state.active_pair, "settings": settings.as_dict(),
            "prompts": [p.__dict__ for p in prompts]}
     return measured("where", key, lambda pr: where.run_set(pair, prompts, settings, pr),
-                    button=f"Run the set (k = {settings.k}, T = {settings.temperature})",
-                    intro=f"Runs every prompt speculatively and autoregressively ({MAX_NEW} new "
-                          "tokens, same seed). Results are kept per pair and settings for this "
-                          "session; change k or T to measure again.", on_disk=False)
+                    button=_("Run the set (k = {k}, T = {t})").format(k=settings.k, t=settings.temperature),
+                    intro=_("Runs every prompt speculatively and autoregressively ({n} new tokens, "
+                            "same seed). Results are kept per pair and settings for this session; "
+                            "change k or T to measure again.").format(n=MAX_NEW), on_disk=False)
 
 
 def kind_rows(res) -> list[dict]:
@@ -64,12 +74,12 @@ def split_rows(groups: dict) -> list[dict]:
 
 
 def per_kind(res) -> None:
-    st.header("By kind of text")
+    st.header(_("By kind of text"))
     rows = kind_rows(res)
-    shown = [{**r, "per position": " · ".join(f"{x:.2f}" for x in r["per position"]),
+    table = [{**r, "per position": " · ".join(f"{x:.2f}" for x in r["per position"]),
               "histogram": " ".join(map(str, r["histogram"]))} for r in rows]
-    st.dataframe(pd.DataFrame(shown), hide_index=True, key="where_kinds",
-                 column_config={c: st.column_config.NumberColumn(format="%.2f")
+    st.dataframe(shown(pd.DataFrame(table)), hide_index=True, key="where_kinds",
+                 column_config={_(c): st.column_config.NumberColumn(format="%.2f")
                                 for c in ("acceptance rate", "mean acceptance length", "speedup")})
     c1, c2 = st.columns(2)
     with c1:
@@ -80,11 +90,11 @@ def per_kind(res) -> None:
     jobs.csv_button([{k: v for k, v in r.items() if k not in ("per position", "histogram")} for r in rows],
                     "acceptance-by-kind", "where_csv")
     c1, c2 = st.columns(2)
-    c1.subheader("Short vs long prompts")
-    c1.dataframe(pd.DataFrame(split_rows(where.group_metrics(res, where.length_bucket(res)))),
+    c1.subheader(_("Short vs long prompts"))
+    c1.dataframe(shown(pd.DataFrame(split_rows(where.group_metrics(res, where.length_bucket(res))))),
                  hide_index=True, key="where_len")
-    c2.subheader("Early vs late output tokens")
-    c2.dataframe(pd.DataFrame(split_rows(where.position_split(res))), hide_index=True, key="where_pos")
+    c2.subheader(_("Early vs late output tokens"))
+    c2.dataframe(shown(pd.DataFrame(split_rows(where.position_split(res)))), hide_index=True, key="where_pos")
 
 
 def open_in_step(text: str) -> None:
@@ -93,29 +103,30 @@ def open_in_step(text: str) -> None:
 
 
 def drill_down(pair, res) -> None:
-    st.header("Drill down")
-    kind = st.selectbox("Kind", sorted({r.prompt.kind for r in res}), key="where_kind")
+    st.header(_("Drill down"))
+    kind = st.selectbox(_("Kind"), sorted({r.prompt.kind for r in res}), key="where_kind")
     ranked = sorted((r for r in res if r.prompt.kind == kind), key=lambda r: -(r.metrics.acceptance_rate or 0))
-    st.dataframe(pd.DataFrame([{"label": r.prompt.label, "acceptance rate": r.metrics.acceptance_rate,
-                                "mean acceptance length": r.metrics.mean_acceptance_length,
-                                "speedup": r.speedup} for r in ranked]), hide_index=True, key="where_ranked")
-    label = st.selectbox("Prompt", [r.prompt.label for r in ranked], key="where_prompt")
+    st.dataframe(shown(pd.DataFrame([{"label": r.prompt.label, "acceptance rate": r.metrics.acceptance_rate,
+                                      "mean acceptance length": r.metrics.mean_acceptance_length,
+                                      "speedup": r.speedup} for r in ranked])),
+                 hide_index=True, key="where_ranked")
+    label = st.selectbox(_("Prompt"), [r.prompt.label for r in ranked], key="where_prompt")
     chosen = next(r for r in ranked if r.prompt.label == label)
     c1, c2 = st.columns(2)
-    if c1.button("Open in Step through", icon=":material/open_in_new:", key="where_open", on_click=open_in_step, args=(chosen.prompt.prompt,)):
+    if c1.button(_("Open in Step through"), icon=":material/open_in_new:", key="where_open", on_click=open_in_step, args=(chosen.prompt.prompt,)):
         st.switch_page("pages/step_through.py")
-    if c2.button("Token view: where do drafts break?", key="where_tokens"):
+    if c2.button(_("Token view: where do drafts break?"), key="where_tokens"):
         run = generate(pair, chosen.prompt.prompt,
                        replace(state.settings(), max_new_tokens=MAX_NEW, seed=0))
         st.html(strip.prob_strip_html(strip.prompt_texts(run.prompt_ids, run.label), run.rounds))
-        st.caption("Shade = target probability of the emitted token; green underline = an accepted "
-                   "draft, orange = a correction after a rejection, blue = a bonus token.")
+        st.caption(_("Shade = target probability of the emitted token; green underline = an accepted "
+                     "draft, orange = a correction after a rejection, blue = a bonus token."))
 
 
 pair = sidebar.active_pair()
 prompts = prompt_set()
 if pair is None or pair.draft is None:
-    st.info("Load a model pair with a draft model in the sidebar.")
+    st.info(_("Load a model pair with a draft model in the sidebar."))
 else:
     res = results(pair, prompts)
     if res:

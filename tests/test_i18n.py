@@ -130,3 +130,12 @@ def test_the_trees_page_runs_a_round_in_korean(korean):
     assert not at.exception
     assert at.title[0].value == "여러 초안을 한 번에"
     assert any("초안 방식이 노드" in m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize("page", ["pages/fast.py", "pages/where.py", "pages/drafters.py",
+                                  "pages/you_draft.py", "pages/home.py"])
+def test_every_other_page_renders_in_korean(korean, page):
+    at = app_in("ko")
+    at.switch_page(page).run()
+    assert not at.exception
+    assert all(not t.value.isascii() for t in at.title)         # the title is Korean

@@ -16,6 +16,7 @@ from specdec.measure import (cost_ratio, interleaved, speedups, timed, verify_co
                              verify_cost_in_run)
 from specdec.settings import Settings
 from specdec.theory import expected_speedup, expected_tokens, speedup_with_verify
+from specdec.wording import _
 
 BENCH_FILE = Path(__file__).resolve().parent.parent.parent / "build" / "bench.json"
 # written by `python -m specdec bench --out build/bench.json`
@@ -138,29 +139,32 @@ def spread_warning(rows: list[dict]) -> str | None:
     notes = []
     if wide:
         worst = max(wide, key=lambda r: r["speedup_max"] / r["speedup_min"])
-        notes.append(f"repeats disagree by up to {worst['speedup_max'] / worst['speedup_min']:.2f}× "
-                     f"({worst['speedup_min']:.2f}–{worst['speedup_max']:.2f}×)")
+        notes.append(_("repeats disagree by up to {ratio:.2f}× ({lo:.2f}–{hi:.2f}×)").format(
+            ratio=worst["speedup_max"] / worst["speedup_min"], lo=worst["speedup_min"],
+            hi=worst["speedup_max"]))
     if busy >= BUSY_LOAD:
-        notes.append(f"the machine was busy (load {busy:.1f} per core)")
-    return None if not notes else ("Timing is unreliable here: " + " and ".join(notes) +
-                                   ". Acceptance and tokens per round do not depend on timing; "
-                                   "re-measure the speedups on an idle machine.")
+        notes.append(_("the machine was busy (load {load:.1f} per core)").format(load=busy))
+    return None if not notes else _("Timing is unreliable here: {why}. Acceptance and tokens per "
+                                    "round do not depend on timing; re-measure the speedups on an "
+                                    "idle machine.").format(why=_(" and ").join(notes))
 
 
 def tradeoff_caption(rows: list[dict]) -> str:
     """What the draft sizes show, computed: does acceptance rise with size, which one is fastest."""
     models = sorted((r for r in rows if r["params"] > 0), key=lambda r: r["params"])
     if not models:
-        return "No draft models were measured."
+        return _("No draft models were measured.")
     acc = [r["acceptance_rate"] for r in models]
     rising = all(b >= a - 0.01 for a, b in zip(acc, acc[1:]))
-    trend = ("acceptance rises with draft size" if rising and acc[-1] > acc[0] + 0.01 else
-             "acceptance does not simply rise with draft size here (" +
-             ", ".join(f"{r['draft']} {r['acceptance_rate']:.2f}" for r in models) + ")")
+    trend = (_("acceptance rises with draft size") if rising and acc[-1] > acc[0] + 0.01 else
+             _("acceptance does not simply rise with draft size here ({values})").format(
+                 values=", ".join(f"{r['draft']} {r['acceptance_rate']:.2f}" for r in models)))
     best = max(rows, key=lambda r: r["speedup"])
-    verdict = (f"the fastest is {best['draft']} at {best['speedup']:.2f}×" if best["speedup"] > 1 else
-               f"none beats the target alone (best: {best['draft']} at {best['speedup']:.2f}×)")
-    return f"Measured: {trend}; {verdict}. A draft pays when it is accepted often *and* cheap (c)."
+    verdict = (_("the fastest is {draft} at {speedup:.2f}×") if best["speedup"] > 1 else
+               _("none beats the target alone (best: {draft} at {speedup:.2f}×)")).format(
+        draft=best["draft"], speedup=best["speedup"])
+    return _("Measured: {trend}; {verdict}. A draft pays when it is accepted often *and* cheap "
+             "(c).").format(trend=trend, verdict=verdict)
 
 
 def temperature_caption(rows: list[dict]) -> str:
@@ -168,11 +172,11 @@ def temperature_caption(rows: list[dict]) -> str:
     ordered = sorted(rows, key=lambda r: r["temperature"])
     lo, hi = ordered[0], ordered[-1]
     change = lo["alpha"] - hi["alpha"]
-    head = (f"From T = {lo['temperature']:g} to T = {hi['temperature']:g}, α̂ went from "
-            f"{lo['alpha']:.2f} to {hi['alpha']:.2f}")
+    head = _("From T = {lo:g} to T = {hi:g}, α̂ went from {a_lo:.2f} to {a_hi:.2f}").format(
+        lo=lo["temperature"], hi=hi["temperature"], a_lo=lo["alpha"], a_hi=hi["alpha"])
     if change > 0.02:
-        return head + ": sharper distributions agree more often, as expected."
+        return head + _(": sharper distributions agree more often, as expected.")
     if change < -0.02:
-        return head + ": here the draft agrees *more* at high temperature — flatter distributions " \
-                      "overlap more when both models are unsure."
-    return head + ": no clear effect on these prompts."
+        return head + _(": here the draft agrees *more* at high temperature — flatter distributions "
+                        "overlap more when both models are unsure.")
+    return head + _(": no clear effect on these prompts.")

@@ -84,19 +84,22 @@ def position_split(results: list[PromptResult], boundary: int = 16) -> dict[str,
 
 def kind_caption(rows: list[dict]) -> str:
     """What the per-kind acceptance shows, computed (one kind, a tie, or a spread)."""
+    from specdec.wording import _
     measured = [r for r in rows if r["acceptance rate"] is not None]
     if not measured:
-        return "Nothing was drafted in these runs."
+        return _("Nothing was drafted in these runs.")
     if len(measured) == 1:
         r = measured[0]
-        return (f"Only one kind was run ({r['kind']}): {r['acceptance rate']:.0%} of its drafts "
-                "survived. Select more kinds to compare them.")
+        return _("Only one kind was run ({kind}): {rate:.0%} of its drafts survived. Select more "
+                 "kinds to compare them.").format(kind=r["kind"], rate=r["acceptance rate"])
     best = max(measured, key=lambda r: r["acceptance rate"])
     worst = min(measured, key=lambda r: r["acceptance rate"])
     if best["acceptance rate"] - worst["acceptance rate"] < 0.02:
-        return (f"All kinds accept about the same share of drafts here "
-                f"({worst['acceptance rate']:.0%}–{best['acceptance rate']:.0%}).")
-    return (f"Drafts survive most on **{best['kind']}** text ({best['acceptance rate']:.0%}) and "
-            f"least on **{worst['kind']}** ({worst['acceptance rate']:.0%}); the per-position curves "
-            "show how fast a run of drafts breaks once it starts. Speedups here come from one run "
-            "per prompt: for repeated timings see *Drafters compared* or the bench.")
+        return _("All kinds accept about the same share of drafts here ({lo:.0%}–{hi:.0%}).").format(
+            lo=worst["acceptance rate"], hi=best["acceptance rate"])
+    return _("Drafts survive most on **{best}** text ({best_rate:.0%}) and least on **{worst}** "
+             "({worst_rate:.0%}); the per-position curves show how fast a run of drafts breaks once "
+             "it starts. Speedups here come from one run per prompt: for repeated timings see "
+             "*Drafters compared* or the bench.").format(
+        best=best["kind"], best_rate=best["acceptance rate"], worst=worst["kind"],
+        worst_rate=worst["acceptance rate"])
