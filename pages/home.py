@@ -6,6 +6,7 @@ import streamlit as st
 from specdec.errors import InputError
 from specdec.lessons.race import race, verdict
 from ui import navigation, shell, sidebar, state, strip
+from ui.glossary import glossary
 from ui.i18n import _
 from ui.safe import md
 
@@ -85,3 +86,4 @@ st.subheader(_("Lessons"))
 for info in navigation.PAGES:
     if info.blurb:
         st.page_link(info.path, label=f"{_(info.title)} — {_(info.blurb)}", icon=info.icon)
+glossary()

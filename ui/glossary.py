@@ -1,0 +1,35 @@
+"""The glossary: each term in English and Korean side by side, explained in the page's language.
+Terms that the field keeps in English (KV cache, top-p, ...) stay so in the Korean column."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from ui.i18n import N_, _
+
+TERMS = (   # (English, Korean, what it means — explained through _())
+    ("speculative decoding", "speculative decoding (추측 디코딩)",
+     N_("a cheap model drafts several tokens, the large model checks them all in one pass")),
+    ("draft model (q)", "초안 모델 (q)", N_("the small, fast model that proposes tokens")),
+    ("target model (p)", "타깃 모델 / 메인 모델 (p)",
+     N_("the large model whose distribution the output must follow")),
+    ("verification", "검증 / 검수", N_("one target pass that scores every drafted token at once")),
+    ("acceptance rate", "수용률", N_("accepted drafts / drafted tokens")),
+    ("mean acceptance length", "평균 수용 길이", N_("tokens emitted per round, the final token included")),
+    ("residual", "잔여 분포 (residual)",
+     N_("norm(max(0, p − q)): where a rejected draft's replacement is drawn from")),
+    ("bonus token", "보너스 토큰", N_("the extra token drawn from p when every draft was accepted")),
+    ("KV cache", "KV 캐시 (KV cache)",
+     N_("stored keys and values of earlier positions; rolled back after a rejection")),
+    ("temperature", "온도", N_("flattens (high) or sharpens (low) a distribution; 0 = greedy")),
+    ("top-p", "top-p", N_("keeps the smallest set of tokens whose probability adds up to p")),
+    ("greedy", "그리디", N_("always the most likely token (T = 0)")),
+    ("round", "라운드", N_("draft → verify → accept/reject → final token")),
+    ("tree of drafts", "초안 트리", N_("several candidates per position, verified in one pass")),
+)
+
+
+def glossary() -> None:
+    with st.expander(_("Glossary: English and Korean side by side")):
+        st.dataframe(pd.DataFrame([{"English": en, "한국어": ko, _("meaning"): _(meaning)}
+                                   for en, ko, meaning in TERMS]), hide_index=True, key="glossary")
