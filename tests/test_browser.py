@@ -54,3 +54,25 @@ def test_every_page_opens_and_a_round_runs():
             assert not problems(driver)
         finally:
             driver.quit()
+
+
+def test_every_page_opens_in_korean():
+    """?lang=ko: every page through the sidebar in Korean, no exception, no console error; the
+    navigation, the sidebar and a round speak Korean (rendered with the CJK font make test installs)."""
+    from ui.i18n import catalog
+    korean = catalog("ko").gettext
+    with serve_app() as url:
+        driver = chromium()
+        try:
+            driver.get(f"{url}/?lang=ko")
+            wait_idle(driver)
+            for page in PAGES:
+                open_page(driver, korean(page))
+                assert not problems(driver), (page, problems(driver))
+            open_page(driver, korean("Step through"))
+            click(driver, "다음 라운드")
+            wait_idle(driver)
+            assert "라운드 1" in driver.page_source and "1 · 초안" in driver.page_source
+            assert not problems(driver)
+        finally:
+            driver.quit()
