@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from specdec.errors import InputError
+from specdec.wording import N_
 
 ROLES = ("system", "user", "assistant")
 
@@ -24,19 +25,20 @@ class Message:
 def as_messages(chat: Sequence[Any]) -> tuple[Message, ...]:
     """Validate a chat given as dicts (or Messages); a clear error for each kind of mistake."""
     if not chat:
-        raise InputError("the chat is empty: give at least one message, e.g. "
-                         '[{"role": "user", "content": "Hello"}]')
+        raise InputError(N_("the chat is empty: give at least one message, e.g. "
+                            '[{"role": "user", "content": "Hello"}]'))
     out = []
     for i, item in enumerate(chat, 1):
         if isinstance(item, Message):
             item = {"role": item.role, "content": item.content}
         if not isinstance(item, dict) or set(item) - {"role", "content"} or "role" not in item:
-            raise InputError(f"message {i} must be a dict with the keys 'role' and 'content'")
+            raise InputError(N_("message {i} must be a dict with the keys 'role' and 'content'"), i=i)
         role, content = item["role"], item.get("content")
         if role not in ROLES:
-            raise InputError(f"message {i} has the role {role!r}; use one of {', '.join(ROLES)}")
+            raise InputError(N_("message {i} has the role {role}; use one of {choices}"), i=i,
+                             role=repr(role), choices=", ".join(ROLES))
         if not isinstance(content, str) or not content.strip():
-            raise InputError(f"message {i} ({role}) has no text: write something in it")
+            raise InputError(N_("message {i} ({role}) has no text: write something in it"), i=i, role=role)
         out.append(Message(role, content))
     return tuple(out)
 
@@ -48,8 +50,8 @@ def has_template(tokenizer) -> bool:
 def render(tokenizer, messages: tuple[Message, ...]) -> tuple[str, list[int]]:
     """(the prompt text the template produced, its ids) with the generation prompt appended."""
     if not has_template(tokenizer):
-        raise InputError("this model has no chat template, so it cannot take a chat: "
-                         "pass the prompt as raw text instead")
+        raise InputError(N_("this model has no chat template, so it cannot take a chat: "
+                            "pass the prompt as raw text instead"))
     dicts = [{"role": m.role, "content": m.content} for m in messages]
     text = tokenizer.apply_chat_template(dicts, add_generation_prompt=True, tokenize=False)
     ids = tokenizer(text, add_special_tokens=False)["input_ids"]

@@ -23,6 +23,7 @@ from specdec.early_exit import early_exit_model
 from specdec.errors import InputError
 from specdec.models import crop_cache, forward, new_cache
 from specdec.sampling import Sampling, choose, probs_from_logits
+from specdec.wording import N_
 
 if TYPE_CHECKING:
     from specdec.models import Pair
@@ -71,8 +72,8 @@ def make_drafter(pair: "Pair", settings: "Settings") -> Drafter:
         return NoDrafter()
     kind = DRAFTERS[settings.drafter]
     if kind.needs_draft_model and pair.draft is None:
-        raise InputError(f"this pair has no draft model: choose a drafter that needs none "
-                         f"({', '.join(n for n, d in DRAFTERS.items() if not d.needs_draft_model)})")
+        raise InputError(N_("this pair has no draft model: choose a drafter that needs none ({choices})"),
+                         choices=", ".join(n for n, d in DRAFTERS.items() if not d.needs_draft_model))
     return kind.build(pair, settings)
 
 

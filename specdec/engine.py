@@ -17,13 +17,14 @@ import torch
 from specdec import record
 from specdec.chat import Message, as_messages, render
 from specdec.drafters import Proposal, make_drafter
-from specdec.errors import InputError, plural
+from specdec.errors import InputError
 from specdec.models import Pair, crop_cache, forward, forward_with_features, new_cache
 from specdec.policies import make_policy
 from specdec.rejection import verify_greedy, verify_sampled
 from specdec.sampling import probs_from_logits
 from specdec.settings import Settings
 from specdec.trace import Caches, Round, Run
+from specdec.wording import N_
 from specdec.tree_round import tree_step
 
 Prompt = Union[str, Sequence[Any]]     # raw text, or a chat: [{"role", "content"}, ...]
@@ -34,15 +35,17 @@ def encode_prompt(pair: Pair, prompt: Prompt) -> tuple[str, list[int], tuple[Mes
     chats and prompts past the context window."""
     if isinstance(prompt, str):
         if not prompt:
-            raise InputError("the prompt is empty: type some text to continue, e.g. `def parse(`")
+            raise InputError(N_("the prompt is empty: type some text to continue, e.g. `def parse(`"))
         text, ids, messages = prompt, list(pair.tokenizer(prompt)["input_ids"]), None
     else:
         messages = as_messages(prompt)
         text, ids = render(pair.tokenizer, messages)
     if len(ids) >= pair.context:
-        raise InputError(f"the prompt is {plural(len(ids), 'token')} but the models accept at "
-                         f"most {pair.context}: shorten it by at least "
-                         f"{plural(len(ids) - pair.context + 1, 'token')}")
+        cut = len(ids) - pair.context + 1
+        raise InputError(N_("the prompt is {n} tokens but the models accept at most {limit}: "
+                            "shorten it by at least 1 token") if cut == 1 else
+                         N_("the prompt is {n} tokens but the models accept at most {limit}: "
+                            "shorten it by at least {cut} tokens"), n=len(ids), limit=pair.context, cut=cut)
     return text, ids, messages
 
 
@@ -103,7 +106,7 @@ class Decoder:
     def step(self) -> Round:
         """One round: steps 1-5 below double as the captions in the app."""
         if self.stop is not None:
-            raise InputError(f"this run has finished ({self.stop}); reset to start again")
+            raise InputError(N_("this run has finished ({why}); reset to start again"), why=self.stop)
         if getattr(self.drafter, "drafts_trees", False):
             return tree_step(self)
         pair, sampling, k = self.pair, self.settings.sampling, self._draft_limit()

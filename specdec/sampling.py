@@ -15,6 +15,7 @@ from transformers import (LogitsProcessorList, TemperatureLogitsWarper, TopKLogi
                           TopPLogitsWarper)
 
 from specdec.errors import InputError
+from specdec.wording import N_
 
 # Two tokens whose target probabilities differ by less than this are a near-tie: a batched
 # (k+1)-token pass and a 1-token pass may order them differently in the last float bits.
@@ -30,12 +31,12 @@ class Sampling:
 
     def __post_init__(self):
         if not (self.temperature >= 0 and math.isfinite(self.temperature)):
-            raise InputError(f"temperature must be a finite number >= 0 (0 = greedy), "
-                             f"got {self.temperature}")
+            raise InputError(N_("temperature must be a finite number >= 0 (0 = greedy), got {value}"),
+                             value=self.temperature)
         if not 0 < self.top_p <= 1:
-            raise InputError(f"top-p must be in (0, 1], got {self.top_p}")
+            raise InputError(N_("top-p must be in (0, 1], got {value}"), value=self.top_p)
         if self.top_k < 0:
-            raise InputError(f"top-k must be >= 0 (0 = off), got {self.top_k}")
+            raise InputError(N_("top-k must be >= 0 (0 = off), got {value}"), value=self.top_k)
 
     @property
     def greedy(self) -> bool:

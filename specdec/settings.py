@@ -8,6 +8,7 @@ from specdec.errors import InputError
 from specdec.policies import POLICIES
 from specdec.sampling import Sampling
 from specdec.tree_draft import RULES as TREE_RULES
+from specdec.wording import N_
 
 MODES = ("speculative", "autoregressive")
 
@@ -34,28 +35,32 @@ class Settings:
     def __post_init__(self):
         self.sampling  # validates temperature, top-k, top-p
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise InputError(f"seed must be a whole number, got {self.seed!r}")
+            raise InputError(N_("seed must be a whole number, got {value}"), value=repr(self.seed))
         if not 1 <= self.k <= 64:
-            raise InputError(f"k (draft length) must be between 1 and 64, got {self.k}")
+            raise InputError(N_("k (draft length) must be between 1 and 64, got {value}"), value=self.k)
         if self.max_new_tokens < 1:
-            raise InputError(f"max new tokens must be at least 1, got {self.max_new_tokens}")
+            raise InputError(N_("max new tokens must be at least 1, got {value}"), value=self.max_new_tokens)
         if self.drafter not in DRAFTERS:
-            raise InputError(f"drafter must be one of {', '.join(DRAFTERS)}, got {self.drafter!r}")
+            raise InputError(N_("drafter must be one of {choices}, got {value}"), choices=", ".join(DRAFTERS),
+                             value=repr(self.drafter))
         if self.policy not in POLICIES:
-            raise InputError(f"policy must be one of {', '.join(POLICIES)}, got {self.policy!r}")
+            raise InputError(N_("policy must be one of {choices}, got {value}"), choices=", ".join(POLICIES),
+                             value=repr(self.policy))
         if self.mode not in MODES:
-            raise InputError(f"mode must be one of {', '.join(MODES)}, got {self.mode!r}")
+            raise InputError(N_("mode must be one of {choices}, got {value}"), choices=", ".join(MODES),
+                             value=repr(self.mode))
         if self.exit_layer < 1:
-            raise InputError(f"exit layer must be at least 1, got {self.exit_layer}")
+            raise InputError(N_("exit layer must be at least 1, got {value}"), value=self.exit_layer)
         if not 1 <= self.tree_width <= 16:
-            raise InputError(f"tree width must be between 1 and 16, got {self.tree_width}")
+            raise InputError(N_("tree width must be between 1 and 16, got {value}"), value=self.tree_width)
         if not 1 <= self.tree_budget <= 64:
-            raise InputError(f"tree budget must be between 1 and 64 nodes, got {self.tree_budget}")
+            raise InputError(N_("tree budget must be between 1 and 64 nodes, got {value}"),
+                             value=self.tree_budget)
         if self.tree_children not in TREE_RULES:
-            raise InputError(f"tree children must be one of {', '.join(TREE_RULES)}, "
-                             f"got {self.tree_children!r}")
+            raise InputError(N_("tree children must be one of {choices}, got {value}"),
+                             choices=", ".join(TREE_RULES), value=repr(self.tree_children))
         if not 0 <= self.confidence <= 1:
-            raise InputError(f"confidence threshold must be in [0, 1], got {self.confidence}")
+            raise InputError(N_("confidence threshold must be in [0, 1], got {value}"), value=self.confidence)
 
     @property
     def generator_seed(self) -> int:

@@ -194,3 +194,23 @@ def test_the_glossary_puts_both_languages_side_by_side(korean):
     table = next(d.value for d in at.dataframe if "한국어" in d.value.columns)
     row = table[table["English"] == "acceptance rate"].iloc[0]
     assert row["한국어"] == "수용률" and row["뜻"] == "수용된 초안 / 작성된 초안 토큰"
+
+
+def test_engine_errors_are_worded_in_korean(korean):
+    """An engine error carries its template and parameters; the app words it in Korean."""
+    at = app_in("ko")
+    at.switch_page("pages/step_through.py").run()
+    at.text_area(key="prompt").set_value("").run()
+    at.button(key="btn_next").click().run()
+    assert not at.exception
+    assert any("프롬프트가 비어 있습니다" in w.value for w in at.warning)
+
+
+def test_an_error_is_english_outside_the_app_and_keeps_its_parameters():
+    import specdec
+    with pytest.raises(specdec.InputError) as info:
+        specdec.Settings(k=0)
+    err = info.value
+    assert str(err) == "k (draft length) must be between 1 and 64, got 0"
+    assert err.worded(lambda t: {"k (draft length) must be between 1 and 64, got {value}":
+                                 "k는 1~64, 입력값 {value}"}.get(t, t)) == "k는 1~64, 입력값 0"

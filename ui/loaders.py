@@ -27,5 +27,8 @@ def load(target: str, draft: str | None) -> specdec.Pair:
 
 def describe(err: specdec.LoadError) -> str:
     """The message, with its fix unless hosted (hosted users cannot download or pass paths)."""
-    text = getattr(err, "message", str(err)) if hosted() else str(err)
-    return text.rstrip(".")
+    from ui.i18n import _
+    worded = getattr(err, "worded", None)
+    if worded is None:
+        return str(err).rstrip(".")
+    return (worded(_, with_fix=not hosted()) if isinstance(err, specdec.LoadError) else worded(_)).rstrip(".")

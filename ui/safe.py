@@ -12,8 +12,11 @@ _SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~:$&])")
 
 
 def md(value) -> str:
-    """Any value as literal Markdown text (control characters shown as escapes)."""
-    text = str(value)
+    """Any value as literal Markdown text (control characters shown as escapes); an engine
+    error in the session's language."""
+    from specdec.errors import InputError
+    from ui.i18n import _
+    text = value.worded(_) if isinstance(value, InputError) else str(value)
     text = "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode()
                    for ch in text)
     return _SPECIAL.sub(r"\\\1", text)

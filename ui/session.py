@@ -12,7 +12,7 @@ import streamlit as st
 import specdec
 from specdec.chat import has_template, user_turn
 from ui import loaders, state
-from ui.i18n import N_
+from ui.i18n import N_, _
 
 RUN, NOTE, ERROR, SELECTED, REPLAY = "run", "run_note", "run_error", "round_sel", "replay"
 CLICK_T0, CLICK_MS = "_click_t0", "_last_click_ms"
@@ -66,7 +66,7 @@ def _advance(until_end: bool) -> None:
                 break
         st.session_state[SELECTED] = len(dec.history)
     except specdec.InputError as err:
-        st.session_state[ERROR] = str(err)
+        st.session_state[ERROR] = err.worded(_)
 
 
 JUMPS = {   # what a "Jump to" button looks for in the rounds after the selected one
@@ -90,7 +90,7 @@ def jump(kind: str) -> None:
         if found is None:
             st.session_state[NOTE] = N_("No such round before the end of the run.")
     except specdec.InputError as err:
-        st.session_state[ERROR] = str(err)
+        st.session_state[ERROR] = err.worded(_)
 
 
 def next_round() -> None:

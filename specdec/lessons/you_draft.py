@@ -15,6 +15,7 @@ from specdec.engine import Decoder, Prompt, encode_prompt
 from specdec.errors import InputError
 from specdec.settings import Settings
 from specdec.trace import Round
+from specdec.wording import N_
 
 MAX_TYPED = 48      # tokens of a typed continuation verified in one pass
 
@@ -30,13 +31,13 @@ def typed_ids(pair, prompt_text: str, prompt_ids: list[int], text: str) -> list[
     """The guess as the target would tokenize it after the prompt (tokenized alone, "    x"
     after a newline can split differently), falling back to the guess on its own."""
     if not text.strip():
-        raise InputError("type the continuation you expect first")
+        raise InputError(N_("type the continuation you expect first"))
     whole = pair.tokenizer(prompt_text + text, add_special_tokens=False)["input_ids"]
     n = len(prompt_ids)
     ids = whole[n:] if whole[:n] == prompt_ids and len(whole) > n else \
         pair.tokenizer(text, add_special_tokens=False)["input_ids"]
     if len(ids) > MAX_TYPED:
-        raise InputError(f"your continuation is {len(ids)} tokens; keep it to {MAX_TYPED}")
+        raise InputError(N_("your continuation is {n} tokens; keep it to {limit}"), n=len(ids), limit=MAX_TYPED)
     return list(ids)
 
 
