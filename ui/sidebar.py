@@ -11,7 +11,7 @@ from ui.i18n import N_, _
 
 # specdec/ names its drafters and policies in English (it never imports the app); these marks
 # put those names into the catalog (tests/test_i18n.py checks that none is missing).
-ENGINE_TEXTS = (N_("draft model"), N_("tree of draft-model drafts"), N_("tree of n-gram matches"),
+ENGINE_TEXTS = (N_("constant"), N_("heuristic"), N_("confidence"), N_("draft model"), N_("tree of draft-model drafts"), N_("tree of n-gram matches"),
                 N_("n-gram lookup"), N_("early exit (the target's first layers)"), N_("always k"),
                 N_("+2 after a round that accepted every draft, −1 otherwise"),
                 N_("stop drafting after a token the draft gives less than the threshold"))
@@ -56,6 +56,7 @@ def _sampling_widgets() -> None:
     if st.session_state.drafter == "early-exit":
         st.slider(_("Exit layer (target layers the draft keeps)"), 1, 16, key="exit_layer")
     st.selectbox(_("Draft-length policy"), list(POLICIES), key="policy",
+                 format_func=shown_as({name: _(name) for name in POLICIES}),
                  help=" ".join(f"{name}: {_(p.help)}." for name, p in POLICIES.items()))
     if st.session_state.policy == "confidence":
         st.slider(_("Confidence threshold"), 0.0, 1.0, step=0.05, key="confidence")
