@@ -11,7 +11,7 @@ from specdec.models import FAST_DRAFT, FAST_TARGET, family_drafts
 from specdec.prompts import load_prompts, round_robin
 from ui import jobs, loaders, shell, state
 from ui.measured import measured
-from ui.i18n import _
+from ui.i18n import N_, _
 from ui.round_view import chart
 
 shell.page()
@@ -23,6 +23,15 @@ N = st.slider(_("Prompts (taken one of each kind in turn)"), 2, 20, 10, key="dra
 PROMPTS = round_robin(load_prompts(), N)
 MAX_NEW = 32
 DRAFTS = family_drafts(FAST_TARGET)
+
+
+HEADERS = (N_("kind"), N_("drafter"), N_("acceptance_rate"), N_("mean_acceptance_length"),
+           N_("speedup"), N_("speedup_min"), N_("speedup_max"))
+
+
+def headed(frame: pd.DataFrame) -> pd.DataFrame:
+    """Column names in the page's language (the rows keep their keys)."""
+    return frame.rename(columns={c: _(c) for c in frame.columns if c in HEADERS})
 
 
 def measure():
@@ -41,10 +50,10 @@ def measure():
 rows = measure()
 if rows:
     overall = [r for r in rows if r["kind"] == "all"]
-    st.dataframe(pd.DataFrame(overall).drop(columns=["kind", "load"], errors="ignore"),
+    st.dataframe(headed(pd.DataFrame(overall).drop(columns=["kind", "load"], errors="ignore")),
                  hide_index=True, key="drafters_all",
-                 column_config={c: st.column_config.NumberColumn(format="%.2f")
-                                for c in ("acceptance_rate", "mean_acceptance_length", "c", "speedup",
+                 column_config={_(c): st.column_config.NumberColumn(format="%.2f")
+                                for c in ("acceptance_rate", "mean_acceptance_length", "speedup",
                                           "speedup_min", "speedup_max")})
     st.caption(_("speedup: median of {n} interleaved repeats, with their min and max; c: draft "
                  "step / target one-token step.").format(n=REPEATS))
@@ -59,8 +68,8 @@ if rows:
     st.subheader(_("Winner per kind of text"))
     kinds = sorted({r["kind"] for r in rows} - {"all"})
     winners = [max((r for r in rows if r["kind"] == k), key=lambda r: r["speedup"]) for k in kinds]
-    st.dataframe(pd.DataFrame(winners)[["kind", "drafter", "speedup", "acceptance_rate",
-                                        "mean_acceptance_length", "c"]], hide_index=True,
+    st.dataframe(headed(pd.DataFrame(winners)[["kind", "drafter", "speedup", "acceptance_rate",
+                                               "mean_acceptance_length", "c"]]), hide_index=True,
                  key="drafters_winners")
     ngram = {r["kind"]: r["speedup"] for r in rows if r["drafter"] == "n-gram lookup"}
     best_kind = max(ngram, key=ngram.get)

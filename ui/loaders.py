@@ -21,7 +21,9 @@ def load(target: str, draft: str | None) -> specdec.Pair:
     """Load (or fetch from cache) a pair; raises specdec.LoadError with a clear message."""
     if not allowed(target, draft):
         raise specdec.LoadError("this deployment only loads the listed models (hosted mode)")
-    with st.spinner(f"Loading {target} and {draft or 'no draft model'} …"):
+    from ui.i18n import _
+    with st.spinner(_("Loading {target} and {draft} …").format(target=target,
+                                                               draft=draft or _("no draft model"))):
         return _load(target, draft)
 
 

@@ -107,7 +107,8 @@ def load_replay(uploaded) -> None:
         st.session_state[REPLAY] = specdec.Run.from_json(uploaded.getvalue().decode("utf-8"))
         st.session_state[SELECTED] = 1
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as err:
-        st.session_state[ERROR] = f"that file is not a run exported by this app ({err})"
+        st.session_state[ERROR] = _("that file is not a run exported by this app ({why})").format(
+            why=err.worded(_) if isinstance(err, specdec.InputError) else err)
 
 
 def record_latency() -> None:

@@ -11,6 +11,9 @@ from typing import Callable, Sequence
 
 from specdec.plots import COLORS
 from specdec.trace import Round
+from ui.i18n import N_, _
+
+KINDS = (N_("correction"), N_("bonus"), N_("target"))   # final-token kinds, shown through _()
 
 CSS = """<style>
 .strip{font-family:ui-monospace,Menlo,monospace;font-size:15px;line-height:2.1;white-space:pre-wrap}
@@ -41,14 +44,15 @@ def _round_spans(rnd: Round, selected: bool, fold: bool = False) -> list[str]:
     shown_accepted = min(rnd.n_accepted, len(rnd.emitted))     # EOS may cut the round
     for pos in rnd.positions:
         u = "—" if pos.u is None else f"{pos.u:.3f}"
-        tip = f"round {rnd.index + 1}, draft {pos.i}: q={pos.q:.3f} p={pos.p:.3f} u={u} → {pos.verdict}"
+        tip = _("round {n}, draft {i}: q={q:.3f} p={p:.3f} u={u} → {verdict}").format(
+            n=rnd.index + 1, i=pos.i, q=pos.q, p=pos.p, u=u, verdict=_(pos.verdict))
         if fold and pos.verdict != "accepted":
             continue
         if pos.verdict != "accepted" or pos.i <= shown_accepted:
             spans.append(_span(pos.text, pos.verdict, tip, selected, pos.token))
     if len(rnd.emitted) > rnd.n_accepted:
         f = rnd.final
-        tip = f"round {rnd.index + 1}, {f.kind} token: p={f.p:.3f}"
+        tip = _("round {n}, {kind} token: p={p:.3f}").format(n=rnd.index + 1, kind=_(f.kind), p=f.p)
         spans.append(_span(f.text, f.kind, tip, selected, f.token))
     return spans
 
@@ -63,7 +67,6 @@ def strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round], selected: i
 
 
 def legend_html() -> str:
-    from ui.i18n import _
     items = [("accepted", _("accepted draft")), ("rejected", _("rejected draft")),
              ("discarded", _("discarded (after a rejection)")),
              ("correction", _("correction (residual)")), ("bonus", _("bonus (p_k+1)")),
@@ -87,7 +90,8 @@ def prob_strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round]) -> str
             items.append((rnd.final.text, rnd.final.p, rnd.final.kind))
         for text, p, kind in items:
             shade = f"rgba(71,85,105,{0.08 + 0.6 * p:.2f})"
-            tip = f"target p = {p:.3f} · {'accepted draft' if kind == 'accepted' else kind}"
+            tip = _("target p = {p:.3f} · {kind}").format(
+                p=p, kind=_("accepted draft") if kind == "accepted" else _(kind))
             shown_text = html.escape(text).replace("\n", "↵\n") or "∅"
             parts.append(f'<span class="t" style="background:{shade};border-bottom:3px solid '
                          f'{COLORS.get(kind, COLORS["target"])}" title="{html.escape(tip)}">'
