@@ -12,6 +12,10 @@ from __future__ import annotations
 
 from typing import Callable
 
+from specdec.wording import N_
+
+FIX = N_(". Fix: ")          # joins a LoadError's message and its fix
+
 
 class InputError(ValueError):
     """Bad user input: the message says what to change."""
@@ -33,12 +37,12 @@ class LoadError(InputError):
         self.fix = fix
         self.message = _fill(message, params)
         if fix:
-            self.args = (f"{self.message}. Fix: {_fill(fix, params)}",)
+            self.args = (self.message + FIX + _fill(fix, params),)
 
     def worded(self, translate: Callable[[str], str], with_fix: bool = True) -> str:
         text = _fill(translate(self.template), self.params)
         if with_fix and self.fix:
-            text += translate(". Fix: ") + _fill(translate(self.fix), self.params)
+            text += translate(FIX) + _fill(translate(self.fix), self.params)
         return text
 
 

@@ -19,6 +19,7 @@ from pathlib import Path
 import torch
 
 from specdec.errors import InputError, LoadError
+from specdec.wording import N_
 
 ASSETS = Path(__file__).resolve().parent.parent / "assets" / "models"
 EMBEDDED = ("smollm2/target", "smollm2/draft", "smollm2/draft-2l",
@@ -61,16 +62,16 @@ def resolve(name: str) -> str:
     if name in EMBEDDED:
         path = ASSETS / name
         if not (path / "config.json").exists():
-            raise LoadError(f"embedded model {name!r} is not in {path}",
-                            "check that the checkout is complete (git status)")
+            raise LoadError(N_("embedded model {name} is not in {path}"),
+                            N_("check that the checkout is complete (git status)"), name=repr(name), path=path)
         return str(path)
     if name.split("/")[0] in FAMILIES:
-        raise LoadError(f"there is no embedded model {name!r}; the embedded ones are "
-                        f"{', '.join(EMBEDDED)}")
+        raise LoadError(N_("there is no embedded model {name}; the embedded ones are {names}"),
+                        name=repr(name), names=", ".join(EMBEDDED))
     if Path(name).expanduser().is_dir():
         return str(Path(name).expanduser())
     if name.startswith((".", "/", "~")) or name.count("/") > 1:
-        raise LoadError(f"no such directory: {name!r}")
+        raise LoadError(N_("no such directory: {name}"), name=repr(name))
     return name
 
 
@@ -82,27 +83,31 @@ def _check_folder(cls_name: str, src: str, name: str) -> None:
     wanted = ("tokenizer.json", "tokenizer_config.json", "tokenizer.model", "vocab.json") \
         if "Tokenizer" in cls_name else ("config.json",)
     if not any((folder / f).is_file() for f in wanted):
-        what = "tokenizer" if "Tokenizer" in cls_name else "model"
-        raise LoadError(f"{name!r} is a folder but not a {what} folder: it has no "
-                        f"{' or '.join(wanted)}")
+        message = (N_("{name} is a folder but not a tokenizer folder: it has no {files}")
+                   if "Tokenizer" in cls_name else
+                   N_("{name} is a folder but not a model folder: it has no {files}"))
+        raise LoadError(message, name=repr(name), files=" or ".join(wanted))
 
 
 def _explain(name: str, err: Exception) -> LoadError:
     text, kind = str(err), type(err).__name__
     if kind == "SafetensorError" or "deserializ" in text.lower() or "header" in text.lower():
-        return LoadError(f"the weights of {name!r} are damaged or truncated ({text[:120]})",
-                         "download or copy the model again")
+        return LoadError(N_("the weights of {name} are damaged or truncated ({detail})"),
+                         N_("download or copy the model again"), name=repr(name), detail=text[:120])
     if "does not appear to have a file named" in text or "safetensors" in text.lower():
-        return LoadError(f"{name!r} has no safetensors weights (only safetensors are loaded): {text[:200]}")
+        return LoadError(N_("{name} has no safetensors weights (only safetensors are loaded): {detail}"),
+                         name=repr(name), detail=text[:200])
     if "Unrecognized configuration class" in text or "not supported" in text.lower():
-        return LoadError(f"{name!r} is not a causal language model ({text[:160]})")
+        return LoadError(N_("{name} is not a causal language model ({detail})"), name=repr(name),
+                         detail=text[:160])
     if "offline" in text.lower() or "cannot find the requested files" in text.lower() or \
             "couldn't connect" in text.lower() or "not the path to a directory" in text.lower():
-        return LoadError(f"{name!r} is not in the local Hugging Face cache and the hub cannot be "
-                         "reached (offline)",
-                         f"download it once while online (`hf download {name}`), or pass a "
-                         "local directory")
-    return LoadError(f"could not load {name!r} ({kind}: {text[:300]})")
+        return LoadError(N_("{name} is not in the local Hugging Face cache and the hub cannot be "
+                            "reached (offline)"),
+                         N_("download it once while online (`hf download {id}`), or pass a local "
+                            "directory"), name=repr(name), id=name)
+    return LoadError(N_("could not load {name} ({kind}: {detail})"), name=repr(name), kind=kind,
+                     detail=text[:300])
 
 
 def hub_offline() -> bool:
@@ -144,8 +149,8 @@ def _check_dtypes(name: str) -> None:
         except Exception as err:    # a damaged header: the loader's own message follows
             raise _explain(name, err) from err
         if bad:
-            raise LoadError(f"{name!r} stores weights as {', '.join(sorted(bad))}; a causal LM "
-                            "needs floating-point weights (F16, BF16 or F32)")
+            raise LoadError(N_("{name} stores weights as {dtypes}; a causal LM needs floating-point "
+                               "weights (F16, BF16 or F32)"), name=repr(name), dtypes=", ".join(sorted(bad)))
 
 
 def load_model(name: str, device: torch.device | None = None, device_map=None) -> torch.nn.Module:
@@ -172,8 +177,9 @@ def load_model(name: str, device: torch.device | None = None, device_map=None) -
         elif vocab:
             model = ReducedVocabLM(model.float(), vocab["keep_ids"], vocab["target_vocab_size"])
     except (ValueError, KeyError, TypeError, IndexError, RuntimeError, OSError) as err:
-        raise LoadError(f"the draft vocabulary of {name!r} (draft_vocab.json) is damaged "
-                        f"({type(err).__name__}: {str(err)[:120]})", "copy the model again") from err
+        raise LoadError(N_("the draft vocabulary of {name} (draft_vocab.json) is damaged ({detail})"),
+                        N_("copy the model again"), name=repr(name),
+                        detail=f"{type(err).__name__}: {str(err)[:120]}") from err
     return model.eval()
 
 
@@ -219,11 +225,11 @@ def context_window(config) -> int:
 def check_pair(target, draft, tokenizer, draft_tokenizer) -> None:
     diff = vocab_difference(tokenizer, draft_tokenizer) if draft_tokenizer is not None else None
     if diff:
-        raise LoadError(f"draft and target cannot share tokens: {diff}")
+        raise LoadError(N_("draft and target cannot share tokens: {diff}"), diff=diff)
     for model in (target, draft):
         if model is not None and model.config.vocab_size < len(tokenizer):
-            raise LoadError(f"a model has {model.config.vocab_size} logits but the tokenizer has "
-                            f"{len(tokenizer)} tokens")
+            raise LoadError(N_("a model has {logits} logits but the tokenizer has {tokens} tokens"),
+                            logits=model.config.vocab_size, tokens=len(tokenizer))
 
 
 def make_pair(target, draft, tokenizer, target_name="target", draft_name="draft",
@@ -248,7 +254,8 @@ def load_pair(target: str = DEFAULT_TARGET, draft: str | None = DEFAULT_DRAFT,
     draft_tokenizer = load_tokenizer(draft) if draft else None
     diff = vocab_difference(tokenizer, draft_tokenizer) if draft_tokenizer is not None else None
     if diff:   # before loading weights: fail fast and cheap
-        raise LoadError(f"{draft!r} cannot draft for {target!r}: {diff}")
+        raise LoadError(N_("{draft} cannot draft for {target}: {diff}"), draft=repr(draft),
+                        target=repr(target), diff=diff)
     target_model = load_model(target, device, device_map)
     draft_model = load_model(draft, device, device_map) if draft else None
     return make_pair(target_model, draft_model, tokenizer, target, draft)

@@ -214,3 +214,18 @@ def test_an_error_is_english_outside_the_app_and_keeps_its_parameters():
     assert str(err) == "k (draft length) must be between 1 and 64, got 0"
     assert err.worded(lambda t: {"k (draft length) must be between 1 and 64, got {value}":
                                  "k는 1~64, 입력값 {value}"}.get(t, t)) == "k는 1~64, 입력값 0"
+
+
+def test_a_load_error_is_worded_in_korean_with_its_fix(korean, tmp_path):
+    from specdec.models import load_model
+    (tmp_path / "config.json").write_text("{}")
+    (tmp_path / "model.safetensors").write_bytes(b"\x00" * 16)
+    with pytest.raises(Exception) as info:
+        load_model(str(tmp_path))
+    worded = info.value.worded(korean_text)
+    assert "손상" in worded or "불러오지 못했습니다" in worded, worded
+
+
+def korean_text(text: str) -> str:
+    from ui.i18n import catalog
+    return catalog("ko").gettext(text)

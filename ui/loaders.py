@@ -5,6 +5,7 @@ import streamlit as st
 import torch
 
 import specdec
+from specdec.wording import N_
 from ui.catalog import allowed, hosted
 
 # Batch-1 decoding of small models: one intra-op thread is as fast as two and does not
@@ -20,7 +21,7 @@ def _load(target: str, draft: str | None) -> specdec.Pair:
 def load(target: str, draft: str | None) -> specdec.Pair:
     """Load (or fetch from cache) a pair; raises specdec.LoadError with a clear message."""
     if not allowed(target, draft):
-        raise specdec.LoadError("this deployment only loads the listed models (hosted mode)")
+        raise specdec.LoadError(N_("this deployment only loads the listed models (hosted mode)"))
     from ui.i18n import _
     with st.spinner(_("Loading {target} and {draft} …").format(target=target,
                                                                draft=draft or _("no draft model"))):
