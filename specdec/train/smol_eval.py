@@ -156,9 +156,10 @@ def card(result: dict, training: dict[str, dict]) -> str:
                          f"{t['train_answers']} training sequences, {t['train_seconds']} s on 2 CPU cores.")
         else:
             lines.append(f"`{name}`: feature draft from target layer {t['init_layer']}, {t['steps']} "
-                         f"steps of {t['batch']} sequences (~{t['positions_seen']:,} positions, "
-                         f"{t.get('unroll', 1)} passes each), {t['train_seconds']} s on 2 CPU cores; "
-                         f"held-out teacher-forced agreement {t['held_out_agreement_teacher_forced']:.3f}.")
+                         f"steps of {t['batch']} sequences (at most {t['positions_seen']:,} positions; "
+                         f"{t.get('history', '')}), {t['train_seconds']} s on 2 CPU cores; held-out "
+                         f"teacher-forced agreement on the target's own answers "
+                         f"{t['held_out_agreement_teacher_forced']:.3f}.")
         lines.append("")
     lines += ["", f"## Measured ({result['date']}, {result['machine']}, {result['threads']} thread, "
               f"{result['prompts']} held-out chat prompts × {result['max_new_tokens']} tokens, k = "
@@ -180,6 +181,15 @@ def card(result: dict, training: dict[str, dict]) -> str:
             verdict = "pays for itself" if r["T0"]["speedup"] > 1 else "does not yet pay for its passes"
             lines += ["", f"`{r['draft']}` at {_pct(r['greedy_agreement'])} greedy agreement "
                       f"{verdict} on this machine ({_num(r['T0']['speedup'])}× at T = 0, k = 4)."]
+    for r in result["rows"]:
+        t = training.get(r["draft"], {})
+        own = t.get("held_out_agreement_teacher_forced") or t.get("held_out_agreement_self_generated")
+        if own and r["greedy_agreement"] is not None and own - r["greedy_agreement"] > 0.03:
+            lines += ["", f"`{r['draft']}` agrees with the target on {_pct(own)} of held-out answers to "
+                      f"its own kind of training instruction but on {_pct(r['greedy_agreement'])} of "
+                      "the chat prompts' answers: its training data (template instructions, reference "
+                      "docs, code) covers the chat set's kinds (summaries, structured output, "
+                      "translation, arithmetic) poorly."]
     identical = all(r["T0"]["identical_to_target"] for r in result["rows"])
     lines += ["", f"Greedy outputs identical to the target alone on every prompt and row: "
               f"{'yes' if identical else 'NO'}.", ""]
