@@ -24,7 +24,7 @@ $(STAMP): requirements.txt requirements-nodeps.txt
 
 # The app's Korean (and any other) message catalogs: locale/*/LC_MESSAGES/messages.po -> .mo
 catalogs: setup
-	@$(VENV)/bin/pybabel compile -q -d locale
+	@$(VENV)/bin/pybabel -q compile -d locale
 
 run: catalogs
 	$(VENV)/bin/streamlit run app.py --server.port $(PORT) --server.headless true \
