@@ -167,6 +167,8 @@ def model_drafter(pair: "Pair", settings: "Settings") -> Drafter:
 
 
 register(DrafterKind("model", "draft model", True, model_drafter))
+
+
 def tree_drafter(pair: "Pair", settings: "Settings") -> Drafter:
     from specdec.tree_draft import ModelTreeDrafter
     if getattr(pair.draft, "reads_target_features", False):

@@ -24,8 +24,8 @@ from specdec.rejection import verify_greedy, verify_sampled
 from specdec.sampling import probs_from_logits
 from specdec.settings import Settings
 from specdec.trace import Caches, Round, Run
-from specdec.wording import N_
 from specdec.tree_round import tree_step
+from specdec.wording import N_
 
 Prompt = Union[str, Sequence[Any]]     # raw text, or a chat: [{"role", "content"}, ...]
 
