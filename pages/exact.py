@@ -10,6 +10,7 @@ from specdec.plots import COLORS, show
 from ui import jobs, shell, sidebar, state
 from ui.i18n import N_, _
 from ui.round_view import chart
+from ui.tree_exactness import tree_rules_check
 
 shell.page()
 
@@ -181,3 +182,6 @@ else:
     real_view(pair)
 st.divider()
 composer()
+if pair is not None and pair.draft is not None and not getattr(pair.draft, "reads_target_features", False):
+    st.divider()
+    tree_rules_check(pair, state.settings())
