@@ -77,6 +77,22 @@ def make_drafter(pair: "Pair", settings: "Settings") -> Drafter:
     return kind.build(pair, settings)
 
 
+def draft_chain(row: torch.Tensor, next_row: Callable[[int], torch.Tensor], k: int,
+                sampling: Sampling, generator, policy) -> Proposal:
+    """Sample d_1..d_m (m <= k, the policy may stop early) from q = processed `row` (1, V);
+    `next_row(d)` feeds d to the drafter and returns the logits for the next position."""
+    tokens, rows, forwards = [], [], 1
+    for i in range(k):
+        q = probs_from_logits(row, sampling)[0]                         # (V,)
+        tokens.append(choose(q, sampling, generator))
+        rows.append(q)
+        if i + 1 == k or not policy.keep_drafting(float(q[tokens[-1]])):
+            break
+        row = next_row(tokens[-1])
+        forwards += 1
+    return Proposal(tokens, torch.stack(rows), forwards)
+
+
 class ModelDrafter:
     def __init__(self, model, vocab_size: int):
         self.model, self.vocab_size = model, vocab_size
@@ -88,16 +104,8 @@ class ModelDrafter:
     def propose(self, seq: list[int], k: int, sampling: Sampling, generator, policy) -> Proposal:
         """Feed what the cache lacks, then sample d_1..d_k, one forward per token."""
         row = forward(self.model, seq[self.cache_len():], self.cache, self.vocab_size, keep=1)
-        tokens, rows, forwards = [], [], 1
-        for i in range(k):
-            q = probs_from_logits(row, sampling)[0]                     # (V,)
-            tokens.append(choose(q, sampling, generator))
-            rows.append(q)
-            if i + 1 == k or not policy.keep_drafting(float(q[tokens[-1]])):
-                break
-            row = forward(self.model, tokens[-1:], self.cache, self.vocab_size)
-            forwards += 1
-        return Proposal(tokens, torch.stack(rows), forwards)            # d_k is not fed yet
+        return draft_chain(row, lambda d: forward(self.model, [d], self.cache, self.vocab_size),
+                           k, sampling, generator, policy)             # d_k is not fed yet
 
     def rollback(self, valid_len: int) -> None:
         crop_cache(self.cache, valid_len)

@@ -28,7 +28,7 @@ import torch
 from transformers.modeling_outputs import CausalLMOutputWithPast
 
 from specdec.models import crop_cache, new_cache
-from specdec.sampling import Sampling, choose, probs_from_logits
+from specdec.sampling import Sampling, probs_from_logits
 
 FC_FILE = "fc.safetensors"
 
@@ -115,23 +115,19 @@ class FeatureDrafter:
         return out.hidden_states[0][0, -1:], out.logits[0, :, :self.vocab_size].float().cpu()
 
     def propose(self, seq: list[int], k: int, sampling: Sampling, generator, policy):
-        from specdec.drafters import Proposal
+        from specdec.drafters import Proposal, draft_chain
         n = min(len(self.feats), len(seq) - 1)       # pairs (f_j, s_{j+1}) known for j < n
         if n == 0:                                   # the target has not read the prompt yet
             return Proposal([], torch.zeros(0, self.vocab_size), 0)
         start = self.cache_len()
-        h, row = self._step(self.feats[start:n], seq[start + 1:n + 1])
+        last = {"h": None}
+        last["h"], row = self._step(self.feats[start:n], seq[start + 1:n + 1])
         self.real_pairs = n
-        tokens, rows, forwards = [], [], 1
-        for i in range(k):
-            q = probs_from_logits(row, sampling)[0]                                 # (V,)
-            tokens.append(choose(q, sampling, generator))
-            rows.append(q)
-            if i + 1 == k or not policy.keep_drafting(float(q[tokens[-1]])):
-                break
-            h, row = self._step(h.cpu(), tokens[-1:])                              # a guessed pair
-            forwards += 1
-        return Proposal(tokens, torch.stack(rows), forwards)
+
+        def guessed_pair(d: int) -> torch.Tensor:         # (h of the previous pair, d)
+            last["h"], logits = self._step(last["h"].cpu(), [d])
+            return logits
+        return draft_chain(row, guessed_pair, k, sampling, generator, policy)
 
     def rollback(self, valid_len: int) -> None:
         """Keep the real-feature pairs that still belong to the sequence; drop the guesses."""
