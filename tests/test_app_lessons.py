@@ -1,0 +1,98 @@
+"""The lesson pages added for trees, the guided tour and the rule composer (AppTest, tiny models)."""
+import pytest
+from test_app import app, rounds, tiny_dirs  # noqa: F401  (tiny_dirs is a fixture)
+
+
+def test_trees_page_verifies_a_round_and_steps_through_siblings(tiny_dirs):
+    """The page's round is the engine's tree round for the same settings; its story, the
+    tree and the mask are drawn; the sibling view steps through the root's children."""
+    import specdec
+    at = app(tiny_dirs, page="pages/trees.py", temperature=1.0, seed=3, k=3)
+    at.button(key="tree_next").click().run()
+    assert not at.exception
+    dec = at.session_state["tree_run"][0]
+    rnd = dec.history[0]
+    pair = specdec.load_pair(str(tiny_dirs / "target"), str(tiny_dirs / "draft"))
+    ref = specdec.Decoder(pair, "abc (abc", dec.settings).step()
+    assert rnd.emitted == ref.emitted and len(rnd.tree.nodes) == len(ref.tree.nodes) > 0
+    assert any(f"**{len(rnd.tree.nodes)}** nodes" in m.value for m in at.markdown)
+    assert at.selectbox(key="tree_at").value == -1                    # the root first
+    steps = at.select_slider(key="tree_step_-1")
+    steps.set_value(len(steps.options) - 1).run()
+    assert not at.exception
+    at.button(key="pass_price_run").click().run()
+    assert not at.exception and any("-token pass costs" in m.value for m in at.markdown)
+    at.button(key="tree_exact_run").click().run()
+    table = at.dataframe[0].value
+    assert not at.exception and len(table) == 3
+    assert all(0 <= x <= 1 for x in table["distance to p (TV)"])
+
+
+def test_trees_page_chain_against_tree_states_what_it_measured(tiny_dirs):
+    at = app(tiny_dirs, page="pages/trees.py", temperature=0.0, k=3)
+    at.button(key="trees_run").click().run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    assert list(table["drafting"])[1:] == ["chain, k = 8", "tree, 8 nodes, width 2"]
+    assert list(table["tokens read per pass"])[0] == 1.0
+    ratio = table["tokens per target pass"][2] / table["tokens per target pass"][1]
+    assert any(f"**{ratio:.2f}×**" in m.value for m in at.markdown)
+
+
+def test_rule_composer_spells_out_the_rule_and_its_distance(tiny_dirs):
+    at = app(tiny_dirs, page="pages/exact.py")
+    at.selectbox(key="cmp_preset").set_value("Draft over-confident").run()
+    text = " ".join(m.value for m in at.markdown)
+    assert "Exact distance to p: **0.0000** (lossless" in text           # the default: the right rule
+    at.radio(key="cmp_test").set_value("p_ge_q").run()
+    at.radio(key="cmp_fallback").set_value("p").run()
+    text = " ".join(m.value for m in at.markdown)
+    assert not at.exception
+    assert "accept d only if p(d) ≥ q(d)" in text and "draw from p" in text
+    assert "Accepted (probability Σ q·a = 0.300)" in text                # q mass of tokens 2-5
+    assert "Exact distance to p: **0.1050** (biased" in text             # by hand, see test_exactness_lesson
+
+
+@pytest.mark.parametrize("drafter", ["tree", "ngram-tree"])
+def test_step_through_shows_tree_rounds(tiny_dirs, drafter):
+    at = app(tiny_dirs, drafter=drafter, temperature=1.0, k=3)
+    at.button(key="btn_next").click().run()
+    at.button(key="btn_next").click().run()
+    assert not at.exception and all(r.tree is not None for r in rounds(at))
+    assert any("Draft a tree" in h.value for h in at.subheader)
+    assert any("Walk down" in h.value for h in at.subheader)
+
+
+def test_guided_tour_walks_six_steps_with_a_live_widget_each(tiny_dirs):
+    at = app(tiny_dirs, page="pages/tour.py", temperature=0.0, k=3)
+    titles = []
+    actions = {0: "tour_round", 3: "tour_where", 4: "tour_guess_go", 5: "tour_race"}
+    for step in range(6):
+        titles.append(at.header[0].value)
+        if step in actions:
+            at.button(key=actions[step]).click().run()
+        assert not at.exception, (step, at.exception)
+        if step < 5:
+            at.button(key="tour_next").click().run()
+    assert [t.split(" · ")[0] for t in titles] == ["1", "2", "3", "4", "5", "6"]
+    assert any("identical" in s.value for s in at.success)            # the race at T = 0
+    at.button(key="tour_back").click().run()
+    assert at.header[0].value.startswith("5 ·")
+
+
+def test_tour_budget_step_names_the_best_k_from_the_formula(tiny_dirs):
+    from specdec.theory import best_k
+    at = app(tiny_dirs, page="pages/tour.py")
+    at.session_state["tour_step"] = 2
+    at.run()
+    at.slider(key="tour_alpha").set_value(0.8).run()
+    at.slider(key="tour_c").set_value(0.05).run()
+    assert any(f"Best k here: **{best_k(0.8, 0.05, 12)}**" in m.value for m in at.markdown)
+
+
+def test_the_exactness_lab_checks_the_tree_rules_too(tiny_dirs):
+    at = app(tiny_dirs, page="pages/exact.py", temperature=1.0)
+    at.button(key="tree_exact_run").click().run()
+    assert not at.exception
+    table = at.dataframe[-1].value
+    assert len(table) == 3 and any("Still exact?" in h.value for h in at.header)
