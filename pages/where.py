@@ -1,4 +1,5 @@
 """Where it works: acceptance by kind of text, prompt length and output position."""
+import statistics
 from dataclasses import replace
 
 import pandas as pd
@@ -7,8 +8,9 @@ import streamlit as st
 from specdec.engine import generate
 from specdec.lessons import where
 from specdec.lessons.plots import kind_figure, per_position_by_kind_figure
-from specdec.prompts import KINDS, Prompt, load_prompts
-from ui import jobs, shell, sidebar, state, strip
+from specdec.lessons.speed import spread_warning
+from specdec.prompts import Prompt, kinds_of, load_prompts
+from ui import jobs, session, shell, sidebar, state, strip
 from ui.measured import measured
 from ui.i18n import N_, _
 from ui.round_view import chart
@@ -19,7 +21,8 @@ st.caption(_("Drafts survive where the next tokens are predictable. An average h
              "measure it per kind of text."))
 HEADERS = {name: name for name in (N_("kind"), N_("prompts"), N_("acceptance rate"),
                                    N_("mean acceptance length"), N_("speedup"), N_("per position"),
-                                   N_("histogram"), N_("group"), N_("rounds"), N_("label"))}
+                                   N_("histogram"), N_("group"), N_("rounds"), N_("label"),
+                                   N_("speedup min"), N_("speedup max"))}
 
 
 def shown(frame: pd.DataFrame) -> pd.DataFrame:
@@ -28,15 +31,22 @@ def shown(frame: pd.DataFrame) -> pd.DataFrame:
 MAX_NEW = 32
 
 
-def prompt_set() -> list[Prompt]:
-    prompts = load_prompts() + st.session_state.setdefault("user_prompts", [])
+def chat(pair) -> bool:
+    return pair is not None and session.uses_chat(pair)
+
+
+def prompt_set(pair) -> list[Prompt]:
+    """The chat set for an instruct model, the raw-text set otherwise; plus the user's own."""
+    bundled = load_prompts("chat" if chat(pair) else "text")
+    kinds = kinds_of(bundled)
+    prompts = bundled + [p for p in st.session_state.setdefault("user_prompts", []) if p.kind in kinds]
     with st.expander(_("The prompt set: {n} prompts in {kinds} kinds — add your own").format(
-            n=len(prompts), kinds=len(KINDS))):
+            n=len(prompts), kinds=len(kinds))):
         st.dataframe(pd.DataFrame([p.__dict__ for p in prompts]), hide_index=True, key="where_set")
         with st.form("where_add", clear_on_submit=True):
             text = st.text_area(_("Your prompt"), key="where_new_text")
             c1, c2 = st.columns(2)
-            kind = c1.selectbox(_("Kind"), KINDS, key="where_new_kind")
+            kind = c1.selectbox(_("Kind"), kinds, key="where_new_kind")
             label = c2.text_input(_("Short label"), key="where_new_label")
             if st.form_submit_button(_("Add to the set (kept for this session)")):
                 if text.strip():
@@ -47,24 +57,29 @@ def prompt_set() -> list[Prompt]:
 
 
 def results(pair, prompts):
-    kinds = st.multiselect(_("Kinds to run"), KINDS, default=list(KINDS), key="where_kinds_sel")
-    prompts = [p for p in prompts if p.kind in kinds]
+    """(per-prompt results, the busiest machine load seen) or None before a run."""
+    kinds = kinds_of(prompts)
+    chosen = st.multiselect(_("Kinds to run"), kinds, default=kinds, key="where_kinds_sel")
+    prompts = [p for p in prompts if p.kind in chosen]
     settings = replace(state.settings(), max_new_tokens=MAX_NEW, seed=0)
-    key = {"pair": st.session_state.active_pair, "settings": settings.as_dict(),
+    as_chat = chat(pair)
+    key = {"pair": st.session_state.active_pair, "settings": settings.as_dict(), "chat": as_chat,
            "prompts": [p.__dict__ for p in prompts]}
-    return measured("where", key, lambda pr: where.run_set(pair, prompts, settings, pr),
+    return measured("where", key, lambda pr: where.run_set(pair, prompts, settings, pr, as_chat),
                     button=_("Run the set (k = {k}, T = {t})").format(k=settings.k, t=settings.temperature),
                     intro=_("Runs every prompt speculatively and autoregressively ({n} new tokens, "
-                            "same seed). Results are kept per pair and settings for this session; "
-                            "change k or T to measure again.").format(n=MAX_NEW), on_disk=False)
+                            "same seed), {r} times each, interleaved, for the speedup's spread. Results "
+                            "are kept per pair and settings for this session; change k or T to measure "
+                            "again.").format(n=MAX_NEW, r=where.REPEATS), on_disk=False)
 
 
-def kind_rows(res) -> list[dict]:
+def kind_rows(res, load: float) -> list[dict]:
     by_kind = where.group_metrics(res, key=lambda r: r.prompt.kind)
     speed = where.group_speedup(res, key=lambda r: r.prompt.kind)
     return [{"kind": k, "prompts": sum(r.prompt.kind == k for r in res),
              "acceptance rate": m.acceptance_rate, "mean acceptance length": m.mean_acceptance_length,
-             "speedup": speed[k], "per position": m.per_position, "histogram": m.histogram}
+             "speedup": statistics.median(speed[k]), "speedup min": min(speed[k]),
+             "speedup max": max(speed[k]), "per position": m.per_position, "histogram": m.histogram}
             for k, m in by_kind.items()]
 
 
@@ -73,14 +88,19 @@ def split_rows(groups: dict) -> list[dict]:
              "mean acceptance length": m.mean_acceptance_length} for g, m in groups.items()]
 
 
-def per_kind(res) -> None:
+def per_kind(res, load: float) -> None:
     st.header(_("By kind of text"))
-    rows = kind_rows(res)
+    rows = kind_rows(res, load)
     table = [{**r, "per position": " · ".join(f"{x:.2f}" for x in r["per position"]),
               "histogram": " ".join(map(str, r["histogram"]))} for r in rows]
     st.dataframe(shown(pd.DataFrame(table)), hide_index=True, key="where_kinds",
                  column_config={_(c): st.column_config.NumberColumn(format="%.2f")
-                                for c in ("acceptance rate", "mean acceptance length", "speedup")})
+                                for c in ("acceptance rate", "mean acceptance length", "speedup",
+                                          "speedup min", "speedup max")})
+    warning = spread_warning([{"speedup_min": r["speedup min"], "speedup_max": r["speedup max"],
+                               "load": load} for r in rows])
+    if warning:
+        st.warning(warning)
     c1, c2 = st.columns(2)
     with c1:
         chart(kind_figure(rows), "where-kinds")
@@ -116,7 +136,7 @@ def drill_down(pair, res) -> None:
     if c1.button(_("Open in Step through"), icon=":material/open_in_new:", key="where_open", on_click=open_in_step, args=(chosen.prompt.prompt,)):
         st.switch_page("pages/step_through.py")
     if c2.button(_("Token view: where do drafts break?"), key="where_tokens"):
-        run = generate(pair, chosen.prompt.prompt,
+        run = generate(pair, where.as_input(chosen.prompt, chat(pair)),
                        replace(state.settings(), max_new_tokens=MAX_NEW, seed=0))
         st.html(strip.prob_strip_html(strip.prompt_texts(run.prompt_ids, run.label), run.rounds))
         st.caption(_("Shade = target probability of the emitted token; green underline = an accepted "
@@ -124,11 +144,12 @@ def drill_down(pair, res) -> None:
 
 
 pair = sidebar.active_pair()
-prompts = prompt_set()
+prompts = prompt_set(pair)
 if pair is None or pair.draft is None:
     st.info(_("Load a model pair with a draft model in the sidebar."))
 else:
-    res = results(pair, prompts)
-    if res:
-        per_kind(res)
+    measurement = results(pair, prompts)
+    if measurement:
+        res, load = measurement
+        per_kind(res, load)
         drill_down(pair, res)

@@ -157,6 +157,9 @@ def test_where_page_runs_a_subset_and_drills_down(tiny_dirs):
     at.button(key="where_run").click().run()
     assert not at.exception
     assert any("By kind of text" in h.value for h in at.header)
+    table = next(d.value for d in at.dataframe if "speedup min" in d.value.columns)
+    assert list(table["kind"]) == ["repetitive"]
+    assert (table["speedup min"] <= table["speedup"]).all() and (table["speedup"] <= table["speedup max"]).all()
     at.button(key="where_tokens").click().run()
     assert not at.exception
     at.slider(key="k").set_value(3).run()               # a change of k needs a new run

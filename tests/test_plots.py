@@ -119,3 +119,20 @@ def test_folded_strip_and_output_show_only_emitted_tokens():
     from ui.strip import output_html
     out = output_html([fixed_round()], TEXT.get)
     assert ">ab</div>" in out
+
+
+def test_acceptance_and_speedup_get_separate_axes_and_labels_clear_the_break_even_line():
+    from specdec.lessons.plots import drafters_figure, kind_figure
+    rows = [{"kind": "code", "acceptance rate": 0.62, "speedup": 1.8},
+            {"kind": "prose", "acceptance rate": 0.31, "speedup": 0.97}]
+    fig = kind_figure(rows)
+    acc, speed = fig.data
+    assert (acc.yaxis, speed.yaxis) == ("y", "y2") and acc.xaxis != speed.xaxis
+    assert list(fig.layout.yaxis.range) == [0, 1.02]
+    line = next(s for s in fig.layout.shapes if s.y0 == 1.0)
+    assert line.layer == "below" and line.yref.startswith("y2")     # drawn behind, on the speedup axis
+    bars = drafters_figure([{"drafter": "n-gram", "speedup": 1.02}, {"drafter": "draft", "speedup": 0.4}],
+                           "speedup", "Wall-clock speedup")
+    assert bars.data[0].textposition == "auto" and list(bars.data[0].text) == ["1.02", "0.40"]
+    assert next(s for s in bars.layout.shapes if s.y0 == 1.0).layer == "below"
+    assert bars.layout.yaxis.range[1] > 1.02 * 1.1                  # room above the tallest label

@@ -59,3 +59,27 @@ def test_warm_restart_schedule_and_resume(tmp_path, monkeypatch):
     logs = []
     result = loop.train_member(longer, data, out, work, batch=2, seq_len=32, log=logs.append)
     assert "steps 4->6" in logs[0] and result["tokens"] == 384              # continued, not restarted
+
+
+def test_selfgen_batched_decoding_equals_one_prompt_at_a_time():
+    """Left-padded rows that leave the batch as they finish: every greedy answer equals
+    transformers' generate() on that prompt alone, and top-K rows match its log-probs."""
+    from tiny import tiny_llama
+
+    from specdec.train.selfgen import TOPK, decode, left_pad
+    model = tiny_llama(40, 2, seed=5, context=128).eval()
+    eos = 13                                   # two rows end early, at different steps
+    prompts = [[1, 2, 3, 4, 5, 6], [9, 3], [11, 12, 13, 14]]
+    ids, mask = left_pad(prompts, eos)
+    answers, tops = decode(model, ids, mask, greedy=True, seed=0, max_new=12, eos=eos)
+    assert sorted(map(len, answers)) == [6, 7, 12]
+    for prompt, answer, top in zip(prompts, answers, tops):
+        out = model.generate(input_ids=torch.tensor([prompt]), max_new_tokens=12, do_sample=False,
+                             eos_token_id=eos, pad_token_id=eos, output_logits=True,
+                             return_dict_in_generate=True)
+        assert answer == out.sequences[0, len(prompt):].tolist()
+        ref = torch.stack(out.logits, 1)[0].float().log_softmax(-1).topk(TOPK)
+        got = torch.stack([values for _, values in top])
+        assert torch.allclose(got, ref.values, atol=1e-4)
+    again, _ = decode(model, ids, mask, greedy=False, seed=3, max_new=12, eos=eos)
+    assert again == decode(model, ids, mask, greedy=False, seed=3, max_new=12, eos=eos)[0]

@@ -6,14 +6,14 @@ from specdec.lessons.where import PromptResult, group_metrics, group_speedup, po
 from specdec.prompts import Prompt
 
 
-def result(kind: str, rounds, spec=20.0, base=10.0, prompt_tokens=5):
+def result(kind: str, rounds, spec=(20.0,), base=(10.0,), prompt_tokens=5):
     return PromptResult(Prompt(kind, kind, "x"), prompt_tokens, tuple(rounds), spec, base)
 
 
 def test_metrics_per_kind_by_hand():
     results = [result("code", [fake_round(4, 4), fake_round(4, 2)]),
                result("code", [fake_round(4, 0)]),
-               result("prose", [fake_round(2, 1), fake_round(2, 0)], spec=5.0, base=10.0)]
+               result("prose", [fake_round(2, 1), fake_round(2, 0)], spec=(5.0,), base=(10.0,))]
     by_kind = group_metrics(results, key=lambda r: r.prompt.kind)
     code, prose = by_kind["code"], by_kind["prose"]
     assert code.acceptance_rate == pytest.approx(6 / 12)
@@ -22,7 +22,17 @@ def test_metrics_per_kind_by_hand():
     assert code.histogram == (1, 0, 1, 0, 1)
     assert prose.acceptance_rate == pytest.approx(1 / 4) and prose.histogram == (1, 1, 0)
     speed = group_speedup(results, key=lambda r: r.prompt.kind)
-    assert speed["code"] == pytest.approx(2.0) and speed["prose"] == pytest.approx(0.5)
+    assert speed["code"] == pytest.approx([2.0]) and speed["prose"] == pytest.approx([0.5])
+
+
+def test_speedup_per_repeat_is_time_weighted_over_the_group():
+    """Two prompts of one kind, two repeats: repeat 1 is 2x on both; in repeat 2 the 4-token
+    prompt runs at 1x and the 1-token one at 4x -> time 4/10 + 1/40 vs 4/10 + 1/10 -> 1.18x."""
+    a = result("code", [fake_round(4, 3)], spec=(20.0, 10.0), base=(10.0, 10.0))     # 4 tokens
+    b = result("code", [fake_round(1, 0)], spec=(20.0, 40.0), base=(10.0, 10.0))     # 1 token
+    ups = group_speedup([a, b], key=lambda r: r.prompt.kind)["code"]
+    assert ups == pytest.approx([2.0, (4 / 10 + 1 / 10) / (4 / 10 + 1 / 40)])
+    assert a.speedup == pytest.approx(1.5) and b.speedup == pytest.approx(3.0)       # medians
 
 
 def test_early_and_late_rounds():

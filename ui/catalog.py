@@ -12,32 +12,36 @@ CUSTOM = N_("Custom hub id or local directory…")    # shown through _() by the
 
 @dataclass(frozen=True)
 class PairChoice:
-    label: str
+    label: str                 # the full name: the session's key, and the caption under the box
     target: str
     draft: str | None          # None: no draft model (n-gram lookup or early exit)
     embedded: bool
+    short: str = ""            # what the narrow sidebar box shows (marked for translation)
 
 
 CHOICES = (
     PairChoice("stdlib: target ← draft-2l-distilled (embedded)", "stdlib/target",
-               "stdlib/draft-2l-distilled", True),
-    PairChoice("stdlib: target ← draft-1l (embedded)", "stdlib/target", "stdlib/draft-1l", True),
-    PairChoice("stdlib: target ← draft-2l (embedded)", "stdlib/target", "stdlib/draft-2l", True),
-    PairChoice("stdlib: target ← draft-4l (embedded)", "stdlib/target", "stdlib/draft-4l", True),
+               "stdlib/draft-2l-distilled", True, N_("stdlib ← draft-2l-distilled")),
+    PairChoice("stdlib: target ← draft-1l (embedded)", "stdlib/target", "stdlib/draft-1l", True,
+               N_("stdlib ← draft-1l")),
+    PairChoice("stdlib: target ← draft-2l (embedded)", "stdlib/target", "stdlib/draft-2l", True,
+               N_("stdlib ← draft-2l")),
+    PairChoice("stdlib: target ← draft-4l (embedded)", "stdlib/target", "stdlib/draft-4l", True,
+               N_("stdlib ← draft-4l")),
     PairChoice("SmolLM2-135M-Instruct ← smollm2/draft, feature draft (embedded)", "smollm2/target",
-               "smollm2/draft", True),
+               "smollm2/draft", True, N_("SmolLM2 ← feature draft")),
     PairChoice("SmolLM2-135M-Instruct ← smollm2/draft-2l (embedded)", "smollm2/target",
-               "smollm2/draft-2l", True),
+               "smollm2/draft-2l", True, N_("SmolLM2 ← draft-2l")),
     PairChoice("SmolLM2-135M-Instruct, no draft model: n-gram or early exit (embedded)",
-               "smollm2/target", None, True),
+               "smollm2/target", None, True, N_("SmolLM2, no draft model")),
     PairChoice("gpt2-medium ← distilgpt2 (hub, online)", "openai-community/gpt2-medium",
-               "distilbert/distilgpt2", False),
+               "distilbert/distilgpt2", False, N_("gpt2-medium ← distilgpt2 (hub)")),
     PairChoice("Pythia-1b ← Pythia-70m (hub, online)", "EleutherAI/pythia-1b",
-               "EleutherAI/pythia-70m", False),
+               "EleutherAI/pythia-70m", False, N_("Pythia-1b ← 70m (hub)")),
     PairChoice("Qwen2.5-1.5B ← Qwen2.5-0.5B (hub, online)", "Qwen/Qwen2.5-1.5B", "Qwen/Qwen2.5-0.5B",
-               False),
+               False, N_("Qwen2.5-1.5B ← 0.5B (hub)")),
     PairChoice("SmolLM2-1.7B ← SmolLM2-135M (hub, online)", "HuggingFaceTB/SmolLM2-1.7B",
-               "HuggingFaceTB/SmolLM2-135M", False),
+               "HuggingFaceTB/SmolLM2-135M", False, N_("SmolLM2-1.7B ← 135M (hub)")),
 )
 
 

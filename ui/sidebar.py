@@ -32,10 +32,16 @@ def _requested() -> tuple[str, str | None] | None:
 
 
 def _pair_widgets() -> None:
+    names = {c.label: _(c.short) for c in catalog.CHOICES} | {catalog.CUSTOM: _(catalog.CUSTOM)}
     st.selectbox(_("Model pair (target ← draft)"), catalog.labels(), key="pair_label",
-                 format_func=shown_as({catalog.CUSTOM: _(catalog.CUSTOM)}),
+                 format_func=shown_as(names),
                  help=_("The embedded models work offline; hub pairs need a connection or a "
                         "local Hugging Face cache."))
+    choice = catalog.by_label(st.session_state.pair_label)
+    if choice is not None:           # the full names, which the narrow box cannot show
+        st.caption(_("Target **{target}**, draft **{draft}** · {where}").format(
+            target=choice.target, draft=choice.draft or _("none (n-gram lookup or early exit)"),
+            where=_("embedded, offline") if choice.embedded else _("from the hub, needs a connection")))
     if st.session_state.pair_label == catalog.CUSTOM:
         st.text_input(_("Target: hub id or local directory"), key="custom_target",
                       placeholder=_("e.g. openai-community/gpt2-medium"))

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from typing import Callable, Sequence
 
-from specdec.plots import COLORS
+from specdec.plots import COLORS, prob
 from specdec.trace import Round
 from ui.i18n import N_, _
 
@@ -24,8 +24,8 @@ CSS = """<style>
 .strip .discarded{color:%(discarded)s;border:1px dashed %(discarded)s;text-decoration:line-through}
 .strip .correction{background:#ffedd5;color:#7c2d12;border-bottom:2px solid %(correction)s}
 .strip .bonus{background:#dbeafe;color:#1e3a8a;border-bottom:2px solid %(bonus)s}
-.strip .target{background:#f1f5f9;border-bottom:2px solid %(target)s}
-.strip .sel{outline:2px solid #111827}
+.strip .target{background:#f1f5f9;color:#0f172a;border-bottom:2px solid %(target)s}
+.strip .sel{outline:2px solid #7c3aed}      /* seen on light and dark themes */
 </style>""" % COLORS
 
 
@@ -44,15 +44,15 @@ def _round_spans(rnd: Round, selected: bool, fold: bool = False) -> list[str]:
     shown_accepted = min(rnd.n_accepted, len(rnd.emitted))     # EOS may cut the round
     for pos in rnd.positions:
         u = "—" if pos.u is None else f"{pos.u:.3f}"
-        tip = _("round {n}, draft {i}: q={q:.3f} p={p:.3f} u={u} → {verdict}").format(
-            n=rnd.index + 1, i=pos.i, q=pos.q, p=pos.p, u=u, verdict=_(pos.verdict))
+        tip = _("round {n}, draft {i}: q={q} p={p} u={u} → {verdict}").format(
+            n=rnd.index + 1, i=pos.i, q=prob(pos.q), p=prob(pos.p), u=u, verdict=_(pos.verdict))
         if fold and pos.verdict != "accepted":
             continue
         if pos.verdict != "accepted" or pos.i <= shown_accepted:
             spans.append(_span(pos.text, pos.verdict, tip, selected, pos.token))
     if len(rnd.emitted) > rnd.n_accepted:
         f = rnd.final
-        tip = _("round {n}, {kind} token: p={p:.3f}").format(n=rnd.index + 1, kind=_(f.kind), p=f.p)
+        tip = _("round {n}, {kind} token: p={p}").format(n=rnd.index + 1, kind=_(f.kind), p=prob(f.p))
         spans.append(_span(f.text, f.kind, tip, selected, f.token))
     return spans
 
@@ -90,8 +90,8 @@ def prob_strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round]) -> str
             items.append((rnd.final.text, rnd.final.p, rnd.final.kind))
         for text, p, kind in items:
             shade = f"rgba(71,85,105,{0.08 + 0.6 * p:.2f})"
-            tip = _("target p = {p:.3f} · {kind}").format(
-                p=p, kind=_("accepted draft") if kind == "accepted" else _(kind))
+            tip = _("target p = {p} · {kind}").format(
+                p=prob(p), kind=_("accepted draft") if kind == "accepted" else _(kind))
             shown_text = html.escape(text).replace("\n", "↵\n") or "∅"
             parts.append(f'<span class="t" style="background:{shade};border-bottom:3px solid '
                          f'{COLORS.get(kind, COLORS["target"])}" title="{html.escape(tip)}">'

@@ -114,15 +114,25 @@ def bench_figure(rows: list[dict], temperature: float) -> go.Figure:
                    height=380, xaxis_title=_("k"), yaxis_title=_("speedup ×"))
 
 
+def _labelled_bars(names: list[str], values: list[float], colors: list[str], title: str,
+                   break_even: bool, **kw) -> go.Figure:
+    """Bars with their values written inside (outside only when a bar is too short), and
+    the break-even line behind the bars, so no label sits on the line."""
+    fig = go.Figure([go.Bar(x=names, y=values, marker_color=colors, text=[f"{v:.2f}" for v in values],
+                            textposition="auto", cliponaxis=False)])
+    if break_even:
+        fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"], layer="below",
+                      annotation_text=_("break-even"), annotation_position="top left")
+    fig.update_yaxes(range=[0, max(values + [1.0 if break_even else 0.0]) * 1.15 or 1])
+    return _layout(fig, title, height=340, **kw)
+
+
 def tradeoff_figure(rows: list[dict], y: str, title: str) -> go.Figure:
     best = max(rows, key=lambda r: r["speedup"])["draft"]
     colors = [COLORS["bonus"] if r["draft"] == best else COLORS["draft"] for r in rows]
     names = [r["draft"].split("/", 1)[-1] + (" ★" if r["draft"] == best else "") for r in rows]
-    fig = go.Figure([go.Bar(x=names, y=[r[y] for r in rows], marker_color=colors,
-                            text=[f"{r[y]:.2f}" for r in rows], textposition="outside")])
-    if y == "speedup":
-        fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"])
-    return _layout(fig, title, height=340, xaxis_title=_("drafter (ordered by size)"))
+    return _labelled_bars(names, [r[y] for r in rows], colors, title, y == "speedup",
+                          xaxis_title=_("drafter (ordered by size)"))
 
 
 def temperature_figure(rows: list[dict]) -> go.Figure:
@@ -137,14 +147,19 @@ def temperature_figure(rows: list[dict]) -> go.Figure:
 
 
 def kind_figure(rows: list[dict]) -> go.Figure:
-    """Acceptance rate and speedup per kind of text."""
+    """Acceptance rate (a fraction) and speedup (a ratio) per kind, each on its own axis."""
+    from plotly.subplots import make_subplots
     kinds = [r["kind"] for r in rows]
-    fig = go.Figure([
-        go.Bar(name=_("acceptance rate"), x=kinds, y=[r["acceptance rate"] or 0 for r in rows],
-               marker_color=COLORS["accepted"]),
-        go.Bar(name=_("speedup ×"), x=kinds, y=[r["speedup"] for r in rows], marker_color=COLORS["bonus"])])
-    fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"])
-    return _layout(fig, _("Acceptance and speedup by kind"), height=340, barmode="group")
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
+                        subplot_titles=(_("acceptance rate"), _("speedup ×")))
+    fig.add_trace(go.Bar(name=_("acceptance rate"), x=kinds, y=[r["acceptance rate"] or 0 for r in rows],
+                         marker_color=COLORS["accepted"]), row=1, col=1)
+    fig.add_trace(go.Bar(name=_("speedup ×"), x=kinds, y=[r["speedup"] for r in rows],
+                         marker_color=COLORS["bonus"]), row=1, col=2)
+    fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"], layer="below", row=1, col=2)
+    fig.update_yaxes(range=[0, 1.02], row=1, col=1)
+    fig.update_layout(showlegend=False)
+    return _layout(fig, _("Acceptance and speedup by kind"), height=340)
 
 
 def per_position_by_kind_figure(rows: list[dict]) -> go.Figure:
@@ -156,10 +171,6 @@ def per_position_by_kind_figure(rows: list[dict]) -> go.Figure:
 
 def drafters_figure(rows: list[dict], y: str, title: str) -> go.Figure:
     best = max(rows, key=lambda r: r[y] or 0)["drafter"]
-    fig = go.Figure([go.Bar(x=[r["drafter"] for r in rows], y=[r[y] or 0 for r in rows],
-                            marker_color=[COLORS["bonus"] if r["drafter"] == best else COLORS["draft"]
-                                          for r in rows],
-                            text=[f"{r[y] or 0:.2f}" for r in rows], textposition="outside")])
-    if y == "speedup":
-        fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"])
-    return _layout(fig, title, height=340)
+    colors = [COLORS["bonus"] if r["drafter"] == best else COLORS["draft"] for r in rows]
+    return _labelled_bars([r["drafter"] for r in rows], [r[y] or 0 for r in rows], colors, title,
+                          y == "speedup")

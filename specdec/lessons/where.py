@@ -5,9 +5,12 @@ computed from the pooled rounds with the engine-standard definitions (metrics.su
 """
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, replace
 
-from specdec.measure import timed
+from specdec.chat import user_turn
+from specdec.lessons.speed import REPEATS
+from specdec.measure import machine_load, timed
 from specdec.metrics import Metrics, summarize
 from specdec.prompts import Prompt
 from specdec.settings import Settings
@@ -17,9 +20,9 @@ from specdec.settings import Settings
 class PromptResult:
     prompt: Prompt
     prompt_tokens: int
-    rounds: tuple            # lean traces of the speculative run
-    spec_tokens_per_s: float
-    base_tokens_per_s: float
+    rounds: tuple            # lean traces of the speculative run (the same in every repeat)
+    spec_tokens_per_s: tuple[float, ...]     # one per repeat
+    base_tokens_per_s: tuple[float, ...]
 
     @property
     def metrics(self) -> Metrics:
@@ -27,20 +30,36 @@ class PromptResult:
 
     @property
     def speedup(self) -> float:
-        return self.spec_tokens_per_s / self.base_tokens_per_s if self.base_tokens_per_s else 0.0
+        """Median over the repeats of speculative over autoregressive tokens/s."""
+        ups = [s / b for s, b in zip(self.spec_tokens_per_s, self.base_tokens_per_s) if b]
+        return statistics.median(ups) if ups else 0.0
 
 
-def run_set(pair, prompts: list[Prompt], settings: Settings, progress) -> list[PromptResult]:
-    """Speculative and autoregressive runs for every prompt (same seed, same sampling)."""
-    out = []
+def as_input(prompt: Prompt, chat: bool):
+    """The prompt as the engine takes it: a one-message chat for an instruct model."""
+    return user_turn(prompt.prompt) if chat else prompt.prompt
+
+
+def run_set(pair, prompts: list[Prompt], settings: Settings, progress, chat: bool = False,
+            repeats: int = REPEATS) -> tuple[list[PromptResult], float]:
+    """Speculative and autoregressive runs for every prompt (same seed, same sampling), timed
+    `repeats` times each, interleaved (speculative, autoregressive, speculative, …) so a slow
+    spell hits both; also the highest machine load per core seen (see measure.BUSY_LOAD)."""
+    out, load = [], machine_load()
     for i, p in enumerate(prompts):
         progress(i, len(prompts), p.label)
-        spec = timed(pair, [p.prompt], settings)
-        base = timed(pair, [p.prompt], replace(settings, mode="autoregressive"))
-        out.append(PromptResult(p, len(pair.tokenizer(p.prompt)["input_ids"]), spec.rounds,
-                                spec.tokens_per_s, base.tokens_per_s))
+        text = as_input(p, chat)
+        spec, base = [], []
+        for _ in range(repeats):
+            spec.append(timed(pair, [text], settings))
+            base.append(timed(pair, [text], replace(settings, mode="autoregressive")))
+        load = max(load, machine_load())
+        rounds = spec[0].rounds
+        n = rounds[0].prefix_len if rounds else 0           # the prompt, as the model read it
+        out.append(PromptResult(p, n, rounds, tuple(t.tokens_per_s for t in spec),
+                                tuple(t.tokens_per_s for t in base)))
     progress(len(prompts), len(prompts), "done")
-    return out
+    return out, load
 
 
 def group_metrics(results: list[PromptResult], key) -> dict[str, Metrics]:
@@ -51,17 +70,20 @@ def group_metrics(results: list[PromptResult], key) -> dict[str, Metrics]:
     return {name: summarize(rounds) for name, rounds in groups.items()}
 
 
-def group_speedup(results: list[PromptResult], key) -> dict[str, float]:
-    """Wall-clock speedup per group: summed tokens/time of both modes (time-weighted)."""
+def group_speedup(results: list[PromptResult], key) -> dict[str, list[float]]:
+    """Wall-clock speedup per group and repeat: summed time of both modes (time-weighted)."""
     groups: dict[str, list[PromptResult]] = {}
     for r in results:
         groups.setdefault(key(r), []).append(r)
     out = {}
     for name, rs in groups.items():
         tokens = [r.metrics.tokens for r in rs]
-        spec = sum(t / r.spec_tokens_per_s for t, r in zip(tokens, rs) if r.spec_tokens_per_s)
-        base = sum(t / r.base_tokens_per_s for t, r in zip(tokens, rs) if r.base_tokens_per_s)
-        out[name] = base / spec if spec else 0.0
+        repeats = min(len(r.spec_tokens_per_s) for r in rs)
+        out[name] = []
+        for j in range(repeats):
+            spec = sum(t / r.spec_tokens_per_s[j] for t, r in zip(tokens, rs) if r.spec_tokens_per_s[j])
+            base = sum(t / r.base_tokens_per_s[j] for t, r in zip(tokens, rs) if r.base_tokens_per_s[j])
+            out[name].append(base / spec if spec else 0.0)
     return out
 
 
@@ -99,7 +121,6 @@ def kind_caption(rows: list[dict]) -> str:
             lo=worst["acceptance rate"], hi=best["acceptance rate"])
     return _("Drafts survive most on **{best}** text ({best_rate:.0%}) and least on **{worst}** "
              "({worst_rate:.0%}); the per-position curves show how fast a run of drafts breaks once "
-             "it starts. Speedups here come from one run per prompt: for repeated timings see "
-             "*Drafters compared* or the bench.").format(
+             "it starts.").format(
         best=best["kind"], best_rate=best["acceptance rate"], worst=worst["kind"],
         worst_rate=worst["acceptance rate"])

@@ -21,10 +21,12 @@ from pathlib import Path
 
 import numpy as np
 import torch
+from transformers import DynamicCache
 
 from specdec.train.instructions import build
 
 OUT = Path("build/smollm2/gen")
+COMMITTED = Path("assets/training/smollm2/gen")     # the token halves of the shards, committed
 TOPK = 20
 
 
@@ -48,36 +50,55 @@ def left_pad(rows: list[list[int]], pad: int) -> tuple[torch.Tensor, torch.Tenso
     return ids, mask
 
 
-def answer_length(row: torch.Tensor, eos: int) -> int:
-    """Tokens up to and including the first end-of-turn."""
-    hits = (row == eos).nonzero()
-    return int(hits[0]) + 1 if len(hits) else len(row)
-
-
 @torch.no_grad()
+def decode(model, ids: torch.Tensor, mask: torch.Tensor, greedy: bool, seed: int, max_new: int,
+           eos: int) -> tuple[list[list[int]], list[torch.Tensor]]:
+    """Each row's answer (up to and including its end-of-turn) and its log-probs (A, V) top-K.
+    A finished row leaves the batch at once (its cache rows are dropped), so short answers
+    do not pay for long ones — unlike `generate()`, which steps every row to the longest."""
+    gen = torch.Generator().manual_seed(seed)
+    rows = torch.arange(len(ids))                                   # live row -> original index
+    pos = (mask.cumsum(-1) - 1).clamp(min=0)                        # (B, W) left padding
+    cache = DynamicCache(config=model.config)
+    out = model(input_ids=ids, attention_mask=mask, position_ids=pos, cache=cache, use_cache=True,
+                logits_to_keep=1)
+    answers: list[list[int]] = [[] for _ in range(len(ids))]
+    tops: list[list[tuple]] = [[] for _ in range(len(ids))]
+    logits, nxt_pos = out.logits[:, -1].float(), pos[:, -1:] + 1
+    for step in range(max_new):
+        logp = logits.log_softmax(-1)                                # (b, V)
+        tok = logp.argmax(-1) if greedy else torch.multinomial(logp.exp(), 1, generator=gen)[:, 0]
+        top = logp.topk(TOPK, dim=-1)
+        for j, r in enumerate(rows.tolist()):
+            answers[r].append(int(tok[j]))
+            tops[r].append((top.indices[j], top.values[j]))
+        live = (tok != eos).nonzero()[:, 0]
+        if step == max_new - 1 or not len(live):
+            break
+        if len(live) < len(rows):
+            cache.batch_select_indices(live)
+            rows, mask, tok, nxt_pos = rows[live], mask[live], tok[live], nxt_pos[live]
+        mask = torch.cat([mask, torch.ones_like(mask[:, :1])], 1)
+        out = model(input_ids=tok[:, None], attention_mask=mask, position_ids=nxt_pos, cache=cache,
+                    use_cache=True)
+        logits, nxt_pos = out.logits[:, -1].float(), nxt_pos + 1
+    return answers, tops
+
+
 def generate_shard(model, tokenizer, instructions: list[str], greedy: bool, seed: int,
                    max_new: int) -> dict[str, np.ndarray]:
     prompts = chat_ids(tokenizer, instructions)
     eos = tokenizer.eos_token_id
     ids, mask = left_pad(prompts, eos)
-    torch.manual_seed(seed)
-    out = model.generate(input_ids=ids, attention_mask=mask, max_new_tokens=max_new,
-                         do_sample=not greedy, temperature=1.0, top_k=0, top_p=1.0,
-                         eos_token_id=eos, pad_token_id=eos, output_logits=True,
-                         return_dict_in_generate=True)
-    answers = out.sequences[:, ids.shape[1]:]                               # (B, N)
-    logits = torch.stack(out.logits, 1).float().log_softmax(-1)             # (B, N, V)
-    top = logits.topk(TOPK, dim=-1)                                          # (B, N, K)
-    lens = [answer_length(row, eos) for row in answers]
-    cat = lambda parts: np.concatenate(parts) if parts else np.zeros(0)    # noqa: E731
+    answers, tops = decode(model, ids, mask, greedy, seed, max_new, eos)
+    stack = lambda rows, i: np.stack([t[i].numpy() for t in rows])          # noqa: E731
     return {
-        "prompt_ids": cat([np.array(p, dtype=np.uint16) for p in prompts]),
+        "prompt_ids": np.concatenate([np.array(p, dtype=np.uint16) for p in prompts]),
         "prompt_lens": np.array([len(p) for p in prompts], dtype=np.int32),
-        "answer_ids": cat([answers[i, :n].numpy().astype(np.uint16) for i, n in enumerate(lens)]),
-        "answer_lens": np.array(lens, dtype=np.int32),
-        "topk_ids": cat([top.indices[i, :n].numpy().astype(np.uint16) for i, n in enumerate(lens)]),
-        "topk_logprobs": cat([top.values[i, :n].numpy().astype(np.float16)
-                              for i, n in enumerate(lens)]),
+        "answer_ids": np.concatenate([np.array(a, dtype=np.uint16) for a in answers]),
+        "answer_lens": np.array([len(a) for a in answers], dtype=np.int32),
+        "topk_ids": np.concatenate([stack(t, 0).astype(np.uint16) for t in tops]),
+        "topk_logprobs": np.concatenate([stack(t, 1).astype(np.float16) for t in tops]),
     }
 
 
@@ -89,18 +110,35 @@ def save_shard(out: Path, index: int, data: dict[str, np.ndarray]) -> None:
     np.savez_compressed(out / f"shard_{index:04d}.tokens.npz", **tokens)   # written last: "done"
 
 
-def run(shards: int, batch: int, max_new: int, out: Path, dtype: torch.dtype) -> None:
+def instruction_set(name: str, n: int, tokenizer) -> list[str]:
+    if name == "first":
+        return build(n)
+    from specdec.train import chat_instructions
+    return chat_instructions.build(n, chat_instructions.answer_passages(COMMITTED, tokenizer))
+
+
+def by_length(instructions: list[str], tokenizer, batch: int, block: int = 10) -> list[str]:
+    """Sorted by prompt length within blocks of `block` shards: a shard's prompts are about
+    equally long, so little of its prefill is padding."""
+    size = block * batch
+    key = lambda text: len(tokenizer(text)["input_ids"])            # noqa: E731
+    return [t for i in range(0, len(instructions), size) for t in sorted(instructions[i:i + size], key=key)]
+
+
+def run(shards: range, batch: int, max_new: int, out: Path, dtype: torch.dtype, which: str) -> None:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from specdec.gguf_cache import converted_target
     folder = converted_target()
     tokenizer = AutoTokenizer.from_pretrained(folder)
     model = AutoModelForCausalLM.from_pretrained(folder, dtype=dtype).eval()
-    instructions = build((shards // 2 + 1) * batch)
-    for index in range(shards):
+    instructions = by_length(instruction_set(which, (len(shards) // 2 + 1) * batch, tokenizer),
+                             tokenizer, batch)
+    for index in shards:
         if (out / f"shard_{index:04d}.tokens.npz").exists():
             continue
-        chunk = instructions[(index // 2) * batch:(index // 2 + 1) * batch]
+        part = (index - shards.start) // 2
+        chunk = instructions[part * batch:(part + 1) * batch]
         t0 = time.perf_counter()
         data = generate_shard(model, tokenizer, chunk, greedy=index % 2 == 0, seed=index,
                               max_new=max_new)
@@ -114,14 +152,19 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m specdec.train.selfgen", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shards", type=int, default=200)
+    ap.add_argument("--first", type=int, default=0, help="index of the set's first shard")
+    ap.add_argument("--set", choices=["first", "wide"], default="first",
+                    help="instructions.py's set or chat_instructions.py's")
     ap.add_argument("--batch", type=int, default=48, help="instructions per shard")
     ap.add_argument("--max-new", type=int, default=192)
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--dtype", choices=["bfloat16", "float32"], default="bfloat16")
+    ap.add_argument("--dtype", choices=["bfloat16", "float32"], default="bfloat16",
+                    help="float32 is faster at batch >= 16 on this CPU")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
-    run(args.shards, args.batch, args.max_new, args.out, getattr(torch, args.dtype))
+    run(range(args.first, args.first + args.shards), args.batch, args.max_new, args.out,
+        getattr(torch, args.dtype), args.set)
     return 0
 
 
