@@ -1,16 +1,18 @@
 """The target's own answers to the training instructions, with its top-K next-token
 distributions at every answer position (DistillSpec's on-policy data).
 
-    python -m specdec.train.selfgen --shards 200 --threads 2      # resumable, logs progress
+    python -m specdec.train.selfgen --shards 16 --threads 2                  # the first set
+    python -m specdec.train.selfgen --set wide --first 18 --shards 38 --batch 64 --dtype float32
 
-Shard i answers instructions [i//2 * B, (i//2 + 1) * B): even shards greedily, odd shards
-sampled at T = 1 (seed = i), so the drafts see what the target writes in both modes. Each
-shard writes two files under build/smollm2/gen/:
+Shard i answers instructions [j * B, (j + 1) * B), j = (i - first) // 2: of a pair of shards
+the even one greedily, the odd one sampled at T = 1 (seed = i), so the drafts see what the
+target writes in both modes. Each shard writes two files under build/smollm2/gen/:
   shard_XXXX.tokens.npz  prompt and answer ids (small: committed under assets/training/)
   shard_XXXX.topk.npz    per answer position, the target's K most likely ids and log-probs
-Generation runs the target in bfloat16 (1.5x faster on this CPU than float32); the
-distillation targets are therefore the bfloat16 target's, a close stand-in for float32 —
-verification always uses the float32 target, so exactness does not depend on it.
+`decode` batches the prompts (left-padded, sorted by length within blocks) and drops a row
+from the batch and its cache as soon as it ends: on this 2-core CPU, float32 at batch 64 gives
+~155 answer tokens/s (generate() in bfloat16 at batch 48 gave 5-24). Shards 0-15 were made
+the old way, in bfloat16 (a close stand-in: verification always uses the float32 target).
 """
 from __future__ import annotations
 
