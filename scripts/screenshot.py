@@ -30,7 +30,7 @@ def main(out: str, pages: list[str]) -> None:
                 wait_idle(driver)
                 for act in filter(None, action.split("+")):
                     click(driver, {"next": "Next round", "end": "Run to end"}.get(act, act))
-                    wait_idle(driver)
+                    wait_idle(driver, timeout=900)          # measurements take minutes
                 time.sleep(1.5)
                 h = driver.execute_script("return document.querySelector('[data-testid=stMain]')?.scrollHeight || 2000")
                 driver.set_window_size(1500, min(int(h) + 200, 9000))

@@ -48,18 +48,21 @@ def quote(text: str) -> str:
     return f"“{show(text)}”"
 
 
+GRID = "rgba(128,128,128,0.2)"      # transparent plot area and grey grid: light and dark themes alike
+
+
 def _layout(fig: go.Figure, title: str, height: int = 320, **kw) -> go.Figure:
     """Title top left; legend pinned to the bottom of the figure, below the axis labels.
 
     No plotly template: applying one costs ~12 ms a figure, and Streamlit themes charts anyway.
     """
     fig.update_layout(title=dict(text=title, x=0, xanchor="left"), height=height + 40,
-                      margin=dict(l=40, r=20, t=60, b=90), plot_bgcolor="white",
+                      margin=dict(l=40, r=20, t=60, b=90), plot_bgcolor="rgba(0,0,0,0)",
                       legend=dict(orientation="h", yref="container", y=0, yanchor="bottom",
                                   x=0.5, xanchor="center"),
                       **kw)
-    fig.update_xaxes(gridcolor="#eeeeee")
-    fig.update_yaxes(gridcolor="#eeeeee")
+    fig.update_xaxes(gridcolor=GRID)
+    fig.update_yaxes(gridcolor=GRID)
     return fig
 
 

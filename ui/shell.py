@@ -11,7 +11,7 @@ runs pages in that mode too) the page draws the shared sidebar itself.
 import streamlit as st
 
 from specdec import wording
-from ui import i18n, navigation, sidebar
+from ui import i18n, memory, navigation, sidebar
 
 MARK, DRAWN = "_shell_ran", "_sidebar_drawn"
 
@@ -19,6 +19,7 @@ MARK, DRAWN = "_shell_ran", "_sidebar_drawn"
 def run_page(page) -> None:
     """app.py: draw the shared sidebar, then the page."""
     wording.use(i18n._)              # specdec's captions and chart titles in this session's language
+    memory.start_trimming()
     st.session_state[MARK] = True
     sidebar.render()
     st.session_state[DRAWN] = True

@@ -122,9 +122,10 @@ def _labelled_bars(names: list[str], values: list[float], colors: list[str], tit
                             textposition="auto", cliponaxis=False)])
     if break_even:
         fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"], layer="below",
-                      annotation_text=_("break-even"), annotation_position="top left")
+                      annotation_text=_("break-even"), annotation_position="right")   # in the margin
     fig.update_yaxes(range=[0, max(values + [1.0 if break_even else 0.0]) * 1.15 or 1])
-    return _layout(fig, title, height=340, **kw)
+    _layout(fig, title, height=340, **kw)
+    return fig.update_layout(margin_r=80 if break_even else 20)
 
 
 def tradeoff_figure(rows: list[dict], y: str, title: str) -> go.Figure:
