@@ -47,16 +47,21 @@ class Health(threading.Thread):
     def __init__(self, url: str):
         super().__init__(daemon=True)
         self.url, self.worst, self.failures, self.stop = f"{url}/_stcore/health", 0.0, 0, False
+        self.slow: list[tuple[float, float]] = []       # (seconds since start, answer time) > 1 s
 
     def run(self) -> None:
-        deadline = time.monotonic() + DEADLINE_S
+        start = time.monotonic()
+        deadline = start + DEADLINE_S
         while not self.stop and time.monotonic() < deadline:
             t0 = time.perf_counter()
             try:
                 urllib.request.urlopen(self.url, timeout=HEALTH_LIMIT_S * 2).read()
             except OSError:
                 self.failures += 1
-            self.worst = max(self.worst, time.perf_counter() - t0)
+            took = time.perf_counter() - t0
+            self.worst = max(self.worst, took)
+            if took > 1.0:
+                self.slow.append((round(time.monotonic() - start - took, 1), round(took, 2)))
             time.sleep(0.25)
 
 
@@ -172,6 +177,7 @@ def run_load(sessions: int) -> dict:
             "identical": sum(r["ids"] == want[r["prompt"]] for r in results),
             "exceptions": [e for r in results for e in r["exceptions"]],
             "health_worst_s": round(health.worst, 3), "health_failures": health.failures,
+            "health_slow_at_s": health.slow[:20],
             "rss_after_load_mb": round(loaded, 1), "rss_after_close_mb": round(after, 1),
             "memory_ratio": round(after / loaded, 3),
             "mismatches": [{"prompt": r["prompt"], "server_prompt": r.get("server_prompt"),

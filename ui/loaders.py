@@ -1,6 +1,8 @@
 """Models load once per process (st.cache_resource) and are shared read-only."""
 from __future__ import annotations
 
+import gc
+
 import streamlit as st
 import torch
 
@@ -15,7 +17,10 @@ torch.set_num_threads(1)
 
 @st.cache_resource(show_spinner=False, max_entries=4)
 def _load(target: str, draft: str | None) -> specdec.Pair:
-    return specdec.load_pair(target, draft)
+    pair = specdec.load_pair(target, draft)
+    gc.collect()
+    gc.freeze()     # the models live as long as the server: later collections skip their objects
+    return pair
 
 
 def load(target: str, draft: str | None) -> specdec.Pair:

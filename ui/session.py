@@ -11,7 +11,7 @@ import streamlit as st
 
 import specdec
 from specdec.chat import has_template, user_turn
-from ui import loaders, state
+from ui import gate, loaders, state
 from ui.i18n import N_, _
 
 RUN, NOTE, ERROR, SELECTED, REPLAY = "run", "run_note", "run_error", "round_sel", "replay"
@@ -78,6 +78,11 @@ JUMPS = {   # what a "Jump to" button looks for in the rounds after the selected
 def jump(kind: str) -> None:
     """Select the next round of that kind: among the rounds already run after the selected
     one, else by running more rounds until one appears or the run ends."""
+    with gate.turn():
+        _jump(kind)
+
+
+def _jump(kind: str) -> None:
     st.session_state.pop(NOTE, None)
     try:
         dec = decoder() or _start()
@@ -94,11 +99,13 @@ def jump(kind: str) -> None:
 
 
 def next_round() -> None:
-    _advance(until_end=False)
+    with gate.turn():                 # button callbacks run before the page: take a turn too
+        _advance(until_end=False)
 
 
 def run_to_end() -> None:
-    _advance(until_end=True)
+    with gate.turn():
+        _advance(until_end=True)
 
 
 def load_replay(uploaded) -> None:

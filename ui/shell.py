@@ -11,7 +11,7 @@ runs pages in that mode too) the page draws the shared sidebar itself.
 import streamlit as st
 
 from specdec import wording
-from ui import i18n, memory, navigation, sidebar
+from ui import gate, i18n, memory, navigation, sidebar
 
 MARK, DRAWN = "_shell_ran", "_sidebar_drawn"
 
@@ -24,7 +24,8 @@ def run_page(page) -> None:
     sidebar.render()
     st.session_state[DRAWN] = True
     try:
-        page.run()
+        with gate.turn():
+            page.run()
     finally:
         st.session_state[DRAWN] = False
 

@@ -39,20 +39,24 @@ CKPT_EVERY, LOG_EVERY = 25, 5
 class FeatureSpec:
     name: str = "draft"          # under smollm2/
     init_layer: int = 29         # the target layer the draft's one layer starts from
-    tokens: int = 1_800_000      # positions to train on (the schedule's length)
+    steps: int = 2200            # the schedule's length in optimizer steps
     lr: float = 1e-3
     batch: int = 8               # sequences per step
     window: int = 384            # positions per sequence (longer ones: a random window)
     feature_weight: float = 1.0  # loss = cross-entropy + feature_weight * smooth L1
     noise: float = 0.2           # uniform input noise on the features, +-noise
     unroll: int = 3              # training-time test: passes 2..unroll read the draft's own h
+    on_policy: float = 0.75      # share of each batch from the target's own answers
 
 
 SPEC = FeatureSpec()
 # How the committed smollm2/draft was actually trained (the schedule was shortened twice to fit
 # a 3-hour session; a run from scratch with SPEC follows SPEC alone).
 HISTORY = ("steps 0-450: one pass (no training-time test), cosine schedule planned for 3.0M then "
-           "2.2M positions; steps 450-968: three passes, schedule for 1.8M positions")
+           "2.2M positions; steps 450-968: three passes, schedule for 1.8M positions (968 steps), "
+           "half of each batch on-policy; from step 968 (session 6): 38 more shards of the target's "
+           "answers to chat-like instructions (chat_instructions.py), 3/4 on-policy, the schedule "
+           "extended to SPEC.steps (the learning rate rose again from 1e-4 to ~5e-4)")
 
 
 @dataclass(frozen=True)
@@ -85,10 +89,18 @@ def training_seqs() -> list[Seq]:
     return load_seqs("gen", gen) + load_seqs("relabel")
 
 
-def split(seqs: list[Seq]) -> list[list[Seq]]:
-    """Half of every batch from the target's own answers, half from offline text (when both
-    exist): the answers are what the draft will face, the text adds volume."""
-    return [p for p in ([s for s in seqs if s.on_policy], [s for s in seqs if not s.on_policy]) if p]
+def split(seqs: list[Seq]) -> tuple[list[Seq], list[Seq]]:
+    """The target's own answers (what the draft will face) and offline text (volume)."""
+    return [s for s in seqs if s.on_policy], [s for s in seqs if not s.on_policy]
+
+
+def pick(pools: tuple[list[Seq], list[Seq]], spec: FeatureSpec, rng) -> list[Seq]:
+    """A batch: spec.on_policy of it from the answers, the rest from offline text (either
+    pool alone when the other is empty)."""
+    on, off = pools
+    n_on = spec.batch if not off else (0 if not on else round(spec.batch * spec.on_policy))
+    return [on[rng.integers(len(on))] for _ in range(n_on)] + \
+        [off[rng.integers(len(off))] for _ in range(spec.batch - n_on)]
 
 
 def soft_targets(top_ids: np.ndarray, top_logprobs: np.ndarray, to_draft: np.ndarray,
@@ -264,8 +276,7 @@ def train(spec: FeatureSpec) -> None:
     n, to_draft = len(keep), to_draft_map(keep)
     seqs, held = training_seqs(), load_seqs("gen", ["gen_0000"])
     pools = split(seqs)
-    per_step = spec.batch * min(spec.window, float(np.mean([len(s.ids) for s in seqs])))
-    total = int(spec.tokens / per_step)
+    total = spec.steps
     log(f"[feature {spec.name}] {sum(p.numel() for p in draft.parameters()):,} params, vocab {n}, "
         f"{len(pools[0])} on-policy + {len(pools[1])} offline sequences, steps {step}->{total}, "
         f"held-out agreement {agreement(draft, held, to_draft, n):.3f}")
@@ -274,8 +285,7 @@ def train(spec: FeatureSpec) -> None:
         for group in optim.param_groups:
             group["lr"] = lr_at(step, total, spec.lr)
         rng = np.random.default_rng([SEED, step])
-        picked = [pools[i % len(pools)][rng.integers(len(pools[i % len(pools)]))]
-                  for i in range(spec.batch)]
+        picked = pick(pools, spec, rng)
         loss, ce, reg, ce_last = batch_loss(draft, make_batch(picked, spec, to_draft, n, rng, spec.noise),
                                             n, spec.feature_weight, spec.unroll)
         optim.zero_grad(set_to_none=True)
