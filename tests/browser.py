@@ -38,7 +38,7 @@ def serve_app(env: dict | None = None):
 
 
 # as `make run` (see the Makefile): offline, two malloc arenas
-SERVER_ENV = {"HF_HUB_OFFLINE": "1", "MALLOC_ARENA_MAX": "2"}
+SERVER_ENV = {"HF_HUB_OFFLINE": "1", "MALLOC_ARENA_MAX": "2", "PYTHONMALLOC": "malloc"}   # as `make run`
 
 
 @contextlib.contextmanager

@@ -7,7 +7,7 @@ from streamlit.testing.v1 import AppTest
 from tiny import char_tokenizer, tiny_llama
 
 from conftest import needs_embedded
-from ui.catalog import CUSTOM
+from ui.catalog import CHOICES, CUSTOM
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 STEP = "pages/step_through.py"
@@ -241,7 +241,6 @@ def test_a_hostile_replay_file_becomes_an_escaped_warning(tiny_dirs):
 def test_step_through_chats_with_the_real_instruct_model():
     """SmolLM2 without a draft model: Chat mode (the template becomes the prompt), the
     early-exit drafter, two rounds; switching to Raw text resets the run."""
-    from ui.catalog import CHOICES
     label = next(c.label for c in CHOICES if c.target == "smollm2/target" and c.draft is None)
     at = AppTest.from_file(APP, default_timeout=300)
     for key, value in {"pair_label": label, "drafter": "early-exit", "exit_layer": 4, "k": 2,
@@ -334,3 +333,12 @@ def test_a_pair_that_fails_to_load_keeps_the_previous_one(tiny_dirs, tmp_path):
     assert "Could not load that pair" in errors and "Still using" in errors
     at.button(key="btn_next").click().run()            # the previous pair still steps
     assert not at.exception and len(rounds(at)) >= 1
+
+
+@needs_embedded
+def test_sidebar_shows_a_short_pair_name_and_the_full_one_below():
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    box = at.sidebar.selectbox(key="pair_label")
+    assert box.value == CHOICES[0].label
+    assert all(len(o) <= 32 for o in box.options[:-1])          # fits the sidebar (custom aside)
+    assert any("stdlib/target" in c.value and "stdlib/draft-2l-distilled" in c.value for c in at.sidebar.caption)
