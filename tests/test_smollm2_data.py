@@ -25,3 +25,27 @@ def test_held_out_chat_prompts_share_nothing_with_training_instructions():
     lines = {line for h in held for line in h.splitlines() if len(line) > 60}
     assert not [p for p in passages() if p in lines]
     assert len(set(train)) == len(train) == 2000
+
+
+def test_no_committed_training_prompt_contains_a_held_out_chat_prompt():
+    """What the drafts were actually trained on (the committed prompts of every selfgen
+    shard, both instruction sets) never quotes a held-out chat prompt or its passage."""
+    from pathlib import Path
+
+    import numpy as np
+    from transformers import AutoTokenizer
+    root = Path(__file__).resolve().parent.parent
+    tokenizer = AutoTokenizer.from_pretrained(root / "assets/models/smollm2/draft")
+    shards = sorted((root / "assets/training/smollm2/gen").glob("shard_*.tokens.npz"))
+    assert len(shards) >= 30
+    trained = []
+    for path in shards:
+        d = np.load(path)
+        offsets = np.concatenate([[0], np.cumsum(d["prompt_lens"])])
+        trained += [tokenizer.decode(d["prompt_ids"][a:b].astype(np.int64)) for a, b in zip(offsets, offsets[1:])]
+    text = "\n".join(trained)
+    assert text.count("Translate into") > 50 and "Read the passage and answer" in text   # decoded
+    held = [p.prompt for p in load_prompts("chat")]
+    assert not [h for h in held if h in text]
+    lines = {line for h in held for line in h.splitlines() if len(line) > 60}
+    assert not [line for line in lines if line in text]
