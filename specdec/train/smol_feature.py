@@ -4,6 +4,10 @@
     python -m specdec.train.smol_feature --threads 2         # resumable, logs to stdout
     python -m specdec.train.smol_feature --export            # -> assets/models/smollm2/draft
 
+On a machine without build/ (a new session): `python -m specdec.train.relabel` and
+`python -m specdec.train.features` rebuild the data from committed tokens and offline text;
+training then continues from the committed export (its step count; a fresh optimizer).
+
 The draft (specdec/feature_draft.py) reads pairs (f_j, s_{j+1}) and learns two things at
 once on every answer position: h_j close to the target's next feature f_{j+1} (smooth L1,
 so that its own guesses stay usable as inputs for d_2, d_3, ...) and its q close to the
@@ -254,7 +258,25 @@ def setup(spec: FeatureSpec):
     if state:
         draft.load_state_dict(state["model"])
         optim.load_state_dict(state["optim"])
+    elif (OUT / spec.name / "training.json").exists():
+        state = from_export(draft, OUT / spec.name)           # a new machine: no build/ checkpoint
     return draft, optim, keep, state["step"] if state else 0, state["elapsed"] if state else 0.0
+
+
+def from_export(draft, folder: Path) -> dict:
+    """Continue from the committed weights (fp16, so within rounding) where no checkpoint is
+    left; the optimizer starts afresh, the step count goes on from training.json."""
+    from safetensors.torch import load_file
+
+    from specdec.feature_draft import FC_FILE
+    net = {k: v.float() for k, v in load_file(str(folder / "model.safetensors")).items()}
+    missing, unexpected = draft.net.load_state_dict(net, strict=False)
+    assert not unexpected and all("lm_head" in k for k in missing), (missing, unexpected)
+    draft.net.tie_weights()
+    draft.fc.weight.data.copy_(load_file(str(folder / FC_FILE))["weight"].float())
+    stats = json.loads((folder / "training.json").read_text())
+    log(f"[feature {folder.name}] no checkpoint: continuing from {folder} at step {stats['steps']}")
+    return {"step": stats["steps"], "elapsed": stats["train_seconds"]}
 
 
 def save_ckpt(spec, draft, optim, step: int, elapsed: float) -> None:
