@@ -7,22 +7,22 @@ import streamlit as st
 from specdec.lessons.drafters import compare, variants
 from specdec.lessons.plots import drafters_figure
 from specdec.lessons.speed import REPEATS, spread_warning
-from specdec.models import FAST_DRAFT, FAST_TARGET, family_drafts
-from specdec.prompts import load_prompts, round_robin
-from ui import jobs, loaders, shell, state
+from specdec.prompts import round_robin
+from ui import family, jobs, loaders, shell, sidebar, state
 from ui.measured import measured
 from ui.i18n import N_, _
 from ui.round_view import chart
 
 shell.page()
+TARGET, DRAFTS, POLICY_DRAFT = family.of(sidebar.active_pair())
+CHAT = family.chats(TARGET)
 st.title(_("Drafters compared"))
 st.caption(_("Same prompts, same target ({target}): which drafter wins, and on which kind of text?")
-           .format(target=FAST_TARGET))
+           .format(target=TARGET))
 
 N = st.slider(_("Prompts (taken one of each kind in turn)"), 2, 20, 10, key="drafters_n")
-PROMPTS = round_robin(load_prompts(), N)
+PROMPTS = round_robin(family.prompt_set(CHAT), N)
 MAX_NEW = 32
-DRAFTS = family_drafts(FAST_TARGET)
 
 
 HEADERS = (N_("kind"), N_("drafter"), N_("acceptance_rate"), N_("mean_acceptance_length"),
@@ -36,15 +36,17 @@ def headed(frame: pd.DataFrame) -> pd.DataFrame:
 
 def measure():
     s = replace(state.settings(), max_new_tokens=MAX_NEW, seed=0)
-    key = {"settings": s.as_dict(), "prompts": [p.prompt for p in PROMPTS], "drafts": DRAFTS,
-           "repeats": REPEATS}
+    key = {"target": TARGET, "chat": CHAT, "settings": s.as_dict(), "prompts": [p.prompt for p in PROMPTS],
+           "drafts": DRAFTS, "repeats": REPEATS}
     return measured(
         "drafters", key,
-        lambda pr: compare(loaders.load, FAST_TARGET, variants(DRAFTS, FAST_DRAFT), PROMPTS, s, pr),
+        lambda pr: compare(loaders.load, TARGET, variants(DRAFTS, POLICY_DRAFT, s.exit_layer), PROMPTS, s,
+                           pr, chat=CHAT),
         button=_("Compare the drafters"),
         intro=_("{n} prompts, {tokens} new tokens, k = {k}, T = {t}; the policies use {draft} "
-                "(confidence threshold {conf}). Cached on disk per settings.").format(
-            n=len(PROMPTS), tokens=MAX_NEW, k=s.k, t=s.temperature, draft=FAST_DRAFT, conf=s.confidence))
+                "(confidence threshold {conf}); early exit keeps {layers} layers. Cached on disk per "
+                "settings.").format(n=len(PROMPTS), tokens=MAX_NEW, k=s.k, t=s.temperature,
+                                    draft=POLICY_DRAFT, conf=s.confidence, layers=s.exit_layer))
 
 
 rows = measure()

@@ -7,10 +7,8 @@ import streamlit as st
 from specdec.bench import flat_rows
 from specdec.lessons import plots as lp
 from specdec.lessons import speed
-from specdec.models import FAST_TARGET, family_drafts
-from specdec.prompts import load_prompts
 from specdec.theory import best_k, expected_speedup, expected_tokens
-from ui import jobs, loaders, shell, sidebar, state
+from ui import family, jobs, loaders, session, shell, sidebar, state
 from ui.measured import measured as measured_result
 from ui.i18n import _
 from ui.round_view import chart
@@ -22,7 +20,6 @@ st.title(_("When speculation is fast"))
 st.caption(_("Speed depends on three numbers: how often drafts are accepted (α), how many you "
              "draft (k), and how much a draft step costs relative to a target step (c)."))
 
-PROMPTS = [p.prompt for p in load_prompts() if p.kind in ("code", "structured")][:8]
 MAX_NEW = 48
 
 
@@ -58,14 +55,16 @@ def warn(rows: list[dict]) -> None:
 def measured(pair, names) -> None:
     st.header(_("2 · Measured on this machine"))
     settings = replace(state.settings(), max_new_tokens=MAX_NEW)
-    key = {"pair": list(names), "T": settings.temperature, "prompts": PROMPTS, "n": MAX_NEW,
+    chat = session.uses_chat(pair)
+    texts, inputs = family.speed_prompts(chat)
+    key = {"pair": list(names), "T": settings.temperature, "prompts": texts, "chat": chat, "n": MAX_NEW,
            "repeats": speed.REPEATS}
     rows = measured_result(
-        "ksweep", key, lambda pr: speed.k_sweep(pair, PROMPTS, list(range(1, 9)), settings, pr),
+        "ksweep", key, lambda pr: speed.k_sweep(pair, inputs, list(range(1, 9)), settings, pr),
         button=_("Measure k = 1 … 8 here"),
         intro=_("Runs speculative and autoregressive generation on {n} bundled prompts ({tokens} "
                 "tokens each, T = {t}) for k = 1…8, and measures c.").format(
-            n=len(PROMPTS), tokens=MAX_NEW, t=settings.temperature))
+            n=len(texts), tokens=MAX_NEW, t=settings.temperature))
     if not rows:
         return
     alpha = sum(r["alpha"] for r in rows) / len(rows)
@@ -91,16 +90,18 @@ def measured(pair, names) -> None:
     jobs.csv_button(rows, "k-sweep", "fast_csv")
 
 
-def tradeoff() -> None:
+def tradeoff(pair) -> None:
     st.header(_("3 · Too weak vs too big: every draft of the family"))
     settings = replace(state.settings(), max_new_tokens=MAX_NEW)
     k, t = settings.k, settings.temperature
-    drafts = family_drafts(FAST_TARGET)
-    key = {"drafts": drafts, "k": k, "T": t, "prompts": PROMPTS, "n": MAX_NEW,
-           "repeats": speed.REPEATS}
+    target, drafts, _policy_draft = family.of(pair)
+    chat = family.chats(target)
+    texts, inputs = family.speed_prompts(chat)
+    key = {"target": target, "drafts": drafts, "k": k, "T": t, "prompts": texts, "chat": chat,
+           "n": MAX_NEW, "repeats": speed.REPEATS}
     rows = measured_result(
         "tradeoff", key,
-        lambda pr: speed.draft_tradeoff(loaders.load, FAST_TARGET, drafts, PROMPTS, settings, pr),
+        lambda pr: speed.draft_tradeoff(loaders.load, target, drafts, inputs, settings, pr),
         button=_("Measure every draft"),
         intro=_("Same target, k = {k}, T = {t}: acceptance, cost ratio c and real speedup for each "
                 "embedded draft and the n-gram drafter. Computed once per machine and cached.").format(k=k, t=t))
@@ -122,9 +123,11 @@ def temperatures(pair, names) -> None:
     st.header(_("4 · Temperature and acceptance"))
     temps = [0.0, 0.25, 0.5, 0.75, 1.0, 1.5]
     settings = replace(state.settings(), max_new_tokens=MAX_NEW)
-    key = {"pair": list(names), "k": settings.k, "prompts": PROMPTS, "n": MAX_NEW}
+    chat = session.uses_chat(pair)
+    texts, inputs = family.speed_prompts(chat)
+    key = {"pair": list(names), "k": settings.k, "prompts": texts, "chat": chat, "n": MAX_NEW}
     rows = measured_result(
-        "temps", key, lambda pr: speed.temperature_sweep(pair, PROMPTS, temps, settings, pr),
+        "temps", key, lambda pr: speed.temperature_sweep(pair, inputs, temps, settings, pr),
         button=_("Sweep the temperature"),
         intro=_("Measures acceptance at T = {temps} with k = {k}.").format(
             temps=", ".join(map(str, temps)), k=settings.k))
@@ -172,7 +175,7 @@ if pair is None or pair.draft is None:
 else:
     measured(pair, names)
     st.divider()
-    tradeoff()
+    tradeoff(pair)
     st.divider()
     temperatures(pair, names)
 st.divider()

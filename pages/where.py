@@ -9,7 +9,7 @@ from specdec.engine import generate
 from specdec.lessons import where
 from specdec.lessons.plots import kind_figure, per_position_by_kind_figure
 from specdec.lessons.speed import spread_warning
-from specdec.prompts import Prompt, kinds_of, load_prompts
+from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
 from ui import jobs, session, shell, sidebar, state, strip
 from ui.measured import measured
 from ui.i18n import N_, _
@@ -136,7 +136,7 @@ def drill_down(pair, res) -> None:
     if c1.button(_("Open in Step through"), icon=":material/open_in_new:", key="where_open", on_click=open_in_step, args=(chosen.prompt.prompt,)):
         st.switch_page("pages/step_through.py")
     if c2.button(_("Token view: where do drafts break?"), key="where_tokens"):
-        run = generate(pair, where.as_input(chosen.prompt, chat(pair)),
+        run = generate(pair, as_input(chosen.prompt, chat(pair)),
                        replace(state.settings(), max_new_tokens=MAX_NEW, seed=0))
         st.html(strip.prob_strip_html(strip.prompt_texts(run.prompt_ids, run.label), run.rounds))
         st.caption(_("Shade = target probability of the emitted token; green underline = an accepted "

@@ -26,6 +26,12 @@ class Prompt:
     prompt: str
 
 
+def as_input(prompt: Prompt, chat: bool):
+    """The prompt as the engine takes it: a one-message chat for an instruct model."""
+    from specdec.chat import user_turn
+    return user_turn(prompt.prompt) if chat else prompt.prompt
+
+
 def load_prompts(path: Path | str = PROMPTS_FILE) -> list[Prompt]:
     """A set by name ("text", "chat") or a JSON file in the same format."""
     data = json.loads(Path(SETS.get(str(path), path)).read_text(encoding="utf-8"))

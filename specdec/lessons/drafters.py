@@ -6,9 +6,9 @@ import statistics
 from dataclasses import dataclass, replace
 
 from specdec.lessons.speed import REPEATS
-from specdec.measure import cost_ratio, machine_load, timed
+from specdec.measure import drafter_cost_ratio, machine_load, timed
 from specdec.metrics import summarize
-from specdec.prompts import Prompt
+from specdec.prompts import Prompt, as_input
 from specdec.settings import Settings
 
 
@@ -20,9 +20,10 @@ class Variant:
     policy: str = "constant"
 
 
-def variants(drafts: list[str], policy_draft: str) -> list[Variant]:
+def variants(drafts: list[str], policy_draft: str, exit_layer: int) -> list[Variant]:
     out = [Variant(d.split("/", 1)[-1], d) for d in drafts]
     out.append(Variant("n-gram lookup", None, drafter="ngram"))
+    out.append(Variant(f"early exit @ {exit_layer}", None, drafter="early-exit"))
     out += [Variant(f"{policy_draft.split('/', 1)[-1]} · {p}", policy_draft, policy=p)
             for p in ("heuristic", "confidence")]
     return out
@@ -45,11 +46,11 @@ def _rows(label: str, spec: list[dict], base: list[dict], c: float, load: float)
     return rows
 
 
-def _by_kind(pair, prompts: list[Prompt], settings: Settings) -> dict:
+def _by_kind(pair, prompts: list[Prompt], settings: Settings, chat: bool) -> dict:
     """Pooled tokens, seconds and rounds per kind (and 'all')."""
     out: dict = {}
     for p in prompts:
-        t = timed(pair, [p.prompt], settings)
+        t = timed(pair, [as_input(p, chat)], settings)
         for kind in (p.kind, "all"):
             acc = out.setdefault(kind, {"tokens": 0, "seconds": 0.0, "rounds": []})
             acc["tokens"] += t.tokens
@@ -59,9 +60,10 @@ def _by_kind(pair, prompts: list[Prompt], settings: Settings) -> dict:
 
 
 def compare(load, target: str, all_variants: list[Variant], prompts: list[Prompt],
-            settings: Settings, progress, repeats: int = REPEATS) -> list[dict]:
+            settings: Settings, progress, repeats: int = REPEATS, chat: bool = False) -> list[dict]:
     """Every variant against the target alone; repeats interleaved (repeat r of every run
-    before repeat r + 1 of any), so a slow spell of the machine hits all alike."""
+    before repeat r + 1 of any), so a slow spell of the machine hits all alike. chat: send
+    each prompt as a one-message chat (an instruct target)."""
     runs = [("target alone", load(target, None), replace(settings, mode="autoregressive"))] + \
         [(v.label, load(target, v.draft), replace(settings, drafter=v.drafter, policy=v.policy))
          for v in all_variants]
@@ -70,10 +72,10 @@ def compare(load, target: str, all_variants: list[Variant], prompts: list[Prompt
     for r in range(repeats):
         for i, (label, pair, s) in enumerate(runs):
             progress(r * len(runs) + i, repeats * len(runs), f"{label} (repeat {r + 1})")
-            pooled[i].append(_by_kind(pair, prompts, s))
+            pooled[i].append(_by_kind(pair, prompts, s, chat))
             busiest = max(busiest, machine_load())
     progress(repeats * len(runs), repeats * len(runs), "done")
     rows = []
-    for (label, pair, _), spec, v in zip(runs[1:], pooled[1:], all_variants):
-        rows += _rows(label, spec, pooled[0], cost_ratio(pair)[0] if v.draft else 0.0, busiest)
+    for (label, pair, s), spec in zip(runs[1:], pooled[1:]):
+        rows += _rows(label, spec, pooled[0], drafter_cost_ratio(pair, s), busiest)
     return rows

@@ -8,11 +8,10 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, replace
 
-from specdec.chat import user_turn
 from specdec.lessons.speed import REPEATS
 from specdec.measure import machine_load, timed
 from specdec.metrics import Metrics, summarize
-from specdec.prompts import Prompt
+from specdec.prompts import Prompt, as_input
 from specdec.settings import Settings
 
 
@@ -33,11 +32,6 @@ class PromptResult:
         """Median over the repeats of speculative over autoregressive tokens/s."""
         ups = [s / b for s, b in zip(self.spec_tokens_per_s, self.base_tokens_per_s) if b]
         return statistics.median(ups) if ups else 0.0
-
-
-def as_input(prompt: Prompt, chat: bool):
-    """The prompt as the engine takes it: a one-message chat for an instruct model."""
-    return user_turn(prompt.prompt) if chat else prompt.prompt
 
 
 def run_set(pair, prompts: list[Prompt], settings: Settings, progress, chat: bool = False,
