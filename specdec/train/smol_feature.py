@@ -43,7 +43,7 @@ CKPT_EVERY, LOG_EVERY = 25, 5
 class FeatureSpec:
     name: str = "draft"          # under smollm2/
     init_layer: int = 29         # the target layer the draft's one layer starts from
-    steps: int = 1700            # the schedule's length in optimizer steps
+    steps: int = 2000            # the schedule's length in optimizer steps
     lr: float = 1e-3
     batch: int = 8               # sequences per step
     window: int = 384            # positions per sequence (longer ones: a random window)
