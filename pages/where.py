@@ -73,7 +73,7 @@ def results(pair, prompts):
                             "again.").format(n=MAX_NEW, r=where.REPEATS), on_disk=False)
 
 
-def kind_rows(res, load: float) -> list[dict]:
+def kind_rows(res) -> list[dict]:
     by_kind = where.group_metrics(res, key=lambda r: r.prompt.kind)
     speed = where.group_speedup(res, key=lambda r: r.prompt.kind)
     return [{"kind": k, "prompts": sum(r.prompt.kind == k for r in res),
@@ -90,7 +90,7 @@ def split_rows(groups: dict) -> list[dict]:
 
 def per_kind(res, load: float) -> None:
     st.header(_("By kind of text"))
-    rows = kind_rows(res, load)
+    rows = kind_rows(res)
     table = [{**r, "per position": " · ".join(f"{x:.2f}" for x in r["per position"]),
               "histogram": " ".join(map(str, r["histogram"]))} for r in rows]
     st.dataframe(shown(pd.DataFrame(table)), hide_index=True, key="where_kinds",

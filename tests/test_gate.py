@@ -41,3 +41,22 @@ def test_a_turn_is_given_back_when_the_block_raises():
             pass
     with gate.turn():                          # would block forever had a slot leaked
         pass
+
+
+def free_slots() -> int:
+    """How many slots another session could take now (taken and given straight back)."""
+    slots, taken = gate._slots(), 0
+    while slots.acquire(blocking=False):
+        taken += 1
+    for _ in range(taken):
+        slots.release()
+    return taken
+
+
+def test_a_long_job_gives_the_turn_back_and_takes_it_again():
+    with gate.turn():
+        assert free_slots() == gate.SLOTS - 1
+        with gate.released():
+            assert free_slots() == gate.SLOTS          # every slot free for other sessions meanwhile
+        assert free_slots() == gate.SLOTS - 1          # the page holds its turn again
+    assert free_slots() == gate.SLOTS

@@ -5,7 +5,9 @@ at once on a small machine mean twenty threads contending for the cores and for 
 GIL, and the server's event loop (which answers health checks and sends every page) gets
 the GIL only now and then. A session takes a turn for its page script and for the engine
 work of its buttons' callbacks; nested turns in the same thread are free (a page that
-starts a round itself), so a session never waits for itself.
+starts a round itself), so a session never waits for itself. A measurement that runs for
+minutes (ui/jobs.py) gives its turn back while it runs, so it never holds up the pages of
+other sessions.
 """
 from __future__ import annotations
 
@@ -37,3 +39,18 @@ def turn():
         _held.depth = depth
         if depth == 0:
             _slots().release()
+
+
+@contextlib.contextmanager
+def released():
+    """Give this thread's turn back for the block (a long job), then take it again."""
+    depth = getattr(_held, "depth", 0)
+    if depth:
+        _slots().release()
+        _held.depth = 0
+    try:
+        yield
+    finally:
+        if depth:
+            _slots().acquire()
+            _held.depth = depth

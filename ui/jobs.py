@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from specdec.errors import InputError
+from ui import gate
 from ui.i18n import _
 
 
@@ -20,7 +21,8 @@ def run_job(label: str, key: str, fn: Callable):
         bar.progress(min(1.0, done / max(1, total)), f"{label}: {text}")
 
     try:
-        result = fn(progress)
+        with gate.released():      # minutes of work must not hold up other sessions' pages
+            result = fn(progress)
     except InputError as err:   # a model that will not load, a bad setting: say so, keep the page
         st.error(_("Could not finish: {why}").format(why=err))
         result = None

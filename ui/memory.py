@@ -1,11 +1,11 @@
 """Give the memory of closed sessions back to the operating system while the server runs.
 
-Two things keep it otherwise, both measured with scripts/load_test.py:
+Three things kept it otherwise, each measured with scripts/load_test.py:
 - Streamlit keeps a disconnected session for `server.disconnectedSessionTTL` seconds, so a
   reconnecting browser finds it, but its storage (a TTL cache) drops expired entries only
   on its next write or length query — after the last visitor leaves, nothing writes, and
   every session's decoder, caches and traces stay in memory until someone connects.
-  A length query every TRIM_EVERY_S seconds reaps them.
+  Every TRIM_EVERY_S seconds the expired ones are taken out and shut down.
 - When a session is freed, glibc keeps the freed pages inside its heap arenas, so the
   resident size stays at its peak (in-process: 20 released sessions left 612 MB resident
   where 536 MB had been used; malloc_trim(0) brought it to 567 MB).
