@@ -58,9 +58,9 @@ SPEC = FeatureSpec()
 # a 3-hour session; a run from scratch with SPEC follows SPEC alone).
 HISTORY = ("steps 0-450: one pass (no training-time test), cosine schedule planned for 3.0M then "
            "2.2M positions; steps 450-968: three passes, schedule for 1.8M positions (968 steps), "
-           "half of each batch on-policy; from step 968 (session 6): 38 more shards of the target's "
+           "half of each batch on-policy; from step 968 (session 6): 19 more shards of the target's "
            "answers to chat-like instructions (chat_instructions.py), 3/4 on-policy, the schedule "
-           "extended to SPEC.steps (the learning rate rose again from 1e-4 to ~5e-4)")
+           "extended to 2,000 steps (the learning rate rose again from 1e-4 to ~5e-4)")
 
 
 @dataclass(frozen=True)
