@@ -187,9 +187,9 @@ def card(result: dict, training: dict[str, dict]) -> str:
         if own and r["greedy_agreement"] is not None and own - r["greedy_agreement"] > 0.03:
             lines += ["", f"`{r['draft']}` agrees with the target on {_pct(own)} of held-out answers to "
                       f"its own kind of training instruction but on {_pct(r['greedy_agreement'])} of "
-                      "the chat prompts' answers: its training data (template instructions, reference "
-                      "docs, code) covers the chat set's kinds (summaries, structured output, "
-                      "translation, arithmetic) poorly."]
+                      "the chat prompts' answers: the hand-written chat set lies further from what it "
+                      "was trained on (answers to generated instructions of both sets, reference docs, "
+                      "code) than its own held-out answers do."]
     identical = all(r["T0"]["identical_to_target"] for r in result["rows"])
     lines += ["", f"Greedy outputs identical to the target alone on every prompt and row: "
               f"{'yes' if identical else 'NO'}.", ""]
