@@ -143,8 +143,5 @@ def instruction(rng: random.Random, code: list[str], texts: list[str]) -> str:
 
 def build(n: int, texts: list[str], seed: int = 1) -> list[str]:
     """n distinct instructions, deterministic for (n, texts, seed)."""
-    rng, code = random.Random(seed), first.stdlib_functions()
-    seen: dict[str, None] = {}
-    while len(seen) < n:
-        seen.setdefault(instruction(rng, code, texts), None)
-    return list(seen)
+    code = first.stdlib_functions()
+    return first.distinct(n, lambda rng: instruction(rng, code, texts), seed)

@@ -150,10 +150,16 @@ def instruction(rng: random.Random, code: list[str], texts: list[str]) -> str:
     return f"Explain {rng.choice(CONCEPTS)} {rng.choice(('simply', 'to a child', 'in three sentences', 'with an example'))}."
 
 
-def build(n: int, seed: int = 0) -> list[str]:
-    """n distinct instructions, deterministic for (n, seed); any prefix mixes all kinds."""
-    rng, code, texts = random.Random(seed), stdlib_functions(), passages()
+def distinct(n: int, make, seed: int) -> list[str]:
+    """n distinct results of make(rng), in order of first appearance; deterministic for seed."""
+    rng = random.Random(seed)
     seen: dict[str, None] = {}
     while len(seen) < n:
-        seen.setdefault(instruction(rng, code, texts), None)
+        seen.setdefault(make(rng), None)
     return list(seen)
+
+
+def build(n: int, seed: int = 0) -> list[str]:
+    """n distinct instructions, deterministic for (n, seed); any prefix mixes all kinds."""
+    code, texts = stdlib_functions(), passages()
+    return distinct(n, lambda rng: instruction(rng, code, texts), seed)
