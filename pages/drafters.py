@@ -10,7 +10,8 @@ from specdec.lessons.speed import REPEATS, spread_warning
 from specdec.prompts import round_robin
 from ui import family, jobs, loaders, shell, sidebar, state
 from ui.measured import measured
-from ui.i18n import N_, _
+from ui.tables import headed
+from ui.i18n import _
 from ui.round_view import chart
 
 shell.page()
@@ -23,15 +24,6 @@ st.caption(_("Same prompts, same target ({target}): which drafter wins, and on w
 N = st.slider(_("Prompts (taken one of each kind in turn)"), 2, 20, 10, key="drafters_n")
 PROMPTS = round_robin(family.prompt_set(CHAT), N)
 MAX_NEW = 32
-
-
-HEADERS = (N_("kind"), N_("drafter"), N_("acceptance_rate"), N_("mean_acceptance_length"),
-           N_("speedup"), N_("speedup_min"), N_("speedup_max"))
-
-
-def headed(frame: pd.DataFrame) -> pd.DataFrame:
-    """Column names in the page's language (the rows keep their keys)."""
-    return frame.rename(columns={c: _(c) for c in frame.columns if c in HEADERS})
 
 
 def measure():

@@ -12,22 +12,14 @@ from specdec.lessons.speed import spread_warning
 from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
 from ui import jobs, session, shell, sidebar, state, strip
 from ui.measured import measured
-from ui.i18n import N_, _
+from ui.tables import headed
+from ui.i18n import _
 from ui.round_view import chart
 
 shell.page()
 st.title(_("Where speculation works"))
 st.caption(_("Drafts survive where the next tokens are predictable. An average hides this: "
              "measure it per kind of text."))
-HEADERS = {name: name for name in (N_("kind"), N_("prompts"), N_("acceptance rate"),
-                                   N_("mean acceptance length"), N_("speedup"), N_("per position"),
-                                   N_("histogram"), N_("group"), N_("rounds"), N_("label"),
-                                   N_("speedup min"), N_("speedup max"))}
-
-
-def shown(frame: pd.DataFrame) -> pd.DataFrame:
-    """Column names in the page's language (the data keep their English keys)."""
-    return frame.rename(columns={c: _(c) for c in frame.columns if c in HEADERS})
 MAX_NEW = 32
 
 
@@ -93,7 +85,7 @@ def per_kind(res, load: float) -> None:
     rows = kind_rows(res)
     table = [{**r, "per position": " · ".join(f"{x:.2f}" for x in r["per position"]),
               "histogram": " ".join(map(str, r["histogram"]))} for r in rows]
-    st.dataframe(shown(pd.DataFrame(table)), hide_index=True, key="where_kinds",
+    st.dataframe(headed(pd.DataFrame(table)), hide_index=True, key="where_kinds",
                  column_config={_(c): st.column_config.NumberColumn(format="%.2f")
                                 for c in ("acceptance rate", "mean acceptance length", "speedup",
                                           "speedup min", "speedup max")})
@@ -111,10 +103,10 @@ def per_kind(res, load: float) -> None:
                     "acceptance-by-kind", "where_csv")
     c1, c2 = st.columns(2)
     c1.subheader(_("Short vs long prompts"))
-    c1.dataframe(shown(pd.DataFrame(split_rows(where.group_metrics(res, where.length_bucket(res))))),
+    c1.dataframe(headed(pd.DataFrame(split_rows(where.group_metrics(res, where.length_bucket(res))))),
                  hide_index=True, key="where_len")
     c2.subheader(_("Early vs late output tokens"))
-    c2.dataframe(shown(pd.DataFrame(split_rows(where.position_split(res)))), hide_index=True, key="where_pos")
+    c2.dataframe(headed(pd.DataFrame(split_rows(where.position_split(res)))), hide_index=True, key="where_pos")
 
 
 def open_in_step(text: str) -> None:
@@ -126,7 +118,7 @@ def drill_down(pair, res) -> None:
     st.header(_("Drill down"))
     kind = st.selectbox(_("Kind"), sorted({r.prompt.kind for r in res}), key="where_kind")
     ranked = sorted((r for r in res if r.prompt.kind == kind), key=lambda r: -(r.metrics.acceptance_rate or 0))
-    st.dataframe(shown(pd.DataFrame([{"label": r.prompt.label, "acceptance rate": r.metrics.acceptance_rate,
+    st.dataframe(headed(pd.DataFrame([{"label": r.prompt.label, "acceptance rate": r.metrics.acceptance_rate,
                                       "mean acceptance length": r.metrics.mean_acceptance_length,
                                       "speedup": r.speedup} for r in ranked])),
                  hide_index=True, key="where_ranked")

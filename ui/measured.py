@@ -42,7 +42,7 @@ def measured(kind: str, key: dict, job: Callable[[Callable], Any], *, button: st
         fresh = jobs.run_job(button, f"{kind}_job", job)
         if fresh is not None:
             _save(kind, key, fresh, on_disk)
-            result = fresh
+            st.rerun()              # drawn again from the kept result, under "Recompute"
     if not result:
         st.write(intro)
     return result

@@ -1,0 +1,20 @@
+"""Tables name their columns for people: every key a page shows gets a readable header."""
+import pandas as pd
+
+from specdec.bench import flat_rows
+from ui.tables import HEADERS, headed
+
+
+def test_known_keys_get_readable_names_and_others_stay():
+    frame = headed(pd.DataFrame([{"tokens_per_round": 1.5, "speedup_min": 0.9, "my prompt": 1}]))
+    assert list(frame.columns) == ["mean acceptance length", "speedup min", "my prompt"]
+
+
+def test_every_column_of_the_benchmark_table_has_a_header():
+    result = {"settings": [{"temperature": 0.0, "k": 4, "verify_cost": 1.4,
+                            "rows": [{"row": "engine speculative", "speedup": 1.1}]}]}
+    assert set(flat_rows(result)[0]) <= set(HEADERS)
+
+
+def test_no_header_is_a_raw_key():
+    assert not [h for h in HEADERS.values() if "_" in h]

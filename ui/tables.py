@@ -1,0 +1,35 @@
+"""Table headers: one readable, translated name per result key, for every page's tables.
+
+Results keep their keys (snake_case in specdec, spaced in some lessons); a table shown to a
+user renames the columns it knows and leaves the others (prompt labels, drafter names) as they are.
+"""
+import pandas as pd
+
+from ui.i18n import N_, _
+
+HEADERS = {
+    "k": "k", "c": "c", "v": "v", "alpha": "α̂",
+    "kind": N_("kind"), "drafter": N_("drafter"), "draft": N_("draft"), "row": N_("row"),
+    "label": N_("label"), "group": N_("group"), "rounds": N_("rounds"), "prompts": N_("prompts"),
+    "params": N_("parameters"), "temperature": N_("temperature"), "repeats": N_("repeats"),
+    "load": N_("load per core"),
+    "acceptance_rate": N_("acceptance rate"), "acceptance rate": N_("acceptance rate"),
+    "mean_acceptance_length": N_("mean acceptance length"),
+    "mean acceptance length": N_("mean acceptance length"),
+    "tokens_per_round": N_("mean acceptance length"),
+    "speedup": N_("speedup"), "speedup_min": N_("speedup min"), "speedup min": N_("speedup min"),
+    "speedup_max": N_("speedup max"), "speedup max": N_("speedup max"),
+    "per position": N_("per position"), "histogram": N_("histogram"),
+    "tokens_per_s": N_("tokens/s"), "baseline_tokens_per_s": N_("tokens/s, target alone"),
+    "target_forwards_per_token": N_("target passes per token"),
+    "theory_tokens": N_("theory: tokens per round"), "theory_speedup": N_("theory: speedup"),
+    "verify_cost": N_("v (pass cost in steps)"),
+    "theory_speedup_v": N_("theory at v: speedup"),
+    "bound": N_("bound"), "measured_over_bound": N_("measured / bound"),
+    "bound_with_verify": N_("bound at v"), "measured_over_bound_with_verify": N_("measured / bound at v"),
+}
+
+
+def headed(frame: pd.DataFrame) -> pd.DataFrame:
+    """The frame with every known column named in the page's language."""
+    return frame.rename(columns={c: _(HEADERS[c]) for c in frame.columns if c in HEADERS})
