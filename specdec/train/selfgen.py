@@ -3,6 +3,7 @@ distributions at every answer position (DistillSpec's on-policy data).
 
     python -m specdec.train.selfgen --shards 16 --threads 2                  # the first set
     python -m specdec.train.selfgen --set wide --first 18 --shards 38 --batch 64 --dtype float32
+    python -m specdec.train.selfgen --set wide --seed 2 --first 36 --shards 120 --batch 64 --dtype float32
 
 Shard i answers instructions [j * B, (j + 1) * B), j = (i - first) // 2: of a pair of shards
 the even one greedily, the odd one sampled at T = 1 (seed = i), so the drafts see what the
@@ -112,11 +113,13 @@ def save_shard(out: Path, index: int, data: dict[str, np.ndarray]) -> None:
     np.savez_compressed(out / f"shard_{index:04d}.tokens.npz", **tokens)   # written last: "done"
 
 
-def instruction_set(name: str, n: int, tokenizer) -> list[str]:
+def instruction_set(name: str, n: int, tokenizer, seed: int | None = None) -> list[str]:
+    """The set's first n instructions; another seed gives other instructions of the same kinds."""
     if name == "first":
-        return build(n)
+        return build(n) if seed is None else build(n, seed)
     from specdec.train import chat_instructions
-    return chat_instructions.build(n, chat_instructions.answer_passages(COMMITTED, tokenizer))
+    texts = chat_instructions.answer_passages(COMMITTED, tokenizer)
+    return chat_instructions.build(n, texts) if seed is None else chat_instructions.build(n, texts, seed)
 
 
 def by_length(instructions: list[str], tokenizer, batch: int, block: int = 10) -> list[str]:
@@ -127,14 +130,15 @@ def by_length(instructions: list[str], tokenizer, batch: int, block: int = 10) -
     return [t for i in range(0, len(instructions), size) for t in sorted(instructions[i:i + size], key=key)]
 
 
-def run(shards: range, batch: int, max_new: int, out: Path, dtype: torch.dtype, which: str) -> None:
+def run(shards: range, batch: int, max_new: int, out: Path, dtype: torch.dtype, which: str,
+        seed: int | None = None) -> None:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from specdec.gguf_cache import converted_target
     folder = converted_target()
     tokenizer = AutoTokenizer.from_pretrained(folder)
     model = AutoModelForCausalLM.from_pretrained(folder, dtype=dtype).eval()
-    instructions = by_length(instruction_set(which, (len(shards) // 2 + 1) * batch, tokenizer),
+    instructions = by_length(instruction_set(which, (len(shards) // 2 + 1) * batch, tokenizer, seed),
                              tokenizer, batch)
     for index in shards:
         if (out / f"shard_{index:04d}.tokens.npz").exists():
@@ -162,11 +166,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--dtype", choices=["bfloat16", "float32"], default="bfloat16",
                     help="float32 is faster at batch >= 16 on this CPU")
+    ap.add_argument("--seed", type=int, default=None,
+                    help="instruction seed (default: the set's own); a new seed, new instructions")
     ap.add_argument("--out", type=Path, default=OUT)
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     run(range(args.first, args.first + args.shards), args.batch, args.max_new, args.out,
-        getattr(torch, args.dtype), args.set)
+        getattr(torch, args.dtype), args.set, args.seed)
     return 0
 
 

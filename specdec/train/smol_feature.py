@@ -11,11 +11,11 @@ training then continues from the committed export (its step count; a fresh optim
 The draft (specdec/feature_draft.py) reads pairs (f_j, s_{j+1}) and learns two things at
 once on every answer position: h_j close to the target's next feature f_{j+1} (smooth L1,
 so that its own guesses stay usable as inputs for d_2, d_3, ...) and its q close to the
-target's top-K distribution p_{j+1} (cross-entropy, renormalised over the draft's 8,192
-tokens). Inputs get small uniform noise so the draft tolerates its own imperfect guesses.
+target's top-K distribution p_{j+1} (cross-entropy, renormalised over the draft's
+vocabulary: the 12,288 tokens the target writes most, feature_vocab.py; until step 2,000 it
+was draft-2l's 8,192). Inputs get small uniform noise so the draft tolerates its own imperfect guesses.
 It starts from the target: its last decoder layer, final norm and (restricted) embedding
-rows as LM head; `fc` starts as the sum of the two inputs. The vocabulary is the one
-chosen for `smollm2/draft-2l` (specdec.train.smol_draft: answers and top-1s weighted).
+rows as LM head; `fc` starts as the sum of the two inputs.
 Held out: selfgen shards 0 and 1 (shard 0's greedy answers are the agreement check).
 Batches are a pure function of (seed, step), so a resumed run continues where it stopped.
 """
@@ -32,6 +32,7 @@ import numpy as np
 import torch
 
 from specdec.train.feature_batches import Seq, load_seqs, make_batch, pick, split, training_seqs
+from specdec.train.feature_vocab import carried_rows, onpolicy_vocab
 from specdec.train.selfgen import log
 from specdec.train.smol_draft import OUT, SEED, WORK, load_target, lr_at
 
@@ -43,7 +44,7 @@ CKPT_EVERY, LOG_EVERY = 25, 5
 class FeatureSpec:
     name: str = "draft"          # under smollm2/
     init_layer: int = 29         # the target layer the draft's one layer starts from
-    steps: int = 2000            # the schedule's length in optimizer steps
+    steps: int = 2900            # the schedule's length in optimizer steps
     lr: float = 1e-3
     batch: int = 8               # sequences per step
     window: int = 384            # positions per sequence (longer ones: a random window)
@@ -51,6 +52,7 @@ class FeatureSpec:
     noise: float = 0.2           # uniform input noise on the features, +-noise
     unroll: int = 3              # training-time test: passes 2..unroll read the draft's own h
     on_policy: float = 0.75      # share of each batch from the target's own answers
+    vocab: int = 12288           # the target's most written tokens (feature_vocab.py)
 
 
 SPEC = FeatureSpec()
@@ -159,29 +161,46 @@ def ckpt_path(spec: FeatureSpec) -> Path:
 
 def setup(spec: FeatureSpec):
     target = load_target()
-    keep = json.loads(VOCAB_FROM.read_text())["keep_ids"]
+    keep = onpolicy_vocab(spec.vocab, target.config.vocab_size)
     draft = init_draft(target, spec, keep)
     params = [p for p in draft.parameters() if p.requires_grad]
     optim = torch.optim.AdamW(params, lr=spec.lr, betas=(0.9, 0.95), weight_decay=0.0)
     state = torch.load(ckpt_path(spec), weights_only=False) if ckpt_path(spec).exists() else None
     if state:
-        draft.load_state_dict(state["model"])
-        optim.load_state_dict(state["optim"])
+        old_keep = state.get("keep_ids") or json.loads(VOCAB_FROM.read_text())["keep_ids"]
+        load_rows(draft, state["model"], "net.", old_keep, keep)
+        if old_keep == keep:
+            optim.load_state_dict(state["optim"])
+        else:                                   # the head changed shape: a fresh optimizer
+            log(f"[feature {spec.name}] vocabulary {len(old_keep)} -> {len(keep)} tokens")
     elif (OUT / spec.name / "training.json").exists():
-        state = from_export(draft, OUT / spec.name)           # a new machine: no build/ checkpoint
+        state = from_export(draft, OUT / spec.name, keep)     # a new machine: no build/ checkpoint
     return draft, optim, keep, state["step"] if state else 0, state["elapsed"] if state else 0.0
 
 
-def from_export(draft, folder: Path) -> dict:
+def load_rows(draft, weights: dict, prefix: str, old_keep: list[int], keep: list[int]) -> None:
+    """Load a state dict whose LM head covers `old_keep` into a draft over `keep`: rows carried
+    by token (feature_vocab.carried_rows), everything else as saved."""
+    weights = dict(weights)
+    head = prefix + "model.embed_tokens.weight"
+    table = draft.embed(torch.arange(draft.config.vocab_size)).detach()            # (V, H)
+    weights[head] = carried_rows(weights[head].float(), old_keep, keep, table)
+    weights.pop(prefix + "lm_head.weight", None)
+    module = draft if prefix else draft.net
+    missing, unexpected = module.load_state_dict(weights, strict=False)
+    assert not unexpected and all("lm_head" in k for k in missing), (missing, unexpected)
+    draft.net.tie_weights()
+
+
+def from_export(draft, folder: Path, keep: list[int]) -> dict:
     """Continue from the committed weights (fp16, so within rounding) where no checkpoint is
     left; the optimizer starts afresh, the step count goes on from training.json."""
     from safetensors.torch import load_file
 
     from specdec.feature_draft import FC_FILE
     net = {k: v.float() for k, v in load_file(str(folder / "model.safetensors")).items()}
-    missing, unexpected = draft.net.load_state_dict(net, strict=False)
-    assert not unexpected and all("lm_head" in k for k in missing), (missing, unexpected)
-    draft.net.tie_weights()
+    old_keep = json.loads((folder / "draft_vocab.json").read_text())["keep_ids"]
+    load_rows(draft, net, "", old_keep, keep)
     draft.fc.weight.data.copy_(load_file(str(folder / FC_FILE))["weight"].float())
     stats = json.loads((folder / "training.json").read_text())
     log(f"[feature {folder.name}] no checkpoint: continuing from {folder} at step {stats['steps']}")
@@ -192,7 +211,8 @@ def save_ckpt(spec, draft, optim, step: int, elapsed: float) -> None:
     path = ckpt_path(spec)
     path.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"model": draft.state_dict(), "optim": optim.state_dict(), "step": step,
-                "elapsed": elapsed, "spec": asdict(spec)}, path.with_suffix(".tmp"))
+                "elapsed": elapsed, "spec": asdict(spec), "keep_ids": draft.keep_ids.tolist()},
+               path.with_suffix(".tmp"))
     path.with_suffix(".tmp").replace(path)
 
 
