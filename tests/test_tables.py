@@ -18,3 +18,10 @@ def test_every_column_of_the_benchmark_table_has_a_header():
 
 def test_no_header_is_a_raw_key():
     assert not [h for h in HEADERS.values() if "_" in h]
+
+
+def test_every_header_in_words_has_a_korean_name():
+    from ui.i18n import catalog
+    korean = catalog("ko")
+    words = {h for h in HEADERS.values() if len(h) > 2}           # not k, c, v, α̂
+    assert not [h for h in words if korean.gettext(h) == h]

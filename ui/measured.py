@@ -1,16 +1,19 @@
 """One way to show a measurement on a page: earlier result → button → job → keep → show.
 
 The result of a successful job is kept (on disk per machine and weights, or in the
-session for results that are not JSON); a failed or stopped job is never kept.
+session for results that are not JSON); a failed or stopped job is never kept. Where this
+machine has none, a result measured ahead and shipped with the app (specdec/shipped.py) is
+shown with where and when it was measured, and the button measures here instead.
 """
 from __future__ import annotations
 
 import json
+import time
 from typing import Any, Callable
 
 import streamlit as st
 
-from specdec import result_cache
+from specdec import result_cache, shipped
 from ui import jobs
 from ui.i18n import _
 
@@ -37,12 +40,27 @@ def measured(kind: str, key: dict, job: Callable[[Callable], Any], *, button: st
     """The kept result for (kind, key), or a fresh one when the button is clicked; None (and
     `intro` shown) while there is none. `job(progress)` computes it with a progress bar."""
     result = _load(kind, key, on_disk)
-    label = _("Recompute") if result else button
-    if st.button(label, key=f"{kind}_run", type="secondary" if result else "primary"):
+    ahead = shipped.load(kind, key) if result is None and on_disk else None
+    label = _("Measure on this machine") if ahead else _("Recompute") if result else button
+    if st.button(label, key=f"{kind}_run", type="secondary" if result or ahead else "primary"):
+        start = time.perf_counter()
         fresh = jobs.run_job(button, f"{kind}_job", job)
         if fresh is not None:
             _save(kind, key, fresh, on_disk)
+            if on_disk and shipped.shipping():
+                shipped.save(kind, key, fresh, time.perf_counter() - start)
             st.rerun()              # drawn again from the kept result, under "Recompute"
+    if ahead:
+        result, where = ahead
+        st.caption(ahead_label(where))
     if not result:
         st.write(intro)
     return result
+
+
+def ahead_label(where: dict) -> str:
+    return _("Measured ahead and shipped with the app: {cpu}, {cores} cores, {threads} torch "
+             "thread(s), {date}, {minutes:.1f} min. These are not this machine's numbers: "
+             "“Measure on this machine” measures here.").format(
+        cpu=where.get("cpu", "?"), cores=where.get("cores", "?"), threads=where.get("threads", "?"),
+        date=where.get("date", "?"), minutes=where.get("seconds", 0) / 60)

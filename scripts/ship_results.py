@@ -1,0 +1,67 @@
+"""Measure the heavy pages ahead on this machine and ship the results with the app.
+
+    SPECDEC_SHIP=1 .venv/bin/python scripts/ship_results.py            # SmolLM2 pair, every page
+    SPECDEC_SHIP=1 .venv/bin/python scripts/ship_results.py --pages drafters,ksweep
+
+Runs each page as a user would (Streamlit's AppTest: the page's own defaults, the pair chosen
+in the sidebar), presses its measure button and waits; with SPECDEC_SHIP=1 the page writes
+the result into assets/results/ (specdec/shipped.py), labelled with this CPU, the date and
+how long it took. Commit those files with the weights they were measured on: a retrain
+invalidates them (the key holds the weights' content), and the pages fall back to their button.
+Run it on a quiet machine: the results are timings.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from specdec import shipped  # noqa: E402
+from ui.catalog import CHOICES  # noqa: E402
+
+APP = str(ROOT / "app.py")
+# measurement (its `measured` kind) -> the page it is on
+PAGES = {"where": "pages/where.py", "drafters": "pages/drafters.py", "ksweep": "pages/fast.py",
+         "tradeoff": "pages/fast.py", "temps": "pages/fast.py"}
+DEFAULT_PAIR = next(c.label for c in CHOICES if c.target == "smollm2/target" and c.draft == "smollm2/draft")
+
+
+def ship(kind: str, pair_label: str) -> float:
+    at = AppTest.from_file(APP, default_timeout=3 * 3600)
+    at.session_state["pair_label"] = pair_label
+    at.run()
+    at.switch_page(PAGES[kind]).run()
+    t0 = time.perf_counter()
+    at.button(key=f"{kind}_run").click().run()
+    if at.exception:
+        raise SystemExit(f"{kind}: {at.exception[0].value}")
+    return time.perf_counter() - t0
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--pages", default=",".join(PAGES), help="comma-separated: " + ", ".join(PAGES))
+    ap.add_argument("--pair", default=DEFAULT_PAIR, help="the sidebar's pair label")
+    args = ap.parse_args(argv)
+    if not shipped.shipping():
+        print(f"set {shipped.SHIP_ENV}=1: without it the pages keep results for this machine only")
+        return 2
+    for kind in args.pages.split(","):
+        before = set(shipped.SHIPPED_DIR.glob(f"{kind}-*.json"))
+        seconds = ship(kind, args.pair)
+        new = set(shipped.SHIPPED_DIR.glob(f"{kind}-*.json")) - before
+        print(f"{kind}: {seconds:.0f} s -> {', '.join(p.name for p in new) or 'nothing new (already shipped?)'}",
+              flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    os.chdir(ROOT)
+    sys.exit(main())
