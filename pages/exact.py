@@ -7,7 +7,7 @@ from specdec.lessons import exactness as ex
 from specdec.lessons.fit import chi2_pvalue, in_words
 from specdec.lessons.plots import law_figure, toy_figure
 from specdec.plots import COLORS, show
-from ui import jobs, shell, sidebar, state
+from ui import family, jobs, shell, sidebar, state
 from ui.i18n import N_, _
 from ui.round_view import chart
 from ui.tree_exactness import tree_rules_check
@@ -171,17 +171,11 @@ def composer() -> None:
 
 toy_view()
 st.divider()
-pair = sidebar.active_pair()
-if pair is None or pair.draft is None:
-    st.info(_("Load a model pair with a draft model in the sidebar for the real view."))
-elif getattr(pair.draft, "reads_target_features", False):
-    st.info(_("The real view repeats the first round, but this pair's draft reads the target's "
-              "features, which exist only after the target's first pass: its first round drafts "
-              "nothing. Choose a pair with a plain draft model for this view."))
-else:
+pair = family.lab_pair(sidebar.active_pair())
+if pair is not None:
     real_view(pair)
 st.divider()
 composer()
-if pair is not None and pair.draft is not None and not getattr(pair.draft, "reads_target_features", False):
+if pair is not None:
     st.divider()
     tree_rules_check(pair, state.settings())

@@ -5,18 +5,24 @@ import streamlit as st
 
 from specdec.errors import InputError
 from specdec.lessons.race import race, verdict
-from ui import navigation, shell, sidebar, state, strip
+from specdec.chat import user_turn
+from ui import navigation, session, shell, sidebar, state, strip
 from ui.glossary import glossary
 from ui.i18n import _
 from ui.safe import md
 
 shell.page()
 
-EXAMPLE = "class Connection:\n    def __init__(self, host, port=None):\n"
+EXAMPLE = "class Connection:\n    def __init__(self, host, port=None):\n"     # raw text: continued
+CHAT_EXAMPLE = state.DEFAULTS["prompt"]                                      # a chat: answered
+
+
+def chatting(pair) -> bool:
+    return pair is not None and session.uses_chat(pair)
 
 
 def start() -> None:
-    st.session_state.prompt = EXAMPLE
+    st.session_state.prompt = CHAT_EXAMPLE if chatting(sidebar.active_pair()) else EXAMPLE
     st.session_state.pair_label = st.session_state.get("pair_label")
     st.session_state.start_now = True
 
@@ -32,7 +38,9 @@ def race_box() -> None:
         st.info(_("Load a model pair in the sidebar to race."))
         return
     c1, c2 = st.columns([3, 1])
-    c1.text_input(_("Prompt"), value=EXAMPLE, key="race_prompt")
+    chat = chatting(pair)
+    c1.text_input(_("Your message") if chat else _("Prompt"), value=CHAT_EXAMPLE if chat else EXAMPLE,
+                  key="race_prompt")
     greedy = c2.toggle(_("Greedy (T = 0)"), value=True, key="race_greedy",
                        help=_("At T = 0 both runs must write exactly the same text."))
     if not st.button(_("Race: the target alone vs speculative decoding"), key="race_go"):
@@ -50,7 +58,8 @@ def race_box() -> None:
                                            rate=r.tokens_per_s, passes=r.steps))
             st.html(strip.text_html(text))
     try:
-        alone, spec = race(pair, st.session_state.race_prompt, settings, show)
+        text = st.session_state.race_prompt
+        alone, spec = race(pair, user_turn(text) if chat else text, settings, show)
     except InputError as err:
         st.warning(md(err))
         return
@@ -75,7 +84,7 @@ Here you can watch every number that decides each token, on models that run on t
 machine: a small family trained on Python's standard library (fast enough for lessons that
 run thousands of rounds) and SmolLM2-135M-Instruct, a real chat model.
 """))
-if st.button(_("Start: step through the embedded pair on a Python prompt"), type="primary",
+if st.button(_("Start: step through the default pair on a Python task"), type="primary",
              icon=":material/play_arrow:",
              key="home_start", on_click=start):
     st.switch_page("pages/step_through.py")

@@ -11,7 +11,7 @@ from specdec.lessons import trees
 from specdec.plots import prob, show
 from specdec.prompts import load_prompts, round_robin
 from specdec.tree_plots import mask_figure, sibling_figure, sibling_steps, tree_figure
-from ui import session, shell, sidebar, state
+from ui import family, session, shell, sidebar, state
 from ui.i18n import _
 from ui.measured import measured
 from ui.safe import md
@@ -112,7 +112,10 @@ def one_round(pair, settings) -> None:
     rnd, label = dec.history[-1], lambda t: pair.tokenizer.decode([t])
     st.write(_("Output so far: `{text}`").format(text=md(show(pair.tokenizer.decode(dec.generated), 400))))
     if not rnd.tree.nodes:
-        st.write(_("This round drafted nothing (no draft was possible), so the target wrote one token."))
+        st.write(_("This round drafted nothing, so the target wrote one token: the draft reads the "
+                   "target's features, which the target's first pass over the prompt makes.")
+                 if getattr(pair.draft, "reads_target_features", False) else
+                 _("This round drafted nothing (no draft was possible), so the target wrote one token."))
         return
     st.markdown(round_story(rnd, label))
     c1, c2 = st.columns([3, 2])
@@ -202,4 +205,6 @@ else:
     one_round(pair, settings)
     chain_or_tree(pair, settings)
     pass_price(pair)
-    tree_rules_check(pair, settings)
+    lab = family.lab_pair(pair)
+    if lab is not None:
+        tree_rules_check(lab, settings)

@@ -139,11 +139,14 @@ def expected(prompt_list: list[str]) -> dict[str, list[int]]:
     from ui.catalog import CHOICES
     from ui.state import DEFAULTS
     torch.set_num_threads(1)
+    from specdec.chat import has_template, user_turn
     pair = specdec.load_pair(CHOICES[0].target, CHOICES[0].draft)
     keys = ("k", "temperature", "top_p", "seed", "max_new_tokens", "drafter", "policy", "confidence",
             "exit_layer")
     settings = specdec.Settings(**{key: DEFAULTS[key] for key in keys})
-    return {p: list(specdec.generate(pair, p, settings).token_ids) for p in prompt_list}
+    chat = DEFAULTS["prompt_mode"] == "chat" and has_template(pair.tokenizer)   # as the app sends it
+    return {p: list(specdec.generate(pair, user_turn(p) if chat else p, settings).token_ids)
+            for p in prompt_list}
 
 
 def settle_rss(pid: int, target: float, seconds: float) -> float:
@@ -181,7 +184,9 @@ def run_load(sessions: int) -> dict:
             "rss_after_load_mb": round(loaded, 1), "rss_after_close_mb": round(after, 1),
             "memory_ratio": round(after / loaded, 3),
             "mismatches": [{"prompt": r["prompt"], "server_prompt": r.get("server_prompt"),
-                            "got": (r["ids"] or [])[:12], "want": want[r["prompt"]][:12]}
+                            "got": (r["ids"] or [])[:12], "want": want[r["prompt"]][:12],
+                            "lengths": (len(r["ids"] or []), len(want[r["prompt"]])),
+                            "first_split": next((i for i, (a, b) in enumerate(zip(r["ids"] or [], want[r["prompt"]])) if a != b), None)}
                            for r in results if r["ids"] != want[r["prompt"]]]}
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,9 +28,10 @@ EMBEDDED = ("smollm2/target", "smollm2/draft", "smollm2/draft-2l",
             "stdlib/draft-2l-distilled")
 CONVERTED = {"smollm2/target"}      # built from a packaged GGUF on first use, then cached
 FAMILIES = {name.split("/")[0] for name in EMBEDDED}
-# The one place that names default pairs: the fast pair (tiny, trained here) and the default.
+# The one place that names default pairs: the real instruct model with its feature draft (the
+# default), and the fast pair (tiny, trained here) for lessons that run thousands of rounds.
 FAST_TARGET, FAST_DRAFT = "stdlib/target", "stdlib/draft-2l-distilled"
-DEFAULT_TARGET, DEFAULT_DRAFT = FAST_TARGET, FAST_DRAFT
+DEFAULT_TARGET, DEFAULT_DRAFT = "smollm2/target", "smollm2/draft"
 
 
 def family_drafts(target: str) -> list[str]:
@@ -273,11 +275,17 @@ def forward(model, ids: list[int], cache, vocab_size: int, keep: int = 0) -> tor
 
 @contextlib.contextmanager
 def final_hidden_states(model):
-    """Collects the decoder body's final hidden states (T, H) of every forward inside the
-    block (a hook on the body's output, so the model's own logits are untouched)."""
+    """Collects the decoder body's final hidden states (T, H) of every forward this thread runs
+    inside the block (a hook on the body's output, so the model's own logits are untouched).
+    The model is shared: the app's sessions run it from several threads at once, and a hook
+    sees every thread's forwards, so it keeps only those of the thread that opened the block."""
     seen: list[torch.Tensor] = []
-    hook = model.get_decoder().register_forward_hook(
-        lambda module, args, out: seen.append(out.last_hidden_state[0].float().cpu()))
+    owner = threading.get_ident()
+
+    def grab(module, args, out) -> None:
+        if threading.get_ident() == owner:
+            seen.append(out.last_hidden_state[0].float().cpu())
+    hook = model.get_decoder().register_forward_hook(grab)
     try:
         yield seen
     finally:

@@ -341,4 +341,5 @@ def test_sidebar_shows_a_short_pair_name_and_the_full_one_below():
     box = at.sidebar.selectbox(key="pair_label")
     assert box.value == CHOICES[0].label
     assert all(len(o) <= 32 for o in box.options[:-1])          # fits the sidebar (custom aside)
-    assert any("stdlib/target" in c.value and "stdlib/draft-2l-distilled" in c.value for c in at.sidebar.caption)
+    assert CHOICES[0].target == "smollm2/target" and CHOICES[0].draft == "smollm2/draft"   # issue 12
+    assert any("smollm2/target" in c.value and "smollm2/draft" in c.value for c in at.sidebar.caption)

@@ -8,7 +8,7 @@ from conftest import needs_embedded
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 import specdec
-from specdec.models import ASSETS, EMBEDDED
+from specdec.models import ASSETS, EMBEDDED, FAST_DRAFT, FAST_TARGET
 
 pytestmark = needs_embedded
 STDLIB = [name for name in EMBEDDED if name.startswith("stdlib/")]    # this file's family
@@ -57,7 +57,16 @@ def test_model_card_names_every_shipped_model():
 
 
 def test_engine_runs_on_the_default_pair():
+    """The default is the real instruct model with its feature draft (issue 12); it answers a chat."""
     pair = specdec.load_pair()
+    assert (pair.target_name, pair.draft_name) == ("smollm2/target", "smollm2/draft")
+    chat = [{"role": "user", "content": "Name three prime numbers."}]
+    run = specdec.generate(pair, chat, k=4, temperature=0, max_new_tokens=8)
+    assert len(run.token_ids) == 8 and run.metrics.acceptance_rate is not None
+
+
+def test_engine_runs_on_the_fast_pair():
+    pair = specdec.load_pair(FAST_TARGET, FAST_DRAFT)
     run = specdec.generate(pair, "for i in range(", k=4, temperature=0, max_new_tokens=16)
     assert len(run.token_ids) == 16 and run.metrics.acceptance_rate is not None
 
@@ -70,14 +79,14 @@ def test_assets_stay_small():
     assert size("smollm2/*/model.safetensors") <= 40 * 2**20
 
 
-def test_greedy_parity_on_the_embedded_pair():
+def test_greedy_parity_on_the_fast_pair():
     """Speculative greedy == transformers' greedy, token for token, on 20 bundled prompts.
     A split is accepted only at a genuine near-tie (top-2 gap < NEAR_TIE), which batched and
     1-token forwards may break differently in the last float bits."""
     from specdec.bench import top2_gap
     from specdec.prompts import load_prompts, round_robin
     from specdec.sampling import NEAR_TIE
-    pair = specdec.load_pair()
+    pair = specdec.load_pair(FAST_TARGET, FAST_DRAFT)
     for p in round_robin(load_prompts(), 20):
         run = specdec.generate(pair, p.prompt, k=4, temperature=0, max_new_tokens=24)
         ids = torch.tensor([pair.tokenizer(p.prompt)["input_ids"]])

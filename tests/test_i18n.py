@@ -126,6 +126,9 @@ def test_specdec_texts_stay_english_outside_the_app():
 def test_the_trees_page_runs_a_round_in_korean(korean):
     at = app_in("ko")
     at.switch_page("pages/trees.py").run()
+    at.button(key="tree_next").click().run()        # the default feature draft: nothing to read yet
+    assert not at.exception
+    assert any("타깃의 특징(feature)을 읽는데" in m.value for m in at.markdown)
     at.button(key="tree_next").click().run()
     assert not at.exception
     assert at.title[0].value == "여러 초안을 한 번에"
@@ -203,7 +206,7 @@ def test_engine_errors_are_worded_in_korean(korean):
     at.text_area(key="prompt").set_value("").run()
     at.button(key="btn_next").click().run()
     assert not at.exception
-    assert any("프롬프트가 비어 있습니다" in w.value for w in at.warning)
+    assert any("메시지 1" in w.value and "내용이 없습니다" in w.value for w in at.warning)   # a chat
 
 
 def test_an_error_is_english_outside_the_app_and_keeps_its_parameters():

@@ -19,21 +19,21 @@ class PairChoice:
     short: str = ""            # what the narrow sidebar box shows (marked for translation)
 
 
-CHOICES = (
-    PairChoice("stdlib: target ← draft-2l-distilled (embedded)", "stdlib/target",
-               "stdlib/draft-2l-distilled", True, N_("stdlib ← draft-2l-distilled")),
-    PairChoice("stdlib: target ← draft-1l (embedded)", "stdlib/target", "stdlib/draft-1l", True,
-               N_("stdlib ← draft-1l")),
-    PairChoice("stdlib: target ← draft-2l (embedded)", "stdlib/target", "stdlib/draft-2l", True,
-               N_("stdlib ← draft-2l")),
-    PairChoice("stdlib: target ← draft-4l (embedded)", "stdlib/target", "stdlib/draft-4l", True,
-               N_("stdlib ← draft-4l")),
+CHOICES = (            # the first is the default (specdec.models.DEFAULT_TARGET / DEFAULT_DRAFT)
     PairChoice("SmolLM2-135M-Instruct ← smollm2/draft, feature draft (embedded)", "smollm2/target",
                "smollm2/draft", True, N_("SmolLM2 ← feature draft")),
     PairChoice("SmolLM2-135M-Instruct ← smollm2/draft-2l (embedded)", "smollm2/target",
                "smollm2/draft-2l", True, N_("SmolLM2 ← draft-2l")),
     PairChoice("SmolLM2-135M-Instruct, no draft model: n-gram or early exit (embedded)",
                "smollm2/target", None, True, N_("SmolLM2, no draft model")),
+    PairChoice("stdlib, the fast pair: target ← draft-2l-distilled (embedded)", "stdlib/target",
+               "stdlib/draft-2l-distilled", True, N_("stdlib (fast) ← 2l-distilled")),
+    PairChoice("stdlib: target ← draft-1l (embedded)", "stdlib/target", "stdlib/draft-1l", True,
+               N_("stdlib ← draft-1l")),
+    PairChoice("stdlib: target ← draft-2l (embedded)", "stdlib/target", "stdlib/draft-2l", True,
+               N_("stdlib ← draft-2l")),
+    PairChoice("stdlib: target ← draft-4l (embedded)", "stdlib/target", "stdlib/draft-4l", True,
+               N_("stdlib ← draft-4l")),
     PairChoice("gpt2-medium ← distilgpt2 (hub, online)", "openai-community/gpt2-medium",
                "distilbert/distilgpt2", False, N_("gpt2-medium ← distilgpt2 (hub)")),
     PairChoice("Pythia-1b ← Pythia-70m (hub, online)", "EleutherAI/pythia-1b",

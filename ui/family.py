@@ -2,13 +2,18 @@
 
 "Too weak vs too big" and "Drafters compared" run every draft made for one target: the
 active pair's target when it is an embedded target with drafts of its own (SmolLM2), else
-the fast stdlib family. An instruct target gets the chat prompt set, sent as chats.
+the fast stdlib family. An instruct target gets the chat prompt set, sent as chats. The
+exactness checks that repeat a round thousands of times need a plain draft model: `lab_pair`.
 """
 from __future__ import annotations
 
+import streamlit as st
+
+from specdec.errors import LoadError
 from specdec.models import FAST_DRAFT, FAST_TARGET, family_drafts
 from specdec.prompts import Prompt, as_input, load_prompts
 from ui import loaders, session
+from ui.i18n import _
 
 
 def of(pair) -> tuple[str, list[str], str]:
@@ -34,3 +39,24 @@ def speed_prompts(chat: bool, n: int = 8) -> tuple[list[str], list]:
     keys, and the engine's inputs)."""
     chosen = [p for p in prompt_set(chat) if p.kind in ("code", "structured")][:n]
     return [p.prompt for p in chosen], [as_input(p, chat) for p in chosen]
+
+
+def plain(pair) -> bool:
+    return pair is not None and pair.draft is not None and not getattr(pair.draft, "reads_target_features", False)
+
+
+def lab_pair(pair):
+    """The active pair when it has a plain draft model; otherwise the fast pair, said so."""
+    if plain(pair):
+        return pair
+    try:
+        fast = loaders.load(FAST_TARGET, FAST_DRAFT)
+    except LoadError as err:
+        st.info(_("Load a model pair with a draft model in the sidebar for these checks ({why}).")
+                .format(why=loaders.describe(err)))
+        return None
+    st.caption(_("The checks below repeat a round thousands of times, so they run on the fast pair "
+                 "({target} ← {draft}): the pair in the sidebar has no draft model of its own, or "
+                 "its draft reads the target's features, which exist only after the target's "
+                 "first pass.").format(target=FAST_TARGET, draft=FAST_DRAFT))
+    return fast

@@ -19,7 +19,8 @@ DEFAULTS = {
     "policy": "constant",
     "confidence": 0.3,
     "exit_layer": 4,
-    "prompt": "def __init__(self, name, value=None):\n",
+    "prompt": "Write a Python class Connection that keeps a host and an optional port, "
+              "with a method that returns them as 'host:port'.",
     "prompt_mode": "chat",        # chat (through the template, when the model has one) | raw
 }
 

@@ -37,7 +37,7 @@ def tree_rules_check(pair, settings) -> None:
     sampling = replace(settings, temperature=max(settings.temperature, 0.5)).sampling
     text = st.session_state.prompt
     ids = encode_prompt(pair, user_turn(text) if session.uses_chat(pair) else text)[1]
-    key = {"pair": st.session_state.active_pair, "ids": ids, "sampling": str(sampling),
+    key = {"pair": [pair.target_name, pair.draft_name], "ids": ids, "sampling": str(sampling),
            "width": settings.tree_width, "n": n}
     found = measured("tree_exact", key, lambda pr: exactness_rows(pair, ids, sampling,
                                                                    settings.tree_width, n, pr),
