@@ -44,7 +44,7 @@ CKPT_EVERY, LOG_EVERY = 25, 5
 class FeatureSpec:
     name: str = "draft"          # under smollm2/
     init_layer: int = 29         # the target layer the draft's one layer starts from
-    steps: int = 2900            # the schedule's length in optimizer steps
+    steps: int = 2800            # the schedule's length in optimizer steps
     lr: float = 1e-3
     batch: int = 8               # sequences per step
     window: int = 384            # positions per sequence (longer ones: a random window)
@@ -62,7 +62,12 @@ HISTORY = ("steps 0-450: one pass (no training-time test), cosine schedule plann
            "2.2M positions; steps 450-968: three passes, schedule for 1.8M positions (968 steps), "
            "half of each batch on-policy; from step 968 (session 6): 19 more shards of the target's "
            "answers to chat-like instructions (chat_instructions.py), 3/4 on-policy, the schedule "
-           "extended to 2,000 steps (the learning rate rose again from 1e-4 to ~5e-4)")
+           "extended to 2,000 steps (the learning rate rose again from 1e-4 to ~5e-4); from step "
+           "2,000 (session 7): the vocabulary widened from draft-2l's 8,192 tokens to the 12,288 "
+           "the target writes most (trained rows carried by token, new ones mapped by the head's "
+           "least-squares drift; fresh optimizer), 15 more shards of answers to new instructions "
+           "of the wide set (selfgen --seed 2), the schedule extended to 2,800 steps (lr ~2.7e-4 "
+           "falling to 1e-4)")
 
 
 def init_draft(target, spec: FeatureSpec, keep_ids: list[int]):
