@@ -19,6 +19,7 @@ from pathlib import Path
 
 import torch
 
+from specdec import head8
 from specdec.errors import InputError, LoadError
 from specdec.wording import N_
 
@@ -141,10 +142,13 @@ FLOAT_DTYPES = {"F16", "BF16", "F32", "F64"}
 
 def _check_dtypes(name: str) -> None:
     """Weights stored as integers (or anything but floats) would be cast silently into a
-    meaningless model: refuse them with a clear message (reads only the file headers)."""
+    meaningless model: refuse them with a clear message (reads only the file headers). An
+    8-bit head (head8.HEAD_FILE) is integers on purpose, with its scales; head8 checks it."""
     from safetensors import safe_open
     src = Path(resolve(name))
     for path in sorted(src.glob("*.safetensors")) if src.is_dir() else []:
+        if path.name == head8.HEAD_FILE:
+            continue
         try:
             with safe_open(str(path), "pt") as fh:
                 bad = {fh.get_slice(key).get_dtype() for key in fh.keys()} - FLOAT_DTYPES
@@ -164,14 +168,17 @@ def load_model(name: str, device: torch.device | None = None, device_map=None) -
     from specdec.reduced_vocab import ReducedVocabLM, read_vocab
     extra = {"device_map": device_map} if device_map is not None else {}
     _check_dtypes(name)
-    model = _from_pretrained(AutoModelForCausalLM, name, dtype=torch.float32, use_safetensors=True,
-                             **extra)
+    src = resolve(name)
+    if head8.has_head(src):                   # a draft whose LM head is stored in 8 bits
+        model = _split_head_model(name, src)
+    else:
+        model = _from_pretrained(AutoModelForCausalLM, name, dtype=torch.float32,
+                                 use_safetensors=True, **extra)
     if name in CONVERTED and not _converted_ok(model, name):
         model = _from_pretrained(AutoModelForCausalLM, name, dtype=torch.float32,
                                  use_safetensors=True, **extra)
     if device_map is None:
         model = model.to(device or default_device())
-    src = resolve(name)
     try:
         vocab = read_vocab(src) if Path(src).is_dir() else None
         if is_feature_folder(vocab):
@@ -183,6 +190,13 @@ def load_model(name: str, device: torch.device | None = None, device_map=None) -
                         N_("copy the model again"), name=repr(name),
                         detail=f"{type(err).__name__}: {str(err)[:120]}") from err
     return model.eval()
+
+
+def _split_head_model(name: str, src: str) -> torch.nn.Module:
+    try:
+        return head8.load_net(Path(src))
+    except Exception as err:      # a damaged or mismatched file: one clear LoadError
+        raise _explain(name, err) from err
 
 
 def _converted_ok(model, name: str) -> bool:

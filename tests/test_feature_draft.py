@@ -221,3 +221,49 @@ def test_the_feature_hook_keeps_only_its_own_threads_forwards():
             model(input_ids=torch.tensor([[4, 5]]))               # this session's forward
     worker.join()
     assert [tuple(s.shape) for s in seen] == [(2, model.config.hidden_size)]
+
+
+def test_a_feature_draft_with_its_head_in_8_bits_loads_and_drafts_alike(fpair_no_eos, tmp_path):
+    """head8: the head leaves model.safetensors for head.safetensors (int8 + a scale per row);
+    the loaded draft's logits stay within the rounding bound and greedy drafts are unchanged."""
+    import copy
+
+    from safetensors.torch import load_file
+
+    from specdec import head8
+    tied = copy.deepcopy(fpair_no_eos.draft)            # the shipped drafts tie head and embedding
+    tied.net.config.tie_word_embeddings = True
+    tied.net.lm_head.weight = tied.net.model.embed_tokens.weight
+    fpair_no_eos = specdec.make_pair(fpair_no_eos.target, tied, fpair_no_eos.tokenizer)
+    save_folder(fpair_no_eos, tmp_path)
+    rows = load_file(str(tmp_path / "model.safetensors"))[head8.KEY].float()       # as saved
+    head8.split_head(tmp_path)
+    loaded = load_model(str(tmp_path))
+    got = loaded.net.model.embed_tokens.weight.detach()
+    size = head8.GROUP if rows.shape[1] % head8.GROUP == 0 else rows.shape[1]
+    groups = rows.reshape(rows.shape[0], -1, size)
+    bound = (groups.abs().amax(dim=2, keepdim=True) / 254 + 1e-6).expand_as(groups).reshape(rows.shape)
+    assert ((got - rows).abs() <= bound).all() and not torch.equal(got, rows)
+    assert loaded.net.lm_head.weight.data_ptr() == loaded.net.model.embed_tokens.weight.data_ptr()
+    pair = specdec.make_pair(fpair_no_eos.target, loaded, fpair_no_eos.tokenizer)
+    for prompt in ("ab", "ba", "abc (abc"):
+        a = specdec.generate(fpair_no_eos, prompt, k=3, temperature=0, max_new_tokens=12)
+        b = specdec.generate(pair, prompt, k=3, temperature=0, max_new_tokens=12)
+        assert a.token_ids == b.token_ids
+
+
+@pytest.mark.parametrize("damage", ["bytes", "dtype"])
+def test_a_damaged_8_bit_head_is_one_clear_error(fpair_no_eos, tmp_path, damage):
+    from safetensors.torch import save_file
+
+    from specdec import head8
+    save_folder(fpair_no_eos, tmp_path)
+    with pytest.raises(ValueError, match="tied"):            # an untied head would be lost
+        head8.split_head(tmp_path)
+    head8.split_head(tmp_path, untied_ok=True)
+    if damage == "bytes":
+        (tmp_path / head8.HEAD_FILE).write_bytes(b"not safetensors")
+    else:
+        save_file({"rows": torch.zeros(3, 4), "scale": torch.ones(3)}, str(tmp_path / head8.HEAD_FILE))
+    with pytest.raises(LoadError, match="damaged|int8"):
+        load_model(str(tmp_path))

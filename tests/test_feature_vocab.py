@@ -42,3 +42,12 @@ def test_rows_are_carried_by_token_and_new_tokens_mapped_like_the_old_ones():
     # tokens 31 and 35 were never trained: mapped by the fitted drift (up to token 3's offset)
     assert torch.allclose(rows[2:], table[[31, 35]] @ drift, atol=0.25)
     assert not torch.allclose(rows[2:], table[[31, 35]], atol=0.25)
+
+
+def test_8_bit_groups_round_each_entry_within_half_a_step():
+    from specdec import head8
+    rows = torch.randn(5, 128, generator=torch.Generator().manual_seed(1)) * torch.arange(1, 129)
+    q, scale = head8.quantize(rows)
+    assert q.dtype == torch.int8 and scale.shape == (5, 2)          # two groups of 64 per row
+    step = scale.repeat_interleave(64, dim=1)                        # (5, 128)
+    assert ((head8.dequantize(q, scale) - rows).abs() <= step / 2 + 1e-5).all()

@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from specdec import head8
 from specdec.train.feature_batches import Seq, load_seqs, make_batch, pick, split, training_seqs
 from specdec.train.feature_vocab import carried_rows, onpolicy_vocab
 from specdec.train.selfgen import log
@@ -203,7 +204,8 @@ def from_export(draft, folder: Path, keep: list[int]) -> dict:
     from safetensors.torch import load_file
 
     from specdec.feature_draft import FC_FILE
-    net = {k: v.float() for k, v in load_file(str(folder / "model.safetensors")).items()}
+    net = head8.read_weights(folder) if head8.has_head(folder) else \
+        {k: v.float() for k, v in load_file(str(folder / "model.safetensors")).items()}
     old_keep = json.loads((folder / "draft_vocab.json").read_text())["keep_ids"]
     load_rows(draft, net, "", old_keep, keep)
     draft.fc.weight.data.copy_(load_file(str(folder / FC_FILE))["weight"].float())
@@ -272,6 +274,7 @@ def export(spec: FeatureSpec) -> Path:
     dest = OUT / spec.name
     dest.mkdir(parents=True, exist_ok=True)
     draft.net.to(torch.float16).save_pretrained(dest)
+    head8.split_head(dest)                   # the LM head in 8 bits: the drafts stay within 40 MB
     save_fc(draft.fc, dest)
     tokenizer = AutoTokenizer.from_pretrained(converted_target())
     tokenizer.save_pretrained(dest)
