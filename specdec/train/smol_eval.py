@@ -64,43 +64,62 @@ def greedy_agreement(pair, chats, answers) -> float:
 
 
 def timed_runs(pair, chats, settings):
+    """(tokens/s over all chats, rounds, outputs, per chat (tokens, seconds, rounds))."""
     import specdec
-    tokens, seconds, rounds, outs = 0, 0.0, [], []
+    tokens, seconds, rounds, outs, each = 0, 0.0, [], [], []
     for i, chat in enumerate(chats):
         t0 = time.perf_counter()
         run = specdec.generate(pair, chat, settings, seed=i, lean=True)
-        seconds += time.perf_counter() - t0
+        dt = time.perf_counter() - t0
+        seconds += dt
         tokens, rounds, outs = tokens + len(run.token_ids), rounds + list(run.rounds), outs + [run.token_ids]
-    return tokens / seconds, rounds, outs
+        each.append((len(run.token_ids), dt, list(run.rounds)))
+    return tokens / seconds, rounds, outs, each
 
 
-def row(label, pair, chats, base, settings, c, params) -> dict:
+def by_kind(kinds: list[str], each: list, base_each: list) -> dict:
+    """Per kind of prompt: acceptance, mean acceptance length, speedup (tokens/s ratio)."""
+    from specdec.metrics import summarize
+    out = {}
+    for kind in dict.fromkeys(kinds):
+        idx = [i for i, k in enumerate(kinds) if k == kind]
+        m = summarize([r for i in idx for r in each[i][2]])
+        rate = sum(each[i][0] for i in idx) / sum(each[i][1] for i in idx)
+        base = sum(base_each[i][0] for i in idx) / sum(base_each[i][1] for i in idx)
+        out[kind] = {"acceptance_rate": m.acceptance_rate, "mean_acceptance_length":
+                     m.mean_acceptance_length, "speedup": rate / base}
+    return out
+
+
+def row(label, pair, chats, base, settings, c, params, kinds) -> dict:
     from specdec.metrics import summarize
     out = {"draft": label, "params": params, "c": c}
     for t in (0.0, 1.0):
-        tps, rounds, outs = timed_runs(pair, chats, replace(settings, temperature=t))
+        tps, rounds, outs, each = timed_runs(pair, chats, replace(settings, temperature=t))
         m = summarize(rounds)
         out[f"T{t:g}"] = {"acceptance_rate": m.acceptance_rate, "mean_acceptance_length":
                           m.mean_acceptance_length, "speedup": tps / base[t][0],
-                          "tokens_per_s": tps, "identical_to_target": outs == base[t][1] if t == 0 else None}
+                          "tokens_per_s": tps, "identical_to_target": outs == base[t][1] if t == 0 else None,
+                          "by_kind": by_kind(kinds, each, base[t][2])}
     return out
 
 
 def evaluate(n_prompts: int, tokens: int, drafts: list[str], exits: list[int]) -> dict:
     import specdec
     torch.set_num_threads(1)
-    chats = [user_turn(p.prompt) for p in round_robin(load_prompts("chat"), n_prompts)]
+    prompts = round_robin(load_prompts("chat"), n_prompts)
+    chats, kinds = [user_turn(p.prompt) for p in prompts], [p.kind for p in prompts]
     settings = specdec.Settings(k=4, max_new_tokens=tokens)
     target = specdec.load_pair(TARGET, None)
     target_ms = step_ms(target.target, target.vocab_size)
-    base = {t: timed_runs(target, chats, replace(settings, temperature=t, mode="autoregressive"))[::2]
-            for t in (0.0, 1.0)}
+    base = {t: [timed_runs(target, chats, replace(settings, temperature=t, mode="autoregressive"))[i]
+                for i in (0, 2, 3)] for t in (0.0, 1.0)}         # tokens/s, outputs, per chat
     answers = base[0.0][1]
     rows = []
     for name in drafts:
         pair = specdec.load_pair(TARGET, name)
         c = step_ms(pair.draft, pair.vocab_size) / target_ms
-        r = row(name, pair, chats, base, settings, c, sum(p.numel() for p in pair.draft.parameters()))
+        r = row(name, pair, chats, base, settings, c, sum(p.numel() for p in pair.draft.parameters()), kinds)
         vocab, share = coverage(pair, answers)
         rows.append({**r, "greedy_agreement": greedy_agreement(pair, chats, answers), "vocab": vocab,
                      "vocab_coverage": share})
@@ -110,10 +129,10 @@ def evaluate(n_prompts: int, tokens: int, drafts: list[str], exits: list[int]) -
         ee = early_exit_model(target.target, layers)
         c = step_ms(ee, target.vocab_size) / target_ms
         early = specdec.make_pair(target.target, ee, target.tokenizer, TARGET, f"early exit {layers}")
-        r = row(f"early exit after layer {layers}", target, chats, base, view, c, 0)
+        r = row(f"early exit after layer {layers}", target, chats, base, view, c, 0, kinds)
         rows.append({**r, "greedy_agreement": greedy_agreement(early, chats, answers)})
     ngram = replace(settings, drafter="ngram")
-    rows.append({**row("n-gram lookup", target, chats, base, ngram, 0.0, 0), "greedy_agreement": None})
+    rows.append({**row("n-gram lookup", target, chats, base, ngram, 0.0, 0, kinds), "greedy_agreement": None})
     return {"machine": platform.processor() or platform.machine(), "date": time.strftime("%Y-%m-%d"),
             "threads": 1, "prompts": len(chats), "max_new_tokens": tokens, "k": 4,
             "target_step_ms": target_ms, "rows": rows}
@@ -192,6 +211,7 @@ def card(result: dict, training: dict[str, dict]) -> str:
                      f"{_num(t0['mean_acceptance_length'])} | {_num(t0['speedup'])}× | "
                      f"{_pct(t1['acceptance_rate'])} | {_num(t1['mean_acceptance_length'])} | "
                      f"{_num(t1['speedup'])}× |")
+    lines += kind_table(result["rows"])
     for r in result["rows"]:
         if r["params"] and r["T0"]["speedup"] is not None:
             verdict = "pays for itself" if r["T0"]["speedup"] > 1 else "does not yet pay for its passes"
@@ -210,6 +230,24 @@ def card(result: dict, training: dict[str, dict]) -> str:
     lines += ["", f"Greedy outputs identical to the target alone on every prompt and row: "
               f"{'yes' if identical else 'NO'}.", ""]
     return "\n".join(lines)
+
+
+def kind_table(rows: list[dict]) -> list[str]:
+    """Per kind of prompt at T = 0: mean acceptance length and speedup of each learned draft and
+    of n-gram lookup, kinds ranked by the first draft's mean acceptance length."""
+    shown = [r for r in rows if r["T0"].get("by_kind") and not r["draft"].startswith("early exit")]
+    if not shown:
+        return []
+    first = shown[0]["T0"]["by_kind"]
+    kinds = sorted(first, key=lambda k: -(first[k]["mean_acceptance_length"] or 0))
+    out = ["", "By kind of prompt (T = 0, k = 4; mean acceptance length / speedup; ranked by the first "
+           "column; 2 prompts a kind, one run each):", "",
+           "| kind | " + " | ".join(r["draft"] for r in shown) + " |", "|---" * (len(shown) + 1) + "|"]
+    for kind in kinds:
+        cells = [f"{_num(r['T0']['by_kind'][kind]['mean_acceptance_length'])} / "
+                 f"{_num(r['T0']['by_kind'][kind]['speedup'])}×" for r in shown]
+        out.append(f"| {kind} | " + " | ".join(cells) + " |")
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
