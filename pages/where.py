@@ -1,4 +1,5 @@
 """Where it works: acceptance by kind of text, prompt length and output position."""
+import json
 import statistics
 from dataclasses import replace
 
@@ -10,6 +11,7 @@ from specdec.lessons import where
 from specdec.lessons.plots import kind_figure, per_position_by_kind_figure
 from specdec.lessons.speed import spread_warning
 from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
+from specdec.trace_schema import TraceError
 from ui import jobs, session, shell, sidebar, state, strip
 from ui.measured import measured
 from ui.tables import headed
@@ -57,12 +59,29 @@ def results(pair, prompts):
     as_chat = chat(pair)
     key = {"pair": st.session_state.active_pair, "settings": settings.as_dict(), "chat": as_chat,
            "prompts": [p.__dict__ for p in prompts]}
-    return measured("where", key, lambda pr: where.run_set(pair, prompts, settings, pr, as_chat),
+    kept = measured("where", key,
+                    lambda pr: where.to_json(*where.run_set(pair, prompts, settings, pr, as_chat)),
                     button=_("Run the set (k = {k}, T = {t})").format(k=settings.k, t=settings.temperature),
                     intro=_("Runs every prompt speculatively and autoregressively ({n} new tokens, "
                             "same seed), {r} times each, interleaved, for the speedup's spread. Results "
-                            "are kept per pair and settings for this session; change k or T to measure "
-                            "again.").format(n=MAX_NEW, r=where.REPEATS), on_disk=False)
+                            "are kept on this machine per pair and settings; change k or T to measure "
+                            "again.").format(n=MAX_NEW, r=where.REPEATS))
+    try:
+        return decoded(key, kept) if kept else None
+    except (TraceError, KeyError, TypeError, ValueError):
+        st.warning(_("The kept result of this set could not be read; run the set again."))
+        return None
+
+
+def decoded(key: dict, kept: dict):
+    """The kept JSON as results, decoded once per session and measurement (64 prompts: about a
+    second); a measurement is told apart by its key and its timings."""
+    tag = json.dumps([key, kept["load"], [r["spec_tokens_per_s"] for r in kept["results"]]],
+                     sort_keys=True, default=str)
+    memo = st.session_state.get("_where_decoded")
+    if memo is None or memo[0] != tag:
+        st.session_state["_where_decoded"] = memo = (tag, where.from_json(kept))
+    return memo[1]
 
 
 def kind_rows(res) -> list[dict]:

@@ -151,7 +151,9 @@ def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_
     assert list(tmp_path.glob("ksweep-*.json"))          # cached on disk for the next visit
 
 
-def test_where_page_runs_a_subset_and_drills_down(tiny_dirs):
+def test_where_page_runs_a_subset_and_drills_down(tiny_dirs, monkeypatch, tmp_path):
+    from specdec import result_cache
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
     at = app(tiny_dirs, page="pages/where.py", temperature=0.8, k=2)
     at.multiselect(key="where_kinds_sel").set_value(["repetitive"]).run()
     at.button(key="where_run").click().run()
@@ -162,6 +164,11 @@ def test_where_page_runs_a_subset_and_drills_down(tiny_dirs):
     assert (table["speedup min"] <= table["speedup"]).all() and (table["speedup"] <= table["speedup max"]).all()
     at.button(key="where_tokens").click().run()
     assert not at.exception
+    assert list(tmp_path.glob("where-*.json"))          # kept on disk (JSON): a new visit shows it
+    again = app(tiny_dirs, page="pages/where.py", temperature=0.8, k=2)
+    again.multiselect(key="where_kinds_sel").set_value(["repetitive"]).run()
+    shown = next(d.value for d in again.dataframe if "speedup min" in d.value.columns)
+    assert shown.equals(table)
     at.slider(key="k").set_value(3).run()               # a change of k needs a new run
     assert not any("By kind of text" in h.value for h in at.header)
 

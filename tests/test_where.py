@@ -41,3 +41,24 @@ def test_early_and_late_rounds():
     split = position_split([result("code", rounds)], boundary=16)
     assert split["tokens 1-16"].rounds == 2 and split["tokens 17+"].rounds == 1
     assert split["tokens 17+"].accepted == 0
+
+
+def test_results_survive_their_json_form_and_a_damaged_file_is_refused(pair):
+    """to_json / from_json (kept on disk, shipped): every metric and speedup comes back; a result
+    with a damaged round is a TraceError, not a crash."""
+    import json
+
+    from specdec.lessons import where
+    from specdec.settings import Settings
+    from specdec.trace_schema import TraceError
+    prompts = [Prompt("code", "a", "ab"), Prompt("prose", "b", "ba (")]
+    res, load = where.run_set(pair, prompts, Settings(k=3, max_new_tokens=10, seed=1, temperature=0.9),
+                              lambda *a: None, repeats=2)
+    data = json.loads(json.dumps(where.to_json(res, load)))
+    back, load_back = where.from_json(data)
+    assert load_back == load and [r.prompt for r in back] == prompts
+    assert [r.metrics for r in back] == [r.metrics for r in res]
+    assert [r.speedup for r in back] == [r.speedup for r in res]
+    data["results"][1]["rounds"][0]["n_accepted"] = "many"
+    with pytest.raises(TraceError, match="where\\[1\\]"):
+        where.from_json(data)

@@ -2,9 +2,12 @@
 
 Runs are measured once per (pair, settings) and kept as lean traces; every aggregate is
 computed from the pooled rounds with the engine-standard definitions (metrics.summarize).
+`to_json` / `from_json` give the results a JSON form (rounds as the trace schema reads them),
+so they can be kept on disk and shipped like the other pages' measurements.
 """
 from __future__ import annotations
 
+import dataclasses
 import statistics
 from dataclasses import dataclass, replace
 
@@ -13,13 +16,15 @@ from specdec.measure import machine_load, timed
 from specdec.metrics import Metrics, summarize
 from specdec.prompts import Prompt, as_input
 from specdec.settings import Settings
+from specdec.trace import Round
+from specdec.trace_schema import decode
 
 
 @dataclass(frozen=True)
 class PromptResult:
     prompt: Prompt
     prompt_tokens: int
-    rounds: tuple            # lean traces of the speculative run (the same in every repeat)
+    rounds: tuple[Round, ...]    # lean traces of the speculative run (the same in every repeat)
     spec_tokens_per_s: tuple[float, ...]     # one per repeat
     base_tokens_per_s: tuple[float, ...]
 
@@ -54,6 +59,16 @@ def run_set(pair, prompts: list[Prompt], settings: Settings, progress, chat: boo
                                 tuple(t.tokens_per_s for t in base)))
     progress(len(prompts), len(prompts), "done")
     return out, load
+
+
+def to_json(results: list[PromptResult], load: float) -> dict:
+    return {"results": [dataclasses.asdict(r) for r in results], "load": load}
+
+
+def from_json(data: dict) -> tuple[list[PromptResult], float]:
+    """The inverse of to_json; a damaged file raises trace_schema.TraceError."""
+    results = [decode(PromptResult, r, f"where[{i}]") for i, r in enumerate(data["results"])]
+    return results, float(data["load"])
 
 
 def group_metrics(results: list[PromptResult], key) -> dict[str, Metrics]:
