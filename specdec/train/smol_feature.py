@@ -68,7 +68,7 @@ HISTORY = ("steps 0-450: one pass (no training-time test), cosine schedule plann
            "the target writes most (trained rows carried by token, new ones mapped by the head's "
            "least-squares drift; fresh optimizer), 15 more shards of answers to new instructions "
            "of the wide set (selfgen --seed 2), the schedule extended to 2,800 steps (lr ~2.7e-4 "
-           "falling to 1e-4)")
+           "falling to 1e-4), stopped at step 2,600 to fit the session (lr ~1.3e-4)")
 
 
 def init_draft(target, spec: FeatureSpec, keep_ids: list[int]):
