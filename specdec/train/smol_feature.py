@@ -95,12 +95,12 @@ def init_draft(target, spec: FeatureSpec, keep_ids: list[int]):
     return draft.train()
 
 
-def unroll_mask(width: int, m: int) -> torch.Tensor:
+def unroll_mask(width: int, m: int, device=None) -> torch.Tensor:
     """(W, m·W) bool: what pass m's row j may attend to among the keys of passes 1..m, as at
     inference when d_m is drafted at pair j: the real pairs before j − m + 2 (pass 1) and
     one guessed pair from each later pass, on the diagonal j − (m − i) of pass i."""
-    j = torch.arange(width)[:, None]                                             # (W, 1)
-    c = torch.arange(width)[None, :]                                             # (1, W)
+    j = torch.arange(width, device=device)[:, None]                              # (W, 1)
+    c = torch.arange(width, device=device)[None, :]                              # (1, W)
     blocks = [c <= j - (m - 1)] + [c == j - (m - i) for i in range(2, m + 1)]
     return torch.cat(blocks, dim=1)
 
@@ -130,10 +130,10 @@ def unrolled(draft, ids: torch.Tensor, feats: torch.Tensor, unroll: int) -> list
     from transformers import DynamicCache
     width = ids.shape[1]
     cache = DynamicCache(config=draft.net.config)
-    pos = torch.arange(width)[None].expand(ids.shape[0], -1)                      # (B, W)
+    pos = torch.arange(width, device=ids.device)[None].expand(ids.shape[0], -1)   # (B, W)
     out = []
     for m in range(1, unroll + 1):
-        mask = None if m == 1 else unroll_mask(width, m)[None, None].expand(ids.shape[0], 1, -1, -1)
+        mask = None if m == 1 else unroll_mask(width, m, ids.device)[None, None].expand(ids.shape[0], 1, -1, -1)
         hidden = draft(ids, features=feats, cache=cache, attention_mask=mask,
                        position_ids=pos).hidden_states[0]                          # (B, W, H)
         out.append(hidden)

@@ -1,0 +1,375 @@
+"""smollm2/draft trained further on a lent GPU, with on-policy data made there.
+
+    python -m specdec.train.gpu_feature --gguf DIR --out OUT --budget 470   # on the GPU machine
+    python -m specdec.train.gpu_feature --take OUT                          # here: -> checkpoint
+
+A GPU lent for a few minutes does what takes this 2-core CPU days, so one run does all of
+it there (scripts/device_train.sh sends the files and runs it):
+1. the target, read from its GGUF by transformers (float32, as the engine runs it);
+2. answers: the target answers fresh instructions — new seeds of both instruction sets and
+   instructions it writes itself from an empty user turn (Magpie, Xu et al. 2024) — greedily
+   or sampled at T = 0.7 or 1, the ways the app runs it;
+3. training: the committed draft goes on learning with smol_feature's losses and its
+   training-time test, on these answers and the committed shards' answers, with the
+   target's features and its whole next-token distribution (over the draft's vocabulary)
+   computed for every batch — no feature files;
+4. every minute and at the end: the draft's weights (fp16, in parts under 16 MiB) and the
+   answers' tokens go to OUT.
+Held out, as on the CPU: the committed shards 0 and 1 (shard 0's greedy answers give the
+teacher-forced agreement) and the hand-written chat prompts (an instruction equal to one is
+dropped). `--take` turns OUT into smol_feature's checkpoint, so `--export` writes the assets.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from specdec.train.features import sequences
+from specdec.train.selfgen import COMMITTED, left_pad, log
+
+GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
+DRAFT = Path("assets/models/smollm2/draft")
+PARTS = ("draft_net.safetensors", "draft_head.safetensors", "fc.safetensors")
+HEAD_KEY = "model.embed_tokens.weight"
+
+
+@dataclass(frozen=True)
+class GpuSpec:
+    chat_seed: int = 3           # chat_instructions.build's seed (1 and 2 made the CPU shards)
+    chat_n: int = 6000
+    first_seed: int = 4          # instructions.build's seed (0 made the first shards)
+    first_n: int = 2000
+    magpie_n: int = 4000         # instructions the target writes itself (before dropping)
+    temps: tuple = (0.0, 0.0, 0.7, 1.0)   # each instruction's answer: one drawn from these
+    max_new: int = 256
+    gen_batch: int = 1024
+    gen_share: float = 0.35      # of the budget, at most, for making answers
+    batch: int = 48              # sequences per optimizer step
+    max_len: int = 768           # longer sequences are cut there
+    lr: float = 3e-4
+    warmup: int = 100
+    held: int = 10_000           # held-out sequences measured (all of shard 0)
+    seed: int = 7
+
+
+# ---- 1. the target -------------------------------------------------------------------------
+
+def load(folder: Path, device: str):
+    from specdec.gguf_cache import _load_gguf
+    model, tokenizer = _load_gguf(folder / GGUF_NAME)
+    for p in model.parameters():
+        p.requires_grad_(False)
+    return model.to(device), tokenizer
+
+
+# ---- 2. answers ----------------------------------------------------------------------------
+
+def pick_tokens(logits: torch.Tensor, temps: torch.Tensor, gen) -> torch.Tensor:
+    """(B,) next ids: argmax where the row's T is 0, else a draw from softmax(logits / T)."""
+    probs = (logits / temps.clamp(min=1e-4)[:, None]).softmax(-1)                  # (B, V)
+    sampled = torch.multinomial(probs, 1, generator=gen)[:, 0]
+    return torch.where(temps == 0, logits.argmax(-1), sampled)
+
+
+@torch.no_grad()
+def answer(model, rows: list[list[int]], temps: torch.Tensor, max_new: int, eos: int,
+           gen) -> list[tuple[list[int], bool]]:
+    """Each row's continuation up to and including eos, and whether it reached eos."""
+    from transformers import DynamicCache
+    device = temps.device
+    ids, mask = (t.to(device) for t in left_pad(rows, eos))                        # (B, W)
+    pos = (mask.cumsum(-1) - 1).clamp(min=0)
+    cache = DynamicCache(config=model.config)
+    out = model(input_ids=ids, attention_mask=mask, position_ids=pos, cache=cache, use_cache=True,
+                logits_to_keep=1)
+    logits, nxt = out.logits[:, -1].float(), pos[:, -1:] + 1
+    done = torch.zeros(len(rows), dtype=torch.bool, device=device)
+    toks = []
+    for _ in range(max_new):
+        tok = torch.where(done, eos, pick_tokens(logits, temps, gen))              # (B,)
+        toks.append(tok)
+        done |= tok == eos
+        if bool(done.all()):
+            break
+        mask = torch.cat([mask, torch.ones_like(mask[:, :1])], 1)
+        out = model(input_ids=tok[:, None], attention_mask=mask, position_ids=nxt, cache=cache,
+                    use_cache=True)
+        logits, nxt = out.logits[:, -1].float(), nxt + 1
+    table = torch.stack(toks, 1).tolist()                                          # (B, A)
+    result = []
+    for row in table:
+        end = row.index(eos) + 1 if eos in row else len(row)
+        result.append((row[:end], eos in row))
+    return result
+
+
+def magpie(model, tokenizer, n: int, gen, device: str) -> list[str]:
+    """Instructions the target writes from an empty user turn (the template up to the user's
+    text), sampled at T = 1; unfinished, very short and repeated ones dropped."""
+    marker = "\x00MARK\x00"
+    text = tokenizer.apply_chat_template([{"role": "user", "content": marker}], tokenize=False)
+    prefix = tokenizer(text[:text.index(marker)], add_special_tokens=False)["input_ids"]
+    out: dict[str, None] = {}
+    for start in range(0, n, 2048):
+        rows = [prefix] * min(2048, n - start)
+        temps = torch.ones(len(rows), device=device)
+        for ids, ended in answer(model, rows, temps, 96, tokenizer.eos_token_id, gen):
+            words = tokenizer.decode(ids, skip_special_tokens=True).strip()
+            if ended and len(words.split()) >= 4:
+                out.setdefault(words, None)
+    return list(out)
+
+
+def instructions(model, tokenizer, spec: GpuSpec, gen, device: str) -> list[tuple[str, str]]:
+    """(source, instruction): fresh seeds of both sets and the target's own; held-out dropped."""
+    from specdec.prompts import load_prompts
+    from specdec.train import chat_instructions
+    from specdec.train import instructions as first
+    texts = chat_instructions.answer_passages(COMMITTED, tokenizer)
+    made = [("chat", t) for t in chat_instructions.build(spec.chat_n, texts, spec.chat_seed)]
+    made += [("first", t) for t in first.build(spec.first_n, spec.first_seed)]
+    made += [("magpie", t) for t in magpie(model, tokenizer, spec.magpie_n, gen, device)]
+    held = {" ".join(p.prompt.split()) for p in load_prompts("chat")}
+    kept = [(s, t) for s, t in made if " ".join(t.split()) not in held]
+    rng = np.random.default_rng(spec.seed)
+    return [kept[i] for i in rng.permutation(len(kept))]
+
+
+def make_answers(model, tokenizer, todo: list[tuple[str, str]], spec: GpuSpec, deadline: float,
+                 gen, device: str) -> dict[str, np.ndarray]:
+    """Answers batch by batch (prompts of like length together) until `deadline`."""
+    from specdec.train.selfgen import chat_ids
+    rng = np.random.default_rng(spec.seed + 1)
+    prompts = chat_ids(tokenizer, [t for _, t in todo])
+    temps = rng.choice(np.array(spec.temps), size=len(prompts))
+    order = sorted(range(len(prompts)), key=lambda i: len(prompts[i]))
+    batches = [order[i:i + spec.gen_batch] for i in range(0, len(order), spec.gen_batch)]
+    rng.shuffle(batches)                     # every kind of length early, should time run out
+    kept, last = [], 0.0
+    for batch in batches:
+        if time.perf_counter() + last > deadline:
+            break
+        t0 = time.perf_counter()
+        t = torch.tensor(temps[batch], dtype=torch.float32, device=device)
+        outs = answer(model, [prompts[i] for i in batch], t, spec.max_new, tokenizer.eos_token_id, gen)
+        kept += [(i, ids) for i, (ids, _) in zip(batch, outs)]
+        last = time.perf_counter() - t0
+        log(f"answers: {len(kept)}/{len(prompts)}, {sum(len(a) for _, a in kept):,} tokens, "
+            f"batch {last:.1f}s")
+    sources = {"chat": 0, "first": 1, "magpie": 2}
+    return {
+        "prompt_ids": np.concatenate([np.array(prompts[i], dtype=np.uint16) for i, _ in kept]),
+        "prompt_lens": np.array([len(prompts[i]) for i, _ in kept], dtype=np.int32),
+        "answer_ids": np.concatenate([np.array(a, dtype=np.uint16) for _, a in kept]),
+        "answer_lens": np.array([len(a) for _, a in kept], dtype=np.int32),
+        "temps": temps[[i for i, _ in kept]].astype(np.float32),
+        "sources": np.array([sources[todo[i][0]] for i, _ in kept], dtype=np.int8),
+    }
+
+
+def as_sequences(data: dict[str, np.ndarray]) -> list[tuple[np.ndarray, int]]:
+    po = np.concatenate([[0], np.cumsum(data["prompt_lens"])])
+    ao = np.concatenate([[0], np.cumsum(data["answer_lens"])])
+    return [(np.concatenate([data["prompt_ids"][po[i]:po[i + 1]],
+                             data["answer_ids"][ao[i]:ao[i + 1]]]).astype(np.int64),
+             int(data["prompt_lens"][i])) for i in range(len(data["prompt_lens"]))]
+
+
+def committed(shards: slice) -> list[tuple[np.ndarray, int]]:
+    out = []
+    for path in sorted(COMMITTED.glob("shard_*.tokens.npz"))[shards]:
+        seqs, plens = sequences(path)
+        out += list(zip(seqs, plens))
+    return out
+
+
+# ---- 3. training ---------------------------------------------------------------------------
+
+@torch.no_grad()
+def teacher(target, chosen: list[tuple[np.ndarray, int]], keep: torch.Tensor, max_len: int,
+            noise: float, gen):
+    """smol_feature.batch_loss's batch, with the target's features and its distribution over
+    the draft's vocabulary computed here: ids (B, W) = s_{j+1}, feats (B, W, H) = f_j, mask,
+    trained (row, col), next features (M, H), targets (M, N)."""
+    device = keep.device
+    cut = [(s[:max_len], p) for s, p in chosen]
+    width = max(len(s) for s, _ in cut)
+    ids = torch.zeros((len(cut), width), dtype=torch.long)
+    mask = torch.zeros((len(cut), width), dtype=torch.long)
+    rows, cols = [], []
+    for b, (s, p) in enumerate(cut):
+        ids[b, :len(s)], mask[b, :len(s)] = torch.from_numpy(s), 1
+        js = list(range(max(0, p - 2), len(s) - 2))    # h_j predicts s_{j+2}: answers only
+        rows += [b] * len(js)
+        cols += js
+    ids, mask = ids.to(device), mask.to(device)
+    hidden = target.model(input_ids=ids, attention_mask=mask).last_hidden_state  # (B, T, H)
+    rows = torch.tensor(rows, dtype=torch.long, device=device)
+    cols = torch.tensor(cols, dtype=torch.long, device=device)
+    nxt = hidden[rows, cols + 1]                                                  # (M, H)
+    table = target.get_input_embeddings().weight[keep]                            # (N, H)
+    targets = (nxt @ table.T).float().softmax(-1)                                 # (M, N)
+    feats = hidden[:, :-1]
+    if noise:
+        feats = feats + (torch.rand(feats.shape, generator=gen, device=device) * 2 - 1) * noise
+    return ids[:, 1:], feats, mask[:, 1:], rows, cols, nxt, targets
+
+
+@torch.no_grad()
+def agreement(draft, target, seqs, keep: torch.Tensor, max_len: int) -> float:
+    """Teacher-forced, one step: argmax q at pair j == the target's argmax (on the draft's
+    vocabulary) at j + 1, over answer positions — smol_feature.agreement's measure."""
+    draft.eval()
+    hit = total = 0
+    for i in range(0, len(seqs), 16):
+        ids, feats, mask, rows, cols, _, targets = teacher(target, seqs[i:i + 16], keep, max_len,
+                                                           0.0, None)
+        h = draft(ids, features=feats, attention_mask=mask, use_cache=False).hidden_states[0]
+        best = draft.net.lm_head(h[rows, cols]).argmax(-1)
+        hit, total = hit + int((best == targets.argmax(-1)).sum()), total + len(best)
+    draft.train()
+    return hit / max(1, total)
+
+
+def lr_at(step: int, frac: float, spec: GpuSpec) -> float:
+    """Linear warm-up over spec.warmup steps, then cosine over the time budget to 10 %."""
+    import math
+    warm = min(1.0, (step + 1) / spec.warmup)
+    return spec.lr * warm * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, frac))))
+
+
+def start_draft(target, keep: list[int]):
+    from specdec.train.smol_feature import SPEC, from_export, init_draft
+    draft = init_draft(target, SPEC, keep)
+    from_export(draft, DRAFT, keep)
+    return draft
+
+
+def save_parts(draft, out: Path, stats: dict) -> None:
+    """fp16 parts under 16 MiB each (what a device run may send back), written atomically."""
+    from safetensors.torch import save_file
+
+    from specdec.feature_draft import save_fc
+    state = {k: v.detach().half().contiguous() for k, v in draft.net.state_dict().items()
+             if k != "lm_head.weight"}
+    head = {HEAD_KEY: state.pop(HEAD_KEY)}
+    for name, part in ((PARTS[0], state), (PARTS[1], head)):
+        save_file(part, str(out / (name + ".tmp")))
+        (out / (name + ".tmp")).replace(out / name)
+    save_fc(draft.fc, out)
+    (out / "stats.json").write_text(json.dumps(stats, indent=1) + "\n")
+
+
+def train(target, draft, pool, keep_ids: list[int], spec: GpuSpec, deadline: float,
+          out: Path, stats: dict, device: str) -> None:
+    from specdec.train.smol_feature import SPEC, batch_loss
+    keep = torch.tensor(keep_ids, device=device)
+    params = [p for p in draft.parameters() if p.requires_grad]
+    optim = torch.optim.AdamW(params, lr=spec.lr, betas=(0.9, 0.95), weight_decay=0.0)
+    rng = np.random.default_rng(spec.seed + 2)
+    gen = torch.Generator(device=device).manual_seed(spec.seed)
+    t0, saved, step, positions = time.perf_counter(), time.perf_counter(), 0, 0
+    span = max(1.0, deadline - t0)
+    while time.perf_counter() < deadline:
+        for group in optim.param_groups:
+            group["lr"] = lr_at(step, (time.perf_counter() - t0) / span, spec)
+        chosen = [pool[i] for i in rng.integers(len(pool), size=spec.batch)]
+        batch = teacher(target, chosen, keep, spec.max_len, SPEC.noise, gen)
+        if not len(batch[3]):
+            continue
+        loss, ce, reg, ce_last = batch_loss(draft, batch, len(keep_ids), SPEC.feature_weight,
+                                            SPEC.unroll)
+        optim.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(params, 1.0)
+        optim.step()
+        step, positions = step + 1, positions + len(batch[3])
+        if step % 50 == 0:
+            log(f"step {step} ce {ce:.3f} reg {reg:.3f} ce(pass {SPEC.unroll}) {ce_last:.3f} "
+                f"positions {positions:,} {time.perf_counter() - t0:.0f}s")
+        if time.perf_counter() - saved > 60:
+            stats.update(steps=step, positions=positions, train_seconds=round(time.perf_counter() - t0))
+            save_parts(draft, out, stats)
+            saved = time.perf_counter()
+    stats.update(steps=step, positions=positions, train_seconds=round(time.perf_counter() - t0))
+
+
+def run(folder: Path, out: Path, budget: float, spec: GpuSpec) -> None:
+    t_start = time.perf_counter()
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    torch.set_float32_matmul_precision("high")
+    torch.manual_seed(spec.seed)
+    out.mkdir(parents=True, exist_ok=True)
+    target, tokenizer = load(folder, "cpu")
+    keep_ids = json.loads((DRAFT / "draft_vocab.json").read_text())["keep_ids"]
+    draft = start_draft(target, keep_ids)
+    target, draft = target.to(device), draft.to(device)
+    log(f"loaded on {device} in {time.perf_counter() - t_start:.0f}s")
+    gen = torch.Generator(device=device).manual_seed(spec.seed)
+    todo = instructions(target, tokenizer, spec, gen, device)
+    log(f"{len(todo)} instructions ({sum(s == 'magpie' for s, _ in todo)} the target's own)")
+    data = make_answers(target, tokenizer, todo, spec, t_start + spec.gen_share * budget, gen, device)
+    np.savez_compressed(out / "answers.npz", **data)
+    pool, held = as_sequences(data) + committed(slice(2, None)), committed(slice(0, 1))[:spec.held]
+    keep = torch.tensor(keep_ids, device=device)
+    stats = {"spec": asdict(spec), "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
+             "torch": torch.__version__, "answers": len(data["answer_lens"]),
+             "answer_tokens": int(data["answer_lens"].sum()), "pool_sequences": len(pool),
+             "held_out_before": agreement(draft, target, held, keep, spec.max_len)}
+    log(f"pool {len(pool)} sequences; held-out agreement before {stats['held_out_before']:.4f}")
+    train(target, draft, pool, keep_ids, spec, t_start + budget - 20, out, stats, device)
+    stats["held_out_after"] = agreement(draft, target, held, keep, spec.max_len)
+    stats["seconds"] = round(time.perf_counter() - t_start)
+    save_parts(draft, out, stats)
+    log(f"done: {stats}")
+
+
+# ---- 4. back here ---------------------------------------------------------------------------
+
+def take(folder: Path) -> Path:
+    """The device's parts -> smol_feature's checkpoint (fresh optimizer), ready for --export."""
+    from safetensors.torch import load_file
+
+    from specdec.train.smol_draft import load_target
+    from specdec.train.smol_feature import SPEC, ckpt_path, init_draft, save_ckpt
+    stats = json.loads((folder / "stats.json").read_text())
+    keep_ids = json.loads((DRAFT / "draft_vocab.json").read_text())["keep_ids"]
+    draft = init_draft(load_target(), SPEC, keep_ids)
+    weights = {**load_file(str(folder / PARTS[0])), **load_file(str(folder / PARTS[1]))}
+    draft.net.load_state_dict({k: v.float() for k, v in weights.items()}, strict=False)
+    draft.net.tie_weights()
+    draft.fc.weight.data.copy_(load_file(str(folder / PARTS[2]))["weight"].float())
+    previous = json.loads((DRAFT / "training.json").read_text())
+    optim = torch.optim.AdamW([p for p in draft.parameters() if p.requires_grad])
+    save_ckpt(SPEC, draft, optim, previous["steps"], previous["train_seconds"] + stats["seconds"])
+    log(f"checkpoint {ckpt_path(SPEC)} from {folder}: {stats.get('held_out_after')}")
+    return ckpt_path(SPEC)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m specdec.train.gpu_feature", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--gguf", type=Path, help="folder holding the target's GGUF file")
+    ap.add_argument("--out", type=Path, default=Path("build/smollm2/gpu"))
+    ap.add_argument("--budget", type=float, default=470, help="seconds for the whole run")
+    ap.add_argument("--take", type=Path, help="a finished run's folder -> the checkpoint")
+    ap.add_argument("--small", action="store_true", help="a tiny run (checks the script on a CPU)")
+    args = ap.parse_args(argv)
+    if args.take:
+        take(args.take)
+        return 0
+    spec = GpuSpec(chat_n=6, first_n=3, magpie_n=4, max_new=8, gen_batch=4, batch=2,
+                   max_len=96, warmup=2, held=3) if args.small else GpuSpec()
+    run(args.gguf, args.out, args.budget, spec)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
