@@ -53,7 +53,7 @@ train() {
     rm -rf assets/models/smollm2/draft && cp -r .dev/draft assets/models/smollm2/draft
     site
     export PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1
-    python3 -m specdec.train.gpu_feature --gguf /tmp/g --out "$OUT" --budget "${BUDGET:-470}" ${SMALL:+--small} 2>&1 | tee "$OUT/log.txt"
+    python3 -m specdec.train.gpu_feature --gguf /tmp/g --out "$OUT" --budget "${BUDGET:-470}" --run "${RUN:-1}" ${SMALL:+--small} 2>&1 | tee "$OUT/log.txt"
 }
 
 "$@"

@@ -25,7 +25,7 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -214,7 +214,7 @@ def teacher(target, chosen: list[tuple[np.ndarray, int]], keep: torch.Tensor, ma
     rows = torch.tensor(rows, dtype=torch.long, device=device)
     cols = torch.tensor(cols, dtype=torch.long, device=device)
     nxt = hidden[rows, cols + 1]                                                  # (M, H)
-    table = target.get_input_embeddings().weight[keep]                            # (N, H)
+    table = target.get_output_embeddings().weight[keep]                          # (N, H)
     targets = (nxt @ table.T).float().softmax(-1)                                 # (M, N)
     feats = hidden[:, :-1]
     if noise:
@@ -317,7 +317,8 @@ def run(folder: Path, out: Path, budget: float, spec: GpuSpec) -> None:
     log(f"{len(todo)} instructions ({sum(s == 'magpie' for s, _ in todo)} the target's own)")
     data = make_answers(target, tokenizer, todo, spec, t_start + spec.gen_share * budget, gen, device)
     np.savez_compressed(out / "answers.npz", **data)
-    pool, held = as_sequences(data) + committed(slice(2, None)), committed(slice(0, 1))[:spec.held]
+    pool = as_sequences(data) + committed(slice(2, None))
+    held = committed(slice(0, 1))[:spec.held]
     keep = torch.tensor(keep_ids, device=device)
     stats = {"spec": asdict(spec), "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
              "torch": torch.__version__, "answers": len(data["answer_lens"]),
@@ -348,9 +349,23 @@ def take(folder: Path) -> Path:
     draft.fc.weight.data.copy_(load_file(str(folder / PARTS[2]))["weight"].float())
     previous = json.loads((DRAFT / "training.json").read_text())
     optim = torch.optim.AdamW([p for p in draft.parameters() if p.requires_grad])
-    save_ckpt(SPEC, draft, optim, previous["steps"], previous["train_seconds"] + stats["seconds"])
+    save_ckpt(SPEC, draft, optim, previous["steps"], previous["train_seconds"])   # CPU steps
+    runs = [r for r in gpu_runs() if r["spec"]["seed"] != stats["spec"]["seed"]] + [stats]
+    runs_file().write_text(json.dumps(runs, indent=1) + "\n")
     log(f"checkpoint {ckpt_path(SPEC)} from {folder}: {stats.get('held_out_after')}")
     return ckpt_path(SPEC)
+
+
+def runs_file() -> Path:
+    from specdec.train.smol_feature import SPEC, ckpt_path
+    return ckpt_path(SPEC).with_name("gpu_runs.json")
+
+
+def gpu_runs() -> list[dict]:
+    """The GPU runs behind the checkpoint (build/), else behind the committed export."""
+    if runs_file().exists():
+        return json.loads(runs_file().read_text())
+    return json.loads((DRAFT / "training.json").read_text()).get("gpu_runs", [])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -361,12 +376,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=470, help="seconds for the whole run")
     ap.add_argument("--take", type=Path, help="a finished run's folder -> the checkpoint")
     ap.add_argument("--small", action="store_true", help="a tiny run (checks the script on a CPU)")
+    ap.add_argument("--run", type=int, default=1, help="run N: instruction seeds of its own")
     args = ap.parse_args(argv)
     if args.take:
         take(args.take)
         return 0
     spec = GpuSpec(chat_n=6, first_n=3, magpie_n=4, max_new=8, gen_batch=4, batch=2,
                    max_len=96, warmup=2, held=3) if args.small else GpuSpec()
+    step = 2 * (args.run - 1)                # run 1: seeds 3, 4, 7; run 2: 5, 6, 9; ...
+    spec = replace(spec, chat_seed=spec.chat_seed + step, first_seed=spec.first_seed + step,
+                   seed=spec.seed + step, lr=spec.lr / args.run)
     run(args.gguf, args.out, args.budget, spec)
     return 0
 

@@ -68,7 +68,9 @@ HISTORY = ("steps 0-450: one pass (no training-time test), cosine schedule plann
            "the target writes most (trained rows carried by token, new ones mapped by the head's "
            "least-squares drift; fresh optimizer), 15 more shards of answers to new instructions "
            "of the wide set (selfgen --seed 2), the schedule extended to 2,800 steps (lr ~2.7e-4 "
-           "falling to 1e-4), stopped at step 2,600 to fit the session (lr ~1.3e-4)")
+           "falling to 1e-4), stopped at step 2,600 to fit the session (lr ~1.3e-4); then (session 8) on a lent H200: "
+           "specdec/train/gpu_feature.py's runs (gpu_runs: fresh answers made there, the target's "
+           "features and whole distributions per batch, 48 whole sequences a step)")
 
 
 def init_draft(target, spec: FeatureSpec, keep_ids: list[int]):
@@ -269,6 +271,7 @@ def export(spec: FeatureSpec) -> Path:
 
     from specdec.feature_draft import save_fc
     from specdec.gguf_cache import converted_target
+    from specdec.train.gpu_feature import gpu_runs
     draft, _, keep, step, elapsed = setup(spec)
     score = agreement(draft, load_seqs("gen", ["gen_0000"]), to_draft_map(keep), len(keep))
     dest = OUT / spec.name
@@ -283,7 +286,7 @@ def export(spec: FeatureSpec) -> Path:
          "reads": "target features"}))
     stats = {**asdict(spec), "kind": "feature draft (EAGLE)", "history": HISTORY, "steps": step,
              "train_seconds": round(elapsed), "positions_seen": int(step * spec.batch * spec.window),
-             "held_out_agreement_teacher_forced": round(score, 4)}
+             "held_out_agreement_teacher_forced": round(score, 4), "gpu_runs": gpu_runs()}
     (dest / "training.json").write_text(json.dumps(stats, indent=1) + "\n")
     log(f"[feature {spec.name}] exported to {dest}: {stats}")
     return dest
