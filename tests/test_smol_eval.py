@@ -3,7 +3,7 @@ from types import SimpleNamespace
 
 import torch
 
-from specdec.train.smol_eval import coverage, kind_table
+from specdec.train.smol_eval import coverage, gpu_line, kind_table
 
 
 def test_coverage_counts_the_answer_tokens_inside_the_drafts_vocabulary():
@@ -22,3 +22,14 @@ def test_kinds_are_ranked_by_the_first_drafts_acceptance_length_and_early_exit_i
     assert table[3] == "| kind | smollm2/draft | n-gram lookup |"
     assert [line.split(" | ")[0] for line in table[5:]] == ["| code", "| edit", "| creative"]
     assert table[6] == "| edit | 1.50 / 0.75× | 2.00 / 1.00× |"
+
+
+def test_the_card_adds_up_the_gpu_runs_behind_a_draft():
+    runs = [{"device": "NVIDIA H200", "seconds": 460, "answers": 11118, "answer_tokens": 1708263,
+             "steps": 2408, "positions": 17014688, "held_out_before": 0.505, "held_out_after": 0.61},
+            {"device": "NVIDIA H200", "seconds": 265, "answers": 6017, "answer_tokens": 952971,
+             "steps": 1222, "positions": 8614243, "held_out_before": 0.611, "held_out_after": 0.634}]
+    line = gpu_line(runs)
+    assert "2 runs on one NVIDIA H200 (725 s in all: 17,135 answers, 2,661,234 answer tokens" in line
+    assert "3,630 steps over 25,628,931 positions" in line and "0.505 before, 0.634 after" in line
+    assert gpu_line([]) == ""

@@ -162,9 +162,11 @@ def card(result: dict, training: dict[str, dict]) -> str:
         "own table, shared at run time) and guesses f_{j+1}; its LM head started from the target's "
         "embedding rows of its vocabulary — the tokens the target writes most in its own answers "
         "(`specdec/train/feature_vocab.py`). Started from the target's last layer; trained on the "
-        "target's features and top-20 distributions with a training-time test (its 2nd and 3rd "
+        "target's features and top-20 distributions (in its GPU runs: whole distributions over its "
+        "vocabulary, computed per batch) with a training-time test (its 2nd and 3rd "
         "guesses read its own earlier guesses, as when drafting) "
-        "(`python -m specdec.train.features`, `python -m specdec.train.smol_feature`). Its first "
+        "(`python -m specdec.train.features`, `python -m specdec.train.smol_feature`, "
+        "`specdec/train/gpu_feature.py`). Its first "
         "round drafts nothing: it needs the target's features of the prompt. transformers' "
         "assisted generation cannot run it.",
         "  - `smollm2/draft-2l`: an independent 2-layer Llama started from the target's embeddings "
@@ -174,7 +176,8 @@ def card(result: dict, training: dict[str, dict]) -> str:
         "instructions built from templates, the interpreter's reference documentation "
         "(`pydoc_data.topics`) and standard-library functions (`specdec/train/instructions.py`), "
         "to chat-like instructions about passages the target wrote itself "
-        "(`specdec/train/chat_instructions.py`; `smollm2/draft` only), and teacher-forced "
+        "(`specdec/train/chat_instructions.py`; `smollm2/draft` only), to instructions the target "
+        "wrote itself from an empty user turn (Magpie; `smollm2/draft`'s GPU runs only), and teacher-forced "
         "distributions on that documentation "
         "and the standard library's sources (`specdec/train/relabel.py`). None of the held-out "
         "chat prompts (`assets/prompts_chat.json`) or their passages.",
@@ -189,9 +192,9 @@ def card(result: dict, training: dict[str, dict]) -> str:
         else:
             lines.append(f"`{name}`: feature draft from target layer {t['init_layer']}, {t['steps']} "
                          f"steps of {t['batch']} sequences (at most {t['positions_seen']:,} positions; "
-                         f"{t.get('history', '')}), {t['train_seconds']} s on 2 CPU cores; held-out "
-                         f"teacher-forced agreement on the target's own answers "
-                         f"{t['held_out_agreement_teacher_forced']:.3f}.")
+                         f"{t.get('history', '')}), {t['train_seconds']} s on 2 CPU cores"
+                         f"{gpu_line(t.get('gpu_runs', []))}; held-out teacher-forced agreement on the "
+                         f"target's own answers {t['held_out_agreement_teacher_forced']:.3f}.")
         lines.append("")
     lines += ["", f"## Measured ({result['date']}, {result['machine']}, {result['threads']} thread, "
               f"{result['prompts']} held-out chat prompts × {result['max_new_tokens']} tokens, k = "
@@ -230,6 +233,18 @@ def card(result: dict, training: dict[str, dict]) -> str:
     lines += ["", f"Greedy outputs identical to the target alone on every prompt and row: "
               f"{'yes' if identical else 'NO'}.", ""]
     return "\n".join(lines)
+
+
+def gpu_line(runs: list[dict]) -> str:
+    """What the GPU runs (specdec/train/gpu_feature.py) added, in one clause."""
+    if not runs:
+        return ""
+    total = lambda key: sum(r[key] for r in runs)              # noqa: E731
+    return (f", then {len(runs)} run{'s' * (len(runs) > 1)} on one {runs[0]['device']} "
+            f"({total('seconds')} s in all: {total('answers'):,} answers, "
+            f"{total('answer_tokens'):,} answer tokens written there by the target; "
+            f"{total('steps'):,} steps over {total('positions'):,} positions; held-out agreement "
+            f"{runs[0]['held_out_before']:.3f} before, {runs[-1]['held_out_after']:.3f} after)")
 
 
 def kind_table(rows: list[dict]) -> list[str]:
