@@ -1,45 +1,10 @@
-"""Pages through streamlit.testing.v1.AppTest, on tiny models saved to a directory."""
-import json
-from pathlib import Path
-
+"""Home, Step through, the sidebar, replays and the race (AppTest, tiny models)."""
 import pytest
+from apptest import APP, STEP, app, rounds, tiny_dirs  # noqa: F401  (tiny_dirs is a fixture)
 from streamlit.testing.v1 import AppTest
-from tiny import char_tokenizer, tiny_llama
 
 from conftest import needs_embedded
 from ui.catalog import CHOICES, CUSTOM
-
-APP = str(Path(__file__).resolve().parent.parent / "app.py")
-STEP = "pages/step_through.py"
-
-
-@pytest.fixture(scope="module")
-def tiny_dirs(tmp_path_factory):
-    base = tmp_path_factory.mktemp("app_models")
-    tok = char_tokenizer()
-    for name, layers, seed in (("target", 2, 1), ("draft", 1, 2)):
-        tiny_llama(len(tok), layers, seed, context=256).save_pretrained(base / name)
-        tok.save_pretrained(base / name)
-    return base
-
-
-def app(tiny_dirs, page: str | None = STEP, **state) -> AppTest:
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.session_state["pair_label"] = CUSTOM
-    at.session_state["custom_target"] = str(tiny_dirs / "target")
-    at.session_state["custom_draft"] = str(tiny_dirs / "draft")
-    at.session_state["prompt"] = "abc (abc"
-    for key, value in state.items():
-        at.session_state[key] = value
-    at.run()
-    if page:
-        at.switch_page(page).run()
-    assert not at.exception, at.exception
-    return at
-
-
-def rounds(at):
-    return at.session_state["run"]["decoder"].history
 
 
 def test_home_renders(tiny_dirs):
@@ -115,79 +80,6 @@ def test_hosted_mode_hides_custom_models(tiny_dirs, monkeypatch):
     assert CUSTOM not in at.selectbox(key="pair_label").options
 
 
-def test_exact_page_toy_and_real_views(tiny_dirs):
-    at = app(tiny_dirs, page="pages/exact.py", temperature=0.8, top_p=1.0, k=3)
-    assert any("Toy view" in h.value for h in at.header)
-    at.selectbox(key="toy_preset").set_value("Disjoint (β = 0)").run()
-    assert any("β = Σ min(p, q) = **0.000**" in m.value for m in at.markdown)
-    at.select_slider(key="exact_n").set_value(1000).run()
-    at.radio(key="exact_rule").set_value("resample_p").run()
-    at.button(key="exact_go").click().run()
-    assert not at.exception
-    text = " ".join(m.value for m in at.markdown)
-    assert "1000 rounds" in text and "p-value" in text
-
-
-def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_path):
-    from specdec import result_cache
-    from specdec.lessons import speed
-    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
-    monkeypatch.setattr(speed, "BENCH_FILE", tmp_path / "bench.json")
-    (tmp_path / "bench.json").write_text("{not json")            # a broken local file: a message
-    at = app(tiny_dirs, page="pages/fast.py", temperature=0.8, k=2)
-    for key, value in (("fast_alpha", 0.9), ("fast_k", 6), ("fast_c", 0.05)):
-        at.slider(key=key).set_value(value).run()
-        assert not at.exception
-    metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Expected speedup"] == "4.01×"      # (1 − 0.9^7) / (0.1 · 1.3) by hand
-    assert any("not the JSON of `python -m specdec bench --json`" in e.value for e in at.error)
-    at.slider(key="fast_eps").set_value(0.1).run()      # a (k+1)-token pass costs 1 + 6·0.1 steps
-    metrics = {m.label: m.value for m in at.metric}
-    assert metrics["Expected speedup"] == "2.75×"      # (1 − 0.9^7) / (0.1 · 1.9) by hand
-    at.button(key="ksweep_run").click().run()
-    assert not at.exception
-    assert any("Measured: α̂" in m.value for m in at.markdown)
-    assert any("tokens cost v_k target steps" in m.value for m in at.markdown)
-    assert list(tmp_path.glob("ksweep-*.json"))          # cached on disk for the next visit
-
-
-def test_where_page_runs_a_subset_and_drills_down(tiny_dirs, monkeypatch, tmp_path):
-    from specdec import result_cache
-    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
-    at = app(tiny_dirs, page="pages/where.py", temperature=0.8, k=2)
-    at.multiselect(key="where_kinds_sel").set_value(["repetitive"]).run()
-    at.button(key="where_run").click().run()
-    assert not at.exception
-    assert any("By kind of text" in h.value for h in at.header)
-    table = next(d.value for d in at.dataframe if "speedup min" in d.value.columns)
-    assert list(table["kind"]) == ["repetitive"]
-    assert (table["speedup min"] <= table["speedup"]).all() and (table["speedup"] <= table["speedup max"]).all()
-    at.button(key="where_tokens").click().run()
-    assert not at.exception
-    assert list(tmp_path.glob("where-*.json"))          # kept on disk (JSON): a new visit shows it
-    again = app(tiny_dirs, page="pages/where.py", temperature=0.8, k=2)
-    again.multiselect(key="where_kinds_sel").set_value(["repetitive"]).run()
-    shown = next(d.value for d in again.dataframe if "speedup min" in d.value.columns)
-    assert shown.equals(table)
-    at.slider(key="k").set_value(3).run()               # a change of k needs a new run
-    assert not any("By kind of text" in h.value for h in at.header)
-
-
-@needs_embedded
-def test_drafters_page_compares_on_the_embedded_family(monkeypatch, tmp_path):
-    from specdec import result_cache
-    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
-    at = AppTest.from_file(APP, default_timeout=300)
-    at.session_state["k"] = 2
-    at.session_state["temperature"] = 1.0
-    at.run()
-    at.switch_page("pages/drafters.py").run()
-    at.slider(key="drafters_n").set_value(2).run()
-    at.button(key="drafters_run").click().run()
-    assert not at.exception
-    assert any("Winner per kind" in s.value for s in at.subheader)
-
-
 def test_replay_of_a_downloaded_run_needs_no_model(tiny_dirs):
     import specdec
     from tiny import tiny_pair
@@ -203,22 +95,6 @@ def test_replay_of_a_downloaded_run_needs_no_model(tiny_dirs):
     assert any(f"Round {len(run.rounds)}" in h.value for h in at.header)
     at.slider(key="round_sel").set_value(1).run()
     assert any("Round 1" in h.value for h in at.header)
-
-
-def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path):
-    from specdec.bench import ROWS
-    from specdec.lessons import speed
-    rows = [{"row": name, "tokens_per_s": 100.0 + i, "speedup": 1.0 + i / 10, "bound": 1.5,
-             "bound_with_verify": 1.2} for i, name in enumerate(ROWS)]
-    result = {"target": "t", "draft": "d", "prompts": 3, "max_new_tokens": 8, "repeats": 1, "c": 0.2,
-              "settings": [{"temperature": 0.0, "k": 2, "verify_cost": 1.3, "rows": rows}]}
-    (tmp_path / "bench.json").write_text(json.dumps(result))
-    monkeypatch.setattr(speed, "BENCH_FILE", tmp_path / "bench.json")
-    at = app(tiny_dirs, page="pages/fast.py")
-    assert not at.exception and not at.error
-    assert any("t ← d, 3 prompts × 8 tokens" in c.value for c in at.caption)
-    table = [d for d in at.dataframe if len(d.value) == len(ROWS)]
-    assert list(table[0].value["row"]) == list(ROWS) and list(table[0].value["v"]) == [1.3] * len(ROWS)
 
 
 def test_a_hostile_replay_file_becomes_an_escaped_warning(tiny_dirs):

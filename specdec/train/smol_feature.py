@@ -68,9 +68,10 @@ HISTORY = ("steps 0-450: one pass (no training-time test), cosine schedule plann
            "the target writes most (trained rows carried by token, new ones mapped by the head's "
            "least-squares drift; fresh optimizer), 15 more shards of answers to new instructions "
            "of the wide set (selfgen --seed 2), the schedule extended to 2,800 steps (lr ~2.7e-4 "
-           "falling to 1e-4), stopped at step 2,600 to fit the session (lr ~1.3e-4); then (session 8) on a lent H200: "
-           "specdec/train/gpu_feature.py's runs (gpu_runs: fresh answers made there, the target's "
-           "features and whole distributions per batch, 48 whole sequences a step)")
+           "falling to 1e-4), stopped at step 2,600 to fit the session (lr ~1.3e-4); then "
+           "(session 8) on a lent H200: specdec/train/gpu_feature.py's runs (gpu_runs: fresh "
+           "answers made there, the target's features and whole distributions per batch, 48 "
+           "whole sequences a step)")
 
 
 def init_draft(target, spec: FeatureSpec, keep_ids: list[int]):
@@ -135,7 +136,8 @@ def unrolled(draft, ids: torch.Tensor, feats: torch.Tensor, unroll: int) -> list
     pos = torch.arange(width, device=ids.device)[None].expand(ids.shape[0], -1)   # (B, W)
     out = []
     for m in range(1, unroll + 1):
-        mask = None if m == 1 else unroll_mask(width, m, ids.device)[None, None].expand(ids.shape[0], 1, -1, -1)
+        mask = None if m == 1 else \
+            unroll_mask(width, m, ids.device)[None, None].expand(ids.shape[0], 1, -1, -1)
         hidden = draft(ids, features=feats, cache=cache, attention_mask=mask,
                        position_ids=pos).hidden_states[0]                          # (B, W, H)
         out.append(hidden)
