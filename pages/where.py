@@ -94,6 +94,14 @@ def kind_rows(res) -> list[dict]:
             for k, m in by_kind.items()]
 
 
+RATES = ("acceptance rate", "mean acceptance length")
+
+
+def two_places(*columns: str) -> dict:
+    """column_config: these columns (by their translated header) with two decimals."""
+    return {_(c): st.column_config.NumberColumn(format="%.2f") for c in columns}
+
+
 def split_rows(groups: dict) -> list[dict]:
     return [{"group": g, "rounds": m.rounds, "acceptance rate": m.acceptance_rate,
              "mean acceptance length": m.mean_acceptance_length} for g, m in groups.items()]
@@ -105,9 +113,7 @@ def per_kind(res, load: float) -> None:
     table = [{**r, "per position": " · ".join(f"{x:.2f}" for x in r["per position"]),
               "histogram": " ".join(map(str, r["histogram"]))} for r in rows]
     st.dataframe(headed(pd.DataFrame(table)), hide_index=True, key="where_kinds",
-                 column_config={_(c): st.column_config.NumberColumn(format="%.2f")
-                                for c in ("acceptance rate", "mean acceptance length", "speedup",
-                                          "speedup min", "speedup max")})
+                 column_config=two_places(*RATES, "speedup", "speedup min", "speedup max"))
     warning = spread_warning([{"speedup_min": r["speedup min"], "speedup_max": r["speedup max"],
                                "load": load} for r in rows])
     if warning:
@@ -123,9 +129,10 @@ def per_kind(res, load: float) -> None:
     c1, c2 = st.columns(2)
     c1.subheader(_("Short vs long prompts"))
     c1.dataframe(headed(pd.DataFrame(split_rows(where.group_metrics(res, where.length_bucket(res))))),
-                 hide_index=True, key="where_len")
+                 hide_index=True, key="where_len", column_config=two_places(*RATES))
     c2.subheader(_("Early vs late output tokens"))
-    c2.dataframe(headed(pd.DataFrame(split_rows(where.position_split(res)))), hide_index=True, key="where_pos")
+    c2.dataframe(headed(pd.DataFrame(split_rows(where.position_split(res)))), hide_index=True, key="where_pos",
+                 column_config=two_places(*RATES))
 
 
 def open_in_step(text: str) -> None:
@@ -140,7 +147,7 @@ def drill_down(pair, res) -> None:
     st.dataframe(headed(pd.DataFrame([{"label": r.prompt.label, "acceptance rate": r.metrics.acceptance_rate,
                                       "mean acceptance length": r.metrics.mean_acceptance_length,
                                       "speedup": r.speedup} for r in ranked])),
-                 hide_index=True, key="where_ranked")
+                 hide_index=True, key="where_ranked", column_config=two_places(*RATES, "speedup"))
     label = st.selectbox(_("Prompt"), [r.prompt.label for r in ranked], key="where_prompt")
     chosen = next(r for r in ranked if r.prompt.label == label)
     c1, c2 = st.columns(2)
