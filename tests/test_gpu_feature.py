@@ -6,7 +6,7 @@ import torch
 from test_engine import hf_greedy
 from tiny import tiny_feature_pair
 
-from specdec.train import gpu_feature
+from specdec.train import gpu_answers, gpu_feature
 from specdec.train.feature_batches import Seq, make_batch
 from specdec.train.smol_feature import FeatureSpec, to_draft_map
 
@@ -54,7 +54,7 @@ def test_greedy_answers_are_the_targets_own_in_a_mixed_batch(pair):
     rows = [pair.tokenizer(p)["input_ids"] for p in prompts]
     temps = torch.tensor([0.0, 1.0, 0.0, 1.0, 0.0, 0.0])
     gen = torch.Generator().manual_seed(0)
-    out = gpu_feature.answer(pair.target, rows, temps, 12, 0, gen)
+    out = gpu_answers.answer(pair.target, rows, temps, 12, 0, gen)
     for prompt, t, (ids, ended) in zip(prompts, temps, out):
         assert ended == (0 in ids) and (not ended or ids[-1] == 0) and ids.count(0) <= 1
         if t == 0:

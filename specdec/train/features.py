@@ -29,7 +29,11 @@ OUT = Path("build/smollm2/feat")
 
 def sequences(tokens_file: Path) -> tuple[list[np.ndarray], list[int]]:
     """Each conversation of a selfgen/relabel token shard as one id sequence, and its prompt length."""
-    d = np.load(tokens_file)
+    return conversations(np.load(tokens_file))
+
+
+def conversations(d) -> tuple[list[np.ndarray], list[int]]:
+    """`sequences` of the shard's arrays (prompt_ids/lens, answer_ids/lens), read or just made."""
     po = np.concatenate([[0], np.cumsum(d["prompt_lens"])])
     ao = np.concatenate([[0], np.cumsum(d["answer_lens"])])
     seqs = [np.concatenate([d["prompt_ids"][po[i]:po[i + 1]], d["answer_ids"][ao[i]:ao[i + 1]]])

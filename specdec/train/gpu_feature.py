@@ -6,9 +6,9 @@
 A GPU lent for a few minutes does what takes this 2-core CPU days, so one run does all of
 it there (scripts/device_train.sh sends the files and runs it):
 1. the target, read from its GGUF by transformers (float32, as the engine runs it);
-2. answers: the target answers fresh instructions — new seeds of both instruction sets and
-   instructions it writes itself from an empty user turn (Magpie, Xu et al. 2024) — greedily
-   or sampled at T = 0.7 or 1, the ways the app runs it;
+2. answers (gpu_answers.py): the target answers fresh instructions — new seeds of both
+   instruction sets and instructions it writes itself from an empty user turn (Magpie, Xu et
+   al. 2024) — greedily or sampled at T = 0.7 or 1, the ways the app runs it;
 3. training: the committed draft goes on learning with smol_feature's losses and its
    training-time test, on these answers and the committed shards' answers, with the
    target's features and its whole next-token distribution (over the draft's vocabulary)
@@ -31,8 +31,9 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from specdec.train.features import sequences
-from specdec.train.selfgen import COMMITTED, left_pad, log
+from specdec.train.features import conversations, sequences
+from specdec.train.gpu_answers import instructions, make_answers
+from specdec.train.selfgen import COMMITTED, log
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DRAFT = Path("assets/models/smollm2/draft")
@@ -69,128 +70,15 @@ def load(folder: Path, device: str):
     return model.to(device), tokenizer
 
 
-# ---- 2. answers ----------------------------------------------------------------------------
-
-def pick_tokens(logits: torch.Tensor, temps: torch.Tensor, gen) -> torch.Tensor:
-    """(B,) next ids: argmax where the row's T is 0, else a draw from softmax(logits / T)."""
-    probs = (logits / temps.clamp(min=1e-4)[:, None]).softmax(-1)                  # (B, V)
-    sampled = torch.multinomial(probs, 1, generator=gen)[:, 0]
-    return torch.where(temps == 0, logits.argmax(-1), sampled)
-
-
-@torch.no_grad()
-def answer(model, rows: list[list[int]], temps: torch.Tensor, max_new: int, eos: int,
-           gen) -> list[tuple[list[int], bool]]:
-    """Each row's continuation up to and including eos, and whether it reached eos."""
-    from transformers import DynamicCache
-    device = temps.device
-    ids, mask = (t.to(device) for t in left_pad(rows, eos))                        # (B, W)
-    pos = (mask.cumsum(-1) - 1).clamp(min=0)
-    cache = DynamicCache(config=model.config)
-    out = model(input_ids=ids, attention_mask=mask, position_ids=pos, cache=cache, use_cache=True,
-                logits_to_keep=1)
-    logits, nxt = out.logits[:, -1].float(), pos[:, -1:] + 1
-    done = torch.zeros(len(rows), dtype=torch.bool, device=device)
-    toks = []
-    for _ in range(max_new):
-        tok = torch.where(done, eos, pick_tokens(logits, temps, gen))              # (B,)
-        toks.append(tok)
-        done |= tok == eos
-        if bool(done.all()):
-            break
-        mask = torch.cat([mask, torch.ones_like(mask[:, :1])], 1)
-        out = model(input_ids=tok[:, None], attention_mask=mask, position_ids=nxt, cache=cache,
-                    use_cache=True)
-        logits, nxt = out.logits[:, -1].float(), nxt + 1
-    table = torch.stack(toks, 1).tolist()                                          # (B, A)
-    result = []
-    for row in table:
-        end = row.index(eos) + 1 if eos in row else len(row)
-        result.append((row[:end], eos in row))
-    return result
-
-
-def magpie(model, tokenizer, n: int, gen, device: str) -> list[str]:
-    """Instructions the target writes from an empty user turn (the template up to the user's
-    text), sampled at T = 1; unfinished, very short and repeated ones dropped."""
-    marker = "\x00MARK\x00"
-    text = tokenizer.apply_chat_template([{"role": "user", "content": marker}], tokenize=False)
-    prefix = tokenizer(text[:text.index(marker)], add_special_tokens=False)["input_ids"]
-    out: dict[str, None] = {}
-    for start in range(0, n, 2048):
-        rows = [prefix] * min(2048, n - start)
-        temps = torch.ones(len(rows), device=device)
-        for ids, ended in answer(model, rows, temps, 96, tokenizer.eos_token_id, gen):
-            words = tokenizer.decode(ids, skip_special_tokens=True).strip()
-            if ended and len(words.split()) >= 4:
-                out.setdefault(words, None)
-    return list(out)
-
-
-def instructions(model, tokenizer, spec: GpuSpec, gen, device: str) -> list[tuple[str, str]]:
-    """(source, instruction): fresh seeds of both sets and the target's own; held-out dropped."""
-    from specdec.prompts import load_prompts
-    from specdec.train import chat_instructions
-    from specdec.train import instructions as first
-    texts = chat_instructions.answer_passages(COMMITTED, tokenizer)
-    made = [("chat", t) for t in chat_instructions.build(spec.chat_n, texts, spec.chat_seed)]
-    made += [("first", t) for t in first.build(spec.first_n, spec.first_seed)]
-    made += [("magpie", t) for t in magpie(model, tokenizer, spec.magpie_n, gen, device)]
-    held = {" ".join(p.prompt.split()) for p in load_prompts("chat")}
-    kept = [(s, t) for s, t in made if " ".join(t.split()) not in held]
-    rng = np.random.default_rng(spec.seed)
-    return [kept[i] for i in rng.permutation(len(kept))]
-
-
-def make_answers(model, tokenizer, todo: list[tuple[str, str]], spec: GpuSpec, deadline: float,
-                 gen, device: str) -> dict[str, np.ndarray]:
-    """Answers batch by batch (prompts of like length together) until `deadline`."""
-    from specdec.train.selfgen import chat_ids
-    rng = np.random.default_rng(spec.seed + 1)
-    prompts = chat_ids(tokenizer, [t for _, t in todo])
-    temps = rng.choice(np.array(spec.temps), size=len(prompts))
-    order = sorted(range(len(prompts)), key=lambda i: len(prompts[i]))
-    batches = [order[i:i + spec.gen_batch] for i in range(0, len(order), spec.gen_batch)]
-    rng.shuffle(batches)                     # every kind of length early, should time run out
-    kept, last = [], 0.0
-    for batch in batches:
-        if time.perf_counter() + last > deadline:
-            break
-        t0 = time.perf_counter()
-        t = torch.tensor(temps[batch], dtype=torch.float32, device=device)
-        outs = answer(model, [prompts[i] for i in batch], t, spec.max_new, tokenizer.eos_token_id, gen)
-        kept += [(i, ids) for i, (ids, _) in zip(batch, outs)]
-        last = time.perf_counter() - t0
-        log(f"answers: {len(kept)}/{len(prompts)}, {sum(len(a) for _, a in kept):,} tokens, "
-            f"batch {last:.1f}s")
-    sources = {"chat": 0, "first": 1, "magpie": 2}
-    return {
-        "prompt_ids": np.concatenate([np.array(prompts[i], dtype=np.uint16) for i, _ in kept]),
-        "prompt_lens": np.array([len(prompts[i]) for i, _ in kept], dtype=np.int32),
-        "answer_ids": np.concatenate([np.array(a, dtype=np.uint16) for _, a in kept]),
-        "answer_lens": np.array([len(a) for _, a in kept], dtype=np.int32),
-        "temps": temps[[i for i, _ in kept]].astype(np.float32),
-        "sources": np.array([sources[todo[i][0]] for i, _ in kept], dtype=np.int8),
-    }
-
-
-def as_sequences(data: dict[str, np.ndarray]) -> list[tuple[np.ndarray, int]]:
-    po = np.concatenate([[0], np.cumsum(data["prompt_lens"])])
-    ao = np.concatenate([[0], np.cumsum(data["answer_lens"])])
-    return [(np.concatenate([data["prompt_ids"][po[i]:po[i + 1]],
-                             data["answer_ids"][ao[i]:ao[i + 1]]]).astype(np.int64),
-             int(data["prompt_lens"][i])) for i in range(len(data["prompt_lens"]))]
-
+# ---- 2. training ---------------------------------------------------------------------------
 
 def committed(shards: slice) -> list[tuple[np.ndarray, int]]:
+    """(ids, prompt length) of the committed selfgen shards' conversations."""
     out = []
     for path in sorted(COMMITTED.glob("shard_*.tokens.npz"))[shards]:
-        seqs, plens = sequences(path)
-        out += list(zip(seqs, plens))
+        out += list(zip(*sequences(path)))
     return out
 
-
-# ---- 3. training ---------------------------------------------------------------------------
 
 @torch.no_grad()
 def teacher(target, chosen: list[tuple[np.ndarray, int]], keep: torch.Tensor, max_len: int,
@@ -317,7 +205,7 @@ def run(folder: Path, out: Path, budget: float, spec: GpuSpec) -> None:
     log(f"{len(todo)} instructions ({sum(s == 'magpie' for s, _ in todo)} the target's own)")
     data = make_answers(target, tokenizer, todo, spec, t_start + spec.gen_share * budget, gen, device)
     np.savez_compressed(out / "answers.npz", **data)
-    pool = as_sequences(data) + committed(slice(2, None))
+    pool = list(zip(*conversations(data))) + committed(slice(2, None))
     held = committed(slice(0, 1))[:spec.held]
     keep = torch.tensor(keep_ids, device=device)
     stats = {"spec": asdict(spec), "device": torch.cuda.get_device_name() if device == "cuda" else "cpu",
@@ -332,7 +220,7 @@ def run(folder: Path, out: Path, budget: float, spec: GpuSpec) -> None:
     log(f"done: {stats}")
 
 
-# ---- 4. back here ---------------------------------------------------------------------------
+# ---- 3. back here ---------------------------------------------------------------------------
 
 def take(folder: Path) -> Path:
     """The device's parts -> smol_feature's checkpoint (fresh optimizer), ready for --export."""
