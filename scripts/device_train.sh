@@ -27,8 +27,9 @@ pack() {
         --implementation cp --platform manylinux_2_17_x86_64 -d .whl \
         "$(grep ^transformers== requirements.txt)" "$(grep ^gguf== requirements.txt)"
     echo "packed; for the calls leave assets/models out of the index:"
-    echo "  git rm -r -q --cached assets/models assets/screenshots; echo /assets/models/ >> .git/info/exclude"
-    echo "and afterwards: git reset -q; (remove that exclude line)"
+    echo "  git rm -r -q --cached assets/models assets/screenshots assets/training/smollm2/gpu"
+    echo "  printf '/assets/models/\\n/assets/screenshots/\\n/assets/training/smollm2/gpu/\\n' >> .git/info/exclude"
+    echo "and afterwards: git reset -q -- assets; sed -i '/^\\/assets\\//d' .git/info/exclude"
 }
 
 site() {
