@@ -165,6 +165,7 @@ def load_model(name: str, device: torch.device | None = None, device_map=None) -
     from transformers import AutoModelForCausalLM
 
     from specdec.feature_draft import is_feature_folder, load_feature_draft
+    from specdec.packed_linear import pack_if_memory_bound
     from specdec.reduced_vocab import ReducedVocabLM, read_vocab
     extra = {"device_map": device_map} if device_map is not None else {}
     _check_dtypes(name)
@@ -189,6 +190,8 @@ def load_model(name: str, device: torch.device | None = None, device_map=None) -
         raise LoadError(N_("the draft vocabulary of {name} (draft_vocab.json) is damaged ({detail})"),
                         N_("copy the model again"), name=repr(name),
                         detail=f"{type(err).__name__}: {str(err)[:120]}") from err
+    if device_map is None:
+        pack_if_memory_bound(model)          # a (k+1)-token pass about as cheap as one step
     return model.eval()
 
 

@@ -33,6 +33,13 @@ def test_the_real_model_is_what_the_issue_says(smol):
     assert smol.tokenizer.decode([smol.tokenizer.eos_token_id]) == "<|im_end|>"
 
 
+def test_the_real_target_multiplies_by_prepacked_weights(smol):
+    """A 513 MB model streams its weights from memory: every linear layer is packed
+    (7 a layer x 30 + the LM head), so a (k+1)-token pass costs about one step."""
+    from specdec.packed_linear import PackedLinear
+    assert sum(isinstance(m, PackedLinear) for m in smol.target.modules()) == 30 * 7 + 1
+
+
 @pytest.mark.parametrize("chat", CHATS)
 def test_greedy_chat_equals_transformers_generate(smol, chat):
     """Speculative (early exit) greedy == the library's own greedy generate, token for token."""

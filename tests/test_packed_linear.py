@@ -1,0 +1,80 @@
+"""Prepacked (oneDNN) linear layers: same outputs as F.linear, same parameters, exact decoding."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+import specdec
+from specdec import packed_linear
+from specdec.packed_linear import PackedLinear, pack_if_memory_bound, pack_linears, unpack_linears
+from tests.tiny import char_tokenizer, tiny_llama
+
+pytestmark = pytest.mark.skipif(not packed_linear.available(), reason="torch built without oneDNN")
+
+
+def packed_copy(lin: torch.nn.Linear) -> torch.nn.Linear:
+    twin = torch.nn.Linear(lin.in_features, lin.out_features, bias=lin.bias is not None)
+    twin.load_state_dict(lin.state_dict())
+    twin.__class__ = PackedLinear
+    return twin
+
+
+@pytest.mark.parametrize("bias", [True, False])
+@pytest.mark.parametrize("shape", [(1, 40), (2, 40), (3, 40), (5, 40), (9, 40), (1, 7, 40), (2, 4, 40)])
+@torch.no_grad()
+def test_a_packed_linear_computes_what_f_linear_computes(shape, bias):
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(40, 24, bias=bias)
+    x = torch.randn(shape)
+    out = packed_copy(lin)(x)
+    assert out.shape == (*shape[:-1], 24)
+    torch.testing.assert_close(out, F.linear(x, lin.weight, lin.bias), rtol=1e-5, atol=1e-5)
+
+
+def test_packing_keeps_the_parameters_and_their_ties():
+    model = tiny_llama(13, 2, seed=1)
+    model.lm_head.weight = model.model.embed_tokens.weight            # tie them
+    keys, tensors = list(model.state_dict()), [p for p in model.parameters()]
+    assert pack_linears(model) == 2 * 7 + 1                           # 7 a layer + the head
+    assert list(model.state_dict()) == keys
+    assert all(a is b for a, b in zip(model.parameters(), tensors))
+    assert model.lm_head.weight is model.model.embed_tokens.weight
+    unpack_linears(model)
+    assert not any(isinstance(m, PackedLinear) for m in model.modules())
+
+
+@torch.no_grad()
+def test_a_weight_changed_in_place_is_packed_again():
+    torch.manual_seed(0)
+    lin = packed_copy(torch.nn.Linear(16, 8))
+    x = torch.randn(5, 16)
+    first = lin(x)
+    lin.weight.mul_(2.0)
+    torch.testing.assert_close(lin(x), 2.0 * first - lin.bias, rtol=1e-5, atol=1e-5)
+
+
+def test_training_takes_the_ordinary_path_and_gets_gradients():
+    torch.manual_seed(0)
+    lin = packed_copy(torch.nn.Linear(16, 8))
+    lin(torch.randn(5, 16)).sum().backward()
+    assert lin.weight.grad is not None and lin.weight.grad.abs().sum() > 0
+
+
+def test_only_models_too_large_for_the_caches_are_packed(monkeypatch):
+    model = tiny_llama(13, 2, seed=1)
+    assert pack_if_memory_bound(model) == 0                           # a few kB of weights
+    monkeypatch.setattr(packed_linear, "MIN_BYTES", 1)
+    assert pack_if_memory_bound(model) == 15
+
+
+@pytest.mark.parametrize("k", [1, 3, 5])
+def test_greedy_decoding_with_a_packed_target_equals_the_target_alone(k):
+    tok = char_tokenizer()
+    target, draft = tiny_llama(len(tok), 2, seed=1), tiny_llama(len(tok), 1, seed=2)
+    pack_linears(target)
+    pair = specdec.make_pair(target, draft, tok, "tiny-target", "tiny-draft")
+    prompts = ["abc", "a(b)\n", "hhh gg"]
+    spec = [specdec.generate(pair, p, k=k, temperature=0, max_new_tokens=20) for p in prompts]
+    alone = [specdec.autoregressive(pair, p, temperature=0, max_new_tokens=20) for p in prompts]
+    unpack_linears(target)
+    plain = [specdec.autoregressive(pair, p, temperature=0, max_new_tokens=20) for p in prompts]
+    assert [r.token_ids for r in spec] == [r.token_ids for r in alone] == [r.token_ids for r in plain]
