@@ -2,7 +2,8 @@
 
 A result is only valid on the machine that measured it and for the weights it ran:
 the key is extended with the host, the CPU and the size and mtime of every local
-weights file, so retrained models never show stale numbers.
+weights file, so retrained models never show stale numbers, and with the engine's timing
+revision (measure.TIMING_REVISION), so neither does a faster engine.
 """
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import json
 import platform
 from pathlib import Path
 
+from specdec.measure import TIMING_REVISION
 from specdec.models import ASSETS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,7 +27,8 @@ def weights_stamp(root: Path | None = None) -> list:
 
 
 def path_for(kind: str, key: dict) -> Path:
-    key = {**key, "machine": platform.node(), "cpu": platform.processor(), "weights": weights_stamp()}
+    key = {**key, "machine": platform.node(), "cpu": platform.processor(), "weights": weights_stamp(),
+           "timing": TIMING_REVISION}
     digest = hashlib.sha1(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
     return RESULTS_DIR / f"{kind}-{digest}.json"
 

@@ -3,7 +3,8 @@ measurement takes minutes on a CPU (the real model writes ~16 tokens/s on 2 core
 
 A shipped result is found by the page's own key and the *content* of the embedded weights
 (sha1 of every safetensors file under assets/models), so it holds on any clone with the
-same weights and is ignored after a retrain. It says where, when and how it was measured;
+same weights and is ignored after a retrain (or once the engine's speed changed:
+measure.TIMING_REVISION). It says where, when and how it was measured;
 a page shows that and offers to measure on the user's machine instead.
 `scripts/ship_results.py` makes them: it runs the pages with SPECDEC_SHIP=1.
 """
@@ -19,6 +20,7 @@ from pathlib import Path
 
 import torch
 
+from specdec.measure import TIMING_REVISION
 from specdec.models import ASSETS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,7 +51,8 @@ def _digest(root: str, files: tuple) -> str:
 
 
 def path_for(kind: str, key: dict) -> Path:
-    blob = json.dumps({"key": key, "weights": weights_digest()}, sort_keys=True, default=str)
+    blob = json.dumps({"key": key, "weights": weights_digest(), "timing": TIMING_REVISION},
+                      sort_keys=True, default=str)
     return SHIPPED_DIR / f"{kind}-{hashlib.sha1(blob.encode()).hexdigest()[:16]}.json"
 
 

@@ -30,6 +30,17 @@ def test_a_shipped_result_is_found_by_key_and_the_weights_content(places):
     assert shipped.load("sweep", {"k": 4}) is None
 
 
+@pytest.mark.parametrize("store", [shipped, result_cache])
+def test_results_timed_by_an_older_engine_are_not_shown(places, monkeypatch, store):
+    if store is shipped:
+        shipped.save("sweep", {"k": 4}, [1], seconds=1)
+    else:
+        result_cache.save("sweep", {"k": 4}, [1])
+    assert store.load("sweep", {"k": 4}) is not None
+    monkeypatch.setattr(store, "TIMING_REVISION", store.TIMING_REVISION + 1)
+    assert store.load("sweep", {"k": 4}) is None
+
+
 def test_a_damaged_shipped_file_is_ignored(places):
     path = shipped.save("sweep", {"k": 4}, [1], seconds=1)
     path.write_text("{not json")
