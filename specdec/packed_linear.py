@@ -55,7 +55,7 @@ class PackedLinear(nn.Linear):
         if not _packable(self.weight, x) or x.numel() == 0:
             return F.linear(x, self.weight, self.bias)
         rows = x.numel() // x.shape[-1]
-        flat = x.reshape(rows, x.shape[-1])                                   # (rows, in)
+        flat = x.reshape(rows, x.shape[-1]).contiguous()                      # (rows, in)
         if rows < MIN_ROWS:
             flat = torch.cat([flat, flat.new_zeros(MIN_ROWS - rows, flat.shape[1])])  # (3, in)
         out = torch.ops.mkldnn._linear_pointwise(flat, self.packed(), self.bias, "none", [], "")

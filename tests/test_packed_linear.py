@@ -30,6 +30,15 @@ def test_a_packed_linear_computes_what_f_linear_computes(shape, bias):
     torch.testing.assert_close(out, F.linear(x, lin.weight, lin.bias), rtol=1e-5, atol=1e-5)
 
 
+@torch.no_grad()
+def test_a_strided_input_is_multiplied_correctly():
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(40, 24)
+    x = torch.randn(40, 5).T                                          # (5, 40), not contiguous
+    torch.testing.assert_close(packed_copy(lin)(x), F.linear(x, lin.weight, lin.bias),
+                               rtol=1e-5, atol=1e-5)
+
+
 def test_packing_keeps_the_parameters_and_their_ties():
     model = tiny_llama(13, 2, seed=1)
     model.lm_head.weight = model.model.embed_tokens.weight            # tie them

@@ -135,7 +135,17 @@ def evaluate(n_prompts: int, tokens: int, drafts: list[str], exits: list[int]) -
     rows.append({**row("n-gram lookup", target, chats, base, ngram, 0.0, 0, kinds), "greedy_agreement": None})
     return {"machine": platform.processor() or platform.machine(), "date": time.strftime("%Y-%m-%d"),
             "threads": 1, "prompts": len(chats), "max_new_tokens": tokens, "k": 4,
-            "target_step_ms": target_ms, "rows": rows}
+            "target_step_ms": target_ms, "packed_linears": packed_count(target.target), "rows": rows}
+
+
+def packed_count(model) -> int:
+    from specdec.packed_linear import PackedLinear
+    return sum(isinstance(m, PackedLinear) for m in model.modules())
+
+
+def _packed(result: dict) -> str:
+    n = result.get("packed_linears")
+    return f", its {n} linear layers on prepacked weights (specdec/packed_linear.py)" if n else ""
 
 
 def _pct(x) -> str:
@@ -198,7 +208,7 @@ def card(result: dict, training: dict[str, dict]) -> str:
         lines.append("")
     lines += ["", f"## Measured ({result['date']}, {result['machine']}, {result['threads']} thread, "
               f"{result['prompts']} held-out chat prompts × {result['max_new_tokens']} tokens, k = "
-              f"{result['k']}; target step {result['target_step_ms']:.1f} ms)", "",
+              f"{result['k']}; target step {result['target_step_ms']:.1f} ms{_packed(result)})", "",
               "c = draft step ms / target 1-token step ms. Greedy agreement: share of the target's "
               "greedy answer positions where the draft's argmax is the target's. Speedup: tokens/s "
               "against the target alone on the same prompts (one run each; see the bench for spread).",
