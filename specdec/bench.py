@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 import torch
 
 from specdec.engine import encode_prompt, generate
-from specdec.hf_baseline import can_assist, hf_generate
+from specdec.hf_baseline import assist_obstacle, can_assist, hf_generate
 from specdec.measure import cost_ratio, verify_cost, verify_cost_in_run
 from specdec.metrics import summarize
 from specdec.sampling import NEAR_TIE
@@ -168,7 +168,8 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
     progress = progress or (lambda *_: None)
     c, draft_ms, target_ms = cost_ratio(pair)
     names = rows_for(pair)
-    out = {"skipped_rows": [r for r in ROWS if r not in names],"target": pair.target_name, "draft": pair.draft_name, "prompts": len(prompts),
+    out = {"skipped_rows": [r for r in ROWS if r not in names], "skipped_why": assist_obstacle(pair),
+           "target": pair.target_name, "draft": pair.draft_name, "prompts": len(prompts),
            "max_new_tokens": max_new, "repeats": repeats, "c": c, "draft_step_ms": draft_ms,
            "target_step_ms": target_ms, "settings": [],
            "verify_cost_alone": {str(k): verify_cost(pair.target, pair.vocab_size, k, target_ms)

@@ -45,10 +45,21 @@ def assistant_settings(draft, values: dict):
             setattr(config, key, value)
 
 
+def assist_obstacle(pair) -> str | None:
+    """Why generate(assistant_model=...) cannot run this pair's draft, or None if it can. The
+    library runs a transformers model with its own generate() and generation_config only."""
+    if pair.draft is None:
+        return "there is no draft model"
+    if getattr(pair.draft, "reads_target_features", False):
+        return "it reads the target's features"
+    if not callable(getattr(pair.draft, "generate", None)) or \
+            getattr(pair.draft, "generation_config", None) is None:
+        return "it is not a transformers model with generate() (a reduced-vocabulary wrapper)"
+    return None
+
+
 def can_assist(pair) -> bool:
-    """generate(assistant_model=...) runs plain causal LMs only: a draft that reads the
-    target's features (feature_draft.py) is not one."""
-    return pair.draft is not None and not getattr(pair.draft, "reads_target_features", False)
+    return assist_obstacle(pair) is None
 
 
 def hf_generate(pair, prompt, settings: Settings, seed: int, assistant: str | None = None,

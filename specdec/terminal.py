@@ -106,8 +106,9 @@ def table(result: dict) -> str:
              "library defaults = up to 20 drafts a round, stop drafting after a draft with q(d) < 0.4 "
              "(transformers also adapts that threshold during a run); the same in every k table"]
     if result.get("skipped_rows"):
+        why = result.get("skipped_why") or "it reads the target's features"    # older files
         lines.append(f"not run: {', '.join(result['skipped_rows'])} (transformers cannot use this "
-                     "draft as an assistant: it reads the target's features)")
+                     f"draft as an assistant: {why})")
     head = f"{'row':<42}" + "".join(f"{name:>{w}}" for name, _, _, w in COLUMNS)
     for s in result["settings"]:
         lines += ["", f"T = {s['temperature']}, k = {s['k']}, v = {s['verify_cost']:.2f} "

@@ -111,3 +111,13 @@ def test_a_typed_continuation_stops_proposing_once_the_target_leaves_it(pair):
     assert drafter.lookup([1, 2], 2) == [5, 6]
     assert drafter.lookup([1, 2, 5], 4) == [6, 7]
     assert drafter.lookup([1, 2, 9], 4) == []           # the target wrote something else
+
+
+def test_the_bench_skips_assisted_rows_for_a_reduced_vocab_draft_and_says_why(reduced_pair):
+    """transformers' assisted generation needs a model with generate(): the wrapper is not one
+    (running it crashed the bench with an AttributeError)."""
+    from specdec.bench import ASSISTED, bench
+    from specdec.terminal import table
+    result = bench(reduced_pair, ["ab", "(a"], [2], [0.0], 6, 1)
+    assert result["skipped_rows"] == list(ASSISTED) and result["settings"][0]["identical"] is True
+    assert "not a transformers model with generate()" in table(result)
