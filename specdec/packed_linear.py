@@ -77,6 +77,10 @@ def pack_linears(model: nn.Module) -> int:
     return count
 
 
+def packed_count(model: nn.Module) -> int:
+    return sum(isinstance(m, PackedLinear) for m in model.modules())
+
+
 def linear_bytes(model: nn.Module) -> int:
     return sum(m.weight.numel() * m.weight.element_size() for m in model.modules()
                if isinstance(m, nn.Linear))

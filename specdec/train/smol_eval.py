@@ -24,6 +24,7 @@ import torch
 
 from specdec.chat import user_turn
 from specdec.measure import step_ms
+from specdec.packed_linear import packed_count
 from specdec.prompts import load_prompts, round_robin
 
 OUT = Path("build/smollm2_eval.json")
@@ -136,11 +137,6 @@ def evaluate(n_prompts: int, tokens: int, drafts: list[str], exits: list[int]) -
     return {"machine": platform.processor() or platform.machine(), "date": time.strftime("%Y-%m-%d"),
             "threads": 1, "prompts": len(chats), "max_new_tokens": tokens, "k": 4,
             "target_step_ms": target_ms, "packed_linears": packed_count(target.target), "rows": rows}
-
-
-def packed_count(model) -> int:
-    from specdec.packed_linear import PackedLinear
-    return sum(isinstance(m, PackedLinear) for m in model.modules())
 
 
 def _packed(result: dict) -> str:
