@@ -17,9 +17,10 @@ from specdec.models import forward, new_cache
 from specdec.settings import Settings
 
 # Bumped whenever the engine's own speed changes (2: a memory-bound target runs on prepacked
-# weights, packed_linear.py). Kept and shipped timings carry it in their key, so a result
-# timed by an older engine is measured again instead of shown as today's.
-TIMING_REVISION = 2
+# weights, packed_linear.py; 3: its draft on bfloat16 copies). Kept and shipped timings carry
+# it in their key, so a result timed by an older engine is measured again instead of shown
+# as today's.
+TIMING_REVISION = 3
 
 
 @torch.no_grad()

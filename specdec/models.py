@@ -254,7 +254,9 @@ def check_pair(target, draft, tokenizer, draft_tokenizer) -> None:
 def make_pair(target, draft, tokenizer, target_name="target", draft_name="draft",
               draft_tokenizer=None) -> Pair:
     """Assemble a Pair from loaded objects (tests build tiny models from configs)."""
+    from specdec.packed_linear import pack_draft
     check_pair(target, draft, tokenizer, draft_tokenizer)
+    pack_draft(target, draft)          # half its bytes beside a memory-bound target
     if hasattr(draft, "attach"):       # a feature draft reads the target's embeddings
         draft.attach(target)
     models = [m for m in (target, draft) if m is not None]

@@ -15,6 +15,14 @@ packed copy is remade when a weight changes in place; training (grad enabled), a
 the CPU or not float32 takes the ordinary path. Outputs equal F.linear's up to float32
 rounding (a different summation order), the same kind of difference a (k+1)-row pass already
 has from one-row steps (DESIGN.md §2).
+
+A draft beside such a target streams its weights from memory too: the target's pass evicts
+them every round. Its layers are packed in bfloat16 (`pack_draft`), half the bytes, where
+the CPU multiplies bfloat16 natively (AVX512-BF16 / AMX): measured with SmolLM2's feature
+draft, 19.4 -> 11.5 ms of drafting a round at k = 4 (1 thread), its mean acceptance length
+unchanged (1.925 vs 1.916 on 8 chats). Its q moves by about 0.4 % of the largest logit;
+exactness does not depend on q (the engine verifies every draft with the target's p and
+resamples from the residual of the same q it drafted from).
 """
 from __future__ import annotations
 
@@ -36,18 +44,26 @@ def available() -> bool:
         and hasattr(ops, "_reorder_linear_weight")
 
 
+def bf16_available() -> bool:
+    """True when oneDNN multiplies bfloat16 natively on this CPU (else it would emulate it)."""
+    return available() and torch.ops.mkldnn._is_mkldnn_bf16_supported()
+
+
 def _packable(weight: torch.Tensor, x: torch.Tensor) -> bool:
     grads = torch.is_grad_enabled() and (weight.requires_grad or x.requires_grad)
     return weight.device.type == "cpu" and weight.dtype == x.dtype == torch.float32 and not grads
 
 
 class PackedLinear(nn.Linear):
-    """An nn.Linear whose CPU float32 inference multiplies by a prepacked copy of its weight."""
+    """An nn.Linear whose CPU float32 inference multiplies by a prepacked copy of its weight
+    (float32, or bfloat16 when `pack_dtype` says so; inputs and outputs stay float32)."""
+    pack_dtype = torch.float32
 
     def packed(self) -> torch.Tensor:
-        key = (self.weight.data_ptr(), self.weight._version)
+        key = (self.weight.data_ptr(), self.weight._version, self.pack_dtype)
         if self.__dict__.get("_pack_key") != key:
-            self._pack = torch.ops.mkldnn._reorder_linear_weight(self.weight.detach(), None)
+            weight = self.weight.detach().to(self.pack_dtype)
+            self._pack = torch.ops.mkldnn._reorder_linear_weight(weight, None)
             self._pack_key = key
         return self._pack
 
@@ -58,27 +74,32 @@ class PackedLinear(nn.Linear):
         flat = x.reshape(rows, x.shape[-1]).contiguous()                      # (rows, in)
         if rows < MIN_ROWS:
             flat = torch.cat([flat, flat.new_zeros(MIN_ROWS - rows, flat.shape[1])])  # (3, in)
-        out = torch.ops.mkldnn._linear_pointwise(flat, self.packed(), self.bias, "none", [], "")
-        return out[:rows].reshape(*x.shape[:-1], self.out_features)          # (..., out)
+        kind = self.pack_dtype
+        bias = None if self.bias is None else self.bias.detach().to(kind)
+        out = torch.ops.mkldnn._linear_pointwise(flat.to(kind), self.packed(), bias, "none", [], "")
+        return out[:rows].float().reshape(*x.shape[:-1], self.out_features)  # (..., out)
 
 
-def pack_linears(model: nn.Module) -> int:
+def pack_linears(model: nn.Module, dtype: torch.dtype = torch.float32) -> int:
     """Turn every plain nn.Linear of `model` held on the CPU in float32 into a PackedLinear
-    (in place) and lay its weight out now; returns how many were packed."""
-    if not available():
+    (in place) whose copy is laid out now in `dtype`; returns how many were packed."""
+    if not (bf16_available() if dtype == torch.bfloat16 else available()):
         return 0
     count = 0
     for module in model.modules():
         if type(module) is nn.Linear and module.weight.device.type == "cpu" \
                 and module.weight.dtype == torch.float32:
             module.__class__ = PackedLinear
+            if dtype != torch.float32:
+                module.pack_dtype = dtype
             module.packed()
             count += 1
     return count
 
 
-def packed_count(model: nn.Module) -> int:
-    return sum(isinstance(m, PackedLinear) for m in model.modules())
+def packed_count(model: nn.Module, dtype: torch.dtype | None = None) -> int:
+    """Packed layers of `model` (those packed in `dtype` when given)."""
+    return sum(isinstance(m, PackedLinear) and dtype in (None, m.pack_dtype) for m in model.modules())
 
 
 def linear_bytes(model: nn.Module) -> int:
@@ -91,10 +112,17 @@ def pack_if_memory_bound(model: nn.Module) -> int:
     return pack_linears(model) if linear_bytes(model) >= MIN_BYTES else 0
 
 
+def pack_draft(target: nn.Module, draft: nn.Module | None) -> int:
+    """Pack a draft's linear layers in bfloat16 when its target is packed (memory-bound)."""
+    if draft is None or not packed_count(target):
+        return 0
+    return pack_linears(draft, torch.bfloat16)
+
+
 def unpack_linears(model: nn.Module) -> None:
     """Undo pack_linears: plain nn.Linear again, packed copies dropped."""
     for module in model.modules():
         if type(module) is PackedLinear:
-            module.__dict__.pop("_pack", None)
-            module.__dict__.pop("_pack_key", None)
+            for key in ("_pack", "_pack_key", "pack_dtype"):
+                module.__dict__.pop(key, None)
             module.__class__ = nn.Linear

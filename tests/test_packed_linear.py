@@ -5,10 +5,13 @@ import torch.nn.functional as F
 
 import specdec
 from specdec import packed_linear
-from specdec.packed_linear import PackedLinear, pack_if_memory_bound, pack_linears, unpack_linears
-from tests.tiny import char_tokenizer, tiny_llama
+from specdec.packed_linear import (PackedLinear, pack_if_memory_bound, pack_linears, packed_count,
+                                   unpack_linears)
+from tests.tiny import char_tokenizer, tiny_feature_draft, tiny_llama
 
 pytestmark = pytest.mark.skipif(not packed_linear.available(), reason="torch built without oneDNN")
+needs_bf16 = pytest.mark.skipif(not packed_linear.bf16_available(),
+                                reason="this CPU has no native bfloat16 multiply")
 
 
 def packed_copy(lin: torch.nn.Linear) -> torch.nn.Linear:
@@ -87,3 +90,58 @@ def test_greedy_decoding_with_a_packed_target_equals_the_target_alone(k):
     unpack_linears(target)
     plain = [specdec.autoregressive(pair, p, temperature=0, max_new_tokens=20) for p in prompts]
     assert [r.token_ids for r in spec] == [r.token_ids for r in alone] == [r.token_ids for r in plain]
+
+
+@needs_bf16
+@pytest.mark.parametrize("shape", [(1, 40), (3, 40), (9, 40), (2, 4, 40)])
+@torch.no_grad()
+def test_a_bfloat16_packed_linear_takes_and_gives_float32_close_to_f_linear(shape):
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(40, 24)
+    twin = packed_copy(lin)
+    twin.pack_dtype = torch.bfloat16
+    x = torch.randn(shape)
+    out, ref = twin(x), F.linear(x, lin.weight, lin.bias)
+    assert out.dtype == torch.float32 and out.shape == ref.shape
+    assert not torch.equal(out, ref)                           # it did multiply in bfloat16
+    assert (out - ref).abs().max() <= 0.02 * ref.abs().max()   # 8 bits of mantissa
+
+
+def tiny_models():
+    tok = char_tokenizer()
+    return tok, tiny_llama(len(tok), 2, seed=1), tiny_llama(len(tok), 1, seed=2)
+
+
+@needs_bf16
+def test_a_draft_is_packed_in_bfloat16_only_beside_a_packed_target():
+    tok, target, draft = tiny_models()
+    specdec.make_pair(target, draft, tok)
+    assert packed_count(draft) == 0                            # cache-resident target: plain
+    pack_linears(target)
+    specdec.make_pair(target, draft, tok)
+    packed = [m for m in draft.modules() if isinstance(m, PackedLinear)]
+    assert len(packed) == 7 + 1 and {m.pack_dtype for m in packed} == {torch.bfloat16}
+    assert {m.pack_dtype for m in target.modules() if isinstance(m, PackedLinear)} == {torch.float32}
+
+
+@needs_bf16
+@pytest.mark.parametrize("feature", [False, True])
+def test_a_bfloat16_draft_keeps_decoding_exact(feature):
+    """Greedy output == the target alone; sampled first two tokens follow the target's law."""
+    from stats import chi2_pvalue
+    from test_lossless import PROMPT, RUNS, exact_two_token_law
+    tok, target, draft = tiny_models()
+    pack_linears(target)
+    if feature:
+        draft = tiny_feature_draft(target, list(range(len(tok))))
+    pair = specdec.make_pair(target, draft, tok, "tiny-target", "tiny-draft")
+    assert packed_count(pair.draft) > 0
+    for prompt in ["abc", "a(b)\n"]:
+        spec = specdec.generate(pair, prompt, k=4, temperature=0, max_new_tokens=20)
+        assert spec.token_ids == specdec.autoregressive(pair, prompt, temperature=0,
+                                                        max_new_tokens=20).token_ids
+    settings = {"k": 3, "max_new_tokens": 4, "temperature": 1.0}
+    law = exact_two_token_law(pair, PROMPT, specdec.Settings(**settings).sampling)
+    samples = [tuple(specdec.generate(pair, PROMPT, seed=seed, **settings).token_ids[:2])
+               for seed in range(RUNS)]
+    assert chi2_pvalue(samples, law) > 1e-3

@@ -147,6 +147,17 @@ def test_the_draft_proposes_only_its_vocabulary_and_is_cheap(smol_pair):
     assert draft_params < 0.1 * sum(p.numel() for p in smol_pair.target.parameters())
 
 
+def test_the_drafts_multiply_in_bfloat16_beside_the_packed_target(smol_pair):
+    """The target's pass evicts the draft's weights every round: they stream in half the bytes."""
+    from specdec.packed_linear import PackedLinear, bf16_available
+    if not bf16_available():
+        pytest.skip("this CPU has no native bfloat16 multiply: the draft stays float32")
+    layers = [m for m in smol_pair.draft.modules() if isinstance(m, torch.nn.Linear)]
+    expected = {"smollm2/draft": 1 + 7 + 1, "smollm2/draft-2l": 2 * 7 + 1}[smol_pair.draft_name]
+    assert len(layers) == expected                     # fc + one layer + head; two layers + head
+    assert all(isinstance(m, PackedLinear) and m.pack_dtype == torch.bfloat16 for m in layers)
+
+
 @pytest.fixture(scope="module")
 def references(smol):
     """transformers' own greedy generate on 20 held-out chat prompts (12 tokens each)."""

@@ -123,7 +123,7 @@ def evaluate(n_prompts: int, tokens: int, drafts: list[str], exits: list[int]) -
         r = row(name, pair, chats, base, settings, c, sum(p.numel() for p in pair.draft.parameters()), kinds)
         vocab, share = coverage(pair, answers)
         rows.append({**r, "greedy_agreement": greedy_agreement(pair, chats, answers), "vocab": vocab,
-                     "vocab_coverage": share})
+                     "vocab_coverage": share, "bf16_linears": packed_count(pair.draft, torch.bfloat16)})
     for layers in exits:
         view = specdec.Settings(k=4, max_new_tokens=tokens, drafter="early-exit", exit_layer=layers)
         from specdec.early_exit import early_exit_model
@@ -141,7 +141,10 @@ def evaluate(n_prompts: int, tokens: int, drafts: list[str], exits: list[int]) -
 
 def _packed(result: dict) -> str:
     n = result.get("packed_linears")
-    return f", its {n} linear layers on prepacked weights (specdec/packed_linear.py)" if n else ""
+    drafts = any(r.get("bf16_linears") for r in result["rows"])
+    return (f", its {n} linear layers on prepacked weights" if n else "") + \
+        (", the drafts' on bfloat16 copies" if drafts else "") + \
+        (" (specdec/packed_linear.py)" if n or drafts else "")
 
 
 def _pct(x) -> str:
