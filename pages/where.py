@@ -14,7 +14,7 @@ from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
 from specdec.trace_schema import TraceError
 from ui import jobs, session, shell, sidebar, state, strip
 from ui.measured import measured
-from ui.tables import headed
+from ui.tables import headed, two_places
 from ui.i18n import _
 from ui.round_view import chart
 
@@ -95,11 +95,6 @@ def kind_rows(res) -> list[dict]:
 
 
 RATES = ("acceptance rate", "mean acceptance length")
-
-
-def two_places(*columns: str) -> dict:
-    """column_config: these columns (by their translated header) with two decimals."""
-    return {_(c): st.column_config.NumberColumn(format="%.2f") for c in columns}
 
 
 def split_rows(groups: dict) -> list[dict]:

@@ -4,6 +4,7 @@ Results keep their keys (snake_case in specdec, spaced in some lessons); a table
 user renames the columns it knows and leaves the others (prompt labels, drafter names) as they are.
 """
 import pandas as pd
+import streamlit as st
 
 from ui.i18n import N_, _
 
@@ -28,6 +29,11 @@ HEADERS = {
     "bound": N_("bound"), "measured_over_bound": N_("measured / bound"),
     "bound_with_verify": N_("bound at v"), "measured_over_bound_with_verify": N_("measured / bound at v"),
 }
+
+
+def two_places(*columns: str) -> dict:
+    """column_config: these columns (by their translated header) with two decimals."""
+    return {_(c): st.column_config.NumberColumn(format="%.2f") for c in columns}
 
 
 def headed(frame: pd.DataFrame) -> pd.DataFrame:
