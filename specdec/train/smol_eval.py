@@ -1,7 +1,7 @@
 """Measure the SmolLM2 drafts on held-out chat prompts and write their model card.
 
     python -m specdec.train.smol_eval --prompts 24 --tokens 64     # -> build/smollm2_eval.json
-    python -m specdec.train.smol_eval --card                       # -> assets/models/smollm2/README.md
+    python -m specdec.train.smol_eval --card                       # -> assets/models/smollm2/README.md + eval.json
 
 Per draft (learned drafts, early exit at a few depths, n-gram lookup): parameters, the
 cost ratio c (draft step ms / target 1-token step ms, measure.cost_ratio, one thread),
@@ -29,6 +29,7 @@ from specdec.prompts import load_prompts, round_robin
 
 OUT = Path("build/smollm2_eval.json")
 CARD = Path("assets/models/smollm2/README.md")
+MEASURED = CARD.parent / "eval.json"     # the measurements the card shows, committed beside it
 TARGET = "smollm2/target"
 
 
@@ -51,17 +52,25 @@ def coverage(pair, answers) -> tuple[int, float]:
 
 
 @torch.no_grad()
-def greedy_agreement(pair, chats, answers) -> float:
-    """Teacher-forced: does the draft's argmax equal the target's next greedy token?"""
-    hit = total = 0
+def agreement_hits(pair, chats, answers) -> list[tuple[int, int]]:
+    """Teacher-forced, per chat: (positions where the draft's argmax equals the target's next
+    greedy token, answer positions)."""
+    from specdec.chat import render
+    out = []
     for chat, answer in zip(chats, answers):
-        from specdec.chat import render
         _, ids = render(pair.tokenizer, chat)
         seq = torch.tensor([ids + list(answer[:-1])])                                 # (1, T)
         logits = draft_logits(pair, seq)[len(ids) - 1:, :pair.vocab_size]              # (A, V)
-        hit += int((logits.argmax(-1) == torch.tensor(answer)).sum())
-        total += len(answer)
-    return hit / max(1, total)
+        out.append((int((logits.argmax(-1) == torch.tensor(answer)).sum()), len(answer)))
+    return out
+
+
+def share(hits: list[tuple[int, int]]) -> float:
+    return sum(h for h, _ in hits) / max(1, sum(n for _, n in hits))
+
+
+def agreement_by_kind(kinds: list[str], hits: list[tuple[int, int]]) -> dict[str, float]:
+    return {kind: share([h for h, k in zip(hits, kinds) if k == kind]) for kind in dict.fromkeys(kinds)}
 
 
 def timed_runs(pair, chats, settings):
@@ -121,9 +130,11 @@ def evaluate(n_prompts: int, tokens: int, drafts: list[str], exits: list[int]) -
         pair = specdec.load_pair(TARGET, name)
         c = step_ms(pair.draft, pair.vocab_size) / target_ms
         r = row(name, pair, chats, base, settings, c, sum(p.numel() for p in pair.draft.parameters()), kinds)
-        vocab, share = coverage(pair, answers)
-        rows.append({**r, "greedy_agreement": greedy_agreement(pair, chats, answers), "vocab": vocab,
-                     "vocab_coverage": share, "bf16_linears": packed_count(pair.draft, torch.bfloat16)})
+        vocab, covered = coverage(pair, answers)
+        hits = agreement_hits(pair, chats, answers)
+        rows.append({**r, "greedy_agreement": share(hits), "agreement_by_kind": agreement_by_kind(kinds, hits),
+                     "vocab": vocab, "vocab_coverage": covered,
+                     "bf16_linears": packed_count(pair.draft, torch.bfloat16)})
     for layers in exits:
         view = specdec.Settings(k=4, max_new_tokens=tokens, drafter="early-exit", exit_layer=layers)
         from specdec.early_exit import early_exit_model
@@ -131,7 +142,7 @@ def evaluate(n_prompts: int, tokens: int, drafts: list[str], exits: list[int]) -
         c = step_ms(ee, target.vocab_size) / target_ms
         early = specdec.make_pair(target.target, ee, target.tokenizer, TARGET, f"early exit {layers}")
         r = row(f"early exit after layer {layers}", target, chats, base, view, c, 0, kinds)
-        rows.append({**r, "greedy_agreement": greedy_agreement(early, chats, answers)})
+        rows.append({**r, "greedy_agreement": share(agreement_hits(early, chats, answers))})
     ngram = replace(settings, drafter="ngram")
     rows.append({**row("n-gram lookup", target, chats, base, ngram, 0.0, 0, kinds), "greedy_agreement": None})
     return {"machine": platform.processor() or platform.machine(), "date": time.strftime("%Y-%m-%d"),
@@ -223,7 +234,8 @@ def card(result: dict, training: dict[str, dict]) -> str:
                      f"{_num(t0['mean_acceptance_length'])} | {_num(t0['speedup'])}× | "
                      f"{_pct(t1['acceptance_rate'])} | {_num(t1['mean_acceptance_length'])} | "
                      f"{_num(t1['speedup'])}× |")
-    lines += kind_table(result["rows"])
+    kinds = len(result["rows"][0]["T0"].get("by_kind") or {}) or 1
+    lines += kind_table(result["rows"], result["prompts"] // kinds)
     for r in result["rows"]:
         if r["params"] and r["T0"]["speedup"] is not None:
             verdict = "pays for itself" if r["T0"]["speedup"] > 1 else "does not yet pay for its passes"
@@ -256,22 +268,40 @@ def gpu_line(runs: list[dict]) -> str:
             f"{runs[0]['held_out_before']:.3f} before, {runs[-1]['held_out_after']:.3f} after)")
 
 
-def kind_table(rows: list[dict]) -> list[str]:
-    """Per kind of prompt at T = 0: mean acceptance length and speedup of each learned draft and
-    of n-gram lookup, kinds ranked by the first draft's mean acceptance length."""
+def kind_table(rows: list[dict], per_kind: int) -> list[str]:
+    """Per kind of prompt at T = 0: greedy agreement (where measured), mean acceptance length and
+    speedup of each learned draft and of n-gram lookup, kinds ranked by the first draft's mean
+    acceptance length; then the first draft's agreement range over the kinds."""
     shown = [r for r in rows if r["T0"].get("by_kind") and not r["draft"].startswith("early exit")]
     if not shown:
         return []
     first = shown[0]["T0"]["by_kind"]
     kinds = sorted(first, key=lambda k: -(first[k]["mean_acceptance_length"] or 0))
-    out = ["", "By kind of prompt (T = 0, k = 4; mean acceptance length / speedup; ranked by the first "
-           "column; 2 prompts a kind, one run each):", "",
+    out = ["", "By kind of prompt (T = 0, k = 4; greedy agreement · mean acceptance length / speedup; "
+           f"ranked by the first column's length; {per_kind} prompt{'s' * (per_kind != 1)} a kind, "
+           "one run each):", "",
            "| kind | " + " | ".join(r["draft"] for r in shown) + " |", "|---" * (len(shown) + 1) + "|"]
     for kind in kinds:
-        cells = [f"{_num(r['T0']['by_kind'][kind]['mean_acceptance_length'])} / "
-                 f"{_num(r['T0']['by_kind'][kind]['speedup'])}×" for r in shown]
-        out.append(f"| {kind} | " + " | ".join(cells) + " |")
+        out.append(f"| {kind} | " + " | ".join(kind_cell(r, kind) for r in shown) + " |")
+    agree = shown[0].get("agreement_by_kind")
+    if agree:
+        low, high = min(agree, key=agree.get), max(agree, key=agree.get)
+        out += ["", f"`{shown[0]['draft']}`'s greedy agreement runs from {_pct(agree[low])} on "
+                f"{low} to {_pct(agree[high])} on {high}."]
     return out
+
+
+def kind_cell(row: dict, kind: str) -> str:
+    m = row["T0"]["by_kind"][kind]
+    agree = row.get("agreement_by_kind", {}).get(kind)
+    lead = "" if agree is None else f"{_pct(agree)} · "
+    return f"{lead}{_num(m['mean_acceptance_length'])} / {_num(m['speedup'])}×"
+
+
+def training_records() -> dict:
+    """Each committed draft's training.json, by its name."""
+    drafts = sorted(p.parent for p in CARD.parent.glob("*/training.json"))
+    return {f"smollm2/{d.name}": json.loads((d / "training.json").read_text()) for d in drafts}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -281,12 +311,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tokens", type=int, default=64)
     ap.add_argument("--drafts", default="smollm2/draft,smollm2/draft-2l")
     ap.add_argument("--exits", default="4,8")
-    ap.add_argument("--card", action="store_true", help=f"write {CARD} from {OUT}")
+    ap.add_argument("--card", action="store_true", help=f"write {CARD} and {MEASURED} from {OUT}")
     args = ap.parse_args(argv)
     if args.card:
-        drafts = sorted(p.parent for p in CARD.parent.glob("*/training.json"))
-        training = {f"smollm2/{d.name}": json.loads((d / "training.json").read_text()) for d in drafts}
-        CARD.write_text(card(json.loads(OUT.read_text()), training))
+        MEASURED.write_text(OUT.read_text())
+        CARD.write_text(card(json.loads(MEASURED.read_text()), training_records()))
         return 0
     result = evaluate(args.prompts, args.tokens, [d for d in args.drafts.split(",") if d],
                       [int(x) for x in args.exits.split(",") if x])
