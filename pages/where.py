@@ -9,6 +9,7 @@ import streamlit as st
 from specdec.engine import generate
 from specdec.lessons import where
 from specdec.lessons.plots import kind_figure, per_position_by_kind_figure
+from specdec.lessons.survival import survival, survival_caption
 from specdec.lessons.speed import spread_warning
 from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
 from specdec.trace_schema import TraceError
@@ -119,6 +120,9 @@ def per_kind(res, load: float) -> None:
     with c2:
         chart(per_position_by_kind_figure(rows), "where-perpos")
     st.caption(where.kind_caption(rows))
+    found = survival([r.rounds for r in res])
+    if found:
+        st.caption(survival_caption(found))
     jobs.csv_button([{k: v for k, v in r.items() if k not in ("per position", "histogram")} for r in rows],
                     "acceptance-by-kind", "where_csv")
     c1, c2 = st.columns(2)

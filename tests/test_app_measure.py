@@ -95,3 +95,21 @@ def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path):
     assert any("t ← d, 3 prompts × 8 tokens" in c.value for c in at.caption)
     table = [d for d in at.dataframe if len(d.value) == len(ROWS)]
     assert list(table[0].value["row"]) == list(ROWS) and list(table[0].value["v"]) == [1.3] * len(ROWS)
+
+
+def test_where_page_shows_the_shipped_real_pair_result_with_what_its_positions_say(monkeypatch, tmp_path):
+    """The default pair and settings find the result shipped in assets/results; its rounds are
+    enough for the per-position caption, computed from them."""
+    from specdec import result_cache
+    from ui.state import DEFAULTS
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)      # nothing measured here
+    at = AppTest.from_file(APP, default_timeout=300)
+    for name in ("k", "temperature", "top_p"):      # AppTest resets sidebar sliders on a page switch
+        at.session_state[name] = DEFAULTS[name]
+    at.run()
+    at.switch_page("pages/where.py").run()
+    assert not at.exception
+    captions = " ".join(c.value for c in at.caption)
+    assert "Measured ahead" in captions
+    assert "Taken one check at a time, the first draft of a round survived" in captions
+    assert "after a round that kept every draft" in captions

@@ -1,6 +1,5 @@
 """한국어 / English: the catalogs are complete for every marked text, and the app follows the
-language chosen in the URL or the sidebar. (The Korean catalog covers the navigation and the
-sidebar so far; the pages' own texts come next — see issue 17.)"""
+language chosen in the URL or the sidebar."""
 from pathlib import Path
 
 import pytest
