@@ -78,8 +78,8 @@ def survival_caption(s: Survival) -> str:
         text = _("Taken one check at a time, drafts survived about equally often at every "
                  "position ({first:.0%} first, {lo:.0%}–{hi:.0%} further on), as the speed "
                  "formula's one α (When it is fast) assumes.")
-    text = _("The curves fall because a draft counts there only when every draft before it in "
-             "its round was accepted.") + " " + text.format(first=s.first, lo=lo, hi=hi)
+    text = _("The curves fall because a draft is accepted only if every draft before it in its "
+             "round was accepted.") + " " + text.format(first=s.first, lo=lo, hi=hi)
     (a, n_a), (b, n_b) = s.after_rejection, s.after_full
     if min(n_a, n_b) < MIN_ROUNDS:
         return text
