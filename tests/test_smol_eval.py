@@ -38,10 +38,12 @@ def test_the_card_adds_up_the_gpu_runs_behind_a_draft():
     assert gpu_line([]) == ""
 
 
-def test_the_committed_model_card_shows_the_committed_measurements():
+def test_the_committed_model_card_shows_the_committed_measurements(monkeypatch):
     """The card is rendered from eval.json beside it: a card edited or re-measured without
     the other file would disagree here."""
     import json
+    from pathlib import Path
+    monkeypatch.chdir(Path(__file__).resolve().parent.parent)     # the card's paths are the repo's
     from specdec.train.smol_eval import CARD, MEASURED, card, training_records
     measured = json.loads(MEASURED.read_text())
     assert measured["rows"][0]["draft"] == "smollm2/draft"
