@@ -166,7 +166,7 @@ def kind_figure(rows: list[dict]) -> go.Figure:
 def per_position_by_kind_figure(rows: list[dict]) -> go.Figure:
     fig = go.Figure([go.Scatter(name=r["kind"], x=list(range(1, len(r["per position"]) + 1)),
                                 y=list(r["per position"]), mode="lines+markers") for r in rows])
-    return _layout(fig, _("Acceptance by draft position, per kind"), height=340,
+    return _layout(fig, _("Acceptance rate by draft position, per kind"), height=340,
                    xaxis_title=_("draft position i"), yaxis=dict(range=[0, 1.02], title=_("accepted")))
 
 
