@@ -10,7 +10,7 @@ from specdec.lessons.speed import REPEATS, spread_warning
 from specdec.prompts import round_robin
 from ui import family, jobs, loaders, shell, sidebar, state
 from ui.measured import measured
-from ui.tables import headed, two_places
+from ui import tables
 from ui.i18n import _
 from ui.round_view import chart
 
@@ -41,15 +41,10 @@ def measure():
                                     draft=POLICY_DRAFT, conf=s.confidence, layers=s.exit_layer))
 
 
-# rates, lengths and speedups with two decimals (by their headers), c with three
-NUMBERS = {**two_places("acceptance rate", "mean acceptance length", "speedup", "speedup min",
-                        "speedup max"), "c": st.column_config.NumberColumn(format="%.3f")}
 rows = measure()
 if rows:
     overall = [r for r in rows if r["kind"] == "all"]
-    st.dataframe(headed(pd.DataFrame(overall).drop(columns=["kind", "load"], errors="ignore")),
-                 hide_index=True, key="drafters_all",
-                 column_config=NUMBERS)
+    tables.show(pd.DataFrame(overall).drop(columns=["kind", "load"], errors="ignore"), "drafters_all")
     st.caption(_("speedup: median of {n} interleaved repeats, with their min and max; c: draft "
                  "step / target one-token step.").format(n=REPEATS))
     note = spread_warning(overall)
@@ -63,9 +58,8 @@ if rows:
     st.subheader(_("Winner per kind of text"))
     kinds = sorted({r["kind"] for r in rows} - {"all"})
     winners = [max((r for r in rows if r["kind"] == k), key=lambda r: r["speedup"]) for k in kinds]
-    st.dataframe(headed(pd.DataFrame(winners)[["kind", "drafter", "speedup", "acceptance_rate",
-                                               "mean_acceptance_length", "c"]]), hide_index=True,
-                 key="drafters_winners", column_config=NUMBERS)
+    tables.show(pd.DataFrame(winners)[["kind", "drafter", "speedup", "acceptance_rate",
+                                       "mean_acceptance_length", "c"]], "drafters_winners")
     ngram = {r["kind"]: r["speedup"] for r in rows if r["drafter"] == "n-gram lookup"}
     best_kind = max(ngram, key=ngram.get)
     st.caption(_("The n-gram drafter costs nothing; it did best on **{kind}** text ({speedup:.2f}×), "

@@ -12,7 +12,7 @@ from ui import family, jobs, loaders, session, shell, sidebar, state
 from ui.measured import measured as measured_result
 from ui.i18n import _
 from ui.round_view import chart
-from ui.tables import headed
+from ui import tables
 from ui.safe import md
 
 shell.page()
@@ -87,7 +87,7 @@ def measured(pair, names) -> None:
                  "verification pass at one target step; the dashed line uses the price v_k these "
                  "runs paid. What is left is per-round overhead (Python, sampling, cache cropping); "
                  "tokens per round do not depend on timing.").format(below=below, n=len(rows)))
-    st.dataframe(headed(pd.DataFrame(rows)), hide_index=True, key="fast_rows")
+    tables.show(pd.DataFrame(rows), "fast_rows")
     jobs.csv_button(rows, "k-sweep", "fast_csv")
 
 
@@ -116,7 +116,7 @@ def tradeoff(pair) -> None:
         chart(lp.tradeoff_figure(rows, "speedup", _("Wall-clock speedup by draft size")), "fast-speed")
     st.caption(speed.tradeoff_caption(rows))
     warn(rows)
-    st.dataframe(headed(pd.DataFrame(rows)), hide_index=True, key="fast_tradeoff_rows")
+    tables.show(pd.DataFrame(rows), "fast_tradeoff_rows")
     jobs.csv_button(rows, "draft-tradeoff", "fast_tradeoff_csv")
 
 
@@ -164,7 +164,7 @@ def benchmark() -> None:
                  "that suits the draft better than the average α suggests. Dotted: transformers' "
                  "default drafting (up to 20 drafts a round, stop when q(d) < 0.4) in the library "
                  "and in this engine — it ignores k, so it is flat."))
-    st.dataframe(headed(pd.DataFrame(rows)), hide_index=True, key="fast_bench_rows")
+    tables.show(pd.DataFrame(rows), "fast_bench_rows")
 
 
 theory()

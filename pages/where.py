@@ -15,7 +15,7 @@ from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
 from specdec.trace_schema import TraceError
 from ui import jobs, session, shell, sidebar, state, strip
 from ui.measured import measured
-from ui.tables import headed, two_places
+from ui import tables
 from ui.i18n import _
 from ui.round_view import chart
 
@@ -95,9 +95,6 @@ def kind_rows(res) -> list[dict]:
             for k, m in by_kind.items()]
 
 
-RATES = ("acceptance rate", "mean acceptance length")
-
-
 def split_rows(groups: dict) -> list[dict]:
     return [{"group": g, "rounds": m.rounds, "acceptance rate": m.acceptance_rate,
              "mean acceptance length": m.mean_acceptance_length} for g, m in groups.items()]
@@ -108,8 +105,7 @@ def per_kind(res, load: float) -> None:
     rows = kind_rows(res)
     table = [{**r, "per position": " · ".join(f"{x:.2f}" for x in r["per position"]),
               "histogram": " ".join(map(str, r["histogram"]))} for r in rows]
-    st.dataframe(headed(pd.DataFrame(table)), hide_index=True, key="where_kinds",
-                 column_config=two_places(*RATES, "speedup", "speedup min", "speedup max"))
+    tables.show(pd.DataFrame(table), "where_kinds")
     warning = spread_warning([{"speedup_min": r["speedup min"], "speedup_max": r["speedup max"],
                                "load": load} for r in rows])
     if warning:
@@ -127,11 +123,9 @@ def per_kind(res, load: float) -> None:
                     "acceptance-by-kind", "where_csv")
     c1, c2 = st.columns(2)
     c1.subheader(_("Short vs long prompts"))
-    c1.dataframe(headed(pd.DataFrame(split_rows(where.group_metrics(res, where.length_bucket(res))))),
-                 hide_index=True, key="where_len", column_config=two_places(*RATES))
+    tables.show(pd.DataFrame(split_rows(where.group_metrics(res, where.length_bucket(res)))), "where_len", c1)
     c2.subheader(_("Early vs late output tokens"))
-    c2.dataframe(headed(pd.DataFrame(split_rows(where.position_split(res)))), hide_index=True, key="where_pos",
-                 column_config=two_places(*RATES))
+    tables.show(pd.DataFrame(split_rows(where.position_split(res))), "where_pos", c2)
 
 
 def open_in_step(text: str) -> None:
@@ -143,10 +137,9 @@ def drill_down(pair, res) -> None:
     st.header(_("Drill down"))
     kind = st.selectbox(_("Kind"), sorted({r.prompt.kind for r in res}), key="where_kind")
     ranked = sorted((r for r in res if r.prompt.kind == kind), key=lambda r: -(r.metrics.acceptance_rate or 0))
-    st.dataframe(headed(pd.DataFrame([{"label": r.prompt.label, "acceptance rate": r.metrics.acceptance_rate,
-                                      "mean acceptance length": r.metrics.mean_acceptance_length,
-                                      "speedup": r.speedup} for r in ranked])),
-                 hide_index=True, key="where_ranked", column_config=two_places(*RATES, "speedup"))
+    tables.show(pd.DataFrame([{"label": r.prompt.label, "acceptance rate": r.metrics.acceptance_rate,
+                               "mean acceptance length": r.metrics.mean_acceptance_length,
+                               "speedup": r.speedup} for r in ranked]), "where_ranked")
     label = st.selectbox(_("Prompt"), [r.prompt.label for r in ranked], key="where_prompt")
     chosen = next(r for r in ranked if r.prompt.label == label)
     c1, c2 = st.columns(2)

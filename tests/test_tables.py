@@ -25,3 +25,11 @@ def test_every_header_in_words_has_a_korean_name():
     korean = catalog("ko")
     words = {h for h in HEADERS.values() if len(h) > 2}           # not k, c, v, α̂
     assert not [h for h in words if korean.gettext(h) == h]
+
+
+def test_float_columns_get_two_decimals_and_c_three_by_their_shown_header():
+    from ui.tables import number_formats
+    frame = pd.DataFrame([{"k": 2, "c": 0.0467, "speedup_min": 1.2278, "my prompt": "x", "alpha": 0.49}])
+    formats = {header: config["type_config"]["format"] for header, config in number_formats(frame).items()}
+    assert formats == {"c": "%.3f", "speedup min": "%.2f", "α̂": "%.2f"}      # k (int) and text untouched
+    assert set(formats) <= set(headed(frame).columns)

@@ -31,11 +31,22 @@ HEADERS = {
 }
 
 
-def two_places(*columns: str) -> dict:
-    """column_config: these columns (by their translated header) with two decimals."""
-    return {_(c): st.column_config.NumberColumn(format="%.2f") for c in columns}
+THREE_PLACES = {"c"}        # cost ratios are small: three decimals
+
+
+def number_formats(frame: pd.DataFrame) -> dict:
+    """column_config for the float columns of `frame` (its result keys, before `headed`):
+    two decimals, c three; keyed by the header `headed` gives each column."""
+    return {_(HEADERS[c]) if c in HEADERS else c:
+            st.column_config.NumberColumn(format=f"%.{3 if c in THREE_PLACES else 2}f")
+            for c in frame.columns if pd.api.types.is_float_dtype(frame[c])}
 
 
 def headed(frame: pd.DataFrame) -> pd.DataFrame:
     """The frame with every known column named in the page's language."""
     return frame.rename(columns={c: _(HEADERS[c]) for c in frame.columns if c in HEADERS})
+
+
+def show(frame: pd.DataFrame, key: str, place=st) -> None:
+    """A result table as every page shows one: readable headers, numbers to two places (c three)."""
+    place.dataframe(headed(frame), hide_index=True, key=key, column_config=number_formats(frame))
