@@ -62,7 +62,8 @@ if rows:
                                        "mean_acceptance_length", "c"]], "drafters_winners")
     ngram = {r["kind"]: r["speedup"] for r in rows if r["drafter"] == "n-gram lookup"}
     best_kind = max(ngram, key=ngram.get)
-    st.caption(_("The n-gram drafter costs nothing; it did best on **{kind}** text ({speedup:.2f}×), "
-                 "where a continuation can be copied from the prompt.").format(
+    st.caption(_("The n-gram drafter costs nothing; it did best on **{kind}** text ({speedup:.2f}×). "
+                 "It can only propose text that appears earlier in the sequence (the prompt or the "
+                 "answer so far), so it pays where the answer repeats it.").format(
         kind=best_kind, speedup=ngram[best_kind]))
     jobs.csv_button(rows, "drafters-compared", "drafters_csv")
