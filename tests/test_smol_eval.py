@@ -48,3 +48,37 @@ def test_the_committed_model_card_shows_the_committed_measurements(monkeypatch):
     measured = json.loads(MEASURED.read_text())
     assert measured["rows"][0]["draft"] == "smollm2/draft"
     assert card(measured, training_records()) == CARD.read_text()
+
+
+def test_agreement_after_a_hit_or_a_miss_and_the_first_check_of_a_round():
+    from specdec.train.smol_eval import position_line, share, share_after
+    hits = [[True, True, False, False, True], [False, True]]
+    assert share(hits) == 4 / 7
+    # pairs (previous, this): T-T, T-F, F-F, F-T in the first answer, F-T in the second
+    assert share_after(hits, True) == 1 / 2
+    assert share_after(hits, False) == 2 / 3
+    row = {"draft": "d", "agreement_after_hit": 0.576, "agreement_after_miss": 0.394,
+           "T0": {"per_check": [0.40, 0.48, 0.53]}}
+    assert position_line(row) == ("`d`, teacher-forced, agrees with the target on 57.6 % of the positions "
+                                  "right after one it got right and on 39.4 % right after one it missed. "
+                                  "A round's first draft follows a rejection or a bonus token: at T = 0 it "
+                                  "was accepted 40.0 % of the time, a draft after accepted ones 48.0 %–53.0 %.")
+    assert position_line({"draft": "n-gram", "T0": {}}) == ""
+
+
+def test_runs_merge_into_medians_with_their_range_and_different_counts_are_refused():
+    import pytest
+    from specdec.train.smol_eval import _speed, merge
+
+    def run(speed, accepted=0.2, date="2026-12-01"):
+        t = {"acceptance_rate": accepted, "speedup": speed, "tokens_per_s": 10 * speed,
+             "by_kind": {"code": {"speedup": speed + 0.1}}}
+        return {"prompts": 4, "max_new_tokens": 8, "k": 4, "date": date, "target_step_ms": 50.0,
+                "rows": [{"draft": "d", "c": 0.05, "T0": dict(t), "T1": dict(t)}]}
+    merged = merge([run(1.46), run(1.26), run(1.30)])
+    t0 = merged["rows"][0]["T0"]
+    assert merged["runs"] == 3 and t0["speedup"] == 1.30 and t0["speedup_range"] == [1.26, 1.46]
+    assert t0["by_kind"]["code"]["speedup"] == pytest.approx(1.40) and t0["tokens_per_s"] == 13.0
+    assert _speed(t0) == "1.30× (1.26–1.46)" and _speed({"speedup": 1.3}) == "1.30×"
+    with pytest.raises(ValueError, match="accepted differently"):
+        merge([run(1.4), run(1.3, accepted=0.25)])

@@ -1,6 +1,7 @@
 """Measure the SmolLM2 drafts on held-out chat prompts and write their model card.
 
     python -m specdec.train.smol_eval --prompts 24 --tokens 64     # -> build/smollm2_eval.json
+    python -m specdec.train.smol_eval --merge run1.json run2.json  # repeated runs -> medians and ranges
     python -m specdec.train.smol_eval --card                       # -> assets/models/smollm2/README.md + eval.json
 
 Per draft (learned drafts, early exit at a few depths, n-gram lookup): parameters, the
@@ -23,6 +24,7 @@ from pathlib import Path
 import torch
 
 from specdec.chat import user_turn
+from specdec.lessons.survival import conditional
 from specdec.measure import step_ms
 from specdec.packed_linear import packed_count
 from specdec.prompts import load_prompts, round_robin
@@ -52,24 +54,30 @@ def coverage(pair, answers) -> tuple[int, float]:
 
 
 @torch.no_grad()
-def agreement_hits(pair, chats, answers) -> list[tuple[int, int]]:
-    """Teacher-forced, per chat: (positions where the draft's argmax equals the target's next
-    greedy token, answer positions)."""
+def agreement_hits(pair, chats, answers) -> list[list[bool]]:
+    """Teacher-forced, per chat and answer position: does the draft's argmax equal the
+    target's next greedy token?"""
     from specdec.chat import render
     out = []
     for chat, answer in zip(chats, answers):
         _, ids = render(pair.tokenizer, chat)
         seq = torch.tensor([ids + list(answer[:-1])])                                 # (1, T)
         logits = draft_logits(pair, seq)[len(ids) - 1:, :pair.vocab_size]              # (A, V)
-        out.append((int((logits.argmax(-1) == torch.tensor(answer)).sum()), len(answer)))
+        out.append((logits.argmax(-1) == torch.tensor(answer)).tolist())
     return out
 
 
-def share(hits: list[tuple[int, int]]) -> float:
-    return sum(h for h, _ in hits) / max(1, sum(n for _, n in hits))
+def share(hits: list[list[bool]]) -> float:
+    return sum(map(sum, hits)) / max(1, sum(map(len, hits)))
 
 
-def agreement_by_kind(kinds: list[str], hits: list[tuple[int, int]]) -> dict[str, float]:
+def share_after(hits: list[list[bool]], previous: bool) -> float | None:
+    """Agreement at the positions whose previous position was a hit (True) or a miss (False)."""
+    pairs = [b for h in hits for a, b in zip(h, h[1:]) if a == previous]
+    return sum(pairs) / len(pairs) if pairs else None
+
+
+def agreement_by_kind(kinds: list[str], hits: list[list[bool]]) -> dict[str, float]:
     return {kind: share([h for h, k in zip(hits, kinds) if k == kind]) for kind in dict.fromkeys(kinds)}
 
 
@@ -110,7 +118,7 @@ def row(label, pair, chats, base, settings, c, params, kinds) -> dict:
         out[f"T{t:g}"] = {"acceptance_rate": m.acceptance_rate, "mean_acceptance_length":
                           m.mean_acceptance_length, "speedup": tps / base[t][0],
                           "tokens_per_s": tps, "identical_to_target": outs == base[t][1] if t == 0 else None,
-                          "by_kind": by_kind(kinds, each, base[t][2])}
+                          "by_kind": by_kind(kinds, each, base[t][2]), "per_check": conditional(rounds)}
     return out
 
 
@@ -133,6 +141,8 @@ def evaluate(n_prompts: int, tokens: int, drafts: list[str], exits: list[int]) -
         vocab, covered = coverage(pair, answers)
         hits = agreement_hits(pair, chats, answers)
         rows.append({**r, "greedy_agreement": share(hits), "agreement_by_kind": agreement_by_kind(kinds, hits),
+                     "agreement_after_hit": share_after(hits, True),
+                     "agreement_after_miss": share_after(hits, False),
                      "vocab": vocab, "vocab_coverage": covered,
                      "bf16_linears": packed_count(pair.draft, torch.bfloat16)})
     for layers in exits:
@@ -221,7 +231,7 @@ def card(result: dict, training: dict[str, dict]) -> str:
               f"{result['k']}; target step {result['target_step_ms']:.1f} ms{_packed(result)})", "",
               "c = draft step ms / target 1-token step ms. Greedy agreement: share of the target's "
               "greedy answer positions where the draft's argmax is the target's. Speedup: tokens/s "
-              "against the target alone on the same prompts (one run each; see the bench for spread).",
+              f"against the target alone on the same prompts, {_runs(result)}.",
               "Vocabulary: the draft's tokens, and the share of the target's greedy answer tokens "
               "among them (a draft can never propose the others).",
               "", "| draft | params | vocabulary | c | greedy agreement | acc. T=0 | len T=0 | speedup T=0 | "
@@ -231,16 +241,18 @@ def card(result: dict, training: dict[str, dict]) -> str:
         vocab = f"{r['vocab']:,} ({_pct(r['vocab_coverage'])})" if r.get("vocab") else "—"
         lines.append(f"| {r['draft']} | {r['params']:,} | {vocab} | {_num(r['c'], '.3f')} | "
                      f"{_pct(r['greedy_agreement'])} | {_pct(t0['acceptance_rate'])} | "
-                     f"{_num(t0['mean_acceptance_length'])} | {_num(t0['speedup'])}× | "
+                     f"{_num(t0['mean_acceptance_length'])} | {_speed(t0)} | "
                      f"{_pct(t1['acceptance_rate'])} | {_num(t1['mean_acceptance_length'])} | "
-                     f"{_num(t1['speedup'])}× |")
+                     f"{_speed(t1)} |")
     kinds = len(result["rows"][0]["T0"].get("by_kind") or {}) or 1
-    lines += kind_table(result["rows"], result["prompts"] // kinds)
+    lines += kind_table(result["rows"], result["prompts"] // kinds, _runs(result))
     for r in result["rows"]:
         if r["params"] and r["T0"]["speedup"] is not None:
             verdict = "pays for itself" if r["T0"]["speedup"] > 1 else "does not yet pay for its passes"
             lines += ["", f"`{r['draft']}` at {_pct(r['greedy_agreement'])} greedy agreement "
                       f"{verdict} on this machine ({_num(r['T0']['speedup'])}× at T = 0, k = 4)."]
+    for line in filter(None, map(position_line, result["rows"])):
+        lines += ["", line]
     for r in result["rows"]:
         t = training.get(r["draft"], {})
         own = t.get("held_out_agreement_teacher_forced") or t.get("held_out_agreement_self_generated")
@@ -256,6 +268,61 @@ def card(result: dict, training: dict[str, dict]) -> str:
     return "\n".join(lines)
 
 
+TIMED = ("speedup", "tokens_per_s")       # what changes from run to run; the rest must not
+
+
+def merge(results: list[dict]) -> dict:
+    """Several runs of the same evaluation as one: each timing becomes the median over the runs
+    with its range (`speedup_range`); every count (acceptance, agreement, outputs) must agree,
+    since the runs are the same greedy / seeded computations. Fields only the newest run has
+    are taken from it."""
+    import statistics
+    last = results[-1]
+    for other in results[:-1]:
+        same = (other["prompts"], other["max_new_tokens"], other["k"], [r["draft"] for r in other["rows"]])
+        if same != (last["prompts"], last["max_new_tokens"], last["k"], [r["draft"] for r in last["rows"]]):
+            raise ValueError("these runs measured different prompts, lengths, k or drafts")
+    merged = {**last, "runs": len(results), "dates": sorted({r["date"] for r in results}),
+              "target_step_ms": statistics.median(r["target_step_ms"] for r in results), "rows": []}
+    for i, row in enumerate(last["rows"]):
+        rows = [r["rows"][i] for r in results]
+        out = {**row, "c": statistics.median(r["c"] for r in rows)}
+        for t in ("T0", "T1"):
+            if any(r[t]["acceptance_rate"] != row[t]["acceptance_rate"] for r in rows):
+                raise ValueError(f"{row['draft']} at {t}: the runs accepted differently")
+            speeds = [r[t]["speedup"] for r in rows]
+            out[t] = {**row[t], **{key: statistics.median(r[t][key] for r in rows) for key in TIMED},
+                      "speedup_range": [min(speeds), max(speeds)],
+                      "by_kind": {kind: {**m, "speedup": statistics.median(
+                          r[t]["by_kind"][kind]["speedup"] for r in rows)} for kind, m in row[t]["by_kind"].items()}}
+        merged["rows"].append(out)
+    return merged
+
+
+def _runs(result: dict) -> str:
+    n = result.get("runs", 1)
+    return "one run" if n == 1 else f"median of {n} runs, their range in brackets"
+
+
+def _speed(t: dict) -> str:
+    """A speedup cell: the median, and over several runs their range."""
+    spread = t.get("speedup_range")
+    tail = f" ({_num(spread[0])}–{_num(spread[1])})" if spread and spread[0] != spread[1] else ""
+    return f"{_num(t['speedup'])}×{tail}"
+
+
+def position_line(row: dict) -> str:
+    """Why a round's first draft is accepted less often than the draft agrees on average."""
+    checks = row["T0"].get("per_check") or []
+    hit, miss = row.get("agreement_after_hit"), row.get("agreement_after_miss")
+    if hit is None or miss is None or len(checks) < 2:
+        return ""
+    return (f"`{row['draft']}`, teacher-forced, agrees with the target on {_pct(hit)} of the positions "
+            f"right after one it got right and on {_pct(miss)} right after one it missed. A round's "
+            f"first draft follows a rejection or a bonus token: at T = 0 it was accepted {_pct(checks[0])} "
+            f"of the time, a draft after accepted ones {_pct(min(checks[1:]))}–{_pct(max(checks[1:]))}.")
+
+
 def gpu_line(runs: list[dict]) -> str:
     """What the GPU runs (specdec/train/gpu_feature.py) added, in one clause."""
     if not runs:
@@ -268,7 +335,7 @@ def gpu_line(runs: list[dict]) -> str:
             f"{runs[0]['held_out_before']:.3f} before, {runs[-1]['held_out_after']:.3f} after)")
 
 
-def kind_table(rows: list[dict], per_kind: int) -> list[str]:
+def kind_table(rows: list[dict], per_kind: int, runs: str = "one run") -> list[str]:
     """Per kind of prompt at T = 0: greedy agreement (where measured), mean acceptance length and
     speedup of each learned draft and of n-gram lookup, kinds ranked by the first draft's mean
     acceptance length; then the first draft's agreement range over the kinds."""
@@ -279,7 +346,7 @@ def kind_table(rows: list[dict], per_kind: int) -> list[str]:
     kinds = sorted(first, key=lambda k: -(first[k]["mean_acceptance_length"] or 0))
     out = ["", "By kind of prompt (T = 0, k = 4; greedy agreement · mean acceptance length / speedup; "
            f"ranked by the first column's length; {per_kind} prompt{'s' * (per_kind != 1)} a kind, "
-           "one run each):", "",
+           f"{runs}):", "",
            "| kind | " + " | ".join(r["draft"] for r in shown) + " |", "|---" * (len(shown) + 1) + "|"]
     for kind in kinds:
         out.append(f"| {kind} | " + " | ".join(kind_cell(r, kind) for r in shown) + " |")
@@ -312,7 +379,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--drafts", default="smollm2/draft,smollm2/draft-2l")
     ap.add_argument("--exits", default="4,8")
     ap.add_argument("--card", action="store_true", help=f"write {CARD} and {MEASURED} from {OUT}")
+    ap.add_argument("--merge", nargs="+", metavar="JSON",
+                    help=f"runs of this evaluation (earlier {OUT} files) -> one, in {OUT}")
     args = ap.parse_args(argv)
+    if args.merge:
+        OUT.write_text(json.dumps(merge([json.loads(Path(f).read_text()) for f in args.merge]), indent=1) + "\n")
+        return 0
     if args.card:
         MEASURED.write_text(OUT.read_text())
         CARD.write_text(card(json.loads(MEASURED.read_text()), training_records()))
