@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from specdec.bench import flat_rows
+from specdec.drafters import DRAFTERS
 from specdec.lessons import plots as lp
 from specdec.lessons import speed
 from specdec.theory import best_k, expected_speedup, expected_tokens
@@ -138,6 +139,16 @@ def temperatures(pair, names) -> None:
         jobs.csv_button(rows, "temperature-sweep", "fast_temps_csv")
 
 
+def bench_drafter(result: dict) -> str:
+    """The draft model's name, or the drafter a benchmark file used instead of one."""
+    drafter = result.get("drafter", "model")
+    if drafter == "model":
+        return md(result["draft"])
+    if drafter == "early-exit":
+        return _("early exit after layer {n}").format(n=result["exit_layer"])
+    return _(DRAFTERS[drafter].label)
+
+
 def benchmark() -> None:
     st.header(_("5 · The benchmark: this engine vs transformers"))
     st.write(_("`python -m specdec bench --out build/bench.json` runs autoregressive, speculative, "
@@ -151,9 +162,12 @@ def benchmark() -> None:
         return
     rows = flat_rows(result)
     st.caption(_("{target} ← {draft}, {prompts} prompts × {tokens} tokens, {repeats} repeats, c = "
-                 "{c:.3f}.").format(target=md(result["target"]), draft=md(result["draft"]),
+                 "{c:.3f}.").format(target=md(result["target"]), draft=bench_drafter(result),
                                     prompts=md(result["prompts"]), tokens=result["max_new_tokens"],
                                     repeats=result["repeats"], c=result["c"]))
+    if result.get("library_drafting"):
+        st.caption(_("Assisted rows: transformers' own counterpart, `{how}`.").format(
+            how=result["library_drafting"]))
     temps = sorted({r["temperature"] for r in rows})
     for col, t in zip(st.columns(len(temps)), temps):
         with col:

@@ -5,6 +5,8 @@ For every temperature and k, on the same prompts, seeds and sampling:
   3 transformers generate() on the target            4 generate(assistant_model, k, constant)
   5 generate(assistant_model) with the library's defaults (labelled as such)
   6 this engine with the same drafting defaults (up to 20 drafts, stop when q(d) < 0.4)
+"Assisted" is the library's counterpart of the drafter benched (hf_baseline.library_drafting):
+the draft model as assistant_model, prompt lookup for n-gram, assistant_early_exit for early exit.
 Tokens/s are medians over repeats; the Theorem 3.8 bound uses the measured α̂ and c.
 Theorem 3.8 prices a (k+1)-token verification pass at one target step; the price v_k
 paid in the runs is reported too, with the bound it implies, so a gap can be attributed.
@@ -18,8 +20,8 @@ from dataclasses import dataclass, field, replace
 import torch
 
 from specdec.engine import encode_prompt, generate
-from specdec.hf_baseline import assist_obstacle, can_assist, hf_generate
-from specdec.measure import cost_ratio, verify_cost, verify_cost_in_run
+from specdec.hf_baseline import hf_generate, library_drafting
+from specdec.measure import drafter_cost, verify_cost, verify_cost_in_run
 from specdec.metrics import summarize
 from specdec.sampling import NEAR_TIE
 from specdec.settings import Settings
@@ -76,11 +78,19 @@ def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Meas
 
 
 ASSISTED = ROWS[3], ROWS[4]
+DEFAULTS = ROWS[4], ROWS[5]              # the library's drafting defaults, and this engine's copy
 
 
-def rows_for(pair) -> tuple[str, ...]:
-    """Every row, less transformers' assisted ones when the library cannot run the draft."""
-    return ROWS if can_assist(pair) else tuple(r for r in ROWS if r not in ASSISTED)
+def rows_for(method) -> tuple[tuple[str, ...], str | None]:
+    """(rows to run, why any are left out) for a library_drafting() answer: no assisted rows
+    when the library has no counterpart, no "library defaults" rows when it has no default
+    draft length (prompt lookup)."""
+    if isinstance(method, str):
+        return tuple(r for r in ROWS if r not in ASSISTED), method
+    if not method.has_defaults:
+        return tuple(r for r in ROWS if r not in DEFAULTS), \
+            f"transformers' {method.label.split(' (')[0]} has no default draft length"
+    return ROWS, None
 
 
 def tree_row(budget: int) -> str:
@@ -97,16 +107,17 @@ def tree_settings(pair, settings: Settings, budget: int) -> Settings:
 
 
 def jobs(t: float, ks: list[int], max_new: int, rows: tuple[str, ...] = ROWS, pair=None,
-         trees: tuple[int, ...] = ()) -> list[tuple]:
+         trees: tuple[int, ...] = (), drafting: Settings = Settings()) -> list[tuple]:
     """(key, row, settings) for one temperature: the k-free rows once, the others per k
-    (tree rows: one per budget, depth <= k)."""
-    plain = Settings(k=1, temperature=t, max_new_tokens=max_new)
-    library = Settings(temperature=t, max_new_tokens=max_new, **LIBRARY_DRAFTING)
+    (tree rows: one per budget, depth <= k). `drafting` gives the drafter (and exit layer)."""
+    drafter = {"drafter": drafting.drafter, "exit_layer": drafting.exit_layer}
+    plain = Settings(k=1, temperature=t, max_new_tokens=max_new, **drafter)
+    library = Settings(temperature=t, max_new_tokens=max_new, **drafter, **LIBRARY_DRAFTING)
     out = [((name, None), name, settings) for name, settings in
            ((ROWS[0], plain), (ROWS[2], plain), (ROWS[4], library), (ROWS[5], library))
            if name in rows]
     for k in ks:
-        settings = Settings(k=k, temperature=t, max_new_tokens=max_new)
+        settings = Settings(k=k, temperature=t, max_new_tokens=max_new, **drafter)
         out += [((name, k), name, settings) for name in PER_K if name in rows]
         out += [((tree_row(b), k), tree_row(b), tree_settings(pair, settings, b)) for b in trees]
     return out
@@ -162,19 +173,24 @@ def explain(gap: float) -> str:
 
 
 def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
-          repeats: int, progress=None, trees: tuple[int, ...] = ()) -> dict:
-    """Every row, k and temperature on the same prompts. Repeats are interleaved (repeat r of
-    every row before repeat r + 1 of any), so a slow spell of the machine hits all rows alike."""
+          repeats: int, progress=None, trees: tuple[int, ...] = (),
+          drafting: Settings = Settings()) -> dict:
+    """Every row, k and temperature on the same prompts, drafting with `drafting.drafter`.
+    Repeats are interleaved (repeat r of every row before repeat r + 1 of any), so a slow
+    spell of the machine hits all rows alike."""
     progress = progress or (lambda *_: None)
-    c, draft_ms, target_ms = cost_ratio(pair)
-    names = rows_for(pair)
-    out = {"skipped_rows": [r for r in ROWS if r not in names], "skipped_why": assist_obstacle(pair),
-           "target": pair.target_name, "draft": pair.draft_name, "prompts": len(prompts),
-           "max_new_tokens": max_new, "repeats": repeats, "c": c, "draft_step_ms": draft_ms,
-           "target_step_ms": target_ms, "settings": [],
+    c, draft_ms, target_ms = drafter_cost(pair, drafting)
+    method = library_drafting(pair, drafting)
+    names, why = rows_for(method)
+    out = {"skipped_rows": [r for r in ROWS if r not in names], "skipped_why": why,
+           "target": pair.target_name, "draft": pair.draft_name, "drafter": drafting.drafter,
+           "exit_layer": drafting.exit_layer if drafting.drafter == "early-exit" else None,
+           "library_drafting": None if isinstance(method, str) else method.label,
+           "prompts": len(prompts), "max_new_tokens": max_new, "repeats": repeats, "c": c,
+           "draft_step_ms": draft_ms, "target_step_ms": target_ms, "settings": [],
            "verify_cost_alone": {str(k): verify_cost(pair.target, pair.vocab_size, k, target_ms)
                                  for k in ks}}
-    todo_by_t = {t: jobs(t, ks, max_new, names, pair, tuple(trees)) for t in temps}
+    todo_by_t = {t: jobs(t, ks, max_new, names, pair, tuple(trees), drafting) for t in temps}
     steps, done = repeats * sum(map(len, todo_by_t.values())), 0
     for t, todo in todo_by_t.items():
         measured = {key: Measured() for key, _, _ in todo}

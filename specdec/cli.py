@@ -83,6 +83,9 @@ def cmd_run(args) -> int:
     return 0
 
 
+BENCH_DRAFTERS = ("model", "ngram", "early-exit")     # the chain drafters transformers also has
+
+
 def add_bench_parser(sub) -> None:
     p = sub.add_parser("bench", help="speculative vs autoregressive vs transformers, one table")
     p.add_argument("--target", default=DEFAULT_TARGET)
@@ -95,6 +98,10 @@ def add_bench_parser(sub) -> None:
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--trees", default="", help="comma-separated tree budgets: adds a row per "
                                                "budget and k (a tree of that many nodes, depth <= k)")
+    p.add_argument("--drafter", choices=BENCH_DRAFTERS, default="model",
+                   help="what drafts in the speculative rows; the assisted rows run transformers' "
+                        "counterpart (assistant model, prompt lookup, early exit)")
+    p.add_argument("--exit-layer", type=int, default=4, help="layers kept by --drafter early-exit")
     p.add_argument("--json", action="store_true", help="print JSON instead of the table")
     p.add_argument("--out", default=None, help="also save the JSON here (the 'When it is fast' "
                                                "page reads build/bench.json)")
@@ -121,12 +128,13 @@ def cmd_bench(args) -> int:
     trees = _numbers(args.trees, int, "trees")
     for b in trees:
         Settings(tree_budget=b)                                                  # validate
-    pair = load_pair(args.target, args.draft)
+    drafting = Settings(drafter=args.drafter, exit_layer=args.exit_layer)        # validates
+    pair = load_pair(args.target, args.draft if DRAFTERS[args.drafter].needs_draft_model else None)
     chat = has_template(pair.tokenizer)         # an instruct model gets the chat prompts as chats
     prompts = select(args.prompts, args.limit, "chat" if chat else "text")
     prompts = [user_turn(p) for p in prompts] if chat else prompts
     result = bench(pair, prompts, ks, temps, args.max_new_tokens, args.repeats, stderr_progress,
-                   tuple(trees))
+                   tuple(trees), drafting)
     if args.out:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")

@@ -70,17 +70,19 @@ def cost_ratio(pair) -> tuple[float, float, float]:
     return draft / target, draft, target
 
 
-def drafter_cost_ratio(pair, settings: Settings) -> float:
-    """c of the drafter these settings use: the draft model's (cost_ratio), the early-exit
-    model's (the target's first layers + its head, one step), or 0 for n-gram lookup."""
+def drafter_cost(pair, settings: Settings) -> tuple[float, float, float]:
+    """(c, draft step ms, target step ms) of the drafter these settings use: the draft
+    model's (cost_ratio), the early-exit model's (the target's first layers + its head, one
+    step), or c = 0 for n-gram lookup."""
     if settings.drafter == "early-exit":
         from specdec.early_exit import early_exit_model
         view = early_exit_model(pair.target, settings.exit_layer)
-        return step_ms(view, pair.vocab_size) / step_ms(pair.target, pair.vocab_size)
+        draft, target = step_ms(view, pair.vocab_size), step_ms(pair.target, pair.vocab_size)
+        return draft / target, draft, target
     from specdec.drafters import DRAFTERS
     if not DRAFTERS[settings.drafter].needs_draft_model or pair.draft is None:
-        return 0.0
-    return cost_ratio(pair)[0]
+        return 0.0, 0.0, step_ms(pair.target, pair.vocab_size)
+    return cost_ratio(pair)
 
 
 @dataclass(frozen=True)

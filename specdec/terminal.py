@@ -102,13 +102,17 @@ def table(result: dict) -> str:
              f"max_new_tokens {result['max_new_tokens']}  repeats {result['repeats']}  "
              f"c = {result['c']:.3f} ({result['draft_step_ms']:.2f} / {result['target_step_ms']:.2f} ms)",
              "bound = Theorem 3.8 from measured alpha and c (a verification pass priced at one target "
-             "step); bound(v) = the same with the measured price v of a (k+1)-token pass",
-             "library defaults = up to 20 drafts a round, stop drafting after a draft with q(d) < 0.4 "
-             "(transformers also adapts that threshold during a run); the same in every k table"]
+             "step); bound(v) = the same with the measured price v of a (k+1)-token pass"]
+    if "engine speculative (library defaults)" not in result.get("skipped_rows", []):
+        lines.append("library defaults = up to 20 drafts a round, stop drafting after a draft with "
+                     "q(d) < 0.4 (transformers also adapts that threshold during a run); the same in "
+                     "every k table")
+    drafter = result.get("drafter", "model")
+    exit_layer = f" after layer {result['exit_layer']}" if result.get("exit_layer") else ""
+    lines.append(f"drafter: {drafter}{exit_layer}; transformers assisted = "
+                 f"{result.get('library_drafting') or 'none'}")
     if result.get("skipped_rows"):
-        why = result.get("skipped_why") or "it reads the target's features"    # older files
-        lines.append(f"not run: {', '.join(result['skipped_rows'])} (transformers cannot use this "
-                     f"draft as an assistant: {why})")
+        lines.append(f"not run: {', '.join(result['skipped_rows'])} ({result.get('skipped_why')})")
     head = f"{'row':<42}" + "".join(f"{name:>{w}}" for name, _, _, w in COLUMNS)
     for s in result["settings"]:
         lines += ["", f"T = {s['temperature']}, k = {s['k']}, v = {s['verify_cost']:.2f} "

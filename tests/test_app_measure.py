@@ -2,6 +2,8 @@
 (AppTest, tiny models)."""
 import json
 
+import pytest
+
 from apptest import APP, app, tiny_dirs  # noqa: F401  (tiny_dirs is a fixture)
 from streamlit.testing.v1 import AppTest
 
@@ -81,18 +83,24 @@ def test_drafters_page_compares_on_the_embedded_family(monkeypatch, tmp_path):
     assert any("Winner per kind" in s.value for s in at.subheader)
 
 
-def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path):
+@pytest.mark.parametrize("drafter, shown", [(None, "d"), ("early-exit", "early exit after layer 4")])
+def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path, drafter, shown):
+    """A file from before --drafter (no such key) names its draft model; an early-exit bench
+    names the drafter and transformers' counterpart it ran."""
     from specdec.bench import ROWS
     from specdec.lessons import speed
     rows = [{"row": name, "tokens_per_s": 100.0 + i, "speedup": 1.0 + i / 10, "bound": 1.5,
              "bound_with_verify": 1.2} for i, name in enumerate(ROWS)]
     result = {"target": "t", "draft": "d", "prompts": 3, "max_new_tokens": 8, "repeats": 1, "c": 0.2,
               "settings": [{"temperature": 0.0, "k": 2, "verify_cost": 1.3, "rows": rows}]}
+    if drafter:
+        result.update(drafter=drafter, exit_layer=4, library_drafting="assistant_early_exit = 4")
     (tmp_path / "bench.json").write_text(json.dumps(result))
     monkeypatch.setattr(speed, "BENCH_FILE", tmp_path / "bench.json")
     at = app(tiny_dirs, page="pages/fast.py")
     assert not at.exception and not at.error
-    assert any("t ← d, 3 prompts × 8 tokens" in c.value for c in at.caption)
+    assert any(f"t ← {shown}, 3 prompts × 8 tokens" in c.value for c in at.caption)
+    assert any("`assistant_early_exit = 4`" in c.value for c in at.caption) == bool(drafter)
     table = [d for d in at.dataframe if len(d.value) == len(ROWS)]
     assert list(table[0].value["row"]) == list(ROWS) and list(table[0].value["v"]) == [1.3] * len(ROWS)
 

@@ -5,11 +5,12 @@ from types import SimpleNamespace
 import pytest
 from tiny import tiny_pair
 
-from specdec.bench import LIBRARY_DRAFTING, ROWS, bench, flat_rows, greedy_mismatches
+from specdec.bench import DEFAULTS, LIBRARY_DRAFTING, ROWS, bench, flat_rows, greedy_mismatches
 from specdec.lessons.plots import bench_figure
 from specdec.lessons.speed import read_bench
 from specdec.measure import verify_cost_in_run
 from specdec.prompts import KINDS, load_prompts, round_robin, select
+from specdec.settings import Settings
 from specdec.terminal import table
 
 
@@ -39,6 +40,29 @@ def test_bench_runs_and_reports_every_field(result):
     assert greedy["identical"] is True, greedy["mismatches"]   # tiny models: no near-ties
     assert f"greedy outputs of rows 1-{len(ROWS)} identical on every prompt: yes" in table(result)
     assert f"v = {greedy['verify_cost']:.2f}" in table(result)
+
+
+def test_n_gram_lookup_is_benched_against_transformers_prompt_lookup():
+    result = bench(tiny_pair(), ["abab ab", "(a b (a"], [3], [0.0], 8, 1,
+                   drafting=Settings(drafter="ngram"))
+    s = result["settings"][0]
+    assert [r["row"] for r in s["rows"]] == [r for r in ROWS if r not in DEFAULTS]
+    assert result["skipped_rows"] == list(DEFAULTS) and "no default draft length" in table(result)
+    assert "prompt_lookup_num_tokens = k, max_matching_ngram_size = 3" in table(result)
+    assert result["c"] == 0.0 and s["identical"] is True, s["mismatches"]
+
+
+def test_early_exit_is_benched_against_transformers_early_exit():
+    """transformers drafts with the target itself cut to its first layers: those calls are
+    drafts, not target passes. With the same greedy drafts and k both count the same passes."""
+    result = bench(tiny_pair(), ["abc", "(a b"], [2], [0.0], 8, 1,
+                   drafting=Settings(drafter="early-exit", exit_layer=1))
+    s = result["settings"][0]
+    rows = {r["row"]: r for r in s["rows"]}
+    assert list(rows) == list(ROWS) and s["identical"] is True, s["mismatches"]
+    assert result["library_drafting"] == "assistant_early_exit = 1" and 0 < result["c"] < 1
+    passes = rows["transformers assisted (k, constant)"]["target_forwards_per_token"]
+    assert passes == rows["engine speculative"]["target_forwards_per_token"] < 1
 
 
 def test_verification_price_is_read_from_the_runs_own_rounds():

@@ -100,6 +100,18 @@ def test_early_exit_drafter_needs_no_draft_model(model_dirs, cli):
     assert "acceptance rate" in out.stdout
 
 
+def test_bench_drafts_by_early_exit_without_a_draft_model(model_dirs, cli):
+    common = ("bench", "--target", str(model_dirs["target"]), "--draft", "./not/loaded", "--limit",
+              "1", "--k", "2", "--temperature", "0", "--max-new-tokens", "4", "--repeats", "1",
+              "--drafter", "early-exit")
+    out = cli(*common, "--exit-layer", "1")
+    assert out.returncode == 0, out.stderr
+    assert "transformers assisted = assistant_early_exit = 1" in out.stdout
+    out = cli(*common, "--exit-layer", "9")
+    assert out.returncode == 2 and "exit layer must be between 1 and" in out.stderr
+    assert "Traceback" not in out.stderr
+
+
 def test_bench_bad_input_is_a_message(cli):
     out = cli("bench", "--k", "two")
     assert out.returncode == 2 and "comma-separated" in out.stderr and "Traceback" not in out.stderr

@@ -6,7 +6,7 @@ import statistics
 from dataclasses import dataclass, replace
 
 from specdec.lessons.speed import REPEATS
-from specdec.measure import drafter_cost_ratio, machine_load, timed
+from specdec.measure import drafter_cost, machine_load, timed
 from specdec.metrics import summarize
 from specdec.prompts import Prompt, as_input
 from specdec.settings import Settings
@@ -77,5 +77,5 @@ def compare(load, target: str, all_variants: list[Variant], prompts: list[Prompt
     progress(repeats * len(runs), repeats * len(runs), "done")
     rows = []
     for (label, pair, s), spec in zip(runs[1:], pooled[1:]):
-        rows += _rows(label, spec, pooled[0], drafter_cost_ratio(pair, s), busiest)
+        rows += _rows(label, spec, pooled[0], drafter_cost(pair, s)[0], busiest)
     return rows
