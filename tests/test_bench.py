@@ -50,6 +50,8 @@ def test_n_gram_lookup_is_benched_against_transformers_prompt_lookup():
     assert result["skipped_rows"] == list(DEFAULTS) and "no default draft length" in table(result)
     assert "prompt_lookup_num_tokens = k, max_matching_ngram_size = 3" in table(result)
     assert result["c"] == 0.0 and s["identical"] is True, s["mismatches"]
+    draftless = {**result, "draft": None}                # the CLI loads no draft model for n-gram
+    assert read_bench(json.dumps(draftless).encode())[1] is None   # the fast page shows it
 
 
 def test_early_exit_is_benched_against_transformers_early_exit():

@@ -49,9 +49,11 @@ def _number(x, optional: bool = True) -> bool:
 
 
 def _bench_shape_ok(result) -> bool:
-    """Every field the page reads has the type it expects (an uploaded file is untrusted)."""
+    """Every field the page reads has the type it expects (an uploaded file is untrusted);
+    an n-gram or early-exit bench loads no draft model (draft: null)."""
     head = isinstance(result, dict) and isinstance(result.get("settings"), list) and \
-        result["settings"] and all(isinstance(result.get(k), str) for k in ("target", "draft")) and \
+        result["settings"] and isinstance(result.get("target"), str) and \
+        isinstance(result.get("draft"), (str, type(None))) and \
         all(_number(result.get(k), False) for k in ("prompts", "max_new_tokens", "repeats", "c"))
     return head and all(
         isinstance(s, dict) and _number(s.get("k"), False) and _number(s.get("temperature"), False)
