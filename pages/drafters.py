@@ -4,9 +4,9 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from specdec.lessons.drafters import compare, variants
-from specdec.lessons.plots import drafters_figure
-from specdec.lessons.speed import REPEATS, spread_warning
+from ui.lessons.drafters import compare, variants
+from ui.figures.lessons import drafters_figure
+from ui.lessons.speed import REPEATS, spread_warning
 from specdec.prompts import round_robin
 from ui import family, jobs, loaders, shell, sidebar, state
 from ui.measured import measured

@@ -3,10 +3,10 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from specdec.lessons import exactness as ex
-from specdec.lessons.fit import chi2_pvalue, in_words
-from specdec.lessons.plots import law_figure, toy_figure
-from specdec.plots import COLORS, show
+from ui.lessons import exactness as ex
+from ui.lessons.fit import chi2_pvalue, in_words
+from ui.figures.lessons import law_figure, toy_figure
+from ui.figures.rounds import COLORS, show
 from ui import family, jobs, shell, sidebar, state
 from ui.i18n import N_, _
 from ui.round_view import chart

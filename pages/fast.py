@@ -4,11 +4,11 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from specdec.bench import flat_rows
-from specdec.drafters import DRAFTERS
-from specdec.lessons import plots as lp
-from specdec.lessons import speed
-from specdec.theory import best_k, expected_speedup, expected_tokens
+from specdec.bench.runner import flat_rows
+from specdec.drafters.registry import DRAFTERS
+from ui.lessons import plots as lp
+from ui.lessons import speed
+from specdec.trace.theory import best_k, expected_speedup, expected_tokens
 from ui import family, jobs, loaders, session, shell, sidebar, state
 from ui.measured import measured as measured_result
 from ui.i18n import _

@@ -8,13 +8,13 @@ import torch
 
 import specdec
 from specdec.chat import user_turn
-from specdec.lessons import exactness as ex
-from specdec.lessons.race import race, verdict
-from specdec.lessons.you_draft import compare
-from specdec.metrics import summarize
-from specdec.plots import COLORS
+from ui.lessons import exactness as ex
+from ui.lessons.race import race, verdict
+from ui.lessons.you_draft import compare
+from specdec.trace.metrics import summarize
+from ui.figures.rounds import COLORS
 from specdec.prompts import by_kind, load_prompts
-from specdec.theory import best_k, expected_speedup
+from specdec.trace.theory import best_k, expected_speedup
 from ui import session, shell, sidebar, state, strip
 from ui.round_view import chart
 from ui.i18n import N_, _

@@ -7,10 +7,10 @@ import streamlit as st
 
 import specdec
 from specdec.chat import user_turn
-from specdec.lessons import trees
-from specdec.plots import prob, show
+from ui.lessons import trees
+from ui.figures.rounds import prob, show
 from specdec.prompts import load_prompts, round_robin
-from specdec.tree_plots import mask_figure, sibling_figure, sibling_steps, tree_figure
+from ui.figures.tree import mask_figure, sibling_figure, sibling_steps, tree_figure
 from ui import family, session, shell, sidebar, state
 from ui.i18n import _
 from ui.measured import measured
@@ -114,7 +114,7 @@ def one_round(pair, settings) -> None:
     if not rnd.tree.nodes:
         st.write(_("This round drafted nothing, so the target wrote one token: the draft reads the "
                    "target's features, which the target's first pass over the prompt makes.")
-                 if getattr(pair.draft, "reads_target_features", False) else
+                 if pair.reads_features else
                  _("This round drafted nothing (no draft was possible), so the target wrote one token."))
         return
     st.markdown(round_story(rnd, label))

@@ -6,13 +6,13 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from specdec.engine import generate
-from specdec.lessons import where
-from specdec.lessons.plots import kind_figure, per_position_by_kind_figure
-from specdec.lessons.survival import survival, survival_caption
-from specdec.lessons.speed import spread_warning
+from specdec.engine.decoder import generate
+from ui.lessons import where
+from ui.figures.lessons import kind_figure, per_position_by_kind_figure
+from ui.lessons.survival import survival, survival_caption
+from ui.lessons.speed import spread_warning
 from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
-from specdec.trace_schema import TraceError
+from specdec.trace.schema import TraceError
 from ui import jobs, session, shell, sidebar, state, strip
 from ui.measured import measured
 from ui import tables

@@ -4,8 +4,8 @@ import streamlit as st
 
 from specdec.chat import has_template, user_turn
 from specdec.errors import InputError
-from specdec.lessons.you_draft import compare
-from specdec.plots import prob, show
+from ui.lessons.you_draft import compare
+from ui.figures.rounds import prob, show
 from ui import session, shell, sidebar, state, strip
 from ui.i18n import N_, _
 from ui.safe import md

@@ -9,13 +9,13 @@
     specdec.generate(pair, [{"role": "user", "content": "Hi"}], settings)   # a chat, for
                                                    # models with a chat template
 """
-from specdec.engine import Decoder, autoregressive, generate, rounds
+from specdec.engine.decoder import Decoder, autoregressive, generate, rounds
 from specdec.errors import InputError, LoadError
-from specdec.metrics import Metrics, summarize
-from specdec.models import Pair, load_pair, make_pair
-from specdec.sampling import Sampling
+from specdec.trace.metrics import Metrics, summarize
+from specdec.models.load import Pair, load_pair, make_pair
+from specdec.rules.sampling import Sampling
 from specdec.settings import Settings
-from specdec.trace import Round, Run
+from specdec.trace.run import Round, Run
 
 __all__ = ["Decoder", "InputError", "LoadError", "Metrics", "Pair", "Round", "Run", "Sampling",
            "Settings", "autoregressive", "generate", "load_pair", "make_pair", "rounds", "summarize"]

@@ -3,11 +3,11 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from specdec.drafters import DRAFTERS
+from specdec.drafters.registry import DRAFTERS
 from specdec.errors import InputError
-from specdec.policies import POLICIES
-from specdec.sampling import Sampling
-from specdec.tree_draft import RULES as TREE_RULES
+from specdec.drafters.policies import POLICIES
+from specdec.rules.sampling import Sampling
+from specdec.drafters.tree import RULES as TREE_RULES
 from specdec.wording import N_
 
 MODES = ("speculative", "autoregressive")

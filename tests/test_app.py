@@ -161,7 +161,7 @@ def test_you_are_the_drafter_verifies_a_typed_continuation(tiny_dirs):
     """The typed tokens are verified with q = a point mass: kept with probability p(d), so the
     page's verdicts equal the engine's PointMassDrafter round for the same seed."""
     import specdec
-    from specdec.drafters import PointMassDrafter
+    from specdec.drafters.ngram import PointMassDrafter
     at = app(tiny_dirs, page="pages/you_draft.py", temperature=1.0, k=4, seed=11)
     at.text_area(key="yd_prompt").set_value("abc ab").run()
     at.text_area(key="yd_text").set_value("c abc").run()
@@ -194,7 +194,7 @@ def test_race_verdict_follows_the_numbers():
     """The sentence says faster or slower as the measured times say, never fixed text."""
     from types import SimpleNamespace
 
-    from specdec.lessons.race import verdict
+    from ui.lessons.race import verdict
 
     def racer(seconds, ids):
         return SimpleNamespace(seconds=seconds, steps=len(ids), tokens=len(ids),

@@ -81,7 +81,7 @@ def test_guided_tour_walks_six_steps_with_a_live_widget_each(tiny_dirs):
 
 
 def test_tour_budget_step_names_the_best_k_from_the_formula(tiny_dirs):
-    from specdec.theory import best_k
+    from specdec.trace.theory import best_k
     at = app(tiny_dirs, page="pages/tour.py")
     at.session_state["tour_step"] = 2
     at.run()

@@ -24,8 +24,8 @@ def test_exact_page_toy_and_real_views(tiny_dirs):
 
 
 def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_path):
-    from specdec import result_cache
-    from specdec.lessons import speed
+    from ui.lessons import result_cache
+    from ui.lessons import speed
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
     monkeypatch.setattr(speed, "BENCH_FILE", tmp_path / "bench.json")
     (tmp_path / "bench.json").write_text("{not json")            # a broken local file: a message
@@ -47,7 +47,7 @@ def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_
 
 
 def test_where_page_runs_a_subset_and_drills_down(tiny_dirs, monkeypatch, tmp_path):
-    from specdec import result_cache
+    from ui.lessons import result_cache
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
     at = app(tiny_dirs, page="pages/where.py", temperature=0.8, k=2)
     at.multiselect(key="where_kinds_sel").set_value(["repetitive"]).run()
@@ -70,7 +70,7 @@ def test_where_page_runs_a_subset_and_drills_down(tiny_dirs, monkeypatch, tmp_pa
 
 @needs_embedded
 def test_drafters_page_compares_on_the_embedded_family(monkeypatch, tmp_path):
-    from specdec import result_cache
+    from ui.lessons import result_cache
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
     at = AppTest.from_file(APP, default_timeout=300)
     at.session_state["k"] = 2
@@ -87,8 +87,8 @@ def test_drafters_page_compares_on_the_embedded_family(monkeypatch, tmp_path):
 def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path, drafter, shown):
     """A file from before --drafter (no such key) names its draft model; an early-exit bench
     names the drafter and transformers' counterpart it ran."""
-    from specdec.bench import ROWS
-    from specdec.lessons import speed
+    from specdec.bench.runner import ROWS
+    from ui.lessons import speed
     rows = [{"row": name, "tokens_per_s": 100.0 + i, "speedup": 1.0 + i / 10, "bound": 1.5,
              "bound_with_verify": 1.2} for i, name in enumerate(ROWS)]
     result = {"target": "t", "draft": "d", "prompts": 3, "max_new_tokens": 8, "repeats": 1, "c": 0.2,
@@ -108,7 +108,7 @@ def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path, dra
 def test_where_page_shows_the_shipped_real_pair_result_with_what_its_positions_say(monkeypatch, tmp_path):
     """The default pair and settings find the result shipped in assets/results; its rounds are
     enough for the per-position caption, computed from them."""
-    from specdec import result_cache
+    from ui.lessons import result_cache
     from ui.state import DEFAULTS
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)      # nothing measured here
     at = AppTest.from_file(APP, default_timeout=300)

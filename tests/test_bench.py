@@ -5,13 +5,13 @@ from types import SimpleNamespace
 import pytest
 from tiny import tiny_pair
 
-from specdec.bench import DEFAULTS, LIBRARY_DRAFTING, ROWS, bench, flat_rows, greedy_mismatches
-from specdec.lessons.plots import bench_figure
-from specdec.lessons.speed import read_bench
-from specdec.measure import verify_cost_in_run
+from specdec.bench.runner import (DEFAULTS, LIBRARY_DRAFTING, ROWS, bench, flat_rows, greedy_mismatches)
+from ui.figures.lessons import bench_figure
+from ui.lessons.speed import read_bench
+from specdec.bench.measure import verify_cost_in_run
 from specdec.prompts import KINDS, load_prompts, round_robin, select
 from specdec.settings import Settings
-from specdec.terminal import table
+from specdec.cli.terminal import table
 
 
 @pytest.fixture(scope="module")
@@ -114,7 +114,7 @@ def test_the_fast_page_reads_bench_json(result, tmp_path):
 
 
 def test_retrained_weights_invalidate_cached_lesson_results(tmp_path, monkeypatch):
-    from specdec import result_cache
+    from ui.lessons import result_cache
     monkeypatch.setattr(result_cache, "ASSETS", tmp_path)
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "results")
     (tmp_path / "m").mkdir()

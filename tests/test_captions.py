@@ -1,6 +1,6 @@
 """Captions computed from measurements: fixed synthetic measurements in both directions, so a
 caption cannot state an effect its data contradicts."""
-from specdec.lessons.speed import spread_warning, temperature_caption, tradeoff_caption
+from ui.lessons.speed import spread_warning, temperature_caption, tradeoff_caption
 
 
 def row(draft, params, acc, speedup, lo=None, hi=None, load=0.3):
@@ -36,7 +36,7 @@ def test_spread_warning_only_when_repeats_disagree_or_the_machine_is_busy():
 
 
 def test_kind_caption_never_names_one_kind_as_best_and_worst():
-    from specdec.lessons.where import kind_caption
+    from ui.lessons.where import kind_caption
     one = kind_caption([{"kind": "code", "acceptance rate": 0.4}])
     assert "Only one kind was run (code): 40%" in one and "least" not in one
     tie = kind_caption([{"kind": "code", "acceptance rate": 0.40}, {"kind": "prose", "acceptance rate": 0.41}])

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 import pytest
 from tiny import char_tokenizer, tiny_llama
 
-from specdec.cli import main
+from specdec.cli.main import main
 
 ROOT = Path(__file__).resolve().parent.parent
 

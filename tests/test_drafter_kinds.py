@@ -13,9 +13,9 @@ from test_lossless import PROMPT, RUNS, exact_two_token_law
 from tiny import tiny_llama
 
 import specdec
-from specdec.drafters import DRAFTERS
-from specdec.early_exit import early_exit_model
-from specdec.reduced_vocab import ReducedVocabLM
+from specdec.drafters.registry import DRAFTERS
+from specdec.drafters.early_exit import early_exit_model
+from specdec.models.reduced_vocab import ReducedVocabLM
 
 KEEP = [0, 1, 2, 3, 4, 5, 9, 11]          # 8 of the 13 tiny ids (EOT included)
 
@@ -90,7 +90,7 @@ def test_every_registered_drafter_runs(pair):
 
 def test_a_typed_continuation_keeps_the_targets_law(pair):
     """A person's guess is drafted as point masses: output still follows p exactly."""
-    from specdec.drafters import PointMassDrafter
+    from specdec.drafters.ngram import PointMassDrafter
     settings = specdec.Settings(k=3, temperature=1.0, max_new_tokens=4)
     law = exact_two_token_law(pair, PROMPT, settings.sampling)
     guess = pair.tokenizer("b(a")["input_ids"]
@@ -106,7 +106,7 @@ def test_a_typed_continuation_keeps_the_targets_law(pair):
 
 
 def test_a_typed_continuation_stops_proposing_once_the_target_leaves_it(pair):
-    from specdec.drafters import PointMassDrafter
+    from specdec.drafters.ngram import PointMassDrafter
     drafter = PointMassDrafter(pair.vocab_size, 2, [5, 6, 7])
     assert drafter.lookup([1, 2], 2) == [5, 6]
     assert drafter.lookup([1, 2, 5], 4) == [6, 7]
@@ -116,7 +116,7 @@ def test_a_typed_continuation_stops_proposing_once_the_target_leaves_it(pair):
 def test_the_full_vocabulary_view_is_the_same_draft(reduced_pair):
     """transformers runs a reduced-vocabulary draft through its full-vocabulary view: the
     same logits as the engine's wrapper (-inf outside the kept ids), the same modules."""
-    from specdec.reduced_vocab import full_vocab_view
+    from specdec.models.reduced_vocab import full_vocab_view
     draft = reduced_pair.draft
     view = full_vocab_view(draft)
     ids = torch.tensor([[1, 5, 6, 12, 3]])                       # 6 and 12 are not kept
@@ -130,8 +130,8 @@ def test_the_bench_runs_transformers_assisted_with_a_reduced_vocab_draft(reduced
     """The library cannot take the engine's wrapper (no generate(); running it crashed the
     bench with an AttributeError): it gets the full-vocabulary view, and its greedy outputs
     are the target's like every other row's."""
-    from specdec.bench import ROWS, bench
-    from specdec.terminal import table
+    from specdec.bench.runner import ROWS, bench
+    from specdec.cli.terminal import table
     result = bench(reduced_pair, ["ab", "(a"], [2], [0.0], 6, 1)
     assert result["skipped_rows"] == [] and result["settings"][0]["identical"] is True
     assert [r["row"] for r in result["settings"][0]["rows"]] == list(ROWS)

@@ -8,7 +8,7 @@ from conftest import needs_embedded
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
 import specdec
-from specdec.models import ASSETS, EMBEDDED, FAST_DRAFT, FAST_TARGET
+from specdec.models.names import ASSETS, EMBEDDED, FAST_DRAFT, FAST_TARGET
 
 pytestmark = needs_embedded
 STDLIB = [name for name in EMBEDDED if name.startswith("stdlib/")]    # this file's family
@@ -83,9 +83,9 @@ def test_greedy_parity_on_the_fast_pair():
     """Speculative greedy == transformers' greedy, token for token, on 20 bundled prompts.
     A split is accepted only at a genuine near-tie (top-2 gap < NEAR_TIE), which batched and
     1-token forwards may break differently in the last float bits."""
-    from specdec.bench import top2_gap
+    from specdec.bench.runner import top2_gap
     from specdec.prompts import load_prompts, round_robin
-    from specdec.sampling import NEAR_TIE
+    from specdec.rules.sampling import NEAR_TIE
     pair = specdec.load_pair(FAST_TARGET, FAST_DRAFT)
     for p in round_robin(load_prompts(), 20):
         run = specdec.generate(pair, p.prompt, k=4, temperature=0, max_new_tokens=24)

@@ -4,7 +4,7 @@ import torch
 from tiny import tiny_pair
 
 import specdec
-from specdec.sampling import Sampling, probs_from_logits
+from specdec.rules.sampling import Sampling, probs_from_logits
 
 PROMPTS = ["a", "ab", "abc", "b c", "(a)", "hhh", "a b c d", "ge", "fed cba", "(((",
            "a\nb", "\n", "gg hh", "d(e)f", "cab cab", "h", "e e e", "bad", "f)", "c\n(c",
@@ -96,7 +96,7 @@ def test_cached_run_equals_no_cache_recompute(pair_no_eos, drafter):
 
 def test_forward_keeps_only_the_rows_asked_for(pair):
     """keep = n runs the LM head on the last n positions only; the rows match a full forward."""
-    from specdec.models import forward, new_cache
+    from specdec.models.runtime import forward, new_cache
     ids = pair.tokenizer("a b c d")["input_ids"]
     full = forward(pair.target, ids, new_cache(pair.target), pair.vocab_size)       # (T, V)
     for keep in (1, 3):

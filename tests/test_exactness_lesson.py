@@ -3,8 +3,8 @@ import pytest
 import torch
 from stats import chi2_pvalue
 
-from specdec.lessons import exactness as ex
-from specdec.lessons.exactness import RULES, decomposition, output_law, sample_rule
+from ui.lessons import exactness as ex
+from ui.lessons.exactness import RULES, decomposition, output_law, sample_rule
 
 
 def random_pair(seed: int, v: int = 6):

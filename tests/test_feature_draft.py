@@ -12,9 +12,9 @@ from tiny import tiny_feature_pair
 
 import specdec
 from specdec.errors import LoadError
-from specdec.feature_draft import save_fc
-from specdec.models import load_model
-from specdec.sampling import probs_from_logits
+from specdec.models.feature import FeatureDraft, save_fc
+from specdec.models.load import load_model
+from specdec.rules.sampling import probs_from_logits
 
 
 @pytest.fixture(scope="module")
@@ -104,7 +104,7 @@ def save_folder(pair, folder):
 def test_a_saved_feature_draft_loads_and_drafts_the_same(fpair_no_eos, tmp_path):
     save_folder(fpair_no_eos, tmp_path)
     loaded = load_model(str(tmp_path))
-    assert loaded.reads_target_features
+    assert isinstance(loaded, FeatureDraft)
     pair = specdec.make_pair(fpair_no_eos.target, loaded, fpair_no_eos.tokenizer)
     a = specdec.generate(fpair_no_eos, "ab", k=3, temperature=1.0, seed=2, max_new_tokens=12)
     b = specdec.generate(pair, "ab", k=3, temperature=1.0, seed=2, max_new_tokens=12)
@@ -125,7 +125,7 @@ def test_a_damaged_mixing_layer_is_one_clear_error(fpair_no_eos, tmp_path):
 def test_bench_runs_every_row_transformers_can_run(fpair):
     """transformers' assisted generation cannot feed a draft the target's features: those
     two rows are skipped (and said so), every other row runs and greedy outputs agree."""
-    from specdec.bench import ASSISTED, ROWS, bench
+    from specdec.bench.runner import ASSISTED, ROWS, bench
     result = bench(fpair, ["ab", "(a"], [2], [0.0], 6, 1)
     assert result["skipped_rows"] == list(ASSISTED)
     rows = [r["row"] for r in result["settings"][0]["rows"]]
@@ -203,7 +203,7 @@ def test_the_feature_hook_keeps_only_its_own_threads_forwards():
 
     from tiny import tiny_llama
 
-    from specdec.models import final_hidden_states
+    from specdec.models.runtime import final_hidden_states
     model = tiny_llama(vocab_size=20, layers=1, seed=0).eval()
     inside, done = threading.Event(), threading.Event()
 
@@ -230,7 +230,7 @@ def test_a_feature_draft_with_its_head_in_8_bits_loads_and_drafts_alike(fpair_no
 
     from safetensors.torch import load_file
 
-    from specdec import head8
+    from specdec.models import head8
     tied = copy.deepcopy(fpair_no_eos.draft)            # the shipped drafts tie head and embedding
     tied.net.config.tie_word_embeddings = True
     tied.net.lm_head.weight = tied.net.model.embed_tokens.weight
@@ -256,7 +256,7 @@ def test_a_feature_draft_with_its_head_in_8_bits_loads_and_drafts_alike(fpair_no
 def test_a_damaged_8_bit_head_is_one_clear_error(fpair_no_eos, tmp_path, damage):
     from safetensors.torch import save_file
 
-    from specdec import head8
+    from specdec.models import head8
     save_folder(fpair_no_eos, tmp_path)
     with pytest.raises(ValueError, match="tied"):            # an untied head would be lost
         head8.split_head(tmp_path)

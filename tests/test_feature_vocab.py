@@ -45,7 +45,7 @@ def test_rows_are_carried_by_token_and_new_tokens_mapped_like_the_old_ones():
 
 
 def test_8_bit_groups_round_each_entry_within_half_a_step():
-    from specdec import head8
+    from specdec.models import head8
     rows = torch.randn(5, 128, generator=torch.Generator().manual_seed(1)) * torch.arange(1, 129)
     q, scale = head8.quantize(rows)
     assert q.dtype == torch.int8 and scale.shape == (5, 2)          # two groups of 64 per row

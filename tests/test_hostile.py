@@ -11,9 +11,9 @@ import random
 import pytest
 
 import specdec
-from specdec.cli import main
-from specdec.terminal import marked_text, visible
-from specdec.trace_schema import MAX_BYTES, TraceError
+from specdec.cli.main import main
+from specdec.cli.terminal import marked_text, visible
+from specdec.trace.schema import MAX_BYTES, TraceError
 from ui.safe import md
 from ui.strip import strip_html
 
@@ -209,7 +209,7 @@ def test_a_tiny_temperature_is_greedy_not_nan(pair, temperature):
 def _copy_model(tmp_path, name: str = "stdlib/draft-1l"):
     import shutil
 
-    from specdec.models import ASSETS
+    from specdec.models.names import ASSETS
     dest = tmp_path / "model"
     shutil.copytree(ASSETS / name, dest)
     return dest

@@ -8,8 +8,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from streamlit.testing.v1 import AppTest
 
-from specdec.drafters import DRAFTERS
-from specdec.policies import POLICIES
+from specdec.drafters.registry import DRAFTERS
+from specdec.drafters.policies import POLICIES
 
 ROOT = Path(__file__).resolve().parent.parent
 PO = ROOT / "locale/ko/LC_MESSAGES/messages.po"
@@ -118,7 +118,7 @@ def test_the_exactness_page_and_its_charts_speak_korean(korean):
 
 
 def test_specdec_texts_stay_english_outside_the_app():
-    from specdec.lessons.fit import in_words
+    from ui.lessons.fit import in_words
     assert in_words(0.5).startswith("p-value 0.50")
 
 
@@ -219,7 +219,7 @@ def test_an_error_is_english_outside_the_app_and_keeps_its_parameters():
 
 
 def test_a_load_error_is_worded_in_korean_with_its_fix(korean, tmp_path):
-    from specdec.models import load_model
+    from specdec.models.load import load_model
     (tmp_path / "config.json").write_text("{}")
     (tmp_path / "model.safetensors").write_bytes(b"\x00" * 16)
     with pytest.raises(Exception) as info:

@@ -3,7 +3,8 @@ import pytest
 from tiny import char_tokenizer, tiny_llama
 
 import specdec
-from specdec.models import LoadError, load_pair, vocab_difference
+from specdec.models import LoadError
+from specdec.models.load import load_pair, vocab_difference
 
 
 @pytest.mark.parametrize("kwargs, words", [

@@ -11,7 +11,7 @@ import torch
 from stats import chi2_pvalue
 
 import specdec
-from specdec.sampling import probs_from_logits
+from specdec.rules.sampling import probs_from_logits
 
 RUNS = 1500
 PROMPT = "ab(ab(a"      # repetitive, so the n-gram drafter finds matches

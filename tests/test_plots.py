@@ -1,8 +1,8 @@
 """Figure builders and the token strip, from a fixed hand-made round."""
 from dataclasses import replace
 
-from specdec import plots
-from specdec.trace import Caches, Dist, Final, Position, Round
+from ui.figures import rounds as plots
+from specdec.trace.run import Caches, Dist, Final, Position, Round
 from ui.strip import strip_html
 
 TEXT = {0: "a", 1: "b", 2: "c", 3: "d"}
@@ -122,7 +122,7 @@ def test_folded_strip_and_output_show_only_emitted_tokens():
 
 
 def test_acceptance_and_speedup_get_separate_axes_and_labels_clear_the_break_even_line():
-    from specdec.lessons.plots import drafters_figure, kind_figure
+    from ui.figures.lessons import drafters_figure, kind_figure
     rows = [{"kind": "code", "acceptance rate": 0.62, "speedup": 1.8},
             {"kind": "prose", "acceptance rate": 0.31, "speedup": 0.97}]
     fig = kind_figure(rows)

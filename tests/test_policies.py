@@ -1,6 +1,6 @@
 """Draft-length policies: each round records the k it used."""
 import specdec
-from specdec.policies import Heuristic
+from specdec.drafters.policies import Heuristic
 
 
 def test_heuristic_schedule():
@@ -39,7 +39,7 @@ def test_confidence_stop(pair_no_eos):
 
 
 def test_ngram_drafter_proposes_the_continuation_of_the_last_match(pair_no_eos):
-    from specdec.drafters import NgramDrafter
+    from specdec.drafters.ngram import NgramDrafter
     d = NgramDrafter(13)
     assert d.lookup([1, 2, 3, 4, 1, 2], 3) == [3, 4, 1]
     assert d.lookup([5, 6, 7], 2) == []

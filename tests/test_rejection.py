@@ -3,7 +3,7 @@ import pytest
 import torch
 from stats import chi2_pvalue
 
-from specdec.rejection import accept_probability, beta, residual, verify_greedy, verify_sampled
+from specdec.rules.chain import accept_probability, beta, residual, verify_greedy, verify_sampled
 
 CASES = {
     "overlapping": ([0.5, 0.3, 0.2, 0.0], [0.2, 0.2, 0.2, 0.4]),
@@ -91,7 +91,7 @@ def test_verify_greedy_accepts_argmax_prefix():
 
 
 def test_sample_follows_the_distribution_and_never_draws_zeros():
-    from specdec.sampling import sample
+    from specdec.rules.sampling import sample
     probs = torch.tensor([0.0, 0.5, 0.0, 0.3, 0.2, 0.0])
     g = torch.Generator().manual_seed(3)
     draws = [sample(probs, g) for _ in range(6000)]

@@ -4,7 +4,7 @@ import os
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from specdec import result_cache, shipped
+from ui.lessons import result_cache, shipped
 
 
 @pytest.fixture

@@ -11,8 +11,9 @@ import pytest
 import torch
 
 import specdec
-from specdec import gguf_cache
-from specdec.models import forward, load_model, new_cache
+from specdec.models import gguf as gguf_cache
+from specdec.models.runtime import forward, new_cache
+from specdec.models.load import load_model
 
 CHATS = [[{"role": "user", "content": "Name three colours."}],
          [{"role": "user", "content": "Write a Python function that adds two numbers."}],
@@ -36,7 +37,7 @@ def test_the_real_model_is_what_the_issue_says(smol):
 def test_the_real_target_multiplies_by_prepacked_weights(smol):
     """A 513 MB model streams its weights from memory: every linear layer is packed
     (7 a layer x 30 + the LM head), so a (k+1)-token pass costs about one step."""
-    from specdec.packed_linear import packed_count
+    from specdec.models.packed import packed_count
     assert packed_count(smol.target) == 30 * 7 + 1
 
 
@@ -149,7 +150,7 @@ def test_the_draft_proposes_only_its_vocabulary_and_is_cheap(smol_pair):
 
 def test_the_drafts_multiply_in_bfloat16_beside_the_packed_target(smol_pair):
     """The target's pass evicts the draft's weights every round: they stream in half the bytes."""
-    from specdec.packed_linear import PackedLinear, bf16_available
+    from specdec.models.packed import PackedLinear, bf16_available
     if not bf16_available():
         pytest.skip("this CPU has no native bfloat16 multiply: the draft stays float32")
     layers = [m for m in smol_pair.draft.modules() if isinstance(m, torch.nn.Linear)]
@@ -162,7 +163,7 @@ def test_the_drafts_multiply_in_bfloat16_beside_the_packed_target(smol_pair):
 def references(smol):
     """transformers' own greedy generate on 20 held-out chat prompts (12 tokens each)."""
     from specdec.chat import user_turn
-    from specdec.engine import encode_prompt
+    from specdec.engine.prompt import encode_prompt
     from specdec.prompts import load_prompts, round_robin
     out = []
     for p in round_robin(load_prompts("chat"), 20):
@@ -177,8 +178,8 @@ def references(smol):
 @pytest.mark.parametrize("k", [2, 4, 8])
 def test_greedy_with_the_draft_equals_transformers_on_20_chat_prompts(smol_pair, references, k):
     """Token for token; a split is allowed only at a measured near-tie of the target."""
-    from specdec.bench import top2_gap
-    from specdec.sampling import NEAR_TIE
+    from specdec.bench.runner import top2_gap
+    from specdec.rules.sampling import NEAR_TIE
     for label, chat, ref in references:
         run = specdec.generate(smol_pair, chat, k=k, temperature=0, max_new_tokens=12)
         got = list(run.token_ids)
@@ -190,7 +191,7 @@ def test_greedy_with_the_draft_equals_transformers_on_20_chat_prompts(smol_pair,
 def test_the_feature_draft_drafts_a_tree_on_the_real_pair(smol):
     """A tree over the feature draft: greedy output equals the target's own (12 tokens)."""
     pair = specdec.make_pair(smol.target, load_model("smollm2/draft"), smol.tokenizer)
-    assert pair.draft.reads_target_features
+    assert pair.reads_features
     alone = specdec.autoregressive(pair, CHATS[0], temperature=0, max_new_tokens=12)
     tree = specdec.generate(pair, CHATS[0], drafter="tree", k=4, tree_width=2, tree_budget=8,
                             temperature=0, max_new_tokens=12)

@@ -3,7 +3,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from specdec.lessons.survival import Survival, after_previous, conditional, survival, survival_caption
+from ui.lessons.survival import Survival, after_previous, conditional, survival, survival_caption
 
 
 def rnd(drafted: int, accepted: int, tree=None):

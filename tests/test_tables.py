@@ -1,7 +1,7 @@
 """Tables name their columns for people: every key a page shows gets a readable header."""
 import pandas as pd
 
-from specdec.bench import flat_rows
+from specdec.bench.runner import flat_rows
 from ui.tables import HEADERS, headed
 
 

@@ -8,7 +8,7 @@ from test_engine import PROMPTS, full_forward_probs, hf_greedy
 from test_lossless import PROMPT, RUNS, exact_two_token_law
 
 import specdec
-from specdec.trace import Run
+from specdec.trace.run import Run
 
 TREES = {
     "model tree, top-w children": dict(drafter="tree", tree_children="top"),
@@ -125,7 +125,7 @@ BAD_TREES = [   # (where, new value, words the message must contain)
 def test_a_bad_tree_in_a_replay_file_is_one_clear_error(tree_file, path, value, words):
     from test_hostile import mutate
 
-    from specdec.trace_schema import TraceError
+    from specdec.trace.schema import TraceError
     with pytest.raises(TraceError, match=words):
         Run.from_json(mutate(tree_file, path, value))
 
@@ -133,7 +133,7 @@ def test_a_bad_tree_in_a_replay_file_is_one_clear_error(tree_file, path, value, 
 def test_a_tree_whose_accepted_nodes_are_not_a_branch_is_refused(tree_file):
     import json
 
-    from specdec.trace_schema import TraceError
+    from specdec.trace.schema import TraceError
     data = json.loads(json.dumps(tree_file))
     nodes = data["rounds"][0]["tree"]["nodes"]
     for n in nodes:
@@ -145,7 +145,7 @@ def test_a_tree_whose_accepted_nodes_are_not_a_branch_is_refused(tree_file):
 def test_bench_tree_rows_sit_beside_the_chain_rows(pair):
     """One row per budget and k; greedy tree output identical to every other row; tokens per
     target pass from the same runs."""
-    from specdec.bench import bench, flat_rows, tree_row
+    from specdec.bench.runner import bench, flat_rows, tree_row
     result = bench(pair, ["ab(ab", "cab cab"], [2], [0.0], 12, 1, trees=(4, 8))
     rows = {r["row"]: r for r in flat_rows(result)}
     assert tree_row(4) in rows and tree_row(8) in rows

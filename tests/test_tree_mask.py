@@ -4,7 +4,7 @@ import torch
 from tiny import tiny_llama
 from transformers import DynamicCache
 
-from specdec.tree import DraftTree, tree_mask, tree_positions
+from specdec.rules.draft_tree import DraftTree, tree_mask, tree_positions
 
 TREE = DraftTree(tokens=(5, 6, 7, 8, 9), parents=(-1, -1, 0, 0, 2))   # 0-2-4 is the deepest branch
 

@@ -10,9 +10,7 @@ import torch
 from stats import chi2_pvalue
 from test_exactness_lesson import random_pair
 
-from specdec.tree_verify import (law_deterministic_children, law_sampled_children,
-                                 law_wrong_match_rule, verify_deterministic_children,
-                                 verify_greedy_children, verify_sampled_children, wrong_match_rule)
+from specdec.rules.tree import (law_deterministic_children, law_sampled_children, law_wrong_match_rule, verify_deterministic_children, verify_greedy_children, verify_sampled_children, wrong_match_rule)
 
 P = torch.tensor([0.40, 0.25, 0.15, 0.15, 0.05], dtype=torch.float64)
 Q = torch.tensor([0.10, 0.50, 0.05, 0.30, 0.05], dtype=torch.float64)
@@ -20,7 +18,7 @@ Q = torch.tensor([0.10, 0.50, 0.05, 0.30, 0.05], dtype=torch.float64)
 
 def brute_force_sampled_law(q, p, m):
     """Independent of law_sampled_children: enumerate every (x_1..x_m) and follow the rule."""
-    from specdec.rejection import residual
+    from specdec.rules.chain import residual
     v, law = len(p), torch.zeros(len(p), dtype=torch.float64)
     for xs in itertools.product(range(v), repeat=m):
         weight = float(torch.prod(q[list(xs)]))
@@ -112,7 +110,7 @@ def test_rejections_record_what_is_left_of_p():
 def test_the_lessons_sampled_laws_match_the_exact_ones():
     """The page's empirical check: both exact rules land on p; the matching rule lands on its
     own (hand-derived) law [0.28, 0.408, 0.312], far from p."""
-    from specdec.lessons.trees import first_token_law, total_variation
+    from ui.lessons.trees import first_token_law, total_variation
     p, q = torch.tensor([0.5, 0.3, 0.2]), torch.tensor([0.1, 0.2, 0.7])
     for rule in ("sampled", "deterministic"):
         assert total_variation(first_token_law(rule, p, q, 2, 20000), p) < 0.015

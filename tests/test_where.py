@@ -2,7 +2,7 @@
 import pytest
 from test_metrics import fake_round
 
-from specdec.lessons.where import PromptResult, group_metrics, group_speedup, position_split
+from ui.lessons.where import PromptResult, group_metrics, group_speedup, position_split
 from specdec.prompts import Prompt
 
 
@@ -48,9 +48,9 @@ def test_results_survive_their_json_form_and_a_damaged_file_is_refused(pair):
     with a damaged round is a TraceError, not a crash."""
     import json
 
-    from specdec.lessons import where
+    from ui.lessons import where
     from specdec.settings import Settings
-    from specdec.trace_schema import TraceError
+    from specdec.trace.schema import TraceError
     prompts = [Prompt("code", "a", "ab"), Prompt("prose", "b", "ba (")]
     res, load = where.run_set(pair, prompts, Settings(k=3, max_new_tokens=10, seed=1, temperature=0.9),
                               lambda *a: None, repeats=2)

@@ -45,7 +45,7 @@ def tiny_pair(draft_seed: int = 2, self_draft: bool = False, eos: bool = True,
 
 def tiny_feature_draft(target, keep_ids: list[int], seed: int = 3, init: float = 0.3):
     """A random feature draft (EAGLE-style) for `target`: one layer over `keep_ids`."""
-    from specdec.feature_draft import FeatureDraft
+    from specdec.models.feature import FeatureDraft
     width = target.config.hidden_size
     net = tiny_llama(len(keep_ids), 1, seed=seed, width=width, init=init)
     fc = torch.nn.Linear(2 * width, width, bias=False)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from specdec.errors import LoadError
-from specdec.models import FAST_DRAFT, FAST_TARGET, family_drafts
+from specdec.models.names import FAST_DRAFT, FAST_TARGET, family_drafts
 from specdec.prompts import Prompt, as_input, load_prompts
 from ui import loaders, session
 from ui.i18n import _
@@ -42,7 +42,7 @@ def speed_prompts(chat: bool, n: int = 8) -> tuple[list[str], list]:
 
 
 def plain(pair) -> bool:
-    return pair is not None and pair.draft is not None and not getattr(pair.draft, "reads_target_features", False)
+    return pair is not None and pair.draft is not None and not pair.reads_features
 
 
 def lab_pair(pair):

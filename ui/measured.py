@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from specdec import result_cache, shipped
+from ui.lessons import result_cache, shipped
 from ui import jobs
 from ui.i18n import _
 

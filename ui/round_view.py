@@ -5,8 +5,8 @@ from typing import Callable
 
 import streamlit as st
 
-from specdec import plots
-from specdec.trace import Round
+from ui.figures import rounds as plots
+from specdec.trace.run import Round
 from ui.i18n import N_, _
 
 WORDS = (N_("accepted"), N_("rejected"), N_("discarded"), N_("untried"), N_("deterministic"),
@@ -123,7 +123,7 @@ def step_rollback(rnd: Round) -> None:
 
 def tree_steps(rnd: Round, label: Callable[[int], str]) -> None:
     """Steps 1-3 of a tree round: the tree, the one pass over it, the walk down."""
-    from specdec.tree_plots import mask_figure, tree_figure
+    from ui.figures.tree import mask_figure, tree_figure
     tree = rnd.tree
     st.subheader(_("1 · Draft a tree"))
     st.write(_("The drafter grew **{n}** nodes (budget {budget}, up to {width} children per node, "

@@ -4,8 +4,8 @@ from __future__ import annotations
 import streamlit as st
 
 import specdec
-from specdec.drafters import DRAFTERS
-from specdec.policies import POLICIES
+from specdec.drafters.registry import DRAFTERS
+from specdec.drafters.policies import POLICIES
 from ui import catalog, i18n, loaders, state
 from ui.i18n import N_, _
 

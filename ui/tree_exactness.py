@@ -8,9 +8,9 @@ import pandas as pd
 import streamlit as st
 
 from specdec.chat import user_turn
-from specdec.engine import encode_prompt
-from specdec.lessons import trees
-from specdec.lessons.exactness import first_position
+from specdec.engine.prompt import encode_prompt
+from ui.lessons import trees
+from ui.lessons.exactness import first_position
 from ui import session
 from ui.i18n import _
 from ui.measured import measured

@@ -10,8 +10,9 @@ import numpy as np
 import torch
 
 import specdec
-from specdec.measure import step_ms
-from specdec.models import forward, load_model, load_tokenizer, make_pair, new_cache
+from specdec.bench.measure import step_ms
+from specdec.models.runtime import forward, new_cache
+from specdec.models.load import load_model, load_tokenizer, make_pair
 from specdec.train.loop import held_out_loss
 
 SAMPLE_PROMPTS = ("def __init__(self,", "for i in range(", "import os\nimport ", '"""Return the ')

@@ -63,7 +63,7 @@ class GpuSpec:
 # ---- 1. the target -------------------------------------------------------------------------
 
 def load(folder: Path, device: str):
-    from specdec.gguf_cache import _load_gguf
+    from specdec.models.gguf import _load_gguf
     model, tokenizer = _load_gguf(folder / GGUF_NAME)
     for p in model.parameters():
         p.requires_grad_(False)
@@ -144,7 +144,7 @@ def save_parts(draft, out: Path, stats: dict) -> None:
     """fp16 parts under 16 MiB each (what a device run may send back), written atomically."""
     from safetensors.torch import save_file
 
-    from specdec.feature_draft import save_fc
+    from specdec.models.feature import save_fc
     state = {k: v.detach().half().contiguous() for k, v in draft.net.state_dict().items()
              if k != "lm_head.weight"}
     head = {HEAD_KEY: state.pop(HEAD_KEY)}

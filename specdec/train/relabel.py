@@ -84,7 +84,7 @@ def label_answers(model, tokens_file: Path) -> dict[str, np.ndarray]:
 def rebuild_answers(src: Path, out: Path, dtype: torch.dtype) -> None:
     from transformers import AutoModelForCausalLM
 
-    from specdec.gguf_cache import converted_target
+    from specdec.models.gguf import converted_target
     model = AutoModelForCausalLM.from_pretrained(converted_target(), dtype=dtype).eval()
     for tokens_file in sorted(src.glob("shard_*.tokens.npz")):
         index = int(tokens_file.name.split("_")[1].split(".")[0])
@@ -96,7 +96,7 @@ def rebuild_answers(src: Path, out: Path, dtype: torch.dtype) -> None:
 def run(shards: int, out: Path, dtype: torch.dtype) -> None:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from specdec.gguf_cache import converted_target
+    from specdec.models.gguf import converted_target
     folder = converted_target()
     tokenizer = AutoTokenizer.from_pretrained(folder)
     model = AutoModelForCausalLM.from_pretrained(folder, dtype=dtype).eval()

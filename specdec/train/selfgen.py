@@ -134,7 +134,7 @@ def run(shards: range, batch: int, max_new: int, out: Path, dtype: torch.dtype, 
         seed: int | None = None) -> None:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
-    from specdec.gguf_cache import converted_target
+    from specdec.models.gguf import converted_target
     folder = converted_target()
     tokenizer = AutoTokenizer.from_pretrained(folder)
     model = AutoModelForCausalLM.from_pretrained(folder, dtype=dtype).eval()

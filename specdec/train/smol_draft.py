@@ -183,7 +183,7 @@ def pick(examples: list[Example], step: int, batch: int) -> list[Example]:
 def load_target():
     from transformers import AutoModelForCausalLM
 
-    from specdec.gguf_cache import converted_target
+    from specdec.models.gguf import converted_target
     return AutoModelForCausalLM.from_pretrained(converted_target(), dtype=torch.float32).eval()
 
 
@@ -200,7 +200,7 @@ def setup(spec: DraftSpec, held: int):
     else:
         from transformers import AutoTokenizer
 
-        from specdec.gguf_cache import converted_target
+        from specdec.models.gguf import converted_target
         keep = choose_vocab(train, spec.vocab, list(range(17)),
                             AutoTokenizer.from_pretrained(converted_target()))
     draft = init_draft(load_target(), spec.layers, keep)
@@ -269,8 +269,8 @@ def export(spec: DraftSpec, held: int = 48) -> Path:
     """Checkpoint -> assets/models/smollm2/<name>: fp16 safetensors, tokenizer, vocabulary."""
     from transformers import AutoTokenizer
 
-    from specdec.gguf_cache import converted_target
-    from specdec.reduced_vocab import write_vocab
+    from specdec.models.gguf import converted_target
+    from specdec.models.reduced_vocab import write_vocab
     draft, _, step, elapsed, keep, examples, held_out = setup(spec, held)
     n = len(keep)
     score = agreement(draft, held_out, to_draft_map(keep), n)

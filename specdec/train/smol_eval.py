@@ -24,9 +24,9 @@ from pathlib import Path
 import torch
 
 from specdec.chat import user_turn
-from specdec.lessons.survival import conditional
-from specdec.measure import step_ms
-from specdec.packed_linear import packed_count
+from ui.lessons.survival import conditional
+from specdec.bench.measure import step_ms
+from specdec.models.packed import packed_count
 from specdec.prompts import load_prompts, round_robin
 
 OUT = Path("build/smollm2_eval.json")
@@ -39,7 +39,7 @@ def draft_logits(pair, seq: torch.Tensor) -> torch.Tensor:
     """(T, V): row i is the draft's guess for s_{i+1}. A feature draft reads the target's
     features: its pair j = (f_j, s_{j+1}) guesses s_{j+2}, so its rows start at i = 1
     (row 0 is the target's own first guess, which such a draft never makes: -inf)."""
-    if not getattr(pair.draft, "reads_target_features", False):
+    if not pair.reads_features:
         return pair.draft(input_ids=seq).logits[0]
     feats = pair.target.get_decoder()(input_ids=seq).last_hidden_state                # (1, T, H)
     rows = pair.draft(seq[:, 1:], features=feats[:, :-1], use_cache=False).logits[0]  # (T-1, V)
@@ -97,7 +97,7 @@ def timed_runs(pair, chats, settings):
 
 def by_kind(kinds: list[str], each: list, base_each: list) -> dict:
     """Per kind of prompt: acceptance, mean acceptance length, speedup (tokens/s ratio)."""
-    from specdec.metrics import summarize
+    from specdec.trace.metrics import summarize
     out = {}
     for kind in dict.fromkeys(kinds):
         idx = [i for i, k in enumerate(kinds) if k == kind]
@@ -110,7 +110,7 @@ def by_kind(kinds: list[str], each: list, base_each: list) -> dict:
 
 
 def row(label, pair, chats, base, settings, c, params, kinds) -> dict:
-    from specdec.metrics import summarize
+    from specdec.trace.metrics import summarize
     out = {"draft": label, "params": params, "c": c}
     for t in (0.0, 1.0):
         tps, rounds, outs, each = timed_runs(pair, chats, replace(settings, temperature=t))
@@ -147,7 +147,7 @@ def evaluate(n_prompts: int, tokens: int, drafts: list[str], exits: list[int]) -
                      "bf16_linears": packed_count(pair.draft, torch.bfloat16)})
     for layers in exits:
         view = specdec.Settings(k=4, max_new_tokens=tokens, drafter="early-exit", exit_layer=layers)
-        from specdec.early_exit import early_exit_model
+        from specdec.drafters.early_exit import early_exit_model
         ee = early_exit_model(target.target, layers)
         c = step_ms(ee, target.vocab_size) / target_ms
         early = specdec.make_pair(target.target, ee, target.tokenizer, TARGET, f"early exit {layers}")

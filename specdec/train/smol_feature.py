@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from specdec import head8
+from specdec.models import head8
 from specdec.train.feature_batches import Seq, load_seqs, make_batch, pick, split, training_seqs
 from specdec.train.feature_vocab import carried_rows, onpolicy_vocab
 from specdec.train.selfgen import log
@@ -80,7 +80,7 @@ def init_draft(target, spec: FeatureSpec, keep_ids: list[int]):
 
     from transformers import LlamaForCausalLM
 
-    from specdec.feature_draft import FeatureDraft
+    from specdec.models.feature import FeatureDraft
     config = copy.deepcopy(target.config)
     config.num_hidden_layers, config.vocab_size, config.tie_word_embeddings = 1, len(keep_ids), True
     net = LlamaForCausalLM(config)
@@ -207,7 +207,7 @@ def from_export(draft, folder: Path, keep: list[int]) -> dict:
     left; the optimizer starts afresh, the step count goes on from training.json."""
     from safetensors.torch import load_file
 
-    from specdec.feature_draft import FC_FILE
+    from specdec.models.feature import FC_FILE
     net = head8.read_weights(folder) if head8.has_head(folder) else \
         {k: v.float() for k, v in load_file(str(folder / "model.safetensors")).items()}
     old_keep = json.loads((folder / "draft_vocab.json").read_text())["keep_ids"]
@@ -271,8 +271,8 @@ def export(spec: FeatureSpec) -> Path:
     """Checkpoint -> assets/models/smollm2/<name>: fp16 net + fc, tokenizer, vocabulary."""
     from transformers import AutoTokenizer
 
-    from specdec.feature_draft import save_fc
-    from specdec.gguf_cache import converted_target
+    from specdec.models.feature import save_fc
+    from specdec.models.gguf import converted_target
     from specdec.train.gpu_feature import gpu_runs
     draft, _, keep, step, elapsed = setup(spec)
     score = agreement(draft, load_seqs("gen", ["gen_0000"]), to_draft_map(keep), len(keep))

@@ -1,0 +1,136 @@
+"""transformers' own generate(), plain and assisted, as a like-for-like baseline."""
+from __future__ import annotations
+
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Callable
+
+import torch
+
+from specdec.settings import Settings
+
+
+class ForwardCounter:
+    """Counts full forward passes of a model (a hook, removed on exit). transformers' early
+    exit drafts with the same model, its config cut to fewer layers for those calls: they
+    are drafts, not target passes, and are not counted."""
+
+    def __init__(self, model):
+        self.model, self.count = model, 0
+        self.layers = _layers(model)
+
+    def __enter__(self):
+        self.handle = self.model.register_forward_hook(self._hook)
+        return self
+
+    def _hook(self, *_):
+        self.count += _layers(self.model) == self.layers
+
+    def __exit__(self, *_):
+        self.handle.remove()
+
+
+def _layers(model) -> int | None:
+    """Layers the model's body runs now (what transformers' early exit changes)."""
+    body = getattr(model, getattr(model, "base_model_prefix", ""), model)
+    return getattr(getattr(body, "config", None), "num_hidden_layers", None)
+
+
+ASSISTANT_KEYS = ("num_assistant_tokens", "num_assistant_tokens_schedule",
+                  "assistant_confidence_threshold")
+
+
+@contextmanager
+def assistant_settings(draft, values: dict):
+    """generate() reads these from the *assistant's* generation_config (kwargs to generate()
+    do not reach it in transformers 5.24): set them there for one call, then restore."""
+    config = getattr(draft, "generation_config", None)
+    saved = {key: getattr(config, key, None) for key in values}
+    for key, value in values.items():
+        setattr(config, key, value)
+    try:
+        yield
+    finally:
+        for key, value in saved.items():
+            setattr(config, key, value)
+
+
+def library_assistant(draft):
+    """The draft as generate(assistant_model=...) takes it: itself when it is a transformers
+    model, its full-vocabulary view when it is a reduced-vocabulary wrapper, else None."""
+    from specdec.models.reduced_vocab import ReducedVocabLM, full_vocab_view
+    if isinstance(draft, ReducedVocabLM):
+        return full_vocab_view(draft)
+    if callable(getattr(draft, "generate", None)) and getattr(draft, "generation_config", None):
+        return draft
+    return None
+
+
+@dataclass(frozen=True)
+class LibraryDrafting:
+    """transformers' counterpart of one of this engine's drafters."""
+    label: str                    # how the bench names it
+    kwargs: Callable              # k -> extra generate() arguments
+    holder: Callable | None       # () -> the model whose generation_config the assistant reads
+    has_defaults: bool            # whether the library has a default draft length for it
+
+
+def library_drafting(pair, settings: Settings) -> LibraryDrafting | str:
+    """transformers' counterpart of `settings.drafter` on this pair, or why it has none."""
+    from specdec.drafters.ngram import NgramDrafter
+    if settings.drafter == "ngram":
+        n = NgramDrafter(pair.vocab_size).max_ngram
+        return LibraryDrafting(f"prompt lookup (prompt_lookup_num_tokens = k, max_matching_ngram_size "
+                               f"= {n})", lambda k: {"prompt_lookup_num_tokens": k,
+                                                     "max_matching_ngram_size": n}, None, False)
+    if settings.drafter == "early-exit":
+        layer = settings.exit_layer
+        return LibraryDrafting(f"assistant_early_exit = {layer}",
+                               lambda k: {"assistant_early_exit": layer}, lambda: pair.target, True)
+    if settings.drafter != "model":
+        return f"transformers has no counterpart of the {settings.drafter} drafter"
+    if pair.draft is None:
+        return "there is no draft model"
+    if pair.reads_features:
+        return "transformers cannot use this draft as an assistant: it reads the target's features"
+    assistant = library_assistant(pair.draft)
+    if assistant is None:
+        return "transformers cannot use this draft as an assistant: it is not a transformers model"
+    view = " (its full-vocabulary view: same modules, q = 0 outside its vocabulary)" \
+        if assistant is not pair.draft else ""
+    return LibraryDrafting(f"assistant_model = the draft{view}",
+                           lambda k: {"assistant_model": assistant}, lambda: assistant, True)
+
+
+def hf_generate(pair, prompt, settings: Settings, seed: int, assistant: str | None = None,
+                k: int | None = None) -> tuple[list[int], float, int]:
+    """(generated ids, seconds, target forwards) for generate(), optionally assisted by the
+    library's counterpart of `settings.drafter` (library_drafting).
+
+    assistant: None (target alone), "constant" (k drafts a round, constant schedule, no
+    confidence stop: like for like with this engine) or "defaults" (the library's own).
+    """
+    from specdec.engine.prompt import encode_prompt
+    ids = torch.tensor([encode_prompt(pair, prompt)[1]], device=pair.device)   # text or chat
+    kwargs = dict(max_new_tokens=settings.max_new_tokens, do_sample=not settings.sampling.greedy,
+                  attention_mask=torch.ones_like(ids), pad_token_id=pair.tokenizer.eos_token_id)
+    if not settings.sampling.greedy:   # top_k=0 switches off generate()'s default top-k of 50
+        kwargs.update(temperature=settings.temperature, top_k=settings.top_k, top_p=settings.top_p)
+    holder, assistant_config = None, {}
+    if assistant is not None:
+        method = library_drafting(pair, settings)
+        kwargs.update(method.kwargs(k))
+        holder = method.holder() if method.holder else None
+        assistant_config = ({"num_assistant_tokens": k, "num_assistant_tokens_schedule": "constant",
+                             "assistant_confidence_threshold": 0.0} if assistant == "constant" else
+                            dict.fromkeys(ASSISTANT_KEYS))        # None = the library's defaults
+    from transformers.utils import logging as hf_logging
+    hf_logging.set_verbosity_error()   # generate() warns about flag combinations we set on purpose
+    torch.manual_seed(seed)
+    with ForwardCounter(pair.target) as counter, torch.no_grad(), \
+            assistant_settings(holder, assistant_config if holder is not None else {}):
+        t0 = time.perf_counter()
+        out = pair.target.generate(ids, **kwargs)
+        seconds = time.perf_counter() - t0
+    return out[0, ids.shape[1]:].tolist(), seconds, counter.count

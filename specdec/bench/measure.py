@@ -1,0 +1,145 @@
+"""Wall-clock measurements on this machine: step costs, cost ratio c, timed runs.
+
+Shared by the "When it is fast" lesson, the model card and `python -m specdec bench`.
+Timings are medians over repeats; a run in lean mode records counters only.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass
+
+import torch
+
+from specdec.engine.decoder import generate
+from specdec.trace.metrics import summarize
+from specdec.models.runtime import forward, new_cache
+from specdec.settings import Settings
+
+# Bumped whenever the engine's own speed changes (2: a memory-bound target runs on prepacked
+# weights, packed_linear.py; 3: its draft on bfloat16 copies). Kept and shipped timings carry
+# it in their key, so a result timed by an older engine is measured again instead of shown
+# as today's.
+TIMING_REVISION = 3
+
+
+@torch.no_grad()
+def step_ms(model, vocab: int, prefix: int = 64, reps: int = 30, tokens: int = 1) -> float:
+    """Median ms of one forward of `tokens` new tokens after `prefix` cached ones.
+
+    tokens = 1 is a decoding step; tokens = k + 1 is a verification pass.
+    """
+    cache = new_cache(model)
+    forward(model, [1 + i % (vocab - 1) for i in range(prefix)], cache, vocab, keep=1)
+    times = []
+    for i in range(reps):
+        ids = [1 + (i + j) % (vocab - 1) for j in range(tokens)]
+        t0 = time.perf_counter()
+        forward(model, ids, cache, vocab)
+        times.append((time.perf_counter() - t0) * 1e3)
+        cache.crop(-tokens)
+    return statistics.median(times)
+
+
+def verify_cost(model, vocab: int, k: int, one_step_ms: float) -> float:
+    """v_k = ms of one (k+1)-token forward / `one_step_ms`, the model's measured 1-token step
+    (Thm 3.8 assumes v_k = 1)."""
+    return step_ms(model, vocab, tokens=k + 1) / one_step_ms
+
+
+def pass_ms(rounds, drafted: int) -> float | None:
+    """Median ms of the target passes over `drafted` + 1 tokens in these rounds (the first
+    round of a run also feeds the prompt, so it is left out)."""
+    times = [r.verify_ms for r in rounds if r.index > 0 and r.drafted == drafted]
+    return statistics.median(times) if times else None
+
+
+def verify_cost_in_run(spec_rounds, base_rounds, k: int) -> float | None:
+    """v_k as runs paid it: a (k+1)-token pass of speculative rounds over a 1-token step of
+    autoregressive rounds timed alongside (the models share the CPU's caches there)."""
+    spec_ms, step = pass_ms(spec_rounds, k), pass_ms(base_rounds, 0)
+    return spec_ms / step if spec_ms and step else None
+
+
+def cost_ratio(pair) -> tuple[float, float, float]:
+    """(c, draft step ms, target step ms); c = 0 for a pair without a draft model."""
+    target = step_ms(pair.target, pair.vocab_size)
+    if pair.draft is None:
+        return 0.0, 0.0, target
+    draft = step_ms(pair.draft, pair.vocab_size)
+    return draft / target, draft, target
+
+
+def drafter_cost(pair, settings: Settings) -> tuple[float, float, float]:
+    """(c, draft step ms, target step ms) of the drafter these settings use: the draft
+    model's (cost_ratio), the early-exit model's (the target's first layers + its head, one
+    step), or c = 0 for n-gram lookup."""
+    if settings.drafter == "early-exit":
+        from specdec.drafters.early_exit import early_exit_model
+        view = early_exit_model(pair.target, settings.exit_layer)
+        draft, target = step_ms(view, pair.vocab_size), step_ms(pair.target, pair.vocab_size)
+        return draft / target, draft, target
+    from specdec.drafters.registry import DRAFTERS
+    if not DRAFTERS[settings.drafter].needs_draft_model or pair.draft is None:
+        return 0.0, 0.0, step_ms(pair.target, pair.vocab_size)
+    return cost_ratio(pair)
+
+
+@dataclass(frozen=True)
+class Timed:
+    tokens: int
+    seconds: float
+    rounds: tuple        # the runs' rounds, pooled (lean traces)
+    texts: tuple         # generated text per prompt
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.tokens / self.seconds if self.seconds else 0.0
+
+    @property
+    def metrics(self):
+        return summarize(self.rounds)
+
+
+def machine_load() -> float:
+    """The 1-minute load average per CPU core (about 1 = every core busy)."""
+    import os
+    return os.getloadavg()[0] / (os.cpu_count() or 1)
+
+
+BUSY_LOAD = 1.0          # per core, sampled during a measurement: another job is competing
+WIDE_SPREAD = 1.25       # max / min of repeated speedups above this: the timing is unreliable
+
+
+def interleaved(runs: list[tuple[str, object, Settings]], prompts: list, repeats: int,
+                progress=lambda *_: None) -> tuple[dict[str, list["Timed"]], float]:
+    """Each (name, pair, settings) timed `repeats` times, interleaved: repeat r of every run
+    before repeat r + 1 of any, so a slow spell hits all alike. Also the highest machine
+    load per core seen between runs (BUSY_LOAD and above: the machine was busy)."""
+    out: dict[str, list[Timed]] = {name: [] for name, _, _ in runs}
+    load = machine_load()
+    for r in range(repeats):
+        for i, (name, pair, settings) in enumerate(runs):
+            progress(r * len(runs) + i, repeats * len(runs), f"{name} (repeat {r + 1})")
+            out[name].append(timed(pair, prompts, settings))
+            load = max(load, machine_load())
+    progress(repeats * len(runs), repeats * len(runs), "done")
+    return out, load
+
+
+def speedups(spec: list["Timed"], base: list["Timed"]) -> list[float]:
+    """Per repeat: speculative tokens/s over the baseline's tokens/s of the same repeat."""
+    return [s.tokens_per_s / b.tokens_per_s for s, b in zip(spec, base) if b.tokens_per_s]
+
+
+def timed(pair, prompts: list[str], settings: Settings) -> Timed:
+    """Generate for every prompt (seed = its index, lean traces) and time the whole set."""
+    tokens, seconds, rounds, texts = 0, 0.0, [], []
+    for i, prompt in enumerate(prompts):
+        t0 = time.perf_counter()
+        run = generate(pair, prompt, settings, seed=i, lean=True)
+        seconds += time.perf_counter() - t0
+        tokens += len(run.token_ids)
+        rounds += run.rounds
+        texts.append(run.text)
+    return Timed(tokens, seconds, tuple(rounds), tuple(texts))

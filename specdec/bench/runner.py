@@ -1,0 +1,236 @@
+"""`python -m specdec bench`: speculative vs autoregressive vs transformers, side by side.
+
+For every temperature and k, on the same prompts, seeds and sampling:
+  1 engine autoregressive (target only, KV cache)   2 engine speculative
+  3 transformers generate() on the target            4 generate(assistant_model, k, constant)
+  5 generate(assistant_model) with the library's defaults (labelled as such)
+  6 this engine with the same drafting defaults (up to 20 drafts, stop when q(d) < 0.4)
+"Assisted" is the library's counterpart of the drafter benched (hf_baseline.library_drafting):
+the draft model as assistant_model, prompt lookup for n-gram, assistant_early_exit for early exit.
+Tokens/s are medians over repeats; the Theorem 3.8 bound uses the measured α̂ and c.
+Theorem 3.8 prices a (k+1)-token verification pass at one target step; the price v_k
+paid in the runs is reported too, with the bound it implies, so a gap can be attributed.
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, field, replace
+
+import torch
+
+from specdec.engine.prompt import encode_prompt
+from specdec.engine.decoder import generate
+from specdec.bench.hf_baseline import hf_generate, library_drafting
+from specdec.bench.measure import drafter_cost, verify_cost, verify_cost_in_run
+from specdec.trace.metrics import summarize
+from specdec.rules.sampling import NEAR_TIE
+from specdec.settings import Settings
+from specdec.trace.theory import expected_speedup, speedup_with_verify, verify_ceiling
+
+ROWS = ("engine autoregressive", "engine speculative", "transformers generate",
+        "transformers assisted (k, constant)", "transformers assisted (library defaults)",
+        "engine speculative (library defaults)")
+PER_K = ROWS[1], ROWS[3]                # rows that depend on k; the others are shared
+# transformers' assistant defaults (num_assistant_tokens=20, constant schedule,
+# assistant_confidence_threshold=0.4) as this engine's confidence policy; the library
+# also adapts its threshold during a run, this engine keeps it fixed.
+LIBRARY_DRAFTING = {"k": 20, "policy": "confidence", "confidence": 0.4}
+
+
+@dataclass
+class Measured:
+    seconds: list[float] = field(default_factory=list)   # one total per repeat
+    tokens: int = 0
+    target_forwards: int = 0
+    outputs: list[list[int]] = field(default_factory=list)
+    rounds: list = field(default_factory=list)
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.tokens / statistics.median(self.seconds) if self.seconds else 0.0
+
+
+def _one(row: str, pair, prompt: str, settings: Settings, seed: int):
+    """(ids, seconds, target forwards, rounds) for one prompt."""
+    if row.startswith("engine"):
+        mode = "autoregressive" if row == ROWS[0] else "speculative"
+        t0 = time.perf_counter()
+        run = generate(pair, prompt, settings, seed=seed, lean=True, mode=mode)
+        seconds = time.perf_counter() - t0
+        return list(run.token_ids), seconds, run.metrics.target_forwards, list(run.rounds)
+    assistant = None if row == ROWS[2] else "constant" if row == ROWS[3] else "defaults"
+    ids, seconds, forwards = hf_generate(pair, prompt, settings, seed, assistant, settings.k)
+    return ids, seconds, forwards, []
+
+
+def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Measured) -> None:
+    """Add one repeat of `row` (every prompt, seed = its index) to `m`; counts come from the first."""
+    first, total = not m.seconds, 0.0
+    for i, prompt in enumerate(prompts):
+        ids, seconds, forwards, rounds = _one(row, pair, prompt, settings, seed=i)
+        total += seconds
+        if first:
+            m.tokens += len(ids)
+            m.target_forwards += forwards
+            m.outputs.append(ids)
+            m.rounds += rounds
+    m.seconds.append(total)
+
+
+ASSISTED = ROWS[3], ROWS[4]
+DEFAULTS = ROWS[4], ROWS[5]              # the library's drafting defaults, and this engine's copy
+
+
+def rows_for(method) -> tuple[tuple[str, ...], str | None]:
+    """(rows to run, why any are left out) for a library_drafting() answer: no assisted rows
+    when the library has no counterpart, no "library defaults" rows when it has no default
+    draft length (prompt lookup)."""
+    if isinstance(method, str):
+        return tuple(r for r in ROWS if r not in ASSISTED), method
+    if not method.has_defaults:
+        return tuple(r for r in ROWS if r not in DEFAULTS), \
+            f"transformers' {method.label.split(' (')[0]} has no default draft length"
+    return ROWS, None
+
+
+def tree_row(budget: int) -> str:
+    return f"engine tree ({budget} nodes, width {TREE_WIDTH})"
+
+
+TREE_WIDTH = 2
+
+
+def tree_settings(pair, settings: Settings, budget: int) -> Settings:
+    """A tree over the pair's draft model (or n-gram matches when it has none) of depth <= k."""
+    drafter = "tree" if pair.draft is not None else "ngram-tree"
+    return replace(settings, drafter=drafter, tree_budget=budget, tree_width=TREE_WIDTH)
+
+
+def jobs(t: float, ks: list[int], max_new: int, rows: tuple[str, ...] = ROWS, pair=None,
+         trees: tuple[int, ...] = (), drafting: Settings = Settings()) -> list[tuple]:
+    """(key, row, settings) for one temperature: the k-free rows once, the others per k
+    (tree rows: one per budget, depth <= k). `drafting` gives the drafter (and exit layer)."""
+    drafter = {"drafter": drafting.drafter, "exit_layer": drafting.exit_layer}
+    plain = Settings(k=1, temperature=t, max_new_tokens=max_new, **drafter)
+    library = Settings(temperature=t, max_new_tokens=max_new, **drafter, **LIBRARY_DRAFTING)
+    out = [((name, None), name, settings) for name, settings in
+           ((ROWS[0], plain), (ROWS[2], plain), (ROWS[4], library), (ROWS[5], library))
+           if name in rows]
+    for k in ks:
+        settings = Settings(k=k, temperature=t, max_new_tokens=max_new, **drafter)
+        out += [((name, k), name, settings) for name in PER_K if name in rows]
+        out += [((tree_row(b), k), tree_row(b), tree_settings(pair, settings, b)) for b in trees]
+    return out
+
+
+def summarize_row(name: str, m: Measured, base: Measured, k: int, c: float, v: float) -> dict:
+    row = {"row": name, "tokens_per_s": m.tokens_per_s, "tokens": m.tokens,
+           "target_forwards_per_token": m.target_forwards / m.tokens if m.tokens else None,
+           "speedup": m.tokens_per_s / base.tokens_per_s if base.tokens_per_s else None,
+           "acceptance_rate": None, "mean_acceptance_length": None, "bound": None,
+           "measured_over_bound": None, "bound_with_verify": None,
+           "measured_over_bound_with_verify": None, "seconds": m.seconds}
+    if not m.rounds or name == ROWS[0]:
+        return row
+    s = summarize(m.rounds)
+    row.update(acceptance_rate=s.acceptance_rate, mean_acceptance_length=s.mean_acceptance_length,
+               alpha=s.mean_beta)
+    if name == ROWS[1]:                 # the bound needs one fixed k
+        alpha = s.mean_beta or 0.0
+        bound, bound_v = expected_speedup(alpha, k, c), speedup_with_verify(alpha, k, c, v)
+        row.update(bound=bound, measured_over_bound=row["speedup"] / bound, bound_with_verify=bound_v,
+                   measured_over_bound_with_verify=row["speedup"] / bound_v)
+    return row
+
+
+def greedy_mismatches(outputs: dict[str, list[list[int]]]) -> list[dict]:
+    """Prompts where the rows' greedy outputs differ: the first differing position per row."""
+    names = list(outputs)
+    found = []
+    for i, reference in enumerate(outputs[names[0]]):
+        for name in names[1:]:
+            other = outputs[name][i]
+            if other != reference:
+                at = next((j for j, (a, b) in enumerate(zip(reference, other)) if a != b),
+                          min(len(reference), len(other)))
+                found.append({"prompt": i, "row": name, "reference": names[0], "position": at})
+    return found
+
+
+@torch.no_grad()
+def top2_gap(pair, prompt, reference: list[int], position: int) -> float:
+    """The target's top-2 probability gap where two greedy outputs first differ (prompt: text
+    or chat, encoded as the engine encodes it)."""
+    ids = encode_prompt(pair, prompt)[1] + reference[:position]
+    probs = pair.target(torch.tensor([ids], device=pair.device)).logits[0, -1].float().softmax(-1)
+    top = probs.topk(2).values.tolist()
+    return top[0] - top[1]
+
+
+def explain(gap: float) -> str:
+    kind = "a near-tie that float rounding can flip" if gap < NEAR_TIE else "not a near-tie: investigate"
+    return f"top-2 gap {gap:.2e} ({kind})"
+
+
+def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
+          repeats: int, progress=None, trees: tuple[int, ...] = (),
+          drafting: Settings = Settings()) -> dict:
+    """Every row, k and temperature on the same prompts, drafting with `drafting.drafter`.
+    Repeats are interleaved (repeat r of every row before repeat r + 1 of any), so a slow
+    spell of the machine hits all rows alike."""
+    progress = progress or (lambda *_: None)
+    c, draft_ms, target_ms = drafter_cost(pair, drafting)
+    method = library_drafting(pair, drafting)
+    names, why = rows_for(method)
+    out = {"skipped_rows": [r for r in ROWS if r not in names], "skipped_why": why,
+           "target": pair.target_name, "draft": pair.draft_name, "drafter": drafting.drafter,
+           "exit_layer": drafting.exit_layer if drafting.drafter == "early-exit" else None,
+           "library_drafting": None if isinstance(method, str) else method.label,
+           "prompts": len(prompts), "max_new_tokens": max_new, "repeats": repeats, "c": c,
+           "draft_step_ms": draft_ms, "target_step_ms": target_ms, "settings": [],
+           "verify_cost_alone": {str(k): verify_cost(pair.target, pair.vocab_size, k, target_ms)
+                                 for k in ks}}
+    todo_by_t = {t: jobs(t, ks, max_new, names, pair, tuple(trees), drafting) for t in temps}
+    steps, done = repeats * sum(map(len, todo_by_t.values())), 0
+    for t, todo in todo_by_t.items():
+        measured = {key: Measured() for key, _, _ in todo}
+        for r in range(repeats):
+            for key, name, settings in todo:
+                progress(done, steps, f"T={t} k={key[1] or '-'} {name} (repeat {r + 1})")
+                measure_once(name, pair, prompts, settings, measured[key])
+                done += 1
+        for k in ks:
+            rows = {name: measured.get((name, None)) or measured[(name, k)]
+                    for name in names + tuple(tree_row(b) for b in trees)}
+            v_alone = out["verify_cost_alone"][str(k)]
+            out["settings"].append(_setting(pair, prompts, rows, k, t, c, v_alone))
+    progress(steps, steps, "done")
+    return out
+
+
+def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone: float) -> dict:
+    """One (T, k) table; bound(v) uses v as paid in the runs (v_alone: the same pass timed alone)."""
+    base = measured[ROWS[0]]
+    v = verify_cost_in_run(measured[ROWS[1]].rounds, base.rounds, k) or v_alone
+    rows = [summarize_row(name, measured[name], base, k, c, v) for name in measured]
+    entry = {"k": k, "temperature": t, "verify_cost": v, "verify_cost_alone": v_alone,
+             "ceiling": verify_ceiling(k, c, v),
+             "rows": rows, "identical": None, "mismatches": []}
+    if t == 0:
+        mismatches = greedy_mismatches({name: measured[name].outputs for name in measured})
+        for mm in mismatches:
+            ref = measured[mm["reference"]].outputs[mm["prompt"]]
+            mm["gap"] = top2_gap(pair, prompts[mm["prompt"]], ref, mm["position"])
+            mm["why"] = explain(mm["gap"])
+        entry.update(identical=not mismatches, mismatches=mismatches)
+    return entry
+
+
+def flat_rows(result: dict) -> list[dict]:
+    """One dict per (temperature, k, row) with the headline numbers (for tables and charts)."""
+    keys = ("tokens_per_s", "target_forwards_per_token", "acceptance_rate", "mean_acceptance_length",
+            "speedup", "bound", "measured_over_bound", "bound_with_verify",
+            "measured_over_bound_with_verify")
+    return [{"temperature": s["temperature"], "k": s["k"], "v": s.get("verify_cost"), "row": r["row"],
+             **{key: r.get(key) for key in keys}} for s in result["settings"] for r in s["rows"]]

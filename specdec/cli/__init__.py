@@ -1,0 +1,2 @@
+"""`python -m specdec run|bench`: argument parsing (main.py) and what the terminal shows
+(terminal.py)."""

@@ -1,0 +1,162 @@
+"""`python -m specdec run|bench ...`: one run marked up with its metrics, or the benchmark table."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from specdec.chat import has_template, user_turn
+from specdec.drafters.registry import DRAFTERS
+from specdec.engine.decoder import generate
+from specdec.errors import InputError
+from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET
+from specdec.models.load import load_pair
+from specdec.drafters.policies import POLICIES
+from specdec.settings import MODES, Settings
+from specdec.cli.terminal import LEGEND_COLOUR, LEGEND_PLAIN, marked_text, metrics_table, visible
+from specdec.drafters.tree import RULES as TREE_RULES
+
+
+def add_threads(p) -> None:
+    p.add_argument("--threads", type=int, default=1,
+                   help="torch threads (default 1: batch-1 decoding of small models gains nothing "
+                        "from more, and collapses when the cores are busy)")
+
+
+def add_run_parser(sub) -> None:
+    p = sub.add_parser("run", help="generate once and show every round's outcome")
+    p.add_argument("--prompt", required=True)
+    p.add_argument("--chat", action="store_true",
+                   help="send the prompt as a user message through the model's chat template")
+    p.add_argument("--target", default=DEFAULT_TARGET, help="embedded name, local dir or hub id")
+    p.add_argument("--draft", default=DEFAULT_DRAFT, help="embedded name, local dir or hub id")
+    p.add_argument("--k", type=int, default=4)
+    p.add_argument("--temperature", type=float, default=0.7, help="0 = greedy")
+    p.add_argument("--top-k", type=int, default=0, help="0 = off")
+    p.add_argument("--top-p", type=float, default=1.0, help="1 = off")
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--max-new-tokens", type=int, default=64)
+    p.add_argument("--drafter", choices=list(DRAFTERS), default="model",
+                   help="; ".join(f"{name}: {d.label}" for name, d in DRAFTERS.items()))
+    p.add_argument("--policy", choices=list(POLICIES), default="constant",
+                   help="; ".join(f"{name}: {p.help}" for name, p in POLICIES.items()))
+    p.add_argument("--confidence", type=float, default=0.3, help="threshold of --policy confidence")
+    p.add_argument("--exit-layer", type=int, default=4, help="layers kept by --drafter early-exit")
+    p.add_argument("--tree-width", type=int, default=2,
+                   help="--drafter tree / ngram-tree: children per expanded node")
+    p.add_argument("--tree-budget", type=int, default=8,
+                   help="--drafter tree / ngram-tree: drafted nodes per round (k = max depth)")
+    p.add_argument("--tree-children", choices=TREE_RULES, default="sampled",
+                   help="--drafter tree: top-w tokens of q, or w independent draws from q")
+    p.add_argument("--mode", choices=MODES, default="speculative")
+    p.add_argument("--json", action="store_true", help="print the whole run trace as JSON")
+    add_threads(p)
+    p.add_argument("--color", choices=["auto", "always", "never"], default="auto")
+
+
+def cmd_run(args) -> int:
+    settings = Settings(k=args.k, temperature=args.temperature, top_k=args.top_k,
+                        top_p=args.top_p, seed=args.seed, max_new_tokens=args.max_new_tokens,
+                        drafter=args.drafter, policy=args.policy, confidence=args.confidence,
+                        exit_layer=args.exit_layer, mode=args.mode, tree_width=args.tree_width,
+                        tree_budget=args.tree_budget, tree_children=args.tree_children)
+    # (validated before loading)
+    if args.mode == "autoregressive" and args.drafter != "model":
+        raise InputError(f"autoregressive mode drafts nothing, so --drafter {args.drafter} would "
+                         "have no effect: drop one of the two")
+    if not args.prompt:
+        raise InputError("the prompt is empty: pass --prompt with some text, e.g. 'def parse('")
+    needs_draft = DRAFTERS[args.drafter].needs_draft_model and args.mode == "speculative"
+    pair = load_pair(args.target, args.draft if needs_draft else None)
+    t0 = time.perf_counter()
+    run = generate(pair, user_turn(args.prompt) if args.chat else args.prompt, settings)
+    seconds = time.perf_counter() - t0
+    if args.json:
+        print(run.to_json())
+        return 0
+    colour = args.color == "always" or (args.color == "auto" and sys.stdout.isatty())
+    print(marked_text(run, colour))
+    print()
+    print(LEGEND_COLOUR if colour else LEGEND_PLAIN)
+    print(metrics_table(run, seconds))
+    return 0
+
+
+BENCH_DRAFTERS = ("model", "ngram", "early-exit")     # the chain drafters transformers also has
+
+
+def add_bench_parser(sub) -> None:
+    p = sub.add_parser("bench", help="speculative vs autoregressive vs transformers, one table")
+    p.add_argument("--target", default=DEFAULT_TARGET)
+    p.add_argument("--draft", default=DEFAULT_DRAFT)
+    p.add_argument("--prompts", default=None, help="a kind of the bundled set, or a file")
+    p.add_argument("--limit", type=int, default=10, help="at most this many prompts")
+    p.add_argument("--k", default="1,2,4,8", help="comma-separated draft lengths")
+    p.add_argument("--temperature", default="0,1", help="comma-separated temperatures")
+    p.add_argument("--max-new-tokens", type=int, default=128)
+    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--trees", default="", help="comma-separated tree budgets: adds a row per "
+                                               "budget and k (a tree of that many nodes, depth <= k)")
+    p.add_argument("--drafter", choices=BENCH_DRAFTERS, default="model",
+                   help="what drafts in the speculative rows; the assisted rows run transformers' "
+                        "counterpart (assistant model, prompt lookup, early exit)")
+    p.add_argument("--exit-layer", type=int, default=4, help="layers kept by --drafter early-exit")
+    p.add_argument("--json", action="store_true", help="print JSON instead of the table")
+    p.add_argument("--out", default=None, help="also save the JSON here (the 'When it is fast' "
+                                               "page reads build/bench.json)")
+    add_threads(p)
+
+
+def _numbers(text: str, kind, name: str) -> list:
+    try:
+        return [kind(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        raise InputError(f"--{name} takes comma-separated numbers, got {text!r}") from None
+
+
+def cmd_bench(args) -> int:
+    from specdec.bench.runner import bench
+    from specdec.prompts import select
+    from specdec.cli.terminal import stderr_progress, table
+    ks, temps = _numbers(args.k, int, "k"), _numbers(args.temperature, float, "temperature")
+    for k in ks:
+        for t in temps:
+            Settings(k=k, temperature=t, max_new_tokens=args.max_new_tokens)   # validate early
+    if args.repeats < 1:
+        raise InputError("--repeats must be at least 1")
+    trees = _numbers(args.trees, int, "trees")
+    for b in trees:
+        Settings(tree_budget=b)                                                  # validate
+    drafting = Settings(drafter=args.drafter, exit_layer=args.exit_layer)        # validates
+    pair = load_pair(args.target, args.draft if DRAFTERS[args.drafter].needs_draft_model else None)
+    chat = has_template(pair.tokenizer)         # an instruct model gets the chat prompts as chats
+    prompts = select(args.prompts, args.limit, "chat" if chat else "text")
+    prompts = [user_turn(p) for p in prompts] if chat else prompts
+    result = bench(pair, prompts, ks, temps, args.max_new_tokens, args.repeats, stderr_progress,
+                   tuple(trees), drafting)
+    if args.out:
+        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+        Path(args.out).write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
+    print(json.dumps(result, allow_nan=False) if args.json else visible(table(result)))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m specdec",
+                                     description="Exact speculative decoding, every decision recorded.")
+    sub = parser.add_subparsers(dest="command", required=True)
+    add_run_parser(sub)
+    add_bench_parser(sub)
+    args = parser.parse_args(argv)
+    import torch
+    torch.set_num_threads(max(1, args.threads))
+    try:
+        return {"run": cmd_run, "bench": cmd_bench}[args.command](args)
+    except InputError as err:
+        print(f"error: {visible(str(err))}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,129 @@
+"""Everything the CLI prints: a run marked up (plain or ANSI), its metrics, the benchmark
+table and a progress bar on stderr."""
+from __future__ import annotations
+
+import sys
+
+from specdec.trace.run import Run
+
+ANSI = {"prompt": "\033[2m", "accepted": "\033[32m", "rejected": "\033[9;31m",
+        "correction": "\033[33m", "bonus": "\033[34m", "target": "", "reset": "\033[0m"}
+PLAIN = {"prompt": ("", ""), "accepted": ("", ""), "rejected": ("[-", "-]"),
+         "correction": ("{", "}"), "bonus": ("<", ">"), "target": ("", "")}
+LEGEND_COLOUR = ("legend: \033[32maccepted draft\033[0m  \033[9;31mrejected draft\033[0m  "
+                 "\033[33mcorrection (residual)\033[0m  \033[34mbonus (p_k+1)\033[0m")
+LEGEND_PLAIN = "legend: accepted draft as is, [-rejected draft-], {correction}, <bonus>"
+
+
+BIDI = set("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def visible(text: str) -> str:
+    """Control and bidirectional-override characters shown as escapes (\\x1b, \\u202e), so
+    text from a prompt or a model cannot move the cursor, recolour or reorder the terminal.
+    Newlines and tabs stay as they are."""
+    return "".join(ch if ch in "\n\t" or (ch.isprintable() and ch not in BIDI)
+                   else ch.encode("unicode_escape").decode("ascii") for ch in text)
+
+
+def _paint(text: str, kind: str, colour: bool) -> str:
+    text = visible(text)
+    if colour:
+        return f"{ANSI[kind]}{text}{ANSI['reset']}" if ANSI[kind] else text
+    left, right = PLAIN[kind]
+    return f"{left}{text}{right}"
+
+
+def marked_text(run: Run, colour: bool) -> str:
+    """The prompt, then every round's accepted drafts, rejected draft and final token."""
+    parts = [_paint(run.prompt, "prompt", colour)]
+    for rnd in run.rounds:
+        emitted = list(rnd.emitted)
+        for pos in rnd.positions[:rnd.n_accepted]:
+            if emitted:
+                parts.append(_paint(pos.text, "accepted", colour))
+                emitted.pop(0)
+        if rnd.n_accepted < len(rnd.positions):          # a chain's rejected draft
+            parts.append(_paint(rnd.positions[rnd.n_accepted].text, "rejected", colour))
+        if emitted:
+            parts.append(_paint(rnd.final.text, rnd.final.kind, colour))
+    return "".join(parts)
+
+
+def _fmt(value, spec: str = ".3f") -> str:
+    return "n/a" if value is None else format(value, spec)
+
+
+def metrics_table(run: Run, seconds: float | None = None) -> str:
+    m = run.metrics
+    rows = [("rounds", m.rounds), ("tokens emitted", m.tokens), ("stop", run.stop_reason),
+            ("acceptance rate", _fmt(m.acceptance_rate)),
+            ("mean acceptance length", _fmt(m.mean_acceptance_length)),
+            ("per-position acceptance", " ".join(_fmt(x, ".2f") for x in m.per_position) or "n/a"),
+            ("acceptance histogram (0..k)", " ".join(map(str, m.histogram))),
+            ("target forwards / token", _fmt(m.target_forwards_per_token)),
+            ("mean beta (alpha-hat)", _fmt(m.mean_beta)),
+            ("draft ms / verify-pass ms (c / v_k)", _fmt(m.draft_per_verify)),
+            ("expected tokens / round (Eq. 1)", _fmt(m.expected_tokens_per_round)),
+            ("expected speedup (Thm 3.8)", _fmt(m.expected_speedup)),
+            ("draft / verify ms", f"{m.draft_ms:.1f} / {m.verify_ms:.1f}")]
+    if seconds:
+        rows.append(("tokens / s", f"{m.tokens / seconds:.1f}"))
+    width = max(len(name) for name, _ in rows)
+    return "\n".join(f"{name:<{width}}  {value}" for name, value in rows)
+
+
+def stderr_progress(done: int, total: int, label: str) -> None:
+    width = 30
+    filled = int(width * done / max(1, total))
+    sys.stderr.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label[:60]:<60}")
+    if done >= total:
+        sys.stderr.write("\n")
+    sys.stderr.flush()
+
+
+def _cell(value, spec: str) -> str:
+    return "—" if value is None else format(value, spec)
+
+
+COLUMNS = (("tok/s", "tokens_per_s", ".1f", 8), ("fwd/tok", "target_forwards_per_token", ".3f", 9),
+           ("acc", "acceptance_rate", ".2f", 7), ("len", "mean_acceptance_length", ".2f", 6),
+           ("speedup", "speedup", ".2f", 9), ("bound", "bound", ".2f", 7),
+           ("meas/bound", "measured_over_bound", ".2f", 11), ("bound(v)", "bound_with_verify", ".2f", 10),
+           ("meas/bound(v)", "measured_over_bound_with_verify", ".2f", 14))
+
+
+def _line(row: dict) -> str:
+    return f"{row['row']:<42}" + "".join(f"{_cell(row[key], spec):>{w}}" for _, key, spec, w in COLUMNS)
+
+
+def table(result: dict) -> str:
+    lines = [f"target {result['target']}  draft {result['draft']}  prompts {result['prompts']}  "
+             f"max_new_tokens {result['max_new_tokens']}  repeats {result['repeats']}  "
+             f"c = {result['c']:.3f} ({result['draft_step_ms']:.2f} / {result['target_step_ms']:.2f} ms)",
+             "bound = Theorem 3.8 from measured alpha and c (a verification pass priced at one target "
+             "step); bound(v) = the same with the measured price v of a (k+1)-token pass"]
+    if "engine speculative (library defaults)" not in result.get("skipped_rows", []):
+        lines.append("library defaults = up to 20 drafts a round, stop drafting after a draft with "
+                     "q(d) < 0.4 (transformers also adapts that threshold during a run); the same in "
+                     "every k table")
+    drafter = result.get("drafter", "model")
+    exit_layer = f" after layer {result['exit_layer']}" if result.get("exit_layer") else ""
+    lines.append(f"drafter: {drafter}{exit_layer}; transformers assisted = "
+                 f"{result.get('library_drafting') or 'none'}")
+    if result.get("skipped_rows"):
+        lines.append(f"not run: {', '.join(result['skipped_rows'])} ({result.get('skipped_why')})")
+    head = f"{'row':<42}" + "".join(f"{name:>{w}}" for name, _, _, w in COLUMNS)
+    for s in result["settings"]:
+        lines += ["", f"T = {s['temperature']}, k = {s['k']}, v = {s['verify_cost']:.2f} "
+                  f"(in these runs one {s['k'] + 1}-token target pass cost {s['verify_cost']:.2f} "
+                  f"steps, {s['verify_cost_alone']:.2f} timed alone; that alone scales the bound "
+                  f"by {s['ceiling']:.2f})",
+                  head, "-" * len(head)]
+        lines += [_line(r) for r in s["rows"]]
+        if s["identical"] is not None:
+            lines.append(f"greedy outputs of rows 1-{len(s['rows'])} identical on every prompt: "
+                         + ("yes" if s["identical"] else "NO"))
+            lines += [f"  prompt {m['prompt']}: {m['row']} differs from {m['reference']} at token "
+                      f"{m['position']}: {m['why']}" for m in s["mismatches"]]
+    return "\n".join(lines)

@@ -1,0 +1,8 @@
+"""Drafters: what proposes the tokens the target verifies (base.py says what a drafter is;
+registry.py lists them by name)."""
+from specdec.drafters.base import (ChainDrafter, Drafter, DrafterKind, FeatureReader, NoDrafter,
+                                   Proposal, TreeDrafter, TreeProposal)
+from specdec.drafters.registry import DRAFTERS, make_drafter, register
+
+__all__ = ["DRAFTERS", "ChainDrafter", "Drafter", "DrafterKind", "FeatureReader", "NoDrafter",
+           "Proposal", "TreeDrafter", "TreeProposal", "make_drafter", "register"]

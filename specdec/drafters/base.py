@@ -1,0 +1,107 @@
+"""What a drafter is: the classes the engine relies on, and what one round's proposal holds.
+
+Every drafter keeps its own state in step with the sequence (`cache_len`, `rollback`). A
+chain drafter proposes d_1..d_m (`propose`); a tree drafter grows a tree of candidates
+(`propose_tree`, SpecInfer / EAGLE-2); a drafter that reads the target's final hidden states
+(EAGLE) also subclasses `FeatureReader`, and the engine hands it the verified features
+after every round (`observe`). The engine asks these classes — never an attribute's
+presence — what a drafter can do.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+import torch
+
+from specdec.rules.draft_tree import DraftTree
+from specdec.rules.sampling import Sampling, choose, probs_from_logits
+
+if TYPE_CHECKING:
+    from specdec.drafters.policies import Constant as Policy
+    from specdec.models.load import Pair
+    from specdec.settings import Settings
+
+
+@dataclass(frozen=True)
+class Proposal:
+    tokens: list[int]          # d_1..d_m, m <= k
+    probs: torch.Tensor        # (m, V) q_1..q_m
+    forwards: int              # draft forward passes spent
+
+
+@dataclass(frozen=True)
+class TreeProposal:
+    tree: DraftTree
+    node_q: dict[int, torch.Tensor]   # node (-1 = root) -> (V,) q its children were chosen from
+    rule: str                          # "deterministic" | "sampled" (how children were chosen)
+    forwards: int                      # draft forward passes spent
+
+
+EMPTY_TREE = TreeProposal(DraftTree((), ()), {}, "deterministic", 0)
+
+
+class Drafter(ABC):
+    """Drafts nothing by itself: the autoregressive baseline runs with a bare Drafter."""
+
+    def cache_len(self) -> int:
+        """Positions of the sequence this drafter has already seen (0 if it keeps no cache)."""
+        return 0
+
+    def rollback(self, valid_len: int) -> None:
+        """Forget everything after the first `valid_len` positions of the sequence."""
+
+
+class NoDrafter(Drafter):
+    """Proposes nothing: every round is one target step (mode "autoregressive")."""
+
+
+class ChainDrafter(Drafter):
+    @abstractmethod
+    def propose(self, seq: list[int], k: int, sampling: Sampling, generator: torch.Generator,
+                policy: "Policy") -> Proposal:
+        """Up to k drafts after `seq`, with the distribution q each was drawn from."""
+
+
+class TreeDrafter(Drafter):
+    def __init__(self, width: int, budget: int):
+        self.width, self.budget = width, budget    # children per node, nodes per round (at most)
+
+    @abstractmethod
+    def propose_tree(self, seq: list[int], depth: int, sampling: Sampling,
+                     generator: torch.Generator) -> TreeProposal:
+        """A tree of at most `budget` drafts below the last token of `seq`, depth <= `depth`."""
+
+
+class FeatureReader(ABC):
+    """A drafter that reads the target's final hidden states of the verified positions."""
+
+    @abstractmethod
+    def observe(self, start: int, feats: torch.Tensor) -> None:
+        """feats (n, H): the target's features for positions start, start+1, ..."""
+
+
+@dataclass(frozen=True)
+class DrafterKind:
+    name: str                  # the value of Settings.drafter and of --drafter
+    label: str                 # how the app names it
+    needs_draft_model: bool    # True: the pair must have a draft model
+    build: Callable[["Pair", "Settings"], Drafter]
+    shape: str = "chain"       # "chain" or "tree": what its rounds verify
+
+
+def draft_chain(row: torch.Tensor, next_row: Callable[[int], torch.Tensor], k: int,
+                sampling: Sampling, generator, policy) -> Proposal:
+    """Sample d_1..d_m (m <= k, the policy may stop early) from q = processed `row` (1, V);
+    `next_row(d)` feeds d to the drafter and returns the logits for the next position."""
+    tokens, rows, forwards = [], [], 1
+    for i in range(k):
+        q = probs_from_logits(row, sampling)[0]                         # (V,)
+        tokens.append(choose(q, sampling, generator))
+        rows.append(q)
+        if i + 1 == k or not policy.keep_drafting(float(q[tokens[-1]])):
+            break
+        row = next_row(tokens[-1])
+        forwards += 1
+    return Proposal(tokens, torch.stack(rows), forwards)

@@ -1,0 +1,149 @@
+"""The speculative decoding loop, one round at a time (Leviathan et al. 2023).
+
+`Decoder` holds one run's state (token ids, the target's KV cache, the drafter and its
+caches, the run's single `torch.Generator`, the draft-length policy) and owns every round's
+bookkeeping: the draft limit, timing, both caches, the `Round` record, the history and the
+stops. What differs between a chain of drafts and a tree of drafts — how to draft, verify and
+decide — is a strategy module (chain.py, tree.py). `rounds()` wraps the decoder as a Python
+generator, so the app can advance a run one click at a time; `generate()` runs to the end.
+Mode "autoregressive" is the baseline: the same code path with k = 0.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Iterator
+
+import torch
+
+from specdec.drafters.base import Drafter, FeatureReader, TreeDrafter
+from specdec.drafters.policies import make_policy
+from specdec.drafters.registry import make_drafter
+from specdec.engine import chain, tree
+from specdec.engine.outcome import Outcome
+from specdec.engine.prompt import Prompt, encode_prompt, stop_ids
+from specdec.errors import InputError
+from specdec.models.load import Pair
+from specdec.models.runtime import keep_rows, new_cache
+from specdec.settings import Settings
+from specdec.trace import record
+from specdec.trace.run import Caches, Round, Run
+from specdec.wording import N_
+
+
+class Decoder:
+    def __init__(self, pair: Pair, prompt: Prompt, settings: Settings, drafter: Drafter | None = None):
+        """`drafter`: a Drafter instance to use instead of settings.drafter's (a person's text)."""
+        self.pair, self.settings = pair, settings
+        self.prompt, self.prompt_ids, self.messages = encode_prompt(pair, prompt)
+        self.stop_ids = stop_ids(pair)
+        self.seq: list[int] = list(self.prompt_ids)
+        self.generator = torch.Generator().manual_seed(settings.generator_seed)   # one per run
+        self.target_cache = new_cache(pair.target)
+        self.drafter = drafter or make_drafter(pair, settings)
+        self.strategy = tree if isinstance(self.drafter, TreeDrafter) else chain
+        self.policy = make_policy(settings.policy, settings.k, settings.confidence)
+        self.history: list[Round] = []          # the rounds so far
+        self.stop: str | None = None
+
+    def __iter__(self) -> Iterator[Round]:
+        while self.stop is None:
+            yield self.step()
+
+    @property
+    def generated(self) -> list[int]:
+        return self.seq[len(self.prompt_ids):]
+
+    def draft_limit(self) -> int:
+        """The policy's k, capped so the round cannot pass max_new_tokens or the context."""
+        if self.settings.mode == "autoregressive":
+            return 0
+        room = min(self.settings.max_new_tokens - len(self.generated) - 1,
+                   self.pair.context - len(self.seq) - 1)
+        return max(0, min(self.policy.next_k(), room))
+
+    def _lengths(self) -> tuple[int, int]:
+        return self.target_cache.get_seq_length(), self.drafter.cache_len()
+
+    def step(self) -> Round:
+        """One round: steps 1-5 double as the captions in the app (chain.py, tree.py: 1-4)."""
+        if self.stop is not None:
+            raise InputError(N_("this run has finished ({why}); reset to start again"), why=self.stop)
+        k, prefix_len = self.draft_limit(), len(self.seq)
+        (target_before, draft_before), t0 = self._lengths(), time.perf_counter()
+        prop = self.strategy.draft(self, k)                                       # 1. draft
+        t1 = time.perf_counter()
+        verified = self.strategy.verify(self, prop, self.seq[target_before:])    # 2. verify
+        t2 = time.perf_counter()
+        target_peak, draft_peak = self._lengths()
+        out = self.strategy.decide(self, prop, verified)                          # 3-4. accept, final
+        self._keep(prefix_len, target_before, out, verified.feats)                # 5. roll back
+        emitted = self._emit(out.accepted + [out.token])
+        if out.drafted is not None:
+            self.policy.update(out.drafted, len(out.kept))
+        rnd = Round(
+            index=len(self.history), prefix_len=prefix_len, draft_limit=k,
+            greedy=self.settings.sampling.greedy, positions=out.positions,
+            n_accepted=len(out.kept), final=out.final, emitted=tuple(emitted),
+            caches=Caches(target_before, target_peak, self.target_cache.get_seq_length(),
+                          draft_before, draft_peak, self.drafter.cache_len()),
+            draft_forwards=prop.forwards, target_forwards=1, draft_ms=(t1 - t0) * 1e3,
+            verify_ms=(t2 - t1) * 1e3, stop=self.stop, tree=out.tree)
+        self.history.append(rnd)
+        return rnd
+
+    def _keep(self, prefix_len: int, target_before: int, out: Outcome, feats) -> None:
+        """Step 5: both caches keep the prefix and the accepted drafts; a feature drafter
+        reads the target's features of the pending tokens and the accepted drafts."""
+        keep_rows(self.target_cache, prefix_len, [prefix_len + i for i in out.kept])
+        self.drafter.rollback(prefix_len + len(out.kept))
+        if isinstance(self.drafter, FeatureReader) and feats is not None:
+            pending = prefix_len - target_before
+            self.drafter.observe(target_before, feats[list(range(pending)) + [pending + i for i in out.kept]])
+
+    def _emit(self, tokens: list[int]) -> list[int]:
+        """Append the round's tokens (cut after EOS) and decide whether the run stops."""
+        ends = [i for i, t in enumerate(tokens) if t in self.stop_ids]
+        if ends:
+            tokens = tokens[:ends[0] + 1]
+            self.stop = "eos"
+        self.seq.extend(tokens)
+        if self.stop is None and len(self.generated) >= self.settings.max_new_tokens:
+            self.stop = "max_new_tokens"
+        if self.stop is None and len(self.seq) >= self.pair.context:
+            self.stop = "context window"
+        return tokens
+
+    def result(self) -> Run:
+        ids = self.generated
+        return Run(prompt=self.prompt, prompt_ids=tuple(self.prompt_ids), messages=self.messages,
+                   settings={**self.settings.as_dict(), "target": self.pair.target_name,
+                             "draft": self.pair.draft_name},
+                   rounds=tuple(self.history), token_ids=tuple(ids),
+                   text=self.pair.tokenizer.decode(ids, skip_special_tokens=True),
+                   stop_reason=self.stop or "running",
+                   vocab=record.vocabulary(self.pair.tokenizer, self.seq, self.history))
+
+
+def _settings(settings: Settings | None, overrides: dict) -> Settings:
+    """A Settings, with keyword overrides applied (keywords are a convenience of this edge)."""
+    return replace(settings or Settings(), **overrides)
+
+
+def rounds(pair: Pair, prompt: Prompt, settings: Settings | None = None,
+           **overrides) -> Iterator[Round]:
+    """Yield one immutable Round per draft -> verify round until a stop."""
+    yield from Decoder(pair, prompt, _settings(settings, overrides))
+
+
+def generate(pair: Pair, prompt: Prompt, settings: Settings | None = None, **overrides) -> Run:
+    """Run to the end and return the whole Run (text, ids, rounds, metrics)."""
+    decoder = Decoder(pair, prompt, _settings(settings, overrides))
+    for _ in decoder:
+        pass
+    return decoder.result()
+
+
+def autoregressive(pair: Pair, prompt: Prompt, settings: Settings | None = None, **overrides) -> Run:
+    """Target-only baseline with the same sampling, generator and cache handling."""
+    return generate(pair, prompt, settings, **{**overrides, "mode": "autoregressive"})

@@ -1,0 +1,38 @@
+"""A prompt as the engine reads it: raw text or a chat, encoded with clear errors; the stop ids."""
+from __future__ import annotations
+
+from typing import Any, Sequence, Union
+
+from specdec.chat import Message, as_messages, render
+from specdec.errors import InputError
+from specdec.models.load import Pair
+from specdec.wording import N_
+
+Prompt = Union[str, Sequence[Any]]     # raw text, or a chat: [{"role", "content"}, ...]
+
+
+def encode_prompt(pair: Pair, prompt: Prompt) -> tuple[str, list[int], tuple[Message, ...] | None]:
+    """(prompt text, ids, chat messages or None), with clear errors for empty prompts, bad
+    chats and prompts past the context window."""
+    if isinstance(prompt, str):
+        if not prompt:
+            raise InputError(N_("the prompt is empty: type some text to continue, e.g. `def parse(`"))
+        text, ids, messages = prompt, list(pair.tokenizer(prompt)["input_ids"]), None
+    else:
+        messages = as_messages(prompt)
+        text, ids = render(pair.tokenizer, messages)
+    if len(ids) >= pair.context:
+        cut = len(ids) - pair.context + 1
+        raise InputError(N_("the prompt is {n} tokens but the models accept at most {limit}: "
+                            "shorten it by at least 1 token") if cut == 1 else
+                         N_("the prompt is {n} tokens but the models accept at most {limit}: "
+                            "shorten it by at least {cut} tokens"), n=len(ids), limit=pair.context, cut=cut)
+    return text, ids, messages
+
+
+def stop_ids(pair: Pair) -> set[int]:
+    """End-of-sequence and end-of-turn ids (the tokenizer's EOS and the model's own)."""
+    ids = {pair.tokenizer.eos_token_id}
+    configured = getattr(getattr(pair.target, "generation_config", None), "eos_token_id", None)
+    ids.update(configured if isinstance(configured, (list, tuple)) else [configured])
+    return {i for i in ids if i is not None}

@@ -1,0 +1,244 @@
+"""Load a draft/target pair by name (names.py resolves it to a folder or a hub id).
+
+Weights load as safetensors only, never with `trust_remote_code`, in float32 (CUDA when
+available, or placed by accelerate when a `device_map` is given). A draft folder with
+`draft_vocab.json` proposes among a subset of the target's vocabulary (reduced_vocab.py), or
+reads the target's features (feature.py); a draft with an 8-bit head is head8.py's. The pair
+must share one tokenizer: same size and the same token <-> id mapping.
+"""
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from specdec.errors import LoadError
+from specdec.models import gguf, head8
+from specdec.models.feature import FeatureDraft, is_feature_folder, load_feature_draft
+from specdec.models.names import CONVERTED, DEFAULT_DRAFT, DEFAULT_TARGET, resolve
+from specdec.models.packed import pack_draft, pack_if_memory_bound
+from specdec.models.reduced_vocab import ReducedVocabLM, read_vocab
+from specdec.wording import N_
+
+
+@dataclass(frozen=True)
+class Pair:
+    target: torch.nn.Module
+    draft: torch.nn.Module | None      # None: no draft model (n-gram drafting only)
+    tokenizer: object
+    target_name: str
+    draft_name: str | None
+    vocab_size: int                    # logits are cut to this many columns
+    context: int                       # max positions both models accept
+    device: torch.device
+
+    @property
+    def reads_features(self) -> bool:
+        """True when the draft reads the target's final hidden states (EAGLE, feature.py)."""
+        return isinstance(self.draft, FeatureDraft)
+
+
+def default_device() -> torch.device:
+    return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+
+def _check_folder(cls_name: str, src: str, name: str) -> None:
+    """A local folder must hold what the loader needs; say which file is missing."""
+    folder = Path(src)
+    if not folder.is_dir():
+        return
+    wanted = ("tokenizer.json", "tokenizer_config.json", "tokenizer.model", "vocab.json") \
+        if "Tokenizer" in cls_name else ("config.json",)
+    if not any((folder / f).is_file() for f in wanted):
+        message = (N_("{name} is a folder but not a tokenizer folder: it has no {files}")
+                   if "Tokenizer" in cls_name else
+                   N_("{name} is a folder but not a model folder: it has no {files}"))
+        raise LoadError(message, name=repr(name), files=" or ".join(wanted))
+
+
+def _explain(name: str, err: Exception) -> LoadError:
+    text, kind = str(err), type(err).__name__
+    if kind == "SafetensorError" or "deserializ" in text.lower() or "header" in text.lower():
+        return LoadError(N_("the weights of {name} are damaged or truncated ({detail})"),
+                         N_("download or copy the model again"), name=repr(name), detail=text[:120])
+    if "does not appear to have a file named" in text or "safetensors" in text.lower():
+        return LoadError(N_("{name} has no safetensors weights (only safetensors are loaded): {detail}"),
+                         name=repr(name), detail=text[:200])
+    if "Unrecognized configuration class" in text or "not supported" in text.lower():
+        return LoadError(N_("{name} is not a causal language model ({detail})"), name=repr(name),
+                         detail=text[:160])
+    if "offline" in text.lower() or "cannot find the requested files" in text.lower() or \
+            "couldn't connect" in text.lower() or "not the path to a directory" in text.lower():
+        return LoadError(N_("{name} is not in the local Hugging Face cache and the hub cannot be "
+                            "reached (offline)"),
+                         N_("download it once while online (`hf download {id}`), or pass a local "
+                            "directory"), name=repr(name), id=name)
+    return LoadError(N_("could not load {name} ({kind}: {detail})"), name=repr(name), kind=kind,
+                     detail=text[:300])
+
+
+def hub_offline() -> bool:
+    from huggingface_hub import constants
+    return bool(constants.HF_HUB_OFFLINE)
+
+
+def _from_pretrained(cls, name: str, **kwargs):
+    """Local files first (fast, works offline); the hub only when online and needed."""
+    from transformers.utils import logging as hf_logging
+    hf_logging.disable_progress_bar()
+    src = resolve(name)
+    _check_folder(cls.__name__, src, name)
+    try:
+        try:
+            return cls.from_pretrained(src, local_files_only=True, trust_remote_code=False, **kwargs)
+        except OSError:
+            if hub_offline() or Path(src).is_dir():
+                raise
+            return cls.from_pretrained(src, trust_remote_code=False, **kwargs)
+    except LoadError:
+        raise
+    except Exception as err:      # every way a file can be broken: one clear LoadError
+        raise _explain(name, err) from err
+
+
+FLOAT_DTYPES = {"F16", "BF16", "F32", "F64"}
+
+
+def _check_dtypes(name: str) -> None:
+    """Weights stored as integers (or anything but floats) would be cast silently into a
+    meaningless model: refuse them with a clear message (reads only the file headers). An
+    8-bit head (head8.HEAD_FILE) is integers on purpose, with its scales; head8 checks it."""
+    from safetensors import safe_open
+    src = Path(resolve(name))
+    for path in sorted(src.glob("*.safetensors")) if src.is_dir() else []:
+        if path.name == head8.HEAD_FILE:
+            continue
+        try:
+            with safe_open(str(path), "pt") as fh:
+                bad = {fh.get_slice(key).get_dtype() for key in fh.keys()} - FLOAT_DTYPES
+        except Exception as err:    # a damaged header: the loader's own message follows
+            raise _explain(name, err) from err
+        if bad:
+            raise LoadError(N_("{name} stores weights as {dtypes}; a causal LM needs floating-point "
+                               "weights (F16, BF16 or F32)"), name=repr(name), dtypes=", ".join(sorted(bad)))
+
+
+def load_model(name: str, device: torch.device | None = None, device_map=None) -> torch.nn.Module:
+    """float32 weights on `device`, or placed by accelerate when `device_map` is given
+    ("auto" shards a model too large for one device across GPUs, or offloads it)."""
+    from transformers import AutoModelForCausalLM
+    extra = {"device_map": device_map} if device_map is not None else {}
+    _check_dtypes(name)
+    src = resolve(name)
+    if head8.has_head(src):                   # a draft whose LM head is stored in 8 bits
+        model = _split_head_model(name, src)
+    else:
+        model = _from_pretrained(AutoModelForCausalLM, name, dtype=torch.float32,
+                                 use_safetensors=True, **extra)
+    if name in CONVERTED and not _converted_ok(model, name):
+        model = _from_pretrained(AutoModelForCausalLM, name, dtype=torch.float32,
+                                 use_safetensors=True, **extra)
+    if device_map is None:
+        model = model.to(device or default_device())
+    try:
+        vocab = read_vocab(src) if Path(src).is_dir() else None
+        if is_feature_folder(vocab):
+            model = load_feature_draft(model, Path(src), vocab)
+        elif vocab:
+            model = ReducedVocabLM(model.float(), vocab["keep_ids"], vocab["target_vocab_size"])
+    except (ValueError, KeyError, TypeError, IndexError, RuntimeError, OSError) as err:
+        raise LoadError(N_("the draft vocabulary of {name} (draft_vocab.json) is damaged ({detail})"),
+                        N_("copy the model again"), name=repr(name),
+                        detail=f"{type(err).__name__}: {str(err)[:120]}") from err
+    if device_map is None:
+        pack_if_memory_bound(model)          # a (k+1)-token pass about as cheap as one step
+    return model.eval()
+
+
+def _split_head_model(name: str, src: str) -> torch.nn.Module:
+    try:
+        return head8.load_net(Path(src))
+    except Exception as err:      # a damaged or mismatched file: one clear LoadError
+        raise _explain(name, err) from err
+
+
+def _converted_ok(model, name: str) -> bool:
+    """A converted model must reproduce its recorded probe; if not, rebuild the cache."""
+    folder = Path(resolve(name))
+    if gguf.matches(model, load_tokenizer(name), folder):
+        return True
+    gguf.converted_target(rebuild=True)
+    return False
+
+
+@functools.lru_cache(maxsize=8)
+def load_tokenizer(name: str):
+    """Tokenizers are read-only here, so one instance per name is shared."""
+    from transformers import AutoTokenizer
+    return _from_pretrained(AutoTokenizer, name)
+
+
+def vocab_difference(target_tok, draft_tok) -> str | None:
+    """None when both tokenizers map the same tokens to the same ids, else the first difference."""
+    if len(target_tok) != len(draft_tok):
+        return f"vocabulary sizes differ: target has {len(target_tok)} tokens, draft has {len(draft_tok)}"
+    t_vocab, d_vocab = target_tok.get_vocab(), draft_tok.get_vocab()
+    for token, tid in sorted(t_vocab.items(), key=lambda kv: kv[1]):
+        did = d_vocab.get(token)
+        if did != tid:
+            where = "is missing in the draft" if did is None else f"has id {did} in the draft"
+            return f"token {token!r} has id {tid} in the target but {where}"
+    return None
+
+
+def context_window(config) -> int:
+    """Positions the model accepts, from its config (GPT-2 says n_positions)."""
+    for key in ("max_position_embeddings", "n_positions", "n_ctx", "seq_length"):
+        value = getattr(config, key, None)
+        if isinstance(value, int) and value > 0:
+            return value
+    return 2048
+
+
+def check_pair(target, draft, tokenizer, draft_tokenizer) -> None:
+    diff = vocab_difference(tokenizer, draft_tokenizer) if draft_tokenizer is not None else None
+    if diff:
+        raise LoadError(N_("draft and target cannot share tokens: {diff}"), diff=diff)
+    for model in (target, draft):
+        if model is not None and model.config.vocab_size < len(tokenizer):
+            raise LoadError(N_("a model has {logits} logits but the tokenizer has {tokens} tokens"),
+                            logits=model.config.vocab_size, tokens=len(tokenizer))
+
+
+def make_pair(target, draft, tokenizer, target_name="target", draft_name="draft",
+              draft_tokenizer=None) -> Pair:
+    """Assemble a Pair from loaded objects (tests build tiny models from configs)."""
+    check_pair(target, draft, tokenizer, draft_tokenizer)
+    pack_draft(target, draft)          # half its bytes beside a memory-bound target
+    if isinstance(draft, FeatureDraft):   # it reads the target's embeddings
+        draft.attach(target)
+    models = [m for m in (target, draft) if m is not None]
+    return Pair(target=target.eval(), draft=None if draft is None else draft.eval(),
+                tokenizer=tokenizer, target_name=target_name, draft_name=draft_name,
+                vocab_size=min(m.config.vocab_size for m in models),
+                context=min(context_window(m.config) for m in models),
+                device=next(target.parameters()).device)
+
+
+def load_pair(target: str = DEFAULT_TARGET, draft: str | None = DEFAULT_DRAFT,
+              device: torch.device | None = None, device_map=None) -> Pair:
+    """Load target and draft by name (embedded, local dir or hub id); draft None = no draft
+    model. `device_map` goes to transformers / accelerate unchanged (e.g. "auto")."""
+    tokenizer = load_tokenizer(target)
+    draft_tokenizer = load_tokenizer(draft) if draft else None
+    diff = vocab_difference(tokenizer, draft_tokenizer) if draft_tokenizer is not None else None
+    if diff:   # before loading weights: fail fast and cheap
+        raise LoadError(N_("{draft} cannot draft for {target}: {diff}"), draft=repr(draft),
+                        target=repr(target), diff=diff)
+    target_model = load_model(target, device, device_map)
+    draft_model = load_model(draft, device, device_map) if draft else None
+    return make_pair(target_model, draft_model, tokenizer, target, draft)
+
+

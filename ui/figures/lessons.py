@@ -1,0 +1,177 @@
+"""Figures for the lessons (pure Plotly builders)."""
+from __future__ import annotations
+
+from typing import Sequence
+
+import plotly.graph_objects as go
+
+from ui.figures.rounds import COLORS, _layout
+from specdec.wording import _
+
+
+def toy_figure(tokens: Sequence[str], p, q, accepted, from_residual) -> go.Figure:
+    """q, p, and the emitted law stacked as min(p, q) + (1 − β)·residual, per token."""
+    t = list(tokens)
+    fig = go.Figure([
+        go.Bar(name=_("q (draft)"), x=t, y=list(q), marker_color=COLORS["draft"], offsetgroup="q"),
+        go.Bar(name=_("p (target)"), x=t, y=list(p), marker_color=COLORS["target"], offsetgroup="p"),
+        go.Bar(name=_("drafted and accepted: min(p, q)"), x=t, y=list(accepted),
+               marker_color=COLORS["overlap"], offsetgroup="out"),
+        go.Bar(name=_("from the residual: (1 − β)·norm(max(0, p − q))"), x=t, y=list(from_residual),
+               base=list(accepted), marker_color=COLORS["correction"], offsetgroup="out")])
+    return _layout(fig, _("The emitted token's law (right bar of each group) lands exactly on p"),
+                   height=380, barmode="group", yaxis_title=_("probability"))
+
+
+def law_figure(tokens: Sequence[str], p, observed, observed_name: str, color: str) -> go.Figure:
+    """Target p against an observed (or exact) distribution of emitted tokens."""
+    fig = go.Figure([
+        go.Bar(name=_("p (target)"), x=list(tokens), y=list(p), marker_color=COLORS["target"], opacity=0.5),
+        go.Bar(name=observed_name, x=list(tokens), y=list(observed), marker_color=color)])
+    return _layout(fig, _("Emitted tokens vs the target's p"), height=360, barmode="group",
+                   yaxis_title=_("probability"))
+
+
+ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
+
+
+def theory_figure(alpha: float, k: int, c: float, measured: list[dict] | None = None,
+                  k_max: int = 12, eps: float = 0.0) -> go.Figure:
+    """Expected speedup over k for several α at this c; break-even line; measured points.
+
+    eps: extra cost of each verified token, so a (k+1)-token pass costs 1 + k·eps steps.
+    """
+    from specdec.trace.theory import expected_speedup
+
+    def curve(a: float, j: int) -> float:          # a pass of 1 + j·ε steps acts as c + ε
+        return expected_speedup(a, j, c + eps)
+
+    ks = list(range(1, k_max + 1))
+    fig = go.Figure()
+    for a in sorted(set(ALPHAS) | {round(alpha, 2)}):
+        chosen = abs(a - alpha) < 1e-9
+        fig.add_trace(go.Scatter(x=ks, y=[curve(a, j) for j in ks], mode="lines",
+                                 name=f"α = {a:.2f}" + (_(" (yours)") if chosen else ""),
+                                 line=dict(width=4 if chosen else 1.5,
+                                           color=COLORS["bonus"] if chosen else None)))
+    fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"],
+                  annotation_text=_("break-even (speedup = 1)"))
+    fig.add_trace(go.Scatter(x=[k], y=[curve(alpha, k)], mode="markers",
+                             name=_("your k"), marker=dict(size=14, color=COLORS["bonus"])))
+    if measured:
+        _add_measured(fig, measured)
+    cost = f"k·c + 1 + k·ε), c = {c:.2f}, ε = {eps:.2f}" if eps else f"k·c + 1) at c = {c:.2f}"
+    return _layout(fig, _("Expected speedup") + f" (1 − α^(k+1)) / ((1 − α)({cost}",
+                   height=420, xaxis_title=_("k (draft length)"), yaxis_title=_("speedup ×"))
+
+
+def _add_measured(fig: go.Figure, measured: list[dict]) -> None:
+    """Measured speedups, and theory at the measured verification cost when known."""
+    ks = [r["k"] for r in measured]
+    if all("theory_speedup_v" in r for r in measured):
+        fig.add_trace(go.Scatter(x=ks, y=[r["theory_speedup_v"] for r in measured], mode="lines",
+                                 name=_("theory at the measured verification cost v_k"),
+                                 line=dict(dash="dash", width=3, color=COLORS["target"])))
+    fig.add_trace(go.Scatter(x=ks, y=[r["speedup"] for r in measured],
+                             mode="markers+lines", name=_("measured here"), line=dict(dash="dot"),
+                             marker=dict(size=11, symbol="x", color=COLORS["correction"])))
+
+
+def tokens_figure(measured: list[dict]) -> go.Figure:
+    """Measured tokens per round against Eq. (1) at the measured α̂."""
+    ks = [r["k"] for r in measured]
+    fig = go.Figure([
+        go.Scatter(x=ks, y=[r["theory_tokens"] for r in measured], name=_("theory (1 − α^(k+1))/(1 − α)"),
+                   mode="lines", line=dict(color=COLORS["target"])),
+        go.Scatter(x=ks, y=[r["tokens_per_round"] for r in measured], name=_("measured"),
+                   mode="markers", marker=dict(size=11, symbol="x", color=COLORS["correction"]))])
+    return _layout(fig, _("Tokens per round: theory vs measured"), height=340, xaxis_title=_("k"),
+                   yaxis_title=_("tokens / round"))
+
+
+def bench_figure(rows: list[dict], temperature: float) -> go.Figure:
+    """Speedup over k at one temperature: each measured row, Theorem 3.8, and the bound at v_k."""
+    rows = [r for r in rows if r["temperature"] == temperature]
+    ks = sorted({r["k"] for r in rows})
+    spec = {r["k"]: r for r in rows if r["row"] == "engine speculative"}
+    fig = go.Figure()
+    for name, key, dash in (("Theorem 3.8 bound", "bound", "solid"),
+                            ("bound at the measured verification cost", "bound_with_verify", "dash")):
+        fig.add_trace(go.Scatter(x=ks, y=[spec[k][key] for k in ks], name=name, mode="lines",
+                                 line=dict(color=COLORS["target"], dash=dash)))
+    styles = {"engine speculative": (COLORS["bonus"], "solid"),
+              "transformers assisted (k, constant)": (COLORS["draft"], "solid"),
+              "engine speculative (library defaults)": (COLORS["bonus"], "dot"),
+              "transformers assisted (library defaults)": (COLORS["discarded"], "dot")}
+    for name, (color, dash) in styles.items():
+        by_k = {r["k"]: r for r in rows if r["row"] == name}
+        if by_k:                        # files from older benches lack the newer rows
+            fig.add_trace(go.Scatter(x=ks, y=[by_k[k]["speedup"] for k in ks], name=name,
+                                     mode="lines+markers", marker=dict(size=10, color=color),
+                                     line=dict(color=color, dash=dash)))
+    fig.add_hline(y=1.0, line_dash="dot", line_color=COLORS["rejected"])
+    return _layout(fig, _("Speedup over this engine's autoregressive decoding, T = {t}").format(t=temperature),
+                   height=380, xaxis_title=_("k"), yaxis_title=_("speedup ×"))
+
+
+def _labelled_bars(names: list[str], values: list[float], colors: list[str], title: str,
+                   break_even: bool, **kw) -> go.Figure:
+    """Bars with their values written inside (outside only when a bar is too short), and
+    the break-even line behind the bars, so no label sits on the line."""
+    fig = go.Figure([go.Bar(x=names, y=values, marker_color=colors, text=[f"{v:.2f}" for v in values],
+                            textposition="auto", cliponaxis=False)])
+    if break_even:
+        fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"], layer="below",
+                      annotation_text=_("break-even"), annotation_position="right")   # in the margin
+    fig.update_yaxes(range=[0, max(values + [1.0 if break_even else 0.0]) * 1.15 or 1])
+    _layout(fig, title, height=340, **kw)
+    return fig.update_layout(margin_r=80 if break_even else 20)
+
+
+def tradeoff_figure(rows: list[dict], y: str, title: str) -> go.Figure:
+    best = max(rows, key=lambda r: r["speedup"])["draft"]
+    colors = [COLORS["bonus"] if r["draft"] == best else COLORS["draft"] for r in rows]
+    names = [r["draft"].split("/", 1)[-1] + (" ★" if r["draft"] == best else "") for r in rows]
+    return _labelled_bars(names, [r[y] for r in rows], colors, title, y == "speedup",
+                          xaxis_title=_("drafter (ordered by size)"))
+
+
+def temperature_figure(rows: list[dict]) -> go.Figure:
+    ts = [r["temperature"] for r in rows]
+    fig = go.Figure([
+        go.Scatter(x=ts, y=[r["acceptance_rate"] for r in rows], name=_("acceptance rate"),
+                   mode="lines+markers", marker_color=COLORS["accepted"]),
+        go.Scatter(x=ts, y=[r["alpha"] for r in rows], name=_("α̂ = mean β"), mode="lines+markers",
+                   marker_color=COLORS["overlap"], line=dict(dash="dot"))])
+    return _layout(fig, _("Acceptance against temperature"), height=340, xaxis_title=_("temperature"),
+                   yaxis=dict(range=[0, 1.02], title=_("rate")))
+
+
+def kind_figure(rows: list[dict]) -> go.Figure:
+    """Acceptance rate (a fraction) and speedup (a ratio) per kind, each on its own axis."""
+    from plotly.subplots import make_subplots
+    kinds = [r["kind"] for r in rows]
+    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
+                        subplot_titles=(_("acceptance rate"), _("speedup ×")))
+    fig.add_trace(go.Bar(name=_("acceptance rate"), x=kinds, y=[r["acceptance rate"] or 0 for r in rows],
+                         marker_color=COLORS["accepted"]), row=1, col=1)
+    fig.add_trace(go.Bar(name=_("speedup ×"), x=kinds, y=[r["speedup"] for r in rows],
+                         marker_color=COLORS["bonus"]), row=1, col=2)
+    fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"], layer="below", row=1, col=2)
+    fig.update_yaxes(range=[0, 1.02], row=1, col=1)
+    fig.update_layout(showlegend=False)
+    return _layout(fig, _("Acceptance and speedup by kind"), height=340)
+
+
+def per_position_by_kind_figure(rows: list[dict]) -> go.Figure:
+    fig = go.Figure([go.Scatter(name=r["kind"], x=list(range(1, len(r["per position"]) + 1)),
+                                y=list(r["per position"]), mode="lines+markers") for r in rows])
+    return _layout(fig, _("Acceptance rate by draft position, per kind"), height=340,
+                   xaxis_title=_("draft position i"), yaxis=dict(range=[0, 1.02], title=_("accepted")))
+
+
+def drafters_figure(rows: list[dict], y: str, title: str) -> go.Figure:
+    best = max(rows, key=lambda r: r[y] or 0)["drafter"]
+    colors = [COLORS["bonus"] if r["drafter"] == best else COLORS["draft"] for r in rows]
+    return _labelled_bars([r["drafter"] for r in rows], [r[y] or 0 for r in rows], colors, title,
+                          y == "speedup")

@@ -1,0 +1,224 @@
+"""Pure Plotly figure builders from traces (testable without a browser).
+
+Colours mean the same thing on every chart and page (see COLORS). `label` maps a
+token id to its display text (a tokenizer live, or a run's stored vocabulary).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import plotly.graph_objects as go
+
+from specdec.rules.sampling import NEAR_TIE
+from specdec.trace.run import Dist, Position, Round
+from specdec.wording import _
+
+COLORS = {
+    "target": "#475569",      # p, the target's distribution (slate)
+    "draft": "#a855f7",       # q, the draft's distribution (purple)
+    "overlap": "#16a34a",     # min(p, q): the mass a draft keeps (green)
+    "accepted": "#16a34a",
+    "rejected": "#dc2626",
+    "discarded": "#9ca3af",
+    "correction": "#ea580c",  # drawn from the residual (orange)
+    "bonus": "#2563eb",       # drawn from p_{k+1} (blue)
+    "target-step": "#475569",
+    "prompt": "#6b7280",
+}
+Label = Callable[[int], str]
+TOP = 12
+
+
+def show(text: str, limit: int = 16) -> str:
+    """Make whitespace visible in axis labels; long tokens are shortened with an ellipsis."""
+    shown = repr(text)[1:-1].replace(" ", "␣") or "∅"
+    return shown if len(shown) <= limit else shown[:limit - 1] + "…"
+
+
+def prob(x: float | None) -> str:
+    """A probability with its significant digits: 0.412, 1.2e-04, 0 — never a misleading 0.000."""
+    if x is None:
+        return "—"
+    if x == 0:
+        return "0"
+    return f"{x:.1e}" if abs(x) < 1e-3 else f"{x:.3f}"
+
+
+def quote(text: str) -> str:
+    return f"“{show(text)}”"
+
+
+GRID = "rgba(128,128,128,0.2)"      # transparent plot area and grey grid: light and dark themes alike
+
+
+def _layout(fig: go.Figure, title: str, height: int = 320, **kw) -> go.Figure:
+    """Title top left; legend pinned to the bottom of the figure, below the axis labels.
+
+    No plotly template: applying one costs ~12 ms a figure, and Streamlit themes charts anyway.
+    """
+    fig.update_layout(title=dict(text=title, x=0, xanchor="left"), height=height + 40,
+                      margin=dict(l=40, r=20, t=60, b=90), plot_bgcolor="rgba(0,0,0,0)",
+                      legend=dict(orientation="h", yref="container", y=0, yanchor="bottom",
+                                  x=0.5, xanchor="center"),
+                      **kw)
+    fig.update_xaxes(gridcolor=GRID)
+    fig.update_yaxes(gridcolor=GRID)
+    return fig
+
+
+def top_ids(dists: list[Dist], n: int = TOP) -> list[int]:
+    """Union of the top tokens of several distributions, ordered by the first one."""
+    ids: list[int] = []
+    for dist in dists:
+        for token, _ in dist.top(n):
+            if token not in ids:
+                ids.append(token)
+    first = dists[0]
+    return sorted(ids, key=lambda t: -first.prob(t))[: n + 4]
+
+
+def pq_figure(pos: Position, label: Label) -> go.Figure:
+    """p and q over the top tokens, min(p, q) as the shaded overlap, β written on it."""
+    ids = top_ids([pos.target, pos.draft])
+    if pos.token not in ids:
+        ids.append(pos.token)
+    names = [show(label(t)) + (" ◀" if t == pos.token else "") for t in ids]
+    p = [pos.target.prob(t) for t in ids]
+    q = [pos.draft.prob(t) for t in ids]
+    fig = go.Figure([
+        go.Bar(name=_("q (draft)"), x=names, y=q, marker_color=COLORS["draft"], opacity=0.55),
+        go.Bar(name=_("p (target)"), x=names, y=p, marker_color=COLORS["target"], opacity=0.55),
+        go.Bar(name=_("min(p, q)"), x=names, y=[min(a, b) for a, b in zip(p, q)], width=0.3,
+               marker_color=COLORS["overlap"])])
+    fig.add_annotation(text=f"β = Σ min(p, q) = {pos.beta:.3f}", x=0.99, y=0.95, xref="paper",
+                       yref="paper", showarrow=False, font=dict(size=14, color=COLORS["overlap"]))
+    return _layout(fig, _("Position {i}: drafted {token} ◀").format(i=pos.i, token=quote(pos.text)),
+                   barmode="overlay",
+                   yaxis_title=_("probability"))
+
+
+def ratio_figure(rnd: Round) -> go.Figure:
+    """u against min(1, p/q) per position: accepted where the dot sits below the bar top."""
+    xs = [f"{p.i}: {show(p.text)}" for p in rnd.positions]
+    colors = [COLORS[p.verdict] for p in rnd.positions]
+    fig = go.Figure([go.Bar(name=_("min(1, p/q)"), x=xs, y=[p.ratio for p in rnd.positions],
+                            marker_color=colors, opacity=0.45)])
+    drawn = [p for p in rnd.positions if p.u is not None]
+    fig.add_trace(go.Scatter(name=_("u ~ U(0,1)"), x=[f"{p.i}: {show(p.text)}" for p in drawn],
+                             y=[p.u for p in drawn], mode="markers",
+                             marker=dict(size=14, symbol="diamond", color="black")))
+    return _layout(fig, _("Accept if u ≤ min(1, p/q)"), yaxis=dict(range=[0, 1.05], title=_("probability")))
+
+
+def source_figure(rnd: Round, label: Label) -> go.Figure:
+    """Where the final token came from: the residual (after a rejection) or p_{k+1}."""
+    if rnd.greedy:
+        return greedy_source_figure(rnd, label)
+    final, kind = rnd.final, rnd.final.kind
+    dists = [final.source]
+    rejected = (rnd.positions[rnd.n_accepted] if kind == "correction" and
+                len(rnd.positions) > rnd.n_accepted else None)      # a chain's rejected draft
+    if rejected is not None and rejected.target is not None:
+        dists += [rejected.target, rejected.draft]
+    ids = top_ids(dists)
+    if final.token not in ids:           # the drawn token is always shown, however unlikely
+        ids.append(final.token)
+    names = [show(label(t)) + (" ◀" if t == final.token else "") for t in ids]
+    traces = []
+    if rejected is not None and rejected.target is not None:
+        traces += [go.Bar(name=_("p (target)"), x=names, y=[rejected.target.prob(t) for t in ids],
+                          marker_color=COLORS["target"], opacity=0.35),
+                   go.Bar(name=_("q (draft)"), x=names, y=[rejected.draft.prob(t) for t in ids],
+                          marker_color=COLORS["draft"], opacity=0.35)]
+    name = {"correction": _("residual norm(max(0, p − q))"), "bonus": _("p_{k+1} (target)"),
+            "target": _("p (target)")}[kind]
+    traces.append(go.Bar(name=name, x=names, y=[final.source.prob(t) for t in ids],
+                         marker_color=COLORS.get(kind, COLORS["target"])))
+    title = {"correction": _("Resampled {token} from the residual").format(token=quote(final.text)),
+             "bonus": _("All drafts accepted: bonus {token} from p_(k+1)").format(token=quote(final.text)),
+             "target": _("No draft: {token} sampled from p").format(token=quote(final.text))}[kind]
+    return _layout(go.Figure(traces), title, barmode="group", yaxis_title=_("probability"))
+
+
+def greedy_figure(pos: Position, label: Label) -> go.Figure:
+    """Greedy mode: the target's top tokens, its argmax, and the drafted token."""
+    ids = top_ids([pos.target], 8)
+    best = ids[0]
+    colors = [COLORS["accepted"] if t == pos.token == best else COLORS["rejected"] if t == pos.token
+              else COLORS["target"] for t in ids]
+    names = [show(label(t)) + (" (argmax)" if t == best else "") + (" ◀" if t == pos.token else "")
+             for t in ids]
+    fig = go.Figure([go.Bar(x=names, y=[pos.target.prob(t) for t in ids], marker_color=colors,
+                            name=_("p (target, T=1 softmax)"))])
+    return _layout(fig, _("Position {i}: accept iff the draft is the target's argmax").format(i=pos.i),
+                   yaxis_title=_("probability"))
+
+
+def greedy_source_figure(rnd: Round, label: Label) -> go.Figure:
+    """Greedy mode: the final token is the target's argmax where the drafts stopped (no residual)."""
+    final = rnd.final
+    ids = top_ids([final.source], 8)
+    if final.token not in ids:
+        ids.append(final.token)
+    names = [show(label(t)) + (" ◀" if t == final.token else "") for t in ids]
+    colors = [COLORS.get(final.kind, COLORS["target"]) if t == final.token else COLORS["target"]
+              for t in ids]
+    fig = go.Figure([go.Bar(x=names, y=[final.source.prob(t) for t in ids], marker_color=colors,
+                            name=_("p (target, T=1 softmax)"))])
+    where = {"correction": _("replaces rejected draft {i}").format(i=rnd.n_accepted + 1),
+             "bonus": _("after every draft was accepted"), "target": _("no draft")}[final.kind]
+    return _layout(fig, _("Greedy: {token} is the target's argmax ({where})").format(
+        token=quote(final.text), where=where),
+                   yaxis_title=_("probability"))
+
+
+def near_tie(dist: Dist, margin: float = NEAR_TIE) -> float | None:
+    """The gap between the two most likely tokens when it is below `margin`, else None."""
+    top = dist.top(2)
+    gap = top[0][1] - top[1][1] if len(top) > 1 else 1.0
+    return gap if gap < margin else None
+
+
+def per_position_figure(per_position: tuple[float, ...]) -> go.Figure:
+    xs = [f"{i + 1}" for i in range(len(per_position))]
+    fig = go.Figure([go.Bar(x=xs, y=list(per_position), marker_color=COLORS["accepted"])])
+    return _layout(fig, _("Acceptance rate by draft position"), height=300,
+                   xaxis_title=_("draft position i"), yaxis=dict(range=[0, 1.05], title=_("accepted")))
+
+
+def histogram_figure(histogram: tuple[int, ...]) -> go.Figure:
+    fig = go.Figure([go.Bar(x=[str(j) for j in range(len(histogram))], y=list(histogram),
+                            marker_color=COLORS["target"])])
+    return _layout(fig, _("Rounds that accepted exactly j drafts"), height=300,
+                   xaxis_title=_("accepted drafts j"), yaxis_title=_("rounds"))
+
+
+def timeline_figure(rounds: list[Round], selected: int | None = None) -> go.Figure:
+    """Tokens emitted per round: accepted drafts, then the final token by kind (one legend
+    entry per colour). Rejected drafts emit nothing, so they are not stacked here."""
+    xs = [r.index + 1 for r in rounds]
+    kept = [min(r.n_accepted, len(r.emitted)) for r in rounds]
+    traces = [go.Bar(name=_("accepted draft"), x=xs, y=kept, marker_color=COLORS["accepted"])]
+    for kind, name in (("correction", "correction (residual)"), ("bonus", "bonus (p_k+1)"),
+                       ("target", "target token (no draft)")):
+        ys = [1 if r.final.kind == kind and len(r.emitted) > r.n_accepted else 0 for r in rounds]
+        if any(ys):
+            traces.append(go.Bar(name=name, x=xs, y=ys, marker_color=COLORS.get(kind, COLORS["target"])))
+    fig = go.Figure(traces)
+    if selected is not None:
+        fig.add_vline(x=selected + 1, line_dash="dot", line_color="black")
+    return _layout(fig, _("Tokens emitted per round"), height=300, barmode="stack", xaxis_title=_("round"),
+                   yaxis_title=_("tokens"))
+
+
+def cache_figure(rnd: Round) -> go.Figure:
+    """KV-cache lengths after verification: entries kept and entries cropped, per model."""
+    c = rnd.caches
+    models = ["target", "draft"]
+    fig = go.Figure([
+        go.Bar(name=_("kept"), y=models, x=[c.target_after, c.draft_after], orientation="h",
+               marker_color=COLORS["accepted"]),
+        go.Bar(name=_("cropped"), y=models, x=[c.target_cropped, c.draft_cropped], orientation="h",
+               marker_color=COLORS["rejected"])])
+    return _layout(fig, _("KV cache after rollback"), height=200, barmode="stack",
+                   xaxis_title=_("positions"))

@@ -1,0 +1,71 @@
+"""A race: the target alone against speculative decoding, on one prompt, as it happens.
+
+Both runs share the CPU fairly: the racer that has used less wall-clock so far takes
+the next step, so each one's clock reads as if it had the machine to itself. Updates
+come after every step (a token for the target alone, a round for speculation).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+from typing import Callable
+
+from specdec.engine.decoder import Decoder
+from specdec.engine.prompt import Prompt
+from specdec.settings import Settings
+from specdec.wording import _
+
+
+@dataclass
+class Racer:
+    name: str
+    decoder: Decoder
+    seconds: float = 0.0
+    steps: int = field(default=0)
+
+    @property
+    def tokens(self) -> int:
+        return len(self.decoder.generated)
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.tokens / self.seconds if self.seconds else 0.0
+
+    @property
+    def done(self) -> bool:
+        return self.decoder.stop is not None
+
+
+def race(pair, prompt: Prompt, settings: Settings,
+         on_step: Callable[[Racer], None] = lambda r: None) -> tuple[Racer, Racer]:
+    """(target alone, speculative), run to the end with fair turns."""
+    alone = Racer("target alone", Decoder(pair, prompt, replace(settings, mode="autoregressive")))
+    spec = Racer("speculative", Decoder(pair, prompt, replace(settings, mode="speculative")))
+    while not (alone.done and spec.done):
+        racer = min((r for r in (alone, spec) if not r.done), key=lambda r: r.seconds)
+        t0 = time.perf_counter()
+        racer.decoder.step()
+        racer.seconds += time.perf_counter() - t0
+        racer.steps += 1
+        on_step(racer)
+    return alone, spec
+
+
+def verdict(alone: Racer, spec: Racer, greedy: bool) -> str:
+    """One sentence computed from the race (never fixed text), in the app's language."""
+    ratio = alone.seconds / spec.seconds if spec.seconds else 0.0
+    text = (_("Speculative decoding wrote {tokens} tokens in {spec_s:.2f} s with {spec_passes} "
+              "target passes; the target alone needed {alone_s:.2f} s and {alone_passes} passes: "
+              "{ratio:.2f}× ({faster} on this run).")
+            .format(tokens=spec.tokens, spec_s=spec.seconds, spec_passes=spec.steps,
+                    alone_s=alone.seconds, alone_passes=alone.steps, ratio=ratio,
+                    faster=_("faster") if ratio > 1 else _("slower")))
+    if greedy:
+        same = alone.decoder.generated == spec.decoder.generated
+        text += (_(" At T = 0 both texts are identical, token for token.") if same else
+                 _(" The texts differ: a near-tie broken differently by a batched pass (see Step "
+                   "through's tie notes)."))
+    else:
+        text += _(" At T > 0 the two texts are different samples of the same distribution, so "
+                  "they need not match.")
+    return text

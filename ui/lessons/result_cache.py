@@ -1,0 +1,49 @@
+"""Measured lesson results kept on disk, one JSON file per (kind, key, machine, weights).
+
+A result is only valid on the machine that measured it and for the weights it ran:
+the key is extended with the host, the CPU and the size and mtime of every local
+weights file, so retrained models never show stale numbers, and with the engine's timing
+revision (measure.TIMING_REVISION), so neither does a faster engine.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+from pathlib import Path
+
+from specdec.bench.measure import TIMING_REVISION
+from specdec.models.names import ASSETS
+
+ROOT = Path(__file__).resolve().parent.parent
+RESULTS_DIR = ROOT / "build" / "results"
+
+
+def weights_stamp(root: Path | None = None) -> list:
+    """Size and mtime of every local weights file: retrained models invalidate cached results."""
+    root = root or ASSETS
+    return sorted((str(f.relative_to(root)), f.stat().st_size, int(f.stat().st_mtime))
+                  for f in root.glob("**/model.safetensors"))
+
+
+def path_for(kind: str, key: dict) -> Path:
+    key = {**key, "machine": platform.node(), "cpu": platform.processor(), "weights": weights_stamp(),
+           "timing": TIMING_REVISION}
+    digest = hashlib.sha1(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
+    return RESULTS_DIR / f"{kind}-{digest}.json"
+
+
+def load(kind: str, key: dict):
+    path = path_for(kind, key)
+    try:
+        return json.loads(path.read_text()) if path.exists() else None
+    except ValueError:        # a half-written or damaged file: measure again
+        return None
+
+
+def save(kind: str, key: dict, value) -> None:
+    path = path_for(kind, key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text(json.dumps(value))
+    tmp.replace(path)

@@ -1,0 +1,87 @@
+"""Results measured ahead and shipped with the app (assets/results/), for pages whose
+measurement takes minutes on a CPU (the real model writes ~16 tokens/s on 2 cores).
+
+A shipped result is found by the page's own key and the *content* of the embedded weights
+(sha1 of every safetensors file under assets/models), so it holds on any clone with the
+same weights and is ignored after a retrain (or once the engine's speed changed:
+measure.TIMING_REVISION). It says where, when and how it was measured;
+a page shows that and offers to measure on the user's machine instead.
+`scripts/ship_results.py` makes them: it runs the pages with SPECDEC_SHIP=1.
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import platform
+import time
+from pathlib import Path
+
+import torch
+
+from specdec.bench.measure import TIMING_REVISION
+from specdec.models.names import ASSETS
+
+ROOT = Path(__file__).resolve().parent.parent
+SHIPPED_DIR = ROOT / "assets" / "results"
+SHIP_ENV = "SPECDEC_SHIP"
+
+
+def shipping() -> bool:
+    """Set SPECDEC_SHIP=1 to write each fresh result into assets/results as well."""
+    return os.environ.get(SHIP_ENV, "").strip() in ("1", "true", "yes")
+
+
+def weights_digest(root: Path | None = None) -> str:
+    root = root or ASSETS
+    files = tuple(sorted((str(f.relative_to(root)), f.stat().st_size, f.stat().st_mtime_ns)
+                         for f in root.glob("**/*.safetensors")))
+    return _digest(str(root), files)
+
+
+@functools.lru_cache(maxsize=4)
+def _digest(root: str, files: tuple) -> str:
+    """sha1 over every weights file's name and content (sizes and mtimes only key the cache)."""
+    h = hashlib.sha1()
+    for name, _size, _mtime in files:
+        h.update(name.encode())
+        h.update(hashlib.sha1((Path(root) / name).read_bytes()).digest())
+    return h.hexdigest()
+
+
+def path_for(kind: str, key: dict) -> Path:
+    blob = json.dumps({"key": key, "weights": weights_digest(), "timing": TIMING_REVISION},
+                      sort_keys=True, default=str)
+    return SHIPPED_DIR / f"{kind}-{hashlib.sha1(blob.encode()).hexdigest()[:16]}.json"
+
+
+def load(kind: str, key: dict) -> tuple[object, dict] | None:
+    """(result, where it was measured) for this key and these weights, or None."""
+    path = path_for(kind, key)
+    try:
+        data = json.loads(path.read_text())
+        return data["value"], data["measured"]
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def cpu_name() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def save(kind: str, key: dict, value, seconds: float) -> Path:
+    measured = {"cpu": cpu_name(), "cores": os.cpu_count(), "threads": torch.get_num_threads(),
+                "date": time.strftime("%Y-%m-%d"), "seconds": round(seconds),
+                "torch": torch.__version__.split("+")[0]}
+    path = path_for(kind, key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"kind": kind, "key": key, "measured": measured, "value": value},
+                               default=str) + "\n")
+    return path

@@ -1,0 +1,183 @@
+"""When speculation is fast: measured sweeps to put next to Leviathan's theory.
+
+Each sweep calls `progress(done, total, label)` so the page can draw a bar and the
+user can stop it; results are plain dicts (JSON-ready) and cached on disk per machine.
+"""
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from dataclasses import replace
+from pathlib import Path
+from typing import Callable
+
+from specdec.bench.measure import (cost_ratio, interleaved, speedups, timed, verify_cost, verify_cost_in_run)
+from specdec.settings import Settings
+from specdec.trace.theory import expected_speedup, expected_tokens, speedup_with_verify
+from specdec.wording import _
+
+BENCH_FILE = Path(__file__).resolve().parent.parent.parent / "build" / "bench.json"
+# written by `python -m specdec bench --out build/bench.json`
+Progress = Callable[[int, int, str], None]
+
+
+def read_bench(uploaded: bytes | None, default: Path | None = None) -> tuple[dict | None, str | None]:
+    """(benchmark result, error message): an uploaded file, else the local one if any."""
+    default = BENCH_FILE if default is None else default
+    if uploaded is None and not default.exists():
+        return None, None
+    raw = uploaded if uploaded is not None else default.read_bytes()
+    try:
+        result = json.loads(raw[:MAX_BENCH_BYTES + 1], parse_constant=float)
+        if len(raw) > MAX_BENCH_BYTES or not _bench_shape_ok(result):
+            raise ValueError
+        return result, None
+    except (ValueError, KeyError, TypeError, RecursionError, UnicodeDecodeError):
+        return None, ("this file is not the JSON of `python -m specdec bench --json` "
+                      "(no settings with rows): rerun the bench with --json and upload its output")
+
+
+MAX_BENCH_BYTES = 8 * 2**20
+
+
+def _number(x, optional: bool = True) -> bool:
+    if x is None:
+        return optional
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
+
+
+def _bench_shape_ok(result) -> bool:
+    """Every field the page reads has the type it expects (an uploaded file is untrusted);
+    an n-gram or early-exit bench loads no draft model (draft: null)."""
+    head = isinstance(result, dict) and isinstance(result.get("settings"), list) and \
+        result["settings"] and isinstance(result.get("target"), str) and \
+        isinstance(result.get("draft"), (str, type(None))) and \
+        all(_number(result.get(k), False) for k in ("prompts", "max_new_tokens", "repeats", "c"))
+    return head and all(
+        isinstance(s, dict) and _number(s.get("k"), False) and _number(s.get("temperature"), False)
+        and _number(s.get("verify_cost")) and isinstance(s.get("rows"), list)
+        and all(isinstance(r, dict) and isinstance(r.get("row"), str)
+                and all(_number(v) for key, v in r.items() if key not in ("row", "seconds"))
+                for r in s["rows"])
+        for s in result["settings"])
+
+
+REPEATS = 3
+
+
+def _row(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0) -> dict:
+    """spec, base: the repeats (Timed) of one setting and of the baseline; v: measured cost of
+    the (k+1)-token verification pass in target steps. Speedup: median and range over repeats."""
+    m = spec[0].metrics                      # counts do not depend on timing: the first repeat
+    alpha = m.mean_beta or 0.0
+    ups = speedups(spec, base) or [0.0]
+    return {"k": k, "alpha": alpha, "acceptance_rate": m.acceptance_rate or 0.0,
+            "tokens_per_round": m.mean_acceptance_length or 0.0, "c": c,
+            "speedup": statistics.median(ups), "speedup_min": min(ups), "speedup_max": max(ups),
+            "repeats": len(ups), "load": load,
+            "theory_tokens": expected_tokens(alpha, k), "theory_speedup": expected_speedup(alpha, k, c),
+            "verify_cost": v, "theory_speedup_v": speedup_with_verify(alpha, k, c, v),
+            "tokens_per_s": statistics.median(s.tokens_per_s for s in spec),
+            "baseline_tokens_per_s": statistics.median(b.tokens_per_s for b in base)}
+
+
+def k_sweep(pair, prompts: list[str], ks: list[int], settings: Settings,
+            progress: Progress, repeats: int = REPEATS) -> list[dict]:
+    """Measured tokens/round and wall-clock speedup for each k (repeats interleaved), with
+    theory at measured α̂, c (and at the cost v_k of each (k+1)-token pass as the runs paid it)."""
+    c, _, target_ms = cost_ratio(pair)
+    runs = [("base", pair, replace(settings, mode="autoregressive"))] + \
+        [(f"k = {k}", pair, replace(settings, k=k)) for k in ks]
+    timings, load = interleaved(runs, prompts, repeats, progress)
+    base, rows = timings["base"], []
+    for k in ks:
+        spec = timings[f"k = {k}"]
+        v = (verify_cost_in_run(spec[0].rounds, base[0].rounds, k)
+             or verify_cost(pair.target, pair.vocab_size, k, target_ms))
+        rows.append(_row(spec, base, c, k, load, v))
+    return rows
+
+
+def draft_tradeoff(load, target: str, drafts: list[str], prompts: list[str], settings: Settings,
+                   progress: Progress, repeats: int = REPEATS) -> list[dict]:
+    """For each draft (and the n-gram drafter): acceptance, c, measured speedup at one k.
+
+    `load(target, draft)` returns a Pair (the page passes its cached loader).
+    """
+    target_only, k = load(target, None), settings.k
+    pairs = {draft: load(target, draft) for draft in drafts}
+    runs = [("base", target_only, replace(settings, mode="autoregressive"))] + \
+        [(d, pairs[d], replace(settings, drafter="model")) for d in drafts] + \
+        [("n-gram lookup", target_only, replace(settings, drafter="ngram"))]
+    timings, busy = interleaved(runs, prompts, repeats, progress)
+    rows = [{"draft": d, "params": sum(p.numel() for p in pairs[d].draft.parameters()),
+             **_row(timings[d], timings["base"], cost_ratio(pairs[d])[0], k, busy)} for d in drafts]
+    rows.append({"draft": "n-gram lookup", "params": 0,
+                 **_row(timings["n-gram lookup"], timings["base"], 0.0, k, busy)})
+    return rows
+
+
+def temperature_sweep(pair, prompts: list[str], temps: list[float], settings: Settings,
+                      progress: Progress) -> list[dict]:
+    """α̂ (mean β) and acceptance rate against temperature."""
+    rows = []
+    for i, t in enumerate(temps):
+        progress(i, len(temps), f"T = {t}")
+        m = timed(pair, prompts, replace(settings, temperature=t)).metrics
+        rows.append({"temperature": t, "alpha": m.mean_beta or 0.0,
+                     "acceptance_rate": m.acceptance_rate or 0.0,
+                     "tokens_per_round": m.mean_acceptance_length or 0.0})
+    progress(len(temps), len(temps), "done")
+    return rows
+
+
+def spread_warning(rows: list[dict]) -> str | None:
+    """A warning when repeated speedups disagree or the machine was busy (else None)."""
+    from specdec.bench.measure import BUSY_LOAD, WIDE_SPREAD
+    wide = [r for r in rows if r.get("speedup_min") and r["speedup_max"] / r["speedup_min"] > WIDE_SPREAD]
+    busy = max((r.get("load", 0.0) for r in rows), default=0.0)
+    notes = []
+    if wide:
+        worst = max(wide, key=lambda r: r["speedup_max"] / r["speedup_min"])
+        notes.append(_("repeats disagree by up to {ratio:.2f}× ({lo:.2f}–{hi:.2f}×)").format(
+            ratio=worst["speedup_max"] / worst["speedup_min"], lo=worst["speedup_min"],
+            hi=worst["speedup_max"]))
+    if busy >= BUSY_LOAD:
+        notes.append(_("the machine was busy (load {load:.1f} per core)").format(load=busy))
+    return None if not notes else _("Timing is unreliable here: {why}. Acceptance and tokens per "
+                                    "round do not depend on timing; re-measure the speedups on an "
+                                    "idle machine.").format(why=_(" and ").join(notes))
+
+
+def tradeoff_caption(rows: list[dict]) -> str:
+    """What the draft sizes show, computed: does acceptance rise with size, which one is fastest."""
+    models = sorted((r for r in rows if r["params"] > 0), key=lambda r: r["params"])
+    if not models:
+        return _("No draft models were measured.")
+    acc = [r["acceptance_rate"] for r in models]
+    rising = all(b >= a - 0.01 for a, b in zip(acc, acc[1:]))
+    trend = (_("acceptance rises with draft size") if rising and acc[-1] > acc[0] + 0.01 else
+             _("acceptance does not simply rise with draft size here ({values})").format(
+                 values=", ".join(f"{r['draft']} {r['acceptance_rate']:.2f}" for r in models)))
+    best = max(rows, key=lambda r: r["speedup"])
+    verdict = (_("the fastest is {draft} at {speedup:.2f}×") if best["speedup"] > 1 else
+               _("none beats the target alone (best: {draft} at {speedup:.2f}×)")).format(
+        draft=best["draft"], speedup=best["speedup"])
+    return _("Measured: {trend}; {verdict}. A draft pays when it is accepted often *and* cheap "
+             "(c).").format(trend=trend, verdict=verdict)
+
+
+def temperature_caption(rows: list[dict]) -> str:
+    """What the temperature sweep shows, computed from its α̂ values."""
+    ordered = sorted(rows, key=lambda r: r["temperature"])
+    lo, hi = ordered[0], ordered[-1]
+    change = lo["alpha"] - hi["alpha"]
+    head = _("From T = {lo:g} to T = {hi:g}, α̂ went from {a_lo:.2f} to {a_hi:.2f}").format(
+        lo=lo["temperature"], hi=hi["temperature"], a_lo=lo["alpha"], a_hi=hi["alpha"])
+    if change > 0.02:
+        return head + _(": sharper distributions agree more often, as expected.")
+    if change < -0.02:
+        return head + _(": here the draft agrees *more* at high temperature — flatter distributions "
+                        "overlap more when both models are unsure.")
+    return head + _(": no clear effect on these prompts.")

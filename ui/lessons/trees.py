@@ -1,0 +1,124 @@
+"""The "Many drafts at once" lesson: chain against tree, the price of a wide pass, and the
+per-node rules checked for exactness on the pair's real first-position p and q."""
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, replace
+from typing import Callable
+
+import torch
+
+from specdec.engine.prompt import Prompt
+from specdec.engine.decoder import generate
+from specdec.bench.measure import step_ms
+from specdec.trace.metrics import summarize
+from specdec.settings import Settings
+from specdec.rules.tree import (verify_deterministic_children, verify_sampled_children, wrong_match_rule)
+from specdec.wording import N_, _
+
+
+@dataclass(frozen=True)
+class Contender:
+    name: tuple[str, dict]         # (text, its parameters): worded by the page, in its language
+    settings: Settings
+
+
+def contenders(base: Settings, budget: int, width: int, has_draft: bool) -> list[Contender]:
+    """Target alone, a chain of `budget` drafts and a tree of `budget` nodes: chain and tree
+    verify the same number of tokens per pass (budget + 1)."""
+    chain, tree = ("model", "tree") if has_draft else ("ngram", "ngram-tree")
+    return [Contender((N_("target alone"), {}), replace(base, mode="autoregressive")),
+            Contender((N_("chain, k = {k}"), {"k": budget}), replace(base, drafter=chain, k=budget)),
+            Contender((N_("tree, {n} nodes, width {w}"), {"n": budget, "w": width}),
+                      replace(base, drafter=tree, k=budget, tree_budget=budget, tree_width=width))]
+
+
+@dataclass(frozen=True)
+class Row:
+    name: tuple[str, dict]
+    tokens_per_pass: float          # emitted tokens / target forwards
+    by_depth: tuple[float, ...]     # acceptance at depth 1, 2, ... (metrics.per_position)
+    tokens_per_s: list[float]       # one per repeat
+    verified_per_pass: float        # tokens the target read per pass (1 + drafted per round)
+
+    @property
+    def median_tps(self) -> float:
+        return statistics.median(self.tokens_per_s)
+
+
+def _timed(pair, prompts: list[Prompt], settings: Settings):
+    t0, rounds, tokens = time.perf_counter(), [], 0
+    for i, prompt in enumerate(prompts):
+        run = generate(pair, prompt, settings, seed=i, lean=True)
+        rounds += run.rounds
+        tokens += len(run.token_ids)
+    return tokens / (time.perf_counter() - t0), rounds
+
+
+def compare(pair, prompts: list[Prompt], base: Settings, budget: int, width: int, repeats: int = 3,
+            progress: Callable = lambda *_: None) -> list[Row]:
+    """Every contender on the same prompts and seeds; repeats interleaved, so a slow spell of
+    the machine hits every row alike."""
+    cs = contenders(base, budget, width, pair.draft is not None)
+    speeds: dict[int, list[float]] = {j: [] for j in range(len(cs))}
+    rounds: dict[int, list] = {}
+    for r in range(repeats):
+        for j, c in enumerate(cs):
+            progress(r * len(cs) + j, repeats * len(cs),
+                     _("{name} (repeat {r})").format(name=_(c.name[0]).format(**c.name[1]), r=r + 1))
+            tps, rnds = _timed(pair, prompts, c.settings)
+            speeds[j].append(tps)
+            rounds.setdefault(j, rnds)
+    out = []
+    for j, c in enumerate(cs):
+        m = summarize(rounds[j])
+        out.append(Row(c.name, m.tokens / m.target_forwards, m.per_position, speeds[j],
+                       1 + m.drafted / m.rounds))
+    return out
+
+
+def pass_prices(model, vocab: int, sizes=(1, 4, 8, 16, 32), reps: int = 15) -> dict[int, float]:
+    """v(n): median ms of an n-token target pass / median ms of a one-token step, timed the
+    same way on this machine (so v(1) = 1)."""
+    ms = {n: step_ms(model, vocab, tokens=n, reps=reps) for n in sorted(set(sizes) | {1})}
+    return {n: ms[n] / ms[1] for n in sizes}
+
+
+RULES = {   # shown through _()
+    N_("sampled children, min(1, p/q) and the residual"): "sampled",
+    N_("top-w children as point masses, p(x) and remove x"): "deterministic",
+    N_("wrong: sample one target token per child, keep a match"): "wrong",
+}
+
+
+def first_token_law(rule: str, p: torch.Tensor, q: torch.Tensor, width: int, n: int,
+                    seed: int = 0) -> torch.Tensor:
+    """Empirical law (V,) of the token a node emits (its accepted child, else the fallback)
+    over n independent trials of `rule` with `width` children."""
+    g = torch.Generator().manual_seed(seed)
+    counts = torch.zeros_like(p, dtype=torch.float64)
+    top = q.topk(width).indices.tolist()
+    for _ in range(n):
+        if rule == "sampled":
+            kids = torch.multinomial(q, width, replacement=True, generator=g).tolist()
+            v = verify_sampled_children(kids, q, p, g)
+        elif rule == "deterministic":
+            kids, v = top, verify_deterministic_children(top, p, g)
+        else:
+            kids, v = top, wrong_match_rule(top, p, g)
+        token = kids[v.accepted_child] if v.accepted_child is not None else v.token
+        counts[token] += 1
+    return counts / n
+
+
+def total_variation(a: torch.Tensor, b: torch.Tensor) -> float:
+    return 0.5 * float((a.double() - b.double()).abs().sum())
+
+
+def noise_floor(p: torch.Tensor, n: int, seed: int = 1) -> float:
+    """TV between p and n draws from p itself: what sampling noise alone gives."""
+    g = torch.Generator().manual_seed(seed)
+    draws = torch.multinomial(p.double(), n, replacement=True, generator=g)
+    counts = torch.bincount(draws, minlength=len(p))
+    return total_variation(counts.double() / n, p)
