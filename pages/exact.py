@@ -3,12 +3,12 @@ import pandas as pd
 import streamlit as st
 import torch
 
-from ui.lessons import exactness as ex
-from ui.lessons.fit import chi2_pvalue, in_words
+from ui import family, jobs, shell, sidebar, state
 from ui.figures.lessons import law_figure, toy_figure
 from ui.figures.rounds import COLORS, show
-from ui import family, jobs, shell, sidebar, state
 from ui.i18n import N_, _
+from ui.lessons import exactness as ex
+from ui.lessons.fit import chi2_pvalue, in_words
 from ui.round_view import chart
 from ui.tree_exactness import tree_rules_check
 

@@ -5,10 +5,10 @@ import streamlit as st
 
 from specdec.chat import user_turn
 from specdec.errors import InputError
-from ui.lessons.race import race, verdict
 from ui import navigation, session, shell, sidebar, state, strip
 from ui.glossary import glossary
 from ui.i18n import _
+from ui.lessons.race import race, verdict
 from ui.safe import md
 
 shell.page()

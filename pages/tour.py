@@ -8,16 +8,16 @@ import torch
 
 import specdec
 from specdec.chat import user_turn
+from specdec.prompts import by_kind, load_prompts
+from specdec.trace.metrics import summarize
+from specdec.trace.theory import best_k, expected_speedup
+from ui import session, shell, sidebar, state, strip
+from ui.figures.rounds import COLORS
+from ui.i18n import N_, _
 from ui.lessons import exactness as ex
 from ui.lessons.race import race, verdict
 from ui.lessons.you_draft import compare
-from specdec.trace.metrics import summarize
-from ui.figures.rounds import COLORS
-from specdec.prompts import by_kind, load_prompts
-from specdec.trace.theory import best_k, expected_speedup
-from ui import session, shell, sidebar, state, strip
 from ui.round_view import chart
-from ui.i18n import N_, _
 from ui.safe import md
 
 shell.page()

@@ -7,12 +7,12 @@ import streamlit as st
 
 import specdec
 from specdec.chat import user_turn
-from ui.lessons import trees
-from ui.figures.rounds import prob, show
 from specdec.prompts import load_prompts, round_robin
-from ui.figures.tree import mask_figure, sibling_figure, sibling_steps, tree_figure
 from ui import family, session, shell, sidebar, state
+from ui.figures.rounds import prob, show
+from ui.figures.tree import mask_figure, sibling_figure, sibling_steps, tree_figure
 from ui.i18n import _
+from ui.lessons import trees
 from ui.measured import measured
 from ui.safe import md
 from ui.tree_exactness import tree_rules_check

@@ -7,16 +7,16 @@ import pandas as pd
 import streamlit as st
 
 from specdec.engine.decoder import generate
-from ui.lessons import where
-from ui.figures.lessons import kind_figure, per_position_by_kind_figure
-from ui.lessons.survival import survival, survival_caption
-from ui.lessons.speed import spread_warning
 from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
 from specdec.trace.schema import TraceError
-from ui import jobs, session, shell, sidebar, state, strip
-from ui.measured import measured
-from ui import tables
+from specdec.trace.survival import survival
+from ui import jobs, session, shell, sidebar, state, strip, tables
+from ui.figures.lessons import kind_figure, per_position_by_kind_figure
 from ui.i18n import _
+from ui.lessons import where
+from ui.lessons.speed import spread_warning
+from ui.lessons.survival import survival_caption
+from ui.measured import measured
 from ui.round_view import chart
 
 shell.page()
@@ -143,7 +143,8 @@ def drill_down(pair, res) -> None:
     label = st.selectbox(_("Prompt"), [r.prompt.label for r in ranked], key="where_prompt")
     chosen = next(r for r in ranked if r.prompt.label == label)
     c1, c2 = st.columns(2)
-    if c1.button(_("Open in Step through"), icon=":material/open_in_new:", key="where_open", on_click=open_in_step, args=(chosen.prompt.prompt,)):
+    if c1.button(_("Open in Step through"), icon=":material/open_in_new:", key="where_open",
+                 on_click=open_in_step, args=(chosen.prompt.prompt,)):
         st.switch_page("pages/step_through.py")
     if c2.button(_("Token view: where do drafts break?"), key="where_tokens"):
         run = generate(pair, as_input(chosen.prompt, chat(pair)),

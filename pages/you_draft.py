@@ -4,10 +4,10 @@ import streamlit as st
 
 from specdec.chat import has_template, user_turn
 from specdec.errors import InputError
-from ui.lessons.you_draft import compare
-from ui.figures.rounds import prob, show
 from ui import session, shell, sidebar, state, strip
+from ui.figures.rounds import prob, show
 from ui.i18n import N_, _
+from ui.lessons.you_draft import compare
 from ui.safe import md
 
 WHO = (N_("you"), N_("n-gram lookup"), N_("draft model"))   # the rows' drafters, shown through _()

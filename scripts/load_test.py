@@ -32,6 +32,11 @@ BROWSER_TIMEOUT_S = 600
 WORDS = ("class", "def", "import", "for", "while", "return", "value", "items", "self", "data")
 
 
+def first_split(got: list[int], want: list[int]) -> int | None:
+    """The first position where two id lists differ (None if one is a prefix of the other)."""
+    return next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), None)
+
+
 def prompts(n: int) -> list[str]:
     return [f"{WORDS[i % len(WORDS)]} {WORDS[(i * 3 + 1) % len(WORDS)]}_{i}(" for i in range(n)]
 
@@ -186,7 +191,7 @@ def run_load(sessions: int) -> dict:
             "mismatches": [{"prompt": r["prompt"], "server_prompt": r.get("server_prompt"),
                             "got": (r["ids"] or [])[:12], "want": want[r["prompt"]][:12],
                             "lengths": (len(r["ids"] or []), len(want[r["prompt"]])),
-                            "first_split": next((i for i, (a, b) in enumerate(zip(r["ids"] or [], want[r["prompt"]])) if a != b), None)}
+                            "first_split": first_split(r["ids"] or [], want[r["prompt"]])}
                            for r in results if r["ids"] != want[r["prompt"]]]}
 
 

@@ -24,9 +24,9 @@ sys.path[:0] = [str(Path(__file__).resolve().parent.parent)]
 
 import specdec  # noqa: E402
 from specdec.chat import user_turn  # noqa: E402
-from specdec.engine.prompt import encode_prompt
+from specdec.engine.prompt import encode_prompt  # noqa: E402
+from specdec.rules.sampling import probs_from_logits  # noqa: E402
 from ui.lessons.fit import chi2_pvalue  # noqa: E402
-from specdec.rules.sampling import probs_from_logits
 
 
 @torch.no_grad()

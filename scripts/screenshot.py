@@ -7,8 +7,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from browser import chromium, serve_app, wait_idle  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
+
+from browser import chromium, serve_app, wait_idle  # noqa: E402
 
 
 def click(driver, text: str) -> None:

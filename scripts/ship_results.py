@@ -23,8 +23,8 @@ from streamlit.testing.v1 import AppTest
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ui.lessons import shipped
 from ui.catalog import CHOICES  # noqa: E402
+from ui.lessons import shipped  # noqa: E402
 from ui.state import DEFAULTS  # noqa: E402
 
 APP = str(ROOT / "app.py")

@@ -11,10 +11,10 @@
 """
 from specdec.engine.decoder import Decoder, autoregressive, generate, rounds
 from specdec.errors import InputError, LoadError
-from specdec.trace.metrics import Metrics, summarize
 from specdec.models.load import Pair, load_pair, make_pair
 from specdec.rules.sampling import Sampling
 from specdec.settings import Settings
+from specdec.trace.metrics import Metrics, summarize
 from specdec.trace.run import Round, Run
 
 __all__ = ["Decoder", "InputError", "LoadError", "Metrics", "Pair", "Round", "Run", "Sampling",

@@ -1,66 +1,91 @@
-"""Run settings: one frozen dataclass, validated once, shared by engine, CLI and app."""
+"""Run settings: one frozen dataclass, validated once — the one source of every setting.
+
+Each field carries its own description (`option`): the label and help people read, its limits
+and choices, the error that names a bad value, and where it shows up. The CLI's options
+(cli/main.py) and the app's sidebar widgets (ui/sidebar.py) are generated from these fields,
+so a default, a limit or a choice is written once, here.
+"""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import math
+from dataclasses import MISSING, asdict, dataclass, field, fields
+from typing import Callable
 
-from specdec.drafters.registry import DRAFTERS
-from specdec.errors import InputError
 from specdec.drafters.policies import POLICIES
-from specdec.rules.sampling import Sampling
+from specdec.drafters.registry import DRAFTERS
 from specdec.drafters.tree import RULES as TREE_RULES
+from specdec.errors import InputError
+from specdec.rules.sampling import Sampling
 from specdec.wording import N_
 
 MODES = ("speculative", "autoregressive")
 
 
 @dataclass(frozen=True)
+class Option:
+    label: str                                # what the sidebar calls it (translated where shown)
+    help: str                                 # one line for --help and the widget's tooltip
+    low: float | None = None                  # valid range, inclusive (None: unbounded)
+    high: float | None = None
+    error: str | None = None                  # the message for a value outside [low, high]
+    choices: Callable[[], tuple[str, ...]] | None = None   # the valid values, read when checked
+    widget: str | None = None                 # the sidebar's widget: slider | number | radio | select
+    span: tuple | None = None                 # a slider's or number box's (low, high, step)
+    shown_when: tuple[str, str] | None = None  # (setting, value): the widget only for that value
+
+
+def option(default, label: str, help: str, **kwargs):
+    return field(default=default, metadata={"option": Option(label, help, **kwargs)})
+
+
+def _one_of(kind: str) -> str:
+    return {"drafter": N_("drafter must be one of {choices}, got {value}"),
+            "policy": N_("policy must be one of {choices}, got {value}"),
+            "mode": N_("mode must be one of {choices}, got {value}"),
+            "tree_children": N_("tree children must be one of {choices}, got {value}")}[kind]
+
+
+@dataclass(frozen=True)
 class Settings:
-    k: int = 4                     # draft length (the policy's starting / maximum k)
-    temperature: float = 1.0       # 0 = greedy
-    top_k: int = 0                 # 0 = off
-    top_p: float = 1.0             # 1 = off
-    seed: int = 0                  # any integer; the run's generator uses seed mod 2**64
-    max_new_tokens: int = 64
-    drafter: str = "model"         # a key of drafters.DRAFTERS
-    policy: str = "constant"       # a key of policies.POLICIES
-    confidence: float = 0.3        # threshold of the confidence policy
-    exit_layer: int = 4            # layers the early-exit drafter keeps
-    tree_width: int = 2            # tree drafters: children per expanded node (at most)
-    tree_budget: int = 8           # tree drafters: drafted nodes per round (at most)
-    tree_children: str = "sampled" # model trees: "sampled" (w draws from q; top-w at T = 0) or
-                                   # "top" (top-w of q, each verified as a point mass: p(x))
-    mode: str = "speculative"      # or "autoregressive" (target only, the baseline)
-    lean: bool = False             # record counters only, no distributions (benchmarks)
+    k: int = option(4, N_("k (draft length)"), "draft length: the policy's starting / maximum k",
+                    low=1, high=64, widget="slider", span=(1, 12, 1),
+                    error=N_("k (draft length) must be between 1 and 64, got {value}"))
+    temperature: float = option(0.7, N_("Temperature (0 = greedy)"), "0 = greedy",
+                                widget="slider", span=(0.0, 2.0, 0.05))
+    top_k: int = option(0, N_("Top-k"), "0 = off")
+    top_p: float = option(1.0, N_("Top-p"), "1 = off", widget="slider", span=(0.05, 1.0, 0.05))
+    seed: int = option(0, N_("Seed"), "any whole number; the run's generator uses seed mod 2**64",
+                       widget="number", span=(0, 2**31 - 1, 1))
+    max_new_tokens: int = option(48, N_("Max new tokens"), "stop after this many new tokens", low=1,
+                                 widget="slider", span=(4, 256, 4),
+                                 error=N_("max new tokens must be at least 1, got {value}"))
+    drafter: str = option("model", N_("Drafter"), "what proposes the drafts",
+                          choices=lambda: tuple(DRAFTERS), widget="radio")
+    exit_layer: int = option(4, N_("Exit layer (target layers the draft keeps)"),
+                             "layers kept by the early-exit drafter", low=1, widget="slider", span=(1, 16, 1),
+                             shown_when=("drafter", "early-exit"),
+                             error=N_("exit layer must be at least 1, got {value}"))
+    policy: str = option("constant", N_("Draft-length policy"), "how many tokens to draft each round",
+                         choices=lambda: tuple(POLICIES), widget="select")
+    confidence: float = option(0.3, N_("Confidence threshold"), "threshold of the confidence policy",
+                               low=0, high=1, widget="slider", span=(0.0, 1.0, 0.05),
+                               shown_when=("policy", "confidence"),
+                               error=N_("confidence threshold must be in [0, 1], got {value}"))
+    tree_width: int = option(2, N_("Tree width"), "tree drafters: children per expanded node", low=1, high=16,
+                             error=N_("tree width must be between 1 and 16, got {value}"))
+    tree_budget: int = option(8, N_("Tree budget"), "tree drafters: drafted nodes per round (k = max depth)",
+                              low=1, high=64, error=N_("tree budget must be between 1 and 64 nodes, got {value}"))
+    tree_children: str = option("sampled", N_("Tree children"),
+                                "model trees: top-w tokens of q (each verified as a point mass), or w "
+                                "independent draws from q (top-w at T = 0)", choices=lambda: TREE_RULES)
+    mode: str = option("speculative", N_("Mode"), "speculative, or autoregressive (the target alone: the baseline)",
+                       choices=lambda: MODES)
+    lean: bool = option(False, N_("Lean"), "record counters only, no distributions (benchmarks)")
 
     def __post_init__(self):
-        self.sampling  # validates temperature, top-k, top-p
-        if isinstance(self.seed, bool) or not isinstance(self.seed, int):
-            raise InputError(N_("seed must be a whole number, got {value}"), value=repr(self.seed))
-        if not 1 <= self.k <= 64:
-            raise InputError(N_("k (draft length) must be between 1 and 64, got {value}"), value=self.k)
-        if self.max_new_tokens < 1:
-            raise InputError(N_("max new tokens must be at least 1, got {value}"), value=self.max_new_tokens)
-        if self.drafter not in DRAFTERS:
-            raise InputError(N_("drafter must be one of {choices}, got {value}"), choices=", ".join(DRAFTERS),
-                             value=repr(self.drafter))
-        if self.policy not in POLICIES:
-            raise InputError(N_("policy must be one of {choices}, got {value}"), choices=", ".join(POLICIES),
-                             value=repr(self.policy))
-        if self.mode not in MODES:
-            raise InputError(N_("mode must be one of {choices}, got {value}"), choices=", ".join(MODES),
-                             value=repr(self.mode))
-        if self.exit_layer < 1:
-            raise InputError(N_("exit layer must be at least 1, got {value}"), value=self.exit_layer)
-        if not 1 <= self.tree_width <= 16:
-            raise InputError(N_("tree width must be between 1 and 16, got {value}"), value=self.tree_width)
-        if not 1 <= self.tree_budget <= 64:
-            raise InputError(N_("tree budget must be between 1 and 64 nodes, got {value}"),
-                             value=self.tree_budget)
-        if self.tree_children not in TREE_RULES:
-            raise InputError(N_("tree children must be one of {choices}, got {value}"),
-                             choices=", ".join(TREE_RULES), value=repr(self.tree_children))
-        if not 0 <= self.confidence <= 1:
-            raise InputError(N_("confidence threshold must be in [0, 1], got {value}"), value=self.confidence)
+        for f in fields(self):
+            _check(f.name, f.type, f.metadata["option"], getattr(self, f.name))
+        Sampling(self.temperature, self.top_k, self.top_p)   # temperature, top-k and top-p together
 
     @property
     def generator_seed(self) -> int:
@@ -73,3 +98,26 @@ class Settings:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+def _check(name: str, kind: str, opt: Option, value) -> None:
+    """One field: its type, then its range or its choices (the message names the field)."""
+    words = name.replace("_", " ")
+    if kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+        raise InputError(N_("{name} must be a whole number, got {value}"), name=words, value=repr(value))
+    if kind == "float" and (isinstance(value, bool) or not isinstance(value, (int, float))
+                            or not math.isfinite(value)):
+        raise InputError(N_("{name} must be a finite number, got {value}"), name=words, value=repr(value))
+    if kind in ("str", "bool") and type(value).__name__ != kind:
+        raise InputError(N_("{name} must be one of {choices}, got {value}"), name=words,
+                         choices=", ".join(opt.choices()) if opt.choices else "true, false", value=repr(value))
+    if opt.choices and value not in opt.choices():
+        raise InputError(_one_of(name), choices=", ".join(opt.choices()), value=repr(value))
+    if (opt.low is not None and value < opt.low) or (opt.high is not None and value > opt.high):
+        raise InputError(opt.error, value=value)
+
+
+def options() -> dict[str, tuple[object, Option]]:
+    """Every setting's default and description, in the order the dataclass declares them."""
+    return {f.name: (f.default if f.default is not MISSING else None, f.metadata["option"])
+            for f in fields(Settings)}

@@ -3,9 +3,10 @@ from pathlib import Path
 
 import pytest
 from streamlit.testing.v1 import AppTest
-from tiny import char_tokenizer, tiny_llama
 
 from ui.catalog import CUSTOM
+
+from tiny import char_tokenizer, tiny_llama
 
 APP = str(Path(__file__).resolve().parent.parent / "app.py")
 STEP = "pages/step_through.py"

@@ -4,6 +4,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from apptest import tiny_dirs  # noqa: E402,F401  (a fixture for the page tests)
 from tiny import tiny_pair  # noqa: E402
 
 

@@ -1,10 +1,11 @@
 """Home, Step through, the sidebar, replays and the race (AppTest, tiny models)."""
 import pytest
-from apptest import APP, STEP, app, rounds, tiny_dirs  # noqa: F401  (tiny_dirs is a fixture)
+from conftest import needs_embedded
 from streamlit.testing.v1 import AppTest
 
-from conftest import needs_embedded
 from ui.catalog import CHOICES, CUSTOM
+
+from apptest import APP, STEP, app, rounds
 
 
 def test_home_renders(tiny_dirs):
@@ -82,6 +83,7 @@ def test_hosted_mode_hides_custom_models(tiny_dirs, monkeypatch):
 
 def test_replay_of_a_downloaded_run_needs_no_model(tiny_dirs):
     import specdec
+
     from tiny import tiny_pair
     run = specdec.generate(tiny_pair(eos=False), "abc (", k=3, temperature=0.8, seed=1, max_new_tokens=12)
     assert len(run.rounds) > 1

@@ -1,6 +1,7 @@
 """The lesson pages added for trees, the guided tour and the rule composer (AppTest, tiny models)."""
 import pytest
-from apptest import app, rounds, tiny_dirs  # noqa: F401  (tiny_dirs is a fixture)
+
+from apptest import app, rounds
 
 
 def test_trees_page_verifies_a_round_and_steps_through_siblings(tiny_dirs):

@@ -3,11 +3,10 @@
 import json
 
 import pytest
-
-from apptest import APP, app, tiny_dirs  # noqa: F401  (tiny_dirs is a fixture)
+from conftest import needs_embedded
 from streamlit.testing.v1 import AppTest
 
-from conftest import needs_embedded
+from apptest import APP, app
 
 
 def test_exact_page_toy_and_real_views(tiny_dirs):
@@ -24,8 +23,7 @@ def test_exact_page_toy_and_real_views(tiny_dirs):
 
 
 def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_path):
-    from ui.lessons import result_cache
-    from ui.lessons import speed
+    from ui.lessons import result_cache, speed
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
     monkeypatch.setattr(speed, "BENCH_FILE", tmp_path / "bench.json")
     (tmp_path / "bench.json").write_text("{not json")            # a broken local file: a message

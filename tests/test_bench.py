@@ -3,15 +3,16 @@ import json
 from types import SimpleNamespace
 
 import pytest
-from tiny import tiny_pair
 
-from specdec.bench.runner import (DEFAULTS, LIBRARY_DRAFTING, ROWS, bench, flat_rows, greedy_mismatches)
-from ui.figures.lessons import bench_figure
-from ui.lessons.speed import read_bench
 from specdec.bench.measure import verify_cost_in_run
+from specdec.bench.runner import DEFAULTS, LIBRARY_DRAFTING, ROWS, bench, flat_rows, greedy_mismatches
+from specdec.cli.terminal import table
 from specdec.prompts import KINDS, load_prompts, round_robin, select
 from specdec.settings import Settings
-from specdec.cli.terminal import table
+from ui.figures.lessons import bench_figure
+from ui.lessons.speed import read_bench
+
+from tiny import tiny_pair
 
 
 @pytest.fixture(scope="module")

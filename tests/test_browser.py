@@ -2,10 +2,11 @@
 import shutil
 
 import pytest
-from browser import chromium, serve_app, wait_idle
 from conftest import needs_embedded
 
 from ui import navigation
+
+from browser import chromium, serve_app, wait_idle
 
 pytestmark = [needs_embedded, pytest.mark.skipif(
     not (shutil.which("chromium") and shutil.which("chromedriver")),

@@ -1,10 +1,11 @@
 """Chat prompts: the tokenizer's template renders them, end-of-turn stops a run, and every
 kind of bad chat gets one clear message."""
 import pytest
-from tiny import char_tokenizer, tiny_llama
 
 import specdec
 from specdec.chat import as_messages
+
+from tiny import char_tokenizer, tiny_llama
 
 TEMPLATE = ("{% for m in messages %}({{ m['content'] }}){% endfor %}"
             "{% if add_generation_prompt %}h{% endif %}")   # h: the assistant's turn

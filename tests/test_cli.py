@@ -6,9 +6,10 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from tiny import char_tokenizer, tiny_llama
 
 from specdec.cli.main import main
+
+from tiny import char_tokenizer, tiny_llama
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,14 +8,15 @@ from dataclasses import replace
 
 import pytest
 import torch
+
+import specdec
+from specdec.drafters.early_exit import early_exit_model
+from specdec.drafters.registry import DRAFTERS
+from specdec.models.reduced_vocab import ReducedVocabLM
+
 from stats import chi2_pvalue
 from test_lossless import PROMPT, RUNS, exact_two_token_law
 from tiny import tiny_llama
-
-import specdec
-from specdec.drafters.registry import DRAFTERS
-from specdec.drafters.early_exit import early_exit_model
-from specdec.models.reduced_vocab import ReducedVocabLM
 
 KEEP = [0, 1, 2, 3, 4, 5, 9, 11]          # 8 of the 13 tiny ids (EOT included)
 

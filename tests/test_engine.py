@@ -1,10 +1,11 @@
 """The engine end to end on tiny config-built models: parity, self-draft, caches, stops."""
 import pytest
 import torch
-from tiny import tiny_pair
 
 import specdec
 from specdec.rules.sampling import Sampling, probs_from_logits
+
+from tiny import tiny_pair
 
 PROMPTS = ["a", "ab", "abc", "b c", "(a)", "hhh", "a b c d", "ge", "fed cba", "(((",
            "a\nb", "\n", "gg hh", "d(e)f", "cab cab", "h", "e e e", "bad", "f)", "c\n(c",

@@ -1,10 +1,11 @@
 """The losslessness lesson: the toy sum is exactly p; wrong rules leave p, the right one doesn't."""
 import pytest
 import torch
-from stats import chi2_pvalue
 
 from ui.lessons import exactness as ex
 from ui.lessons.exactness import RULES, decomposition, output_law, sample_rule
+
+from stats import chi2_pvalue
 
 
 def random_pair(seed: int, v: int = 6):

@@ -5,16 +5,17 @@ import json
 
 import pytest
 import torch
-from stats import chi2_pvalue
-from test_engine import PROMPTS, hf_greedy
-from test_lossless import PROMPT, RUNS, exact_two_token_law
-from tiny import tiny_feature_pair
 
 import specdec
 from specdec.errors import LoadError
 from specdec.models.feature import FeatureDraft, save_fc
 from specdec.models.load import load_model
 from specdec.rules.sampling import probs_from_logits
+
+from stats import chi2_pvalue
+from test_engine import PROMPTS, hf_greedy
+from test_lossless import PROMPT, RUNS, exact_two_token_law
+from tiny import tiny_feature_pair
 
 
 @pytest.fixture(scope="module")
@@ -201,9 +202,9 @@ def test_the_feature_hook_keeps_only_its_own_threads_forwards():
     differed between the app and specdec.generate under load)."""
     import threading
 
-    from tiny import tiny_llama
-
     from specdec.models.runtime import final_hidden_states
+
+    from tiny import tiny_llama
     model = tiny_llama(vocab_size=20, layers=1, seed=0).eval()
     inside, done = threading.Event(), threading.Event()
 

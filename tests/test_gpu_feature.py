@@ -3,12 +3,13 @@ CPU trainer builds from feature files, and its answers are the target's own."""
 import numpy as np
 import pytest
 import torch
-from test_engine import hf_greedy
-from tiny import tiny_feature_pair
 
 from specdec.train import gpu_answers, gpu_feature
 from specdec.train.feature_batches import Seq, make_batch
 from specdec.train.smol_feature import FeatureSpec, to_draft_map
+
+from test_engine import hf_greedy
+from tiny import tiny_feature_pair
 
 TEXTS = [("ab", "cab dab\n"), ("(a) b", "hag"), ("fed cba ", "e e e (b(d")]
 

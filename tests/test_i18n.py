@@ -8,8 +8,8 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from streamlit.testing.v1 import AppTest
 
-from specdec.drafters.registry import DRAFTERS
 from specdec.drafters.policies import POLICIES
+from specdec.drafters.registry import DRAFTERS
 
 ROOT = Path(__file__).resolve().parent.parent
 PO = ROOT / "locale/ko/LC_MESSAGES/messages.po"

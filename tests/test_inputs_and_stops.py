@@ -1,10 +1,11 @@
 """Bad input gets a clear message; runs stop for the right reason; traces round-trip."""
 import pytest
-from tiny import char_tokenizer, tiny_llama
 
 import specdec
-from specdec.models import LoadError
+from specdec.errors import LoadError
 from specdec.models.load import load_pair, vocab_difference
+
+from tiny import char_tokenizer, tiny_llama
 
 
 @pytest.mark.parametrize("kwargs, words", [

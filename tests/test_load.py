@@ -4,7 +4,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import needs_embedded
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))

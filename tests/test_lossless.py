@@ -8,10 +8,11 @@ is reproducible; the bound (p > 1e-3) fails a wrong rule by a wide margin
 """
 import pytest
 import torch
-from stats import chi2_pvalue
 
 import specdec
 from specdec.rules.sampling import probs_from_logits
+
+from stats import chi2_pvalue
 
 RUNS = 1500
 PROMPT = "ab(ab(a"      # repetitive, so the n-gram drafter finds matches

@@ -2,8 +2,8 @@
 import pytest
 
 from specdec.trace.metrics import summarize
-from specdec.trace.theory import (best_k, expected_speedup, expected_tokens, speedup_with_verify, verify_ceiling)
 from specdec.trace.run import Caches, Final, Position, Round
+from specdec.trace.theory import best_k, expected_speedup, expected_tokens, speedup_with_verify, verify_ceiling
 
 
 def fake_round(drafted: int, accepted: int, beta: float = 0.5, draft_ms=1.0, verify_ms=10.0):

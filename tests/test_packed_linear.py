@@ -5,7 +5,7 @@ import torch.nn.functional as F
 
 import specdec
 from specdec.models import packed as packed_linear
-from specdec.models.packed import (PackedLinear, pack_if_memory_bound, pack_linears, packed_count, unpack_linears)
+from specdec.models.packed import PackedLinear, pack_if_memory_bound, pack_linears, packed_count, unpack_linears
 from tests.tiny import char_tokenizer, tiny_feature_draft, tiny_llama
 
 pytestmark = pytest.mark.skipif(not packed_linear.available(), reason="torch built without oneDNN")

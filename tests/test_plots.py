@@ -1,8 +1,8 @@
 """Figure builders and the token strip, from a fixed hand-made round."""
 from dataclasses import replace
 
-from ui.figures import rounds as plots
 from specdec.trace.run import Caches, Dist, Final, Position, Round
+from ui.figures import rounds as plots
 from ui.strip import strip_html
 
 TEXT = {0: "a", 1: "b", 2: "c", 3: "d"}
@@ -95,7 +95,8 @@ def test_only_kept_tokens_break_the_line():
     rnd = replace(rnd, positions=(rnd.positions[0], newline, rnd.positions[2]),
                   final=Final(1, "x\n", "correction", 0.1, RESIDUAL))
     html = strip_html([], [rnd], selected=None)
-    assert '<span class="t rejected" data-id="3" title="round 1, draft 2: q=0.700 p=0.100 u=0.900 → rejected">↵</span>' in html
+    assert ('<span class="t rejected" data-id="3" title="round 1, draft 2: q=0.700 p=0.100 u=0.900 '
+            '→ rejected">↵</span>') in html
     assert ">x↵\n</span>" in html                        # the kept correction does break the line
     assert html.count("\n") == html.split('<div class="strip">')[0].count("\n") + 1
     assert plots.show("axis label " * 3) == "axis␣label␣axis…"          # 16 characters at most

@@ -1,9 +1,10 @@
 """The acceptance rule on hand-made p, q: the emitted token's distribution is exactly p."""
 import pytest
 import torch
-from stats import chi2_pvalue
 
 from specdec.rules.chain import accept_probability, beta, residual, verify_greedy, verify_sampled
+
+from stats import chi2_pvalue
 
 CASES = {
     "overlapping": ([0.5, 0.3, 0.2, 0.0], [0.2, 0.2, 0.2, 0.4]),

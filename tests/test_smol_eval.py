@@ -68,6 +68,7 @@ def test_agreement_after_a_hit_or_a_miss_and_the_first_check_of_a_round():
 
 def test_runs_merge_into_medians_with_their_range_and_different_counts_are_refused():
     import pytest
+
     from specdec.train.smol_eval import _speed, merge
 
     def run(speed, accepted=0.2, date="2026-12-01"):

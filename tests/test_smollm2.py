@@ -12,8 +12,8 @@ import torch
 
 import specdec
 from specdec.models import gguf as gguf_cache
-from specdec.models.runtime import forward, new_cache
 from specdec.models.load import load_model
+from specdec.models.runtime import forward, new_cache
 
 CHATS = [[{"role": "user", "content": "Name three colours."}],
          [{"role": "user", "content": "Write a Python function that adds two numbers."}],

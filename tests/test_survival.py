@@ -3,7 +3,8 @@ from types import SimpleNamespace
 
 import pytest
 
-from ui.lessons.survival import Survival, after_previous, conditional, survival, survival_caption
+from specdec.trace.survival import Survival, after_previous, conditional, survival
+from ui.lessons.survival import survival_caption
 
 
 def rnd(drafted: int, accepted: int, tree=None):

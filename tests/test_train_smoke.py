@@ -64,9 +64,9 @@ def test_warm_restart_schedule_and_resume(tmp_path, monkeypatch):
 def test_selfgen_batched_decoding_equals_one_prompt_at_a_time():
     """Left-padded rows that leave the batch as they finish: every greedy answer equals
     transformers' generate() on that prompt alone, and top-K rows match its log-probs."""
-    from tiny import tiny_llama
-
     from specdec.train.selfgen import TOPK, decode, left_pad
+
+    from tiny import tiny_llama
     model = tiny_llama(40, 2, seed=5, context=128).eval()
     eos = 13                                   # two rows end early, at different steps
     prompts = [[1, 2, 3, 4, 5, 6], [9, 3], [11, 12, 13, 14]]

@@ -3,12 +3,13 @@ exact sampling for every way of drafting children, caches that hold exactly the 
 path, the recorded tree, and its JSON round trip."""
 import pytest
 import torch
-from stats import chi2_pvalue
-from test_engine import PROMPTS, full_forward_probs, hf_greedy
-from test_lossless import PROMPT, RUNS, exact_two_token_law
 
 import specdec
 from specdec.trace.run import Run
+
+from stats import chi2_pvalue
+from test_engine import PROMPTS, full_forward_probs, hf_greedy
+from test_lossless import PROMPT, RUNS, exact_two_token_law
 
 TREES = {
     "model tree, top-w children": dict(drafter="tree", tree_children="top"),

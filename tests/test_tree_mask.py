@@ -1,10 +1,11 @@
 """The tree attention mask: one pass over a tree gives each node the logits a plain chain
 (its own branch) would have given, on a real transformers model with sdpa and a cache."""
 import torch
-from tiny import tiny_llama
 from transformers import DynamicCache
 
 from specdec.rules.draft_tree import DraftTree, tree_mask, tree_positions
+
+from tiny import tiny_llama
 
 TREE = DraftTree(tokens=(5, 6, 7, 8, 9), parents=(-1, -1, 0, 0, 2))   # 0-2-4 is the deepest branch
 

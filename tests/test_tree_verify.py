@@ -7,10 +7,19 @@ import itertools
 
 import pytest
 import torch
-from stats import chi2_pvalue
 from test_exactness_lesson import random_pair
 
-from specdec.rules.tree import (law_deterministic_children, law_sampled_children, law_wrong_match_rule, verify_deterministic_children, verify_greedy_children, verify_sampled_children, wrong_match_rule)
+from specdec.rules.tree import (
+    law_deterministic_children,
+    law_sampled_children,
+    law_wrong_match_rule,
+    verify_deterministic_children,
+    verify_greedy_children,
+    verify_sampled_children,
+    wrong_match_rule,
+)
+
+from stats import chi2_pvalue
 
 P = torch.tensor([0.40, 0.25, 0.15, 0.15, 0.05], dtype=torch.float64)
 Q = torch.tensor([0.10, 0.50, 0.05, 0.30, 0.05], dtype=torch.float64)

@@ -2,8 +2,8 @@
 import pytest
 from test_metrics import fake_round
 
-from ui.lessons.where import PromptResult, group_metrics, group_speedup, position_split
 from specdec.prompts import Prompt
+from ui.lessons.where import PromptResult, group_metrics, group_speedup, position_split
 
 
 def result(kind: str, rounds, spec=(20.0,), base=(10.0,), prompt_tokens=5):
@@ -48,9 +48,9 @@ def test_results_survive_their_json_form_and_a_damaged_file_is_refused(pair):
     with a damaged round is a TraceError, not a crash."""
     import json
 
-    from ui.lessons import where
     from specdec.settings import Settings
     from specdec.trace.schema import TraceError
+    from ui.lessons import where
     prompts = [Prompt("code", "a", "ab"), Prompt("prose", "b", "ba (")]
     res, load = where.run_set(pair, prompts, Settings(k=3, max_new_tokens=10, seed=1, temperature=0.9),
                               lambda *a: None, repeats=2)

@@ -13,9 +13,9 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from ui.lessons import result_cache, shipped
 from ui import jobs
 from ui.i18n import _
+from ui.lessons import result_cache, shipped
 
 
 def _session_store() -> dict:

@@ -34,7 +34,7 @@ def _trim_function():
     """glibc's malloc_trim, or None where the C library has none."""
     name = ctypes.util.find_library("c")
     try:
-        return getattr(ctypes.CDLL(name), "malloc_trim") if name else None
+        return ctypes.CDLL(name).malloc_trim if name else None
     except (OSError, AttributeError):
         return None
 

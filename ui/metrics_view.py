@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from ui.figures import rounds as plots
 from specdec.trace.metrics import summarize
+from ui.figures import rounds as plots
 from ui.i18n import _
 from ui.round_view import chart
 

@@ -5,8 +5,8 @@ from typing import Callable
 
 import streamlit as st
 
-from ui.figures import rounds as plots
 from specdec.trace.run import Round
+from ui.figures import rounds as plots
 from ui.i18n import N_, _
 
 WORDS = (N_("accepted"), N_("rejected"), N_("discarded"), N_("untried"), N_("deterministic"),

@@ -4,17 +4,11 @@ from __future__ import annotations
 import streamlit as st
 
 import specdec
-from specdec.drafters.registry import DRAFTERS
 from specdec.drafters.policies import POLICIES
+from specdec.drafters.registry import DRAFTERS
+from specdec.settings import options
 from ui import catalog, i18n, loaders, state
-from ui.i18n import N_, _
-
-# specdec/ names its drafters and policies in English (it never imports the app); these marks
-# put those names into the catalog (tests/test_i18n.py checks that none is missing).
-ENGINE_TEXTS = (N_("constant"), N_("heuristic"), N_("confidence"), N_("draft model"), N_("tree of draft-model drafts"), N_("tree of n-gram matches"),
-                N_("n-gram lookup"), N_("early exit (the target's first layers)"), N_("always k"),
-                N_("+2 after a round that accepted every draft, −1 otherwise"),
-                N_("stop drafting after a token the draft gives less than the threshold"))
+from ui.i18n import _
 
 
 def shown_as(names: dict[str, str]):
@@ -51,21 +45,39 @@ def _pair_widgets() -> None:
         st.caption(_("Hosted mode: only the listed models can be loaded."))
 
 
+def _choices_shown(name: str) -> dict[str, str]:
+    """How the sidebar names each choice, in the session's language."""
+    if name == "drafter":
+        return {n: _(d.label) for n, d in DRAFTERS.items()}
+    return {n: _(n) for n in options()[name][1].choices()}
+
+
+def _choice_help(name: str, opt) -> str | None:
+    if name == "policy":
+        return " ".join(f"{n}: {_(p.help)}." for n, p in POLICIES.items())
+    return None
+
+
+def _widget(name: str, opt) -> None:
+    """One setting's widget, as Settings describes it (label, kind, span, choices)."""
+    label = _(opt.label)
+    if opt.widget == "slider":
+        low, high, step = opt.span
+        st.slider(label, low, high, step=step, key=name)
+    elif opt.widget == "number":
+        low, high, step = opt.span
+        st.number_input(label, min_value=low, max_value=high, step=step, key=name)
+    else:
+        show = st.radio if opt.widget == "radio" else st.selectbox
+        show(label, list(opt.choices()), key=name, format_func=shown_as(_choices_shown(name)),
+             help=_choice_help(name, opt))
+
+
 def _sampling_widgets() -> None:
-    st.slider(_("k (draft length)"), 1, 12, key="k")
-    st.slider(_("Temperature (0 = greedy)"), 0.0, 2.0, step=0.05, key="temperature")
-    st.slider(_("Top-p"), 0.05, 1.0, step=0.05, key="top_p")
-    st.number_input(_("Seed"), min_value=0, max_value=2**31 - 1, step=1, key="seed")
-    st.slider(_("Max new tokens"), 4, 256, step=4, key="max_new_tokens")
-    st.radio(_("Drafter"), list(DRAFTERS), key="drafter",
-             format_func=shown_as({name: _(d.label) for name, d in DRAFTERS.items()}))
-    if st.session_state.drafter == "early-exit":
-        st.slider(_("Exit layer (target layers the draft keeps)"), 1, 16, key="exit_layer")
-    st.selectbox(_("Draft-length policy"), list(POLICIES), key="policy",
-                 format_func=shown_as({name: _(name) for name in POLICIES}),
-                 help=" ".join(f"{name}: {_(p.help)}." for name, p in POLICIES.items()))
-    if st.session_state.policy == "confidence":
-        st.slider(_("Confidence threshold"), 0.0, 1.0, step=0.05, key="confidence")
+    for name in state.SIDEBAR:
+        opt = options()[name][1]
+        if opt.shown_when is None or st.session_state[opt.shown_when[0]] == opt.shown_when[1]:
+            _widget(name, opt)
 
 
 def render() -> None:

@@ -3,22 +3,16 @@ from __future__ import annotations
 
 import streamlit as st
 
-from specdec.settings import Settings
+from specdec.settings import Settings, options
 from ui.catalog import CHOICES
 
+# The settings the sidebar shows (Settings declares which, and their defaults).
+SIDEBAR = tuple(name for name, (_, opt) in options().items() if opt.widget)
 DEFAULTS = {
     "pair_label": CHOICES[0].label,
     "custom_target": "",
     "custom_draft": "",
-    "k": 4,
-    "temperature": 0.7,
-    "top_p": 1.0,
-    "seed": 0,
-    "max_new_tokens": 48,
-    "drafter": "model",
-    "policy": "constant",
-    "confidence": 0.3,
-    "exit_layer": 4,
+    **{name: options()[name][0] for name in SIDEBAR},
     "prompt": "Write a Python class Connection that keeps a host and an optional port, "
               "with a method that returns them as 'host:port'.",
     "prompt_mode": "chat",        # chat (through the template, when the model has one) | raw
@@ -40,7 +34,5 @@ def remember() -> None:
 
 
 def settings() -> Settings:
-    s = st.session_state
-    return Settings(k=int(s.k), temperature=float(s.temperature), top_p=float(s.top_p),
-                    seed=int(s.seed), max_new_tokens=int(s.max_new_tokens), drafter=s.drafter,
-                    policy=s.policy, confidence=float(s.confidence), exit_layer=int(s.exit_layer))
+    """The sidebar's settings; a widget may hand back 4.0 for 4, so each takes its default's type."""
+    return Settings(**{name: type(DEFAULTS[name])(st.session_state[name]) for name in SIDEBAR})

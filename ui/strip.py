@@ -9,8 +9,8 @@ from __future__ import annotations
 import html
 from typing import Callable, Sequence
 
-from ui.figures.rounds import COLORS, prob
 from specdec.trace.run import Round
+from ui.figures.rounds import COLORS, prob
 from ui.i18n import N_, _
 
 KINDS = (N_("correction"), N_("bonus"), N_("target"))   # final-token kinds, shown through _()

@@ -9,10 +9,10 @@ import streamlit as st
 
 from specdec.chat import user_turn
 from specdec.engine.prompt import encode_prompt
-from ui.lessons import trees
-from ui.lessons.exactness import first_position
 from ui import session
 from ui.i18n import _
+from ui.lessons import trees
+from ui.lessons.exactness import first_position
 from ui.measured import measured
 
 

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import torch
 
 from specdec.engine.decoder import generate
-from specdec.trace.metrics import summarize
 from specdec.models.runtime import forward, new_cache
 from specdec.settings import Settings
+from specdec.trace.metrics import summarize
 
 # Bumped whenever the engine's own speed changes (2: a memory-bound target runs on prepacked
 # weights, packed_linear.py; 3: its draft on bfloat16 copies). Kept and shipped timings carry

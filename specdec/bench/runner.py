@@ -19,13 +19,13 @@ from dataclasses import dataclass, field, replace
 
 import torch
 
-from specdec.engine.prompt import encode_prompt
-from specdec.engine.decoder import generate
 from specdec.bench.hf_baseline import hf_generate, library_drafting
 from specdec.bench.measure import drafter_cost, verify_cost, verify_cost_in_run
-from specdec.trace.metrics import summarize
+from specdec.engine.decoder import generate
+from specdec.engine.prompt import encode_prompt
 from specdec.rules.sampling import NEAR_TIE
 from specdec.settings import Settings
+from specdec.trace.metrics import summarize
 from specdec.trace.theory import expected_speedup, speedup_with_verify, verify_ceiling
 
 ROWS = ("engine autoregressive", "engine speculative", "transformers generate",

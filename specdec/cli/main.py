@@ -8,21 +8,44 @@ import time
 from pathlib import Path
 
 from specdec.chat import has_template, user_turn
+from specdec.cli.terminal import LEGEND_COLOUR, LEGEND_PLAIN, marked_text, metrics_table, visible
+from specdec.drafters.policies import POLICIES
 from specdec.drafters.registry import DRAFTERS
 from specdec.engine.decoder import generate
 from specdec.errors import InputError
-from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET
 from specdec.models.load import load_pair
-from specdec.drafters.policies import POLICIES
-from specdec.settings import MODES, Settings
-from specdec.cli.terminal import LEGEND_COLOUR, LEGEND_PLAIN, marked_text, metrics_table, visible
-from specdec.drafters.tree import RULES as TREE_RULES
+from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET
+from specdec.settings import Settings, options
 
 
 def add_threads(p) -> None:
     p.add_argument("--threads", type=int, default=1,
                    help="torch threads (default 1: batch-1 decoding of small models gains nothing "
                         "from more, and collapses when the cores are busy)")
+
+
+RUN_SETTINGS = ("k", "temperature", "top_k", "top_p", "seed", "max_new_tokens", "drafter", "policy",
+                "confidence", "exit_layer", "tree_width", "tree_budget", "tree_children", "mode")
+
+
+def choice_help(name: str) -> str:
+    """What each choice means, for the settings whose choices are registries."""
+    if name == "drafter":
+        return "; ".join(f"{n}: {d.label}" for n, d in DRAFTERS.items())
+    if name == "policy":
+        return "; ".join(f"{n}: {p.help}" for n, p in POLICIES.items())
+    return ""
+
+
+def add_setting(p, name: str, **override) -> None:
+    """--name, with the default, help and choices that Settings declares for it."""
+    default, opt = options()[name]
+    kw = {"default": default, "help": "; ".join(t for t in (opt.help, choice_help(name)) if t)}
+    if opt.choices:
+        kw["choices"] = list(opt.choices())
+    else:
+        kw["type"] = type(default)
+    p.add_argument("--" + name.replace("_", "-"), **{**kw, **override})
 
 
 def add_run_parser(sub) -> None:
@@ -32,36 +55,15 @@ def add_run_parser(sub) -> None:
                    help="send the prompt as a user message through the model's chat template")
     p.add_argument("--target", default=DEFAULT_TARGET, help="embedded name, local dir or hub id")
     p.add_argument("--draft", default=DEFAULT_DRAFT, help="embedded name, local dir or hub id")
-    p.add_argument("--k", type=int, default=4)
-    p.add_argument("--temperature", type=float, default=0.7, help="0 = greedy")
-    p.add_argument("--top-k", type=int, default=0, help="0 = off")
-    p.add_argument("--top-p", type=float, default=1.0, help="1 = off")
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--max-new-tokens", type=int, default=64)
-    p.add_argument("--drafter", choices=list(DRAFTERS), default="model",
-                   help="; ".join(f"{name}: {d.label}" for name, d in DRAFTERS.items()))
-    p.add_argument("--policy", choices=list(POLICIES), default="constant",
-                   help="; ".join(f"{name}: {p.help}" for name, p in POLICIES.items()))
-    p.add_argument("--confidence", type=float, default=0.3, help="threshold of --policy confidence")
-    p.add_argument("--exit-layer", type=int, default=4, help="layers kept by --drafter early-exit")
-    p.add_argument("--tree-width", type=int, default=2,
-                   help="--drafter tree / ngram-tree: children per expanded node")
-    p.add_argument("--tree-budget", type=int, default=8,
-                   help="--drafter tree / ngram-tree: drafted nodes per round (k = max depth)")
-    p.add_argument("--tree-children", choices=TREE_RULES, default="sampled",
-                   help="--drafter tree: top-w tokens of q, or w independent draws from q")
-    p.add_argument("--mode", choices=MODES, default="speculative")
+    for name in RUN_SETTINGS:
+        add_setting(p, name)
     p.add_argument("--json", action="store_true", help="print the whole run trace as JSON")
     add_threads(p)
     p.add_argument("--color", choices=["auto", "always", "never"], default="auto")
 
 
 def cmd_run(args) -> int:
-    settings = Settings(k=args.k, temperature=args.temperature, top_k=args.top_k,
-                        top_p=args.top_p, seed=args.seed, max_new_tokens=args.max_new_tokens,
-                        drafter=args.drafter, policy=args.policy, confidence=args.confidence,
-                        exit_layer=args.exit_layer, mode=args.mode, tree_width=args.tree_width,
-                        tree_budget=args.tree_budget, tree_children=args.tree_children)
+    settings = Settings(**{name: getattr(args, name) for name in RUN_SETTINGS})
     # (validated before loading)
     if args.mode == "autoregressive" and args.drafter != "model":
         raise InputError(f"autoregressive mode drafts nothing, so --drafter {args.drafter} would "
@@ -99,10 +101,10 @@ def add_bench_parser(sub) -> None:
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--trees", default="", help="comma-separated tree budgets: adds a row per "
                                                "budget and k (a tree of that many nodes, depth <= k)")
-    p.add_argument("--drafter", choices=BENCH_DRAFTERS, default="model",
-                   help="what drafts in the speculative rows; the assisted rows run transformers' "
-                        "counterpart (assistant model, prompt lookup, early exit)")
-    p.add_argument("--exit-layer", type=int, default=4, help="layers kept by --drafter early-exit")
+    add_setting(p, "drafter", choices=BENCH_DRAFTERS,
+                help="what drafts in the speculative rows; the assisted rows run transformers' "
+                     "counterpart (assistant model, prompt lookup, early exit)")
+    add_setting(p, "exit_layer")
     p.add_argument("--json", action="store_true", help="print JSON instead of the table")
     p.add_argument("--out", default=None, help="also save the JSON here (the 'When it is fast' "
                                                "page reads build/bench.json)")
@@ -118,8 +120,8 @@ def _numbers(text: str, kind, name: str) -> list:
 
 def cmd_bench(args) -> int:
     from specdec.bench.runner import bench
-    from specdec.prompts import select
     from specdec.cli.terminal import stderr_progress, table
+    from specdec.prompts import select
     ks, temps = _numbers(args.k, int, "k"), _numbers(args.temperature, float, "temperature")
     for k in ks:
         for t in temps:

@@ -42,7 +42,7 @@ class TreeProposal:
 EMPTY_TREE = TreeProposal(DraftTree((), ()), {}, "deterministic", 0)
 
 
-class Drafter(ABC):
+class Drafter:
     """Drafts nothing by itself: the autoregressive baseline runs with a bare Drafter."""
 
     def cache_len(self) -> int:
@@ -57,14 +57,14 @@ class NoDrafter(Drafter):
     """Proposes nothing: every round is one target step (mode "autoregressive")."""
 
 
-class ChainDrafter(Drafter):
+class ChainDrafter(Drafter, ABC):
     @abstractmethod
     def propose(self, seq: list[int], k: int, sampling: Sampling, generator: torch.Generator,
                 policy: "Policy") -> Proposal:
         """Up to k drafts after `seq`, with the distribution q each was drawn from."""
 
 
-class TreeDrafter(Drafter):
+class TreeDrafter(Drafter, ABC):
     def __init__(self, width: int, budget: int):
         self.width, self.budget = width, budget    # children per node, nodes per round (at most)
 
@@ -89,6 +89,19 @@ class DrafterKind:
     needs_draft_model: bool    # True: the pair must have a draft model
     build: Callable[["Pair", "Settings"], Drafter]
     shape: str = "chain"       # "chain" or "tree": what its rounds verify
+    rank: int = 100            # its place in menus and in --drafter's choices (lowest first)
+
+
+DRAFTERS: dict[str, DrafterKind] = {}     # filled by each drafter module's register() call
+
+
+def register(kind: DrafterKind) -> DrafterKind:
+    """Add a drafter; DRAFTERS stays ordered by rank, then name."""
+    DRAFTERS[kind.name] = kind
+    ordered = sorted(DRAFTERS.values(), key=lambda d: (d.rank, d.name))
+    DRAFTERS.clear()
+    DRAFTERS.update((d.name, d) for d in ordered)
+    return kind
 
 
 def draft_chain(row: torch.Tensor, next_row: Callable[[int], torch.Tensor], k: int,

@@ -13,7 +13,10 @@ import copy
 
 import torch
 
+from specdec.drafters.base import DrafterKind, register
+from specdec.drafters.model import ModelDrafter
 from specdec.errors import InputError
+from specdec.wording import N_
 
 
 def decoder_layers(target) -> torch.nn.ModuleList:
@@ -43,3 +46,8 @@ def early_exit_model(target, exit_layer: int):
         if module is not source:
             setattr(view, name, module)
     return view.eval()
+
+
+register(DrafterKind("early-exit", N_("early exit (the target's first layers)"), False, rank=4,
+                     build=lambda pair, s: ModelDrafter(early_exit_model(pair.target, s.exit_layer),
+                                                        pair.vocab_size)))

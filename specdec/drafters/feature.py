@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import torch
 
-from specdec.drafters.base import (EMPTY_TREE, ChainDrafter, FeatureReader, Proposal, TreeDrafter,
-                                   draft_chain)
+from specdec.drafters.base import EMPTY_TREE, ChainDrafter, FeatureReader, Proposal, TreeDrafter, draft_chain
 from specdec.drafters.tree import best_first, path_to
 from specdec.models.feature import FeatureDraft
 from specdec.models.runtime import crop_cache, new_cache

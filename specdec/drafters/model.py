@@ -1,10 +1,21 @@
-"""A small causal LM as the draft ("model"), with its own KV cache. It samples from the same
-processed distribution q that the acceptance test uses (DESIGN.md §2)."""
+"""The drafters that need a draft model: "model", a small causal LM with its own KV cache that
+samples from the same processed distribution q the acceptance test uses (DESIGN.md §2), and
+"tree", a tree of its drafts (tree.py). A draft that reads the target's features (EAGLE)
+drafts through feature.py instead."""
 from __future__ import annotations
 
-from specdec.drafters.base import ChainDrafter, Proposal, draft_chain
+from typing import TYPE_CHECKING
+
+from specdec.drafters.base import ChainDrafter, Drafter, DrafterKind, Proposal, draft_chain, register
+from specdec.drafters.feature import FeatureDrafter, FeatureTreeDrafter
+from specdec.drafters.tree import ModelTreeDrafter
 from specdec.models.runtime import crop_cache, forward, new_cache
 from specdec.rules.sampling import Sampling
+from specdec.wording import N_
+
+if TYPE_CHECKING:
+    from specdec.models.load import Pair
+    from specdec.settings import Settings
 
 
 class ModelDrafter(ChainDrafter):
@@ -23,3 +34,21 @@ class ModelDrafter(ChainDrafter):
 
     def rollback(self, valid_len: int) -> None:
         crop_cache(self.cache, valid_len)
+
+
+def model_drafter(pair: "Pair", settings: "Settings") -> Drafter:
+    """A plain draft model, or one that reads the target's features."""
+    if pair.reads_features:
+        return FeatureDrafter(pair.draft, pair.vocab_size)
+    return ModelDrafter(pair.draft, pair.vocab_size)
+
+
+def tree_drafter(pair: "Pair", settings: "Settings") -> Drafter:
+    s = settings
+    if pair.reads_features:
+        return FeatureTreeDrafter(pair.draft, pair.vocab_size, s.tree_width, s.tree_budget, s.tree_children)
+    return ModelTreeDrafter(pair.draft, pair.vocab_size, s.tree_width, s.tree_budget, s.tree_children)
+
+
+register(DrafterKind("model", N_("draft model"), True, model_drafter, rank=0))
+register(DrafterKind("tree", N_("tree of draft-model drafts"), True, tree_drafter, shape="tree", rank=1))

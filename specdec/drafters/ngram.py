@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import torch
 
-from specdec.drafters.base import ChainDrafter, Proposal, TreeDrafter, TreeProposal
+from specdec.drafters.base import ChainDrafter, DrafterKind, Proposal, TreeDrafter, TreeProposal, register
 from specdec.rules.draft_tree import DraftTree
 from specdec.rules.sampling import Sampling
+from specdec.wording import N_
 
 
 def continuations(seq: list[int], depth: int, max_ngram: int, min_ngram: int = 1) -> list[list[int]]:
@@ -78,3 +79,8 @@ class NgramTreeDrafter(TreeDrafter):
                     at[(parent, x)] = len(tokens) - 1
                 parent = at[(parent, x)]
         return TreeProposal(DraftTree(tuple(tokens), tuple(parents)), {}, "deterministic", 0)
+
+
+register(DrafterKind("ngram-tree", N_("tree of n-gram matches"), False, shape="tree", rank=2,
+                     build=lambda pair, s: NgramTreeDrafter(pair.vocab_size, s.tree_width, s.tree_budget)))
+register(DrafterKind("ngram", N_("n-gram lookup"), False, lambda pair, s: NgramDrafter(pair.vocab_size), rank=3))

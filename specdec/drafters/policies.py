@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from specdec.errors import InputError
+from specdec.wording import N_
 
 K_MAX = 32   # the heuristic never grows past this
 
@@ -53,11 +54,11 @@ class PolicyKind:
     help: str                 # one line for the CLI and the app
 
 
+# Names and help are marked for the app's catalog here, where they are defined (N_).
 POLICIES: dict[str, PolicyKind] = {
-    "constant": PolicyKind(Constant, "always k"),
-    "heuristic": PolicyKind(Heuristic, "+2 after a round that accepted every draft, −1 otherwise"),
-    "confidence": PolicyKind(Confidence, "stop drafting after a token the draft gives less "
-                                         "than the threshold"),
+    N_("constant"): PolicyKind(Constant, N_("always k")),
+    N_("heuristic"): PolicyKind(Heuristic, N_("+2 after a round that accepted every draft, −1 otherwise")),
+    N_("confidence"): PolicyKind(Confidence, N_("stop drafting after a token the draft gives less than the threshold")),
 }
 
 

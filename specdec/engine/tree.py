@@ -24,8 +24,12 @@ from specdec.models.runtime import final_hidden_states
 from specdec.rules.chain import beta
 from specdec.rules.draft_tree import tree_mask, tree_positions
 from specdec.rules.sampling import probs_from_logits, sample
-from specdec.rules.tree import (NodeVerdict, verify_deterministic_children, verify_greedy_children,
-                                verify_sampled_children)
+from specdec.rules.tree import (
+    NodeVerdict,
+    verify_deterministic_children,
+    verify_greedy_children,
+    verify_sampled_children,
+)
 from specdec.trace import record
 from specdec.trace.run import Final, Position, Tree, TreeNode, make_dist
 

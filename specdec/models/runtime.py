@@ -12,6 +12,7 @@ import torch
 
 from specdec.errors import InputError
 
+
 @torch.no_grad()
 def forward(model, ids: list[int], cache, vocab_size: int, keep: int = 0) -> torch.Tensor:
     """Feed `ids` after what `cache` holds; returns (T, vocab_size) float32 logits on CPU for

@@ -11,8 +11,7 @@ import math
 from dataclasses import dataclass
 
 import torch
-from transformers import (LogitsProcessorList, TemperatureLogitsWarper, TopKLogitsWarper,
-                          TopPLogitsWarper)
+from transformers import LogitsProcessorList, TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
 
 from specdec.errors import InputError
 from specdec.wording import N_

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from specdec.trace import schema as trace_schema
 from specdec.chat import Message
 from specdec.rules.draft_tree import ancestors
+from specdec.trace import schema as trace_schema
 from specdec.trace.metrics import Metrics, summarize
 
 FULL_VOCAB_LIMIT = 16_384

@@ -23,13 +23,15 @@ def _fmt(x, spec=".3f"):
 
 
 def model_table(train: dict, ev: dict) -> str:
-    rows = ["| model | layers × width | parameters | tokens seen | train time here | held-out loss (nats) | c (step ms / target step ms) |",
+    rows = ["| model | layers × width | parameters | tokens seen | train time here | held-out loss (nats) "
+            "| c (step ms / target step ms) |",
             "|---|---|---|---|---|---|---|"]
     for m in FAMILY:
         t, e = train.get(m.name, {}), ev.get(f"stdlib/{m.name}", {})
         rows.append(f"| `stdlib/{m.name}` | {m.layers} × {m.width} | {t.get('params', 0):,} | "
                     f"{t.get('tokens', 0):,} | {t.get('train_seconds', 0) / 60:.0f} min | "
-                    f"{_fmt(e.get('held_out_loss'))} | {_fmt(e.get('c'), '.3f')} ({_fmt(e.get('step_ms'), '.2f')} ms) |")
+                    f"{_fmt(e.get('held_out_loss'))} | {_fmt(e.get('c'), '.3f')} "
+                    f"({_fmt(e.get('step_ms'), '.2f')} ms) |")
     return "\n".join(rows)
 
 
@@ -45,7 +47,8 @@ def schedules() -> str:
 
 
 def draft_table(ev: dict) -> str:
-    rows = ["| draft | greedy agreement | acceptance rate T=0 | mean acc. length T=0 | acceptance rate T=1 | mean acc. length T=1 |",
+    rows = ["| draft | greedy agreement | acceptance rate T=0 | mean acc. length T=0 | acceptance rate T=1 "
+            "| mean acc. length T=1 |",
             "|---|---|---|---|---|---|"]
     for name, e in ev.items():
         if "agreement" in e:

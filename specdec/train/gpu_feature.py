@@ -34,6 +34,16 @@ import torch
 from specdec.train.features import conversations, sequences
 from specdec.train.gpu_answers import instructions, make_answers
 from specdec.train.selfgen import COMMITTED, log
+from specdec.train.smol_feature import (
+    SPEC,
+    batch_loss,
+    ckpt_path,
+    from_export,
+    gpu_runs,
+    init_draft,
+    runs_file,
+    save_ckpt,
+)
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DRAFT = Path("assets/models/smollm2/draft")
@@ -134,7 +144,6 @@ def lr_at(step: int, frac: float, spec: GpuSpec) -> float:
 
 
 def start_draft(target, keep: list[int]):
-    from specdec.train.smol_feature import SPEC, from_export, init_draft
     draft = init_draft(target, SPEC, keep)
     from_export(draft, DRAFT, keep)
     return draft
@@ -157,7 +166,6 @@ def save_parts(draft, out: Path, stats: dict) -> None:
 
 def train(target, draft, pool, keep_ids: list[int], spec: GpuSpec, deadline: float,
           out: Path, stats: dict, device: str) -> None:
-    from specdec.train.smol_feature import SPEC, batch_loss
     keep = torch.tensor(keep_ids, device=device)
     params = [p for p in draft.parameters() if p.requires_grad]
     optim = torch.optim.AdamW(params, lr=spec.lr, betas=(0.9, 0.95), weight_decay=0.0)
@@ -227,7 +235,6 @@ def take(folder: Path) -> Path:
     from safetensors.torch import load_file
 
     from specdec.train.smol_draft import load_target
-    from specdec.train.smol_feature import SPEC, ckpt_path, init_draft, save_ckpt
     stats = json.loads((folder / "stats.json").read_text())
     keep_ids = json.loads((DRAFT / "draft_vocab.json").read_text())["keep_ids"]
     draft = init_draft(load_target(), SPEC, keep_ids)
@@ -242,18 +249,6 @@ def take(folder: Path) -> Path:
     runs_file().write_text(json.dumps(runs, indent=1) + "\n")
     log(f"checkpoint {ckpt_path(SPEC)} from {folder}: {stats.get('held_out_after')}")
     return ckpt_path(SPEC)
-
-
-def runs_file() -> Path:
-    from specdec.train.smol_feature import SPEC, ckpt_path
-    return ckpt_path(SPEC).with_name("gpu_runs.json")
-
-
-def gpu_runs() -> list[dict]:
-    """The GPU runs behind the checkpoint (build/), else behind the committed export."""
-    if runs_file().exists():
-        return json.loads(runs_file().read_text())
-    return json.loads((DRAFT / "training.json").read_text()).get("gpu_runs", [])
 
 
 def main(argv: list[str] | None = None) -> int:

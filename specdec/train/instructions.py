@@ -147,7 +147,8 @@ def instruction(rng: random.Random, code: list[str], texts: list[str]) -> str:
         return rng.choice(CREATIVE).format(s=rng.choice(SUBJECTS))
     if kind == 7:
         return f"Translate into {rng.choice(TARGET_LANGS)}: {rng.choice(SENTENCES)}"
-    return f"Explain {rng.choice(CONCEPTS)} {rng.choice(('simply', 'to a child', 'in three sentences', 'with an example'))}."
+    how = rng.choice(("simply", "to a child", "in three sentences", "with an example"))
+    return f"Explain {rng.choice(CONCEPTS)} {how}."
 
 
 def distinct(n: int, make, seed: int) -> list[str]:

@@ -23,11 +23,11 @@ from pathlib import Path
 
 import torch
 
-from specdec.chat import user_turn
-from ui.lessons.survival import conditional
 from specdec.bench.measure import step_ms
+from specdec.chat import user_turn
 from specdec.models.packed import packed_count
 from specdec.prompts import load_prompts, round_robin
+from specdec.trace.survival import conditional
 
 OUT = Path("build/smollm2_eval.json")
 CARD = Path("assets/models/smollm2/README.md")

@@ -267,13 +267,23 @@ def train(spec: FeatureSpec) -> None:
             log(f"[feature {spec.name}] held-out agreement {agreement(draft, held, to_draft, n):.3f}")
 
 
+def runs_file() -> Path:
+    return ckpt_path(SPEC).with_name("gpu_runs.json")
+
+
+def gpu_runs() -> list[dict]:
+    """The GPU runs behind the checkpoint (build/), else behind the committed export."""
+    if runs_file().exists():
+        return json.loads(runs_file().read_text())
+    return json.loads((OUT / SPEC.name / "training.json").read_text()).get("gpu_runs", [])
+
+
 def export(spec: FeatureSpec) -> Path:
     """Checkpoint -> assets/models/smollm2/<name>: fp16 net + fc, tokenizer, vocabulary."""
     from transformers import AutoTokenizer
 
     from specdec.models.feature import save_fc
     from specdec.models.gguf import converted_target
-    from specdec.train.gpu_feature import gpu_runs
     draft, _, keep, step, elapsed = setup(spec)
     score = agreement(draft, load_seqs("gen", ["gen_0000"]), to_draft_map(keep), len(keep))
     dest = OUT / spec.name

@@ -5,8 +5,8 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
-from ui.figures.rounds import COLORS, _layout
 from specdec.wording import _
+from ui.figures.rounds import COLORS, _layout
 
 
 def toy_figure(tokens: Sequence[str], p, q, accepted, from_residual) -> go.Figure:

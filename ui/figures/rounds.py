@@ -70,7 +70,7 @@ def top_ids(dists: list[Dist], n: int = TOP) -> list[int]:
     """Union of the top tokens of several distributions, ordered by the first one."""
     ids: list[int] = []
     for dist in dists:
-        for token, _ in dist.top(n):
+        for token, _prob in dist.top(n):
             if token not in ids:
                 ids.append(token)
     first = dists[0]

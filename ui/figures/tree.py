@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import plotly.graph_objects as go
 
-from ui.figures.rounds import COLORS, TOP, Label, prob, show
-from specdec.trace.run import Dist, Final, Tree
 from specdec.rules.draft_tree import DraftTree, tree_mask
+from specdec.trace.run import Dist, Final, Tree
 from specdec.wording import _
+from ui.figures.rounds import COLORS, TOP, Label, prob, show
 
 VERDICT_COLORS = {"accepted": COLORS["accepted"], "rejected": COLORS["rejected"],
                   "untried": COLORS["discarded"]}
@@ -49,7 +49,8 @@ def tree_figure(tree: Tree, final: Final, label: Label) -> go.Figure:
             hovertext=[_hover(tree, i, label) for i in ids], hoverinfo="text"))
     last = tree.path[-1] if tree.path else -1
     fig.add_trace(go.Scatter(
-        x=[tree.depth(last) + 1], y=[rows[last]], mode="markers+text", name=_("final ({kind})").format(kind=_(final.kind)),
+        x=[tree.depth(last) + 1], y=[rows[last]], mode="markers+text",
+        name=_("final ({kind})").format(kind=_(final.kind)),
         text=[show(final.text, 10)], textposition="top center",
         marker=dict(size=18, symbol="diamond", color=COLORS.get(final.kind, COLORS["bonus"]))))
     fig.add_trace(go.Scatter(x=[0], y=[rows[-1]], mode="markers+text", name=_("root (last token)"),

@@ -5,11 +5,11 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, replace
 
-from ui.lessons.speed import REPEATS
 from specdec.bench.measure import drafter_cost, machine_load, timed
-from specdec.trace.metrics import summarize
 from specdec.prompts import Prompt, as_input
 from specdec.settings import Settings
+from specdec.trace.metrics import summarize
+from ui.lessons.speed import REPEATS
 
 
 @dataclass(frozen=True)

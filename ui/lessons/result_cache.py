@@ -15,7 +15,7 @@ from pathlib import Path
 from specdec.bench.measure import TIMING_REVISION
 from specdec.models.names import ASSETS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RESULTS_DIR = ROOT / "build" / "results"
 
 

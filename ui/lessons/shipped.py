@@ -23,7 +23,7 @@ import torch
 from specdec.bench.measure import TIMING_REVISION
 from specdec.models.names import ASSETS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SHIPPED_DIR = ROOT / "assets" / "results"
 SHIP_ENV = "SPECDEC_SHIP"
 

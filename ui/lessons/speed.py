@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from specdec.bench.measure import (cost_ratio, interleaved, speedups, timed, verify_cost, verify_cost_in_run)
+from specdec.bench.measure import cost_ratio, interleaved, speedups, timed, verify_cost, verify_cost_in_run
 from specdec.settings import Settings
 from specdec.trace.theory import expected_speedup, expected_tokens, speedup_with_verify
 from specdec.wording import _

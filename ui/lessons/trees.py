@@ -9,12 +9,12 @@ from typing import Callable
 
 import torch
 
-from specdec.engine.prompt import Prompt
-from specdec.engine.decoder import generate
 from specdec.bench.measure import step_ms
-from specdec.trace.metrics import summarize
+from specdec.engine.decoder import generate
+from specdec.engine.prompt import Prompt
+from specdec.rules.tree import verify_deterministic_children, verify_sampled_children, wrong_match_rule
 from specdec.settings import Settings
-from specdec.rules.tree import (verify_deterministic_children, verify_sampled_children, wrong_match_rule)
+from specdec.trace.metrics import summarize
 from specdec.wording import N_, _
 
 
@@ -99,7 +99,7 @@ def first_token_law(rule: str, p: torch.Tensor, q: torch.Tensor, width: int, n: 
     g = torch.Generator().manual_seed(seed)
     counts = torch.zeros_like(p, dtype=torch.float64)
     top = q.topk(width).indices.tolist()
-    for _ in range(n):
+    for _draw in range(n):
         if rule == "sampled":
             kids = torch.multinomial(q, width, replacement=True, generator=g).tolist()
             v = verify_sampled_children(kids, q, p, g)

@@ -11,13 +11,13 @@ import dataclasses
 import statistics
 from dataclasses import dataclass, replace
 
-from ui.lessons.speed import REPEATS
 from specdec.bench.measure import machine_load, timed
-from specdec.trace.metrics import Metrics, summarize
 from specdec.prompts import Prompt, as_input
 from specdec.settings import Settings
+from specdec.trace.metrics import Metrics, summarize
 from specdec.trace.run import Round
 from specdec.trace.schema import decode
+from ui.lessons.speed import REPEATS
 
 
 @dataclass(frozen=True)

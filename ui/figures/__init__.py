@@ -1,0 +1,1 @@
+"""Plotly figure builders for the pages: pure functions of runs and results (no streamlit)."""
