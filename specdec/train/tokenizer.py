@@ -39,15 +39,6 @@ def add_bos(tok) -> None:
                                       special_tokens=[(EOT, eot)])])
 
 
-def patch_tokenizer_dir(path: Path) -> None:
-    """Add the EOT prefix to a saved tokenizer.json in place."""
-    from tokenizers import Tokenizer
-
-    tok = Tokenizer.from_file(str(path / "tokenizer.json"))
-    add_bos(tok)
-    tok.save(str(path / "tokenizer.json"))
-
-
 def encode_stream(tokenizer, texts: Iterable[str]) -> np.ndarray:
     """Concatenate documents as `EOT doc EOT doc ...`; (N,) uint16."""
     eot = tokenizer.convert_tokens_to_ids(EOT)
