@@ -4,6 +4,7 @@ distributions at every answer position (DistillSpec's on-policy data).
     python -m specdec.train.selfgen --shards 16 --threads 2                  # the first set
     python -m specdec.train.selfgen --set wide --first 18 --shards 38 --batch 64 --dtype float32
     python -m specdec.train.selfgen --set wide --seed 2 --first 36 --shards 120 --batch 64 --dtype float32
+    python -m specdec.train.selfgen --set kinds --first 200 --shards 64 --batch 64 --dtype float32 --threads 1
 
 Shard i answers instructions [j * B, (j + 1) * B), j = (i - first) // 2: of a pair of shards
 the even one greedily, the odd one sampled at T = 1 (seed = i), so the drafts see what the
@@ -117,6 +118,10 @@ def instruction_set(name: str, n: int, tokenizer, seed: int | None = None) -> li
     """The set's first n instructions; another seed gives other instructions of the same kinds."""
     if name == "first":
         return build(n) if seed is None else build(n, seed)
+    if name == "kinds":
+        from specdec.train import kind_instructions
+        texts = kind_instructions.kind_passages(COMMITTED, tokenizer)
+        return kind_instructions.build(n, texts) if seed is None else kind_instructions.build(n, texts, seed)
     from specdec.train import chat_instructions
     texts = chat_instructions.answer_passages(COMMITTED, tokenizer)
     return chat_instructions.build(n, texts) if seed is None else chat_instructions.build(n, texts, seed)
@@ -159,8 +164,8 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shards", type=int, default=200)
     ap.add_argument("--first", type=int, default=0, help="index of the set's first shard")
-    ap.add_argument("--set", choices=["first", "wide"], default="first",
-                    help="instructions.py's set or chat_instructions.py's")
+    ap.add_argument("--set", choices=["first", "wide", "kinds"], default="first",
+                    help="instructions.py's set, chat_instructions.py's or kind_instructions.py's")
     ap.add_argument("--batch", type=int, default=48, help="instructions per shard")
     ap.add_argument("--max-new", type=int, default=192)
     ap.add_argument("--threads", type=int, default=2)
