@@ -4,7 +4,7 @@ distributions at every answer position (DistillSpec's on-policy data).
     python -m specdec.train.selfgen --shards 16 --threads 2                  # the first set
     python -m specdec.train.selfgen --set wide --first 18 --shards 38 --batch 64 --dtype float32
     python -m specdec.train.selfgen --set wide --seed 2 --first 36 --shards 120 --batch 64 --dtype float32
-    python -m specdec.train.selfgen --set kinds --first 200 --shards 64 --batch 64 --dtype float32 --threads 1
+    python -m specdec.train.selfgen --set kinds --first 200 --shards 64 --upto 224 --batch 64 --dtype float32 --threads 1
 
 Shard i answers instructions [j * B, (j + 1) * B), j = (i - first) // 2: of a pair of shards
 the even one greedily, the odd one sampled at T = 1 (seed = i), so the drafts see what the
@@ -136,7 +136,7 @@ def by_length(instructions: list[str], tokenizer, batch: int, block: int = 10) -
 
 
 def run(shards: range, batch: int, max_new: int, out: Path, dtype: torch.dtype, which: str,
-        seed: int | None = None) -> None:
+        seed: int | None = None, upto: int | None = None) -> None:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from specdec.gguf_cache import converted_target
@@ -146,7 +146,7 @@ def run(shards: range, batch: int, max_new: int, out: Path, dtype: torch.dtype, 
     instructions = by_length(instruction_set(which, (len(shards) // 2 + 1) * batch, tokenizer, seed),
                              tokenizer, batch)
     for index in shards:
-        if (out / f"shard_{index:04d}.tokens.npz").exists():
+        if (out / f"shard_{index:04d}.tokens.npz").exists() or (upto is not None and index >= upto):
             continue
         part = (index - shards.start) // 2
         chunk = instructions[part * batch:(part + 1) * batch]
@@ -174,10 +174,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=None,
                     help="instruction seed (default: the set's own); a new seed, new instructions")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--upto", type=int, default=None,
+                    help="stop before this shard index (the instructions still follow --shards)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     run(range(args.first, args.first + args.shards), args.batch, args.max_new, args.out,
-        getattr(torch, args.dtype), args.set, args.seed)
+        getattr(torch, args.dtype), args.set, args.seed, args.upto)
     return 0
 
 
