@@ -49,3 +49,37 @@ def test_no_committed_training_prompt_contains_a_held_out_chat_prompt():
     assert not [h for h in held if h in text]
     lines = {line for h in held for line in h.splitlines() if len(line) > 60}
     assert not [line for line in lines if line in text]
+
+
+def _word_grams(text: str, n: int = 6) -> set[tuple[str, ...]]:
+    import re
+    words = re.findall(r"[a-z0-9']+", text.lower())
+    return {tuple(words[i:i + n]) for i in range(len(words) - n + 1)}
+
+
+def test_kinds_set_shares_no_text_with_held_out_chat_prompts():
+    """The set shaped like the chat set's eight kinds (kind_instructions.py, `selfgen --set
+    kinds`) follows their phrasing but copies none of it: no held-out prompt, line or passage,
+    and not even a run of six words of one, occurs in its instructions or its passages."""
+    from pathlib import Path
+
+    from transformers import AutoTokenizer
+
+    from specdec.train import kind_instructions
+    root = Path(__file__).resolve().parent.parent
+    tokenizer = AutoTokenizer.from_pretrained(root / "assets/models/smollm2/draft")
+    texts = kind_instructions.kind_passages(root / "assets/training/smollm2/gen", tokenizer)
+    assert len(texts) > 500
+    train = kind_instructions.build(4096, texts)
+    assert len(set(train)) == len(train) == 4096
+    assert train == kind_instructions.build(4096, texts)                  # deterministic
+    held = [p.prompt for p in load_prompts("chat")]
+    text = "\n".join(train + texts)
+    assert not [h for h in held if h in text]
+    lines = {line for h in held for line in h.splitlines() if len(line) > 30}
+    assert not [line for line in lines if line in text]
+    held_grams = set().union(*map(_word_grams, held))
+    shared = {g for t in train + texts for g in _word_grams(t) & held_grams}
+    assert not shared, sorted(shared)[:5]
+    kinds = kind_instructions.KINDS
+    assert len(kinds) == 8 and set(kinds) == set(kinds_of(load_prompts("chat")))

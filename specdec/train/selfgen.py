@@ -4,6 +4,7 @@ distributions at every answer position (DistillSpec's on-policy data).
     python -m specdec.train.selfgen --shards 16 --threads 2                  # the first set
     python -m specdec.train.selfgen --set wide --first 18 --shards 38 --batch 64 --dtype float32
     python -m specdec.train.selfgen --set wide --seed 2 --first 36 --shards 120 --batch 64 --dtype float32
+    python -m specdec.train.selfgen --set kinds --first 200 --shards 64 --upto 224 --batch 64 --dtype float32 --threads 1
 
 Shard i answers instructions [j * B, (j + 1) * B), j = (i - first) // 2: of a pair of shards
 the even one greedily, the odd one sampled at T = 1 (seed = i), so the drafts see what the
@@ -117,6 +118,10 @@ def instruction_set(name: str, n: int, tokenizer, seed: int | None = None) -> li
     """The set's first n instructions; another seed gives other instructions of the same kinds."""
     if name == "first":
         return build(n) if seed is None else build(n, seed)
+    if name == "kinds":
+        from specdec.train import kind_instructions
+        texts = kind_instructions.kind_passages(COMMITTED, tokenizer)
+        return kind_instructions.build(n, texts) if seed is None else kind_instructions.build(n, texts, seed)
     from specdec.train import chat_instructions
     texts = chat_instructions.answer_passages(COMMITTED, tokenizer)
     return chat_instructions.build(n, texts) if seed is None else chat_instructions.build(n, texts, seed)
@@ -131,7 +136,7 @@ def by_length(instructions: list[str], tokenizer, batch: int, block: int = 10) -
 
 
 def run(shards: range, batch: int, max_new: int, out: Path, dtype: torch.dtype, which: str,
-        seed: int | None = None) -> None:
+        seed: int | None = None, upto: int | None = None) -> None:
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from specdec.models.gguf import converted_target
@@ -141,7 +146,7 @@ def run(shards: range, batch: int, max_new: int, out: Path, dtype: torch.dtype, 
     instructions = by_length(instruction_set(which, (len(shards) // 2 + 1) * batch, tokenizer, seed),
                              tokenizer, batch)
     for index in shards:
-        if (out / f"shard_{index:04d}.tokens.npz").exists():
+        if (out / f"shard_{index:04d}.tokens.npz").exists() or (upto is not None and index >= upto):
             continue
         part = (index - shards.start) // 2
         chunk = instructions[part * batch:(part + 1) * batch]
@@ -159,8 +164,8 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shards", type=int, default=200)
     ap.add_argument("--first", type=int, default=0, help="index of the set's first shard")
-    ap.add_argument("--set", choices=["first", "wide"], default="first",
-                    help="instructions.py's set or chat_instructions.py's")
+    ap.add_argument("--set", choices=["first", "wide", "kinds"], default="first",
+                    help="instructions.py's set, chat_instructions.py's or kind_instructions.py's")
     ap.add_argument("--batch", type=int, default=48, help="instructions per shard")
     ap.add_argument("--max-new", type=int, default=192)
     ap.add_argument("--threads", type=int, default=2)
@@ -169,10 +174,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=None,
                     help="instruction seed (default: the set's own); a new seed, new instructions")
     ap.add_argument("--out", type=Path, default=OUT)
+    ap.add_argument("--upto", type=int, default=None,
+                    help="stop before this shard index (the instructions still follow --shards)")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
     run(range(args.first, args.first + args.shards), args.batch, args.max_new, args.out,
-        getattr(torch, args.dtype), args.set, args.seed)
+        getattr(torch, args.dtype), args.set, args.seed, args.upto)
     return 0
 
 

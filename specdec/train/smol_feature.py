@@ -309,9 +309,11 @@ def main(argv: list[str] | None = None) -> int:
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--export", action="store_true", help="write the checkpoint into assets/")
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--steps", type=int, default=SPEC.steps, help="the schedule's length")
     args = ap.parse_args(argv)
     torch.set_num_threads(args.threads)
-    (export if args.export else train)(SPEC)
+    from dataclasses import replace
+    (export if args.export else train)(replace(SPEC, steps=args.steps))
     return 0
 
 
