@@ -193,7 +193,8 @@ LOOPS = (
     ("pairs = []\nfor {v} in range({k}):\n    for j in range({k2}):\n        pairs.append(({v}, j))"),
 )
 BUGGY = (
-    ("def total(values):\n    s = 0\n    for i in range(1, len(values)):\n        s += values[i]\n    return s", "total"),
+    ("def total(values):\n    s = 0\n    for i in range(1, len(values)):\n        s += values[i]\n"
+     "    return s", "total"),
     ("def first_item(items):\n    return items[1]", "first_item"),
     ("def is_adult(age):\n    return age > 18", "is_adult"),
     ("def countdown(n):\n    while n > 0:\n        print(n)\n    print('Go!')", "countdown"),
@@ -326,7 +327,8 @@ TABLE_ASKS = (
     "five English adjectives with their opposites",
 )
 YAML_THINGS = (
-    "a web app called shop with port 3000 and three replicas", "a database named orders on port 5432 with a backup schedule",
+    "a web app called shop with port 3000 and three replicas",
+    "a database named orders on port 5432 with a backup schedule",
     "a cron job that runs every night at two", "a Docker Compose setup with a web service and a Redis cache",
     "a logging setup with a file handler and a console handler", "a user profile with name, language and theme",
     "a bot called helper with two commands", "a static website with a title, a base URL and three pages",
@@ -448,10 +450,12 @@ FACTS = (
     ("Camels store fat, not water, in their humps.", "What do camels store in their humps?"),
     ("The Eiffel Tower grows a few centimetres taller in summer because the iron expands in the heat.",
      "Why is the tower taller in summer?"),
-    ("Honey never spoils when it is kept sealed, because it holds very little water.", "Why does sealed honey not spoil?"),
+    ("Honey never spoils when it is kept sealed, because it holds very little water.",
+     "Why does sealed honey not spoil?"),
     ("Koalas sleep up to twenty hours a day to save the energy their leafy diet cannot provide.",
      "Why do koalas sleep so much?"),
-    ("Venus spins so slowly that one day there lasts longer than its year.", "Which is longer on Venus, a day or a year?"),
+    ("Venus spins so slowly that one day there lasts longer than its year.",
+     "Which is longer on Venus, a day or a year?"),
     ("Bananas are slightly radioactive because they contain potassium.", "What makes bananas slightly radioactive?"),
     ("Owls cannot move their eyes, so they turn their heads instead.", "How do owls look to the side?"),
     ("Bamboo can grow almost a metre in a single day.", "How fast can bamboo grow?"),
@@ -466,7 +470,8 @@ FACTS = (
     ("The heart of a blue whale weighs about as much as a small car.", "How heavy is a blue whale's heart?"),
     ("Most of the dust in a house is made of tiny bits of skin, fibres and soil from outside.",
      "What is household dust made of?"),
-    ("Strawberries are not true berries, but bananas and tomatoes are.", "Which fruits in the passage are true berries?"),
+    ("Strawberries are not true berries, but bananas and tomatoes are.",
+     "Which fruits in the passage are true berries?"),
     ("Lightning heats the air around it to about five times the temperature of the Sun's surface.",
      "How hot does the air around lightning get?"),
 )
@@ -535,7 +540,8 @@ def arithmetic(rng: random.Random) -> str:
         return f"{who} had {a} {thing} and gave {b} away. How many does {who} have now?"
     if form == 1:
         h = rng.randint(2, 6)
-        return f"{rng.choice(VEHICLES)} covers {h * rng.randint(8, 60)} km in {h} hours. How fast was it on average, in km/h?"
+        return (f"{rng.choice(VEHICLES)} covers {h * rng.randint(8, 60)} km in {h} hours. "
+                "How fast was it on average, in km/h?")
     if form == 2:
         p, n = rng.choice((5, 10, 20, 25, 30, 40, 60, 75)), rng.choice(range(100, 1001, 20))
         return rng.choice((f"What is {p}% of {n}?", f"Calculate {p} percent of {n}."))
@@ -560,8 +566,8 @@ def arithmetic(rng: random.Random) -> str:
                 f"{w}-minute stop it sails back, and the return crossing is {d} minutes longer. When does it get "
                 f"back? {rng.choice(STEPS)}")
     if form == 7:
-        w, l, t = rng.randint(3, 9), rng.randint(3, 12), rng.choice((25, 50))
-        return (f"A floor is {w} metres long and {l} metres wide. Square tiles measure {t} cm on each side. How "
+        w, length, t = rng.randint(3, 9), rng.randint(3, 12), rng.choice((25, 50))
+        return (f"A floor is {w} metres long and {length} metres wide. Square tiles measure {t} cm on each side. How "
                 f"many tiles cover the floor, and how many boxes of {rng.choice((10, 20, 25))} tiles must be bought? "
                 f"{rng.choice(STEPS)}")
     if form == 8:
@@ -648,7 +654,8 @@ def creative(rng: random.Random) -> str:
     thing, trait = rng.choice(MYTHS)
     return rng.choice((f"Tell a folk tale that explains why {thing} {trait}. Name the main character and "
                        "give the tale a moral.",
-                       f"Make up a legend about how {thing} came to {'change' if trait == 'changes shape' else 'be like this'}"
+                       f"Make up a legend about how {thing} came to "
+                       f"{'change' if trait == 'changes shape' else 'be like this'}"
                        f": {thing} {trait}. Include a clever trick."))
 
 

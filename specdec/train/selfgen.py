@@ -4,7 +4,8 @@ distributions at every answer position (DistillSpec's on-policy data).
     python -m specdec.train.selfgen --shards 16 --threads 2                  # the first set
     python -m specdec.train.selfgen --set wide --first 18 --shards 38 --batch 64 --dtype float32
     python -m specdec.train.selfgen --set wide --seed 2 --first 36 --shards 120 --batch 64 --dtype float32
-    python -m specdec.train.selfgen --set kinds --first 200 --shards 64 --upto 224 --batch 64 --dtype float32 --threads 1
+    python -m specdec.train.selfgen --set kinds --first 200 --shards 64 --upto 224 --batch 64 \
+        --dtype float32 --threads 1
 
 Shard i answers instructions [j * B, (j + 1) * B), j = (i - first) // 2: of a pair of shards
 the even one greedily, the odd one sampled at T = 1 (seed = i), so the drafts see what the
