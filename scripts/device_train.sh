@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Train smollm2/draft further on a lent GPU machine (specdec/train/gpu_feature.py).
+# Train smollm2/draft further on a lent GPU machine (specdec/train/smollm2/gpu_feature.py).
 #
 # What travels to that machine is capped at 64 MiB a call and the target's GGUF is 94 MiB,
 # so it goes in two halves over two calls to one warm machine:
 #   here:   scripts/device_train.sh pack        # .dev/: the halves, the draft; .whl/: wheels
 #   device: scripts/device_train.sh keep        # call 1 (carry .dev/part_a, .whl)
 #   device: scripts/device_train.sh train       # call 2 (carry .dev/part_b, .dev/draft)
-#   here:   python -m specdec.train.gpu_feature --take <the files that came back>
+#   here:   python -m specdec.train.smollm2.gpu_feature --take <the files that came back>
 # The machine has torch and transformers but not gguf; transformers travels too, so the
 # run uses this project's pinned version. assets/models must not travel (too big): `pack`
 # says how to leave it out for the calls.
@@ -54,7 +54,7 @@ train() {
     rm -rf assets/models/smollm2/draft && cp -r .dev/draft assets/models/smollm2/draft
     site
     export PYTHONPATH=/tmp/site PYTHONUNBUFFERED=1
-    python3 -m specdec.train.gpu_feature --gguf /tmp/g --out "$OUT" --budget "${BUDGET:-470}" --run "${RUN:-1}" ${SMALL:+--small} 2>&1 | tee "$OUT/log.txt"
+    python3 -m specdec.train.smollm2.gpu_feature --gguf /tmp/g --out "$OUT" --budget "${BUDGET:-470}" --run "${RUN:-1}" ${SMALL:+--small} 2>&1 | tee "$OUT/log.txt"
 }
 
 "$@"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Continue smollm2/draft on the target's answers to the chat-kind instructions (issue 27, item 6;
-# specdec/train/kind_instructions.py), on one core, every step resumable: run it again and each
+# specdec/train/smollm2/kind_instructions.py), on one core, every step resumable: run it again and each
 # step skips or resumes what is done. Logs: build/logs/<step>.log.
 #
 #   nohup nice -n 10 bash scripts/train_kinds.sh > build/logs/train_kinds.log 2>&1 &
@@ -36,7 +36,7 @@ fi
 
 if want selfgen; then
     say "selfgen: kinds shards 200..$((GEN_UPTO - 1))"
-    nice -n 10 $PY -m specdec.train.selfgen --set kinds --first 200 --shards 64 --upto "$GEN_UPTO" \
+    nice -n 10 $PY -m specdec.train.smollm2.selfgen --set kinds --first 200 --shards 64 --upto "$GEN_UPTO" \
         --batch 64 --dtype float32 --threads 1 >> build/logs/selfgen.log 2>&1
     for f in build/smollm2/gen/shard_02[0-9][0-9].tokens.npz; do
         [ -e "$f" ] && cp -n "$f" assets/training/smollm2/gen/
@@ -46,7 +46,7 @@ fi
 
 if want relabel; then
     say "relabel: $RELABEL_SHARDS shards"
-    nice -n 10 $PY -m specdec.train.relabel --shards "$RELABEL_SHARDS" --threads 1 >> build/logs/relabel.log 2>&1
+    nice -n 10 $PY -m specdec.train.smollm2.relabel --shards "$RELABEL_SHARDS" --threads 1 >> build/logs/relabel.log 2>&1
 fi
 
 if want features; then
@@ -58,7 +58,7 @@ if want features; then
     nice -n 10 $PY - >> build/logs/features.log 2>&1 <<'EOF'
 import torch
 from pathlib import Path
-from specdec.train import features
+from specdec.train.smollm2 import features
 torch.set_num_threads(1)
 features.SOURCES = {"gen": Path("build/smollm2/gen_kinds")}
 features.run(features.OUT, 10_000)
@@ -69,7 +69,7 @@ EOF
 fi
 
 eval_draft() {   # $1: draft (name or folder), $2: result file
-    nice -n 10 $PY -m specdec.train.smol_eval --prompts "$EVAL_PROMPTS" --tokens "$EVAL_TOKENS" \
+    nice -n 10 $PY -m specdec.train.smollm2.evaluate --prompts "$EVAL_PROMPTS" --tokens "$EVAL_TOKENS" \
         --drafts "$1" --exits "" >> build/logs/eval.log 2>&1
     cp build/smollm2_eval.json "$2"
     $PY - "$2" <<'EOF'
@@ -88,7 +88,7 @@ fi
 
 if want train; then
     say "train: smol_feature to step $STEPS"
-    nice -n 10 $PY -m specdec.train.smol_feature --threads 1 --steps "$STEPS" >> build/logs/train.log 2>&1
+    nice -n 10 $PY -m specdec.train.smollm2.feature_draft --threads 1 --steps "$STEPS" >> build/logs/train.log 2>&1
 fi
 
 if want eval; then
@@ -100,7 +100,7 @@ if want eval; then
 import torch
 from dataclasses import replace
 from pathlib import Path
-from specdec.train import smol_feature
+from specdec.train.smollm2 import feature_draft as smol_feature
 torch.set_num_threads(1)
 smol_feature.OUT = Path("build/smollm2/kinds_export")
 smol_feature.export(replace(smol_feature.SPEC, steps=$STEPS))
@@ -109,6 +109,6 @@ EOF
     fi
     say "eval: before $(cat build/smollm2/eval_base.json | $PY -c 'import json,sys; print(round(json.load(sys.stdin)["rows"][0]["greedy_agreement"], 4))'), after $(cat "$out" | $PY -c 'import json,sys; print(round(json.load(sys.stdin)["rows"][0]["greedy_agreement"], 4))')"
 fi
-# If "after" beats "before": .venv/bin/python -m specdec.train.smol_feature --export --steps $STEPS
+# If "after" beats "before": .venv/bin/python -m specdec.train.smollm2.feature_draft --export --steps $STEPS
 # (writes assets/models/smollm2/draft from the checkpoint), then commit it with both numbers.
 say done

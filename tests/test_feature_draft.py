@@ -179,7 +179,7 @@ def test_training_time_test_passes_equal_what_the_drafter_computes(fpair_no_eos)
     """The trainer's unrolled pass m at pair j (specdec/train/smol_feature.unrolled) is the
     draft's guess for d_m at inference: the cache-free recompute with real pairs before j
     and the draft's own h after — so training optimises exactly what drafting uses."""
-    from specdec.train.smol_feature import unrolled
+    from specdec.train.smollm2.feature_draft import unrolled
     pair = fpair_no_eos
     seq = pair.tokenizer("abc abc abd ab")["input_ids"]
     feats = pair.target.model(input_ids=torch.tensor([seq])).last_hidden_state       # (1, T, H)

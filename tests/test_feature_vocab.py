@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 import torch
 
-from specdec.train.feature_vocab import carried_rows, onpolicy_vocab
+from specdec.train.smollm2.feature_vocab import carried_rows, onpolicy_vocab
 
 
 def write_shard(folder, name, answer_ids):

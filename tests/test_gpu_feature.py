@@ -1,12 +1,12 @@
-"""The GPU trainer (specdec/train/gpu_feature.py) on tiny models: its batches are the ones the
+"""The GPU trainer (specdec/train/smollm2/gpu_feature.py) on tiny models: its batches are the ones the
 CPU trainer builds from feature files, and its answers are the target's own."""
 import numpy as np
 import pytest
 import torch
 
-from specdec.train import gpu_answers, gpu_feature
-from specdec.train.feature_batches import Seq, make_batch
-from specdec.train.smol_feature import FeatureSpec, to_draft_map
+from specdec.train.smollm2 import gpu_answers, gpu_feature
+from specdec.train.smollm2.feature_batches import Seq, make_batch
+from specdec.train.smollm2.feature_draft import FeatureSpec, to_draft_map
 
 from test_engine import hf_greedy
 from tiny import tiny_feature_pair
@@ -20,7 +20,7 @@ def pair():
 
 
 def feature_file_seq(target, ids: np.ndarray, prompt_len: int) -> Seq:
-    """What specdec.train.features stores for one sequence (K = 20 covers the tiny vocabulary)."""
+    """What specdec.train.smollm2.features stores for one sequence (K = 20 covers the tiny vocabulary)."""
     with torch.no_grad():
         hidden = target.model(input_ids=torch.from_numpy(ids)[None]).last_hidden_state[0]
         top = target.lm_head(hidden).log_softmax(-1).topk(13, dim=-1)               # all 13 ids

@@ -2,7 +2,7 @@
 from collections import Counter
 
 from specdec.prompts import kinds_of, load_prompts, round_robin
-from specdec.train.instructions import build, passages
+from specdec.train.smollm2.instructions import build, passages
 
 
 def test_chat_set_has_seven_kinds_with_short_and_long_prompts():
@@ -65,7 +65,7 @@ def test_kinds_set_shares_no_text_with_held_out_chat_prompts():
 
     from transformers import AutoTokenizer
 
-    from specdec.train import kind_instructions
+    from specdec.train.smollm2 import kind_instructions
     root = Path(__file__).resolve().parent.parent
     tokenizer = AutoTokenizer.from_pretrained(root / "assets/models/smollm2/draft")
     texts = kind_instructions.kind_passages(root / "assets/training/smollm2/gen", tokenizer)

@@ -5,10 +5,10 @@ import pytest
 import torch
 from transformers import AutoModelForCausalLM, AutoTokenizer
 
-from specdec.train import loop
-from specdec.train.__main__ import prepare
-from specdec.train.corpus import is_held_out
-from specdec.train.family import Member
+from specdec.train.stdlib import loop
+from specdec.train.stdlib.__main__ import prepare
+from specdec.train.stdlib.corpus import is_held_out
+from specdec.train.stdlib.family import Member
 
 
 def write_corpus(root):
@@ -64,7 +64,7 @@ def test_warm_restart_schedule_and_resume(tmp_path, monkeypatch):
 def test_selfgen_batched_decoding_equals_one_prompt_at_a_time():
     """Left-padded rows that leave the batch as they finish: every greedy answer equals
     transformers' generate() on that prompt alone, and top-K rows match its log-probs."""
-    from specdec.train.selfgen import TOPK, decode, left_pad
+    from specdec.train.smollm2.selfgen import TOPK, decode, left_pad
 
     from tiny import tiny_llama
     model = tiny_llama(40, 2, seed=5, context=128).eval()

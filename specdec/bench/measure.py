@@ -17,7 +17,7 @@ from specdec.settings import Settings
 from specdec.trace.metrics import summarize
 
 # Bumped whenever the engine's own speed changes (2: a memory-bound target runs on prepacked
-# weights, packed_linear.py; 3: its draft on bfloat16 copies). Kept and shipped timings carry
+# weights, models/packed.py; 3: its draft on bfloat16 copies). Kept and shipped timings carry
 # it in their key, so a result timed by an older engine is measured again instead of shown
 # as today's.
 TIMING_REVISION = 3

@@ -1,7 +1,7 @@
 """Drafts for SmolLM2-135M-Instruct, distilled from the target's own answers.
 
-    python -m specdec.train.smol_draft draft-2l --threads 2     # resumable, logs to stdout
-    python -m specdec.train.smol_draft draft-2l --export        # write assets/models/smollm2/draft-2l
+    python -m specdec.train.smollm2.draft_2l draft-2l --threads 2     # resumable, logs to stdout
+    python -m specdec.train.smollm2.draft_2l draft-2l --export        # write assets/models/smollm2/draft-2l
 
 A draft starts as a slice of the target — its embeddings (restricted to the N most
 frequent answer tokens), a few of its first layers and its final norm — and is healed
@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import copy
 import json
-import math
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -25,6 +24,8 @@ from pathlib import Path
 
 import numpy as np
 import torch
+
+from specdec.train.common import log, warmup_then_cosine
 
 GEN = Path("build/smollm2/gen")            # on-policy: the target's answers (selfgen)
 RELABEL = Path("build/smollm2/relabel")    # off-policy: offline text, teacher-forced (relabel)
@@ -46,10 +47,6 @@ class DraftSpec:
 SPECS = {
     "draft-2l": DraftSpec("draft-2l", (0, 1), 8192, 2_000_000, 1e-3),
 }
-
-
-def log(msg: str) -> None:
-    print(f"{time.strftime('%H:%M:%S')} {msg}", flush=True)
 
 
 @dataclass(frozen=True)
@@ -84,7 +81,7 @@ def load_examples(dirs: tuple[Path, ...] = (GEN, RELABEL), topk: bool = True) ->
 def background_counts(tokenizer) -> np.ndarray:
     """Token counts over offline text (instructions, reference docs, stdlib code), so the
     vocabulary also covers tokens the answers generated so far have not used yet."""
-    from specdec.train.instructions import build, passages, stdlib_functions
+    from specdec.train.smollm2.instructions import build, passages, stdlib_functions
     counts = np.zeros(65536, dtype=np.int64)
     for text in build(3000) + passages(2000) + stdlib_functions(2000):
         np.add.at(counts, tokenizer(text)["input_ids"], 1)
@@ -159,10 +156,7 @@ def batch_loss(draft, batch, n: int) -> torch.Tensor:
 
 
 def lr_at(step: int, total: int, peak: float) -> float:
-    if step < WARMUP:
-        return peak * (step + 1) / WARMUP
-    progress = min(1.0, (step - WARMUP) / max(1, total - WARMUP))
-    return peak * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
+    return warmup_then_cosine(step, WARMUP, total, peak)
 
 
 def to_draft_map(keep_ids: list[int], vocab: int = 65536) -> np.ndarray:
@@ -287,7 +281,7 @@ def export(spec: DraftSpec, held: int = 48) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m specdec.train.smol_draft", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m specdec.train.smollm2.draft_2l", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("name", choices=list(SPECS))
     ap.add_argument("--export", action="store_true", help="write the checkpoint into assets/")

@@ -1,5 +1,5 @@
 """Batches for the feature draft's training: the target's features and top-K per sequence
-(written by specdec.train.features), windows over them, and soft targets on the draft's
+(written by specdec.train.smollm2.features), windows over them, and soft targets on the draft's
 vocabulary. A batch is a pure function of (sequences, spec, rng).
 """
 from __future__ import annotations
@@ -12,7 +12,7 @@ import numpy as np
 import torch
 
 if TYPE_CHECKING:
-    from specdec.train.smol_feature import FeatureSpec
+    from specdec.train.smollm2.feature_draft import FeatureSpec
 
 FEAT = Path("build/smollm2/feat")
 

@@ -1,10 +1,10 @@
-"""Reproduce the embedded model family: `python -m specdec.train all`.
+"""Reproduce the embedded model family: `python -m specdec.train.stdlib all`.
 
-    python -m specdec.train prepare            # corpus split + BPE tokenizer + token streams
-    python -m specdec.train model target       # one member (resumes from its checkpoint)
-    python -m specdec.train all                # prepare, then every member in order
-    python -m specdec.train evaluate           # measure the shipped family -> build/eval.json
-    python -m specdec.train card               # write assets/models/README.md
+    python -m specdec.train.stdlib prepare            # corpus split + BPE tokenizer + token streams
+    python -m specdec.train.stdlib model target       # one member (resumes from its checkpoint)
+    python -m specdec.train.stdlib all                # prepare, then every member in order
+    python -m specdec.train.stdlib evaluate           # measure the shipped family -> build/eval.json
+    python -m specdec.train.stdlib card               # write assets/models/README.md
 Never run by tests or CI (they use the shipped weights or tiny config-built models).
 """
 from __future__ import annotations
@@ -12,22 +12,18 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
-from specdec.train.corpus import load_corpus
-from specdec.train.family import FAMILY, member
-from specdec.train.loop import train_member
-from specdec.train.tokenizer import encode_stream, save_stream, train_tokenizer
+from specdec.train.common import log
+from specdec.train.stdlib.corpus import load_corpus
+from specdec.train.stdlib.family import FAMILY, member
+from specdec.train.stdlib.loop import train_member
+from specdec.train.stdlib.tokenizer import encode_stream, save_stream, train_tokenizer
 
 DATA = Path("build/corpus")
 WORK = Path("build/train")
 OUT = Path("assets/models/stdlib")
 VOCAB = 4096
-
-
-def log(msg: str) -> None:
-    print(f"{time.strftime('%H:%M:%S')} {msg}", flush=True)
 
 
 def prepare(data_dir: Path, vocab_size: int, root: Path | None = None) -> dict:
@@ -50,8 +46,8 @@ def prepare(data_dir: Path, vocab_size: int, root: Path | None = None) -> dict:
 def report(what: str) -> int:
     import numpy as np
 
-    from specdec.train.card import write_card
-    from specdec.train.evaluate import evaluate
+    from specdec.train.stdlib.card import write_card
+    from specdec.train.stdlib.evaluate import evaluate
     if what == "evaluate":
         names = [f"stdlib/{m.name}" for m in FAMILY]
         results = evaluate(names, np.load(DATA / "held_out.npy"), log=log)
@@ -66,7 +62,7 @@ def report(what: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m specdec.train", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m specdec.train.stdlib", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("what", choices=["prepare", "model", "all", "evaluate", "card"])
     ap.add_argument("name", nargs="?", help="family member for `model`")

@@ -1,11 +1,11 @@
 """A feature draft (EAGLE) for SmolLM2-135M-Instruct, trained on the target's own features.
 
-    python -m specdec.train.features --threads 2             # first: the data (resumable)
-    python -m specdec.train.smol_feature --threads 2         # resumable, logs to stdout
-    python -m specdec.train.smol_feature --export            # -> assets/models/smollm2/draft
+    python -m specdec.train.smollm2.features --threads 2             # first: the data (resumable)
+    python -m specdec.train.smollm2.feature_draft --threads 2         # resumable, logs to stdout
+    python -m specdec.train.smollm2.feature_draft --export            # -> assets/models/smollm2/draft
 
-On a machine without build/ (a new session): `python -m specdec.train.relabel` and
-`python -m specdec.train.features` rebuild the data from committed tokens and offline text;
+On a machine without build/ (a new session): `python -m specdec.train.smollm2.relabel` and
+`python -m specdec.train.smollm2.features` rebuild the data from committed tokens and offline text;
 training then continues from the committed export (its step count; a fresh optimizer).
 
 The draft (specdec/feature_draft.py) reads pairs (f_j, s_{j+1}) and learns two things at
@@ -32,10 +32,10 @@ import numpy as np
 import torch
 
 from specdec.models import head8
-from specdec.train.feature_batches import Seq, load_seqs, make_batch, pick, split, training_seqs
-from specdec.train.feature_vocab import carried_rows, onpolicy_vocab
-from specdec.train.selfgen import log
-from specdec.train.smol_draft import OUT, SEED, WORK, load_target, lr_at
+from specdec.train.common import log
+from specdec.train.smollm2.draft_2l import OUT, SEED, WORK, load_target, lr_at
+from specdec.train.smollm2.feature_batches import Seq, load_seqs, make_batch, pick, split, training_seqs
+from specdec.train.smollm2.feature_vocab import carried_rows, onpolicy_vocab
 
 VOCAB_FROM = Path("assets/models/smollm2/draft-2l/draft_vocab.json")
 CKPT_EVERY, LOG_EVERY = 25, 5
@@ -59,19 +59,7 @@ class FeatureSpec:
 SPEC = FeatureSpec()
 # How the committed smollm2/draft was actually trained (the schedule was shortened twice to fit
 # a 3-hour session; a run from scratch with SPEC follows SPEC alone).
-HISTORY = ("steps 0-450: one pass (no training-time test), cosine schedule planned for 3.0M then "
-           "2.2M positions; steps 450-968: three passes, schedule for 1.8M positions (968 steps), "
-           "half of each batch on-policy; from step 968 (session 6): 19 more shards of the target's "
-           "answers to chat-like instructions (chat_instructions.py), 3/4 on-policy, the schedule "
-           "extended to 2,000 steps (the learning rate rose again from 1e-4 to ~5e-4); from step "
-           "2,000 (session 7): the vocabulary widened from draft-2l's 8,192 tokens to the 12,288 "
-           "the target writes most (trained rows carried by token, new ones mapped by the head's "
-           "least-squares drift; fresh optimizer), 15 more shards of answers to new instructions "
-           "of the wide set (selfgen --seed 2), the schedule extended to 2,800 steps (lr ~2.7e-4 "
-           "falling to 1e-4), stopped at step 2,600 to fit the session (lr ~1.3e-4); then "
-           "(session 8) on a lent H200: specdec/train/gpu_feature.py's runs (gpu_runs: fresh "
-           "answers made there, the target's features and whole distributions per batch, 48 "
-           "whole sequences a step)")
+HISTORY = " ".join(Path(__file__).with_name("history.md").read_text().split())   # history.md, one line
 
 
 def init_draft(target, spec: FeatureSpec, keep_ids: list[int]):
@@ -305,7 +293,7 @@ def export(spec: FeatureSpec) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m specdec.train.smol_feature", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m specdec.train.smollm2.feature_draft", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--export", action="store_true", help="write the checkpoint into assets/")
     ap.add_argument("--threads", type=int, default=2)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from specdec.train import instructions as first
+from specdec.train.smollm2 import instructions as first
 
 TOPICS = (
     "honey bees", "volcanoes", "the Roman Empire", "the printing press", "coral reefs", "the moon landing",

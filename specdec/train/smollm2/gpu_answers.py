@@ -1,4 +1,4 @@
-"""The target's own answers, made on a GPU for specdec/train/gpu_feature.py: instructions
+"""The target's own answers, made on a GPU for specdec/train/smollm2/gpu_feature.py: instructions
 (fresh seeds of both instruction sets, and ones the target writes itself from an empty user
 turn — Magpie, Xu et al. 2024) answered in large batches, greedily or sampled per row.
 """
@@ -10,10 +10,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 import torch
 
-from specdec.train.selfgen import COMMITTED, left_pad, log
+from specdec.train.common import log
+from specdec.train.smollm2.selfgen import COMMITTED, left_pad
 
 if TYPE_CHECKING:
-    from specdec.train.gpu_feature import GpuSpec
+    from specdec.train.smollm2.gpu_feature import GpuSpec
 
 
 def pick_tokens(logits: torch.Tensor, temps: torch.Tensor, gen) -> torch.Tensor:
@@ -91,7 +92,7 @@ def make_answers(model, tokenizer, todo: list[tuple[str, str]], spec: GpuSpec, d
                  gen, device: str) -> dict[str, np.ndarray]:
     """Answers batch by batch (prompts of like length together) until `deadline`, and at
     least one batch however late it is."""
-    from specdec.train.selfgen import chat_ids
+    from specdec.train.smollm2.selfgen import chat_ids
     rng = np.random.default_rng(spec.seed + 1)
     prompts = chat_ids(tokenizer, [t for _, t in todo])
     temps = rng.choice(np.array(spec.temps), size=len(prompts))

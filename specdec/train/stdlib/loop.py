@@ -7,7 +7,6 @@ run sees exactly the batches an uninterrupted one would have.
 from __future__ import annotations
 
 import json
-import math
 import time
 from pathlib import Path
 
@@ -15,7 +14,8 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from specdec.train.family import SEQ_LEN, Member, llama_config
+from specdec.train.common import warmup_then_cosine
+from specdec.train.stdlib.family import SEQ_LEN, Member, llama_config
 
 BATCH = 8             # sequences per step; 8 x 512 = 4096 tokens
 WARMUP = 100          # steps
@@ -37,10 +37,7 @@ def lr_at(step: int, phases: list[tuple[int, float]]) -> float:
     """Within each (steps, peak) phase: linear warm-up, cosine decay to 10 % of peak."""
     for total, peak in phases:
         if step < total:
-            if step < WARMUP:
-                return peak * (step + 1) / WARMUP
-            progress = (step - WARMUP) / max(1, total - WARMUP)
-            return peak * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * progress)))
+            return warmup_then_cosine(step, WARMUP, total, peak)
         step -= total
     return 0.1 * phases[-1][1]
 

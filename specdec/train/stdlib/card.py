@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from specdec.train.evaluate import CONT_LEN, N_PROMPTS, PROMPT_LEN
-from specdec.train.family import FAMILY, SEQ_LEN
+from specdec.train.stdlib.evaluate import CONT_LEN, N_PROMPTS, PROMPT_LEN
+from specdec.train.stdlib.family import FAMILY, SEQ_LEN
 
 WHY = """\
 **Why these shapes.** At batch size 1 on this 2-core CPU a forward pass costs roughly per
@@ -111,9 +111,9 @@ Acceptance: this engine's speculative decoding on the same prompts ({CONT_LEN} n
 
 ## Reproduce
 ```bash
-.venv/bin/python -m specdec.train all        # corpus, tokenizer, then every model (hours on 2 cores)
-.venv/bin/python -m specdec.train evaluate   # measurements above -> build/eval.json
-.venv/bin/python -m specdec.train card       # this file
+.venv/bin/python -m specdec.train.stdlib all        # corpus, tokenizer, then every model (hours on 2 cores)
+.venv/bin/python -m specdec.train.stdlib evaluate   # measurements above -> build/eval.json
+.venv/bin/python -m specdec.train.stdlib card       # this file
 ```
 """
     path.write_text(text)

@@ -13,7 +13,7 @@ import specdec
 from specdec.bench.measure import step_ms
 from specdec.models.load import load_model, load_tokenizer, make_pair
 from specdec.models.runtime import forward, new_cache
-from specdec.train.loop import held_out_loss
+from specdec.train.stdlib.loop import held_out_loss
 
 SAMPLE_PROMPTS = ("def __init__(self,", "for i in range(", "import os\nimport ", '"""Return the ')
 N_PROMPTS = 64        # held-out prompts for agreement and acceptance

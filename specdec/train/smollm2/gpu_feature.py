@@ -1,7 +1,7 @@
 """smollm2/draft trained further on a lent GPU, with on-policy data made there.
 
-    python -m specdec.train.gpu_feature --gguf DIR --out OUT --budget 470   # on the GPU machine
-    python -m specdec.train.gpu_feature --take OUT                          # here: -> checkpoint
+    python -m specdec.train.smollm2.gpu_feature --gguf DIR --out OUT --budget 470   # on the GPU machine
+    python -m specdec.train.smollm2.gpu_feature --take OUT                          # here: -> checkpoint
 
 A GPU lent for a few minutes does what takes this 2-core CPU days, so one run does all of
 it there (scripts/device_train.sh sends the files and runs it):
@@ -31,10 +31,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from specdec.train.features import conversations, sequences
-from specdec.train.gpu_answers import instructions, make_answers
-from specdec.train.selfgen import COMMITTED, log
-from specdec.train.smol_feature import (
+from specdec.train.common import cosine_to_tenth, log, warmup
+from specdec.train.smollm2.feature_draft import (
     SPEC,
     batch_loss,
     ckpt_path,
@@ -44,6 +42,9 @@ from specdec.train.smol_feature import (
     runs_file,
     save_ckpt,
 )
+from specdec.train.smollm2.features import conversations, sequences
+from specdec.train.smollm2.gpu_answers import instructions, make_answers
+from specdec.train.smollm2.selfgen import COMMITTED
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DRAFT = Path("assets/models/smollm2/draft")
@@ -137,10 +138,8 @@ def agreement(draft, target, seqs, keep: torch.Tensor, max_len: int) -> float:
 
 
 def lr_at(step: int, frac: float, spec: GpuSpec) -> float:
-    """Linear warm-up over spec.warmup steps, then cosine over the time budget to 10 %."""
-    import math
-    warm = min(1.0, (step + 1) / spec.warmup)
-    return spec.lr * warm * (0.1 + 0.9 * 0.5 * (1 + math.cos(math.pi * min(1.0, frac))))
+    """Linear warm-up over spec.warmup steps, times a cosine over the time budget to 10 %."""
+    return spec.lr * warmup(step, spec.warmup) * cosine_to_tenth(frac)
 
 
 def start_draft(target, keep: list[int]):
@@ -234,7 +233,7 @@ def take(folder: Path) -> Path:
     """The device's parts -> smol_feature's checkpoint (fresh optimizer), ready for --export."""
     from safetensors.torch import load_file
 
-    from specdec.train.smol_draft import load_target
+    from specdec.train.smollm2.draft_2l import load_target
     stats = json.loads((folder / "stats.json").read_text())
     keep_ids = json.loads((DRAFT / "draft_vocab.json").read_text())["keep_ids"]
     draft = init_draft(load_target(), SPEC, keep_ids)
@@ -252,7 +251,7 @@ def take(folder: Path) -> Path:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m specdec.train.gpu_feature", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m specdec.train.smollm2.gpu_feature", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gguf", type=Path, help="folder holding the target's GGUF file")
     ap.add_argument("--out", type=Path, default=Path("build/smollm2/gpu"))

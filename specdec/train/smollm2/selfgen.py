@@ -1,10 +1,10 @@
 """The target's own answers to the training instructions, with its top-K next-token
 distributions at every answer position (DistillSpec's on-policy data).
 
-    python -m specdec.train.selfgen --shards 16 --threads 2                  # the first set
-    python -m specdec.train.selfgen --set wide --first 18 --shards 38 --batch 64 --dtype float32
-    python -m specdec.train.selfgen --set wide --seed 2 --first 36 --shards 120 --batch 64 --dtype float32
-    python -m specdec.train.selfgen --set kinds --first 200 --shards 64 --upto 224 --batch 64 \
+    python -m specdec.train.smollm2.selfgen --shards 16 --threads 2                  # the first set
+    python -m specdec.train.smollm2.selfgen --set wide --first 18 --shards 38 --batch 64 --dtype float32
+    python -m specdec.train.smollm2.selfgen --set wide --seed 2 --first 36 --shards 120 --batch 64 --dtype float32
+    python -m specdec.train.smollm2.selfgen --set kinds --first 200 --shards 64 --upto 224 --batch 64 \
         --dtype float32 --threads 1
 
 Shard i answers instructions [j * B, (j + 1) * B), j = (i - first) // 2: of a pair of shards
@@ -28,15 +28,12 @@ import numpy as np
 import torch
 from transformers import DynamicCache
 
-from specdec.train.instructions import build
+from specdec.train.common import log
+from specdec.train.smollm2.instructions import build
 
 OUT = Path("build/smollm2/gen")
 COMMITTED = Path("assets/training/smollm2/gen")     # the token halves of the shards, committed
 TOPK = 20
-
-
-def log(msg: str) -> None:
-    print(f"{time.strftime('%H:%M:%S')} {msg}", flush=True)
 
 
 def chat_ids(tokenizer, instructions: list[str]) -> list[list[int]]:
@@ -161,7 +158,7 @@ def run(shards: range, batch: int, max_new: int, out: Path, dtype: torch.dtype, 
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m specdec.train.selfgen", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m specdec.train.smollm2.selfgen", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shards", type=int, default=200)
     ap.add_argument("--first", type=int, default=0, help="index of the set's first shard")

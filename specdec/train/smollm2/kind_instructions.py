@@ -757,7 +757,7 @@ def kind_passages(folder: Path, tokenizer) -> list[str]:
     its own shards are added."""
     import tempfile
 
-    from specdec.train.chat_instructions import answer_passages
+    from specdec.train.smollm2.chat_instructions import answer_passages
     with tempfile.TemporaryDirectory() as tmp:
         for path in sorted(folder.glob("shard_*.tokens.npz")):
             if int(path.name.split("_")[1].split(".")[0]) < FIRST_SHARD:

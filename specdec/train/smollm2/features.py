@@ -1,6 +1,6 @@
 """Training data for a feature draft (EAGLE): the target's last hidden states and top-K.
 
-    python -m specdec.train.features --threads 2          # resumable, logs progress
+    python -m specdec.train.smollm2.features --threads 2          # resumable, logs progress
 
 For every conversation of selfgen's shards (the target's own answers, first) and of
 relabel's shards (offline text), one teacher-forced float32 pass of the target over
@@ -21,7 +21,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from specdec.train.selfgen import TOPK, log
+from specdec.train.common import log
+from specdec.train.smollm2.selfgen import TOPK
 
 SOURCES = {"gen": Path("build/smollm2/gen"), "relabel": Path("build/smollm2/relabel")}
 OUT = Path("build/smollm2/feat")
@@ -61,7 +62,7 @@ def label(target, seqs: list[np.ndarray]) -> dict[str, np.ndarray]:
 
 
 def run(out: Path, limit: int) -> None:
-    from specdec.train.smol_draft import load_target
+    from specdec.train.smollm2.draft_2l import load_target
     target = load_target()
     out.mkdir(parents=True, exist_ok=True)
     for source, folder in SOURCES.items():
@@ -82,7 +83,7 @@ def run(out: Path, limit: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m specdec.train.features", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m specdec.train.smollm2.features", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--limit", type=int, default=10_000, help="at most this many shards per source")

@@ -1,7 +1,7 @@
 """Off-policy distillation data: the target's top-K next-token distributions on offline text.
 
-    python -m specdec.train.relabel --shards 200 --threads 1        # resumable
-    python -m specdec.train.relabel --answers-from assets/training/smollm2/gen --out build/smollm2/gen
+    python -m specdec.train.smollm2.relabel --shards 200 --threads 1        # resumable
+    python -m specdec.train.smollm2.relabel --answers-from assets/training/smollm2/gen --out build/smollm2/gen
 
 Teacher forcing costs one batched forward per window — several times cheaper per token
 than generating answers (selfgen) — so this adds volume while selfgen adds the
@@ -22,7 +22,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from specdec.train.selfgen import TOPK, log, save_shard
+from specdec.train.common import log
+from specdec.train.smollm2.selfgen import TOPK, save_shard
 
 OUT = Path("build/smollm2/relabel")
 WINDOW, PER_SHARD = 256, 32
@@ -111,7 +112,7 @@ def run(shards: int, out: Path, dtype: torch.dtype) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m specdec.train.relabel", description=__doc__,
+    ap = argparse.ArgumentParser(prog="python -m specdec.train.smollm2.relabel", description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--shards", type=int, default=200)
     ap.add_argument("--threads", type=int, default=1)
