@@ -8,8 +8,8 @@ from specdec.bench.runner import flat_rows
 from specdec.drafters.registry import DRAFTERS
 from specdec.trace.theory import best_k, expected_speedup, expected_tokens
 from ui import family, jobs, loaders, session, shell, sidebar, state, tables
+from ui.figures import lessons as lp
 from ui.i18n import _
-from ui.lessons import plots as lp
 from ui.lessons import speed
 from ui.measured import measured as measured_result
 from ui.round_view import chart

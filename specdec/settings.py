@@ -19,6 +19,7 @@ from specdec.rules.sampling import Sampling
 from specdec.wording import N_
 
 MODES = ("speculative", "autoregressive")
+WORDS = {"top_k": "top-k", "top_p": "top-p"}      # how messages name a field (else its words)
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class Settings:
 
 def _check(name: str, kind: str, opt: Option, value) -> None:
     """One field: its type, then its range or its choices (the message names the field)."""
-    words = name.replace("_", " ")
+    words = WORDS.get(name, name.replace("_", " "))
     if kind == "int" and (isinstance(value, bool) or not isinstance(value, int)):
         raise InputError(N_("{name} must be a whole number, got {value}"), name=words, value=repr(value))
     if kind == "float" and (isinstance(value, bool) or not isinstance(value, (int, float))

@@ -1,0 +1,38 @@
+"""The shape of the code: specdec's layers and its top level (docs/architecture.md)."""
+import contextlib
+import io
+import os
+from pathlib import Path
+
+from importlinter.cli import lint_imports
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_import_contracts_hold():
+    """pyproject.toml's contracts: specdec's layers, no cycles between siblings (function-local
+    imports included), no Streamlit in specdec, ui/lessons or ui/figures."""
+    out = io.StringIO()
+    cwd = os.getcwd()
+    try:
+        os.chdir(ROOT)
+        with contextlib.redirect_stdout(out):
+            code = lint_imports(no_cache=True, no_logo=True)
+    finally:
+        os.chdir(cwd)
+    assert code == 0, out.getvalue()
+
+
+def test_specdec_top_level_stays_readable():
+    entries = [p.name for p in (ROOT / "specdec").iterdir() if p.name != "__pycache__"]
+    assert len(entries) <= 16, sorted(entries)
+    for package in ("rules", "trace", "models", "drafters", "engine", "bench", "cli", "train"):
+        assert (ROOT / "specdec" / package / "__init__.py").is_file(), package
+
+
+def test_no_drafter_capability_is_asked_by_attribute():
+    """What a drafter can do is its class (drafters/base.py), never getattr / hasattr on it."""
+    words = ("wants_features", "drafts_trees", "reads_target_features", '"attach"')
+    found = [f"{p.relative_to(ROOT)}: {w}" for folder in ("specdec", "ui", "pages")
+             for p in (ROOT / folder).rglob("*.py") for w in words if w in p.read_text()]
+    assert found == []
