@@ -47,10 +47,10 @@ run: catalogs embedded
 browser:
 	@bash scripts/ensure_browser.sh
 
-# Two workers (pytest-xdist), a test file per worker at a time: a file's module fixtures
-# (a loaded model, a served app) are built once.
+# Two workers (pytest-xdist); an idle worker takes tests from the busy one (worksteal), so a
+# slow file does not hold the run. Session fixtures (a loaded model) are built once per worker.
 test: catalogs browser lint embedded
-	@$(PY) -m pytest -q -p no:cacheprovider -n 2 --dist loadfile
+	@$(PY) -m pytest -q -p no:cacheprovider -n 2 --dist worksteal
 
 clean:
 	rm -rf $(VENV) build .pytest_cache

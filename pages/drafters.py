@@ -32,7 +32,7 @@ def measure():
     return measured(
         "drafters", key,
         lambda pr: compare(loaders.load, TARGET, variants(DRAFTS, POLICY_DRAFT, s.exit_layer), PROMPTS, s,
-                           pr, chat=CHAT),
+                           pr, repeats=REPEATS, chat=CHAT),
         button=_("Compare the drafters"),
         intro=_("{n} prompts, {tokens} new tokens, k = {k}, T = {t}; the policies use {draft} "
                 "(confidence threshold {conf}); early exit keeps {layers} layers. Cached on disk per "

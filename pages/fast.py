@@ -61,7 +61,7 @@ def measured(pair, names) -> None:
     key = {"pair": list(names), "T": settings.temperature, "prompts": texts, "chat": chat, "n": MAX_NEW,
            "repeats": speed.REPEATS}
     rows = measured_result(
-        "ksweep", key, lambda pr: speed.k_sweep(pair, inputs, list(range(1, 9)), settings, pr),
+        "ksweep", key, lambda pr: speed.k_sweep(pair, inputs, list(range(1, 9)), settings, pr, speed.REPEATS),
         button=_("Measure k = 1 … 8 here"),
         intro=_("Runs speculative and autoregressive generation on {n} bundled prompts ({tokens} "
                 "tokens each, T = {t}) for k = 1…8, and measures c.").format(
@@ -102,7 +102,7 @@ def tradeoff(pair) -> None:
            "n": MAX_NEW, "repeats": speed.REPEATS}
     rows = measured_result(
         "tradeoff", key,
-        lambda pr: speed.draft_tradeoff(loaders.load, target, drafts, inputs, settings, pr),
+        lambda pr: speed.draft_tradeoff(loaders.load, target, drafts, inputs, settings, pr, speed.REPEATS),
         button=_("Measure every draft"),
         intro=_("Same target, k = {k}, T = {t}: acceptance, cost ratio c and real speedup for each "
                 "embedded draft and the n-gram drafter. Computed once per machine and cached.").format(k=k, t=t))
