@@ -136,16 +136,21 @@ def unrolled(draft, ids: torch.Tensor, feats: torch.Tensor, unroll: int) -> list
 @torch.no_grad()
 def agreement(draft, seqs: list[Seq], to_draft, n: int) -> float:
     """Teacher-forced, one step: does argmax q_{j} equal the target's argmax (answers only)?"""
+    rng = np.random.default_rng(0)
+    return agreement_over(draft, (make_batch(seqs[i:i + 8], SPEC_EVAL, to_draft, n, rng, 0.0)
+                                  for i in range(0, len(seqs), 8)))
+
+
+def agreement_over(draft, batches) -> float:
+    """Share of answer positions where the draft's argmax is the target's, over feature batches
+    (ids, feats, mask, rows, cols, _, targets): this file's data and gpu_feature's alike."""
     draft.eval()
     hit = total = 0
-    rng = np.random.default_rng(0)
-    for i in range(0, len(seqs), 8):
-        ids, feats, mask, rows, cols, _, targets = make_batch(seqs[i:i + 8], SPEC_EVAL, to_draft,
-                                                              n, rng, 0.0)
-        h = draft(ids, features=feats, attention_mask=mask, use_cache=False).hidden_states[0]
-        best = draft.net.lm_head(h[rows, cols]).argmax(-1)
-        want = targets.argmax(-1)
-        hit, total = hit + int((best == want).sum()), total + len(want)
+    with torch.no_grad():
+        for ids, feats, mask, rows, cols, _, targets in batches:
+            h = draft(ids, features=feats, attention_mask=mask, use_cache=False).hidden_states[0]
+            best = draft.net.lm_head(h[rows, cols]).argmax(-1)
+            hit, total = hit + int((best == targets.argmax(-1)).sum()), total + len(best)
     draft.train()
     return hit / max(1, total)
 

@@ -34,6 +34,7 @@ import torch
 from specdec.train.common import cosine_to_tenth, log, warmup
 from specdec.train.smollm2.feature_draft import (
     SPEC,
+    agreement_over,
     batch_loss,
     ckpt_path,
     from_export,
@@ -124,17 +125,9 @@ def teacher(target, chosen: list[tuple[np.ndarray, int]], keep: torch.Tensor, ma
 @torch.no_grad()
 def agreement(draft, target, seqs, keep: torch.Tensor, max_len: int) -> float:
     """Teacher-forced, one step: argmax q at pair j == the target's argmax (on the draft's
-    vocabulary) at j + 1, over answer positions — smol_feature.agreement's measure."""
-    draft.eval()
-    hit = total = 0
-    for i in range(0, len(seqs), 16):
-        ids, feats, mask, rows, cols, _, targets = teacher(target, seqs[i:i + 16], keep, max_len,
-                                                           0.0, None)
-        h = draft(ids, features=feats, attention_mask=mask, use_cache=False).hidden_states[0]
-        best = draft.net.lm_head(h[rows, cols]).argmax(-1)
-        hit, total = hit + int((best == targets.argmax(-1)).sum()), total + len(best)
-    draft.train()
-    return hit / max(1, total)
+    vocabulary) at j + 1, over answer positions — feature_draft.agreement's measure."""
+    return agreement_over(draft, (teacher(target, seqs[i:i + 16], keep, max_len, 0.0, None)
+                                  for i in range(0, len(seqs), 16)))
 
 
 def lr_at(step: int, frac: float, spec: GpuSpec) -> float:
