@@ -23,6 +23,7 @@ from specdec.bench.hf_baseline import hf_generate, library_drafting
 from specdec.bench.measure import drafter_cost, verify_cost, verify_cost_in_run
 from specdec.engine.decoder import generate
 from specdec.engine.prompt import encode_prompt
+from specdec.models import kernels
 from specdec.rules.sampling import NEAR_TIE
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
@@ -189,6 +190,7 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
            "library_drafting": None if isinstance(method, str) else method.label,
            "prompts": len(prompts), "max_new_tokens": max_new, "repeats": repeats, "c": c,
            "draft_step_ms": draft_ms, "target_step_ms": target_ms, "settings": [],
+           "target_kernels": kernels.describe(pair.target),
            "verify_cost_alone": {str(k): verify_cost(pair.target, pair.vocab_size, k, target_ms)
                                  for k in ks}}
     todo_by_t = {t: jobs(t, ks, max_new, names, pair, tuple(trees), drafting) for t in temps}

@@ -107,6 +107,8 @@ def table(result: dict) -> str:
         lines.append("library defaults = up to 20 drafts a round, stop drafting after a draft with "
                      "q(d) < 0.4 (transformers also adapts that threshold during a run); the same in "
                      "every k table")
+    if result.get("target_kernels"):
+        lines.append(f"target's linear layers: {result['target_kernels']}")
     drafter = result.get("drafter", "model")
     exit_layer = f" after layer {result['exit_layer']}" if result.get("exit_layer") else ""
     lines.append(f"drafter: {drafter}{exit_layer}; transformers assisted = "

@@ -15,7 +15,7 @@ from pathlib import Path
 import torch
 
 from specdec.errors import LoadError
-from specdec.models import gguf, head8
+from specdec.models import gguf, head8, kernels
 from specdec.models.feature import FeatureDraft, is_feature_folder, load_feature_draft
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, converted_folder, is_converted, resolve
 from specdec.models.packed import pack_draft, pack_if_memory_bound
@@ -153,7 +153,8 @@ def load_model(name: str, device: torch.device | None = None, device_map=None) -
                         N_("copy the model again"), name=repr(name),
                         detail=f"{type(err).__name__}: {str(err)[:120]}") from err
     if device_map is None:
-        pack_if_memory_bound(model)          # a (k+1)-token pass about as cheap as one step
+        if pack_if_memory_bound(model):      # a (k+1)-token pass about as cheap as one step,
+            kernels.choose(model)            # where that layout is the faster one on this CPU
     return model.eval()
 
 

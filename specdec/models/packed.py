@@ -67,10 +67,21 @@ class PackedLinear(nn.Linear):
             self._pack_key = key
         return self._pack
 
+    layouts: dict[int, str] = {}     # rows -> "plain" | "packed", timed per machine (kernels.py)
+
+    def layout_for(self, rows: int) -> str:
+        """The layout timed for the smallest measured pass of at least `rows` rows (packed if none)."""
+        if not self.layouts:
+            return "packed"
+        fits = [r for r in self.layouts if r >= rows]
+        return self.layouts[min(fits) if fits else max(self.layouts)]
+
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if not _packable(self.weight, x) or x.numel() == 0:
             return F.linear(x, self.weight, self.bias)
         rows = x.numel() // x.shape[-1]
+        if self.pack_dtype == torch.float32 and self.layout_for(rows) == "plain":
+            return F.linear(x, self.weight, self.bias)
         flat = x.reshape(rows, x.shape[-1]).contiguous()                      # (rows, in)
         if rows < MIN_ROWS:
             flat = torch.cat([flat, flat.new_zeros(MIN_ROWS - rows, flat.shape[1])])  # (3, in)
@@ -123,6 +134,6 @@ def unpack_linears(model: nn.Module) -> None:
     """Undo pack_linears: plain nn.Linear again, packed copies dropped."""
     for module in model.modules():
         if type(module) is PackedLinear:
-            for key in ("_pack", "_pack_key", "pack_dtype"):
+            for key in ("_pack", "_pack_key", "pack_dtype", "layouts"):
                 module.__dict__.pop(key, None)
             module.__class__ = nn.Linear

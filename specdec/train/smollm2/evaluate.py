@@ -25,6 +25,7 @@ import torch
 
 from specdec.bench.measure import step_ms
 from specdec.chat import user_turn
+from specdec.models import kernels
 from specdec.models.packed import packed_count
 from specdec.prompts import load_prompts, round_robin
 from specdec.trace.survival import conditional
@@ -157,12 +158,16 @@ def evaluate(n_prompts: int, tokens: int, drafts: list[str], exits: list[int]) -
     rows.append({**row("n-gram lookup", target, chats, base, ngram, 0.0, 0, kinds), "greedy_agreement": None})
     return {"machine": platform.processor() or platform.machine(), "date": time.strftime("%Y-%m-%d"),
             "threads": 1, "prompts": len(chats), "max_new_tokens": tokens, "k": 4,
-            "target_step_ms": target_ms, "packed_linears": packed_count(target.target), "rows": rows}
+            "target_step_ms": target_ms, "packed_linears": packed_count(target.target),
+            "target_kernels": kernels.describe(target.target), "rows": rows}
 
 
 def _packed(result: dict) -> str:
     n = result.get("packed_linears")
     drafts = any(r.get("bf16_linears") for r in result["rows"])
+    if result.get("target_kernels"):
+        return f", its linear layers {result['target_kernels']}" + \
+            (", the drafts' on bfloat16 copies (specdec/models/packed.py)" if drafts else "")
     return (f", its {n} linear layers on prepacked weights" if n else "") + \
         (", the drafts' on bfloat16 copies" if drafts else "") + \
         (" (specdec/models/packed.py)" if n or drafts else "")
