@@ -14,13 +14,13 @@ import functools
 import hashlib
 import json
 import os
-import platform
 import time
 from pathlib import Path
 
 import torch
 
 from specdec.bench.measure import TIMING_REVISION
+from specdec.models.kernels import cpu_model
 from specdec.models.names import ASSETS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,18 +66,8 @@ def load(kind: str, key: dict) -> tuple[object, dict] | None:
         return None
 
 
-def cpu_name() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
 def save(kind: str, key: dict, value, seconds: float) -> Path:
-    measured = {"cpu": cpu_name(), "cores": os.cpu_count(), "threads": torch.get_num_threads(),
+    measured = {"cpu": cpu_model(), "cores": os.cpu_count(), "threads": torch.get_num_threads(),
                 "date": time.strftime("%Y-%m-%d"), "seconds": round(seconds),
                 "torch": torch.__version__.split("+")[0]}
     path = path_for(kind, key)
