@@ -10,7 +10,8 @@
 #   selfgen  the target's answers to the kinds set, shards 200 .. GEN_UPTO-1 (--shards 64 always:
 #            the instruction order depends on it), tokens copied to assets/ for committing
 #   relabel  RELABEL_SHARDS shards of offline text (reference docs, stdlib), top-K teacher-forced
-#   features the target's features for the kinds shards first, then shards 0-50, then relabel
+#   features the target's features for the kinds shards, then shards 0-1 (held out), BASE_SHARDS
+#            of the earlier answers and RELABEL_FEAT relabel shards
 #   base     the committed draft measured on the held-out chat set (once)
 #   train    smol_feature from the committed export (or build/ checkpoint) up to STEPS
 #   eval     the checkpoint exported to build/smollm2/kinds_export/draft and measured like base
@@ -20,6 +21,8 @@ cd "$(dirname "$0")/.."
 PY=${PY:-.venv/bin/python}
 GEN_UPTO=${GEN_UPTO:-224}          # kinds shards 200 .. GEN_UPTO-1 (at most 264)
 RELABEL_SHARDS=${RELABEL_SHARDS:-20}
+RELABEL_FEAT=${RELABEL_FEAT:-6}    # of which this many get features (offline text, 1/4 of each batch)
+BASE_SHARDS=${BASE_SHARDS:-2 8 14 20 26 32 38 44}   # earlier answer shards mixed in (all: $(seq 2 50))
 STEPS=${STEPS:-2800}               # smol_feature's schedule length (the committed draft is at 2600)
 EVAL_PROMPTS=${EVAL_PROMPTS:-16}
 EVAL_TOKENS=${EVAL_TOKENS:-48}
@@ -50,21 +53,33 @@ if want relabel; then
 fi
 
 if want features; then
-    # kinds shards first (gen_kinds holds links to them, so their features are gen_02XX.npz)
+    # The target's features cost ~280 positions/s on one thread (one float32 pass per sequence),
+    # so all of shards 0-50 (547k positions) and the relabel shards would take most of an hour.
+    # Order: the kinds shards, then held-out shards 0-1 (the agreement check), then BASE_SHARDS of
+    # the earlier answers and RELABEL_FEAT relabel shards, so that training mixes old data in.
+    # Links in per-step folders keep the feature files' names (gen_XXXX.npz, relabel_XXXX.npz).
+    mkdir -p build/smollm2/gen_base build/smollm2/relabel_base
     for f in build/smollm2/gen/shard_02[0-9][0-9].tokens.npz; do
         [ -e "$f" ] && ln -sf "$(realpath "$f")" build/smollm2/gen_kinds/
     done
-    say "features: kinds shards, then shards 0-50 and relabel"
-    nice -n 10 $PY - >> build/logs/features.log 2>&1 <<'EOF'
+    for i in 0 1 $BASE_SHARDS; do
+        ln -sf "$(realpath build/smollm2/gen/shard_$(printf %04d "$i").tokens.npz)" build/smollm2/gen_base/
+    done
+    for i in $(seq 0 $((RELABEL_FEAT - 1))); do
+        f=build/smollm2/relabel/shard_$(printf %04d "$i").tokens.npz
+        [ -e "$f" ] && ln -sf "$(realpath "$f")" build/smollm2/relabel_base/
+    done
+    say "features: kinds shards, then shards 0 1 $BASE_SHARDS and $RELABEL_FEAT relabel shards"
+    nice -n 10 $PY - >> build/logs/features.log 2>&1 <<'EOF2'
 import torch
 from pathlib import Path
 from specdec.train.smollm2 import features
 torch.set_num_threads(1)
 features.SOURCES = {"gen": Path("build/smollm2/gen_kinds")}
 features.run(features.OUT, 10_000)
-features.SOURCES = {"gen": Path("build/smollm2/gen"), "relabel": Path("build/smollm2/relabel")}
+features.SOURCES = {"gen": Path("build/smollm2/gen_base"), "relabel": Path("build/smollm2/relabel_base")}
 features.run(features.OUT, 10_000)
-EOF
+EOF2
     say "features: $(ls build/smollm2/feat/*.npz | wc -l) files"
 fi
 
