@@ -17,7 +17,7 @@ SHA256=b179c9523d0e6a0f98a330c7562b682750a6f8c8c15e5bc70ea373728110db53   # llm-
 
 pack() {
     local gguf
-    gguf=$(.venv/bin/python -c "from specdec.gguf_cache import find_gguf; print(find_gguf())")
+    gguf=$(.venv/bin/python -c "from specdec.models.gguf import find_gguf; print(find_gguf())")
     mkdir -p .dev/draft .whl
     head -c $HALF "$gguf" > .dev/part_a
     tail -c +$((HALF + 1)) "$gguf" > .dev/part_b

@@ -5,7 +5,7 @@
 
 Runs each page as a user would (Streamlit's AppTest: the page's own defaults, the pair chosen
 in the sidebar), presses its measure button and waits; with SPECDEC_SHIP=1 the page writes
-the result into assets/results/ (specdec/shipped.py), labelled with this CPU, the date and
+the result into assets/results/ (ui/lessons/shipped.py), labelled with this CPU, the date and
 how long it took. Commit those files with the weights they were measured on: a retrain
 invalidates them (the key holds the weights' content), and the pages fall back to their button.
 Run it on a quiet machine: the results are timings.

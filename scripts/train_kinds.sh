@@ -13,7 +13,7 @@
 #   features the target's features for the kinds shards, then shards 0-1 (held out), BASE_SHARDS
 #            of the earlier answers and RELABEL_FEAT relabel shards
 #   base     the committed draft measured on the held-out chat set (once)
-#   train    smol_feature from the committed export (or build/ checkpoint) up to STEPS
+#   train    feature_draft from the committed export (or build/ checkpoint) up to STEPS
 #   eval     the checkpoint exported to build/smollm2/kinds_export/draft and measured like base
 # Replacing assets/models/smollm2/draft is left to a person (see the end of this file).
 set -euo pipefail
@@ -23,7 +23,7 @@ GEN_UPTO=${GEN_UPTO:-224}          # kinds shards 200 .. GEN_UPTO-1 (at most 264
 RELABEL_SHARDS=${RELABEL_SHARDS:-20}
 RELABEL_FEAT=${RELABEL_FEAT:-6}    # of which this many get features (offline text, 1/4 of each batch)
 BASE_SHARDS=${BASE_SHARDS:-2 8 14 20 26 32 38 44}   # earlier answer shards mixed in (all: $(seq 2 50))
-STEPS=${STEPS:-2800}               # smol_feature's schedule length (the committed draft is at 2600)
+STEPS=${STEPS:-2800}               # feature_draft's schedule length (the committed draft is at 2600)
 EVAL_PROMPTS=${EVAL_PROMPTS:-16}
 EVAL_TOKENS=${EVAL_TOKENS:-48}
 ONLY=${ONLY:-tokens selfgen relabel features base train eval}
@@ -102,7 +102,7 @@ if want base && [ ! -f build/smollm2/eval_base.json ]; then
 fi
 
 if want train; then
-    say "train: smol_feature to step $STEPS"
+    say "train: feature_draft to step $STEPS"
     nice -n 10 $PY -m specdec.train.smollm2.feature_draft --threads 1 --steps "$STEPS" >> build/logs/train.log 2>&1
 fi
 

@@ -1,5 +1,5 @@
-"""The feature drafter (EAGLE-style, specdec/feature_draft.py) on tiny config-built models:
-greedy parity, exact sampling, q equal to a cache-free recompute after rollbacks, and the
+"""The feature drafter (EAGLE-style: specdec/models/feature.py, specdec/drafters/feature.py) on
+tiny config-built models: greedy parity, exact sampling, q equal to a cache-free recompute after rollbacks, and the
 folder format (load, damaged files)."""
 import json
 
@@ -176,7 +176,7 @@ def test_a_feature_tree_node_has_the_q_a_chain_along_its_branch_would_have(fpair
 
 @torch.no_grad()
 def test_training_time_test_passes_equal_what_the_drafter_computes(fpair_no_eos):
-    """The trainer's unrolled pass m at pair j (specdec/train/smol_feature.unrolled) is the
+    """The trainer's unrolled pass m at pair j (specdec/train/smollm2/feature_draft.unrolled) is the
     draft's guess for d_m at inference: the cache-free recompute with real pairs before j
     and the draft's own h after — so training optimises exactly what drafting uses."""
     from specdec.train.smollm2.feature_draft import unrolled

@@ -1,4 +1,4 @@
-"""How chains of drafts survive, position by position (specdec/lessons/survival.py)."""
+"""How chains of drafts survive, position by position (specdec/trace/survival.py, ui/lessons/survival.py)."""
 from types import SimpleNamespace
 
 import pytest

@@ -1,4 +1,4 @@
-"""Tree rounds end to end on tiny config-built models (specdec/tree_round.py): greedy parity,
+"""Tree rounds end to end on tiny config-built models (specdec/engine/tree.py): greedy parity,
 exact sampling for every way of drafting children, caches that hold exactly the accepted
 path, the recorded tree, and its JSON round trip."""
 import pytest

@@ -2,7 +2,7 @@
 
 The result of a successful job is kept (on disk per machine and weights, or in the
 session for results that are not JSON); a failed or stopped job is never kept. Where this
-machine has none, a result measured ahead and shipped with the app (specdec/shipped.py) is
+machine has none, a result measured ahead and shipped with the app (ui/lessons/shipped.py) is
 shown with where and when it was measured, and the button measures here instead.
 """
 from __future__ import annotations

@@ -97,7 +97,7 @@ class Caches:
 
 @dataclass(frozen=True)
 class TreeNode:
-    """One node of a drafted tree (specdec/tree_draft.py) and what verification did with it."""
+    """One node of a drafted tree (specdec/drafters/tree.py, ngram.py) and what verification did with it."""
     token: int
     text: str
     parent: int              # index of the parent node; -1: a child of the root

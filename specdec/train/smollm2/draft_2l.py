@@ -8,7 +8,7 @@ frequent answer tokens), a few of its first layers and its final norm — and is
 by distillation (DistillSpec): on every answer position of `selfgen`'s shards it learns
 the target's top-K next-token distribution (renormalised over the draft's vocabulary).
 Tied input/output embeddings keep it small; the reduced vocabulary makes its LM head
-cheap (see specdec/reduced_vocab.py for why exactness does not depend on it).
+cheap (see specdec/models/reduced_vocab.py for why exactness does not depend on it).
 Checkpoints every CKPT_EVERY steps; batches are a pure function of (seed, step) over
 the shards present, so a resumed run continues where it stopped.
 """

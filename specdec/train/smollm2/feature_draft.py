@@ -8,7 +8,7 @@ On a machine without build/ (a new session): `python -m specdec.train.smollm2.re
 `python -m specdec.train.smollm2.features` rebuild the data from committed tokens and offline text;
 training then continues from the committed export (its step count; a fresh optimizer).
 
-The draft (specdec/feature_draft.py) reads pairs (f_j, s_{j+1}) and learns two things at
+The draft (specdec/models/feature.py) reads pairs (f_j, s_{j+1}) and learns two things at
 once on every answer position: h_j close to the target's next feature f_{j+1} (smooth L1,
 so that its own guesses stay usable as inputs for d_2, d_3, ...) and its q close to the
 target's top-K distribution p_{j+1} (cross-entropy, renormalised over the draft's

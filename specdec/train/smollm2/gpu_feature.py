@@ -9,7 +9,7 @@ it there (scripts/device_train.sh sends the files and runs it):
 2. answers (gpu_answers.py): the target answers fresh instructions — new seeds of both
    instruction sets and instructions it writes itself from an empty user turn (Magpie, Xu et
    al. 2024) — greedily or sampled at T = 0.7 or 1, the ways the app runs it;
-3. training: the committed draft goes on learning with smol_feature's losses and its
+3. training: the committed draft goes on learning with feature_draft's losses and its
    training-time test, on these answers and the committed shards' answers, with the
    target's features and its whole next-token distribution (over the draft's vocabulary)
    computed for every batch — no feature files;
@@ -17,7 +17,7 @@ it there (scripts/device_train.sh sends the files and runs it):
    answers' tokens go to OUT.
 Held out, as on the CPU: the committed shards 0 and 1 (shard 0's greedy answers give the
 teacher-forced agreement) and the hand-written chat prompts (an instruction equal to one is
-dropped). `--take` turns OUT into smol_feature's checkpoint, so `--export` writes the assets.
+dropped). `--take` turns OUT into feature_draft's checkpoint, so `--export` writes the assets.
 """
 from __future__ import annotations
 
@@ -95,7 +95,7 @@ def committed(shards: slice) -> list[tuple[np.ndarray, int]]:
 @torch.no_grad()
 def teacher(target, chosen: list[tuple[np.ndarray, int]], keep: torch.Tensor, max_len: int,
             noise: float, gen):
-    """smol_feature.batch_loss's batch, with the target's features and its distribution over
+    """feature_draft.batch_loss's batch, with the target's features and its distribution over
     the draft's vocabulary computed here: ids (B, W) = s_{j+1}, feats (B, W, H) = f_j, mask,
     trained (row, col), next features (M, H), targets (M, N)."""
     device = keep.device
@@ -223,7 +223,7 @@ def run(folder: Path, out: Path, budget: float, spec: GpuSpec) -> None:
 # ---- 3. back here ---------------------------------------------------------------------------
 
 def take(folder: Path) -> Path:
-    """The device's parts -> smol_feature's checkpoint (fresh optimizer), ready for --export."""
+    """The device's parts -> feature_draft's checkpoint (fresh optimizer), ready for --export."""
     from safetensors.torch import load_file
 
     from specdec.train.smollm2.draft_2l import load_target
