@@ -3,7 +3,8 @@ from types import SimpleNamespace
 
 import torch
 
-from specdec.train.smollm2.evaluate import coverage, gpu_line, kind_table
+from specdec.train.smollm2.evaluate import coverage
+from specdec.train.smollm2.model_card import gpu_line, kind_table
 
 
 def test_coverage_counts_the_answer_tokens_inside_the_drafts_vocabulary():
@@ -44,14 +45,15 @@ def test_the_committed_model_card_shows_the_committed_measurements(monkeypatch):
     import json
     from pathlib import Path
     monkeypatch.chdir(Path(__file__).resolve().parent.parent)     # the card's paths are the repo's
-    from specdec.train.smollm2.evaluate import CARD, MEASURED, card, training_records
+    from specdec.train.smollm2.model_card import CARD, MEASURED, card, training_records
     measured = json.loads(MEASURED.read_text())
     assert measured["rows"][0]["draft"] == "smollm2/draft"
     assert card(measured, training_records()) == CARD.read_text()
 
 
 def test_agreement_after_a_hit_or_a_miss_and_the_first_check_of_a_round():
-    from specdec.train.smollm2.evaluate import position_line, share, share_after
+    from specdec.train.smollm2.evaluate import share, share_after
+    from specdec.train.smollm2.model_card import position_line
     hits = [[True, True, False, False, True], [False, True]]
     assert share(hits) == 4 / 7
     # pairs (previous, this): T-T, T-F, F-F, F-T in the first answer, F-T in the second
@@ -69,7 +71,7 @@ def test_agreement_after_a_hit_or_a_miss_and_the_first_check_of_a_round():
 def test_runs_merge_into_medians_with_their_range_and_different_counts_are_refused():
     import pytest
 
-    from specdec.train.smollm2.evaluate import _speed, merge
+    from specdec.train.smollm2.model_card import _speed, merge
 
     def run(speed, accepted=0.2, date="2026-12-01"):
         t = {"acceptance_rate": accepted, "speedup": speed, "tokens_per_s": 10 * speed,
