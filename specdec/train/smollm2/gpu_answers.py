@@ -76,9 +76,9 @@ def magpie(model, tokenizer, n: int, gen, device: str) -> list[str]:
 def instructions(model, tokenizer, spec: GpuSpec, gen, device: str) -> list[tuple[str, str]]:
     """(source, instruction): fresh seeds of both sets and the target's own; held-out dropped."""
     from specdec.prompts import load_prompts
-    from specdec.train import chat_instructions
-    from specdec.train import instructions as first
-    texts = chat_instructions.answer_passages(COMMITTED, tokenizer)
+    from specdec.train.smollm2 import chat_instructions, kind_instructions
+    from specdec.train.smollm2 import instructions as first
+    texts = kind_instructions.kind_passages(COMMITTED, tokenizer)   # shards before the kinds set: fixed
     made = [("chat", t) for t in chat_instructions.build(spec.chat_n, texts, spec.chat_seed)]
     made += [("first", t) for t in first.build(spec.first_n, spec.first_seed)]
     made += [("magpie", t) for t in magpie(model, tokenizer, spec.magpie_n, gen, device)]

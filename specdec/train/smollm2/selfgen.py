@@ -117,11 +117,11 @@ def instruction_set(name: str, n: int, tokenizer, seed: int | None = None) -> li
     if name == "first":
         return build(n) if seed is None else build(n, seed)
     if name == "kinds":
-        from specdec.train import kind_instructions
+        from specdec.train.smollm2 import kind_instructions
         texts = kind_instructions.kind_passages(COMMITTED, tokenizer)
         return kind_instructions.build(n, texts) if seed is None else kind_instructions.build(n, texts, seed)
-    from specdec.train import chat_instructions
-    texts = chat_instructions.answer_passages(COMMITTED, tokenizer)
+    from specdec.train.smollm2 import chat_instructions, kind_instructions
+    texts = kind_instructions.kind_passages(COMMITTED, tokenizer)   # shards before the kinds set's: fixed
     return chat_instructions.build(n, texts) if seed is None else chat_instructions.build(n, texts, seed)
 
 
