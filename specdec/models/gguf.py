@@ -176,3 +176,52 @@ def converted_file(name: str, rebuild: bool = False) -> Path:
     gguf = Path(name).expanduser().resolve()
     key = hashlib.sha256(str(gguf).encode()).hexdigest()[:12]
     return converted(gguf, cache_root() / f"{gguf.stem}-{key}", rebuild)
+
+
+# Q4_1 block: float16 scale d, float16 low m, 16 bytes of nibbles; entry j = (qs[j] & 15) * d + m,
+# entry j + 16 = (qs[j] >> 4) * d + m (llama.cpp's ggml-quants.c).
+Q4_1_BYTES, Q4_1_SIZE = 20, 32
+LLAMA_LINEARS = {"attn_q": "self_attn.q_proj", "attn_k": "self_attn.k_proj", "attn_v": "self_attn.v_proj",
+                 "attn_output": "self_attn.o_proj", "ffn_gate": "mlp.gate_proj", "ffn_up": "mlp.up_proj",
+                 "ffn_down": "mlp.down_proj"}
+
+
+def _q4_1(raw) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Raw Q4_1 rows (N, K/32 * 20) uint8 -> q uint8 (N, K), scale and low float32 (N, K/32)."""
+    import numpy as np
+    blocks = np.ascontiguousarray(raw).reshape(raw.shape[0], -1, Q4_1_BYTES)        # (N, K/32, 20)
+    scale = blocks[..., 0:2].copy().view(np.float16)[..., 0].astype(np.float32)
+    low = blocks[..., 2:4].copy().view(np.float16)[..., 0].astype(np.float32)
+    nibbles = blocks[..., 4:]                                                       # (N, K/32, 16)
+    q = np.concatenate([nibbles & 15, nibbles >> 4], axis=-1).reshape(raw.shape[0], -1)
+    return torch.from_numpy(q), torch.from_numpy(scale), torch.from_numpy(low)
+
+
+def _unpermute(t: torch.Tensor, heads: int) -> torch.Tensor:
+    """transformers' reverse of llama.cpp's q/k row order (rows = heads x 2 x half-dims)."""
+    return t.reshape(heads, t.shape[0] // heads // 2, 2, *t.shape[1:]).swapaxes(2, 1).reshape(t.shape)
+
+
+def q4_1_blocks(path: Path, model) -> dict[str, tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
+    """Module name -> (q, scale, low) for each Q4_1 linear layer of a llama GGUF, kept only where
+    it dequantises exactly to `model`'s float32 weight (so a mismatch can never slip in)."""
+    from gguf import GGMLQuantizationType, GGUFReader
+    if architecture(path) != "llama":
+        return {}
+    config, modules = model.config, dict(model.named_modules())
+    heads = {"attn_q": config.num_attention_heads, "attn_k": config.num_key_value_heads}
+    out = {}
+    for tensor in GGUFReader(str(path)).tensors:
+        parts = tensor.name.split(".")            # blk.<i>.<kind>.weight
+        if tensor.tensor_type != GGMLQuantizationType.Q4_1 or len(parts) != 4 or parts[2] not in LLAMA_LINEARS:
+            continue
+        name = f"model.layers.{parts[1]}.{LLAMA_LINEARS[parts[2]]}"
+        q, scale, low = _q4_1(tensor.data)
+        if parts[2] in heads:
+            q, scale, low = (_unpermute(t, heads[parts[2]]) for t in (q, scale, low))
+        weight = modules[name].weight.detach() if name in modules else None
+        n, k = q.shape
+        again = (q.reshape(n, k // Q4_1_SIZE, Q4_1_SIZE).float() * scale[..., None] + low[..., None]).reshape(n, k)
+        if weight is not None and weight.shape == again.shape and torch.equal(again, weight.float()):
+            out[name] = (q, scale, low)
+    return out

@@ -1,17 +1,20 @@
-"""Which kernel multiplies a memory-bound model's linear layers, chosen by timing on this machine.
+"""How a memory-bound model's linear layers multiply — precision and layout — chosen by timing.
 
-The fastest float32 linear for a pass of a few rows differs by CPU: on a 2-core AMD EPYC (AVX2)
-oneDNN's prepacked layout (packed.py) made a one-token step of SmolLM2-135M 51 ms against 57 ms
-for torch's plain linear, while on a 2-core Intel Xeon (AVX-512, AMX) plain took 55 ms and packed
-92 ms (5 rows: 97 against 116; 17 rows: 136 against 141). So no rule of thumb: at load, a model
-whose layers are packed runs a pass of each size the engine uses — one row (autoregressive steps,
-drafting from the target) and a verification pass of k + 1 or a tree's nodes — with each layout,
-and each PackedLinear then takes the faster layout for the rows it is given. The choice is kept
-in build/kernels.json per CPU model, torch version and layer shapes, so it is timed once.
+The fastest way to run a step differs by CPU: on a 2-core AMD EPYC (AVX2) oneDNN's prepacked
+float32 layout (packed.py) made a one-token step of SmolLM2-135M 51 ms against 57 ms for
+torch's plain linear, while on a 2-core Intel Xeon (AVX-512, AMX) plain took 55 ms and packed
+92 ms, and 4-bit weights (precision.py) 34 ms. So no rule of thumb: at load, a model whose
+weights stream from memory runs a pass of each size the engine uses — one row (autoregressive
+steps, drafting from the target) and a verification pass of k + 1 or a tree's nodes — in each
+candidate: float32 in both layouts, bfloat16 and int4 weights. The precision with the fastest
+one-token step wins (the autoregressive baseline is then as fast as this machine runs the
+model, and speculation has to beat that); in float32 each PackedLinear then takes the faster
+layout for the rows it is given (both layouts compute the same float32 product, summation order
+aside). The choice is kept in build/kernels.json per CPU model, torch version, layer shapes,
+threads and candidates, so it is timed once.
 
-Both layouts compute the same float32 product (summation order aside, as any (k+1)-row pass
-differs from one-row steps: DESIGN.md §2). `SPECDEC_KERNELS=plain|packed` forces one layout;
-`measure` (the default) times them.
+`precision` (load_pair's argument, `--precision`) asks for one precision instead of "auto";
+`SPECDEC_KERNELS=plain|packed` forces a float32 layout.
 """
 from __future__ import annotations
 
@@ -25,7 +28,8 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from specdec.models.packed import PackedLinear
+from specdec.models import precision as precisions
+from specdec.models.packed import PackedLinear, available, pack_linears, packed_count, unpack_linears
 
 LAYOUTS = ("plain", "packed")
 ROWS = (1, 5, 17)                  # a step; a chain pass at k = 4; a tree of 16 nodes
@@ -45,7 +49,7 @@ def cpu_model() -> str:
 
 
 def _key(model: nn.Module) -> str:
-    shapes = sorted({tuple(m.weight.shape) for m in model.modules() if isinstance(m, PackedLinear)})
+    shapes = sorted({tuple(m.weight.shape) for m in model.modules() if isinstance(m, nn.Linear)})
     return (f"{cpu_model()} | torch {torch.__version__} | {len(shapes)} shapes {shapes[:4]} | "
             f"threads {torch.get_num_threads()}")
 
@@ -72,14 +76,40 @@ def pass_ms(model: nn.Module, rows: int, repeats: int = REPEATS) -> float:
     return statistics.median(times[1:])
 
 
-def measure(model: nn.Module) -> dict:
-    """Time every layout at every row count; the table keeps the faster one per count."""
-    ms = {}
-    for layout in LAYOUTS:
-        set_layout(model, {rows: layout for rows in ROWS})
-        ms[layout] = {rows: round(pass_ms(model, rows), 2) for rows in ROWS}
-    table = {rows: min(LAYOUTS, key=lambda layout: ms[layout][rows]) for rows in ROWS}
-    return {"table": table, "ms": ms, "cpu": cpu_model(), "torch": torch.__version__,
+def set_precision(model: nn.Module, precision: str, blocks: dict | None = None) -> None:
+    """float32: packed layers where oneDNN has them (layouts per row count); else precision.apply."""
+    precisions.apply(model, "float32")
+    if precision == "float32":
+        if available():
+            pack_linears(model)
+    else:
+        unpack_linears(model)
+        precisions.apply(model, precision, blocks)
+
+
+def _timings(model: nn.Module, precision: str) -> dict[str, dict[int, float]]:
+    """{"float32/plain": {rows: ms}, ...} or {precision: {rows: ms}}."""
+    if precision == "float32" and packed_count(model):
+        out = {}
+        for layout in LAYOUTS:
+            set_layout(model, {rows: layout for rows in ROWS})
+            out[f"float32/{layout}"] = {rows: round(pass_ms(model, rows), 2) for rows in ROWS}
+        return out
+    return {precision: {rows: round(pass_ms(model, rows), 2) for rows in ROWS}}
+
+
+def measure(model: nn.Module, candidates: tuple[str, ...], blocks: dict | None = None) -> dict:
+    """Time every candidate at every row count; the fastest one-token step picks the precision,
+    and in float32 the table keeps the faster layout per row count."""
+    ms: dict[str, dict[int, float]] = {}
+    for precision in candidates:
+        set_precision(model, precision, blocks)
+        ms.update(_timings(model, precision))
+    step = {p: min(v[1] for name, v in ms.items() if name.split("/")[0] == p) for p in candidates}
+    chosen = min(candidates, key=step.get)
+    table = {rows: min(LAYOUTS, key=lambda layout: ms[f"float32/{layout}"][rows]) for rows in ROWS} \
+        if chosen == "float32" and "float32/plain" in ms else {}
+    return {"precision": chosen, "table": table, "ms": ms, "cpu": cpu_model(), "torch": torch.__version__,
             "threads": torch.get_num_threads()}
 
 
@@ -98,29 +128,46 @@ def _write(key: str, choice: dict) -> None:
     tmp.replace(STORE)
 
 
-def choose(model: nn.Module) -> dict:
-    """The layouts this model runs with (forced, kept from an earlier timing, or timed now)."""
+def _valid(choice, candidates: tuple[str, ...]) -> bool:
+    return isinstance(choice, dict) and choice.get("precision") in candidates and \
+        isinstance(choice.get("table"), dict) and set(choice["table"].values()) <= set(LAYOUTS)
+
+
+def choose(model: nn.Module, precision: str = "auto", blocks=None) -> dict:
+    """Set how `model` multiplies (forced, kept from an earlier timing, or timed now) and return
+    the choice. `blocks`: a callable giving the GGUF's 4-bit blocks (read only if int4 is tried)."""
     forced = os.environ.get("SPECDEC_KERNELS", "measure")
-    if forced in LAYOUTS:
-        choice = {"table": {rows: forced for rows in ROWS}, "forced": True}
+    if forced in LAYOUTS and precision in ("auto", "float32"):
+        precision = "float32"
+    candidates = precisions.available() if precision == "auto" else (precision,)
+    blocks = blocks() if blocks is not None and "int4" in candidates else None
+    if forced in LAYOUTS and candidates == ("float32",):
+        choice = {"precision": "float32", "table": {rows: forced for rows in ROWS}, "forced": True}
+    elif candidates != ("float32",) and len(candidates) == 1:
+        choice = {"precision": candidates[0], "table": {}, "forced": True}
     else:
-        key = _key(model)
+        key = f"{_key(model)} | {'/'.join(candidates)}"
         choice = _read().get(key)
-        if not (isinstance(choice, dict) and set(choice.get("table", {}).values()) <= set(LAYOUTS)):
-            choice = measure(model)
+        if not _valid(choice, candidates):
+            choice = measure(model, candidates, blocks)
             _write(key, choice)
     choice = {**choice, "table": {int(rows): layout for rows, layout in choice["table"].items()}}   # JSON keys
-    set_layout(model, choice["table"])
+    set_precision(model, choice["precision"], blocks)
+    if choice["precision"] == "float32" and choice["table"]:
+        set_layout(model, choice["table"])
     model.kernel_choice = choice
     return choice
 
 
 def describe(model: nn.Module) -> str:
-    """One line: which layout the model's linear layers use for which passes."""
+    """One line: the precision the model's linear layers multiply in, and in float32 which
+    layout serves which passes."""
     choice = getattr(model, "kernel_choice", None)
     if not choice:
-        return "plain float32 (torch's linear)"
+        return "float32 (torch's plain linear)"
+    how = "chosen" if choice.get("forced") else f"the fastest step timed on {choice.get('cpu', 'this CPU')}"
+    if choice["precision"] != "float32":
+        return f"{precisions.describe(model)} ({how})"
     table = {int(r): layout for r, layout in choice["table"].items()}
     parts = [f"{rows} row{'s' if rows > 1 else ''}: {layout}" for rows, layout in sorted(table.items())]
-    how = "forced" if choice.get("forced") else f"timed on {choice.get('cpu', 'this CPU')}"
-    return f"float32, {', '.join(parts)} ({how})"
+    return f"float32, {', '.join(parts) or 'plain'} ({how})"

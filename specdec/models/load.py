@@ -17,8 +17,10 @@ import torch
 from specdec.errors import LoadError
 from specdec.models import gguf, head8, kernels
 from specdec.models.feature import FeatureDraft, is_feature_folder, load_feature_draft
-from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, converted_folder, is_converted, resolve
-from specdec.models.packed import pack_draft, pack_if_memory_bound
+from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, converted_folder, is_converted, resolve, source_gguf
+from specdec.models.packed import memory_bound, pack_draft
+from specdec.models.precision import PRECISIONS
+from specdec.models.precision import available as available_precisions
 from specdec.models.reduced_vocab import ReducedVocabLM, read_vocab
 from specdec.wording import N_
 
@@ -125,11 +127,15 @@ def _check_dtypes(name: str) -> None:
                                "weights (F16, BF16 or F32)"), name=repr(name), dtypes=", ".join(sorted(bad)))
 
 
-def load_model(name: str, device: torch.device | None = None, device_map=None) -> torch.nn.Module:
+def load_model(name: str, device: torch.device | None = None, device_map=None,
+               precision: str = "auto") -> torch.nn.Module:
     """float32 weights on `device`, or placed by accelerate when `device_map` is given
-    ("auto" shards a model too large for one device across GPUs, or offloads it)."""
+    ("auto" shards a model too large for one device across GPUs, or offloads it). `precision`:
+    "auto" times float32, bfloat16 and int4 for a memory-bound model on the CPU and keeps the
+    fastest step (kernels.py); a named precision is used as asked (precision.py)."""
     from transformers import AutoModelForCausalLM
     extra = {"device_map": device_map} if device_map is not None else {}
+    check_precision(precision)
     _check_dtypes(name)
     src = resolve(name)
     if head8.has_head(src):                   # a draft whose LM head is stored in 8 bits
@@ -152,10 +158,28 @@ def load_model(name: str, device: torch.device | None = None, device_map=None) -
         raise LoadError(N_("the draft vocabulary of {name} (draft_vocab.json) is damaged ({detail})"),
                         N_("copy the model again"), name=repr(name),
                         detail=f"{type(err).__name__}: {str(err)[:120]}") from err
-    if device_map is None:
-        if pack_if_memory_bound(model):      # a (k+1)-token pass about as cheap as one step,
-            kernels.choose(model)            # where that layout is the faster one on this CPU
+    if device_map is None and next(model.parameters()).device.type == "cpu" \
+            and (precision != "auto" or memory_bound(model)):
+        kernels.choose(model, precision, lambda: _gguf_blocks(name, model))
     return model.eval()
+
+
+PRECISION_CHOICES = ("auto", *PRECISIONS)
+
+
+def check_precision(precision) -> None:
+    if precision not in PRECISION_CHOICES:
+        raise LoadError(N_("precision must be one of {choices}, not {value}"),
+                        choices=", ".join(PRECISION_CHOICES), value=repr(precision))
+    if precision not in ("auto", *available_precisions()):
+        raise LoadError(N_("this torch build cannot multiply in {value} on the CPU"),
+                        N_("use --precision float32 or bfloat16"), value=precision)
+
+
+def _gguf_blocks(name: str, model) -> dict:
+    """The 4-bit blocks of a model converted from a Q4_1 GGUF (int4 then uses the file's own)."""
+    source = source_gguf(name)
+    return gguf.q4_1_blocks(source, model) if source is not None else {}
 
 
 def _split_head_model(name: str, src: str) -> torch.nn.Module:
@@ -229,16 +253,18 @@ def make_pair(target, draft, tokenizer, target_name="target", draft_name="draft"
 
 
 def load_pair(target: str = DEFAULT_TARGET, draft: str | None = DEFAULT_DRAFT,
-              device: torch.device | None = None, device_map=None) -> Pair:
+              device: torch.device | None = None, device_map=None, precision: str = "auto") -> Pair:
     """Load target and draft by name (embedded, local dir or hub id); draft None = no draft
-    model. `device_map` goes to transformers / accelerate unchanged (e.g. "auto")."""
+    model. `device_map` goes to transformers / accelerate unchanged (e.g. "auto"); `precision`
+    is the target's (load_model)."""
+    check_precision(precision)
     tokenizer = load_tokenizer(target)
     draft_tokenizer = load_tokenizer(draft) if draft else None
     diff = vocab_difference(tokenizer, draft_tokenizer) if draft_tokenizer is not None else None
     if diff:   # before loading weights: fail fast and cheap
         raise LoadError(N_("{draft} cannot draft for {target}: {diff}"), draft=repr(draft),
                         target=repr(target), diff=diff)
-    target_model = load_model(target, device, device_map)
+    target_model = load_model(target, device, device_map, precision)
     draft_model = load_model(draft, device, device_map) if draft else None
     return make_pair(target_model, draft_model, tokenizer, target, draft)
 

@@ -58,6 +58,13 @@ def converted_folder(name: str, rebuild: bool = False) -> Path:
     return gguf.converted_file(name, rebuild)
 
 
+def source_gguf(name: str) -> Path | None:
+    """The GGUF file a converted name comes from (None for other names)."""
+    if name in CONVERTED:
+        return gguf.find_gguf(*CONVERTED[name])
+    return Path(name).expanduser().resolve() if gguf.is_gguf_file(name) else None
+
+
 def resolve(name: str) -> str:
     """Embedded name -> its directory; a GGUF file -> its converted folder; an existing
     directory stays; else a hub id."""

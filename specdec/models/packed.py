@@ -118,14 +118,19 @@ def linear_bytes(model: nn.Module) -> int:
                if isinstance(m, nn.Linear))
 
 
+def memory_bound(model: nn.Module) -> bool:
+    """True when the model's linear weights are too large for the CPU's caches."""
+    return linear_bytes(model) >= MIN_BYTES
+
+
 def pack_if_memory_bound(model: nn.Module) -> int:
     """pack_linears for a model whose linear weights are too large for the CPU's caches."""
     return pack_linears(model) if linear_bytes(model) >= MIN_BYTES else 0
 
 
 def pack_draft(target: nn.Module, draft: nn.Module | None) -> int:
-    """Pack a draft's linear layers in bfloat16 when its target is packed (memory-bound)."""
-    if draft is None or not packed_count(target):
+    """Pack a draft's linear layers in bfloat16 beside a memory-bound target on the CPU."""
+    if draft is None or not memory_bound(target) or next(target.parameters()).device.type != "cpu":
         return 0
     return pack_linears(draft, torch.bfloat16)
 

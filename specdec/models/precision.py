@@ -1,0 +1,170 @@
+"""The precision a memory-bound target's linear layers multiply in: float32, bfloat16 or int4.
+
+Why. A one-token step of SmolLM2-135M streams every weight once, so its time follows the
+bytes: measured on a 2-core Intel Xeon (AVX-512, AMX; 1 thread; 64 cached positions) a step
+took 77 ms in float32 (538 MB of linear weights), 60 ms with bfloat16 weights and 34 ms with
+the GGUF's own 4-bit blocks multiplied by torch's int4 kernel (5 rows: 109 / 67 / 55 ms).
+
+- float32: the GGUF's weights dequantised exactly (the reference; kernels.py picks its layout).
+- bfloat16: every linear layer, the LM head included, multiplies a bfloat16 copy of its weight.
+- int4: each linear layer of a transformer block multiplies 4-bit weights in groups of 32, one
+  scale and one offset per group (`aten._weight_int4pack_mm_for_cpu`). For a GGUF whose
+  layers are Q4_1 — SmolLM2's are — these are the file's own blocks, read from the file
+  (gguf.q4_1_blocks): not a further loss. The scale and offset are held in bfloat16, the
+  kernel's input type (Q4_1 stores them in float16). Other weights are rounded to such groups
+  here. The LM head (Q8_0 in that file) multiplies in bfloat16.
+
+Every layer takes and returns float32, so norms, attention and the residual stream stay in
+float32 and the engine sees float32 logits. The Parameters stay untouched (same state_dict,
+tied weights stay tied); the copy each precision multiplies is made once per weight. The
+reduced-precision target is *the* target: the autoregressive baseline, transformers'
+`generate()` on the same modules and the verification pass all run the same layers, and
+the int4 and bfloat16 kernels give each row the same result whatever the rows beside it, and
+attention.py does the same for attention: a verification pass computes, bit for bit, the
+distribution one-token steps compute.
+"""
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+from specdec.models import attention
+from specdec.models.packed import unpack_linears
+
+PRECISIONS = ("float32", "bfloat16", "int4")
+# oneDNN's bfloat16 linear gives a row the same result beside up to 32 others, not beyond (measured
+# on the Xeon above); wider passes are cut into such pieces so every row matches a one-row step.
+ROWS_SAME = 32
+GROUP = 32                        # int4: entries of a row that share a scale and an offset (Q4_1's block)
+LABELS = {"float32": "float32", "bfloat16": "bfloat16 weights", "int4": "int4 weights (groups of 32)"}
+
+
+def int4_available() -> bool:
+    ops = torch.ops.aten
+    return hasattr(ops, "_weight_int4pack_mm_for_cpu") and hasattr(ops, "_convert_weight_to_int4pack_for_cpu")
+
+
+def available() -> tuple[str, ...]:
+    """The precisions this torch build can run on the CPU."""
+    return tuple(p for p in PRECISIONS if p != "int4" or int4_available())
+
+
+def groups_of(weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """float (N, K) -> q uint8 (N, K) in 0..15, scale (N, K/GROUP), low (N, K/GROUP):
+    weight ≈ q * scale + low per group (min/max rounding, as Q4_1 does)."""
+    n, k = weight.shape
+    g = weight.detach().float().reshape(n, k // GROUP, GROUP)                     # (N, K/G, G)
+    low, high = g.amin(-1), g.amax(-1)
+    scale = ((high - low) / 15).clamp_min(1e-12)
+    q = ((g - low[..., None]) / scale[..., None]).round().clamp(0, 15).to(torch.uint8)
+    return q.reshape(n, k), scale, low
+
+
+def int4_fits(module: nn.Linear) -> bool:
+    n, k = module.weight.shape
+    return k % GROUP == 0 and n % 16 == 0
+
+
+class Bf16Linear(nn.Linear):
+    """An nn.Linear multiplying a bfloat16 copy of its weight (float32 in and out)."""
+
+    def copy(self) -> tuple[torch.Tensor, torch.Tensor | None]:
+        key = (self.weight.data_ptr(), self.weight._version)
+        if self.__dict__.get("_copy_key") != key:
+            bias = None if self.bias is None else self.bias.detach().bfloat16()
+            self._copy = (self.weight.detach().bfloat16(), bias)
+            self._copy_key = key
+        return self._copy
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        weight, bias = self.copy()
+        flat = x.reshape(-1, x.shape[-1]).to(torch.bfloat16)                           # (rows, K)
+        out = torch.cat([F.linear(rows, weight, bias) for rows in flat.split(ROWS_SAME)])  # (rows, N)
+        return out.float().reshape(*x.shape[:-1], self.out_features)
+
+
+class Int4Linear(nn.Linear):
+    """An nn.Linear multiplying 4-bit weights in groups of GROUP (float32 in and out). `blocks`
+    = (q, scale, low) from the GGUF when set before the first call, else rounded from the weight."""
+    blocks: tuple[torch.Tensor, torch.Tensor, torch.Tensor] | None = None
+
+    def packed(self) -> tuple[torch.Tensor, torch.Tensor]:
+        if "_int4" not in self.__dict__:
+            q, scale, low = self.blocks if self.blocks is not None else groups_of(self.weight)
+            w = torch.ops.aten._convert_weight_to_int4pack_for_cpu(q.to(torch.int32), 2)   # (N, K/2)
+            # The kernel computes (q - 8) * scale + offset: offset = low + 8 * scale.
+            offsets = torch.stack([scale, low + 8 * scale], -1).transpose(0, 1)          # (K/G, N, 2)
+            self._int4 = (w, offsets.contiguous().bfloat16())
+            self.__dict__.pop("blocks", None)
+        return self._int4
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        w, offsets = self.packed()
+        flat = x.reshape(-1, x.shape[-1]).to(torch.bfloat16)                           # (rows, K)
+        out = torch.ops.aten._weight_int4pack_mm_for_cpu(flat, w, GROUP, offsets).float()  # (rows, N)
+        if self.bias is not None:
+            out = out + self.bias
+        return out.reshape(*x.shape[:-1], self.out_features)
+
+
+KINDS = {Bf16Linear: "bfloat16", Int4Linear: "int4"}
+
+
+def _linears(model: nn.Module):
+    return [(name, m) for name, m in model.named_modules() if isinstance(m, nn.Linear)]
+
+
+def _reset(module: nn.Linear) -> None:
+    for key in ("_copy", "_copy_key", "_int4", "blocks"):
+        module.__dict__.pop(key, None)
+    module.__class__ = nn.Linear
+
+
+def apply(model: nn.Module, precision: str, blocks: dict | None = None) -> None:
+    """Make `model`'s linear layers multiply in `precision` (in place; float32 undoes it).
+    `blocks`: module name -> (q, scale, low) of 4-bit groups read from a GGUF."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
+    if precision != "float32":
+        unpack_linears(model)
+    for name, module in _linears(model):
+        if type(module) in KINDS:
+            _reset(module)
+        if precision == "float32" or module.weight.device.type != "cpu":
+            continue
+        head = module is model.get_output_embeddings()
+        if precision == "int4" and not head and int4_fits(module):
+            module.__class__ = Int4Linear
+            if blocks and name in blocks:
+                module.blocks = blocks[name]
+            module.packed()
+        else:
+            module.__class__ = Bf16Linear
+            module.copy()
+    attention.use(model, precision != "float32")     # rows as one-token steps compute them
+    model.precision = precision
+    model.precision_source = "gguf" if precision == "int4" and blocks else "rounded"
+
+
+def of(model: nn.Module) -> str:
+    return getattr(model, "precision", "float32")
+
+
+def weight_bytes(model: nn.Module) -> int:
+    """Bytes of linear weights a one-token step reads in the model's precision (int4: half a
+    byte per weight and 4 bytes of scale and offset per group of 32)."""
+    total = 0
+    for _, m in _linears(model):
+        n = m.weight.numel()
+        kind = KINDS.get(type(m))
+        total += n * {"bfloat16": 2, "int4": 0.5 + 4 / GROUP}.get(kind, m.weight.element_size())
+    return int(total)
+
+
+def describe(model: nn.Module) -> str:
+    precision = of(model)
+    if precision == "int4":
+        source = "the GGUF's Q4_1 blocks" if model.precision_source == "gguf" else "rounded from float weights"
+        return f"int4 weights in groups of {GROUP} ({source}), LM head in bfloat16"
+    return LABELS[precision]
