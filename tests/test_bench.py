@@ -5,7 +5,8 @@ from types import SimpleNamespace
 import pytest
 
 from specdec.bench.measure import verify_cost_in_run
-from specdec.bench.runner import DEFAULTS, LIBRARY_DRAFTING, ROWS, bench, flat_rows, greedy_mismatches
+from specdec.bench.runner import (DEFAULTS, LIBRARY_DRAFTING, ROWS, USER_LOADED, bench, flat_rows,
+                                  greedy_mismatches)
 from specdec.cli.terminal import table
 from specdec.prompts import KINDS, load_prompts, round_robin, select
 from specdec.settings import Settings
@@ -24,8 +25,11 @@ def test_bench_runs_and_reports_every_field(result):
     json.dumps(result)                                   # machine-readable as a whole
     assert {"c", "draft_step_ms", "target_step_ms", "settings"} <= set(result)
     assert [(s["k"], s["temperature"]) for s in result["settings"]] == [(2, 0.0), (2, 1.0)]
+    assert result["skipped_rows"] == [USER_LOADED]         # built in memory: no name a user could load
+    assert "is not a local folder or GGUF file" in result["skipped_why"]
     for s in result["settings"]:
-        assert [r["row"] for r in s["rows"]] == list(ROWS)
+        assert [r["row"] for r in s["rows"]] == [r for r in ROWS if r != USER_LOADED]
+        assert s["baseline"] == ROWS[0]
         for r in s["rows"]:
             assert r["tokens_per_s"] > 0 and r["target_forwards_per_token"] > 0
         spec = s["rows"][1]
@@ -39,7 +43,7 @@ def test_bench_runs_and_reports_every_field(result):
         assert 0 <= library["acceptance_rate"] <= 1 and library["bound"] is None
     greedy = result["settings"][0]
     assert greedy["identical"] is True, greedy["mismatches"]   # tiny models: no near-ties
-    assert f"greedy outputs of rows 1-{len(ROWS)} identical on every prompt: yes" in table(result)
+    assert f"greedy outputs of {len(ROWS) - 1} rows identical on every prompt: yes" in table(result)
     assert f"v = {greedy['verify_cost']:.2f}" in table(result)
 
 
@@ -47,8 +51,8 @@ def test_n_gram_lookup_is_benched_against_transformers_prompt_lookup():
     result = bench(tiny_pair(), ["abab ab", "(a b (a"], [3], [0.0], 8, 1,
                    drafting=Settings(drafter="ngram"))
     s = result["settings"][0]
-    assert [r["row"] for r in s["rows"]] == [r for r in ROWS if r not in DEFAULTS]
-    assert result["skipped_rows"] == list(DEFAULTS) and "no default draft length" in table(result)
+    assert [r["row"] for r in s["rows"]] == [r for r in ROWS if r not in DEFAULTS + (USER_LOADED,)]
+    assert result["skipped_rows"] == [*DEFAULTS, USER_LOADED] and "no default draft length" in table(result)
     assert "prompt_lookup_num_tokens = k, max_matching_ngram_size = 3" in table(result)
     assert result["c"] == 0.0 and s["identical"] is True, s["mismatches"]
     draftless = {**result, "draft": None}                # the CLI loads no draft model for n-gram
@@ -62,7 +66,7 @@ def test_early_exit_is_benched_against_transformers_early_exit():
                    drafting=Settings(drafter="early-exit", exit_layer=1))
     s = result["settings"][0]
     rows = {r["row"]: r for r in s["rows"]}
-    assert list(rows) == list(ROWS) and s["identical"] is True, s["mismatches"]
+    assert list(rows) == [r for r in ROWS if r != USER_LOADED] and s["identical"] is True, s["mismatches"]
     assert result["library_drafting"] == "assistant_early_exit = 1" and 0 < result["c"] < 1
     passes = rows["transformers assisted (k, constant)"]["target_forwards_per_token"]
     assert passes == rows["engine speculative"]["target_forwards_per_token"] < 1
@@ -91,7 +95,7 @@ def test_repeats_are_interleaved_across_rows():
     out = bench(tiny_pair(), ["abc"], ks=[1, 2], temps=[1.0], max_new=4, repeats=2,
                 progress=lambda done, total, label: labels.append(label))
     runs = [label for label in labels if "repeat" in label]
-    assert len(runs) == 2 * (4 + 2 * 2)                     # 4 k-free rows + 2 rows per k
+    assert len(runs) == 2 * (4 + 2 * 2)                     # 4 k-free rows + 2 rows per k (no user load)
     first_second = next(i for i, label in enumerate(runs) if "repeat 2" in label)
     assert first_second == len(runs) // 2                   # every row ran once before any reran
     assert all(len(r["seconds"]) == 2 for s in out["settings"] for r in s["rows"])
@@ -104,7 +108,7 @@ def test_the_fast_page_reads_bench_json(result, tmp_path):
         found, error = read_bench(bad)
         assert found is None and "python -m specdec bench --json" in error
     rows = flat_rows(result)
-    assert len(rows) == 2 * len(ROWS) and {r["temperature"] for r in rows} == {0.0, 1.0}
+    assert len(rows) == 2 * (len(ROWS) - 1) and {r["temperature"] for r in rows} == {0.0, 1.0}
     spec = [r for r in rows if r["row"] == "engine speculative" and r["temperature"] == 1.0][0]
     fig = bench_figure(rows, 1.0)
     assert [t.name for t in fig.data][:3] == ["Theorem 3.8 bound", "bound at the measured verification "
@@ -141,3 +145,34 @@ def test_prompt_set_has_kinds_and_selection():
     assert all(p.kind in KINDS and p.label and p.prompt for p in prompts)
     assert [p.kind for p in round_robin(prompts, 5)] == list(KINDS)
     assert len(select("repetitive", 3)) == 3
+
+
+def test_transformers_as_a_user_loads_it_is_a_row_and_the_faster_baseline(tiny_dirs, monkeypatch, capsys):
+    """A target loaded by name also runs through transformers alone (from_pretrained, nothing of
+    the engine's); speedups are against the faster of that row and the engine's own; --strict
+    fails when the user's load beats the engine by more than 5 %."""
+    import specdec
+    from specdec.bench import runner
+    from specdec.cli.main import main
+    pair = specdec.load_pair(str(tiny_dirs / "target"), str(tiny_dirs / "draft"))
+    real = runner.measure_once
+
+    def slow_engine(row, pair, prompts, settings, m):     # the engine's plain row made 3x slower
+        real(row, pair, prompts, settings, m)
+        if row == ROWS[0]:
+            m.seconds[-1] *= 3
+    monkeypatch.setattr(runner, "measure_once", slow_engine)
+    result = bench(pair, ["abc", "(a b"], [2], [0.0], 8, 1)
+    s = result["settings"][0]
+    rows = {r["row"]: r for r in s["rows"]}
+    assert USER_LOADED in rows and result["skipped_rows"] == []
+    assert s["baseline"] == USER_LOADED and s["engine_slower_than_user_load"] is True
+    assert rows[USER_LOADED]["speedup"] == 1.0 and rows[ROWS[0]]["speedup"] < 0.5
+    assert s["identical"] is True, s["mismatches"]           # float32 both: the same model
+    assert "faster baseline: transformers generate (as a user loads it)" in table(result)
+    monkeypatch.setattr(runner, "bench", lambda *a, **k: result)
+    argv = ["bench", "--target", str(tiny_dirs / "target"), "--draft", str(tiny_dirs / "draft"),
+            "--k", "2", "--temperature", "0", "--repeats", "1", "--max-new-tokens", "8"]
+    assert main(argv) == 0                                   # reported, not fatal
+    assert main(argv + ["--strict"]) == 1
+    assert "beat the engine's autoregressive row by more than 5%" in capsys.readouterr().err

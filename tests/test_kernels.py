@@ -48,7 +48,7 @@ def test_the_faster_layout_wins_per_pass_and_is_kept(monkeypatch, tmp_path):
     monkeypatch.setattr(kernels, "pass_ms", pass_ms)
     model = tiny_llama(13, 2, seed=1)
     pack_linears(model)
-    choice = kernels.choose(model)
+    choice = kernels.choose(model, "float32")
     assert choice["table"] == {1: "plain", 5: "packed", 17: "packed"} and len(timed) == 6
     layer = next(m for m in model.modules() if isinstance(m, PackedLinear))
     assert [layer.layout_for(r) for r in (1, 2, 5, 9, 17, 40)] == ["plain", "packed", "packed", "packed",
@@ -57,5 +57,5 @@ def test_the_faster_layout_wins_per_pass_and_is_kept(monkeypatch, tmp_path):
     assert torch.equal(layer(x), F.linear(x, layer.weight, layer.bias))     # one row: plain, bit for bit
     again = tiny_llama(13, 2, seed=1)
     pack_linears(again)
-    assert kernels.choose(again)["table"] == {1: "plain", 5: "packed", 17: "packed"} and len(timed) == 6
+    assert kernels.choose(again, "float32")["table"] == {1: "plain", 5: "packed", 17: "packed"} and len(timed) == 6
     assert "1 row: plain, 5 rows: packed" in kernels.describe(again)

@@ -8,13 +8,17 @@ import gguf
 import numpy as np
 from transformers.convert_slow_tokenizer import bytes_to_unicode
 
+Q4_1 = gguf.GGMLQuantizationType.Q4_1
 SPECIALS = ["<|endoftext|>", "<|im_start|>", "<|im_end|>"]
 TEMPLATE = ("{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content'] }}<|im_end|>\n{% endfor %}"
             "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}")
 
 
 def write_tiny_gguf(path: Path, arch: str = "llama", seed: int = 0, layers: int = 2, hidden: int = 16,
-                    heads: int = 2, kv_heads: int = 1, ffn: int = 32, context: int = 128) -> Path:
+                    heads: int = 2, kv_heads: int = 1, ffn: int = 32, context: int = 128,
+                    q4_1: bool = False) -> Path:
+    """`q4_1`: the blocks' linear layers stored as Q4_1 (llama.cpp's 4-bit blocks of 32), as
+    SmolLM2's GGUF stores them; needs hidden and ffn multiples of 32."""
     rng = np.random.default_rng(seed)
     tokens = SPECIALS + sorted(set(bytes_to_unicode().values())) + ["Ġt", "he", "Ġthe"]
     w = gguf.GGUFWriter(str(path), arch)
@@ -47,7 +51,10 @@ def write_tiny_gguf(path: Path, arch: str = "llama", seed: int = 0, layers: int 
         for name, shape in (("attn_q", (hidden, hidden)), ("attn_k", (kv_heads * head, hidden)),
                             ("attn_v", (kv_heads * head, hidden)), ("attn_output", (hidden, hidden)),
                             ("ffn_gate", (ffn, hidden)), ("ffn_up", (ffn, hidden)), ("ffn_down", (hidden, ffn))):
-            w.add_tensor(f"blk.{i}.{name}.weight", weight(*shape))
+            if q4_1:
+                w.add_tensor(f"blk.{i}.{name}.weight", gguf.quants.quantize(weight(*shape), Q4_1), raw_dtype=Q4_1)
+            else:
+                w.add_tensor(f"blk.{i}.{name}.weight", weight(*shape))
         w.add_tensor(f"blk.{i}.attn_norm.weight", np.ones(hidden, np.float32))
         w.add_tensor(f"blk.{i}.ffn_norm.weight", np.ones(hidden, np.float32))
     w.write_header_to_file()

@@ -1,9 +1,11 @@
 """transformers' own generate(), plain and assisted, as a like-for-like baseline."""
 from __future__ import annotations
 
+import functools
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Callable
 
 import torch
@@ -103,10 +105,40 @@ def library_drafting(pair, settings: Settings) -> LibraryDrafting | str:
                            lambda k: {"assistant_model": assistant}, lambda: assistant, True)
 
 
+def user_load_why(name: str) -> str | None:
+    """None when `name` can be loaded the way a user would (from_pretrained on its folder or
+    GGUF), else why not."""
+    from specdec.errors import LoadError
+    from specdec.models.names import resolve, source_gguf
+    try:
+        return None if source_gguf(name) is not None or Path(resolve(name)).is_dir() else \
+            f"{name} is not a local folder or GGUF file (built in memory, or a hub id)"
+    except LoadError as err:
+        return f"{name} was not loaded by name ({err})"
+
+
+@functools.lru_cache(maxsize=2)
+def user_loaded(name: str):
+    """The target as a user loads it with transformers alone, nothing of this engine's: a GGUF
+    through `from_pretrained(folder, gguf_file=...)`, a folder through `from_pretrained(folder)`
+    (float32, the library's default attention and linear layers)."""
+    from transformers import AutoModelForCausalLM
+    from transformers.utils import logging as hf_logging
+
+    from specdec.models.names import resolve, source_gguf
+    hf_logging.disable_progress_bar()
+    gguf = source_gguf(name)
+    if gguf is not None:
+        model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
+    else:
+        model = AutoModelForCausalLM.from_pretrained(resolve(name), dtype=torch.float32)
+    return model.eval()
+
+
 def hf_generate(pair, prompt, settings: Settings, seed: int, assistant: str | None = None,
-                k: int | None = None) -> tuple[list[int], float, int]:
-    """(generated ids, seconds, target forwards) for generate(), optionally assisted by the
-    library's counterpart of `settings.drafter` (library_drafting).
+                k: int | None = None, model=None) -> tuple[list[int], float, int]:
+    """(generated ids, seconds, target forwards) for generate() of `model` (default: the pair's
+    target), optionally assisted by the library's counterpart of `settings.drafter` (library_drafting).
 
     assistant: None (target alone), "constant" (k drafts a round, constant schedule, no
     confidence stop: like for like with this engine) or "defaults" (the library's own).
@@ -128,9 +160,10 @@ def hf_generate(pair, prompt, settings: Settings, seed: int, assistant: str | No
     from transformers.utils import logging as hf_logging
     hf_logging.set_verbosity_error()   # generate() warns about flag combinations we set on purpose
     torch.manual_seed(seed)
-    with ForwardCounter(pair.target) as counter, torch.no_grad(), \
+    model = pair.target if model is None else model
+    with ForwardCounter(model) as counter, torch.no_grad(), \
             assistant_settings(holder, assistant_config if holder is not None else {}):
         t0 = time.perf_counter()
-        out = pair.target.generate(ids, **kwargs)
+        out = model.generate(ids, **kwargs)
         seconds = time.perf_counter() - t0
     return out[0, ids.shape[1]:].tolist(), seconds, counter.count

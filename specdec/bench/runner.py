@@ -5,6 +5,10 @@ For every temperature and k, on the same prompts, seeds and sampling:
   3 transformers generate() on the target            4 generate(assistant_model, k, constant)
   5 generate(assistant_model) with the library's defaults (labelled as such)
   6 this engine with the same drafting defaults (up to 20 drafts, stop when q(d) < 0.4)
+  7 transformers generate() on the target loaded as a user would (from_pretrained, float32,
+    nothing of this engine's: row 3 runs the engine's own modules, in their precision)
+Speedups are against the faster baseline of rows 1 and 7 (the setting's "baseline" says which):
+speculation has to beat the fastest plain way to run the model here, not only this engine's.
 "Assisted" is the library's counterpart of the drafter benched (hf_baseline.library_drafting):
 the draft model as assistant_model, prompt lookup for n-gram, assistant_early_exit for early exit.
 Tokens/s are medians over repeats; the Theorem 3.8 bound uses the measured α̂ and c.
@@ -19,11 +23,11 @@ from dataclasses import dataclass, field, replace
 
 import torch
 
-from specdec.bench.hf_baseline import hf_generate, library_drafting
+from specdec.bench.hf_baseline import hf_generate, library_drafting, user_load_why, user_loaded
 from specdec.bench.measure import drafter_cost, verify_cost, verify_cost_in_run
 from specdec.engine.decoder import generate
 from specdec.engine.prompt import encode_prompt
-from specdec.models import kernels
+from specdec.models import kernels, precision
 from specdec.rules.sampling import NEAR_TIE
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
@@ -31,7 +35,7 @@ from specdec.trace.theory import expected_speedup, speedup_with_verify, verify_c
 
 ROWS = ("engine autoregressive", "engine speculative", "transformers generate",
         "transformers assisted (k, constant)", "transformers assisted (library defaults)",
-        "engine speculative (library defaults)")
+        "engine speculative (library defaults)", "transformers generate (as a user loads it)")
 PER_K = ROWS[1], ROWS[3]                # rows that depend on k; the others are shared
 # transformers' assistant defaults (num_assistant_tokens=20, constant schedule,
 # assistant_confidence_threshold=0.4) as this engine's confidence policy; the library
@@ -60,6 +64,9 @@ def _one(row: str, pair, prompt: str, settings: Settings, seed: int):
         run = generate(pair, prompt, settings, seed=seed, lean=True, mode=mode)
         seconds = time.perf_counter() - t0
         return list(run.token_ids), seconds, run.metrics.target_forwards, list(run.rounds)
+    if row == USER_LOADED:
+        ids, seconds, forwards = hf_generate(pair, prompt, settings, seed, model=user_loaded(pair.target_name))
+        return ids, seconds, forwards, []
     assistant = None if row == ROWS[2] else "constant" if row == ROWS[3] else "defaults"
     ids, seconds, forwards = hf_generate(pair, prompt, settings, seed, assistant, settings.k)
     return ids, seconds, forwards, []
@@ -81,18 +88,24 @@ def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Meas
 
 ASSISTED = ROWS[3], ROWS[4]
 DEFAULTS = ROWS[4], ROWS[5]              # the library's drafting defaults, and this engine's copy
+USER_LOADED = ROWS[6]
+BASELINES = ROWS[0], USER_LOADED         # the speedups' reference: the faster of the two
+STRICT_MARGIN = 1.05                     # --strict: the user's load may not beat the engine by more
 
 
-def rows_for(method) -> tuple[tuple[str, ...], str | None]:
+def rows_for(method, user_why: str | None = None) -> tuple[tuple[str, ...], str | None]:
     """(rows to run, why any are left out) for a library_drafting() answer: no assisted rows
     when the library has no counterpart, no "library defaults" rows when it has no default
-    draft length (prompt lookup)."""
+    draft length (prompt lookup); no user-loaded row when the target has no name to load."""
+    names, why = ROWS, []
     if isinstance(method, str):
-        return tuple(r for r in ROWS if r not in ASSISTED), method
-    if not method.has_defaults:
-        return tuple(r for r in ROWS if r not in DEFAULTS), \
-            f"transformers' {method.label.split(' (')[0]} has no default draft length"
-    return ROWS, None
+        names, why = tuple(r for r in names if r not in ASSISTED), [method]
+    elif not method.has_defaults:
+        names = tuple(r for r in names if r not in DEFAULTS)
+        why = [f"transformers' {method.label.split(' (')[0]} has no default draft length"]
+    if user_why:
+        names, why = tuple(r for r in names if r != USER_LOADED), why + [user_why]
+    return names, "; ".join(why) or None
 
 
 def tree_row(budget: int) -> str:
@@ -116,7 +129,7 @@ def jobs(t: float, ks: list[int], max_new: int, rows: tuple[str, ...] = ROWS, pa
     plain = Settings(k=1, temperature=t, max_new_tokens=max_new, **drafter)
     library = Settings(temperature=t, max_new_tokens=max_new, **drafter, **LIBRARY_DRAFTING)
     out = [((name, None), name, settings) for name, settings in
-           ((ROWS[0], plain), (ROWS[2], plain), (ROWS[4], library), (ROWS[5], library))
+           ((ROWS[0], plain), (ROWS[2], plain), (ROWS[4], library), (ROWS[5], library), (USER_LOADED, plain))
            if name in rows]
     for k in ks:
         settings = Settings(k=k, temperature=t, max_new_tokens=max_new, **drafter)
@@ -125,10 +138,16 @@ def jobs(t: float, ks: list[int], max_new: int, rows: tuple[str, ...] = ROWS, pa
     return out
 
 
-def summarize_row(name: str, m: Measured, base: Measured, k: int, c: float, v: float) -> dict:
+def summarize_row(name: str, m: Measured, base: Measured, k: int, c: float, v: float,
+                  engine: Measured | None = None) -> dict:
+    """One row; speedup against `base` (the faster baseline), the bounds against `engine` (the
+    engine's own autoregressive row, which Theorem 3.8's ratio is about)."""
+    engine = engine or base
+    own = m.tokens_per_s / engine.tokens_per_s if engine.tokens_per_s else None
     row = {"row": name, "tokens_per_s": m.tokens_per_s, "tokens": m.tokens,
            "target_forwards_per_token": m.target_forwards / m.tokens if m.tokens else None,
            "speedup": m.tokens_per_s / base.tokens_per_s if base.tokens_per_s else None,
+           "speedup_vs_engine_ar": own,
            "acceptance_rate": None, "mean_acceptance_length": None, "bound": None,
            "measured_over_bound": None, "bound_with_verify": None,
            "measured_over_bound_with_verify": None, "seconds": m.seconds}
@@ -140,8 +159,8 @@ def summarize_row(name: str, m: Measured, base: Measured, k: int, c: float, v: f
     if name == ROWS[1]:                 # the bound needs one fixed k
         alpha = s.mean_beta or 0.0
         bound, bound_v = expected_speedup(alpha, k, c), speedup_with_verify(alpha, k, c, v)
-        row.update(bound=bound, measured_over_bound=row["speedup"] / bound, bound_with_verify=bound_v,
-                   measured_over_bound_with_verify=row["speedup"] / bound_v)
+        row.update(bound=bound, measured_over_bound=own / bound, bound_with_verify=bound_v,
+                   measured_over_bound_with_verify=own / bound_v)
     return row
 
 
@@ -183,14 +202,15 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
     progress = progress or (lambda *_: None)
     c, draft_ms, target_ms = drafter_cost(pair, drafting)
     method = library_drafting(pair, drafting)
-    names, why = rows_for(method)
+    names, why = rows_for(method, user_load_why(pair.target_name))
     out = {"skipped_rows": [r for r in ROWS if r not in names], "skipped_why": why,
            "target": pair.target_name, "draft": pair.draft_name, "drafter": drafting.drafter,
            "exit_layer": drafting.exit_layer if drafting.drafter == "early-exit" else None,
            "library_drafting": None if isinstance(method, str) else method.label,
            "prompts": len(prompts), "max_new_tokens": max_new, "repeats": repeats, "c": c,
            "draft_step_ms": draft_ms, "target_step_ms": target_ms, "settings": [],
-           "target_kernels": kernels.describe(pair.target),
+           "target_kernels": kernels.describe(pair.target), "cpu": kernels.cpu_model(),
+           "threads": torch.get_num_threads(),
            "verify_cost_alone": {str(k): verify_cost(pair.target, pair.vocab_size, k, target_ms)
                                  for k in ks}}
     todo_by_t = {t: jobs(t, ks, max_new, names, pair, tuple(trees), drafting) for t in temps}
@@ -213,14 +233,24 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
 
 def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone: float) -> dict:
     """One (T, k) table; bound(v) uses v as paid in the runs (v_alone: the same pass timed alone)."""
-    base = measured[ROWS[0]]
-    v = verify_cost_in_run(measured[ROWS[1]].rounds, base.rounds, k) or v_alone
-    rows = [summarize_row(name, measured[name], base, k, c, v) for name in measured]
-    entry = {"k": k, "temperature": t, "verify_cost": v, "verify_cost_alone": v_alone,
+    v = verify_cost_in_run(measured[ROWS[1]].rounds, measured[ROWS[0]].rounds, k) or v_alone
+    baseline = max((name for name in BASELINES if name in measured), key=lambda n: measured[n].tokens_per_s)
+    rows = [summarize_row(name, measured[name], measured[baseline], k, c, v, measured[ROWS[0]])
+            for name in measured]
+    user = measured.get(USER_LOADED)
+    entry = {"k": k, "temperature": t, "baseline": baseline,
+             "engine_slower_than_user_load": bool(user and user.tokens_per_s > STRICT_MARGIN
+                                                  * measured[ROWS[0]].tokens_per_s),
+             "verify_cost": v, "verify_cost_alone": v_alone,
              "ceiling": verify_ceiling(k, c, v),
              "rows": rows, "identical": None, "mismatches": []}
     if t == 0:
-        mismatches = greedy_mismatches({name: measured[name].outputs for name in measured})
+        same = {name: m.outputs for name, m in measured.items()     # the user's load is float32:
+                if name != USER_LOADED or precision.of(pair.target) == "float32"}   # same model only then
+        mismatches = greedy_mismatches(same)
+        if len(same) < len(measured):
+            entry.update(not_compared=[USER_LOADED], not_compared_why=f"float32, while the engine's target "
+                         f"multiplies in {precision.of(pair.target)}: another model at the last bits")
         for mm in mismatches:
             ref = measured[mm["reference"]].outputs[mm["prompt"]]
             mm["gap"] = top2_gap(pair, prompts[mm["prompt"]], ref, mm["position"])

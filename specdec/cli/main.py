@@ -13,7 +13,7 @@ from specdec.drafters.policies import POLICIES
 from specdec.drafters.registry import DRAFTERS
 from specdec.engine.decoder import generate
 from specdec.errors import InputError
-from specdec.models.load import load_pair
+from specdec.models.load import PRECISION_CHOICES, load_pair
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET
 from specdec.settings import Settings, options
 
@@ -22,6 +22,13 @@ def add_threads(p) -> None:
     p.add_argument("--threads", type=int, default=1,
                    help="torch threads (default 1: batch-1 decoding of small models gains nothing "
                         "from more, and collapses when the cores are busy)")
+
+
+def add_precision(p) -> None:
+    p.add_argument("--precision", default="auto", choices=list(PRECISION_CHOICES),
+                   help="what the target's linear layers multiply in: auto (default) times float32, "
+                        "bfloat16 and int4 on this CPU and keeps the fastest one-token step; float32 "
+                        "is the GGUF dequantised exactly; int4 uses a Q4_1 GGUF's own 4-bit blocks")
 
 
 RUN_SETTINGS = ("k", "temperature", "top_k", "top_p", "seed", "max_new_tokens", "drafter", "policy",
@@ -58,6 +65,7 @@ def add_run_parser(sub) -> None:
     for name in RUN_SETTINGS:
         add_setting(p, name)
     p.add_argument("--json", action="store_true", help="print the whole run trace as JSON")
+    add_precision(p)
     add_threads(p)
     p.add_argument("--color", choices=["auto", "always", "never"], default="auto")
 
@@ -71,7 +79,7 @@ def cmd_run(args) -> int:
     if not args.prompt:
         raise InputError("the prompt is empty: pass --prompt with some text, e.g. 'def parse('")
     needs_draft = DRAFTERS[args.drafter].needs_draft_model and args.mode == "speculative"
-    pair = load_pair(args.target, args.draft if needs_draft else None)
+    pair = load_pair(args.target, args.draft if needs_draft else None, precision=args.precision)
     t0 = time.perf_counter()
     run = generate(pair, user_turn(args.prompt) if args.chat else args.prompt, settings)
     seconds = time.perf_counter() - t0
@@ -108,6 +116,10 @@ def add_bench_parser(sub) -> None:
     p.add_argument("--json", action="store_true", help="print JSON instead of the table")
     p.add_argument("--out", default=None, help="also save the JSON here (the 'When it is fast' "
                                                "page reads build/bench.json)")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 when transformers, as a user loads the model, decodes more than 5%% "
+                        "faster than the engine's own autoregressive row")
+    add_precision(p)
     add_threads(p)
 
 
@@ -132,7 +144,8 @@ def cmd_bench(args) -> int:
     for b in trees:
         Settings(tree_budget=b)                                                  # validate
     drafting = Settings(drafter=args.drafter, exit_layer=args.exit_layer)        # validates
-    pair = load_pair(args.target, args.draft if DRAFTERS[args.drafter].needs_draft_model else None)
+    pair = load_pair(args.target, args.draft if DRAFTERS[args.drafter].needs_draft_model else None,
+                     precision=args.precision)
     chat = has_template(pair.tokenizer)         # an instruct model gets the chat prompts as chats
     prompts = select(args.prompts, args.limit, "chat" if chat else "text")
     prompts = [user_turn(p) for p in prompts] if chat else prompts
@@ -142,6 +155,11 @@ def cmd_bench(args) -> int:
         Path(args.out).parent.mkdir(parents=True, exist_ok=True)
         Path(args.out).write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
     print(json.dumps(result, allow_nan=False) if args.json else visible(table(result)))
+    slower = [s for s in result["settings"] if s.get("engine_slower_than_user_load")]
+    if args.strict and slower:
+        print(f"strict: transformers as a user loads {result['target']} beat the engine's autoregressive "
+              f"row by more than 5% in {len(slower)} of {len(result['settings'])} settings", file=sys.stderr)
+        return 1
     return 0
 
 

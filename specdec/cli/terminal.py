@@ -94,7 +94,7 @@ COLUMNS = (("tok/s", "tokens_per_s", ".1f", 8), ("fwd/tok", "target_forwards_per
 
 
 def _line(row: dict) -> str:
-    return f"{row['row']:<42}" + "".join(f"{_cell(row[key], spec):>{w}}" for _, key, spec, w in COLUMNS)
+    return f"{row['row']:<44}" + "".join(f"{_cell(row[key], spec):>{w}}" for _, key, spec, w in COLUMNS)
 
 
 def table(result: dict) -> str:
@@ -115,7 +115,7 @@ def table(result: dict) -> str:
                  f"{result.get('library_drafting') or 'none'}")
     if result.get("skipped_rows"):
         lines.append(f"not run: {', '.join(result['skipped_rows'])} ({result.get('skipped_why')})")
-    head = f"{'row':<42}" + "".join(f"{name:>{w}}" for name, _, _, w in COLUMNS)
+    head = f"{'row':<44}" + "".join(f"{name:>{w}}" for name, _, _, w in COLUMNS)
     for s in result["settings"]:
         lines += ["", f"T = {s['temperature']}, k = {s['k']}, v = {s['verify_cost']:.2f} "
                   f"(in these runs one {s['k'] + 1}-token target pass cost {s['verify_cost']:.2f} "
@@ -123,9 +123,16 @@ def table(result: dict) -> str:
                   f"by {s['ceiling']:.2f})",
                   head, "-" * len(head)]
         lines += [_line(r) for r in s["rows"]]
+        if s.get("baseline"):
+            lines.append(f"speedup = tokens/s over the faster baseline: {s['baseline']}")
+        if s.get("engine_slower_than_user_load"):
+            lines.append("the engine's autoregressive row is more than 5% slower than transformers as a "
+                         "user loads the model: this machine has a faster plain way to run it")
         if s["identical"] is not None:
-            lines.append(f"greedy outputs of rows 1-{len(s['rows'])} identical on every prompt: "
+            compared = [r["row"] for r in s["rows"] if r["row"] not in s.get("not_compared", [])]
+            lines.append(f"greedy outputs of {len(compared)} rows identical on every prompt: "
                          + ("yes" if s["identical"] else "NO"))
+            lines += [f"  not compared: {name} ({s['not_compared_why']})" for name in s.get("not_compared", [])]
             lines += [f"  prompt {m['prompt']}: {m['row']} differs from {m['reference']} at token "
                       f"{m['position']}: {m['why']}" for m in s["mismatches"]]
     return "\n".join(lines)

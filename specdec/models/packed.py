@@ -129,8 +129,9 @@ def pack_if_memory_bound(model: nn.Module) -> int:
 
 
 def pack_draft(target: nn.Module, draft: nn.Module | None) -> int:
-    """Pack a draft's linear layers in bfloat16 beside a memory-bound target on the CPU."""
-    if draft is None or not memory_bound(target) or next(target.parameters()).device.type != "cpu":
+    """Pack a draft's linear layers in bfloat16 beside a memory-bound (or packed) target on the CPU."""
+    on_cpu = next(target.parameters()).device.type == "cpu"
+    if draft is None or not on_cpu or not (packed_count(target) or memory_bound(target)):
         return 0
     return pack_linears(draft, torch.bfloat16)
 
