@@ -5,8 +5,7 @@ from types import SimpleNamespace
 import pytest
 
 from specdec.bench.measure import verify_cost_in_run
-from specdec.bench.runner import (DEFAULTS, LIBRARY_DRAFTING, ROWS, USER_LOADED, bench, flat_rows,
-                                  greedy_mismatches)
+from specdec.bench.runner import DEFAULTS, LIBRARY_DRAFTING, ROWS, USER_LOADED, bench, flat_rows, greedy_mismatches
 from specdec.cli.terminal import table
 from specdec.prompts import KINDS, load_prompts, round_robin, select
 from specdec.settings import Settings

@@ -16,21 +16,22 @@ torch.set_num_threads(1)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
-def _load(target: str, draft: str | None) -> specdec.Pair:
-    pair = specdec.load_pair(target, draft)
+def _load(target: str, draft: str | None, precision: str) -> specdec.Pair:
+    pair = specdec.load_pair(target, draft, precision=precision)
     gc.collect()
     gc.freeze()     # the models live as long as the server: later collections skip their objects
     return pair
 
 
 def load(target: str, draft: str | None) -> specdec.Pair:
-    """Load (or fetch from cache) a pair; raises specdec.LoadError with a clear message."""
+    """Load (or fetch from cache) a pair, its target in the session's precision (the sidebar's);
+    raises specdec.LoadError with a clear message."""
     if not allowed(target, draft):
         raise specdec.LoadError(N_("this deployment only loads the listed models (hosted mode)"))
     from ui.i18n import _
     with st.spinner(_("Loading {target} and {draft} …").format(target=target,
                                                                draft=draft or _("no draft model"))):
-        return _load(target, draft)
+        return _load(target, draft, st.session_state.get("precision", "auto"))
 
 
 def describe(err: specdec.LoadError) -> str:

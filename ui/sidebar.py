@@ -7,6 +7,7 @@ import specdec
 from specdec.drafters.policies import POLICIES
 from specdec.drafters.registry import DRAFTERS
 from specdec.settings import options
+from specdec.wording import N_
 from ui import catalog, i18n, loaders, state
 from ui.i18n import _
 
@@ -43,6 +44,27 @@ def _pair_widgets() -> None:
                       placeholder=_("e.g. distilbert/distilgpt2"))
     if catalog.hosted():
         st.caption(_("Hosted mode: only the listed models can be loaded."))
+    _precision_widget()
+
+
+PRECISIONS = {"auto": N_("auto (the fastest step on this computer)"),
+              "float32": N_("float32 (the GGUF's weights exactly)"),
+              "bfloat16": N_("bfloat16 weights"), "int4": N_("int4 (4-bit weights in groups of 32)")}
+
+
+def _precision_widget() -> None:
+    st.selectbox(_("Target precision"), list(PRECISIONS), key="precision",
+                 format_func=shown_as({k: _(v) for k, v in PRECISIONS.items()}),
+                 help=_("What the target's linear layers multiply in. Auto times float32, bfloat16 and "
+                        "4-bit weights on this computer when the model loads and keeps the fastest "
+                        "one-token step. Each precision is its own target, and decoding stays exact for "
+                        "it: every draft is checked against the target as it runs."))
+
+
+def precision_caption(pair: specdec.Pair) -> None:
+    """Under the pair: how the loaded target multiplies (the timed or chosen precision)."""
+    from specdec.models import kernels
+    st.sidebar.caption(_("The target multiplies in: {how}").format(how=kernels.describe(pair.target)))
 
 
 def _choices_shown(name: str) -> dict[str, str]:
@@ -104,7 +126,9 @@ def active_pair() -> specdec.Pair | None:
     if active is None:
         return None
     try:
-        return loaders.load(*active)
+        pair = loaders.load(*active)
+        precision_caption(pair)
+        return pair
     except specdec.LoadError as err:
         st.error(_("Could not load the models: {why}.").format(why=loaders.describe(err)))
         return None

@@ -12,6 +12,7 @@ DEFAULTS = {
     "pair_label": CHOICES[0].label,
     "custom_target": "",
     "custom_draft": "",
+    "precision": "auto",          # the target's (load_pair's precision), chosen under the pair
     **{name: options()[name][0] for name in SIDEBAR},
     "prompt": "Write a Python class Connection that keeps a host and an optional port, "
               "with a method that returns them as 'host:port'.",
