@@ -11,7 +11,7 @@ export TOKENIZERS_PARALLELISM = false
 # arena and keep that memory after the sessions close. Two arenas keep the server's size steady.
 export MALLOC_ARENA_MAX ?= 2
 
-.PHONY: setup catalogs embedded lint run test browser bench clean
+.PHONY: setup catalogs embedded lint run test browser bench peers clean
 
 setup: $(STAMP)
 
@@ -55,6 +55,11 @@ browser:
 test: setup
 	@$(MAKE) -s -j4 catalogs browser lint embedded
 	@$(PY) -m pytest -q -p no:cacheprovider -n 2 --dist worksteal
+
+# llama.cpp, the bench's yardstick on the same GGUF (specdec/bench/peers.py). Not part of `make test`:
+# pip compiles it from its source package (~15 min on 2 cores; cmake and a C++ compiler needed).
+peers: setup
+	@$(PY) -m pip install -q --disable-pip-version-check --no-compile llama-cpp-python==0.3.36
 
 clean:
 	rm -rf $(VENV) build .pytest_cache

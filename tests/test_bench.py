@@ -5,7 +5,16 @@ from types import SimpleNamespace
 import pytest
 
 from specdec.bench.measure import verify_cost_in_run
-from specdec.bench.runner import DEFAULTS, LIBRARY_DRAFTING, ROWS, USER_LOADED, bench, flat_rows, greedy_mismatches
+from specdec.bench.runner import (
+    DEFAULTS,
+    LIBRARY_DRAFTING,
+    PEERS,
+    ROWS,
+    USER_LOADED,
+    bench,
+    flat_rows,
+    greedy_mismatches,
+)
 from specdec.cli.terminal import table
 from specdec.prompts import KINDS, load_prompts, round_robin, select
 from specdec.settings import Settings
@@ -24,10 +33,10 @@ def test_bench_runs_and_reports_every_field(result):
     json.dumps(result)                                   # machine-readable as a whole
     assert {"c", "draft_step_ms", "target_step_ms", "settings"} <= set(result)
     assert [(s["k"], s["temperature"]) for s in result["settings"]] == [(2, 0.0), (2, 1.0)]
-    assert result["skipped_rows"] == [USER_LOADED]         # built in memory: no name a user could load
+    assert result["skipped_rows"] == [USER_LOADED, *PEERS]   # built in memory: no name, no GGUF
     assert "is not a local folder or GGUF file" in result["skipped_why"]
     for s in result["settings"]:
-        assert [r["row"] for r in s["rows"]] == [r for r in ROWS if r != USER_LOADED]
+        assert [r["row"] for r in s["rows"]] == [r for r in ROWS if r not in (USER_LOADED, *PEERS)]
         assert s["baseline"] == ROWS[0]
         for r in s["rows"]:
             assert r["tokens_per_s"] > 0 and r["target_forwards_per_token"] > 0
@@ -42,7 +51,7 @@ def test_bench_runs_and_reports_every_field(result):
         assert 0 <= library["acceptance_rate"] <= 1 and library["bound"] is None
     greedy = result["settings"][0]
     assert greedy["identical"] is True, greedy["mismatches"]   # tiny models: no near-ties
-    assert f"greedy outputs of {len(ROWS) - 1} rows identical on every prompt: yes" in table(result)
+    assert f"greedy outputs of {len(ROWS) - 3} rows identical on every prompt: yes" in table(result)
     assert f"v = {greedy['verify_cost']:.2f}" in table(result)
 
 
@@ -50,8 +59,8 @@ def test_n_gram_lookup_is_benched_against_transformers_prompt_lookup():
     result = bench(tiny_pair(), ["abab ab", "(a b (a"], [3], [0.0], 8, 1,
                    drafting=Settings(drafter="ngram"))
     s = result["settings"][0]
-    assert [r["row"] for r in s["rows"]] == [r for r in ROWS if r not in DEFAULTS + (USER_LOADED,)]
-    assert result["skipped_rows"] == [*DEFAULTS, USER_LOADED] and "no default draft length" in table(result)
+    assert [r["row"] for r in s["rows"]] == [r for r in ROWS if r not in DEFAULTS + (USER_LOADED, *PEERS)]
+    assert result["skipped_rows"] == [*DEFAULTS, USER_LOADED, *PEERS] and "no default draft length" in table(result)
     assert "prompt_lookup_num_tokens = k, max_matching_ngram_size = 3" in table(result)
     assert result["c"] == 0.0 and s["identical"] is True, s["mismatches"]
     draftless = {**result, "draft": None}                # the CLI loads no draft model for n-gram
@@ -65,7 +74,8 @@ def test_early_exit_is_benched_against_transformers_early_exit():
                    drafting=Settings(drafter="early-exit", exit_layer=1))
     s = result["settings"][0]
     rows = {r["row"]: r for r in s["rows"]}
-    assert list(rows) == [r for r in ROWS if r != USER_LOADED] and s["identical"] is True, s["mismatches"]
+    assert list(rows) == [r for r in ROWS if r not in (USER_LOADED, *PEERS)] and s["identical"] is True, \
+        s["mismatches"]
     assert result["library_drafting"] == "assistant_early_exit = 1" and 0 < result["c"] < 1
     passes = rows["transformers assisted (k, constant)"]["target_forwards_per_token"]
     assert passes == rows["engine speculative"]["target_forwards_per_token"] < 1
@@ -107,7 +117,7 @@ def test_the_fast_page_reads_bench_json(result, tmp_path):
         found, error = read_bench(bad)
         assert found is None and "python -m specdec bench --json" in error
     rows = flat_rows(result)
-    assert len(rows) == 2 * (len(ROWS) - 1) and {r["temperature"] for r in rows} == {0.0, 1.0}
+    assert len(rows) == 2 * (len(ROWS) - 3) and {r["temperature"] for r in rows} == {0.0, 1.0}
     spec = [r for r in rows if r["row"] == "engine speculative" and r["temperature"] == 1.0][0]
     fig = bench_figure(rows, 1.0)
     assert [t.name for t in fig.data][:3] == ["Theorem 3.8 bound", "bound at the measured verification "
@@ -164,7 +174,7 @@ def test_transformers_as_a_user_loads_it_is_a_row_and_the_faster_baseline(tiny_d
     result = bench(pair, ["abc", "(a b"], [2], [0.0], 8, 1)
     s = result["settings"][0]
     rows = {r["row"]: r for r in s["rows"]}
-    assert USER_LOADED in rows and result["skipped_rows"] == []
+    assert USER_LOADED in rows and result["skipped_rows"] == list(PEERS)
     assert s["baseline"] == USER_LOADED and s["engine_slower_than_user_load"] is True
     assert rows[USER_LOADED]["speedup"] == 1.0 and rows[ROWS[0]]["speedup"] < 0.5
     assert s["identical"] is True, s["mismatches"]           # float32 both: the same model
@@ -175,3 +185,39 @@ def test_transformers_as_a_user_loads_it_is_a_row_and_the_faster_baseline(tiny_d
     assert main(argv) == 0                                   # reported, not fatal
     assert main(argv + ["--strict"]) == 1
     assert "beat the engine's autoregressive row by more than 5%" in capsys.readouterr().err
+
+
+def test_llama_cpp_rows_run_on_a_gguf_target_and_are_counted_not_compared(tmp_path, monkeypatch):
+    """With llama.cpp present (faked here: CI does not build it) a GGUF target gets its two rows:
+    the same prompts and settings reach llama.cpp, prompt lookup gets k, tokens are counted,
+    and the rows stay out of the token-for-token comparison (llama.cpp returns text)."""
+    import specdec
+    from specdec.bench import peers
+
+    from tiny_gguf import write_tiny_gguf
+    monkeypatch.setenv("SPECDEC_CACHE", str(tmp_path / "cache"))
+    path = write_tiny_gguf(tmp_path / "t.gguf")
+    pair = specdec.load_pair(str(path), None)
+    calls = []
+
+    def fake(gguf, prompt, settings, seed, threads, lookup_k=None):
+        calls.append((gguf, prompt, settings.max_new_tokens, settings.temperature, lookup_k, threads))
+        return settings.max_new_tokens, 0.01
+    monkeypatch.setattr(peers, "why_not", lambda gguf: None if gguf == path.resolve() else "no gguf")
+    monkeypatch.setattr(peers, "generate", fake)
+    result = bench(pair, ["the", "he t"], [3], [0.0], 6, 1, drafting=Settings(drafter="ngram"))
+    s = result["settings"][0]
+    rows = {r["row"]: r for r in s["rows"]}
+    assert set(PEERS) <= set(rows) and not set(PEERS) & set(result["skipped_rows"])
+    assert rows[PEERS[0]]["tokens"] == 12 and rows[PEERS[0]]["target_forwards_per_token"] is None
+    assert {c[4] for c in calls} == {None, 3} and {c[1] for c in calls} == {"the", "he t"}
+    assert {(c[2], c[3], c[5]) for c in calls} == {(6, 0.0, 1)}
+    assert set(PEERS) <= set(s["not_compared"]) and "llama.cpp returns text" in table(result)
+
+
+def test_without_llama_cpp_its_rows_say_how_to_install_it(monkeypatch):
+    from pathlib import Path
+
+    from specdec.bench import peers
+    monkeypatch.setattr(peers.importlib.util, "find_spec", lambda name: None)
+    assert "make peers" in peers.why_not(Path("x.gguf"))

@@ -131,9 +131,9 @@ def test_the_bench_runs_transformers_assisted_with_a_reduced_vocab_draft(reduced
     """The library cannot take the engine's wrapper (no generate(); running it crashed the
     bench with an AttributeError): it gets the full-vocabulary view, and its greedy outputs
     are the target's like every other row's."""
-    from specdec.bench.runner import ROWS, USER_LOADED, bench
+    from specdec.bench.runner import PEERS, ROWS, USER_LOADED, bench
     from specdec.cli.terminal import table
     result = bench(reduced_pair, ["ab", "(a"], [2], [0.0], 6, 1)
-    assert result["skipped_rows"] == [USER_LOADED] and result["settings"][0]["identical"] is True
-    assert [r["row"] for r in result["settings"][0]["rows"]] == [r for r in ROWS if r != USER_LOADED]
+    assert result["skipped_rows"] == [USER_LOADED, *PEERS] and result["settings"][0]["identical"] is True
+    assert [r["row"] for r in result["settings"][0]["rows"]] == [r for r in ROWS if r not in (USER_LOADED, *PEERS)]
     assert "full-vocabulary view" in table(result)

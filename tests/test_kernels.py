@@ -59,3 +59,9 @@ def test_the_faster_layout_wins_per_pass_and_is_kept(monkeypatch, tmp_path):
     pack_linears(again)
     assert kernels.choose(again, "float32")["table"] == {1: "plain", 5: "packed", 17: "packed"} and len(timed) == 6
     assert "1 row: plain, 5 rows: packed" in kernels.describe(again)
+
+
+def test_a_pass_is_timed_after_a_prefix_fed_once():
+    """The real timer (the others fake it): every repeat runs on the same cached prefix."""
+    model = tiny_llama(13, 2, seed=1)
+    assert kernels.pass_ms(model, 5, repeats=3) > 0

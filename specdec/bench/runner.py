@@ -7,6 +7,8 @@ For every temperature and k, on the same prompts, seeds and sampling:
   6 this engine with the same drafting defaults (up to 20 drafts, stop when q(d) < 0.4)
   7 transformers generate() on the target loaded as a user would (from_pretrained, float32,
     nothing of this engine's: row 3 runs the engine's own modules, in their precision)
+  8, 9 llama.cpp on the same GGUF: autoregressive, and its prompt-lookup speculation (peers.py;
+    when llama-cpp-python is installed, `make peers`)
 Speedups are against the faster baseline of rows 1 and 7 (the setting's "baseline" says which):
 speculation has to beat the fastest plain way to run the model here, not only this engine's.
 "Assisted" is the library's counterpart of the drafter benched (hf_baseline.library_drafting):
@@ -23,11 +25,14 @@ from dataclasses import dataclass, field, replace
 
 import torch
 
+from specdec.bench import peers
 from specdec.bench.hf_baseline import hf_generate, library_drafting, user_load_why, user_loaded
 from specdec.bench.measure import drafter_cost, verify_cost, verify_cost_in_run
 from specdec.engine.decoder import generate
 from specdec.engine.prompt import encode_prompt
+from specdec.errors import LoadError
 from specdec.models import kernels, precision
+from specdec.models.names import source_gguf
 from specdec.rules.sampling import NEAR_TIE
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
@@ -35,8 +40,9 @@ from specdec.trace.theory import expected_speedup, speedup_with_verify, verify_c
 
 ROWS = ("engine autoregressive", "engine speculative", "transformers generate",
         "transformers assisted (k, constant)", "transformers assisted (library defaults)",
-        "engine speculative (library defaults)", "transformers generate (as a user loads it)")
-PER_K = ROWS[1], ROWS[3]                # rows that depend on k; the others are shared
+        "engine speculative (library defaults)", "transformers generate (as a user loads it)",
+        "llama.cpp generate", "llama.cpp prompt lookup (k)")
+PER_K = ROWS[1], ROWS[3], ROWS[8]       # rows that depend on k; the others are shared
 # transformers' assistant defaults (num_assistant_tokens=20, constant schedule,
 # assistant_confidence_threshold=0.4) as this engine's confidence policy; the library
 # also adapts its threshold during a run, this engine keeps it fixed.
@@ -47,7 +53,7 @@ LIBRARY_DRAFTING = {"k": 20, "policy": "confidence", "confidence": 0.4}
 class Measured:
     seconds: list[float] = field(default_factory=list)   # one total per repeat
     tokens: int = 0
-    target_forwards: int = 0
+    target_forwards: int | None = 0
     outputs: list[list[int]] = field(default_factory=list)
     rounds: list = field(default_factory=list)
 
@@ -64,6 +70,11 @@ def _one(row: str, pair, prompt: str, settings: Settings, seed: int):
         run = generate(pair, prompt, settings, seed=seed, lean=True, mode=mode)
         seconds = time.perf_counter() - t0
         return list(run.token_ids), seconds, run.metrics.target_forwards, list(run.rounds)
+    if row in PEERS:
+        lookup = settings.k if row == PEERS[1] else None
+        n, seconds = peers.generate(source_gguf(pair.target_name), prompt, settings, seed,
+                                    torch.get_num_threads(), lookup)
+        return [-1] * n, seconds, None, []               # text out: counted, not compared
     if row == USER_LOADED:
         ids, seconds, forwards = hf_generate(pair, prompt, settings, seed, model=user_loaded(pair.target_name))
         return ids, seconds, forwards, []
@@ -80,7 +91,8 @@ def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Meas
         total += seconds
         if first:
             m.tokens += len(ids)
-            m.target_forwards += forwards
+            m.target_forwards = None if forwards is None or m.target_forwards is None \
+                else m.target_forwards + forwards                  # llama.cpp: not counted
             m.outputs.append(ids)
             m.rounds += rounds
     m.seconds.append(total)
@@ -89,14 +101,16 @@ def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Meas
 ASSISTED = ROWS[3], ROWS[4]
 DEFAULTS = ROWS[4], ROWS[5]              # the library's drafting defaults, and this engine's copy
 USER_LOADED = ROWS[6]
+PEERS = ROWS[7], ROWS[8]
 BASELINES = ROWS[0], USER_LOADED         # the speedups' reference: the faster of the two
 STRICT_MARGIN = 1.05                     # --strict: the user's load may not beat the engine by more
 
 
-def rows_for(method, user_why: str | None = None) -> tuple[tuple[str, ...], str | None]:
+def rows_for(method, user_why: str | None = None, peers_why: str | None = None) -> tuple[tuple[str, ...], str | None]:
     """(rows to run, why any are left out) for a library_drafting() answer: no assisted rows
     when the library has no counterpart, no "library defaults" rows when it has no default
-    draft length (prompt lookup); no user-loaded row when the target has no name to load."""
+    draft length (prompt lookup); no user-loaded row when the target has no name to load; no
+    llama.cpp rows without llama.cpp or a GGUF."""
     names, why = ROWS, []
     if isinstance(method, str):
         names, why = tuple(r for r in names if r not in ASSISTED), [method]
@@ -105,7 +119,17 @@ def rows_for(method, user_why: str | None = None) -> tuple[tuple[str, ...], str 
         why = [f"transformers' {method.label.split(' (')[0]} has no default draft length"]
     if user_why:
         names, why = tuple(r for r in names if r != USER_LOADED), why + [user_why]
+    if peers_why:
+        names, why = tuple(r for r in names if r not in PEERS), why + [peers_why]
     return names, "; ".join(why) or None
+
+
+def _peers_why(pair) -> str | None:
+    try:
+        gguf = source_gguf(pair.target_name)
+    except LoadError as err:
+        gguf, _ = None, err
+    return peers.why_not(gguf)
 
 
 def tree_row(budget: int) -> str:
@@ -129,7 +153,8 @@ def jobs(t: float, ks: list[int], max_new: int, rows: tuple[str, ...] = ROWS, pa
     plain = Settings(k=1, temperature=t, max_new_tokens=max_new, **drafter)
     library = Settings(temperature=t, max_new_tokens=max_new, **drafter, **LIBRARY_DRAFTING)
     out = [((name, None), name, settings) for name, settings in
-           ((ROWS[0], plain), (ROWS[2], plain), (ROWS[4], library), (ROWS[5], library), (USER_LOADED, plain))
+           ((ROWS[0], plain), (ROWS[2], plain), (ROWS[4], library), (ROWS[5], library), (USER_LOADED, plain),
+            (PEERS[0], plain))
            if name in rows]
     for k in ks:
         settings = Settings(k=k, temperature=t, max_new_tokens=max_new, **drafter)
@@ -145,7 +170,8 @@ def summarize_row(name: str, m: Measured, base: Measured, k: int, c: float, v: f
     engine = engine or base
     own = m.tokens_per_s / engine.tokens_per_s if engine.tokens_per_s else None
     row = {"row": name, "tokens_per_s": m.tokens_per_s, "tokens": m.tokens,
-           "target_forwards_per_token": m.target_forwards / m.tokens if m.tokens else None,
+           "target_forwards_per_token": m.target_forwards / m.tokens if m.tokens and m.target_forwards is not None
+           else None,
            "speedup": m.tokens_per_s / base.tokens_per_s if base.tokens_per_s else None,
            "speedup_vs_engine_ar": own,
            "acceptance_rate": None, "mean_acceptance_length": None, "bound": None,
@@ -202,7 +228,7 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
     progress = progress or (lambda *_: None)
     c, draft_ms, target_ms = drafter_cost(pair, drafting)
     method = library_drafting(pair, drafting)
-    names, why = rows_for(method, user_load_why(pair.target_name))
+    names, why = rows_for(method, user_load_why(pair.target_name), _peers_why(pair))
     out = {"skipped_rows": [r for r in ROWS if r not in names], "skipped_why": why,
            "target": pair.target_name, "draft": pair.draft_name, "drafter": drafting.drafter,
            "exit_layer": drafting.exit_layer if drafting.drafter == "early-exit" else None,
@@ -246,11 +272,14 @@ def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone:
              "rows": rows, "identical": None, "mismatches": []}
     if t == 0:
         same = {name: m.outputs for name, m in measured.items()     # the user's load is float32:
-                if name != USER_LOADED or precision.of(pair.target) == "float32"}   # same model only then
+                if name not in PEERS and (name != USER_LOADED or precision.of(pair.target) == "float32")}
         mismatches = greedy_mismatches(same)
-        if len(same) < len(measured):
-            entry.update(not_compared=[USER_LOADED], not_compared_why=f"float32, while the engine's target "
-                         f"multiplies in {precision.of(pair.target)}: another model at the last bits")
+        left = [name for name in measured if name not in same]
+        if left:
+            entry.update(not_compared=left, not_compared_why={
+                **{p: "llama.cpp returns text; its own precision and kernels" for p in PEERS},
+                USER_LOADED: f"float32, while the engine's target multiplies in {precision.of(pair.target)}: "
+                             "another model at the last bits"})
         for mm in mismatches:
             ref = measured[mm["reference"]].outputs[mm["prompt"]]
             mm["gap"] = top2_gap(pair, prompts[mm["prompt"]], ref, mm["position"])

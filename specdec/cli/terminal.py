@@ -132,7 +132,7 @@ def table(result: dict) -> str:
             compared = [r["row"] for r in s["rows"] if r["row"] not in s.get("not_compared", [])]
             lines.append(f"greedy outputs of {len(compared)} rows identical on every prompt: "
                          + ("yes" if s["identical"] else "NO"))
-            lines += [f"  not compared: {name} ({s['not_compared_why']})" for name in s.get("not_compared", [])]
+            lines += [f"  not compared: {name} ({s['not_compared_why'][name]})" for name in s.get("not_compared", [])]
             lines += [f"  prompt {m['prompt']}: {m['row']} differs from {m['reference']} at token "
                       f"{m['position']}: {m['why']}" for m in s["mismatches"]]
     return "\n".join(lines)

@@ -30,6 +30,7 @@ from torch import nn
 
 from specdec.models import precision as precisions
 from specdec.models.packed import PackedLinear, available, pack_linears, packed_count, unpack_linears
+from specdec.models.runtime import crop_cache
 
 LAYOUTS = ("plain", "packed")
 ROWS = (1, 5, 17)                  # a step; a chain pass at k = 4; a tree of 16 nodes
@@ -74,7 +75,7 @@ def pass_ms(model: nn.Module, rows: int, repeats: int = REPEATS) -> float:
         t0 = time.perf_counter()
         model(input_ids=torch.zeros(1, rows, dtype=torch.long), cache=cache, use_cache=True, logits_to_keep=rows)
         times.append((time.perf_counter() - t0) * 1e3)
-        cache.crop(PREFIX)
+        crop_cache(cache, PREFIX)
     return statistics.median(times[1:])
 
 
