@@ -167,6 +167,14 @@ def benchmark() -> None:
     if result.get("library_drafting"):
         st.caption(_("Assisted rows: transformers' own counterpart, `{how}`.").format(
             how=result["library_drafting"]))
+    if upload is None and not speed.BENCH_FILE.exists():
+        st.caption(_("Shipped measurement (no build/bench.json here yet): {cpu}, {threads} thread(s); the "
+                     "target multiplied in {how}.").format(cpu=md(result.get("cpu", "?")),
+                                                         threads=result.get("threads", "?"),
+                                                         how=md(result.get("target_kernels", "float32"))))
+    for setting in result["settings"]:
+        if setting.get("baseline"):
+            st.write(speed.baseline_caption(setting))
     temps = sorted({r["temperature"] for r in rows})
     for col, t in zip(st.columns(len(temps)), temps):
         with col:

@@ -221,3 +221,24 @@ def test_without_llama_cpp_its_rows_say_how_to_install_it(monkeypatch):
     from specdec.bench import peers
     monkeypatch.setattr(peers.importlib.util, "find_spec", lambda name: None)
     assert "make peers" in peers.why_not(Path("x.gguf"))
+
+
+def test_the_fast_page_says_how_speculation_compares_with_the_fastest_plain_ways():
+    """Computed from the file's rows: medians with their range over repeats, the baseline the
+    file names (only a known one: a file's text is not trusted), and llama.cpp when present."""
+    from ui.lessons.speed import baseline_caption
+
+    def row(name, tokens, seconds, speedup=None):
+        return {"row": name, "tokens": tokens, "seconds": seconds, "speedup": speedup,
+                "tokens_per_s": tokens / sorted(seconds)[len(seconds) // 2]}
+    setting = {"temperature": 0.0, "k": 4, "baseline": "transformers generate (as a user loads it)",
+               "rows": [row("engine autoregressive", 96, [4.0, 4.8]),
+                        row("engine speculative", 96, [3.0, 3.2], speedup=1.25),
+                        row("transformers generate (as a user loads it)", 96, [3.6, 4.0]),
+                        row("llama.cpp generate", 96, [2.0, 2.4])]}
+    text = baseline_caption(setting)
+    assert text.startswith("T = 0, k = 4: speculative 30.0 tokens/s (30.0–32.0), 1.25× the faster plain "
+                           "baseline, “transformers generate (as a user loads it)” at 24.0 tokens/s (24.0–26.7).")
+    assert "llama.cpp on the same GGUF: 40.0 tokens/s (40.0–48.0)." in text and "prompt lookup" not in text
+    hostile = {**setting, "baseline": "![x](http://host/leak.png)"}
+    assert "leak" not in baseline_caption(hostile) and "“engine autoregressive” at 20.0" in baseline_caption(hostile)

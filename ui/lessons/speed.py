@@ -17,14 +17,18 @@ from specdec.settings import Settings
 from specdec.trace.theory import expected_speedup, expected_tokens, speedup_with_verify
 from specdec.wording import _
 
-BENCH_FILE = Path(__file__).resolve().parent.parent.parent / "build" / "bench.json"
-# written by `python -m specdec bench --out build/bench.json`
+ROOT = Path(__file__).resolve().parent.parent.parent
+BENCH_FILE = ROOT / "build" / "bench.json"
+# written by `python -m specdec bench --out build/bench.json`; without one the page shows the
+# shipped measurement of the default pair against the fastest plain baselines (README).
+SHIPPED_BENCH = ROOT / "assets" / "bench" / "best-baseline.json"
 Progress = Callable[[int, int, str], None]
 
 
 def read_bench(uploaded: bytes | None, default: Path | None = None) -> tuple[dict | None, str | None]:
-    """(benchmark result, error message): an uploaded file, else the local one if any."""
-    default = BENCH_FILE if default is None else default
+    """(benchmark result, error message): an uploaded file, else the local one, else the shipped one."""
+    if default is None:
+        default = BENCH_FILE if BENCH_FILE.exists() else SHIPPED_BENCH
     if uploaded is None and not default.exists():
         return None, None
     raw = uploaded if uploaded is not None else default.read_bytes()
@@ -166,6 +170,40 @@ def tradeoff_caption(rows: list[dict]) -> str:
         draft=best["draft"], speedup=best["speedup"])
     return _("Measured: {trend}; {verdict}. A draft pays when it is accepted often *and* cheap "
              "(c).").format(trend=trend, verdict=verdict)
+
+
+BASELINES = ("engine autoregressive", "transformers generate (as a user loads it)")
+
+
+def _rate(row: dict | None) -> str | None:
+    """'22.7 tokens/s (22.3–23.2)': the median over repeats and their range (a file's row
+    without numbers where they belong gives None)."""
+    seconds = row.get("seconds") if row else None
+    if not (isinstance(seconds, list) and seconds and all(_number(x, False) and x > 0 for x in seconds)
+            and _number(row.get("tokens"), False) and _number(row.get("tokens_per_s"), False)):
+        return None
+    rates = sorted(row["tokens"] / s for s in seconds)
+    spread = f" ({rates[0]:.1f}–{rates[-1]:.1f})" if len(rates) > 1 else ""
+    return _("{rate:.1f} tokens/s{spread}").format(rate=row["tokens_per_s"], spread=spread)
+
+
+def baseline_caption(setting: dict) -> str:
+    """One bench setting against the fastest plain ways to run the same target, from its rows."""
+    rows = {r["row"]: r for r in setting["rows"]}
+    name = setting.get("baseline") if setting.get("baseline") in BASELINES else BASELINES[0]
+    spec, base = rows.get("engine speculative"), rows.get(name)
+    ok = _rate(spec) and _rate(base) and _number(spec.get("speedup"), False)
+    text = _("T = {t:g}, k = {k}: speculative {spec}, {speedup:.2f}× the faster plain baseline, “{base}” "
+             "at {rate}.").format(t=setting["temperature"], k=setting["k"], spec=_rate(spec),
+                                  speedup=spec["speedup"], base=name, rate=_rate(base)) if ok else ""
+    user = _rate(rows.get("transformers generate (as a user loads it)"))
+    if user:
+        text += " " + _("transformers as a user loads the model: {rate}.").format(rate=user)
+    llama, lookup = _rate(rows.get("llama.cpp generate")), _rate(rows.get("llama.cpp prompt lookup (k)"))
+    if llama:
+        text += " " + _("llama.cpp on the same GGUF: {rate}").format(rate=llama) + \
+            (_(", with its prompt lookup {rate}").format(rate=lookup) if lookup else "") + "."
+    return text.strip()
 
 
 def temperature_caption(rows: list[dict]) -> str:
