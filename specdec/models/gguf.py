@@ -68,11 +68,12 @@ def probe(model, tokenizer) -> list[float]:
     return [round(float(v), 4) for v in logits.topk(16).values]
 
 
-def architecture(gguf: Path) -> str:
-    """The model architecture a GGUF file declares (general.architecture)."""
+def architecture(gguf: Path, reader=None) -> str:
+    """The model architecture a GGUF file declares (general.architecture); `reader`: the file
+    already opened (a GGUFReader reads every field, ~7 s for SmolLM2's vocabulary)."""
     from gguf import GGUFReader
     try:
-        field = GGUFReader(str(gguf)).fields["general.architecture"]
+        field = (reader or GGUFReader(str(gguf))).fields["general.architecture"]
         return bytes(field.parts[field.data[0]]).decode("utf-8")
     except Exception as err:     # not a GGUF file, or a damaged one
         raise LoadError(N_("the GGUF file {file} could not be read ({detail})"), _fix(gguf),
@@ -202,26 +203,55 @@ def _unpermute(t: torch.Tensor, heads: int) -> torch.Tensor:
     return t.reshape(heads, t.shape[0] // heads // 2, 2, *t.shape[1:]).swapaxes(2, 1).reshape(t.shape)
 
 
-def q4_1_blocks(path: Path, model) -> dict[str, tuple[torch.Tensor, torch.Tensor, torch.Tensor]]:
-    """Module name -> (q, scale, low) for each Q4_1 linear layer of a llama GGUF, kept only where
-    it dequantises exactly to `model`'s float32 weight (so a mismatch can never slip in)."""
+Blocks = dict[str, tuple[torch.Tensor, torch.Tensor, torch.Tensor]]
+BLOCKS_FILE = "q4_1_blocks.pt"     # beside a converted model: the blocks without reparsing the GGUF
+
+
+def _read_blocks(path: Path, config) -> Blocks:
+    """Module name -> (q, scale, low) for each Q4_1 linear layer of a llama GGUF."""
     from gguf import GGMLQuantizationType, GGUFReader
-    if architecture(path) != "llama":
+    reader = GGUFReader(str(path))
+    if architecture(path, reader) != "llama":
         return {}
-    config, modules = model.config, dict(model.named_modules())
     heads = {"attn_q": config.num_attention_heads, "attn_k": config.num_key_value_heads}
     out = {}
-    for tensor in GGUFReader(str(path)).tensors:
+    for tensor in reader.tensors:
         parts = tensor.name.split(".")            # blk.<i>.<kind>.weight
         if tensor.tensor_type != GGMLQuantizationType.Q4_1 or len(parts) != 4 or parts[2] not in LLAMA_LINEARS:
             continue
-        name = f"model.layers.{parts[1]}.{LLAMA_LINEARS[parts[2]]}"
         q, scale, low = _q4_1(tensor.data)
         if parts[2] in heads:
             q, scale, low = (_unpermute(t, heads[parts[2]]) for t in (q, scale, low))
+        out[f"model.layers.{parts[1]}.{LLAMA_LINEARS[parts[2]]}"] = (q, scale, low)
+    return out
+
+
+def _exact(blocks: Blocks, model) -> Blocks:
+    """The blocks that dequantise exactly to `model`'s float32 weights (a mismatch never slips in)."""
+    modules, out = dict(model.named_modules()), {}
+    for name, (q, scale, low) in blocks.items():
         weight = modules[name].weight.detach() if name in modules else None
         n, k = q.shape
         again = (q.reshape(n, k // Q4_1_SIZE, Q4_1_SIZE).float() * scale[..., None] + low[..., None]).reshape(n, k)
         if weight is not None and weight.shape == again.shape and torch.equal(again, weight.float()):
             out[name] = (q, scale, low)
     return out
+
+
+def q4_1_blocks(path: Path, model, folder: Path | None = None) -> Blocks:
+    """The GGUF's Q4_1 blocks that match `model` exactly. With `folder` (the model's converted
+    cache) they are kept there once read, and read back from it (checked the same way)."""
+    saved = folder / BLOCKS_FILE if folder is not None else None
+    blocks = None
+    if saved is not None and saved.is_file():
+        try:
+            blocks = {k: tuple(v) for k, v in torch.load(saved, weights_only=True).items()}
+        except Exception:         # damaged: read the file again
+            blocks = None
+    if blocks is None:
+        blocks = _read_blocks(path, model.config)
+        if saved is not None:
+            tmp = saved.with_name(f"{saved.name}.{os.getpid()}.tmp")
+            torch.save(blocks, tmp)
+            tmp.replace(saved)
+    return _exact(blocks, model)

@@ -18,6 +18,7 @@ threads and candidates, so it is timed once.
 """
 from __future__ import annotations
 
+import functools
 import json
 import os
 import platform
@@ -79,15 +80,16 @@ def pass_ms(model: nn.Module, rows: int, repeats: int = REPEATS) -> float:
     return statistics.median(times[1:])
 
 
-def set_precision(model: nn.Module, precision: str, blocks: dict | None = None) -> None:
-    """float32: packed layers where oneDNN has them (layouts per row count); else precision.apply."""
+def set_precision(model: nn.Module, precision: str, blocks=None) -> None:
+    """float32: packed layers where oneDNN has them (layouts per row count); else precision.apply.
+    `blocks`: a callable giving the GGUF's 4-bit blocks, called only for int4."""
     precisions.apply(model, "float32")
     if precision == "float32":
         if available():
             pack_linears(model)
     else:
         unpack_linears(model)
-        precisions.apply(model, precision, blocks)
+        precisions.apply(model, precision, blocks() if precision == "int4" and blocks is not None else None)
 
 
 def _timings(model: nn.Module, precision: str) -> dict[str, dict[int, float]]:
@@ -101,7 +103,7 @@ def _timings(model: nn.Module, precision: str) -> dict[str, dict[int, float]]:
     return {precision: {rows: round(pass_ms(model, rows), 2) for rows in ROWS}}
 
 
-def measure(model: nn.Module, candidates: tuple[str, ...], blocks: dict | None = None) -> dict:
+def measure(model: nn.Module, candidates: tuple[str, ...], blocks=None) -> dict:
     """Time every candidate at every row count; the fastest one-token step picks the precision,
     and in float32 the table keeps the faster layout per row count."""
     ms: dict[str, dict[int, float]] = {}
@@ -143,7 +145,7 @@ def choose(model: nn.Module, precision: str = "auto", blocks=None) -> dict:
     if forced in LAYOUTS and precision in ("auto", "float32"):
         precision = "float32"
     candidates = precisions.available() if precision == "auto" else (precision,)
-    blocks = blocks() if blocks is not None and "int4" in candidates else None
+    blocks = functools.cache(blocks) if blocks is not None else None      # read at most once
     if forced in LAYOUTS and candidates == ("float32",):
         choice = {"precision": "float32", "table": {rows: forced for rows in ROWS}, "forced": True}
     elif candidates != ("float32",) and len(candidates) == 1:

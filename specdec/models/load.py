@@ -179,7 +179,7 @@ def check_precision(precision) -> None:
 def _gguf_blocks(name: str, model) -> dict:
     """The 4-bit blocks of a model converted from a Q4_1 GGUF (int4 then uses the file's own)."""
     source = source_gguf(name)
-    return gguf.q4_1_blocks(source, model) if source is not None else {}
+    return gguf.q4_1_blocks(source, model, Path(resolve(name))) if source is not None else {}
 
 
 def _split_head_model(name: str, src: str) -> torch.nn.Module:
