@@ -109,6 +109,20 @@ def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path, dra
     assert list(table[0].value["row"]) == list(ROWS) and list(table[0].value["v"]) == [1.3] * len(ROWS)
 
 
+def test_fast_page_shows_the_shipped_benchmark_against_the_fastest_plain_ways(tiny_dirs, monkeypatch, tmp_path):
+    """No bench here: the shipped one, said to be shipped (CPU, threads, precision), with each
+    setting's line computed from its rows."""
+    from ui.lessons import speed
+    monkeypatch.setattr(speed, "BENCH_FILE", tmp_path / "none.json")
+    shipped = json.loads(speed.SHIPPED_BENCH.read_text())
+    at = app(tiny_dirs, page="pages/fast.py")
+    assert not at.exception and not at.error
+    assert any("Shipped measurement" in c.value and "Xeon" in c.value for c in at.caption)
+    lines = [m.value for m in at.markdown if "the faster plain baseline" in m.value]
+    assert lines == [speed.baseline_caption(s) for s in shipped["settings"]]
+    assert "transformers as a user loads the model" in lines[0]
+
+
 def test_where_page_shows_the_shipped_real_pair_result_with_what_its_positions_say(monkeypatch, tmp_path):
     """The default pair and settings find the result shipped in assets/results; its rounds are
     enough for the per-position caption, computed from them."""

@@ -65,3 +65,14 @@ def test_a_pass_is_timed_after_a_prefix_fed_once():
     """The real timer (the others fake it): every repeat runs on the same cached prefix."""
     model = tiny_llama(13, 2, seed=1)
     assert kernels.pass_ms(model, 5, repeats=3) > 0
+
+
+def test_the_step_is_put_next_to_the_memory_limit():
+    """By hand: 123 MB in 33 ms is 3.7 GB/s; at 11 GB/s the limit is 11.2 ms; 33 / 11.18 = 2.95."""
+    choice = {"precision": "int4", "weight_mb": {"int4": 123.0, "float32": 538.0}, "bandwidth_gbs": 11.0,
+              "ms": {"int4": {"1": 33.0, "5": 54.0}, "float32/plain": {"1": 64.0}}}
+    assert kernels.bandwidth_line(choice) == ("a one-token step reads 123 MB of weights in 33.0 ms (3.7 GB/s; "
+                                              "this machine streams 11.0 GB/s, so 11.2 ms would be the limit: "
+                                              "3.0x it)")
+    assert kernels.bandwidth_line({"precision": "float32", "table": {}}) is None      # forced: not timed
+    assert 0.5 < kernels.bandwidth_gbs(64 * 2**20, 2) < 1000

@@ -236,6 +236,7 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
            "prompts": len(prompts), "max_new_tokens": max_new, "repeats": repeats, "c": c,
            "draft_step_ms": draft_ms, "target_step_ms": target_ms, "settings": [],
            "target_kernels": kernels.describe(pair.target), "cpu": kernels.cpu_model(),
+           "target_bandwidth": kernels.bandwidth_of(pair.target),
            "threads": torch.get_num_threads(),
            "verify_cost_alone": {str(k): verify_cost(pair.target, pair.vocab_size, k, target_ms)
                                  for k in ks}}

@@ -109,6 +109,8 @@ def table(result: dict) -> str:
                      "every k table")
     if result.get("target_kernels"):
         lines.append(f"target's linear layers: {result['target_kernels']}")
+    if result.get("target_bandwidth"):
+        lines.append(f"target's memory traffic: {result['target_bandwidth']}")
     drafter = result.get("drafter", "model")
     exit_layer = f" after layer {result['exit_layer']}" if result.get("exit_layer") else ""
     lines.append(f"drafter: {drafter}{exit_layer}; transformers assisted = "
@@ -132,7 +134,9 @@ def table(result: dict) -> str:
             compared = [r["row"] for r in s["rows"] if r["row"] not in s.get("not_compared", [])]
             lines.append(f"greedy outputs of {len(compared)} rows identical on every prompt: "
                          + ("yes" if s["identical"] else "NO"))
-            lines += [f"  not compared: {name} ({s['not_compared_why'][name]})" for name in s.get("not_compared", [])]
+            why = s.get("not_compared_why") or {}
+            lines += [f"  not compared: {name} ({why.get(name, '') if isinstance(why, dict) else why})"
+                      for name in s.get("not_compared", [])]
             lines += [f"  prompt {m['prompt']}: {m['row']} differs from {m['reference']} at token "
                       f"{m['position']}: {m['why']}" for m in s["mismatches"]]
     return "\n".join(lines)

@@ -36,7 +36,7 @@ from specdec.models.runtime import crop_cache
 LAYOUTS = ("plain", "packed")
 ROWS = (1, 5, 17)                  # a step; a chain pass at k = 4; a tree of 16 nodes
 PREFIX = 64                        # cached positions before a timed pass
-REPEATS = 7
+REPEATS = 5
 STORE = Path(__file__).resolve().parents[2] / "build" / "kernels.json"
 
 
@@ -103,19 +103,46 @@ def _timings(model: nn.Module, precision: str) -> dict[str, dict[int, float]]:
     return {precision: {rows: round(pass_ms(model, rows), 2) for rows in ROWS}}
 
 
+def bandwidth_gbs(size: int = 512 * 2**20, repeats: int = 3) -> float:
+    """This machine's streaming read rate: GB/s summing a buffer far larger than the caches
+    (one thread, as the engine decodes)."""
+    buf = torch.ones(size // 4)
+    buf.sum()
+    best = float("inf")
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        buf.sum()
+        best = min(best, time.perf_counter() - t0)
+    return round(size / best / 1e9, 2)
+
+
 def measure(model: nn.Module, candidates: tuple[str, ...], blocks=None) -> dict:
     """Time every candidate at every row count; the fastest one-token step picks the precision,
     and in float32 the table keeps the faster layout per row count."""
     ms: dict[str, dict[int, float]] = {}
+    weight_mb = {}
     for precision in candidates:
         set_precision(model, precision, blocks)
         ms.update(_timings(model, precision))
+        weight_mb[precision] = round(precisions.weight_bytes(model) / 1e6, 1)
     step = {p: min(v[1] for name, v in ms.items() if name.split("/")[0] == p) for p in candidates}
     chosen = min(candidates, key=step.get)
     table = {rows: min(LAYOUTS, key=lambda layout: ms[f"float32/{layout}"][rows]) for rows in ROWS} \
         if chosen == "float32" and "float32/plain" in ms else {}
-    return {"precision": chosen, "table": table, "ms": ms, "cpu": cpu_model(), "torch": torch.__version__,
-            "threads": torch.get_num_threads()}
+    return {"precision": chosen, "table": table, "ms": ms, "weight_mb": weight_mb, "bandwidth_gbs": bandwidth_gbs(),
+            "cpu": cpu_model(), "torch": torch.__version__, "threads": torch.get_num_threads()}
+
+
+def bandwidth_line(choice: dict) -> str | None:
+    """How near the chosen one-token step is to the machine's memory limit (None if not timed)."""
+    mb, gbs = choice.get("weight_mb", {}).get(choice.get("precision")), choice.get("bandwidth_gbs")
+    steps = [row for name, row in choice.get("ms", {}).items() if name.split("/")[0] == choice.get("precision")]
+    if not (mb and gbs and steps):
+        return None
+    step = min({int(r): v for r, v in row.items()}[1] for row in steps)
+    floor = mb / 1e3 / gbs * 1e3
+    return (f"a one-token step reads {mb:.0f} MB of weights in {step:.1f} ms ({mb / step:.1f} GB/s; this "
+            f"machine streams {gbs:.1f} GB/s, so {floor:.1f} ms would be the limit: {step / floor:.1f}x it)")
 
 
 def _read() -> dict:
@@ -134,7 +161,7 @@ def _write(key: str, choice: dict) -> None:
 
 
 def _valid(choice, candidates: tuple[str, ...]) -> bool:
-    return isinstance(choice, dict) and choice.get("precision") in candidates and \
+    return isinstance(choice, dict) and choice.get("precision") in candidates and "weight_mb" in choice and \
         isinstance(choice.get("table"), dict) and set(choice["table"].values()) <= set(LAYOUTS)
 
 
@@ -164,10 +191,19 @@ def choose(model: nn.Module, precision: str = "auto", blocks=None) -> dict:
     return choice
 
 
+def choice_of(model: nn.Module) -> dict:
+    """What choose() set on the model ({} when it was not run: a cache-resident model)."""
+    return getattr(model, "kernel_choice", None) or {}
+
+
+def bandwidth_of(model: nn.Module) -> str | None:
+    return bandwidth_line(choice_of(model))
+
+
 def describe(model: nn.Module) -> str:
     """One line: the precision the model's linear layers multiply in, and in float32 which
     layout serves which passes."""
-    choice = getattr(model, "kernel_choice", None)
+    choice = choice_of(model)
     if not choice:
         return "float32 (torch's plain linear)"
     how = "chosen" if choice.get("forced") else f"the fastest step timed on {choice.get('cpu', 'this CPU')}"
