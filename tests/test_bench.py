@@ -242,3 +242,17 @@ def test_the_fast_page_says_how_speculation_compares_with_the_fastest_plain_ways
     assert "llama.cpp on the same GGUF: 40.0 tokens/s (40.0–48.0)." in text and "prompt lookup" not in text
     hostile = {**setting, "baseline": "![x](http://host/leak.png)"}
     assert "leak" not in baseline_caption(hostile) and "“engine autoregressive” at 20.0" in baseline_caption(hostile)
+
+
+def test_a_llama_cpp_that_crashes_is_a_skipped_row_not_a_dead_bench(monkeypatch):
+    """A build for another CPU dies with SIGILL: probed in a child process, it becomes a reason."""
+    from pathlib import Path
+
+    from specdec.bench import peers
+    monkeypatch.setattr(peers.importlib.util, "find_spec", lambda name: object())
+    monkeypatch.setattr(peers, "PROBE", "import os, signal; os.kill(os.getpid(), signal.SIGILL)")
+    peers._crashes.cache_clear()
+    assert "crashed on this CPU (signal SIGILL)" in peers.why_not(Path("x.gguf"))
+    monkeypatch.setattr(peers, "PROBE", "pass")
+    peers._crashes.cache_clear()
+    assert peers.why_not(Path("x.gguf")) is None

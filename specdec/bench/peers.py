@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import functools
 import importlib.util
+import signal
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -28,7 +31,25 @@ def why_not(gguf: Path | None) -> str | None:
         return f"llama.cpp is not installed: {INSTALL}"
     if gguf is None:
         return "llama.cpp runs GGUF files and this target was not loaded from one"
-    return None
+    return _crashes(str(gguf))
+
+
+PROBE = ("import sys; from llama_cpp import Llama; "
+         "Llama(model_path=sys.argv[1], n_threads=1, n_ctx=64, verbose=False).create_completion('a', max_tokens=2)")
+
+
+@functools.lru_cache(maxsize=4)
+def _crashes(gguf: str) -> str | None:
+    """A build for another CPU dies with SIGILL and would take the whole bench with it: one
+    short generation in a child process first."""
+    try:
+        done = subprocess.run([sys.executable, "-c", PROBE, gguf], capture_output=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        return "llama.cpp did not answer a 2-token request within 120 s"
+    if done.returncode == 0:
+        return None
+    how = f"signal {signal.Signals(-done.returncode).name}" if done.returncode < 0 else f"exit {done.returncode}"
+    return f"llama.cpp crashed on this CPU ({how}): rebuild it with {INSTALL}"
 
 
 @functools.lru_cache(maxsize=4)
