@@ -62,7 +62,7 @@ def _precision_widget() -> None:
 
 
 def precision_caption(pair: specdec.Pair) -> None:
-    """Under the pair: how the loaded target multiplies (the timed or chosen precision)."""
+    """At the foot of the sidebar: how the loaded target multiplies (the timed or chosen precision)."""
     from specdec.models import kernels
     st.sidebar.caption(_("The target multiplies in: {how}").format(how=kernels.describe(pair.target)))
 
