@@ -292,7 +292,7 @@ def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone:
 def flat_rows(result: dict) -> list[dict]:
     """One dict per (temperature, k, row) with the headline numbers (for tables and charts)."""
     keys = ("tokens_per_s", "target_forwards_per_token", "acceptance_rate", "mean_acceptance_length",
-            "speedup", "bound", "measured_over_bound", "bound_with_verify",
+            "speedup", "speedup_vs_engine_ar", "bound", "measured_over_bound", "bound_with_verify",
             "measured_over_bound_with_verify")
     return [{"temperature": s["temperature"], "k": s["k"], "v": s.get("verify_cost"), "row": r["row"],
              **{key: r.get(key) for key in keys}} for s in result["settings"] for r in s["rows"]]

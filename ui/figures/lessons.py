@@ -106,7 +106,8 @@ def bench_figure(rows: list[dict], temperature: float) -> go.Figure:
     for name, (color, dash) in styles.items():
         by_k = {r["k"]: r for r in rows if r["row"] == name}
         if by_k:                        # files from older benches lack the newer rows
-            fig.add_trace(go.Scatter(x=ks, y=[by_k[k]["speedup"] for k in ks], name=name,
+            own = [by_k[k].get("speedup_vs_engine_ar") or by_k[k]["speedup"] for k in ks]   # as the bounds
+            fig.add_trace(go.Scatter(x=ks, y=own, name=name,
                                      mode="lines+markers", marker=dict(size=10, color=color),
                                      line=dict(color=color, dash=dash)))
     fig.add_hline(y=1.0, line_dash="dot", line_color=COLORS["rejected"])
