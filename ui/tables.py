@@ -20,6 +20,7 @@ HEADERS = {
     "tokens_per_round": N_("mean acceptance length"),
     "speedup": N_("speedup"), "speedup_min": N_("speedup min"), "speedup min": N_("speedup min"),
     "speedup_max": N_("speedup max"), "speedup max": N_("speedup max"),
+    "speedup_vs_engine_ar": N_("speedup over the engine's own plain decoding"),
     "per position": N_("per position"), "histogram": N_("histogram"),
     "tokens_per_s": N_("tokens/s"), "baseline_tokens_per_s": N_("tokens/s, target alone"),
     "target_forwards_per_token": N_("target passes per token"),
