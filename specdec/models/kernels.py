@@ -30,7 +30,7 @@ import torch
 from torch import nn
 
 from specdec.models import precision as precisions
-from specdec.models.packed import PackedLinear, available, pack_linears, packed_count, unpack_linears
+from specdec.models.packed import PackedLinear, available, pack_linears, packed_count
 from specdec.models.runtime import crop_cache
 
 LAYOUTS = ("plain", "packed")
@@ -87,8 +87,7 @@ def set_precision(model: nn.Module, precision: str, blocks=None) -> None:
     if precision == "float32":
         if available():
             pack_linears(model)
-    else:
-        unpack_linears(model)
+    else:                                   # apply() unpacks the float32 layouts first
         precisions.apply(model, precision, blocks() if precision == "int4" and blocks is not None else None)
 
 
