@@ -2,8 +2,10 @@
 import streamlit as st
 
 from specdec.chat import has_template
+from specdec.drafters.base import FeatureReader
 from specdec.prompts import load_prompts
-from ui import metrics_view, round_view, session, shell, sidebar, strip
+from ui import cache_story, metrics_view, prefill_view, round_view, session, shell, sidebar, strip
+from ui import examples as examples_ui
 from ui.i18n import N_, _
 from ui.safe import md
 
@@ -36,9 +38,11 @@ def prompt_box(pair) -> None:
                  help=_("Chat sends your text as a user message through the model's chat template "
                         "(shown as the prompt in the token strip); raw text is continued as is."))
         prompts = examples(pair)
-        st.selectbox(_("Example prompts by kind"), [f"{p.kind} · {p.label}" for p in prompts],
+        titles = {f"{p.kind} · {p.label}": examples_ui.title(p) for p in prompts}
+        st.selectbox(_("Example prompts by kind"), list(titles), format_func=titles.get,
                      index=None, placeholder=_("Choose an example…"), key="example",
                      on_change=use_example, args=(prompts,))
+        examples_ui.english_note()
     c2.text_area(_("Your message") if chat_ok and st.session_state.prompt_mode == "chat" else _("Prompt"),
                  key="prompt", height=130)
 
@@ -73,7 +77,7 @@ def round_selector(n: int) -> int:
     return st.slider(_("Inspect round"), 1, n, key=session.SELECTED) - 1
 
 
-def show_run(rounds, prompt_ids, label, finished_reason) -> None:
+def show_run(rounds, prompt_ids, label, finished_reason, prefill, drafter, reads_features=None) -> None:
     sel = round_selector(len(rounds))
     st.caption(_("Output so far (emitted tokens only)"))
     st.html(strip.output_html(rounds, label))
@@ -84,11 +88,12 @@ def show_run(rounds, prompt_ids, label, finished_reason) -> None:
     if finished_reason:
         st.success(_("Run finished: {reason}.").format(reason=_(finished_reason)))
     st.divider()
+    prefill_view.render(prefill, len(prompt_ids), drafter, first=sel == 0)
     st.header(_("Round {n}").format(n=sel + 1))
-    round_view.render(rounds[sel], label)
+    round_view.render(rounds[sel], label, cache_story.kind_of(rounds, prefill, reads_features))
     st.divider()
     st.header(_("Metrics so far"))
-    metrics_view.render(rounds, sel)
+    metrics_view.render(rounds, sel, prefill)
 
 
 def replay_view() -> None:
@@ -99,7 +104,8 @@ def replay_view() -> None:
     if st.button(_("Back to the live run"), key="btn_live"):
         st.session_state.pop(session.REPLAY)
         st.rerun()
-    show_run(list(run.rounds), run.prompt_ids, run.label, run.stop_reason)
+    show_run(list(run.rounds), run.prompt_ids, run.label, run.stop_reason, run.prefill,
+             run.settings.get("drafter"))
 
 
 def live_view() -> None:
@@ -118,7 +124,8 @@ def live_view() -> None:
         st.write(_("Press **Next round** to draft and verify the first round."))
         return
     label = lambda t: pair.tokenizer.decode([t])  # noqa: E731
-    show_run(dec.history, dec.prompt_ids, label, dec.stop)
+    show_run(dec.history, dec.prompt_ids, label, dec.stop, dec.prefill, dec.settings.drafter,
+             isinstance(dec.drafter, FeatureReader))
     st.download_button(_("Download this run (JSON)"), lambda: dec.result().to_json(),   # built on click
                        "specdec-run.json", "application/json", key="btn_download")
 

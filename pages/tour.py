@@ -11,7 +11,7 @@ from specdec.chat import user_turn
 from specdec.prompts import by_kind, load_prompts
 from specdec.trace.metrics import summarize
 from specdec.trace.theory import best_k, expected_speedup
-from ui import session, shell, sidebar, state, strip
+from ui import examples, session, shell, sidebar, state, strip
 from ui.figures.rounds import COLORS
 from ui.i18n import N_, _
 from ui.lessons import exactness as ex
@@ -113,15 +113,17 @@ def step_where(pair) -> None:
     groups = by_kind(load_prompts("chat" if session.uses_chat(pair) else "text"))
     kinds = list(groups)
     c1, c2 = st.columns(2)
-    a = c1.selectbox(_("One kind"), kinds, index=0, key="tour_kind_a")
-    b = c2.selectbox(_("Another kind"), kinds, index=len(kinds) - 1, key="tour_kind_b")
+    a = c1.selectbox(_("One kind"), kinds, index=0, key="tour_kind_a", format_func=examples.namer(kinds))
+    b = c2.selectbox(_("Another kind"), kinds, index=len(kinds) - 1, key="tour_kind_b",
+                     format_func=examples.namer(kinds))
+    examples.english_note()
     if st.button(_("Measure both (one prompt each, 24 tokens)"), key="tour_where"):
         settings = replace(state.settings(), max_new_tokens=24, seed=0)
         rows = []
         for kind in (a, b):
             run = specdec.generate(pair, prompt_for(pair, groups[kind][0].prompt), settings)
             m = summarize(run.rounds)
-            rows.append({"kind": kind, "acceptance rate": m.acceptance_rate,
+            rows.append({"kind": examples.kind_name(kind), "acceptance rate": m.acceptance_rate,
                          "tokens per target pass": m.tokens / max(1, m.target_forwards)})
         st.session_state["tour_where_rows"] = rows
     rows = st.session_state.get("tour_where_rows")

@@ -112,10 +112,7 @@ def one_round(pair, settings) -> None:
     rnd, label = dec.history[-1], lambda t: pair.tokenizer.decode([t])
     st.write(_("Output so far: `{text}`").format(text=md(show(pair.tokenizer.decode(dec.generated), 400))))
     if not rnd.tree.nodes:
-        st.write(_("This round drafted nothing, so the target wrote one token: the draft reads the "
-                   "target's features, which the target's first pass over the prompt makes.")
-                 if pair.reads_features else
-                 _("This round drafted nothing (no draft was possible), so the target wrote one token."))
+        st.write(_("This round drafted nothing (no draft was possible), so the target wrote one token."))
         return
     st.markdown(round_story(rnd, label))
     c1, c2 = st.columns([3, 2])

@@ -10,7 +10,7 @@ from specdec.engine.decoder import generate
 from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
 from specdec.trace.schema import TraceError
 from specdec.trace.survival import survival
-from ui import jobs, session, shell, sidebar, state, strip, tables
+from ui import examples, jobs, session, shell, sidebar, state, strip, tables
 from ui.figures.lessons import kind_figure, per_position_by_kind_figure
 from ui.i18n import _
 from ui.lessons import where
@@ -37,11 +37,12 @@ def prompt_set(pair) -> list[Prompt]:
     prompts = bundled + [p for p in st.session_state.setdefault("user_prompts", []) if p.kind in kinds]
     with st.expander(_("The prompt set: {n} prompts in {kinds} kinds — add your own").format(
             n=len(prompts), kinds=len(kinds))):
-        st.dataframe(pd.DataFrame([p.__dict__ for p in prompts]), hide_index=True, key="where_set")
+        examples.english_note()
+        st.dataframe(pd.DataFrame(examples.rows(prompts)), hide_index=True, key="where_set")
         with st.form("where_add", clear_on_submit=True):
             text = st.text_area(_("Your prompt"), key="where_new_text")
             c1, c2 = st.columns(2)
-            kind = c1.selectbox(_("Kind"), kinds, key="where_new_kind")
+            kind = c1.selectbox(_("Kind"), kinds, key="where_new_kind", format_func=examples.namer(kinds))
             label = c2.text_input(_("Short label"), key="where_new_label")
             if st.form_submit_button(_("Add to the set (kept for this session)")):
                 if text.strip():
@@ -54,12 +55,13 @@ def prompt_set(pair) -> list[Prompt]:
 def results(pair, prompts):
     """(per-prompt results, the busiest machine load seen) or None before a run."""
     kinds = kinds_of(prompts)
-    chosen = st.multiselect(_("Kinds to run"), kinds, default=kinds, key="where_kinds_sel")
+    chosen = st.multiselect(_("Kinds to run"), kinds, default=kinds, key="where_kinds_sel",
+                            format_func=examples.namer(kinds))
     prompts = [p for p in prompts if p.kind in chosen]
     settings = replace(state.settings(), max_new_tokens=MAX_NEW, seed=0)
     as_chat = chat(pair)
     key = {"pair": st.session_state.active_pair, "settings": settings.as_dict(), "chat": as_chat,
-           "prompts": [p.__dict__ for p in prompts]}
+           "prompts": [p.key for p in prompts]}
     kept = measured("where", key,
                     lambda pr: where.to_json(*where.run_set(pair, prompts, settings, pr, as_chat)),
                     button=_("Run the set (k = {k}, T = {t})").format(k=settings.k, t=settings.temperature),
@@ -88,7 +90,7 @@ def decoded(key: dict, kept: dict):
 def kind_rows(res) -> list[dict]:
     by_kind = where.group_metrics(res, key=lambda r: r.prompt.kind)
     speed = where.group_speedup(res, key=lambda r: r.prompt.kind)
-    return [{"kind": k, "prompts": sum(r.prompt.kind == k for r in res),
+    return [{"kind": examples.kind_name(k), "prompts": sum(r.prompt.kind == k for r in res),
              "acceptance rate": m.acceptance_rate, "mean acceptance length": m.mean_acceptance_length,
              "speedup": statistics.median(speed[k]), "speedup min": min(speed[k]),
              "speedup max": max(speed[k]), "per position": m.per_position, "histogram": m.histogram}
@@ -135,7 +137,8 @@ def open_in_step(text: str) -> None:
 
 def drill_down(pair, res) -> None:
     st.header(_("Drill down"))
-    kind = st.selectbox(_("Kind"), sorted({r.prompt.kind for r in res}), key="where_kind")
+    kinds = sorted({r.prompt.kind for r in res})
+    kind = st.selectbox(_("Kind"), kinds, key="where_kind", format_func=examples.namer(kinds))
     ranked = sorted((r for r in res if r.prompt.kind == kind), key=lambda r: -(r.metrics.acceptance_rate or 0))
     tables.show(pd.DataFrame([{"label": r.prompt.label, "acceptance rate": r.metrics.acceptance_rate,
                                "mean acceptance length": r.metrics.mean_acceptance_length,

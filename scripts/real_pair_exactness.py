@@ -5,9 +5,9 @@
 SmolLM2-135M-Instruct with one of its drafts, a chat prompt, T = 1 and top-k = 3 (so the
 joint law of two tokens has at most 9 cells and a few hundred runs have power): each run
 is a fresh seeded speculative generation of 3 tokens; the empirical law of (t1, t2) is
-compared with the exact law computed by full forwards of the target alone. A feature
-draft drafts nothing in its first round, so t1 comes from the target and t2 from the first
-verified draft round — the pair still tests verification with that draft. Prints the
+compared with the exact law computed by full forwards of the target alone. The prefill
+hands a feature draft the prompt's features, so round 1 drafts and both tokens come from
+verified draft rounds. Prints the
 p-value (a wrong rule gives a p-value near 0: see tests/test_lossless.py).
 """
 from __future__ import annotations

@@ -24,6 +24,12 @@ class Prompt:
     kind: str
     label: str
     prompt: str
+    label_ko: str = ""          # the label in Korean (the prompt itself stays English)
+
+    @property
+    def key(self) -> dict:
+        """What identifies the prompt in a stored measurement (not its translated label)."""
+        return {"kind": self.kind, "label": self.label, "prompt": self.prompt}
 
 
 def as_input(prompt: Prompt, chat: bool):
@@ -35,7 +41,7 @@ def as_input(prompt: Prompt, chat: bool):
 def load_prompts(path: Path | str = PROMPTS_FILE) -> list[Prompt]:
     """A set by name ("text", "chat") or a JSON file in the same format."""
     data = json.loads(Path(SETS.get(str(path), path)).read_text(encoding="utf-8"))
-    return [Prompt(p["kind"], p["label"], p["prompt"]) for p in data["prompts"]]
+    return [Prompt(p["kind"], p["label"], p["prompt"], p.get("label_ko", "")) for p in data["prompts"]]
 
 
 def kinds_of(prompts: list[Prompt]) -> list[str]:

@@ -47,6 +47,32 @@ def test_greedy_beta_is_argmax_agreement(pair, drafter):
     assert m.mean_beta == sum(p.verdict == "accepted" for p in examined) / len(examined)
 
 
+@pytest.mark.parametrize("drafter,reads", [("model", True), ("tree", True), ("ngram", False),
+                                           ("early-exit", True)])
+def test_the_prefill_reads_all_but_the_last_prompt_token_and_round_one_drafts(pair, drafter, reads):
+    """Issue 28: the target (and a drafter with a cache) read the prompt before round 1; round 1
+    feeds the last prompt token with its drafts, so it drafts, and the prefill emits nothing."""
+    run = specdec.generate(pair, "abc abc ab", k=3, temperature=0, max_new_tokens=10, drafter=drafter,
+                           exit_layer=1)
+    n, pre, first = len(run.prompt_ids), run.prefill, run.rounds[0]
+    assert (pre.tokens, pre.target_cache, first.caches.target_before) == (n - 1, n - 1, n - 1)
+    assert (pre.draft_tokens, pre.draft_cache) == ((n - 1, n - 1) if reads else (0, 0))
+    assert first.prefix_len == n and first.drafted >= 1
+    assert sum(len(r.emitted) for r in run.rounds) == len(run.token_ids)   # nothing from the prefill
+    assert run.metrics.prefill_ms == pytest.approx(pre.target_ms + pre.draft_ms) and pre.target_ms > 0
+    assert run.metrics.wall_ms == pytest.approx(pre.target_ms + pre.draft_ms + run.metrics.draft_ms
+                                                + run.metrics.verify_ms)
+    assert specdec.Run.from_json(run.to_json()).prefill == pre
+
+
+def test_a_run_file_from_before_the_prefill_still_loads(pair):
+    import json
+    data = json.loads(specdec.generate(pair, "abc", k=2, max_new_tokens=4).to_json())
+    del data["prefill"]
+    back = specdec.Run.from_json(json.dumps(data))
+    assert back.prefill is None and back.metrics.prefill_ms == 0.0
+
+
 def test_self_draft_accepts_everything_and_adds_a_bonus():
     pair = tiny_pair(self_draft=True, eos=False)
     run = specdec.generate(pair, "abc", k=4, temperature=1.0, seed=3, max_new_tokens=31)

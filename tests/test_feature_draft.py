@@ -35,12 +35,23 @@ def test_greedy_parity_with_transformers_generate(fpair, k):
         assert list(run.token_ids) == hf_greedy(fpair, prompt, 24), prompt
 
 
-def test_first_round_drafts_nothing_then_every_round_drafts(fpair_no_eos):
-    """The draft needs the target's features of the prompt, which the first pass computes."""
+def test_the_prefill_hands_the_prompt_features_over_so_every_round_drafts(fpair_no_eos):
+    """The draft needs the target's features of the prompt: the prefill computes those of all
+    but the last prompt token, which is enough to draft the first new token (issue 28)."""
     run = specdec.generate(fpair_no_eos, "abc", k=3, temperature=1.0, seed=1, max_new_tokens=20)
+    n = len(run.prompt_ids)
+    assert (run.prefill.tokens, run.prefill.features, run.prefill.target_cache) == (n - 1, n - 1, n - 1)
+    assert run.prefill.draft_tokens == run.prefill.draft_cache == 0      # it keeps no prompt cache
+    assert run.rounds[0].caches.target_before == n - 1 and run.rounds[0].drafted == 3
+    assert all(r.drafted == r.draft_limit for r in run.rounds)
+    assert all(r.draft_limit == 3 for r in run.rounds[:-3])
+
+
+def test_a_one_token_prompt_has_nothing_to_prefill_and_round_one_reads_it(fpair_no_eos):
+    run = specdec.generate(fpair_no_eos, "a", k=3, temperature=0, max_new_tokens=8)
+    assert len(run.prompt_ids) == 1 and run.prefill.tokens == run.prefill.features == 0
     assert run.rounds[0].drafted == 0 and run.rounds[0].final.kind == "target"
-    assert all(r.drafted == r.draft_limit for r in run.rounds[1:])
-    assert all(r.draft_limit == 3 for r in run.rounds[1:-3])
+    assert run.rounds[1].drafted == 3
 
 
 def test_never_drafts_outside_its_vocabulary(fpair_no_eos):

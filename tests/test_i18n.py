@@ -100,6 +100,20 @@ def test_step_through_runs_a_round_in_korean(korean):
     assert any(h.value == "라운드 1" for h in at.header)
     assert any(h.value == "1 · 초안" for h in at.subheader)
     assert any(m.label == "수용률" for m in at.metric)
+    assert any(e.label.startswith("1라운드 전: 타깃이 프롬프트를 읽습니다") for e in at.expander)   # the prefill
+    assert any(m.label == "프리필" for m in at.metric)
+
+
+def test_korean_example_prompts_have_korean_labels_and_say_why_the_text_is_english(korean):
+    """Issue 28: the kinds and labels are Korean, the prompts stay English, and the page says why."""
+    at = app_in("ko")
+    at.switch_page("pages/step_through.py").run()
+    example = at.selectbox(key="example")
+    assert "코드 · 윤년 판별" in example.options and "번역 · 독일어: 고마워요" in example.options
+    assert any("SmolLM2는 주로 영어 텍스트로 학습되어" in c.value for c in at.caption)
+    example.set_value("code · is leap year").run()
+    assert not at.exception
+    assert at.text_area(key="prompt").value.startswith("Python: a function is_leap(year)")   # English
 
 
 def test_the_exactness_page_and_its_charts_speak_korean(korean):
@@ -125,10 +139,7 @@ def test_specdec_texts_stay_english_outside_the_app():
 def test_the_trees_page_runs_a_round_in_korean(korean):
     at = app_in("ko")
     at.switch_page("pages/trees.py").run()
-    at.button(key="tree_next").click().run()        # the default feature draft: nothing to read yet
-    assert not at.exception
-    assert any("타깃의 특징(feature)을 읽는데" in m.value for m in at.markdown)
-    at.button(key="tree_next").click().run()
+    at.button(key="tree_next").click().run()        # the prefill fed the feature draft: it drafts
     assert not at.exception
     assert at.title[0].value == "여러 초안을 한 번에"
     assert any("초안 방식이 노드" in m.value for m in at.markdown)

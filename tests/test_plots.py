@@ -73,8 +73,10 @@ def test_metric_figures():
     assert [t.name for t in tl.data] == ["accepted draft", "correction (residual)", "bonus (p_k+1)"]
     assert [list(t.y) for t in tl.data] == [[1, 3], [1, 0], [0, 1]]    # emitted: 2 and 4 tokens
     assert tl.data[2].marker.color == plots.COLORS["bonus"]            # every colour has an entry
-    cache = plots.cache_figure(rnd)
-    assert list(cache.data[1].x) == [2, 1]              # cropped: target 8→6, draft 7→6
+    cache = plots.cache_figure(rnd, {"target": "T why", "draft": "D why", "lag": "lag why"})
+    cropped = [t for t in cache.data if t.name == "cropped"]
+    assert [(list(t.base), list(t.x)) for t in cropped] == [([6], [2]), ([6], [1])]  # target 8→6, draft 7→6
+    assert [t.hovertext[0] for t in cropped] == ["T why", "D why"]
     assert list(plots.histogram_figure((3, 1, 0)).data[0].y) == [3, 1, 0]
     assert plots.near_tie(Dist((0.50, 0.4995, 0.0005))) is not None
     assert plots.near_tie(Dist((0.50, 0.495, 0.005))) is None      # 5e-3 apart: not a near-tie

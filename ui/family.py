@@ -57,6 +57,6 @@ def lab_pair(pair):
         return None
     st.caption(_("The checks below repeat a round thousands of times, so they run on the fast pair "
                  "({target} ← {draft}): the pair in the sidebar has no draft model of its own, or "
-                 "its draft reads the target's features, which exist only after the target's "
-                 "first pass.").format(target=FAST_TARGET, draft=FAST_DRAFT))
+                 "its draft reads the target's features, while these checks compute q from the draft "
+                 "alone.").format(target=FAST_TARGET, draft=FAST_DRAFT))
     return fast

@@ -13,8 +13,9 @@ def _pct(x) -> str:
     return "—" if x is None else f"{100 * x:.0f}%"
 
 
-def render(rounds, selected: int | None) -> None:
-    m = summarize(rounds)
+def render(rounds, selected: int | None, prefill=None) -> None:
+    """`prefill`: the run's Prefill record (None: a file from before it was recorded)."""
+    m = summarize(rounds, prefill)
     cols = st.columns(5)
     cols[0].metric(_("Acceptance rate"), _pct(m.acceptance_rate), help=_("accepted drafts / drafted"))
     cols[1].metric(_("Mean acceptance length"),
@@ -25,12 +26,16 @@ def render(rounds, selected: int | None) -> None:
                    help=_("1 − target forwards / tokens emitted"))
     cols[4].metric(_("Mean β (α̂)"), "—" if m.mean_beta is None else f"{m.mean_beta:.2f}",
                    help=_("average overlap Σ min(p, q) at the examined positions"))
-    t1, t2, t3, _spacer = st.columns([1, 1, 1, 2])
+    t0, t1, t2, t3, _spacer = st.columns([1, 1, 1, 1, 1])
+    t0.metric(_("Prefill"), f"{m.prefill_ms:.0f} ms",
+              help=_("wall-clock of reading the prompt before round 1 (target, and a draft with a "
+                     "cache); not a round, so not in the acceptance or per-round figures"))
     t1.metric(_("Drafting so far"), f"{m.draft_ms:.0f} ms",
               help=_("wall-clock of every draft step of this run on this machine"))
     t2.metric(_("Verifying so far"), f"{m.verify_ms:.0f} ms", help=_("wall-clock of every target pass"))
-    t3.metric(_("Total so far"), f"{m.draft_ms + m.verify_ms:.0f} ms",
-              help=_("compare k, drafters and policies on this page: same prompt, same seed"))
+    t3.metric(_("Total so far"), f"{m.wall_ms:.0f} ms",
+              help=_("prefill + drafting + verifying; compare k, drafters and policies on this page: "
+                     "same prompt, same seed"))
     c1, c2, c3 = st.columns(3)
     with c1:
         chart(plots.timeline_figure(list(rounds), selected), "m-timeline")

@@ -6,6 +6,7 @@ from typing import Callable
 import streamlit as st
 
 from specdec.trace.run import Round
+from ui import cache_story
 from ui.figures import rounds as plots
 from ui.i18n import N_, _
 
@@ -108,17 +109,14 @@ def step_final(rnd: Round, label: Callable[[int], str]) -> None:
         chart(plots.source_figure(rnd, label), f"src{rnd.index}")
 
 
-def step_rollback(rnd: Round) -> None:
+def step_rollback(rnd: Round, cache_kind: str) -> None:
     st.subheader(_("5 · Roll back the caches"))
-    c = rnd.caches
-    st.write(_("Target cache: {t0} → {t1} after verifying → kept **{t2}**, cropped **{tc}**. Draft "
-               "cache: {d0} → {d1} → kept **{d2}**, cropped **{dc}**. The final token is not in "
-               "either cache yet: it is fed at the start of the next round").format(
-        t0=c.target_before, t1=c.target_peak, t2=c.target_after, tc=c.target_cropped,
-        d0=c.draft_before, d1=c.draft_peak, d2=c.draft_after, dc=c.draft_cropped)
-             + (_(" together with the last draft, which the draft model has not seen.") if
-                rnd.n_accepted == rnd.drafted and rnd.drafted else "."))
-    chart(plots.cache_figure(rnd), f"cache{rnd.index}")
+    target, draft = cache_story.target_lines(rnd), cache_story.draft_lines(rnd, cache_kind)
+    st.markdown("\n".join(f"- {line}" for line in target + draft + [cache_story.final_line(rnd)]))
+    why = {"target": " ".join(target), "draft": " ".join(draft)}
+    if cache_kind in ("own", "features"):          # a drafter whose cache follows the text
+        why["lag"] = _("The positions the target holds and the draft has not read yet.") + " " + draft[-1]
+    chart(plots.cache_figure(rnd, why), f"cache{rnd.index}")
 
 
 def tree_steps(rnd: Round, label: Callable[[int], str]) -> None:
@@ -144,14 +142,13 @@ def tree_steps(rnd: Round, label: Callable[[int], str]) -> None:
         st.dataframe(position_table(rnd), hide_index=True, key=f"tbl{rnd.index}")
 
 
-def render(rnd: Round, label: Callable[[int], str]) -> None:
+def render(rnd: Round, label: Callable[[int], str], cache_kind: str = "unknown") -> None:
+    """`cache_kind`: what the drafter keeps (ui/cache_story.py), for step 5's reasons."""
     if rnd.tree is not None:
         tree_steps(rnd, label)
-        step_final(rnd, label)
-        step_rollback(rnd)
-        return
-    step_draft(rnd)
-    step_verify(rnd, label)
-    step_accept(rnd)
+    else:
+        step_draft(rnd)
+        step_verify(rnd, label)
+        step_accept(rnd)
     step_final(rnd, label)
-    step_rollback(rnd)
+    step_rollback(rnd, cache_kind)

@@ -48,8 +48,9 @@ def verify_cost(model, vocab: int, k: int, one_step_ms: float) -> float:
 
 
 def pass_ms(rounds, drafted: int) -> float | None:
-    """Median ms of the target passes over `drafted` + 1 tokens in these rounds (the first
-    round of a run also feeds the prompt, so it is left out)."""
+    """Median ms of the target passes over `drafted` + 1 tokens in these rounds; the first
+    round is left out (it runs on cold caches, and in runs recorded before the prefill was its
+    own step it also read the prompt)."""
     times = [r.verify_ms for r in rounds if r.index > 0 and r.drafted == drafted]
     return statistics.median(times) if times else None
 

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Callable
 
 import torch
 
+from specdec.models.runtime import crop_cache, forward, new_cache
 from specdec.rules.draft_tree import DraftTree
 from specdec.rules.sampling import Sampling, choose, probs_from_logits
 
@@ -51,6 +52,31 @@ class Drafter:
 
     def rollback(self, valid_len: int) -> None:
         """Forget everything after the first `valid_len` positions of the sequence."""
+
+    def prefill(self, ids: list[int]) -> int:
+        """Read the prompt's first tokens before round 1, as the target does; the forwards spent
+        (0: this drafter keeps no cache of the sequence)."""
+        return 0
+
+
+class OwnCache:
+    """A drafter over a causal LM with a KV cache of its own (a draft model, early exit)."""
+
+    def __init__(self, model, vocab_size: int):
+        self.model, self.vocab_size = model, vocab_size
+        self.cache = new_cache(model)
+
+    def cache_len(self) -> int:
+        return self.cache.get_seq_length()
+
+    def rollback(self, valid_len: int) -> None:
+        crop_cache(self.cache, valid_len)
+
+    def prefill(self, ids: list[int]) -> int:
+        if not ids:
+            return 0
+        forward(self.model, ids, self.cache, self.vocab_size, keep=1)
+        return 1
 
 
 class NoDrafter(Drafter):

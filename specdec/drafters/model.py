@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from specdec.drafters.base import ChainDrafter, Drafter, DrafterKind, Proposal, draft_chain, register
+from specdec.drafters.base import ChainDrafter, Drafter, DrafterKind, OwnCache, Proposal, draft_chain, register
 from specdec.drafters.feature import FeatureDrafter, FeatureTreeDrafter
 from specdec.drafters.tree import ModelTreeDrafter
-from specdec.models.runtime import crop_cache, forward, new_cache
+from specdec.models.runtime import forward
 from specdec.rules.sampling import Sampling
 from specdec.wording import N_
 
@@ -18,22 +18,12 @@ if TYPE_CHECKING:
     from specdec.settings import Settings
 
 
-class ModelDrafter(ChainDrafter):
-    def __init__(self, model, vocab_size: int):
-        self.model, self.vocab_size = model, vocab_size
-        self.cache = new_cache(model)
-
-    def cache_len(self) -> int:
-        return self.cache.get_seq_length()
-
+class ModelDrafter(OwnCache, ChainDrafter):
     def propose(self, seq: list[int], k: int, sampling: Sampling, generator, policy) -> Proposal:
         """Feed what the cache lacks, then sample d_1..d_k, one forward per token."""
         row = forward(self.model, seq[self.cache_len():], self.cache, self.vocab_size, keep=1)
         return draft_chain(row, lambda d: forward(self.model, [d], self.cache, self.vocab_size),
                            k, sampling, generator, policy)             # d_k is not fed yet
-
-    def rollback(self, valid_len: int) -> None:
-        crop_cache(self.cache, valid_len)
 
 
 def model_drafter(pair: "Pair", settings: "Settings") -> Drafter:

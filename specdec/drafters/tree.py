@@ -22,8 +22,8 @@ from typing import Callable
 
 import torch
 
-from specdec.drafters.base import TreeDrafter, TreeProposal
-from specdec.models.runtime import crop_cache, forward, new_cache
+from specdec.drafters.base import OwnCache, TreeDrafter, TreeProposal
+from specdec.models.runtime import crop_cache, forward
 from specdec.rules.draft_tree import DraftTree, ancestors
 from specdec.rules.sampling import Sampling, probs_from_logits
 
@@ -59,14 +59,11 @@ def best_first(q_of: Callable[[int, list[int], list[int]], torch.Tensor], depth:
     return TreeProposal(DraftTree(tuple(tokens), tuple(parents)), node_q, kind, len(node_q))
 
 
-class ModelTreeDrafter(TreeDrafter):
+class ModelTreeDrafter(OwnCache, TreeDrafter):
     def __init__(self, model, vocab_size: int, width: int, budget: int, rule: str = "sampled"):
-        super().__init__(width, budget)
-        self.model, self.vocab_size, self.rule = model, vocab_size, rule
-        self.cache = new_cache(model)
-
-    def cache_len(self) -> int:
-        return self.cache.get_seq_length()
+        OwnCache.__init__(self, model, vocab_size)
+        TreeDrafter.__init__(self, width, budget)
+        self.rule = rule
 
     def propose_tree(self, seq: list[int], depth: int, sampling: Sampling,
                      generator) -> TreeProposal:
@@ -77,6 +74,3 @@ class ModelTreeDrafter(TreeDrafter):
             crop_cache(self.cache, len(seq))
             return probs_from_logits(row, sampling)[0]
         return best_first(q_of, depth, self.width, self.budget, self.rule, sampling, generator)
-
-    def rollback(self, valid_len: int) -> None:
-        crop_cache(self.cache, valid_len)

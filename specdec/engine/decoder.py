@@ -24,10 +24,10 @@ from specdec.engine.outcome import Outcome
 from specdec.engine.prompt import Prompt, encode_prompt, stop_ids
 from specdec.errors import InputError
 from specdec.models.load import Pair
-from specdec.models.runtime import keep_rows, new_cache
+from specdec.models.runtime import forward, forward_with_features, keep_rows, new_cache
 from specdec.settings import Settings
 from specdec.trace import record
-from specdec.trace.run import Caches, Round, Run
+from specdec.trace.run import Caches, Prefill, Round, Run
 from specdec.wording import N_
 
 
@@ -43,6 +43,7 @@ class Decoder:
         self.drafter = drafter or make_drafter(pair, settings)
         self.strategy = tree if isinstance(self.drafter, TreeDrafter) else chain
         self.policy = make_policy(settings.policy, settings.k, settings.confidence)
+        self.prefill: Prefill | None = None    # the prompt read before round 1 (read_prompt)
         self.history: list[Round] = []          # the rounds so far
         self.stop: str | None = None
 
@@ -65,10 +66,31 @@ class Decoder:
     def _lengths(self) -> tuple[int, int]:
         return self.target_cache.get_seq_length(), self.drafter.cache_len()
 
+    def read_prompt(self) -> Prefill:
+        """The prefill: the target reads the prompt but its last token (a feature drafter gets
+        their features), then a drafter with its own cache reads them too. Round 1 then drafts."""
+        if self.prefill is not None:
+            return self.prefill
+        ids, pair, t0 = self.prompt_ids[:-1], self.pair, time.perf_counter()
+        reads = isinstance(self.drafter, FeatureReader)
+        if ids and reads:
+            _, feats = forward_with_features(pair.target, ids, self.target_cache, pair.vocab_size, keep=1)
+            self.drafter.observe(0, feats)
+        elif ids:
+            forward(pair.target, ids, self.target_cache, pair.vocab_size, keep=1)
+        t1 = time.perf_counter()
+        draft_tokens = len(ids) if self.drafter.prefill(ids) else 0
+        t2 = time.perf_counter()
+        self.prefill = Prefill(len(ids), (t1 - t0) * 1e3, self.target_cache.get_seq_length(),
+                               draft_tokens, (t2 - t1) * 1e3, self.drafter.cache_len(),
+                               len(ids) if reads else 0)
+        return self.prefill
+
     def step(self) -> Round:
         """One round: steps 1-5 double as the captions in the app (chain.py, tree.py: 1-4)."""
         if self.stop is not None:
             raise InputError(N_("this run has finished ({why}); reset to start again"), why=self.stop)
+        self.read_prompt()
         k, prefix_len = self.draft_limit(), len(self.seq)
         (target_before, draft_before), t0 = self._lengths(), time.perf_counter()
         prop = self.strategy.draft(self, k)                                       # 1. draft
@@ -121,7 +143,7 @@ class Decoder:
                              "draft": self.pair.draft_name},
                    rounds=tuple(self.history), token_ids=tuple(ids),
                    text=self.pair.tokenizer.decode(ids, skip_special_tokens=True),
-                   stop_reason=self.stop or "running",
+                   stop_reason=self.stop or "running", prefill=self.prefill,
                    vocab=record.vocabulary(self.pair.tokenizer, self.seq, self.history))
 
 

@@ -6,6 +6,9 @@
   (a tree round counts by depth: it "drafted i" when a node reached depth i)
 - histogram[j] = rounds that accepted exactly j drafts
 - target calls saved = 1 − target forwards / tokens emitted
+None of these counts the prefill (the target reading the prompt before round 1, `Prefill`):
+it drafts nothing and emits nothing; its time is `prefill_ms`, which a wall-clock tokens/s
+of the whole run includes.
 """
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from typing import TYPE_CHECKING, Sequence
 from specdec.trace.theory import expected_speedup, expected_tokens
 
 if TYPE_CHECKING:
-    from specdec.trace.run import Round
+    from specdec.trace.run import Prefill, Round
 
 
 @dataclass(frozen=True)
@@ -40,6 +43,12 @@ class Metrics:
     expected_tokens_per_round: float | None   # Eq. (1) with α̂ and the mean k
     expected_speedup: float | None            # Theorem 3.8 with α̂, mean k and draft_per_verify
                                               # as its c (a pass priced at one target step)
+    prefill_ms: float = 0.0          # the target (and a draft with a cache) reading the prompt
+
+    @property
+    def wall_ms(self) -> float:
+        """The whole run's time: the prefill, then every round's drafting and verification."""
+        return self.prefill_ms + self.draft_ms + self.verify_ms
 
 
 def _ratio(a: float, b: float) -> float | None:
@@ -70,7 +79,7 @@ def _theory(alpha, rounds: Sequence[Round], c) -> tuple[float | None, float | No
     return expected_tokens(alpha, k), (None if c is None else expected_speedup(alpha, k, c))
 
 
-def summarize(rounds: Sequence[Round]) -> Metrics:
+def summarize(rounds: Sequence[Round], prefill: Prefill | None = None) -> Metrics:
     drafted = sum(r.drafted for r in rounds)
     accepted = sum(r.n_accepted for r in rounds)
     tokens = sum(len(r.emitted) for r in rounds)
@@ -90,4 +99,5 @@ def summarize(rounds: Sequence[Round]) -> Metrics:
         target_forwards_per_token=_ratio(t_fw, tokens),
         target_calls_saved=None if not tokens else 1 - t_fw / tokens,
         mean_beta=alpha, draft_ms=draft_ms, verify_ms=verify_ms, draft_per_verify=cost,
-        expected_tokens_per_round=exp_tokens, expected_speedup=exp_speed)
+        expected_tokens_per_round=exp_tokens, expected_speedup=exp_speed,
+        prefill_ms=0.0 if prefill is None else prefill.target_ms + prefill.draft_ms)

@@ -131,6 +131,22 @@ class Tree:
 
 
 @dataclass(frozen=True)
+class Prefill:
+    """Before round 1 the target reads the prompt (the prefill of every serving engine). It reads
+    all but the prompt's last token: round 1 feeds that one together with the drafts, so the
+    target's distribution of the first new token is verification's first row and the prefill
+    emits no token. A drafter with a KV cache of its own reads the same tokens (draft_tokens)."""
+    tokens: int              # prompt tokens the target read (all but the last)
+    target_ms: float
+    target_cache: int        # the target's cache length after it
+    draft_tokens: int        # prompt tokens the drafter read (0: it keeps no cache of the prompt)
+    draft_ms: float
+    draft_cache: int         # the drafter's cache length after it
+    features: int = 0        # positions whose final hidden states went to a feature draft
+                             # (EAGLE), which reads them in round 1: its cache is still empty
+
+
+@dataclass(frozen=True)
 class Round:
     index: int               # 0-based
     prefix_len: int          # tokens before the round (prompt + generated)
@@ -174,13 +190,15 @@ class Run:
     vocab: dict = dataclasses.field(default_factory=dict)  # str(id) -> text, to replay offline
     messages: tuple[Message, ...] | None = None  # the chat, when the prompt was one (`prompt`
                                                   # then holds the template's rendering)
+    prefill: Prefill | None = None   # None: a file written before the prefill was its own step
+
 
     def label(self, token: int) -> str:
         return self.vocab.get(str(token), f"#{token}")
 
     @property
     def metrics(self) -> Metrics:
-        return summarize(self.rounds)
+        return summarize(self.rounds, self.prefill)
 
     def to_json(self) -> str:
         data = dataclasses.asdict(self)

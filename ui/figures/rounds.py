@@ -211,14 +211,31 @@ def timeline_figure(rounds: list[Round], selected: int | None = None) -> go.Figu
                    yaxis_title=_("tokens"))
 
 
-def cache_figure(rnd: Round) -> go.Figure:
-    """KV-cache lengths after verification: entries kept and entries cropped, per model."""
-    c = rnd.caches
-    models = ["target", "draft"]
+def cache_figure(rnd: Round, why: dict[str, str] | None = None) -> go.Figure:
+    """Both KV caches by position after the round: rows kept, rows cropped (at the positions
+    they held), and the positions the draft has not read yet (drawn only when `why` has a
+    "lag" reason); `why` ("target", "draft", "lag") gives each bar its reason as hover text.
+    A dashed line marks the prefix before the round."""
+    c, why, models = rnd.caches, why or {}, [_("target"), _("draft")]
+
+    def bar(name: str, y: str, start: int, length: int, color: str, reason: str, **style) -> go.Bar:
+        return go.Bar(name=name, y=[y], x=[length], base=[start], orientation="h", marker_color=color,
+                      hovertext=[reason], hovertemplate=_("{name}: positions {first}–{last}").format(
+                          name=name, first=start, last=start + length - 1) + "<br>%{hovertext}<extra></extra>",
+                      **style)
+    lag = max(0, c.target_after - c.draft_after) if "lag" in why else 0    # no lag: a cacheless drafter
     fig = go.Figure([
-        go.Bar(name=_("kept"), y=models, x=[c.target_after, c.draft_after], orientation="h",
-               marker_color=COLORS["accepted"]),
-        go.Bar(name=_("cropped"), y=models, x=[c.target_cropped, c.draft_cropped], orientation="h",
-               marker_color=COLORS["rejected"])])
-    return _layout(fig, _("KV cache after rollback"), height=200, barmode="stack",
-                   xaxis_title=_("positions"))
+        bar(_("kept"), models[0], 0, c.target_after, COLORS["accepted"], why.get("target", "")),
+        bar(_("cropped"), models[0], c.target_after, c.target_cropped, COLORS["rejected"], why.get("target", "")),
+        bar(_("kept"), models[1], 0, c.draft_after, COLORS["accepted"], why.get("draft", ""), showlegend=False),
+        bar(_("cropped"), models[1], c.draft_after, c.draft_cropped, COLORS["rejected"], why.get("draft", ""),
+            showlegend=False),
+        bar(_("not read by the draft yet"), models[1], c.draft_after, lag, "#f59e0b",
+            why.get("lag", ""), width=0.35, marker_pattern_shape="/")])
+    fig.add_vline(x=rnd.prefix_len, line_dash="dash", line_color=COLORS["prompt"],
+                  annotation_text=_("before this round"), annotation_position="top")
+    start = max(0, min(rnd.prefix_len, c.draft_after if "lag" in why else rnd.prefix_len) - 8)
+    fig.update_yaxes(autorange="reversed")                     # the target on top
+    fig.update_xaxes(range=[start, max(c.target_peak, c.draft_peak) + 1])   # where the round acted
+    return _layout(fig, _("KV caches after rollback, by position (from position {start})").format(start=start),
+                   height=230, barmode="overlay", xaxis_title=_("positions"))

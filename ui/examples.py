@@ -1,0 +1,51 @@
+"""The bundled example prompts as a learner sees them: kinds and labels in the page's language.
+
+The prompts themselves stay English: SmolLM2 was trained mostly on English text, so it
+answers in English; a Korean page says so next to every example list (issue 28).
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+import streamlit as st
+
+from specdec.prompts import Prompt
+from ui.i18n import N_, _, current
+
+KINDS = {   # the kinds of both bundled sets (specdec/prompts.py); a user's own kind shows as typed
+    "code": N_("code"), "structured": N_("structured"), "prose": N_("prose"),
+    "identifiers": N_("identifiers"), "repetitive": N_("repetitive"), "edit": N_("edit"),
+    "summarise": N_("summarise"), "passage-qa": N_("passage-qa"), "arithmetic": N_("arithmetic"),
+    "creative": N_("creative"), "translation": N_("translation"),
+}
+
+
+def kind_name(kind: str) -> str:
+    return _(KINDS[kind]) if kind in KINDS else kind
+
+
+def namer(kinds) -> Callable[[str], str]:
+    """A format_func for a menu of kinds, with the names fixed now (in this run's language)."""
+    names = {kind: kind_name(kind) for kind in kinds}
+    return lambda kind: names.get(kind, kind)
+
+
+def label(prompt: Prompt) -> str:
+    return prompt.label_ko if current() == "ko" and prompt.label_ko else prompt.label
+
+
+def title(prompt: Prompt) -> str:
+    """"kind · label", as menus list an example."""
+    return f"{kind_name(prompt.kind)} · {label(prompt)}"
+
+
+def rows(prompts: list[Prompt]) -> list[dict]:
+    """A table of the set, headed in the page's language."""
+    return [{_("kind"): kind_name(p.kind), _("label"): label(p), _("prompt"): p.prompt} for p in prompts]
+
+
+def english_note() -> None:
+    """On a Korean page: why the examples are English."""
+    if current() == "ko":
+        st.caption(_("The example prompts are in English: SmolLM2 was trained mostly on English text "
+                     "and answers in English, even when asked in another language."))
