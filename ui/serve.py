@@ -1,0 +1,46 @@
+"""`make run`'s server: the default pair is loaded first, then `streamlit run app.py` starts.
+
+Streamlit runs app.py only when a browser connects, so a first visit used to wait for the
+GGUF conversion and the model load (40-66 s on a 2-core machine). Here they happen before the
+server prints its URL, with a line saying what is going on; the pair goes into the
+st.cache_resource entry the pages read (ui/loaders.preload), so the first page finds it.
+
+    python -m ui.serve [streamlit run options]     # e.g. --server.port 8501
+"""
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+APP = Path(__file__).resolve().parent.parent / "app.py"
+
+
+def say(text: str) -> None:
+    print(f"  {text}", flush=True)
+
+
+def prepare() -> None:
+    """Convert (the first time) and load the default pair, saying how long it took."""
+    t0 = time.perf_counter()
+    from specdec.models.gguf import target_converted
+    from ui.catalog import CHOICES
+    first = CHOICES[0]
+    if not target_converted():
+        say("First start: converting SmolLM2-135M-Instruct from its GGUF to float32 "
+            "(once, about half a minute; kept in build/cache) ...")
+    say(f"Loading {first.target} <- {first.draft} ...")
+    from ui.loaders import preload
+    preload()
+    say(f"Models ready in {time.perf_counter() - t0:.1f} s; starting the server.")
+
+
+def main() -> int:
+    prepare()
+    from streamlit.web import cli
+    sys.argv = ["streamlit", "run", str(APP), *sys.argv[1:]]
+    return cli.main()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
