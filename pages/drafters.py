@@ -9,7 +9,7 @@ from ui import family, jobs, loaders, shell, sidebar, state, tables
 from ui.figures.lessons import drafters_figure
 from ui.i18n import _
 from ui.lessons.drafters import compare, variants
-from ui.lessons.speed import REPEATS, spread_warning
+from ui.lessons.speed import REPEATS, clock_note, spread_warning
 from ui.measured import measured
 from ui.round_view import chart
 
@@ -49,11 +49,14 @@ if rows:
     note = spread_warning(overall)
     if note:
         st.warning(note, icon=":material/warning:")
+    if clock_note(overall):
+        st.info(clock_note(overall))
     c1, c2 = st.columns(2)
     with c1:
         chart(drafters_figure(overall, "acceptance_rate", _("Acceptance rate")), "drafters-acc")
     with c2:
-        chart(drafters_figure(overall, "speedup", _("Wall-clock speedup")), "drafters-speed")
+        chart(drafters_figure(overall, "speedup", _("Speedup (CPU time: the machine was busy)")
+                              if overall[0].get("clock") == "cpu" else _("Wall-clock speedup")), "drafters-speed")
     st.subheader(_("Winner per kind of text"))
     kinds = sorted({r["kind"] for r in rows} - {"all"})
     winners = [max((r for r in rows if r["kind"] == k), key=lambda r: r["speedup"]) for k in kinds]

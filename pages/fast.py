@@ -51,6 +51,8 @@ def warn(rows: list[dict]) -> None:
     note = speed.spread_warning(rows)
     if note:
         st.warning(note, icon=":material/warning:")
+    if speed.clock_note(rows):
+        st.info(speed.clock_note(rows))
 
 
 def measured(pair, names) -> None:
@@ -144,7 +146,7 @@ def bench_drafter(result: dict) -> str:
     if drafter == "model":
         return md(result["draft"])
     if drafter == "early-exit":
-        return _("early exit after layer {n}").format(n=result["exit_layer"])
+        return _("early exit after layer {n}").format(n=md(result["exit_layer"]))
     return _(DRAFTERS[drafter].label)
 
 
@@ -165,8 +167,8 @@ def benchmark() -> None:
                                     prompts=md(result["prompts"]), tokens=result["max_new_tokens"],
                                     repeats=result["repeats"], c=result["c"]))
     if result.get("library_drafting"):
-        st.caption(_("Assisted rows: transformers' own counterpart, `{how}`.").format(
-            how=result["library_drafting"]))
+        st.caption(_("Assisted rows: transformers' own counterpart: {how}.").format(
+            how=md(result["library_drafting"])))
     if upload is None and not speed.BENCH_FILE.exists():
         st.caption(_("Shipped measurement (no build/bench.json here yet): {cpu}, {threads} thread(s); the "
                      "target multiplied in {how}.").format(cpu=md(result.get("cpu", "?")),

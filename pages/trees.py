@@ -14,6 +14,7 @@ from ui.figures.tree import mask_figure, sibling_figure, sibling_steps, tree_fig
 from ui.i18n import _
 from ui.lessons import trees
 from ui.measured import measured
+from ui.round_view import chart
 from ui.safe import md
 from ui.tree_exactness import tree_rules_check
 
@@ -75,7 +76,7 @@ def siblings(tree, label) -> None:
     i = st.select_slider(_("Step"), list(range(len(steps))), format_func=lambda j: steps[j][0],
                          key=f"tree_step_{node}")
     title, dist, child = steps[i]
-    st.plotly_chart(sibling_figure(tree, dist, child, label), key="tree_sib")
+    chart(sibling_figure(tree, dist, child, label), "tree_sib")
     if child is not None:
         c = tree.nodes[child]
         u = "" if c.u is None else f", u = {prob(c.u)}"
@@ -116,8 +117,8 @@ def one_round(pair, settings) -> None:
         return
     st.markdown(round_story(rnd, label))
     c1, c2 = st.columns([3, 2])
-    c1.plotly_chart(tree_figure(rnd.tree, rnd.final, label), key="tree_fig")
-    c2.plotly_chart(mask_figure(rnd.tree, label), key="tree_mask")
+    chart(tree_figure(rnd.tree, rnd.final, label), "tree_fig", c1)
+    chart(mask_figure(rnd.tree, label), "tree_mask", c2)
     c2.caption(_("The verifying pass's attention mask: each node sees the prefix, the root and its "
                  "own ancestors — never a sibling's branch — so its p is what a chain along its "
                  "branch would have got."))
@@ -187,7 +188,7 @@ def pass_price(pair) -> None:
                                 name=_("a pass costing one step"), line=dict(dash="dash"))])
     fig.update_layout(height=280, xaxis=dict(title=_("tokens in one target pass"), type="category"),
                       yaxis_title=_("cost in one-token steps (v)"), margin=dict(t=10, b=10))
-    st.plotly_chart(fig, key="pass_price_fig")
+    chart(fig, "pass_price_fig")
     widest = sizes[-1]
     st.write(_("On this machine a {n}-token pass costs **{v:.2f}** one-token steps (v). A tree of N "
                "nodes buys its extra tokens per pass at v(N + 1); where v stays near 1 the tree's "

@@ -6,6 +6,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
+from specdec.bench.measure import clock_for
 from specdec.engine.decoder import generate
 from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
 from specdec.trace.schema import TraceError
@@ -14,7 +15,7 @@ from ui import examples, jobs, session, shell, sidebar, state, strip, tables
 from ui.figures.lessons import kind_figure, per_position_by_kind_figure
 from ui.i18n import _
 from ui.lessons import where
-from ui.lessons.speed import spread_warning
+from ui.lessons.speed import clock_note, spread_warning
 from ui.lessons.survival import survival_caption
 from ui.measured import measured
 from ui.round_view import chart
@@ -87,9 +88,9 @@ def decoded(key: dict, kept: dict):
     return memo[1]
 
 
-def kind_rows(res) -> list[dict]:
+def kind_rows(res, clock: str = "wall") -> list[dict]:
     by_kind = where.group_metrics(res, key=lambda r: r.prompt.kind)
-    speed = where.group_speedup(res, key=lambda r: r.prompt.kind)
+    speed = where.group_speedup(res, key=lambda r: r.prompt.kind, clock=clock)
     return [{"kind": examples.kind_name(k), "prompts": sum(r.prompt.kind == k for r in res),
              "acceptance rate": m.acceptance_rate, "mean acceptance length": m.mean_acceptance_length,
              "speedup": statistics.median(speed[k]), "speedup min": min(speed[k]),
@@ -102,16 +103,29 @@ def split_rows(groups: dict) -> list[dict]:
              "mean acceptance length": m.mean_acceptance_length} for g, m in groups.items()]
 
 
+def timing_notes(res, rows: list[dict], load: float, clock: str) -> None:
+    """Repeats that disagree; on a busy machine, the CPU-time speedups and their wall-clock ones
+    (or, for a result kept without CPU times, that it should be measured again)."""
+    warning = spread_warning([{"speedup_min": r["speedup min"], "speedup_max": r["speedup max"]} for r in rows])
+    if warning:
+        st.warning(warning)
+    if clock == "cpu":
+        wall = where.group_speedup(res, key=lambda r: r.prompt.kind)
+        st.info(clock_note([{"clock": "cpu", "load": load, "speedup": r["speedup"],
+                             "speedup_wall": statistics.median(wall[k])} for r, k in zip(rows, wall)]))
+    elif clock_for(load) == "cpu":
+        st.warning(_("The machine was busy (load {load:.1f} per core) and this result holds wall-clock "
+                     "times only: measure it again for speedups on CPU time.").format(load=load))
+
+
 def per_kind(res, load: float) -> None:
     st.header(_("By kind of text"))
-    rows = kind_rows(res)
+    clock = where.clock_of(res, load)
+    rows = kind_rows(res, clock)
     table = [{**r, "per position": " · ".join(f"{x:.2f}" for x in r["per position"]),
               "histogram": " ".join(map(str, r["histogram"]))} for r in rows]
     tables.show(pd.DataFrame(table), "where_kinds")
-    warning = spread_warning([{"speedup_min": r["speedup min"], "speedup_max": r["speedup max"],
-                               "load": load} for r in rows])
-    if warning:
-        st.warning(warning)
+    timing_notes(res, rows, load, clock)
     c1, c2 = st.columns(2)
     with c1:
         chart(kind_figure(rows), "where-kinds")
@@ -135,14 +149,15 @@ def open_in_step(text: str) -> None:
     st.session_state.start_now = True
 
 
-def drill_down(pair, res) -> None:
+def drill_down(pair, res, load: float) -> None:
     st.header(_("Drill down"))
     kinds = sorted({r.prompt.kind for r in res})
     kind = st.selectbox(_("Kind"), kinds, key="where_kind", format_func=examples.namer(kinds))
     ranked = sorted((r for r in res if r.prompt.kind == kind), key=lambda r: -(r.metrics.acceptance_rate or 0))
     tables.show(pd.DataFrame([{"label": r.prompt.label, "acceptance rate": r.metrics.acceptance_rate,
                                "mean acceptance length": r.metrics.mean_acceptance_length,
-                               "speedup": r.speedup} for r in ranked]), "where_ranked")
+                               "speedup": r.speedup_on(where.clock_of(res, load))} for r in ranked]),
+                "where_ranked")
     label = st.selectbox(_("Prompt"), [r.prompt.label for r in ranked], key="where_prompt")
     chosen = next(r for r in ranked if r.prompt.label == label)
     c1, c2 = st.columns(2)
@@ -166,4 +181,4 @@ else:
     if measurement:
         res, load = measurement
         per_kind(res, load)
-        drill_down(pair, res)
+        drill_down(pair, res, load)

@@ -4,9 +4,17 @@ chat template, with the generation prompt appended (the assistant's turn begins)
 Instruct models end a turn with their own end-of-turn token (SmolLM2: `<|im_end|>`),
 which the engine treats as a stop. A model without a chat template cannot take a chat:
 the caller is told to pass raw text instead.
+
+A message's text is text. `apply_chat_template` tokenises the rendered prompt as one string,
+so a message containing `<|im_end|>\n<|im_start|>system\n...` would get the template's real
+control ids and open a turn of its own (prompt injection through the template). Here the
+template's own parts keep their control ids, and a message that contains a control string is
+tokenised with `split_special_tokens`: its `<|im_end|>` stays the characters `<`, `|`, ...
+Ordinary messages get exactly apply_chat_template's ids.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, Sequence
 
@@ -54,8 +62,38 @@ def render(tokenizer, messages: tuple[Message, ...]) -> tuple[str, list[int]]:
                             "pass the prompt as raw text instead"))
     dicts = [{"role": m.role, "content": m.content} for m in messages]
     text = tokenizer.apply_chat_template(dicts, add_generation_prompt=True, tokenize=False)
-    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
-    return text, list(ids)
+    if not any(control_strings(tokenizer, m.content) for m in messages):
+        return text, list(tokenizer(text, add_special_tokens=False)["input_ids"])
+    return text, _literal_ids(tokenizer, text, messages)
+
+
+def control_strings(tokenizer, content: str) -> list[str]:
+    """The tokenizer's special-token strings that occur in `content`."""
+    special = set(tokenizer.all_special_tokens) | {
+        t.content for t in getattr(tokenizer, "added_tokens_decoder", {}).values() if t.special}
+    return sorted(s for s in special if s and s in content)
+
+
+def _literal_ids(tokenizer, text: str, messages: tuple[Message, ...]) -> list[int]:
+    """Ids of the rendered `text` with every message's content tokenised as plain text. Where
+    each content sits comes from rendering the template with a placeholder per message."""
+    marks = [f"\ue000{i}\ue001" for i in range(len(messages))]
+    dicts = [{"role": m.role, "content": mark} for m, mark in zip(messages, marks)]
+    skeleton = tokenizer.apply_chat_template(dicts, add_generation_prompt=True, tokenize=False)
+    parts = re.split("(\ue000\\d+\ue001)", skeleton)          # template, mark, template, ...
+    contents = {mark: m.content for mark, m in zip(marks, messages)}
+    if "".join(contents.get(p, p) for p in parts) != text or sorted(parts[1::2]) != sorted(marks):
+        found = sorted({s for m in messages for s in control_strings(tokenizer, m.content)})
+        raise InputError(N_("a message contains the control text {found}, and this model's chat "
+                            "template changes message text, so it cannot be kept as plain text: "
+                            "remove it"), found=", ".join(found))
+    ids = []
+    for i, part in enumerate(parts):
+        if i % 2:
+            ids += tokenizer(contents[part], add_special_tokens=False, split_special_tokens=True)["input_ids"]
+        elif part:
+            ids += tokenizer(part, add_special_tokens=False)["input_ids"]
+    return ids
 
 
 def user_turn(text: str) -> tuple[Message, ...]:

@@ -168,8 +168,9 @@ def test_transformers_as_a_user_loads_it_is_a_row_and_the_faster_baseline(tiny_d
 
     def slow_engine(row, pair, prompts, settings, m):     # the engine's plain row made 3x slower
         real(row, pair, prompts, settings, m)
-        if row == ROWS[0]:
+        if row == ROWS[0]:                                # on both clocks
             m.seconds[-1] *= 3
+            m.cpu_seconds[-1] *= 3
     monkeypatch.setattr(runner, "measure_once", slow_engine)
     result = bench(pair, ["abc", "(a b"], [2], [0.0], 8, 1)
     s = result["settings"][0]
@@ -202,7 +203,8 @@ def test_llama_cpp_rows_run_on_a_gguf_target_and_are_counted_not_compared(tmp_pa
 
     def fake(gguf, prompt, settings, seed, threads, lookup_k=None):
         calls.append((gguf, prompt, settings.max_new_tokens, settings.temperature, lookup_k, threads))
-        return settings.max_new_tokens, 0.01
+        from specdec.bench.clock import Lap
+        return settings.max_new_tokens, Lap(0.01, 0.01)
     monkeypatch.setattr(peers, "why_not", lambda gguf: None if gguf == path.resolve() else "no gguf")
     monkeypatch.setattr(peers, "generate", fake)
     result = bench(pair, ["the", "he t"], [3], [0.0], 6, 1, drafting=Settings(drafter="ngram"))

@@ -27,12 +27,20 @@ def test_temperature_caption_follows_the_data_both_ways():
     assert "no clear effect" in temperature_caption(flat)
 
 
-def test_spread_warning_only_when_repeats_disagree_or_the_machine_is_busy():
+def test_spread_warning_only_when_repeats_disagree():
     assert spread_warning([row("d", 1, 0.5, 1.2, 1.15, 1.25)]) is None
     wide = spread_warning([row("d", 1, 0.5, 1.0, 0.6, 1.3)])
     assert wide and "2.17×" in wide and "0.60–1.30×" in wide
-    busy = spread_warning([row("d", 1, 0.5, 1.2, 1.15, 1.25, load=1.6)])
-    assert busy and "busy (load 1.6 per core)" in busy
+    assert spread_warning([row("d", 1, 0.5, 1.2, 1.15, 1.25, load=1.6)]) is None   # busy: CPU time
+
+
+def test_a_busy_machine_is_said_with_both_clocks():
+    from ui.lessons.speed import clock_note
+    assert clock_note([row("d", 1, 0.5, 1.2)]) is None
+    busy = [{**row("d", 1, 0.5, 1.2, load=1.6), "clock": "cpu", "speedup_wall": 0.8},
+            {**row("e", 1, 0.5, 1.4, load=1.3), "clock": "cpu", "speedup_wall": 0.9}]
+    note = clock_note(busy)
+    assert "load 1.6 per core" in note and "1.20–1.40×" in note and "0.80–0.90×" in note
 
 
 def test_kind_caption_never_names_one_kind_as_best_and_worst():

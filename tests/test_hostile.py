@@ -246,3 +246,62 @@ def test_every_damaged_model_folder_is_one_load_error(tmp_path, damage, words):
 def test_an_unknown_embedded_name_is_not_sent_to_the_hub():
     with pytest.raises(specdec.LoadError, match="no embedded model 'stdlib/target-xl'"):
         specdec.load_pair("stdlib/target-xl", None)
+
+
+def test_token_text_and_file_names_are_plain_text_in_every_figure():
+    """Issue 31: Plotly renders <b>, <br> and <a href> in labels; every figure goes through
+    plain_figure, which escapes trace names, categories, texts, hovers, titles and ticks."""
+    import plotly.graph_objects as go
+
+    from ui.safe import plain_figure
+    evil = '<b>bold</b><br><a href="http://host/x">x</a>'
+    fig = go.Figure([go.Bar(x=[evil, "ok"], y=[1, 2], name=evil, text=[evil, None], hovertext=evil,
+                            hovertemplate="%{x}<br>%{y}<extra></extra>")])
+    fig.update_layout(title=evil, xaxis=dict(ticktext=[evil], tickvals=[0]))
+    fig.add_annotation(text=evil)
+    out = plain_figure(fig)
+    trace = out.data[0]
+    shown = [trace.x[0], trace.name, trace.text[0], trace.hovertext, out.layout.title.text,
+             out.layout.xaxis.ticktext[0], out.layout.annotations[0].text]
+    assert all("<" not in s and "&lt;b&gt;bold&lt;/b&gt;" in s for s in shown), shown
+    assert trace.x[1] == "ok" and trace.hovertemplate == "%{x}<br>%{y}<extra></extra>"   # the app's own
+
+
+def _bench(**changes) -> bytes:
+    row = {"row": "engine autoregressive", "tokens_per_s": 10.0, "seconds": [1.0]}
+    spec = {**row, "row": "engine speculative"}
+    setting = {"k": 2, "temperature": 0.0, "verify_cost": 1.2, "rows": [row, spec]}
+    data = {"target": "t", "draft": "d", "prompts": 2, "max_new_tokens": 8, "repeats": 1, "c": 0.1,
+            "settings": [setting]}
+    for key, value in changes.items():
+        if key == "rows":
+            setting["rows"] = value
+        else:
+            data[key] = value
+    return json.dumps(data).encode()
+
+
+@pytest.mark.parametrize("changes", [
+    {"drafter": "a-drafter-nobody-made"}, {"drafter": ["model"]}, {"exit_layer": "**4**"},
+    {"library_drafting": {"x": 1}}, {"rows": [{"row": "engine speculative", "tokens_per_s": 1.0}]},
+    {"rows": [{"row": ["engine autoregressive"]}]}, {"threads": "two"}, {"cpu": "x" * 5000}])
+def test_a_bench_file_outside_its_schema_is_one_clear_message(changes):
+    from ui.lessons.speed import read_bench
+    assert read_bench(_bench())[1] is None                           # the valid file reads
+    result, error = read_bench(_bench(**changes))
+    assert result is None and "not the JSON of `python -m specdec bench --json`" in error
+
+
+def test_the_fast_page_shows_a_bench_files_texts_as_text(tiny_dirs, tmp_path, monkeypatch):
+    from apptest import app
+
+    from ui.lessons import speed
+    evil = "![x](http://host/leak.png) **bold** [link](http://host)"
+    path = tmp_path / "bench.json"
+    path.write_bytes(_bench(target=evil, draft=None, drafter="early-exit", exit_layer=3,
+                            library_drafting=evil, cpu=evil))
+    monkeypatch.setattr(speed, "BENCH_FILE", path)
+    at = app(tiny_dirs, page="pages/fast.py", k=2)
+    shown = " ".join(c.value for c in at.caption)
+    assert "\\!\\[x\\]\\(http\\://host/leak\\.png\\)" in shown and "](http" not in shown
+    assert "early exit after layer 3" in shown

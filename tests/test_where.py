@@ -32,7 +32,21 @@ def test_speedup_per_repeat_is_time_weighted_over_the_group():
     b = result("code", [fake_round(1, 0)], spec=(20.0, 40.0), base=(10.0, 10.0))     # 1 token
     ups = group_speedup([a, b], key=lambda r: r.prompt.kind)["code"]
     assert ups == pytest.approx([2.0, (4 / 10 + 1 / 10) / (4 / 10 + 1 / 40)])
-    assert a.speedup == pytest.approx(1.5) and b.speedup == pytest.approx(3.0)       # medians
+    assert a.speedup_on() == pytest.approx(1.5) and b.speedup_on() == pytest.approx(3.0)   # medians
+
+
+def test_on_a_busy_machine_the_speedups_use_cpu_time_when_the_result_has_it():
+    """Wall-clock halved by a competing job, CPU time not: the CPU clock keeps the 2x."""
+    from dataclasses import replace
+
+    from ui.lessons.where import clock_of
+    a = replace(result("code", [fake_round(4, 3)], spec=(10.0,), base=(10.0,)),
+                spec_cpu_tokens_per_s=(40.0,), base_cpu_tokens_per_s=(20.0,))
+    assert clock_of([a], load=0.4) == "wall" and clock_of([a], load=1.3) == "cpu"
+    assert group_speedup([a], key=lambda r: r.prompt.kind, clock="cpu")["code"] == [2.0]
+    assert a.speedup_on("wall") == 1.0 and a.speedup_on("cpu") == 2.0
+    old = result("code", [fake_round(4, 3)])                  # kept before CPU times were recorded
+    assert clock_of([a, old], load=1.3) == "wall"
 
 
 def test_early_and_late_rounds():
@@ -58,7 +72,9 @@ def test_results_survive_their_json_form_and_a_damaged_file_is_refused(pair):
     back, load_back = where.from_json(data)
     assert load_back == load and [r.prompt for r in back] == prompts
     assert [r.metrics for r in back] == [r.metrics for r in res]
-    assert [r.speedup for r in back] == [r.speedup for r in res]
+    assert [r.speedup_on() for r in back] == [r.speedup_on() for r in res]
+    assert [r.speedup_on("cpu") for r in back] == [r.speedup_on("cpu") for r in res]
+    assert all(r.speedup_on("cpu") > 0 for r in res)
     data["results"][1]["rounds"][0]["n_accepted"] = "many"
     with pytest.raises(TraceError, match="where\\[1\\]"):
         where.from_json(data)

@@ -9,6 +9,7 @@ from specdec.trace.run import Round
 from ui import cache_story
 from ui.figures import rounds as plots
 from ui.i18n import N_, _
+from ui.safe import plain_figure
 
 WORDS = (N_("accepted"), N_("rejected"), N_("discarded"), N_("untried"), N_("deterministic"),
          N_("sampled"), N_("greedy"))   # verdicts and tree rules, shown through _()
@@ -17,8 +18,9 @@ PLOT_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "
                "modeBarButtons": [["toImage", "resetScale2d"]]}   # small: clear of the titles
 
 
-def chart(fig, key: str) -> None:
-    st.plotly_chart(fig, key=key, config=PLOT_CONFIG)
+def chart(fig, key: str, where=st) -> None:
+    """Every figure of the app is drawn here, its labels as plain text (ui/safe.plain_figure)."""
+    where.plotly_chart(plain_figure(fig), key=key, config=PLOT_CONFIG)
 
 
 def code(text: str) -> str:

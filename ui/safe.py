@@ -6,6 +6,7 @@ Streamlit renders Markdown in st.write / st.info / captions, so a string such as
 """
 from __future__ import annotations
 
+import html
 import re
 
 _SPECIAL = re.compile(r"([\\`*_{}\[\]<>()#+\-.!|~:$&])")
@@ -20,3 +21,37 @@ def md(value) -> str:
     text = "".join(ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape").decode()
                    for ch in text)
     return _SPECIAL.sub(r"\\\1", text)
+
+
+_TRACE_TEXT = ("x", "y", "text", "hovertext", "name", "labels")
+
+
+def _plain(value):
+    """Strings (alone or in a list) with Plotly's HTML subset escaped; anything else as is."""
+    if isinstance(value, str):
+        return html.escape(value, quote=False)
+    if isinstance(value, (list, tuple)) and any(isinstance(v, str) for v in value):
+        return [html.escape(v, quote=False) if isinstance(v, str) else v for v in value]
+    return value
+
+
+def plain_figure(fig):
+    """The figure with every label shown as text: Plotly renders <b>, <br>, <a href> and more
+    inside trace names, category labels, text, hovers, titles and annotations, and token texts
+    (a real model's included) or names from a file can contain them. Templates
+    (hovertemplate) are the app's own and keep their tags; the values they show are escaped."""
+    for trace in fig.data:
+        for key in _TRACE_TEXT:
+            if key in trace and trace[key] is not None:
+                trace[key] = _plain(trace[key])
+    layout = fig.layout
+    if layout.title and layout.title.text:
+        layout.title.text = _plain(layout.title.text)
+    for note in layout.annotations or ():
+        note.text = _plain(note.text)
+    for axis in (layout.xaxis, layout.yaxis):
+        if axis.ticktext is not None:
+            axis.ticktext = _plain(list(axis.ticktext))
+        if axis.title and axis.title.text:
+            axis.title.text = _plain(axis.title.text)
+    return fig

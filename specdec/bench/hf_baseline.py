@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import functools
-import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,6 +9,7 @@ from typing import Callable
 
 import torch
 
+from specdec.bench.clock import stopwatch
 from specdec.settings import Settings
 
 
@@ -163,7 +163,6 @@ def hf_generate(pair, prompt, settings: Settings, seed: int, assistant: str | No
     model = pair.target if model is None else model
     with ForwardCounter(model) as counter, torch.no_grad(), \
             assistant_settings(holder, assistant_config if holder is not None else {}):
-        t0 = time.perf_counter()
-        out = model.generate(ids, **kwargs)
-        seconds = time.perf_counter() - t0
-    return out[0, ids.shape[1]:].tolist(), seconds, counter.count
+        with stopwatch() as lap:
+            out = model.generate(ids, **kwargs)
+    return out[0, ids.shape[1]:].tolist(), lap, counter.count

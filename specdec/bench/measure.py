@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import torch
 
+from specdec.bench.clock import Lap, stopwatch
 from specdec.engine.decoder import generate
 from specdec.models.runtime import forward, new_cache
 from specdec.settings import Settings
@@ -89,13 +90,22 @@ def drafter_cost(pair, settings: Settings) -> tuple[float, float, float]:
 @dataclass(frozen=True)
 class Timed:
     tokens: int
-    seconds: float
+    seconds: float       # wall-clock
     rounds: tuple        # the runs' rounds, pooled (lean traces)
     texts: tuple         # generated text per prompt
+    cpu_seconds: float = 0.0    # CPU time of the same runs (clock.py)
 
     @property
     def tokens_per_s(self) -> float:
         return self.tokens / self.seconds if self.seconds else 0.0
+
+    @property
+    def tokens_per_cpu_s(self) -> float:
+        return self.tokens / self.cpu_seconds if self.cpu_seconds else 0.0
+
+    def rate(self, clock: str) -> float:
+        """tokens/s on the "wall" or the "cpu" clock."""
+        return self.tokens_per_cpu_s if clock == "cpu" else self.tokens_per_s
 
     @property
     def metrics(self):
@@ -108,7 +118,8 @@ def machine_load() -> float:
     return os.getloadavg()[0] / (os.cpu_count() or 1)
 
 
-BUSY_LOAD = 1.0          # per core, sampled during a measurement: another job is competing
+BUSY_LOAD = 1.0          # per core, sampled during a measurement: another job is competing,
+                         # so headline speedups use CPU time (clock.py)
 WIDE_SPREAD = 1.25       # max / min of repeated speedups above this: the timing is unreliable
 
 
@@ -128,19 +139,24 @@ def interleaved(runs: list[tuple[str, object, Settings]], prompts: list, repeats
     return out, load
 
 
-def speedups(spec: list["Timed"], base: list["Timed"]) -> list[float]:
+def clock_for(load: float) -> str:
+    """The clock headline speedups use: CPU time when the machine was busy, else wall-clock."""
+    return "cpu" if load >= BUSY_LOAD else "wall"
+
+
+def speedups(spec: list["Timed"], base: list["Timed"], clock: str = "wall") -> list[float]:
     """Per repeat: speculative tokens/s over the baseline's tokens/s of the same repeat."""
-    return [s.tokens_per_s / b.tokens_per_s for s, b in zip(spec, base) if b.tokens_per_s]
+    return [s.rate(clock) / b.rate(clock) for s, b in zip(spec, base) if b.rate(clock)]
 
 
 def timed(pair, prompts: list[str], settings: Settings) -> Timed:
     """Generate for every prompt (seed = its index, lean traces) and time the whole set."""
-    tokens, seconds, rounds, texts = 0, 0.0, [], []
+    tokens, total, rounds, texts = 0, Lap(), [], []
     for i, prompt in enumerate(prompts):
-        t0 = time.perf_counter()
-        run = generate(pair, prompt, settings, seed=i, lean=True)
-        seconds += time.perf_counter() - t0
+        with stopwatch() as lap:
+            run = generate(pair, prompt, settings, seed=i, lean=True)
+        total.wall, total.cpu = total.wall + lap.wall, total.cpu + lap.cpu
         tokens += len(run.token_ids)
         rounds += run.rounds
         texts.append(run.text)
-    return Timed(tokens, seconds, tuple(rounds), tuple(texts))
+    return Timed(tokens, total.wall, tuple(rounds), tuple(texts), total.cpu)

@@ -16,9 +16,9 @@ import importlib.util
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
+from specdec.bench.clock import Lap, stopwatch
 from specdec.settings import Settings
 
 PACKAGE = "llama_cpp"
@@ -71,15 +71,15 @@ def _sampling(settings: Settings, seed: int) -> dict:
 
 
 def generate(gguf: Path, prompt, settings: Settings, seed: int, threads: int,
-             lookup_k: int | None = None) -> tuple[int, float]:
-    """(new tokens, seconds) for one prompt: a chat (messages) or a text."""
+             lookup_k: int | None = None) -> tuple[int, Lap]:
+    """(new tokens, its Lap) for one prompt: a chat (messages) or a text."""
     llm = model(str(gguf), threads, lookup_k)
     llm.reset()                                   # no prefix reused from the previous prompt
     kw = {"max_tokens": settings.max_new_tokens, **_sampling(settings, seed)}
-    t0 = time.perf_counter()
-    if isinstance(prompt, str):
-        out = llm.create_completion(prompt, **kw)
-    else:
-        messages = [{"role": m.role, "content": m.content} for m in prompt]
-        out = llm.create_chat_completion(messages=messages, **kw)
-    return int(out["usage"]["completion_tokens"]), time.perf_counter() - t0
+    with stopwatch() as lap:
+        if isinstance(prompt, str):
+            out = llm.create_completion(prompt, **kw)
+        else:
+            messages = [{"role": m.role, "content": m.content} for m in prompt]
+            out = llm.create_chat_completion(messages=messages, **kw)
+    return int(out["usage"]["completion_tokens"]), lap

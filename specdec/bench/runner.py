@@ -20,14 +20,14 @@ paid in the runs is reported too, with the bound it implies, so a gap can be att
 from __future__ import annotations
 
 import statistics
-import time
 from dataclasses import dataclass, field, replace
 
 import torch
 
 from specdec.bench import peers
+from specdec.bench.clock import Lap, stopwatch
 from specdec.bench.hf_baseline import hf_generate, library_drafting, user_load_why, user_loaded
-from specdec.bench.measure import drafter_cost, verify_cost, verify_cost_in_run
+from specdec.bench.measure import BUSY_LOAD, drafter_cost, machine_load, verify_cost, verify_cost_in_run
 from specdec.engine.decoder import generate
 from specdec.engine.prompt import encode_prompt
 from specdec.errors import LoadError
@@ -51,7 +51,8 @@ LIBRARY_DRAFTING = {"k": 20, "policy": "confidence", "confidence": 0.4}
 
 @dataclass
 class Measured:
-    seconds: list[float] = field(default_factory=list)   # one total per repeat
+    seconds: list[float] = field(default_factory=list)   # wall-clock, one total per repeat
+    cpu_seconds: list[float] = field(default_factory=list)   # CPU time (clock.py), the same totals
     tokens: int = 0
     target_forwards: int | None = 0
     outputs: list[list[int]] = field(default_factory=list)
@@ -61,41 +62,50 @@ class Measured:
     def tokens_per_s(self) -> float:
         return self.tokens / statistics.median(self.seconds) if self.seconds else 0.0
 
+    @property
+    def tokens_per_cpu_s(self) -> float:
+        return self.tokens / statistics.median(self.cpu_seconds) if self.cpu_seconds else 0.0
+
+    def rate(self, clock: str) -> float:
+        """tokens/s on the "wall" or the "cpu" clock."""
+        return self.tokens_per_cpu_s if clock == "cpu" else self.tokens_per_s
+
 
 def _one(row: str, pair, prompt: str, settings: Settings, seed: int):
-    """(ids, seconds, target forwards, rounds) for one prompt."""
+    """(ids, Lap, target forwards, rounds) for one prompt."""
     if row.startswith("engine"):
         mode = "autoregressive" if row == ROWS[0] else "speculative"
-        t0 = time.perf_counter()
-        run = generate(pair, prompt, settings, seed=seed, lean=True, mode=mode)
-        seconds = time.perf_counter() - t0
-        return list(run.token_ids), seconds, run.metrics.target_forwards, list(run.rounds)
+        with stopwatch() as lap:
+            run = generate(pair, prompt, settings, seed=seed, lean=True, mode=mode)
+        return list(run.token_ids), lap, run.metrics.target_forwards, list(run.rounds)
     if row in PEERS:
         lookup = settings.k if row == PEERS[1] else None
-        n, seconds = peers.generate(source_gguf(pair.target_name), prompt, settings, seed,
-                                    torch.get_num_threads(), lookup)
-        return [-1] * n, seconds, None, []               # text out: counted, not compared
+        n, lap = peers.generate(source_gguf(pair.target_name), prompt, settings, seed,
+                                torch.get_num_threads(), lookup)
+        return [-1] * n, lap, None, []                   # text out: counted, not compared
     if row == USER_LOADED:
-        ids, seconds, forwards = hf_generate(pair, prompt, settings, seed, model=user_loaded(pair.target_name))
-        return ids, seconds, forwards, []
+        ids, lap, forwards = hf_generate(pair, prompt, settings, seed, model=user_loaded(pair.target_name))
+        return ids, lap, forwards, []
     assistant = None if row == ROWS[2] else "constant" if row == ROWS[3] else "defaults"
-    ids, seconds, forwards = hf_generate(pair, prompt, settings, seed, assistant, settings.k)
-    return ids, seconds, forwards, []
+    ids, lap, forwards = hf_generate(pair, prompt, settings, seed, assistant, settings.k)
+    return ids, lap, forwards, []
 
 
 def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Measured) -> None:
     """Add one repeat of `row` (every prompt, seed = its index) to `m`; counts come from the first."""
-    first, total = not m.seconds, 0.0
+    first, total = not m.seconds, Lap()
     for i, prompt in enumerate(prompts):
-        ids, seconds, forwards, rounds = _one(row, pair, prompt, settings, seed=i)
-        total += seconds
+        ids, lap, forwards, rounds = _one(row, pair, prompt, settings, seed=i)
+        total.wall += lap.wall
+        total.cpu += lap.cpu
         if first:
             m.tokens += len(ids)
             m.target_forwards = None if forwards is None or m.target_forwards is None \
                 else m.target_forwards + forwards                  # llama.cpp: not counted
             m.outputs.append(ids)
             m.rounds += rounds
-    m.seconds.append(total)
+    m.seconds.append(total.wall)
+    m.cpu_seconds.append(total.cpu)
 
 
 ASSISTED = ROWS[3], ROWS[4]
@@ -163,20 +173,28 @@ def jobs(t: float, ks: list[int], max_new: int, rows: tuple[str, ...] = ROWS, pa
     return out
 
 
+def _ratio(a: float, b: float) -> float | None:
+    return a / b if b else None
+
+
 def summarize_row(name: str, m: Measured, base: Measured, k: int, c: float, v: float,
-                  engine: Measured | None = None) -> dict:
+                  engine: Measured | None = None, clock: str = "wall") -> dict:
     """One row; speedup against `base` (the faster baseline), the bounds against `engine` (the
-    engine's own autoregressive row, which Theorem 3.8's ratio is about)."""
+    engine's own autoregressive row, which Theorem 3.8's ratio is about). `speedup` is on
+    `clock`; speedup_wall and speedup_cpu give both."""
     engine = engine or base
-    own = m.tokens_per_s / engine.tokens_per_s if engine.tokens_per_s else None
-    row = {"row": name, "tokens_per_s": m.tokens_per_s, "tokens": m.tokens,
+    own = _ratio(m.rate(clock), engine.rate(clock))
+    row = {"row": name, "tokens_per_s": m.tokens_per_s, "tokens_per_cpu_s": m.tokens_per_cpu_s,
+           "tokens": m.tokens,
            "target_forwards_per_token": m.target_forwards / m.tokens if m.tokens and m.target_forwards is not None
            else None,
-           "speedup": m.tokens_per_s / base.tokens_per_s if base.tokens_per_s else None,
+           "speedup": _ratio(m.rate(clock), base.rate(clock)), "clock": clock,
+           "speedup_wall": _ratio(m.tokens_per_s, base.tokens_per_s),
+           "speedup_cpu": _ratio(m.tokens_per_cpu_s, base.tokens_per_cpu_s),
            "speedup_vs_engine_ar": own,
            "acceptance_rate": None, "mean_acceptance_length": None, "bound": None,
            "measured_over_bound": None, "bound_with_verify": None,
-           "measured_over_bound_with_verify": None, "seconds": m.seconds}
+           "measured_over_bound_with_verify": None, "seconds": m.seconds, "cpu_seconds": m.cpu_seconds}
     if not m.rounds or name == ROWS[0]:
         return row
     s = summarize(m.rounds)
@@ -241,33 +259,37 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
            "verify_cost_alone": {str(k): verify_cost(pair.target, pair.vocab_size, k, target_ms)
                                  for k in ks}}
     todo_by_t = {t: jobs(t, ks, max_new, names, pair, tuple(trees), drafting) for t in temps}
-    steps, done = repeats * sum(map(len, todo_by_t.values())), 0
+    steps, done, load = repeats * sum(map(len, todo_by_t.values())), 0, machine_load()
     for t, todo in todo_by_t.items():
         measured = {key: Measured() for key, _, _ in todo}
         for r in range(repeats):
             for key, name, settings in todo:
                 progress(done, steps, f"T={t} k={key[1] or '-'} {name} (repeat {r + 1})")
                 measure_once(name, pair, prompts, settings, measured[key])
-                done += 1
+                done, load = done + 1, max(load, machine_load())
+        clock = "cpu" if load >= BUSY_LOAD else "wall"       # the headline's clock: clock.py
         for k in ks:
             rows = {name: measured.get((name, None)) or measured[(name, k)]
                     for name in names + tuple(tree_row(b) for b in trees)}
             v_alone = out["verify_cost_alone"][str(k)]
-            out["settings"].append(_setting(pair, prompts, rows, k, t, c, v_alone))
+            out["settings"].append(_setting(pair, prompts, rows, k, t, c, v_alone, clock))
+    out.update(load=load, clock="cpu" if load >= BUSY_LOAD else "wall")
     progress(steps, steps, "done")
     return out
 
 
-def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone: float) -> dict:
-    """One (T, k) table; bound(v) uses v as paid in the runs (v_alone: the same pass timed alone)."""
+def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone: float,
+             clock: str = "wall") -> dict:
+    """One (T, k) table; bound(v) uses v as paid in the runs (v_alone: the same pass timed alone);
+    speedups and the baseline on `clock` ("wall", or "cpu" when the machine was busy)."""
     v = verify_cost_in_run(measured[ROWS[1]].rounds, measured[ROWS[0]].rounds, k) or v_alone
-    baseline = max((name for name in BASELINES if name in measured), key=lambda n: measured[n].tokens_per_s)
-    rows = [summarize_row(name, measured[name], measured[baseline], k, c, v, measured[ROWS[0]])
+    baseline = max((name for name in BASELINES if name in measured), key=lambda n: measured[n].rate(clock))
+    rows = [summarize_row(name, measured[name], measured[baseline], k, c, v, measured[ROWS[0]], clock)
             for name in measured]
     user = measured.get(USER_LOADED)
-    entry = {"k": k, "temperature": t, "baseline": baseline,
-             "engine_slower_than_user_load": bool(user and user.tokens_per_s > STRICT_MARGIN
-                                                  * measured[ROWS[0]].tokens_per_s),
+    entry = {"k": k, "temperature": t, "baseline": baseline, "clock": clock,
+             "engine_slower_than_user_load": bool(user and user.rate(clock) > STRICT_MARGIN
+                                                  * measured[ROWS[0]].rate(clock)),
              "verify_cost": v, "verify_cost_alone": v_alone,
              "ceiling": verify_ceiling(k, c, v),
              "rows": rows, "identical": None, "mismatches": []}

@@ -88,13 +88,22 @@ def _cell(value, spec: str) -> str:
 
 COLUMNS = (("tok/s", "tokens_per_s", ".1f", 8), ("fwd/tok", "target_forwards_per_token", ".3f", 9),
            ("acc", "acceptance_rate", ".2f", 7), ("len", "mean_acceptance_length", ".2f", 6),
-           ("speedup", "speedup", ".2f", 9), ("bound", "bound", ".2f", 7),
+           ("speedup", "speedup", ".2f", 9), ("wall", "speedup_wall", ".2f", 6), ("cpu", "speedup_cpu", ".2f", 6),
+           ("bound", "bound", ".2f", 7),
            ("meas/bound", "measured_over_bound", ".2f", 11), ("bound(v)", "bound_with_verify", ".2f", 10),
            ("meas/bound(v)", "measured_over_bound_with_verify", ".2f", 14))
 
 
+CLOCK_NOTE = {   # which clock the headline speedup used (specdec/bench/clock.py)
+    "wall": "on wall-clock (the machine was idle: at most {load:.2f} load per core); wall and cpu "
+            "give both clocks",
+    "cpu": "on CPU time, since the machine was busy (load {load:.2f} per core: another job competed "
+           "for the cores); wall and cpu give both clocks",
+}
+
+
 def _line(row: dict) -> str:
-    return f"{row['row']:<44}" + "".join(f"{_cell(row[key], spec):>{w}}" for _, key, spec, w in COLUMNS)
+    return f"{row['row']:<44}" + "".join(f"{_cell(row.get(key), spec):>{w}}" for _, key, spec, w in COLUMNS)
 
 
 def table(result: dict) -> str:
@@ -126,7 +135,8 @@ def table(result: dict) -> str:
                   head, "-" * len(head)]
         lines += [_line(r) for r in s["rows"]]
         if s.get("baseline"):
-            lines.append(f"speedup = tokens/s over the faster baseline: {s['baseline']}")
+            lines.append(f"speedup = tokens/s over the faster baseline: {s['baseline']}; "
+                         + CLOCK_NOTE[s.get("clock", "wall")].format(load=result.get("load") or 0.0))
         if s.get("engine_slower_than_user_load"):
             lines.append("the engine's autoregressive row is more than 5% slower than transformers as a "
                          "user loads the model: this machine has a faster plain way to run it")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, replace
 
-from specdec.bench.measure import drafter_cost, machine_load, timed
+from specdec.bench.measure import clock_for, drafter_cost, machine_load, timed
 from specdec.prompts import Prompt, as_input
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
@@ -29,20 +29,28 @@ def variants(drafts: list[str], policy_draft: str, exit_layer: int) -> list[Vari
     return out
 
 
-def _tps(pooled: dict) -> float:
-    return pooled["tokens"] / pooled["seconds"] if pooled["seconds"] else 0.0
+def _tps(pooled: dict, clock: str = "wall") -> float:
+    seconds = pooled.get("cpu_seconds", 0.0) if clock == "cpu" else pooled["seconds"]
+    return pooled["tokens"] / seconds if seconds else 0.0
+
+
+def _ups(spec: list[dict], base: list[dict], kind: str, clock: str) -> list[float]:
+    return [_tps(s[kind], clock) / _tps(b[kind], clock) for s, b in zip(spec, base)
+            if _tps(b[kind], clock)] or [0.0]
 
 
 def _rows(label: str, spec: list[dict], base: list[dict], c: float, load: float) -> list[dict]:
-    """spec, base: per repeat, the pooled runs by kind. Speedup: median and range over repeats."""
-    rows = []
+    """spec, base: per repeat, the pooled runs by kind. Speedup: median and range over repeats,
+    on CPU time when the machine was busy (measure.clock_for), with the wall-clock median."""
+    rows, clock = [], clock_for(load)
     for kind in ["all"] + sorted(k for k in spec[0] if k != "all"):
         m = summarize(spec[0][kind]["rounds"])          # counts: the first repeat
-        ups = [_tps(s[kind]) / _tps(b[kind]) for s, b in zip(spec, base) if _tps(b[kind])] or [0.0]
+        ups = _ups(spec, base, kind, clock)
         rows.append({"drafter": label, "kind": kind, "acceptance_rate": m.acceptance_rate,
                      "mean_acceptance_length": m.mean_acceptance_length, "c": c,
                      "speedup": statistics.median(ups), "speedup_min": min(ups),
-                     "speedup_max": max(ups), "load": load})
+                     "speedup_max": max(ups), "clock": clock,
+                     "speedup_wall": statistics.median(_ups(spec, base, kind, "wall")), "load": load})
     return rows
 
 
@@ -52,9 +60,10 @@ def _by_kind(pair, prompts: list[Prompt], settings: Settings, chat: bool) -> dic
     for p in prompts:
         t = timed(pair, [as_input(p, chat)], settings)
         for kind in (p.kind, "all"):
-            acc = out.setdefault(kind, {"tokens": 0, "seconds": 0.0, "rounds": []})
+            acc = out.setdefault(kind, {"tokens": 0, "seconds": 0.0, "cpu_seconds": 0.0, "rounds": []})
             acc["tokens"] += t.tokens
             acc["seconds"] += t.seconds
+            acc["cpu_seconds"] += t.cpu_seconds
             acc["rounds"] += list(t.rounds)
     return out
 

@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from specdec.bench.measure import cost_ratio, interleaved, speedups, timed, verify_cost, verify_cost_in_run
+from specdec.bench.measure import clock_for, cost_ratio, interleaved, speedups, timed, verify_cost, verify_cost_in_run
 from specdec.settings import Settings
 from specdec.trace.theory import expected_speedup, expected_tokens, speedup_with_verify
 from specdec.wording import _
@@ -38,8 +38,9 @@ def read_bench(uploaded: bytes | None, default: Path | None = None) -> tuple[dic
             raise ValueError
         return result, None
     except (ValueError, KeyError, TypeError, RecursionError, UnicodeDecodeError):
-        return None, ("this file is not the JSON of `python -m specdec bench --json` "
-                      "(no settings with rows): rerun the bench with --json and upload its output")
+        return None, ("this file is not the JSON of `python -m specdec bench --json` (a field of "
+                      "the wrong type, an unknown drafter, or a setting without the engine's rows): "
+                      "rerun the bench with --json and upload its output")
 
 
 MAX_BENCH_BYTES = 8 * 2**20
@@ -51,20 +52,41 @@ def _number(x, optional: bool = True) -> bool:
     return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
 
 
+REQUIRED_ROWS = ("engine autoregressive", "engine speculative")   # every bench has them
+
+
+def _text(x) -> bool:
+    return x is None or isinstance(x, str) and len(x) <= 1000
+
+
 def _bench_shape_ok(result) -> bool:
-    """Every field the page reads has the type it expects (an uploaded file is untrusted);
-    an n-gram or early-exit bench loads no draft model (draft: null)."""
+    """Every field the page reads has the type it expects (an uploaded file is untrusted): a
+    known drafter, an integer exit layer, short texts, both engine rows in every setting; an
+    n-gram or early-exit bench loads no draft model (draft: null)."""
+    from specdec.drafters.registry import DRAFTERS
     head = isinstance(result, dict) and isinstance(result.get("settings"), list) and \
         result["settings"] and isinstance(result.get("target"), str) and \
         isinstance(result.get("draft"), (str, type(None))) and \
-        all(_number(result.get(k), False) for k in ("prompts", "max_new_tokens", "repeats", "c"))
+        all(_number(result.get(k), False) for k in ("prompts", "max_new_tokens", "repeats", "c")) and \
+        result.get("drafter", "model") in DRAFTERS and \
+        (result.get("exit_layer") is None or isinstance(result["exit_layer"], int)) and \
+        all(_text(result.get(k)) for k in ("target", "draft", "library_drafting", "cpu", "target_kernels")) and \
+        (result.get("threads") is None or isinstance(result["threads"], int))
     return head and all(
-        isinstance(s, dict) and _number(s.get("k"), False) and _number(s.get("temperature"), False)
+        isinstance(s, dict) and isinstance(s.get("rows"), list)
+        and set(REQUIRED_ROWS) <= {r.get("row") for r in s["rows"] if isinstance(r, dict)} and
+        _number(s.get("k"), False) and _number(s.get("temperature"), False)
         and _number(s.get("verify_cost")) and isinstance(s.get("rows"), list)
-        and all(isinstance(r, dict) and isinstance(r.get("row"), str)
-                and all(_number(v) for key, v in r.items() if key not in ("row", "seconds"))
+        and s.get("clock", "wall") in CLOCKS
+        and all(isinstance(r, dict) and isinstance(r.get("row"), str) and r.get("clock", "wall") in CLOCKS
+                and all(_number(v) for key, v in r.items() if key not in ("row", "seconds", "cpu_seconds", "clock"))
+                and all(isinstance(r.get(key, []), list) and all(map(_number, r.get(key, [])))
+                        for key in ("seconds", "cpu_seconds"))
                 for r in s["rows"])
         for s in result["settings"])
+
+
+CLOCKS = ("wall", "cpu")         # which clock a bench's headline speedups used (bench/clock.py)
 
 
 REPEATS = 3
@@ -74,11 +96,14 @@ def _row(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0) 
     """spec, base: the repeats (Timed) of one setting and of the baseline; v: measured cost of
     the (k+1)-token verification pass in target steps. Speedup: median and range over repeats."""
     m = spec[0].metrics                      # counts do not depend on timing: the first repeat
-    alpha = m.mean_beta or 0.0
-    ups = speedups(spec, base) or [0.0]
+    alpha, clock = m.mean_beta or 0.0, clock_for(load)
+    ups = speedups(spec, base, clock) or [0.0]
+    other = speedups(spec, base, "wall" if clock == "cpu" else "cpu") or [0.0]
     return {"k": k, "alpha": alpha, "acceptance_rate": m.acceptance_rate or 0.0,
             "tokens_per_round": m.mean_acceptance_length or 0.0, "c": c,
             "speedup": statistics.median(ups), "speedup_min": min(ups), "speedup_max": max(ups),
+            "clock": clock, f"speedup_{clock}": statistics.median(ups),
+            f"speedup_{'wall' if clock == 'cpu' else 'cpu'}": statistics.median(other),
             "repeats": len(ups), "load": load,
             "theory_tokens": expected_tokens(alpha, k), "theory_speedup": expected_speedup(alpha, k, c),
             "verify_cost": v, "theory_speedup_v": speedup_with_verify(alpha, k, c, v),
@@ -137,21 +162,31 @@ def temperature_sweep(pair, prompts: list[str], temps: list[float], settings: Se
 
 
 def spread_warning(rows: list[dict]) -> str | None:
-    """A warning when repeated speedups disagree or the machine was busy (else None)."""
-    from specdec.bench.measure import BUSY_LOAD, WIDE_SPREAD
+    """A warning when repeated speedups disagree (else None). A busy machine alone is not one:
+    its rows carry CPU-time speedups (clock_note says so)."""
+    from specdec.bench.measure import WIDE_SPREAD
     wide = [r for r in rows if r.get("speedup_min") and r["speedup_max"] / r["speedup_min"] > WIDE_SPREAD]
-    busy = max((r.get("load", 0.0) for r in rows), default=0.0)
-    notes = []
-    if wide:
-        worst = max(wide, key=lambda r: r["speedup_max"] / r["speedup_min"])
-        notes.append(_("repeats disagree by up to {ratio:.2f}× ({lo:.2f}–{hi:.2f}×)").format(
-            ratio=worst["speedup_max"] / worst["speedup_min"], lo=worst["speedup_min"],
-            hi=worst["speedup_max"]))
-    if busy >= BUSY_LOAD:
-        notes.append(_("the machine was busy (load {load:.1f} per core)").format(load=busy))
-    return None if not notes else _("Timing is unreliable here: {why}. Acceptance and tokens per "
-                                    "round do not depend on timing; re-measure the speedups on an "
-                                    "idle machine.").format(why=_(" and ").join(notes))
+    if not wide:
+        return None
+    worst = max(wide, key=lambda r: r["speedup_max"] / r["speedup_min"])
+    return _("Timing is unreliable here: repeats disagree by up to {ratio:.2f}× ({lo:.2f}–{hi:.2f}×). "
+             "Acceptance and tokens per round do not depend on timing; re-measure the speedups with "
+             "more repeats.").format(ratio=worst["speedup_max"] / worst["speedup_min"],
+                                    lo=worst["speedup_min"], hi=worst["speedup_max"])
+
+
+def clock_note(rows: list[dict]) -> str | None:
+    """When the machine was busy: the speedups shown are on CPU time, with the wall-clock ones."""
+    busy = [r for r in rows if r.get("clock") == "cpu"]
+    if not busy:
+        return None
+    load = max(r.get("load", 0.0) for r in busy)
+    walls = [r["speedup_wall"] for r in busy if r.get("speedup_wall") is not None]
+    cpus = [r["speedup"] for r in busy]
+    return _("The machine was busy (load {load:.1f} per core: other work competed for the cores), so "
+             "these speedups use the CPU time the runs themselves needed ({lo:.2f}–{hi:.2f}×); on the "
+             "wall-clock they read {wlo:.2f}–{whi:.2f}×.").format(
+        load=load, lo=min(cpus), hi=max(cpus), wlo=min(walls, default=0.0), whi=max(walls, default=0.0))
 
 
 def tradeoff_caption(rows: list[dict]) -> str:

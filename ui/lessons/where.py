@@ -11,7 +11,7 @@ import dataclasses
 import statistics
 from dataclasses import dataclass, replace
 
-from specdec.bench.measure import machine_load, timed
+from specdec.bench.measure import clock_for, machine_load, timed
 from specdec.prompts import Prompt, as_input
 from specdec.settings import Settings
 from specdec.trace.metrics import Metrics, summarize
@@ -25,18 +25,31 @@ class PromptResult:
     prompt: Prompt
     prompt_tokens: int
     rounds: tuple[Round, ...]    # lean traces of the speculative run (the same in every repeat)
-    spec_tokens_per_s: tuple[float, ...]     # one per repeat
+    spec_tokens_per_s: tuple[float, ...]     # one per repeat, wall-clock
     base_tokens_per_s: tuple[float, ...]
+    spec_cpu_tokens_per_s: tuple[float, ...] = ()   # the same on CPU time (none in older files)
+    base_cpu_tokens_per_s: tuple[float, ...] = ()
 
     @property
     def metrics(self) -> Metrics:
         return summarize(self.rounds)
 
-    @property
-    def speedup(self) -> float:
+    def rates(self, clock: str = "wall") -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """(speculative, autoregressive) tokens/s per repeat on that clock."""
+        if clock == "cpu":
+            return self.spec_cpu_tokens_per_s, self.base_cpu_tokens_per_s
+        return self.spec_tokens_per_s, self.base_tokens_per_s
+
+    def speedup_on(self, clock: str = "wall") -> float:
         """Median over the repeats of speculative over autoregressive tokens/s."""
-        ups = [s / b for s, b in zip(self.spec_tokens_per_s, self.base_tokens_per_s) if b]
+        ups = [s / b for s, b in zip(*self.rates(clock)) if b]
         return statistics.median(ups) if ups else 0.0
+
+
+def clock_of(results: list[PromptResult], load: float) -> str:
+    """CPU time when the machine was busy and every result has it (measure.clock_for)."""
+    has_cpu = all(r.spec_cpu_tokens_per_s and r.base_cpu_tokens_per_s for r in results)
+    return clock_for(load) if has_cpu else "wall"
 
 
 def run_set(pair, prompts: list[Prompt], settings: Settings, progress, chat: bool = False,
@@ -56,7 +69,8 @@ def run_set(pair, prompts: list[Prompt], settings: Settings, progress, chat: boo
         rounds = spec[0].rounds
         n = rounds[0].prefix_len if rounds else 0           # the prompt, as the model read it
         out.append(PromptResult(p, n, rounds, tuple(t.tokens_per_s for t in spec),
-                                tuple(t.tokens_per_s for t in base)))
+                                tuple(t.tokens_per_s for t in base),
+                                tuple(t.tokens_per_cpu_s for t in spec), tuple(t.tokens_per_cpu_s for t in base)))
     progress(len(prompts), len(prompts), "done")
     return out, load
 
@@ -79,19 +93,19 @@ def group_metrics(results: list[PromptResult], key) -> dict[str, Metrics]:
     return {name: summarize(rounds) for name, rounds in groups.items()}
 
 
-def group_speedup(results: list[PromptResult], key) -> dict[str, list[float]]:
-    """Wall-clock speedup per group and repeat: summed time of both modes (time-weighted)."""
+def group_speedup(results: list[PromptResult], key, clock: str = "wall") -> dict[str, list[float]]:
+    """Speedup per group and repeat on `clock`: summed time of both modes (time-weighted)."""
     groups: dict[str, list[PromptResult]] = {}
     for r in results:
         groups.setdefault(key(r), []).append(r)
     out = {}
     for name, rs in groups.items():
-        tokens = [r.metrics.tokens for r in rs]
-        repeats = min(len(r.spec_tokens_per_s) for r in rs)
+        tokens, rates = [r.metrics.tokens for r in rs], [r.rates(clock) for r in rs]
+        repeats = min(len(spec) for spec, _ in rates)
         out[name] = []
         for j in range(repeats):
-            spec = sum(t / r.spec_tokens_per_s[j] for t, r in zip(tokens, rs) if r.spec_tokens_per_s[j])
-            base = sum(t / r.base_tokens_per_s[j] for t, r in zip(tokens, rs) if r.base_tokens_per_s[j])
+            spec = sum(t / s[j] for t, (s, _) in zip(tokens, rates) if s[j])
+            base = sum(t / b[j] for t, (_, b) in zip(tokens, rates) if b[j])
             out[name].append(base / spec if spec else 0.0)
     return out
 
