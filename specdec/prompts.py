@@ -66,7 +66,10 @@ def round_robin(prompts: list[Prompt], limit: int) -> list[Prompt]:
 
 
 def select(spec: str | None, limit: int, prompt_set: str = "text") -> list[str]:
-    """None = the bundled set (balanced), a kind of it, or a file (.json like ours, or lines)."""
+    """None = the bundled set (balanced), a kind of it, or a file (.json like ours, or lines);
+    at least one prompt, or an InputError that says why not."""
+    if limit < 1:
+        raise InputError(f"--limit must be at least 1, got {limit}")
     prompts = load_prompts(prompt_set)
     kinds = kinds_of(prompts)
     if spec is None or spec in kinds:
@@ -76,6 +79,20 @@ def select(spec: str | None, limit: int, prompt_set: str = "text") -> list[str]:
     path = Path(spec)
     if not path.is_file():
         raise InputError(f"--prompts must be a kind ({', '.join(kinds)}) or a file; {spec!r} is neither")
-    if path.suffix == ".json":
-        return [p.prompt for p in load_prompts(path)][:limit]
-    return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()][:limit]
+    found = _from_file(path)[:limit]
+    if not found:
+        raise InputError(f"{spec} holds no prompts: one per line, or a JSON file like assets/prompts.json")
+    return found
+
+
+def _from_file(path: Path) -> list[str]:
+    """The prompts of a .json file in our format, or the non-blank lines of a text file."""
+    try:
+        if path.suffix == ".json":
+            return [p.prompt for p in load_prompts(path) if isinstance(p.prompt, str) and p.prompt]
+        return [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    except UnicodeDecodeError:
+        raise InputError(f"{path} is not UTF-8 text") from None
+    except (ValueError, KeyError, TypeError, AttributeError):
+        raise InputError(f"{path} is not a prompt file like assets/prompts.json: a JSON object with "
+                         '"prompts": [{"kind", "label", "prompt"}, ...]') from None

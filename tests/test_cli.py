@@ -81,7 +81,8 @@ def test_run_json_is_the_whole_trace(model_dirs, cli):
     (["--prompt", "a", "--drafter", "early-exit", "--exit-layer", "9"], "exit layer"),
 ])
 def test_bad_input_is_a_message_not_a_traceback(model_dirs, args, words, cli):
-    base = ["--target", str(model_dirs["target"]), "--draft", str(model_dirs["draft"])]
+    base = ["--target", str(model_dirs["target"])]
+    base += [] if "--drafter" in args else ["--draft", str(model_dirs["draft"])]   # early exit: no draft
     out = cli("run", *base, *args)
     assert out.returncode == 2
     assert words in out.stderr and "Traceback" not in out.stderr
@@ -95,15 +96,18 @@ def test_vocabulary_mismatch_in_the_cli(model_dirs, cli):
 
 
 def test_early_exit_drafter_needs_no_draft_model(model_dirs, cli):
-    out = cli("run", "--prompt", "abc", "--target", str(model_dirs["target"]), "--draft",
-              "./not/loaded", "--drafter", "early-exit", "--exit-layer", "1", "--max-new-tokens", "6")
+    args = ("run", "--prompt", "abc", "--target", str(model_dirs["target"]), "--drafter", "early-exit",
+            "--exit-layer", "1", "--max-new-tokens", "6")
+    out = cli(*args)
     assert out.returncode == 0, out.stderr
     assert "acceptance rate" in out.stdout
+    out = cli(*args, "--draft", "./not/loaded")                  # would be ignored: one message
+    assert out.returncode == 2 and "would have no effect: drop --draft" in out.stderr
 
 
 def test_bench_drafts_by_early_exit_without_a_draft_model(model_dirs, cli):
-    common = ("bench", "--target", str(model_dirs["target"]), "--draft", "./not/loaded", "--limit",
-              "1", "--k", "2", "--temperature", "0", "--max-new-tokens", "4", "--repeats", "1",
+    common = ("bench", "--target", str(model_dirs["target"]), "--limit", "1", "--k", "2",
+              "--temperature", "0", "--max-new-tokens", "4", "--repeats", "1",
               "--drafter", "early-exit")
     out = cli(*common, "--exit-layer", "1")
     assert out.returncode == 0, out.stderr

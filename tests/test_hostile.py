@@ -191,6 +191,45 @@ def test_cli_bad_input_table(capsys, args, words):
         assert code == 2 and words in err and "Traceback" not in err and "\x1b" not in err
 
 
+@pytest.mark.parametrize("args, words", [
+    (["--out", "."], "is a folder"),
+    (["--limit", "0"], "--limit must be at least 1"),
+    (["--limit", "-1"], "--limit must be at least 1"),
+    (["--k", ""], "none left empty"),
+    (["--k", "1,,2"], "none left empty"),
+    (["--temperature", ","], "none left empty"),
+    (["--threads", "100000"], "--threads must be between 1 and"),
+    (["--threads", "0"], "--threads must be between 1 and"),
+    (["--target", " "], "--target is empty"),
+    (["--draft", "stdlib/draft-1l"], "would have no effect"),
+    (["--prompts", "EMPTY"], "holds no prompts"),
+    (["--prompts", "BROKEN.json"], "is not a prompt file"),
+    (["--prompts", "BINARY"], "is not UTF-8 text"),
+])
+def test_cli_bench_bad_input_is_one_message_before_any_work(capsys, tmp_path, args, words):
+    """Issue 31: each is one line and exit 2, before a model loads (no lost bench)."""
+    files = {"EMPTY": b"\n  \n", "BROKEN.json": b'{"prompts": 3}', "BINARY": b"\xff\xfe\x00"}
+    for name, raw in files.items():
+        (tmp_path / name).write_bytes(raw)
+    args = [str(tmp_path / a) if a in files else a for a in args]
+    base = ["bench", "--target", "stdlib/target", "--drafter", "ngram", "--k", "2", "--temperature", "0",
+            "--max-new-tokens", "3", "--repeats", "1", "--limit", "1"]
+    assert main(base + args) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_bench_that_cannot_write_its_file_still_prints_its_table(capsys, tmp_path, monkeypatch):
+    from specdec.cli import main as cli
+    out = tmp_path / "bench.json"
+    monkeypatch.setattr(cli.Path, "write_text", lambda self, text: (_ for _ in ()).throw(OSError(28, "No space")))
+    code = main(["bench", "--target", "stdlib/target", "--drafter", "ngram", "--k", "2", "--temperature", "0",
+                 "--max-new-tokens", "3", "--repeats", "1", "--limit", "1", "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 1 and "engine speculative" in captured.out                 # the table is there
+    assert "could not write" in captured.err and "Traceback" not in captured.err
+
+
 def test_cli_json_is_always_valid_json(capsys):
     assert main(["run", "--prompt", "ab", "--max-new-tokens", "3", "--json", "--drafter", "ngram",
                  "--temperature", "1e-30"]) == 0
@@ -293,9 +332,9 @@ def test_a_bench_file_outside_its_schema_is_one_clear_message(changes):
 
 
 def test_the_fast_page_shows_a_bench_files_texts_as_text(tiny_dirs, tmp_path, monkeypatch):
-    from apptest import app
-
     from ui.lessons import speed
+
+    from apptest import app
     evil = "![x](http://host/leak.png) **bold** [link](http://host)"
     path = tmp_path / "bench.json"
     path.write_bytes(_bench(target=evil, draft=None, drafter="early-exit", exit_layer=3,

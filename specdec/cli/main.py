@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -16,6 +17,8 @@ from specdec.errors import InputError
 from specdec.models.load import PRECISION_CHOICES, load_pair
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET
 from specdec.settings import Settings, options
+
+MAX_THREADS = 256       # more torch threads than any machine here has cores: a typo, not a wish
 
 
 def add_threads(p) -> None:
@@ -61,13 +64,49 @@ def add_run_parser(sub) -> None:
     p.add_argument("--chat", action="store_true",
                    help="send the prompt as a user message through the model's chat template")
     p.add_argument("--target", default=DEFAULT_TARGET, help="embedded name, local dir or hub id")
-    p.add_argument("--draft", default=DEFAULT_DRAFT, help="embedded name, local dir or hub id")
+    p.add_argument("--draft", default=None, help=f"embedded name, local dir or hub id (default {DEFAULT_DRAFT}, "
+                                                  "for drafters that need a draft model)")
     for name in RUN_SETTINGS:
         add_setting(p, name)
     p.add_argument("--json", action="store_true", help="print the whole run trace as JSON")
     add_precision(p)
     add_threads(p)
     p.add_argument("--color", choices=["auto", "always", "never"], default="auto")
+
+
+def draft_of(args, needs_draft: bool) -> str | None:
+    """--draft (or the default draft) when the drafter uses one; a --draft that would be
+    ignored is one message instead (the same for run and bench)."""
+    if not needs_draft and args.draft is not None:
+        why = "autoregressive mode drafts nothing" if getattr(args, "mode", "") == "autoregressive" else \
+            f"--drafter {args.drafter} drafts without a draft model"
+        raise InputError(f"{why}, so --draft {args.draft} would have no effect: drop --draft")
+    return (args.draft or DEFAULT_DRAFT) if needs_draft else None
+
+
+def check_names(args) -> None:
+    for flag in ("target", "draft"):
+        value = getattr(args, flag, None)
+        if value is not None and not value.strip():
+            raise InputError(f"--{flag} is empty: give an embedded name (e.g. {DEFAULT_TARGET}), a folder or a hub id")
+
+
+def check_out(out: str | None) -> None:
+    """Before a long bench: --out must be a file we can write (its folder is made if missing)."""
+    if out is None:
+        return
+    path = Path(out)
+    if path.is_dir():
+        raise InputError(f"--out {out} is a folder: give a file name, e.g. {path / 'bench.json'}")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        existed = path.exists()
+        with open(path, "a"):
+            pass
+        if not existed:
+            path.unlink()
+    except OSError as err:
+        raise InputError(f"--out {out} cannot be written ({err.strerror or err}): choose another file") from None
 
 
 def cmd_run(args) -> int:
@@ -79,7 +118,7 @@ def cmd_run(args) -> int:
     if not args.prompt:
         raise InputError("the prompt is empty: pass --prompt with some text, e.g. 'def parse('")
     needs_draft = DRAFTERS[args.drafter].needs_draft_model and args.mode == "speculative"
-    pair = load_pair(args.target, args.draft if needs_draft else None, precision=args.precision)
+    pair = load_pair(args.target, draft_of(args, needs_draft), precision=args.precision)
     t0 = time.perf_counter()
     run = generate(pair, user_turn(args.prompt) if args.chat else args.prompt, settings)
     seconds = time.perf_counter() - t0
@@ -100,7 +139,7 @@ BENCH_DRAFTERS = ("model", "ngram", "early-exit")     # the chain drafters trans
 def add_bench_parser(sub) -> None:
     p = sub.add_parser("bench", help="speculative vs autoregressive vs transformers, one table")
     p.add_argument("--target", default=DEFAULT_TARGET)
-    p.add_argument("--draft", default=DEFAULT_DRAFT)
+    p.add_argument("--draft", default=None, help=f"default {DEFAULT_DRAFT}, for the model drafter")
     p.add_argument("--prompts", default=None, help="a kind of the bundled set, or a file")
     p.add_argument("--limit", type=int, default=10, help="at most this many prompts")
     p.add_argument("--k", default="1,2,4,8", help="comma-separated draft lengths")
@@ -123,9 +162,13 @@ def add_bench_parser(sub) -> None:
     add_threads(p)
 
 
-def _numbers(text: str, kind, name: str) -> list:
+def _numbers(text: str, kind, name: str, optional: bool = False) -> list:
+    """Comma-separated numbers; an empty item (or, unless optional, an empty list) is an error."""
+    items = text.split(",") if text.strip() else []
+    if (not items and not optional) or any(not x.strip() for x in items):
+        raise InputError(f"--{name} takes comma-separated numbers with none left empty, got {text!r}")
     try:
-        return [kind(x) for x in text.split(",") if x.strip()]
+        return [kind(x) for x in items]
     except ValueError:
         raise InputError(f"--{name} takes comma-separated numbers, got {text!r}") from None
 
@@ -140,27 +183,39 @@ def cmd_bench(args) -> int:
             Settings(k=k, temperature=t, max_new_tokens=args.max_new_tokens)   # validate early
     if args.repeats < 1:
         raise InputError("--repeats must be at least 1")
-    trees = _numbers(args.trees, int, "trees")
+    check_out(args.out)
+    trees = _numbers(args.trees, int, "trees", optional=True)
     for b in trees:
         Settings(tree_budget=b)                                                  # validate
     drafting = Settings(drafter=args.drafter, exit_layer=args.exit_layer)        # validates
-    pair = load_pair(args.target, args.draft if DRAFTERS[args.drafter].needs_draft_model else None,
+    select(args.prompts, args.limit)                  # a bad --prompts or --limit: before loading
+    pair = load_pair(args.target, draft_of(args, DRAFTERS[args.drafter].needs_draft_model),
                      precision=args.precision)
     chat = has_template(pair.tokenizer)         # an instruct model gets the chat prompts as chats
     prompts = select(args.prompts, args.limit, "chat" if chat else "text")
     prompts = [user_turn(p) for p in prompts] if chat else prompts
     result = bench(pair, prompts, ks, temps, args.max_new_tokens, args.repeats, stderr_progress,
                    tuple(trees), drafting)
-    if args.out:
-        Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.out).write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
-    print(json.dumps(result, allow_nan=False) if args.json else visible(table(result)))
+    print(json.dumps(result, allow_nan=False) if args.json else visible(table(result)))   # shown first
+    if args.out and not save(result, args.out):
+        return 1
     slower = [s for s in result["settings"] if s.get("engine_slower_than_user_load")]
     if args.strict and slower:
         print(f"strict: transformers as a user loads {result['target']} beat the engine's autoregressive "
               f"row by more than 5% in {len(slower)} of {len(result['settings'])} settings", file=sys.stderr)
         return 1
     return 0
+
+
+def save(result: dict, out: str) -> bool:
+    """Write the JSON; a failure is one line (the results are already on stdout)."""
+    try:
+        Path(out).write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
+        return True
+    except OSError as err:
+        print(f"error: could not write {out} ({err.strerror or err}); the results are printed above",
+              file=sys.stderr)
+        return False
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -170,9 +225,12 @@ def main(argv: list[str] | None = None) -> int:
     add_run_parser(sub)
     add_bench_parser(sub)
     args = parser.parse_args(argv)
-    import torch
-    torch.set_num_threads(max(1, args.threads))
     try:
+        if not 1 <= args.threads <= MAX_THREADS:
+            raise InputError(f"--threads must be between 1 and {MAX_THREADS}, got {args.threads}")
+        check_names(args)
+        import torch
+        torch.set_num_threads(args.threads)
         return {"run": cmd_run, "bench": cmd_bench}[args.command](args)
     except InputError as err:
         print(f"error: {visible(str(err))}", file=sys.stderr)
@@ -180,3 +238,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:             # output piped into `head`: stop quietly
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
