@@ -47,8 +47,22 @@ def as_messages(chat: Sequence[Any]) -> tuple[Message, ...]:
                              role=repr(role), choices=", ".join(ROLES))
         if not isinstance(content, str) or not content.strip():
             raise InputError(N_("message {i} ({role}) has no text: write something in it"), i=i, role=role)
+        check_text(content, i)
         out.append(Message(role, content))
     return tuple(out)
+
+
+def check_text(text: str, message: int | None = None) -> None:
+    """Text a tokenizer can read: a lone surrogate (text decoded with the wrong codec, or
+    `surrogateescape`) is one message, not a tokenizer traceback. `message`: its number in a chat."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        at = {"i": err.start + 1, "code": f"U+{ord(text[err.start]):04X}", "n": message}
+        raise InputError(N_("the prompt is not valid text: character {i} is a lone surrogate ({code}); "
+                            "was it read with the wrong encoding?") if message is None else
+                         N_("message {n} is not valid text: character {i} is a lone surrogate ({code}); "
+                            "was it read with the wrong encoding?"), **at) from None
 
 
 def has_template(tokenizer) -> bool:

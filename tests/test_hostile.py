@@ -344,3 +344,24 @@ def test_the_fast_page_shows_a_bench_files_texts_as_text(tiny_dirs, tmp_path, mo
     shown = " ".join(c.value for c in at.caption)
     assert "\\!\\[x\\]\\(http\\://host/leak\\.png\\)" in shown and "](http" not in shown
     assert "early exit after layer 3" in shown
+
+
+@pytest.mark.parametrize("prompt, words", [
+    ("ab\udcffc", "the prompt is not valid text: character 3"),
+    ([{"role": "user", "content": "\ud800x"}], "message 1 is not valid text: character 1"),
+])
+def test_text_that_is_not_unicode_is_one_message(pair, prompt, words):
+    with pytest.raises(specdec.InputError, match=words):
+        specdec.generate(pair, prompt, max_new_tokens=2)
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d["vocab"].update({"5": 7}), "values must be token texts"),
+    (lambda d: d["settings"].update(temperature=1e999), "not a number a run can hold"),
+    (lambda d: d["prefill"].update(tokens=10**6), "the prefill reads at most the prompt"),
+])
+def test_a_replay_with_wrong_vocabulary_settings_or_prefill_is_refused(valid, change, words):
+    data = copy.deepcopy(valid)
+    change(data)
+    with pytest.raises(TraceError, match=words):
+        specdec.Run.from_json(json.dumps(data).replace("Infinity", "1e999"))

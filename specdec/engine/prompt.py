@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from typing import Any, Sequence, Union
 
-from specdec.chat import Message, as_messages, render
+from specdec.chat import Message, as_messages, check_text, render
 from specdec.errors import InputError
 from specdec.models.load import Pair
 from specdec.wording import N_
@@ -17,6 +17,7 @@ def encode_prompt(pair: Pair, prompt: Prompt) -> tuple[str, list[int], tuple[Mes
     if isinstance(prompt, str):
         if not prompt:
             raise InputError(N_("the prompt is empty: type some text to continue, e.g. `def parse(`"))
+        check_text(prompt)
         text, ids, messages = prompt, list(pair.tokenizer(prompt)["input_ids"]), None
     else:
         messages = as_messages(prompt)

@@ -106,6 +106,8 @@ def _decode_mapping(value, path: str) -> dict:
     for key, item in value.items():
         if item is not None and not isinstance(item, (str, int, float, bool)):
             raise TraceError(f"{path}.{key}: expected a number, text or true/false, got {_kind(item)}")
+        if isinstance(item, float) and not math.isfinite(item):
+            raise TraceError(f"{path}.{key}: {item} is not a number a run can hold")
         if isinstance(item, str) and len(item) > MAX_TEXT:
             raise TraceError(f"{path}.{key}: text longer than {MAX_TEXT} characters")
     return dict(value)
@@ -246,6 +248,10 @@ def check_run(run) -> None:
     _need(run.stop_reason in STOPS + ("running",), "run.stop_reason",
           f"unknown stop reason {run.stop_reason!r}")
     _need(all(key.isdigit() for key in run.vocab), "run.vocab", "keys must be token ids")
+    _need(all(isinstance(text, str) for text in run.vocab.values()), "run.vocab", "values must be token texts")
+    if run.prefill is not None:
+        _need(run.prefill.tokens < max(1, len(run.prompt_ids)) and run.prefill.target_ms >= 0
+              and run.prefill.draft_ms >= 0, "run.prefill", "the prefill reads at most the prompt, in time >= 0")
     for i, m in enumerate(run.messages or ()):
         _need(m.role in ("system", "user", "assistant"), f"run.messages[{i}].role",
               f"unknown role {m.role!r}")
