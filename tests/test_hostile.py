@@ -267,8 +267,24 @@ def _int_weights(folder):
               metadata={"format": "pt"})
 
 
+def _drop_a_layer(folder):
+    from safetensors.torch import load_file, save_file
+    weights = load_file(folder / "model.safetensors")
+    save_file({k: v for k, v in weights.items() if ".layers.0.mlp." not in k}, folder / "model.safetensors",
+              metadata={"format": "pt"})
+
+
+def _edit_config(folder, **changes):
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, **changes}))
+
+
 @pytest.mark.parametrize("damage, words", [
     (_truncate, "damaged or truncated"),
+    (_drop_a_layer, r"do not match its config.json \(missing: model.layers.0.mlp"),
+    (lambda f: _edit_config(f, num_hidden_layers=3), "missing: model.layers.1"),
+    (lambda f: _edit_config(f, intermediate_size=64), "of the wrong shape"),
+    (lambda f: _edit_config(f, model_type="gpt2", architectures=["GPT2LMHeadModel"]), "do not match its config"),
     (_int_weights, "floating-point weights"),
     (lambda f: (f / "config.json").unlink(), "not a model folder"),
     (lambda f: [(f / n).unlink() for n in ("tokenizer.json", "tokenizer_config.json")], "not a tokenizer folder"),

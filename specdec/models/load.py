@@ -133,7 +133,6 @@ def load_model(name: str, device: torch.device | None = None, device_map=None,
     ("auto" shards a model too large for one device across GPUs, or offloads it). `precision`:
     "auto" times float32, bfloat16 and int4 for a memory-bound model on the CPU and keeps the
     fastest step (kernels.py); a named precision is used as asked (precision.py)."""
-    from transformers import AutoModelForCausalLM
     extra = {"device_map": device_map} if device_map is not None else {}
     check_precision(precision)
     _check_dtypes(name)
@@ -141,11 +140,9 @@ def load_model(name: str, device: torch.device | None = None, device_map=None,
     if head8.has_head(src):                   # a draft whose LM head is stored in 8 bits
         model = _split_head_model(name, src)
     else:
-        model = _from_pretrained(AutoModelForCausalLM, name, dtype=torch.float32,
-                                 use_safetensors=True, **extra)
+        model = _weights(name, extra)
     if is_converted(name) and not _converted_ok(model, name):
-        model = _from_pretrained(AutoModelForCausalLM, name, dtype=torch.float32,
-                                 use_safetensors=True, **extra)
+        model = _weights(name, extra)
     if device_map is None:
         model = model.to(device or default_device())
     try:
@@ -162,6 +159,30 @@ def load_model(name: str, device: torch.device | None = None, device_map=None,
             and (precision != "auto" or memory_bound(model)):
         kernels.choose(model, precision, lambda: _gguf_blocks(name, model))
     return model.eval()
+
+
+def _weights(name: str, extra: dict):
+    """float32 causal LM from a folder, every weight present (_complete)."""
+    from transformers import AutoModelForCausalLM
+    return _complete(name, *_from_pretrained(AutoModelForCausalLM, name, dtype=torch.float32, use_safetensors=True,
+                                             output_loading_info=True, ignore_mismatched_sizes=True, **extra))
+
+
+def _complete(name: str, model, info: dict):
+    """The model, when every weight its config asks for was in the files with its shape; else
+    one LoadError naming what is missing, extra or of the wrong shape (transformers would
+    initialise the missing ones at random and run; loading with ignore_mismatched_sizes lets
+    it list the wrong shapes here instead of raising)."""
+    listed = lambda keys: ", ".join(sorted(map(str, keys))[:3]) + (f" … ({len(keys)} in all)" if len(keys) > 3 else "")  # noqa: E731
+    problems = [f"{what}: {listed(list(keys))}" for what, keys in (
+        ("missing", info.get("missing_keys") or ()), ("not in the config", info.get("unexpected_keys") or ()),
+        ("of the wrong shape", [k[0] if isinstance(k, tuple) else k for k in info.get("mismatched_keys") or ()]))
+        if keys]
+    if problems:
+        raise LoadError(N_("the weights of {name} do not match its config.json ({problems})"),
+                        N_("check that config.json and the weights come from the same model, or copy it again"),
+                        name=repr(name), problems="; ".join(problems))
+    return model
 
 
 PRECISION_CHOICES = ("auto", *PRECISIONS)
