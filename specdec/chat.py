@@ -32,6 +32,9 @@ class Message:
 
 def as_messages(chat: Sequence[Any]) -> tuple[Message, ...]:
     """Validate a chat given as dicts (or Messages); a clear error for each kind of mistake."""
+    if not isinstance(chat, (list, tuple)):
+        raise InputError(N_("a prompt is text or a chat (a list of messages), not {kind}"),
+                         kind=type(chat).__name__)
     if not chat:
         raise InputError(N_("the chat is empty: give at least one message, e.g. "
                             '[{"role": "user", "content": "Hello"}]'))
