@@ -5,7 +5,9 @@ import streamlit as st
 
 from specdec.chat import user_turn
 from specdec.errors import InputError
-from ui import navigation, session, shell, sidebar, state, strip
+from specdec.prompts import load_prompts
+from specdec.trace.metrics import summarize
+from ui import context_view, navigation, session, shell, sidebar, state, strip
 from ui.glossary import glossary
 from ui.i18n import _
 from ui.lessons.race import race, verdict
@@ -64,6 +66,10 @@ def race_box() -> None:
         st.warning(md(err))
         return
     st.success(verdict(alone, spec, greedy))
+    if settings.drafter == "model":
+        kind = context_view.kind_of(text, load_prompts("chat" if chat else "text"))
+        context_view.render(summarize(spec.decoder.history), (pair.target_name, pair.draft_name),
+                            settings.k, settings.temperature, kind)
 
 
 race_box()

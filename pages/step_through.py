@@ -4,7 +4,8 @@ import streamlit as st
 from specdec.chat import has_template
 from specdec.drafters.base import FeatureReader
 from specdec.prompts import load_prompts
-from ui import cache_story, metrics_view, prefill_view, round_view, session, shell, sidebar, strip
+from specdec.trace.metrics import summarize
+from ui import cache_story, context_view, metrics_view, prefill_view, round_view, session, shell, sidebar, strip
 from ui import examples as examples_ui
 from ui.i18n import N_, _
 from ui.safe import md
@@ -77,7 +78,9 @@ def round_selector(n: int) -> int:
     return st.slider(_("Inspect round"), 1, n, key=session.SELECTED) - 1
 
 
-def show_run(rounds, prompt_ids, label, finished_reason, prefill, drafter, reads_features=None) -> None:
+def show_run(rounds, prompt_ids, label, finished_reason, prefill, drafter, reads_features=None,
+             context=None) -> None:
+    """`context`: (pair names, k, T, kind) for the run-in-context caption."""
     sel = round_selector(len(rounds))
     st.caption(_("Output so far (emitted tokens only)"))
     st.html(strip.output_html(rounds, label))
@@ -94,6 +97,8 @@ def show_run(rounds, prompt_ids, label, finished_reason, prefill, drafter, reads
     st.divider()
     st.header(_("Metrics so far"))
     metrics_view.render(rounds, sel, prefill)
+    if context:
+        context_view.render(summarize(rounds), *context)
 
 
 def replay_view() -> None:
@@ -104,8 +109,12 @@ def replay_view() -> None:
     if st.button(_("Back to the live run"), key="btn_live"):
         st.session_state.pop(session.REPLAY)
         st.rerun()
+    g = run.settings.get
+    context = ((g("target"), g("draft")), g("k"), g("temperature"), None) \
+        if g("drafter") == "model" and g("mode") == "speculative" and isinstance(g("k"), int) \
+        and isinstance(g("temperature"), (int, float)) else None
     show_run(list(run.rounds), run.prompt_ids, run.label, run.stop_reason, run.prefill,
-             run.settings.get("drafter"))
+             g("drafter"), context=context)
 
 
 def live_view() -> None:
@@ -124,8 +133,12 @@ def live_view() -> None:
         st.write(_("Press **Next round** to draft and verify the first round."))
         return
     label = lambda t: pair.tokenizer.decode([t])  # noqa: E731
-    show_run(dec.history, dec.prompt_ids, label, dec.stop, dec.prefill, dec.settings.drafter,
-             isinstance(dec.drafter, FeatureReader))
+    s = dec.settings
+    context = ((dec.pair.target_name, dec.pair.draft_name), s.k, s.temperature,
+               context_view.kind_of(st.session_state.prompt, examples(pair))) \
+        if s.drafter == "model" and s.mode == "speculative" else None
+    show_run(dec.history, dec.prompt_ids, label, dec.stop, dec.prefill, s.drafter,
+             isinstance(dec.drafter, FeatureReader), context)
     st.download_button(_("Download this run (JSON)"), lambda: dec.result().to_json(),   # built on click
                        "specdec-run.json", "application/json", key="btn_download")
 

@@ -104,7 +104,7 @@ def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path, dra
     at = app(tiny_dirs, page="pages/fast.py")
     assert not at.exception and not at.error
     assert any(f"t ← {shown}, 3 prompts × 8 tokens" in c.value for c in at.caption)
-    assert any("`assistant_early_exit = 4`" in c.value for c in at.caption) == bool(drafter)
+    assert any("counterpart: assistant\\_early\\_exit = 4" in c.value for c in at.caption) == bool(drafter)
     table = [d for d in at.dataframe if len(d.value) == len(ROWS)]
     assert list(table[0].value["row"]) == list(ROWS) and list(table[0].value["v"]) == [1.3] * len(ROWS)
 

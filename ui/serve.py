@@ -10,6 +10,7 @@ st.cache_resource entry the pages read (ui/loaders.preload), so the first page f
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -33,6 +34,13 @@ def prepare() -> None:
     from ui.loaders import preload
     preload()
     say(f"Models ready in {time.perf_counter() - t0:.1f} s; starting the server.")
+    threading.Thread(target=_warm_typical, name="typical", daemon=True).start()
+
+
+def _warm_typical() -> None:
+    """Decode the "Where it works" results the run-in-context captions read (a few seconds)."""
+    from ui import typical
+    typical.decoded(typical.stamp())
 
 
 def main() -> int:

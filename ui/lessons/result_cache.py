@@ -33,10 +33,17 @@ def path_for(kind: str, key: dict) -> Path:
     return RESULTS_DIR / f"{kind}-{digest}.json"
 
 
+KEPT = "specdec-kept"     # marks a file written with its key (older files hold the value alone)
+
+
+def _value(data):
+    return data["value"] if isinstance(data, dict) and data.get(KEPT) == 1 else data
+
+
 def load(kind: str, key: dict):
     path = path_for(kind, key)
     try:
-        return json.loads(path.read_text()) if path.exists() else None
+        return _value(json.loads(path.read_text())) if path.exists() else None
     except ValueError:        # a half-written or damaged file: measure again
         return None
 
@@ -45,5 +52,19 @@ def save(kind: str, key: dict, value) -> None:
     path = path_for(kind, key)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(value))
+    tmp.write_text(json.dumps({KEPT: 1, "key": key, "value": value}, default=str))
     tmp.replace(path)
+
+
+def kept(kind: str) -> list[tuple[dict, object]]:
+    """(key, value) of every result of `kind` kept for this machine and these weights (a file
+    whose name no longer matches its key, e.g. after retraining, is left out)."""
+    out = []
+    for path in sorted(RESULTS_DIR.glob(f"{kind}-*.json")):
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(data, dict) and data.get(KEPT) == 1 and path_for(kind, data["key"]) == path:
+            out.append((data["key"], data["value"]))
+    return out

@@ -66,6 +66,20 @@ def load(kind: str, key: dict) -> tuple[object, dict] | None:
         return None
 
 
+def all_of(kind: str) -> list[tuple[dict, object, dict]]:
+    """(key, value, where measured) of every shipped result of `kind` that is valid for these
+    weights and this engine's timing revision (its file name is its key's digest)."""
+    out = []
+    for path in sorted(SHIPPED_DIR.glob(f"{kind}-*.json")):
+        try:
+            data = json.loads(path.read_text())
+            if path_for(kind, data["key"]) == path:
+                out.append((data["key"], data["value"], data["measured"]))
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return out
+
+
 def save(kind: str, key: dict, value, seconds: float) -> Path:
     measured = {"cpu": cpu_model(), "cores": os.cpu_count(), "threads": torch.get_num_threads(),
                 "date": time.strftime("%Y-%m-%d"), "seconds": round(seconds),

@@ -1,0 +1,58 @@
+"""A run in context (issue 28): the typical figures come from the shipped "Where it works"
+result at the same pair, k and T, per kind, and say when there is none."""
+import json
+
+from specdec.prompts import load_prompts
+from specdec.trace.metrics import summarize
+from ui import context_view
+from ui.lessons import shipped
+from ui.typical import typical
+
+PAIR = ("smollm2/target", "smollm2/draft")
+
+
+def shipped_where() -> tuple[dict, dict]:
+    (key, value, _measured), = [entry for entry in shipped.all_of("where") if entry[0]["pair"] == list(PAIR)]
+    return key, value
+
+
+def test_the_typical_acceptance_of_a_kind_is_its_prompts_pooled():
+    key, value = shipped_where()
+    k, t = key["settings"]["k"], key["settings"]["temperature"]
+    code = [r for r in value["results"] if r["prompt"]["kind"] == "code"]
+    drafted = sum(len(p) for r in code for p in ([x["positions"] for x in r["rounds"]]))
+    accepted = sum(x["n_accepted"] for r in code for x in r["rounds"])
+    got = typical(PAIR, k, t, "code")
+    assert got.kind == "code" and got.prompts == sum(p.kind == "code" for p in load_prompts("chat")) == len(code)
+    assert abs(got.acceptance_rate - accepted / drafted) < 1e-12 and got.measured != "here"
+    every = typical(PAIR, k, t, None)
+    assert every.kind is None and every.prompts == len(value["results"])
+    assert typical(PAIR, k, t, "a kind nobody wrote").prompts == len(value["results"])   # falls back to all
+
+
+def test_other_settings_have_no_typical_and_the_caption_says_so():
+    key, _ = shipped_where()
+    k, t = key["settings"]["k"], key["settings"]["temperature"]
+    assert typical(PAIR, k + 1, t, "code") is None and typical(PAIR, k, t + 0.1, None) is None
+    assert typical(("smollm2/target", "smollm2/draft-2l"), k, t, None) is None
+    m = summarize([])
+    assert "No kept or shipped" in context_view.sentence(m, None, k + 1, t)
+
+
+def test_the_caption_puts_the_run_beside_the_typical_value():
+    key, _ = shipped_where()
+    k, t = key["settings"]["k"], key["settings"]["temperature"]
+    got = typical(PAIR, k, t, "code")
+    text = context_view.sentence(summarize([]), got, k, t)
+    assert f"Typical for code at k = {k}, T = {t}: {100 * got.acceptance_rate:.0f}%" in text
+    assert f"({got.prompts} prompts; shipped, measured on {got.measured})" in text
+
+
+def test_a_kept_result_is_read_with_its_key(tmp_path, monkeypatch):
+    from ui.lessons import result_cache
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
+    key, value = shipped_where()
+    result_cache.save("where", key, value)
+    assert result_cache.load("where", key) == value
+    assert [k for k, _ in result_cache.kept("where")] == [json.loads(json.dumps(key))]
+    assert typical(PAIR, key["settings"]["k"], key["settings"]["temperature"], "code").measured == "here"

@@ -1,0 +1,39 @@
+"""A run's figures beside the pair's typical ones (ui/typical.py), in one caption."""
+from __future__ import annotations
+
+import streamlit as st
+
+from specdec.trace.metrics import Metrics
+from ui import examples, typical
+from ui.i18n import _
+
+
+def _pct(x) -> str:
+    return "—" if x is None else f"{100 * x:.0f}%"
+
+
+def _num(x, spec: str = ".2f") -> str:
+    return "—" if x is None else format(x, spec)
+
+
+def sentence(m: Metrics, t: typical.Typical | None, k: int, temperature: float) -> str:
+    if t is None:
+        return _("No kept or shipped “Where it works” result exists for this pair at k = {k}, T = {t}: "
+                 "measure that page at these settings to see what is typical.").format(k=k, t=temperature)
+    group = examples.kind_name(t.kind) if t.kind else _("all kinds")
+    where = _("measured here") if t.measured == "here" else _("shipped, measured on {cpu}").format(cpu=t.measured)
+    return _("This run: acceptance {acc} · α̂ {alpha} · {len} tokens per round. Typical for {group} at k = {k}, "
+             "T = {t}: {tacc} · {talpha} · {tlen}, speedup {speedup}× ({n} prompts; {where}). One prompt is "
+             "not the pair's average.").format(
+        acc=_pct(m.acceptance_rate), alpha=_num(m.mean_beta), len=_num(m.mean_acceptance_length),
+        group=group, k=k, t=temperature, tacc=_pct(t.acceptance_rate), talpha=_num(t.alpha),
+        tlen=_num(t.tokens_per_round), speedup=_num(t.speedup), n=t.prompts, where=where)
+
+
+def kind_of(prompt_text: str, prompts) -> str | None:
+    """The kind of a bundled example whose text this is (None: the user's own text)."""
+    return next((p.kind for p in prompts if p.prompt == prompt_text), None)
+
+
+def render(m: Metrics, pair: tuple, k: int, temperature: float, kind: str | None) -> None:
+    st.caption(sentence(m, typical.typical(pair, k, temperature, kind), k, temperature))

@@ -1,0 +1,72 @@
+"""A run in context (issue 28): the pair's typical acceptance, α̂, tokens per round and speedup
+at the same k and T for a kind of prompt, from the kept or shipped "Where it works" results.
+
+A single run says little about a pair: one code prompt can accept 80 % of its drafts where
+the pair's average over eight code chats is 30 %. Home and Step through show each per-run
+figure beside this typical value, or say that no result at these settings exists yet.
+"""
+from __future__ import annotations
+
+import functools
+import statistics
+from dataclasses import dataclass
+
+from ui.lessons import result_cache, shipped, where
+
+
+@dataclass(frozen=True)
+class Typical:
+    kind: str | None             # None: every kind of the set
+    prompts: int
+    acceptance_rate: float | None
+    alpha: float | None
+    tokens_per_round: float | None
+    speedup: float | None
+    measured: str                # "here", or the CPU of a shipped result
+
+
+def _candidates():
+    """(key, value, measured) of the kept results, then the shipped ones."""
+    yield from ((key, value, "here") for key, value in result_cache.kept("where"))
+    yield from ((key, value, m.get("cpu", "?")) for key, value, m in shipped.all_of("where"))
+
+
+def _matches(key: dict, pair: tuple, k: int, temperature: float) -> bool:
+    s = key.get("settings") or {}
+    return (list(key.get("pair") or []) == list(pair) and s.get("k") == k and s.get("mode") == "speculative"
+            and s.get("drafter") == "model" and abs(float(s.get("temperature", -1)) - temperature) < 1e-9)
+
+
+def stamp() -> tuple:
+    """Names and modification times of every where-result file (the cache's key)."""
+    files = [*result_cache.RESULTS_DIR.glob("where-*.json"), *shipped.SHIPPED_DIR.glob("where-*.json")]
+    return tuple(sorted((str(f), f.stat().st_mtime_ns) for f in files if f.is_file()))
+
+
+@functools.lru_cache(maxsize=4)
+def decoded(stamp: tuple = ()) -> list[tuple[dict, list, float, str]]:
+    """(key, results, load, measured) of every valid result; decoded once per set of files
+    (a shipped result takes seconds to decode: ui/serve.py warms this at start-up)."""
+    out = []
+    for key, value, measured in _candidates():
+        try:
+            results, load = where.from_json(value)
+        except (ValueError, KeyError, TypeError):
+            continue
+        out.append((key, results, load, measured))
+    return out
+
+
+def typical(pair: tuple, k: int, temperature: float, kind: str | None) -> Typical | None:
+    """The first kept (else shipped) result at these settings, for `kind` (None or an unknown
+    kind: all prompts)."""
+    for key, results, load, measured in decoded(stamp()):
+        if not _matches(key, pair, k, temperature):
+            continue
+        chosen = [r for r in results if r.prompt.kind == kind] or results
+        group = where.group_metrics(chosen, key=lambda r: "all")["all"]
+        ups = where.group_speedup(chosen, key=lambda r: "all", clock=where.clock_of(chosen, load))["all"]
+        return Typical(kind if chosen is not results else None, len(chosen), group.acceptance_rate,
+                       group.mean_beta, group.mean_acceptance_length,
+                       statistics.median(ups) if ups else None, measured)
+    return None
