@@ -4,7 +4,6 @@ import streamlit as st
 from specdec.chat import has_template
 from specdec.drafters.base import FeatureReader
 from specdec.prompts import load_prompts
-from specdec.trace.metrics import summarize
 from ui import cache_story, context_view, metrics_view, prefill_view, round_view, session, shell, sidebar, strip
 from ui import examples as examples_ui
 from ui.i18n import N_, _
@@ -96,9 +95,7 @@ def show_run(rounds, prompt_ids, label, finished_reason, prefill, drafter, reads
     round_view.render(rounds[sel], label, cache_story.kind_of(rounds, prefill, reads_features))
     st.divider()
     st.header(_("Metrics so far"))
-    metrics_view.render(rounds, sel, prefill)
-    if context:
-        context_view.render(summarize(rounds), *context)
+    metrics_view.render(rounds, sel, prefill, context)
 
 
 def replay_view() -> None:

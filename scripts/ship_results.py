@@ -2,6 +2,7 @@
 
     SPECDEC_SHIP=1 .venv/bin/python scripts/ship_results.py            # SmolLM2 pair, every page
     SPECDEC_SHIP=1 .venv/bin/python scripts/ship_results.py --pages drafters,ksweep
+    SPECDEC_SHIP=1 .venv/bin/python scripts/ship_results.py --pages where --temperature 0
 
 Runs each page as a user would (Streamlit's AppTest: the page's own defaults, the pair chosen
 in the sidebar), presses its measure button and waits; with SPECDEC_SHIP=1 the page writes
@@ -34,14 +35,17 @@ PAGES = {"where": "pages/where.py", "drafters": "pages/drafters.py", "ksweep": "
 DEFAULT_PAIR = next(c.label for c in CHOICES if c.target == "smollm2/target" and c.draft == "smollm2/draft")
 
 
-def ship(kind: str, pair_label: str) -> float:
+def ship(kind: str, pair_label: str, temperature: float | None = None) -> float:
+    """Run the page's measurement; `temperature` replaces the sidebar's default (the run-in-
+    context captions need results at the temperatures the pages run: Home races at T = 0)."""
+    values = {**DEFAULTS, **({} if temperature is None else {"temperature": temperature})}
     at = AppTest.from_file(APP, default_timeout=3 * 3600)
     at.session_state["pair_label"] = pair_label
     at.run()
     at.switch_page(PAGES[kind]).run()
     for slider in at.slider:       # AppTest's page switch leaves the sidebar's sliders at their
-        if slider.key in DEFAULTS:  # minimum (a browser keeps 4, 0.7, ...): the user's defaults
-            slider.set_value(DEFAULTS[slider.key])
+        if slider.key in values:    # minimum (a browser keeps 4, 0.7, ...): the user's defaults
+            slider.set_value(values[slider.key])
     at.run()
     t0 = time.perf_counter()
     at.button(key=f"{kind}_run").click().run()
@@ -54,13 +58,14 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--pages", default=",".join(PAGES), help="comma-separated: " + ", ".join(PAGES))
     ap.add_argument("--pair", default=DEFAULT_PAIR, help="the sidebar's pair label")
+    ap.add_argument("--temperature", type=float, default=None, help="instead of the sidebar's default")
     args = ap.parse_args(argv)
     if not shipped.shipping():
         print(f"set {shipped.SHIP_ENV}=1: without it the pages keep results for this machine only")
         return 2
     for kind in args.pages.split(","):
         before = set(shipped.SHIPPED_DIR.glob(f"{kind}-*.json"))
-        seconds = ship(kind, args.pair)
+        seconds = ship(kind, args.pair, args.temperature)
         new = set(shipped.SHIPPED_DIR.glob(f"{kind}-*.json")) - before
         print(f"{kind}: {seconds:.0f} s -> {', '.join(p.name for p in new) or 'nothing new (already shipped?)'}",
               flush=True)

@@ -19,14 +19,14 @@ def _num(x, spec: str = ".2f") -> str:
 def sentence(m: Metrics, t: typical.Typical | None, k: int, temperature: float) -> str:
     if t is None:
         return _("No kept or shipped “Where it works” result exists for this pair at k = {k}, T = {t}: "
-                 "measure that page at these settings to see what is typical.").format(k=k, t=temperature)
+                 "measure that page at these settings to see what is typical.").format(k=k, t=f"{temperature:g}")
     group = examples.kind_name(t.kind) if t.kind else _("all kinds")
     where = _("measured here") if t.measured == "here" else _("shipped, measured on {cpu}").format(cpu=t.measured)
     return _("This run: acceptance {acc} · α̂ {alpha} · {len} tokens per round. Typical for {group} at k = {k}, "
              "T = {t}: {tacc} · {talpha} · {tlen}, speedup {speedup}× ({n} prompts; {where}). One prompt is "
              "not the pair's average.").format(
         acc=_pct(m.acceptance_rate), alpha=_num(m.mean_beta), len=_num(m.mean_acceptance_length),
-        group=group, k=k, t=temperature, tacc=_pct(t.acceptance_rate), talpha=_num(t.alpha),
+        group=group, k=k, t=f"{temperature:g}", tacc=_pct(t.acceptance_rate), talpha=_num(t.alpha),
         tlen=_num(t.tokens_per_round), speedup=_num(t.speedup), n=t.prompts, where=where)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 
 from specdec.trace.metrics import summarize
+from ui import context_view
 from ui.figures import rounds as plots
 from ui.i18n import _
 from ui.round_view import chart
@@ -13,8 +14,9 @@ def _pct(x) -> str:
     return "—" if x is None else f"{100 * x:.0f}%"
 
 
-def render(rounds, selected: int | None, prefill=None) -> None:
-    """`prefill`: the run's Prefill record (None: a file from before it was recorded)."""
+def render(rounds, selected: int | None, prefill=None, context: tuple | None = None) -> None:
+    """`prefill`: the run's Prefill record (None: a file from before it was recorded);
+    `context`: (pair names, k, T, kind) for the run-in-context caption (ui/context_view.py)."""
     m = summarize(rounds, prefill)
     cols = st.columns(5)
     cols[0].metric(_("Acceptance rate"), _pct(m.acceptance_rate), help=_("accepted drafts / drafted"))
@@ -36,6 +38,8 @@ def render(rounds, selected: int | None, prefill=None) -> None:
     t3.metric(_("Total so far"), f"{m.wall_ms:.0f} ms",
               help=_("prefill + drafting + verifying; compare k, drafters and policies on this page: "
                      "same prompt, same seed"))
+    if context:
+        context_view.render(m, *context)
     c1, c2, c3 = st.columns(3)
     with c1:
         chart(plots.timeline_figure(list(rounds), selected), "m-timeline")
