@@ -51,3 +51,20 @@ def test_kind_caption_never_names_one_kind_as_best_and_worst():
     assert "about the same" in tie
     spread = kind_caption([{"kind": "code", "acceptance rate": 0.6}, {"kind": "prose", "acceptance rate": 0.3}])
     assert "most on **code** text (60%)" in spread and "least on **prose** (30%)" in spread
+
+
+def test_a_caption_says_why_acceptance_and_alpha_move_apart(pair):
+    """Issue 28: shown only when they differ by 0.08 or more; its counts are the run's own."""
+    import specdec
+    from ui.metrics_view import APART, apart
+    runs = [specdec.generate(pair, p, k=4, temperature=1.0, seed=s, max_new_tokens=24)
+            for s in range(4) for p in ("abc", "(a b")]
+    far = [r for r in runs if abs(r.metrics.acceptance_rate - r.metrics.mean_beta) >= APART]
+    near = [r for r in runs if abs(r.metrics.acceptance_rate - r.metrics.mean_beta) < APART]
+    assert far and all(apart(r.rounds, r.metrics) is None for r in near)
+    for run in far:
+        positions = [p for r in run.rounds for p in r.positions]
+        discarded = sum(p.verdict == "discarded" for p in positions)
+        text = apart(run.rounds, run.metrics)
+        assert f"including the {discarded} discarded" in text
+        assert f"each of the {len(positions) - discarded} examined drafts" in text

@@ -14,6 +14,25 @@ def _pct(x) -> str:
     return "—" if x is None else f"{100 * x:.0f}%"
 
 
+APART = 0.08       # acceptance rate and α̂ this far apart get a caption saying why
+
+
+def apart(rounds, m) -> str | None:
+    """Why acceptance rate and α̂ differ, computed from the rounds (None when they agree)."""
+    if m.acceptance_rate is None or m.mean_beta is None or abs(m.acceptance_rate - m.mean_beta) < APART:
+        return None
+    positions = [p for r in rounds for p in r.positions]
+    examined = [p for p in positions if p.verdict != "discarded"]
+    discarded = len(positions) - len(examined)
+    accepted = sum(p.verdict == "accepted" for p in examined)
+    shown = _pct(accepted / len(examined)) if examined else "—"
+    return _("Acceptance rate ({acc}) and α̂ ({alpha}) measure different things. Acceptance counts every "
+             "drafted token, including the {d} discarded after a rejection, which were never examined; α̂ "
+             "averages β = Σ min(p, q), the chance each of the {e} examined drafts had. Of the examined "
+             "drafts {shown} were accepted: what is left of the gap is the luck of the draws u.").format(
+        acc=_pct(m.acceptance_rate), alpha=f"{m.mean_beta:.2f}", d=discarded, e=len(examined), shown=shown)
+
+
 def render(rounds, selected: int | None, prefill=None, context: tuple | None = None) -> None:
     """`prefill`: the run's Prefill record (None: a file from before it was recorded);
     `context`: (pair names, k, T, kind) for the run-in-context caption (ui/context_view.py)."""
@@ -38,6 +57,8 @@ def render(rounds, selected: int | None, prefill=None, context: tuple | None = N
     t3.metric(_("Total so far"), f"{m.wall_ms:.0f} ms",
               help=_("prefill + drafting + verifying; compare k, drafters and policies on this page: "
                      "same prompt, same seed"))
+    if apart(rounds, m):
+        st.caption(apart(rounds, m))
     if context:
         context_view.render(m, *context)
     c1, c2, c3 = st.columns(3)
