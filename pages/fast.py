@@ -12,6 +12,7 @@ from ui.figures import lessons as lp
 from ui.i18n import _
 from ui.lessons import speed
 from ui.measured import measured as measured_result
+from ui.measured import peek
 from ui.round_view import chart
 from ui.safe import md
 
@@ -55,13 +56,18 @@ def warn(rows: list[dict]) -> None:
         st.info(speed.clock_note(rows))
 
 
+def ksweep_key(names, settings, chat: bool) -> dict:
+    texts, _inputs = family.speed_prompts(chat)
+    return {"pair": list(names), "T": settings.temperature, "prompts": texts, "chat": chat, "n": MAX_NEW,
+            "repeats": speed.REPEATS}
+
+
 def measured(pair, names) -> None:
     st.header(_("2 · Measured on this machine"))
     settings = replace(state.settings(), max_new_tokens=MAX_NEW)
     chat = session.uses_chat(pair)
     texts, inputs = family.speed_prompts(chat)
-    key = {"pair": list(names), "T": settings.temperature, "prompts": texts, "chat": chat, "n": MAX_NEW,
-           "repeats": speed.REPEATS}
+    key = ksweep_key(names, settings, chat)
     rows = measured_result(
         "ksweep", key, lambda pr: speed.k_sweep(pair, inputs, list(range(1, 9)), settings, pr, speed.REPEATS),
         button=_("Measure k = 1 … 8 here"),
@@ -93,7 +99,7 @@ def measured(pair, names) -> None:
     jobs.csv_button(rows, "k-sweep", "fast_csv")
 
 
-def tradeoff(pair) -> None:
+def tradeoff(pair, names) -> None:
     st.header(_("3 · Too weak vs too big: every draft of the family"))
     settings = replace(state.settings(), max_new_tokens=MAX_NEW)
     k, t = settings.k, settings.temperature
@@ -111,11 +117,18 @@ def tradeoff(pair) -> None:
     if not rows:
         return
     rows = sorted(rows, key=lambda r: r["params"])
+    if target == names[0] and names[1]:
+        rows, shared = speed.share_rows(rows, peek("ksweep", ksweep_key(names, settings, chat)), names[1], k)
+        if shared:
+            st.caption(_("The row of {draft} is the k sweep's measurement at k = {k} above (the same pair, "
+                         "T, prompts and repeats): one quantity, one figure.").format(draft=names[1], k=k))
+    busy = any(r.get("clock") == "cpu" for r in rows)
     c1, c2 = st.columns(2)
     with c1:
         chart(lp.tradeoff_figure(rows, "acceptance_rate", _("Acceptance rate by draft size")), "fast-acc")
     with c2:
-        chart(lp.tradeoff_figure(rows, "speedup", _("Wall-clock speedup by draft size")), "fast-speed")
+        chart(lp.tradeoff_figure(rows, "speedup", _("Speedup (CPU time: the machine was busy)") if busy
+                                 else _("Wall-clock speedup by draft size")), "fast-speed")
     st.caption(speed.tradeoff_caption(rows))
     warn(rows)
     tables.show(pd.DataFrame(rows), "fast_tradeoff_rows")
@@ -199,7 +212,7 @@ if pair is None or pair.draft is None:
 else:
     measured(pair, names)
     st.divider()
-    tradeoff(pair)
+    tradeoff(pair, names)
     st.divider()
     temperatures(pair, names)
 st.divider()

@@ -58,6 +58,15 @@ def measured(kind: str, key: dict, job: Callable[[Callable], Any], *, button: st
     return result
 
 
+def peek(kind: str, key: dict, on_disk: bool = True) -> Any | None:
+    """The kept (else shipped) result for (kind, key) without drawing anything; None if none."""
+    result = _load(kind, key, on_disk)
+    if result is None and on_disk:
+        ahead = shipped.load(kind, key)
+        result = ahead[0] if ahead else None
+    return result
+
+
 def ahead_label(where: dict) -> str:
     return _("Measured ahead and shipped with the app: {cpu}, {cores} cores, {threads} torch "
              "thread(s), {date}, {minutes:.1f} min. These are not this machine's numbers: "

@@ -161,6 +161,22 @@ def temperature_sweep(pair, prompts: list[str], temps: list[float], settings: Se
     return rows
 
 
+SHARED = ("speedup", "speedup_min", "speedup_max", "speedup_wall", "speedup_cpu", "clock", "load", "repeats",
+          "acceptance_rate", "alpha", "tokens_per_round", "c")
+
+
+def share_rows(rows: list[dict], ksweep: list[dict] | None, draft: str, k: int) -> tuple[list[dict], bool]:
+    """One quantity, one figure (issue 28): the tradeoff row of `draft` takes the k sweep's
+    measurement at k when there is one (the same pair, k, T, prompts and repeats), so the two
+    sections cannot show two numbers for it. (rows, whether a row was taken)."""
+    same = next((r for r in ksweep or [] if r.get("k") == k), None)
+    if same is None:
+        return rows, False
+    out = [{**r, **{key: same[key] for key in SHARED if key in same}} if r.get("draft") == draft else r
+           for r in rows]
+    return out, any(r.get("draft") == draft for r in rows)
+
+
 def spread_warning(rows: list[dict]) -> str | None:
     """A warning when repeated speedups disagree (else None). A busy machine alone is not one:
     its rows carry CPU-time speedups (clock_note says so)."""
