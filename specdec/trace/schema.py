@@ -13,6 +13,7 @@ trace.py can use it without an import circle.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import json
 import math
 import types
@@ -87,11 +88,18 @@ def decode(tp, value, path: str = "run"):
     return _decode_scalar(tp, value, path)
 
 
+@functools.lru_cache(maxsize=64)
+def _fields(tp) -> tuple[dict, tuple]:
+    """(type hints, fields) of a record type: resolved once (resolving per record was most of
+    the time of decoding a file)."""
+    return typing.get_type_hints(tp), dataclasses.fields(tp)
+
+
 def _decode_record(tp, value, path: str):
     if not isinstance(value, dict):
         raise TraceError(f"{path}: expected an object, got {_kind(value)}")
-    hints, out = typing.get_type_hints(tp), {}
-    for f in dataclasses.fields(tp):
+    (hints, fields), out = _fields(tp), {}
+    for f in fields:
         if f.name in value:
             out[f.name] = decode(hints[f.name], value[f.name], f"{path}.{f.name}")
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
