@@ -2,6 +2,8 @@
 result at the same pair, k and T, per kind, and say when there is none."""
 import json
 
+import pytest
+
 from specdec.prompts import load_prompts
 from specdec.trace.metrics import summarize
 from ui import context_view
@@ -11,8 +13,17 @@ from ui.typical import typical
 PAIR = ("smollm2/target", "smollm2/draft")
 
 
+@pytest.fixture(autouse=True)
+def nothing_kept(tmp_path, monkeypatch):
+    """Only the shipped results count here (not what this machine kept in build/results)."""
+    from ui.lessons import result_cache
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+
+
 def shipped_where() -> tuple[dict, dict]:
-    (key, value, _measured), = [entry for entry in shipped.all_of("where") if entry[0]["pair"] == list(PAIR)]
+    """The shipped Where result of the default pair at T = 0 (Home races at T = 0)."""
+    (key, value, _measured), = [entry for entry in shipped.all_of("where") if entry[0]["pair"] == list(PAIR)
+                                and entry[0]["settings"]["temperature"] == 0]
     return key, value
 
 
@@ -44,13 +55,12 @@ def test_the_caption_puts_the_run_beside_the_typical_value():
     k, t = key["settings"]["k"], key["settings"]["temperature"]
     got = typical(PAIR, k, t, "code")
     text = context_view.sentence(summarize([]), got, k, t)
-    assert f"Typical for code at k = {k}, T = {t}: {100 * got.acceptance_rate:.0f}%" in text
+    assert f"Typical for code at k = {k}, T = {t:g}: {100 * got.acceptance_rate:.0f}%" in text
     assert f"({got.prompts} prompts; shipped, measured on {got.measured})" in text
 
 
-def test_a_kept_result_is_read_with_its_key(tmp_path, monkeypatch):
+def test_a_kept_result_is_read_with_its_key():
     from ui.lessons import result_cache
-    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
     key, value = shipped_where()
     result_cache.save("where", key, value)
     assert result_cache.load("where", key) == value
