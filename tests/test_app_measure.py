@@ -26,6 +26,9 @@ def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_
     from ui.lessons import result_cache, speed
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
     monkeypatch.setattr(speed, "REPEATS", 1)                   # the sweep's path, not its statistics
+    from ui import family
+    real = family.speed_prompts
+    monkeypatch.setattr(family, "speed_prompts", lambda chat, n=8: real(chat, 2))   # 2 prompts, not 8
     monkeypatch.setattr(speed, "BENCH_FILE", tmp_path / "bench.json")
     (tmp_path / "bench.json").write_text("{not json")            # a broken local file: a message
     at = app(tiny_dirs, page="pages/fast.py", temperature=0.8, k=2)

@@ -15,7 +15,7 @@ from specdec.settings import Settings
 PROMPTS = ["abc", "a b c d", "(a)", "fed cba"]
 SPEC = Settings(k=3, temperature=0.0, max_new_tokens=48)
 BASE = Settings(mode="autoregressive", temperature=0.0, max_new_tokens=48)
-CYCLES, REPEATS = 4, 3        # idle and busy phases alternate, so a slow drift hits both alike
+CYCLES, REPEATS = 3, 3        # idle and busy phases alternate, so a slow drift hits both alike
 
 
 @contextmanager
