@@ -33,6 +33,7 @@ import torch
 
 from specdec.models import head8
 from specdec.train.common import log
+from specdec.train.smollm2 import draft_2l
 from specdec.train.smollm2.draft_2l import OUT, SEED, WORK, load_target, lr_at
 from specdec.train.smollm2.feature_batches import Seq, load_seqs, make_batch, pick, split, training_seqs
 from specdec.train.smollm2.feature_vocab import carried_rows, onpolicy_vocab
@@ -265,10 +266,12 @@ def runs_file() -> Path:
 
 
 def gpu_runs() -> list[dict]:
-    """The GPU runs behind the checkpoint (build/), else behind the committed export."""
+    """The GPU runs behind the checkpoint (build/), else behind the committed export (read from
+    assets/ even when OUT points elsewhere, as scripts/train_kinds.sh's trial export does)."""
     if runs_file().exists():
         return json.loads(runs_file().read_text())
-    return json.loads((OUT / SPEC.name / "training.json").read_text()).get("gpu_runs", [])
+    committed = draft_2l.OUT / SPEC.name / "training.json"
+    return json.loads(committed.read_text()).get("gpu_runs", []) if committed.exists() else []
 
 
 def export(spec: FeatureSpec) -> Path:
