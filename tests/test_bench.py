@@ -76,7 +76,7 @@ def test_early_exit_is_benched_against_transformers_early_exit():
     rows = {r["row"]: r for r in s["rows"]}
     assert list(rows) == [r for r in ROWS if r not in (USER_LOADED, *PEERS)] and s["identical"] is True, \
         s["mismatches"]
-    assert result["library_drafting"] == "assistant_early_exit = 1" and 0 < result["c"] < 1
+    assert result["library_drafting"] == "assistant_early_exit = 1" and result["c"] > 0   # c is a timing
     passes = rows["transformers assisted (k, constant)"]["target_forwards_per_token"]
     assert passes == rows["engine speculative"]["target_forwards_per_token"] < 1
 
