@@ -61,7 +61,7 @@ def _bench_paths(node, prefix=()):
 
 
 def test_bench_file_fuzz_is_a_result_or_one_message():
-    from test_hostile import _bench
+    from test_hostile_bench import _bench
     valid = json.loads(_bench())
     paths = [p for p in _bench_paths(valid) if p]
     rng, outcomes = random.Random(7), {"read": 0, "error": 0}

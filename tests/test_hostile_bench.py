@@ -1,0 +1,105 @@
+"""Hostile input to the bench (issue 31): its options are one message before any work, its
+results are never lost, and its files and every figure's labels are shown as text."""
+import json
+
+import pytest
+
+from specdec.cli.main import main
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--out", "."], "is a folder"),
+    (["--limit", "0"], "--limit must be at least 1"),
+    (["--limit", "-1"], "--limit must be at least 1"),
+    (["--k", ""], "none left empty"),
+    (["--k", "1,,2"], "none left empty"),
+    (["--temperature", ","], "none left empty"),
+    (["--threads", "100000"], "--threads must be between 1 and"),
+    (["--threads", "0"], "--threads must be between 1 and"),
+    (["--target", " "], "--target is empty"),
+    (["--draft", "stdlib/draft-1l"], "would have no effect"),
+    (["--prompts", "EMPTY"], "holds no prompts"),
+    (["--prompts", "BROKEN.json"], "is not a prompt file"),
+    (["--prompts", "BINARY"], "is not UTF-8 text"),
+])
+def test_cli_bench_bad_input_is_one_message_before_any_work(capsys, tmp_path, args, words):
+    """Issue 31: each is one line and exit 2, before a model loads (no lost bench)."""
+    files = {"EMPTY": b"\n  \n", "BROKEN.json": b'{"prompts": 3}', "BINARY": b"\xff\xfe\x00"}
+    for name, raw in files.items():
+        (tmp_path / name).write_bytes(raw)
+    args = [str(tmp_path / a) if a in files else a for a in args]
+    base = ["bench", "--target", "stdlib/target", "--drafter", "ngram", "--k", "2", "--temperature", "0",
+            "--max-new-tokens", "3", "--repeats", "1", "--limit", "1"]
+    assert main(base + args) == 2
+    err = capsys.readouterr().err
+    assert words in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_bench_that_cannot_write_its_file_still_prints_its_table(capsys, tmp_path, monkeypatch):
+    from specdec.cli import main as cli
+    out = tmp_path / "bench.json"
+    monkeypatch.setattr(cli.Path, "write_text", lambda self, text: (_ for _ in ()).throw(OSError(28, "No space")))
+    code = main(["bench", "--target", "stdlib/target", "--drafter", "ngram", "--k", "2", "--temperature", "0",
+                 "--max-new-tokens", "3", "--repeats", "1", "--limit", "1", "--out", str(out)])
+    captured = capsys.readouterr()
+    assert code == 1 and "engine speculative" in captured.out                 # the table is there
+    assert "could not write" in captured.err and "Traceback" not in captured.err
+
+
+def test_token_text_and_file_names_are_plain_text_in_every_figure():
+    """Issue 31: Plotly renders <b>, <br> and <a href> in labels; every figure goes through
+    plain_figure, which escapes trace names, categories, texts, hovers, titles and ticks."""
+    import plotly.graph_objects as go
+
+    from ui.safe import plain_figure
+    evil = '<b>bold</b><br><a href="http://host/x">x</a>'
+    fig = go.Figure([go.Bar(x=[evil, "ok"], y=[1, 2], name=evil, text=[evil, None], hovertext=evil,
+                            hovertemplate="%{x}<br>%{y}<extra></extra>")])
+    fig.update_layout(title=evil, xaxis=dict(ticktext=[evil], tickvals=[0]))
+    fig.add_annotation(text=evil)
+    out = plain_figure(fig)
+    trace = out.data[0]
+    shown = [trace.x[0], trace.name, trace.text[0], trace.hovertext, out.layout.title.text,
+             out.layout.xaxis.ticktext[0], out.layout.annotations[0].text]
+    assert all("<" not in s and "&lt;b&gt;bold&lt;/b&gt;" in s for s in shown), shown
+    assert trace.x[1] == "ok" and trace.hovertemplate == "%{x}<br>%{y}<extra></extra>"   # the app's own
+
+
+def _bench(**changes) -> bytes:
+    row = {"row": "engine autoregressive", "tokens_per_s": 10.0, "seconds": [1.0]}
+    spec = {**row, "row": "engine speculative"}
+    setting = {"k": 2, "temperature": 0.0, "verify_cost": 1.2, "rows": [row, spec]}
+    data = {"target": "t", "draft": "d", "prompts": 2, "max_new_tokens": 8, "repeats": 1, "c": 0.1,
+            "settings": [setting]}
+    for key, value in changes.items():
+        if key == "rows":
+            setting["rows"] = value
+        else:
+            data[key] = value
+    return json.dumps(data).encode()
+
+
+@pytest.mark.parametrize("changes", [
+    {"drafter": "a-drafter-nobody-made"}, {"drafter": ["model"]}, {"exit_layer": "**4**"},
+    {"library_drafting": {"x": 1}}, {"rows": [{"row": "engine speculative", "tokens_per_s": 1.0}]},
+    {"rows": [{"row": ["engine autoregressive"]}]}, {"threads": "two"}, {"cpu": "x" * 5000}])
+def test_a_bench_file_outside_its_schema_is_one_clear_message(changes):
+    from ui.lessons.speed import read_bench
+    assert read_bench(_bench())[1] is None                           # the valid file reads
+    result, error = read_bench(_bench(**changes))
+    assert result is None and "not the JSON of `python -m specdec bench --json`" in error
+
+
+def test_the_fast_page_shows_a_bench_files_texts_as_text(tiny_dirs, tmp_path, monkeypatch):
+    from ui.lessons import speed
+
+    from apptest import app
+    evil = "![x](http://host/leak.png) **bold** [link](http://host)"
+    path = tmp_path / "bench.json"
+    path.write_bytes(_bench(target=evil, draft=None, drafter="early-exit", exit_layer=3,
+                            library_drafting=evil, cpu=evil))
+    monkeypatch.setattr(speed, "BENCH_FILE", path)
+    at = app(tiny_dirs, page="pages/fast.py", k=2)
+    shown = " ".join(c.value for c in at.caption)
+    assert "\\!\\[x\\]\\(http\\://host/leak\\.png\\)" in shown and "](http" not in shown
+    assert "early exit after layer 3" in shown
