@@ -6,11 +6,13 @@ import streamlit as st
 
 from specdec.prompts import round_robin
 from ui import family, jobs, loaders, shell, sidebar, state, tables
+from ui.examples import kind_name
 from ui.figures.lessons import drafters_figure
 from ui.i18n import _
-from ui.lessons.drafters import compare, variants
+from ui.lessons import store
+from ui.lessons.drafters import compare, figure_key, variants
 from ui.lessons.speed import REPEATS, clock_note, spread_warning
-from ui.measured import measured
+from ui.measured import local, measured
 from ui.round_view import chart
 
 shell.page()
@@ -25,27 +27,38 @@ PROMPTS = round_robin(family.prompt_set(CHAT), N)
 MAX_NEW = 32
 
 
+SETTINGS = replace(state.settings(), max_new_tokens=MAX_NEW, seed=0)
+VARIANTS = variants(DRAFTS, POLICY_DRAFT, SETTINGS.exit_layer)
+
+
 def measure():
-    s = replace(state.settings(), max_new_tokens=MAX_NEW, seed=0)
+    s = SETTINGS
     key = {"target": TARGET, "chat": CHAT, "settings": s.as_dict(), "prompts": [p.prompt for p in PROMPTS],
            "drafts": DRAFTS, "repeats": REPEATS}
-    return measured(
+    rows = measured(
         "drafters", key,
-        lambda pr: compare(loaders.load, TARGET, variants(DRAFTS, POLICY_DRAFT, s.exit_layer), PROMPTS, s,
-                           pr, repeats=REPEATS, chat=CHAT),
+        lambda pr: compare(loaders.load, TARGET, VARIANTS, PROMPTS, s, pr, repeats=REPEATS, chat=CHAT),
+        on_fresh=lambda fresh: store.file(fresh, KEY_OF, "drafters"),
         button=_("Compare the drafters"),
         intro=_("{n} prompts, {tokens} new tokens, k = {k}, T = {t}; the policies use {draft} "
                 "(confidence threshold {conf}); early exit keeps {layers} layers. Cached on disk per "
                 "settings.").format(n=len(PROMPTS), tokens=MAX_NEW, k=s.k, t=s.temperature,
                                     draft=POLICY_DRAFT, conf=s.confidence, layers=s.exit_layer))
+    if rows and local("drafters", key):
+        rows, _taken = store.agree(rows, KEY_OF, "drafters")
+    return rows
 
 
+KEY_OF = figure_key(TARGET, SETTINGS, VARIANTS, PROMPTS, CHAT)
 rows = measure()
 if rows:
     overall = [r for r in rows if r["kind"] == "all"]
     tables.show(pd.DataFrame(overall).drop(columns=["kind", "load"], errors="ignore"), "drafters_all")
     st.caption(_("speedup: median of {n} interleaved repeats, with their min and max; c: draft "
                  "step / target one-token step.").format(n=REPEATS))
+    others = store.elsewhere_caption(overall, KEY_OF, "drafters", lambda r: r["drafter"], kind_name)
+    if others:
+        st.caption(others)
     note = spread_warning(overall)
     if note:
         st.warning(note, icon=":material/warning:")

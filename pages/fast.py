@@ -8,11 +8,12 @@ from specdec.bench.runner import flat_rows
 from specdec.drafters.registry import DRAFTERS
 from specdec.trace.theory import best_k, expected_speedup, expected_tokens
 from ui import family, jobs, loaders, session, shell, sidebar, state, tables
+from ui.examples import kind_name
 from ui.figures import lessons as lp
 from ui.i18n import _
-from ui.lessons import speed
+from ui.lessons import speed, store
+from ui.measured import local
 from ui.measured import measured as measured_result
-from ui.measured import peek
 from ui.round_view import chart
 from ui.safe import md
 
@@ -62,20 +63,42 @@ def ksweep_key(names, settings, chat: bool) -> dict:
             "repeats": speed.REPEATS}
 
 
+def speed_set(chat: bool) -> store.PromptSet:
+    return store.PromptSet.of(family.speed_prompts(chat)[0], chat, MAX_NEW, "speed")
+
+
+def taken_caption(taken: list, label: str) -> None:
+    """Say which rows show another section's newer measurement of the same key."""
+    if taken:
+        st.caption(_("{rows}: the newest measurement of the same setting and prompts, taken by {section} "
+                     "— one quantity, one figure.").format(
+            rows=", ".join(md(r[label]) if isinstance(r[label], str) else f"k = {r[label]}" for r, _s in taken),
+            section=", ".join(sorted({SECTIONS.get(s, s) for _r, s in taken}))))
+
+
+SECTIONS = {"ksweep": _("the k sweep (section 2)"), "tradeoff": _("Too weak vs too big (section 3)"),
+            "drafters": _("Drafters compared")}
+
+
 def measured(pair, names) -> None:
     st.header(_("2 · Measured on this machine"))
     settings = replace(state.settings(), max_new_tokens=MAX_NEW)
     chat = session.uses_chat(pair)
     texts, inputs = family.speed_prompts(chat)
     key = ksweep_key(names, settings, chat)
+    key_of = speed.ksweep_figure(names, settings, speed_set(chat))
     rows = measured_result(
         "ksweep", key, lambda pr: speed.k_sweep(pair, inputs, list(range(1, 9)), settings, pr, speed.REPEATS),
+        on_fresh=lambda fresh: store.file(fresh, key_of, "ksweep"),
         button=_("Measure k = 1 … 8 here"),
         intro=_("Runs speculative and autoregressive generation on {n} bundled prompts ({tokens} "
                 "tokens each, T = {t}) for k = 1…8, and measures c.").format(
             n=len(texts), tokens=MAX_NEW, t=settings.temperature))
     if not rows:
         return
+    if local("ksweep", key):
+        rows, taken = store.agree(rows, key_of, "ksweep")
+        taken_caption(taken, "k")
     alpha = sum(r["alpha"] for r in rows) / len(rows)
     best = max(rows, key=lambda r: r["speedup"])
     st.write(_("Measured: α̂ = **{alpha:.2f}** (mean β), c = **{c:.3f}** (draft step / target "
@@ -108,20 +131,23 @@ def tradeoff(pair, names) -> None:
     texts, inputs = family.speed_prompts(chat)
     key = {"target": target, "drafts": drafts, "k": k, "T": t, "prompts": texts, "chat": chat,
            "n": MAX_NEW, "repeats": speed.REPEATS}
+    key_of = speed.tradeoff_figure(target, settings, speed_set(chat))
     rows = measured_result(
         "tradeoff", key,
         lambda pr: speed.draft_tradeoff(loaders.load, target, drafts, inputs, settings, pr, speed.REPEATS),
+        on_fresh=lambda fresh: store.file(fresh, key_of, "tradeoff"),
         button=_("Measure every draft"),
         intro=_("Same target, k = {k}, T = {t}: acceptance, cost ratio c and real speedup for each "
                 "embedded draft and the n-gram drafter. Computed once per machine and cached.").format(k=k, t=t))
     if not rows:
         return
     rows = sorted(rows, key=lambda r: r["params"])
-    if target == names[0] and names[1]:
-        rows, shared = speed.share_rows(rows, peek("ksweep", ksweep_key(names, settings, chat)), names[1], k)
-        if shared:
-            st.caption(_("The row of {draft} is the k sweep's measurement at k = {k} above (the same pair, "
-                         "T, prompts and repeats): one quantity, one figure.").format(draft=names[1], k=k))
+    if local("tradeoff", key):
+        rows, taken = store.agree(rows, key_of, "tradeoff")
+        taken_caption(taken, "draft")
+    others = store.elsewhere_caption(rows, key_of, "tradeoff", lambda r: r["draft"], kind_name)
+    if others:
+        st.caption(others)
     busy = any(r.get("clock") == "cpu" for r in rows)
     c1, c2 = st.columns(2)
     with c1:

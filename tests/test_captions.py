@@ -68,16 +68,3 @@ def test_a_caption_says_why_acceptance_and_alpha_move_apart(pair):
         text = apart(run.rounds, run.metrics)
         assert f"including the {discarded} discarded" in text
         assert f"each of the {len(positions) - discarded} examined drafts" in text
-
-
-def test_the_tradeoff_row_of_the_active_draft_is_the_k_sweeps_number():
-    """Issue 28: one quantity, one figure: the same pair, k, T and prompts show one speedup."""
-    from ui.lessons.speed import share_rows
-    tradeoff = [{"draft": "a", "params": 1, "speedup": 1.26, "acceptance_rate": 0.3, "k": 4},
-                {"draft": "b", "params": 2, "speedup": 0.9, "acceptance_rate": 0.4, "k": 4}]
-    ksweep = [{"k": 3, "speedup": 1.56, "acceptance_rate": 0.5}, {"k": 4, "speedup": 1.35, "acceptance_rate": 0.33}]
-    rows, shared = share_rows(tradeoff, ksweep, "a", 4)
-    assert shared and rows[0]["speedup"] == 1.35 and rows[0]["acceptance_rate"] == 0.33
-    assert rows[0]["params"] == 1 and rows[1] == tradeoff[1]                  # the others untouched
-    assert share_rows(tradeoff, ksweep, "a", 5) == (tradeoff, False)         # no k = 5 in the sweep
-    assert share_rows(tradeoff, None, "a", 4) == (tradeoff, False)

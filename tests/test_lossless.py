@@ -14,12 +14,13 @@ from specdec.rules.sampling import probs_from_logits
 
 from stats import chi2_pvalue
 
-# Power, measured on the tiny pair at T = 1, k = 3 (the p-value of this check): right rule 0.06 /
-# 0.23 / 0.58 at 400 / 800 / 1500 runs; resampling from p instead of the residual 3e-7 / 4e-22 /
-# 4e-57. A 10 % cut in acceptance with the right residual passes at every size (0.03 / 0.09 /
-# 0.19): no affordable run count catches it, the rule tests (test_rejection) do. So 800 runs
-# keep a wide margin on the bugs this check can see, at about half the time of 1500.
-RUNS = 800
+# Power, measured on the tiny pair at T = 1, k = 3 (the p-value of this check): resampling from p
+# instead of the residual gives 3e-7 / 2e-11 / 4e-22 at 400 / 500 / 800 runs, eight orders below
+# the bound at 500; the right rule at 500 runs gives 0.09-0.94 over the eight configurations
+# below (0.06 / 0.23 at 400 / 800 for T = 1). A 10 % cut in acceptance with the right residual
+# passes at every affordable size (0.03-0.19 up to 1500 runs): the rule tests (test_rejection)
+# catch it. So 500 runs: a wide margin on the bugs this check can see, at 5/8 of the time of 800.
+RUNS = 500
 PROMPT = "ab(ab(a"      # repetitive, so the n-gram drafter finds matches
 
 

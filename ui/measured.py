@@ -36,9 +36,10 @@ def _save(kind: str, key: dict, value, on_disk: bool) -> None:
 
 
 def measured(kind: str, key: dict, job: Callable[[Callable], Any], *, button: str, intro: str,
-             on_disk: bool = True) -> Any | None:
+             on_disk: bool = True, on_fresh: Callable[[Any], None] | None = None) -> Any | None:
     """The kept result for (kind, key), or a fresh one when the button is clicked; None (and
-    `intro` shown) while there is none. `job(progress)` computes it with a progress bar."""
+    `intro` shown) while there is none. `job(progress)` computes it with a progress bar;
+    `on_fresh(result)` runs once on a fresh result (to file its figures: ui/lessons/store.py)."""
     result = _load(kind, key, on_disk)
     ahead = shipped.load(kind, key) if result is None and on_disk else None
     label = _("Measure on this machine") if ahead else _("Recompute") if result else button
@@ -47,6 +48,8 @@ def measured(kind: str, key: dict, job: Callable[[Callable], Any], *, button: st
         fresh = jobs.run_job(button, f"{kind}_job", job)
         if fresh is not None:
             _save(kind, key, fresh, on_disk)
+            if on_fresh is not None:
+                on_fresh(fresh)
             if on_disk and shipped.shipping():
                 shipped.save(kind, key, fresh, time.perf_counter() - start)
             st.rerun()              # drawn again from the kept result, under "Recompute"
@@ -58,13 +61,9 @@ def measured(kind: str, key: dict, job: Callable[[Callable], Any], *, button: st
     return result
 
 
-def peek(kind: str, key: dict, on_disk: bool = True) -> Any | None:
-    """The kept (else shipped) result for (kind, key) without drawing anything; None if none."""
-    result = _load(kind, key, on_disk)
-    if result is None and on_disk:
-        ahead = shipped.load(kind, key)
-        result = ahead[0] if ahead else None
-    return result
+def local(kind: str, key: dict) -> bool:
+    """Is the result for (kind, key) this machine's own (kept on disk), not a shipped one?"""
+    return result_cache.load(kind, key) is not None
 
 
 def ahead_label(where: dict) -> str:

@@ -9,6 +9,7 @@ from specdec.bench.measure import clock_for, drafter_cost, machine_load, timed
 from specdec.prompts import Prompt, as_input
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
+from ui.lessons import store
 from ui.lessons.speed import REPEATS
 
 
@@ -88,3 +89,19 @@ def compare(load, target: str, all_variants: list[Variant], prompts: list[Prompt
     for (label, pair, s), spec in zip(runs[1:], pooled[1:]):
         rows += _rows(label, spec, pooled[0], drafter_cost(pair, s)[0], busiest)
     return rows
+
+
+def figure_key(target: str, settings: Settings, all_variants: list[Variant], prompts: list[Prompt], chat: bool):
+    """The store key (ui/lessons/store.py) of a row: its variant's draft, drafter and policy, on
+    the prompts of the row's kind ("all": every prompt)."""
+    by_label = {v.label: v for v in all_variants}
+
+    def key_of(row: dict):
+        v = by_label.get(row["drafter"])
+        if v is None:
+            return None
+        texts = [p.prompt for p in prompts if row["kind"] in ("all", p.kind)]
+        s = replace(settings, drafter=v.drafter, policy=v.policy)
+        return store.key(target, v.draft, s, s.k, store.PromptSet.of(texts, chat, settings.max_new_tokens,
+                                                                  f"drafters/{row['kind']}"), row.get("clock", "wall"))
+    return key_of

@@ -16,6 +16,7 @@ from specdec.bench.measure import clock_for, cost_ratio, interleaved, speedups, 
 from specdec.settings import Settings
 from specdec.trace.theory import expected_speedup, expected_tokens, speedup_with_verify
 from specdec.wording import _
+from ui.lessons import store
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BENCH_FILE = ROOT / "build" / "bench.json"
@@ -161,20 +162,18 @@ def temperature_sweep(pair, prompts: list[str], temps: list[float], settings: Se
     return rows
 
 
-SHARED = ("speedup", "speedup_min", "speedup_max", "speedup_wall", "speedup_cpu", "clock", "load", "repeats",
-          "acceptance_rate", "alpha", "tokens_per_round", "c")
+def ksweep_figure(names, settings: Settings, prompts: store.PromptSet):
+    """The store key of a k-sweep row: the active pair and drafter at the row's k."""
+    return lambda row: store.key(names[0], names[1], settings, row["k"], prompts, row.get("clock", "wall"))
 
 
-def share_rows(rows: list[dict], ksweep: list[dict] | None, draft: str, k: int) -> tuple[list[dict], bool]:
-    """One quantity, one figure (issue 28): the tradeoff row of `draft` takes the k sweep's
-    measurement at k when there is one (the same pair, k, T, prompts and repeats), so the two
-    sections cannot show two numbers for it. (rows, whether a row was taken)."""
-    same = next((r for r in ksweep or [] if r.get("k") == k), None)
-    if same is None:
-        return rows, False
-    out = [{**r, **{key: same[key] for key in SHARED if key in same}} if r.get("draft") == draft else r
-           for r in rows]
-    return out, any(r.get("draft") == draft for r in rows)
+def tradeoff_figure(target: str, settings: Settings, prompts: store.PromptSet):
+    """The store key of a draft-size row: a draft model with the model drafter, or n-gram lookup."""
+    def key_of(row: dict):
+        ngram = row["draft"] == "n-gram lookup"
+        s = replace(settings, drafter="ngram" if ngram else "model")
+        return store.key(target, None if ngram else row["draft"], s, settings.k, prompts, row.get("clock", "wall"))
+    return key_of
 
 
 def spread_warning(rows: list[dict]) -> str | None:

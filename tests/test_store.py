@@ -1,0 +1,85 @@
+"""One quantity, one figure (issue 28): a measured figure is filed under the key of what was
+measured and every section reads it back; a different setting or prompt set is another key."""
+from dataclasses import replace
+
+import pytest
+
+from specdec.prompts import Prompt
+from specdec.settings import Settings
+from ui.lessons import result_cache, speed, store
+from ui.lessons.drafters import Variant, figure_key
+
+
+@pytest.fixture(autouse=True)
+def results_dir(tmp_path, monkeypatch):
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
+
+
+PAIR = ("smollm2/target", "smollm2/draft")
+SPEED = store.PromptSet.of(["a", "b"], True, 48, "speed")
+OTHER = store.PromptSet.of(["a", "b", "c"], True, 32, "drafters/all")
+
+
+def ksweep_rows():
+    return [{"k": 3, "speedup": 1.56, "acceptance_rate": 0.5, "clock": "wall"},
+            {"k": 4, "speedup": 1.35, "acceptance_rate": 0.33, "clock": "wall"}]
+
+
+def tradeoff_rows():
+    return [{"draft": "smollm2/draft", "params": 1, "speedup": 1.26, "acceptance_rate": 0.3, "clock": "wall"},
+            {"draft": "n-gram lookup", "params": 0, "speedup": 0.9, "acceptance_rate": 0.1, "clock": "wall"}]
+
+
+def test_a_section_shows_the_newest_figure_of_its_key_and_names_where_it_came_from():
+    s = Settings(k=4, temperature=0.0)
+    sweep_key, trade_key = speed.ksweep_figure(PAIR, s, SPEED), speed.tradeoff_figure(PAIR[0], s, SPEED)
+    store.file(tradeoff_rows(), trade_key, "tradeoff")
+    store.file(ksweep_rows(), sweep_key, "ksweep")          # measured later: the newest of k = 4
+    rows, taken = store.agree(tradeoff_rows(), trade_key, "tradeoff")
+    assert rows[0]["speedup"] == 1.35 and rows[0]["acceptance_rate"] == 0.33 and rows[0]["params"] == 1
+    assert rows[1]["speedup"] == 0.9                         # n-gram: another key, its own figure
+    assert [(r["draft"], section) for r, section in taken] == [("smollm2/draft", "ksweep")]
+    rows, taken = store.agree(ksweep_rows(), sweep_key, "ksweep")
+    assert [r["speedup"] for r in rows] == [1.56, 1.35] and taken == []
+
+
+@pytest.mark.parametrize("change", [dict(temperature=1.0), dict(drafter="early-exit"), dict(policy="heuristic"),
+                                    dict(policy="confidence", confidence=0.5)])
+def test_another_setting_is_another_key(change):
+    s = Settings(k=4, temperature=0.0)
+    store.file(ksweep_rows(), speed.ksweep_figure(PAIR, s, SPEED), "ksweep")
+    other = speed.ksweep_figure(PAIR, replace(s, **change), SPEED)
+    rows, taken = store.agree(ksweep_rows()[1:], other, "tradeoff")
+    assert store.read(other(ksweep_rows()[1])) is not None   # filed now, as its own figure
+    assert store.read(other(ksweep_rows()[1]))["source"] == "tradeoff" and taken == []
+
+
+def test_the_clock_and_the_exit_layer_are_part_of_the_key():
+    s = Settings(k=4, drafter="early-exit", exit_layer=2)
+    key = speed.ksweep_figure(PAIR, s, SPEED)
+    assert key({"k": 4, "clock": "wall"}) != key({"k": 4, "clock": "cpu"})
+    assert key({"k": 4}) != speed.ksweep_figure(PAIR, replace(s, exit_layer=3), SPEED)({"k": 4})
+
+
+def test_the_same_setting_on_other_prompts_is_named_as_the_difference():
+    s = Settings(k=4, temperature=0.0)
+    prompts = [Prompt("code", "a", "a"), Prompt("prose", "b", "b"), Prompt("code", "c", "c")]
+    variants = [Variant("draft", "smollm2/draft")]
+    drafters_key = figure_key(PAIR[0], replace(s, max_new_tokens=32), variants, prompts, True)
+    row = {"drafter": "draft", "kind": "all", "speedup": 1.36, "acceptance_rate": 0.29, "clock": "wall"}
+    store.file([row, {**row, "kind": "code", "speedup": 1.5}], drafters_key, "drafters")   # all, and a kind
+    trade_key = speed.tradeoff_figure(PAIR[0], s, SPEED)
+    text = store.elsewhere_caption(tradeoff_rows(), trade_key, "tradeoff", lambda r: r["draft"])
+    assert "1.36× (wall-clock) and acceptance 29%" in text
+    assert "3 chats of every kind × 32 tokens (Drafters compared)" in text and "1.50" not in text
+    assert "here 1.26× (wall-clock) and 30%" in text and "2 code and structured chats × 48 tokens" in text
+    assert store.elsewhere_caption(tradeoff_rows()[1:], trade_key, "tradeoff", lambda r: r["draft"]) is None
+    # a section's own rows on other prompts (its per-kind rows) are not "elsewhere"
+    assert store.elsewhere_caption([row], drafters_key, "drafters", lambda r: r["drafter"]) is None
+    code_row = {**row, "kind": "code"}                        # the code prompts alone: another set
+    assert drafters_key(code_row).prompts.size == 2 and drafters_key(code_row) != drafters_key(row)
+
+
+def test_a_row_of_an_unknown_variant_has_no_key():
+    key = figure_key(PAIR[0], Settings(), [Variant("draft", "smollm2/draft")], [], True)
+    assert key({"drafter": "gone", "kind": "all"}) is None

@@ -1,0 +1,184 @@
+"""One quantity, one figure (issue 28): the speed figures every lesson measures, filed under
+the key of what was measured and read back from here by every section and page.
+
+The key is (target, draft, drafter, policy, k, T, prompt set, threads, clock); the prompt
+set is the prompts' texts, how they were sent (chat or raw) and how many tokens each
+generated. A section that measures files its rows; a section that shows rows first asks the
+store, so the same key shows the newest measurement of it everywhere, and says which section
+it came from when that is another one. Figures are kept per machine and weights like every
+measured result (result_cache); shipped results are shown as shipped and not mixed in.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import time
+from dataclasses import asdict, dataclass
+from typing import Callable
+
+import torch
+
+from specdec.drafters.registry import DRAFTERS
+from specdec.wording import _
+from ui.lessons import result_cache
+
+KIND = "figure"
+# what one figure is: the speed and acceptance numbers of one measured setting
+FIELDS = ("speedup", "speedup_min", "speedup_max", "speedup_wall", "speedup_cpu", "clock", "load",
+          "repeats", "acceptance_rate", "alpha", "tokens_per_round", "mean_acceptance_length", "c",
+          "tokens_per_s", "baseline_tokens_per_s")
+
+
+@dataclass(frozen=True)
+class PromptSet:
+    """Which prompts a figure was measured on: their texts (as a digest), how many, how sent,
+    how many new tokens each, and which set they are (`name`: a fixed id such as "speed" or
+    "drafters/code" that the pages translate when they show it)."""
+    digest: str
+    size: int
+    chat: bool
+    new_tokens: int
+    name: str
+
+    @staticmethod
+    def of(texts: list[str], chat: bool, new_tokens: int, name: str) -> "PromptSet":
+        digest = hashlib.sha1(json.dumps([texts, chat, new_tokens]).encode()).hexdigest()[:12]
+        return PromptSet(digest, len(texts), chat, new_tokens, name)
+
+
+@dataclass(frozen=True)
+class Key:
+    target: str
+    draft: str | None
+    drafter: str
+    policy: str
+    k: int
+    temperature: float
+    prompts: PromptSet
+    clock: str
+    threads: int = 0          # 0: this process's torch threads (filled in by `key`)
+
+    def same_setting(self, other: "Key") -> bool:
+        """The same pair, drafter, policy, k, T and threads — prompts and clock may differ."""
+        return self.setting() == other.setting()
+
+    def setting(self) -> tuple:
+        return (self.target, self.draft, self.drafter, self.policy, self.k, self.temperature, self.threads)
+
+
+def key(target: str, draft: str | None, settings, k: int, prompts: PromptSet, clock: str) -> Key:
+    """The key of a figure measured with `settings` (a Settings) at k: the drafter and the
+    policy carry the settings they read (exit layer, tree shape, confidence threshold)."""
+    return Key(target, draft, drafter_id(settings), policy_id(settings), int(k),
+               float(settings.temperature), prompts, clock, torch.get_num_threads())
+
+
+def drafter_id(s) -> str:
+    if s.drafter == "early-exit":
+        return f"early-exit@{s.exit_layer}"
+    if DRAFTERS[s.drafter].shape == "tree":
+        return f"{s.drafter}:{s.tree_width}x{s.tree_budget}"
+    return s.drafter
+
+
+def policy_id(s) -> str:
+    return f"confidence@{s.confidence:g}" if s.policy == "confidence" else s.policy
+
+
+def _as_dict(k: Key) -> dict:
+    return asdict(k)
+
+
+def file(rows: list[dict], key_of: Callable[[dict], Key | None], source: str) -> None:
+    """Keep each row's figure under its key as the newest measurement of it (`source`: the
+    section that measured it, for the label of a figure shown elsewhere)."""
+    at = time.time()
+    for row in rows:
+        k = key_of(row)
+        if k is not None:
+            figure = {f: row[f] for f in FIELDS if f in row}
+            result_cache.save(KIND, _as_dict(k), {"figure": figure, "source": source, "at": at})
+
+
+def read(k: Key) -> dict | None:
+    """{"figure", "source", "at"} of the newest measurement filed under k, or None."""
+    entry = result_cache.load(KIND, _as_dict(k))
+    return entry if isinstance(entry, dict) and isinstance(entry.get("figure"), dict) else None
+
+
+def agree(rows: list[dict], key_of: Callable[[dict], Key | None], source: str
+          ) -> tuple[list[dict], list[tuple[dict, str]]]:
+    """Rows as the store has them: each row whose key holds a figure takes it (a row kept from
+    before the store, whose key holds none, is filed now). Returns the rows and (row, section)
+    for every row whose figure came from another section."""
+    out, taken = [], []
+    for row in rows:
+        k = key_of(row)
+        entry = read(k) if k is not None else None
+        if entry is None:
+            if k is not None:
+                file([row], key_of, source)
+            out.append(row)
+            continue
+        merged = {**row, **entry["figure"]}
+        out.append(merged)
+        if entry.get("source") != source and any(row.get(f) != v for f, v in entry["figure"].items()):
+            taken.append((merged, entry["source"]))
+    return out, taken
+
+
+def elsewhere(k: Key, source: str) -> list[tuple[Key, dict]]:
+    """Figures of the same setting that another section measured on other prompts (key,
+    entry), newest first."""
+    found = []
+    for key_dict, entry in result_cache.kept(KIND):
+        try:
+            other = Key(**{**key_dict, "prompts": PromptSet(**key_dict["prompts"])})
+        except TypeError:
+            continue
+        if (other.same_setting(k) and other.prompts != k.prompts and isinstance(entry, dict)
+                and entry.get("source") != source):
+            found.append((other, entry))
+    return sorted(found, key=lambda e: (-e[1].get("at", 0), -e[0].prompts.size))   # a whole set first
+
+
+def clock_name(clock: str) -> str:
+    return _("CPU time") if clock == "cpu" else _("wall-clock")
+
+
+def set_name(p: PromptSet, kind_name: Callable[[str], str] = str) -> str:
+    """How a page names a prompt set (its id is fixed; the words are translated)."""
+    n, t = p.size, p.new_tokens
+    if p.name == "speed":
+        return (_("{n} code and structured chats × {t} tokens (When it is fast)") if p.chat else
+                _("{n} code and structured prompts × {t} tokens (When it is fast)")).format(n=n, t=t)
+    group, _sep, kind = p.name.partition("/")
+    if group == "drafters" and kind in ("", "all"):
+        return (_("{n} chats of every kind × {t} tokens (Drafters compared)") if p.chat else
+                _("{n} prompts of every kind × {t} tokens (Drafters compared)")).format(n=n, t=t)
+    if group == "drafters":
+        return (_("{n} chats of the kind “{kind}” × {t} tokens (Drafters compared)") if p.chat else
+                _("{n} prompts of the kind “{kind}” × {t} tokens (Drafters compared)")).format(
+            n=n, t=t, kind=kind_name(kind))
+    return (_("{n} chats × {t} tokens") if p.chat else _("{n} prompts × {t} tokens")).format(n=n, t=t)
+
+
+def elsewhere_caption(rows: list[dict], key_of: Callable[[dict], Key | None], source: str,
+                      label: Callable[[dict], str], kind_name: Callable[[str], str] = str) -> str | None:
+    """One line per row whose setting another section measured on other prompts: its newest
+    figure there, and that the prompts are the difference (None when no row has one)."""
+    lines = []
+    for row in rows:
+        k = key_of(row)
+        for other, entry in elsewhere(k, source)[:1] if k is not None else []:
+            fig = entry["figure"]
+            lines.append(_("{name}: {speedup:.2f}× ({clock}) and acceptance {acc:.0%} on {other}; here "
+                           "{here:.2f}× ({clock_here}) and {acc_here:.0%} on {this}.").format(
+                name=label(row), speedup=fig.get("speedup", 0.0), acc=fig.get("acceptance_rate", 0.0),
+                clock=clock_name(other.clock), other=set_name(other.prompts, kind_name),
+                here=row.get("speedup", 0.0), clock_here=clock_name(k.clock),
+                acc_here=row.get("acceptance_rate", 0.0), this=set_name(k.prompts, kind_name)))
+    if not lines:
+        return None
+    return _("The same settings measured on other prompts (the prompts are the difference, so "
+             "the figures differ):") + "\n\n" + "\n\n".join("- " + line for line in lines)
