@@ -8,7 +8,10 @@
     for rnd in specdec.rounds(pair, "def parse(", settings): ...
     specdec.generate(pair, [{"role": "user", "content": "Hi"}], settings)   # a chat, for
                                                    # models with a chat template
+    runs = specdec.generate_batch(pair, ["def parse(", "class A"], settings)   # one target pass
+                                                   # verifies every request's drafts each round
 """
+from specdec.engine.batch import generate_batch
 from specdec.engine.decoder import Decoder, autoregressive, generate, rounds
 from specdec.errors import InputError, LoadError
 from specdec.models.load import Pair, load_pair, make_pair
@@ -18,4 +21,4 @@ from specdec.trace.metrics import Metrics, summarize
 from specdec.trace.run import Round, Run
 
 __all__ = ["Decoder", "InputError", "LoadError", "Metrics", "Pair", "Round", "Run", "Sampling",
-           "Settings", "autoregressive", "generate", "load_pair", "make_pair", "rounds", "summarize"]
+           "Settings", "autoregressive", "generate", "generate_batch", "load_pair", "make_pair", "rounds", "summarize"]

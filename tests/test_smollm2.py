@@ -239,3 +239,13 @@ def test_the_feature_draft_drafts_a_tree_on_the_real_pair(smol):
                             temperature=0, max_new_tokens=12)
     assert tree.token_ids == alone.token_ids
     assert all(r.tree is not None for r in tree.rounds) and any(r.tree.nodes for r in tree.rounds)
+
+
+def test_a_batch_of_six_chats_equals_each_chat_alone(smol_pair, references):
+    """Issue 30: specdec.generate_batch at B = 6 on the real pair (both drafts), greedy: every
+    run token for token the run alone (the target's rows in a batch are computed as alone)."""
+    chats = [chat for _label, chat, _ref in references[:6]]
+    s = specdec.Settings(k=4, temperature=0.0, max_new_tokens=8)
+    runs = specdec.generate_batch(smol_pair, chats, s)
+    assert [r.token_ids for r in runs] == [specdec.generate(smol_pair, c, s).token_ids for c in chats]
+    assert all(len(r.token_ids) == 8 for r in runs)

@@ -11,7 +11,7 @@ Mode "autoregressive" is the baseline: the same code path with k = 0.
 from __future__ import annotations
 
 import time
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Iterator
 
 import torch
@@ -31,6 +31,18 @@ from specdec.trace.run import Caches, Prefill, Round, Run
 from specdec.wording import N_
 
 
+@dataclass(frozen=True)
+class Plan:
+    """A round up to the target's pass: the draft limit, the lengths before, the drafts."""
+    k: int
+    prefix_len: int
+    target_before: int
+    draft_before: int
+    prop: object               # Proposal or TreeProposal
+    pending: list[int]         # tokens the target has not read yet (the last emitted one)
+    draft_ms: float
+
+
 class Decoder:
     def __init__(self, pair: Pair, prompt: Prompt, settings: Settings, drafter: Drafter | None = None):
         """`drafter`: a Drafter instance to use instead of settings.drafter's (a person's text)."""
@@ -44,6 +56,7 @@ class Decoder:
         self.strategy = tree if isinstance(self.drafter, TreeDrafter) else chain
         self.policy = make_policy(settings.policy, settings.k, settings.confidence)
         self.prefill: Prefill | None = None    # the prompt read before round 1 (read_prompt)
+        self.prompt_feats: torch.Tensor | None = None   # a feature drafter's: (len(prompt) - 1, H)
         self.history: list[Round] = []          # the rounds so far
         self.stop: str | None = None
 
@@ -66,51 +79,68 @@ class Decoder:
     def _lengths(self) -> tuple[int, int]:
         return self.target_cache.get_seq_length(), self.drafter.cache_len()
 
-    def read_prompt(self) -> Prefill:
+    def read_prompt(self, reused: int = 0, reused_feats: torch.Tensor | None = None) -> Prefill:
         """The prefill: the target reads the prompt but its last token (a feature drafter gets
-        their features), then a drafter with its own cache reads them too. Round 1 then drafts."""
+        their features), then a drafter with its own cache reads them too. Round 1 then drafts.
+        reused: the first prompt tokens the target cache already holds (a server's prefix cache,
+        engine/serving.py), with their features for a feature drafter."""
         if self.prefill is not None:
             return self.prefill
         ids, pair, t0 = self.prompt_ids[:-1], self.pair, time.perf_counter()
-        reads = isinstance(self.drafter, FeatureReader)
-        if ids and reads:
-            _, feats = forward_with_features(pair.target, ids, self.target_cache, pair.vocab_size, keep=1)
+        fresh, reads = ids[reused:], isinstance(self.drafter, FeatureReader)
+        feats = reused_feats[:reused] if reads and reused_feats is not None else torch.zeros(0, 0)
+        if fresh and reads:
+            _, new = forward_with_features(pair.target, fresh, self.target_cache, pair.vocab_size, keep=1)
+            feats = torch.cat([feats, new]) if reused else new
+        elif fresh:
+            forward(pair.target, fresh, self.target_cache, pair.vocab_size, keep=1)
+        if reads and len(feats):
             self.drafter.observe(0, feats)
-        elif ids:
-            forward(pair.target, ids, self.target_cache, pair.vocab_size, keep=1)
+        self.prompt_feats = feats if reads else None
         t1 = time.perf_counter()
         draft_tokens = len(ids) if self.drafter.prefill(ids) else 0
         t2 = time.perf_counter()
-        self.prefill = Prefill(len(ids), (t1 - t0) * 1e3, self.target_cache.get_seq_length(),
+        self.prefill = Prefill(len(fresh), (t1 - t0) * 1e3, self.target_cache.get_seq_length(),
                                draft_tokens, (t2 - t1) * 1e3, self.drafter.cache_len(),
                                len(ids) if reads else 0)
         return self.prefill
 
     def step(self) -> Round:
         """One round: steps 1-5 double as the captions in the app (chain.py, tree.py: 1-4)."""
+        plan = self.propose()                                                     # 1. draft
+        t1 = time.perf_counter()
+        verified = self.strategy.verify(self, plan.prop, plan.pending)            # 2. verify
+        return self.conclude(plan, verified, (time.perf_counter() - t1) * 1e3)
+
+    def propose(self) -> Plan:
+        """Step 1, and what step 2 needs: the drafts and the tokens the target has not read yet
+        (a batch runs step 2 for many decoders in one pass: engine/batch.py)."""
         if self.stop is not None:
             raise InputError(N_("this run has finished ({why}); reset to start again"), why=self.stop)
         self.read_prompt()
         k, prefix_len = self.draft_limit(), len(self.seq)
         (target_before, draft_before), t0 = self._lengths(), time.perf_counter()
-        prop = self.strategy.draft(self, k)                                       # 1. draft
-        t1 = time.perf_counter()
-        verified = self.strategy.verify(self, prop, self.seq[target_before:])    # 2. verify
-        t2 = time.perf_counter()
+        prop = self.strategy.draft(self, k)
+        return Plan(k, prefix_len, target_before, draft_before, prop, self.seq[target_before:],
+                    (time.perf_counter() - t0) * 1e3)
+
+    def conclude(self, plan: Plan, verified, verify_ms: float) -> Round:
+        """Steps 3-5 after the target's pass: accept, final token, roll back; the Round."""
         target_peak, draft_peak = self._lengths()
+        prop, prefix_len = plan.prop, plan.prefix_len
         out = self.strategy.decide(self, prop, verified)                          # 3-4. accept, final
-        self._keep(prefix_len, target_before, out, verified.feats)                # 5. roll back
+        self._keep(prefix_len, plan.target_before, out, verified.feats)           # 5. roll back
         emitted = self._emit(out.accepted + [out.token])
         if out.drafted is not None:
             self.policy.update(out.drafted, len(out.kept))
         rnd = Round(
-            index=len(self.history), prefix_len=prefix_len, draft_limit=k,
+            index=len(self.history), prefix_len=prefix_len, draft_limit=plan.k,
             greedy=self.settings.sampling.greedy, positions=out.positions,
             n_accepted=len(out.kept), final=out.final, emitted=tuple(emitted),
-            caches=Caches(target_before, target_peak, self.target_cache.get_seq_length(),
-                          draft_before, draft_peak, self.drafter.cache_len()),
-            draft_forwards=prop.forwards, target_forwards=1, draft_ms=(t1 - t0) * 1e3,
-            verify_ms=(t2 - t1) * 1e3, stop=self.stop, tree=out.tree)
+            caches=Caches(plan.target_before, target_peak, self.target_cache.get_seq_length(),
+                          plan.draft_before, draft_peak, self.drafter.cache_len()),
+            draft_forwards=prop.forwards, target_forwards=1, draft_ms=plan.draft_ms,
+            verify_ms=verify_ms, stop=self.stop, tree=out.tree)
         self.history.append(rnd)
         return rnd
 

@@ -21,11 +21,11 @@ import torch
 NAME = "specdec_rows"
 
 
-def _visible(mask: torch.Tensor | None, q: int, length: int) -> list[torch.Tensor | int]:
-    """Per query row: the count of a visible prefix, or the indices of visible keys."""
+def _visible(mask: torch.Tensor | None, q: int, length: int, b: int = 0) -> list[torch.Tensor | int]:
+    """Per query row of sequence b: the count of a visible prefix, or the indices of visible keys."""
     if mask is None:                                    # causal: rows are the last q positions
         return [length - q + i + 1 for i in range(q)]
-    rows = mask[0, 0] if mask.dtype == torch.bool else mask[0, 0] == 0                  # (q, L)
+    rows = mask[b, 0] if mask.dtype == torch.bool else mask[b, 0] == 0                  # (q, L)
     counts, prefix = rows.sum(-1), rows.cumprod(-1).sum(-1)
     return [int(c) if int(c) == int(p) else rows[i].nonzero()[:, 0]
             for i, (c, p) in enumerate(zip(counts.tolist(), prefix.tolist()))]
@@ -34,22 +34,31 @@ def _visible(mask: torch.Tensor | None, q: int, length: int) -> list[torch.Tenso
 def rows_attention(module, query: torch.Tensor, key: torch.Tensor, value: torch.Tensor,
                    attention_mask: torch.Tensor | None, scaling: float | None = None,
                    dropout: float = 0.0, **kwargs) -> tuple[torch.Tensor, None]:
-    """query (1, H, q, d), key / value (1, Hkv, L, d) -> (1, q, H, d), one query row at a time."""
+    """query (B, H, q, d), key / value (B, Hkv, L, d) -> (B, q, H, d), one query row at a time
+    (a batch of requests: each sequence against its own visible keys, engine/batch.py)."""
     batch, heads, q, dim = query.shape
+    if batch > 1 and attention_mask is None:
+        raise ValueError("row-by-row attention over a batch needs the batch's mask")
+    out = [_one_sequence(query[b:b + 1], key[b:b + 1], value[b:b + 1], attention_mask, b, scaling)
+           for b in range(batch)]
+    return torch.cat(out), None
+
+
+def _one_sequence(query, key, value, attention_mask, b: int, scaling: float | None) -> torch.Tensor:
+    """query (1, H, q, d), key / value (1, Hkv, L, d) of sequence b -> (1, q, H, d)."""
+    _one, heads, q, dim = query.shape
     kv_heads, length = key.shape[1], key.shape[2]
-    if batch != 1:
-        raise ValueError("row-by-row attention runs one sequence at a time")
     scale = dim ** -0.5 if scaling is None else scaling
     groups = query.view(kv_heads, heads // kv_heads, q, dim)                     # (Hkv, G, q, d)
     out = []
-    for i, seen in enumerate(_visible(attention_mask, q, length)):
+    for i, seen in enumerate(_visible(attention_mask, q, length, b)):
         if isinstance(seen, int):
             k, v = key[0, :, :seen], value[0, :, :seen]                          # (Hkv, n, d)
         else:
             k, v = key[0, :, seen], value[0, :, seen]
         scores = torch.matmul(groups[:, :, i], k.transpose(1, 2)) * scale          # (Hkv, G, n)
         out.append(torch.matmul(scores.softmax(-1), v))                            # (Hkv, G, d)
-    return torch.stack(out).reshape(q, heads, dim)[None], None                     # (1, q, H, d)
+    return torch.stack(out).reshape(q, heads, dim)[None]                           # (1, q, H, d)
 
 
 def register() -> str:

@@ -24,9 +24,10 @@ def forward(model, ids: list[int], cache, vocab_size: int, keep: int = 0) -> tor
 
 
 @contextlib.contextmanager
-def final_hidden_states(model):
+def final_hidden_states(model, batched: bool = False):
     """Collects the decoder body's final hidden states (T, H) of every forward this thread runs
-    inside the block (a hook on the body's output, so the model's own logits are untouched).
+    inside the block (batched: all sequences, (B, T, H)) (a hook on the body's output, so the
+    model's own logits are untouched).
     The model is shared: the app's sessions run it from several threads at once, and a hook
     sees every thread's forwards, so it keeps only those of the thread that opened the block."""
     seen: list[torch.Tensor] = []
@@ -34,7 +35,8 @@ def final_hidden_states(model):
 
     def grab(module, args, out) -> None:
         if threading.get_ident() == owner:
-            seen.append(out.last_hidden_state[0].float().cpu())
+            states = out.last_hidden_state.float().cpu()
+            seen.append(states if batched else states[0])
     hook = model.get_decoder().register_forward_hook(grab)
     try:
         yield seen

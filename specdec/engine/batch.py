@@ -1,0 +1,129 @@
+"""Many requests in one loop: batched verification (issue 30).
+
+Each round, every active request drafts on its own — its drafter, its draft cache, its
+`torch.Generator`, its draft-length policy, exactly as it would alone — and then the target
+verifies all of them in one forward: row b of the batch feeds request b's pending token and its
+drafts, right-padded to the widest row, at its own positions, under a mask that shows it its own
+cache slots only (models/batch_cache.py). Each request then accepts, resamples and rolls back
+with its own generator and records its Round as alone (Decoder.conclude), so a request's output
+does not depend on its neighbours. A request that stops leaves the batch and frees its row.
+
+Prefills run one request at a time (each builds its own cache, then joins the batch), as the
+prefill of a request that arrives mid-run does in continuous batching (engine/serving.py).
+Autoregressive batching is the same loop with k = 0. Chain drafters only: a tree round keeps
+scattered cache rows.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, replace
+
+import torch
+
+from specdec.drafters.base import FeatureReader
+from specdec.drafters.registry import DRAFTERS
+from specdec.engine.decoder import Decoder, Plan
+from specdec.engine.outcome import Verified
+from specdec.engine.prompt import Prompt
+from specdec.errors import InputError
+from specdec.models.batch_cache import BatchCache
+from specdec.models.load import Pair
+from specdec.models.runtime import final_hidden_states
+from specdec.rules.sampling import probs_from_logits
+from specdec.settings import Settings
+from specdec.trace.run import Round, Run
+from specdec.wording import N_
+
+
+@dataclass(frozen=True)
+class Pass:
+    """One batched target pass: how many requests, the tokens each fed, and its time."""
+    requests: int
+    fed: tuple[int, ...]       # per request: pending token + drafts
+    width: int                 # R: the widest row (every row is padded to it)
+    ms: float
+
+
+class Batch:
+    """The active requests and their shared target cache."""
+
+    def __init__(self, pair: Pair, settings: Settings):
+        check_batchable(settings)
+        self.pair, self.settings = pair, settings
+        self.cache = BatchCache()
+        self.active: list[Decoder] = []
+
+    def join(self, decoder: Decoder) -> None:
+        """A request reads its prompt alone (its own cache, batch 1), then takes a row."""
+        decoder.read_prompt()
+        decoder.target_cache = self.cache.join(decoder.target_cache)
+        self.active.append(decoder)
+
+    def step(self) -> tuple[list[tuple[Decoder, Round]], Pass]:
+        """One round for every active request; stopped requests leave the batch."""
+        plans = [d.propose() for d in self.active]
+        t0 = time.perf_counter()
+        verified = self._verify(plans)
+        ms = (time.perf_counter() - t0) * 1e3
+        done = [(d, d.conclude(p, v, ms)) for d, p, v in zip(self.active, plans, verified)]
+        fed = tuple(len(p.pending) + len(p.prop.tokens) for p in plans)
+        for d, _rnd in done:
+            if d.stop is not None:
+                self.leave(d)
+        if self.active:
+            self.cache.compact()
+        return done, Pass(len(plans), fed, max(fed), ms)
+
+    def leave(self, decoder: Decoder) -> None:
+        self.cache.leave(decoder.target_cache)
+        self.active.remove(decoder)
+
+    @torch.no_grad()
+    def _verify(self, plans: list[Plan]) -> list[Verified]:
+        """One target forward over every request's [pending, drafts]; p (m + 1, V) per request."""
+        pair, feeds = self.pair, [p.pending + p.prop.tokens for p in plans]
+        lengths, width = [len(f) for f in feeds], max(len(f) for f in feeds)
+        ids = torch.zeros(len(feeds), width, dtype=torch.long)                     # (B, R)
+        pos = torch.zeros(len(feeds), width, dtype=torch.long)                     # (B, R)
+        for b, (row, feed) in enumerate(zip(self.cache.rows, feeds)):
+            start = row.get_seq_length()
+            ids[b, :len(feed)] = torch.tensor(feed)
+            pos[b] = torch.arange(start, start + width)
+        mask = self.cache.mask(lengths, width)                                     # (B, 1, R, T + R)
+        with final_hidden_states(pair.target, batched=True) as seen:
+            out = pair.target(input_ids=ids.to(pair.device), attention_mask=mask.to(pair.device),
+                              position_ids=pos.to(pair.device), cache=self.cache.cache, use_cache=True)
+        self.cache.appended(lengths)
+        logits = out.logits[..., :pair.vocab_size].float().cpu()                  # (B, R, V)
+        result = []
+        for b, (d, plan, n) in enumerate(zip(self.active, plans, lengths)):
+            keep = len(plan.prop.tokens) + 1
+            feats = seen[-1][b, :n] if isinstance(d.drafter, FeatureReader) else None
+            result.append(Verified(probs_from_logits(logits[b, n - keep:n], d.settings.sampling), feats))
+        return result
+
+
+def check_batchable(settings: Settings) -> None:
+    if DRAFTERS[settings.drafter].shape != "chain":
+        raise InputError(N_("batched decoding runs chain drafters (a tree round keeps scattered cache "
+                            "rows); got drafter {value}"), value=settings.drafter)
+
+
+def generate_batch(pair: Pair, prompts: list[Prompt], settings: Settings | None = None,
+                   seeds: list[int] | None = None, **overrides) -> list[Run]:
+    """B requests together, one Run per prompt (in order). Request i samples with its own
+    generator, seeded `seeds[i]` (default: the settings' seed for every request, so each run
+    equals `specdec.generate` of that prompt alone with the same settings)."""
+    settings = replace(settings or Settings(), **overrides)
+    if not prompts:
+        raise InputError(N_("generate_batch needs at least one prompt"))
+    seeds = seeds if seeds is not None else [settings.seed] * len(prompts)
+    if len(seeds) != len(prompts):
+        raise InputError(N_("one seed per prompt: {n} prompts, {m} seeds"), n=len(prompts), m=len(seeds))
+    batch = Batch(pair, settings)
+    decoders = [Decoder(pair, p, replace(settings, seed=s)) for p, s in zip(prompts, seeds)]
+    for d in decoders:
+        batch.join(d)
+    while batch.active:
+        batch.step()
+    return [d.result() for d in decoders]

@@ -1,0 +1,182 @@
+"""A server's loop over time: continuous batching and prefix caching (issue 30).
+
+Requests arrive over time (`arrivals`: a seeded Poisson process). At every round boundary the
+server admits the requests that have arrived, while the batch has room (`max_batch`): each
+reads its prompt alone (its prefill), then joins the batch (engine/batch.py); a request that
+stops leaves at once and frees its cache row, so the batch refills from the queue.
+
+Time is the machine's own: every prefill and every round advances the server's clock by what
+it took (perf_counter), and an idle server jumps to the next arrival instead of sleeping. So a
+request's time to first token (arrival → the end of its first round: queueing + prefill + one
+round) and its time per output token are what this machine would give it.
+
+A prefix cache keeps the target's KV cache of prompt beginnings already read, in whole blocks
+of `block` tokens (as vLLM's automatic prefix caching does): a request whose prompt starts with
+a kept block reads only the rest. Chats of one app share the template's system prompt.
+"""
+from __future__ import annotations
+
+import random
+import time
+from collections import OrderedDict, deque
+from dataclasses import dataclass, replace
+
+import torch
+
+from specdec.engine.batch import Batch
+from specdec.engine.decoder import Decoder
+from specdec.engine.prompt import Prompt
+from specdec.models.load import Pair
+from specdec.models.runtime import new_cache
+from specdec.settings import Settings
+from specdec.trace.run import Run
+
+
+@dataclass(frozen=True)
+class Request:
+    prompt: Prompt
+    arrival: float = 0.0        # seconds after the server starts
+    seed: int = 0               # its own generator's seed
+
+
+@dataclass(frozen=True)
+class Served:
+    """One request's life in the server (seconds on the server's clock)."""
+    run: Run
+    arrival: float
+    admitted: float             # its prefill began
+    first_token: float          # its first round ended
+    finished: float
+    reused: int                 # prompt tokens read from the prefix cache instead of computed
+
+    @property
+    def ttft(self) -> float:
+        """Time to first token: queueing, the prefill and one round."""
+        return self.first_token - self.arrival
+
+    @property
+    def tpot(self) -> float:
+        """Time per output token after the first."""
+        return (self.finished - self.first_token) / max(1, len(self.run.token_ids) - 1)
+
+
+@dataclass(frozen=True)
+class Tick:
+    """One round of the server: which requests were in the batch and what each emitted."""
+    start: float
+    end: float
+    requests: tuple[int, ...]   # request indices (the order of `requests`)
+    emitted: tuple[int, ...]    # tokens each emitted this round
+    width: int                  # the widest row of the pass (pending + drafts)
+
+
+@dataclass(frozen=True)
+class ServeLog:
+    served: tuple[Served, ...]  # in request order
+    ticks: tuple[Tick, ...]
+    seconds: float              # the server's clock at the end
+    prefill_seconds: float      # of it, spent on prefills
+
+    @property
+    def tokens(self) -> int:
+        return sum(len(s.run.token_ids) for s in self.served)
+
+    @property
+    def tokens_per_s(self) -> float:
+        return self.tokens / self.seconds if self.seconds else 0.0
+
+
+def arrivals(n: int, rate: float, seed: int = 0) -> list[float]:
+    """n arrival times of a Poisson process with `rate` requests per second (0: all at once)."""
+    if rate <= 0:
+        return [0.0] * n
+    rng, t, out = random.Random(seed), 0.0, []
+    for _ in range(n):
+        t += rng.expovariate(rate)
+        out.append(t)
+    return out
+
+
+class PrefixCache:
+    """The target's cache of prompt beginnings, by whole blocks; least recently used dropped."""
+
+    def __init__(self, pair: Pair, block: int = 16, capacity: int = 64):
+        self.pair, self.block, self.capacity = pair, block, capacity
+        self.kept: OrderedDict[tuple[int, ...], tuple[list, torch.Tensor | None]] = OrderedDict()
+        self.hits = self.reused = 0
+
+    def prefill(self, decoder: Decoder) -> int:
+        """Run the decoder's prefill, from the longest kept prefix of its prompt; keep its own
+        blocks for later requests. Returns the prompt tokens reused."""
+        ids = decoder.prompt_ids[:-1]
+        length, entry = self._longest(ids)
+        if entry is not None:
+            decoder.target_cache = _cache_of(self.pair.target, entry[0])
+            self.hits, self.reused = self.hits + 1, self.reused + length
+        decoder.read_prompt(length, entry[1] if entry else None)
+        self._keep(ids, decoder)
+        return length
+
+    def _longest(self, ids: list[int]):
+        for length in range(len(ids) // self.block * self.block, 0, -self.block):
+            entry = self.kept.get(tuple(ids[:length]))
+            if entry is not None:
+                self.kept.move_to_end(tuple(ids[:length]))
+                return length, entry
+        return 0, None
+
+    def _keep(self, ids: list[int], decoder: Decoder) -> None:
+        length = len(ids) // self.block * self.block
+        if not length or tuple(ids[:length]) in self.kept:
+            return
+        layers = [(layer.keys[..., :length, :].clone(), layer.values[..., :length, :].clone())
+                  for layer in decoder.target_cache.layers]
+        feats = decoder.prompt_feats[:length].clone() if decoder.prompt_feats is not None else None
+        self.kept[tuple(ids[:length])] = (layers, feats)
+        while len(self.kept) > self.capacity:
+            self.kept.popitem(last=False)
+
+
+def _cache_of(model, layers: list) -> object:
+    """A new DynamicCache holding copies of kept (keys, values) per layer."""
+    cache = new_cache(model)
+    for layer, (keys, values) in zip(cache.layers, layers):
+        layer.lazy_initialization(keys, values)
+        layer.keys, layer.values = keys.clone(), values.clone()
+    return cache
+
+
+def serve(pair: Pair, requests: list[Request], settings: Settings, max_batch: int = 8,
+          prefix: PrefixCache | None = None) -> ServeLog:
+    """Run every request through one server loop; see the module's docstring."""
+    queue = deque(sorted(range(len(requests)), key=lambda i: requests[i].arrival))
+    batch, clock, prefill_s = Batch(pair, settings), 0.0, 0.0
+    decoders: dict[int, Decoder] = {}
+    times: dict[int, dict] = {}
+    ticks: list[Tick] = []
+    while queue or batch.active:
+        if not batch.active and requests[queue[0]].arrival > clock:
+            clock = requests[queue[0]].arrival                      # idle until the next arrival
+        while queue and requests[queue[0]].arrival <= clock and len(batch.active) < max_batch:
+            i = queue.popleft()
+            decoders[i] = Decoder(pair, requests[i].prompt, replace(settings, seed=requests[i].seed))
+            t0 = time.perf_counter()
+            reused = prefix.prefill(decoders[i]) if prefix else (decoders[i].read_prompt(), 0)[1]
+            batch.join(decoders[i])
+            took = time.perf_counter() - t0
+            times[i] = {"admitted": clock, "reused": reused}
+            clock, prefill_s = clock + took, prefill_s + took
+        t0 = time.perf_counter()
+        index = {id(d): i for i, d in decoders.items()}
+        done, step = batch.step()
+        start, clock = clock, clock + time.perf_counter() - t0
+        ticks.append(Tick(start, clock, tuple(index[id(d)] for d, _r in done),
+                          tuple(len(r.emitted) for _d, r in done), step.width))
+        for d, _r in done:
+            times[index[id(d)]].setdefault("first_token", clock)
+            if d.stop is not None:
+                times[index[id(d)]]["finished"] = clock
+    served = tuple(Served(decoders[i].result(), requests[i].arrival, times[i]["admitted"],
+                          times[i]["first_token"], times[i]["finished"], times[i]["reused"])
+                   for i in range(len(requests)))
+    return ServeLog(served, tuple(ticks), clock, prefill_s)

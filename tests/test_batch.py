@@ -1,0 +1,127 @@
+"""Batched speculative decoding (issue 30): one target pass verifies every request's drafts, and
+each request's output is the one it gets alone — greedy and sampled, for every chain drafter, in
+a fixed batch and in a server where requests come and go and share a prompt prefix."""
+import pytest
+import torch
+
+import specdec
+from specdec.engine.serving import PrefixCache, Request, arrivals, serve
+from specdec.models.batch_cache import BatchCache
+
+from stats import chi2_pvalue
+from test_lossless import PROMPT, RUNS, exact_two_token_law
+from tiny import tiny_feature_pair
+
+PROMPTS = ["abc", "a(b)\n", "ab(ab(a", "cba cba", "((a", "b", "c(a)b(c)a(b)c"]   # 1 to 13 tokens
+SHARED = "abc(abc)abc(abc)abc(abc) "                                         # 25 tokens: a 16-token block
+
+
+@pytest.fixture(scope="module")
+def feature_pair():
+    return tiny_feature_pair()
+
+
+CASES = {"draft model": dict(k=4), "n-gram": dict(k=3, drafter="ngram"),
+         "early exit": dict(k=2, drafter="early-exit", exit_layer=1),
+         "confidence policy": dict(k=4, policy="confidence"), "autoregressive": dict(mode="autoregressive")}
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("temperature", [0.0, 1.0])
+def test_each_request_of_a_batch_gets_what_it_gets_alone(pair, case, temperature):
+    """B = 7 prompts of 1-13 tokens; at T = 1 each request samples with its own generator (seed
+    i), so its run must equal the run alone with that seed token for token."""
+    s = specdec.Settings(temperature=temperature, max_new_tokens=24, **CASES[case])
+    seeds = list(range(len(PROMPTS)))
+    runs = specdec.generate_batch(pair, PROMPTS, s, seeds=seeds)
+    alone = [specdec.generate(pair, p, s, seed=i) for i, p in zip(seeds, PROMPTS)]
+    assert [r.token_ids for r in runs] == [a.token_ids for a in alone]
+    assert [len(r.rounds) for r in runs] == [len(a.rounds) for a in alone]
+    assert sum(len(r.token_ids) for r in runs) > 5 * len(PROMPTS)             # they really generated
+
+
+def test_the_feature_draft_in_a_batch_reads_its_own_rows_features(feature_pair):
+    for t in (0.0, 1.0):
+        s = specdec.Settings(k=3, temperature=t, max_new_tokens=20)
+        runs = specdec.generate_batch(feature_pair, PROMPTS, s, seeds=[5] * len(PROMPTS))
+        assert [r.token_ids for r in runs] == [specdec.generate(feature_pair, p, s, seed=5).token_ids
+                                                for p in PROMPTS]
+        assert any(r.n_accepted for run in runs for r in run.rounds)           # the drafts were read
+
+
+def test_sampled_requests_in_a_batch_follow_the_target(pair):
+    """Chi-square per request: PROMPT's first two tokens over RUNS requests, 20 in each batch
+    beside 5 other prompts (their neighbours differ in length and in what they accept)."""
+    s = specdec.Settings(k=3, temperature=1.0, max_new_tokens=4)
+    law = exact_two_token_law(pair, PROMPT, s.sampling)
+    samples = []
+    for b in range(RUNS // 20):
+        prompts = [PROMPT] * 20 + PROMPTS[:5]
+        runs = specdec.generate_batch(pair, prompts, s, seeds=[b * 25 + i for i in range(25)])
+        samples += [tuple(r.token_ids[:2]) for r in runs[:20]]
+    assert len(samples) == RUNS and chi2_pvalue(samples, law) > 1e-3
+
+
+def test_a_tree_drafter_is_refused_with_a_clear_message(pair):
+    with pytest.raises(specdec.InputError, match="chain drafters"):
+        specdec.generate_batch(pair, PROMPTS[:2], drafter="tree")
+    with pytest.raises(specdec.InputError, match="one seed per prompt"):
+        specdec.generate_batch(pair, PROMPTS[:2], seeds=[1])
+    with pytest.raises(specdec.InputError, match="at least one prompt"):
+        specdec.generate_batch(pair, [])
+
+
+def test_requests_arrive_join_and_leave_and_each_gets_its_own_text(pair):
+    """Continuous batching: 7 requests arriving at 50 per second, at most 3 at once."""
+    s = specdec.Settings(k=3, temperature=1.0, max_new_tokens=16)
+    reqs = [Request(p, t, seed=i) for i, (p, t) in enumerate(zip(PROMPTS, arrivals(len(PROMPTS), 50.0, seed=1)))]
+    log = serve(pair, reqs, s, max_batch=3)
+    assert [x.run.token_ids for x in log.served] == [specdec.generate(pair, r.prompt, s, seed=r.seed).token_ids
+                                                      for r in reqs]
+    assert max(len(t.requests) for t in log.ticks) == 3 and min(len(t.requests) for t in log.ticks) >= 1
+    for i, x in enumerate(log.served):
+        rounds_in = [t for t in log.ticks if i in t.requests]
+        assert len(rounds_in) == len(x.run.rounds)                 # in the batch from join to stop
+        assert x.arrival <= x.admitted < x.first_token <= x.finished == rounds_in[-1].end
+        assert x.first_token == rounds_in[0].end and x.ttft > 0 and x.tpot >= 0
+    assert log.tokens == sum(len(x.run.token_ids) for x in log.served)
+    assert all(a.end <= b.start for a, b in zip(log.ticks, log.ticks[1:]))   # one round at a time
+
+
+def test_a_shared_prefix_is_read_once_and_outputs_do_not_change(pair, feature_pair):
+    for p in (pair, feature_pair):
+        s = specdec.Settings(k=3, temperature=0.0, max_new_tokens=12)
+        reqs = [Request(SHARED + x, seed=0) for x in ["a", "b(", "cc", "(a)"]]
+        cache = PrefixCache(p, block=16)
+        log = serve(p, reqs, s, max_batch=2, prefix=cache)
+        assert [x.reused for x in log.served] == [0, 16, 16, 16] and cache.hits == 3
+        assert [x.run.prefill.tokens for x in log.served] == [len(x.run.prompt_ids) - 1 - x.reused
+                                                              for x in log.served]
+        assert [x.run.token_ids for x in log.served] == [specdec.generate(p, r.prompt, s).token_ids for r in reqs]
+
+
+def test_the_batch_cache_masks_holes_and_compacts_them_away():
+    """Two rows: row 0 owns slots 0, 1, 3 (slot 2 a rejected draft), row 1 owns 0, 1, 2."""
+    from transformers import DynamicCache
+    batch = BatchCache()
+    for n in (2, 3):
+        single = DynamicCache()
+        single.update(torch.arange(n, dtype=torch.float)[None, None, :, None].expand(1, 1, n, 2).clone(),
+                      torch.zeros(1, 1, n, 2), 0)
+        batch.join(single)
+    assert batch.width == 3 and [r.slots for r in batch.rows] == [[0, 1], [0, 1, 2]]
+    batch.rows[0].slots.append(2)
+    batch.rows[0].crop(-1)                                              # the rejected draft's slot
+    batch.rows[0].slots.append(2)
+    mask = batch.mask([2, 1], 2)                                        # (2, 1, 2, 5)
+    assert mask[0, 0].tolist() == [[True, True, True, True, False], [True, True, True, True, True]]
+    assert mask[1, 0].tolist() == [[True, True, True, True, False], [False, False, False, False, True]]
+    batch.rows[0].slots = [1]                                           # row 0 keeps only its slot 1
+    batch.cache.layers[0].keys = torch.cat([batch.cache.layers[0].keys, torch.zeros(2, 1, 40, 2)], dim=2)
+    batch.cache.layers[0].values = torch.cat([batch.cache.layers[0].values, torch.zeros(2, 1, 40, 2)], dim=2)
+    batch.compact()
+    assert batch.width == 3 and [r.slots for r in batch.rows] == [[0], [0, 1, 2]]
+    assert batch.cache.layers[0].keys[0, 0, 0, 0].item() == 1.0            # what slot 1 held
+    assert batch.cache.layers[0].keys[1, 0, :, 0].tolist() == [0.0, 1.0, 2.0]
+    batch.leave(batch.rows[0])
+    assert batch.cache.layers[0].keys.shape[0] == 1 and batch.rows[0].slots == [0, 1, 2]
