@@ -30,6 +30,8 @@ PAGES = (
              N_("α, k, c: theory against this machine")),
     PageInfo("pages/where.py", N_("Where it works"), ":material/travel_explore:", "where",
              N_("acceptance by kind of text")),
+    PageInfo("pages/server.py", N_("In a server"), ":material/dns:", "server",
+             N_("many requests at once: where the gain disappears")),
     PageInfo("pages/drafters.py", N_("Drafters compared"), ":material/compare_arrows:", "drafters",
              N_("model sizes, n-gram lookup, policies")),
     PageInfo("pages/trees.py", N_("Many drafts at once"), ":material/account_tree:", "trees",

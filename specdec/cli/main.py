@@ -6,6 +6,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from specdec.chat import has_template, user_turn
@@ -133,7 +134,8 @@ def cmd_run(args) -> int:
     return 0
 
 
-BENCH_DRAFTERS = ("model", "ngram", "early-exit")     # the chain drafters transformers also has
+BENCH_DRAFTERS = ("model", "ngram", "early-exit")
+MAX_BATCH = 64     # the chain drafters transformers also has
 
 
 def add_bench_parser(sub) -> None:
@@ -148,6 +150,8 @@ def add_bench_parser(sub) -> None:
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--trees", default="", help="comma-separated tree budgets: adds a row per "
                                                "budget and k (a tree of that many nodes, depth <= k)")
+    p.add_argument("--batch", default="", help="comma-separated batch sizes: adds rows per size and "
+                                               "(k, T): B requests at once, autoregressive vs speculative")
     add_setting(p, "drafter", choices=BENCH_DRAFTERS,
                 help="what drafts in the speculative rows; the assisted rows run transformers' "
                      "counterpart (assistant model, prompt lookup, early exit)")
@@ -185,6 +189,9 @@ def cmd_bench(args) -> int:
         raise InputError("--repeats must be at least 1")
     check_out(args.out)
     trees = _numbers(args.trees, int, "trees", optional=True)
+    sizes = _numbers(args.batch, int, "batch", optional=True)
+    if any(not 1 <= b <= MAX_BATCH for b in sizes):
+        raise InputError(f"--batch sizes must be between 1 and {MAX_BATCH}, got {args.batch!r}")
     for b in trees:
         Settings(tree_budget=b)                                                  # validate
     drafting = Settings(drafter=args.drafter, exit_layer=args.exit_layer)        # validates
@@ -196,6 +203,11 @@ def cmd_bench(args) -> int:
     prompts = [user_turn(p) for p in prompts] if chat else prompts
     result = bench(pair, prompts, ks, temps, args.max_new_tokens, args.repeats, stderr_progress,
                    tuple(trees), drafting)
+    if sizes:
+        from specdec.bench.batching import batch_bench
+        result["batch"] = [batch_bench(pair, prompts, sizes, replace(drafting, k=k, temperature=t,
+                                                                     max_new_tokens=args.max_new_tokens),
+                                       args.repeats, stderr_progress) for k in ks for t in temps]
     print(json.dumps(result, allow_nan=False) if args.json else visible(table(result)))   # shown first
     if args.out and not save(result, args.out):
         return 1

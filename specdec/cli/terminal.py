@@ -149,4 +149,28 @@ def table(result: dict) -> str:
                       for name in s.get("not_compared", [])]
             lines += [f"  prompt {m['prompt']}: {m['row']} differs from {m['reference']} at token "
                       f"{m['position']}: {m['why']}" for m in s["mismatches"]]
+    for b in result.get("batch", []):
+        lines += [""] + batch_table(b)
     return "\n".join(lines)
+
+
+BATCH_HEAD = (f"{'batch':>6}{'mode':>16}{'tokens/s':>10}{'range':>14}{'latency s':>11}{'TTFT s':>9}"
+              f"{'passes/tok':>12}{'pass ms':>9}{'rows/pass':>11}{'draft ms':>10}{'speedup':>9}")
+
+
+def batch_table(b: dict) -> list[str]:
+    """One batch sweep: B requests at once, autoregressive vs speculative at the same B."""
+    lines = [f"batch sweep: k = {b['k']}, T = {b['temperature']}, drafter {b['drafter']}, {b['prompts']} prompts "
+             f"cycled to B requests x {b['max_new_tokens']} tokens, {b['repeats']} repeats; tokens/s of the "
+             f"whole batch on {'CPU time (the machine was busy)' if b['clock'] == 'cpu' else 'the wall-clock'}",
+             "pass ms = one target pass over the batch (rows/pass tokens); draft ms = every request's "
+             "drafting in a round (each drafts on its own, not batched)", BATCH_HEAD, "-" * len(BATCH_HEAD)]
+    for r in b["rows"]:
+        speedup = f"{r['speedup']:.2f}x" if "speedup" in r else ""
+        lines.append(f"{r['batch']:>6}{r['mode']:>16}{r['tokens_per_s']:>10.1f}"
+                     f"{r['tokens_per_s_min']:>7.1f}-{r['tokens_per_s_max']:<6.1f}{r['latency_s']:>11.2f}"
+                     f"{r['ttft_s']:>9.3f}{r['forwards_per_token']:>12.3f}{r['pass_ms']:>9.1f}"
+                     f"{r['pass_rows']:>11.1f}{r['draft_ms']:>10.1f}{speedup:>9}")
+    lines.append(f"speculation stopped paying at batch size {b['crossover']} (the smallest measured size where "
+                 "it was no faster)" if b["crossover"] else "speculation was faster at every batch size measured")
+    return lines

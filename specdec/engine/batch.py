@@ -41,7 +41,8 @@ class Pass:
     requests: int
     fed: tuple[int, ...]       # per request: pending token + drafts
     width: int                 # R: the widest row (every row is padded to it)
-    ms: float
+    ms: float                  # the target's pass
+    draft_ms: float            # every request's drafting this round, together
 
 
 class Batch:
@@ -72,7 +73,7 @@ class Batch:
                 self.leave(d)
         if self.active:
             self.cache.compact()
-        return done, Pass(len(plans), fed, max(fed), ms)
+        return done, Pass(len(plans), fed, max(fed), ms, sum(p.draft_ms for p in plans))
 
     def leave(self, decoder: Decoder) -> None:
         self.cache.leave(decoder.target_cache)

@@ -68,6 +68,8 @@ class Tick:
     requests: tuple[int, ...]   # request indices (the order of `requests`)
     emitted: tuple[int, ...]    # tokens each emitted this round
     width: int                  # the widest row of the pass (pending + drafts)
+    verify_ms: float            # the target's pass over the whole batch
+    draft_ms: float             # every request's drafting, together
 
 
 @dataclass(frozen=True)
@@ -171,7 +173,7 @@ def serve(pair: Pair, requests: list[Request], settings: Settings, max_batch: in
         done, step = batch.step()
         start, clock = clock, clock + time.perf_counter() - t0
         ticks.append(Tick(start, clock, tuple(index[id(d)] for d, _r in done),
-                          tuple(len(r.emitted) for _d, r in done), step.width))
+                          tuple(len(r.emitted) for _d, r in done), step.width, step.ms, step.draft_ms))
         for d, _r in done:
             times[index[id(d)]].setdefault("first_token", clock)
             if d.stop is not None:

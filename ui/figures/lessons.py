@@ -176,3 +176,54 @@ def drafters_figure(rows: list[dict], y: str, title: str) -> go.Figure:
     colors = [COLORS["bonus"] if r["drafter"] == best else COLORS["draft"] for r in rows]
     return _labelled_bars([r["drafter"] for r in rows], [r[y] or 0 for r in rows], colors, title,
                           y == "speedup")
+
+
+def batch_figure(rows: list[dict], y: str, title: str, y_title: str) -> go.Figure:
+    """A quantity against batch size, autoregressive vs speculative (with the repeats' range
+    for tokens/s)."""
+    fig = go.Figure()
+    for mode, color, name in (("autoregressive", COLORS["target"], _("autoregressive")),
+                              ("speculative", COLORS["draft"], _("speculative"))):
+        mine = [r for r in rows if r["mode"] == mode]
+        err = None
+        if y == "tokens_per_s":
+            err = dict(type="data", symmetric=False, array=[r["tokens_per_s_max"] - r[y] for r in mine],
+                       arrayminus=[r[y] - r["tokens_per_s_min"] for r in mine])
+        fig.add_trace(go.Scatter(x=[r["batch"] for r in mine], y=[r[y] for r in mine], name=name,
+                                 mode="lines+markers", marker_color=color, error_y=err))
+    return _layout(fig, title, height=340, xaxis_title=_("batch size (requests at once)"),
+                   yaxis_title=y_title, xaxis_type="log")
+
+
+def pass_price_figure(rows: list[dict]) -> go.Figure:
+    """The target pass's price against the tokens it fed (batch × pending + drafts)."""
+    fig = go.Figure()
+    for mode, color, name in (("autoregressive", COLORS["target"], _("autoregressive")),
+                              ("speculative", COLORS["draft"], _("speculative"))):
+        mine = [r for r in rows if r["mode"] == mode]
+        fig.add_trace(go.Scatter(x=[r["pass_rows"] for r in mine], y=[r["pass_ms"] for r in mine],
+                                 text=[f"B = {r['batch']}" for r in mine], mode="lines+markers+text",
+                                 textposition="top center", name=name, marker_color=color,
+                                 hovertemplate=_("%{text}: %{x:.0f} tokens in one pass, %{y:.0f} ms")
+                                 + "<extra></extra>"))
+    return _layout(fig, _("What one target pass costs as it feeds more tokens"), height=340,
+                   xaxis_title=_("tokens in one target pass (batch × (pending + drafts))"),
+                   yaxis_title=_("ms per pass"), xaxis_type="log")
+
+
+def timeline_figure(result: dict) -> go.Figure:
+    """Continuous batching: one line per request from arrival to its last token; waiting
+    dotted, in the batch solid, each round a mark."""
+    fig = go.Figure()
+    for i, s in enumerate(result["served"]):
+        label = _("request {n}").format(n=i + 1)
+        fig.add_trace(go.Scatter(x=[s["arrival"], s["admitted"]], y=[label, label], mode="lines",
+                                 line=dict(dash="dot", color=COLORS["discarded"]), showlegend=i == 0,
+                                 name=_("waiting for a place in the batch")))
+        ends = [t["end"] for t in result["ticks"] if i in t["requests"]]
+        fig.add_trace(go.Scatter(x=[s["admitted"], *ends], y=[label] * (len(ends) + 1), mode="lines+markers",
+                                 marker=dict(size=5), line=dict(color=COLORS["draft"]), showlegend=i == 0,
+                                 name=_("in the batch (a mark per round)")))
+    return _layout(fig, _("Requests join the batch at a round boundary and leave when they stop"),
+                   height=60 + 28 * len(result["served"]), xaxis_title=_("seconds since the server started"),
+                   yaxis_autorange="reversed")

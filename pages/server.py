@@ -1,0 +1,172 @@
+"""In a server: many requests at once — batched verification, continuous batching, prefix
+caching, and the batch size where speculation stops paying (issue 30)."""
+from dataclasses import replace
+
+import pandas as pd
+import streamlit as st
+
+from ui import family, jobs, session, shell, sidebar, state, tables
+from ui.figures import lessons as lp
+from ui.i18n import _
+from ui.lessons import server
+from ui.measured import measured
+from ui.round_view import chart
+
+shell.page()
+
+st.title(_("In a server"))
+st.caption(_("Every other page serves one request at a time. A serving engine runs many at once: "
+             "one pass of the target computes the next position of every request in the batch."))
+
+MAX_NEW = 32
+
+
+def intro() -> None:
+    st.write(_("With one request, a target pass is mostly spent reading the weights from memory, so "
+               "checking k + 1 tokens costs about as much as one — that is why drafts are nearly free. "
+               "A batch of requests shares that read: the same pass now feeds every request's tokens, "
+               "and as the batch grows the pass turns from reading into arithmetic on every row. "
+               "The drafts' extra rows stop being free, and at some batch size speculation stops "
+               "paying. Serving engines such as vLLM and SGLang advise using it at low load; below, "
+               "this machine measures where that point is."))
+
+
+def settings_now():
+    return replace(server.speculative(state.settings(), sidebar.active_pair()), max_new_tokens=MAX_NEW)
+
+
+def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
+    st.header(_("1 · Throughput and latency against batch size"))
+    s = settings_now()
+    key = {"pair": list(names), "settings": s.as_dict(), "prompts": texts, "chat": chat,
+           "sizes": list(server.SIZES), "repeats": 2}
+    result = measured(
+        "server_sweep", key, lambda pr: server.sweep(pair, inputs, s, pr),
+        button=_("Measure batch sizes 1 to 16"),
+        intro=_("Runs B requests at once (B = {sizes}; the {n} bundled prompts cycled, {tokens} new "
+                "tokens each), autoregressive and speculative (k = {k}, T = {t}), two interleaved "
+                "repeats.").format(sizes=", ".join(map(str, server.SIZES)), n=len(texts), tokens=MAX_NEW,
+                                    k=s.k, t=s.temperature))
+    if not result:
+        st.header(_("2 · Why: the price of one target pass"))
+        st.write(_("Measure the batch sizes above: this section then shows what one target pass cost as "
+                   "it fed more tokens."))
+        return
+    rows, facts = result["rows"], server.summary(result)
+    c1, c2 = st.columns(2)
+    with c1:
+        chart(lp.batch_figure(rows, "tokens_per_s", _("Tokens per second, the whole batch"),
+                              _("tokens/s")), "server-tps")
+    with c2:
+        chart(lp.batch_figure(rows, "latency_s", _("Latency: a request's start to its last token"),
+                              _("seconds")), "server-latency")
+    st.write(server.verdict(facts))
+    if result.get("clock") == "cpu":
+        st.info(_("The machine was busy while this was measured: tokens/s use the CPU time the runs "
+                  "themselves needed (load {load:.1f} per core).").format(load=result.get("load", 0.0)))
+    tables.show(pd.DataFrame(rows).drop(columns=["seconds", "cpu_seconds"], errors="ignore"), "server_rows")
+    jobs.csv_button(rows, "batch-sweep", "server_csv")
+    why(rows, facts)
+
+
+def why(rows: list[dict], facts: dict) -> None:
+    st.header(_("2 · Why: the price of one target pass"))
+    chart(lp.pass_price_figure(rows), "server-pass")
+    big = max(r["batch"] for r in rows)
+    draft = next(r["draft_ms"] for r in rows if r["mode"] == "speculative" and r["batch"] == big)
+    st.write(_("From batch size 1 to {b}, the speculative pass fed {rows:.1f}× more tokens and took "
+               "{cost:.1f}× longer; over the same range autoregressive throughput grew {ar:.1f}×. "
+               "While a pass is a read of the weights, more rows cost little; once it is arithmetic, "
+               "each row costs its share, and a rejected draft's row is paid for and thrown away. "
+               "Drafting here runs request by request ({draft:.0f} ms a round at batch size {b}); "
+               "serving engines batch the draft too.").format(
+        b=big, rows=facts["rows_growth"], cost=facts["pass_growth"], ar=facts["ar_growth"], draft=draft))
+
+
+def memory(pair, inputs: list) -> None:
+    st.header(_("3 · Memory: the KV caches of every request"))
+    s = settings_now()
+    kv = server.kv_per_token(pair, inputs[0], s)
+    per_request = kv["prompt_tokens"] + MAX_NEW
+    rows = [{_("cache"): name, _("bytes per token"): round(per_token),
+             _("MB per request"): round(per_token * per_request / 2**20, 2),
+             _("MB at batch size 16"): round(per_token * per_request * 16 / 2**20, 1)}
+            for name, per_token in ((_("target"), kv["target"]), (_("draft"), kv["draft"])) if per_token]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, key="server_memory")
+    st.caption(_("Read off the caches of a short run: a request of {n} tokens ({p} of prompt and {m} new). "
+                 "Every request keeps its own cache for as long as it runs; a batch holds them all, so "
+                 "memory, not only compute, limits how many requests a server takes at once.").format(
+        n=per_request, p=kv["prompt_tokens"], m=MAX_NEW))
+
+
+def timeline(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
+    st.header(_("4 · Continuous batching: requests come and go"))
+    s = settings_now()
+    key = {"pair": list(names), "settings": s.as_dict(), "prompts": texts, "chat": chat, "requests": 8}
+    result = measured(
+        "server_timeline", key, lambda pr: server.timeline(pair, inputs, s, pr),
+        button=_("Serve 8 arriving requests"),
+        intro=_("8 requests arrive at random (about 4 a second), at most 4 in the batch; each joins at a "
+                "round boundary and leaves when it stops, and a waiting one takes its place."))
+    if not result:
+        return
+    chart(lp.timeline_figure(result), "server-timeline")
+    t = server.ttft_stats(result)
+    st.write(_("Time to first token: median {ttft:.2f} s, worst {worst:.2f} s (waiting, the prefill and "
+               "one round); time per output token after it: median {tpot:.0f} ms. At most {busy} "
+               "requests shared a round.").format(ttft=t["ttft_median"], worst=t["ttft_max"],
+                                                   tpot=t["tpot_median"] * 1e3, busy=t["busiest"]))
+
+
+def prefix(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
+    st.header(_("5 · Prefix caching: read a shared beginning once"))
+    s = settings_now()
+    key = {"pair": list(names), "settings": s.as_dict(), "prompts": texts, "chat": chat}
+    result = measured(
+        "server_prefix", key, lambda pr: server.prefixes(pair, inputs, s, pr),
+        button=_("Measure the prefix cache"),
+        intro=_("Serves the same requests with and without a prefix cache that keeps the target's KV "
+                "cache of prompt beginnings in blocks of 16 tokens."))
+    if not result:
+        return
+    saved = result["prefill_s"] - result["prefill_cached_s"]
+    st.write(_("Of {total} prompt tokens, {reused} came from the prefix cache ({hits} of {n} requests "
+               "found a kept beginning): the prefills took {cached:.2f} s instead of {plain:.2f} s "
+               "({saved:.2f} s saved). Outputs identical with and without it: {same}.").format(
+        total=result["prompt_tokens"], reused=result["reused"], hits=result["hits"], n=result["requests"],
+        cached=result["prefill_cached_s"], plain=result["prefill_s"], saved=saved,
+        same=_("yes") if result["identical"] else _("no")))
+    st.caption(_("Chats share their template's opening (the system prompt); documents asked about "
+                 "several times share the document."))
+
+
+def beyond() -> None:
+    st.header(_("6 · Beyond one machine"))
+    st.markdown(_("""The same settings in serving engines:
+- **vLLM**: `speculative_config` with `method` = a draft model, `ngram` (prompt lookup) or an EAGLE
+  head, and `num_speculative_tokens` = k.
+- **SGLang**: `--speculative-algorithm` (EAGLE, EAGLE3, NGRAM, STANDALONE) with
+  `--speculative-num-steps`, `--speculative-eagle-topk` and `--speculative-num-draft-tokens` for trees.
+- **Several GPUs**: the target is split across them (tensor parallelism) and every pass pays for their
+  communication; the draft is small and usually runs whole on one of them.
+
+This lab is where to see each decision; those engines are where to serve with it."""))
+
+
+intro()
+pair = sidebar.active_pair()
+names = st.session_state.get("active_pair")
+if pair is None:
+    st.info(_("Load a model pair in the sidebar to measure."))
+else:
+    chat = session.uses_chat(pair)
+    texts, inputs = family.speed_prompts(chat)
+    sweep(pair, names, chat, texts, inputs)
+    st.divider()
+    memory(pair, inputs)
+    st.divider()
+    timeline(pair, names, chat, texts, inputs)
+    st.divider()
+    prefix(pair, names, chat, texts, inputs)
+st.divider()
+beyond()

@@ -1,0 +1,46 @@
+"""The "In a server" page (issue 30), on tiny models: each measurement runs, is drawn and is
+described with numbers computed from it; and the captions follow the data both ways."""
+from ui.lessons import server
+
+from apptest import app
+
+
+def test_the_server_page_measures_draws_and_describes(tiny_dirs, monkeypatch, tmp_path):
+    from ui import family
+    from ui.lessons import result_cache
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
+    monkeypatch.setattr(server, "SIZES", (1, 4))                                  # the path, not the statistics
+    real = family.speed_prompts
+    monkeypatch.setattr(family, "speed_prompts", lambda chat, n=8: real(chat, 2))
+    at = app(tiny_dirs, page="pages/server.py", temperature=0.0, k=3)
+    assert any("Beyond one machine" in h.value for h in at.header)
+    assert any("bytes per token" in d.value.columns for d in at.dataframe)         # memory: measured at once
+    for key in ("server_sweep_run", "server_timeline_run", "server_prefix_run"):
+        at.button(key=key).click().run()
+        assert not at.exception, at.exception
+    text = " ".join(m.value for m in at.markdown)
+    assert "At batch size 1 speculative decoding ran" in text and "at batch size 4" in text
+    assert "Time to first token: median" in text and "Of " in text and "prompt tokens" in text
+    rows = next(d.value for d in at.dataframe if "pass ms" in d.value.columns or "pass_ms" in d.value.columns)
+    assert sorted(set(rows["batch"])) == [1, 4]
+    assert len(list(tmp_path.glob("server_*.json"))) == 3                          # kept for the next visit
+
+
+def row(batch, mode, tps, ms=10.0, rows=5.0, speedup=None):
+    r = {"batch": batch, "mode": mode, "tokens_per_s": tps, "tokens_per_s_min": tps, "tokens_per_s_max": tps,
+         "pass_ms": ms, "pass_rows": rows, "draft_ms": 1.0}
+    return {**r, "speedup": speedup} if speedup is not None else r
+
+
+def test_the_verdict_follows_the_sweep_both_ways():
+    paying = {"rows": [row(1, "autoregressive", 10), row(1, "speculative", 15, speedup=1.5),
+                       row(16, "autoregressive", 80, 40, 16), row(16, "speculative", 96, 80, 80, speedup=1.2)],
+              "crossover": None}
+    text = server.verdict(server.summary(paying))
+    assert "**1.50×**" in text and "batch size 16 **1.20×**" in text and "paid at every batch size" in text
+    losing = {**paying, "rows": paying["rows"][:3] + [row(16, "speculative", 60, 120, 80, speedup=0.75)],
+              "crossover": 16}
+    text = server.verdict(server.summary(losing))
+    assert "**0.75×**" in text and "stopped paying at batch size **16**" in text
+    facts = server.summary(losing)
+    assert facts["rows_growth"] == 16.0 and facts["pass_growth"] == 12.0 and facts["ar_growth"] == 8.0
