@@ -258,3 +258,40 @@ def test_a_llama_cpp_that_crashes_is_a_skipped_row_not_a_dead_bench(monkeypatch)
     monkeypatch.setattr(peers, "PROBE", "pass")
     peers._crashes.cache_clear()
     assert peers.why_not(Path("x.gguf")) is None
+
+
+def test_the_batch_sweep_adds_rows_per_batch_size(tiny_dirs, monkeypatch, capsys):
+    """--batch 1,4: per size an autoregressive and a speculative row (tokens/s of the batch,
+    latency, target passes per token, the pass's price and rows), the speculative one with its
+    speedup at the same size; the crossover is the smallest losing size; bad sizes are refused."""
+    import json
+
+    from specdec.bench import runner
+    from specdec.bench.batching import crossover
+    from specdec.cli.main import main
+    monkeypatch.setattr(runner, "bench", lambda *a, **k: {"settings": [], "target": "t", "draft": "d",
+                                                           "prompts": 2, "max_new_tokens": 8, "repeats": 1,
+                                                           "c": 0.1, "draft_step_ms": 1.0, "target_step_ms": 9.0})
+    argv = ["bench", "--target", str(tiny_dirs / "target"), "--draft", str(tiny_dirs / "target"), "--k", "3",
+            "--temperature", "0", "--repeats", "1", "--max-new-tokens", "8", "--limit", "2"]
+    assert main(argv + ["--batch", "1,4", "--json"]) == 0           # the target drafts for itself: all accepted
+    sweep = json.loads(capsys.readouterr().out)["batch"][0]
+    rows = {(r["batch"], r["mode"]): r for r in sweep["rows"]}
+    assert set(rows) == {(b, m) for b in (1, 4) for m in ("autoregressive", "speculative")}
+    for b in (1, 4):
+        base, spec = rows[b, "autoregressive"], rows[b, "speculative"]
+        assert base["tokens"] == spec["tokens"] == 8 * b                      # every request ran 8 tokens
+        assert base["forwards_per_token"] == 1 / b                            # one pass per token of each
+        assert spec["forwards_per_token"] < base["forwards_per_token"]        # drafts accepted: fewer passes
+        assert spec["pass_rows"] > base["pass_rows"] == b
+        assert spec["speedup"] == spec["tokens_per_s"] / base["tokens_per_s"]
+        assert spec["latency_s"] > 0 and spec["ttft_s"] > 0 and base["draft_ms"] < spec["draft_ms"]
+    assert sweep["crossover"] == crossover(sweep["rows"])
+    assert crossover([{"batch": 1, "mode": "speculative", "speedup": 1.3},
+                      {"batch": 8, "mode": "speculative", "speedup": 0.9},
+                      {"batch": 16, "mode": "speculative", "speedup": 0.7}]) == 8
+    assert main(argv + ["--batch", "1,4"]) == 0
+    assert "batch sweep: k = 3, T = 0.0" in capsys.readouterr().out
+    for bad in ("0", "1,,4", "65", "x"):
+        assert main(argv + ["--batch", bad]) == 2
+        assert "--batch" in capsys.readouterr().err
