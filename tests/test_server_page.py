@@ -42,5 +42,8 @@ def test_the_verdict_follows_the_sweep_both_ways():
               "crossover": 16}
     text = server.verdict(server.summary(losing))
     assert "**0.75×**" in text and "stopped paying at batch size **16**" in text
+    never = {**paying, "rows": [paying["rows"][0], row(1, "speculative", 8, speedup=0.8)] + losing["rows"][2:],
+             "crossover": 1}
+    assert "did not pay at any batch size measured here" in server.verdict(server.summary(never))
     facts = server.summary(losing)
     assert facts["rows_growth"] == 16.0 and facts["pass_growth"] == 12.0 and facts["ar_growth"] == 8.0

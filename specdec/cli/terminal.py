@@ -171,6 +171,9 @@ def batch_table(b: dict) -> list[str]:
                      f"{r['tokens_per_s_min']:>7.1f}-{r['tokens_per_s_max']:<6.1f}{r['latency_s']:>11.2f}"
                      f"{r['ttft_s']:>9.3f}{r['forwards_per_token']:>12.3f}{r['pass_ms']:>9.1f}"
                      f"{r['pass_rows']:>11.1f}{r['draft_ms']:>10.1f}{speedup:>9}")
-    lines.append(f"speculation stopped paying at batch size {b['crossover']} (the smallest measured size where "
-                 "it was no faster)" if b["crossover"] else "speculation was faster at every batch size measured")
+    sizes = [r["batch"] for r in b["rows"]]
+    lines.append("speculation was faster at every batch size measured" if b["crossover"] is None else
+                 "speculation was not faster at any batch size measured" if b["crossover"] == min(sizes) else
+                 f"speculation stopped paying at batch size {b['crossover']} (the smallest measured size where "
+                 "it was no faster)")
     return lines

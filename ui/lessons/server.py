@@ -87,7 +87,8 @@ def summary(result: dict) -> dict:
     best = max(spec, key=lambda r: r["speedup"])
     first, last = spec[0], spec[-1]
     return {"best": best["speedup"], "best_batch": best["batch"], "crossover": result.get("crossover"),
-            "first": first["speedup"], "last": last["speedup"], "last_batch": last["batch"],
+            "first": first["speedup"], "first_batch": first["batch"],
+            "last": last["speedup"], "last_batch": last["batch"],
             "pass_growth": last["pass_ms"] / first["pass_ms"] if first["pass_ms"] else 0.0,
             "rows_growth": last["pass_rows"] / first["pass_rows"] if first["pass_rows"] else 0.0,
             "ar_growth": base[last["batch"]]["tokens_per_s"] / base[first["batch"]]["tokens_per_s"],
@@ -117,6 +118,10 @@ def verdict(facts: dict) -> str:
     head = _("At batch size 1 speculative decoding ran **{first:.2f}×** as fast as autoregressive "
              "decoding; at batch size {last_b} **{last:.2f}×**.").format(
         first=facts["first"], last=facts["last"], last_b=facts["last_batch"])
+    if facts["crossover"] is not None and facts["crossover"] <= facts["first_batch"]:
+        return head + " " + _("It did not pay at any batch size measured here, not even for one request "
+                              "alone: on this machine and these prompts the drafts are not accepted often "
+                              "enough for what they cost (When it is fast shows why).")
     if facts["crossover"]:
         return head + " " + _("It stopped paying at batch size **{b}**, the smallest measured size where "
                               "it was no faster.").format(b=facts["crossover"])
