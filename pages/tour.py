@@ -1,4 +1,4 @@
-"""A guided tour: six short steps, each with one live widget and one thing to try."""
+"""A guided tour: seven short steps, each with one live widget and one thing to try."""
 from dataclasses import replace
 
 import pandas as pd
@@ -15,6 +15,7 @@ from ui import examples, session, shell, sidebar, state, strip
 from ui.figures.rounds import COLORS
 from ui.i18n import N_, _
 from ui.lessons import exactness as ex
+from ui.lessons import server
 from ui.lessons.race import race, verdict
 from ui.lessons.you_draft import compare
 from ui.round_view import chart
@@ -140,6 +141,27 @@ def step_where(pair) -> None:
     try_this(_("compare a structured kind with a creative one."))
 
 
+def step_server(pair) -> None:
+    st.write(_("A server answers many people at once. Their requests share each pass of the target: "
+               "one pass verifies every request's drafts. Each request keeps its own cache and its own "
+               "random draws, so its text is the one it would get alone."))
+    n = st.slider(_("Requests in one batch"), 2, 6, 4, key="tour_batch_n")
+    if st.button(_("Serve them together, then one by one"), key="tour_batch_go"):
+        prompts = [prompt_for(pair, p.prompt) for p in
+                   load_prompts("chat" if session.uses_chat(pair) else "text")[:n]]
+        settings = server.speculative(replace(state.settings(), max_new_tokens=16, seed=0), pair)
+        st.session_state["tour_batch"] = server.together(pair, prompts, settings)
+    r = st.session_state.get("tour_batch")
+    if r:
+        st.write(_("{n} requests, {tokens} tokens: together {batch:.1f} s ({fast:.1f} tokens/s), one by one "
+                   "{alone:.1f} s ({slow:.1f} tokens/s). Every request's text the same both ways: {same}.").format(
+            n=r["requests"], tokens=r["tokens"], batch=r["batch_s"], fast=r["tokens"] / r["batch_s"],
+            alone=r["alone_s"], slow=r["tokens"] / r["alone_s"], same=_("yes") if r["identical"] else _("no")))
+        st.caption(_("The page *In a server* measures batch sizes up to 16, and where speculation stops "
+                     "paying as the batch grows."))
+    try_this(_("serve two requests, then six: does a bigger batch still finish sooner than one by one?"))
+
+
 def step_beyond(pair) -> None:
     st.write(_("The pattern is older than language models: let something cheap propose and "
                "something expensive approve. Search engines fetch many candidates cheaply and let a "
@@ -183,8 +205,9 @@ The text follows the target exactly — only the speed depends on the draft.""")
 
 STEPS = [(N_("Draft, then verify"), step_rounds), (N_("The draft cannot change the text"), step_exact),
          (N_("A balance of agreement and cost"), step_budget), (N_("Where drafts survive"), step_where),
+         (N_("Many requests at once"), step_server),
          (N_("Cheap proposer, expensive approver"), step_beyond), (N_("In short"), step_summary)]
-NEEDS_PAIR = {step_rounds, step_where, step_beyond, step_summary}
+NEEDS_PAIR = {step_rounds, step_where, step_server, step_beyond, step_summary}
 
 
 def move(delta: int) -> None:

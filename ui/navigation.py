@@ -21,7 +21,7 @@ class PageInfo:
 PAGES = (
     PageInfo("pages/home.py", N_("Home"), ":material/home:", ""),
     PageInfo("pages/tour.py", N_("Guided tour"), ":material/tour:", "tour",
-             N_("six short steps, each with something to try")),
+             N_("seven short steps, each with something to try")),
     PageInfo("pages/step_through.py", N_("Step through"), ":material/step:", "step_through",
              N_("every number of every round")),
     PageInfo("pages/exact.py", N_("Why it is exact"), ":material/balance:", "exact",

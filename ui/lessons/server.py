@@ -11,12 +11,14 @@ Three measurements, each JSON-ready so it can be kept and shipped like the other
 from __future__ import annotations
 
 import statistics
+import time
 from dataclasses import replace
 from typing import Callable
 
 from specdec.bench.batching import batch_bench
 from specdec.drafters.registry import DRAFTERS
-from specdec.engine.decoder import Decoder
+from specdec.engine.batch import generate_batch
+from specdec.engine.decoder import Decoder, generate
 from specdec.engine.serving import PrefixCache, Request, arrivals, serve
 from specdec.settings import Settings
 from specdec.wording import _
@@ -126,3 +128,15 @@ def verdict(facts: dict) -> str:
         return head + " " + _("It stopped paying at batch size **{b}**, the smallest measured size where "
                               "it was no faster.").format(b=facts["crossover"])
     return head + " " + _("It paid at every batch size measured here.")
+
+
+def together(pair, prompts: list, settings: Settings) -> dict:
+    """The prompts served in one batch and then one after another (the tour's live step): the
+    seconds of each way, the tokens, and whether every request's text came out the same."""
+    t0 = time.perf_counter()
+    batch = generate_batch(pair, prompts, settings)
+    t1 = time.perf_counter()
+    alone = [generate(pair, p, settings) for p in prompts]
+    t2 = time.perf_counter()
+    return {"requests": len(prompts), "tokens": sum(len(r.token_ids) for r in batch), "batch_s": t1 - t0,
+            "alone_s": t2 - t1, "identical": [r.token_ids for r in batch] == [r.token_ids for r in alone]}
