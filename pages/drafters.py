@@ -49,7 +49,7 @@ def measure():
     return rows
 
 
-KEY_OF = figure_key(TARGET, SETTINGS, VARIANTS, PROMPTS, CHAT)
+KEY_OF = figure_key(TARGET, SETTINGS, VARIANTS, PROMPTS, CHAT, state.precision())
 rows = measure()
 if rows:
     overall = [r for r in rows if r["kind"] == "all"]

@@ -86,7 +86,7 @@ def measured(pair, names) -> None:
     chat = session.uses_chat(pair)
     texts, inputs = family.speed_prompts(chat)
     key = ksweep_key(names, settings, chat)
-    key_of = speed.ksweep_figure(names, settings, speed_set(chat))
+    key_of = speed.ksweep_figure(names, settings, speed_set(chat), state.precision())
     rows = measured_result(
         "ksweep", key, lambda pr: speed.k_sweep(pair, inputs, list(range(1, 9)), settings, pr, speed.REPEATS),
         on_fresh=lambda fresh: store.file(fresh, key_of, "ksweep"),
@@ -131,7 +131,7 @@ def tradeoff(pair, names) -> None:
     texts, inputs = family.speed_prompts(chat)
     key = {"target": target, "drafts": drafts, "k": k, "T": t, "prompts": texts, "chat": chat,
            "n": MAX_NEW, "repeats": speed.REPEATS}
-    key_of = speed.tradeoff_figure(target, settings, speed_set(chat))
+    key_of = speed.tradeoff_figure(target, settings, speed_set(chat), state.precision())
     rows = measured_result(
         "tradeoff", key,
         lambda pr: speed.draft_tradeoff(loaders.load, target, drafts, inputs, settings, pr, speed.REPEATS),

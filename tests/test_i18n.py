@@ -82,12 +82,13 @@ def test_the_tour_speaks_korean_at_every_step(korean):
     at = app_in("ko")
     at.switch_page("pages/tour.py").run()
     headers = []
-    for step in range(6):
+    for step in range(7):
         assert not at.exception, step
         headers.append(at.header[0].value)
-        if step < 5:
+        if step < 6:
             at.button(key="tour_next").click().run()
-    assert headers[0] == "1 · 먼저 초안, 그다음 검수" and headers[-1] == "6 · 정리"
+    assert headers[0] == "1 · 먼저 초안, 그다음 검수" and headers[4] == "5 · 여러 요청을 한꺼번에"
+    assert headers[-1] == "7 · 정리"
     assert at.button(key="tour_back").label == "이전"
 
 

@@ -83,3 +83,8 @@ def test_the_same_setting_on_other_prompts_is_named_as_the_difference():
 def test_a_row_of_an_unknown_variant_has_no_key():
     key = figure_key(PAIR[0], Settings(), [Variant("draft", "smollm2/draft")], [], True)
     assert key({"drafter": "gone", "kind": "all"}) is None
+
+
+def test_another_precision_is_another_key():
+    s = Settings(k=4)
+    assert speed.ksweep_figure(PAIR, s, SPEED, "float32")({"k": 4}) != speed.ksweep_figure(PAIR, s, SPEED)({"k": 4})

@@ -13,9 +13,16 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from ui import jobs
+from ui import jobs, state
 from ui.i18n import _
 from ui.lessons import result_cache, shipped
+
+
+def _with_precision(key: dict) -> dict:
+    """A measurement is of the target as it multiplied: a precision other than the default
+    ("auto", the machine's fastest) is part of every key (shipped results were measured on auto)."""
+    chosen = state.precision()
+    return key if chosen == "auto" else {**key, "precision": chosen}
 
 
 def _session_store() -> dict:
@@ -40,6 +47,7 @@ def measured(kind: str, key: dict, job: Callable[[Callable], Any], *, button: st
     """The kept result for (kind, key), or a fresh one when the button is clicked; None (and
     `intro` shown) while there is none. `job(progress)` computes it with a progress bar;
     `on_fresh(result)` runs once on a fresh result (to file its figures: ui/lessons/store.py)."""
+    key = _with_precision(key)
     result = _load(kind, key, on_disk)
     ahead = shipped.load(kind, key) if result is None and on_disk else None
     label = _("Measure on this machine") if ahead else _("Recompute") if result else button
@@ -63,7 +71,7 @@ def measured(kind: str, key: dict, job: Callable[[Callable], Any], *, button: st
 
 def local(kind: str, key: dict) -> bool:
     """Is the result for (kind, key) this machine's own (kept on disk), not a shipped one?"""
-    return result_cache.load(kind, key) is not None
+    return result_cache.load(kind, _with_precision(key)) is not None
 
 
 def ahead_label(where: dict) -> str:

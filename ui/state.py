@@ -37,3 +37,8 @@ def remember() -> None:
 def settings() -> Settings:
     """The sidebar's settings; a widget may hand back 4.0 for 4, so each takes its default's type."""
     return Settings(**{name: type(DEFAULTS[name])(st.session_state[name]) for name in SIDEBAR})
+
+
+def precision() -> str:
+    """The target precision the sidebar asks for ("auto": the machine's fastest one-token step)."""
+    return str(st.session_state.get("precision", "auto"))

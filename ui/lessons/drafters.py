@@ -91,7 +91,8 @@ def compare(load, target: str, all_variants: list[Variant], prompts: list[Prompt
     return rows
 
 
-def figure_key(target: str, settings: Settings, all_variants: list[Variant], prompts: list[Prompt], chat: bool):
+def figure_key(target: str, settings: Settings, all_variants: list[Variant], prompts: list[Prompt], chat: bool,
+               precision: str = "auto"):
     """The store key (ui/lessons/store.py) of a row: its variant's draft, drafter and policy, on
     the prompts of the row's kind ("all": every prompt)."""
     by_label = {v.label: v for v in all_variants}
@@ -103,5 +104,6 @@ def figure_key(target: str, settings: Settings, all_variants: list[Variant], pro
         texts = [p.prompt for p in prompts if row["kind"] in ("all", p.kind)]
         s = replace(settings, drafter=v.drafter, policy=v.policy)
         return store.key(target, v.draft, s, s.k, store.PromptSet.of(texts, chat, settings.max_new_tokens,
-                                                                  f"drafters/{row['kind']}"), row.get("clock", "wall"))
+                                                                  f"drafters/{row['kind']}"), row.get("clock", "wall"),
+                         precision)
     return key_of

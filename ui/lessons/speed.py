@@ -162,17 +162,19 @@ def temperature_sweep(pair, prompts: list[str], temps: list[float], settings: Se
     return rows
 
 
-def ksweep_figure(names, settings: Settings, prompts: store.PromptSet):
+def ksweep_figure(names, settings: Settings, prompts: store.PromptSet, precision: str = "auto"):
     """The store key of a k-sweep row: the active pair and drafter at the row's k."""
-    return lambda row: store.key(names[0], names[1], settings, row["k"], prompts, row.get("clock", "wall"))
+    return lambda row: store.key(names[0], names[1], settings, row["k"], prompts, row.get("clock", "wall"),
+                                 precision)
 
 
-def tradeoff_figure(target: str, settings: Settings, prompts: store.PromptSet):
+def tradeoff_figure(target: str, settings: Settings, prompts: store.PromptSet, precision: str = "auto"):
     """The store key of a draft-size row: a draft model with the model drafter, or n-gram lookup."""
     def key_of(row: dict):
         ngram = row["draft"] == "n-gram lookup"
         s = replace(settings, drafter="ngram" if ngram else "model")
-        return store.key(target, None if ngram else row["draft"], s, settings.k, prompts, row.get("clock", "wall"))
+        return store.key(target, None if ngram else row["draft"], s, settings.k, prompts,
+                         row.get("clock", "wall"), precision)
     return key_of
 
 

@@ -57,20 +57,23 @@ class Key:
     prompts: PromptSet
     clock: str
     threads: int = 0          # 0: this process's torch threads (filled in by `key`)
+    precision: str = "auto"   # the target's precision as the sidebar asked for it
 
     def same_setting(self, other: "Key") -> bool:
         """The same pair, drafter, policy, k, T and threads — prompts and clock may differ."""
         return self.setting() == other.setting()
 
     def setting(self) -> tuple:
-        return (self.target, self.draft, self.drafter, self.policy, self.k, self.temperature, self.threads)
+        return (self.target, self.draft, self.drafter, self.policy, self.k, self.temperature, self.threads,
+                self.precision)
 
 
-def key(target: str, draft: str | None, settings, k: int, prompts: PromptSet, clock: str) -> Key:
+def key(target: str, draft: str | None, settings, k: int, prompts: PromptSet, clock: str,
+        precision: str = "auto") -> Key:
     """The key of a figure measured with `settings` (a Settings) at k: the drafter and the
     policy carry the settings they read (exit layer, tree shape, confidence threshold)."""
     return Key(target, draft, drafter_id(settings), policy_id(settings), int(k),
-               float(settings.temperature), prompts, clock, torch.get_num_threads())
+               float(settings.temperature), prompts, clock, torch.get_num_threads(), precision)
 
 
 def drafter_id(s) -> str:
