@@ -21,6 +21,10 @@ st.caption(_("Every other page serves one request at a time. A serving engine ru
 MAX_NEW = 32
 
 
+COLUMNS = ["batch", "mode", "tokens_per_s", "tokens_per_s_min", "tokens_per_s_max", "speedup", "latency_s",
+           "ttft_s", "forwards_per_token", "pass_ms", "pass_rows", "draft_ms"]
+
+
 def intro() -> None:
     st.write(_("With one request, a target pass is mostly spent reading the weights from memory, so "
                "checking k + 1 tokens costs about as much as one — that is why drafts are nearly free. "
@@ -64,7 +68,7 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     if result.get("clock") == "cpu":
         st.info(_("The machine was busy while this was measured: tokens/s use the CPU time the runs "
                   "themselves needed (load {load:.1f} per core).").format(load=result.get("load", 0.0)))
-    tables.show(pd.DataFrame(rows).drop(columns=["seconds", "cpu_seconds"], errors="ignore"), "server_rows")
+    tables.show(pd.DataFrame(rows)[COLUMNS], "server_rows")
     jobs.csv_button(rows, "batch-sweep", "server_csv")
     why(rows, facts)
 
@@ -131,11 +135,14 @@ def prefix(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
         return
     saved = result["prefill_s"] - result["prefill_cached_s"]
     st.write(_("Of {total} prompt tokens, {reused} came from the prefix cache ({hits} of {n} requests "
-               "found a kept beginning): the prefills took {cached:.2f} s instead of {plain:.2f} s "
-               "({saved:.2f} s saved). Outputs identical with and without it: {same}.").format(
+               "found a kept beginning): the prefills took {cached:.2f} s instead of {plain:.2f} s. "
+               "Outputs identical with and without it: {same}.").format(
         total=result["prompt_tokens"], reused=result["reused"], hits=result["hits"], n=result["requests"],
-        cached=result["prefill_cached_s"], plain=result["prefill_s"], saved=saved,
+        cached=result["prefill_cached_s"], plain=result["prefill_s"],
         same=_("yes") if result["identical"] else _("no")))
+    st.write(_("{s:.2f} s of prefill saved ({share:.0%}).").format(s=saved, share=saved / result["prefill_s"])
+             if saved > 0 else _("No prefill time saved here: copying the kept cache cost more than the "
+                                 "tokens it spared."))
     st.caption(_("Chats share their template's opening (the system prompt); documents asked about "
                  "several times share the document."))
 

@@ -98,6 +98,11 @@ def test_a_shared_prefix_is_read_once_and_outputs_do_not_change(pair, feature_pa
         assert [x.run.prefill.tokens for x in log.served] == [len(x.run.prompt_ids) - 1 - x.reused
                                                               for x in log.served]
         assert [x.run.token_ids for x in log.served] == [specdec.generate(p, r.prompt, s).token_ids for r in reqs]
+    # a prompt that shares only the first block of a longer kept one still finds it
+    cache = PrefixCache(pair, block=8)
+    log = serve(pair, [Request(SHARED + "abc"), Request(SHARED[:12] + "cab((ba")], specdec.Settings(k=3),
+                max_batch=1, prefix=cache)
+    assert [x.reused for x in log.served] == [0, 8] and cache.hits == 1
 
 
 def test_the_batch_cache_masks_holes_and_compacts_them_away():

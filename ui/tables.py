@@ -27,6 +27,11 @@ HEADERS = {
     "theory_tokens": N_("theory: tokens per round"), "theory_speedup": N_("theory: speedup"),
     "verify_cost": N_("v (pass cost in steps)"),
     "theory_speedup_v": N_("theory at v: speedup"),
+    "batch": N_("batch size"), "mode": N_("mode"), "tokens_per_s_min": N_("tokens/s, slowest repeat"),
+    "tokens_per_s_max": N_("tokens/s, fastest repeat"), "latency_s": N_("latency (s)"),
+    "ttft_s": N_("time to first token (s)"), "forwards_per_token": N_("target passes per token"),
+    "pass_ms": N_("ms per target pass"), "pass_rows": N_("tokens per pass"),
+    "draft_ms": N_("drafting ms per round"),
     "bound": N_("bound"), "measured_over_bound": N_("measured / bound"),
     "bound_with_verify": N_("bound at v"), "measured_over_bound_with_verify": N_("measured / bound at v"),
 }

@@ -100,11 +100,14 @@ def arrivals(n: int, rate: float, seed: int = 0) -> list[float]:
 
 
 class PrefixCache:
-    """The target's cache of prompt beginnings, by whole blocks; least recently used dropped."""
+    """The target's cache of prompt beginnings, by whole blocks: every block boundary of a kept
+    prompt can be found (a later prompt may share only its first blocks); least recently used
+    prompts dropped."""
 
     def __init__(self, pair: Pair, block: int = 16, capacity: int = 64):
         self.pair, self.block, self.capacity = pair, block, capacity
-        self.kept: OrderedDict[tuple[int, ...], tuple[list, torch.Tensor | None]] = OrderedDict()
+        self.prompts: OrderedDict[tuple[int, ...], tuple[list, torch.Tensor | None]] = OrderedDict()
+        self.blocks: dict[tuple[int, ...], tuple[int, ...]] = {}     # a block boundary -> its kept prompt
         self.hits = self.reused = 0
 
     def prefill(self, decoder: Decoder) -> int:
@@ -113,7 +116,7 @@ class PrefixCache:
         ids = decoder.prompt_ids[:-1]
         length, entry = self._longest(ids)
         if entry is not None:
-            decoder.target_cache = _cache_of(self.pair.target, entry[0])
+            decoder.target_cache = _cache_of(self.pair.target, entry[0], length)
             self.hits, self.reused = self.hits + 1, self.reused + length
         decoder.read_prompt(length, entry[1] if entry else None)
         self._keep(ids, decoder)
@@ -121,30 +124,33 @@ class PrefixCache:
 
     def _longest(self, ids: list[int]):
         for length in range(len(ids) // self.block * self.block, 0, -self.block):
-            entry = self.kept.get(tuple(ids[:length]))
-            if entry is not None:
-                self.kept.move_to_end(tuple(ids[:length]))
-                return length, entry
+            owner = self.blocks.get(tuple(ids[:length]))
+            if owner is not None and owner in self.prompts:
+                self.prompts.move_to_end(owner)
+                return length, self.prompts[owner]
         return 0, None
 
     def _keep(self, ids: list[int], decoder: Decoder) -> None:
         length = len(ids) // self.block * self.block
-        if not length or tuple(ids[:length]) in self.kept:
+        if not length or tuple(ids[:length]) in self.prompts:
             return
         layers = [(layer.keys[..., :length, :].clone(), layer.values[..., :length, :].clone())
                   for layer in decoder.target_cache.layers]
         feats = decoder.prompt_feats[:length].clone() if decoder.prompt_feats is not None else None
-        self.kept[tuple(ids[:length])] = (layers, feats)
-        while len(self.kept) > self.capacity:
-            self.kept.popitem(last=False)
+        owner = tuple(ids[:length])
+        self.prompts[owner] = (layers, feats)
+        for m in range(self.block, length + 1, self.block):
+            self.blocks[tuple(ids[:m])] = owner
+        while len(self.prompts) > self.capacity:
+            self.prompts.popitem(last=False)
 
 
-def _cache_of(model, layers: list) -> object:
-    """A new DynamicCache holding copies of kept (keys, values) per layer."""
+def _cache_of(model, layers: list, length: int) -> object:
+    """A new DynamicCache holding copies of the first `length` positions of kept (keys, values)."""
     cache = new_cache(model)
     for layer, (keys, values) in zip(cache.layers, layers):
         layer.lazy_initialization(keys, values)
-        layer.keys, layer.values = keys.clone(), values.clone()
+        layer.keys, layer.values = keys[..., :length, :].clone(), values[..., :length, :].clone()
     return cache
 
 

@@ -191,8 +191,9 @@ def batch_figure(rows: list[dict], y: str, title: str, y_title: str) -> go.Figur
                        arrayminus=[r[y] - r["tokens_per_s_min"] for r in mine])
         fig.add_trace(go.Scatter(x=[r["batch"] for r in mine], y=[r[y] for r in mine], name=name,
                                  mode="lines+markers", marker_color=color, error_y=err))
+    sizes = sorted({r["batch"] for r in rows})
     return _layout(fig, title, height=340, xaxis_title=_("batch size (requests at once)"),
-                   yaxis_title=y_title, xaxis_type="log")
+                   yaxis_title=y_title, xaxis=dict(type="log", tickvals=sizes, ticktext=[str(b) for b in sizes]))
 
 
 def pass_price_figure(rows: list[dict]) -> go.Figure:
@@ -206,9 +207,11 @@ def pass_price_figure(rows: list[dict]) -> go.Figure:
                                  textposition="top center", name=name, marker_color=color,
                                  hovertemplate=_("%{text}: %{x:.0f} tokens in one pass, %{y:.0f} ms")
                                  + "<extra></extra>"))
+    ticks = [t for t in (1, 2, 4, 8, 16, 32, 64, 128, 256) if t <= 2 * max(r["pass_rows"] for r in rows)]
     return _layout(fig, _("What one target pass costs as it feeds more tokens"), height=340,
-                   xaxis_title=_("tokens in one target pass (batch × (pending + drafts))"),
-                   yaxis_title=_("ms per pass"), xaxis_type="log")
+                   xaxis=dict(type="log", tickvals=ticks, ticktext=[str(t) for t in ticks],
+                              title=_("tokens in one target pass (batch × (pending + drafts))")),
+                   yaxis_title=_("ms per pass"))
 
 
 def timeline_figure(result: dict) -> go.Figure:
