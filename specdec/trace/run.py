@@ -136,7 +136,8 @@ class Prefill:
     all but the prompt's last token: round 1 feeds that one together with the drafts, so the
     target's distribution of the first new token is verification's first row and the prefill
     emits no token. A drafter with a KV cache of its own reads the same tokens (draft_tokens)."""
-    tokens: int              # prompt tokens the target read (all but the last)
+    tokens: int              # prompt tokens the target read (all but the last; fewer when a
+                             # server's prefix cache held the first ones: engine/serving.py)
     target_ms: float
     target_cache: int        # the target's cache length after it
     draft_tokens: int        # prompt tokens the drafter read (0: it keeps no cache of the prompt)
