@@ -43,14 +43,15 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     st.header(_("1 · Throughput and latency against batch size"))
     s = settings_now()
     key = {"pair": list(names), "settings": s.as_dict(), "prompts": texts, "chat": chat,
-           "sizes": list(server.SIZES), "repeats": 2}
+           "sizes": list(server.SIZES), "repeats": 2, "workload": "same requests at every size"}
     result = measured(
         "server_sweep", key, lambda pr: server.sweep(pair, inputs, s, pr),
         button=_("Measure batch sizes 1 to 16"),
-        intro=_("Runs B requests at once (B = {sizes}; the {n} bundled prompts cycled, {tokens} new "
-                "tokens each), autoregressive and speculative (k = {k}, T = {t}), two interleaved "
-                "repeats.").format(sizes=", ".join(map(str, server.SIZES)), n=len(texts), tokens=MAX_NEW,
-                                    k=s.k, t=s.temperature))
+        intro=_("Serves the same {r} requests (the {n} bundled prompts cycled, {tokens} new tokens each) "
+                "at most B at a time, for B = {sizes}: autoregressive and speculative (k = {k}, T = {t}), "
+                "two interleaved repeats.").format(r=max(max(server.SIZES), len(texts)), n=len(texts),
+                                                   sizes=", ".join(map(str, server.SIZES)), tokens=MAX_NEW,
+                                                   k=s.k, t=s.temperature))
     if not result:
         st.header(_("2 · Why: the price of one target pass"))
         st.write(_("Measure the batch sizes above: this section then shows what one target pass cost as "
@@ -59,10 +60,10 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     rows, facts = result["rows"], server.summary(result)
     c1, c2 = st.columns(2)
     with c1:
-        chart(lp.batch_figure(rows, "tokens_per_s", _("Tokens per second, the whole batch"),
+        chart(lp.batch_figure(rows, "tokens_per_s", _("Tokens per second, all requests together"),
                               _("tokens/s")), "server-tps")
     with c2:
-        chart(lp.batch_figure(rows, "latency_s", _("Latency: a request's start to its last token"),
+        chart(lp.batch_figure(rows, "latency_s", _("Latency: a request's time in the batch, to its last token"),
                               _("seconds")), "server-latency")
     st.write(server.verdict(facts))
     if result.get("clock") == "cpu":

@@ -280,13 +280,13 @@ def test_the_batch_sweep_adds_rows_per_batch_size(tiny_dirs, monkeypatch, capsys
     assert set(rows) == {(b, m) for b in (1, 4) for m in ("autoregressive", "speculative")}
     for b in (1, 4):
         base, spec = rows[b, "autoregressive"], rows[b, "speculative"]
-        assert base["tokens"] == spec["tokens"] == 8 * b                      # every request ran 8 tokens
-        assert base["forwards_per_token"] == 1 / b                            # one pass per token of each
+        assert base["tokens"] == spec["tokens"] == 8 * 4                      # the same 4 requests at every size
+        assert base["passes"] == 8 * 4 / b                                    # B requests a pass
         assert spec["forwards_per_token"] < base["forwards_per_token"]        # drafts accepted: fewer passes
         assert spec["pass_rows"] > base["pass_rows"] == b
         assert spec["speedup"] == spec["tokens_per_s"] / base["tokens_per_s"]
         assert spec["latency_s"] > 0 and spec["ttft_s"] > 0 and base["draft_ms"] < spec["draft_ms"]
-    assert sweep["crossover"] == crossover(sweep["rows"])
+    assert sweep["requests"] == 4 and sweep["crossover"] == crossover(sweep["rows"])
     assert crossover([{"batch": 1, "mode": "speculative", "speedup": 1.3},
                       {"batch": 8, "mode": "speculative", "speedup": 0.9},
                       {"batch": 16, "mode": "speculative", "speedup": 0.7}]) == 8

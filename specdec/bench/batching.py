@@ -1,10 +1,12 @@
 """Speculation in a batch: throughput, latency and the target pass's price against batch size
 (issue 30; `python -m specdec bench --batch 1,4,16`, and the "In a server" page).
 
-At batch size B the prompts are cycled to B requests (request i seeded i) that start together
-and run to the end in one server loop (engine/serving.py, all arriving at 0), autoregressive
-(k = 0) and speculative; repeats interleave the two modes. Per row: tokens/s of the whole batch
-(wall-clock and CPU time), the mean request latency (start to last token), the target passes
+Every batch size serves the same requests — the prompts cycled to max(largest size, number of
+prompts) requests, request i seeded i, all waiting at the start — in one server loop
+(engine/serving.py) that runs at most B of them at once, autoregressive (k = 0) and
+speculative; repeats interleave the two modes. So the sizes differ only in concurrency, never in
+the text. Per row: tokens/s of the whole workload (wall-clock and CPU time), the mean request
+latency in service (admitted to last token) and time to first token, the target passes
 per output token, the mean price of one target pass and the tokens it fed (B rows × pending +
 drafts), and the drafting per round (each request drafts on its own: not batched);
 a speculative row's speedup is over the autoregressive row at the same B. As B grows the pass
@@ -25,18 +27,19 @@ from specdec.settings import Settings
 Progress = Callable[[int, int, str], None]
 
 
-def requests(prompts: list, batch: int) -> list[Request]:
-    return [Request(prompts[i % len(prompts)], 0.0, seed=i) for i in range(batch)]
+def requests(prompts: list, n: int) -> list[Request]:
+    return [Request(prompts[i % len(prompts)], 0.0, seed=i) for i in range(n)]
 
 
-def _once(pair, prompts: list, batch: int, settings: Settings) -> dict:
+def _once(pair, prompts: list, n: int, batch: int, settings: Settings) -> dict:
     with stopwatch() as lap:
-        log = serve(pair, requests(prompts, batch), settings, max_batch=batch)
+        log = serve(pair, requests(prompts, n), settings, max_batch=batch)
     fed = [t.width * len(t.requests) for t in log.ticks]
     return {"tokens": log.tokens, "seconds": lap.wall, "cpu_seconds": lap.cpu, "passes": len(log.ticks),
             "pass_ms": statistics.mean(t.verify_ms for t in log.ticks),
             "draft_ms": statistics.mean(t.draft_ms for t in log.ticks),
-            "pass_rows": statistics.mean(fed), "latency_s": statistics.mean(s.finished for s in log.served),
+            "pass_rows": statistics.mean(fed),
+            "latency_s": statistics.mean(s.finished - s.admitted for s in log.served),
             "ttft_s": statistics.mean(s.ttft for s in log.served)}
 
 
@@ -61,11 +64,12 @@ def batch_bench(pair, prompts: list, sizes: list[int], settings: Settings, repea
              "speculative": replace(settings, mode="speculative")}
     runs: dict[tuple[int, str], list[dict]] = {}
     busiest, total, done = machine_load(), len(sizes) * len(modes) * repeats, 0
+    n = max(max(sizes), len(prompts))
     for r in range(repeats):
         for b in sizes:
             for mode, s in modes.items():
                 progress(done, total, f"batch {b}, {mode} (repeat {r + 1})")
-                runs.setdefault((b, mode), []).append(_once(pair, prompts, b, s))
+                runs.setdefault((b, mode), []).append(_once(pair, prompts, n, b, s))
                 busiest, done = max(busiest, machine_load()), done + 1
     progress(total, total, "done")
     clock = clock_for(busiest)
@@ -76,7 +80,7 @@ def batch_bench(pair, prompts: list, sizes: list[int], settings: Settings, repea
         spec["speedup"] = spec["tokens_per_s"] / base["tokens_per_s"]
         rows += [base, spec]
     return {"rows": rows, "k": settings.k, "temperature": settings.temperature, "drafter": settings.drafter,
-            "max_new_tokens": settings.max_new_tokens, "prompts": len(prompts), "repeats": repeats,
+            "max_new_tokens": settings.max_new_tokens, "prompts": len(prompts), "requests": n, "repeats": repeats,
             "load": busiest, "clock": clock, "crossover": crossover(rows)}
 
 

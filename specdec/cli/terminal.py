@@ -161,8 +161,10 @@ BATCH_HEAD = (f"{'batch':>6}{'mode':>16}{'tokens/s':>10}{'range':>14}{'latency s
 def batch_table(b: dict) -> list[str]:
     """One batch sweep: B requests at once, autoregressive vs speculative at the same B."""
     lines = [f"batch sweep: k = {b['k']}, T = {b['temperature']}, drafter {b['drafter']}, {b['prompts']} prompts "
-             f"cycled to B requests x {b['max_new_tokens']} tokens, {b['repeats']} repeats; tokens/s of the "
-             f"whole batch on {'CPU time (the machine was busy)' if b['clock'] == 'cpu' else 'the wall-clock'}",
+             f"cycled to {b.get('requests', '?')} requests x {b['max_new_tokens']} tokens, served at most B at "
+             f"once, {b['repeats']} repeats; tokens/s of all requests on "
+             f"{'CPU time (the machine was busy)' if b['clock'] == 'cpu' else 'the wall-clock'}; latency = "
+             "admitted to last token",
              "pass ms = one target pass over the batch (rows/pass tokens); draft ms = every request's "
              "drafting in a round (each drafts on its own, not batched)", BATCH_HEAD, "-" * len(BATCH_HEAD)]
     for r in b["rows"]:
