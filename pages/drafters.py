@@ -11,7 +11,7 @@ from ui.figures.lessons import drafters_figure
 from ui.i18n import _
 from ui.lessons import store
 from ui.lessons.drafters import compare, figure_key, variants
-from ui.lessons.speed import REPEATS, clock_note, spread_warning
+from ui.lessons.speed import NEW_TOKENS, REPEATS, clock_note, spread_warning
 from ui.measured import local, measured
 from ui.round_view import chart
 
@@ -57,8 +57,16 @@ if rows:
     st.caption(_("speedup: median of {n} interleaved repeats, with their min and max; c: draft "
                  "step / target one-token step.").format(n=REPEATS))
     others = store.elsewhere_caption(overall, KEY_OF, "drafters", lambda r: r["drafter"], kind_name)
-    if others:
-        st.caption(others)
+    speed_set = store.PromptSet.of(family.speed_prompts(CHAT)[0], CHAT, NEW_TOKENS, "speed")
+    st.caption(others or _("When it is fast measures these drafts on {other}; this page on {this}: other "
+                           "prompts, so other figures.").format(
+        other=store.set_name(speed_set, kind_name),
+        this=store.set_name(store.PromptSet.of([p.prompt for p in PROMPTS], CHAT, MAX_NEW, "drafters/all"),
+                            kind_name)))
+    if len(PROMPTS) < 2 * len({p.kind for p in PROMPTS}):
+        st.caption(_("Each kind has {n} prompt(s) here at most: the winners per kind below are a hint, not a "
+                     "ranking (Where it works measures whole sets per kind).").format(
+            n=max(sum(p.kind == k for p in PROMPTS) for k in {p.kind for p in PROMPTS})))
     note = spread_warning(overall)
     if note:
         st.warning(note, icon=":material/warning:")

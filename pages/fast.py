@@ -12,7 +12,7 @@ from ui.examples import kind_name
 from ui.figures import lessons as lp
 from ui.i18n import _
 from ui.lessons import speed, store
-from ui.measured import local
+from ui.measured import local, shipped_only
 from ui.measured import measured as measured_result
 from ui.round_view import chart
 from ui.safe import md
@@ -23,7 +23,8 @@ st.title(_("When speculation is fast"))
 st.caption(_("Speed depends on three numbers: how often drafts are accepted (α), how many you "
              "draft (k), and how much a draft step costs relative to a target step (c)."))
 
-MAX_NEW = 48
+MAX_NEW = speed.NEW_TOKENS
+DRAFTERS_NEW_TOKENS = 32       # pages/drafters.py's MAX_NEW
 
 
 def theory() -> None:
@@ -65,6 +66,20 @@ def ksweep_key(names, settings, chat: bool) -> dict:
 
 def speed_set(chat: bool) -> store.PromptSet:
     return store.PromptSet.of(family.speed_prompts(chat)[0], chat, MAX_NEW, "speed")
+
+
+def shipped_agree(rows, key_of, names, settings, chat: bool, key: dict) -> list[dict]:
+    """Shipped draft sizes and a shipped k sweep measured on the same machine the same day: a
+    row of the same key shows the k sweep's figure, and says so."""
+    mine = shipped_only("tradeoff", key)
+    sweep = shipped_only("ksweep", ksweep_key(names, settings, chat))
+    same = mine and sweep and all(mine[1].get(f) == sweep[1].get(f) for f in ("cpu", "date", "threads"))
+    if not same:
+        return rows
+    rows, taken = store.agree_with(rows, key_of, sweep[0],
+                                   speed.ksweep_figure(names, settings, speed_set(chat), state.precision()))
+    taken_caption([(r, "ksweep") for r in taken], "draft")
+    return rows
 
 
 def taken_caption(taken: list, label: str) -> None:
@@ -145,9 +160,12 @@ def tradeoff(pair, names) -> None:
     if local("tradeoff", key):
         rows, taken = store.agree(rows, key_of, "tradeoff")
         taken_caption(taken, "draft")
+    else:
+        rows = shipped_agree(rows, key_of, names, settings, chat, key)
     others = store.elsewhere_caption(rows, key_of, "tradeoff", lambda r: r["draft"], kind_name)
-    if others:
-        st.caption(others)
+    st.caption(others or _("Drafters compared measures the same drafts on prompts of every kind ({tokens} "
+                           "tokens each); this page on {this}: other prompts, so other figures.").format(
+        tokens=DRAFTERS_NEW_TOKENS, this=store.set_name(speed_set(chat), kind_name)))
     busy = any(r.get("clock") == "cpu" for r in rows)
     c1, c2 = st.columns(2)
     with c1:

@@ -5,6 +5,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
+from specdec.drafters.registry import DRAFTERS
 from ui import family, jobs, session, shell, sidebar, state, tables
 from ui.figures import lessons as lp
 from ui.i18n import _
@@ -26,13 +27,14 @@ COLUMNS = ["batch", "mode", "tokens_per_s", "tokens_per_s_min", "tokens_per_s_ma
 
 
 def intro() -> None:
-    st.write(_("With one request, a target pass is mostly spent reading the weights from memory, so "
-               "checking k + 1 tokens costs about as much as one — that is why drafts are nearly free. "
-               "A batch of requests shares that read: the same pass now feeds every request's tokens, "
-               "and as the batch grows the pass turns from reading into arithmetic on every row. "
-               "The drafts' extra rows stop being free, and at some batch size speculation stops "
-               "paying. Serving engines such as vLLM and SGLang advise using it at low load; below, "
-               "this machine measures where that point is."))
+    st.write(_("On a GPU serving one request, a target pass is mostly spent reading the weights from "
+               "memory, so checking k + 1 tokens costs about as much as one — that is why drafts are "
+               "nearly free there. A batch of requests shares that read: the same pass feeds every "
+               "request's tokens, and as the batch grows the pass turns from reading into arithmetic "
+               "on every row. The drafts' extra rows stop being free, and at some batch size "
+               "speculation stops paying; vLLM and SGLang advise using it at low load. On a CPU the "
+               "extra rows cost more even for one request. The sections below show what they cost "
+               "on the machine that measured them."))
 
 
 def settings_now():
@@ -52,6 +54,11 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
                 "two interleaved repeats.").format(r=max(max(server.SIZES), len(texts)), n=len(texts),
                                                    sizes=", ".join(map(str, server.SIZES)), tokens=MAX_NEW,
                                                    k=s.k, t=s.temperature))
+    if result:
+        st.caption(_("Pair {target} ← {draft}, drafter “{drafter}”, k = {k}, T = {t}: the sidebar's "
+                     "settings (a tree drafter is replaced by its chain; a batch cannot verify trees).").format(
+            target=names[0], draft=names[1] or _("no draft model"), drafter=_(DRAFTERS[s.drafter].label),
+            k=s.k, t=s.temperature))
     if not result:
         st.header(_("2 · Why: the price of one target pass"))
         st.write(_("Measure the batch sizes above: this section then shows what one target pass cost as "
@@ -69,7 +76,9 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     if result.get("clock") == "cpu":
         st.info(_("The machine was busy while this was measured: tokens/s use the CPU time the runs "
                   "themselves needed (load {load:.1f} per core).").format(load=result.get("load", 0.0)))
-    tables.show(pd.DataFrame(rows)[COLUMNS], "server_rows")
+    shown = pd.DataFrame(rows)[COLUMNS]
+    shown["mode"] = shown["mode"].map(lambda m: _(m))
+    tables.show(shown, "server_rows")
     jobs.csv_button(rows, "batch-sweep", "server_csv")
     why(rows, facts)
 

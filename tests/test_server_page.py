@@ -28,7 +28,7 @@ def test_the_server_page_measures_draws_and_describes(tiny_dirs, monkeypatch, tm
 
 def row(batch, mode, tps, ms=10.0, rows=5.0, speedup=None):
     r = {"batch": batch, "mode": mode, "tokens_per_s": tps, "tokens_per_s_min": tps, "tokens_per_s_max": tps,
-         "pass_ms": ms, "pass_rows": rows, "draft_ms": 1.0}
+         "pass_ms": ms, "pass_rows": rows, "draft_ms": 1.0, "forwards_per_token": 0.5}
     return {**r, "speedup": speedup} if speedup is not None else r
 
 
@@ -44,6 +44,8 @@ def test_the_verdict_follows_the_sweep_both_ways():
     assert "**0.75×**" in text and "stopped paying at batch size **16**" in text
     never = {**paying, "rows": [paying["rows"][0], row(1, "speculative", 8, speedup=0.8)] + losing["rows"][2:],
              "crossover": 1}
-    assert "did not pay at any batch size measured here" in server.verdict(server.summary(never))
+    text = server.verdict(server.summary(never))
+    assert "did not pay at any batch size measured here" in text
+    assert "cost 1.0× an autoregressive pass plus 1 ms of drafting, and brought 2.00 tokens" in text
     facts = server.summary(losing)
     assert facts["rows_growth"] == 16.0 and facts["pass_growth"] == 12.0 and facts["ar_growth"] == 8.0

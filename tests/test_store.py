@@ -88,3 +88,13 @@ def test_a_row_of_an_unknown_variant_has_no_key():
 def test_another_precision_is_another_key():
     s = Settings(k=4)
     assert speed.ksweep_figure(PAIR, s, SPEED, "float32")({"k": 4}) != speed.ksweep_figure(PAIR, s, SPEED)({"k": 4})
+
+
+def test_two_results_shipped_together_show_one_figure_per_key():
+    s = Settings(k=4, temperature=0.0)
+    sweep_key, trade_key = speed.ksweep_figure(PAIR, s, SPEED), speed.tradeoff_figure(PAIR[0], s, SPEED)
+    rows, taken = store.agree_with(tradeoff_rows(), trade_key, ksweep_rows(), sweep_key)
+    assert rows[0]["speedup"] == 1.35 and rows[0]["params"] == 1 and rows[1]["speedup"] == 0.9
+    assert [r["draft"] for r in taken] == ["smollm2/draft"]
+    other_t = speed.ksweep_figure(PAIR, replace(s, temperature=0.7), SPEED)
+    assert store.agree_with(tradeoff_rows(), trade_key, ksweep_rows(), other_t) == (tradeoff_rows(), [])

@@ -74,6 +74,13 @@ def local(kind: str, key: dict) -> bool:
     return result_cache.load(kind, _with_precision(key)) is not None
 
 
+def shipped_only(kind: str, key: dict) -> tuple[Any, dict] | None:
+    """(result, where it was measured) when the page shows a shipped result for (kind, key):
+    none is kept on this machine; else None."""
+    key = _with_precision(key)
+    return None if result_cache.load(kind, key) is not None else shipped.load(kind, key)
+
+
 def ahead_label(where: dict) -> str:
     return _("Measured ahead and shipped with the app: {cpu}, {cores} cores, {threads} torch "
              "thread(s), {date}, {minutes:.1f} min. These are not this machine's numbers: "

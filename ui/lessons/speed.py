@@ -91,6 +91,7 @@ CLOCKS = ("wall", "cpu")         # which clock a bench's headline speedups used 
 
 
 REPEATS = 3
+NEW_TOKENS = 48          # each prompt of When it is fast's measurements
 
 
 def _row(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0) -> dict:

@@ -130,6 +130,24 @@ def agree(rows: list[dict], key_of: Callable[[dict], Key | None], source: str
     return out, taken
 
 
+def agree_with(rows: list[dict], key_of: Callable[[dict], Key | None], others: list[dict],
+               other_key_of: Callable[[dict], Key | None]) -> tuple[list[dict], list[dict]]:
+    """Two results measured together (shipped from one machine in one run): each row takes the
+    figure of the other result's row with the same key. (rows, the rows that took one)."""
+    theirs = {other_key_of(o): o for o in others}
+    out, taken = [], []
+    for row in rows:
+        other = theirs.get(key_of(row))
+        if other is None:
+            out.append(row)
+            continue
+        merged = {**row, **{f: other[f] for f in FIELDS if f in other}}
+        out.append(merged)
+        if any(row.get(f) != merged.get(f) for f in FIELDS):
+            taken.append(merged)
+    return out, taken
+
+
 def elsewhere(k: Key, source: str) -> list[tuple[Key, dict]]:
     """Figures of the same setting that another section measured on other prompts (key,
     entry), newest first."""
