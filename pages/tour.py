@@ -187,9 +187,14 @@ def step_beyond(pair) -> None:
 
 def step_summary(pair) -> None:
     st.markdown(_("""In short:
-1. a cheap draft writes ahead; 2. the target checks every guess in one pass;
-3. it keeps the guesses it agrees with; 4. it replaces the first one it does not, from what the
-draft left out (or adds a bonus token when all pass); 5. both caches forget the rest.
+
+1. a cheap draft writes ahead;
+2. the target checks every guess in one pass;
+3. it keeps the guesses it agrees with;
+4. it replaces the first one it does not, from what the draft left out (or adds a bonus token
+   when all pass);
+5. both caches forget the rest.
+
 The text follows the target exactly — only the speed depends on the draft."""))
     greedy = st.toggle(_("Greedy (T = 0): identical text expected"), value=True, key="tour_greedy")
     if st.button(_("Race: the target alone vs speculative decoding"), key="tour_race"):
