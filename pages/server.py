@@ -54,16 +54,15 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
                 "two interleaved repeats.").format(r=max(max(server.SIZES), len(texts)), n=len(texts),
                                                    sizes=", ".join(map(str, server.SIZES)), tokens=MAX_NEW,
                                                    k=s.k, t=s.temperature))
-    if result:
-        st.caption(_("Pair {target} ← {draft}, drafter “{drafter}”, k = {k}, T = {t}: the sidebar's "
-                     "settings (a tree drafter is replaced by its chain; a batch cannot verify trees).").format(
-            target=names[0], draft=names[1] or _("no draft model"), drafter=_(DRAFTERS[s.drafter].label),
-            k=s.k, t=s.temperature))
     if not result:
         st.header(_("2 · Why: the price of one target pass"))
         st.write(_("Measure the batch sizes above: this section then shows what one target pass cost as "
                    "it fed more tokens."))
         return
+    st.caption(_("Pair {target} ← {draft}, drafter “{drafter}”, k = {k}, T = {t}: the sidebar's "
+                 "settings (a tree drafter is replaced by its chain; a batch cannot verify trees).").format(
+        target=names[0], draft=names[1] or _("no draft model"), drafter=_(DRAFTERS[s.drafter].label),
+        k=s.k, t=s.temperature))
     rows, facts = result["rows"], server.summary(result)
     c1, c2 = st.columns(2)
     with c1:
@@ -77,7 +76,7 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
         st.info(_("The machine was busy while this was measured: tokens/s use the CPU time the runs "
                   "themselves needed (load {load:.1f} per core).").format(load=result.get("load", 0.0)))
     shown = pd.DataFrame(rows)[COLUMNS]
-    shown["mode"] = shown["mode"].map(lambda m: _(m))
+    shown["mode"] = shown["mode"].map(_)
     tables.show(shown, "server_rows")
     jobs.csv_button(rows, "batch-sweep", "server_csv")
     why(rows, facts)
@@ -100,7 +99,10 @@ def why(rows: list[dict], facts: dict) -> None:
 def memory(pair, inputs: list) -> None:
     st.header(_("3 · Memory: the KV caches of every request"))
     s = settings_now()
-    kv = server.kv_per_token(pair, inputs[0], s)
+    memo = (tuple(st.session_state.get("active_pair") or ()), state.precision(), s.drafter)
+    if st.session_state.get("_server_kv", (None,))[0] != memo:      # one short run per pair, not per rerun
+        st.session_state["_server_kv"] = (memo, server.kv_per_token(pair, inputs[0], s))
+    kv = st.session_state["_server_kv"][1]
     per_request = kv["prompt_tokens"] + MAX_NEW
     rows = [{_("cache"): name, _("bytes per token"): round(per_token),
              _("MB per request"): round(per_token * per_request / 2**20, 2),
