@@ -168,8 +168,9 @@ def step_beyond(pair) -> None:
                "costly ranker order a few; an agent may try a quick heuristic and ask a large model "
                "only to confirm. Here the cheap proposer can even be you."))
     c1, c2 = st.columns(2)
-    c1.text_input(_("Prompt"), "def add(a, b):", key="tour_prompt")
-    c2.text_input(_("What you expect next"), "\n    return a + b", key="tour_guess")
+    prompt, guess = examples.guess_example(session.uses_chat(pair))
+    c1.text_input(_("Prompt"), prompt, key="tour_prompt")
+    c2.text_input(_("What you expect next"), guess, key="tour_guess")
     if st.button(_("Let the target verify my guess"), key="tour_guess_go"):
         try:
             prompt = prompt_for(pair, st.session_state.tour_prompt)

@@ -4,7 +4,7 @@ import streamlit as st
 
 from specdec.chat import has_template, user_turn
 from specdec.errors import InputError
-from ui import session, shell, sidebar, state, strip
+from ui import examples, session, shell, sidebar, state, strip
 from ui.figures.rounds import prob, show
 from ui.i18n import N_, _
 from ui.lessons.you_draft import compare
@@ -17,13 +17,10 @@ st.title(_("You are the drafter"))
 st.caption(_("Guess how the model will go on. The target checks your guess exactly as it checks a "
              "draft model's: each of your tokens survives with the probability the target gives it."))
 
-DEFAULTS = {"yd_prompt": "def add(a, b):", "yd_text": "\n    return a + b"}
-for key, value in DEFAULTS.items():
-    st.session_state.setdefault(key, value)
-
-
 def inputs(pair):
     chat = pair is not None and has_template(pair.tokenizer) and st.session_state.prompt_mode == "chat"
+    for key, value in zip(("yd_prompt", "yd_text"), examples.guess_example(chat)):
+        st.session_state.setdefault(key, value)
     c1, c2 = st.columns(2)
     c1.text_area(_("Your message to the model") if chat else _("Prompt"), key="yd_prompt", height=120)
     c2.text_area(_("What you expect it to write next"), key="yd_text", height=120)
