@@ -134,7 +134,7 @@ def tradeoff_figure(rows: list[dict], y: str, title: str) -> go.Figure:
     colors = [COLORS["bonus"] if r["draft"] == best else COLORS["draft"] for r in rows]
     names = [r["draft"].split("/", 1)[-1] + (" ★" if r["draft"] == best else "") for r in rows]
     return _labelled_bars(names, [r[y] for r in rows], colors, title, y == "speedup",
-                          xaxis_title=_("drafter (ordered by size)"))
+                          xaxis_title=_("drafter (ordered by size; ★ the fastest)"))
 
 
 def temperature_figure(rows: list[dict]) -> go.Figure:
