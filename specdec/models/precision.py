@@ -30,7 +30,7 @@ import torch.nn.functional as F
 from torch import nn
 
 from specdec.models import attention
-from specdec.models.packed import unpack_linears
+from specdec.models import packed as packing
 
 PRECISIONS = ("float32", "bfloat16", "int4")
 # oneDNN's bfloat16 linear gives a row the same result beside up to 32 others, not beyond (measured
@@ -67,21 +67,38 @@ def int4_fits(module: nn.Linear) -> bool:
 
 
 class Bf16Linear(nn.Linear):
-    """An nn.Linear multiplying a bfloat16 copy of its weight (float32 in and out)."""
+    """An nn.Linear multiplying a bfloat16 copy of its weight (float32 in and out), laid out once
+    for oneDNN where the CPU multiplies bfloat16 natively: SmolLM2's LM head (49,152 × 576) took
+    7.2 ms a row against 10.3 ms through F.linear, with the same results bit for bit (measured
+    on the Intel Xeon of the module docstring; rows beside it change nothing up to ROWS_SAME)."""
 
-    def copy(self) -> tuple[torch.Tensor, torch.Tensor | None]:
+    def copy(self) -> tuple[torch.Tensor, torch.Tensor | None, bool]:
+        """(weight, bias, packed): the weight in oneDNN's layout when packed."""
         key = (self.weight.data_ptr(), self.weight._version)
         if self.__dict__.get("_copy_key") != key:
             bias = None if self.bias is None else self.bias.detach().bfloat16()
-            self._copy = (self.weight.detach().bfloat16(), bias)
+            weight, packed = self.weight.detach().bfloat16(), packing.bf16_available()
+            if packed:
+                weight = torch.ops.mkldnn._reorder_linear_weight(weight, None)
+            self._copy = (weight, bias, packed)
             self._copy_key = key
         return self._copy
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
-        weight, bias = self.copy()
+        weight, bias, packed = self.copy()
         flat = x.reshape(-1, x.shape[-1]).to(torch.bfloat16)                           # (rows, K)
-        out = torch.cat([F.linear(rows, weight, bias) for rows in flat.split(ROWS_SAME)])  # (rows, N)
+        out = torch.cat([_bf16_rows(rows, weight, bias, packed) for rows in flat.split(ROWS_SAME)])  # (rows, N)
         return out.float().reshape(*x.shape[:-1], self.out_features)
+
+
+def _bf16_rows(rows: torch.Tensor, weight: torch.Tensor, bias, packed: bool) -> torch.Tensor:
+    """(n, K) bfloat16 -> (n, N); oneDNN's packed kernel gets at least MIN_ROWS rows (zeros added)."""
+    if not packed:
+        return F.linear(rows, weight, bias)
+    n = rows.shape[0]
+    if n < packing.MIN_ROWS:
+        rows = torch.cat([rows, rows.new_zeros(packing.MIN_ROWS - n, rows.shape[1])])
+    return torch.ops.mkldnn._linear_pointwise(rows, weight, bias, "none", [], "")[:n]
 
 
 class Int4Linear(nn.Linear):
@@ -127,7 +144,7 @@ def apply(model: nn.Module, precision: str, blocks: dict | None = None) -> None:
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
     if precision != "float32":
-        unpack_linears(model)
+        packing.unpack_linears(model)
     for name, module in _linears(model):
         if type(module) in KINDS:
             _reset(module)

@@ -11,6 +11,7 @@ import threading
 import torch
 
 from specdec.errors import InputError
+from specdec.models import lean
 
 
 @torch.no_grad()
@@ -19,8 +20,11 @@ def forward(model, ids: list[int], cache, vocab_size: int, keep: int = 0) -> tor
     the last T = `keep` positions (0 = all): the LM head runs on those rows only."""
     device = next(model.parameters()).device
     x = torch.tensor([ids], dtype=torch.long, device=device)          # (1, len(ids))
-    out = model(input_ids=x, cache=cache, use_cache=True, logits_to_keep=keep)
-    return out.logits[0, :, :vocab_size].float().cpu()                # (T, V)
+    if lean.fits(model):                                              # the same numbers, less time
+        logits = lean.forward(model, x, cache, keep)
+    else:
+        logits = model(input_ids=x, cache=cache, use_cache=True, logits_to_keep=keep).logits
+    return logits[0, :, :vocab_size].float().cpu()                    # (T, V)
 
 
 @contextlib.contextmanager
@@ -37,11 +41,25 @@ def final_hidden_states(model, batched: bool = False):
         if threading.get_ident() == owner:
             states = out.last_hidden_state.float().cpu()
             seen.append(states if batched else states[0])
+    lean_seen = _LeanStates(seen, batched)
     hook = model.get_decoder().register_forward_hook(grab)
+    before = lean.collect(model, lean_seen)              # passes that skip the body's hooks
     try:
         yield seen
     finally:
         hook.remove()
+        lean.collect(model, before)
+
+
+class _LeanStates:
+    """Receives lean.forward's final hidden states (1, T, H) as the hook would."""
+
+    def __init__(self, seen: list, batched: bool):
+        self.seen, self.batched = seen, batched
+
+    def append(self, states: torch.Tensor) -> None:
+        states = states.float().cpu()
+        self.seen.append(states if self.batched else states[0])
 
 
 def forward_with_features(model, ids: list[int], cache, vocab_size: int,

@@ -1,0 +1,167 @@
+"""A Llama forward pass without the framework's per-call layers: the same numbers, less time.
+
+Why. A one-token step of SmolLM2-135M in int4 spends about 9 ms in its 210 matrix products and
+as long again in what surrounds them: transformers' wrappers around every layer, attention and
+projection call (keyword merging, output capturing, deprecation shims, module hooks). A
+memory-bound target is where speculation pays only if the target's step is the weights'
+price, so the engine's own passes (runtime.forward, one sequence) run the same modules' own
+`forward` methods in the same order, with the same tensors, and skip the wrappers:
+
+- embeddings, rotary tables, norms, the activation and every linear layer: the modules' own
+  `forward`; the rotary helper and the attention function: the ones transformers would call;
+- the mask: none where the model attends row by row (attention.py: its causal rows then see
+  the same prefixes the mask would give); otherwise transformers' own `create_causal_mask`;
+- in int4, q, k and v are one product and gate and up another (one kernel call each instead
+  of three and two): the kernel computes each output column on its own, which is checked on
+  the model's first pass (fused and separate results must be equal bit for bit, else the
+  layer keeps separate calls). The layers keep views of the fused weights, so nothing is
+  held twice.
+
+Everything else — a batch of requests, a tree's mask, transformers' generate(), models of
+other architectures or spread over devices by accelerate's hooks — goes through the model's
+own forward. tests/test_lean.py checks the logits, the cache and the features are equal bit
+for bit to that forward in every precision.
+"""
+from __future__ import annotations
+
+import threading
+
+import torch
+from torch import nn
+
+from specdec.models import attention
+from specdec.models.precision import GROUP, Int4Linear
+
+_collect = threading.local()          # id(model) -> list of final hidden states, per thread
+
+
+def fits(model) -> bool:
+    """True when `model` is a plain Llama on one device that nobody hooks (the lean pass applies;
+    final_hidden_states' own hook on the body is served by `collect` instead)."""
+    plain = model.__dict__.get("_lean_fits")
+    if plain is None:
+        plain = _llama(model) and not getattr(model, "hf_device_map", None) and not _accelerated(model)
+        model.__dict__["_lean_fits"] = plain
+    return plain and not (model._forward_hooks or model._forward_pre_hooks)
+
+
+def _llama(model) -> bool:
+    try:
+        from transformers.models.llama import modeling_llama as llama
+    except ImportError:                                        # pragma: no cover - transformers is pinned
+        return False
+    body = getattr(model, "model", None)
+    return (type(model) is llama.LlamaForCausalLM and type(body) is llama.LlamaModel
+            and all(type(layer) is llama.LlamaDecoderLayer and type(layer.self_attn) is llama.LlamaAttention
+                    and type(layer.mlp) is llama.LlamaMLP for layer in body.layers))
+
+
+def _accelerated(model) -> bool:
+    return any(hasattr(m, "_hf_hook") for m in model.modules())
+
+
+def collecting(model) -> list | None:
+    return getattr(_collect, "lists", {}).get(id(model))
+
+
+def collect(model, seen) -> object:
+    """Make `seen` (None: nothing) receive this thread's final hidden states of `model`'s lean
+    passes; returns what received them before (to restore after a nested block)."""
+    lists = _collect.__dict__.setdefault("lists", {})
+    before = lists.pop(id(model), None)
+    if seen is not None:
+        lists[id(model)] = seen
+    return before
+
+
+@torch.no_grad()
+def forward(model, ids: torch.Tensor, cache, keep: int = 0) -> torch.Tensor:
+    """ids (1, T) after what `cache` holds -> logits (1, T', V) for the last T' = `keep`
+    positions (0 = all), exactly as model(input_ids=ids, cache=cache, logits_to_keep=keep)."""
+    from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
+    body = model.model
+    x = body.embed_tokens.forward(ids)                                        # (1, T, H)
+    positions = (torch.arange(ids.shape[1], device=ids.device) + cache.get_seq_length())[None]
+    cos, sin = body.rotary_emb(x, position_ids=positions)
+    mask = _mask(model, x, cache, positions)
+    for i, layer in enumerate(body.layers):
+        x = x + _attend(layer.self_attn, layer.input_layernorm.forward(x), cos, sin, mask, cache, i,
+                        apply_rotary_pos_emb)
+        x = x + _mlp(layer.mlp, layer.post_attention_layernorm.forward(x))
+    x = body.norm.forward(x)
+    seen = collecting(model)
+    if seen is not None:
+        seen.append(x)
+    return model.lm_head.forward(x[:, -keep:] if keep else x)
+
+
+def _mask(model, x, cache, positions):
+    if model.config._attn_implementation == attention.NAME:
+        return None                                                           # causal rows (attention.py)
+    from transformers.masking_utils import create_causal_mask
+    return create_causal_mask(config=model.config, inputs_embeds=x, attention_mask=None, cache=cache,
+                              position_ids=positions)
+
+
+def _attend(attn, h, cos, sin, mask, cache, index: int, rotate) -> torch.Tensor:
+    """LlamaAttention.forward: h (1, T, H) -> (1, T, H)."""
+    from transformers.modeling_utils import ALL_ATTENTION_FUNCTIONS
+    from transformers.models.llama.modeling_llama import eager_attention_forward
+    shape = (*h.shape[:-1], -1, attn.head_dim)
+    q, k, v = _products(attn, ("q_proj", "k_proj", "v_proj"), h)
+    q, k = rotate(q.view(shape).transpose(1, 2), k.view(shape).transpose(1, 2), cos, sin)   # (1, heads, T, d)
+    k, v = cache.update(k, v.view(shape).transpose(1, 2), index)
+    function = ALL_ATTENTION_FUNCTIONS.get_interface(attn.config._attn_implementation, eager_attention_forward)
+    out, _ = function(attn, q, k, v, mask, dropout=0.0, scaling=attn.scaling)  # (1, T, heads, d)
+    return attn.o_proj.forward(out.reshape(*h.shape[:-1], -1).contiguous())
+
+
+def _mlp(mlp, h) -> torch.Tensor:
+    """LlamaMLP.forward: down(act(gate(h)) * up(h))."""
+    gate, up = _products(mlp, ("gate_proj", "up_proj"), h)
+    return mlp.down_proj.forward(mlp.act_fn(gate) * up)
+
+
+def _products(owner: nn.Module, names: tuple[str, ...], h: torch.Tensor) -> list[torch.Tensor]:
+    """owner.<name>(h) for each name: one int4 product over the stacked weights where the
+    layers allow it (checked equal), else one call per layer."""
+    fused = _fused(owner, names, h)
+    if fused is None:
+        return [getattr(owner, name).forward(h) for name in names]
+    weight, offsets, sizes = fused
+    flat = h.reshape(-1, h.shape[-1]).to(torch.bfloat16)                                    # (rows, K)
+    out = torch.ops.aten._weight_int4pack_mm_for_cpu(flat, weight, GROUP, offsets).float()   # (rows, ΣN)
+    return [part.reshape(*h.shape[:-1], -1) for part in out.split(sizes, -1)]
+
+
+def _fused(owner: nn.Module, names: tuple[str, ...], h: torch.Tensor):
+    """(weight, offsets, sizes) of the stacked int4 layers, built on first use; None when the
+    layers are not all bias-free int4 of one input size, or stacking would change a bit."""
+    layers = [getattr(owner, name) for name in names]
+    if not all(type(m) is Int4Linear and m.bias is None for m in layers):
+        return None
+    parts = [m.packed() for m in layers]
+    saved = owner.__dict__.get("_lean_fused")
+    if saved is not None and all(a is b for a, b in zip(saved[3], parts)):
+        return saved[:3] if saved[0] is not None else None
+    fused = _stack(layers, parts, h) if len({m.in_features for m in layers}) == 1 else None
+    parts = [m.packed() for m in layers]                         # views of the stack, if stacked
+    owner.__dict__["_lean_fused"] = (*fused, parts) if fused else (None, None, None, parts)
+    return fused
+
+
+def _stack(layers, parts, h):
+    """Stack the packed weights (N rows each) and their offsets; every layer then multiplies
+    by a view of the stack. None when the stacked product differs from the separate ones."""
+    weight = torch.cat([w for w, _ in parts])                                   # (ΣN, K/2)
+    offsets = torch.cat([o for _, o in parts], dim=1).contiguous()              # (K/G, ΣN, 2)
+    sizes = [m.out_features for m in layers]
+    flat = h.reshape(-1, h.shape[-1]).to(torch.bfloat16)
+    together = torch.ops.aten._weight_int4pack_mm_for_cpu(flat, weight, GROUP, offsets).float()
+    if not all(torch.equal(a, m.forward(h).reshape(a.shape)) for a, m in zip(together.split(sizes, -1), layers)):
+        return None
+    start = 0
+    for m, n in zip(layers, sizes):
+        m._int4 = (weight[start:start + n], m._int4[1])                        # a view: held once
+        start += n
+    return weight, offsets, sizes

@@ -1,0 +1,111 @@
+"""The engine's lean pass (specdec/models/lean.py) computes what the model's own forward computes,
+bit for bit — logits, KV cache and final hidden states — in every precision, and steps aside
+where it does not apply."""
+import pytest
+import torch
+from transformers import LlamaConfig, LlamaForCausalLM
+
+import specdec
+from specdec.models import lean, precision, runtime
+from specdec.models.runtime import crop_cache, final_hidden_states, new_cache
+
+from test_precision import gqa_llama
+from tiny import char_tokenizer
+
+
+def own_forward(model, ids: list[int], cache, keep: int) -> tuple[torch.Tensor, torch.Tensor]:
+    with final_hidden_states(model) as seen, torch.no_grad():
+        logits = model(input_ids=torch.tensor([ids]), cache=cache, use_cache=True, logits_to_keep=keep).logits
+    return logits[0].float(), seen[-1]
+
+
+def lean_forward(model, ids: list[int], cache, keep: int) -> tuple[torch.Tensor, torch.Tensor]:
+    with final_hidden_states(model) as seen:
+        logits = runtime.forward(model, ids, cache, model.config.vocab_size, keep)
+    return logits, seen[-1]
+
+
+@pytest.mark.parametrize("name", precision.available())
+def test_the_lean_pass_equals_the_model_own_forward_bit_for_bit(name):
+    model = gqa_llama(13, 5)
+    precision.apply(model, name)
+    assert lean.fits(model)
+    torch.manual_seed(0)
+    ids = torch.randint(0, 13, (90,)).tolist()
+    mine, theirs = new_cache(model), new_cache(model)
+    at = 0
+    for rows, keep in ((30, 1), (1, 1), (5, 5), (9, 0), (1, 1), (17, 17)):      # prefill, steps, passes
+        a = lean_forward(model, ids[at:at + rows], mine, keep)
+        b = own_forward(model, ids[at:at + rows], theirs, keep)
+        assert torch.equal(a[0], b[0]) and torch.equal(a[1], b[1]), (name, rows)
+        at += rows
+        if rows == 5:                                             # a rollback between passes
+            crop_cache(mine, at - 2), crop_cache(theirs, at - 2)
+            at -= 2
+    for x, y in zip(mine.layers, theirs.layers):
+        assert torch.equal(x.keys, y.keys) and torch.equal(x.values, y.values)
+
+
+def wide_llama(seed: int):
+    """Layer widths that are multiples of 64, as SmolLM2's are (q 576, k and v 192, gate 1536)."""
+    torch.manual_seed(seed)
+    cfg = LlamaConfig(vocab_size=13, hidden_size=128, intermediate_size=192, num_hidden_layers=2,
+                      num_attention_heads=2, num_key_value_heads=1, initializer_range=0.3)
+    return LlamaForCausalLM(cfg).eval()
+
+
+def test_int4_multiplies_q_k_v_and_gate_up_as_one_product_each():
+    model = wide_llama(6)
+    precision.apply(model, "int4")
+    prompt = [1, 2, 3, 4]
+    logits = runtime.forward(model, prompt, new_cache(model), 13, 1)
+    attn, mlp = model.model.layers[0].self_attn, model.model.layers[0].mlp
+    weight, _, sizes = attn.__dict__["_lean_fused"][:3]
+    assert sizes == [128, 64, 64] and weight.shape[0] == 256
+    assert attn.q_proj.packed()[0].data_ptr() == weight.data_ptr()             # a view: held once
+    assert mlp.__dict__["_lean_fused"][2] == [192, 192]
+    assert torch.equal(logits, own_forward(model, prompt, new_cache(model), 1)[0])
+    precision.apply(model, "int4")                                              # new copies: stacked again
+    runtime.forward(model, [1, 2, 3], new_cache(model), 13, 0)
+    assert attn.__dict__["_lean_fused"][0].data_ptr() == attn.q_proj.packed()[0].data_ptr() != weight.data_ptr()
+
+
+def test_layers_whose_stack_would_change_a_bit_keep_separate_products():
+    """The int4 kernel lays weights out in column blocks: k and v of 32 columns each do not stack
+    into the layout of one 64-column product, which the first pass finds (and the lean pass
+    still equals the model's own, test above)."""
+    model = gqa_llama(13, 6)                                                    # k and v: 32 columns
+    precision.apply(model, "int4")
+    runtime.forward(model, [1, 2, 3, 4], new_cache(model), 13, 1)
+    assert model.model.layers[0].self_attn.__dict__["_lean_fused"][0] is None
+
+
+def test_hooks_and_other_architectures_take_the_model_own_forward():
+    model = gqa_llama(13, 7)
+    calls = []
+    handle = model.register_forward_hook(lambda *_: calls.append(1))
+    runtime.forward(model, [1, 2], new_cache(model), 13, 1)
+    assert calls == [1] and not lean.fits(model)                               # a hook sees the pass
+    handle.remove()
+    runtime.forward(model, [1, 2], new_cache(model), 13, 1)
+    assert calls == [1] and lean.fits(model)
+
+    from transformers import MistralConfig, MistralForCausalLM
+    other = MistralForCausalLM(MistralConfig(vocab_size=13, hidden_size=32, intermediate_size=64,
+                                             num_hidden_layers=1, num_attention_heads=2,
+                                             num_key_value_heads=2)).eval()
+    assert not lean.fits(other)
+    assert runtime.forward(other, [1, 2], new_cache(other), 13, 1).shape == (1, 13)
+
+
+def test_the_engine_decodes_the_same_tokens_either_way(monkeypatch):
+    """Greedy and sampled runs of a pair whose target takes the lean pass equal those with the
+    lean pass switched off (the model's own forward everywhere)."""
+    tok = char_tokenizer()
+    target = gqa_llama(len(tok), 8)
+    precision.apply(target, "int4")
+    pair = specdec.make_pair(target, gqa_llama(len(tok), 9), tok, "t", "d")
+    settings = [specdec.Settings(k=3, temperature=t, seed=4, max_new_tokens=24) for t in (0.0, 1.0)]
+    runs = [specdec.generate(pair, "ab(c", s).token_ids for s in settings]
+    monkeypatch.setattr(lean, "fits", lambda model: False)
+    assert [specdec.generate(pair, "ab(c", s).token_ids for s in settings] == runs
