@@ -3,13 +3,13 @@ bit for bit — logits, KV cache and final hidden states — in every precision,
 where it does not apply."""
 import pytest
 import torch
+from test_precision import gqa_llama
 from transformers import LlamaConfig, LlamaForCausalLM
 
 import specdec
 from specdec.models import lean, precision, runtime
 from specdec.models.runtime import crop_cache, final_hidden_states, new_cache
 
-from test_precision import gqa_llama
 from tiny import char_tokenizer
 
 
