@@ -109,3 +109,36 @@ def test_the_engine_decodes_the_same_tokens_either_way(monkeypatch):
     runs = [specdec.generate(pair, "ab(c", s).token_ids for s in settings]
     monkeypatch.setattr(lean, "fits", lambda model: False)
     assert [specdec.generate(pair, "ab(c", s).token_ids for s in settings] == runs
+
+
+def test_a_feature_draft_drafts_the_same_q_either_way(monkeypatch):
+    from tiny import tiny_feature_pair
+    pair = tiny_feature_pair(eos=False)
+    settings = specdec.Settings(k=3, temperature=1.0, seed=2, max_new_tokens=20)
+
+    def qs():
+        return [[p.draft.probs for p in rnd.positions] for rnd in specdec.rounds(pair, "abc abc a", settings)]
+    assert lean.fits(pair.draft.net)
+    lean_qs = qs()
+    monkeypatch.setattr(lean, "fits", lambda model: False)
+    assert qs() == lean_qs
+
+
+def test_features_of_another_thread_lean_pass_stay_out_of_this_thread_block():
+    """The app's sessions share one target from several threads (as the hook, runtime.py)."""
+    import threading
+    model = gqa_llama(13, 10)
+    inside, done = threading.Event(), threading.Event()
+
+    def other_session():
+        inside.wait()
+        runtime.forward(model, [1, 2, 3], new_cache(model), 13, 1)
+        done.set()
+    worker = threading.Thread(target=other_session)
+    worker.start()
+    with final_hidden_states(model) as seen:
+        inside.set()
+        done.wait(30)
+        runtime.forward(model, [4, 5], new_cache(model), 13, 1)
+    worker.join()
+    assert [tuple(s.shape) for s in seen] == [(2, 64)]

@@ -27,6 +27,8 @@ from pathlib import Path
 import torch
 from transformers.modeling_outputs import CausalLMOutputWithPast
 
+from specdec.models import lean
+
 FC_FILE = "fc.safetensors"
 
 
@@ -56,13 +58,17 @@ class FeatureDraft(torch.nn.Module):
         e = self.embed(input_ids)                                                 # (B, T, H)
         f = torch.zeros_like(e) if features is None else features.to(e.dtype)
         x = self.fc(torch.cat([e, f], dim=-1))                                    # (B, T, H)
-        out = self.net.model(inputs_embeds=x, cache=cache, use_cache=use_cache,
-                             attention_mask=attention_mask, position_ids=position_ids)
-        h = out.last_hidden_state                                                 # (B, T, H)
+        plain = cache is not None and attention_mask is None and position_ids is None and x.shape[0] == 1
+        if plain and not torch.is_grad_enabled() and lean.fits(self.net):
+            h = lean.hidden(self.net, x, cache)                                   # (1, T, H), the same numbers
+        else:
+            out = self.net.model(inputs_embeds=x, cache=cache, use_cache=use_cache, attention_mask=attention_mask,
+                                 position_ids=position_ids)
+            h, cache = out.last_hidden_state, out.cache                           # (B, T, H)
         small = self.net.lm_head(h[:, -logits_to_keep:] if logits_to_keep else h)  # (B, T', N)
         full = small.new_full((*small.shape[:-1], self.config.vocab_size), float("-inf"))
         full[..., self.keep_ids] = small                                          # (B, T', V)
-        return CausalLMOutputWithPast(logits=full, cache=out.cache, hidden_states=(h,))
+        return CausalLMOutputWithPast(logits=full, cache=cache, hidden_states=(h,))
 
 
 def is_feature_folder(vocab: dict | None) -> bool:

@@ -78,21 +78,27 @@ def collect(model, seen) -> object:
 def forward(model, ids: torch.Tensor, cache, keep: int = 0) -> torch.Tensor:
     """ids (1, T) after what `cache` holds -> logits (1, T', V) for the last T' = `keep`
     positions (0 = all), exactly as model(input_ids=ids, cache=cache, logits_to_keep=keep)."""
+    x = hidden(model, model.model.embed_tokens.forward(ids), cache)
+    seen = collecting(model)
+    if seen is not None:
+        seen.append(x)
+    return model.lm_head.forward(x[:, -keep:] if keep else x)
+
+
+@torch.no_grad()
+def hidden(model, x: torch.Tensor, cache) -> torch.Tensor:
+    """Embeddings x (1, T, H) after what `cache` holds -> the body's final hidden states
+    (1, T, H), exactly as model.model(inputs_embeds=x, cache=cache).last_hidden_state."""
     from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
     body = model.model
-    x = body.embed_tokens.forward(ids)                                        # (1, T, H)
-    positions = (torch.arange(ids.shape[1], device=ids.device) + cache.get_seq_length())[None]
+    positions = (torch.arange(x.shape[1], device=x.device) + cache.get_seq_length())[None]
     cos, sin = body.rotary_emb(x, position_ids=positions)
     mask = _mask(model, x, cache, positions)
     for i, layer in enumerate(body.layers):
         x = x + _attend(layer.self_attn, layer.input_layernorm.forward(x), cos, sin, mask, cache, i,
                         apply_rotary_pos_emb)
         x = x + _mlp(layer.mlp, layer.post_attention_layernorm.forward(x))
-    x = body.norm.forward(x)
-    seen = collecting(model)
-    if seen is not None:
-        seen.append(x)
-    return model.lm_head.forward(x[:, -keep:] if keep else x)
+    return body.norm.forward(x)
 
 
 def _mask(model, x, cache, positions):
