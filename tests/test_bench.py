@@ -166,18 +166,18 @@ def test_transformers_as_a_user_loads_it_is_a_row_and_the_faster_baseline(tiny_d
     pair = specdec.load_pair(str(tiny_dirs / "target"), str(tiny_dirs / "draft"))
     real = runner.measure_once
 
-    def slow_engine(row, pair, prompts, settings, m):     # the engine's plain row made 3x slower
+    def slow_engine(row, pair, prompts, settings, m):     # the engine's plain row made 10x slower
         real(row, pair, prompts, settings, m)
         if row == ROWS[0]:                                # on both clocks
-            m.seconds[-1] *= 3
-            m.cpu_seconds[-1] *= 3
+            m.seconds[-1] *= 10
+            m.cpu_seconds[-1] *= 10
     monkeypatch.setattr(runner, "measure_once", slow_engine)
     result = bench(pair, ["abc", "(a b"], [2], [0.0], 8, 1)
     s = result["settings"][0]
     rows = {r["row"]: r for r in s["rows"]}
     assert USER_LOADED in rows and result["skipped_rows"] == list(PEERS)
     assert s["baseline"] == USER_LOADED and s["engine_slower_than_user_load"] is True
-    assert rows[USER_LOADED]["speedup"] == 1.0 and rows[ROWS[0]]["speedup"] < 0.5
+    assert rows[USER_LOADED]["speedup"] == 1.0 and rows[ROWS[0]]["speedup"] < 1.0
     assert s["identical"] is True, s["mismatches"]           # float32 both: the same model
     assert "faster baseline: transformers generate (as a user loads it)" in table(result)
     monkeypatch.setattr(runner, "bench", lambda *a, **k: result)
