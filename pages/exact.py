@@ -71,7 +71,7 @@ def toy_view() -> None:
             for r, text in ex.RULES.items()]
     st.markdown(_("**The same p and q under each verification rule** — only the correct rule is "
                   "lossless:"))
-    st.dataframe(pd.DataFrame(rows), hide_index=True, key="toy_rules",
+    st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key="toy_rules",
                  column_config={tv_col: st.column_config.NumberColumn(format="%.4f")})
     jobs.csv_button([{"token": t, "p": float(p[i]), "q": float(q[i]), "min(p,q)": float(parts["accepted"][i]),
                       "(1-beta)*residual": float(parts["from_residual"][i]), "sum": float(parts["total"][i])}

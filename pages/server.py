@@ -108,7 +108,7 @@ def memory(pair, inputs: list) -> None:
              _("MB per request"): round(per_token * per_request / 2**20, 2),
              _("MB at batch size 16"): round(per_token * per_request * 16 / 2**20, 1)}
             for name, per_token in ((_("target"), kv["target"]), (_("draft"), kv["draft"])) if per_token]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, key="server_memory")
+    st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key="server_memory")
     st.caption(_("Read off the caches of a short run: a request of {n} tokens ({p} of prompt and {m} new). "
                  "Every request keeps its own cache for as long as it runs; a batch holds them all, so "
                  "memory, not only compute, limits how many requests a server takes at once.").format(

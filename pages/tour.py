@@ -131,7 +131,8 @@ def step_where(pair) -> None:
     if rows:
         headers = {"kind": _("kind"), "acceptance rate": _("acceptance rate"),
                    "tokens per target pass": _("tokens per target pass")}
-        st.dataframe(pd.DataFrame(rows).rename(columns=headers), hide_index=True, key="tour_where_table")
+        st.dataframe(pd.DataFrame(rows).rename(columns=headers), hide_index=True, placeholder="—",
+                     key="tour_where_table")
         hi, lo = sorted(rows, key=lambda r: -(r["acceptance rate"] or 0))
         st.write(_("On these two prompts, *{hi}* kept {hi_rate:.0%} of its drafts and *{lo}* "
                    "{lo_rate:.0%} — one prompt each, so a hint, not a ranking (the page *Where it "

@@ -150,7 +150,7 @@ def chain_or_tree(pair, settings) -> None:
         _("tokens/s (median)"): r.median_tps,
         _("tokens/s (min–max)"): f"{min(r.tokens_per_s):.1f}–{max(r.tokens_per_s):.1f}",
         _("accepted at depth 1, 2, …"): " ".join(f"{a:.2f}" for a in r.by_depth[:6])} for r in rows]),
-        hide_index=True, key="trees_table")
+        hide_index=True, placeholder="—", key="trees_table")
     st.write(verdict(rows))
 
 

@@ -39,7 +39,7 @@ def prompt_set(pair) -> list[Prompt]:
     with st.expander(_("The prompt set: {n} prompts in {kinds} kinds — add your own").format(
             n=len(prompts), kinds=len(kinds))):
         examples.english_note()
-        st.dataframe(pd.DataFrame(examples.rows(prompts)), hide_index=True, key="where_set")
+        st.dataframe(pd.DataFrame(examples.rows(prompts)), hide_index=True, placeholder="—", key="where_set")
         with st.form("where_add", clear_on_submit=True):
             text = st.text_area(_("Your prompt"), key="where_new_text")
             c1, c2 = st.columns(2)

@@ -35,7 +35,7 @@ def verdict_table(rnd, label) -> pd.DataFrame:
 def your_round(result, label) -> None:
     rnd = result.round
     st.html(strip.strip_html([], [rnd], None))
-    st.dataframe(verdict_table(rnd, label), hide_index=True, key="yd_table")
+    st.dataframe(verdict_table(rnd, label), hide_index=True, placeholder="—", key="yd_table")
     kept, total = rnd.n_accepted, rnd.drafted
     if kept == total:
         st.write(_("The target kept all **{total}** of your tokens and added `{bonus}` as a bonus.")
@@ -55,7 +55,7 @@ def comparison(results) -> None:
     st.dataframe(pd.DataFrame([{_("drafter"): _(r.who), _("tokens proposed"): r.round.drafted,
                                 _("kept by the target"): r.round.n_accepted,
                                 _("emitted in this round"): len(r.round.emitted)} for r in results]),
-                 hide_index=True, key="yd_compare")
+                 hide_index=True, placeholder="—", key="yd_compare")
     st.caption(_("Every row used the same prompt, seed and sampling, and the same k (the length of "
                  "your text). A row that proposed nothing found no earlier match in the text (n-gram)."))
 

@@ -29,7 +29,22 @@ def test_every_header_in_words_has_a_korean_name():
 
 def test_float_columns_get_two_decimals_and_c_three_by_their_shown_header():
     from ui.tables import number_formats
-    frame = pd.DataFrame([{"k": 2, "c": 0.0467, "speedup_min": 1.2278, "my prompt": "x", "alpha": 0.49}])
+    frame = pd.DataFrame([{"k": 2, "c": 0.0467, "speedup_min": 1.2278, "my prompt": "x", "alpha": 0.49},
+                          {"k": 4, "c": 0.05, "speedup_min": None, "my prompt": None, "alpha": None}])
     formats = {header: config["type_config"]["format"] for header, config in number_formats(frame).items()}
     assert formats == {"c": "%.3f", "speedup min": "%.2f", "α̂": "%.2f"}      # k (int) and text untouched
     assert set(formats) <= set(headed(frame).columns)
+
+
+def test_a_gap_in_a_table_is_a_dash_not_none():
+    from streamlit.testing.v1 import AppTest
+
+    def page():
+        import pandas as pd
+
+        from ui.tables import show
+        show(pd.DataFrame([{"row": "plain", "acceptance_rate": None}, {"row": "spec", "acceptance_rate": 0.4}]), "t")
+    at = AppTest.from_function(page).run()
+    assert not at.exception
+    shown = at.dataframe[0]
+    assert shown.proto.placeholder == "—" and shown.value["acceptance rate"].isna().tolist() == [True, False]

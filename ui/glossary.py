@@ -32,4 +32,4 @@ TERMS = (   # (English, Korean, what it means — explained through _())
 def glossary() -> None:
     with st.expander(_("Glossary: English and Korean side by side")):
         st.dataframe(pd.DataFrame([{"English": en, "한국어": ko, _("meaning"): _(meaning)}
-                                   for en, ko, meaning in TERMS]), hide_index=True, key="glossary")
+                                   for en, ko, meaning in TERMS]), hide_index=True, placeholder="—", key="glossary")

@@ -45,7 +45,7 @@ def step_draft(rnd: Round) -> None:
            _("sampled from its own distribution q with the same temperature / top-p as the target"))
     st.write(_("The drafter proposed **{n}** token(s) (limit this round: {limit}), each {how}.").format(
         n=rnd.drafted, limit=rnd.draft_limit, how=how))
-    st.dataframe(position_table(rnd), hide_index=True, key=f"tbl{rnd.index}")
+    st.dataframe(position_table(rnd), hide_index=True, placeholder="—", key=f"tbl{rnd.index}")
 
 
 def step_verify(rnd: Round, label: Callable[[int], str]) -> None:
@@ -141,7 +141,7 @@ def tree_steps(rnd: Round, label: Callable[[int], str]) -> None:
                "*Many drafts at once* steps through each sibling.").format(
         tried=tried, n=rnd.n_accepted, rule=_(tree.rule)))
     if rnd.positions:
-        st.dataframe(position_table(rnd), hide_index=True, key=f"tbl{rnd.index}")
+        st.dataframe(position_table(rnd), hide_index=True, placeholder="—", key=f"tbl{rnd.index}")
 
 
 def render(rnd: Round, label: Callable[[int], str], cache_kind: str = "unknown") -> None:

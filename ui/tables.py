@@ -41,11 +41,18 @@ THREE_PLACES = {"c"}        # cost ratios are small: three decimals
 
 
 def number_formats(frame: pd.DataFrame) -> dict:
-    """column_config for the float columns of `frame` (its result keys, before `headed`):
-    two decimals, c three; keyed by the header `headed` gives each column."""
+    """column_config for the number columns of `frame` (its result keys, before `headed`), gaps
+    (None among numbers) included: two decimals, c three; keyed by the header `headed` gives."""
     return {_(HEADERS[c]) if c in HEADERS else c:
             st.column_config.NumberColumn(format=f"%.{3 if c in THREE_PLACES else 2}f")
-            for c in frame.columns if pd.api.types.is_float_dtype(frame[c])}
+            for c in frame.columns if _numbers(frame[c])}
+
+
+def _numbers(column: pd.Series) -> bool:
+    """Floats, possibly with gaps (None among numbers)."""
+    values = column.dropna()
+    return pd.api.types.is_float_dtype(column) or (
+        len(values) > 0 and all(isinstance(v, float) for v in values))
 
 
 def headed(frame: pd.DataFrame) -> pd.DataFrame:
@@ -54,5 +61,8 @@ def headed(frame: pd.DataFrame) -> pd.DataFrame:
 
 
 def show(frame: pd.DataFrame, key: str, place=st) -> None:
-    """A result table as every page shows one: readable headers, numbers to two places (c three)."""
-    place.dataframe(headed(frame), hide_index=True, key=key, column_config=number_formats(frame))
+    """A result table as every page shows one: readable headers, numbers to two places (c three),
+    a dash where a row has no value (an autoregressive row's acceptance), not "None"."""
+    frame = frame.astype({c: float for c in frame.columns if _numbers(frame[c])})     # None -> NaN
+    place.dataframe(headed(frame), hide_index=True, key=key, column_config=number_formats(frame),
+                    placeholder="—")

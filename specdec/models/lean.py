@@ -16,8 +16,8 @@ positions, fastest of 21): SmolLM2-135M in int4, one token 32.2 -> 30.4 ms and f
   of three and two): the kernel lays the weights out in blocks of output columns and computes
   each block on its own, so layers whose widths are whole blocks stack without changing a
   bit — checked on the model's first pass (stacked and separate results must be equal bit for
-  bit, else the layers keep separate calls: tests/test_lean.py has both cases). The layers keep views of the fused weights, so nothing is
-  held twice.
+  bit, else the layers keep separate calls: tests/test_lean.py has both cases). The layers
+  keep views of the stacked weights, so nothing is held twice.
 
 Everything else — a batch of requests, a tree's mask, transformers' generate(), models of
 other architectures or spread over devices by accelerate's hooks — goes through the model's
