@@ -142,3 +142,39 @@ def test_features_of_another_thread_lean_pass_stay_out_of_this_thread_block():
         runtime.forward(model, [4, 5], new_cache(model), 13, 1)
     worker.join()
     assert [tuple(s.shape) for s in seen] == [(2, 64)]
+
+
+@pytest.mark.parametrize("name", ["float32", "int4"])
+def test_the_cache_written_in_place_equals_the_model_own_cache_through_rollbacks_and_growth(name):
+    """Past the buffers' first 256 rows, through crops, a tree's gather and a pass of the model's
+    own forward on the same cache, every pass equals the model's own, bit for bit."""
+    from specdec.models.runtime import keep_positions
+    if name not in precision.available():
+        pytest.skip(f"{name} is not available in this torch build")
+    model = gqa_llama(13, 11)
+    precision.apply(model, name)
+    torch.manual_seed(1)
+    ids = torch.randint(0, 13, (700,)).tolist()
+    mine, theirs = new_cache(model), new_cache(model)
+    at, step = 0, 0
+    while at < 600:
+        rows = (40, 1, 5, 1, 9, 3)[step % 6]
+        a = lean_forward(model, ids[at:at + rows], mine, rows)
+        b = own_forward(model, ids[at:at + rows], theirs, rows)
+        assert torch.equal(a[0], b[0]), (at, rows)
+        at += rows
+        if rows in (5, 9):                                        # rejected drafts
+            at -= 2
+            crop_cache(mine, at), crop_cache(theirs, at)
+        if step % 10 == 7:                                        # a tree round keeps a path
+            path = list(range(at - 3)) + [at - 2, at - 1]
+            keep_positions(mine, path), keep_positions(theirs, path)
+            at -= 1
+        if step % 10 == 3:                                        # the model's own pass on our cache
+            own_forward(model, ids[at:at + 1], mine, 1), own_forward(model, ids[at:at + 1], theirs, 1)
+            at += 1
+        step += 1
+    assert mine.get_seq_length() == theirs.get_seq_length() == at > 256
+    for x, y in zip(mine.layers, theirs.layers):
+        assert torch.equal(x.keys, y.keys) and torch.equal(x.values, y.values)
+    assert mine.layers[0].keys.data_ptr() == mine.layers[0].__dict__["_lean_room"][0].data_ptr()
