@@ -207,34 +207,6 @@ def test_training_time_test_passes_equal_what_the_drafter_computes(fpair_no_eos)
             assert torch.allclose(probs_from_logits(mine[None], sampling)[0], q, atol=1e-5), (m, j)
 
 
-def test_the_feature_hook_keeps_only_its_own_threads_forwards():
-    """The app's sessions share one target and run it from several threads: features seen while
-    another thread's forward runs must not join this thread's (it changed q, and seeded outputs
-    differed between the app and specdec.generate under load)."""
-    import threading
-
-    from specdec.models.runtime import final_hidden_states
-
-    from tiny import tiny_llama
-    model = tiny_llama(vocab_size=20, layers=1, seed=0).eval()
-    inside, done = threading.Event(), threading.Event()
-
-    def other_session():
-        inside.wait()
-        with torch.no_grad():
-            model(input_ids=torch.tensor([[1, 2, 3]]))           # another session's forward
-        done.set()
-    worker = threading.Thread(target=other_session)
-    worker.start()
-    with final_hidden_states(model) as seen:
-        inside.set()
-        done.wait(30)
-        with torch.no_grad():
-            model(input_ids=torch.tensor([[4, 5]]))               # this session's forward
-    worker.join()
-    assert [tuple(s.shape) for s in seen] == [(2, model.config.hidden_size)]
-
-
 def test_a_feature_draft_with_its_head_in_8_bits_loads_and_drafts_alike(fpair_no_eos, tmp_path):
     """head8: the head leaves model.safetensors for head.safetensors (int8 + a scale per row);
     the loaded draft's logits stay within the rounding bound and greedy drafts are unchanged."""
