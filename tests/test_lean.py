@@ -54,6 +54,10 @@ def wide_llama(seed: int):
     return LlamaForCausalLM(cfg).eval()
 
 
+needs_int4 = pytest.mark.skipif(not precision.int4_available(), reason="this torch build has no CPU int4 kernel")
+
+
+@needs_int4
 def test_int4_multiplies_q_k_v_and_gate_up_as_one_product_each():
     model = wide_llama(6)
     precision.apply(model, "int4")
@@ -70,6 +74,7 @@ def test_int4_multiplies_q_k_v_and_gate_up_as_one_product_each():
     assert attn.__dict__["_lean_fused"][0].data_ptr() == attn.q_proj.packed()[0].data_ptr() != weight.data_ptr()
 
 
+@needs_int4
 def test_layers_whose_stack_would_change_a_bit_keep_separate_products():
     """The int4 kernel lays weights out in column blocks: k and v of 32 columns each do not stack
     into the layout of one 64-column product, which the first pass finds (and the lean pass
@@ -98,6 +103,7 @@ def test_hooks_and_other_architectures_take_the_model_own_forward():
     assert runtime.forward(other, [1, 2], new_cache(other), 13, 1).shape == (1, 13)
 
 
+@needs_int4
 def test_the_engine_decodes_the_same_tokens_either_way(monkeypatch):
     """Greedy and sampled runs of a pair whose target takes the lean pass equal those with the
     lean pass switched off (the model's own forward everywhere)."""
