@@ -122,7 +122,10 @@ def test_the_fast_page_reads_bench_json(result, tmp_path):
     fig = bench_figure(rows, 1.0)
     assert [t.name for t in fig.data][:3] == ["Theorem 3.8 bound", "bound at the measured verification "
                                               "cost", "engine speculative"]
-    assert list(fig.data[0].y) == [spec["bound"]] and list(fig.data[2].y) == [spec["speedup"]]
+    assert list(fig.data[2].y) == [spec["speedup"]]
+    # one k: each bound a level segment around it, so the lines the caption compares are drawn
+    assert list(fig.data[0].y) == [spec["bound"]] * 2 and list(fig.data[1].y) == [spec["bound_with_verify"]] * 2
+    assert list(fig.data[0].x) == [spec["k"] - 0.3, spec["k"] + 0.3]
     older = [r for r in rows if r["row"] != ROWS[5]]      # a file written before row 6 existed
     assert len(bench_figure(older, 1.0).data) == len(fig.data) - 1
 
