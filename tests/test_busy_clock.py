@@ -8,7 +8,8 @@ which interleaving cannot cancel). Measured here: the CPU-time speedup moved 1-1
 and another test worker share the 2 cores, and the draft's and the target's weights then compete
 for the caches: the issue's 10 % bar holds on an otherwise idle machine, 1-6 %), once 20.1 % in a
 clean-clone suite on a slow hour of this shared machine (the suite took 8.5 min of pytest against
-6.7), while the wall-clock one fell by half or more (0.40 that time). The default pair by hand: scripts/busy_speedup.py (the closing note)."""
+6.7), while the wall-clock one fell by half or more (0.40 that time). The default pair by hand:
+scripts/busy_speedup.py (the closing note)."""
 import statistics
 import subprocess
 import sys
