@@ -11,7 +11,7 @@ export TOKENIZERS_PARALLELISM = false
 # arena and keep that memory after the sessions close. Two arenas keep the server's size steady.
 export MALLOC_ARENA_MAX ?= 2
 
-.PHONY: setup catalogs embedded lint run test browser bench peers clean
+.PHONY: setup catalogs embedded lint kernels-avx2 run test browser bench peers clean
 
 setup: $(STAMP)
 
@@ -38,6 +38,16 @@ lint: setup
 	@$(VENV)/bin/ruff check -q .
 	@out=$$($(VENV)/bin/lint-imports --no-cache 2>&1) || { echo "$$out"; exit 1; }
 
+# The engine's kernel tests once more as if on a CPU without AVX-512, BF16 or AMX: torch's own
+# dispatch (ATEN_CPU_CAPABILITY) and oneDNN's (ONEDNN_MAX_CPU_ISA) capped at AVX2, so the
+# project's kernel choice sees an AVX2 machine (int4 packs its weights differently there).
+# The two SmolLM2 cases are left to the main run.
+kernels-avx2: setup
+	@out=$$(ATEN_CPU_CAPABILITY=avx2 ONEDNN_MAX_CPU_ISA=AVX2 $(PY) -m pytest -q -p no:cacheprovider \
+		-k "not reduced_precision_target" tests/test_lean.py tests/test_precision.py \
+		tests/test_kernels.py tests/test_packed_linear.py 2>&1) || { echo "$$out"; exit 1; }; \
+		echo "kernel tests as on AVX2: $$(echo "$$out" | tail -1)"
+
 # PYTHONMALLOC=malloc: Python's own small-object arenas go back to the OS only when entirely
 # empty, so a server's memory stayed 1.23x its size after 20 sessions had closed; on glibc's
 # malloc, ui/memory.py's trim returns it (1.07x; scripts/load_test.py).
@@ -57,7 +67,7 @@ browser:
 # install took 107 s with every file compiled, 56 s without). The steps before the tests run
 # side by side (the GGUF conversion, the linters, a browser install on a new machine).
 test: setup
-	@$(MAKE) -s -j4 catalogs browser lint embedded
+	@$(MAKE) -s -j4 catalogs browser lint embedded kernels-avx2
 	@$(PY) -m pytest -q -p no:cacheprovider -n 2 --dist worksteal
 
 # llama.cpp, the bench's yardstick on the same GGUF (specdec/bench/peers.py). Not part of `make test`:

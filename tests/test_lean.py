@@ -75,14 +75,38 @@ def test_int4_multiplies_q_k_v_and_gate_up_as_one_product_each():
 
 
 @needs_int4
-def test_layers_whose_stack_would_change_a_bit_keep_separate_products():
-    """The int4 kernel lays weights out in column blocks: k and v of 32 columns each do not stack
-    into the layout of one 64-column product, which the first pass finds (and the lean pass
-    still equals the model's own, test above)."""
-    model = gqa_llama(13, 6)                                                    # k and v: 32 columns
+@pytest.mark.parametrize("model_of", [lambda: gqa_llama(13, 6), lambda: wide_llama(6)], ids=["32-wide", "64-wide"])
+def test_whichever_way_the_cpu_stacks_the_lean_pass_equals_the_model_own(model_of):
+    """Which layers stack depends on the CPU's int4 layout (blocks of 64 columns on AVX-512,
+    other widths elsewhere); what must hold on every CPU is that the first pass decided it by
+    checking, and either way the logits are the model's own bit for bit."""
+    model = model_of()
     precision.apply(model, "int4")
-    runtime.forward(model, [1, 2, 3, 4], new_cache(model), 13, 1)
-    assert model.model.layers[0].self_attn.__dict__["_lean_fused"][0] is None
+    prompt = [1, 2, 3, 4]
+    logits = runtime.forward(model, prompt, new_cache(model), 13, 1)
+    attn = model.model.layers[0].self_attn
+    weight = attn.__dict__["_lean_fused"][0]                   # None: the layers kept separate calls
+    if weight is not None:                                      # stacked: q multiplies by a view of it
+        assert attn.q_proj.packed()[0].data_ptr() == weight.data_ptr()
+    assert torch.equal(logits, own_forward(model, prompt, new_cache(model), 1)[0])
+
+
+@needs_int4
+@pytest.mark.parametrize("switch", ["stacking off", "stack not bit-equal"])
+def test_layers_keep_separate_products_when_stacking_is_off_or_would_change_a_bit(monkeypatch, switch):
+    """Both fallbacks forced on purpose (on any CPU): `STACK = False`, and a stack whose check
+    fails. The layers then multiply one by one and the pass still equals the model's own."""
+    if switch == "stacking off":
+        monkeypatch.setattr(lean, "STACK", False)
+    else:
+        monkeypatch.setattr(lean, "stacked_equal", lambda *_: False)
+    model = wide_llama(6)
+    precision.apply(model, "int4")
+    prompt = [1, 2, 3, 4, 5]
+    logits = runtime.forward(model, prompt, new_cache(model), 13, 0)
+    for owner in (model.model.layers[0].self_attn, model.model.layers[0].mlp):
+        assert owner.__dict__["_lean_fused"][0] is None
+    assert torch.equal(logits, own_forward(model, prompt, new_cache(model), 0)[0])
 
 
 def test_hooks_and_other_architectures_take_the_model_own_forward():

@@ -53,7 +53,8 @@ def cpu_model() -> str:
 
 def _key(model: nn.Module) -> str:
     shapes = sorted({tuple(m.weight.shape) for m in model.modules() if isinstance(m, nn.Linear)})
-    return (f"{cpu_model()} | torch {torch.__version__} | {len(shapes)} shapes {shapes[:4]} | "
+    isa = torch.backends.cpu.get_cpu_capability()            # what torch dispatches to (ATEN_CPU_CAPABILITY caps it)
+    return (f"{cpu_model()} | {isa} | torch {torch.__version__} | {len(shapes)} shapes {shapes[:4]} | "
             f"threads {torch.get_num_threads()} | {PASS}")
 
 

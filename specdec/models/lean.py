@@ -15,9 +15,11 @@ positions, fastest of 21): SmolLM2-135M in int4, one token 32.2 -> 30.4 ms and f
 - in int4, q, k and v are one product and gate and up another (one kernel call each instead
   of three and two): the kernel lays the weights out in blocks of output columns and computes
   each block on its own, so layers whose widths are whole blocks stack without changing a
-  bit — checked on the model's first pass (stacked and separate results must be equal bit for
-  bit, else the layers keep separate calls: tests/test_lean.py has both cases). The layers
-  keep views of the stacked weights, so nothing is held twice.
+  bit. The block width depends on the CPU's instruction set (torch packs for AVX-512 and AVX2
+  differently), so nothing assumes it: the model's first pass checks (stacked and separate
+  results must be equal bit for bit, else the layers keep separate calls), and `STACK = False`
+  switches stacking off (tests/test_lean.py forces both branches). The layers keep views of
+  the stacked weights, so nothing is held twice.
 
 Everything else — a batch of requests, a tree's mask, transformers' generate(), models of
 other architectures or spread over devices by accelerate's hooks — goes through the model's
@@ -35,6 +37,7 @@ from specdec.models import attention
 from specdec.models.precision import GROUP, Int4Linear
 
 _collect = threading.local()          # id(model) -> list of final hidden states, per thread
+STACK = True                          # stack int4 layers into one product where it is bit-equal
 
 
 def fits(model) -> bool:
@@ -188,10 +191,15 @@ def _fused(owner: nn.Module, names: tuple[str, ...], h: torch.Tensor):
     saved = owner.__dict__.get("_lean_fused")
     if saved is not None and all(a is b for a, b in zip(saved[3], parts)):
         return saved[:3] if saved[0] is not None else None
-    fused = _stack(layers, parts, h) if len({m.in_features for m in layers}) == 1 else None
+    fused = _stack(layers, parts, h) if STACK and len({m.in_features for m in layers}) == 1 else None
     parts = [m.packed() for m in layers]                         # views of the stack, if stacked
     owner.__dict__["_lean_fused"] = (*fused, parts) if fused else (None, None, None, parts)
     return fused
+
+
+def stacked_equal(products, layers, h) -> bool:
+    """Each layer's slice of the stacked product equals its own product, bit for bit."""
+    return all(torch.equal(a, m.forward(h).reshape(a.shape)) for a, m in zip(products, layers))
 
 
 def _stack(layers, parts, h):
@@ -202,7 +210,7 @@ def _stack(layers, parts, h):
     sizes = [m.out_features for m in layers]
     flat = h.reshape(-1, h.shape[-1]).to(torch.bfloat16)
     together = torch.ops.aten._weight_int4pack_mm_for_cpu(flat, weight, GROUP, offsets).float()
-    if not all(torch.equal(a, m.forward(h).reshape(a.shape)) for a, m in zip(together.split(sizes, -1), layers)):
+    if not stacked_equal(together.split(sizes, -1), layers, h):
         return None
     start = 0
     for m, n in zip(layers, sizes):
