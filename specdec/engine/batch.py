@@ -122,7 +122,7 @@ def generate_batch(pair: Pair, prompts: list[Prompt], settings: Settings | None 
     if len(seeds) != len(prompts):
         raise InputError(N_("one seed per prompt: {n} prompts, {m} seeds"), n=len(prompts), m=len(seeds))
     batch = Batch(pair, settings)
-    decoders = [Decoder(pair, p, replace(settings, seed=s)) for p, s in zip(prompts, seeds)]
+    decoders = [Decoder(pair, p, replace(settings, seed=s), batched=True) for p, s in zip(prompts, seeds)]
     for d in decoders:
         batch.join(d)
     while batch.active:

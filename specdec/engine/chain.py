@@ -10,7 +10,6 @@ import torch
 
 from specdec.drafters.base import FeatureReader, Proposal
 from specdec.engine.outcome import Outcome, Verified
-from specdec.models.runtime import forward, forward_with_features
 from specdec.rules.chain import verify_greedy, verify_sampled
 from specdec.rules.sampling import probs_from_logits
 from specdec.trace import record
@@ -26,11 +25,9 @@ def draft(decoder, k: int) -> Proposal:
 def verify(decoder, prop: Proposal, pending: list[int]) -> Verified:
     """p at the last prefix position and after each draft (m+1, V); the final hidden states of
     every fed position when the drafter reads them."""
-    pair, ids, keep = decoder.pair, pending + prop.tokens, len(prop.tokens) + 1
-    if isinstance(decoder.drafter, FeatureReader):
-        logits, feats = forward_with_features(pair.target, ids, decoder.target_cache, pair.vocab_size, keep)
-    else:
-        logits, feats = forward(pair.target, ids, decoder.target_cache, pair.vocab_size, keep=keep), None
+    ids, keep = pending + prop.tokens, len(prop.tokens) + 1
+    reads = isinstance(decoder.drafter, FeatureReader)
+    logits, feats = decoder.target.forward(ids, decoder.target_cache, keep, features=reads)   # (m+1, V)
     return Verified(probs_from_logits(logits, decoder.settings.sampling), feats)   # (m+1, V)
 
 

@@ -24,7 +24,7 @@ from specdec.engine.outcome import Outcome
 from specdec.engine.prompt import Prompt, encode_prompt, stop_ids
 from specdec.errors import InputError
 from specdec.models.load import Pair
-from specdec.models.runtime import forward, forward_with_features, keep_rows, new_cache
+from specdec.models.runtime import keep_rows
 from specdec.settings import Settings
 from specdec.trace import record
 from specdec.trace.run import Caches, Prefill, Round, Run
@@ -44,16 +44,19 @@ class Plan:
 
 
 class Decoder:
-    def __init__(self, pair: Pair, prompt: Prompt, settings: Settings, drafter: Drafter | None = None):
-        """`drafter`: a Drafter instance to use instead of settings.drafter's (a person's text)."""
+    def __init__(self, pair: Pair, prompt: Prompt, settings: Settings, drafter: Drafter | None = None,
+                 batched: bool = False):
+        """`drafter`: a Drafter instance to use instead of settings.drafter's (a person's text);
+        `batched`: the target's passes are a batch's (engine/batch.py), which torch runs."""
         self.pair, self.settings = pair, settings
         self.prompt, self.prompt_ids, self.messages = encode_prompt(pair, prompt)
         self.stop_ids = stop_ids(pair)
         self.seq: list[int] = list(self.prompt_ids)
         self.generator = torch.Generator().manual_seed(settings.generator_seed)   # one per run
-        self.target_cache = new_cache(pair.target)
         self.drafter = drafter or make_drafter(pair, settings)
         self.strategy = tree if isinstance(self.drafter, TreeDrafter) else chain
+        self.target = pair.passes_for(chain=self.strategy is chain and not batched)   # models/backend.py
+        self.target_cache = self.target.new_cache()
         self.policy = make_policy(settings.policy, settings.k, settings.confidence)
         self.prefill: Prefill | None = None    # the prompt read before round 1 (read_prompt)
         self.prompt_feats: torch.Tensor | None = None   # a feature drafter's: (len(prompt) - 1, H)
@@ -86,14 +89,13 @@ class Decoder:
         engine/serving.py), with their features for a feature drafter."""
         if self.prefill is not None:
             return self.prefill
-        ids, pair, t0 = self.prompt_ids[:-1], self.pair, time.perf_counter()
+        ids, t0 = self.prompt_ids[:-1], time.perf_counter()
         fresh, reads = ids[reused:], isinstance(self.drafter, FeatureReader)
         feats = reused_feats[:reused] if reads and reused_feats is not None else torch.zeros(0, 0)
-        if fresh and reads:
-            _, new = forward_with_features(pair.target, fresh, self.target_cache, pair.vocab_size, keep=1)
-            feats = torch.cat([feats, new]) if reused else new
-        elif fresh:
-            forward(pair.target, fresh, self.target_cache, pair.vocab_size, keep=1)
+        if fresh:
+            _, new = self.target.forward(fresh, self.target_cache, keep=1, features=reads)
+            if reads:
+                feats = torch.cat([feats, new]) if reused else new
         if reads and len(feats):
             self.drafter.observe(0, feats)
         self.prompt_feats = feats if reads else None
@@ -170,7 +172,7 @@ class Decoder:
         ids = self.generated
         return Run(prompt=self.prompt, prompt_ids=tuple(self.prompt_ids), messages=self.messages,
                    settings={**self.settings.as_dict(), "target": self.pair.target_name,
-                             "draft": self.pair.draft_name},
+                             "draft": self.pair.draft_name, "backend": self.target.name},
                    rounds=tuple(self.history), token_ids=tuple(ids),
                    text=self.pair.tokenizer.decode(ids, skip_special_tokens=True),
                    stop_reason=self.stop or "running", prefill=self.prefill,

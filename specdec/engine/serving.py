@@ -167,7 +167,7 @@ def serve(pair: Pair, requests: list[Request], settings: Settings, max_batch: in
             clock = requests[queue[0]].arrival                      # idle until the next arrival
         while queue and requests[queue[0]].arrival <= clock and len(batch.active) < max_batch:
             i = queue.popleft()
-            decoders[i] = Decoder(pair, requests[i].prompt, replace(settings, seed=requests[i].seed))
+            decoders[i] = Decoder(pair, requests[i].prompt, replace(settings, seed=requests[i].seed), batched=True)
             t0 = time.perf_counter()
             reused = prefix.prefill(decoders[i]) if prefix else (decoders[i].read_prompt(), 0)[1]
             batch.join(decoders[i])

@@ -15,7 +15,9 @@ from pathlib import Path
 import torch
 
 from specdec.errors import LoadError
+from specdec.models import backend as backends
 from specdec.models import gguf, head8, kernels
+from specdec.models.backend import TorchBackend
 from specdec.models.feature import FeatureDraft, is_feature_folder, load_feature_draft
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, converted_folder, is_converted, resolve, source_gguf
 from specdec.models.packed import memory_bound, pack_draft
@@ -35,6 +37,17 @@ class Pair:
     vocab_size: int                    # logits are cut to this many columns
     context: int                       # max positions both models accept
     device: torch.device
+    backend: object = None             # what runs the target's chain passes (backend.py); None: torch
+
+    @property
+    def passes(self):
+        """The target's backend (torch's own modules unless another one was chosen at load)."""
+        return self.backend if self.backend is not None else TorchBackend(self.target, self.vocab_size)
+
+    def passes_for(self, chain: bool):
+        """The backend a run verifies on: the pair's, if it serves that kind of round, else torch."""
+        chosen = self.passes
+        return chosen if chain or chosen.name == "torch" else TorchBackend(self.target, self.vocab_size)
 
     @property
     def reads_features(self) -> bool:
@@ -188,6 +201,12 @@ def _complete(name: str, model, info: dict):
 PRECISION_CHOICES = ("auto", *PRECISIONS)
 
 
+def check_backend(backend) -> None:
+    if backend not in backends.BACKENDS:
+        raise LoadError(N_("backend must be one of {choices}, not {value}"),
+                        choices=", ".join(backends.BACKENDS), value=repr(backend))
+
+
 def check_precision(precision) -> None:
     if precision not in PRECISION_CHOICES:
         raise LoadError(N_("precision must be one of {choices}, not {value}"),
@@ -259,26 +278,29 @@ def check_pair(target, draft, tokenizer, draft_tokenizer) -> None:
 
 
 def make_pair(target, draft, tokenizer, target_name="target", draft_name="draft",
-              draft_tokenizer=None) -> Pair:
+              draft_tokenizer=None, backend: str = "torch") -> Pair:
     """Assemble a Pair from loaded objects (tests build tiny models from configs)."""
     check_pair(target, draft, tokenizer, draft_tokenizer)
     pack_draft(target, draft)          # half its bytes beside a memory-bound target
     if isinstance(draft, FeatureDraft):   # it reads the target's embeddings
         draft.attach(target)
     models = [m for m in (target, draft) if m is not None]
+    vocab_size = min(m.config.vocab_size for m in models)
     return Pair(target=target.eval(), draft=None if draft is None else draft.eval(),
                 tokenizer=tokenizer, target_name=target_name, draft_name=draft_name,
-                vocab_size=min(m.config.vocab_size for m in models),
-                context=min(context_window(m.config) for m in models),
-                device=next(target.parameters()).device)
+                vocab_size=vocab_size, context=min(context_window(m.config) for m in models),
+                device=next(target.parameters()).device,
+                backend=backends.make(target_name, target, vocab_size, backend))
 
 
 def load_pair(target: str = DEFAULT_TARGET, draft: str | None = DEFAULT_DRAFT,
-              device: torch.device | None = None, device_map=None, precision: str = "auto") -> Pair:
+              device: torch.device | None = None, device_map=None, precision: str = "auto",
+              backend: str = "auto") -> Pair:
     """Load target and draft by name (embedded, local dir or hub id); draft None = no draft
     model. `device_map` goes to transformers / accelerate unchanged (e.g. "auto"); `precision`
-    is the target's (load_model)."""
+    is the target's (load_model); `backend` what runs its chain passes (backend.py)."""
     check_precision(precision)
+    check_backend(backend)
     tokenizer = load_tokenizer(target)
     draft_tokenizer = load_tokenizer(draft) if draft else None
     diff = vocab_difference(tokenizer, draft_tokenizer) if draft_tokenizer is not None else None
@@ -287,6 +309,6 @@ def load_pair(target: str = DEFAULT_TARGET, draft: str | None = DEFAULT_DRAFT,
                         target=repr(target), diff=diff)
     target_model = load_model(target, device, device_map, precision)
     draft_model = load_model(draft, device, device_map) if draft else None
-    return make_pair(target_model, draft_model, tokenizer, target, draft)
+    return make_pair(target_model, draft_model, tokenizer, target, draft, backend=backend)
 
 

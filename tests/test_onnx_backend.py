@@ -1,0 +1,143 @@
+"""The ONNX Runtime backend (models/backend.py, onnx_target.py) is exact: the property it rests
+on holds on the installed build, speculative output equals that backend's own autoregressive
+output token for token, sampled output follows its p, and what it does not serve goes to torch.
+
+A tiny target (13 tokens, built from a config) is built into ONNX in a temporary folder for the
+sampling checks; the real one is SmolLM2's build, which `make embedded` prepares."""
+from dataclasses import replace
+
+import pytest
+import torch
+
+import specdec
+from specdec.errors import LoadError
+from specdec.models import backend as backends
+from specdec.models import onnx_build, onnx_target
+from specdec.models.backend import OnnxBackend
+from specdec.models.onnx_target import OrtTarget
+from specdec.rules.sampling import probs_from_logits
+
+from stats import chi2_pvalue
+from tiny import tiny_pair
+
+RUNS = 500                       # as test_lossless: p > 1e-3 at 500 runs for the right rule
+PROMPT = "ab(ab(a"
+
+
+@pytest.fixture(scope="module")
+def tiny_onnx(tmp_path_factory):
+    """The tiny pair with its target built into ONNX (int4) and used as the pair's backend."""
+    pair = tiny_pair()
+    source = tmp_path_factory.mktemp("tiny-target")
+    pair.target.save_pretrained(source)
+    pair.tokenizer.save_pretrained(source)
+    onnx_build.ROOT = tmp_path_factory.mktemp("onnx")           # this worker's builds only
+    target = OrtTarget(onnx_build.built("tiny/target", source), threads=1)
+    return replace(pair, backend=OnnxBackend(target, pair.vocab_size))
+
+
+@pytest.fixture(scope="module")
+def smol_onnx():
+    return specdec.load_pair("smollm2/target", "smollm2/draft", backend="onnx")
+
+
+def test_rows_do_not_depend_on_the_width_of_their_pass(tiny_onnx, smol_onnx):
+    """On the installed build and this CPU: a pass of 9 rows equals the same tokens fed two at
+    a time, and a one-token step (fed with its placeholder row) equals its row in a wider pass."""
+    for pair in (tiny_onnx, smol_onnx):
+        target = pair.passes.target
+        assert target.rows_agree()
+        tokens = [3, 5, 7, 2, 9, 4, 1, 8, 6, 10, 11]
+        wide, steps = target.new_cache(), target.new_cache()
+        together, _ = target.forward(tokens, wide)                                   # (11, V)
+        alone = torch.cat([target.forward([t], steps)[0] for t in tokens])          # 11 x (1, V)
+        assert torch.equal(together, alone)
+        assert wide.get_seq_length() == steps.get_seq_length() == len(tokens)
+
+
+def test_a_build_whose_rows_depend_on_the_width_is_refused(tiny_onnx, monkeypatch):
+    """Forced on purpose (on any CPU): a kernel whose one-row pass differs, fed one row at a time."""
+    target, run = tiny_onnx.passes.target, onnx_target.OrtCache.run
+
+    def one_row_differs(cache, feed):
+        logits, states = run(cache, feed)
+        return (logits + 1e-3 if len(feed) == 1 else logits), states
+    monkeypatch.setattr(onnx_target, "MIN_ROWS", 1)
+    monkeypatch.setattr(onnx_target.OrtCache, "run", one_row_differs)
+    assert not target.rows_agree()
+    monkeypatch.setattr(backends, "OrtTarget", lambda *_: target, raising=False)
+    monkeypatch.setattr(onnx_build, "built", lambda *_: target.folder)
+    with pytest.raises(LoadError, match="would not be exact"):
+        backends._session("tiny/target", target.folder)
+
+
+def test_speculative_on_onnx_equals_its_own_autoregressive_on_twenty_chats(smol_onnx):
+    """20 held chats x k = 2, 4, 8, greedy: token for token the backend's own autoregressive run."""
+    from specdec.chat import user_turn
+    from specdec.prompts import load_prompts, round_robin
+    chats = [user_turn(p.prompt) for p in round_robin(load_prompts("chat"), 20)]
+    assert len(chats) == 20
+    for chat in chats:
+        settings = specdec.Settings(temperature=0.0, max_new_tokens=8, lean=True)
+        ar = specdec.autoregressive(smol_onnx, chat, settings)
+        assert ar.settings["backend"] == "onnx"
+        for k in (2, 4, 8):
+            assert specdec.generate(smol_onnx, chat, replace(settings, k=k)).token_ids == ar.token_ids, (chat, k)
+
+
+def exact_two_token_law(pair, sampling) -> dict:
+    """The backend's own p for the first two tokens (its passes, as the engine feeds them)."""
+    backend, ids = pair.passes, pair.tokenizer(PROMPT)["input_ids"]
+
+    def probs(seq):
+        logits, _ = backend.forward(seq, backend.new_cache(), keep=1)               # (1, V)
+        return probs_from_logits(logits, sampling)[0]
+    p1, law = probs(ids), {}
+    for t1 in range(pair.vocab_size):
+        if p1[t1] == 0:
+            continue
+        if t1 == pair.tokenizer.eos_token_id:
+            law[(t1,)] = float(p1[t1])
+            continue
+        p2 = probs(ids + [t1])
+        for t2 in range(pair.vocab_size):
+            law[(t1, t2)] = float(p1[t1] * p2[t2])
+    return law
+
+
+@pytest.mark.parametrize("k, drafter", [(2, "model"), (4, "model"), (8, "ngram")])
+def test_sampled_output_on_onnx_follows_its_p(tiny_onnx, k, drafter):
+    """Passes of 3, 5 and 9 rows (k = 8 drafts by n-gram: the draft model's eight steps a round
+    would cost 18 s here, and the backend's p is what is under test)."""
+    settings = dict(k=k, temperature=1.0, max_new_tokens=k + 1, drafter=drafter)
+    law = exact_two_token_law(tiny_onnx, specdec.Settings(**settings).sampling)
+    samples = [tuple(specdec.generate(tiny_onnx, PROMPT, seed=seed, **settings).token_ids[:2])
+               for seed in range(RUNS)]
+    assert chi2_pvalue(samples, law) > 1e-3
+
+
+def test_the_cache_grows_and_rolls_back_as_a_fresh_run_would(tiny_onnx, monkeypatch):
+    """Buffers that double mid-run (capacity 4) and every rollback give the run a roomy cache gives."""
+    settings = specdec.Settings(k=3, temperature=1.0, max_new_tokens=24, seed=5)
+    roomy = specdec.generate(tiny_onnx, PROMPT, settings)
+    monkeypatch.setattr(onnx_target, "FIRST_CAPACITY", 4)
+    decoder = specdec.Decoder(tiny_onnx, PROMPT, settings)
+    for rnd in decoder:
+        assert decoder.target_cache.get_seq_length() == rnd.caches.target_after == rnd.prefix_len + rnd.n_accepted
+    assert decoder.target_cache.capacity > 4
+    assert tuple(decoder.generated) == roomy.token_ids
+
+
+def test_trees_and_batches_verify_on_torch_and_say_so(tiny_onnx):
+    chain = specdec.generate(tiny_onnx, PROMPT, k=2, max_new_tokens=4)
+    tree = specdec.generate(tiny_onnx, PROMPT, drafter="tree", max_new_tokens=4)
+    assert (chain.settings["backend"], tree.settings["backend"]) == ("onnx", "torch")
+    batch = specdec.generate_batch(tiny_onnx, [PROMPT, "ab"], specdec.Settings(max_new_tokens=4))
+    assert all(run.settings["backend"] == "torch" for run in batch)
+
+
+def test_auto_keeps_the_stdlib_target_on_torch_and_a_bad_name_is_one_message():
+    pair = specdec.load_pair("stdlib/target", None)
+    assert pair.passes.name == "torch"
+    with pytest.raises(LoadError, match="backend must be one of auto, torch, onnx"):
+        specdec.load_pair("stdlib/target", None, backend="tensorrt")
