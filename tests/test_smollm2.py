@@ -24,7 +24,7 @@ CHATS = [[{"role": "user", "content": "Name three colours."}],
 @pytest.fixture(scope="module")
 def smol():
     torch.set_num_threads(1)
-    return specdec.load_pair("smollm2/target", None)
+    return specdec.load_pair("smollm2/target", None, backend="torch")   # compared with transformers
 
 
 def test_the_real_model_is_what_the_issue_says(smol):

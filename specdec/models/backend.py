@@ -7,9 +7,11 @@ autoregressive step, a verification of k + 1 rows).
 - `onnx`: ONNX Runtime on an int4 build of the target (onnx_build.py, onnx_target.py). It
   serves chain drafters; a run with a tree drafter, or a batch, verifies on torch.
 
-`auto` considers ONNX Runtime for a target converted from a GGUF (SmolLM2, a local .gguf):
-the model a CPU user runs in a compiled runtime; the tiny stdlib models stay on torch. It
-times a two-row pass of each on this machine (cached per CPU, library versions and
+`auto` considers ONNX Runtime for an embedded target that comes as a GGUF (SmolLM2): the
+model a CPU user runs in a compiled runtime. The tiny stdlib models stay on torch, and a
+user's own model or GGUF takes `backend="onnx"` when asked (its build takes a while, and the
+builder does not take every architecture or shape: one message says so). `auto` times a
+two-row pass of each on this machine (cached per CPU, library versions and
 model in build/backends.json) and keeps the faster; a named backend is used as asked. A run
 records which backend verified it (Run.settings["backend"]).
 """
@@ -26,9 +28,9 @@ import torch
 from specdec.errors import LoadError
 from specdec.models import onnx_build
 from specdec.models.kernels import cpu_model
-from specdec.models.names import is_converted
-from specdec.models.runtime import forward as torch_forward
+from specdec.models.names import CONVERTED
 from specdec.models.runtime import crop_cache, forward_with_features, new_cache
+from specdec.models.runtime import forward as torch_forward
 from specdec.wording import N_
 
 BACKENDS = ("auto", "torch", "onnx")
@@ -87,7 +89,7 @@ def make(name: str, model, vocab_size: int, backend: str = "auto"):
                         choices=", ".join(BACKENDS), value=repr(backend))
     torch_backend = TorchBackend(model, vocab_size)
     source = onnx_source(name, model) if onnx_build.installed() else None
-    if backend == "torch" or (backend == "auto" and (source is None or not is_converted(name))):
+    if backend == "torch" or (backend == "auto" and (source is None or name not in CONVERTED)):
         return torch_backend
     if source is None:
         raise LoadError(N_("the onnx backend needs onnxruntime and a local Llama target on the CPU; {name} is not one"),
@@ -105,8 +107,14 @@ def make(name: str, model, vocab_size: int, backend: str = "auto"):
 def _session(name: str, source: Path):
     """The target's ONNX Runtime session, refused where a row's logits depend on its pass's width."""
     from specdec.models.onnx_target import OrtTarget
-    target = OrtTarget(onnx_build.built(name, source), torch.get_num_threads())
-    if not target.rows_agree():
+    folder = onnx_build.built(name, source)
+    try:
+        target = OrtTarget(folder, torch.get_num_threads())
+        agree = target.rows_agree()
+    except Exception as err:                   # onnxruntime's own errors: a shape its kernels refuse
+        raise LoadError(N_("ONNX Runtime cannot run this model: {detail}"), N_("use --backend torch"),
+                        detail=str(err).strip().splitlines()[-1][:200]) from None
+    if not agree:
         raise LoadError(N_("on this machine ONNX Runtime gives a token different logits in passes of "
                            "different widths, so speculative decoding on it would not be exact"),
                         N_("use --backend torch"))
