@@ -7,7 +7,7 @@ import streamlit as st
 from specdec.bench.runner import flat_rows
 from specdec.drafters.registry import DRAFTERS
 from specdec.trace.theory import best_k, expected_speedup, expected_tokens
-from ui import family, jobs, loaders, session, shell, sidebar, state, tables
+from ui import family, jobs, loaders, regime_view, session, shell, sidebar, state, tables
 from ui.examples import kind_name
 from ui.figures import lessons as lp
 from ui.i18n import _
@@ -208,7 +208,7 @@ def bench_drafter(result: dict) -> str:
 
 
 def benchmark() -> None:
-    st.header(_("5 · The benchmark: this engine vs transformers"))
+    st.header(_("6 · The benchmark: this engine vs transformers"))
     st.write(_("`python -m specdec bench --out build/bench.json` runs autoregressive, speculative, "
                "transformers `generate()` and assisted generation side by side (see the README). "
                "Its results show up here; you can also upload a file from another machine."))
@@ -259,5 +259,7 @@ else:
     tradeoff(pair, names)
     st.divider()
     temperatures(pair, names)
+    st.divider()
+    regime_view.render(pair)
 st.divider()
 benchmark()

@@ -5,12 +5,13 @@ import streamlit as st
 
 from specdec.chat import user_turn
 from specdec.errors import InputError
+from specdec.models.kernels import cpu_model
 from specdec.prompts import load_prompts
 from specdec.trace.metrics import summarize
 from ui import context_view, navigation, session, shell, sidebar, state, strip
 from ui.glossary import glossary
 from ui.i18n import _
-from ui.lessons.race import race, verdict
+from ui.lessons.race import race, verdict, why
 from ui.safe import md
 
 shell.page()
@@ -66,6 +67,9 @@ def race_box() -> None:
         st.warning(md(err))
         return
     st.success(verdict(alone, spec, greedy))
+    reason = why(alone, spec, spec.decoder.target.name, cpu_model())
+    if reason:
+        st.caption(reason)
     if settings.drafter == "model":
         kind = context_view.kind_of(text, load_prompts("chat" if chat else "text"))
         context_view.render(summarize(spec.decoder.history), (pair.target_name, pair.draft_name),

@@ -190,6 +190,27 @@ def test_home_race_shows_both_runs_and_a_verdict_from_them(tiny_dirs):
     assert "At T = 0 both texts are identical" in text and "passes" in text
     assert any("target alone" in m.value for m in at.markdown)
     assert any("speculative" in m.value for m in at.markdown)
+    assert any(c.value.startswith("Why: on this machine") and "target on torch" in c.value for c in at.caption)
+
+
+def test_race_why_prices_a_round_in_target_steps():
+    """The reason is the race's own numbers: a round's pass and drafting over a target step,
+    against the tokens the round kept."""
+    from types import SimpleNamespace
+
+    from ui.lessons.race import why
+
+    def racer(rounds):
+        return SimpleNamespace(decoder=SimpleNamespace(history=[SimpleNamespace(**r) for r in rounds]))
+    alone = racer([{"verify_ms": 10.0}, {"verify_ms": 30.0}, {"verify_ms": 20.0}])      # median step 20 ms
+    spec = racer([{"verify_ms": 40.0, "draft_ms": 10.0, "drafted": 4, "emitted": (1, 2, 3)},
+                  {"verify_ms": 40.0, "draft_ms": 10.0, "drafted": 4, "emitted": (1,)}])
+    text = why(alone, spec, "onnx", "Some CPU")
+    # pass 40 / 20 = 2.00 steps, drafting 10 / 20 = 0.50, 2 tokens kept a round: 2 / 2.5 = 0.80x
+    for part in ("Some CPU, target on onnx", "20.0 ms", "5.0 tokens", "2.00 steps", "0.50 steps",
+                 "2.00 tokens for 2.50 steps", "about 0.80×"):
+        assert part in text, part
+    assert why(racer([]), spec, "torch", "x") is None
 
 
 def test_race_verdict_follows_the_numbers():

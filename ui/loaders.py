@@ -16,22 +16,23 @@ torch.set_num_threads(1)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
-def _load(target: str, draft: str | None, precision: str) -> specdec.Pair:
-    pair = specdec.load_pair(target, draft, precision=precision)
+def _load(target: str, draft: str | None, precision: str, backend: str = "auto") -> specdec.Pair:
+    pair = specdec.load_pair(target, draft, precision=precision, backend=backend)
     gc.collect()
     gc.freeze()     # the models live as long as the server: later collections skip their objects
     return pair
 
 
 def load(target: str, draft: str | None) -> specdec.Pair:
-    """Load (or fetch from cache) a pair, its target in the session's precision (the sidebar's);
+    """Load (or fetch from cache) a pair, its target in the session's precision and backend (the sidebar's);
     raises specdec.LoadError with a clear message."""
     if not allowed(target, draft):
         raise specdec.LoadError(N_("this deployment only loads the listed models (hosted mode)"))
     from ui.i18n import _
     with st.spinner(_("Loading {target} and {draft} …").format(target=target,
                                                                draft=draft or _("no draft model"))):
-        return _load(target, draft, st.session_state.get("precision", "auto"))
+        return _load(target, draft, st.session_state.get("precision", "auto"),
+                     st.session_state.get("backend", "auto"))
 
 
 def preload() -> None:
@@ -43,6 +44,14 @@ def preload() -> None:
         _load(CHOICES[0].target, CHOICES[0].draft, "auto")
     except specdec.LoadError:
         pass
+
+
+def cached(target: str, draft: str | None) -> specdec.Pair | None:
+    """The pair preload() loaded (None when it failed to load)."""
+    try:
+        return _load(target, draft, "auto")
+    except specdec.LoadError:
+        return None
 
 
 def describe(err: specdec.LoadError) -> str:

@@ -19,10 +19,12 @@ from ui.lessons import result_cache, shipped
 
 
 def _with_precision(key: dict) -> dict:
-    """A measurement is of the target as it multiplied: a precision other than the default
-    ("auto", the machine's fastest) is part of every key (shipped results were measured on auto)."""
-    chosen = state.precision()
-    return key if chosen == "auto" else {**key, "precision": chosen}
+    """A measurement is of the target as it multiplied: a precision or a backend other than the
+    default ("auto", the machine's fastest) is part of every key (shipped results were measured
+    on auto)."""
+    chosen = {name: value for name, value in (("precision", state.precision()), ("backend", state.backend()))
+              if value != "auto"}
+    return {**key, **chosen}
 
 
 def _session_store() -> dict:

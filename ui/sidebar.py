@@ -45,6 +45,22 @@ def _pair_widgets() -> None:
     if catalog.hosted():
         st.caption(_("Hosted mode: only the listed models can be loaded."))
     _precision_widget()
+    _backend_widget()
+
+
+BACKENDS = {"auto": N_("auto (the faster on this computer)"),
+            "torch": N_("torch (the target's own modules)"),
+            "onnx": N_("ONNX Runtime (an int4 build of the target)")}
+
+
+def _backend_widget() -> None:
+    st.selectbox(_("Target backend"), list(BACKENDS), key="backend",
+                 format_func=shown_as({k: _(v) for k, v in BACKENDS.items()}),
+                 help=_("What runs the target's passes. Auto times the target's own modules (torch) and "
+                        "ONNX Runtime on this computer when the real model loads and keeps the faster. "
+                        "ONNX Runtime runs a 4-bit build of the target made from its weights: a slightly "
+                        "different model, and decoding stays exact for it. Tree drafters and batches "
+                        "always verify on torch."))
 
 
 PRECISIONS = {"auto": N_("auto (the fastest step on this computer)"),
@@ -62,9 +78,30 @@ def _precision_widget() -> None:
 
 
 def precision_caption(pair: specdec.Pair) -> None:
-    """At the foot of the sidebar: how the loaded target multiplies (the timed or chosen precision)."""
+    """At the foot of the sidebar: how the loaded target multiplies (the timed or chosen precision)
+    and which backend runs its passes (with the timings that chose it)."""
     from specdec.models import kernels
-    st.sidebar.caption(_("The target multiplies in: {how}").format(how=kernels.describe(pair.target)))
+    if pair.passes.name == "onnx":
+        st.sidebar.caption(_("The target runs on ONNX Runtime: a 4-bit build of its weights (a re-quantised "
+                             "model, not the GGUF's own 4-bit blocks).") + _backend_timing(pair))
+        return
+    st.sidebar.caption(_("The target multiplies in: {how}").format(how=kernels.describe(pair.target))
+                       + _backend_timing(pair))
+
+
+def _backend_timing(pair: specdec.Pair) -> str:
+    """" Timed here: …" when auto chose between backends by timing a two-token pass."""
+    timings = getattr(pair.passes, "timings", None)
+    if not timings:
+        return ""
+    shown = ", ".join(f"{name} {ms:.1f} ms" for name, ms in sorted(timings.items(), key=lambda kv: kv[1]))
+    return " " + _("Backends timed here (a two-token pass on {cpu}): {shown}.").format(
+        cpu=_cpu(), shown=shown)
+
+
+def _cpu() -> str:
+    from specdec.models.kernels import cpu_model
+    return cpu_model()
 
 
 def _choices_shown(name: str) -> dict[str, str]:

@@ -13,6 +13,7 @@ DEFAULTS = {
     "custom_target": "",
     "custom_draft": "",
     "precision": "auto",          # the target's (load_pair's precision), chosen under the pair
+    "backend": "auto",            # what runs the target's chain passes (load_pair's backend)
     **{name: options()[name][0] for name in SIDEBAR},
     "prompt": "Write a Python class Connection that keeps a host and an optional port, "
               "with a method that returns them as 'host:port'.",
@@ -37,6 +38,11 @@ def remember() -> None:
 def settings() -> Settings:
     """The sidebar's settings; a widget may hand back 4.0 for 4, so each takes its default's type."""
     return Settings(**{name: type(DEFAULTS[name])(st.session_state[name]) for name in SIDEBAR})
+
+
+def backend() -> str:
+    """The target backend the sidebar asks for ("auto": the faster one on this machine)."""
+    return str(st.session_state.get("backend", "auto"))
 
 
 def precision() -> str:

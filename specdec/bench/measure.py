@@ -13,7 +13,7 @@ import torch
 
 from specdec.bench.clock import Lap, stopwatch
 from specdec.engine.decoder import generate
-from specdec.models.runtime import forward, new_cache
+from specdec.models.backend import TorchBackend
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
 
@@ -26,17 +26,19 @@ TIMING_REVISION = 3
 
 @torch.no_grad()
 def step_ms(model, vocab: int, prefix: int = 64, reps: int = 30, tokens: int = 1) -> float:
-    """Median ms of one forward of `tokens` new tokens after `prefix` cached ones.
+    """Median ms of one forward of `tokens` new tokens after `prefix` cached ones, by a model
+    (its own modules) or a target backend (models/backend.py: what the engine's runs use).
 
     tokens = 1 is a decoding step; tokens = k + 1 is a verification pass.
     """
-    cache = new_cache(model)
-    forward(model, [1 + i % (vocab - 1) for i in range(prefix)], cache, vocab, keep=1)
+    backend = model if hasattr(model, "new_cache") else TorchBackend(model, vocab)
+    cache = backend.new_cache()
+    backend.forward([1 + i % (vocab - 1) for i in range(prefix)], cache, keep=1)
     times = []
     for i in range(reps):
         ids = [1 + (i + j) % (vocab - 1) for j in range(tokens)]
         t0 = time.perf_counter()
-        forward(model, ids, cache, vocab)
+        backend.forward(ids, cache)
         times.append((time.perf_counter() - t0) * 1e3)
         cache.crop(-tokens)
     return statistics.median(times)
@@ -64,8 +66,8 @@ def verify_cost_in_run(spec_rounds, base_rounds, k: int) -> float | None:
 
 
 def cost_ratio(pair) -> tuple[float, float, float]:
-    """(c, draft step ms, target step ms); c = 0 for a pair without a draft model."""
-    target = step_ms(pair.target, pair.vocab_size)
+    """(c, draft step ms, target step ms on the pair's backend); c = 0 without a draft model."""
+    target = step_ms(pair.passes, pair.vocab_size)
     if pair.draft is None:
         return 0.0, 0.0, target
     draft = step_ms(pair.draft, pair.vocab_size)
@@ -79,11 +81,11 @@ def drafter_cost(pair, settings: Settings) -> tuple[float, float, float]:
     if settings.drafter == "early-exit":
         from specdec.drafters.early_exit import early_exit_model
         view = early_exit_model(pair.target, settings.exit_layer)
-        draft, target = step_ms(view, pair.vocab_size), step_ms(pair.target, pair.vocab_size)
+        draft, target = step_ms(view, pair.vocab_size), step_ms(pair.passes, pair.vocab_size)
         return draft / target, draft, target
     from specdec.drafters.registry import DRAFTERS
     if not DRAFTERS[settings.drafter].needs_draft_model or pair.draft is None:
-        return 0.0, 0.0, step_ms(pair.target, pair.vocab_size)
+        return 0.0, 0.0, step_ms(pair.passes, pair.vocab_size)
     return cost_ratio(pair)
 
 

@@ -9,6 +9,10 @@ For every temperature and k, on the same prompts, seeds and sampling:
     nothing of this engine's: row 3 runs the engine's own modules, in their precision)
   8, 9 llama.cpp on the same GGUF: autoregressive, and its prompt-lookup speculation (peers.py;
     when llama-cpp-python is installed, `make peers`)
+When the target runs on another backend than torch (models/backend.py), rows 1, 2 and 6 run on
+it, and three rows join: 10, 11 the engine's autoregressive and speculative rows on torch (the
+target's own modules, which rows 3-5 are compared with), and 12 onnxruntime-genai's own loop on
+the same ONNX build (ort_genai.py). Greedy outputs are compared within each backend's rows.
 Speedups are against the faster baseline of rows 1 and 7 (the setting's "baseline" says which):
 speculation has to beat the fastest plain way to run the model here, not only this engine's.
 "Assisted" is the library's counterpart of the drafter benched (hf_baseline.library_drafting):
@@ -24,7 +28,7 @@ from dataclasses import dataclass, field, replace
 
 import torch
 
-from specdec.bench import peers
+from specdec.bench import ort_genai, peers
 from specdec.bench.clock import Lap, stopwatch
 from specdec.bench.hf_baseline import hf_generate, library_drafting, user_load_why, user_loaded
 from specdec.bench.measure import BUSY_LOAD, drafter_cost, machine_load, verify_cost, verify_cost_in_run
@@ -32,6 +36,7 @@ from specdec.engine.decoder import generate
 from specdec.engine.prompt import encode_prompt
 from specdec.errors import LoadError
 from specdec.models import kernels, precision
+from specdec.models.backend import describe as describe_backend
 from specdec.models.names import source_gguf
 from specdec.rules.sampling import NEAR_TIE
 from specdec.settings import Settings
@@ -41,8 +46,11 @@ from specdec.trace.theory import expected_speedup, speedup_with_verify, verify_c
 ROWS = ("engine autoregressive", "engine speculative", "transformers generate",
         "transformers assisted (k, constant)", "transformers assisted (library defaults)",
         "engine speculative (library defaults)", "transformers generate (as a user loads it)",
-        "llama.cpp generate", "llama.cpp prompt lookup (k)")
-PER_K = ROWS[1], ROWS[3], ROWS[8]       # rows that depend on k; the others are shared
+        "llama.cpp generate", "llama.cpp prompt lookup (k)",
+        "engine autoregressive (torch)", "engine speculative (torch)", "onnxruntime-genai generate")
+PER_K = ROWS[1], ROWS[3], ROWS[8], ROWS[10]      # rows that depend on k; the others are shared
+ON_TORCH = ROWS[9], ROWS[10]             # the engine's rows on torch when the pair runs elsewhere
+GENAI = ROWS[11]
 # transformers' assistant defaults (num_assistant_tokens=20, constant schedule,
 # assistant_confidence_threshold=0.4) as this engine's confidence policy; the library
 # also adapts its threshold during a run, this engine keeps it fixed.
@@ -74,10 +82,14 @@ class Measured:
 def _one(row: str, pair, prompt: str, settings: Settings, seed: int):
     """(ids, Lap, target forwards, rounds) for one prompt."""
     if row.startswith("engine"):
-        mode = "autoregressive" if row == ROWS[0] else "speculative"
+        mode = "autoregressive" if row in (ROWS[0], ON_TORCH[0]) else "speculative"
+        on = replace(pair, backend=None) if row in ON_TORCH else pair          # None: torch
         with stopwatch() as lap:
-            run = generate(pair, prompt, settings, seed=seed, lean=True, mode=mode)
+            run = generate(on, prompt, settings, seed=seed, lean=True, mode=mode)
         return list(run.token_ids), lap, run.metrics.target_forwards, list(run.rounds)
+    if row == GENAI:
+        ids, lap = ort_genai.generate(pair, encode_prompt(pair, prompt)[1], settings, seed, torch.get_num_threads())
+        return ids, lap, len(ids), []
     if row in PEERS:
         lookup = settings.k if row == PEERS[1] else None
         n, lap = peers.generate(source_gguf(pair.target_name), prompt, settings, seed,
@@ -134,6 +146,19 @@ def rows_for(method, user_why: str | None = None, peers_why: str | None = None) 
     return names, "; ".join(why) or None
 
 
+def backend_rows(names: tuple[str, ...], why: str | None, pair) -> tuple[tuple[str, ...], str | None]:
+    """The torch rows only when the pair's target runs elsewhere; the runtime's own loop only
+    when it runs on ONNX Runtime."""
+    drop, reasons = [], [why] if why else []
+    if pair.passes.name == "torch":
+        drop += ON_TORCH
+    genai_why = ort_genai.why_not(pair)
+    if genai_why:
+        drop.append(GENAI)
+        reasons.append(genai_why)
+    return tuple(r for r in names if r not in drop), "; ".join(reasons) or None
+
+
 def _peers_why(pair) -> str | None:
     try:
         gguf = source_gguf(pair.target_name)
@@ -164,7 +189,7 @@ def jobs(t: float, ks: list[int], max_new: int, rows: tuple[str, ...] = ROWS, pa
     library = Settings(temperature=t, max_new_tokens=max_new, **drafter, **LIBRARY_DRAFTING)
     out = [((name, None), name, settings) for name, settings in
            ((ROWS[0], plain), (ROWS[2], plain), (ROWS[4], library), (ROWS[5], library), (USER_LOADED, plain),
-            (PEERS[0], plain))
+            (PEERS[0], plain), (ON_TORCH[0], plain), (GENAI, plain))
            if name in rows]
     for k in ks:
         settings = Settings(k=k, temperature=t, max_new_tokens=max_new, **drafter)
@@ -195,7 +220,7 @@ def summarize_row(name: str, m: Measured, base: Measured, k: int, c: float, v: f
            "acceptance_rate": None, "mean_acceptance_length": None, "bound": None,
            "measured_over_bound": None, "bound_with_verify": None,
            "measured_over_bound_with_verify": None, "seconds": m.seconds, "cpu_seconds": m.cpu_seconds}
-    if not m.rounds or name == ROWS[0]:
+    if not m.rounds or name in (ROWS[0], ON_TORCH[0]):
         return row
     s = summarize(m.rounds)
     row.update(acceptance_rate=s.acceptance_rate, mean_acceptance_length=s.mean_acceptance_length,
@@ -246,7 +271,7 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
     progress = progress or (lambda *_: None)
     c, draft_ms, target_ms = drafter_cost(pair, drafting)
     method = library_drafting(pair, drafting)
-    names, why = rows_for(method, user_load_why(pair.target_name), _peers_why(pair))
+    names, why = backend_rows(*rows_for(method, user_load_why(pair.target_name), _peers_why(pair)), pair)
     out = {"skipped_rows": [r for r in ROWS if r not in names], "skipped_why": why,
            "target": pair.target_name, "draft": pair.draft_name, "drafter": drafting.drafter,
            "exit_layer": drafting.exit_layer if drafting.drafter == "early-exit" else None,
@@ -256,7 +281,8 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
            "target_kernels": kernels.describe(pair.target), "cpu": kernels.cpu_model(),
            "target_bandwidth": kernels.bandwidth_of(pair.target),
            "threads": torch.get_num_threads(),
-           "verify_cost_alone": {str(k): verify_cost(pair.target, pair.vocab_size, k, target_ms)
+           "backend": pair.passes.name, "backend_note": describe_backend(pair.passes),
+           "verify_cost_alone": {str(k): verify_cost(pair.passes, pair.vocab_size, k, target_ms)
                                  for k in ks}}
     todo_by_t = {t: jobs(t, ks, max_new, names, pair, tuple(trees), drafting) for t in temps}
     steps, done, load = repeats * sum(map(len, todo_by_t.values())), 0, machine_load()
@@ -294,21 +320,30 @@ def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone:
              "ceiling": verify_ceiling(k, c, v),
              "rows": rows, "identical": None, "mismatches": []}
     if t == 0:
-        same = {name: m.outputs for name, m in measured.items()     # the user's load is float32:
-                if name not in PEERS and (name != USER_LOADED or precision.of(pair.target) == "float32")}
-        mismatches = greedy_mismatches(same)
-        left = [name for name in measured if name not in same]
-        if left:
-            entry.update(not_compared=left, not_compared_why={
-                **{p: "llama.cpp returns text; its own precision and kernels" for p in PEERS},
-                USER_LOADED: f"float32, while the engine's target multiplies in {precision.of(pair.target)}: "
-                             "another model at the last bits"})
+        groups, why = comparable(pair, measured)
+        mismatches = [mm for group in groups for mm in greedy_mismatches(group)]
+        if why:
+            entry.update(not_compared=list(why), not_compared_why=why)
         for mm in mismatches:
             ref = measured[mm["reference"]].outputs[mm["prompt"]]
             mm["gap"] = top2_gap(pair, prompts[mm["prompt"]], ref, mm["position"])
             mm["why"] = explain(mm["gap"])
         entry.update(identical=not mismatches, mismatches=mismatches)
     return entry
+
+
+def comparable(pair, measured: dict) -> tuple[list[dict], dict[str, str]]:
+    """Groups of rows whose greedy outputs must agree token for token — the rows on the pair's
+    backend, and the rows of the target's own modules (torch) — and why the others are not compared."""
+    why = {p: "llama.cpp returns text; its own precision and kernels" for p in PEERS}
+    why[GENAI] = "one row a step: ONNX Runtime's one-row kernel gives other logits (models/onnx_target.py)"
+    if precision.of(pair.target) != "float32":
+        why[USER_LOADED] = (f"float32, while the engine's target multiplies in {precision.of(pair.target)}: "
+                            "another model at the last bits")
+    elsewhere = {ROWS[0], ROWS[1], ROWS[5]} if pair.passes.name != "torch" else set()
+    groups = [{n: m.outputs for n, m in measured.items() if n in elsewhere},
+              {n: m.outputs for n, m in measured.items() if n not in elsewhere and n not in why}]
+    return [g for g in groups if len(g) > 1], {n: w for n, w in why.items() if n in measured}
 
 
 def flat_rows(result: dict) -> list[dict]:

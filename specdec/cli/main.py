@@ -15,6 +15,7 @@ from specdec.drafters.policies import POLICIES
 from specdec.drafters.registry import DRAFTERS
 from specdec.engine.decoder import generate
 from specdec.errors import InputError
+from specdec.models.backend import BACKENDS
 from specdec.models.load import PRECISION_CHOICES, load_pair
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET
 from specdec.settings import Settings, options
@@ -33,6 +34,14 @@ def add_precision(p) -> None:
                    help="what the target's linear layers multiply in: auto (default) times float32, "
                         "bfloat16 and int4 on this CPU and keeps the fastest one-token step; float32 "
                         "is the GGUF dequantised exactly; int4 uses a Q4_1 GGUF's own 4-bit blocks")
+
+
+def add_backend(p) -> None:
+    p.add_argument("--backend", default="auto", choices=list(BACKENDS),
+                   help="what runs the target's chain passes: auto (default) times torch and ONNX Runtime "
+                        "on this CPU for the embedded GGUF target and keeps the faster; torch is the "
+                        "target's own modules; onnx is ONNX Runtime on an int4 build of the target (a "
+                        "re-quantised model, built once under build/onnx/)")
 
 
 RUN_SETTINGS = ("k", "temperature", "top_k", "top_p", "seed", "max_new_tokens", "drafter", "policy",
@@ -71,6 +80,7 @@ def add_run_parser(sub) -> None:
         add_setting(p, name)
     p.add_argument("--json", action="store_true", help="print the whole run trace as JSON")
     add_precision(p)
+    add_backend(p)
     add_threads(p)
     p.add_argument("--color", choices=["auto", "always", "never"], default="auto")
 
@@ -119,7 +129,7 @@ def cmd_run(args) -> int:
     if not args.prompt:
         raise InputError("the prompt is empty: pass --prompt with some text, e.g. 'def parse('")
     needs_draft = DRAFTERS[args.drafter].needs_draft_model and args.mode == "speculative"
-    pair = load_pair(args.target, draft_of(args, needs_draft), precision=args.precision)
+    pair = load_pair(args.target, draft_of(args, needs_draft), precision=args.precision, backend=args.backend)
     t0 = time.perf_counter()
     run = generate(pair, user_turn(args.prompt) if args.chat else args.prompt, settings)
     seconds = time.perf_counter() - t0
@@ -163,6 +173,7 @@ def add_bench_parser(sub) -> None:
                    help="exit 1 when transformers, as a user loads the model, decodes more than 5%% "
                         "faster than the engine's own autoregressive row")
     add_precision(p)
+    add_backend(p)
     add_threads(p)
 
 
@@ -197,7 +208,7 @@ def cmd_bench(args) -> int:
     drafting = Settings(drafter=args.drafter, exit_layer=args.exit_layer)        # validates
     select(args.prompts, args.limit)                  # a bad --prompts or --limit: before loading
     pair = load_pair(args.target, draft_of(args, DRAFTERS[args.drafter].needs_draft_model),
-                     precision=args.precision)
+                     precision=args.precision, backend=args.backend)
     chat = has_template(pair.tokenizer)         # an instruct model gets the chat prompts as chats
     prompts = select(args.prompts, args.limit, "chat" if chat else "text")
     prompts = [user_turn(p) for p in prompts] if chat else prompts

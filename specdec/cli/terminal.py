@@ -56,7 +56,8 @@ def _fmt(value, spec: str = ".3f") -> str:
 
 def metrics_table(run: Run, seconds: float | None = None) -> str:
     m = run.metrics
-    rows = [("rounds", m.rounds), ("tokens emitted", m.tokens), ("stop", run.stop_reason),
+    rows = [("target backend", run.settings.get("backend", "torch")),
+            ("rounds", m.rounds), ("tokens emitted", m.tokens), ("stop", run.stop_reason),
             ("acceptance rate", _fmt(m.acceptance_rate)),
             ("mean acceptance length", _fmt(m.mean_acceptance_length)),
             ("per-position acceptance", " ".join(_fmt(x, ".2f") for x in m.per_position) or "n/a"),
@@ -116,8 +117,11 @@ def table(result: dict) -> str:
         lines.append("library defaults = up to 20 drafts a round, stop drafting after a draft with "
                      "q(d) < 0.4 (transformers also adapts that threshold during a run); the same in "
                      "every k table")
+    if result.get("backend_note"):
+        lines.append(f"target backend (engine rows): {result['backend_note']}")
     if result.get("target_kernels"):
-        lines.append(f"target's linear layers: {result['target_kernels']}")
+        label = "target's linear layers" + (" (torch rows)" if result.get("backend", "torch") != "torch" else "")
+        lines.append(f"{label}: {result['target_kernels']}")
     if result.get("target_bandwidth"):
         lines.append(f"target's memory traffic: {result['target_bandwidth']}")
     drafter = result.get("drafter", "model")

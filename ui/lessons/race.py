@@ -6,6 +6,7 @@ come after every step (a token for the target alone, a round for speculation).
 """
 from __future__ import annotations
 
+import statistics
 import time
 from dataclasses import dataclass, field, replace
 from typing import Callable
@@ -49,6 +50,26 @@ def race(pair, prompt: Prompt, settings: Settings,
         racer.steps += 1
         on_step(racer)
     return alone, spec
+
+
+def why(alone: Racer, spec: Racer, backend: str, cpu: str) -> str | None:
+    """Why the race came out as it did, from its own rounds: a speculative round's price in
+    target steps (its verification pass plus its drafting) against the tokens it kept."""
+    steps = [r.verify_ms for r in alone.decoder.history]
+    rounds = spec.decoder.history
+    if not steps or not rounds:
+        return None
+    step = statistics.median(steps)
+    width = statistics.mean(r.drafted + 1 for r in rounds)
+    verify = statistics.median(r.verify_ms for r in rounds) / step
+    draft = statistics.median(r.draft_ms for r in rounds) / step
+    kept = statistics.mean(len(r.emitted) for r in rounds)
+    return (_("Why: on this machine ({cpu}, target on {backend}) a target step took {step:.1f} ms; a "
+              "verification pass of {width:.1f} tokens cost {verify:.2f} steps and drafting {draft:.2f} "
+              "steps more, and a round kept {kept:.2f} tokens. So a round bought {kept:.2f} tokens for "
+              "{price:.2f} steps: about {predicted:.2f}× the target alone.")
+            .format(cpu=cpu, backend=backend, step=step, width=width, verify=verify, draft=draft,
+                    kept=kept, price=verify + draft, predicted=kept / (verify + draft)))
 
 
 def verdict(alone: Racer, spec: Racer, greedy: bool) -> str:

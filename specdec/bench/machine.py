@@ -1,0 +1,122 @@
+"""This machine, measured once: what a speed figure here is made of.
+
+The target's one-token step and its price for a pass of M = 1…9 tokens (v(M), in steps) on the
+backend the pair runs on, each embedded draft's cost ratio c, the memory read rate and the
+matrix-multiply rate of one core, and the target's bytes and FLOPs per token. `make run` measures
+it in the background after the server is up (ui/serve.py, ~20 s); the pages read it to say why
+speculation pays or not *here*, and every figure they show is labelled with the CPU it came
+from. Kept in build/machine.json under (CPU model, backend, threads).
+"""
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+import torch
+
+from specdec.bench.measure import step_ms
+from specdec.models import precision
+from specdec.models.kernels import bandwidth_gbs, cpu_model
+
+STORE = Path(__file__).resolve().parents[2] / "build" / "machine.json"
+WIDTHS = tuple(range(1, 10))
+REVISION = 1                       # bumped when what is measured changes: older entries are measured again
+
+
+@dataclass(frozen=True)
+class Profile:
+    cpu: str
+    backend: str
+    threads: int
+    step_ms: float                             # the target's one-token step
+    v: dict[int, float]                        # M -> a pass of M tokens / a one-token step
+    c: dict[str, float] = field(default_factory=dict)    # draft name -> draft step / target step
+    bandwidth_gbs: float = 0.0                 # streaming read rate, one thread
+    gflops: float = 0.0                        # float32 matrix multiply, one thread
+    weight_mb: float = 0.0                     # what a step reads: the target's weights as it runs
+    params_m: float = 0.0                      # parameters a token passes through (millions)
+    measured_at: str = ""
+
+    def key(self) -> str:
+        return key(self.cpu, self.backend, self.threads)
+
+
+def key(cpu: str, backend: str, threads: int) -> str:
+    return f"{cpu} | {backend} | threads {threads} | r{REVISION}"
+
+
+def matmul_gflops(n: int = 768, repeats: int = 5) -> float:
+    """Float32 GFLOP/s of an n × n matrix product (the fastest of `repeats`)."""
+    a, b = torch.randn(n, n), torch.randn(n, n)
+    a @ b
+    best = min(_timed(lambda: a @ b) for _ in range(repeats))
+    return round(2 * n ** 3 / best / 1e9, 1)
+
+
+def _timed(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def weight_mb(pair) -> float:
+    """The bytes one step of the pair's target reads: the ONNX build's weights file, or the
+    torch target's linear weights in their precision."""
+    backend = pair.passes
+    if backend.name == "onnx":
+        return round(sum(p.stat().st_size for p in backend.target.folder.glob("*.onnx*")) / 1e6, 4)
+    return round(precision.weight_bytes(pair.target) / 1e6, 4)
+
+
+def params_m(model) -> float:
+    """Parameters of the linear layers (the LM head included): what a token multiplies through."""
+    linears = [m for m in model.modules() if isinstance(m, torch.nn.Linear)]
+    return round(sum(m.in_features * m.out_features for m in linears) / 1e6, 4)
+
+
+def measure(pair, drafts: dict, progress=lambda *_: None) -> Profile:
+    """Profile this machine with `pair` (its target on its backend) and `drafts` (name -> model)."""
+    steps = 3 + len(WIDTHS) + len(drafts)
+    progress(0, steps, "memory read rate")
+    bandwidth = bandwidth_gbs()
+    progress(1, steps, "matrix multiply rate")
+    gflops = matmul_gflops()
+    progress(2, steps, "one-token step")
+    one = step_ms(pair.passes, pair.vocab_size, reps=15)
+    widths = {}
+    for i, m in enumerate(WIDTHS):
+        progress(3 + i, steps, f"a pass of {m} tokens")
+        widths[m] = round((one if m == 1 else step_ms(pair.passes, pair.vocab_size, reps=9, tokens=m)) / one, 3)
+    costs = {}
+    for j, (name, model) in enumerate(drafts.items()):
+        progress(3 + len(WIDTHS) + j, steps, f"draft {name}")
+        costs[name] = round(step_ms(model, pair.vocab_size, reps=15) / one, 4)
+    progress(steps, steps, "done")
+    return Profile(cpu_model(), pair.passes.name, torch.get_num_threads(), round(one, 2), widths, costs,
+                   bandwidth, gflops, weight_mb(pair), params_m(pair.target), time.strftime("%Y-%m-%d %H:%M"))
+
+
+def load(cpu: str, backend: str, threads: int) -> Profile | None:
+    entry = _read().get(key(cpu, backend, threads))
+    try:
+        return Profile(**{**entry, "v": {int(m): x for m, x in entry["v"].items()}})
+    except (TypeError, KeyError, ValueError, AttributeError):
+        return None
+
+
+def save(profile: Profile) -> None:
+    STORE.parent.mkdir(parents=True, exist_ok=True)
+    tmp = STORE.with_name(f"{STORE.name}.{os.getpid()}.tmp")
+    tmp.write_text(json.dumps({**_read(), profile.key(): asdict(profile)}, indent=1) + "\n")
+    tmp.replace(STORE)
+
+
+def _read() -> dict:
+    try:
+        saved = json.loads(STORE.read_text())
+    except (OSError, ValueError):
+        return {}
+    return saved if isinstance(saved, dict) else {}

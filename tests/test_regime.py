@@ -1,0 +1,75 @@
+"""The regime lesson: the roofline of a pass (specdec/bench/roofline.py), this machine's profile
+(specdec/bench/machine.py) and the When-it-is-fast section that shows them. Expected values are
+worked out by hand in the comments."""
+import pytest
+
+from specdec.bench import machine, roofline
+from specdec.bench.machine import Profile
+from ui.lessons import regime
+
+from apptest import app
+
+# 100 GB/s, 1 TFLOP/s; a 1B model in bf16 reads 2 GB a step: 20 ms; computes 2 GFLOP a token: 2 ms
+BOX = roofline.Machine("box", 100.0, 1.0, "by hand")
+ONE_B = roofline.Model("1B", 1.0, 2.0)
+
+
+def test_a_pass_costs_one_step_until_computing_overtakes_reading():
+    assert roofline.pass_seconds(BOX, ONE_B, 1) == pytest.approx(0.020)
+    assert roofline.ridge(BOX, ONE_B) == pytest.approx(10.0)              # 20 ms / 2 ms a token
+    assert roofline.v(BOX, ONE_B, 9) == pytest.approx(1.0)                 # 18 ms of compute < 20 ms
+    assert roofline.v(BOX, ONE_B, 20) == pytest.approx(2.0)                # 40 ms of compute
+    # the ridge depends on the machine and the bytes per weight, not on the model's size
+    assert roofline.ridge(BOX, roofline.Model("70B", 70.0, 2.0)) == pytest.approx(10.0)
+    assert roofline.ridge(BOX, roofline.Model("1B int4", 1.0, 0.5)) == pytest.approx(2.5)
+
+
+def profile(**changes) -> Profile:
+    # 100 MB at 10 GB/s: 10 ms to read; 100 M parameters: 0.2 GFLOP a token, at 40 GFLOP/s 5 ms
+    base = dict(cpu="cpu", backend="torch", threads=1, step_ms=12.0, v={1: 1.0, 5: 2.2, 9: 3.9},
+                c={"d": 0.1}, bandwidth_gbs=10.0, gflops=40.0, weight_mb=100.0, params_m=100.0)
+    return Profile(**{**base, **changes})
+
+
+def test_this_machine_read_and_compute_times_and_its_roofline():
+    here = regime.here(profile())
+    assert here.read_ms == pytest.approx(10.0) and here.compute_ms == pytest.approx(5.0)
+    assert here.ridge == pytest.approx(2.0)
+    assert here.roof[1] == pytest.approx(1.0) and here.roof[5] == pytest.approx(2.5)     # 25 ms / 10 ms
+    assert here.measured[5] == 2.2
+
+
+def test_the_calculator_prices_each_round_at_its_pass():
+    # alpha 0.5, k = 1: 1.5 tokens a round; on BOX a 2-token pass is free (ridge 10); c = 0.1
+    rows = regime.calculator(BOX, 1.0, "bf16", alpha=0.5, c=0.1, ks=[1, 19])
+    assert rows[0]["speedup"] == pytest.approx(1.5 / (0.1 + 1.0))
+    # k = 19: a 20-token pass costs 2 steps; tokens a round (1 - 0.5^20) / 0.5
+    assert rows[1]["v"] == pytest.approx(2.0)
+    assert rows[1]["speedup"] == pytest.approx((1 - 0.5 ** 20) / 0.5 / (1.9 + 2.0))
+
+
+def test_a_profile_is_kept_per_cpu_backend_and_threads(tmp_path, monkeypatch):
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    assert machine.load("cpu", "torch", 1) is None
+    machine.save(profile())
+    assert machine.load("cpu", "torch", 1) == profile()
+    assert machine.load("cpu", "onnx", 1) is None and machine.load("cpu", "torch", 2) is None
+    (tmp_path / "machine.json").write_text('{"cpu | torch | threads 1 | r1": {"v": "broken"}}')
+    assert machine.load("cpu", "torch", 1) is None
+
+
+def test_the_fast_page_measures_this_machine_and_explains_it(tiny_dirs, monkeypatch, tmp_path):
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    monkeypatch.setattr(machine, "WIDTHS", (1, 2, 5))                 # the page's path, quickly
+    at = app(tiny_dirs, page="pages/fast.py", temperature=0.8, k=2)
+    assert any("has not been measured yet" in i.value for i in at.info)
+    at.button(key="regime_measure").click().run()
+    assert not at.exception
+    text = " ".join(m.value for m in at.markdown)
+    assert "Measured here (" in text and "target on torch" in text and "a pass of 5 tokens" in text
+    assert "speculation would reach" in text
+    saved = machine.load(machine.cpu_model(), "torch", 1)
+    assert saved is not None and set(saved.v) == {1, 2, 5} and saved.v[1] == 1.0
+    at.selectbox(key="regime_machine").set_value(2).run()              # the datacenter GPU
+    assert not at.exception
+    assert any("NVIDIA H100 SXM data sheet" in c.value for c in at.caption)

@@ -1,0 +1,34 @@
+"""Figures of the regime lesson (pure Plotly builders)."""
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from specdec.wording import _
+from ui.figures.rounds import COLORS, _layout
+
+
+def price_figure(measured: dict[int, float], roof: dict[int, float]) -> go.Figure:
+    """v(M) measured on this machine beside the roofline's lower bound."""
+    widths = sorted(measured)
+    fig = go.Figure([
+        go.Scatter(name=_("measured here"), x=widths, y=[measured[m] for m in widths], mode="lines+markers",
+                   line={"color": COLORS["target"]}),
+        go.Scatter(name=_("roofline (lower bound)"), x=widths, y=[roof[m] for m in widths], mode="lines",
+                   line={"color": COLORS["draft"], "dash": "dash"}),
+        go.Scatter(name=_("free pass (Theorem 3.8)"), x=widths, y=[1.0] * len(widths), mode="lines",
+                   line={"color": "grey", "dash": "dot"})])
+    fig.update_xaxes(dtick=1)
+    return _layout(fig, _("The price of a pass of M tokens, in one-token steps"), height=360,
+                   xaxis_title=_("tokens in the pass (M = k + 1)"), yaxis_title=_("v(M), steps"))
+
+
+def calculator_figure(rows: list[dict]) -> go.Figure:
+    ks = [r["k"] for r in rows]
+    fig = go.Figure([
+        go.Scatter(name=_("expected speedup"), x=ks, y=[r["speedup"] for r in rows], mode="lines+markers",
+                   line={"color": COLORS["bonus"]}),
+        go.Scatter(name=_("break-even"), x=ks, y=[1.0] * len(ks), mode="lines",
+                   line={"color": "grey", "dash": "dot"})])
+    fig.update_xaxes(dtick=1)
+    return _layout(fig, _("What speculation would reach there"), height=340, xaxis_title="k",
+                   yaxis_title=_("speedup (×)"))

@@ -1,0 +1,50 @@
+"""The regime lesson's numbers (no Streamlit): this machine's roofline against its measured pass
+prices, and the same calculator for other machines and model sizes (specdec/bench/roofline.py)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from specdec.bench import roofline
+from specdec.bench.machine import Profile
+from specdec.trace.theory import expected_tokens, speedup_with_verify
+
+KSWEEP = Path(__file__).resolve().parents[2] / "assets" / "results" / "ksweep-511dc4e49d2cbda9.json"
+FORMATS = {"bf16": 2.0, "int4": 0.5 + 4 / 32}      # bytes a weight reads (int4: scales per 32)
+
+
+@dataclass(frozen=True)
+class Here:
+    read_ms: float          # reading the weights once at the measured rate
+    compute_ms: float       # one token's 2·P FLOPs at the measured rate
+    ridge: float            # tokens per pass from which computing costs more than reading
+    roof: dict[int, float]  # M -> v(M) by the roofline
+    measured: dict[int, float]
+
+
+def here(profile: Profile) -> Here:
+    machine = roofline.here(profile.bandwidth_gbs, profile.gflops)
+    model = roofline.Model("target", profile.params_m / 1e3, profile.weight_mb / profile.params_m)
+    read = profile.weight_mb / 1e3 / profile.bandwidth_gbs * 1e3
+    compute = 2 * profile.params_m / 1e3 / profile.gflops * 1e3
+    return Here(read, compute, roofline.ridge(machine, model),
+                {m: roofline.v(machine, model, m) for m in profile.v}, dict(profile.v))
+
+
+def shipped_alpha() -> tuple[float, float, dict]:
+    """(α, c, where measured) of the default pair's shipped k-sweep (mean α over k)."""
+    saved = json.loads(KSWEEP.read_text())
+    rows = saved["value"]
+    return sum(r["alpha"] for r in rows) / len(rows), rows[0]["c"], saved["measured"]
+
+
+def calculator(machine: roofline.Machine, params_b: float, fmt: str, alpha: float, c: float,
+               ks=range(1, 9)) -> list[dict]:
+    """Per k: the pass price v(k + 1) by the roofline and the speedup it leaves (Theorem 3.8
+    with that price), for a model of `params_b` billion parameters stored as `fmt`."""
+    model = roofline.Model(f"{params_b:g}B", params_b, FORMATS[fmt])
+    step = roofline.pass_seconds(machine, model, 1) * 1e3
+    return [{"k": k, "v": roofline.v(machine, model, k + 1), "tokens_per_round": expected_tokens(alpha, k),
+             "speedup": speedup_with_verify(alpha, k, c, roofline.v(machine, model, k + 1)),
+             "step_ms": step, "ridge": roofline.ridge(machine, model)} for k in ks]

@@ -1,0 +1,88 @@
+"""When it is fast, section 5: the machine's limits — this machine's roofline beside its measured
+pass prices, and the same calculator for other machines and model sizes."""
+from __future__ import annotations
+
+import streamlit as st
+import torch
+
+from specdec.bench import machine, roofline
+from specdec.models.kernels import cpu_model
+from ui.figures import regime as figures
+from ui.i18n import _
+from ui.lessons import regime
+from ui.round_view import chart
+from ui.safe import md
+
+
+def profile_of(pair) -> machine.Profile | None:
+    return machine.load(cpu_model(), pair.passes.name, torch.get_num_threads())
+
+
+def render(pair) -> None:
+    st.header(_("5 · Why it pays here or not: the machine's limits"))
+    st.write(_("A target pass must read every weight once, however many tokens it checks, and it "
+               "must compute about two operations per weight for each token. Reading costs the same "
+               "for 1 token or 9; computing grows with them. While reading is the slower of the two, "
+               "a pass of k + 1 tokens costs about one step and speculation pays; once computing "
+               "dominates, the pass costs more steps and eats the gain."))
+    profile = profile_of(pair)
+    if profile is None:
+        measure_button(pair)
+        return
+    here(profile)
+    elsewhere(profile)
+
+
+def measure_button(pair) -> None:
+    st.info(_("This machine has not been measured yet with this backend ({backend}). `make run` measures "
+              "it in the background when the server starts.").format(backend=pair.passes.name))
+    if st.button(_("Measure this machine (about 20 s)"), key="regime_measure"):
+        bar = st.progress(0.0)
+        drafts = {pair.draft_name: pair.draft} if pair.draft is not None else {}
+        machine.save(machine.measure(pair, drafts, lambda done, total, text: bar.progress(done / total, text)))
+        st.rerun()
+
+
+def here(profile: machine.Profile) -> None:
+    h = regime.here(profile)
+    st.write(_("Measured here ({cpu}, target on {backend}, {threads} thread(s), {when}): a step reads "
+               "**{mb:.0f} MB** of weights — at **{gbs:.1f} GB/s** that alone takes {read:.1f} ms — and "
+               "computes {gflop:.2f} GFLOP per token — at **{rate:.0f} GFLOP/s** {compute:.1f} ms. So from "
+               "about **{ridge:.1f} tokens** a pass is limited by computing: by the roofline a pass of 5 "
+               "tokens costs at least {roof5:.2f} steps; measured, it cost **{v5:.2f}** (a step took "
+               "{step:.1f} ms).").format(
+        cpu=md(profile.cpu), backend=profile.backend, threads=profile.threads, when=profile.measured_at,
+        mb=profile.weight_mb, gbs=profile.bandwidth_gbs, read=h.read_ms, gflop=2 * profile.params_m / 1e3,
+        rate=profile.gflops, compute=h.compute_ms, ridge=h.ridge, roof5=h.roof[5], v5=h.measured[5],
+        step=profile.step_ms))
+    chart(figures.price_figure(h.measured, h.roof), "fast-regime-price")
+    st.caption(_("The measured prices sit above the roofline: it is a lower bound (real kernels reach "
+                 "neither the memory rate nor the compute rate), but both rise as soon as a pass has a "
+                 "few tokens. Draft cost ratios measured with them: {costs}.").format(
+        costs=", ".join(f"{md(name)} c = {c:.3f}" for name, c in profile.c.items()) or "—"))
+
+
+def elsewhere(profile: machine.Profile) -> None:
+    st.subheader(_("Where would it pay? The same calculator for other machines"))
+    alpha, c, where = regime.shipped_alpha()
+    machines = [roofline.here(profile.bandwidth_gbs, profile.gflops), *roofline.PUBLISHED]
+    left, middle, right = st.columns(3)
+    chosen = left.selectbox(_("Machine"), range(len(machines)), key="regime_machine",
+                            format_func=lambda i: _(machines[i].name))
+    size = middle.selectbox(_("Target size"), [m.params for m in roofline.MODELS], index=2, key="regime_size",
+                            format_func=lambda p: next(m.name for m in roofline.MODELS if m.params == p))
+    fmt = right.selectbox(_("Weights"), list(regime.FORMATS), key="regime_format")
+    rows = regime.calculator(machines[chosen], size, fmt, alpha, c)
+    best = max(rows, key=lambda r: r["speedup"])
+    st.write(_("There a step reads the weights in at least **{step:.1f} ms**, computing overtakes reading "
+               "from **{ridge:.0f} tokens** a pass, and a pass of 5 tokens costs {v5:.2f} steps. With the "
+               "default pair's measured acceptance (α = {alpha:.2f}, c = {c:.3f}) speculation would reach "
+               "**{best:.2f}×** at k = {k}.").format(
+        step=best["step_ms"], ridge=best["ridge"], v5=rows[3]["v"], alpha=alpha, c=c, best=best["speedup"],
+        k=best["k"]))
+    chart(figures.calculator_figure(rows), "fast-regime-calc")
+    st.caption(_("Machine figures: {source}. α and c: the default pair's shipped k-sweep ({cpu}, {date}); "
+                 "acceptance depends on the models and the text, not on the machine. A bound, not a "
+                 "measurement: small models on a GPU also pay a fixed cost per pass (kernel launches) "
+                 "that the roofline leaves out.").format(
+        source=_(machines[chosen].source), cpu=md(where.get("cpu", "?")), date=where.get("date", "?")))
