@@ -141,3 +141,20 @@ def test_auto_keeps_the_stdlib_target_on_torch_and_a_bad_name_is_one_message():
     assert pair.passes.name == "torch"
     with pytest.raises(LoadError, match="backend must be one of auto, torch, onnx"):
         specdec.load_pair("stdlib/target", None, backend="tensorrt")
+
+
+def test_agreement_counts_the_positions_where_both_targets_pick_the_same_top_token(tiny_onnx):
+    from specdec.bench.agreement import agreement
+    from specdec.models.backend import TorchBackend
+    torch_backend = TorchBackend(tiny_onnx.target, tiny_onnx.vocab_size)
+    texts = [([1, 2, 3], [4, 5, 6, 7]), ([3, 3], [1, 2])]
+    assert agreement(torch_backend, torch_backend, texts)["agreement"] == 1.0
+    same = 0
+    for prompt, answer in texts:                      # by hand: the models' own full forwards
+        ids = torch.tensor([prompt + answer[:-1]])
+        with torch.no_grad():
+            mine = tiny_onnx.target(ids).logits[0, len(prompt) - 1:].argmax(-1)
+        theirs, _ = tiny_onnx.passes.forward(prompt + answer[:-1], tiny_onnx.passes.new_cache())
+        same += int((mine == theirs[len(prompt) - 1:].argmax(-1)).sum())
+    found = agreement(torch_backend, tiny_onnx.passes, texts)
+    assert found["agreement"] == same / 6 and found["positions"] == 6 and found["chats"] == 2

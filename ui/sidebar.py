@@ -83,10 +83,21 @@ def precision_caption(pair: specdec.Pair) -> None:
     from specdec.models import kernels
     if pair.passes.name == "onnx":
         st.sidebar.caption(_("The target runs on ONNX Runtime: a 4-bit build of its weights (a re-quantised "
-                             "model, not the GGUF's own 4-bit blocks).") + _backend_timing(pair))
+                             "model, not the GGUF's own 4-bit blocks).") + _agreement() + _backend_timing(pair))
         return
     st.sidebar.caption(_("The target multiplies in: {how}").format(how=kernels.describe(pair.target))
                        + _backend_timing(pair))
+
+
+def _agreement() -> str:
+    """" Its top token agrees with the GGUF's …" from the shipped measurement (bench/agreement.py)."""
+    from specdec.bench.agreement import shipped
+    found = shipped()
+    if not found:
+        return ""
+    return " " + _("Its most likely next token is the GGUF target's at {share} of positions ({chats} "
+                   "held-out chats, measured on {cpu}).").format(share=f"{100 * found['agreement']:.0f} %",
+                                                                chats=found["chats"], cpu=found["cpu"])
 
 
 def _backend_timing(pair: specdec.Pair) -> str:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 
 import torch
 
-from specdec.bench import ort_genai, peers
+from specdec.bench import agreement, ort_genai, peers
 from specdec.bench.clock import Lap, stopwatch
 from specdec.bench.hf_baseline import hf_generate, library_drafting, user_load_why, user_loaded
 from specdec.bench.measure import BUSY_LOAD, drafter_cost, machine_load, verify_cost, verify_cost_in_run
@@ -281,7 +281,7 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
            "target_kernels": kernels.describe(pair.target), "cpu": kernels.cpu_model(),
            "target_bandwidth": kernels.bandwidth_of(pair.target),
            "threads": torch.get_num_threads(),
-           "backend": pair.passes.name, "backend_note": describe_backend(pair.passes),
+           "backend": pair.passes.name, "backend_note": describe_backend(pair.passes, agreement.shipped()),
            "verify_cost_alone": {str(k): verify_cost(pair.passes, pair.vocab_size, k, target_ms)
                                  for k in ks}}
     todo_by_t = {t: jobs(t, ks, max_new, names, pair, tuple(trees), drafting) for t in temps}
