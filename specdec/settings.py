@@ -16,6 +16,7 @@ from specdec.drafters.registry import DRAFTERS
 from specdec.drafters.tree import RULES as TREE_RULES
 from specdec.errors import InputError
 from specdec.rules.sampling import Sampling
+from specdec.trace import schema as trace_schema
 from specdec.wording import N_
 
 MODES = ("speculative", "autoregressive")
@@ -83,6 +84,12 @@ class Settings:
                        choices=lambda: MODES)
     lean: bool = option(False, N_("Lean"), "record counters only, no distributions (benchmarks)")
 
+    def __new__(cls, *args, **kwargs):
+        # Before the dataclass's __init__, whose TypeError for a misspelt name lists nothing:
+        # `Settings(**d)` and `replace(settings, **overrides)` both come through here.
+        _check_names(len(args), kwargs)
+        return super().__new__(cls)
+
     def __post_init__(self):
         for f in fields(self):
             _check(f.name, f.type, f.metadata["option"], getattr(self, f.name))
@@ -99,6 +106,21 @@ class Settings:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+
+def _check_names(positional: int, kwargs: dict) -> None:
+    """Every keyword is a setting and no more values than settings: one message naming them all."""
+    names = [f.name for f in fields(Settings)]
+    unknown = [key for key in kwargs if key not in names]
+    if unknown:
+        raise InputError(N_("unknown setting {unknown}; the settings are {names}"),
+                         unknown=", ".join(map(repr, unknown)), names=", ".join(names))
+    if positional > len(names):
+        raise InputError(N_("Settings takes at most {n} values, got {got}; name them, e.g. Settings(k=4)"),
+                         n=len(names), got=positional)
+    twice = [name for name in names[:positional] if name in kwargs]
+    if twice:
+        raise InputError(N_("the setting {name} is given twice (by position and by name)"), name=twice[0])
 
 
 def _check(name: str, kind: str, opt: Option, value) -> None:
@@ -122,3 +144,14 @@ def options() -> dict[str, tuple[object, Option]]:
     """Every setting's default and description, in the order the dataclass declares them."""
     return {f.name: (f.default if f.default is not MISSING else None, f.metadata["option"])
             for f in fields(Settings)}
+
+
+def check_recorded(values: dict) -> None:
+    """A run's recorded settings (a replay file's) by these same rules. A run records its models
+    and backend beside the settings, and a file from an older version may lack newer settings
+    (their defaults stand in), so only the names that are settings are checked."""
+    names = {f.name for f in fields(Settings)}
+    Settings(**{name: value for name, value in values.items() if name in names})
+
+
+trace_schema.use_settings_rule(check_recorded)

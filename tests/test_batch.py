@@ -130,3 +130,93 @@ def test_the_batch_cache_masks_holes_and_compacts_them_away():
     assert batch.cache.layers[0].keys[1, 0, :, 0].tolist() == [0.0, 1.0, 2.0]
     batch.leave(batch.rows[0])
     assert batch.cache.layers[0].keys.shape[0] == 1 and batch.rows[0].slots == [0, 1, 2]
+
+
+@pytest.mark.parametrize("max_batch", [0, -1, 2.5, True, None, "4"])
+def test_a_server_without_room_is_one_message(pair, max_batch):
+    """max_batch 0 once raised `max() arg is an empty sequence` from inside a round."""
+    with pytest.raises(specdec.InputError, match=r"max_batch .* must be a whole number"):
+        serve(pair, [Request("abc")], specdec.Settings(k=2, max_new_tokens=4), max_batch=max_batch)
+
+
+@pytest.mark.parametrize("arrival", [float("nan"), float("inf"), -0.5, -1, "1", None, True])
+def test_a_request_arriving_at_no_time_is_one_message(arrival):
+    with pytest.raises(specdec.InputError, match=r"arrival must be a finite number >= 0"):
+        Request("abc", arrival)
+
+
+@pytest.mark.parametrize("n, rate, seed, words", [
+    (3, float("nan"), 0, "rate"), (3, float("inf"), 0, "rate"), (3, -1.0, 0, "rate"), (3, "5", 0, "rate"),
+    (-1, 1.0, 0, "number of arrivals"), (2.0, 1.0, 0, "number of arrivals"), (10**9, 1.0, 0, "at most 100000"),
+    (3, 1.0, [1], "seed"), (3, 5e-324, 0, "too small"),
+])
+def test_arrivals_refuse_what_is_not_a_rate_or_a_count(n, rate, seed, words):
+    with pytest.raises(specdec.InputError, match=words):
+        arrivals(n, rate, seed)
+
+
+def test_arrivals_still_give_increasing_finite_times():
+    times = arrivals(50, 4.0, seed=3)
+    assert len(times) == 50 and all(0 < a < b for a, b in zip(times, times[1:]))
+    assert arrivals(4, 0.0) == [0.0] * 4 and arrivals(0, 2.0) == []
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    (dict(block=0), "block .* >= 1, got 0"), (dict(block=-4), "block .* >= 1, got -4"),
+    (dict(block=2.5), "block .* whole number, got 2.5"), (dict(block=True), "block .* whole number, got True"),
+    (dict(capacity=-1), "capacity .* >= 1, got -1"), (dict(capacity=0), "capacity .* >= 1, got 0"),
+    (dict(capacity=None), "capacity .* whole number, got None"),
+])
+def test_a_prefix_cache_of_no_blocks_is_one_message(pair, kwargs, words):
+    """block 0 divided by zero, 2.5 raised TypeError, -4 never reused, capacity -1 KeyError."""
+    with pytest.raises(specdec.InputError, match=words):
+        PrefixCache(pair, **kwargs)
+
+
+def test_serve_refuses_what_is_not_a_request_list_or_its_own_cache(pair, feature_pair):
+    s = specdec.Settings(k=2, max_new_tokens=4)
+    with pytest.raises(specdec.InputError, match="list of Request"):
+        serve(pair, ["abc", "def"], s)
+    with pytest.raises(specdec.InputError, match="list of Request"):
+        serve(pair, Request("abc"), s)
+    with pytest.raises(specdec.InputError, match="PrefixCache of this pair"):
+        serve(pair, [Request("abc")], s, prefix=PrefixCache(feature_pair))   # another model's KV cache
+    with pytest.raises(specdec.InputError, match=r"Settings\(\*\*d\)"):
+        serve(pair, [Request("abc")], {"k": 2})
+    with pytest.raises(specdec.InputError, match="pair must be a loaded pair"):
+        serve(None, [Request("abc")], s)
+
+
+@pytest.mark.parametrize("prompts", ["def", {"role": "user", "content": "hi"},
+                                     [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "x"}]])
+def test_one_prompt_where_a_list_is_expected_is_refused(pair, prompts):
+    """A string once ran as one request per character ('d', 'e', 'f')."""
+    with pytest.raises(specdec.InputError, match=r"a list of prompts, got one prompt: pass \[prompt\]"):
+        specdec.generate_batch(pair, prompts, max_new_tokens=2)
+
+
+def test_a_batch_has_a_cap_and_names_it(pair):
+    from specdec.engine.batch import MAX_PROMPTS
+    assert MAX_PROMPTS == 256
+    with pytest.raises(specdec.InputError, match="at most 256 prompts per call, got 257"):
+        specdec.generate_batch(pair, ["ab"] * 257, max_new_tokens=2)
+    with pytest.raises(specdec.InputError, match="list of prompts, got int"):
+        specdec.generate_batch(pair, 7)
+    with pytest.raises(specdec.InputError, match="seeds must be a list"):
+        specdec.generate_batch(pair, ["ab", "ba"], seeds=3)
+    with pytest.raises(specdec.InputError, match="progress must be a function"):
+        specdec.generate_batch(pair, ["ab"], progress="yes")
+
+
+def test_a_long_batch_reports_its_progress(pair):
+    """(done, total, text) as the bench reports: requests finished never go back, and the last
+    call says all are done."""
+    calls = []
+    prompts = PROMPTS[:4]
+    runs = specdec.generate_batch(pair, prompts, specdec.Settings(k=2, max_new_tokens=12),
+                                  progress=lambda *a: calls.append(a))
+    done = [c[0] for c in calls]
+    assert all(c[1] == 4 and isinstance(c[2], str) and c[2] for c in calls)
+    assert done == sorted(done) and calls[-1][:2] == (4, 4) and done[0] == 0
+    assert len(calls) == len(prompts) + max(len(r.rounds) for r in runs) + 1   # each read, each round, done
+    assert [c[2] for c in calls[:4]] == [f"reading prompt {i} of 4" for i in range(1, 5)]

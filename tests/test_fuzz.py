@@ -1,7 +1,9 @@
-"""Seeded fuzz per input surface (issue 31): Settings, chats, bench files, CLI options and model
-folders. Every input ends in a result or in the surface's one clear error, never in another
-exception; the replay files' fuzz is in test_hostile.py."""
+"""Seeded fuzz per input surface (issue 31): Settings, chats, bench files, CLI options, model
+folders, and the serving and batch API (issue 38: serve, arrivals, PrefixCache, generate_batch).
+Every input ends in a result or in the surface's one clear error, never in another exception;
+the replay files' fuzz is in test_hostile.py."""
 import json
+import math
 import random
 
 import pytest
@@ -130,3 +132,96 @@ def test_model_folder_fuzz_is_a_model_or_one_load_error(tmp_path, seed):
         specdec.load_pair(str(folder), None)
     except specdec.LoadError:
         pass
+
+
+# The serving and batch API (issue 38): a valid call with 0-2 of its arguments made hostile ends in
+# a result or in one InputError.
+PROMPTS = ["", "\ud800", "a" * 80, [{"role": "user", "content": "hi"}], [{"role": "robot"}], None, 7, "ab\x00"]
+SETTINGS = [None, {"k": 2}, "k=2", specdec.Settings(k=3, temperature=1.0, max_new_tokens=2, drafter="ngram"),
+            specdec.Settings(drafter="tree", max_new_tokens=2), specdec.Settings(mode="autoregressive",
+                                                                                 max_new_tokens=2)]
+
+
+def _mutated(rng, valid: dict, hostile: dict) -> dict:
+    """`valid` with 0 to 2 of its arguments replaced by a hostile value."""
+    names = rng.sample(sorted(hostile), rng.randint(0, min(2, len(hostile))))
+    return {**valid, **{name: rng.choice(hostile[name]) for name in names}}
+
+
+def _outcome(call, *args, **kwargs) -> str:
+    try:
+        call(*args, **kwargs)
+        return "ok"
+    except specdec.InputError:
+        return "error"
+
+
+def test_arrivals_fuzz_are_finite_increasing_times_or_one_input_error():
+    from specdec.engine.serving import arrivals
+    rng, outcomes = random.Random(38), {"ok": 0, "error": 0}
+    hostile = {"n": VALUES, "rate": VALUES + [1e-300, 5e-324], "seed": VALUES}
+    for _ in range(600):
+        args = _mutated(rng, {"n": rng.randint(0, 40), "rate": rng.choice([0.0, 0.5, 50.0]), "seed": 3}, hostile)
+        try:
+            times = arrivals(**args)
+        except specdec.InputError:
+            outcomes["error"] += 1
+            continue
+        outcomes["ok"] += 1
+        assert len(times) == args["n"] and all(math.isfinite(t) and t >= 0 for t in times)
+        assert times == sorted(times)
+    assert outcomes["error"] > 200 and outcomes["ok"] > 200
+
+
+def test_prefix_cache_fuzz_is_a_cache_or_one_input_error(pair):
+    from specdec.engine.serving import PrefixCache
+    rng, outcomes = random.Random(39), {"ok": 0, "error": 0}
+    hostile = {"pair": [None, "pair", {}], "block": VALUES, "capacity": VALUES}
+    for _ in range(400):
+        args = _mutated(rng, {"pair": pair, "block": rng.randint(1, 32), "capacity": rng.randint(1, 8)}, hostile)
+        outcomes[_outcome(PrefixCache, **args)] += 1
+    assert outcomes["error"] > 150 and outcomes["ok"] > 100
+
+
+def _requests(rng) -> list:
+    from specdec.engine.serving import Request
+    hostile = {"prompt": PROMPTS, "arrival": VALUES, "seed": VALUES}
+    out = []
+    for _ in range(rng.randint(1, 3)):
+        args = {"prompt": rng.choice(["ab", "c(a", "abc(ab"]), "arrival": rng.random() / 100,
+                "seed": rng.randint(0, 9)}
+        out.append(Request(**_mutated(rng, args, hostile) if rng.random() < 0.2 else args))
+    return out
+
+
+def _serve(pair, rng) -> None:
+    from specdec.engine.serving import PrefixCache, serve
+    valid = {"requests": _requests(rng), "settings": specdec.Settings(k=2, max_new_tokens=3),
+             "max_batch": rng.randint(1, 3), "prefix": rng.choice([None, PrefixCache(pair, block=2, capacity=2)])}
+    hostile = {"requests": ["ab", None, [1], ({"prompt": "ab"},)], "settings": SETTINGS, "max_batch": VALUES,
+               "prefix": ["cache", 0, PrefixCache(specdec.make_pair(pair.target, None, pair.tokenizer))]}
+    args = _mutated(rng, valid, hostile)
+    serve(rng.choice([pair] * 9 + [None]), args["requests"], args["settings"], max_batch=args["max_batch"],
+          prefix=args["prefix"])
+
+
+def test_serve_fuzz_is_a_log_or_one_input_error(pair):
+    rng, outcomes = random.Random(40), {"ok": 0, "error": 0}
+    for _ in range(100):
+        outcomes[_outcome(_serve, pair, rng)] += 1
+    assert outcomes["error"] > 30 and outcomes["ok"] > 20
+
+
+def test_generate_batch_fuzz_is_runs_or_one_input_error(pair):
+    rng, outcomes = random.Random(41), {"ok": 0, "error": 0}
+    hostile = {"prompts": ["abc", {"role": "user", "content": "hi"}, [], ["ab"] * 257, None, 7, ["ab", None],
+                           [{"role": "user", "content": "hi"}], [rng.choice(PROMPTS)]],
+               "seeds": [3, [None], [2**70], "1", [1, 2, 3, 4]], "progress": ["bar", 1, print],
+               "settings": SETTINGS, "k": VALUES, "drafter": VALUES + ["tree"]}
+    for _ in range(50):
+        n = rng.randint(1, 3)
+        args = _mutated(rng, {"prompts": rng.sample(["ab", "c(a", "abc(ab", "b"], n), "seeds": list(range(n)),
+                              "progress": rng.choice([None, lambda *a: None]),
+                              "settings": specdec.Settings(k=2, max_new_tokens=3)}, hostile)
+        outcomes[_outcome(specdec.generate_batch, pair, **args)] += 1
+    assert outcomes["error"] > 15 and outcomes["ok"] > 10

@@ -163,3 +163,75 @@ def test_a_conversion_that_fails_leaves_nothing_behind(tiny_file, monkeypatch):
     with pytest.raises((specdec.LoadError, OSError)):
         specdec.load_pair(target=str(tiny_file), draft=None)
     assert not list(gguf.cache_root().glob("*.tmp"))
+
+
+CHILD = """
+import sys, time
+from pathlib import Path
+from specdec.models import gguf
+src, sync, me = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+other, real = "b" if me == "a" else "a", gguf.convert
+
+def counted(source, folder):
+    # the converter waits until the other process has asked for the same conversion: the two
+    # overlap whatever the machine's load, and it is the lock that must keep them apart
+    with open(sync / "conversions", "a") as fh:
+        fh.write(me + "\\n")
+    deadline = time.time() + 60
+    while not (sync / ("calling-" + other)).exists() and time.time() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.5)
+    real(source, folder)
+
+gguf.convert = counted
+(sync / ("ready-" + me)).touch()
+while not (sync / "go").exists():
+    time.sleep(0.02)
+(sync / ("calling-" + me)).touch()
+print(gguf.converted_file(str(src)))
+"""
+
+
+def test_two_processes_converting_at_once_convert_once(tiny_file, tmp_path):
+    """Two first loads at once (two app workers, a test worker and the app) used to share the
+    temporary folder `name.tmp`, each deleting the other's: now one converts and the other waits."""
+    import os
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+    sync = tmp_path / "sync"
+    sync.mkdir()
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "SPECDEC_CACHE": str(gguf.cache_root()), "PYTHONPATH": str(root)}
+    kids = [subprocess.Popen([sys.executable, "-c", CHILD, str(tiny_file), str(sync), me], cwd=root, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for me in "ab"]
+    deadline = time.time() + 120
+    while not all((sync / f"ready-{me}").exists() for me in "ab") and time.time() < deadline:
+        assert all(k.poll() is None for k in kids), [k.communicate() for k in kids]
+        time.sleep(0.05)
+    (sync / "go").touch()
+    outs = [k.communicate(timeout=180) for k in kids]
+    assert [k.returncode for k in kids] == [0, 0], outs
+    folders = {out.strip().splitlines()[-1] for out, _err in outs}
+    assert folders == {str(gguf.converted_file(str(tiny_file)))}        # the parent converts nothing more
+    assert len((sync / "conversions").read_text().split()) == 1                # exactly one conversion
+    assert sum("waiting for another process converting" in err for _out, err in outs) == 1
+    folder = Path(folders.pop())
+    assert gguf.fresh(tiny_file, folder)
+    assert not list(folder.parent.glob("*.tmp"))
+
+
+def test_a_crashed_conversions_leftovers_are_cleaned(tiny_file, conversions):
+    """A conversion killed before its cleanup leaves `name.<random>.tmp` (or, before the lock,
+    `name.tmp`): the next conversion into that folder removes them; others' are left alone."""
+    folder = gguf.converted_file(str(tiny_file))
+    gguf._remove(folder)
+    crashed = [folder.with_name(folder.name + ".tmp"), folder.with_name(folder.name + ".x8k2_q.tmp")]
+    other = folder.with_name("another-model.ab12.tmp")
+    for path in crashed + [other]:
+        path.mkdir()
+        (path / "model.safetensors").write_bytes(b"half")
+    gguf.converted_file(str(tiny_file))
+    assert len(conversions) == 2 and gguf.fresh(tiny_file, folder)
+    assert not any(p.exists() for p in crashed) and other.is_dir()

@@ -283,3 +283,40 @@ def test_a_replay_with_wrong_vocabulary_settings_or_prefill_is_refused(valid, ch
     change(data)
     with pytest.raises(TraceError, match=words):
         specdec.Run.from_json(json.dumps(data).replace("Infinity", "1e999"))
+
+
+@pytest.mark.parametrize("path, value, words", [
+    (["prompt"], "a" * 100_001, r"^run\.prompt: a text of 100001 characters; a run's texts are at most 100000 "
+                                r"characters$"),
+    (["rounds", 0, "positions", 0, "text"], "b" * 250_000, r"positions\[0\]\.text: a text of 250000 characters"),
+    (["prompt_ids"], [1] * 2_000_000, r"^run\.prompt_ids: a list of 2000000 items; a run's lists hold at most "
+                                      r"1000000$"),
+])
+def test_a_replay_past_a_limit_names_the_limit(valid, path, value, words):
+    """Once `expected str, got text 'aaaa…'` and `expected a list, got a list`: true, and no help."""
+    with pytest.raises(TraceError, match=words) as caught:
+        specdec.Run.from_json(mutate(valid, path, value))
+    assert "expected" not in str(caught.value)
+
+
+@pytest.mark.parametrize("name, value, words", [
+    ("k", 10**9, r"k \(draft length\) must be between 1 and 64, got 1000000000"),
+    ("temperature", "hot", "temperature must be a finite number, got 'hot'"),
+    ("top_p", 0.0, "top-p must be in"),
+    ("drafter", "tree-of-life", "drafter must be one of"),
+    ("seed", 1.5, "seed must be a whole number"),
+    ("lean", 1, "lean must be one of"),
+])
+def test_a_replays_settings_meet_the_settings_rules(valid, name, value, words):
+    """A replay's settings are checked by Settings' own rules and message, placed at run.settings."""
+    with pytest.raises(TraceError, match=r"^run\.settings: " + words):
+        specdec.Run.from_json(mutate(valid, ["settings", name], value))
+
+
+def test_a_replays_models_and_missing_settings_still_load(valid):
+    """A run records its models and backend beside the settings; an older file lacks newer settings."""
+    data = copy.deepcopy(valid)
+    assert {"target", "draft", "backend"} <= set(data["settings"])
+    del data["settings"]["tree_children"], data["settings"]["lean"]
+    data["settings"]["target"] = "someone/else"
+    assert specdec.Run.from_json(json.dumps(data)).settings["target"] == "someone/else"

@@ -35,15 +35,53 @@ def test_cli_bench_bad_input_is_one_message_before_any_work(capsys, tmp_path, ar
     assert words in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
 
 
-def test_a_bench_that_cannot_write_its_file_still_prints_its_table(capsys, tmp_path, monkeypatch):
-    from specdec.cli import main as cli
+def test_a_bench_that_cannot_write_its_file_keeps_the_old_one_and_its_results(capsys, tmp_path, monkeypatch):
+    """The disk fills after the up-front probe: the old file is left byte for byte, one line says
+    so, and the results are on stderr as JSON as well as in the table."""
+    from specdec import atomic
     out = tmp_path / "bench.json"
-    monkeypatch.setattr(cli.Path, "write_text", lambda self, text: (_ for _ in ()).throw(OSError(28, "No space")))
+    old = json.dumps({"old": "results", "pad": "x" * 20_000}).encode()
+    out.write_bytes(old)
+    real = atomic.write_bytes
+
+    def full_disk(path, data):
+        if str(path) == str(out):                                      # the probe passes; the file does not
+            with atomic.replacing(path) as tmp, open(tmp, "wb") as fh:
+                fh.write(data[:4096])
+                raise OSError(28, "No space left on device")
+        return real(path, data)
+    monkeypatch.setattr(atomic, "write_bytes", full_disk)
     code = main(["bench", "--target", "stdlib/target", "--drafter", "ngram", "--k", "2", "--temperature", "0",
                  "--max-new-tokens", "3", "--repeats", "1", "--limit", "1", "--out", str(out)])
     captured = capsys.readouterr()
     assert code == 1 and "engine speculative" in captured.out                 # the table is there
-    assert "could not write" in captured.err and "Traceback" not in captured.err
+    assert "could not write" in captured.err and "it is unchanged" in captured.err
+    assert "Traceback" not in captured.err
+    assert out.read_bytes() == old and [p.name for p in tmp_path.iterdir()] == ["bench.json"]
+    results = json.loads(captured.err.split("follow as JSON on stderr\n", 1)[1])   # after the one line
+    assert results["settings"][0]["k"] == 2
+
+
+def test_an_out_file_that_cannot_hold_a_bench_is_refused_before_it_runs(capsys, tmp_path):
+    """A size limit below a bench's JSON (the shell's `ulimit -f`): the probe write fails first,
+    in a child process, before any model loads; the old file stays as it was."""
+    import subprocess
+    import sys
+    out = tmp_path / "bench.json"
+    out.write_bytes(b"old results")
+    limit = ("import resource, signal, sys; signal.signal(signal.SIGXFSZ, signal.SIG_IGN); "
+             "resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096)); from specdec.cli.main import main; "
+             "sys.exit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", limit, "bench", "--target", "stdlib/target", "--drafter",
+                           "ngram", "--k", "2", "--max-new-tokens", "3", "--limit", "1", "--out", str(out)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "cannot be written" in done.stderr and "Traceback" not in done.stderr
+    assert out.read_bytes() == b"old results" and [p.name for p in tmp_path.iterdir()] == ["bench.json"]
+
+
+def test_out_on_a_device_is_one_message(capsys):
+    assert main(["bench", "--target", "stdlib/target", "--out", "/dev/full"]) == 2
+    assert "is not a regular file" in capsys.readouterr().err
 
 
 def test_token_text_and_file_names_are_plain_text_in_every_figure():

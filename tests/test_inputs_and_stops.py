@@ -83,3 +83,45 @@ def test_json_round_trip(pair):
     back = specdec.Run.from_json(run.to_json())
     assert back == run and back.metrics == run.metrics
     assert isinstance(back.rounds[0].positions[0].target.probs, tuple)
+
+
+def test_settings_as_a_dict_say_how_to_make_them(pair):
+    for call in (specdec.generate, specdec.autoregressive):
+        with pytest.raises(specdec.InputError, match=r"got a dict: make one with Settings\(\*\*d\)"):
+            call(pair, "abc", {"k": 2})
+    with pytest.raises(specdec.InputError, match=r"got str: make one with Settings\(k=4"):
+        list(specdec.rounds(pair, "abc", "k=2"))
+
+
+def test_no_pair_is_one_message():
+    with pytest.raises(specdec.InputError, match=r"got NoneType: make one with specdec.load_pair"):
+        specdec.generate(None, "abc")
+    with pytest.raises(specdec.InputError, match="got str"):
+        specdec.generate("stdlib/target", "abc")
+
+
+def test_an_unknown_setting_lists_the_settings(pair):
+    names = "k, temperature, top_k, top_p, seed, max_new_tokens, drafter"
+    with pytest.raises(specdec.InputError, match=f"unknown setting 'bogus'; the settings are {names}"):
+        specdec.Settings(bogus=1)
+    with pytest.raises(specdec.InputError, match="unknown setting 'temprature'"):
+        specdec.generate(pair, "abc", temprature=0.5)              # a misspelt keyword, at the edge
+    with pytest.raises(specdec.InputError, match="given twice"):
+        specdec.Settings(3, k=3)
+    from specdec.settings import options
+    n = len(options())
+    with pytest.raises(specdec.InputError, match=f"at most {n} values, got {n + 1}"):
+        specdec.Settings(*range(n + 1))
+
+
+def test_replace_and_copies_of_settings_still_work():
+    import copy
+    import dataclasses
+    import pickle
+    s = specdec.Settings(k=3, temperature=0.0)
+    assert dataclasses.replace(s, k=5).k == 5 and dataclasses.replace(s, k=5).temperature == 0.0
+    assert pickle.loads(pickle.dumps(s)) == s == copy.deepcopy(s)
+    with pytest.raises(specdec.InputError, match="unknown setting 'kk'"):
+        dataclasses.replace(s, kk=5)
+    with pytest.raises(specdec.InputError, match="draft length"):
+        dataclasses.replace(s, k=0)

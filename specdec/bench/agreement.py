@@ -16,6 +16,8 @@ from pathlib import Path
 
 import torch
 
+from specdec import atomic
+
 SHIPPED = Path(__file__).resolve().parents[2] / "assets" / "bench" / "onnx-agreement.json"
 
 
@@ -50,7 +52,7 @@ def main(chats: int = 12, new_tokens: int = 32) -> int:
     result = {**agreement(reference, pair.passes, texts), "reference": "torch int4 (the GGUF's Q4_1 blocks)",
               "other": "ONNX Runtime int4 (onnxruntime-genai builder)", "cpu": cpu_model(),
               "date": time.strftime("%Y-%m-%d"), "new_tokens": new_tokens}
-    SHIPPED.write_text(json.dumps(result, indent=1) + "\n")
+    atomic.write_text(SHIPPED, json.dumps(result, indent=1) + "\n")
     print(json.dumps(result, indent=1))
     return 0
 

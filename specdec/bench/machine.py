@@ -10,13 +10,13 @@ from. Kept in build/machine.json under (CPU model, backend, threads).
 from __future__ import annotations
 
 import json
-import os
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import torch
 
+from specdec import atomic
 from specdec.bench.measure import step_ms
 from specdec.models import precision
 from specdec.models.kernels import bandwidth_gbs, cpu_model
@@ -109,9 +109,7 @@ def load(cpu: str, backend: str, threads: int) -> Profile | None:
 
 def save(profile: Profile) -> None:
     STORE.parent.mkdir(parents=True, exist_ok=True)
-    tmp = STORE.with_name(f"{STORE.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({**_read(), profile.key(): asdict(profile)}, indent=1) + "\n")
-    tmp.replace(STORE)
+    atomic.write_text(STORE, json.dumps({**_read(), profile.key(): asdict(profile)}, indent=1) + "\n")
 
 
 def _read() -> dict:

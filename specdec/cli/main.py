@@ -9,6 +9,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from specdec import atomic
 from specdec.chat import has_template, user_turn
 from specdec.cli.terminal import LEGEND_COLOUR, LEGEND_PLAIN, marked_text, metrics_table, visible
 from specdec.drafters.policies import POLICIES
@@ -103,21 +104,27 @@ def check_names(args) -> None:
 
 
 def check_out(out: str | None) -> None:
-    """Before a long bench: --out must be a file we can write (its folder is made if missing)."""
+    """Before a long bench: --out must be a regular file we can write whole (its folder is made
+    if missing): a probe file of PROBE_BYTES is written beside it and removed, so a read-only
+    folder, a full disk or a quota is found now, not after the bench."""
     if out is None:
         return
     path = Path(out)
     if path.is_dir():
         raise InputError(f"--out {out} is a folder: give a file name, e.g. {path / 'bench.json'}")
+    if path.exists() and not path.is_file():
+        raise InputError(f"--out {out} is not a regular file (a device, a pipe or a socket): give a file name")
+    probe = path.with_name(f".{path.name}.probe-{os.getpid()}")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        existed = path.exists()
-        with open(path, "a"):
-            pass
-        if not existed:
-            path.unlink()
+        atomic.write_bytes(probe, b" " * PROBE_BYTES)
     except OSError as err:
         raise InputError(f"--out {out} cannot be written ({err.strerror or err}): choose another file") from None
+    finally:
+        probe.unlink(missing_ok=True)
+
+
+PROBE_BYTES = 64 * 1024        # about what a bench's JSON takes
 
 
 def cmd_run(args) -> int:
@@ -231,13 +238,16 @@ def cmd_bench(args) -> int:
 
 
 def save(result: dict, out: str) -> bool:
-    """Write the JSON; a failure is one line (the results are already on stdout)."""
+    """Write the JSON whole or not at all (specdec/atomic.py): on a failure the old file is left
+    as it was, one line says so, and the JSON goes to stderr so a long run's results are kept."""
+    text = json.dumps(result, indent=1, allow_nan=False) + "\n"
     try:
-        Path(out).write_text(json.dumps(result, indent=1, allow_nan=False) + "\n")
+        atomic.write_text(out, text)
         return True
     except OSError as err:
-        print(f"error: could not write {out} ({err.strerror or err}); the results are printed above",
-              file=sys.stderr)
+        print(f"error: could not write {out} ({err.strerror or err}); it is unchanged, and the results "
+              "follow as JSON on stderr", file=sys.stderr)
+        print(text, file=sys.stderr)
         return False
 
 

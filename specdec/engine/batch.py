@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, replace
+from typing import Callable
 
 import torch
 
 from specdec.drafters.base import FeatureReader
 from specdec.drafters.registry import DRAFTERS
-from specdec.engine.decoder import Decoder, Plan
+from specdec.engine.decoder import Decoder, Plan, checked
 from specdec.engine.outcome import Verified
 from specdec.engine.prompt import Prompt
 from specdec.errors import InputError
@@ -110,21 +111,62 @@ def check_batchable(settings: Settings) -> None:
                             "rows); got drafter {value}"), value=settings.drafter)
 
 
+MAX_PROMPTS = 256      # prompts per call: each holds its own caches (a server takes more, in turn)
+Progress = Callable[[int, int, str], None]     # (requests done, requests, what now): as the bench's
+
+
 def generate_batch(pair: Pair, prompts: list[Prompt], settings: Settings | None = None,
-                   seeds: list[int] | None = None, **overrides) -> list[Run]:
+                   seeds: list[int] | None = None, progress: Progress | None = None, **overrides) -> list[Run]:
     """B requests together, one Run per prompt (in order). Request i samples with its own
     generator, seeded `seeds[i]` (default: the settings' seed for every request, so each run
-    equals `specdec.generate` of that prompt alone with the same settings)."""
-    settings = replace(settings or Settings(), **overrides)
-    if not prompts:
-        raise InputError(N_("generate_batch needs at least one prompt"))
+    equals `specdec.generate` of that prompt alone with the same settings). `progress`, if
+    given, hears (requests finished, requests, what now) while the batch reads and runs."""
+    settings = checked(pair, settings, overrides)
+    check_prompts(prompts)
     seeds = seeds if seeds is not None else [settings.seed] * len(prompts)
+    if not isinstance(seeds, (list, tuple)):
+        raise InputError(N_("seeds must be a list of whole numbers, one per prompt, got {kind}"),
+                         kind=type(seeds).__name__)
     if len(seeds) != len(prompts):
         raise InputError(N_("one seed per prompt: {n} prompts, {m} seeds"), n=len(prompts), m=len(seeds))
-    batch = Batch(pair, settings)
+    if progress is not None and not callable(progress):
+        raise InputError(N_("progress must be a function of (done, total, text), got {kind}"),
+                         kind=type(progress).__name__)
+    return _run_batch(pair, prompts, settings, seeds, progress or (lambda *_: None))
+
+
+def check_prompts(prompts) -> None:
+    """A list of 1 to MAX_PROMPTS prompts. A string or a chat is one prompt, not a list: iterating
+    it would run each character (or each message) as a request of its own."""
+    if isinstance(prompts, (str, dict)) or _one_chat(prompts):
+        raise InputError(N_("generate_batch takes a list of prompts, got one prompt: pass [prompt]"))
+    if not isinstance(prompts, (list, tuple)):
+        raise InputError(N_("generate_batch takes a list of prompts, got {kind}"), kind=type(prompts).__name__)
+    if not prompts:
+        raise InputError(N_("generate_batch needs at least one prompt"))
+    if len(prompts) > MAX_PROMPTS:
+        raise InputError(N_("generate_batch takes at most {limit} prompts per call, got {n}: split them "
+                            "into calls (or serve them: specdec.engine.serving.serve)"),
+                         limit=MAX_PROMPTS, n=len(prompts))
+
+
+def _one_chat(prompts) -> bool:
+    """A list of messages ({"role", "content"}) is one chat, not a batch of prompts."""
+    return isinstance(prompts, (list, tuple)) and bool(prompts) and \
+        all(isinstance(m, dict) and "role" in m for m in prompts)
+
+
+def _run_batch(pair: Pair, prompts: list, settings: Settings, seeds: list, progress: Progress) -> list[Run]:
+    """Every prompt read (alone, then joined), then rounds until every request stops."""
+    total, batch = len(prompts), Batch(pair, settings)
     decoders = [Decoder(pair, p, replace(settings, seed=s), batched=True) for p, s in zip(prompts, seeds)]
-    for d in decoders:
+    for i, d in enumerate(decoders):
+        progress(0, total, f"reading prompt {i + 1} of {total}")
         batch.join(d)
+    rounds = 0
     while batch.active:
+        progress(total - len(batch.active), total, f"round {rounds + 1}, {len(batch.active)} running")
         batch.step()
+        rounds += 1
+    progress(total, total, "done")
     return [d.result() for d in decoders]

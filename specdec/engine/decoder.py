@@ -180,19 +180,40 @@ class Decoder:
 
 
 def _settings(settings: Settings | None, overrides: dict) -> Settings:
-    """A Settings, with keyword overrides applied (keywords are a convenience of this edge)."""
+    """A Settings, with keyword overrides applied (keywords are a convenience of this edge).
+    Anything else is refused here: a dict's or a string's attribute error deep in a round
+    would not say what to pass."""
+    if isinstance(settings, dict):
+        raise InputError(N_("settings must be a Settings, got a dict: make one with Settings(**d) "
+                            "(or pass the values as keywords)"))
+    if settings is not None and not isinstance(settings, Settings):
+        raise InputError(N_("settings must be a Settings or None, got {kind}: make one with "
+                            "Settings(k=4, ...)"), kind=type(settings).__name__)
     return replace(settings or Settings(), **overrides)
+
+
+def check_pair(pair) -> None:
+    """A loaded Pair (None or a model's name would fail at its first attribute, saying nothing)."""
+    if not isinstance(pair, Pair):
+        raise InputError(N_("pair must be a loaded pair of models, got {kind}: make one with "
+                            "specdec.load_pair(...) or specdec.make_pair(...)"), kind=type(pair).__name__)
+
+
+def checked(pair: Pair, settings: Settings | None, overrides: dict) -> Settings:
+    """The API's edge (generate, rounds, a batch, a server): a loaded pair and the settings."""
+    check_pair(pair)
+    return _settings(settings, overrides)
 
 
 def rounds(pair: Pair, prompt: Prompt, settings: Settings | None = None,
            **overrides) -> Iterator[Round]:
     """Yield one immutable Round per draft -> verify round until a stop."""
-    yield from Decoder(pair, prompt, _settings(settings, overrides))
+    yield from Decoder(pair, prompt, checked(pair, settings, overrides))
 
 
 def generate(pair: Pair, prompt: Prompt, settings: Settings | None = None, **overrides) -> Run:
     """Run to the end and return the whole Run (text, ids, rounds, metrics)."""
-    decoder = Decoder(pair, prompt, _settings(settings, overrides))
+    decoder = Decoder(pair, prompt, checked(pair, settings, overrides))
     for _ in decoder:
         pass
     return decoder.result()

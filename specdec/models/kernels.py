@@ -29,6 +29,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
+from specdec import atomic
 from specdec.models import precision as precisions
 from specdec.models.packed import PackedLinear, available, pack_linears, packed_count
 from specdec.models.runtime import crop_cache, forward, new_cache
@@ -154,10 +155,9 @@ def _read() -> dict:
 
 
 def _write(key: str, choice: dict) -> None:
+    """The store with this choice added, written whole (a failed write keeps the old timings)."""
     STORE.parent.mkdir(parents=True, exist_ok=True)
-    tmp = STORE.with_name(f"{STORE.name}.{os.getpid()}.tmp")
-    tmp.write_text(json.dumps({**_read(), key: choice}, indent=1) + "\n")
-    tmp.replace(STORE)
+    atomic.write_text(STORE, json.dumps({**_read(), key: choice}, indent=1) + "\n")
 
 
 def _valid(choice, candidates: tuple[str, ...]) -> bool:

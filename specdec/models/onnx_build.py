@@ -24,6 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from specdec import atomic
 from specdec.errors import LoadError
 from specdec.wording import N_
 
@@ -88,17 +89,22 @@ def built(name: str, source: Path) -> Path:
     folder = folder_for(name)
     if stale(source, folder) is None:
         return folder
-    from filelock import FileLock
+    from filelock import FileLock, Timeout
     ROOT.mkdir(parents=True, exist_ok=True)
     lock = FileLock(str(folder) + ".lock")
-    if lock.is_locked:
+    try:
+        lock.acquire(timeout=0)
+    except Timeout:                                     # another process is building it: wait, say so
         print(f"specdec: waiting for another process building {folder.name} ...", file=sys.stderr, flush=True)
-    with lock:
+        lock.acquire()
+    try:
         why = stale(source, folder)                     # another process may have built it meanwhile
         if why is not None:
             if why != "missing":
                 print(f"specdec: building {folder} again ({why})", file=sys.stderr, flush=True)
             _build(source, folder)
+    finally:
+        lock.release()
     return folder
 
 
@@ -115,7 +121,7 @@ def _build(source: Path, folder: Path) -> None:
         model = tmp / "model"
         files = {p.name: _sha256(p) for p in sorted(model.iterdir()) if p.is_file()}
         record = {"source": _source_id(source), "versions": versions(), "options": list(OPTIONS), "files": files}
-        (model / STAMP).write_text(json.dumps(record, indent=1) + "\n")
+        atomic.write_text(model / STAMP, json.dumps(record, indent=1) + "\n")
         if folder.exists():
             shutil.rmtree(folder)
         os.replace(model, folder)

@@ -18,6 +18,7 @@ import json
 import math
 import types
 import typing
+from typing import Callable
 
 from specdec.errors import InputError
 
@@ -35,6 +36,28 @@ TREE_RULES = ("deterministic", "sampled", "greedy")
 
 class TraceError(InputError):
     """A file that is not a run this app exported: the message says where and why."""
+
+
+def _no_settings_rule(values: dict) -> None:
+    """Until settings.py installs Settings' own rules (it imports this module, not the reverse)."""
+
+
+_settings_rule: Callable[[dict], None] = _no_settings_rule
+
+
+def use_settings_rule(rule: Callable[[dict], None]) -> None:
+    """settings.py hands over its check of recorded settings: the layers let it import trace,
+    not trace import it, and a replay's settings must meet the very rules a run's did."""
+    global _settings_rule
+    _settings_rule = rule
+
+
+def check_settings(values: dict) -> None:
+    """A run's recorded settings by Settings' rules: its message, placed at run.settings."""
+    try:
+        _settings_rule(values)
+    except InputError as err:
+        raise TraceError(f"run.settings: {err}") from None
 
 
 def parse(raw: str | bytes) -> dict:
@@ -80,8 +103,10 @@ def decode(tp, value, path: str = "run"):
     if dataclasses.is_dataclass(tp):
         return _decode_record(tp, value, path)
     if origin is tuple:
-        if not isinstance(value, list) or len(value) > MAX_ITEMS:
+        if not isinstance(value, list):
             raise TraceError(f"{path}: expected a list, got {_kind(value)}")
+        if len(value) > MAX_ITEMS:
+            raise TraceError(f"{path}: a list of {len(value)} items; a run's lists hold at most {MAX_ITEMS}")
         return tuple(decode(args[0], v, f"{path}[{i}]") for i, v in enumerate(value))
     if tp is dict or origin is dict:
         return _decode_mapping(value, path)
@@ -129,7 +154,10 @@ def _decode_scalar(tp, value, path: str):
     elif tp is float:
         ok = isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
     elif tp is str:
-        ok = isinstance(value, str) and len(value) <= MAX_TEXT
+        ok = isinstance(value, str)
+        if ok and len(value) > MAX_TEXT:
+            raise TraceError(f"{path}: a text of {len(value)} characters; a run's texts are at most "
+                             f"{MAX_TEXT} characters")
     else:
         raise TraceError(f"{path}: cannot check values of type {tp}")
     if not ok:
@@ -246,6 +274,7 @@ def _dists(rnd):
 
 
 def check_run(run) -> None:
+    check_settings(run.settings)
     vocab = vocab_size(run)
     for i, t in enumerate(run.prompt_ids + run.token_ids):
         _need(0 <= t < vocab, f"run ids[{i}]", f"token id {t} is outside the vocabulary")

@@ -12,6 +12,7 @@ import json
 import platform
 from pathlib import Path
 
+from specdec import atomic
 from specdec.bench.measure import TIMING_REVISION
 from specdec.models.names import ASSETS
 
@@ -51,9 +52,7 @@ def load(kind: str, key: dict):
 def save(kind: str, key: dict, value) -> None:
     path = path_for(kind, key)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps({KEPT: 1, "key": key, "value": value}, default=str))
-    tmp.replace(path)
+    atomic.write_text(path, json.dumps({KEPT: 1, "key": key, "value": value}, default=str))
 
 
 def kept(kind: str) -> list[tuple[dict, object]]:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import torch
 
+from specdec import atomic
 from specdec.bench.measure import TIMING_REVISION
 from specdec.models.kernels import cpu_model
 from specdec.models.names import ASSETS
@@ -86,6 +87,6 @@ def save(kind: str, key: dict, value, seconds: float) -> Path:
                 "torch": torch.__version__.split("+")[0]}
     path = path_for(kind, key)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"kind": kind, "key": key, "measured": measured, "value": value},
-                               default=str) + "\n")
+    atomic.write_text(path, json.dumps({"kind": kind, "key": key, "measured": measured, "value": value},
+                                       default=str) + "\n")
     return path

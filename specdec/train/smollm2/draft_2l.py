@@ -25,6 +25,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from specdec import atomic
 from specdec.train.common import log, warmup_then_cosine
 
 GEN = Path("build/smollm2/gen")            # on-policy: the target's answers (selfgen)
@@ -209,9 +210,9 @@ def setup(spec: DraftSpec, held: int):
 def save_ckpt(spec: DraftSpec, draft, optim, step: int, elapsed: float, keep: list[int]) -> None:
     path = WORK / spec.name / "ckpt.pt"
     path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"model": draft.state_dict(), "optim": optim.state_dict(), "step": step,
-                "elapsed": elapsed, "keep_ids": keep, "spec": asdict(spec)}, path.with_suffix(".tmp"))
-    path.with_suffix(".tmp").replace(path)
+    with atomic.replacing(path) as tmp:            # a checkpoint cut short keeps the last one
+        torch.save({"model": draft.state_dict(), "optim": optim.state_dict(), "step": step,
+                    "elapsed": elapsed, "keep_ids": keep, "spec": asdict(spec)}, tmp)
 
 
 @torch.no_grad()
@@ -275,7 +276,7 @@ def export(spec: DraftSpec, held: int = 48) -> Path:
     stats = {**asdict(spec), "steps": step, "train_seconds": round(elapsed),
              "answer_tokens_seen": int(step * spec.batch * np.mean([len(e.answer) for e in examples])),
              "train_answers": len(examples), "held_out_agreement_self_generated": round(score, 4)}
-    (dest / "training.json").write_text(json.dumps(stats, indent=1) + "\n")
+    atomic.write_text(dest / "training.json", json.dumps(stats, indent=1) + "\n")
     log(f"[{spec.name}] exported to {dest}: {stats}")
     return dest
 

@@ -23,6 +23,7 @@ from pathlib import Path
 
 import torch
 
+from specdec import atomic
 from specdec.bench.measure import step_ms
 from specdec.chat import user_turn
 from specdec.models import kernels
@@ -173,16 +174,17 @@ def main(argv: list[str] | None = None) -> int:
                     help=f"runs of this evaluation (earlier {OUT} files) -> one, in {OUT}")
     args = ap.parse_args(argv)
     if args.merge:
-        OUT.write_text(json.dumps(merge([json.loads(Path(f).read_text()) for f in args.merge]), indent=1) + "\n")
+        atomic.write_text(OUT, json.dumps(merge([json.loads(Path(f).read_text()) for f in args.merge]),
+                                          indent=1) + "\n")
         return 0
     if args.card:
-        MEASURED.write_text(OUT.read_text())
-        CARD.write_text(card(json.loads(MEASURED.read_text()), training_records()))
+        atomic.write_text(MEASURED, OUT.read_text())
+        atomic.write_text(CARD, card(json.loads(MEASURED.read_text()), training_records()))
         return 0
     result = evaluate(args.prompts, args.tokens, [d for d in args.drafts.split(",") if d],
                       [int(x) for x in args.exits.split(",") if x])
     OUT.parent.mkdir(parents=True, exist_ok=True)
-    OUT.write_text(json.dumps(result, indent=1) + "\n")
+    atomic.write_text(OUT, json.dumps(result, indent=1) + "\n")
     print(json.dumps(result, indent=1))
     return 0
 

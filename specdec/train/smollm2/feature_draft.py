@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from specdec import atomic
 from specdec.models import head8
 from specdec.train.common import log
 from specdec.train.smollm2 import draft_2l
@@ -215,10 +216,9 @@ def from_export(draft, folder: Path, keep: list[int]) -> dict:
 def save_ckpt(spec, draft, optim, step: int, elapsed: float) -> None:
     path = ckpt_path(spec)
     path.parent.mkdir(parents=True, exist_ok=True)
-    torch.save({"model": draft.state_dict(), "optim": optim.state_dict(), "step": step,
-                "elapsed": elapsed, "spec": asdict(spec), "keep_ids": draft.keep_ids.tolist()},
-               path.with_suffix(".tmp"))
-    path.with_suffix(".tmp").replace(path)
+    with atomic.replacing(path) as tmp:            # a checkpoint cut short keeps the last one
+        torch.save({"model": draft.state_dict(), "optim": optim.state_dict(), "step": step,
+                    "elapsed": elapsed, "spec": asdict(spec), "keep_ids": draft.keep_ids.tolist()}, tmp)
 
 
 def to_draft_map(keep: list[int]) -> np.ndarray:
@@ -289,13 +289,13 @@ def export(spec: FeatureSpec) -> Path:
     save_fc(draft.fc, dest)
     tokenizer = AutoTokenizer.from_pretrained(converted_target())
     tokenizer.save_pretrained(dest)
-    (dest / "draft_vocab.json").write_text(json.dumps(
+    atomic.write_text(dest / "draft_vocab.json", json.dumps(
         {"target_vocab_size": len(tokenizer), "keep_ids": [int(i) for i in keep],
          "reads": "target features"}))
     stats = {**asdict(spec), "kind": "feature draft (EAGLE)", "history": HISTORY, "steps": step,
              "train_seconds": round(elapsed), "positions_seen": int(step * spec.batch * spec.window),
              "held_out_agreement_teacher_forced": round(score, 4), "gpu_runs": gpu_runs()}
-    (dest / "training.json").write_text(json.dumps(stats, indent=1) + "\n")
+    atomic.write_text(dest / "training.json", json.dumps(stats, indent=1) + "\n")
     log(f"[feature {spec.name}] exported to {dest}: {stats}")
     return dest
 

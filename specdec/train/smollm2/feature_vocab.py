@@ -16,6 +16,8 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from specdec import atomic
+
 FILE = Path("assets/training/smollm2/feature_vocab.json")
 SHARDS = Path("assets/training/smollm2/gen")
 HELD_OUT = ("shard_0000", "shard_0001")
@@ -39,8 +41,8 @@ def onpolicy_vocab(n: int, vocab_size: int, file: Path = FILE, shards: Path = SH
         return keep
     keep = sorted(ranked_answer_tokens(shards, vocab_size)[:n])
     file.parent.mkdir(parents=True, exist_ok=True)
-    file.write_text(json.dumps({"ranked_by": "answer frequency in selfgen shards 2+",
-                                "keep_ids": keep}) + "\n")
+    atomic.write_text(file, json.dumps({"ranked_by": "answer frequency in selfgen shards 2+",
+                                        "keep_ids": keep}) + "\n")
     return keep
 
 

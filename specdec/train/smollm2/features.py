@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from specdec import atomic
 from specdec.train.common import log
 from specdec.train.smollm2.selfgen import TOPK
 
@@ -73,10 +74,10 @@ def run(out: Path, limit: int) -> None:
             t0 = time.perf_counter()
             seqs, prompt_lens = sequences(tokens_file)
             data = label(target, seqs)
-            np.savez(dest.with_suffix(".tmp.npz"), ids=np.concatenate(seqs).astype(np.uint16),
-                     lens=np.array([len(s) for s in seqs], dtype=np.int32),
-                     prompt_lens=np.array(prompt_lens, dtype=np.int32), **data)
-            dest.with_suffix(".tmp.npz").replace(dest)
+            with atomic.replacing(dest) as tmp, open(tmp, "wb") as fh:
+                np.savez(fh, ids=np.concatenate(seqs).astype(np.uint16),
+                         lens=np.array([len(s) for s in seqs], dtype=np.int32),
+                         prompt_lens=np.array(prompt_lens, dtype=np.int32), **data)
             n = sum(map(len, seqs))
             log(f"{dest.name}: {len(seqs)} sequences, {n} positions, "
                 f"{n / (time.perf_counter() - t0):.0f} tok/s")

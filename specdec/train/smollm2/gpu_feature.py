@@ -31,6 +31,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
+from specdec import atomic
 from specdec.train.common import cosine_to_tenth, log, warmup
 from specdec.train.smollm2.feature_draft import (
     SPEC,
@@ -153,7 +154,7 @@ def save_parts(draft, out: Path, stats: dict) -> None:
         save_file(part, str(out / (name + ".tmp")))
         (out / (name + ".tmp")).replace(out / name)
     save_fc(draft.fc, out)
-    (out / "stats.json").write_text(json.dumps(stats, indent=1) + "\n")
+    atomic.write_text(out / "stats.json", json.dumps(stats, indent=1) + "\n")
 
 
 def train(target, draft, pool, keep_ids: list[int], spec: GpuSpec, deadline: float,
@@ -204,7 +205,8 @@ def run(folder: Path, out: Path, budget: float, spec: GpuSpec) -> None:
     todo = instructions(target, tokenizer, spec, gen, device)
     log(f"{len(todo)} instructions ({sum(s == 'magpie' for s, _ in todo)} the target's own)")
     data = make_answers(target, tokenizer, todo, spec, t_start + spec.gen_share * budget, gen, device)
-    np.savez_compressed(out / "answers.npz", **data)
+    with atomic.replacing(out / "answers.npz") as tmp, open(tmp, "wb") as fh:
+        np.savez_compressed(fh, **data)
     pool = list(zip(*conversations(data))) + committed(slice(2, None))
     held = committed(slice(0, 1))[:spec.held]
     keep = torch.tensor(keep_ids, device=device)
@@ -238,7 +240,7 @@ def take(folder: Path) -> Path:
     optim = torch.optim.AdamW([p for p in draft.parameters() if p.requires_grad])
     save_ckpt(SPEC, draft, optim, previous["steps"], previous["train_seconds"])   # CPU steps
     runs = [r for r in gpu_runs() if r["spec"]["seed"] != stats["spec"]["seed"]] + [stats]
-    runs_file().write_text(json.dumps(runs, indent=1) + "\n")
+    atomic.write_text(runs_file(), json.dumps(runs, indent=1) + "\n")
     log(f"checkpoint {ckpt_path(SPEC)} from {folder}: {stats.get('held_out_after')}")
     return ckpt_path(SPEC)
 

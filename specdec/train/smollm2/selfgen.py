@@ -28,6 +28,7 @@ import numpy as np
 import torch
 from transformers import DynamicCache
 
+from specdec import atomic
 from specdec.train.common import log
 from specdec.train.smollm2.instructions import build
 
@@ -108,8 +109,10 @@ def save_shard(out: Path, index: int, data: dict[str, np.ndarray]) -> None:
     out.mkdir(parents=True, exist_ok=True)
     tokens = {k: v for k, v in data.items() if not k.startswith("topk")}
     topk = {k: v for k, v in data.items() if k.startswith("topk")}
-    np.savez_compressed(out / f"shard_{index:04d}.topk.npz", **topk)
-    np.savez_compressed(out / f"shard_{index:04d}.tokens.npz", **tokens)   # written last: "done"
+    for name, part in ((f"shard_{index:04d}.topk.npz", topk),
+                       (f"shard_{index:04d}.tokens.npz", tokens)):     # tokens written last: "done"
+        with atomic.replacing(out / name) as tmp, open(tmp, "wb") as fh:    # whole, or not there
+            np.savez_compressed(fh, **part)
 
 
 def instruction_set(name: str, n: int, tokenizer, seed: int | None = None) -> list[str]:

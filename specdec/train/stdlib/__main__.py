@@ -14,6 +14,7 @@ import json
 import sys
 from pathlib import Path
 
+from specdec import atomic
 from specdec.train.common import log
 from specdec.train.stdlib.corpus import load_corpus
 from specdec.train.stdlib.family import FAMILY, member
@@ -38,7 +39,7 @@ def prepare(data_dir: Path, vocab_size: int, root: Path | None = None) -> dict:
              "train_tokens": int(len(train)), "held_out_tokens": int(len(held)),
              "train_bytes": sum(len(t.encode()) for t in corpus.train),
              "vocab_size": len(tokenizer), "held_out_paths": list(corpus.held_out_paths)}
-    (data_dir / "corpus.json").write_text(json.dumps(stats, indent=1) + "\n")
+    atomic.write_text(data_dir / "corpus.json", json.dumps(stats, indent=1) + "\n")
     log(f"tokens: {len(train):,} train, {len(held):,} held-out; vocab {len(tokenizer)}")
     return stats
 
@@ -51,7 +52,7 @@ def report(what: str) -> int:
     if what == "evaluate":
         names = [f"stdlib/{m.name}" for m in FAMILY]
         results = evaluate(names, np.load(DATA / "held_out.npy"), log=log)
-        (Path("build") / "eval.json").write_text(json.dumps(results, indent=1) + "\n")
+        atomic.write_text(Path("build") / "eval.json", json.dumps(results, indent=1) + "\n")
         return 0
     train = {m.name: json.loads((OUT / m.name / "training.json").read_text()) for m in FAMILY
              if (OUT / m.name / "training.json").exists()}

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from specdec import atomic
 from specdec.train.stdlib.evaluate import CONT_LEN, N_PROMPTS, PROMPT_LEN
 from specdec.train.stdlib.family import FAMILY, SEQ_LEN
 
@@ -116,4 +117,4 @@ Acceptance: this engine's speculative decoding on the same prompts ({CONT_LEN} n
 .venv/bin/python -m specdec.train.stdlib card       # this file
 ```
 """
-    path.write_text(text)
+    atomic.write_text(path, text)

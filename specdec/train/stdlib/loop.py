@@ -14,6 +14,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+from specdec import atomic
 from specdec.train.common import warmup_then_cosine
 from specdec.train.stdlib.family import SEQ_LEN, Member, llama_config
 
@@ -75,10 +76,9 @@ def _load_ckpt(path: Path, model, optim) -> tuple[int, float]:
 
 def _save_ckpt(path: Path, model, optim, step: int, elapsed: float) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    torch.save({"model": model.state_dict(), "optim": optim.state_dict(), "step": step,
-                "elapsed": elapsed}, tmp)
-    tmp.replace(path)
+    with atomic.replacing(path) as tmp:            # a checkpoint cut short keeps the last one
+        torch.save({"model": model.state_dict(), "optim": optim.state_dict(), "step": step,
+                    "elapsed": elapsed}, tmp)
 
 
 def _load_teacher(m: Member, out_dir: Path):
@@ -137,6 +137,6 @@ def _finish(m, model, tokenizer, held, out_dir: Path, tokens: int, elapsed: floa
     dest = out_dir / m.name
     model.to(torch.float16).save_pretrained(dest)
     tokenizer.save_pretrained(dest)
-    (dest / "training.json").write_text(json.dumps(stats, indent=2) + "\n")
+    atomic.write_text(dest / "training.json", json.dumps(stats, indent=2) + "\n")
     log(f"[{m.name}] saved to {dest}: held-out loss {loss:.4f}")
     return stats

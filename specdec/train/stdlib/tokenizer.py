@@ -9,6 +9,8 @@ from typing import Iterable
 
 import numpy as np
 
+from specdec import atomic
+
 EOT = "<|endoftext|>"
 
 
@@ -52,4 +54,5 @@ def encode_stream(tokenizer, texts: Iterable[str]) -> np.ndarray:
 
 def save_stream(path: Path, ids: np.ndarray) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    np.save(path, ids)
+    with atomic.replacing(path) as tmp, open(tmp, "wb") as fh:
+        np.save(fh, ids)
