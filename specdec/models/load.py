@@ -16,7 +16,7 @@ import torch
 
 from specdec.errors import LoadError
 from specdec.models import backend as backends
-from specdec.models import gguf, head8, kernels
+from specdec.models import gguf, head8, kernels, sizing
 from specdec.models.backend import TorchBackend
 from specdec.models.feature import FeatureDraft, is_feature_folder, load_feature_draft
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, converted_folder, is_converted, resolve, source_gguf
@@ -150,6 +150,7 @@ def load_model(name: str, device: torch.device | None = None, device_map=None,
     check_precision(precision)
     _check_dtypes(name)
     src = resolve(name)
+    _sized(name)                              # before transformers builds a single layer
     if head8.has_head(src):                   # a draft whose LM head is stored in 8 bits
         model = _split_head_model(name, src)
     else:
@@ -172,6 +173,12 @@ def load_model(name: str, device: torch.device | None = None, device_map=None,
             and (precision != "auto" or memory_bound(model)):
         kernels.choose(model, precision, lambda: _gguf_blocks(name, model))
     return model.eval()
+
+
+def _sized(name: str) -> None:
+    """The config, read alone, against the ceilings and this machine's free memory (sizing.py)."""
+    from transformers import AutoConfig
+    sizing.check(_from_pretrained(AutoConfig, name), name)
 
 
 def _weights(name: str, extra: dict):
