@@ -101,12 +101,12 @@ def _agreement() -> str:
 
 
 def _backend_timing(pair: specdec.Pair) -> str:
-    """" Timed here: …" when auto chose between backends by timing a two-token pass."""
+    """" Timed here: …" when auto chose between backends by timing a one-token step."""
     timings = getattr(pair.passes, "timings", None)
     if not timings:
         return ""
     shown = ", ".join(f"{name} {ms:.1f} ms" for name, ms in sorted(timings.items(), key=lambda kv: kv[1]))
-    return " " + _("Backends timed here (a two-token pass on {cpu}): {shown}.").format(
+    return " " + _("Backends timed here (a one-token step on {cpu}): {shown}.").format(
         cpu=_cpu(), shown=shown)
 
 

@@ -11,9 +11,9 @@ autoregressive step, a verification of k + 1 rows).
 model a CPU user runs in a compiled runtime. The tiny stdlib models stay on torch, and a
 user's own model or GGUF takes `backend="onnx"` when asked (its build takes a while, and the
 builder does not take every architecture or shape: one message says so). `auto` times a
-two-row pass of each on this machine (cached per CPU, library versions and
-model in build/backends.json) and keeps the faster; a named backend is used as asked. A run
-records which backend verified it (Run.settings["backend"]).
+one-token step of each on this machine (ONNX Runtime's feeds two rows, onnx_target.py; cached
+per CPU, library versions and model in build/backends.json) and keeps the faster; a named
+backend is used as asked. A run records which backend verified it (Run.settings["backend"]).
 """
 from __future__ import annotations
 
@@ -40,7 +40,6 @@ PROBE_REPEATS = 7
 
 class TorchBackend:
     name = "torch"
-    requantised = False
 
     def __init__(self, model, vocab_size: int):
         self.model, self.vocab_size = model, vocab_size
@@ -58,7 +57,6 @@ class TorchBackend:
 class OnnxBackend:
     """The target on ONNX Runtime (a re-quantised int4 build): chain rounds only."""
     name = "onnx"
-    requantised = True
 
     def __init__(self, target, vocab_size: int):
         self.target, self.vocab_size = target, vocab_size
@@ -121,7 +119,7 @@ def _session(name: str, source: Path):
     return target
 
 
-def pass_ms(backend, rows: int = 2, prefix: int = 64, repeats: int = PROBE_REPEATS) -> float:
+def pass_ms(backend, rows: int = 1, prefix: int = 64, repeats: int = PROBE_REPEATS) -> float:
     """Fastest of `repeats` passes of `rows` tokens after `prefix` cached positions."""
     cache, times = backend.new_cache(), []
     backend.forward(list(range(10, 10 + prefix)), cache, keep=1)
@@ -135,11 +133,11 @@ def pass_ms(backend, rows: int = 2, prefix: int = 64, repeats: int = PROBE_REPEA
 
 def _key(name: str) -> str:
     return (f"{cpu_model()} | {torch.backends.cpu.get_cpu_capability()} | torch {torch.__version__} | "
-            f"{json.dumps(onnx_build.versions(), sort_keys=True)} | {name} | threads {torch.get_num_threads()}")
+            f"{json.dumps(onnx_build.versions(), sort_keys=True)} | {name} | threads {torch.get_num_threads()} | step")
 
 
 def _faster(name: str, *candidates):
-    """The candidate whose two-row pass is fastest here (timed once, then kept)."""
+    """The candidate whose one-token step is fastest here (timed once, then kept)."""
     key, saved = _key(name), _read()
     timings = saved.get(key)
     if not (isinstance(timings, dict) and set(timings) == {c.name for c in candidates}):
