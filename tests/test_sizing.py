@@ -65,6 +65,7 @@ def test_a_gguf_is_sized_from_its_metadata_before_its_tensors_are_read(tmp_path,
     from transformers import AutoModelForCausalLM
 
     from specdec.models import gguf
+
     from tiny_gguf import write_tiny_gguf
     monkeypatch.setenv("SPECDEC_CACHE", str(tmp_path / "cache"))
     monkeypatch.setattr(AutoModelForCausalLM, "from_pretrained",
