@@ -1,6 +1,8 @@
 """Figure builders and the token strip, from a fixed hand-made round."""
 from dataclasses import replace
 
+import pytest
+
 from specdec.trace.run import Caches, Dist, Final, Position, Round
 from ui.figures import rounds as plots
 from ui.strip import strip_html
@@ -139,3 +141,34 @@ def test_acceptance_and_speedup_get_separate_axes_and_labels_clear_the_break_eve
     assert bars.data[0].textposition == "auto" and list(bars.data[0].text) == ["1.02", "0.40"]
     assert next(s for s in bars.layout.shapes if s.y0 == 1.0).layer == "below"
     assert bars.layout.yaxis.range[1] > 1.02 * 1.1                  # room above the tallest label
+
+
+@pytest.mark.parametrize("eps", [0.0, 0.1])
+def test_the_speedup_formula_in_the_title_is_balanced(eps):
+    from ui.figures.lessons import theory_figure
+    title = theory_figure(0.7, 4, 0.05, eps=eps).layout.title.text
+    formula = title[title.index("(1 − α"):]
+    assert formula.count("(") == formula.count(")")
+    assert ("k·ε" in formula) == bool(eps) and "c = 0.05" in formula
+
+
+def test_the_strip_legend_names_every_kind_the_timeline_chart_can_show():
+    """Every final-token kind the chart's legend can show (correction, bonus, a target token of
+    an autoregressive round) is in the token strip's legend too, in the strip's own colour class."""
+    from ui.strip import legend_html
+    legend = legend_html()
+    for kind, words in (("correction", "correction (residual)"), ("bonus", "bonus (p_k+1)"),
+                        ("target", "target token (no draft)")):
+        assert f'<span class="t {kind}" title="{words}">{words}</span>' in legend
+
+
+def test_the_timeline_legend_speaks_korean():
+    """The chart's final-token legend goes through the catalog (it was fixed English text)."""
+    from specdec import wording
+    from ui.i18n import catalog
+    wording.use(catalog("ko").gettext)
+    try:
+        names = {trace.name for trace in plots.timeline_figure([fixed_round()]).data}
+    finally:
+        wording.use(lambda text: text)
+    assert "교정 (잔여 분포)" in names

@@ -60,8 +60,9 @@ def theory_figure(alpha: float, k: int, c: float, measured: list[dict] | None = 
                              name=_("your k"), marker=dict(size=14, color=COLORS["bonus"])))
     if measured:
         _add_measured(fig, measured)
-    cost = f"k·c + 1 + k·ε), c = {c:.2f}, ε = {eps:.2f}" if eps else f"k·c + 1) at c = {c:.2f}"
-    return _layout(fig, _("Expected speedup") + f" (1 − α^(k+1)) / ((1 − α)({cost}",
+    cost = "k·c + 1 + k·ε" if eps else "k·c + 1"
+    values = f"c = {c:.2f}, ε = {eps:.2f}" if eps else f"c = {c:.2f}"
+    return _layout(fig, _("Expected speedup") + f" (1 − α^(k+1)) / ((1 − α)({cost})), {values}",
                    height=420, xaxis_title=_("k (draft length)"), yaxis_title=_("speedup ×"))
 
 

@@ -199,8 +199,8 @@ def timeline_figure(rounds: list[Round], selected: int | None = None) -> go.Figu
     xs = [r.index + 1 for r in rounds]
     kept = [min(r.n_accepted, len(r.emitted)) for r in rounds]
     traces = [go.Bar(name=_("accepted draft"), x=xs, y=kept, marker_color=COLORS["accepted"])]
-    for kind, name in (("correction", "correction (residual)"), ("bonus", "bonus (p_k+1)"),
-                       ("target", "target token (no draft)")):
+    for kind, name in (("correction", _("correction (residual)")), ("bonus", _("bonus (p_k+1)")),
+                       ("target", _("target token (no draft)"))):
         ys = [1 if r.final.kind == kind and len(r.emitted) > r.n_accepted else 0 for r in rounds]
         if any(ys):
             traces.append(go.Bar(name=name, x=xs, y=ys, marker_color=COLORS.get(kind, COLORS["target"])))
