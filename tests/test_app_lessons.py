@@ -98,4 +98,4 @@ def test_the_exactness_lab_checks_the_tree_rules_too(tiny_dirs):
     at.button(key="tree_exact_run").click().run()
     assert not at.exception
     table = at.dataframe[-1].value
-    assert len(table) == 3 and any("Still exact?" in h.value for h in at.header)
+    assert len(table) == 3 and any("Still exact with a tree of drafts?" in h.value for h in at.header)

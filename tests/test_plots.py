@@ -172,3 +172,11 @@ def test_the_timeline_legend_speaks_korean():
     finally:
         wording.use(lambda text: text)
     assert "교정 (잔여 분포)" in names
+
+
+def test_the_theory_line_of_tokens_per_round_rises_with_k_whatever_each_k_measured():
+    from ui.figures.lessons import tokens_figure
+    rows = [{"k": k, "alpha": a, "tokens_per_round": 1.5} for k, a in zip(range(1, 7), (0.5, 0.3, 0.6, 0.2, 0.5, 0.3))]
+    theory = tokens_figure(rows).data[0].y
+    assert all(b > a for a, b in zip(theory, theory[1:]))                     # no zig-zag
+    assert theory[0] == pytest.approx(1 + 0.4)                                # α = mean 0.4, k = 1

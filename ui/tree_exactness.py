@@ -29,7 +29,7 @@ def exactness_rows(pair, ids, sampling, width: int, n: int, progress) -> tuple[l
 def tree_rules_check(pair, settings) -> None:
     """The three node rules on the pair's real first-position p and q (both lesson pages; the
     pair has a plain draft model: family.lab_pair chooses it)."""
-    st.header(_("Still exact?"))
+    st.header(_("Still exact with a tree of drafts?"))
     n = st.select_slider(_("Trials per rule"), [1000, 3000, 10000], value=3000, key="tree_trials")
     sampling = replace(settings, temperature=max(settings.temperature, 0.5)).sampling
     text = st.session_state.prompt

@@ -5,6 +5,7 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
+from specdec.trace.theory import expected_tokens
 from specdec.wording import _
 from ui.figures.rounds import COLORS, _layout
 
@@ -79,10 +80,13 @@ def _add_measured(fig: go.Figure, measured: list[dict]) -> None:
 
 
 def tokens_figure(measured: list[dict]) -> go.Figure:
-    """Measured tokens per round against Eq. (1) at the measured α̂."""
+    """Measured tokens per round against Eq. (1) at one α: the mean α̂ of the runs (each k's own
+    α̂ moves with its prompts' luck, and a theory line drawn through them zig-zags)."""
     ks = [r["k"] for r in measured]
+    alpha = sum(r["alpha"] for r in measured) / len(measured)
     fig = go.Figure([
-        go.Scatter(x=ks, y=[r["theory_tokens"] for r in measured], name=_("theory (1 − α^(k+1))/(1 − α)"),
+        go.Scatter(x=ks, y=[expected_tokens(alpha, k) for k in ks],
+                   name=_("theory (1 − α^(k+1))/(1 − α) at the mean α̂ = {alpha:.2f}").format(alpha=alpha),
                    mode="lines", line=dict(color=COLORS["target"])),
         go.Scatter(x=ks, y=[r["tokens_per_round"] for r in measured], name=_("measured"),
                    mode="markers", marker=dict(size=11, symbol="x", color=COLORS["correction"]))])
