@@ -158,3 +158,40 @@ def test_agreement_counts_the_positions_where_both_targets_pick_the_same_top_tok
         same += int((mine == theirs[len(prompt) - 1:].argmax(-1)).sum())
     found = agreement(torch_backend, tiny_onnx.passes, texts)
     assert found["agreement"] == same / 6 and found["positions"] == 6 and found["chats"] == 2
+
+
+def test_the_bench_adds_the_engine_on_torch_and_the_runtime_own_loop(tiny_onnx):
+    """A target on ONNX Runtime: the engine's rows run there, the same engine on torch beside
+    them, and onnxruntime-genai's own loop on the same build; greedy outputs agree within each
+    backend's rows, and the runtime's one-row loop is counted, not compared."""
+    from specdec.bench.runner import BACKEND_ROWS, bench
+    result = bench(tiny_onnx, [PROMPT, "ab"], [2], [0.0], 6, 1, drafting=specdec.Settings(drafter="ngram"))
+    setting = result["settings"][0]
+    rows = {r["row"]: r for r in setting["rows"]}
+    assert set(BACKEND_ROWS) <= set(rows) and result["backend"] == "onnx"
+    assert rows["onnxruntime-genai generate"]["tokens"] > 0
+    assert setting["identical"] is True and "onnxruntime-genai generate" in setting["not_compared"]
+
+
+def test_a_run_that_fills_the_context_ends_as_on_torch_would(tiny_onnx):
+    """At the context's last position no placeholder row fits: the step feeds the token before
+    again, and the run still ends at the context window, its greedy text the speculative one."""
+    no_eos = tiny_pair(eos=False)                                   # the same weights, no stop token
+    pair = replace(tiny_onnx, tokenizer=no_eos.tokenizer, target=no_eos.target)
+    settings = specdec.Settings(temperature=0.0, max_new_tokens=200, k=3)
+    ar = specdec.autoregressive(pair, PROMPT, settings)
+    spec = specdec.generate(pair, PROMPT, settings)
+    assert ar.stop_reason == spec.stop_reason == "context window"
+    assert ar.token_ids == spec.token_ids and len(ar.prompt_ids) + len(ar.token_ids) == pair.context
+    assert ar.settings["backend"] == "onnx"
+
+
+def test_the_last_position_of_the_context_is_fed_with_the_token_before_again(tiny_onnx):
+    target = tiny_onnx.passes.target
+    tokens = [(7 * i + 3) % 13 for i in range(target.context)]
+    wide, steps = target.new_cache(), target.new_cache()
+    together, _ = target.forward(tokens, wide)                                   # (64, V): one pass
+    target.forward(tokens[:-1], steps)                                           # 63 positions
+    last, _ = target.forward(tokens[-1:], steps)                                 # no room for a placeholder
+    assert torch.equal(last[0], together[-1]) and steps.get_seq_length() == target.context
+    assert steps.ids == tokens

@@ -32,6 +32,7 @@ def step_ms(model, vocab: int, prefix: int = 64, reps: int = 30, tokens: int = 1
     tokens = 1 is a decoding step; tokens = k + 1 is a verification pass.
     """
     backend = model if hasattr(model, "new_cache") else TorchBackend(model, vocab)
+    prefix = max(1, min(prefix, backend.context - tokens - 1))           # a short-context model
     cache = backend.new_cache()
     backend.forward([1 + i % (vocab - 1) for i in range(prefix)], cache, keep=1)
     times = []

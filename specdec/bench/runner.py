@@ -46,11 +46,12 @@ from specdec.trace.theory import expected_speedup, speedup_with_verify, verify_c
 ROWS = ("engine autoregressive", "engine speculative", "transformers generate",
         "transformers assisted (k, constant)", "transformers assisted (library defaults)",
         "engine speculative (library defaults)", "transformers generate (as a user loads it)",
-        "llama.cpp generate", "llama.cpp prompt lookup (k)",
-        "engine autoregressive (torch)", "engine speculative (torch)", "onnxruntime-genai generate")
-PER_K = ROWS[1], ROWS[3], ROWS[8], ROWS[10]      # rows that depend on k; the others are shared
-ON_TORCH = ROWS[9], ROWS[10]             # the engine's rows on torch when the pair runs elsewhere
-GENAI = ROWS[11]
+        "llama.cpp generate", "llama.cpp prompt lookup (k)")
+# rows only for a target on another backend than torch: the engine on torch, the runtime's own loop
+ON_TORCH = "engine autoregressive (torch)", "engine speculative (torch)"
+GENAI = "onnxruntime-genai generate"
+BACKEND_ROWS = (*ON_TORCH, GENAI)
+PER_K = ROWS[1], ROWS[3], ROWS[8], ON_TORCH[1]    # rows that depend on k; the others are shared
 # transformers' assistant defaults (num_assistant_tokens=20, constant schedule,
 # assistant_confidence_threshold=0.4) as this engine's confidence policy; the library
 # also adapts its threshold during a run, this engine keeps it fixed.
@@ -147,16 +148,17 @@ def rows_for(method, user_why: str | None = None, peers_why: str | None = None) 
 
 
 def backend_rows(names: tuple[str, ...], why: str | None, pair) -> tuple[tuple[str, ...], str | None]:
-    """The torch rows only when the pair's target runs elsewhere; the runtime's own loop only
-    when it runs on ONNX Runtime."""
-    drop, reasons = [], [why] if why else []
+    """Add the rows of a target that runs elsewhere than torch: the engine on torch, and the
+    runtime's own loop where it can run (else why not)."""
     if pair.passes.name == "torch":
-        drop += ON_TORCH
+        return names, why
     genai_why = ort_genai.why_not(pair)
-    if genai_why:
-        drop.append(GENAI)
-        reasons.append(genai_why)
-    return tuple(r for r in names if r not in drop), "; ".join(reasons) or None
+    extra = ON_TORCH if genai_why else BACKEND_ROWS
+    return names + extra, "; ".join(w for w in (why, genai_why) if w) or None
+
+
+def applicable(pair) -> tuple[str, ...]:
+    return ROWS if pair.passes.name == "torch" else ROWS + BACKEND_ROWS
 
 
 def _peers_why(pair) -> str | None:
@@ -272,7 +274,7 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
     c, draft_ms, target_ms = drafter_cost(pair, drafting)
     method = library_drafting(pair, drafting)
     names, why = backend_rows(*rows_for(method, user_load_why(pair.target_name), _peers_why(pair)), pair)
-    out = {"skipped_rows": [r for r in ROWS if r not in names], "skipped_why": why,
+    out = {"skipped_rows": [r for r in applicable(pair) if r not in names], "skipped_why": why,
            "target": pair.target_name, "draft": pair.draft_name, "drafter": drafting.drafter,
            "exit_layer": drafting.exit_layer if drafting.drafter == "early-exit" else None,
            "library_drafting": None if isinstance(method, str) else method.label,

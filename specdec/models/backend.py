@@ -43,6 +43,7 @@ class TorchBackend:
 
     def __init__(self, model, vocab_size: int):
         self.model, self.vocab_size = model, vocab_size
+        self.context = getattr(model.config, "max_position_embeddings", None) or 2048   # positions it takes
 
     def new_cache(self):
         return new_cache(self.model)
@@ -59,7 +60,7 @@ class OnnxBackend:
     name = "onnx"
 
     def __init__(self, target, vocab_size: int):
-        self.target, self.vocab_size = target, vocab_size
+        self.target, self.vocab_size, self.context = target, vocab_size, target.context
 
     def new_cache(self):
         return self.target.new_cache()
