@@ -5,7 +5,10 @@ GGUF conversion and the model load (40-66 s on a 2-core machine). Here they happ
 server prints its URL, with a line saying what is going on; the pair goes into the
 st.cache_resource entry the pages read (ui/loaders.preload), so the first page finds it.
 
-    python -m ui.serve [streamlit run options]     # e.g. --server.port 8501
+    python -m ui.serve [--no-machine-profile] [streamlit run options]     # e.g. --server.port 8501
+
+--no-machine-profile: skip the background profile of this machine (the browser tests, which
+start many servers on a fresh clone and are about the pages, not about timing).
 """
 from __future__ import annotations
 
@@ -21,8 +24,9 @@ def say(text: str) -> None:
     print(f"  {text}", flush=True)
 
 
-def prepare() -> None:
-    """Convert (the first time) and load the default pair, saying how long it took."""
+def prepare(profile: bool = True) -> None:
+    """Convert (the first time) and load the default pair, saying how long it took; then, in
+    the background, profile this machine when it has not been (`profile`)."""
     t0 = time.perf_counter()
     from specdec.models.gguf import target_converted
     from ui.catalog import CHOICES
@@ -35,7 +39,8 @@ def prepare() -> None:
     preload()
     say(f"Models ready in {time.perf_counter() - t0:.1f} s; starting the server.")
     threading.Thread(target=_warm_typical, name="typical", daemon=True).start()
-    threading.Thread(target=_measure_machine, name="machine", daemon=True).start()
+    if profile:
+        threading.Thread(target=_measure_machine, name="machine", daemon=True).start()
 
 
 def _warm_typical() -> None:
@@ -66,10 +71,14 @@ def _measure_machine() -> None:
     say(f"Measured: a target step {profile.step_ms:.1f} ms, a pass of 5 tokens {profile.v[5]:.2f} steps.")
 
 
+NO_PROFILE = "--no-machine-profile"
+
+
 def main() -> int:
-    prepare()
+    options = sys.argv[1:]
+    prepare(profile=NO_PROFILE not in options)
     from streamlit.web import cli
-    sys.argv = ["streamlit", "run", str(APP), *sys.argv[1:]]
+    sys.argv = ["streamlit", "run", str(APP), *(o for o in options if o != NO_PROFILE)]
     return cli.main()
 
 

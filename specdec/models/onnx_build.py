@@ -13,6 +13,7 @@ fingerprint is the one it was built from; anything else builds it again, saying 
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib.metadata
 import importlib.util
@@ -51,6 +52,17 @@ def _sha256(path: Path) -> str:
     return digest.hexdigest()
 
 
+def _hashed(path: Path) -> str:
+    """A file's SHA-256, computed once per process and file state (size, mtime, inode)."""
+    stat = path.stat()
+    return _digest(str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino)
+
+
+@functools.lru_cache(maxsize=64)
+def _digest(path: str, size: int, mtime_ns: int, inode: int) -> str:
+    return _sha256(Path(path))
+
+
 def _source_id(source: Path) -> str:
     """What the build came from: the source folder's fingerprint file (the GGUF conversion
     records every file's hash there), else its config and weights' sizes."""
@@ -73,7 +85,7 @@ def stale(source: Path, folder: Path) -> str | None:
         return "built by another onnxruntime-genai or with other options"
     for name, digest in sorted((saved.get("files") or {}).items()):
         path = folder / str(name)
-        if not path.is_file() or _sha256(path) != digest:
+        if not path.is_file() or _hashed(path) != digest:
             return f"{name} is missing or changed"
     return None if saved.get("files") else "no build record"
 
