@@ -12,7 +12,7 @@ import torch
 import specdec
 from specdec.errors import LoadError
 from specdec.models import backend as backends
-from specdec.models import onnx_build, onnx_target
+from specdec.models import onnx_build, onnx_graph, onnx_target
 from specdec.models.backend import OnnxBackend
 from specdec.models.onnx_target import OrtTarget
 from specdec.rules.sampling import probs_from_logits
@@ -42,8 +42,8 @@ def smol_onnx():
 
 
 def test_rows_do_not_depend_on_the_width_of_their_pass(tiny_onnx, smol_onnx):
-    """On the installed build and this CPU: a pass of 9 rows equals the same tokens fed two at
-    a time, and a one-token step (fed with its placeholder row) equals its row in a wider pass."""
+    """On the installed build and this CPU: a pass of 9 rows equals the same tokens fed one at
+    a time (the graph's attention sees each pass with one row more: onnx_graph.py)."""
     for pair in (tiny_onnx, smol_onnx):
         target = pair.passes.target
         assert target.rows_agree()
@@ -62,7 +62,6 @@ def test_a_build_whose_rows_depend_on_the_width_is_refused(tiny_onnx, monkeypatc
     def one_row_differs(cache, feed):
         logits, states = run(cache, feed)
         return (logits + 1e-3 if len(feed) == 1 else logits), states
-    monkeypatch.setattr(onnx_target, "MIN_ROWS", 1)
     monkeypatch.setattr(onnx_target.OrtCache, "run", one_row_differs)
     assert not target.rows_agree()
     monkeypatch.setattr(backends, "OrtTarget", lambda *_: target, raising=False)
@@ -174,8 +173,8 @@ def test_the_bench_adds_the_engine_on_torch_and_the_runtime_own_loop(tiny_onnx):
 
 
 def test_a_run_that_fills_the_context_ends_as_on_torch_would(tiny_onnx):
-    """At the context's last position no placeholder row fits: the step feeds the token before
-    again, and the run still ends at the context window, its greedy text the speculative one."""
+    """The context is one position shorter than the rotary tables (the padded attention row
+    needs one): a run that fills it ends at the context window, its greedy text the speculative one."""
     no_eos = tiny_pair(eos=False)                                   # the same weights, no stop token
     pair = replace(tiny_onnx, tokenizer=no_eos.tokenizer, target=no_eos.target)
     settings = specdec.Settings(temperature=0.0, max_new_tokens=200, k=3)
@@ -186,12 +185,20 @@ def test_a_run_that_fills_the_context_ends_as_on_torch_would(tiny_onnx):
     assert ar.settings["backend"] == "onnx"
 
 
-def test_the_last_position_of_the_context_is_fed_with_the_token_before_again(tiny_onnx):
+def test_the_last_position_of_the_context_equals_its_row_in_one_pass(tiny_onnx):
     target = tiny_onnx.passes.target
     tokens = [(7 * i + 3) % 13 for i in range(target.context)]
     wide, steps = target.new_cache(), target.new_cache()
-    together, _ = target.forward(tokens, wide)                                   # (64, V): one pass
-    target.forward(tokens[:-1], steps)                                           # 63 positions
-    last, _ = target.forward(tokens[-1:], steps)                                 # no room for a placeholder
+    together, _ = target.forward(tokens, wide)                                   # (context, V): one pass
+    target.forward(tokens[:-1], steps)
+    last, _ = target.forward(tokens[-1:], steps)                                 # the context's last position
     assert torch.equal(last[0], together[-1]) and steps.get_seq_length() == target.context
-    assert steps.ids == tokens
+
+
+def test_every_attention_node_of_the_build_is_padded(tiny_onnx):
+    """The edit the exactness rests on is in the graph that runs (onnx_graph.py)."""
+    import onnx
+    graph = onnx.load(str(tiny_onnx.passes.target.folder / onnx_graph.FILE), load_external_data=False).graph
+    attention = [n for n in graph.node if n.op_type == "GroupQueryAttention"]
+    made = {o for n in graph.node if n.op_type == "Concat" for o in n.output}
+    assert attention and all(n.input[0] in made for n in attention)

@@ -3,9 +3,9 @@ the ONNX Runtime backend ("does the engine add anything to the runtime it drives
 
 The same build folder, the same prompt ids (the engine encodes each prompt and hands the ids
 over), the same new-token budget, threads and sampling (greedy at T = 0, else temperature,
-top-k and top-p). Its loop feeds one row a step, the runtime's one-row kernel, which gives
-slightly different logits from the engine's passes of two or more rows (onnx_target.py), so
-its outputs are counted but not compared token for token.
+top-k and top-p). Its loop runs the builder's own graph, whose attention takes another path
+for a one-row step than the engine's padded graph (onnx_graph.py), so its logits differ in the
+last bits and its outputs are counted but not compared token for token.
 """
 from __future__ import annotations
 

@@ -338,7 +338,7 @@ def comparable(pair, measured: dict) -> tuple[list[dict], dict[str, str]]:
     """Groups of rows whose greedy outputs must agree token for token — the rows on the pair's
     backend, and the rows of the target's own modules (torch) — and why the others are not compared."""
     why = {p: "llama.cpp returns text; its own precision and kernels" for p in PEERS}
-    why[GENAI] = "one row a step: ONNX Runtime's one-row kernel gives other logits (models/onnx_target.py)"
+    why[GENAI] = "the builder's own graph: its one-row attention gives other logits (models/onnx_graph.py)"
     if precision.of(pair.target) != "float32":
         why[USER_LOADED] = (f"float32, while the engine's target multiplies in {precision.of(pair.target)}: "
                             "another model at the last bits")

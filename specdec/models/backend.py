@@ -11,7 +11,7 @@ autoregressive step, a verification of k + 1 rows).
 model a CPU user runs in a compiled runtime. The tiny stdlib models stay on torch, and a
 user's own model or GGUF takes `backend="onnx"` when asked (its build takes a while, and the
 builder does not take every architecture or shape: one message says so). `auto` times a
-one-token step of each on this machine (ONNX Runtime's feeds two rows, onnx_target.py; cached
+one-token step of each on this machine (cached
 per CPU, library versions and model in build/backends.json) and keeps the faster; a named
 backend is used as asked. A run records which backend verified it (Run.settings["backend"]).
 """
@@ -26,7 +26,7 @@ import torch
 
 from specdec import atomic
 from specdec.errors import LoadError
-from specdec.models import onnx_build
+from specdec.models import onnx_build, onnx_graph
 from specdec.models.kernels import cpu_model
 from specdec.models.names import CONVERTED
 from specdec.models.runtime import crop_cache, forward_with_features, new_cache
@@ -134,7 +134,8 @@ def pass_ms(backend, rows: int = 1, prefix: int = 64, repeats: int = PROBE_REPEA
 
 def _key(name: str) -> str:
     return (f"{cpu_model()} | {torch.backends.cpu.get_cpu_capability()} | torch {torch.__version__} | "
-            f"{json.dumps(onnx_build.versions(), sort_keys=True)} | {name} | threads {torch.get_num_threads()} | step")
+            f"{json.dumps(onnx_build.versions(), sort_keys=True)} | {onnx_graph.VERSION} | {name} | "
+            f"threads {torch.get_num_threads()} | step")
 
 
 def _faster(name: str, *candidates):

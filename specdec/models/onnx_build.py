@@ -27,6 +27,7 @@ from pathlib import Path
 
 from specdec import atomic
 from specdec.errors import LoadError
+from specdec.models import onnx_graph
 from specdec.wording import N_
 
 ROOT = Path(__file__).resolve().parents[2] / "build" / "onnx"
@@ -83,6 +84,8 @@ def stale(source: Path, folder: Path) -> str | None:
         return "the source model changed"
     if saved.get("versions") != versions() or saved.get("options") != list(OPTIONS):
         return "built by another onnxruntime-genai or with other options"
+    if saved.get("graph") != onnx_graph.VERSION:
+        return "built before the graph's last change"
     for name, digest in sorted((saved.get("files") or {}).items()):
         path = folder / str(name)
         if not path.is_file() or _hashed(path) != digest:
@@ -131,8 +134,10 @@ def _build(source: Path, folder: Path) -> None:
             tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
             raise LoadError(N_("building the ONNX model failed: {detail}"), detail=tail[0][:200])
         model = tmp / "model"
+        onnx_graph.pad_attention(model / "model.onnx", model / onnx_graph.FILE)
         files = {p.name: _sha256(p) for p in sorted(model.iterdir()) if p.is_file()}
-        record = {"source": _source_id(source), "versions": versions(), "options": list(OPTIONS), "files": files}
+        record = {"source": _source_id(source), "versions": versions(), "options": list(OPTIONS),
+                  "graph": onnx_graph.VERSION, "files": files}
         atomic.write_text(model / STAMP, json.dumps(record, indent=1) + "\n")
         if folder.exists():
             shutil.rmtree(folder)
