@@ -11,7 +11,7 @@ export TOKENIZERS_PARALLELISM = false
 # arena and keep that memory after the sessions close. Two arenas keep the server's size steady.
 export MALLOC_ARENA_MAX ?= 2
 
-.PHONY: setup catalogs embedded lint kernels-avx2 run test browser bench peers clean
+.PHONY: setup catalogs embedded corpus vectors lint kernels-avx2 run test browser bench peers clean
 
 setup: $(STAMP)
 
@@ -35,6 +35,16 @@ embedded: setup
 		logging.disable_progress_bar(); from specdec.models.load import load_pair; \
 		print('target backend:', load_pair('smollm2/target', None).passes.name)"
 
+# Beyond tokens: the retrieval corpus is this Python's own documentation (stdlib docstrings and
+# pydoc's topics), read once here into build/beyond/ (a few seconds; never shipped as a copy).
+# `vectors` adds the embedding stage's passage vectors (minutes on 2 cores, once): `make run` builds
+# them so that the page's first live query does not; the tests use a slice of their own.
+corpus: setup
+	@$(PY) -m specdec.beyond corpus
+
+vectors: corpus
+	@$(PY) -m specdec.beyond corpus --vectors
+
 # ruff (pyproject.toml) and the import-layer contracts (import-linter, pyproject.toml)
 lint: setup
 	@$(VENV)/bin/ruff check -q .
@@ -55,7 +65,7 @@ kernels-avx2: setup
 # malloc, ui/memory.py's trim returns it (1.07x; scripts/load_test.py).
 # ui.serve converts (first time) and loads the default pair, then starts `streamlit run app.py`:
 # the first page finds the models loaded (scripts/first_visit.py times it).
-run: catalogs
+run: catalogs vectors
 	PYTHONMALLOC=malloc $(PY) -m ui.serve --server.port $(PORT) --server.headless true \
 		--server.fileWatcherType none --browser.gatherUsageStats false
 
@@ -69,7 +79,7 @@ browser:
 # install took 107 s with every file compiled, 56 s without). The steps before the tests run
 # side by side (the GGUF conversion, the linters, a browser install on a new machine).
 test: setup
-	@$(MAKE) -s -j4 catalogs browser lint embedded kernels-avx2
+	@$(MAKE) -s -j4 catalogs browser lint embedded kernels-avx2 corpus
 	@$(PY) -m pytest -q -p no:cacheprovider -n 2 --dist worksteal
 
 # llama.cpp, the bench's yardstick on the same GGUF (specdec/bench/peers.py). Not part of `make test`:

@@ -5,11 +5,13 @@ import pandas as pd
 import streamlit as st
 
 from specdec.prompts import round_robin
-from ui import family, jobs, loaders, shell, sidebar, state, tables
+from ui import family, jobs, loaders, many_view, shell, sidebar, state, tables
 from ui.examples import kind_name
 from ui.figures.lessons import drafters_figure
 from ui.i18n import _
 from ui.lessons import store
+from ui.lessons.acceptance_words import disagreement
+from ui.lessons.bench_words import drafter_name
 from ui.lessons.drafters import compare, figure_key, variants
 from ui.lessons.speed import NEW_TOKENS, REPEATS, clock_note, spread_warning
 from ui.measured import local, measured
@@ -49,11 +51,12 @@ def measure():
     return rows
 
 
-KEY_OF = figure_key(TARGET, SETTINGS, VARIANTS, PROMPTS, CHAT, state.precision())
+KEY_OF = figure_key(TARGET, SETTINGS, VARIANTS, PROMPTS, CHAT, state.measured_as())
 rows = measure()
 if rows:
     overall = [r for r in rows if r["kind"] == "all"]
-    tables.show(pd.DataFrame(overall).drop(columns=["kind", "load"], errors="ignore"), "drafters_all")
+    shown = [{**r, "drafter": drafter_name(r["drafter"])} for r in overall]
+    tables.show(pd.DataFrame(shown).drop(columns=["kind", "load"], errors="ignore"), "drafters_all")
     st.caption(_("speedup: median of {n} interleaved repeats, with their min and max; c: draft "
                  "step / target one-token step.").format(n=REPEATS))
     others = store.elsewhere_caption(overall, KEY_OF, "drafters", lambda r: r["drafter"], kind_name)
@@ -78,9 +81,14 @@ if rows:
     with c2:
         chart(drafters_figure(overall, "speedup", _("Speedup (CPU time: the machine was busy)")
                               if overall[0].get("clock") == "cpu" else _("Wall-clock speedup")), "drafters-speed")
+    note = disagreement([(drafter_name(r["drafter"]), r["acceptance_rate"], r["mean_acceptance_length"])
+                         for r in overall])
+    if note:
+        st.caption(note)
     st.subheader(_("Winner per kind of text"))
     kinds = sorted({r["kind"] for r in rows} - {"all"})
     winners = [max((r for r in rows if r["kind"] == k), key=lambda r: r["speedup"]) for k in kinds]
+    winners = [{**r, "drafter": drafter_name(r["drafter"]), "kind": kind_name(r["kind"])} for r in winners]
     tables.show(pd.DataFrame(winners)[["kind", "drafter", "speedup", "acceptance_rate",
                                        "mean_acceptance_length", "c"]], "drafters_winners")
     ngram = {r["kind"]: r["speedup"] for r in rows if r["drafter"] == "n-gram lookup"}
@@ -88,5 +96,13 @@ if rows:
     st.caption(_("The n-gram drafter costs nothing; it did best on **{kind}** text ({speedup:.2f}×). "
                  "It can only propose text that appears earlier in the sequence (the prompt or the "
                  "answer so far), so it pays where the answer repeats it.").format(
-        kind=best_kind, speedup=ngram[best_kind]))
+        kind=kind_name(best_kind), speedup=ngram[best_kind]))
     jobs.csv_button(rows, "drafters-compared", "drafters_csv")
+
+PAIR = sidebar.active_pair()
+if PAIR is not None:
+    st.divider()
+    st.header(_("Try it on many prompts"))
+    st.caption(_("The table above pools its prompts. One drafter against another on prompts of one kind, prompt by "
+                 "prompt, with the spread over prompts (the sidebar's pair, k and T):"))
+    many_view.render(PAIR, knob="drafter", key="drafters_many")

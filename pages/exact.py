@@ -67,8 +67,8 @@ def toy_view() -> None:
     st.caption(_("Notice: the green part is capped by q and the orange part fills exactly what is "
                  "missing up to p."))
     tv_col = _("total variation from p (exact)")
-    rows = [{_("rule"): _(text), tv_col: float((ex.output_law(r, p, q) - p).abs().sum()) / 2}
-            for r, text in ex.RULES.items()]
+    rows = [{_("rule"): _(text), _("After a rejection"): _(ex.FALLBACKS[ex.RULE_FALLBACK[r]]),
+             tv_col: float((ex.output_law(r, p, q) - p).abs().sum()) / 2} for r, text in ex.RULES.items()]
     st.markdown(_("**The same p and q under each verification rule** — only the correct rule is "
                   "lossless:"))
     st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key="toy_rules",
@@ -160,6 +160,7 @@ def composer() -> None:
     freq = torch.bincount(drawn, minlength=len(p)).double() / n
     exact_tv, sampled_tv = float((law - p).abs().sum()) / 2, float((freq - p).abs().sum()) / 2
     st.markdown("\n".join(f"{i}. {line}" for i, line in enumerate(ex.branches(test, fallback, p, q), 1)))
+    same_test_note(test, fallback)
     chart(law_figure(TOKENS, p.tolist(), freq.tolist(), _("emitted ({n} draws)").format(n=n),
                      COLORS["accepted"] if exact_tv < 1e-9 else COLORS["rejected"]), "cmp-fig")
     verdict = (_("lossless for these p and q") if exact_tv < 1e-9 else
@@ -167,6 +168,17 @@ def composer() -> None:
     st.write(_("Exact distance to p: **{tv:.4f}** ({verdict}); measured over {n} draws: {measured:.4f} "
                "(sampling noise alone gives about {noise:.3f}).").format(
         tv=exact_tv, verdict=verdict, n=n, measured=sampled_tv, noise=ex.noise_tv(p, n)))
+
+
+def same_test_note(test: str, fallback: str) -> None:
+    """Name section 1's rows with this acceptance test, and whether they fall back the same way."""
+    lines = [(_("This is section 1's rule “{rule}”.") if same else
+              _("Section 1's rule “{rule}” has the same test but, after a rejection, does this: {fallback}; "
+                "so its distance to p differs.")).format(rule=_(ex.RULES[rule]),
+                                                        fallback=_(ex.FALLBACKS[ex.RULE_FALLBACK[rule]]))
+             for rule, same in ex.same_test_rules(test, fallback)]
+    if lines:
+        st.caption(" ".join(lines))
 
 
 toy_view()

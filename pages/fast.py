@@ -7,15 +7,19 @@ import streamlit as st
 from specdec.bench.runner import flat_rows
 from specdec.drafters.registry import DRAFTERS
 from specdec.trace.theory import best_k, expected_speedup, expected_tokens
-from ui import family, jobs, loaders, regime_view, session, shell, sidebar, state, tables
+from ui import family, jobs, loaders, many_view, regime_view, session, shell, sidebar, state, tables
 from ui.examples import kind_name
 from ui.figures import lessons as lp
 from ui.i18n import _
 from ui.lessons import speed, store
+from ui.lessons.acceptance_words import disagreement
+from ui.lessons.bench_words import bench_row, drafter_name, kernel_line
+from ui.lessons.draft_size import roles_caption
 from ui.measured import local, shipped_only
 from ui.measured import measured as measured_result
 from ui.round_view import chart
 from ui.safe import md
+from ui.upload import file_uploader
 
 shell.page()
 
@@ -50,6 +54,13 @@ def theory() -> None:
                  "smaller k."))
 
 
+def acceptance_note(named: list[tuple]) -> None:
+    """(name, acceptance rate, tokens a round) in different orders: a computed sentence says why."""
+    note = disagreement(named)
+    if note:
+        st.caption(note)
+
+
 def warn(rows: list[dict]) -> None:
     note = speed.spread_warning(rows)
     if note:
@@ -77,7 +88,7 @@ def shipped_agree(rows, key_of, names, settings, chat: bool, key: dict) -> list[
     if not same:
         return rows
     rows, taken = store.agree_with(rows, key_of, sweep[0],
-                                   speed.ksweep_figure(names, settings, speed_set(chat), state.precision()))
+                                   speed.ksweep_figure(names, settings, speed_set(chat), state.measured_as()))
     taken_caption([(r, "ksweep") for r in taken], "draft")
     return rows
 
@@ -101,7 +112,7 @@ def measured(pair, names) -> None:
     chat = session.uses_chat(pair)
     texts, inputs = family.speed_prompts(chat)
     key = ksweep_key(names, settings, chat)
-    key_of = speed.ksweep_figure(names, settings, speed_set(chat), state.precision())
+    key_of = speed.ksweep_figure(names, settings, speed_set(chat), state.measured_as())
     rows = measured_result(
         "ksweep", key, lambda pr: speed.k_sweep(pair, inputs, list(range(1, 9)), settings, pr, speed.REPEATS),
         on_fresh=lambda fresh: store.file(fresh, key_of, "ksweep"),
@@ -128,13 +139,23 @@ def measured(pair, names) -> None:
                    "The dashed grey line is the theorem with those prices.").format(costs=costs))
     chart(lp.theory_figure(round(alpha, 2), 4, rows[0]["c"], rows, k_max=8), "fast-measured")
     chart(lp.tokens_figure(rows), "fast-tokens")
+    acceptance_note([(f"k = {r['k']}", r["acceptance_rate"], r["tokens_per_round"]) for r in rows])
     below = sum(r["speedup"] < r["theory_speedup"] for r in rows)
     st.caption(_("Measured speed sits below Theorem 3.8 at {below} of {n} k. The theorem prices the "
                  "verification pass at one target step; the dashed line uses the price v_k these "
                  "runs paid. What is left is per-round overhead (Python, sampling, cache cropping); "
                  "tokens per round do not depend on timing.").format(below=below, n=len(rows)))
+    if (profiled := speed.profile_caption(rows)) is not None:
+        st.caption(profiled)
     tables.show(pd.DataFrame(rows), "fast_rows")
     jobs.csv_button(rows, "k-sweep", "fast_csv")
+
+
+def also_early(exits) -> str:
+    if not exits:
+        return ""
+    return " " + _("Also the target's own first {layers} layers with its head (early exit): a draft nearly as "
+                   "big as the target.").format(layers=", ".join(map(str, exits)))
 
 
 def tradeoff(pair, names) -> None:
@@ -144,16 +165,18 @@ def tradeoff(pair, names) -> None:
     target, drafts, _policy_draft = family.of(pair)
     chat = family.chats(target)
     texts, inputs = family.speed_prompts(chat)
+    exits = family.too_big_exits(target)
     key = {"target": target, "drafts": drafts, "k": k, "T": t, "prompts": texts, "chat": chat,
-           "n": MAX_NEW, "repeats": speed.REPEATS}
-    key_of = speed.tradeoff_figure(target, settings, speed_set(chat), state.precision())
+           "n": MAX_NEW, "repeats": speed.REPEATS, **({"exits": list(exits)} if exits else {})}
+    key_of = speed.tradeoff_figure(target, settings, speed_set(chat), state.measured_as())
     rows = measured_result(
         "tradeoff", key,
-        lambda pr: speed.draft_tradeoff(loaders.load, target, drafts, inputs, settings, pr, speed.REPEATS),
+        lambda pr: speed.draft_tradeoff(loaders.load, target, drafts, inputs, settings, pr, speed.REPEATS, exits),
         on_fresh=lambda fresh: store.file(fresh, key_of, "tradeoff"),
         button=_("Measure every draft"),
         intro=_("Same target, k = {k}, T = {t}: acceptance, cost ratio c and real speedup for each "
-                "embedded draft and the n-gram drafter. Computed once per machine and cached.").format(k=k, t=t))
+                "embedded draft and the n-gram drafter. Computed once per machine and cached.").format(k=k, t=t)
+        + also_early(exits))
     if not rows:
         return
     rows = sorted(rows, key=lambda r: r["params"])
@@ -174,6 +197,11 @@ def tradeoff(pair, names) -> None:
         chart(lp.tradeoff_figure(rows, "speedup", _("Speedup (CPU time: the machine was busy)") if busy
                                  else _("Wall-clock speedup by draft size")), "fast-speed")
     st.caption(speed.tradeoff_caption(rows))
+    sizes = roles_caption(rows, lambda d: md(drafter_name(d.split("/", 1)[-1])))
+    if sizes:
+        st.markdown(sizes)
+    acceptance_note([(md(drafter_name(r["draft"].split("/", 1)[-1])), r["acceptance_rate"],
+                      r["tokens_per_round"]) for r in rows])
     warn(rows)
     tables.show(pd.DataFrame(rows), "fast_tradeoff_rows")
     jobs.csv_button(rows, "draft-tradeoff", "fast_tradeoff_csv")
@@ -194,16 +222,26 @@ def temperatures(pair, names) -> None:
     if rows:
         chart(lp.temperature_figure(rows), "fast-temps")
         st.caption(speed.temperature_caption(rows))
+        acceptance_note([(f"T = {r['temperature']:g}", r["acceptance_rate"], r["tokens_per_round"])
+                         for r in rows])
         jobs.csv_button(rows, "temperature-sweep", "fast_temps_csv")
 
 
-def bench_drafter(result: dict) -> str:
-    """The draft model's name, or the drafter a benchmark file used instead of one."""
-    drafter = result.get("drafter", "model")
+def many_prompts(pair) -> None:
+    st.subheader(_("Try it on many prompts"))
+    st.caption(_("The sweeps above pool their prompts. To see one change of k, T or the drafter as a learner "
+                 "would make it, prompt by prompt: the sidebar's setting against another, on many prompts of "
+                 "one kind, with the spread over prompts."))
+    many_view.render(pair, knob="k", key="fast_many")
+
+
+def bench_drafter(result) -> str:
+    """The draft model's name, or the drafter a bench (specdec/bench/record.Bench) used instead."""
+    drafter = result.drafter
     if drafter == "model":
-        return md(result["draft"])
+        return md(result.draft)
     if drafter == "early-exit":
-        return _("early exit after layer {n}").format(n=md(result["exit_layer"]))
+        return _("early exit after layer {n}").format(n=md(result.exit_layer))
     return _(DRAFTERS[drafter].label)
 
 
@@ -212,7 +250,7 @@ def benchmark() -> None:
     st.write(_("`python -m specdec bench --out build/bench.json` runs autoregressive, speculative, "
                "transformers `generate()` and assisted generation side by side (see the README). "
                "Its results show up here; you can also upload a file from another machine."))
-    upload = st.file_uploader(_("Benchmark JSON"), type=["json"], key="fast_bench_file")
+    upload = file_uploader(_("Benchmark JSON"), ["json"], key="fast_bench_file")
     result, error = speed.read_bench(upload.getvalue() if upload else None)
     if error:
         st.error(error)
@@ -220,19 +258,19 @@ def benchmark() -> None:
         return
     rows = flat_rows(result)
     st.caption(_("{target} ← {draft}, {prompts} prompts × {tokens} tokens, {repeats} repeats, c = "
-                 "{c:.3f}.").format(target=md(result["target"]), draft=bench_drafter(result),
-                                    prompts=md(result["prompts"]), tokens=result["max_new_tokens"],
-                                    repeats=result["repeats"], c=result["c"]))
-    if result.get("library_drafting"):
+                 "{c:.3f}.").format(target=md(result.target), draft=bench_drafter(result),
+                                    prompts=md(result.prompts), tokens=result.max_new_tokens,
+                                    repeats=result.repeats, c=result.c))
+    if result.library_drafting:
         st.caption(_("Assisted rows: transformers' own counterpart: {how}.").format(
-            how=md(result["library_drafting"])))
+            how=md(result.library_drafting)))
     if upload is None and not speed.BENCH_FILE.exists():
         st.caption(_("Shipped measurement (no build/bench.json here yet): {cpu}, {threads} thread(s); the "
-                     "target multiplied in {how}.").format(cpu=md(result.get("cpu", "?")),
-                                                         threads=result.get("threads", "?"),
-                                                         how=md(result.get("target_kernels", "float32"))))
-    for setting in result["settings"]:
-        if setting.get("baseline"):
+                     "target multiplied in {how}.").format(
+            cpu=md(result.machine.cpu or "?"), threads=result.machine.threads or "?",
+            how=md(kernel_line(result.machine.target_kernels or "float32"))))
+    for setting in result.settings:
+        if setting.baseline:
             st.write(speed.baseline_caption(setting))
     temps = sorted({r["temperature"] for r in rows})
     for col, t in zip(st.columns(len(temps)), temps):
@@ -244,7 +282,10 @@ def benchmark() -> None:
                  "that suits the draft better than the average α suggests. Dotted: transformers' "
                  "default drafting (up to 20 drafts a round, stop when q(d) < 0.4) in the library "
                  "and in this engine — it ignores k, so it is flat."))
-    tables.show(pd.DataFrame(rows), "fast_bench_rows")
+    for t in temps:                          # rows of one temperature: the same text to draft
+        acceptance_note([(md(f"{bench_row(r['row'])} (T = {t:g}, k = {r['k']})"), r["acceptance_rate"],
+                          r["mean_acceptance_length"]) for r in rows if r["temperature"] == t])
+    tables.show(pd.DataFrame([{**r, "row": bench_row(r["row"])} for r in rows]), "fast_bench_rows")
 
 
 theory()
@@ -259,6 +300,7 @@ else:
     tradeoff(pair, names)
     st.divider()
     temperatures(pair, names)
+    many_prompts(pair)
     st.divider()
     regime_view.render(pair)
 st.divider()

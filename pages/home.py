@@ -99,7 +99,7 @@ if st.button(_("Start: step through the default pair on a Python task"), type="p
              key="home_start", on_click=start):
     st.switch_page("pages/step_through.py")
 st.caption(_("Pick another pair, k, temperature or drafter in the sidebar at any time."))
-st.page_link("pages/tour.py", label=_("New here? Take the guided tour: seven short steps, each with "
+st.page_link("pages/tour.py", label=_("New here? Take the guided tour: eight short steps, each with "
                                       "something to try"), icon=":material/tour:")
 st.subheader(_("Lessons"))
 for info in navigation.PAGES:

@@ -4,10 +4,22 @@ import streamlit as st
 from specdec.chat import has_template
 from specdec.drafters.base import FeatureReader
 from specdec.prompts import load_prompts
-from ui import cache_story, context_view, metrics_view, prefill_view, round_view, session, shell, sidebar, strip
+from ui import (
+    cache_story,
+    context_view,
+    many_view,
+    metrics_view,
+    prefill_view,
+    round_view,
+    session,
+    shell,
+    sidebar,
+    strip,
+)
 from ui import examples as examples_ui
 from ui.i18n import N_, _
 from ui.safe import md
+from ui.upload import file_uploader
 
 STOP_REASONS = (N_("eos"), N_("max_new_tokens"), N_("context window"), N_("running"))
 
@@ -128,6 +140,7 @@ def live_view() -> None:
     messages()
     if dec is None or not dec.history:
         st.write(_("Press **Next round** to draft and verify the first round."))
+        many_prompts(pair)
         return
     label = lambda t: pair.tokenizer.decode([t])  # noqa: E731
     s = dec.settings
@@ -138,11 +151,21 @@ def live_view() -> None:
              isinstance(dec.drafter, FeatureReader), context)
     st.download_button(_("Download this run (JSON)"), lambda: dec.result().to_json(),   # built on click
                        "specdec-run.json", "application/json", key="btn_download")
+    many_prompts(pair)
+
+
+def many_prompts(pair) -> None:
+    """One prompt is one draw: the same comparison averaged over many (issue 40)."""
+    st.divider()
+    st.header(_("Try it on many prompts"))
+    st.caption(_("Changed T, k or the drafter and saw the run change? One prompt is noisy: compare the "
+                 "sidebar's setting with another on many prompts of one kind, and see where this run falls."))
+    many_view.render(pair, context_view.kind_of(st.session_state.prompt, examples(pair)))
 
 
 def upload_box() -> None:
     with st.expander(_("Replay a downloaded run (no model needed)")):
-        up = st.file_uploader(_("Run JSON"), type=["json"], key="upload")
+        up = file_uploader(_("Run JSON"), ["json"], key="upload")
         if up is not None and st.button(_("Replay it"), key="btn_replay"):
             session.load_replay(up)
             st.rerun()

@@ -1,4 +1,4 @@
-"""A guided tour: seven short steps, each with one live widget and one thing to try."""
+"""A guided tour: eight short steps, each with one live widget and one thing to try."""
 from dataclasses import replace
 
 import pandas as pd
@@ -13,9 +13,9 @@ from specdec.trace.metrics import summarize
 from specdec.trace.theory import best_k, expected_speedup
 from ui import examples, session, shell, sidebar, state, strip
 from ui.figures.rounds import COLORS
-from ui.i18n import N_, _
+from ui.i18n import N_, _, current
+from ui.lessons import beyond, server
 from ui.lessons import exactness as ex
-from ui.lessons import server
 from ui.lessons.race import race, verdict
 from ui.lessons.you_draft import compare
 from ui.round_view import chart
@@ -30,6 +30,17 @@ TOKENS = ["the", "a", "this", "one", "my"]
 
 def prompt_for(pair, text: str):
     return user_turn(text) if session.uses_chat(pair) else text
+
+
+def round_prompt(pair):
+    """(what the tour sends, whether it stands in for the session's prompt). A target with no
+    chat template given the app's default chat message gets the same task begun as code: an
+    instruction means nothing to a model trained on plain text (the stdlib target only wrote
+    newlines after it)."""
+    text = st.session_state.prompt
+    if session.uses_chat(pair) or text != state.DEFAULTS["prompt"]:
+        return prompt_for(pair, text), False
+    return load_prompts("text")[0].prompt, True
 
 
 def try_this(text: str) -> None:
@@ -47,15 +58,21 @@ def step_rounds(pair) -> None:
     if st.button(_("Run one round"), type="primary", key="tour_round"):
         try:
             if run is None or run.stop is not None:
-                run = specdec.Decoder(pair, prompt_for(pair, st.session_state.prompt), state.settings())
+                run = specdec.Decoder(pair, round_prompt(pair)[0], state.settings())
             run.step()
             st.session_state["tour_run"] = (run, session.signature())
         except specdec.InputError as err:
             st.warning(md(err))
+    if round_prompt(pair)[1]:
+        st.caption(_("This target is a base model (no chat template): the tour gives it the same task "
+                     "begun as code instead of the chat message."))
     if run is not None and run.history:
         label = lambda t: pair.tokenizer.decode([t])  # noqa: E731
-        st.html(strip.strip_html(strip.prompt_texts(run.prompt_ids, label), run.history, None)
-                + strip.legend_html())
+        special = set(pair.tokenizer.all_special_ids)       # a BOS the tokenizer added is not the prompt
+        shown = [t for t in run.prompt_ids if t not in special]
+        st.html(strip.strip_html(strip.prompt_texts(shown, label), run.history, None) + strip.legend_html())
+        st.caption(_("Output so far (emitted tokens only)"))
+        st.html(strip.output_html(run.history, label))
         last = run.history[-1]
         st.write(_("Round {n}: {drafted} drafted, **{kept}** kept, {written} token(s) written for "
                    "one target pass.").format(n=last.index + 1, drafted=last.drafted,
@@ -187,6 +204,27 @@ def step_beyond(pair) -> None:
     try_this(_("type what the model will obviously write, then something surprising."))
 
 
+def step_search() -> None:
+    st.write(_("The same pattern outside decoding, measured: a cheap search (BM25 and embeddings) hands a "
+               "pool of candidate passages to the target model, which judges each one. A bigger pool finds "
+               "more right answers and costs more judge calls, as a bigger k does."))
+    found = beyond.shipped_result()
+    if found is None:
+        st.caption(_("The page *Beyond tokens* has no shipped measurement on this install."))
+        return
+    result, _where = found
+    lang = current() if current() in beyond.languages(result) else "en"
+    sizes = beyond.pools(result, lang)
+    pool = st.select_slider(_("Pool size n"), sizes, value=sizes[0], key="tour_pool")
+    row = beyond.rows(result, lang, pool=pool, gate=0.0)[0]
+    cheap = result.stages[result.first_stage][lang]["mrr"]
+    st.write(_("Cheap stage alone: MRR@10 {cheap:.3f}. Judge on a pool of {n}: {mrr:.3f}, {calls:.0f} judge "
+               "calls and {ms:.0f} ms a question.").format(cheap=cheap, n=pool, mrr=row.mrr,
+                                                           calls=row.judge_calls, ms=row.ms))
+    try_this(_("slide the pool from small to large, then open *Beyond tokens* to see a gate that skips the "
+               "judge — and stops being exact."))
+
+
 def step_summary(pair) -> None:
     st.markdown(_("""In short:
 
@@ -203,7 +241,7 @@ The text follows the target exactly — only the speed depends on the draft.""")
         settings = replace(state.settings(), max_new_tokens=32,
                            temperature=0.0 if greedy else state.settings().temperature)
         try:
-            alone, spec = race(pair, prompt_for(pair, st.session_state.prompt), settings)
+            alone, spec = race(pair, round_prompt(pair)[0], settings)
             st.success(verdict(alone, spec, greedy))
         except specdec.InputError as err:
             st.warning(md(err))
@@ -213,7 +251,8 @@ The text follows the target exactly — only the speed depends on the draft.""")
 STEPS = [(N_("Draft, then verify"), step_rounds), (N_("The draft cannot change the text"), step_exact),
          (N_("A balance of agreement and cost"), step_budget), (N_("Where drafts survive"), step_where),
          (N_("Many requests at once"), step_server),
-         (N_("Cheap proposer, expensive approver"), step_beyond), (N_("In short"), step_summary)]
+         (N_("Cheap proposer, expensive approver"), step_beyond),
+         (N_("The pattern in search and agents"), step_search), (N_("In short"), step_summary)]
 NEEDS_PAIR = {step_rounds, step_where, step_server, step_beyond, step_summary}
 
 

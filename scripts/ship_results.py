@@ -36,12 +36,14 @@ PAGES = {"where": "pages/where.py", "drafters": "pages/drafters.py", "ksweep": "
 DEFAULT_PAIR = next(c.label for c in CHOICES if c.target == "smollm2/target" and c.draft == "smollm2/draft")
 
 
-def ship(kind: str, pair_label: str, temperature: float | None = None) -> float:
+def ship(kind: str, pair_label: str, temperature: float | None = None, backend: str = "auto") -> float:
     """Run the page's measurement; `temperature` replaces the sidebar's default (the run-in-
-    context captions need results at the temperatures the pages run: Home races at T = 0)."""
+    context captions need results at the temperatures the pages run: Home races at T = 0);
+    `backend` the sidebar's target backend (a result for another than auto is keyed by it)."""
     values = {**DEFAULTS, **({} if temperature is None else {"temperature": temperature})}
     at = AppTest.from_file(APP, default_timeout=3 * 3600)
     at.session_state["pair_label"] = pair_label
+    at.session_state["backend"] = backend
     at.run()
     at.switch_page(PAGES[kind]).run()
     for slider in at.slider:       # AppTest's page switch leaves the sidebar's sliders at their
@@ -60,13 +62,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pages", default=",".join(PAGES), help="comma-separated: " + ", ".join(PAGES))
     ap.add_argument("--pair", default=DEFAULT_PAIR, help="the sidebar's pair label")
     ap.add_argument("--temperature", type=float, default=None, help="instead of the sidebar's default")
+    ap.add_argument("--backend", default="auto", help="the sidebar's target backend (auto, torch, onnx)")
     args = ap.parse_args(argv)
     if not shipped.shipping():
         print(f"set {shipped.SHIP_ENV}=1: without it the pages keep results for this machine only")
         return 2
     for kind in args.pages.split(","):
         before = set(shipped.SHIPPED_DIR.glob(f"{kind}-*.json"))
-        seconds = ship(kind, args.pair, args.temperature)
+        seconds = ship(kind, args.pair, args.temperature, args.backend)
         new = set(shipped.SHIPPED_DIR.glob(f"{kind}-*.json")) - before
         print(f"{kind}: {seconds:.0f} s -> {', '.join(p.name for p in new) or 'nothing new (already shipped?)'}",
               flush=True)

@@ -11,15 +11,17 @@ import math
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from typing import Callable
 
-from specdec.drafters.policies import POLICIES
-from specdec.drafters.registry import DRAFTERS
-from specdec.drafters.tree import RULES as TREE_RULES
 from specdec.errors import InputError
 from specdec.rules.sampling import Sampling
 from specdec.trace import schema as trace_schema
 from specdec.wording import N_
 
 MODES = ("speculative", "autoregressive")
+# The values of the settings whose choices live in the layer above (drafters take Settings, so
+# Settings cannot import them): drafters/base.register offers the drafters, policies.py the
+# draft-length policies, drafters/tree.py the tree rules. `import specdec` (which every import of
+# a submodule runs first) loads the drafter registry before any Settings is made.
+CHOICES: dict[str, tuple[str, ...]] = {"drafter": (), "policy": (), "tree_children": ()}
 WORDS = {"top_k": "top-k", "top_p": "top-p"}      # how messages name a field (else its words)
 
 
@@ -38,6 +40,11 @@ class Option:
 
 def option(default, label: str, help: str, **kwargs):
     return field(default=default, metadata={"option": Option(label, help, **kwargs)})
+
+
+def offer(setting: str, names) -> None:
+    """The values `setting` may take, in menu order (the layer that owns them calls this)."""
+    CHOICES[setting] = tuple(names)
 
 
 def _one_of(kind: str) -> str:
@@ -62,13 +69,13 @@ class Settings:
                                  widget="slider", span=(4, 256, 4),
                                  error=N_("max new tokens must be at least 1, got {value}"))
     drafter: str = option("model", N_("Drafter"), "what proposes the drafts",
-                          choices=lambda: tuple(DRAFTERS), widget="radio")
+                          choices=lambda: CHOICES["drafter"], widget="radio")
     exit_layer: int = option(4, N_("Exit layer (target layers the draft keeps)"),
                              "layers kept by the early-exit drafter", low=1, widget="slider", span=(1, 16, 1),
                              shown_when=("drafter", "early-exit"),
                              error=N_("exit layer must be at least 1, got {value}"))
     policy: str = option("constant", N_("Draft-length policy"), "how many tokens to draft each round",
-                         choices=lambda: tuple(POLICIES), widget="select")
+                         choices=lambda: CHOICES["policy"], widget="select")
     confidence: float = option(0.3, N_("Confidence threshold"), "threshold of the confidence policy",
                                low=0, high=1, widget="slider", span=(0.0, 1.0, 0.05),
                                shown_when=("policy", "confidence"),
@@ -79,7 +86,7 @@ class Settings:
                               low=1, high=64, error=N_("tree budget must be between 1 and 64 nodes, got {value}"))
     tree_children: str = option("sampled", N_("Tree children"),
                                 "model trees: top-w tokens of q (each verified as a point mass), or w "
-                                "independent draws from q (top-w at T = 0)", choices=lambda: TREE_RULES)
+                                "independent draws from q (top-w at T = 0)", choices=lambda: CHOICES["tree_children"])
     mode: str = option("speculative", N_("Mode"), "speculative, or autoregressive (the target alone: the baseline)",
                        choices=lambda: MODES)
     lean: bool = option(False, N_("Lean"), "record counters only, no distributions (benchmarks)")

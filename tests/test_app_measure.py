@@ -117,12 +117,13 @@ def test_fast_page_shows_the_shipped_benchmark_against_the_fastest_plain_ways(ti
     setting's line computed from its rows."""
     from ui.lessons import speed
     monkeypatch.setattr(speed, "BENCH_FILE", tmp_path / "none.json")
-    shipped = json.loads(speed.SHIPPED_BENCH.read_text())
+    from specdec.bench.record import Bench
+    shipped = Bench.from_json(speed.SHIPPED_BENCH.read_bytes())
     at = app(tiny_dirs, page="pages/fast.py")
     assert not at.exception and not at.error
     assert any("Shipped measurement" in c.value and "Xeon" in c.value for c in at.caption)
     lines = [m.value for m in at.markdown if "the faster plain baseline" in m.value]
-    assert lines == [speed.baseline_caption(s) for s in shipped["settings"]]
+    assert lines == [speed.baseline_caption(s) for s in shipped.settings]
     assert "transformers as a user loads the model" in lines[0]
 
 

@@ -1,10 +1,12 @@
 """The benchmark end to end on tiny config-built models, and its greedy-identity check."""
 import json
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
 
 from specdec.bench.measure import verify_cost_in_run
+from specdec.bench.record import Bench, Row, RowKind, Setting
 from specdec.bench.runner import (
     DEFAULTS,
     LIBRARY_DRAFTING,
@@ -30,41 +32,41 @@ def result():
 
 
 def test_bench_runs_and_reports_every_field(result):
-    json.dumps(result)                                   # machine-readable as a whole
-    assert {"c", "draft_step_ms", "target_step_ms", "settings"} <= set(result)
-    assert [(s["k"], s["temperature"]) for s in result["settings"]] == [(2, 0.0), (2, 1.0)]
-    assert result["skipped_rows"] == [USER_LOADED, *PEERS]   # built in memory: no name, no GGUF
-    assert "is not a local folder or GGUF file" in result["skipped_why"]
-    for s in result["settings"]:
-        assert [r["row"] for r in s["rows"]] == [r for r in ROWS if r not in (USER_LOADED, *PEERS)]
-        assert s["baseline"] == ROWS[0]
-        for r in s["rows"]:
-            assert r["tokens_per_s"] > 0 and r["target_forwards_per_token"] > 0
-        spec = s["rows"][1]
-        assert 0 <= spec["acceptance_rate"] <= 1 and spec["bound"] > 0
-        assert s["verify_cost"] > 0 and s["verify_cost_alone"] > 0 and spec["bound_with_verify"] > 0
+    assert Bench.from_json(result.to_json()) == result      # machine-readable as a whole, typed back
+    assert result.c >= 0 and result.draft_step_ms > 0 and result.target_step_ms > 0
+    assert [(s.k, s.temperature) for s in result.settings] == [(2, 0.0), (2, 1.0)]
+    assert result.skipped_rows == (USER_LOADED, *PEERS)   # built in memory: no name, no GGUF
+    assert "is not a local folder or GGUF file" in result.skipped_why
+    for s in result.settings:
+        assert [r.row for r in s.rows] == [r for r in ROWS if r not in (USER_LOADED, *PEERS)]
+        assert s.baseline == RowKind.AR
+        for r in s.rows:
+            assert r.tokens_per_s > 0 and r.target_forwards_per_token > 0
+        spec = s.row(RowKind.SPEC)
+        assert 0 <= spec.acceptance_rate <= 1 and spec.bound > 0
+        assert s.verify_cost > 0 and s.verify_cost_alone > 0 and spec.bound_with_verify > 0
         # a costlier verification pass can only lower the bound, a cheaper one only raise it
-        assert (spec["bound_with_verify"] <= spec["bound"]) == (s["verify_cost"] >= 1)
-        assert 0 < s["ceiling"] <= 1 or s["verify_cost"] < 1
-        assert s["rows"][0]["speedup"] == 1.0
-        library = s["rows"][5]                          # the engine with the library's drafting
-        assert 0 <= library["acceptance_rate"] <= 1 and library["bound"] is None
-    greedy = result["settings"][0]
-    assert greedy["identical"] is True, greedy["mismatches"]   # tiny models: no near-ties
+        assert (spec.bound_with_verify <= spec.bound) == (s.verify_cost >= 1)
+        assert 0 < s.ceiling <= 1 or s.verify_cost < 1
+        assert s.row(RowKind.AR).speedup == 1.0
+        library = s.row(RowKind.SPEC_DEFAULTS)          # the engine with the library's drafting
+        assert 0 <= library.acceptance_rate <= 1 and library.bound is None
+    greedy = result.settings[0]
+    assert greedy.identical is True, greedy.mismatches   # tiny models: no near-ties
     assert f"greedy outputs of {len(ROWS) - 3} rows identical on every prompt: yes" in table(result)
-    assert f"v = {greedy['verify_cost']:.2f}" in table(result)
+    assert f"v = {greedy.verify_cost:.2f}" in table(result)
 
 
 def test_n_gram_lookup_is_benched_against_transformers_prompt_lookup():
     result = bench(tiny_pair(), ["abab ab", "(a b (a"], [3], [0.0], 8, 1,
                    drafting=Settings(drafter="ngram"))
-    s = result["settings"][0]
-    assert [r["row"] for r in s["rows"]] == [r for r in ROWS if r not in DEFAULTS + (USER_LOADED, *PEERS)]
-    assert result["skipped_rows"] == [*DEFAULTS, USER_LOADED, *PEERS] and "no default draft length" in table(result)
+    s = result.settings[0]
+    assert [r.row for r in s.rows] == [r for r in ROWS if r not in DEFAULTS + (USER_LOADED, *PEERS)]
+    assert result.skipped_rows == (*DEFAULTS, USER_LOADED, *PEERS) and "no default draft length" in table(result)
     assert "prompt_lookup_num_tokens = k, max_matching_ngram_size = 3" in table(result)
-    assert result["c"] == 0.0 and s["identical"] is True, s["mismatches"]
-    draftless = {**result, "draft": None}                # the CLI loads no draft model for n-gram
-    assert read_bench(json.dumps(draftless).encode())[1] is None   # the fast page shows it
+    assert result.c == 0.0 and s.identical is True, s.mismatches
+    draftless = replace(result, draft=None)              # the CLI loads no draft model for n-gram
+    assert read_bench(draftless.to_json().encode())[1] is None   # the fast page shows it
 
 
 def test_early_exit_is_benched_against_transformers_early_exit():
@@ -72,13 +74,12 @@ def test_early_exit_is_benched_against_transformers_early_exit():
     drafts, not target passes. With the same greedy drafts and k both count the same passes."""
     result = bench(tiny_pair(), ["abc", "(a b"], [2], [0.0], 8, 1,
                    drafting=Settings(drafter="early-exit", exit_layer=1))
-    s = result["settings"][0]
-    rows = {r["row"]: r for r in s["rows"]}
-    assert list(rows) == [r for r in ROWS if r not in (USER_LOADED, *PEERS)] and s["identical"] is True, \
-        s["mismatches"]
-    assert result["library_drafting"] == "assistant_early_exit = 1" and result["c"] > 0   # c is a timing
-    passes = rows["transformers assisted (k, constant)"]["target_forwards_per_token"]
-    assert passes == rows["engine speculative"]["target_forwards_per_token"] < 1
+    s = result.settings[0]
+    assert [r.row for r in s.rows] == [r for r in ROWS if r not in (USER_LOADED, *PEERS)] and s.identical is True, \
+        s.mismatches
+    assert result.library_drafting == "assistant_early_exit = 1" and result.c > 0   # c is a timing
+    passes = s.row(RowKind.ASSISTED_K).target_forwards_per_token
+    assert passes == s.row(RowKind.SPEC).target_forwards_per_token < 1
 
 
 def test_verification_price_is_read_from_the_runs_own_rounds():
@@ -107,11 +108,11 @@ def test_repeats_are_interleaved_across_rows():
     assert len(runs) == 2 * (4 + 2 * 2)                     # 4 k-free rows + 2 rows per k (no user load)
     first_second = next(i for i, label in enumerate(runs) if "repeat 2" in label)
     assert first_second == len(runs) // 2                   # every row ran once before any reran
-    assert all(len(r["seconds"]) == 2 for s in out["settings"] for r in s["rows"])
+    assert all(len(r.seconds) == 2 for s in out.settings for r in s.rows)
 
 
 def test_the_fast_page_reads_bench_json(result, tmp_path):
-    assert read_bench(json.dumps(result).encode()) == (json.loads(json.dumps(result)), None)
+    assert read_bench(result.to_json().encode()) == (result, None)
     assert read_bench(None, default=tmp_path / "none.json") == (None, None)
     for bad in (b"not json", b"{}", b"[1, 2]", b'{"settings": [{"k": 2}]}'):
         found, error = read_bench(bad)
@@ -171,17 +172,16 @@ def test_transformers_as_a_user_loads_it_is_a_row_and_the_faster_baseline(tiny_d
 
     def slow_engine(row, pair, prompts, settings, m):     # the engine's plain row made 10x slower
         real(row, pair, prompts, settings, m)
-        if row == ROWS[0]:                                # on both clocks
+        if row == RowKind.AR:                             # on both clocks
             m.seconds[-1] *= 10
             m.cpu_seconds[-1] *= 10
     monkeypatch.setattr(runner, "measure_once", slow_engine)
     result = bench(pair, ["abc", "(a b"], [2], [0.0], 8, 1)
-    s = result["settings"][0]
-    rows = {r["row"]: r for r in s["rows"]}
-    assert USER_LOADED in rows and result["skipped_rows"] == list(PEERS)
-    assert s["baseline"] == USER_LOADED and s["engine_slower_than_user_load"] is True
-    assert rows[USER_LOADED]["speedup"] == 1.0 and rows[ROWS[0]]["speedup"] < 1.0
-    assert s["identical"] is True, s["mismatches"]           # float32 both: the same model
+    s = result.settings[0]
+    assert s.row(USER_LOADED) and result.skipped_rows == PEERS
+    assert s.baseline == USER_LOADED and s.engine_slower_than_user_load is True
+    assert s.row(USER_LOADED).speedup == 1.0 and s.row(RowKind.AR).speedup < 1.0
+    assert s.identical is True, s.mismatches           # float32 both: the same model
     assert "faster baseline: transformers generate (as a user loads it)" in table(result)
     monkeypatch.setattr(runner, "bench", lambda *a, **k: result)
     argv = ["bench", "--target", str(tiny_dirs / "target"), "--draft", str(tiny_dirs / "draft"),
@@ -211,13 +211,12 @@ def test_llama_cpp_rows_run_on_a_gguf_target_and_are_counted_not_compared(tmp_pa
     monkeypatch.setattr(peers, "why_not", lambda gguf: None if gguf == path.resolve() else "no gguf")
     monkeypatch.setattr(peers, "generate", fake)
     result = bench(pair, ["the", "he t"], [3], [0.0], 6, 1, drafting=Settings(drafter="ngram"))
-    s = result["settings"][0]
-    rows = {r["row"]: r for r in s["rows"]}
-    assert set(PEERS) <= set(rows) and not set(PEERS) & set(result["skipped_rows"])
-    assert rows[PEERS[0]]["tokens"] == 12 and rows[PEERS[0]]["target_forwards_per_token"] is None
+    s = result.settings[0]
+    assert set(PEERS) <= {r.row for r in s.rows} and not set(PEERS) & set(result.skipped_rows)
+    assert s.row(PEERS[0]).tokens == 12 and s.row(PEERS[0]).target_forwards_per_token is None
     assert {c[4] for c in calls} == {None, 3} and {c[1] for c in calls} == {"the", "he t"}
     assert {(c[2], c[3], c[5]) for c in calls} == {(6, 0.0, 1)}
-    assert set(PEERS) <= set(s["not_compared"]) and "llama.cpp returns text" in table(result)
+    assert set(PEERS) <= set(s.not_compared) and "llama.cpp returns text" in table(result)
 
 
 def test_without_llama_cpp_its_rows_say_how_to_install_it(monkeypatch):
@@ -234,18 +233,17 @@ def test_the_fast_page_says_how_speculation_compares_with_the_fastest_plain_ways
     from ui.lessons.speed import baseline_caption
 
     def row(name, tokens, seconds, speedup=None):
-        return {"row": name, "tokens": tokens, "seconds": seconds, "speedup": speedup,
-                "tokens_per_s": tokens / sorted(seconds)[len(seconds) // 2]}
-    setting = {"temperature": 0.0, "k": 4, "baseline": "transformers generate (as a user loads it)",
-               "rows": [row("engine autoregressive", 96, [4.0, 4.8]),
-                        row("engine speculative", 96, [3.0, 3.2], speedup=1.25),
-                        row("transformers generate (as a user loads it)", 96, [3.6, 4.0]),
-                        row("llama.cpp generate", 96, [2.0, 2.4])]}
+        return Row(name, tokens / sorted(seconds)[len(seconds) // 2], tokens, tuple(seconds), speedup=speedup)
+    setting = Setting(4, 0.0, (row("engine autoregressive", 96, [4.0, 4.8]),
+                               row("engine speculative", 96, [3.0, 3.2], speedup=1.25),
+                               row("transformers generate (as a user loads it)", 96, [3.6, 4.0]),
+                               row("llama.cpp generate", 96, [2.0, 2.4])),
+                      baseline="transformers generate (as a user loads it)")
     text = baseline_caption(setting)
     assert text.startswith("T = 0, k = 4: speculative 30.0 tokens/s (30.0–32.0), 1.25× the faster plain "
                            "baseline, “transformers generate (as a user loads it)” at 24.0 tokens/s (24.0–26.7).")
     assert "llama.cpp on the same GGUF: 40.0 tokens/s (40.0–48.0)." in text and "prompt lookup" not in text
-    hostile = {**setting, "baseline": "![x](http://host/leak.png)"}
+    hostile = replace(setting, baseline="![x](http://host/leak.png)")
     assert "leak" not in baseline_caption(hostile) and "“engine autoregressive” at 20.0" in baseline_caption(hostile)
 
 
@@ -267,14 +265,12 @@ def test_the_batch_sweep_adds_rows_per_batch_size(tiny_dirs, monkeypatch, capsys
     """--batch 1,4: per size an autoregressive and a speculative row (tokens/s of the batch,
     latency, target passes per token, the pass's price and rows), the speculative one with its
     speedup at the same size; the crossover is the smallest losing size; bad sizes are refused."""
-    import json
 
     from specdec.bench import runner
     from specdec.bench.batching import crossover
     from specdec.cli.main import main
-    monkeypatch.setattr(runner, "bench", lambda *a, **k: {"settings": [], "target": "t", "draft": "d",
-                                                           "prompts": 2, "max_new_tokens": 8, "repeats": 1,
-                                                           "c": 0.1, "draft_step_ms": 1.0, "target_step_ms": 9.0})
+    monkeypatch.setattr(runner, "bench", lambda *a, **k: Bench("t", "d", 2, 8, 1, 0.1, (), draft_step_ms=1.0,
+                                                                target_step_ms=9.0))
     argv = ["bench", "--target", str(tiny_dirs / "target"), "--draft", str(tiny_dirs / "target"), "--k", "3",
             "--temperature", "0", "--repeats", "1", "--max-new-tokens", "8", "--limit", "2"]
     assert main(argv + ["--batch", "1,4", "--json"]) == 0           # the target drafts for itself: all accepted

@@ -68,3 +68,13 @@ def test_a_caption_says_why_acceptance_and_alpha_move_apart(pair):
         text = apart(run.rounds, run.metrics)
         assert f"including the {discarded} discarded" in text
         assert f"each of the {len(positions) - discarded} examined drafts" in text
+
+
+def test_the_profile_caption_names_the_largest_gap_and_the_iid_shortfall():
+    from ui.lessons.speed import profile_caption
+    rows = [{"k": 1, "speedup": 1.10, "profile_speedup": 1.00, "theory_tokens": 1.5, "tokens_per_round": 1.6},
+            {"k": 2, "speedup": 0.95, "profile_speedup": 1.00, "theory_tokens": 1.7, "tokens_per_round": 2.1}]
+    text = profile_caption(rows)
+    assert "within 10%" in text and "k = 1: measured 1.10×, predicted 1.00×" in text
+    assert "At k = 2 eq. (1) at the mean α̂ expects 1.70 tokens a round and the runs kept 2.10" in text
+    assert profile_caption([{"k": 1, "speedup": 1.0}]) is None and profile_caption([]) is None

@@ -134,6 +134,6 @@ def test_the_bench_runs_transformers_assisted_with_a_reduced_vocab_draft(reduced
     from specdec.bench.runner import PEERS, ROWS, USER_LOADED, bench
     from specdec.cli.terminal import table
     result = bench(reduced_pair, ["ab", "(a"], [2], [0.0], 6, 1)
-    assert result["skipped_rows"] == [USER_LOADED, *PEERS] and result["settings"][0]["identical"] is True
-    assert [r["row"] for r in result["settings"][0]["rows"]] == [r for r in ROWS if r not in (USER_LOADED, *PEERS)]
+    assert result.skipped_rows == (USER_LOADED, *PEERS) and result.settings[0].identical is True
+    assert [r.row for r in result.settings[0].rows] == [r for r in ROWS if r not in (USER_LOADED, *PEERS)]
     assert "full-vocabulary view" in table(result)

@@ -74,3 +74,29 @@ def test_composed_sampler_follows_its_law():
         drawn = ex.sample_composed(t, f, p, q, 40000, torch.Generator().manual_seed(1))
         freq = torch.bincount(drawn, minlength=5).double() / 40000
         assert float((freq - ex.composed_law(t, f, p, q)).abs().max()) < 0.01, (t, f)
+
+
+def test_every_rule_names_what_it_draws_after_a_rejection():
+    """Issue 40: each row of the rule table says its fallback, and the law follows the name."""
+    for rule, name in RULES.items():
+        fallback = ex.FALLBACKS[ex.RULE_FALLBACK[rule]]                # "draw from p" / "... residual ..."
+        assert fallback.split(" norm(")[0] in name, (rule, name)
+    assert "p(d) ≥ q(d), else draw from the residual" in RULES["p_ge_q"]
+
+
+@pytest.mark.parametrize("rule", ["correct", "p_ge_q", "resample_p"])
+def test_a_table_rule_is_the_composer_rule_its_name_gives(rule):
+    """The table's row and the composer with the same test and fallback have one law, so the
+    learner can match the 0.35 of one to the other; the other fallback gives another distance."""
+    p = torch.tensor([0.35, 0.30, 0.20, 0.10, 0.05], dtype=torch.float64)
+    q = torch.tensor([0.70, 0.10, 0.10, 0.05, 0.05], dtype=torch.float64)
+    test, fallback = ex.RULE_TEST[rule], ex.RULE_FALLBACK[rule]
+    assert torch.allclose(output_law(rule, p, q), ex.composed_law(test, fallback, p, q), atol=1e-12)
+    assert (rule, True) in ex.same_test_rules(test, fallback)
+    other = "p" if fallback == "residual" else "residual"
+    assert (rule, False) in ex.same_test_rules(test, other)
+
+
+def test_p_ge_q_with_p_is_named_apart_from_the_tables_row():
+    assert ex.same_test_rules("p_ge_q", "p") == [("p_ge_q", False)]
+    assert ex.same_test_rules("always", "p") == []

@@ -139,10 +139,10 @@ def test_bench_runs_every_row_transformers_can_run(fpair):
     two rows are skipped (and said so), every other row runs and greedy outputs agree."""
     from specdec.bench.runner import ASSISTED, PEERS, ROWS, USER_LOADED, bench
     result = bench(fpair, ["ab", "(a"], [2], [0.0], 6, 1)
-    assert result["skipped_rows"] == [*ASSISTED, USER_LOADED, *PEERS]     # built in memory: no name
-    rows = [r["row"] for r in result["settings"][0]["rows"]]
+    assert result.skipped_rows == (*ASSISTED, USER_LOADED, *PEERS)     # built in memory: no name
+    rows = [r.row for r in result.settings[0].rows]
     assert rows == [r for r in ROWS if r not in ASSISTED + (USER_LOADED, *PEERS)]
-    assert result["settings"][0]["identical"] is True
+    assert result.settings[0].identical is True
 
 
 @pytest.mark.parametrize("k", [2, 4])

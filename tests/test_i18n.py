@@ -82,13 +82,13 @@ def test_the_tour_speaks_korean_at_every_step(korean):
     at = app_in("ko")
     at.switch_page("pages/tour.py").run()
     headers = []
-    for step in range(7):
+    for step in range(8):
         assert not at.exception, step
         headers.append(at.header[0].value)
-        if step < 6:
+        if step < 7:
             at.button(key="tour_next").click().run()
-    assert headers[0] == "1 · 먼저 초안, 그다음 검수" and headers[4] == "5 · 여러 요청을 한꺼번에"
-    assert headers[-1] == "7 · 정리"
+    assert headers[0] == "1 · 먼저 초안, 그다음 검증" and headers[4] == "5 · 여러 요청을 한꺼번에"
+    assert headers[6] == "7 · 검색과 에이전트 속의 같은 패턴" and headers[-1] == "8 · 정리"
     assert at.button(key="tour_back").label == "이전"
 
 
@@ -243,3 +243,66 @@ def test_a_load_error_is_worded_in_korean_with_its_fix(korean, tmp_path):
 def korean_text(text: str) -> str:
     from ui.i18n import catalog
     return catalog("ko").gettext(text)
+
+
+def test_one_korean_word_per_concept(korean):
+    """ui/glossary.KOREAN_TERMS: the chosen word is in use, no rejected variant is in any
+    translation or in the glossary's Korean column."""
+    from ui.glossary import KOREAN_TERMS, TERMS
+    texts = [m.string for m in korean if m.id and m.string] + [ko for _en, ko, _m in TERMS]
+    for concept, (chosen, rejected) in KOREAN_TERMS.items():
+        assert any(chosen in t for t in texts), concept
+        found = sorted({v for t in texts for v in rejected if v in t})
+        assert not found, (concept, chosen, found, [t[:80] for t in texts if any(v in t for v in found)])
+
+
+def in_korean(korean, function, *args):
+    """Call `function` with specdec's texts in Korean (as a page of a Korean session does)."""
+    from specdec import wording
+    from ui.i18n import catalog
+    wording.use(catalog("ko").gettext)
+    try:
+        return function(*args)
+    finally:
+        del wording._local.translate
+
+
+def test_bench_rows_and_the_kernel_line_are_worded_in_korean(korean):
+    from specdec.bench.runner import BACKEND_ROWS, ROWS
+    from ui.lessons.bench_words import BENCH_ROWS, bench_row, drafter_name, kernel_line
+    assert set(BENCH_ROWS) == set(ROWS) | set(BACKEND_ROWS)           # every row the bench writes
+    assert in_korean(korean, bench_row, "engine speculative (library defaults)") == \
+        "엔진 추측 디코딩 (라이브러리 기본값)"
+    shipped = ("int4 weights in groups of 32 (the GGUF's Q4_1 blocks), LM head in bfloat16 "
+               "(the fastest step timed on Intel(R) Xeon(R) Processor)")
+    assert kernel_line(shipped) == shipped                            # English outside the app
+    assert in_korean(korean, kernel_line, shipped) == ("32개씩 묶은 int4 가중치(GGUF의 Q4_1 블록 그대로), LM 헤드는 "
+                                                      "bfloat16 (Intel(R) Xeon(R) Processor에서 잰 가장 빠른 스텝)")
+    assert in_korean(korean, drafter_name, "early exit @ 4") == "조기 종료 @ 4층"
+    assert in_korean(korean, drafter_name, "draft-2l · heuristic") == "draft-2l · 휴리스틱"
+
+
+def test_the_upload_widget_is_reworded_for_its_key_only():
+    from ui.upload import css
+    style = css("fast_bench_file", "올리기", "파일당 최대 200MB • JSON")
+    import re
+    rules = re.findall(r"([^{}]+)\{", style.removeprefix("<style>"))
+    selectors = [s.strip() for rule in rules for s in rule.split(",")]
+    assert len(selectors) == 4
+    assert all(s.startswith(".st-key-fast_bench_file [data-testid=stFileUploaderDropzone] ") for s in selectors)
+    assert 'content:"올리기"' in style and 'content:"파일당 최대 200MB • JSON"' in style
+    assert 'content:"a\\"b"' in css("k", 'a"b', "x")                 # a quote cannot end the rule
+
+
+def test_the_fast_pages_bench_charts_and_uploader_speak_korean(korean):
+    import json
+    at = app_in("ko")
+    at.switch_page("pages/fast.py").run()
+    assert not at.exception
+    charts = " ".join(json.dumps(json.loads(c.proto.spec), ensure_ascii=False) for c in at.get("plotly_chart"))
+    for word in ("정리 3.8의 한계", "잰 검증 비용에서의 한계", "엔진 추측 디코딩 (라이브러리 기본값)"):
+        assert word in charts, word
+    for word in ("Theorem 3.8 bound", "library defaults"):
+        assert word not in charts, word
+    assert any("LM 헤드는 bfloat16" in c.value for c in at.caption)
+    assert any('content:"올리기"' in h.proto.body for h in at.get("html"))

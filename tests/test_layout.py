@@ -23,6 +23,17 @@ def test_the_import_contracts_hold():
     assert code == 0, out.getvalue()
 
 
+def test_the_contracts_count_imports_made_for_type_hints():
+    """A circle through `if TYPE_CHECKING:` is a circle too (issue 42): the contracts see those
+    imports, so Settings' choices are offered upward (settings.offer) instead of imported, and
+    trace's round records sit below both metrics and run."""
+    import tomllib
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]
+    assert config.get("exclude_type_checking_imports") is False
+    layers = next(c for c in config["contracts"] if c["type"] == "layers")["layers"]
+    assert layers.index("drafters") < layers.index("settings")     # drafters take Settings
+
+
 def test_specdec_top_level_stays_readable():
     entries = [p.name for p in (ROOT / "specdec").iterdir() if p.name != "__pycache__"]
     assert len(entries) <= 16, sorted(entries)

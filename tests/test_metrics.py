@@ -3,7 +3,15 @@ import pytest
 
 from specdec.trace.metrics import summarize
 from specdec.trace.run import Caches, Final, Position, Round
-from specdec.trace.theory import best_k, expected_speedup, expected_tokens, speedup_with_verify, verify_ceiling
+from specdec.trace.theory import (
+    best_k,
+    expected_speedup,
+    expected_tokens,
+    profile_speedup,
+    speedup_with_verify,
+    tokens_from_profile,
+    verify_ceiling,
+)
 
 
 def fake_round(drafted: int, accepted: int, beta: float = 0.5, draft_ms=1.0, verify_ms=10.0):
@@ -44,3 +52,36 @@ def test_leviathan_numbers():
     assert verify_ceiling(2, 0.2, 1.3) == pytest.approx(1.4 / 1.7)
     assert verify_ceiling(2, 0.2, 1.3) == pytest.approx(speedup_with_verify(0.9, 2, 0.2, 1.3)
                                                         / expected_speedup(0.9, 2, 0.2))
+
+
+def test_tokens_from_an_acceptance_profile_by_hand():
+    """Rounds of k = 4 that kept 4, 0, 2 and 1 drafts: at k = 2 they would keep 2, 0, 2, 1."""
+    profile = [4, 0, 2, 1]
+    assert tokens_from_profile(profile, 4) == pytest.approx(1 + 7 / 4)
+    assert tokens_from_profile(profile, 2) == pytest.approx(1 + 5 / 4)
+    assert tokens_from_profile(profile, 1) == pytest.approx(1 + 3 / 4)
+    assert tokens_from_profile([], 3) == 1.0
+    # with c = 0.1 and a 3-token pass of 1.2 steps: 2.25 tokens for 0.2 + 1.2
+    assert profile_speedup(profile, 2, 0.1, 1.2) == pytest.approx(2.25 / 1.4)
+
+
+def test_a_profile_of_all_or_nothing_rounds_beats_eq_1_at_the_same_mean_acceptance():
+    """Half the rounds keep all 4 drafts and half none: acceptance rate 0.5, but the rounds keep
+    3 tokens on average where eq. (1) at α = 0.5 expects 1.94 — runs of acceptances, not i.i.d."""
+    profile = [4, 0] * 10
+    assert tokens_from_profile(profile, 4) == pytest.approx(3.0)
+    assert expected_tokens(0.5, 4) == pytest.approx(1.9375)
+
+
+def test_the_draft_cost_the_runs_paid_by_hand():
+    """Draft forwards of 2 ms in speculative rounds, 10 ms autoregressive steps: c = 0.2; the
+    first round (cold caches) counts in neither."""
+    from dataclasses import replace
+
+    from specdec.bench.measure import draft_cost_in_run
+    spec = [replace(fake_round(4, 2, draft_ms=2.0), index=i) for i in range(1, 6)]
+    spec.append(replace(fake_round(4, 2, draft_ms=50.0), index=0))
+    base = [replace(fake_round(0, 0, verify_ms=10.0), index=i) for i in range(6)]
+    base.append(replace(fake_round(0, 0, verify_ms=90.0), index=0))
+    assert draft_cost_in_run(spec, base) == pytest.approx(0.2)
+    assert draft_cost_in_run([], base) is None and draft_cost_in_run(spec, []) is None

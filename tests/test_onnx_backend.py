@@ -163,13 +163,13 @@ def test_the_bench_adds_the_engine_on_torch_and_the_runtime_own_loop(tiny_onnx):
     """A target on ONNX Runtime: the engine's rows run there, the same engine on torch beside
     them, and onnxruntime-genai's own loop on the same build; greedy outputs agree within each
     backend's rows, and the runtime's one-row loop is counted, not compared."""
+    from specdec.bench.record import RowKind
     from specdec.bench.runner import BACKEND_ROWS, bench
     result = bench(tiny_onnx, [PROMPT, "ab"], [2], [0.0], 6, 1, drafting=specdec.Settings(drafter="ngram"))
-    setting = result["settings"][0]
-    rows = {r["row"]: r for r in setting["rows"]}
-    assert set(BACKEND_ROWS) <= set(rows) and result["backend"] == "onnx"
-    assert rows["onnxruntime-genai generate"]["tokens"] > 0
-    assert setting["identical"] is True and "onnxruntime-genai generate" in setting["not_compared"]
+    setting = result.settings[0]
+    assert set(BACKEND_ROWS) <= {r.row for r in setting.rows} and result.machine.backend == "onnx"
+    assert setting.row(RowKind.GENAI).tokens > 0
+    assert setting.identical is True and "onnxruntime-genai generate" in setting.not_compared
 
 
 def test_a_run_that_fills_the_context_ends_as_on_torch_would(tiny_onnx):

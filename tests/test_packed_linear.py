@@ -5,7 +5,7 @@ import torch.nn.functional as F
 
 import specdec
 from specdec.models import packed as packed_linear
-from specdec.models.packed import PackedLinear, pack_if_memory_bound, pack_linears, packed_count, unpack_linears
+from specdec.models.packed import PackedLinear, memory_bound, pack_linears, packed_count, unpack_linears
 from tests.tiny import char_tokenizer, tiny_feature_draft, tiny_llama
 
 pytestmark = pytest.mark.skipif(not packed_linear.available(), reason="torch built without oneDNN")
@@ -70,11 +70,12 @@ def test_training_takes_the_ordinary_path_and_gets_gradients():
     assert lin.weight.grad is not None and lin.weight.grad.abs().sum() > 0
 
 
-def test_only_models_too_large_for_the_caches_are_packed(monkeypatch):
+def test_only_models_too_large_for_the_caches_count_as_memory_bound(monkeypatch):
+    """memory_bound decides whether pack_draft packs a draft beside a plain target."""
     model = tiny_llama(13, 2, seed=1)
-    assert pack_if_memory_bound(model) == 0                           # a few kB of weights
+    assert not memory_bound(model)                                     # a few kB of weights
     monkeypatch.setattr(packed_linear, "MIN_BYTES", 1)
-    assert pack_if_memory_bound(model) == 15
+    assert memory_bound(model)
 
 
 @pytest.mark.parametrize("k", [1, 3, 5])

@@ -1,6 +1,8 @@
 """The regime lesson: the roofline of a pass (specdec/bench/roofline.py), this machine's profile
 (specdec/bench/machine.py) and the When-it-is-fast section that shows them. Expected values are
 worked out by hand in the comments."""
+import json
+
 import pytest
 
 from specdec.bench import machine, roofline
@@ -73,3 +75,20 @@ def test_the_fast_page_measures_this_machine_and_explains_it(tiny_dirs, monkeypa
     at.selectbox(key="regime_machine").set_value(2).run()              # the datacenter GPU
     assert not at.exception
     assert any("NVIDIA H100 SXM data sheet" in c.value for c in at.caption)
+
+
+def test_a_shipped_gpu_measurement_is_read_and_set_beside_the_roofline(tmp_path):
+    saved = {"device": "NVIDIA H200", "dtype": "bfloat16", "date": "2026-12-03", "step_ms": 2.0,
+             "v": {str(m): 1.0 + 0.01 * (m - 1) for m in range(1, 10)}, "c": {"draft": 0.5}}
+    path = tmp_path / "gpu.json"
+    path.write_text(json.dumps(saved))
+    measured = regime.gpu_measured(path)
+    assert measured["device"] == "NVIDIA H200" and measured["v"][9] == pytest.approx(1.08)
+    rows = regime.gpu_beside_roofline(measured, alpha=0.5, c=0.1)
+    k2 = rows[1]
+    assert k2["k"] == 2 and k2["v_measured"] == pytest.approx(1.02)
+    assert k2["speedup_measured"] == pytest.approx(1.75 / (2 * 0.1 + 1.02))     # (1 + α + α²) / (k·c + v)
+    for broken in ({**saved, "v": {"1": 1.0}}, {k: x for k, x in saved.items() if k != "device"}, [1, 2]):
+        path.write_text(json.dumps(broken))
+        assert regime.gpu_measured(path) is None
+    assert regime.gpu_measured(tmp_path / "absent.json") is None

@@ -1,6 +1,7 @@
 """Tables name their columns for people: every key a page shows gets a readable header."""
 import pandas as pd
 
+from specdec.bench.record import Bench, Row, Setting
 from specdec.bench.runner import flat_rows
 from ui.tables import HEADERS, headed
 
@@ -11,8 +12,8 @@ def test_known_keys_get_readable_names_and_others_stay():
 
 
 def test_every_column_of_the_benchmark_table_has_a_header():
-    result = {"settings": [{"temperature": 0.0, "k": 4, "verify_cost": 1.4,
-                            "rows": [{"row": "engine speculative", "speedup": 1.1}]}]}
+    result = Bench("t", "d", 1, 8, 1, 0.1, (Setting(4, 0.0, (Row("engine speculative", 9.0, speedup=1.1),),
+                                                   verify_cost=1.4),))
     assert set(flat_rows(result)[0]) <= set(HEADERS)
 
 

@@ -150,5 +150,5 @@ def test_bench_tree_rows_sit_beside_the_chain_rows(pair):
     result = bench(pair, ["ab(ab", "cab cab"], [2], [0.0], 12, 1, trees=(4, 8))
     rows = {r["row"]: r for r in flat_rows(result)}
     assert tree_row(4) in rows and tree_row(8) in rows
-    assert result["settings"][0]["identical"] is True
+    assert result.settings[0].identical is True
     assert all(rows[tree_row(b)]["target_forwards_per_token"] > 0 for b in (4, 8))

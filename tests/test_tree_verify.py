@@ -9,10 +9,9 @@ import pytest
 import torch
 from test_exactness_lesson import random_pair
 
+from specdec.rules.chain import residual
 from specdec.rules.tree import (
-    law_deterministic_children,
-    law_sampled_children,
-    law_wrong_match_rule,
+    _remove,
     verify_deterministic_children,
     verify_greedy_children,
     verify_sampled_children,
@@ -23,6 +22,42 @@ from stats import chi2_pvalue
 
 P = torch.tensor([0.40, 0.25, 0.15, 0.15, 0.05], dtype=torch.float64)
 Q = torch.tensor([0.10, 0.50, 0.05, 0.30, 0.05], dtype=torch.float64)
+
+
+# The exact laws of the emitted token under each rule: the tests' oracle (they lived in
+# rules/tree.py, used by nothing else; the app shows the chain's law, not these).
+def law_sampled_children(q: torch.Tensor, p: torch.Tensor, m: int) -> torch.Tensor:
+    """The exact law of the emitted token when m children are drawn i.i.d. from q and verified
+    with `verify_sampled_children`, by enumerating every draw sequence; (V,) float64."""
+    q, p = q.double(), p.double()
+    law, reach, current = torch.zeros_like(p), 1.0, p          # reach: P(all children so far rejected)
+    for _ in range(m):
+        accept = torch.minimum(torch.ones_like(q), torch.where(q > 0, current / q, 0.0))   # (V,)
+        law += reach * q * accept                              # drawn x and accepted
+        reach *= float((q * (1 - accept)).sum())               # drawn x and rejected
+        current = residual(current, q)
+    return law + reach * current
+
+
+def law_deterministic_children(tokens: list[int], p: torch.Tensor) -> torch.Tensor:
+    """Exact law for `verify_deterministic_children`; (V,) float64."""
+    p = p.double()
+    law, reach, current = torch.zeros_like(p), 1.0, p
+    for x in tokens:
+        law[x] += reach * float(current[x])
+        reach *= 1 - float(current[x])
+        current = _remove(current, x)
+    return law + reach * current
+
+
+def law_wrong_match_rule(tokens: list[int], p: torch.Tensor) -> torch.Tensor:
+    """Exact law of `wrong_match_rule` — not p whenever a drafted token could be missed."""
+    p = p.double()
+    law, reach = torch.zeros_like(p), 1.0
+    for x in tokens:
+        law[x] += reach * float(p[x])
+        reach *= 1 - float(p[x])
+    return law + reach * p
 
 
 def brute_force_sampled_law(q, p, m):

@@ -8,12 +8,12 @@ import streamlit as st
 from ui.i18n import N_, _
 
 TERMS = (   # (English, Korean, what it means — explained through _())
-    ("speculative decoding", "speculative decoding (추측 디코딩)",
+    ("speculative decoding", "추측 디코딩",
      N_("a cheap model drafts several tokens, the large model checks them all in one pass")),
     ("draft model (q)", "초안 모델 (q)", N_("the small, fast model that proposes tokens")),
-    ("target model (p)", "타깃 모델 / 메인 모델 (p)",
+    ("target model (p)", "타깃 모델 (p)",
      N_("the large model whose distribution the output must follow")),
-    ("verification", "검증 / 검수", N_("one target pass that scores every drafted token at once")),
+    ("verification", "검증", N_("one target pass that scores every drafted token at once")),
     ("acceptance rate", "수용률", N_("accepted drafts / drafted tokens")),
     ("mean acceptance length", "평균 수용 길이", N_("tokens emitted per round, the final token included")),
     ("residual", "잔여 분포 (residual)",
@@ -27,6 +27,22 @@ TERMS = (   # (English, Korean, what it means — explained through _())
     ("round", "라운드", N_("draft → verify → accept/reject → final token")),
     ("tree of drafts", "초안 트리", N_("several candidates per position, verified in one pass")),
 )
+
+# One Korean word per concept. The catalog (locale/ko) uses the chosen term and none of the
+# rejected ones, nor does the Korean column above (tests/test_i18n.py checks both).
+KOREAN_TERMS = {   # concept: (chosen, rejected variants)
+    "draft": ("초안", ("드래프트",)),
+    "drafter": ("초안 방식", ("드래프터", "초안 작성자", "초안기")),
+    "speculative decoding": ("추측 디코딩", ("speculative decoding", "speculative 생성", "투기적 디코딩",
+                                             "추론적 디코딩", "예측 디코딩")),
+    "target": ("타깃", ("타겟", "메인 모델", "목표 모델", "대상 모델")),
+    "acceptance": ("수용", ("수락", "채택")),
+    "verification": ("검증", ("검수",)),
+    "rejection": ("거절", ("기각", "거부")),
+    "residual": ("잔여 분포", ("잔차",)),
+    "greedy": ("그리디", ("탐욕",)),
+    "n-gram": ("n-gram", ("n-그램", "엔그램")),
+}
 
 
 def glossary() -> None:

@@ -21,7 +21,7 @@ class PageInfo:
 PAGES = (
     PageInfo("pages/home.py", N_("Home"), ":material/home:", ""),
     PageInfo("pages/tour.py", N_("Guided tour"), ":material/tour:", "tour",
-             N_("seven short steps, each with something to try")),
+             N_("eight short steps, each with something to try")),
     PageInfo("pages/step_through.py", N_("Step through"), ":material/step:", "step_through",
              N_("every number of every round")),
     PageInfo("pages/exact.py", N_("Why it is exact"), ":material/balance:", "exact",
@@ -32,6 +32,8 @@ PAGES = (
              N_("acceptance by kind of text")),
     PageInfo("pages/server.py", N_("In a server"), ":material/dns:", "server",
              N_("many requests at once: where the gain disappears")),
+    PageInfo("pages/beyond.py", N_("Beyond tokens"), ":material/manage_search:", "beyond",
+             N_("the same pattern in search and in an agent's choice of tool")),
     PageInfo("pages/drafters.py", N_("Drafters compared"), ":material/compare_arrows:", "drafters",
              N_("model sizes, n-gram lookup, policies")),
     PageInfo("pages/trees.py", N_("Many drafts at once"), ":material/account_tree:", "trees",

@@ -86,3 +86,23 @@ def elsewhere(profile: machine.Profile) -> None:
                  "measurement: small models on a GPU also pay a fixed cost per pass (kernel launches) "
                  "that the roofline leaves out.").format(
         source=_(machines[chosen].source), cpu=md(where.get("cpu", "?")), date=where.get("date", "?")))
+    on_a_gpu(alpha, c)
+
+
+def on_a_gpu(alpha: float, c: float) -> None:
+    """The pass prices measured on a GPU (scripts/gpu_pass_cost.py), beside the roofline's."""
+    measured = regime.gpu_measured()
+    if measured is None:
+        st.caption(_("No GPU measurement is shipped yet: `scripts/gpu_pass_cost.py` measures the default "
+                     "pair's pass of 1 to 9 tokens on a GPU, and this section then shows it beside the "
+                     "roofline's prediction."))
+        return
+    rows = regime.gpu_beside_roofline(measured, alpha, c)
+    best = max(rows, key=lambda r: r["speedup_measured"])
+    st.write(_("Measured on a GPU ({device}, {dtype}, {date}): a pass of 5 tokens cost **{v5:.2f}** steps "
+               "where the roofline for the datacenter GPU predicts {roof5:.2f}. At those measured prices, "
+               "with the same α = {alpha:.2f} and c = {c:.3f}, speculation would reach **{best:.2f}×** at "
+               "k = {k}.").format(device=md(measured["device"]), dtype=measured["dtype"], date=measured["date"],
+                                  v5=rows[3]["v_measured"], roof5=rows[3]["v"], alpha=alpha, c=c,
+                                  best=best["speedup_measured"], k=best["k"]))
+    chart(figures.gpu_figure(rows), "fast-regime-gpu")

@@ -81,11 +81,12 @@ def precision_caption(pair: specdec.Pair) -> None:
     """At the foot of the sidebar: how the loaded target multiplies (the timed or chosen precision)
     and which backend runs its passes (with the timings that chose it)."""
     from specdec.models import kernels
+    from ui.lessons.bench_words import kernel_line
     if pair.passes.name == "onnx":
         st.sidebar.caption(_("The target runs on ONNX Runtime: a 4-bit build of its weights (a re-quantised "
                              "model, not the GGUF's own 4-bit blocks).") + _agreement() + _backend_timing(pair))
         return
-    st.sidebar.caption(_("The target multiplies in: {how}").format(how=kernels.describe(pair.target))
+    st.sidebar.caption(_("The target multiplies in: {how}").format(how=kernel_line(kernels.describe(pair.target)))
                        + _backend_timing(pair))
 
 

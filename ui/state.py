@@ -48,3 +48,9 @@ def backend() -> str:
 def precision() -> str:
     """The target precision the sidebar asks for ("auto": the machine's fastest one-token step)."""
     return str(st.session_state.get("precision", "auto"))
+
+
+def measured_as() -> str:
+    """How the target multiplied, for a figure's store key (ui/lessons/store.py): the precision,
+    and the backend when it is not auto — a torch figure and an ONNX one are two figures."""
+    return precision() if backend() == "auto" else f"{precision()}/{backend()}"

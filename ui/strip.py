@@ -105,6 +105,8 @@ def output_html(rounds: Sequence[Round], label: Callable[[int], str]) -> str:
 
 
 def text_html(text: str) -> str:
-    """Plain text in the strip's font, escaped, in one box."""
+    """Plain text in the strip's font, escaped, in one box; text that is only whitespace shows
+    its line breaks as ↵ (the box would look empty)."""
+    shown = html.escape(text) if text.strip() else text.replace("\n", "↵\n")
     return (CSS + '<div class="strip" style="border:1px solid #e5e7eb;border-radius:6px;'
-            f'padding:6px 10px">{html.escape(text) or "∅"}</div>')
+            f'padding:6px 10px">{shown or "∅"}</div>')

@@ -66,6 +66,16 @@ def verify_cost_in_run(spec_rounds, base_rounds, k: int) -> float | None:
     return spec_ms / step if spec_ms and step else None
 
 
+def draft_cost_in_run(spec_rounds, base_rounds) -> float | None:
+    """c as runs paid it: the median ms of a draft forward in speculative rounds (the first
+    round left out, as in pass_ms) over a 1-token step of autoregressive rounds timed alongside.
+    Timed over a whole sweep, it holds up on a busy machine where a probe of 30 steps at one
+    moment does not."""
+    per = [r.draft_ms / r.draft_forwards for r in spec_rounds if r.index > 0 and r.draft_forwards]
+    step = pass_ms(base_rounds, 0)
+    return statistics.median(per) / step if per and step else None
+
+
 def cost_ratio(pair) -> tuple[float, float, float]:
     """(c, draft step ms, target step ms on the pair's backend); c = 0 without a draft model."""
     target = step_ms(pair.passes, pair.vocab_size)

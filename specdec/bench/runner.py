@@ -32,6 +32,7 @@ from specdec.bench import agreement, ort_genai, peers
 from specdec.bench.clock import Lap, stopwatch
 from specdec.bench.hf_baseline import hf_generate, library_drafting, user_load_why, user_loaded
 from specdec.bench.measure import BUSY_LOAD, drafter_cost, machine_load, verify_cost, verify_cost_in_run
+from specdec.bench.record import Bench, Clock, Clocks, Machine, Mismatch, Row, RowKind, Setting
 from specdec.engine.decoder import generate
 from specdec.engine.prompt import encode_prompt
 from specdec.errors import LoadError
@@ -43,15 +44,14 @@ from specdec.settings import Settings
 from specdec.trace.metrics import summarize
 from specdec.trace.theory import expected_speedup, speedup_with_verify, verify_ceiling
 
-ROWS = ("engine autoregressive", "engine speculative", "transformers generate",
-        "transformers assisted (k, constant)", "transformers assisted (library defaults)",
-        "engine speculative (library defaults)", "transformers generate (as a user loads it)",
-        "llama.cpp generate", "llama.cpp prompt lookup (k)")
+K = RowKind
+ROWS = (K.AR, K.SPEC, K.HF, K.ASSISTED_K, K.ASSISTED_DEFAULTS, K.SPEC_DEFAULTS, K.USER_LOADED, K.LLAMA,
+        K.LLAMA_LOOKUP)                              # in the table's order (rows 1-9 above)
 # rows only for a target on another backend than torch: the engine on torch, the runtime's own loop
-ON_TORCH = "engine autoregressive (torch)", "engine speculative (torch)"
-GENAI = "onnxruntime-genai generate"
+ON_TORCH = K.AR_TORCH, K.SPEC_TORCH
+GENAI = K.GENAI
 BACKEND_ROWS = (*ON_TORCH, GENAI)
-PER_K = ROWS[1], ROWS[3], ROWS[8], ON_TORCH[1]    # rows that depend on k; the others are shared
+PER_K = K.SPEC, K.ASSISTED_K, K.LLAMA_LOOKUP, K.SPEC_TORCH    # rows that depend on k; the others are shared
 # transformers' assistant defaults (num_assistant_tokens=20, constant schedule,
 # assistant_confidence_threshold=0.4) as this engine's confidence policy; the library
 # also adapts its threshold during a run, this engine keeps it fixed.
@@ -83,7 +83,7 @@ class Measured:
 def _one(row: str, pair, prompt: str, settings: Settings, seed: int):
     """(ids, Lap, target forwards, rounds) for one prompt."""
     if row.startswith("engine"):
-        mode = "autoregressive" if row in (ROWS[0], ON_TORCH[0]) else "speculative"
+        mode = "autoregressive" if row in (K.AR, K.AR_TORCH) else "speculative"
         on = replace(pair, backend=None) if row in ON_TORCH else pair          # None: torch
         with stopwatch() as lap:
             run = generate(on, prompt, settings, seed=seed, lean=True, mode=mode)
@@ -99,7 +99,7 @@ def _one(row: str, pair, prompt: str, settings: Settings, seed: int):
     if row == USER_LOADED:
         ids, lap, forwards = hf_generate(pair, prompt, settings, seed, model=user_loaded(pair.target_name))
         return ids, lap, forwards, []
-    assistant = None if row == ROWS[2] else "constant" if row == ROWS[3] else "defaults"
+    assistant = None if row == K.HF else "constant" if row == K.ASSISTED_K else "defaults"
     ids, lap, forwards = hf_generate(pair, prompt, settings, seed, assistant, settings.k)
     return ids, lap, forwards, []
 
@@ -121,11 +121,11 @@ def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Meas
     m.cpu_seconds.append(total.cpu)
 
 
-ASSISTED = ROWS[3], ROWS[4]
-DEFAULTS = ROWS[4], ROWS[5]              # the library's drafting defaults, and this engine's copy
-USER_LOADED = ROWS[6]
-PEERS = ROWS[7], ROWS[8]
-BASELINES = ROWS[0], USER_LOADED         # the speedups' reference: the faster of the two
+ASSISTED = K.ASSISTED_K, K.ASSISTED_DEFAULTS
+DEFAULTS = K.ASSISTED_DEFAULTS, K.SPEC_DEFAULTS    # the library's drafting defaults, and this engine's copy
+USER_LOADED = K.USER_LOADED
+PEERS = K.LLAMA, K.LLAMA_LOOKUP
+BASELINES = K.AR, K.USER_LOADED          # the speedups' reference: the faster of the two
 STRICT_MARGIN = 1.05                     # --strict: the user's load may not beat the engine by more
 
 
@@ -170,7 +170,7 @@ def _peers_why(pair) -> str | None:
 
 
 def tree_row(budget: int) -> str:
-    return f"engine tree ({budget} nodes, width {TREE_WIDTH})"
+    return f"{K.TREE.value} ({budget} nodes, width {TREE_WIDTH})"
 
 
 TREE_WIDTH = 2
@@ -190,8 +190,8 @@ def jobs(t: float, ks: list[int], max_new: int, rows: tuple[str, ...] = ROWS, pa
     plain = Settings(k=1, temperature=t, max_new_tokens=max_new, **drafter)
     library = Settings(temperature=t, max_new_tokens=max_new, **drafter, **LIBRARY_DRAFTING)
     out = [((name, None), name, settings) for name, settings in
-           ((ROWS[0], plain), (ROWS[2], plain), (ROWS[4], library), (ROWS[5], library), (USER_LOADED, plain),
-            (PEERS[0], plain), (ON_TORCH[0], plain), (GENAI, plain))
+           ((K.AR, plain), (K.HF, plain), (K.ASSISTED_DEFAULTS, library), (K.SPEC_DEFAULTS, library),
+            (K.USER_LOADED, plain), (K.LLAMA, plain), (K.AR_TORCH, plain), (K.GENAI, plain))
            if name in rows]
     for k in ks:
         settings = Settings(k=k, temperature=t, max_new_tokens=max_new, **drafter)
@@ -205,34 +205,32 @@ def _ratio(a: float, b: float) -> float | None:
 
 
 def summarize_row(name: str, m: Measured, base: Measured, k: int, c: float, v: float,
-                  engine: Measured | None = None, clock: str = "wall") -> dict:
+                  engine: Measured | None = None, clock: str = "wall") -> Row:
     """One row; speedup against `base` (the faster baseline), the bounds against `engine` (the
     engine's own autoregressive row, which Theorem 3.8's ratio is about). `speedup` is on
     `clock`; speedup_wall and speedup_cpu give both."""
     engine = engine or base
-    own = _ratio(m.rate(clock), engine.rate(clock))
-    row = {"row": name, "tokens_per_s": m.tokens_per_s, "tokens_per_cpu_s": m.tokens_per_cpu_s,
-           "tokens": m.tokens,
-           "target_forwards_per_token": m.target_forwards / m.tokens if m.tokens and m.target_forwards is not None
-           else None,
-           "speedup": _ratio(m.rate(clock), base.rate(clock)), "clock": clock,
-           "speedup_wall": _ratio(m.tokens_per_s, base.tokens_per_s),
-           "speedup_cpu": _ratio(m.tokens_per_cpu_s, base.tokens_per_cpu_s),
-           "speedup_vs_engine_ar": own,
-           "acceptance_rate": None, "mean_acceptance_length": None, "bound": None,
-           "measured_over_bound": None, "bound_with_verify": None,
-           "measured_over_bound_with_verify": None, "seconds": m.seconds, "cpu_seconds": m.cpu_seconds}
-    if not m.rounds or name in (ROWS[0], ON_TORCH[0]):
+    row = Row(str(name), m.tokens_per_s, tokens=m.tokens, seconds=tuple(m.seconds),
+              cpu_seconds=tuple(m.cpu_seconds), tokens_per_cpu_s=m.tokens_per_cpu_s,
+              target_forwards_per_token=m.target_forwards / m.tokens
+              if m.tokens and m.target_forwards is not None else None,
+              speedup=_ratio(m.rate(clock), base.rate(clock)), clock=Clock(clock),
+              speedup_wall=_ratio(m.tokens_per_s, base.tokens_per_s),
+              speedup_cpu=_ratio(m.tokens_per_cpu_s, base.tokens_per_cpu_s),
+              speedup_vs_engine_ar=_ratio(m.rate(clock), engine.rate(clock)))
+    if not m.rounds or name in (K.AR, K.AR_TORCH):
         return row
     s = summarize(m.rounds)
-    row.update(acceptance_rate=s.acceptance_rate, mean_acceptance_length=s.mean_acceptance_length,
-               alpha=s.mean_beta)
-    if name == ROWS[1]:                 # the bound needs one fixed k
-        alpha = s.mean_beta or 0.0
-        bound, bound_v = expected_speedup(alpha, k, c), speedup_with_verify(alpha, k, c, v)
-        row.update(bound=bound, measured_over_bound=own / bound, bound_with_verify=bound_v,
+    row = replace(row, acceptance_rate=s.acceptance_rate, mean_acceptance_length=s.mean_acceptance_length,
+                  alpha=s.mean_beta)
+    return _with_bounds(row, s.mean_beta or 0.0, k, c, v) if name == K.SPEC else row   # one fixed k
+
+
+def _with_bounds(row: Row, alpha: float, k: int, c: float, v: float) -> Row:
+    """Theorem 3.8's bound at α̂, k and c, and the same at the measured pass price v."""
+    own, bound, bound_v = row.speedup_vs_engine_ar, expected_speedup(alpha, k, c), speedup_with_verify(alpha, k, c, v)
+    return replace(row, bound=bound, measured_over_bound=own / bound, bound_with_verify=bound_v,
                    measured_over_bound_with_verify=own / bound_v)
-    return row
 
 
 def greedy_mismatches(outputs: dict[str, list[list[int]]]) -> list[dict]:
@@ -266,7 +264,7 @@ def explain(gap: float) -> str:
 
 def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
           repeats: int, progress=None, trees: tuple[int, ...] = (),
-          drafting: Settings = Settings()) -> dict:
+          drafting: Settings = Settings()) -> Bench:
     """Every row, k and temperature on the same prompts, drafting with `drafting.drafter`.
     Repeats are interleaved (repeat r of every row before repeat r + 1 of any), so a slow
     spell of the machine hits all rows alike."""
@@ -274,64 +272,63 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
     c, draft_ms, target_ms = drafter_cost(pair, drafting)
     method = library_drafting(pair, drafting)
     names, why = backend_rows(*rows_for(method, user_load_why(pair.target_name), _peers_why(pair)), pair)
-    out = {"skipped_rows": [r for r in applicable(pair) if r not in names], "skipped_why": why,
-           "target": pair.target_name, "draft": pair.draft_name, "drafter": drafting.drafter,
-           "exit_layer": drafting.exit_layer if drafting.drafter == "early-exit" else None,
-           "library_drafting": None if isinstance(method, str) else method.label,
-           "prompts": len(prompts), "max_new_tokens": max_new, "repeats": repeats, "c": c,
-           "draft_step_ms": draft_ms, "target_step_ms": target_ms, "settings": [],
-           "target_kernels": kernels.describe(pair.target), "cpu": kernels.cpu_model(),
-           "target_bandwidth": kernels.bandwidth_of(pair.target),
-           "threads": torch.get_num_threads(),
-           "backend": pair.passes.name, "backend_note": describe_backend(pair.passes, agreement.shipped()),
-           "verify_cost_alone": {str(k): verify_cost(pair.passes, pair.vocab_size, k, target_ms)
-                                 for k in ks}}
+    alone = {str(k): verify_cost(pair.passes, pair.vocab_size, k, target_ms) for k in ks}
     todo_by_t = {t: jobs(t, ks, max_new, names, pair, tuple(trees), drafting) for t in temps}
-    steps, done, load = repeats * sum(map(len, todo_by_t.values())), 0, machine_load()
+    steps, done, load, settings = repeats * sum(map(len, todo_by_t.values())), 0, machine_load(), []
     for t, todo in todo_by_t.items():
         measured = {key: Measured() for key, _, _ in todo}
         for r in range(repeats):
-            for key, name, settings in todo:
+            for key, name, run_settings in todo:
                 progress(done, steps, f"T={t} k={key[1] or '-'} {name} (repeat {r + 1})")
-                measure_once(name, pair, prompts, settings, measured[key])
+                measure_once(name, pair, prompts, run_settings, measured[key])
                 done, load = done + 1, max(load, machine_load())
         clock = "cpu" if load >= BUSY_LOAD else "wall"       # the headline's clock: clock.py
         for k in ks:
             rows = {name: measured.get((name, None)) or measured[(name, k)]
                     for name in names + tuple(tree_row(b) for b in trees)}
-            v_alone = out["verify_cost_alone"][str(k)]
-            out["settings"].append(_setting(pair, prompts, rows, k, t, c, v_alone, clock))
-    out.update(load=load, clock="cpu" if load >= BUSY_LOAD else "wall")
+            settings.append(_setting(pair, prompts, rows, k, t, c, alone[str(k)], clock))
     progress(steps, steps, "done")
-    return out
+    return Bench(pair.target_name, pair.draft_name, len(prompts), max_new, repeats, c, tuple(settings),
+                 drafter=drafting.drafter,
+                 exit_layer=drafting.exit_layer if drafting.drafter == "early-exit" else None,
+                 library_drafting=None if isinstance(method, str) else method.label,
+                 draft_step_ms=draft_ms, target_step_ms=target_ms, verify_cost_alone=alone,
+                 skipped_rows=tuple(str(r) for r in applicable(pair) if r not in names), skipped_why=why,
+                 machine=_machine(pair), clocks=Clocks(load, Clock.CPU if load >= BUSY_LOAD else Clock.WALL))
+
+
+def _machine(pair) -> Machine:
+    return Machine(kernels.cpu_model(), torch.get_num_threads(), kernels.describe(pair.target),
+                   kernels.bandwidth_of(pair.target), pair.passes.name,
+                   describe_backend(pair.passes, agreement.shipped()))
 
 
 def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone: float,
-             clock: str = "wall") -> dict:
+             clock: str = "wall") -> Setting:
     """One (T, k) table; bound(v) uses v as paid in the runs (v_alone: the same pass timed alone);
     speedups and the baseline on `clock` ("wall", or "cpu" when the machine was busy)."""
-    v = verify_cost_in_run(measured[ROWS[1]].rounds, measured[ROWS[0]].rounds, k) or v_alone
+    v = verify_cost_in_run(measured[K.SPEC].rounds, measured[K.AR].rounds, k) or v_alone
     baseline = max((name for name in BASELINES if name in measured), key=lambda n: measured[n].rate(clock))
-    rows = [summarize_row(name, measured[name], measured[baseline], k, c, v, measured[ROWS[0]], clock)
-            for name in measured]
+    rows = tuple(summarize_row(name, measured[name], measured[baseline], k, c, v, measured[K.AR], clock)
+                 for name in measured)
     user = measured.get(USER_LOADED)
-    entry = {"k": k, "temperature": t, "baseline": baseline, "clock": clock,
-             "engine_slower_than_user_load": bool(user and user.rate(clock) > STRICT_MARGIN
-                                                  * measured[ROWS[0]].rate(clock)),
-             "verify_cost": v, "verify_cost_alone": v_alone,
-             "ceiling": verify_ceiling(k, c, v),
-             "rows": rows, "identical": None, "mismatches": []}
-    if t == 0:
-        groups, why = comparable(pair, measured)
-        mismatches = [mm for group in groups for mm in greedy_mismatches(group)]
-        if why:
-            entry.update(not_compared=list(why), not_compared_why=why)
-        for mm in mismatches:
-            ref = measured[mm["reference"]].outputs[mm["prompt"]]
-            mm["gap"] = top2_gap(pair, prompts[mm["prompt"]], ref, mm["position"])
-            mm["why"] = explain(mm["gap"])
-        entry.update(identical=not mismatches, mismatches=mismatches)
-    return entry
+    slower = bool(user and user.rate(clock) > STRICT_MARGIN * measured[K.AR].rate(clock))
+    entry = Setting(k, t, rows, verify_cost=v, verify_cost_alone=v_alone, ceiling=verify_ceiling(k, c, v),
+                    baseline=str(baseline), clock=Clock(clock), engine_slower_than_user_load=slower)
+    return _greedy_check(pair, prompts, measured, entry) if t == 0 else entry
+
+
+def _greedy_check(pair, prompts, measured: dict, entry: Setting) -> Setting:
+    """T = 0: the rows that must agree token for token, where they do not, and how close the
+    target's top two were there."""
+    groups, why = comparable(pair, measured)
+    found = []
+    for mm in (mm for group in groups for mm in greedy_mismatches(group)):
+        ref = measured[mm["reference"]].outputs[mm["prompt"]]
+        gap = top2_gap(pair, prompts[mm["prompt"]], ref, mm["position"])
+        found.append(Mismatch(**mm, gap=gap, why=explain(gap)))
+    return replace(entry, identical=not found, mismatches=tuple(found),
+                   not_compared={str(name): w for name, w in why.items()})
 
 
 def comparable(pair, measured: dict) -> tuple[list[dict], dict[str, str]]:
@@ -342,16 +339,16 @@ def comparable(pair, measured: dict) -> tuple[list[dict], dict[str, str]]:
     if precision.of(pair.target) != "float32":
         why[USER_LOADED] = (f"float32, while the engine's target multiplies in {precision.of(pair.target)}: "
                             "another model at the last bits")
-    elsewhere = {ROWS[0], ROWS[1], ROWS[5]} if pair.passes.name != "torch" else set()
+    elsewhere = {K.AR, K.SPEC, K.SPEC_DEFAULTS} if pair.passes.name != "torch" else set()
     groups = [{n: m.outputs for n, m in measured.items() if n in elsewhere},
               {n: m.outputs for n, m in measured.items() if n not in elsewhere and n not in why}]
     return [g for g in groups if len(g) > 1], {n: w for n, w in why.items() if n in measured}
 
 
-def flat_rows(result: dict) -> list[dict]:
+def flat_rows(result: Bench) -> list[dict]:
     """One dict per (temperature, k, row) with the headline numbers (for tables and charts)."""
     keys = ("tokens_per_s", "target_forwards_per_token", "acceptance_rate", "mean_acceptance_length",
             "speedup", "speedup_vs_engine_ar", "bound", "measured_over_bound", "bound_with_verify",
             "measured_over_bound_with_verify")
-    return [{"temperature": s["temperature"], "k": s["k"], "v": s.get("verify_cost"), "row": r["row"],
-             **{key: r.get(key) for key in keys}} for s in result["settings"] for r in s["rows"]]
+    return [{"temperature": s.temperature, "k": s.k, "v": s.verify_cost, "row": r.row,
+             **{key: getattr(r, key) for key in keys}} for s in result.settings for r in s.rows]

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import time
@@ -10,6 +9,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from specdec import atomic
+from specdec.bench.record import BatchSweep, Bench
 from specdec.chat import has_template, user_turn
 from specdec.cli.terminal import LEGEND_COLOUR, LEGEND_PLAIN, marked_text, metrics_table, visible
 from specdec.drafters.policies import POLICIES
@@ -223,24 +223,24 @@ def cmd_bench(args) -> int:
                    tuple(trees), drafting)
     if sizes:
         from specdec.bench.batching import batch_bench
-        result["batch"] = [batch_bench(pair, prompts, sizes, replace(drafting, k=k, temperature=t,
-                                                                     max_new_tokens=args.max_new_tokens),
-                                       args.repeats, stderr_progress) for k in ks for t in temps]
-    print(json.dumps(result, allow_nan=False) if args.json else visible(table(result)))   # shown first
+        result = replace(result, batch=tuple(BatchSweep.of(batch_bench(
+            pair, prompts, sizes, replace(drafting, k=k, temperature=t, max_new_tokens=args.max_new_tokens),
+            args.repeats, stderr_progress)) for k in ks for t in temps))
+    print(result.to_json() if args.json else visible(table(result)))   # shown first
     if args.out and not save(result, args.out):
         return 1
-    slower = [s for s in result["settings"] if s.get("engine_slower_than_user_load")]
+    slower = [s for s in result.settings if s.engine_slower_than_user_load]
     if args.strict and slower:
-        print(f"strict: transformers as a user loads {result['target']} beat the engine's autoregressive "
-              f"row by more than 5% in {len(slower)} of {len(result['settings'])} settings", file=sys.stderr)
+        print(f"strict: transformers as a user loads {result.target} beat the engine's autoregressive "
+              f"row by more than 5% in {len(slower)} of {len(result.settings)} settings", file=sys.stderr)
         return 1
     return 0
 
 
-def save(result: dict, out: str) -> bool:
+def save(result: Bench, out: str) -> bool:
     """Write the JSON whole or not at all (specdec/atomic.py): on a failure the old file is left
     as it was, one line says so, and the JSON goes to stderr so a long run's results are kept."""
-    text = json.dumps(result, indent=1, allow_nan=False) + "\n"
+    text = result.to_json(indent=1) + "\n"
     try:
         atomic.write_text(out, text)
         return True

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 
+from specdec.bench.record import BatchSweep, Bench, Machine, Row, RowKind, Setting
 from specdec.trace.run import Run
 
 ANSI = {"prompt": "\033[2m", "accepted": "\033[32m", "rejected": "\033[9;31m",
@@ -103,83 +104,101 @@ CLOCK_NOTE = {   # which clock the headline speedup used (specdec/bench/clock.py
 }
 
 
-def _line(row: dict) -> str:
-    return f"{row['row']:<44}" + "".join(f"{_cell(row.get(key), spec):>{w}}" for _, key, spec, w in COLUMNS)
+def _line(row: Row) -> str:
+    return f"{row.row:<44}" + "".join(f"{_cell(getattr(row, key), spec):>{w}}" for _, key, spec, w in COLUMNS)
 
 
-def table(result: dict) -> str:
-    lines = [f"target {result['target']}  draft {result['draft']}  prompts {result['prompts']}  "
-             f"max_new_tokens {result['max_new_tokens']}  repeats {result['repeats']}  "
-             f"c = {result['c']:.3f} ({result['draft_step_ms']:.2f} / {result['target_step_ms']:.2f} ms)",
+def table(result: Bench) -> str:
+    """The whole bench: its head, one table per setting, then any batch sweeps."""
+    lines = _head(result)
+    for s in result.settings:
+        lines += [""] + _setting(s, result.clocks.load or 0.0)
+    for b in result.batch:
+        lines += [""] + batch_table(b)
+    return "\n".join(lines)
+
+
+def _head(result: Bench) -> list[str]:
+    """What was benched, on what, and what the columns mean."""
+    lines = [f"target {result.target}  draft {result.draft}  prompts {result.prompts}  "
+             f"max_new_tokens {result.max_new_tokens}  repeats {result.repeats}  "
+             f"c = {result.c:.3f} ({_cell(result.draft_step_ms, '.2f')} / {_cell(result.target_step_ms, '.2f')} ms)",
              "bound = Theorem 3.8 from measured alpha and c (a verification pass priced at one target "
              "step); bound(v) = the same with the measured price v of a (k+1)-token pass"]
-    if "engine speculative (library defaults)" not in result.get("skipped_rows", []):
+    if RowKind.SPEC_DEFAULTS not in result.skipped_rows:
         lines.append("library defaults = up to 20 drafts a round, stop drafting after a draft with "
                      "q(d) < 0.4 (transformers also adapts that threshold during a run); the same in "
                      "every k table")
-    if result.get("backend_note"):
-        lines.append(f"target backend (engine rows): {result['backend_note']}")
-    if result.get("target_kernels"):
-        label = "target's linear layers" + (" (torch rows)" if result.get("backend", "torch") != "torch" else "")
-        lines.append(f"{label}: {result['target_kernels']}")
-    if result.get("target_bandwidth"):
-        lines.append(f"target's memory traffic: {result['target_bandwidth']}")
-    drafter = result.get("drafter", "model")
-    exit_layer = f" after layer {result['exit_layer']}" if result.get("exit_layer") else ""
-    lines.append(f"drafter: {drafter}{exit_layer}; transformers assisted = "
-                 f"{result.get('library_drafting') or 'none'}")
-    if result.get("skipped_rows"):
-        lines.append(f"not run: {', '.join(result['skipped_rows'])} ({result.get('skipped_why')})")
-    head = f"{'row':<44}" + "".join(f"{name:>{w}}" for name, _, _, w in COLUMNS)
-    for s in result["settings"]:
-        lines += ["", f"T = {s['temperature']}, k = {s['k']}, v = {s['verify_cost']:.2f} "
-                  f"(in these runs one {s['k'] + 1}-token target pass cost {s['verify_cost']:.2f} "
-                  f"steps, {s['verify_cost_alone']:.2f} timed alone; that alone scales the bound "
-                  f"by {s['ceiling']:.2f})",
-                  head, "-" * len(head)]
-        lines += [_line(r) for r in s["rows"]]
-        if s.get("baseline"):
-            lines.append(f"speedup = tokens/s over the faster baseline: {s['baseline']}; "
-                         + CLOCK_NOTE[s.get("clock", "wall")].format(load=result.get("load") or 0.0))
-        if s.get("engine_slower_than_user_load"):
-            lines.append("the engine's autoregressive row is more than 5% slower than transformers as a "
-                         "user loads the model: this machine has a faster plain way to run it")
-        if s["identical"] is not None:
-            compared = [r["row"] for r in s["rows"] if r["row"] not in s.get("not_compared", [])]
-            lines.append(f"greedy outputs of {len(compared)} rows identical on every prompt: "
-                         + ("yes" if s["identical"] else "NO"))
-            why = s.get("not_compared_why") or {}
-            lines += [f"  not compared: {name} ({why.get(name, '') if isinstance(why, dict) else why})"
-                      for name in s.get("not_compared", [])]
-            lines += [f"  prompt {m['prompt']}: {m['row']} differs from {m['reference']} at token "
-                      f"{m['position']}: {m['why']}" for m in s["mismatches"]]
-    for b in result.get("batch", []):
-        lines += [""] + batch_table(b)
-    return "\n".join(lines)
+    lines += _machine_lines(result.machine)
+    exit_layer = f" after layer {result.exit_layer}" if result.exit_layer else ""
+    lines.append(f"drafter: {result.drafter}{exit_layer}; transformers assisted = "
+                 f"{result.library_drafting or 'none'}")
+    if result.skipped_rows:
+        lines.append(f"not run: {', '.join(result.skipped_rows)} ({result.skipped_why})")
+    return lines
+
+
+def _machine_lines(m: Machine) -> list[str]:
+    lines = [f"target backend (engine rows): {m.backend_note}"] if m.backend_note else []
+    if m.target_kernels:
+        label = "target's linear layers" + (" (torch rows)" if m.backend != "torch" else "")
+        lines.append(f"{label}: {m.target_kernels}")
+    if m.target_bandwidth:
+        lines.append(f"target's memory traffic: {m.target_bandwidth}")
+    return lines
+
+
+HEAD = f"{'row':<44}" + "".join(f"{name:>{w}}" for name, _, _, w in COLUMNS)
+
+
+def _setting(s: Setting, load: float) -> list[str]:
+    """One (T, k) table: the pass price, the rows, the baseline and the greedy check."""
+    v, alone = _cell(s.verify_cost, ".2f"), _cell(s.verify_cost_alone, ".2f")
+    lines = [f"T = {s.temperature}, k = {s.k}, v = {v} (in these runs one {s.k + 1}-token target pass cost "
+             f"{v} steps, {alone} timed alone; that alone scales the bound by {_cell(s.ceiling, '.2f')})",
+             HEAD, "-" * len(HEAD)]
+    lines += [_line(r) for r in s.rows]
+    if s.baseline:
+        lines.append(f"speedup = tokens/s over the faster baseline: {s.baseline}; "
+                     + CLOCK_NOTE[s.clock].format(load=load))
+    if s.engine_slower_than_user_load:
+        lines.append("the engine's autoregressive row is more than 5% slower than transformers as a "
+                     "user loads the model: this machine has a faster plain way to run it")
+    return lines + _greedy_lines(s)
+
+
+def _greedy_lines(s: Setting) -> list[str]:
+    if s.identical is None:
+        return []
+    compared = [r.row for r in s.rows if r.row not in s.not_compared]
+    return [f"greedy outputs of {len(compared)} rows identical on every prompt: " + ("yes" if s.identical else "NO"),
+            *(f"  not compared: {name} ({why})" for name, why in s.not_compared.items()),
+            *(f"  prompt {m.prompt}: {m.row} differs from {m.reference} at token {m.position}: {m.why}"
+              for m in s.mismatches)]
 
 
 BATCH_HEAD = (f"{'batch':>6}{'mode':>16}{'tokens/s':>10}{'range':>14}{'latency s':>11}{'TTFT s':>9}"
               f"{'passes/tok':>12}{'pass ms':>9}{'rows/pass':>11}{'draft ms':>10}{'speedup':>9}")
 
 
-def batch_table(b: dict) -> list[str]:
+def batch_table(b: BatchSweep) -> list[str]:
     """One batch sweep: B requests at once, autoregressive vs speculative at the same B."""
-    lines = [f"batch sweep: k = {b['k']}, T = {b['temperature']}, drafter {b['drafter']}, {b['prompts']} prompts "
-             f"cycled to {b.get('requests', '?')} requests x {b['max_new_tokens']} tokens, served at most B at "
-             f"once, {b['repeats']} repeats; tokens/s of all requests on "
-             f"{'CPU time (the machine was busy)' if b['clock'] == 'cpu' else 'the wall-clock'}; latency = "
+    lines = [f"batch sweep: k = {b.k}, T = {b.temperature}, drafter {b.drafter}, {b.prompts} prompts "
+             f"cycled to {b.requests} requests x {b.max_new_tokens} tokens, served at most B at "
+             f"once, {b.repeats} repeats; tokens/s of all requests on "
+             f"{'CPU time (the machine was busy)' if b.clock == 'cpu' else 'the wall-clock'}; latency = "
              "admitted to last token",
              "pass ms = one target pass over the batch (rows/pass tokens); draft ms = every request's "
              "drafting in a round (each drafts on its own, not batched)", BATCH_HEAD, "-" * len(BATCH_HEAD)]
-    for r in b["rows"]:
-        speedup = f"{r['speedup']:.2f}x" if "speedup" in r else ""
-        lines.append(f"{r['batch']:>6}{r['mode']:>16}{r['tokens_per_s']:>10.1f}"
-                     f"{r['tokens_per_s_min']:>7.1f}-{r['tokens_per_s_max']:<6.1f}{r['latency_s']:>11.2f}"
-                     f"{r['ttft_s']:>9.3f}{r['forwards_per_token']:>12.3f}{r['pass_ms']:>9.1f}"
-                     f"{r['pass_rows']:>11.1f}{r['draft_ms']:>10.1f}{speedup:>9}")
-    sizes = [r["batch"] for r in b["rows"]]
-    lines.append("speculation was faster at every batch size measured" if b["crossover"] is None else
-                 "speculation was not faster at any batch size measured" if b["crossover"] == min(sizes) else
-                 f"speculation stopped paying at batch size {b['crossover']} (the smallest measured size where "
+    for r in b.rows:
+        speedup = f"{r.speedup:.2f}x" if r.speedup is not None else ""
+        lines.append(f"{r.batch:>6}{r.mode:>16}{r.tokens_per_s:>10.1f}"
+                     f"{r.tokens_per_s_min:>7.1f}-{r.tokens_per_s_max:<6.1f}{r.latency_s:>11.2f}"
+                     f"{r.ttft_s:>9.3f}{r.forwards_per_token:>12.3f}{r.pass_ms:>9.1f}"
+                     f"{r.pass_rows:>11.1f}{r.draft_ms:>10.1f}{speedup:>9}")
+    sizes = [r.batch for r in b.rows]
+    lines.append("speculation was faster at every batch size measured" if b.crossover is None else
+                 "speculation was not faster at any batch size measured" if b.crossover == min(sizes) else
+                 f"speculation stopped paying at batch size {b.crossover} (the smallest measured size where "
                  "it was no faster)")
     return lines

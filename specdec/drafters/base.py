@@ -18,6 +18,7 @@ import torch
 from specdec.models.runtime import crop_cache, forward, new_cache
 from specdec.rules.draft_tree import DraftTree
 from specdec.rules.sampling import Sampling, choose, probs_from_logits
+from specdec.settings import offer
 
 if TYPE_CHECKING:
     from specdec.drafters.policies import Constant as Policy
@@ -127,6 +128,7 @@ def register(kind: DrafterKind) -> DrafterKind:
     ordered = sorted(DRAFTERS.values(), key=lambda d: (d.rank, d.name))
     DRAFTERS.clear()
     DRAFTERS.update((d.name, d) for d in ordered)
+    offer("drafter", DRAFTERS)                    # Settings.drafter's choices, in menu order
     return kind
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from specdec.errors import InputError
+from specdec.settings import offer
 from specdec.wording import N_
 
 K_MAX = 32   # the heuristic never grows past this
@@ -60,6 +61,7 @@ POLICIES: dict[str, PolicyKind] = {
     N_("heuristic"): PolicyKind(Heuristic, N_("+2 after a round that accepted every draft, −1 otherwise")),
     N_("confidence"): PolicyKind(Confidence, N_("stop drafting after a token the draft gives less than the threshold")),
 }
+offer("policy", POLICIES)                # Settings.policy's choices
 
 
 def make_policy(name: str, k: int, threshold: float = 0.3) -> Policy:

@@ -26,8 +26,10 @@ from specdec.drafters.base import OwnCache, TreeDrafter, TreeProposal
 from specdec.models.runtime import crop_cache, forward
 from specdec.rules.draft_tree import DraftTree, ancestors
 from specdec.rules.sampling import Sampling, probs_from_logits
+from specdec.settings import offer
 
 RULES = ("top", "sampled")        # how a model tree picks a node's children
+offer("tree_children", RULES)     # Settings.tree_children's choices
 
 
 def path_to(node: int, parents: list[int]) -> list[int]:

@@ -193,38 +193,75 @@ def _cache_of(model, layers: list, length: int) -> object:
 def serve(pair: Pair, requests: list[Request], settings: Settings | None, max_batch: int = 8,
           prefix: PrefixCache | None = None) -> ServeLog:
     """Run every request through one server loop; see the module's docstring."""
-    settings = _check_serve(pair, requests, settings, max_batch, prefix)
-    queue = deque(sorted(range(len(requests)), key=lambda i: requests[i].arrival))
-    batch, clock, prefill_s = Batch(pair, settings), 0.0, 0.0
-    decoders: dict[int, Decoder] = {}
-    times: dict[int, dict] = {}
-    ticks: list[Tick] = []
-    while queue or batch.active:
-        if not batch.active and requests[queue[0]].arrival > clock:
-            clock = requests[queue[0]].arrival                      # idle until the next arrival
-        while queue and requests[queue[0]].arrival <= clock and len(batch.active) < max_batch:
-            i = queue.popleft()
-            decoders[i] = Decoder(pair, requests[i].prompt, replace(settings, seed=requests[i].seed), batched=True)
-            t0 = time.perf_counter()
-            reused = prefix.prefill(decoders[i]) if prefix else (decoders[i].read_prompt(), 0)[1]
-            batch.join(decoders[i])
-            took = time.perf_counter() - t0
-            times[i] = {"admitted": clock, "reused": reused}
-            clock, prefill_s = clock + took, prefill_s + took
+    server = _Server(pair, requests, _check_serve(pair, requests, settings, max_batch, prefix), max_batch,
+                     prefix)
+    while server.queue or server.batch.active:
+        server.admit()
+        server.tick()
+    served = tuple(Served(job.decoder.result(), requests[job.index].arrival, job.admitted, job.first_token,
+                          job.finished, job.reused) for job in sorted(server.jobs.values(), key=lambda j: j.index))
+    return ServeLog(served, tuple(server.ticks), server.clock, server.prefill_s)
+
+
+@dataclass
+class _Job:
+    """One admitted request: its decoder and its times on the server's clock."""
+    index: int                  # in `requests`
+    decoder: Decoder
+    admitted: float
+    reused: int
+    first_token: float | None = None
+    finished: float | None = None
+
+
+class _Server:
+    """serve's state: the queue of requests not yet admitted (by arrival), the batch, every
+    admitted request's job (found by its decoder), the rounds so far and the server's clock."""
+
+    def __init__(self, pair: Pair, requests: list[Request], settings: Settings, max_batch: int,
+                 prefix: PrefixCache | None):
+        self.pair, self.requests, self.settings = pair, requests, settings
+        self.max_batch, self.prefix = max_batch, prefix
+        self.queue = deque(sorted(range(len(requests)), key=lambda i: requests[i].arrival))
+        self.batch, self.clock, self.prefill_s = Batch(pair, settings), 0.0, 0.0
+        self.jobs: dict[Decoder, _Job] = {}
+        self.ticks: list[Tick] = []
+
+    def admit(self) -> None:
+        """Idle until the next arrival when nothing runs; then admit what has arrived, up to max_batch."""
+        if not self.batch.active and self.requests[self.queue[0]].arrival > self.clock:
+            self.clock = self.requests[self.queue[0]].arrival
+        while self.queue and self.requests[self.queue[0]].arrival <= self.clock and \
+                len(self.batch.active) < self.max_batch:
+            self._start(self.queue.popleft())
+
+    def _start(self, i: int) -> None:
+        """Request i's decoder reads its prompt (from the prefix cache where it can) and joins the batch."""
+        decoder = Decoder(self.pair, self.requests[i].prompt, replace(self.settings, seed=self.requests[i].seed),
+                          batched=True)
         t0 = time.perf_counter()
-        index = {id(d): i for i, d in decoders.items()}
-        done, step = batch.step()
-        start, clock = clock, clock + time.perf_counter() - t0
-        ticks.append(Tick(start, clock, tuple(index[id(d)] for d, _r in done),
-                          tuple(len(r.emitted) for _d, r in done), step.width, step.ms, step.draft_ms))
-        for d, _r in done:
-            times[index[id(d)]].setdefault("first_token", clock)
-            if d.stop is not None:
-                times[index[id(d)]]["finished"] = clock
-    served = tuple(Served(decoders[i].result(), requests[i].arrival, times[i]["admitted"],
-                          times[i]["first_token"], times[i]["finished"], times[i]["reused"])
-                   for i in range(len(requests)))
-    return ServeLog(served, tuple(ticks), clock, prefill_s)
+        if self.prefix is not None:
+            reused = self.prefix.prefill(decoder)
+        else:
+            decoder.read_prompt()
+            reused = 0
+        self.batch.join(decoder)
+        took = time.perf_counter() - t0
+        self.jobs[decoder] = _Job(i, decoder, self.clock, reused)
+        self.clock, self.prefill_s = self.clock + took, self.prefill_s + took
+
+    def tick(self) -> None:
+        """One round of the batch; its requests' first and last tokens are stamped with its end."""
+        t0 = time.perf_counter()
+        done, step = self.batch.step()
+        start, self.clock = self.clock, self.clock + time.perf_counter() - t0
+        jobs = [self.jobs[d] for d, _r in done]
+        self.ticks.append(Tick(start, self.clock, tuple(j.index for j in jobs), tuple(len(r.emitted) for _d, r in done),
+                               step.width, step.ms, step.draft_ms))
+        for job in jobs:
+            job.first_token = self.clock if job.first_token is None else job.first_token
+            if job.decoder.stop is not None:
+                job.finished = self.clock
 
 
 def _check_serve(pair: Pair, requests, settings: Settings | None, max_batch, prefix) -> Settings:

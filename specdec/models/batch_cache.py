@@ -132,9 +132,6 @@ class BatchCache:
         for row in self.rows:
             row.slots = list(range(len(row.slots)))
 
-    def owned_slots(self) -> int:
-        return sum(len(r.slots) for r in self.rows)
-
 
 def _ready(cache) -> bool:
     """Has this cache tensors yet (a DynamicCache's layers are made by its first update)?"""

@@ -168,27 +168,54 @@ def _valid(choice, candidates: tuple[str, ...]) -> bool:
 def choose(model: nn.Module, precision: str = "auto", blocks=None) -> dict:
     """Set how `model` multiplies (forced, kept from an earlier timing, or timed now) and return
     the choice. `blocks`: a callable giving the GGUF's 4-bit blocks (read only if int4 is tried)."""
-    forced = os.environ.get("SPECDEC_KERNELS", "measure")
-    if forced in LAYOUTS and precision in ("auto", "float32"):
-        precision = "float32"
-    candidates = precisions.available() if precision == "auto" else (precision,)
+    forced = _forced_layout()
+    candidates = _candidates(precision, forced)
     blocks = functools.cache(blocks) if blocks is not None else None      # read at most once
-    if forced in LAYOUTS and candidates == ("float32",):
-        choice = {"precision": "float32", "table": {rows: forced for rows in ROWS}, "forced": True}
-    elif candidates != ("float32",) and len(candidates) == 1:
-        choice = {"precision": candidates[0], "table": {}, "forced": True}
-    else:
-        key = f"{_key(model)} | {'/'.join(candidates)}"
-        choice = _read().get(key)
-        if not _valid(choice, candidates):
-            choice = measure(model, candidates, blocks)
-            _write(key, choice)
+    choice = _pick(model, candidates, forced, blocks)
     choice = {**choice, "table": {int(rows): layout for rows, layout in choice["table"].items()}}   # JSON keys
+    _apply(model, choice, blocks)
+    return choice
+
+
+def _forced_layout() -> str | None:
+    """SPECDEC_KERNELS=plain or packed pins every pass size's float32 layout (tests and
+    comparisons); unset (or "measure"): None, the layouts are timed."""
+    forced = os.environ.get("SPECDEC_KERNELS", "measure")
+    return forced if forced in LAYOUTS else None
+
+
+def _candidates(precision: str, forced: str | None) -> tuple[str, ...]:
+    """The precisions to choose among: a pinned layout is a float32 one."""
+    if forced and precision in ("auto", "float32"):
+        return ("float32",)
+    return precisions.available() if precision == "auto" else (precision,)
+
+
+def _pick(model: nn.Module, candidates: tuple[str, ...], forced: str | None, blocks) -> dict:
+    """Nothing to time (a pinned layout, or one precision other than float32), else the timing."""
+    if forced and candidates == ("float32",):
+        return {"precision": "float32", "table": {rows: forced for rows in ROWS}, "forced": True}
+    if candidates != ("float32",) and len(candidates) == 1:
+        return {"precision": candidates[0], "table": {}, "forced": True}
+    return _kept_or_timed(model, candidates, blocks)
+
+
+def _kept_or_timed(model: nn.Module, candidates: tuple[str, ...], blocks) -> dict:
+    """The choice kept on disk for this model and these candidates, else timed now and kept."""
+    key = f"{_key(model)} | {'/'.join(candidates)}"
+    choice = _read().get(key)
+    if not _valid(choice, candidates):
+        choice = measure(model, candidates, blocks)
+        _write(key, choice)
+    return choice
+
+
+def _apply(model: nn.Module, choice: dict, blocks) -> None:
+    """Put the choice into the model, and tag it there for choice_of / describe."""
     set_precision(model, choice["precision"], blocks)
     if choice["precision"] == "float32" and choice["table"]:
         set_layout(model, choice["table"])
     model.kernel_choice = choice
-    return choice
 
 
 def choice_of(model: nn.Module) -> dict:

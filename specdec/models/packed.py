@@ -123,11 +123,6 @@ def memory_bound(model: nn.Module) -> bool:
     return linear_bytes(model) >= MIN_BYTES
 
 
-def pack_if_memory_bound(model: nn.Module) -> int:
-    """pack_linears for a model whose linear weights are too large for the CPU's caches."""
-    return pack_linears(model) if linear_bytes(model) >= MIN_BYTES else 0
-
-
 def pack_draft(target: nn.Module, draft: nn.Module | None) -> int:
     """Pack a draft's linear layers in bfloat16 beside a memory-bound (or packed) target on the CPU."""
     on_cpu = next(target.parameters()).device.type == "cpu"

@@ -13,12 +13,10 @@ of the whole run includes.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
+from specdec.trace.rounds import Prefill, Round
 from specdec.trace.theory import expected_speedup, expected_tokens
-
-if TYPE_CHECKING:
-    from specdec.trace.run import Prefill, Round
 
 
 @dataclass(frozen=True)

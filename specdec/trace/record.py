@@ -4,7 +4,7 @@ from __future__ import annotations
 import torch
 
 from specdec.rules.chain import Verdict, beta
-from specdec.trace.run import Final, Position, make_dist
+from specdec.trace.rounds import Final, Position, make_dist
 
 
 def token_text(tokenizer, token: int) -> str:

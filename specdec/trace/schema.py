@@ -13,6 +13,7 @@ trace.py can use it without an import circle.
 from __future__ import annotations
 
 import dataclasses
+import enum
 import functools
 import json
 import math
@@ -93,13 +94,18 @@ def _check_depth(data) -> None:
 
 
 def decode(tp, value, path: str = "run"):
-    """Typed decode of `value` as `tp` (a dataclass, tuple[...], X | None, int, float, str,
-    bool or dict); raises TraceError naming `path` on the first mismatch."""
+    """Typed decode of `value` as `tp` (a dataclass, tuple[...], X | None, an Enum, int, float,
+    str, bool or dict); raises TraceError naming `path` on the first mismatch."""
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin in (typing.Union, types.UnionType):
         if value is None and type(None) in args:
             return None
         return decode(next(a for a in args if a is not type(None)), value, path)
+    if isinstance(tp, type) and issubclass(tp, enum.Enum):
+        allowed = [m.value for m in tp]
+        if value not in allowed or isinstance(value, bool):
+            raise TraceError(f"{path}: {_kind(value)} is not one of {', '.join(map(str, allowed))}")
+        return tp(value)
     if dataclasses.is_dataclass(tp):
         return _decode_record(tp, value, path)
     if origin is tuple:

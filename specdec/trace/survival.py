@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from specdec.trace.run import Round
+from specdec.trace.rounds import Round
 
 MIN_ROUNDS = 20      # a share from fewer rounds is not reported
 

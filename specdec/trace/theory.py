@@ -33,3 +33,19 @@ def verify_ceiling(k: int, c: float, v: float) -> float:
 def best_k(alpha: float, c: float, k_max: int = 16) -> int:
     """The k in 1..k_max with the highest expected speedup."""
     return max(range(1, k_max + 1), key=lambda k: expected_speedup(alpha, k, c))
+
+
+def tokens_from_profile(accepted: list[int], k: int) -> float:
+    """Expected tokens per round at draft length `k`, read off the rounds of a run that drafted
+    K ≥ k tokens a round: each round would have kept min(accepted, k) drafts plus the target's
+    token. Unlike eq. (1) it does not assume that every position is accepted with the same α
+    independently of the others (easy stretches accept long runs, hard ones none)."""
+    if not accepted:
+        return 1.0
+    return 1.0 + sum(min(a, k) for a in accepted) / len(accepted)
+
+
+def profile_speedup(accepted: list[int], k: int, c: float, v: float) -> float:
+    """Theorem 3.8's price of a round (k draft steps at c, one pass at v) with the tokens a
+    round keeps read off the measured acceptance profile instead of eq. (1)."""
+    return tokens_from_profile(accepted, k) / (k * c + v)

@@ -6,8 +6,9 @@ from typing import Sequence
 import plotly.graph_objects as go
 
 from specdec.trace.theory import expected_tokens
-from specdec.wording import _
+from specdec.wording import N_, _
 from ui.figures.rounds import COLORS, _layout
+from ui.lessons.bench_words import bench_row, drafter_name
 
 
 def toy_figure(tokens: Sequence[str], p, q, accepted, from_residual) -> go.Figure:
@@ -74,6 +75,10 @@ def _add_measured(fig: go.Figure, measured: list[dict]) -> None:
         fig.add_trace(go.Scatter(x=ks, y=[r["theory_speedup_v"] for r in measured], mode="lines",
                                  name=_("theory at the measured verification cost v_k"),
                                  line=dict(dash="dash", width=3, color=COLORS["target"])))
+    if all("profile_speedup" in r for r in measured):
+        fig.add_trace(go.Scatter(x=ks, y=[r["profile_speedup"] for r in measured], mode="lines",
+                                 name=_("the same price, tokens per round from the measured acceptance profile"),
+                                 line=dict(dash="dashdot", width=3, color=COLORS["draft"])))
     fig.add_trace(go.Scatter(x=ks, y=[r["speedup"] for r in measured],
                              mode="markers+lines", name=_("measured here"), line=dict(dash="dot"),
                              marker=dict(size=11, symbol="x", color=COLORS["correction"])))
@@ -90,6 +95,10 @@ def tokens_figure(measured: list[dict]) -> go.Figure:
                    mode="lines", line=dict(color=COLORS["target"])),
         go.Scatter(x=ks, y=[r["tokens_per_round"] for r in measured], name=_("measured"),
                    mode="markers", marker=dict(size=11, symbol="x", color=COLORS["correction"]))])
+    if all("profile_tokens" in r for r in measured):
+        fig.add_trace(go.Scatter(x=ks, y=[r["profile_tokens"] for r in measured], mode="lines",
+                                 name=_("from the acceptance profile of the longest k"),
+                                 line=dict(dash="dashdot", color=COLORS["draft"])))
     return _layout(fig, _("Tokens per round: theory vs measured"), height=340, xaxis_title=_("k"),
                    yaxis_title=_("tokens / round"))
 
@@ -103,10 +112,10 @@ def bench_figure(rows: list[dict], temperature: float) -> go.Figure:
     # one k (a bench run at a single draft length): each bound a short level segment around it,
     # so the solid and dashed lines the caption speaks of are there to compare
     xs = ks if len(ks) > 1 else [ks[0] - 0.3, ks[0] + 0.3]
-    for name, key, dash in (("Theorem 3.8 bound", "bound", "solid"),
-                            ("bound at the measured verification cost", "bound_with_verify", "dash")):
+    for name, key, dash in ((N_("Theorem 3.8 bound"), "bound", "solid"),
+                            (N_("bound at the measured verification cost"), "bound_with_verify", "dash")):
         ys = [spec[k][key] for k in ks]
-        fig.add_trace(go.Scatter(x=xs, y=ys if len(ks) > 1 else ys * 2, name=name, mode="lines",
+        fig.add_trace(go.Scatter(x=xs, y=ys if len(ks) > 1 else ys * 2, name=_(name), mode="lines",
                                  line=dict(color=COLORS["target"], dash=dash)))
     styles = {"engine speculative": (COLORS["bonus"], "solid"),
               "transformers assisted (k, constant)": (COLORS["draft"], "solid"),
@@ -116,7 +125,7 @@ def bench_figure(rows: list[dict], temperature: float) -> go.Figure:
         by_k = {r["k"]: r for r in rows if r["row"] == name}
         if by_k:                        # files from older benches lack the newer rows
             own = [by_k[k].get("speedup_vs_engine_ar") or by_k[k]["speedup"] for k in ks]   # as the bounds
-            fig.add_trace(go.Scatter(x=ks, y=own, name=name,
+            fig.add_trace(go.Scatter(x=ks, y=own, name=bench_row(name),
                                      mode="lines+markers", marker=dict(size=10, color=color),
                                      line=dict(color=color, dash=dash)))
     fig.add_hline(y=1.0, line_dash="dot", line_color=COLORS["rejected"])
@@ -142,7 +151,8 @@ def _labelled_bars(names: list[str], values: list[float], colors: list[str], tit
 def tradeoff_figure(rows: list[dict], y: str, title: str) -> go.Figure:
     best = max(rows, key=lambda r: r["speedup"])["draft"]
     colors = [COLORS["bonus"] if r["draft"] == best else COLORS["draft"] for r in rows]
-    names = [r["draft"].split("/", 1)[-1] + (" ★" if r["draft"] == best else "") for r in rows]
+    names = [drafter_name(r["draft"].split("/", 1)[-1]) + (" ★" if r["draft"] == best else "") +
+             f" (c = {r['c']:.2f})" for r in rows]
     return _labelled_bars(names, [r[y] for r in rows], colors, title, y == "speedup",
                           xaxis_title=_("drafter (ordered by size; ★ the fastest)"))
 
@@ -184,7 +194,7 @@ def per_position_by_kind_figure(rows: list[dict]) -> go.Figure:
 def drafters_figure(rows: list[dict], y: str, title: str) -> go.Figure:
     best = max(rows, key=lambda r: r[y] or 0)["drafter"]
     colors = [COLORS["bonus"] if r["drafter"] == best else COLORS["draft"] for r in rows]
-    return _labelled_bars([r["drafter"] for r in rows], [r[y] or 0 for r in rows], colors, title,
+    return _labelled_bars([drafter_name(r["drafter"]) for r in rows], [r[y] or 0 for r in rows], colors, title,
                           y == "speedup")
 
 

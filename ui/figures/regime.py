@@ -32,3 +32,18 @@ def calculator_figure(rows: list[dict]) -> go.Figure:
     fig.update_xaxes(dtick=1)
     return _layout(fig, _("What speculation would reach there"), height=340, xaxis_title="k",
                    yaxis_title=_("speedup (×)"))
+
+
+def gpu_figure(rows: list[dict]) -> go.Figure:
+    """v(k + 1) measured on a GPU beside the datacenter GPU's roofline, per k."""
+    widths = [r["k"] + 1 for r in rows]
+    fig = go.Figure([
+        go.Scatter(name=_("measured on a GPU"), x=widths, y=[r["v_measured"] for r in rows], mode="lines+markers",
+                   line={"color": COLORS["target"]}),
+        go.Scatter(name=_("roofline, datacenter GPU (published figures)"), x=widths, y=[r["v"] for r in rows],
+                   mode="lines", line={"color": COLORS["draft"], "dash": "dash"}),
+        go.Scatter(name=_("free pass (Theorem 3.8)"), x=widths, y=[1.0] * len(widths), mode="lines",
+                   line={"color": "grey", "dash": "dot"})])
+    fig.update_xaxes(dtick=1)
+    return _layout(fig, _("The price of a pass of M tokens on a GPU, in one-token steps"), height=340,
+                   xaxis_title=_("tokens in the pass (M = k + 1)"), yaxis_title=_("v(M), steps"))

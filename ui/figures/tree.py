@@ -44,7 +44,7 @@ def tree_figure(tree: Tree, final: Final, label: Label) -> go.Figure:
         ids = [i for i, n in enumerate(tree.nodes) if n.verdict == verdict]
         fig.add_trace(go.Scatter(
             x=[tree.depth(i) for i in ids], y=[rows[i] for i in ids], mode="markers+text",
-            name=verdict, text=[show(label(tree.nodes[i].token), 10) for i in ids],
+            name=_(verdict), text=[show(label(tree.nodes[i].token), 10) for i in ids],
             textposition="top center", marker=dict(size=18, color=colour),
             hovertext=[_hover(tree, i, label) for i in ids], hoverinfo="text"))
     last = tree.path[-1] if tree.path else -1
@@ -78,7 +78,7 @@ def mask_figure(tree: Tree, label: Label) -> go.Figure:
     names = [_("prefix"), _("root")] + [f"{i}:{show(label(n.token), 8)}" for i, n in enumerate(tree.nodes)]
     fig = go.Figure(go.Heatmap(z=mask, x=names, y=names[1:], showscale=False, xgap=1, ygap=1,
                                colorscale=[[0, "#f1f5f9"], [1, COLORS["target"]]],
-                               hovertemplate="%{y} sees %{x}: %{z}<extra></extra>"))
+                               hovertemplate=_("%{y} sees %{x}: %{z}") + "<extra></extra>"))
     fig.update_layout(height=160 + 22 * len(tree.nodes), yaxis=dict(autorange="reversed"),
                       xaxis=dict(tickangle=-45), margin=dict(l=10, r=10, t=10, b=10))
     return fig

@@ -14,13 +14,16 @@ import torch
 from specdec.rules.chain import residual
 from specdec.wording import N_, _
 
-RULES = {
-    "correct": N_("Correct: accept with min(1, p/q), else sample the residual"),
-    "p_ge_q": N_("Wrong: accept only if p(d) ≥ q(d)"),
-    "greedy_draft": N_("Wrong: draft greedily (argmax q), accept with min(1, p/q)"),
-    "resample_p": N_("Wrong: on rejection sample from p, not the residual"),
-    "typical": N_("Lossy: typical acceptance (accept if p(d) > min(ε, δ·e^−H(p)))"),
+RULES = {   # each name says what is drawn after a rejection (RULE_FALLBACK, FALLBACKS below)
+    "correct": N_("Correct: accept with min(1, p/q), else draw from the residual"),
+    "p_ge_q": N_("Wrong: accept only if p(d) ≥ q(d), else draw from the residual"),
+    "greedy_draft": N_("Wrong: draft greedily (argmax q), accept with min(1, p/q), else draw from the residual"),
+    "resample_p": N_("Wrong: accept with min(1, p/q), else draw from p (not the residual)"),
+    "typical": N_("Lossy: typical acceptance (accept if p(d) > min(ε, δ·e^−H(p))), else draw from p"),
 }
+RULE_FALLBACK = {"correct": "residual", "p_ge_q": "residual", "greedy_draft": "residual",
+                 "resample_p": "p", "typical": "p"}
+RULE_TEST = {"correct": "ratio", "p_ge_q": "p_ge_q", "resample_p": "ratio"}   # those drafting from q
 TYPICAL_EPS, TYPICAL_DELTA = 0.3, 0.09   # Medusa's defaults for the typical-acceptance threshold
 
 
@@ -46,7 +49,7 @@ def acceptance_vector(rule: str, p: torch.Tensor, q: torch.Tensor) -> torch.Tens
 
 
 def _fallback(rule: str, p: torch.Tensor, q: torch.Tensor) -> torch.Tensor:
-    return p if rule in ("resample_p", "typical") else residual(p, q)
+    return p if RULE_FALLBACK[rule] == "p" else residual(p, q)
 
 
 def _draft_law(rule: str, q: torch.Tensor) -> torch.Tensor:
@@ -95,6 +98,12 @@ FALLBACKS = {
     "q": N_("draw from q"),
     "keep": N_("keep d anyway"),
 }
+
+
+def same_test_rules(test: str, fallback: str) -> list[tuple[str, bool]]:
+    """The section-1 rules (a plain q draft) that use this acceptance test: (rule, whether it
+    also uses this fallback) — so a learner can tell why their distances differ."""
+    return [(rule, RULE_FALLBACK[rule] == fallback) for rule, t in RULE_TEST.items() if t == test]
 
 
 def test_vector(test: str, p: torch.Tensor, q: torch.Tensor) -> torch.Tensor:

@@ -48,3 +48,31 @@ def calculator(machine: roofline.Machine, params_b: float, fmt: str, alpha: floa
     return [{"k": k, "v": roofline.v(machine, model, k + 1), "tokens_per_round": expected_tokens(alpha, k),
              "speedup": speedup_with_verify(alpha, k, c, roofline.v(machine, model, k + 1)),
              "step_ms": step, "ridge": roofline.ridge(machine, model)} for k in ks]
+
+
+GPU = Path(__file__).resolve().parents[2] / "assets" / "bench" / "gpu-pass-cost.json"
+
+
+def gpu_measured(path: Path = GPU) -> dict | None:
+    """scripts/gpu_pass_cost.py's measurement, where one was taken and shipped (None: none, or
+    a file without the fields the page reads)."""
+    try:
+        saved = json.loads(path.read_text())
+        v = {int(m): float(x) for m, x in saved["v"].items()}
+        c = {str(name): float(x) for name, x in saved["c"].items()}
+        device, dtype, date = str(saved["device"]), str(saved["dtype"]), str(saved["date"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    if not all(m + 1 in v for m in range(1, 9)):
+        return None
+    return {"device": device, "dtype": dtype, "date": date, "v": v, "c": c}
+
+
+def gpu_beside_roofline(measured: dict, alpha: float, c: float) -> list[dict]:
+    """Per k: the datacenter GPU's roofline price v(k + 1) for the 135M target in bf16 and the
+    price measured on a GPU, with the speedup each leaves at the shipped α and `c`."""
+    h100 = next(m for m in roofline.PUBLISHED if "H100" in m.name)
+    predicted = calculator(h100, 0.135, "bf16", alpha, c)
+    return [{**row, "v_measured": measured["v"][row["k"] + 1],
+             "speedup_measured": speedup_with_verify(alpha, row["k"], c, measured["v"][row["k"] + 1])}
+            for row in predicted]

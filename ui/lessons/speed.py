@@ -5,18 +5,35 @@ user can stop it; results are plain dicts (JSON-ready) and cached on disk per ma
 """
 from __future__ import annotations
 
-import json
-import math
+import re
 import statistics
 from dataclasses import replace
 from pathlib import Path
 from typing import Callable
 
-from specdec.bench.measure import clock_for, cost_ratio, interleaved, speedups, timed, verify_cost, verify_cost_in_run
+from specdec.bench.measure import (
+    clock_for,
+    cost_ratio,
+    draft_cost_in_run,
+    drafter_cost,
+    interleaved,
+    speedups,
+    timed,
+    verify_cost,
+    verify_cost_in_run,
+)
+from specdec.bench.record import Bench, BenchFileError, Row, RowKind, Setting
 from specdec.settings import Settings
-from specdec.trace.theory import expected_speedup, expected_tokens, speedup_with_verify
+from specdec.trace.theory import (
+    expected_speedup,
+    expected_tokens,
+    profile_speedup,
+    speedup_with_verify,
+    tokens_from_profile,
+)
 from specdec.wording import _
 from ui.lessons import store
+from ui.lessons.bench_words import bench_row
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BENCH_FILE = ROOT / "build" / "bench.json"
@@ -26,77 +43,34 @@ SHIPPED_BENCH = ROOT / "assets" / "bench" / "best-baseline.json"
 Progress = Callable[[int, int, str], None]
 
 
-def read_bench(uploaded: bytes | None, default: Path | None = None) -> tuple[dict | None, str | None]:
+def read_bench(uploaded: bytes | None, default: Path | None = None) -> tuple[Bench | None, str | None]:
     """(benchmark result, error message): an uploaded file, else the local one, else the shipped one."""
     if default is None:
         default = BENCH_FILE if BENCH_FILE.exists() else SHIPPED_BENCH
     if uploaded is None and not default.exists():
         return None, None
-    raw = uploaded if uploaded is not None else default.read_bytes()
     try:
-        result = json.loads(raw[:MAX_BENCH_BYTES + 1], parse_constant=float)
-        if len(raw) > MAX_BENCH_BYTES or not _bench_shape_ok(result):
-            raise ValueError
-        return result, None
-    except (ValueError, KeyError, TypeError, RecursionError, UnicodeDecodeError):
-        return None, ("this file is not the JSON of `python -m specdec bench --json` (a field of "
-                      "the wrong type, an unknown drafter, or a setting without the engine's rows): "
+        return Bench.from_json(uploaded if uploaded is not None else default.read_bytes()), None
+    except BenchFileError as err:
+        return None, (f"this file is not the JSON of `python -m specdec bench --json` ({_literal(str(err))}): "
                       "rerun the bench with --json and upload its output")
 
 
-MAX_BENCH_BYTES = 8 * 2**20
-
-
-def _number(x, optional: bool = True) -> bool:
-    if x is None:
-        return optional
-    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x)
-
-
-REQUIRED_ROWS = ("engine autoregressive", "engine speculative")   # every bench has them
-
-
-def _text(x) -> bool:
-    return x is None or isinstance(x, str) and len(x) <= 1000
-
-
-def _bench_shape_ok(result) -> bool:
-    """Every field the page reads has the type it expects (an uploaded file is untrusted): a
-    known drafter, an integer exit layer, short texts, both engine rows in every setting; an
-    n-gram or early-exit bench loads no draft model (draft: null)."""
-    from specdec.drafters.registry import DRAFTERS
-    head = isinstance(result, dict) and isinstance(result.get("settings"), list) and \
-        result["settings"] and isinstance(result.get("target"), str) and \
-        isinstance(result.get("draft"), (str, type(None))) and \
-        all(_number(result.get(k), False) for k in ("prompts", "max_new_tokens", "repeats", "c")) and \
-        result.get("drafter", "model") in DRAFTERS and \
-        (result.get("exit_layer") is None or isinstance(result["exit_layer"], int)) and \
-        all(_text(result.get(k)) for k in ("target", "draft", "library_drafting", "cpu", "target_kernels")) and \
-        (result.get("threads") is None or isinstance(result["threads"], int))
-    return head and all(
-        isinstance(s, dict) and isinstance(s.get("rows"), list)
-        and set(REQUIRED_ROWS) <= {r.get("row") for r in s["rows"] if isinstance(r, dict)} and
-        _number(s.get("k"), False) and _number(s.get("temperature"), False)
-        and _number(s.get("verify_cost")) and isinstance(s.get("rows"), list)
-        and s.get("clock", "wall") in CLOCKS
-        and all(isinstance(r, dict) and isinstance(r.get("row"), str) and r.get("clock", "wall") in CLOCKS
-                and all(_number(v) for key, v in r.items() if key not in ("row", "seconds", "cpu_seconds", "clock"))
-                and all(isinstance(r.get(key, []), list) and all(map(_number, r.get(key, [])))
-                        for key in ("seconds", "cpu_seconds"))
-                for r in s["rows"])
-        for s in result["settings"])
-
-
-CLOCKS = ("wall", "cpu")         # which clock a bench's headline speedups used (bench/clock.py)
+def _literal(text: str) -> str:
+    """The file's words in the message as text, not Markdown (ui/safe.md's escapes; that module
+    reaches Streamlit, which lesson computations may not)."""
+    return re.sub(r"([\\`*_{}\[\]<>()#+\-.!|~:$&])", r"\\\1", text.encode("unicode_escape").decode("ascii"))
 
 
 REPEATS = 3
 NEW_TOKENS = 48          # each prompt of When it is fast's measurements
 
 
-def _row(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0) -> dict:
+def _row(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0,
+         profile: list[int] | None = None) -> dict:
     """spec, base: the repeats (Timed) of one setting and of the baseline; v: measured cost of
-    the (k+1)-token verification pass in target steps. Speedup: median and range over repeats."""
+    the (k+1)-token verification pass in target steps; profile: drafts kept in each full round
+    of the sweep's longest k (theory.tokens_from_profile). Speedup: median and range over repeats."""
     m = spec[0].metrics                      # counts do not depend on timing: the first repeat
     alpha, clock = m.mean_beta or 0.0, clock_for(load)
     ups = speedups(spec, base, clock) or [0.0]
@@ -109,6 +83,8 @@ def _row(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0) 
             "repeats": len(ups), "load": load,
             "theory_tokens": expected_tokens(alpha, k), "theory_speedup": expected_speedup(alpha, k, c),
             "verify_cost": v, "theory_speedup_v": speedup_with_verify(alpha, k, c, v),
+            **({"profile_tokens": tokens_from_profile(profile, k),
+                "profile_speedup": profile_speedup(profile, k, c, v)} if profile else {}),
             "tokens_per_s": statistics.median(s.tokens_per_s for s in spec),
             "baseline_tokens_per_s": statistics.median(b.tokens_per_s for b in base)}
 
@@ -116,37 +92,56 @@ def _row(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0) 
 def k_sweep(pair, prompts: list[str], ks: list[int], settings: Settings,
             progress: Progress, repeats: int = REPEATS) -> list[dict]:
     """Measured tokens/round and wall-clock speedup for each k (repeats interleaved), with
-    theory at measured α̂, c (and at the cost v_k of each (k+1)-token pass as the runs paid it)."""
+    theory at measured α̂, c (as the runs paid it: a draft forward over a step of the
+    autoregressive runs) and at the cost v_k of each (k+1)-token pass as the runs paid it."""
     c, _, target_ms = cost_ratio(pair)
     runs = [("base", pair, replace(settings, mode="autoregressive"))] + \
         [(f"k = {k}", pair, replace(settings, k=k)) for k in ks]
     timings, load = interleaved(runs, prompts, repeats, progress)
-    base, rows = timings["base"], []
+    base, rows, longest = timings["base"], [], max(ks)
+    profile = [r.n_accepted for r in timings[f"k = {longest}"][0].rounds if r.drafted == longest]
+    paid = draft_cost_in_run([r for k in ks for r in timings[f"k = {k}"][0].rounds], base[0].rounds)
+    c = paid if paid is not None and pair.draft is not None else c
     for k in ks:
         spec = timings[f"k = {k}"]
         v = (verify_cost_in_run(spec[0].rounds, base[0].rounds, k)
              or verify_cost(pair.target, pair.vocab_size, k, target_ms))
-        rows.append(_row(spec, base, c, k, load, v))
+        rows.append(_row(spec, base, c, k, load, v, profile))
     return rows
 
 
 def draft_tradeoff(load, target: str, drafts: list[str], prompts: list[str], settings: Settings,
-                   progress: Progress, repeats: int = REPEATS) -> list[dict]:
+                   progress: Progress, repeats: int = REPEATS, exits: tuple[int, ...] = ()) -> list[dict]:
     """For each draft (and the n-gram drafter): acceptance, c, measured speedup at one k.
+    `exits`: exit layers of early-exit drafts (the target's own first L layers and head) to
+    measure beside them — a family's "too big" draft where it ships none.
 
     `load(target, draft)` returns a Pair (the page passes its cached loader).
     """
     target_only, k = load(target, None), settings.k
     pairs = {draft: load(target, draft) for draft in drafts}
+    early = {early_exit_label(n): replace(settings, drafter="early-exit", exit_layer=n) for n in exits}
     runs = [("base", target_only, replace(settings, mode="autoregressive"))] + \
         [(d, pairs[d], replace(settings, drafter="model")) for d in drafts] + \
-        [("n-gram lookup", target_only, replace(settings, drafter="ngram"))]
+        [("n-gram lookup", target_only, replace(settings, drafter="ngram"))] + \
+        [(label, target_only, s) for label, s in early.items()]
     timings, busy = interleaved(runs, prompts, repeats, progress)
     rows = [{"draft": d, "params": sum(p.numel() for p in pairs[d].draft.parameters()),
              **_row(timings[d], timings["base"], cost_ratio(pairs[d])[0], k, busy)} for d in drafts]
     rows.append({"draft": "n-gram lookup", "params": 0,
                  **_row(timings["n-gram lookup"], timings["base"], 0.0, k, busy)})
-    return rows
+    return rows + [_early_row(label, target_only, s, timings, busy) for label, s in early.items()]
+
+
+def early_exit_label(layers: int) -> str:
+    return f"early exit @ {layers}"        # as Drafters compared names it (bench_words.drafter_name)
+
+
+def _early_row(label: str, pair, settings: Settings, timings: dict, busy: float) -> dict:
+    from specdec.drafters.early_exit import early_exit_model
+    view = early_exit_model(pair.target, settings.exit_layer)
+    return {"draft": label, "exit_layer": settings.exit_layer, "params": sum(p.numel() for p in view.parameters()),
+            **_row(timings[label], timings["base"], drafter_cost(pair, settings)[0], settings.k, busy)}
 
 
 def temperature_sweep(pair, prompts: list[str], temps: list[float], settings: Settings,
@@ -172,6 +167,9 @@ def ksweep_figure(names, settings: Settings, prompts: store.PromptSet, precision
 def tradeoff_figure(target: str, settings: Settings, prompts: store.PromptSet, precision: str = "auto"):
     """The store key of a draft-size row: a draft model with the model drafter, or n-gram lookup."""
     def key_of(row: dict):
+        if "exit_layer" in row:                    # an early-exit draft: no draft model
+            s = replace(settings, drafter="early-exit", exit_layer=row["exit_layer"])
+            return store.key(target, None, s, settings.k, prompts, row.get("clock", "wall"), precision)
         ngram = row["draft"] == "n-gram lookup"
         s = replace(settings, drafter="ngram" if ngram else "model")
         return store.key(target, None if ngram else row["draft"], s, settings.k, prompts,
@@ -225,34 +223,31 @@ def tradeoff_caption(rows: list[dict]) -> str:
              "(c).").format(trend=trend, verdict=verdict)
 
 
-BASELINES = ("engine autoregressive", "transformers generate (as a user loads it)")
+BASELINES = (RowKind.AR, RowKind.USER_LOADED)      # runner.BASELINES: the speedups' reference
 
 
-def _rate(row: dict | None) -> str | None:
+def _rate(row: Row | None) -> str | None:
     """'22.7 tokens/s (22.3–23.2)': the median over repeats and their range (a file's row
-    without numbers where they belong gives None)."""
-    seconds = row.get("seconds") if row else None
-    if not (isinstance(seconds, list) and seconds and all(_number(x, False) and x > 0 for x in seconds)
-            and _number(row.get("tokens"), False) and _number(row.get("tokens_per_s"), False)):
+    without times or tokens gives None)."""
+    if not (row and row.seconds and all(x > 0 for x in row.seconds) and row.tokens > 0):
         return None
-    rates = sorted(row["tokens"] / s for s in seconds)
+    rates = sorted(row.tokens / s for s in row.seconds)
     spread = f" ({rates[0]:.1f}–{rates[-1]:.1f})" if len(rates) > 1 else ""
-    return _("{rate:.1f} tokens/s{spread}").format(rate=row["tokens_per_s"], spread=spread)
+    return _("{rate:.1f} tokens/s{spread}").format(rate=row.tokens_per_s, spread=spread)
 
 
-def baseline_caption(setting: dict) -> str:
+def baseline_caption(setting: Setting) -> str:
     """One bench setting against the fastest plain ways to run the same target, from its rows."""
-    rows = {r["row"]: r for r in setting["rows"]}
-    name = setting.get("baseline") if setting.get("baseline") in BASELINES else BASELINES[0]
-    spec, base = rows.get("engine speculative"), rows.get(name)
-    ok = _rate(spec) and _rate(base) and _number(spec.get("speedup"), False)
+    name = setting.baseline if setting.baseline in BASELINES else BASELINES[0]
+    spec, base = setting.row(RowKind.SPEC), setting.row(RowKind.of(name))
+    ok = _rate(spec) and _rate(base) and spec.speedup is not None
     text = _("T = {t:g}, k = {k}: speculative {spec}, {speedup:.2f}× the faster plain baseline, “{base}” "
-             "at {rate}.").format(t=setting["temperature"], k=setting["k"], spec=_rate(spec),
-                                  speedup=spec["speedup"], base=name, rate=_rate(base)) if ok else ""
-    user = _rate(rows.get("transformers generate (as a user loads it)"))
+             "at {rate}.").format(t=setting.temperature, k=setting.k, spec=_rate(spec),
+                                  speedup=spec.speedup, base=bench_row(name), rate=_rate(base)) if ok else ""
+    user = _rate(setting.row(RowKind.USER_LOADED))
     if user:
         text += " " + _("transformers as a user loads the model: {rate}.").format(rate=user)
-    llama, lookup = _rate(rows.get("llama.cpp generate")), _rate(rows.get("llama.cpp prompt lookup (k)"))
+    llama, lookup = _rate(setting.row(RowKind.LLAMA)), _rate(setting.row(RowKind.LLAMA_LOOKUP))
     if llama:
         text += " " + _("llama.cpp on the same GGUF: {rate}").format(rate=llama) + \
             (_(", with its prompt lookup {rate}").format(rate=lookup) if lookup else "") + "."
@@ -272,3 +267,20 @@ def temperature_caption(rows: list[dict]) -> str:
         return head + _(": here the draft agrees *more* at high temperature — flatter distributions "
                         "overlap more when both models are unsure.")
     return head + _(": no clear effect on these prompts.")
+
+
+def profile_caption(rows: list[dict]) -> str | None:
+    """How far the measured speedups sit from the prediction built on the acceptance profile
+    and the prices the runs paid (None: a sweep without a profile)."""
+    if not rows or not all(r.get("profile_speedup") for r in rows):
+        return None
+    gap = {r["k"]: r["speedup"] / r["profile_speedup"] - 1 for r in rows}
+    worst = max(rows, key=lambda r: abs(gap[r["k"]]))
+    longest = max(rows, key=lambda r: r["k"])
+    return _("Predicted with the tokens a round kept read off the acceptance profile of k = {K} (not one "
+             "independent α) and the prices v_k these runs paid: within {within:.0%} of the measured "
+             "speedup at every k (largest gap at k = {k}: measured {m:.2f}×, predicted {p:.2f}×). At k = {K} "
+             "eq. (1) at the mean α̂ expects {iid:.2f} tokens a round and the runs kept {kept:.2f}: "
+             "acceptances come in runs, not independently.").format(
+        K=longest["k"], within=abs(gap[worst["k"]]), k=worst["k"], m=worst["speedup"],
+        p=worst["profile_speedup"], iid=longest["theory_tokens"], kept=longest["tokens_per_round"])

@@ -57,7 +57,7 @@ class Key:
     prompts: PromptSet
     clock: str
     threads: int = 0          # 0: this process's torch threads (filled in by `key`)
-    precision: str = "auto"   # the target's precision as the sidebar asked for it
+    precision: str = "auto"   # the target's precision as the sidebar asked for it, "/backend" when not auto
 
     def same_setting(self, other: "Key") -> bool:
         """The same pair, drafter, policy, k, T and threads — prompts and clock may differ."""

@@ -6,15 +6,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import numpy as np
 import torch
 
-if TYPE_CHECKING:
-    from specdec.train.smollm2.feature_draft import FeatureSpec
-
 FEAT = Path("build/smollm2/feat")
+
+
+@dataclass(frozen=True)
+class FeatureSpec:
+    name: str = "draft"          # under smollm2/
+    init_layer: int = 29         # the target layer the draft's one layer starts from
+    steps: int = 2800            # the schedule's length in optimizer steps
+    lr: float = 1e-3
+    batch: int = 8               # sequences per step
+    window: int = 384            # positions per sequence (longer ones: a random window)
+    feature_weight: float = 1.0  # loss = cross-entropy + feature_weight * smooth L1
+    noise: float = 0.2           # uniform input noise on the features, +-noise
+    unroll: int = 3              # training-time test: passes 2..unroll read the draft's own h
+    on_policy: float = 0.75      # share of each batch from the target's own answers
+    vocab: int = 12288           # the target's most written tokens (feature_vocab.py)
+
 
 @dataclass(frozen=True)
 class Seq:

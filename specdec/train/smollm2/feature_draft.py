@@ -25,7 +25,7 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from pathlib import Path
 
 import numpy as np
@@ -36,26 +36,19 @@ from specdec.models import head8
 from specdec.train.common import log
 from specdec.train.smollm2 import draft_2l
 from specdec.train.smollm2.draft_2l import OUT, SEED, WORK, load_target, lr_at
-from specdec.train.smollm2.feature_batches import Seq, load_seqs, make_batch, pick, split, training_seqs
+from specdec.train.smollm2.feature_batches import (  # FeatureSpec: imported from here by its users
+    FeatureSpec,
+    Seq,
+    load_seqs,
+    make_batch,
+    pick,
+    split,
+    training_seqs,
+)
 from specdec.train.smollm2.feature_vocab import carried_rows, onpolicy_vocab
 
 VOCAB_FROM = Path("assets/models/smollm2/draft-2l/draft_vocab.json")
 CKPT_EVERY, LOG_EVERY = 25, 5
-
-
-@dataclass(frozen=True)
-class FeatureSpec:
-    name: str = "draft"          # under smollm2/
-    init_layer: int = 29         # the target layer the draft's one layer starts from
-    steps: int = 2800            # the schedule's length in optimizer steps
-    lr: float = 1e-3
-    batch: int = 8               # sequences per step
-    window: int = 384            # positions per sequence (longer ones: a random window)
-    feature_weight: float = 1.0  # loss = cross-entropy + feature_weight * smooth L1
-    noise: float = 0.2           # uniform input noise on the features, +-noise
-    unroll: int = 3              # training-time test: passes 2..unroll read the draft's own h
-    on_policy: float = 0.75      # share of each batch from the target's own answers
-    vocab: int = 12288           # the target's most written tokens (feature_vocab.py)
 
 
 SPEC = FeatureSpec()

@@ -5,7 +5,7 @@ turn — Magpie, Xu et al. 2024) answered in large batches, greedily or sampled 
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -13,8 +13,24 @@ import torch
 from specdec.train.common import log
 from specdec.train.smollm2.selfgen import COMMITTED, left_pad
 
-if TYPE_CHECKING:
-    from specdec.train.smollm2.gpu_feature import GpuSpec
+
+@dataclass(frozen=True)
+class GpuSpec:
+    chat_seed: int = 3           # chat_instructions.build's seed (1 and 2 made the CPU shards)
+    chat_n: int = 6000
+    first_seed: int = 4          # instructions.build's seed (0 made the first shards)
+    first_n: int = 2000
+    magpie_n: int = 4000         # instructions the target writes itself (before dropping)
+    temps: tuple = (0.0, 0.0, 0.7, 1.0)   # each instruction's answer: one drawn from these
+    max_new: int = 256
+    gen_batch: int = 1024
+    gen_share: float = 0.35      # of the budget, at most, for making answers
+    batch: int = 48              # sequences per optimizer step
+    max_len: int = 768           # longer sequences are cut there
+    lr: float = 3e-4
+    warmup: int = 100
+    held: int = 10_000           # held-out sequences measured (all of shard 0)
+    seed: int = 7
 
 
 def pick_tokens(logits: torch.Tensor, temps: torch.Tensor, gen) -> torch.Tensor:

@@ -25,7 +25,7 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import asdict, dataclass, replace
+from dataclasses import asdict, replace
 from pathlib import Path
 
 import numpy as np
@@ -45,32 +45,13 @@ from specdec.train.smollm2.feature_draft import (
     save_ckpt,
 )
 from specdec.train.smollm2.features import conversations, sequences
-from specdec.train.smollm2.gpu_answers import instructions, make_answers
+from specdec.train.smollm2.gpu_answers import GpuSpec, instructions, make_answers
 from specdec.train.smollm2.selfgen import COMMITTED
 
 GGUF_NAME = "SmolLM2-135M-Instruct.Q4_1.gguf"
 DRAFT = Path("assets/models/smollm2/draft")
 PARTS = ("draft_net.safetensors", "draft_head.safetensors", "fc.safetensors")
 HEAD_KEY = "model.embed_tokens.weight"
-
-
-@dataclass(frozen=True)
-class GpuSpec:
-    chat_seed: int = 3           # chat_instructions.build's seed (1 and 2 made the CPU shards)
-    chat_n: int = 6000
-    first_seed: int = 4          # instructions.build's seed (0 made the first shards)
-    first_n: int = 2000
-    magpie_n: int = 4000         # instructions the target writes itself (before dropping)
-    temps: tuple = (0.0, 0.0, 0.7, 1.0)   # each instruction's answer: one drawn from these
-    max_new: int = 256
-    gen_batch: int = 1024
-    gen_share: float = 0.35      # of the budget, at most, for making answers
-    batch: int = 48              # sequences per optimizer step
-    max_len: int = 768           # longer sequences are cut there
-    lr: float = 3e-4
-    warmup: int = 100
-    held: int = 10_000           # held-out sequences measured (all of shard 0)
-    seed: int = 7
 
 
 # ---- 1. the target -------------------------------------------------------------------------

@@ -1,0 +1,101 @@
+"""Try it on many prompts (issue 40): one setting against another on the same prompts and
+seeds, interleaved; the spread over prompts; the sentence computed from the result."""
+from dataclasses import replace
+
+import pytest
+
+from specdec.settings import Settings
+from ui.figures.many import many_figure
+from ui.lessons import many
+from ui.lessons.many_words import claim, sentence
+
+from tiny import tiny_pair
+
+PROMPTS = ["ab(a", "hh g", "c(d)e"]
+BASE = Settings(k=3, temperature=1.0, max_new_tokens=8)
+
+
+def test_runs_are_interleaved_and_share_prompts_and_seeds(pair):
+    seen = []
+    arms = [many.Arm("A", pair, BASE), many.Arm("B", pair, BASE)]        # the same setting twice
+    result = many.compare(arms, PROMPTS, lambda done, total, text: seen.append(text), seed=5)
+    assert seen[:-1] == ["A · 1/3", "B · 1/3", "A · 2/3", "B · 2/3", "A · 3/3", "B · 3/3"]
+    for a, b in zip(result["runs"]["A"], result["runs"]["B"]):       # same prompt, same seed: same run
+        assert (a["tokens"], a["acceptance_rate"], a["mean_acceptance_length"]) == \
+            (b["tokens"], b["acceptance_rate"], b["mean_acceptance_length"])
+
+
+def test_a_self_draft_accepts_everything_and_plain_decoding_passes_once_per_token():
+    self_pair = tiny_pair(self_draft=True, eos=False)
+    arms = [many.Arm("self", self_pair, BASE), many.Arm("plain", self_pair, replace(BASE, mode="autoregressive"))]
+    result = many.compare(arms, PROMPTS)
+    stats = many.summary(result)
+    assert stats["self"]["acceptance_rate"].lo == stats["self"]["acceptance_rate"].hi == 1.0
+    assert stats["plain"]["passes_per_token"].mean == 1.0
+    assert stats["plain"]["acceptance_rate"] is None           # nothing drafted: no rate, not 0
+    assert stats["self"]["passes_per_token"].hi < 1.0
+
+
+def test_spread_by_hand():
+    s = many.spread([4.0, 1.0, 3.0, 2.0])
+    assert (s.mean, s.lo, s.hi, s.q1, s.median, s.q3, s.n) == (2.5, 1.0, 4.0, 1.75, 2.5, 3.25, 4)
+    assert (s.place(0.5), s.place(1.0), s.place(4.5)) == ("below", "within", "above")
+    assert many.spread([]) is None
+
+
+def fake(a_rates, b_rates, names=("T = 0.3", "T = 1.2"), clock="wall"):
+    runs = {names[0]: [{"acceptance_rate": x, "tokens_per_s": 10.0} for x in a_rates],
+            names[1]: [{"acceptance_rate": x, "tokens_per_s": 10.0} for x in b_rates]}
+    return {"arms": list(names), "runs": runs, "clock": clock, "load": 0.0, "prompts": len(a_rates)}
+
+
+def test_paired_counts_prompts_not_means():
+    # one easy prompt carries B's mean, but A is higher on three of four prompts
+    result = fake([0.3, 0.3, 0.3, 0.1], [0.2, 0.2, 0.2, 0.9])
+    assert many.paired(result, "acceptance_rate") == (3, 4)
+
+
+@pytest.mark.parametrize("a_rates, b_rates, word", [
+    ([0.4] * 8, [0.2] * 8, "agrees"),
+    ([0.2] * 8, [0.4] * 8, "goes against"),
+    ([0.4] * 4 + [0.2] * 4, [0.2] * 4 + [0.4] * 4, "does not settle"),
+])
+def test_the_sentence_says_whether_the_average_agrees_with_the_lesson(a_rates, b_rates, word):
+    text = sentence(fake(a_rates, b_rates), "temperature", 0.3, 1.2, "code")
+    assert text.startswith("On 8 code prompts, acceptance")
+    assert word in text
+
+
+def test_the_sentence_places_the_learners_run():
+    result = fake([0.2, 0.3, 0.4], [0.1, 0.1, 0.1])
+    assert "was within the spread of T = 0.3 (20%–40%)" in \
+        sentence(result, "temperature", 0.3, 1.2, "code", {"acceptance_rate": 0.25})
+    assert "was above the spread" in sentence(result, "temperature", 0.3, 1.2, "code", {"acceptance_rate": 0.5})
+
+
+def test_claims_per_knob():
+    assert claim("temperature", 0.3, 1.2).metric == "acceptance_rate"
+    assert claim("k", 2, 8).metric == "tokens_per_s"
+    assert claim("k", 4, 8).metric == "tokens_per_s"
+    assert claim("k", 1, 2) is None                # two short drafts: no claim
+    assert claim("k", 6, 8) is None                # too close to call
+    assert claim("drafter", 0, 0) is None
+
+
+def test_figure_has_a_box_per_setting_and_metric_and_the_learners_star():
+    result = fake([0.2, 0.3], [0.1, 0.2])
+    fig = many_figure(result, {"acceptance_rate": 0.25})
+    boxes = [t for t in fig.data if t.type == "box"]
+    assert len(boxes) == 2 * 2                     # acceptance and tokens/s have values; two settings
+    stars = [t for t in fig.data if t.type == "scatter" and t.marker.symbol == "star"]
+    assert len(stars) == 1 and stars[0].x == ("T = 0.3",) and stars[0].y == (0.25,)
+
+
+def test_step_through_runs_the_comparison_and_marks_the_learners_run(tiny_dirs):
+    from apptest import app
+    at = app(tiny_dirs, temperature=0.8, k=2, max_new_tokens=8)
+    at.button(key="btn_next").click().run()
+    at.button(key="many_run").click().run()
+    assert not at.exception, at.exception
+    text = " ".join(m.value for m in at.markdown)
+    assert "On 8 code prompts, acceptance" in text and "Your run (acceptance" in text

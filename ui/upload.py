@@ -1,0 +1,40 @@
+"""A file uploader whose own texts follow the page's language.
+
+Streamlit (1.67) draws the drop zone's button ("Upload"), its line ("200MB per file • JSON")
+and the drag-over line ("Drag and drop a file here") itself, in English: `st.file_uploader`
+takes only a label, help and label visibility, and no config option sets its language. So on
+a page in another language the button's text and the size line are hidden with CSS scoped to
+this widget's key (`.st-key-<key>`) and written again by CSS pseudo-elements, translated. The
+drag-over line and Streamlit's own error for a wrong file type stay English.
+"""
+from __future__ import annotations
+
+import streamlit as st
+
+from ui.i18n import _, current
+
+ZONE = "[data-testid=stFileUploaderDropzone]"
+
+
+def _quoted(text: str) -> str:
+    """A CSS string literal."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ") + '"'
+
+
+def css(key: str, button: str, line: str) -> str:
+    """Hide the widget's own texts and show `button` and `line` in their place."""
+    scope = f".st-key-{key} {ZONE}"
+    sizes = f"{scope} [data-testid=stFileUploaderDropzoneInstructions] span"
+    return (f"<style>{scope} button p, {sizes} {{font-size:0}}"
+            f"{scope} button p::after {{content:{_quoted(button)};font-size:1rem}}"
+            f"{sizes}::after {{content:{_quoted(line)};font-size:0.875rem}}</style>")
+
+
+def file_uploader(label: str, types: list[str], key: str, help: str | None = None):
+    """st.file_uploader with its button and size line in the page's language."""
+    if current() != "en":
+        size = st.get_option("server.maxUploadSize")
+        line = _("up to {size} MB per file • {types}").format(
+            size=size, types=", ".join(t.upper() for t in types))
+        st.html(css(key, _("Upload"), line))
+    return st.file_uploader(label, type=types, key=key, help=help)
