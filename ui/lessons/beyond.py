@@ -1,0 +1,134 @@
+"""Beyond tokens (issue 41): what the page computes from the shipped cascade measurement and
+from a learner's own question. No Streamlit here.
+
+The shipped result is specdec.beyond's record (python -m specdec.beyond cascade), measured on
+the held-out half and filed by scripts/beyond_ship.py under kind "beyond" (ui/lessons/shipped.py).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from specdec.beyond import cascade, queries, record
+from specdec.beyond.agents import TOOLS
+from specdec.beyond.judge import Judge
+from specdec.beyond.record import Result
+from specdec.beyond.stages import Stages, cheap
+from ui.lessons import shipped
+
+KIND = "beyond"
+
+
+def key(split: str = "held-out") -> dict:
+    """What a shipped result is filed under: the split and the labelled sets' contents."""
+    digest = hashlib.sha1(queries.QUERIES.read_bytes() + TOOLS.read_bytes()).hexdigest()[:12]
+    return {"split": split, "labels": digest, "target": "smollm2/target"}
+
+
+def questions() -> list[queries.Query]:
+    return queries.load()
+
+
+def shipped_result() -> tuple[Result, dict] | None:
+    """(result, where it was measured) of the shipped measurement of the current labelled sets."""
+    found = shipped.load(KIND, key())
+    if found is None:
+        return None
+    value, where = found
+    try:
+        return record.from_json(json.dumps(value)), where
+    except record.ResultError:
+        return None
+
+
+def rows(result: Result, lang: str, pool: int | None = None, gate: float | None = None) -> list:
+    return [r for r in result.rows if r.lang == lang and (pool is None or r.pool == pool)
+            and (gate is None or r.gate == gate)]
+
+
+def languages(result: Result) -> list[str]:
+    return sorted({r.lang for r in result.rows})
+
+
+def pools(result: Result, lang: str) -> list[int]:
+    return sorted({r.pool for r in rows(result, lang)})
+
+
+def gates(result: Result, lang: str) -> list[float]:
+    return sorted({r.gate for r in rows(result, lang)})
+
+
+def everywhere(result: Result, lang: str) -> int:
+    """How many passages judge everywhere judged per question in this language."""
+    return max(len(o.first) for o in result.outcomes if o.lang == lang)
+
+
+def within(result: Result, lang: str, share: float = 0.02) -> dict | None:
+    """The smallest pool whose MRR@10 is within `share` of judge everywhere's, and its judge calls
+    as a share of judge everywhere's (None: no pool gets that close)."""
+    best = result.stages.get("judge-everywhere", {}).get(lang, {}).get("mrr")
+    if best is None:
+        return None
+    for r in sorted(rows(result, lang, gate=0.0), key=lambda r: r.pool):
+        if r.mrr >= best * (1 - share):
+            return {"pool": r.pool, "mrr": r.mrr, "best": best, "calls": r.judge_calls / everywhere(result, lang)}
+    return None
+
+
+def agreeing(result: Result, lang: str, share: float = 0.98) -> dict | None:
+    """The smallest pool whose top answer is judge everywhere's for at least `share` of the
+    questions (the exactness the cascade buys with judge calls), and those calls' share."""
+    for r in sorted(rows(result, lang, gate=0.0), key=lambda r: r.pool):
+        if r.agree >= share:
+            return {"pool": r.pool, "agree": r.agree, "calls": r.judge_calls / everywhere(result, lang)}
+    return None
+
+
+@dataclass(frozen=True)
+class Design:
+    name: str              # an id the page translates
+    ms: float              # per query, one thread
+    judge_calls: float
+
+    @property
+    def per_second(self) -> float:
+        """Queries per second on one core (the measurements ran on one thread)."""
+        return 1e3 / self.ms if self.ms > 0 else 0.0
+
+
+def scale(result: Result, lang: str, pool: int, gate: float) -> list[Design]:
+    """The designs side by side at the page's pool and gate, from the same measured outcomes."""
+    mine = [o for o in result.outcomes if o.lang == lang]
+    first = result.first_stage
+    cheap_ms = sum(cascade.cheap_ms(o, first) for o in mine) / len(mine)
+    every = cascade.row(mine, everywhere(result, lang), 0.0, first)
+    judged = cascade.row(mine, pool, 0.0, first)
+    gated = cascade.row(mine, pool, gate, first)
+    return [Design("cheap stage only", cheap_ms, 0.0), Design("cascade", gated.ms, gated.judge_calls),
+            Design("judge the pool", judged.ms, judged.judge_calls),
+            Design("judge everywhere", every.ms, every.judge_calls)]
+
+
+@dataclass(frozen=True)
+class Candidate:
+    id: str
+    title: str
+    text: str
+    bm25: float
+    dense: float | None
+    first_rank: int        # 1-based, in the first stage's order
+    judge: float
+
+
+def live(stages: Stages, judge: Judge, text: str, pool: int, first: str) -> tuple[list[Candidate], dict]:
+    """The learner's question through the stages: the pool's candidates in the judge's order,
+    and the time each stage took (ms)."""
+    c = cheap(stages, text)
+    picked = [int(i) for i in c.rankings[first][:pool]]
+    scores = judge.scores(text, [stages.passages[i].body for i in picked])
+    out = [Candidate(stages.ids[i], stages.passages[i].title, stages.passages[i].text, float(c.scores["bm25"][i]),
+                     float(c.scores["dense"][i]) if "dense" in c.scores else None, rank + 1, s)
+           for rank, (i, s) in enumerate(zip(picked, scores))]
+    ms = {**c.ms, "judge": judge.prefix_ms + sum(judge.each_ms)}
+    return sorted(out, key=lambda x: -x.judge), ms
