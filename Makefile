@@ -37,8 +37,9 @@ embedded: setup
 
 # Beyond tokens: the retrieval corpus is this Python's own documentation (stdlib docstrings and
 # pydoc's topics), read once here into build/beyond/ (a few seconds; never shipped as a copy).
-# `vectors` adds the embedding stage's passage vectors (minutes on 2 cores, once): `make run` builds
-# them so that the page's first live query does not; the tests use a slice of their own.
+# `vectors` adds the embedding stage's passage vectors (minutes on 2 cores, once): `make run`'s server
+# builds them in the background after it starts (ui/serve.py), and the page ranks with BM25 alone
+# until they exist; the tests use a slice of their own.
 corpus: setup
 	@$(PY) -m specdec.beyond corpus
 
@@ -65,7 +66,7 @@ kernels-avx2: setup
 # malloc, ui/memory.py's trim returns it (1.07x; scripts/load_test.py).
 # ui.serve converts (first time) and loads the default pair, then starts `streamlit run app.py`:
 # the first page finds the models loaded (scripts/first_visit.py times it).
-run: catalogs vectors
+run: catalogs corpus
 	PYTHONMALLOC=malloc $(PY) -m ui.serve --server.port $(PORT) --server.headless true \
 		--server.fileWatcherType none --browser.gatherUsageStats false
 

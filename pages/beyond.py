@@ -87,6 +87,9 @@ def live_section(pool: int, first: str, fmt: str) -> None:
                                                          pool, first if first in stages.first_stages else "bm25")
         except InputError as err:
             st.warning(md(err))
+        if "dense" not in stages.first_stages:
+            st.caption(_("The embedding stage is not ready on this machine yet (`make run` embeds the corpus "
+                         "in the background once, or run `make vectors`): this question was ranked by BM25 alone."))
     found = st.session_state.get("beyond_live")
     if found:
         candidates, ms = found

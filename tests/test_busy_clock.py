@@ -72,4 +72,4 @@ def test_cpu_time_counts_the_runs_own_work_not_the_waiting():
     assert lap.wall >= 0.2 and lap.cpu < 0.05
     with stopwatch() as lap:
         sum(i * i for i in range(2_000_000))
-    assert lap.cpu > 0.5 * lap.wall > 0
+    assert lap.cpu > 0.05 and lap.cpu <= 1.05 * lap.wall + 0.01     # other processes may stretch the wall

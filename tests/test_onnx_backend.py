@@ -31,7 +31,9 @@ def tiny_onnx(tmp_path_factory):
     source = tmp_path_factory.mktemp("tiny-target")
     pair.target.save_pretrained(source)
     pair.tokenizer.save_pretrained(source)
-    onnx_build.ROOT = tmp_path_factory.mktemp("onnx")           # this worker's builds only
+    # one build for every test worker: the builder's lock makes a second worker wait, then use it
+    base = tmp_path_factory.getbasetemp()                          # .../pytest-N/popen-gwI under xdist
+    onnx_build.ROOT = (base.parent if base.name.startswith("popen-gw") else base) / "onnx-builds"
     target = OrtTarget(onnx_build.built("tiny/target", source), threads=1)
     return replace(pair, backend=OnnxBackend(target, pair.vocab_size))
 

@@ -7,8 +7,9 @@ st.cache_resource entry the pages read (ui/loaders.preload), so the first page f
 
     python -m ui.serve [--no-machine-profile] [streamlit run options]     # e.g. --server.port 8501
 
---no-machine-profile: skip the background profile of this machine (the browser tests, which
-start many servers on a fresh clone and are about the pages, not about timing).
+--no-machine-profile: skip the background work — the profile of this machine and the
+embedding vectors of Beyond tokens' corpus (the browser tests, which start many servers on a
+fresh clone and are about the pages, not about timing).
 """
 from __future__ import annotations
 
@@ -26,7 +27,7 @@ def say(text: str) -> None:
 
 def prepare(profile: bool = True) -> None:
     """Convert (the first time) and load the default pair, saying how long it took; then, in
-    the background, profile this machine when it has not been (`profile`)."""
+    the background, profile this machine and embed Beyond tokens' corpus when not done (`profile`)."""
     t0 = time.perf_counter()
     from specdec.models.gguf import target_converted
     from ui.catalog import CHOICES
@@ -40,7 +41,33 @@ def prepare(profile: bool = True) -> None:
     say(f"Models ready in {time.perf_counter() - t0:.1f} s; starting the server.")
     threading.Thread(target=_warm_typical, name="typical", daemon=True).start()
     if profile:
-        threading.Thread(target=_measure_machine, name="machine", daemon=True).start()
+        threading.Thread(target=_background, name="background", daemon=True).start()
+
+
+def _background() -> None:
+    _measure_machine()
+    _build_vectors()
+
+
+def _build_vectors() -> None:
+    """Beyond tokens' embedding stage: its passage vectors, once (minutes on 2 cores), in a
+    process of low priority; until they exist the page ranks with BM25 alone and says so."""
+    import subprocess
+
+    from specdec.beyond import corpus, dense
+    folder = dense.model_folder()
+    if folder is None or dense.kept_vectors([p.body for p in corpus.load()], corpus.STORE) is not None:
+        return
+    say("Embedding the documentation corpus for Beyond tokens (in the background, once; a few minutes) ...")
+    done = subprocess.run(["nice", "-n", "10", sys.executable, "-m", "specdec.beyond", "corpus", "--vectors"],
+                          capture_output=True, text=True)
+    if done.returncode != 0:
+        say("Embedding the corpus failed; Beyond tokens ranks with BM25 alone: "
+            + (done.stderr or done.stdout).strip()[-200:])
+        return
+    from ui.beyond_view import corpus_stages
+    corpus_stages.clear()                    # the next question reads the vectors
+    say("Corpus embedded: Beyond tokens' live question now has its embedding stage.")
 
 
 def _warm_typical() -> None:
