@@ -32,9 +32,12 @@ def tiny_onnx(tmp_path_factory):
     pair.target.save_pretrained(source)
     pair.tokenizer.save_pretrained(source)
     # one build for every test worker: the builder's lock makes a second worker wait, then use it
-    base = tmp_path_factory.getbasetemp()                          # .../pytest-N/popen-gwI under xdist
+    base, kept = tmp_path_factory.getbasetemp(), onnx_build.ROOT  # .../pytest-N/popen-gwI under xdist
     onnx_build.ROOT = (base.parent if base.name.startswith("popen-gw") else base) / "onnx-builds"
-    target = OrtTarget(onnx_build.built("tiny/target", source), threads=1)
+    try:                              # only the tiny build goes there: SmolLM2's stays make embedded's
+        target = OrtTarget(onnx_build.built("tiny/target", source), threads=1)
+    finally:
+        onnx_build.ROOT = kept
     return replace(pair, backend=OnnxBackend(target, pair.vocab_size))
 
 
