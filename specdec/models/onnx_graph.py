@@ -30,9 +30,8 @@ FILE = "model_padded.onnx"        # beside the builder's own model.onnx (onnxrun
 
 def pad_attention(model_path: Path, out_path: Path) -> int:
     """Write `model_path`'s graph to `out_path` (beside it: the weights stay in their shared
-    external file) so that every
-    GroupQueryAttention node sees its inputs with the last row repeated, and hands on only the
-    pass's own rows. Returns how many attention nodes were padded."""
+    external file) so that every GroupQueryAttention node sees its inputs with the last row
+    repeated, and hands on only the pass's own rows. Returns how many attention nodes were padded."""
     import onnx
     from onnx import numpy_helper
     model = onnx.load(str(model_path), load_external_data=False)
