@@ -23,7 +23,7 @@ from specdec.engine.outcome import Outcome, Verified
 from specdec.models.runtime import final_hidden_states
 from specdec.rules.chain import beta
 from specdec.rules.draft_tree import tree_mask, tree_positions
-from specdec.rules.sampling import probs_from_logits, sample
+from specdec.rules.sampling import argmax, probs_from_logits, sample
 from specdec.rules.tree import (
     NodeVerdict,
     verify_deterministic_children,
@@ -72,7 +72,7 @@ def walk(prop: TreeProposal, probs: torch.Tensor, rule: str, generator):
         children = tree.children(node)
         p = probs[node + 1]                                                     # (V,)
         if not children:
-            token = int(p.argmax()) if rule == "greedy" else sample(p, generator)
+            token = int(argmax(p)) if rule == "greedy" else sample(p, generator)
             return path, tried, token, p, "bonus"
         v = try_children(rule, [tree.tokens[c] for c in children], prop.node_q.get(node), p, generator)
         for step in v.steps:
@@ -109,7 +109,7 @@ def path_positions(decoder, prop: TreeProposal, probs: torch.Tensor, path: list[
         p, q = probs[parent + 1], prop.node_q.get(parent)
         q = q if q is not None else torch.nn.functional.one_hot(torch.tensor(x), len(p)).float()
         ratio, u, _, _ = tried[i]
-        b = float(int(p.argmax()) == int(q.argmax())) if greedy else beta(p, q)
+        b = float(int(argmax(p)) == int(argmax(q))) if greedy else beta(p, q)
         out.append(Position(i=depth, token=x, text=record.token_text(tok, x), q=float(q[x]),
                             p=float(p[x]), ratio=ratio, u=u, verdict="accepted", beta=b,
                             target=None if lean else make_dist(p), draft=None if lean else make_dist(q)))

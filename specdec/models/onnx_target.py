@@ -82,7 +82,8 @@ class OrtCache:
         for new, was in zip(self.buffers, old):
             new[:, :, :self.length] = was[:, :, :self.length]
         values = [ort.OrtValue.ortvalue_from_numpy(b.numpy()) for b in self.buffers]     # the same memory
-        b = self.binding
+        self.mask = torch.ones((1, capacity), dtype=torch.int64)   # attention masks are its prefixes
+        b, self._rows = self.binding, 0                            # outputs to bind again
         b.clear_binding_outputs()
         for i in range(t.layers):
             for j, kind in enumerate(("key", "value")):
@@ -100,14 +101,22 @@ class OrtCache:
         width = self.length + len(feed) + PADDED                   # the padded attention's total length
         if width > self.capacity:
             self._allocate(max(2 * self.capacity, width))
-        t, b, rows = self.target, self.binding, len(feed)
-        logits, states = torch.empty((1, rows, t.vocab)), torch.empty((1, rows, t.hidden))  # written by the pass
-        for name, out in (("logits", logits), ("hidden_states", states)):
+        if len(feed) != self._rows:
+            self._bind_rows(len(feed))
+        self.ids.numpy()[0] = feed
+        self.binding.bind_input("attention_mask", "cpu", 0, np.int64, [1, width], self.mask.data_ptr())
+        self.target.session.run_with_iobinding(self.binding)
+        return self.logits[0].clone(), self.states[0].clone()     # the buffers serve the next pass
+
+    def _bind_rows(self, rows: int) -> None:
+        """Input ids and outputs of a pass of `rows` tokens, bound once while passes keep that width."""
+        t, b = self.target, self.binding
+        self.ids = torch.empty((1, rows), dtype=torch.int64)                                   # (1, M)
+        self.logits, self.states = torch.empty((1, rows, t.vocab)), torch.empty((1, rows, t.hidden))
+        b.bind_input("input_ids", "cpu", 0, np.int64, [1, rows], self.ids.data_ptr())
+        for name, out in (("logits", self.logits), ("hidden_states", self.states)):
             b.bind_output(name, "cpu", 0, np.float32, list(out.shape), out.data_ptr())
-        b.bind_cpu_input("input_ids", np.array([feed], dtype=np.int64))                         # (1, M)
-        b.bind_cpu_input("attention_mask", np.ones((1, width), dtype=np.int64))
-        t.session.run_with_iobinding(b)
-        return logits[0], states[0]
+        self._rows = rows
 
     # the cache API the engine uses on transformers' DynamicCache
     def get_seq_length(self) -> int:

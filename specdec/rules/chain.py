@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import torch
 
-from specdec.rules.sampling import sample, uniform
+from specdec.rules.sampling import argmax, sample, uniform
 
 RESIDUAL_EPS = 1e-12   # below this total mass the residual is numerically empty
 
@@ -65,7 +65,7 @@ def verify_sampled(drafts: list[int], draft_probs: torch.Tensor, target_probs: t
 def verify_greedy(drafts: list[int], target_probs: torch.Tensor) -> Verdict:
     """Greedy mode: accept while d_i == argmax p_i, then emit argmax p_n (or the bonus argmax)."""
     k = len(drafts)
-    best = target_probs.argmax(dim=-1).tolist()                # (k+1,)
+    best = argmax(target_probs).tolist()                       # (k+1,)
     ratios = tuple(1.0 if best[i] == d else 0.0 for i, d in enumerate(drafts))
     n = next((i for i in range(k) if best[i] != drafts[i]), k)
     kind = "bonus" if n == k else "correction"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import numpy as np
 import torch
 from transformers import LogitsProcessorList, TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
 
@@ -58,14 +59,13 @@ class Sampling:
 
 def probs_from_logits(logits: torch.Tensor, sampling: Sampling) -> torch.Tensor:
     """(N, V) logits -> (N, V) float32 probabilities after the warpers."""
-    logits = logits.float()
+    logits, warpers = logits.float(), sampling.warpers()
+    if not warpers:                      # softmax shifts by the max itself: the same bits
+        return torch.softmax(logits, dim=-1)
     # Shift so each row's max is 0 (softmax, top-k and top-p do not change): a tiny
     # temperature then sends the other logits to -inf instead of the max to +inf (NaN).
-    logits = logits - logits.max(dim=-1, keepdim=True).values.clamp(min=-1e30)
-    warpers = sampling.warpers()
-    if warpers:
-        logits = warpers(None, logits)   # these warpers ignore input_ids
-    return torch.softmax(logits, dim=-1)
+    logits = logits - logits.amax(dim=-1, keepdim=True).clamp(min=-1e30)
+    return torch.softmax(warpers(None, logits), dim=-1)   # these warpers ignore input_ids
 
 
 def sample(probs: torch.Tensor, generator: torch.Generator) -> int:
@@ -84,6 +84,15 @@ def uniform(generator: torch.Generator) -> float:
     return float(torch.rand((), generator=generator).item())
 
 
+def argmax(probs: torch.Tensor) -> np.ndarray:
+    """(..., V) -> (...,): each row's largest entry, the first among ties and NaN as the largest,
+    as torch.argmax gives it. NumPy's takes ~8 us for a 49k-token row on one CPU thread, torch's
+    ~130 us (a one-token step of the 135M target on ONNX Runtime is ~14 ms)."""
+    if probs.device.type != "cpu" or probs.dtype not in (torch.float32, torch.float64):
+        return probs.argmax(dim=-1).cpu().numpy()
+    return probs.detach().numpy().argmax(axis=-1)
+
+
 def choose(probs: torch.Tensor, sampling: Sampling, generator: torch.Generator) -> int:
     """Argmax when greedy, else a sample."""
-    return int(probs.argmax().item()) if sampling.greedy else sample(probs, generator)
+    return int(argmax(probs)) if sampling.greedy else sample(probs, generator)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import torch
 
 from specdec.rules.chain import RESIDUAL_EPS, accept_probability, residual
-from specdec.rules.sampling import sample, uniform
+from specdec.rules.sampling import argmax, sample, uniform
 
 
 @dataclass(frozen=True)
@@ -82,7 +82,7 @@ def verify_deterministic_children(tokens: list[int], p: torch.Tensor,
 
 
 def verify_greedy_children(tokens: list[int], p: torch.Tensor) -> NodeVerdict:
-    best = int(p.argmax())
+    best = int(argmax(p))
     steps = []
     for i, x in enumerate(tokens):
         steps.append(SiblingStep(i, x, 1.0 if x == best else 0.0, None, x == best, None))
