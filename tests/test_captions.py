@@ -78,3 +78,16 @@ def test_the_profile_caption_names_the_largest_gap_and_the_iid_shortfall():
     assert "within 10%" in text and "k = 1: measured 1.10×, predicted 1.00×" in text
     assert "At k = 2 eq. (1) at the mean α̂ expects 1.70 tokens a round and the runs kept 2.10" in text
     assert profile_caption([{"k": 1, "speedup": 1.0}]) is None and profile_caption([]) is None
+
+
+def test_the_profile_caption_says_what_the_prompt_and_the_bookkeeping_cost():
+    from ui.lessons.speed import profile_caption
+    row = {"theory_tokens": 1.5, "tokens_per_round": 1.6, "base_prefill_steps": 0.8, "prefill_steps": 1.05,
+           "round_overhead": 0.12, "base_overhead": 0.05}
+    rows = [{**row, "k": 1, "speedup": 0.88, "profile_speedup": 0.85, "rounds_speedup": 0.77},
+            {**row, "k": 2, "speedup": 0.68, "profile_speedup": 0.66, "rounds_speedup": 0.51}]
+    text = profile_caption(rows)
+    assert "within 4%" in text                                       # 0.88 / 0.85 - 1
+    assert "0.80 steps per generated token" in text and "(1.05 with the draft's own reading)" in text
+    assert "0.12 steps per round" in text
+    assert "off by up to 33% (k = 2)" in text                         # 0.68 / 0.51 - 1

@@ -85,3 +85,25 @@ def test_the_draft_cost_the_runs_paid_by_hand():
     base.append(replace(fake_round(0, 0, verify_ms=90.0), index=0))
     assert draft_cost_in_run(spec, base) == pytest.approx(0.2)
     assert draft_cost_in_run([], base) is None and draft_cost_in_run(spec, []) is None
+
+
+def test_the_profile_prediction_counts_the_prompt_and_the_bookkeeping():
+    from specdec.trace.theory import Overheads, profile_speedup
+    profile = [0, 1, 2, 3]                                # k = 2: 1 + (0 + 1 + 2 + 2) / 4 = 2.25 tokens
+    assert profile_speedup(profile, 2, 0.5, 1.5) == pytest.approx(2.25 / 2.5)
+    # a run of N tokens: autoregressive P + N(1 + o0) steps, speculative P' + (N / 2.25)(2.5 + o)
+    spec, base = Overheads(prefill=1.0, per_round=0.25), Overheads(prefill=0.8, per_round=0.1)
+    assert profile_speedup(profile, 2, 0.5, 1.5, spec, base) == pytest.approx(1.9 / (1.0 + 2.75 / 2.25))
+    # the prompt's reading pulls a slowdown toward 1
+    assert 2.25 / 2.5 < profile_speedup(profile, 2, 0.5, 1.5, Overheads(5.0), Overheads(5.0)) < 1
+
+
+def test_overheads_are_what_a_run_paid_besides_its_rounds():
+    from types import SimpleNamespace as NS
+
+    from specdec.bench.measure import Timed, overheads
+    rounds = (NS(draft_ms=4.0, verify_ms=20.0), NS(draft_ms=4.0, verify_ms=20.0))   # 48 ms of rounds
+    run = Timed(tokens=4, seconds=0.1, rounds=rounds, texts=(), prefill_ms=40.0)   # 100 ms in all
+    paid = overheads([run], step=10.0)
+    assert paid.prefill == pytest.approx(40 / 10 / 4)                     # 1 step per token
+    assert paid.per_round == pytest.approx((100 - 40 - 48) / 10 / 2)      # 0.6 steps per round

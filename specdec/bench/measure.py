@@ -16,6 +16,7 @@ from specdec.engine.decoder import generate
 from specdec.models.backend import TorchBackend
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
+from specdec.trace.theory import Overheads
 
 # Bumped whenever the engine's own speed changes (2: a memory-bound target runs on prepacked
 # weights, models/packed.py; 3: its draft on bfloat16 copies). Kept and shipped timings carry
@@ -107,6 +108,7 @@ class Timed:
     rounds: tuple        # the runs' rounds, pooled (lean traces)
     texts: tuple         # generated text per prompt
     cpu_seconds: float = 0.0    # CPU time of the same runs (clock.py)
+    prefill_ms: float = 0.0     # wall-clock the runs spent reading their prompts (both models)
 
     @property
     def tokens_per_s(self) -> float:
@@ -164,7 +166,7 @@ def speedups(spec: list["Timed"], base: list["Timed"], clock: str = "wall") -> l
 
 def timed(pair, prompts: list[str], settings: Settings) -> Timed:
     """Generate for every prompt (seed = its index, lean traces) and time the whole set."""
-    tokens, total, rounds, texts = 0, Lap(), [], []
+    tokens, total, rounds, texts, prefill = 0, Lap(), [], [], 0.0
     for i, prompt in enumerate(prompts):
         with stopwatch() as lap:
             run = generate(pair, prompt, settings, seed=i, lean=True)
@@ -172,4 +174,16 @@ def timed(pair, prompts: list[str], settings: Settings) -> Timed:
         tokens += len(run.token_ids)
         rounds += run.rounds
         texts.append(run.text)
-    return Timed(tokens, total.wall, tuple(rounds), tuple(texts), total.cpu)
+        prefill += run.prefill.target_ms + run.prefill.draft_ms if run.prefill else 0.0
+    return Timed(tokens, total.wall, tuple(rounds), tuple(texts), total.cpu, prefill)
+
+
+def overheads(runs: list[Timed], step: float) -> Overheads:
+    """What these runs paid besides passes and draft steps (theory.Overheads), in steps of
+    `step` ms, on the wall clock the rounds are timed with; the median over repeats."""
+    prefill, rest = [], []
+    for t in runs:
+        passes = sum(r.draft_ms + r.verify_ms for r in t.rounds)
+        prefill.append(t.prefill_ms / step / max(1, t.tokens))
+        rest.append((1e3 * t.seconds - t.prefill_ms - passes) / step / max(1, len(t.rounds)))
+    return Overheads(statistics.median(prefill), max(0.0, statistics.median(rest)))

@@ -4,6 +4,8 @@
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 
 def expected_tokens(alpha: float, k: int) -> float:
     """Eq. (1): expected tokens per round, (1 − α^(k+1)) / (1 − α)."""
@@ -45,7 +47,19 @@ def tokens_from_profile(accepted: list[int], k: int) -> float:
     return 1.0 + sum(min(a, k) for a in accepted) / len(accepted)
 
 
-def profile_speedup(accepted: list[int], k: int, c: float, v: float) -> float:
+@dataclass(frozen=True)
+class Overheads:
+    """What a run pays besides its rounds' passes and draft steps, in target steps (a one-token
+    pass = 1). Theorem 3.8 counts neither: both pull a measured speedup toward 1."""
+    prefill: float = 0.0      # reading the prompt (both models'), per generated token
+    per_round: float = 0.0    # the engine's bookkeeping between passes, per round
+
+
+def profile_speedup(accepted: list[int], k: int, c: float, v: float,
+                    spec: Overheads = Overheads(), base: Overheads = Overheads()) -> float:
     """Theorem 3.8's price of a round (k draft steps at c, one pass at v) with the tokens a
-    round keeps read off the measured acceptance profile instead of eq. (1)."""
-    return tokens_from_profile(accepted, k) / (k * c + v)
+    round keeps read off the measured acceptance profile instead of eq. (1); with `spec` and
+    `base` (what the speculative and the autoregressive runs pay besides) a whole run's time:
+    (base.prefill + 1 + base.per_round) / (spec.prefill + (k·c + v + spec.per_round) / tokens)."""
+    tokens = tokens_from_profile(accepted, k)
+    return (base.prefill + 1 + base.per_round) / (spec.prefill + (k * c + v + spec.per_round) / tokens)
