@@ -6,6 +6,7 @@ import streamlit as st
 
 from specdec.bench.runner import flat_rows
 from specdec.drafters.registry import DRAFTERS
+from specdec.settings import LENGTHS
 from specdec.trace.theory import best_k, expected_speedup, expected_tokens
 from ui import family, jobs, loaders, many_view, regime_view, session, shell, sidebar, state, tables
 from ui.examples import kind_name
@@ -27,8 +28,7 @@ st.title(_("When speculation is fast"))
 st.caption(_("Speed depends on three numbers: how often drafts are accepted (α), how many you "
              "draft (k), and how much a draft step costs relative to a target step (c)."))
 
-MAX_NEW = speed.NEW_TOKENS
-DRAFTERS_NEW_TOKENS = 32       # pages/drafters.py's MAX_NEW
+MAX_NEW = LENGTHS.speed
 
 
 def theory() -> None:
@@ -71,8 +71,7 @@ def warn(rows: list[dict]) -> None:
 
 def ksweep_key(names, settings, chat: bool) -> dict:
     texts, _inputs = family.speed_prompts(chat)
-    return {"pair": list(names), "T": settings.temperature, "prompts": texts, "chat": chat, "n": MAX_NEW,
-            "repeats": speed.REPEATS}
+    return store.measurement("ksweep", names, settings, texts, chat, state.ran(), repeats=speed.REPEATS)
 
 
 def speed_set(chat: bool) -> store.PromptSet:
@@ -88,7 +87,7 @@ def shipped_agree(rows, key_of, names, settings, chat: bool, key: dict) -> list[
     if not same:
         return rows
     rows, taken = store.agree_with(rows, key_of, sweep[0],
-                                   speed.ksweep_figure(names, settings, speed_set(chat), state.measured_as()))
+                                   speed.ksweep_figure(names, settings, speed_set(chat), state.ran()))
     taken_caption([(r, "ksweep") for r in taken], "draft")
     return rows
 
@@ -112,7 +111,7 @@ def measured(pair, names) -> None:
     chat = session.uses_chat(pair)
     texts, inputs = family.speed_prompts(chat)
     key = ksweep_key(names, settings, chat)
-    key_of = speed.ksweep_figure(names, settings, speed_set(chat), state.measured_as())
+    key_of = speed.ksweep_figure(names, settings, speed_set(chat), state.ran())
     rows = measured_result(
         "ksweep", key, lambda pr: speed.k_sweep(pair, inputs, list(range(1, 9)), settings, pr, speed.REPEATS),
         on_fresh=lambda fresh: store.file(fresh, key_of, "ksweep"),
@@ -143,8 +142,9 @@ def measured(pair, names) -> None:
     below = sum(r["speedup"] < r["theory_speedup"] for r in rows)
     st.caption(_("Measured speed sits below Theorem 3.8 at {below} of {n} k. The theorem prices the "
                  "verification pass at one target step; the dashed line uses the price v_k these "
-                 "runs paid. What is left is per-round overhead (Python, sampling, cache cropping); "
-                 "tokens per round do not depend on timing.").format(below=below, n=len(rows)))
+                 "runs paid. What is left is what a run pays besides its rounds: reading the prompt "
+                 "and the engine's bookkeeping between passes; tokens per round do not depend on "
+                 "timing.").format(below=below, n=len(rows)))
     if (profiled := speed.profile_caption(rows)) is not None:
         st.caption(profiled)
     tables.show(pd.DataFrame(rows), "fast_rows")
@@ -166,9 +166,9 @@ def tradeoff(pair, names) -> None:
     chat = family.chats(target)
     texts, inputs = family.speed_prompts(chat)
     exits = family.too_big_exits(target)
-    key = {"target": target, "drafts": drafts, "k": k, "T": t, "prompts": texts, "chat": chat,
-           "n": MAX_NEW, "repeats": speed.REPEATS, **({"exits": list(exits)} if exits else {})}
-    key_of = speed.tradeoff_figure(target, settings, speed_set(chat), state.measured_as())
+    key = store.measurement("tradeoff", (target, None), settings, texts, chat, state.ran(), drafts=drafts,
+                            repeats=speed.REPEATS, **({"exits": list(exits)} if exits else {}))
+    key_of = speed.tradeoff_figure(target, settings, speed_set(chat), state.ran())
     rows = measured_result(
         "tradeoff", key,
         lambda pr: speed.draft_tradeoff(loaders.load, target, drafts, inputs, settings, pr, speed.REPEATS, exits),
@@ -188,7 +188,7 @@ def tradeoff(pair, names) -> None:
     others = store.elsewhere_caption(rows, key_of, "tradeoff", lambda r: r["draft"], kind_name)
     st.caption(others or _("Drafters compared measures the same drafts on prompts of every kind ({tokens} "
                            "tokens each); this page on {this}: other prompts, so other figures.").format(
-        tokens=DRAFTERS_NEW_TOKENS, this=store.set_name(speed_set(chat), kind_name)))
+        tokens=LENGTHS.drafters, this=store.set_name(speed_set(chat), kind_name)))
     busy = any(r.get("clock") == "cpu" for r in rows)
     c1, c2 = st.columns(2)
     with c1:
@@ -213,7 +213,7 @@ def temperatures(pair, names) -> None:
     settings = replace(state.settings(), max_new_tokens=MAX_NEW)
     chat = session.uses_chat(pair)
     texts, inputs = family.speed_prompts(chat)
-    key = {"pair": list(names), "k": settings.k, "prompts": texts, "chat": chat, "n": MAX_NEW}
+    key = store.measurement("temps", names, settings, texts, chat, state.ran())
     rows = measured_result(
         "temps", key, lambda pr: speed.temperature_sweep(pair, inputs, temps, settings, pr),
         button=_("Sweep the temperature"),
@@ -237,12 +237,12 @@ def many_prompts(pair) -> None:
 
 def bench_drafter(result) -> str:
     """The draft model's name, or the drafter a bench (specdec/bench/record.Bench) used instead."""
-    drafter = result.drafter
-    if drafter == "model":
+    kind = DRAFTERS[result.drafter]                 # a known drafter: record.py checks it on reading
+    if kind.needs_draft_model:
         return md(result.draft)
-    if drafter == "early-exit":
+    if kind.uses_exit_layer:
         return _("early exit after layer {n}").format(n=md(result.exit_layer))
-    return _(DRAFTERS[drafter].label)
+    return _(kind.label)
 
 
 def benchmark() -> None:

@@ -68,11 +68,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"set {shipped.SHIP_ENV}=1: without it the pages keep results for this machine only")
         return 2
     for kind in args.pages.split(","):
-        before = set(shipped.SHIPPED_DIR.glob(f"{kind}-*.json"))
+        started = time.time()
         seconds = ship(kind, args.pair, args.temperature, args.backend)
-        new = set(shipped.SHIPPED_DIR.glob(f"{kind}-*.json")) - before
-        print(f"{kind}: {seconds:.0f} s -> {', '.join(p.name for p in new) or 'nothing new (already shipped?)'}",
-              flush=True)
+        new = [p.name for p in shipped.SHIPPED_DIR.glob(f"{kind}-*.json") if p.stat().st_mtime >= started]
+        print(f"{kind}: {seconds:.0f} s -> {', '.join(new) or 'nothing written'}", flush=True)
     return 0
 
 

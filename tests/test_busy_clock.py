@@ -22,7 +22,7 @@ from specdec.settings import Settings
 PROMPTS = ["abc", "a b c d", "(a)", "fed cba"]
 SPEC = Settings(k=3, temperature=0.0, max_new_tokens=48)
 BASE = Settings(mode="autoregressive", temperature=0.0, max_new_tokens=48)
-CYCLES = 9        # idle and loaded pairs alternate, so a slow drift hits both alike
+CYCLES = 6        # idle and loaded pairs alternate, so a slow drift hits both alike
 CPU_BOUND = 0.40  # the CPU-time speedup stays within this of its idle value
 CPU_SHARE = 0.50  # and moves less than half as far as the wall-clock one falls
 WALL_FALL = 0.80  # the wall-clock speedup falls below this share of its idle value

@@ -1,4 +1,4 @@
-"""A small version of scripts/load_test.py: 3 real browser sessions on one server."""
+"""A small version of scripts/load_test.py: 2 real browser sessions at once on one server."""
 import shutil
 import sys
 from pathlib import Path
@@ -13,7 +13,7 @@ pytestmark = [needs_embedded, pytest.mark.skipif(
     reason="needs Debian's chromium and chromium-driver (make test installs them as root)")]
 
 
-def test_three_concurrent_sessions_each_get_their_own_exact_text():
+def test_two_concurrent_sessions_each_get_their_own_exact_text():
     from load_test import passed, run_load
-    report = run_load(3)
+    report = run_load(2)
     assert passed(report), report

@@ -107,3 +107,20 @@ def test_overheads_are_what_a_run_paid_besides_its_rounds():
     paid = overheads([run], step=10.0)
     assert paid.prefill == pytest.approx(40 / 10 / 4)                     # 1 step per token
     assert paid.per_round == pytest.approx((100 - 40 - 48) / 10 / 2)      # 0.6 steps per round
+
+
+def test_a_repeat_pays_its_prices_in_its_own_steps():
+    from types import SimpleNamespace as NS
+
+    from specdec.bench.measure import Timed, paid_in
+
+    def rnd(index, drafted, verify_ms, draft_ms=0.0):
+        return NS(index=index, drafted=drafted, verify_ms=verify_ms, draft_ms=draft_ms, draft_forwards=drafted)
+    base = Timed(tokens=3, seconds=0.05, rounds=(rnd(0, 0, 99.0), rnd(1, 0, 10.0), rnd(2, 0, 10.0)),
+                 texts=(), prefill_ms=15.0)
+    spec = Timed(tokens=3, seconds=0.06, rounds=(rnd(0, 2, 99.0, 8.0), rnd(1, 2, 16.0, 8.0)), texts=(),
+                 prefill_ms=20.0)
+    paid = paid_in(spec, base, 2, c=0.4)
+    assert paid.v == pytest.approx(1.6) and paid.c == 0.4            # the first round is left out
+    assert paid.spec.prefill == pytest.approx(20 / 10 / 3) and paid.base.prefill == pytest.approx(15 / 10 / 3)
+    assert paid_in(spec, base, 3, c=0.4) is None                     # no round drafted 3

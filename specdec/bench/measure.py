@@ -87,18 +87,16 @@ def cost_ratio(pair) -> tuple[float, float, float]:
 
 
 def drafter_cost(pair, settings: Settings) -> tuple[float, float, float]:
-    """(c, draft step ms, target step ms) of the drafter these settings use: the draft
-    model's (cost_ratio), the early-exit model's (the target's first layers + its head, one
-    step), or c = 0 for n-gram lookup."""
-    if settings.drafter == "early-exit":
-        from specdec.drafters.early_exit import early_exit_model
-        view = early_exit_model(pair.target, settings.exit_layer)
-        draft, target = step_ms(view, pair.vocab_size), step_ms(pair.passes, pair.vocab_size)
-        return draft / target, draft, target
+    """(c, draft step ms, target step ms) of the drafter these settings use: one step of the
+    module its kind drafts with (DrafterKind.step_model: the draft model, the early-exit view),
+    or c = 0 for a drafter that runs none (n-gram lookup) or a pair without the model it needs."""
     from specdec.drafters.registry import DRAFTERS
-    if not DRAFTERS[settings.drafter].needs_draft_model or pair.draft is None:
-        return 0.0, 0.0, step_ms(pair.passes, pair.vocab_size)
-    return cost_ratio(pair)
+    model = DRAFTERS[settings.drafter].step_model(pair, settings)
+    target = step_ms(pair.passes, pair.vocab_size)
+    if model is None:
+        return 0.0, 0.0, target
+    draft = step_ms(model, pair.vocab_size)
+    return draft / target, draft, target
 
 
 @dataclass(frozen=True)
@@ -176,6 +174,24 @@ def timed(pair, prompts: list[str], settings: Settings) -> Timed:
         texts.append(run.text)
         prefill += run.prefill.target_ms + run.prefill.draft_ms if run.prefill else 0.0
     return Timed(tokens, total.wall, tuple(rounds), tuple(texts), total.cpu, prefill)
+
+
+@dataclass(frozen=True)
+class Paid:
+    """The prices one repeat of a speculative setting paid, in that repeat's own one-token
+    steps (the autoregressive runs timed beside it): theory.profile_speedup's inputs."""
+    c: float               # a draft forward
+    v: float               # the (k + 1)-token pass
+    spec: Overheads        # what the speculative runs paid besides
+    base: Overheads        # what the autoregressive runs paid besides
+
+
+def paid_in(spec: Timed, base: Timed, k: int, c: float) -> Paid | None:
+    """One repeat's prices (None: a run without k-draft rounds or a one-token step to time)."""
+    step, v = pass_ms(base.rounds, 0), verify_cost_in_run(spec.rounds, base.rounds, k)
+    if not step or not v:
+        return None
+    return Paid(c, v, overheads([spec], step), overheads([base], step))
 
 
 def overheads(runs: list[Timed], step: float) -> Overheads:

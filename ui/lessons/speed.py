@@ -17,15 +17,13 @@ from specdec.bench.measure import (
     draft_cost_in_run,
     drafter_cost,
     interleaved,
-    overheads,
-    pass_ms,
+    paid_in,
     speedups,
     timed,
     verify_cost,
-    verify_cost_in_run,
 )
 from specdec.bench.record import Bench, BenchFileError, Row, RowKind, Setting
-from specdec.settings import Settings
+from specdec.settings import LENGTHS, Settings
 from specdec.trace.theory import (
     expected_speedup,
     expected_tokens,
@@ -65,15 +63,15 @@ def _literal(text: str) -> str:
 
 
 REPEATS = 3
-NEW_TOKENS = 48          # each prompt of When it is fast's measurements
+NEW_TOKENS = LENGTHS.speed          # each prompt of When it is fast's measurements
 
 
 def _row(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0,
-         profile: list[int] | None = None, step: float | None = None) -> dict:
+         profile: list[int] | None = None, paid: list | None = None) -> dict:
     """spec, base: the repeats (Timed) of one setting and of the baseline; v: measured cost of
     the (k+1)-token verification pass in target steps; profile: drafts kept in each full round
-    of the sweep's longest k (theory.tokens_from_profile); step: the runs' one-token pass (ms),
-    to count the prefill and the bookkeeping in steps. Speedup: median and range over repeats."""
+    of the sweep's longest k (theory.tokens_from_profile); paid: each repeat's own prices
+    (measure.Paid). Speedup: median and range over repeats."""
     m = spec[0].metrics                      # counts do not depend on timing: the first repeat
     alpha, clock = m.mean_beta or 0.0, clock_for(load)
     ups = speedups(spec, base, clock) or [0.0]
@@ -86,23 +84,22 @@ def _row(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0,
             "repeats": len(ups), "load": load,
             "theory_tokens": expected_tokens(alpha, k), "theory_speedup": expected_speedup(alpha, k, c),
             "verify_cost": v, "theory_speedup_v": speedup_with_verify(alpha, k, c, v),
-            **(_profile(profile, spec, base, k, c, v, step) if profile else {}),
+            **(_profile(profile, k, paid) if profile and paid else {}),
             "tokens_per_s": statistics.median(s.tokens_per_s for s in spec),
             "baseline_tokens_per_s": statistics.median(b.tokens_per_s for b in base)}
 
 
-def _profile(profile: list[int], spec: list, base: list, k: int, c: float, v: float,
-             step: float | None) -> dict:
-    """The acceptance-profile prediction of the speedup: the rounds' prices alone, and (with the
-    one-token pass `step`) with what the runs paid besides them (the prompt, the bookkeeping)."""
-    out = {"profile_tokens": tokens_from_profile(profile, k),
-           "rounds_speedup": profile_speedup(profile, k, c, v)}
-    if not step:
-        return {**out, "profile_speedup": out["rounds_speedup"]}
-    paid, paid_base = overheads(spec, step), overheads(base, step)
-    return {**out, "profile_speedup": profile_speedup(profile, k, c, v, paid, paid_base),
-            "prefill_steps": paid.prefill, "base_prefill_steps": paid_base.prefill,
-            "round_overhead": paid.per_round, "base_overhead": paid_base.per_round}
+def _profile(profile: list[int], k: int, paid: list) -> dict:
+    """The acceptance-profile prediction of the speedup, made per repeat from that repeat's own
+    prices (a slow spell raises both its time and its prices) and given as the median: the
+    rounds' prices alone, and with what the runs paid besides them (the prompt, the bookkeeping)."""
+    def median(f) -> float:
+        return statistics.median(f(p) for p in paid)
+    return {"profile_tokens": tokens_from_profile(profile, k),
+            "rounds_speedup": median(lambda p: profile_speedup(profile, k, p.c, p.v)),
+            "profile_speedup": median(lambda p: profile_speedup(profile, k, p.c, p.v, p.spec, p.base)),
+            "prefill_steps": median(lambda p: p.spec.prefill), "base_prefill_steps": median(lambda p: p.base.prefill),
+            "round_overhead": median(lambda p: p.spec.per_round), "base_overhead": median(lambda p: p.base.per_round)}
 
 
 def k_sweep(pair, prompts: list[str], ks: list[int], settings: Settings,
@@ -116,13 +113,16 @@ def k_sweep(pair, prompts: list[str], ks: list[int], settings: Settings,
     timings, load = interleaved(runs, prompts, repeats, progress)
     base, rows, longest = timings["base"], [], max(ks)
     profile = [r.n_accepted for r in timings[f"k = {longest}"][0].rounds if r.drafted == longest]
-    paid = draft_cost_in_run([r for k in ks for r in timings[f"k = {k}"][0].rounds], base[0].rounds)
-    c = paid if paid is not None and pair.draft is not None else c
+    cs = [draft_cost_in_run([r for k in ks for r in timings[f"k = {k}"][i].rounds], base[i].rounds)
+          for i in range(repeats)] if pair.draft is not None else []
+    c = statistics.median(cs) if cs and None not in cs else c
     for k in ks:
         spec = timings[f"k = {k}"]
-        v = (verify_cost_in_run(spec[0].rounds, base[0].rounds, k)
-             or verify_cost(pair.target, pair.vocab_size, k, target_ms))
-        rows.append(_row(spec, base, c, k, load, v, profile, pass_ms(base[0].rounds, 0)))
+        paid = [paid_in(s, b, k, cs[i] if cs and cs[i] is not None else c)
+                for i, (s, b) in enumerate(zip(spec, base))]
+        paid = [p for p in paid if p is not None]
+        v = statistics.median(p.v for p in paid) if paid else verify_cost(pair.target, pair.vocab_size, k, target_ms)
+        rows.append(_row(spec, base, c, k, load, v, profile, paid))
     return rows
 
 
@@ -174,22 +174,21 @@ def temperature_sweep(pair, prompts: list[str], temps: list[float], settings: Se
     return rows
 
 
-def ksweep_figure(names, settings: Settings, prompts: store.PromptSet, precision: str = "auto"):
+def ksweep_figure(names, settings: Settings, prompts: store.PromptSet, ran: store.Ran = store.DEFAULT_RAN):
     """The store key of a k-sweep row: the active pair and drafter at the row's k."""
-    return lambda row: store.key(names[0], names[1], settings, row["k"], prompts, row.get("clock", "wall"),
-                                 precision)
+    return lambda row: store.key(names[0], names[1], settings, row["k"], prompts, row.get("clock", "wall"), ran)
 
 
-def tradeoff_figure(target: str, settings: Settings, prompts: store.PromptSet, precision: str = "auto"):
+def tradeoff_figure(target: str, settings: Settings, prompts: store.PromptSet, ran: store.Ran = store.DEFAULT_RAN):
     """The store key of a draft-size row: a draft model with the model drafter, or n-gram lookup."""
     def key_of(row: dict):
         if "exit_layer" in row:                    # an early-exit draft: no draft model
             s = replace(settings, drafter="early-exit", exit_layer=row["exit_layer"])
-            return store.key(target, None, s, settings.k, prompts, row.get("clock", "wall"), precision)
+            return store.key(target, None, s, settings.k, prompts, row.get("clock", "wall"), ran)
         ngram = row["draft"] == "n-gram lookup"
         s = replace(settings, drafter="ngram" if ngram else "model")
         return store.key(target, None if ngram else row["draft"], s, settings.k, prompts,
-                         row.get("clock", "wall"), precision)
+                         row.get("clock", "wall"), ran)
     return key_of
 
 
