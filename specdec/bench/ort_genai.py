@@ -35,13 +35,18 @@ def _model(folder: str, threads: int):
     return og.Model(config)
 
 
-def generate(pair, prompt_ids: list[int], settings: Settings, seed: int, threads: int) -> tuple[list[int], Lap]:
-    """(new token ids, time) of the runtime's own loop for one prompt."""
+def generate(pair, prompt_ids: list[int], settings: Settings, seed: int, threads: int,
+             length: int | None = None) -> tuple[list[int], Lap]:
+    """(new token ids, time) of the runtime's own loop for one prompt: up to max_new_tokens,
+    or exactly `length` new tokens (its end-of-turn token then does not stop it)."""
     import onnxruntime_genai as og
     model = _model(str(pair.passes.target.folder), threads)
     params = og.GeneratorParams(model)
     sampled = settings.temperature > 0
-    search = dict(max_length=len(prompt_ids) + settings.max_new_tokens, do_sample=sampled, random_seed=seed)
+    total = len(prompt_ids) + (settings.max_new_tokens if length is None else max(1, length))
+    search = dict(max_length=total, do_sample=sampled, random_seed=seed)
+    if length is not None:
+        search["min_length"] = total
     if sampled:
         search.update(temperature=settings.temperature, top_p=settings.top_p, top_k=settings.top_k or 0)
     params.set_search_options(**search)
