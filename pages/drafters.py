@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from specdec.prompts import round_robin
+from specdec.settings import LENGTHS
 from ui import family, jobs, loaders, many_view, shell, sidebar, state, tables
 from ui.examples import kind_name
 from ui.figures.lessons import drafters_figure
@@ -13,7 +14,7 @@ from ui.lessons import store
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import drafter_name
 from ui.lessons.drafters import compare, figure_key, variants
-from ui.lessons.speed import NEW_TOKENS, REPEATS, clock_note, spread_warning
+from ui.lessons.speed import REPEATS, clock_note, spread_warning
 from ui.measured import local, measured
 from ui.round_view import chart
 
@@ -26,7 +27,7 @@ st.caption(_("Same prompts, same target ({target}): which drafter wins, and on w
 
 N = st.slider(_("Prompts (taken one of each kind in turn)"), 2, 20, 10, key="drafters_n")
 PROMPTS = round_robin(family.prompt_set(CHAT), N)
-MAX_NEW = 32
+MAX_NEW = LENGTHS.drafters
 
 
 SETTINGS = replace(state.settings(), max_new_tokens=MAX_NEW, seed=0)
@@ -35,8 +36,8 @@ VARIANTS = variants(DRAFTS, POLICY_DRAFT, SETTINGS.exit_layer)
 
 def measure():
     s = SETTINGS
-    key = {"target": TARGET, "chat": CHAT, "settings": s.as_dict(), "prompts": [p.prompt for p in PROMPTS],
-           "drafts": DRAFTS, "repeats": REPEATS}
+    key = store.measurement("drafters", (TARGET, None), s, [p.prompt for p in PROMPTS], CHAT, state.ran(),
+                            drafts=DRAFTS, repeats=REPEATS)
     rows = measured(
         "drafters", key,
         lambda pr: compare(loaders.load, TARGET, VARIANTS, PROMPTS, s, pr, repeats=REPEATS, chat=CHAT),
@@ -51,7 +52,7 @@ def measure():
     return rows
 
 
-KEY_OF = figure_key(TARGET, SETTINGS, VARIANTS, PROMPTS, CHAT, state.measured_as())
+KEY_OF = figure_key(TARGET, SETTINGS, VARIANTS, PROMPTS, CHAT, state.ran())
 rows = measure()
 if rows:
     overall = [r for r in rows if r["kind"] == "all"]
@@ -60,7 +61,7 @@ if rows:
     st.caption(_("speedup: median of {n} interleaved repeats, with their min and max; c: draft "
                  "step / target one-token step.").format(n=REPEATS))
     others = store.elsewhere_caption(overall, KEY_OF, "drafters", lambda r: r["drafter"], kind_name)
-    speed_set = store.PromptSet.of(family.speed_prompts(CHAT)[0], CHAT, NEW_TOKENS, "speed")
+    speed_set = store.PromptSet.of(family.speed_prompts(CHAT)[0], CHAT, LENGTHS.speed, "speed")
     st.caption(others or _("When it is fast measures these drafts on {other}; this page on {this}: other "
                            "prompts, so other figures.").format(
         other=store.set_name(speed_set, kind_name),

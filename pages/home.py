@@ -11,6 +11,7 @@ from specdec.trace.metrics import summarize
 from ui import context_view, navigation, session, shell, sidebar, state, strip
 from ui.glossary import glossary
 from ui.i18n import _
+from ui.lessons import store
 from ui.lessons.race import race, verdict, why
 from ui.safe import md
 
@@ -70,10 +71,9 @@ def race_box() -> None:
     reason = why(alone, spec, spec.decoder.target.name, cpu_model())
     if reason:
         st.caption(reason)
-    if settings.drafter == "model":
-        kind = context_view.kind_of(text, load_prompts("chat" if chat else "text"))
-        context_view.render(summarize(spec.decoder.history), (pair.target_name, pair.draft_name),
-                            settings.k, settings.temperature, kind)
+    kind = context_view.kind_of(text, load_prompts("chat" if chat else "text"))
+    context_view.render(summarize(spec.decoder.history), (pair.target_name, pair.draft_name),
+                        settings.k, settings.temperature, kind, store.drafter_id(settings))
 
 
 race_box()

@@ -6,10 +6,11 @@ import pandas as pd
 import streamlit as st
 
 from specdec.drafters.registry import DRAFTERS
+from specdec.settings import LENGTHS
 from ui import family, jobs, session, shell, sidebar, state, tables
 from ui.figures import lessons as lp
 from ui.i18n import _
-from ui.lessons import server
+from ui.lessons import server, store
 from ui.measured import measured
 from ui.round_view import chart
 
@@ -19,7 +20,7 @@ st.title(_("In a server"))
 st.caption(_("Every other page serves one request at a time. A serving engine runs many at once: "
              "one pass of the target computes the next position of every request in the batch."))
 
-MAX_NEW = 32
+MAX_NEW = LENGTHS.server
 
 
 COLUMNS = ["batch", "mode", "tokens_per_s", "tokens_per_s_min", "tokens_per_s_max", "speedup", "latency_s",
@@ -44,8 +45,8 @@ def settings_now():
 def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     st.header(_("1 · Throughput and latency against batch size"))
     s = settings_now()
-    key = {"pair": list(names), "settings": s.as_dict(), "prompts": texts, "chat": chat,
-           "sizes": list(server.SIZES), "repeats": 2, "workload": "same requests at every size"}
+    key = store.measurement("server_sweep", names, s, texts, chat, state.ran(), sizes=list(server.SIZES),
+                            repeats=2, workload="same requests at every size")
     result = measured(
         "server_sweep", key, lambda pr: server.sweep(pair, inputs, s, pr),
         button=_("Measure batch sizes 1 to 16"),
@@ -118,7 +119,7 @@ def memory(pair, inputs: list) -> None:
 def timeline(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     st.header(_("4 · Continuous batching: requests come and go"))
     s = settings_now()
-    key = {"pair": list(names), "settings": s.as_dict(), "prompts": texts, "chat": chat, "requests": 8}
+    key = store.measurement("server_timeline", names, s, texts, chat, state.ran(), requests=8)
     result = measured(
         "server_timeline", key, lambda pr: server.timeline(pair, inputs, s, pr),
         button=_("Serve 8 arriving requests"),
@@ -137,7 +138,7 @@ def timeline(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
 def prefix(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     st.header(_("5 · Prefix caching: read a shared beginning once"))
     s = settings_now()
-    key = {"pair": list(names), "settings": s.as_dict(), "prompts": texts, "chat": chat}
+    key = store.measurement("server_prefix", names, s, texts, chat, state.ran())
     result = measured(
         "server_prefix", key, lambda pr: server.prefixes(pair, inputs, s, pr),
         button=_("Measure the prefix cache"),

@@ -15,9 +15,11 @@ from ui import (
     shell,
     sidebar,
     strip,
+    typical,
 )
 from ui import examples as examples_ui
 from ui.i18n import N_, _
+from ui.lessons import store
 from ui.safe import md
 from ui.upload import file_uploader
 
@@ -91,7 +93,7 @@ def round_selector(n: int) -> int:
 
 def show_run(rounds, prompt_ids, label, finished_reason, prefill, drafter, reads_features=None,
              context=None) -> None:
-    """`context`: (pair names, k, T, kind) for the run-in-context caption."""
+    """`context`: (pair names, k, T, kind, drafter id) for the run-in-context caption."""
     sel = round_selector(len(rounds))
     st.caption(_("Output so far (emitted tokens only)"))
     st.html(strip.output_html(rounds, label))
@@ -119,9 +121,9 @@ def replay_view() -> None:
         st.session_state.pop(session.REPLAY)
         st.rerun()
     g = run.settings.get
-    context = ((g("target"), g("draft")), g("k"), g("temperature"), None) \
-        if g("drafter") == "model" and g("mode") == "speculative" and isinstance(g("k"), int) \
-        and isinstance(g("temperature"), (int, float)) else None
+    drafter = typical.drafter_of(run.settings)
+    context = ((g("target"), g("draft")), g("k"), g("temperature"), None, drafter) \
+        if drafter is not None and g("mode") == "speculative" else None
     show_run(list(run.rounds), run.prompt_ids, run.label, run.stop_reason, run.prefill,
              g("drafter"), context=context)
 
@@ -145,8 +147,8 @@ def live_view() -> None:
     label = lambda t: pair.tokenizer.decode([t])  # noqa: E731
     s = dec.settings
     context = ((dec.pair.target_name, dec.pair.draft_name), s.k, s.temperature,
-               context_view.kind_of(st.session_state.prompt, examples(pair))) \
-        if s.drafter == "model" and s.mode == "speculative" else None
+               context_view.kind_of(st.session_state.prompt, examples(pair)), store.drafter_id(s)) \
+        if s.mode == "speculative" else None
     show_run(dec.history, dec.prompt_ids, label, dec.stop, dec.prefill, s.drafter,
              isinstance(dec.drafter, FeatureReader), context)
     st.download_button(_("Download this run (JSON)"), lambda: dec.result().to_json(),   # built on click

@@ -9,6 +9,7 @@ import torch
 import specdec
 from specdec.chat import user_turn
 from specdec.prompts import by_kind, load_prompts
+from specdec.settings import LENGTHS
 from specdec.trace.metrics import summarize
 from specdec.trace.theory import best_k, expected_speedup
 from ui import examples, session, shell, sidebar, state, strip
@@ -135,8 +136,8 @@ def step_where(pair) -> None:
     b = c2.selectbox(_("Another kind"), kinds, index=len(kinds) - 1, key="tour_kind_b",
                      format_func=examples.namer(kinds))
     examples.english_note()
-    if st.button(_("Measure both (one prompt each, 24 tokens)"), key="tour_where"):
-        settings = replace(state.settings(), max_new_tokens=24, seed=0)
+    if st.button(_("Measure both (one prompt each, {n} tokens)").format(n=LENGTHS.tour_kinds), key="tour_where"):
+        settings = replace(state.settings(), max_new_tokens=LENGTHS.tour_kinds, seed=0)
         rows = []
         for kind in (a, b):
             run = specdec.generate(pair, prompt_for(pair, groups[kind][0].prompt), settings)
@@ -167,7 +168,7 @@ def step_server(pair) -> None:
     if st.button(_("Serve them together, then one by one"), key="tour_batch_go"):
         prompts = [prompt_for(pair, p.prompt) for p in
                    load_prompts("chat" if session.uses_chat(pair) else "text")[:n]]
-        settings = server.speculative(replace(state.settings(), max_new_tokens=16, seed=0), pair)
+        settings = server.speculative(replace(state.settings(), max_new_tokens=LENGTHS.tour_batch, seed=0), pair)
         st.session_state["tour_batch"] = server.together(pair, prompts, settings)
     r = st.session_state.get("tour_batch")
     if r:
@@ -238,7 +239,7 @@ def step_summary(pair) -> None:
 The text follows the target exactly — only the speed depends on the draft."""))
     greedy = st.toggle(_("Greedy (T = 0): identical text expected"), value=True, key="tour_greedy")
     if st.button(_("Race: the target alone vs speculative decoding"), key="tour_race"):
-        settings = replace(state.settings(), max_new_tokens=32,
+        settings = replace(state.settings(), max_new_tokens=LENGTHS.tour_race,
                            temperature=0.0 if greedy else state.settings().temperature)
         try:
             alone, spec = race(pair, round_prompt(pair)[0], settings)

@@ -7,12 +7,14 @@ import streamlit as st
 
 import specdec
 from specdec.chat import user_turn
+from specdec.drafters.registry import tree_for
 from specdec.prompts import load_prompts, round_robin
+from specdec.settings import LENGTHS
 from ui import family, session, shell, sidebar, state
 from ui.figures.rounds import prob, show
 from ui.figures.tree import mask_figure, sibling_figure, sibling_steps, tree_figure
 from ui.i18n import _
-from ui.lessons import trees
+from ui.lessons import store, trees
 from ui.measured import measured
 from ui.round_view import chart
 from ui.safe import md
@@ -35,7 +37,7 @@ def tree_settings(pair) -> specdec.Settings:
                     disabled=pair.draft is None,
                     help=_("Top-w children are checked as point masses (accept x with probability "
                            "p(x)); drawn children with min(1, p/q) against the shrinking residual."))
-    drafter = "tree" if pair.draft is not None else "ngram-tree"
+    drafter = tree_for(pair.draft is not None).name
     return replace(state.settings(), drafter=drafter, tree_width=width, tree_budget=budget,
                    tree_children=rule, policy="constant")
 
@@ -133,14 +135,15 @@ def prompts_for(pair) -> list:
 
 def chain_or_tree(pair, settings) -> None:
     st.header(_("Chain or tree?"))
-    base = replace(settings, max_new_tokens=32, seed=0)
-    key = {"pair": st.session_state.active_pair, "settings": base.as_dict()}
+    base = replace(settings, max_new_tokens=LENGTHS.trees, seed=0)
+    key = store.measurement("trees", st.session_state.active_pair, base, ran=state.ran())
     rows = measured("trees", key, lambda pr: trees.compare(pair, prompts_for(pair), base,
                                                            base.tree_budget, base.tree_width, 3, pr),
                     button=_("Measure chain against tree ({n} drafts each)").format(n=base.tree_budget),
-                    intro=_("Runs six prompts (32 new tokens) with the target alone, a chain of k = "
+                    intro=_("Runs six prompts ({tokens} new tokens) with the target alone, a chain of k = "
                             "{n} drafts and a tree of {n} nodes — the same number of tokens per "
-                            "verifying pass — three times, interleaved.").format(n=base.tree_budget),
+                            "verifying pass — three times, interleaved.").format(n=base.tree_budget,
+                                                                                  tokens=base.max_new_tokens),
                     on_disk=False)
     if not rows:
         return
@@ -172,7 +175,7 @@ def verdict(rows) -> str:
 
 def pass_price(pair) -> None:
     st.header(_("What a wide pass costs here"))
-    key = {"pair": st.session_state.active_pair, "what": "pass prices"}
+    key = store.measurement("pass_price", st.session_state.active_pair, ran=state.ran(), what="pass prices")
     prices = measured("pass_price", key,
                       lambda pr: trees.pass_prices(pair.target, pair.vocab_size),
                       button=_("Time target passes of 1 to 32 tokens"),

@@ -9,12 +9,13 @@ import streamlit as st
 from specdec.bench.measure import clock_for
 from specdec.engine.decoder import generate
 from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
+from specdec.settings import LENGTHS
 from specdec.trace.schema import TraceError
 from specdec.trace.survival import survival
 from ui import examples, jobs, session, shell, sidebar, state, strip, tables
 from ui.figures.lessons import kind_figure, per_position_by_kind_figure
 from ui.i18n import _
-from ui.lessons import where
+from ui.lessons import store, where
 from ui.lessons.speed import clock_note, spread_warning
 from ui.lessons.survival import survival_caption
 from ui.measured import measured
@@ -24,7 +25,7 @@ shell.page()
 st.title(_("Where speculation works"))
 st.caption(_("Drafts survive where the next tokens are predictable. An average hides this: "
              "measure it per kind of text."))
-MAX_NEW = 32
+MAX_NEW = LENGTHS.where
 
 
 def chat(pair) -> bool:
@@ -61,8 +62,8 @@ def results(pair, prompts):
     prompts = [p for p in prompts if p.kind in chosen]
     settings = replace(state.settings(), max_new_tokens=MAX_NEW, seed=0)
     as_chat = chat(pair)
-    key = {"pair": st.session_state.active_pair, "settings": settings.as_dict(), "chat": as_chat,
-           "prompts": [p.key for p in prompts]}
+    key = store.measurement("where", st.session_state.active_pair, settings, [p.key for p in prompts], as_chat,
+                            state.ran())
     kept = measured("where", key,
                     lambda pr: where.to_json(*where.run_set(pair, prompts, settings, pr, as_chat)),
                     button=_("Run the set (k = {k}, T = {t})").format(k=settings.k, t=settings.temperature),

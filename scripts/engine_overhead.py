@@ -5,9 +5,12 @@ side pays its prefill over more or fewer tokens). A benchmark, not a test.
 
     PYTHONPATH=. .venv/bin/python scripts/engine_overhead.py [--chats 8] [--tokens 48] [--repeats 5]
 
-One thread; both sides timed on the CPU clock (clock.py), interleaved prompt by prompt so that
-a noisy neighbour hits both alike. Prints per chat and pooled: tokens/s of each, the ratio
-engine / runtime (the bar: >= 0.95), its spread over the repeats, and the CPU model.
+A third side splits the difference: the engine's padded graph (onnx_graph.py) driven by the
+plainest loop (the prompt in one pass, argmax, one-token steps). engine / bare loop is what the
+engine's own loop adds; bare loop / onnxruntime-genai is what the exactness padding costs.
+One thread; every side timed on the CPU clock (clock.py), interleaved prompt by prompt so that
+a noisy neighbour hits all alike. Prints tokens/s of each per repeat, then the medians and the
+three ratios with their range over the repeats, and the CPU model.
 """
 import argparse
 import statistics
@@ -22,7 +25,6 @@ from specdec.models.kernels import cpu_model
 from specdec.models.load import load_pair
 from specdec.prompts import as_input, load_prompts, round_robin
 from specdec.settings import Settings
-
 
 SIDES = ("engine", "padded graph, bare loop", "onnxruntime-genai")
 

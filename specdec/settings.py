@@ -3,7 +3,9 @@
 Each field carries its own description (`option`): the label and help people read, its limits
 and choices, the error that names a bad value, and where it shows up. The CLI's options
 (cli/main.py) and the app's sidebar widgets (ui/sidebar.py) are generated from these fields,
-so a default, a limit or a choice is written once, here.
+so a default, a limit or a choice is written once, here. Beside them, the one table of what
+runs outside Settings' defaults: each lesson's run length (LENGTHS), k's ceiling and the
+threads a run uses; the precision's default is models.precision.PRECISION_AUTO.
 """
 from __future__ import annotations
 
@@ -23,6 +25,29 @@ MODES = ("speculative", "autoregressive")
 # a submodule runs first) loads the drafter registry before any Settings is made.
 CHOICES: dict[str, tuple[str, ...]] = {"drafter": (), "policy": (), "tree_children": ()}
 WORDS = {"top_k": "top-k", "top_p": "top-p"}      # how messages name a field (else its words)
+K_MAX = 64      # the longest draft a setting may ask for; the heuristic policy never grows past it
+THREADS = 1     # torch threads of the app and the CLI: batch-1 decoding of small models gains nothing
+                # from more, and collapses when the cores are busy
+
+
+@dataclass(frozen=True)
+class Lengths:
+    """New tokens per prompt of each lesson's runs (the sidebar's and `run`'s own length is
+    Settings.max_new_tokens). Kept and shipped results are keyed by their run length, so a
+    change here measures anew."""
+    speed: int = 48        # When it is fast: the k sweep, the draft sizes, the temperatures
+    drafters: int = 32     # Drafters compared
+    where: int = 32        # Where it works
+    server: int = 32       # In a server: every request
+    kv_probe: int = 8      # In a server: the short run whose KV caches are weighed
+    trees: int = 32        # Chain or tree?
+    tour_kinds: int = 24   # the tour: two kinds of text, one prompt each
+    tour_batch: int = 16   # the tour: requests served together, then one by one
+    tour_race: int = 32    # the tour: the closing race
+    bench: int = 128       # python -m specdec bench --max-new-tokens
+
+
+LENGTHS = Lengths()
 
 
 @dataclass(frozen=True)
@@ -36,6 +61,7 @@ class Option:
     widget: str | None = None                 # the sidebar's widget: slider | number | radio | select
     span: tuple | None = None                 # a slider's or number box's (low, high, step)
     shown_when: tuple[str, str] | None = None  # (setting, value): the widget only for that value
+    flag: bool = True                         # False: no --flag (a setting only code sets)
 
 
 def option(default, label: str, help: str, **kwargs):
@@ -57,7 +83,7 @@ def _one_of(kind: str) -> str:
 @dataclass(frozen=True)
 class Settings:
     k: int = option(4, N_("k (draft length)"), "draft length: the policy's starting / maximum k",
-                    low=1, high=64, widget="slider", span=(1, 12, 1),
+                    low=1, high=K_MAX, widget="slider", span=(1, 12, 1),
                     error=N_("k (draft length) must be between 1 and 64, got {value}"))
     temperature: float = option(0.7, N_("Temperature (0 = greedy)"), "0 = greedy",
                                 widget="slider", span=(0.0, 2.0, 0.05))
@@ -89,7 +115,7 @@ class Settings:
                                 "independent draws from q (top-w at T = 0)", choices=lambda: CHOICES["tree_children"])
     mode: str = option("speculative", N_("Mode"), "speculative, or autoregressive (the target alone: the baseline)",
                        choices=lambda: MODES)
-    lean: bool = option(False, N_("Lean"), "record counters only, no distributions (benchmarks)")
+    lean: bool = option(False, N_("Lean"), "record counters only, no distributions (benchmarks)", flag=False)
 
     def __new__(cls, *args, **kwargs):
         # Before the dataclass's __init__, whose TypeError for a misspelt name lists nothing:

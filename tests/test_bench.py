@@ -170,8 +170,8 @@ def test_transformers_as_a_user_loads_it_is_a_row_and_the_faster_baseline(tiny_d
     pair = specdec.load_pair(str(tiny_dirs / "target"), str(tiny_dirs / "draft"))
     real = runner.measure_once
 
-    def slow_engine(row, pair, prompts, settings, m):     # the engine's plain row made 10x slower
-        real(row, pair, prompts, settings, m)
+    def slow_engine(row, pair, prompts, settings, m, lengths=None):   # the engine's plain row made 10x slower
+        real(row, pair, prompts, settings, m, lengths)
         if row == RowKind.AR:                             # on both clocks
             m.seconds[-1] *= 10
             m.cpu_seconds[-1] *= 10

@@ -155,3 +155,35 @@ def test_device_map_auto_places_the_pair_through_accelerate(model_dirs, monkeypa
     settings = specdec.Settings(k=3, temperature=0.8, seed=4, max_new_tokens=12)
     assert (specdec.generate(placed, "abc", settings).token_ids
             == specdec.generate(plain, "abc", settings).token_ids)
+
+
+def test_run_flags_are_generated_from_settings_and_bench_lengths_from_the_table():
+    """docs/architecture.md: every setting gets its flag from its Option (lean says it has none);
+    the bench's default length is the table's (specdec/settings.LENGTHS)."""
+    import argparse
+
+    from specdec.cli.main import BENCH_DRAFTERS, add_bench_parser, add_run_parser
+    from specdec.drafters.registry import DRAFTERS
+    from specdec.settings import LENGTHS, Settings, options
+    sub = argparse.ArgumentParser().add_subparsers(dest="command")
+    add_run_parser(sub)
+    add_bench_parser(sub)
+    run = sub.choices["run"].parse_args(["--prompt", "x"])
+    flagged = {name for name, (_default, opt) in options().items() if opt.flag}
+    assert flagged == set(options()) - {"lean"}
+    assert {name: getattr(run, name) for name in flagged} == {n: getattr(Settings(), n) for n in flagged}
+    assert not hasattr(run, "lean")
+    assert sub.choices["bench"].parse_args([]).max_new_tokens == LENGTHS.bench
+    assert BENCH_DRAFTERS == tuple(n for n, d in DRAFTERS.items() if d.hf_assistant) == ("model", "ngram", "early-exit")
+
+
+def test_k_has_one_ceiling():
+    """Settings' limit, its message and the heuristic policy's ceiling are one number."""
+    from specdec.drafters.policies import Heuristic
+    from specdec.settings import K_MAX, Settings, options
+    assert options()["k"][1].high == K_MAX and f"between 1 and {K_MAX}," in options()["k"][1].error
+    with pytest.raises(Exception, match=f"between 1 and {K_MAX}"):
+        Settings(k=K_MAX + 1)
+    policy = Heuristic(K_MAX - 1)
+    policy.update(3, 3)
+    assert policy.next_k() == K_MAX

@@ -137,3 +137,24 @@ def test_the_bench_runs_transformers_assisted_with_a_reduced_vocab_draft(reduced
     assert result.skipped_rows == (USER_LOADED, *PEERS) and result.settings[0].identical is True
     assert [r.row for r in result.settings[0].rows] == [r for r in ROWS if r not in (USER_LOADED, *PEERS)]
     assert "full-vocabulary view" in table(result)
+
+
+def test_a_kind_says_what_callers_ask_of_it(pair):
+    """One place, read everywhere (issue 42): the tree form, the cache, the cost model, the
+    transformers counterpart and the key id of each drafter come from its kind."""
+    from specdec.bench.hf_baseline import library_drafting
+    from specdec.drafters.registry import chain_for, tree_for
+    s = specdec.Settings(exit_layer=1)
+    assert (chain_for(True).name, tree_for(True).name) == ("model", "tree")
+    assert (chain_for(False).name, tree_for(False).name) == ("ngram", "ngram-tree")
+    for name, kind in DRAFTERS.items():
+        built = kind.build(pair, s)
+        assert kind.keeps_cache == hasattr(built, "cache"), name
+        assert kind.tree_form is None or (kind.shape == "chain" and DRAFTERS[kind.tree_form].shape == "tree")
+        assert isinstance(library_drafting(pair, replace(s, drafter=name)), str) == (kind.hf_assistant is None)
+    costs = {n: DRAFTERS[n].step_model(pair, s) for n in ("model", "tree", "ngram", "ngram-tree", "early-exit")}
+    assert costs["model"] is costs["tree"] is pair.draft and costs["ngram"] is costs["ngram-tree"] is None
+    assert len(costs["early-exit"].get_decoder().layers) == 1
+    assert {n: DRAFTERS[n].key_id(replace(s, tree_width=3)) for n in costs} == {
+        "model": "model", "tree": "tree:3x8", "ngram": "ngram", "ngram-tree": "ngram-tree:3x8",
+        "early-exit": "early-exit@1"}

@@ -1,4 +1,5 @@
 """The shape of the code: specdec's layers and its top level (docs/architecture.md)."""
+import ast
 import contextlib
 import io
 import os
@@ -47,3 +48,43 @@ def test_no_drafter_capability_is_asked_by_attribute():
     found = [f"{p.relative_to(ROOT)}: {w}" for folder in ("specdec", "ui", "pages")
              for p in (ROOT / folder).rglob("*.py") for w in words if w in p.read_text()]
     assert found == []
+
+
+def _python_files(*folders: str, skip: tuple[str, ...] = ()):
+    for folder in folders:
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if not any(path.is_relative_to(ROOT / s) for s in skip):
+                yield path
+
+
+def _names_in(node) -> set:
+    """The string constants a comparison operand spells out (alone or in a tuple, list, set)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return {node.value}
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return set().union(set(), *(_names_in(e) for e in node.elts))
+    return set()
+
+
+def test_no_drafter_name_is_compared_outside_the_registry():
+    """Callers ask a drafter's kind (drafters/base.DrafterKind: tree form, cache, cost model,
+    transformers counterpart, key id) and never compare its name (issue 42). A shape is not a
+    name: `kind.shape == "tree"` is fine. specdec/train/ trains models and has no drafters."""
+    from specdec.drafters.registry import DRAFTERS
+    found = []
+    for path in [ROOT / "app.py", *_python_files("specdec", "ui", "pages", skip=("specdec/drafters", "specdec/train"))]:
+        for node in ast.walk(ast.parse(path.read_text())):
+            operands = [node.left, *node.comparators] if isinstance(node, ast.Compare) else []
+            shapes = any(isinstance(o, ast.Attribute) and o.attr == "shape" for o in operands)
+            names = set().union(set(), *(_names_in(o) for o in operands)) & set(DRAFTERS)
+            if names and not shapes:
+                found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert found == []
+
+
+def test_no_function_in_specdec_is_longer_than_40_lines():
+    """DESIGN.md §4: functions ≲ 40 lines, split into short named steps (docstring included)."""
+    long = [f"{path.relative_to(ROOT)}:{node.lineno} {node.name} ({node.end_lineno - node.lineno + 1} lines)"
+            for path in _python_files("specdec") for node in ast.walk(ast.parse(path.read_text()))
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno >= 40]
+    assert long == []

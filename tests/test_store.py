@@ -87,7 +87,9 @@ def test_a_row_of_an_unknown_variant_has_no_key():
 
 def test_another_precision_is_another_key():
     s = Settings(k=4)
-    assert speed.ksweep_figure(PAIR, s, SPEED, "float32")({"k": 4}) != speed.ksweep_figure(PAIR, s, SPEED)({"k": 4})
+    assert speed.ksweep_figure(PAIR, s, SPEED, store.Ran("float32"))({"k": 4}) != \
+        speed.ksweep_figure(PAIR, s, SPEED)({"k": 4})
+    assert speed.ksweep_figure(PAIR, s, SPEED, store.Ran(backend="onnx"))({"k": 4}).precision == "auto/onnx"
 
 
 def test_two_results_shipped_together_show_one_figure_per_key():
@@ -98,3 +100,57 @@ def test_two_results_shipped_together_show_one_figure_per_key():
     assert [r["draft"] for r in taken] == ["smollm2/draft"]
     other_t = speed.ksweep_figure(PAIR, replace(s, temperature=0.7), SPEED)
     assert store.agree_with(tradeoff_rows(), trade_key, ksweep_rows(), other_t) == (tradeoff_rows(), [])
+
+
+def test_every_shipped_result_is_found_by_the_key_its_page_builds():
+    """Issue 42: every page builds its keys with store.measurement; the results shipped in
+    assets/results (measured with the sidebar's defaults) must still be found by them."""
+    from types import SimpleNamespace
+
+    from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, FAST_TARGET, family_drafts
+    from specdec.prompts import load_prompts, round_robin
+    from specdec.settings import LENGTHS
+    from ui import family
+    from ui.lessons import server, shipped
+    names, base = (DEFAULT_TARGET, DEFAULT_DRAFT), Settings()          # the sidebar's defaults
+    texts, chat = family.speed_prompts(True)[0], True                    # SmolLM2-Instruct takes chats
+    fast = replace(base, max_new_tokens=LENGTHS.speed)
+    drafts, exits = family_drafts(DEFAULT_TARGET), list(family.too_big_exits(DEFAULT_TARGET))
+    served = replace(server.speculative(base, SimpleNamespace(draft=DEFAULT_DRAFT)), max_new_tokens=LENGTHS.server)
+    chosen = round_robin(family.prompt_set(chat), 10)                    # Drafters compared's default N
+    where = [p.key for p in load_prompts("chat")]
+    keys = {
+        "ksweep": store.measurement("ksweep", names, fast, texts, chat, repeats=speed.REPEATS),
+        "temps": store.measurement("temps", names, fast, texts, chat),
+        "tradeoff": store.measurement("tradeoff", (DEFAULT_TARGET, None), fast, texts, chat, drafts=drafts,
+                                      repeats=speed.REPEATS, exits=exits),
+        "tradeoff/torch": store.measurement("tradeoff", (DEFAULT_TARGET, None), fast, texts, chat,
+                                            store.Ran(backend="torch"), drafts=drafts, repeats=speed.REPEATS,
+                                            exits=exits),
+        "tradeoff/stdlib": store.measurement("tradeoff", (FAST_TARGET, None), fast, family.speed_prompts(False)[0],
+                                             False, drafts=family_drafts(FAST_TARGET), repeats=speed.REPEATS),
+        "drafters": store.measurement("drafters", (DEFAULT_TARGET, None),
+                                      replace(base, max_new_tokens=LENGTHS.drafters, seed=0),
+                                      [p.prompt for p in chosen], chat, drafts=drafts, repeats=speed.REPEATS),
+        "server_sweep": store.measurement("server_sweep", names, served, texts, chat, sizes=list(server.SIZES),
+                                          repeats=2, workload="same requests at every size"),
+        "server_timeline": store.measurement("server_timeline", names, served, texts, chat, requests=8),
+        "server_prefix": store.measurement("server_prefix", names, served, texts, chat),
+        **{f"where/T={t}": store.measurement("where", names, replace(base, max_new_tokens=LENGTHS.where, seed=0,
+                                                                     temperature=t), where, chat)
+           for t in (0.0, base.temperature)}}
+    missing = [name for name, key in keys.items() if not shipped.path_for(name.split("/")[0], key).is_file()]
+    assert missing == []
+    found = {p.name for p in shipped.SHIPPED_DIR.glob("*.json")}
+    assert found - {shipped.path_for(n.split("/")[0], k).name for n, k in keys.items()} <= {
+        p.name for p in shipped.SHIPPED_DIR.glob("beyond-*.json")}      # Beyond tokens keys its own
+
+
+def test_how_the_target_ran_is_part_of_a_key_only_when_not_the_default():
+    s = Settings()
+    plain = store.measurement("server_prefix", PAIR, s, ["a"], True)
+    assert plain == {"pair": list(PAIR), "settings": s.as_dict(), "prompts": ["a"], "chat": True}
+    assert store.measurement("server_prefix", PAIR, s, ["a"], True, store.Ran("int4", "onnx", 2)) == \
+        {**plain, "precision": "int4", "backend": "onnx", "threads": 2}
+    assert store.Ran("int4").label() == "int4" and store.Ran("int4", "onnx").label() == "int4/onnx"
+    assert speed.ksweep_figure(PAIR, s, SPEED, store.Ran(threads=2))({"k": 4}).threads == 2

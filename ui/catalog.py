@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, FAST_DRAFT, FAST_TARGET
 from ui.i18n import N_
 
 HOSTED_ENV = "SPECDEC_HOSTED"      # set to 1 on a public deployment: no custom ids or paths
@@ -19,15 +20,15 @@ class PairChoice:
     short: str = ""            # what the narrow sidebar box shows (marked for translation)
 
 
-CHOICES = (            # the first is the default (specdec.models.DEFAULT_TARGET / DEFAULT_DRAFT)
-    PairChoice("SmolLM2-135M-Instruct ← smollm2/draft, feature draft (embedded)", "smollm2/target",
-               "smollm2/draft", True, N_("SmolLM2 ← feature draft")),
+CHOICES = (            # the first is the default pair (specdec.models.names, where defaults live)
+    PairChoice("SmolLM2-135M-Instruct ← smollm2/draft, feature draft (embedded)", DEFAULT_TARGET,
+               DEFAULT_DRAFT, True, N_("SmolLM2 ← feature draft")),
     PairChoice("SmolLM2-135M-Instruct ← smollm2/draft-2l (embedded)", "smollm2/target",
                "smollm2/draft-2l", True, N_("SmolLM2 ← draft-2l")),
     PairChoice("SmolLM2-135M-Instruct, no draft model: n-gram or early exit (embedded)",
                "smollm2/target", None, True, N_("SmolLM2, no draft model")),
-    PairChoice("stdlib, the fast pair: target ← draft-2l-distilled (embedded)", "stdlib/target",
-               "stdlib/draft-2l-distilled", True, N_("stdlib (fast) ← 2l-distilled")),
+    PairChoice("stdlib, the fast pair: target ← draft-2l-distilled (embedded)", FAST_TARGET,
+               FAST_DRAFT, True, N_("stdlib (fast) ← 2l-distilled")),
     PairChoice("stdlib: target ← draft-1l (embedded)", "stdlib/target", "stdlib/draft-1l", True,
                N_("stdlib ← draft-1l")),
     PairChoice("stdlib: target ← draft-2l (embedded)", "stdlib/target", "stdlib/draft-2l", True,

@@ -35,5 +35,6 @@ def kind_of(prompt_text: str, prompts) -> str | None:
     return next((p.kind for p in prompts if p.prompt == prompt_text), None)
 
 
-def render(m: Metrics, pair: tuple, k: int, temperature: float, kind: str | None) -> None:
-    st.caption(sentence(m, typical.typical(pair, k, temperature, kind), k, temperature))
+def render(m: Metrics, pair: tuple, k: int, temperature: float, kind: str | None, drafter: str) -> None:
+    """`drafter`: the run's, as measurements name it (ui/typical.drafter_of)."""
+    st.caption(sentence(m, typical.typical(pair, k, temperature, kind, drafter), k, temperature))

@@ -7,12 +7,14 @@ import streamlit as st
 import torch
 
 import specdec
+from specdec.models.precision import PRECISION_AUTO
+from specdec.settings import THREADS
 from specdec.wording import N_
 from ui.catalog import allowed, hosted
 
 # Batch-1 decoding of small models: one intra-op thread is as fast as two and does not
 # collapse when other sessions or processes use the cores (measured: 25 ms vs 1.5 s a round).
-torch.set_num_threads(1)
+torch.set_num_threads(THREADS)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
@@ -31,7 +33,7 @@ def load(target: str, draft: str | None) -> specdec.Pair:
     from ui.i18n import _
     with st.spinner(_("Loading {target} and {draft} …").format(target=target,
                                                                draft=draft or _("no draft model"))):
-        return _load(target, draft, st.session_state.get("precision", "auto"),
+        return _load(target, draft, st.session_state.get("precision", PRECISION_AUTO),
                      st.session_state.get("backend", "auto"))
 
 
@@ -41,7 +43,7 @@ def preload() -> None:
     for the page to report."""
     from ui.catalog import CHOICES
     try:
-        _load(CHOICES[0].target, CHOICES[0].draft, "auto")
+        _load(CHOICES[0].target, CHOICES[0].draft, PRECISION_AUTO)
     except specdec.LoadError:
         pass
 
@@ -49,7 +51,7 @@ def preload() -> None:
 def cached(target: str, draft: str | None) -> specdec.Pair | None:
     """The pair preload() loaded (None when it failed to load)."""
     try:
-        return _load(target, draft, "auto")
+        return _load(target, draft, PRECISION_AUTO)
     except specdec.LoadError:
         return None
 

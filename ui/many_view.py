@@ -8,13 +8,13 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from specdec.drafters.registry import DRAFTERS
+from specdec.drafters.registry import DRAFTERS, chain_for
 from specdec.prompts import as_input, kinds_of
 from ui import family, session, state, tables
 from ui.examples import kind_name, namer
 from ui.figures.many import many_figure
 from ui.i18n import N_, _
-from ui.lessons import many
+from ui.lessons import many, store
 from ui.lessons.many_words import agrees, backend_note, sentence
 from ui.measured import measured
 from ui.round_view import chart
@@ -32,8 +32,9 @@ def _other(knob: str, s, pair, key: str):
                                 key=f"{key}_k")
     choices = [n for n, d in DRAFTERS.items() if n != s.drafter and (pair.draft is not None or not d.needs_draft_model)]
     names = {n: _(DRAFTERS[n].label) for n in choices}          # fixed now, in this run's language
+    cheap = chain_for(has_draft=False).name                     # n-gram lookup: every pair runs it
     return st.selectbox(_("Compare with the drafter"), choices, format_func=names.get, key=f"{key}_d",
-                        index=choices.index("ngram") if "ngram" in choices else 0)
+                        index=choices.index(cheap) if cheap in choices else 0)
 
 
 def _name(knob: str, value) -> str:
@@ -75,8 +76,8 @@ def render(pair, kind: str | None = None, knob: str = "temperature", key: str = 
     arms = [many.Arm(mine_name, pair, s), many.Arm(other_name, pair, replace(s, **{knob: other}))]
     inputs = [as_input(p, chat) for p in chosen[:n]]
     result = measured(
-        "many", {"pair": [pair.target_name, pair.draft_name], "settings": s.as_dict(), "knob": knob,
-                 "other": other, "kind": kind, "n": n, "chat": chat},
+        "many", store.measurement("many", (pair.target_name, pair.draft_name), s, chat=chat, ran=state.ran(),
+                                  knob=knob, other=other, kind=kind, n=n),
         lambda pr: many.compare(arms, inputs, pr, seed=s.seed), on_disk=False,
         button=_("Try it on many prompts"),
         intro=_("Runs {a} and {b} on {n} {kind} prompts ({tokens} new tokens each): the same prompts and seeds "

@@ -13,18 +13,9 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from ui import jobs, state
+from ui import jobs
 from ui.i18n import _
 from ui.lessons import result_cache, shipped
-
-
-def _with_precision(key: dict) -> dict:
-    """A measurement is of the target as it multiplied: a precision or a backend other than the
-    default ("auto", the machine's fastest) is part of every key (shipped results were measured
-    on auto)."""
-    chosen = {name: value for name, value in (("precision", state.precision()), ("backend", state.backend()))
-              if value != "auto"}
-    return {**key, **chosen}
 
 
 def _session_store() -> dict:
@@ -48,8 +39,8 @@ def measured(kind: str, key: dict, job: Callable[[Callable], Any], *, button: st
              on_disk: bool = True, on_fresh: Callable[[Any], None] | None = None) -> Any | None:
     """The kept result for (kind, key), or a fresh one when the button is clicked; None (and
     `intro` shown) while there is none. `job(progress)` computes it with a progress bar;
-    `on_fresh(result)` runs once on a fresh result (to file its figures: ui/lessons/store.py)."""
-    key = _with_precision(key)
+    `on_fresh(result)` runs once on a fresh result (to file its figures: ui/lessons/store.py).
+    `key`: store.measurement(kind, ..., ran=state.ran()), how the target ran included."""
     result = _load(kind, key, on_disk)
     ahead = shipped.load(kind, key) if result is None and on_disk else None
     label = _("Measure on this machine") if ahead else _("Recompute") if result else button
@@ -73,13 +64,12 @@ def measured(kind: str, key: dict, job: Callable[[Callable], Any], *, button: st
 
 def local(kind: str, key: dict) -> bool:
     """Is the result for (kind, key) this machine's own (kept on disk), not a shipped one?"""
-    return result_cache.load(kind, _with_precision(key)) is not None
+    return result_cache.load(kind, key) is not None
 
 
 def shipped_only(kind: str, key: dict) -> tuple[Any, dict] | None:
     """(result, where it was measured) when the page shows a shipped result for (kind, key):
     none is kept on this machine; else None."""
-    key = _with_precision(key)
     return None if result_cache.load(kind, key) is not None else shipped.load(kind, key)
 
 

@@ -35,7 +35,7 @@ def apart(rounds, m) -> str | None:
 
 def render(rounds, selected: int | None, prefill=None, context: tuple | None = None) -> None:
     """`prefill`: the run's Prefill record (None: a file from before it was recorded);
-    `context`: (pair names, k, T, kind) for the run-in-context caption (ui/context_view.py)."""
+    `context`: (pair names, k, T, kind, drafter id) for the run-in-context caption (ui/context_view.py)."""
     m = summarize(rounds, prefill)
     cols = st.columns(5)
     cols[0].metric(_("Acceptance rate"), _pct(m.acceptance_rate), help=_("accepted drafts / drafted"))

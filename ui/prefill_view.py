@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from specdec.drafters.registry import DRAFTERS
 from specdec.trace.run import Prefill
 from ui.i18n import _
 
@@ -22,8 +23,9 @@ def lines(prefill: Prefill, prompt_len: int, drafter: str | None) -> list[str]:
         out.append(_("The feature draft keeps no prompt of its own: it was handed the target's final "
                      "hidden states of these {n} positions, which it reads in round 1 before "
                      "drafting.").format(n=prefill.features))
-    elif drafter in ("ngram", "ngram-tree"):
-        out.append(_("The n-gram drafter keeps no cache: it looks up the prompt's text itself each round."))
+    elif drafter in DRAFTERS and not DRAFTERS[drafter].keeps_cache:
+        out.append(_("The drafter “{name}” keeps no cache: it reads the sequence itself each round.").format(
+            name=_(DRAFTERS[drafter].label)))
     return out
 
 

@@ -6,6 +6,7 @@ import streamlit as st
 import specdec
 from specdec.drafters.policies import POLICIES
 from specdec.drafters.registry import DRAFTERS
+from specdec.models.precision import PRECISION_AUTO
 from specdec.settings import options
 from specdec.wording import N_
 from ui import catalog, i18n, loaders, state
@@ -63,7 +64,7 @@ def _backend_widget() -> None:
                         "always verify on torch."))
 
 
-PRECISIONS = {"auto": N_("auto (the fastest step on this computer)"),
+PRECISIONS = {PRECISION_AUTO: N_("auto (the fastest step on this computer)"),
               "float32": N_("float32 (the GGUF's weights exactly)"),
               "bfloat16": N_("bfloat16 weights"), "int4": N_("int4 (4-bit weights in groups of 32)")}
 

@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 import streamlit as st
+import torch
 
+from specdec.models.precision import PRECISION_AUTO
 from specdec.settings import Settings, options
 from ui.catalog import CHOICES
+from ui.lessons import store
 
 # The settings the sidebar shows (Settings declares which, and their defaults).
 SIDEBAR = tuple(name for name, (_, opt) in options().items() if opt.widget)
@@ -12,7 +15,7 @@ DEFAULTS = {
     "pair_label": CHOICES[0].label,
     "custom_target": "",
     "custom_draft": "",
-    "precision": "auto",          # the target's (load_pair's precision), chosen under the pair
+    "precision": PRECISION_AUTO,  # the target's (load_pair's precision), chosen under the pair
     "backend": "auto",            # what runs the target's chain passes (load_pair's backend)
     **{name: options()[name][0] for name in SIDEBAR},
     "prompt": "Write a Python class Connection that keeps a host and an optional port, "
@@ -47,10 +50,11 @@ def backend() -> str:
 
 def precision() -> str:
     """The target precision the sidebar asks for ("auto": the machine's fastest one-token step)."""
-    return str(st.session_state.get("precision", "auto"))
+    return str(st.session_state.get("precision", PRECISION_AUTO))
 
 
-def measured_as() -> str:
-    """How the target multiplied, for a figure's store key (ui/lessons/store.py): the precision,
-    and the backend when it is not auto — a torch figure and an ONNX one are two figures."""
-    return precision() if backend() == "auto" else f"{precision()}/{backend()}"
+def ran() -> store.Ran:
+    """How the target runs now, part of every measurement's key (ui/lessons/store.py): the
+    sidebar's precision and backend — a torch figure and an ONNX one are two figures — and
+    torch's threads."""
+    return store.Ran(precision(), backend(), torch.get_num_threads())

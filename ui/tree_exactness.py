@@ -9,9 +9,9 @@ import streamlit as st
 
 from specdec.chat import user_turn
 from specdec.engine.prompt import encode_prompt
-from ui import session
+from ui import session, state
 from ui.i18n import _
-from ui.lessons import trees
+from ui.lessons import store, trees
 from ui.lessons.exactness import first_position
 from ui.measured import measured
 
@@ -34,8 +34,8 @@ def tree_rules_check(pair, settings) -> None:
     sampling = replace(settings, temperature=max(settings.temperature, 0.5)).sampling
     text = st.session_state.prompt
     ids = encode_prompt(pair, user_turn(text) if session.uses_chat(pair) else text)[1]
-    key = {"pair": [pair.target_name, pair.draft_name], "ids": ids, "sampling": str(sampling),
-           "width": settings.tree_width, "n": n}
+    key = store.measurement("tree_exact", (pair.target_name, pair.draft_name), ran=state.ran(), ids=ids,
+                            sampling=str(sampling), width=settings.tree_width, n=n)
     found = measured("tree_exact", key, lambda pr: exactness_rows(pair, ids, sampling,
                                                                    settings.tree_width, n, pr),
                      button=_("Check the three rules"), on_disk=False,

@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import functools
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
-from ui.lessons import result_cache, shipped, where
+from specdec.errors import InputError
+from specdec.settings import Settings
+from ui.lessons import result_cache, shipped, store, where
 
 
 @dataclass(frozen=True)
@@ -31,10 +33,23 @@ def _candidates():
     yield from ((key, value, m.get("cpu", "?")) for key, value, m in shipped.all_of("where"))
 
 
-def _matches(key: dict, pair: tuple, k: int, temperature: float) -> bool:
+def _matches(key: dict, pair: tuple, k: int, temperature: float, drafter: str) -> bool:
     s = key.get("settings") or {}
     return (list(key.get("pair") or []) == list(pair) and s.get("k") == k and s.get("mode") == "speculative"
-            and s.get("drafter") == "model" and abs(float(s.get("temperature", -1)) - temperature) < 1e-9)
+            and drafter_of(s) == drafter and abs(float(s.get("temperature", -1)) - temperature) < 1e-9)
+
+
+def drafter_of(values: dict) -> str | None:
+    """The drafter of recorded settings as measurements name it (store.drafter_id: with the
+    exit layer or the tree's shape it reads); None when they are not settings of this version."""
+    names = {f.name for f in fields(Settings)}
+    try:
+        return store.drafter_id(Settings(**{name: v for name, v in values.items() if name in names}))
+    except (InputError, KeyError):
+        return None
+
+
+DEFAULT_DRAFTER = store.drafter_id(Settings())
 
 
 def stamp() -> tuple:
@@ -57,11 +72,12 @@ def decoded(stamp: tuple = ()) -> list[tuple[dict, list, float, str]]:
     return out
 
 
-def typical(pair: tuple, k: int, temperature: float, kind: str | None) -> Typical | None:
+def typical(pair: tuple, k: int, temperature: float, kind: str | None,
+            drafter: str = DEFAULT_DRAFTER) -> Typical | None:
     """The first kept (else shipped) result at these settings, for `kind` (None or an unknown
-    kind: all prompts)."""
+    kind: all prompts); `drafter` as drafter_of names it."""
     for key, results, load, measured in decoded(stamp()):
-        if not _matches(key, pair, k, temperature):
+        if not _matches(key, pair, k, temperature, drafter):
             continue
         chosen = [r for r in results if r.prompt.kind == kind] or results
         group = where.group_metrics(chosen, key=lambda r: "all")["all"]

@@ -79,19 +79,30 @@ class LibraryDrafting:
 
 
 def library_drafting(pair, settings: Settings) -> LibraryDrafting | str:
-    """transformers' counterpart of `settings.drafter` on this pair, or why it has none."""
-    from specdec.drafters.ngram import NgramDrafter
-    if settings.drafter == "ngram":
-        n = NgramDrafter(pair.vocab_size).max_ngram
-        return LibraryDrafting(f"prompt lookup (prompt_lookup_num_tokens = k, max_matching_ngram_size "
-                               f"= {n})", lambda k: {"prompt_lookup_num_tokens": k,
-                                                     "max_matching_ngram_size": n}, None, False)
-    if settings.drafter == "early-exit":
-        layer = settings.exit_layer
-        return LibraryDrafting(f"assistant_early_exit = {layer}",
-                               lambda k: {"assistant_early_exit": layer}, lambda: pair.target, True)
-    if settings.drafter != "model":
+    """transformers' counterpart of `settings.drafter` on this pair (its kind's hf_assistant),
+    or why it has none."""
+    from specdec.drafters.registry import DRAFTERS
+    counterpart = COUNTERPARTS.get(DRAFTERS[settings.drafter].hf_assistant)
+    if counterpart is None:
         return f"transformers has no counterpart of the {settings.drafter} drafter"
+    return counterpart(pair, settings)
+
+
+def _prompt_lookup(pair, settings: Settings) -> LibraryDrafting:
+    from specdec.drafters.ngram import NgramDrafter
+    n = NgramDrafter(pair.vocab_size).max_ngram
+    return LibraryDrafting(f"prompt lookup (prompt_lookup_num_tokens = k, max_matching_ngram_size "
+                           f"= {n})", lambda k: {"prompt_lookup_num_tokens": k,
+                                                 "max_matching_ngram_size": n}, None, False)
+
+
+def _early_exit(pair, settings: Settings) -> LibraryDrafting:
+    layer = settings.exit_layer
+    return LibraryDrafting(f"assistant_early_exit = {layer}",
+                           lambda k: {"assistant_early_exit": layer}, lambda: pair.target, True)
+
+
+def _assistant_model(pair, settings: Settings) -> LibraryDrafting | str:
     if pair.draft is None:
         return "there is no draft model"
     if pair.reads_features:
@@ -103,6 +114,11 @@ def library_drafting(pair, settings: Settings) -> LibraryDrafting | str:
         if assistant is not pair.draft else ""
     return LibraryDrafting(f"assistant_model = the draft{view}",
                            lambda k: {"assistant_model": assistant}, lambda: assistant, True)
+
+
+# DrafterKind.hf_assistant (the generate() argument) -> how that argument is filled on a pair
+COUNTERPARTS: dict[str, Callable] = {"prompt_lookup_num_tokens": _prompt_lookup,
+                                     "assistant_early_exit": _early_exit, "assistant_model": _assistant_model}
 
 
 def user_load_why(name: str) -> str | None:

@@ -33,6 +33,7 @@ from specdec.bench.clock import Lap, stopwatch
 from specdec.bench.hf_baseline import hf_generate, library_drafting, user_load_why, user_loaded
 from specdec.bench.measure import BUSY_LOAD, drafter_cost, machine_load, verify_cost, verify_cost_in_run
 from specdec.bench.record import Bench, Clock, Clocks, Machine, Mismatch, Row, RowKind, Setting
+from specdec.drafters.registry import DRAFTERS, tree_for
 from specdec.engine.decoder import generate
 from specdec.engine.prompt import encode_prompt
 from specdec.errors import LoadError
@@ -80,8 +81,9 @@ class Measured:
         return self.tokens_per_cpu_s if clock == "cpu" else self.tokens_per_s
 
 
-def _one(row: str, pair, prompt: str, settings: Settings, seed: int):
-    """(ids, Lap, target forwards, rounds) for one prompt."""
+def _one(row: str, pair, prompt: str, settings: Settings, seed: int, length: int | None = None):
+    """(ids, Lap, target forwards, rounds) for one prompt; `length`: the tokens the engine's
+    autoregressive row made for it, which onnxruntime-genai's loop is told to make (ort_genai.py)."""
     if row.startswith("engine"):
         mode = "autoregressive" if row in (K.AR, K.AR_TORCH) else "speculative"
         on = replace(pair, backend=None) if row in ON_TORCH else pair          # None: torch
@@ -89,7 +91,8 @@ def _one(row: str, pair, prompt: str, settings: Settings, seed: int):
             run = generate(on, prompt, settings, seed=seed, lean=True, mode=mode)
         return list(run.token_ids), lap, run.metrics.target_forwards, list(run.rounds)
     if row == GENAI:
-        ids, lap = ort_genai.generate(pair, encode_prompt(pair, prompt)[1], settings, seed, torch.get_num_threads())
+        ids, lap = ort_genai.generate(pair, encode_prompt(pair, prompt)[1], settings, seed,
+                                      torch.get_num_threads(), length)
         return ids, lap, len(ids), []
     if row in PEERS:
         lookup = settings.k if row == PEERS[1] else None
@@ -104,11 +107,13 @@ def _one(row: str, pair, prompt: str, settings: Settings, seed: int):
     return ids, lap, forwards, []
 
 
-def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Measured) -> None:
-    """Add one repeat of `row` (every prompt, seed = its index) to `m`; counts come from the first."""
+def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Measured,
+                 lengths: list[int] | None = None) -> None:
+    """Add one repeat of `row` (every prompt, seed = its index) to `m`; counts come from the
+    first; `lengths`: new tokens to make per prompt, for a runtime's own loop (_one)."""
     first, total = not m.seconds, Lap()
     for i, prompt in enumerate(prompts):
-        ids, lap, forwards, rounds = _one(row, pair, prompt, settings, seed=i)
+        ids, lap, forwards, rounds = _one(row, pair, prompt, settings, seed=i, length=lengths[i] if lengths else None)
         total.wall += lap.wall
         total.cpu += lap.cpu
         if first:
@@ -178,7 +183,7 @@ TREE_WIDTH = 2
 
 def tree_settings(pair, settings: Settings, budget: int) -> Settings:
     """A tree over the pair's draft model (or n-gram matches when it has none) of depth <= k."""
-    drafter = "tree" if pair.draft is not None else "ngram-tree"
+    drafter = tree_for(pair.draft is not None).name
     return replace(settings, drafter=drafter, tree_budget=budget, tree_width=TREE_WIDTH)
 
 
@@ -280,7 +285,9 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
         for r in range(repeats):
             for key, name, run_settings in todo:
                 progress(done, steps, f"T={t} k={key[1] or '-'} {name} (repeat {r + 1})")
-                measure_once(name, pair, prompts, run_settings, measured[key])
+                same = measured.get((K.AR, None)) if name == GENAI else None   # the engine's lengths
+                measure_once(name, pair, prompts, run_settings, measured[key],
+                             [len(ids) for ids in same.outputs] if same and same.outputs else None)
                 done, load = done + 1, max(load, machine_load())
         clock = "cpu" if load >= BUSY_LOAD else "wall"       # the headline's clock: clock.py
         for k in ks:
@@ -290,7 +297,7 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
     progress(steps, steps, "done")
     return Bench(pair.target_name, pair.draft_name, len(prompts), max_new, repeats, c, tuple(settings),
                  drafter=drafting.drafter,
-                 exit_layer=drafting.exit_layer if drafting.drafter == "early-exit" else None,
+                 exit_layer=drafting.exit_layer if DRAFTERS[drafting.drafter].uses_exit_layer else None,
                  library_drafting=None if isinstance(method, str) else method.label,
                  draft_step_ms=draft_ms, target_step_ms=target_ms, verify_cost_alone=alone,
                  skipped_rows=tuple(str(r) for r in applicable(pair) if r not in names), skipped_why=why,

@@ -19,19 +19,20 @@ from specdec.errors import InputError
 from specdec.models.backend import BACKENDS
 from specdec.models.load import PRECISION_CHOICES, load_pair
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET
-from specdec.settings import Settings, options
+from specdec.models.precision import PRECISION_AUTO
+from specdec.settings import LENGTHS, THREADS, Settings, options
 
 MAX_THREADS = 256       # more torch threads than any machine here has cores: a typo, not a wish
 
 
 def add_threads(p) -> None:
-    p.add_argument("--threads", type=int, default=1,
-                   help="torch threads (default 1: batch-1 decoding of small models gains nothing "
+    p.add_argument("--threads", type=int, default=THREADS,
+                   help=f"torch threads (default {THREADS}: batch-1 decoding of small models gains nothing "
                         "from more, and collapses when the cores are busy)")
 
 
 def add_precision(p) -> None:
-    p.add_argument("--precision", default="auto", choices=list(PRECISION_CHOICES),
+    p.add_argument("--precision", default=PRECISION_AUTO, choices=list(PRECISION_CHOICES),
                    help="what the target's linear layers multiply in: auto (default) times float32, "
                         "bfloat16 and int4 on this CPU and keeps the fastest one-token step; float32 "
                         "is the GGUF dequantised exactly; int4 uses a Q4_1 GGUF's own 4-bit blocks")
@@ -45,8 +46,8 @@ def add_backend(p) -> None:
                         "re-quantised model, built once under build/onnx/)")
 
 
-RUN_SETTINGS = ("k", "temperature", "top_k", "top_p", "seed", "max_new_tokens", "drafter", "policy",
-                "confidence", "exit_layer", "tree_width", "tree_budget", "tree_children", "mode")
+# `run`'s settings: every field of Settings that has a flag (its Option says), in declared order
+RUN_SETTINGS = tuple(name for name, (_default, opt) in options().items() if opt.flag)
 
 
 def choice_help(name: str) -> str:
@@ -64,6 +65,8 @@ def add_setting(p, name: str, **override) -> None:
     kw = {"default": default, "help": "; ".join(t for t in (opt.help, choice_help(name)) if t)}
     if opt.choices:
         kw["choices"] = list(opt.choices())
+    elif isinstance(default, bool):
+        kw["action"] = argparse.BooleanOptionalAction        # --name / --no-name
     else:
         kw["type"] = type(default)
     p.add_argument("--" + name.replace("_", "-"), **{**kw, **override})
@@ -130,7 +133,7 @@ PROBE_BYTES = 64 * 1024        # about what a bench's JSON takes
 def cmd_run(args) -> int:
     settings = Settings(**{name: getattr(args, name) for name in RUN_SETTINGS})
     # (validated before loading)
-    if args.mode == "autoregressive" and args.drafter != "model":
+    if args.mode == "autoregressive" and args.drafter != options()["drafter"][0]:     # --drafter given
         raise InputError(f"autoregressive mode drafts nothing, so --drafter {args.drafter} would "
                          "have no effect: drop one of the two")
     if not args.prompt:
@@ -151,8 +154,8 @@ def cmd_run(args) -> int:
     return 0
 
 
-BENCH_DRAFTERS = ("model", "ngram", "early-exit")
-MAX_BATCH = 64     # the chain drafters transformers also has
+BENCH_DRAFTERS = tuple(n for n, d in DRAFTERS.items() if d.hf_assistant)   # the drafters transformers also has
+MAX_BATCH = 64
 
 
 def add_bench_parser(sub) -> None:
@@ -163,7 +166,7 @@ def add_bench_parser(sub) -> None:
     p.add_argument("--limit", type=int, default=10, help="at most this many prompts")
     p.add_argument("--k", default="1,2,4,8", help="comma-separated draft lengths")
     p.add_argument("--temperature", default="0,1", help="comma-separated temperatures")
-    p.add_argument("--max-new-tokens", type=int, default=128)
+    p.add_argument("--max-new-tokens", type=int, default=LENGTHS.bench)
     p.add_argument("--repeats", type=int, default=3)
     p.add_argument("--trees", default="", help="comma-separated tree budgets: adds a row per "
                                                "budget and k (a tree of that many nodes, depth <= k)")

@@ -109,14 +109,35 @@ class FeatureReader(ABC):
         """feats (n, H): the target's features for positions start, start+1, ..."""
 
 
+def no_model(pair: "Pair", settings: "Settings") -> None:
+    """The cost model of a drafter that runs no model (its drafts cost no forward pass)."""
+    return None
+
+
 @dataclass(frozen=True)
 class DrafterKind:
+    """Everything a caller asks about a drafter by name, before one is built: the engine, the
+    CLI, the bench, the store and the pages read these, and never compare names."""
     name: str                  # the value of Settings.drafter and of --drafter
     label: str                 # how the app names it
     needs_draft_model: bool    # True: the pair must have a draft model
     build: Callable[["Pair", "Settings"], Drafter]
     shape: str = "chain"       # "chain" or "tree": what its rounds verify
     rank: int = 100            # its place in menus and in --drafter's choices (lowest first)
+    tree_form: str | None = None     # a chain's tree of the same proposals (a DRAFTERS name)
+    keeps_cache: bool = False        # True: the drafter holds a KV cache of its own (`.cache`)
+    uses_exit_layer: bool = False    # True: it reads Settings.exit_layer (its key id and records say which)
+    # its cost model: the module one draft step runs (c = its step / the target's); None: no model
+    step_model: Callable[["Pair", "Settings"], "torch.nn.Module | None"] = no_model
+    hf_assistant: str | None = None  # transformers' counterpart: the generate() argument that drafts so
+
+    def key_id(self, settings: "Settings") -> str:
+        """How measurements name this drafter with the settings it reads (ui/lessons/store.py)."""
+        if self.uses_exit_layer:
+            return f"{self.name}@{settings.exit_layer}"
+        if self.shape == "tree":
+            return f"{self.name}:{settings.tree_width}x{settings.tree_budget}"
+        return self.name
 
 
 DRAFTERS: dict[str, DrafterKind] = {}     # filled by each drafter module's register() call

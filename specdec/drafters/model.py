@@ -40,5 +40,12 @@ def tree_drafter(pair: "Pair", settings: "Settings") -> Drafter:
     return ModelTreeDrafter(pair.draft, pair.vocab_size, s.tree_width, s.tree_budget, s.tree_children)
 
 
-register(DrafterKind("model", N_("draft model"), True, model_drafter, rank=0))
-register(DrafterKind("tree", N_("tree of draft-model drafts"), True, tree_drafter, shape="tree", rank=1))
+def draft_model(pair: "Pair", settings: "Settings"):
+    """What one draft step runs: the pair's draft model (None when the pair has none)."""
+    return pair.draft
+
+
+register(DrafterKind("model", N_("draft model"), True, model_drafter, rank=0, tree_form="tree",
+                     keeps_cache=True, step_model=draft_model, hf_assistant="assistant_model"))
+register(DrafterKind("tree", N_("tree of draft-model drafts"), True, tree_drafter, shape="tree", rank=1,
+                     keeps_cache=True, step_model=draft_model))

@@ -14,10 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from specdec.errors import InputError
-from specdec.settings import offer
+from specdec.settings import K_MAX, offer
 from specdec.wording import N_
-
-K_MAX = 32   # the heuristic never grows past this
 
 
 class Constant:

@@ -9,6 +9,9 @@ subclass (base.py) and its `register(DrafterKind(...))` call. The engine, the CL
   feature.py when the draft reads the target's features)
 - "ngram" / "ngram-tree": prompt lookup, as a chain or a trie of matches (ngram.py)
 - "early-exit": a ModelDrafter over the target's own first layers (early_exit.py)
+
+Callers ask a kind what they need (base.DrafterKind: its tree form, cache, cost model,
+transformers counterpart, key id) and never compare drafter names: tests/test_layout.py checks.
 """
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ import pkgutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from specdec.drafters.base import DRAFTERS, Drafter, NoDrafter
+from specdec.drafters.base import DRAFTERS, Drafter, DrafterKind, NoDrafter
 from specdec.errors import InputError
 from specdec.wording import N_
 
@@ -38,3 +41,15 @@ def make_drafter(pair: "Pair", settings: "Settings") -> Drafter:
         raise InputError(N_("this pair has no draft model: choose a drafter that needs none ({choices})"),
                          choices=", ".join(n for n, d in DRAFTERS.items() if not d.needs_draft_model))
     return kind.build(pair, settings)
+
+
+def chain_for(has_draft: bool, with_tree: bool = False) -> DrafterKind:
+    """The first chain drafter in menu order that a pair with (or without) a draft model runs
+    (`with_tree`: the first that has a tree form): the draft model's chain, else n-gram lookup."""
+    return next(d for d in DRAFTERS.values() if d.shape == "chain" and (has_draft or not d.needs_draft_model)
+                and (d.tree_form or not with_tree))
+
+
+def tree_for(has_draft: bool) -> DrafterKind:
+    """That chain's tree form: a tree of the draft model's drafts, else a tree of n-gram matches."""
+    return DRAFTERS[chain_for(has_draft, with_tree=True).tree_form]

@@ -165,7 +165,7 @@ def _valid(choice, candidates: tuple[str, ...]) -> bool:
         isinstance(choice.get("table"), dict) and set(choice["table"].values()) <= set(LAYOUTS)
 
 
-def choose(model: nn.Module, precision: str = "auto", blocks=None) -> dict:
+def choose(model: nn.Module, precision: str = precisions.PRECISION_AUTO, blocks=None) -> dict:
     """Set how `model` multiplies (forced, kept from an earlier timing, or timed now) and return
     the choice. `blocks`: a callable giving the GGUF's 4-bit blocks (read only if int4 is tried)."""
     forced = _forced_layout()
@@ -186,9 +186,9 @@ def _forced_layout() -> str | None:
 
 def _candidates(precision: str, forced: str | None) -> tuple[str, ...]:
     """The precisions to choose among: a pinned layout is a float32 one."""
-    if forced and precision in ("auto", "float32"):
+    if forced and precision in (precisions.PRECISION_AUTO, "float32"):
         return ("float32",)
-    return precisions.available() if precision == "auto" else (precision,)
+    return precisions.available() if precision == precisions.PRECISION_AUTO else (precision,)
 
 
 def _pick(model: nn.Module, candidates: tuple[str, ...], forced: str | None, blocks) -> dict:

@@ -21,7 +21,7 @@ from specdec.models.backend import TorchBackend
 from specdec.models.feature import FeatureDraft, is_feature_folder, load_feature_draft
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, converted_folder, is_converted, resolve, source_gguf
 from specdec.models.packed import memory_bound, pack_draft
-from specdec.models.precision import PRECISIONS
+from specdec.models.precision import PRECISION_AUTO, PRECISIONS
 from specdec.models.precision import available as available_precisions
 from specdec.models.reduced_vocab import ReducedVocabLM, read_vocab
 from specdec.wording import N_
@@ -141,7 +141,7 @@ def _check_dtypes(name: str) -> None:
 
 
 def load_model(name: str, device: torch.device | None = None, device_map=None,
-               precision: str = "auto") -> torch.nn.Module:
+               precision: str = PRECISION_AUTO) -> torch.nn.Module:
     """float32 weights on `device`, or placed by accelerate when `device_map` is given
     ("auto" shards a model too large for one device across GPUs, or offloads it). `precision`:
     "auto" times float32, bfloat16 and int4 for a memory-bound model on the CPU and keeps the
@@ -170,7 +170,7 @@ def load_model(name: str, device: torch.device | None = None, device_map=None,
                         N_("copy the model again"), name=repr(name),
                         detail=f"{type(err).__name__}: {str(err)[:120]}") from err
     if device_map is None and next(model.parameters()).device.type == "cpu" \
-            and (precision != "auto" or memory_bound(model)):
+            and (precision != PRECISION_AUTO or memory_bound(model)):
         kernels.choose(model, precision, lambda: _gguf_blocks(name, model))
     return model.eval()
 
@@ -205,7 +205,7 @@ def _complete(name: str, model, info: dict):
     return model
 
 
-PRECISION_CHOICES = ("auto", *PRECISIONS)
+PRECISION_CHOICES = (PRECISION_AUTO, *PRECISIONS)
 
 
 def check_backend(backend) -> None:
@@ -218,7 +218,7 @@ def check_precision(precision) -> None:
     if precision not in PRECISION_CHOICES:
         raise LoadError(N_("precision must be one of {choices}, not {value}"),
                         choices=", ".join(PRECISION_CHOICES), value=repr(precision))
-    if precision not in ("auto", *available_precisions()):
+    if precision not in (PRECISION_AUTO, *available_precisions()):
         raise LoadError(N_("this torch build cannot multiply in {value} on the CPU"),
                         N_("use --precision float32 or bfloat16"), value=precision)
 
@@ -301,7 +301,7 @@ def make_pair(target, draft, tokenizer, target_name="target", draft_name="draft"
 
 
 def load_pair(target: str = DEFAULT_TARGET, draft: str | None = DEFAULT_DRAFT,
-              device: torch.device | None = None, device_map=None, precision: str = "auto",
+              device: torch.device | None = None, device_map=None, precision: str = PRECISION_AUTO,
               backend: str = "auto") -> Pair:
     """Load target and draft by name (embedded, local dir or hub id); draft None = no draft
     model. `device_map` goes to transformers / accelerate unchanged (e.g. "auto"); `precision`

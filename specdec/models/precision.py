@@ -33,6 +33,7 @@ from specdec.models import attention
 from specdec.models import packed as packing
 
 PRECISIONS = ("float32", "bfloat16", "int4")
+PRECISION_AUTO = "auto"           # the default: the fastest of PRECISIONS on this CPU (kernels.choose)
 # oneDNN's bfloat16 linear gives a row the same result beside up to 32 others, not beyond (measured
 # on the Xeon above); wider passes are cut into such pieces so every row matches a one-row step.
 ROWS_SAME = 32

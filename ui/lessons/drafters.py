@@ -92,7 +92,7 @@ def compare(load, target: str, all_variants: list[Variant], prompts: list[Prompt
 
 
 def figure_key(target: str, settings: Settings, all_variants: list[Variant], prompts: list[Prompt], chat: bool,
-               precision: str = "auto"):
+               ran: store.Ran = store.DEFAULT_RAN):
     """The store key (ui/lessons/store.py) of a row: its variant's draft, drafter and policy, on
     the prompts of the row's kind ("all": every prompt)."""
     by_label = {v.label: v for v in all_variants}
@@ -105,5 +105,5 @@ def figure_key(target: str, settings: Settings, all_variants: list[Variant], pro
         s = replace(settings, drafter=v.drafter, policy=v.policy)
         return store.key(target, v.draft, s, s.k, store.PromptSet.of(texts, chat, settings.max_new_tokens,
                                                                   f"drafters/{row['kind']}"), row.get("clock", "wall"),
-                         precision)
+                         ran)
     return key_of

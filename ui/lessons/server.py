@@ -16,11 +16,11 @@ from dataclasses import replace
 from typing import Callable
 
 from specdec.bench.batching import batch_bench
-from specdec.drafters.registry import DRAFTERS
+from specdec.drafters.registry import DRAFTERS, chain_for
 from specdec.engine.batch import generate_batch
 from specdec.engine.decoder import Decoder, generate
 from specdec.engine.serving import PrefixCache, Request, arrivals, serve
-from specdec.settings import Settings
+from specdec.settings import LENGTHS, Settings
 from specdec.wording import _
 
 SIZES = (1, 2, 4, 8, 16)
@@ -68,10 +68,11 @@ def prefixes(pair, prompts: list, settings: Settings, progress: Progress, block:
 def kv_per_token(pair, prompt, settings: Settings) -> dict:
     """Bytes one cached position takes in the target's and in the drafter's KV cache, read off
     the caches of a short run (None for a drafter without a cache of its own)."""
-    decoder = Decoder(pair, prompt, replace(settings, max_new_tokens=8))
+    decoder = Decoder(pair, prompt, replace(settings, max_new_tokens=LENGTHS.kv_probe))
     for _round in decoder:
         pass
-    return {"target": _bytes(decoder.target_cache), "draft": _bytes(getattr(decoder.drafter, "cache", None)),
+    own = DRAFTERS[settings.drafter].keeps_cache and settings.mode == "speculative"
+    return {"target": _bytes(decoder.target_cache), "draft": _bytes(decoder.drafter.cache if own else None),
             "prompt_tokens": len(decoder.prompt_ids)}
 
 
@@ -117,7 +118,7 @@ def speculative(settings: Settings, pair) -> Settings:
     run a tree round; a pair without a draft model drafts by n-gram lookup)."""
     s = replace(settings, mode="speculative")
     if DRAFTERS[s.drafter].shape != "chain" or (DRAFTERS[s.drafter].needs_draft_model and pair.draft is None):
-        s = replace(s, drafter="model" if pair is not None and pair.draft is not None else "ngram")
+        s = replace(s, drafter=chain_for(pair is not None and pair.draft is not None).name)
     return s
 
 

@@ -23,7 +23,7 @@ from specdec.bench.measure import (
     verify_cost,
 )
 from specdec.bench.record import Bench, BenchFileError, Row, RowKind, Setting
-from specdec.settings import LENGTHS, Settings
+from specdec.settings import Settings
 from specdec.trace.theory import (
     expected_speedup,
     expected_tokens,
@@ -63,7 +63,6 @@ def _literal(text: str) -> str:
 
 
 REPEATS = 3
-NEW_TOKENS = LENGTHS.speed          # each prompt of When it is fast's measurements
 
 
 def _row(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0,

@@ -1,12 +1,17 @@
 """One quantity, one figure (issue 28): the speed figures every lesson measures, filed under
-the key of what was measured and read back from here by every section and page.
+the key of what was measured and read back from here by every section and page — and the one
+key builder of every measured result (issue 42).
 
-The key is (target, draft, drafter, policy, k, T, prompt set, threads, clock); the prompt
-set is the prompts' texts, how they were sent (chat or raw) and how many tokens each
-generated. A section that measures files its rows; a section that shows rows first asks the
-store, so the same key shows the newest measurement of it everywhere, and says which section
-it came from when that is another one. Figures are kept per machine and weights like every
-measured result (result_cache); shipped results are shown as shipped and not mixed in.
+Every key is built from the same parts: the pair, the Settings, the prompt set, and how the
+target ran (`Ran`: precision, backend, torch threads); the CPU joins it where a result is
+kept (result_cache: this machine's own), and a shipped result says which CPU measured it.
+`measurement` is a page's result's key (ui/measured.py keeps and finds results by it); `key`
+is one figure's: (target, draft, drafter, policy, k, T, prompt set, threads, clock,
+precision), the prompt set being the prompts' texts, how they were sent (chat or raw) and
+how many tokens each generated. A section that measures files its rows; a section that shows
+rows first asks the store, so the same key shows the newest measurement of it everywhere, and
+says which section it came from when that is another one. Figures are kept per machine and
+weights like every measured result; shipped results are shown as shipped and not mixed in.
 """
 from __future__ import annotations
 
@@ -16,9 +21,9 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Callable
 
-import torch
-
 from specdec.drafters.registry import DRAFTERS
+from specdec.models.precision import PRECISION_AUTO
+from specdec.settings import THREADS, Settings
 from specdec.wording import _
 from ui.lessons import result_cache
 
@@ -47,6 +52,46 @@ class PromptSet:
 
 
 @dataclass(frozen=True)
+class Ran:
+    """How the target ran while measuring: its precision and backend (the sidebar's) and torch's
+    threads. A part left at its default stays out of a result's key, so results measured with
+    the defaults (every shipped one) keep the key they were filed under."""
+    precision: str = PRECISION_AUTO
+    backend: str = "auto"
+    threads: int = THREADS
+
+    def fields(self) -> dict:
+        """The parts of a result's key that differ from the defaults."""
+        return {name: value for name, value in asdict(self).items() if value != getattr(DEFAULT_RAN, name)}
+
+    def label(self) -> str:
+        """A figure's precision (Key.precision): the precision, "/backend" when not auto."""
+        return self.precision if self.backend == DEFAULT_RAN.backend else f"{self.precision}/{self.backend}"
+
+
+DEFAULT_RAN = Ran()
+
+# The parts of each kind's key, named as its results were first filed (assets/results holds
+# shipped ones: a kind keeps its names, or its files stop loading); a new kind holds FULL.
+FULL = ("pair", "settings", "prompts", "chat")
+LAYOUTS = {"ksweep": ("pair", "T", "prompts", "chat", "n"), "temps": ("pair", "k", "prompts", "chat", "n"),
+           "tradeoff": ("target", "k", "T", "prompts", "chat", "n"),
+           "drafters": ("target", "chat", "settings", "prompts"), "trees": ("pair", "settings"),
+           "pass_price": ("pair",), "tree_exact": ("pair",), "many": ("pair", "settings", "chat")}
+
+
+def measurement(kind: str, pair, /, settings: Settings | None = None, prompts=None, chat: bool | None = None,
+                ran: Ran = DEFAULT_RAN, **lesson) -> dict:
+    """The key of a measured result of `kind`: the pair (target, draft), the settings, the
+    prompts (their texts or ids) and how they were sent, the lesson's own parts (`lesson`:
+    repeats, batch sizes, ...) and how the target ran."""
+    parts = {"pair": list(pair), "target": pair[0], "chat": chat, "prompts": None if prompts is None else list(prompts)}
+    if settings is not None:
+        parts.update(settings=settings.as_dict(), k=settings.k, T=settings.temperature, n=settings.max_new_tokens)
+    return {**{name: parts[name] for name in LAYOUTS.get(kind, FULL)}, **lesson, **ran.fields()}
+
+
+@dataclass(frozen=True)
 class Key:
     target: str
     draft: str | None
@@ -56,8 +101,8 @@ class Key:
     temperature: float
     prompts: PromptSet
     clock: str
-    threads: int = 0          # 0: this process's torch threads (filled in by `key`)
-    precision: str = "auto"   # the target's precision as the sidebar asked for it, "/backend" when not auto
+    threads: int = 0          # torch threads (filled in by `key`, from Ran)
+    precision: str = PRECISION_AUTO   # the target's precision as the sidebar asked for it: Ran.label()
 
     def same_setting(self, other: "Key") -> bool:
         """The same pair, drafter, policy, k, T and threads — prompts and clock may differ."""
@@ -69,19 +114,15 @@ class Key:
 
 
 def key(target: str, draft: str | None, settings, k: int, prompts: PromptSet, clock: str,
-        precision: str = "auto") -> Key:
+        ran: Ran = DEFAULT_RAN) -> Key:
     """The key of a figure measured with `settings` (a Settings) at k: the drafter and the
     policy carry the settings they read (exit layer, tree shape, confidence threshold)."""
     return Key(target, draft, drafter_id(settings), policy_id(settings), int(k),
-               float(settings.temperature), prompts, clock, torch.get_num_threads(), precision)
+               float(settings.temperature), prompts, clock, ran.threads, ran.label())
 
 
 def drafter_id(s) -> str:
-    if s.drafter == "early-exit":
-        return f"early-exit@{s.exit_layer}"
-    if DRAFTERS[s.drafter].shape == "tree":
-        return f"{s.drafter}:{s.tree_width}x{s.tree_budget}"
-    return s.drafter
+    return DRAFTERS[s.drafter].key_id(s)
 
 
 def policy_id(s) -> str:

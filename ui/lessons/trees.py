@@ -10,6 +10,7 @@ from typing import Callable
 import torch
 
 from specdec.bench.measure import step_ms
+from specdec.drafters.registry import chain_for
 from specdec.engine.decoder import generate
 from specdec.engine.prompt import Prompt
 from specdec.rules.tree import verify_deterministic_children, verify_sampled_children, wrong_match_rule
@@ -27,7 +28,8 @@ class Contender:
 def contenders(base: Settings, budget: int, width: int, has_draft: bool) -> list[Contender]:
     """Target alone, a chain of `budget` drafts and a tree of `budget` nodes: chain and tree
     verify the same number of tokens per pass (budget + 1)."""
-    chain, tree = ("model", "tree") if has_draft else ("ngram", "ngram-tree")
+    kind = chain_for(has_draft, with_tree=True)       # the draft model's chain, else n-gram lookup
+    chain, tree = kind.name, kind.tree_form
     return [Contender((N_("target alone"), {}), replace(base, mode="autoregressive")),
             Contender((N_("chain, k = {k}"), {"k": budget}), replace(base, drafter=chain, k=budget)),
             Contender((N_("tree, {n} nodes, width {w}"), {"n": budget, "w": width}),

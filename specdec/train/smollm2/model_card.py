@@ -36,6 +36,22 @@ PROSE = Path(__file__).with_name("card.md")     # the model card's fixed prose
 def card(result: dict, training: dict[str, dict]) -> str:
     """The model card: source, what was trained on what, and the measured table."""
     lines = [PROSE.read_text().rstrip("\n"), ""]   # the prose: card.md beside this file
+    lines += training_lines(training) + measured_head(result) + [row_line(r) for r in result["rows"]]
+    kinds = len(result["rows"][0]["T0"].get("by_kind") or {}) or 1
+    lines += kind_table(result["rows"], result["prompts"] // kinds, _runs(result))
+    lines += verdict_lines(result["rows"])
+    for line in filter(None, map(position_line, result["rows"])):
+        lines += ["", line]
+    lines += transfer_lines(result["rows"], training)
+    identical = all(r["T0"]["identical_to_target"] for r in result["rows"])
+    lines += ["", f"Greedy outputs identical to the target alone on every prompt and row: "
+              f"{'yes' if identical else 'NO'}.", ""]
+    return "\n".join(lines)
+
+
+def training_lines(training: dict[str, dict]) -> list[str]:
+    """One paragraph per draft: what it was trained on, how long."""
+    lines = []
     for name, t in training.items():
         if "layers" in t:
             lines.append(f"`{name}`: layers {t['layers']} of the target, vocabulary {t['vocab']}, "
@@ -48,34 +64,49 @@ def card(result: dict, training: dict[str, dict]) -> str:
                          f"{gpu_line(t.get('gpu_runs', []))}; held-out teacher-forced agreement on the "
                          f"target's own answers {t['held_out_agreement_teacher_forced']:.3f}.")
         lines.append("")
-    lines += ["", f"## Measured ({result['date']}, {result['machine']}, {result['threads']} thread, "
-              f"{result['prompts']} held-out chat prompts × {result['max_new_tokens']} tokens, k = "
-              f"{result['k']}; target step {result['target_step_ms']:.1f} ms{_packed(result)})", "",
-              "c = draft step ms / target 1-token step ms. Greedy agreement: share of the target's "
-              "greedy answer positions where the draft's argmax is the target's. Speedup: tokens/s "
-              f"against the target alone on the same prompts, {_runs(result)}.",
-              "Vocabulary: the draft's tokens, and the share of the target's greedy answer tokens "
-              "among them (a draft can never propose the others).",
-              "", "| draft | params | vocabulary | c | greedy agreement | acc. T=0 | len T=0 | speedup T=0 | "
-              "acc. T=1 | len T=1 | speedup T=1 |", "|---|---|---|---|---|---|---|---|---|---|---|"]
-    for r in result["rows"]:
-        t0, t1 = r["T0"], r["T1"]
-        vocab = f"{r['vocab']:,} ({_pct(r['vocab_coverage'])})" if r.get("vocab") else "—"
-        lines.append(f"| {r['draft']} | {r['params']:,} | {vocab} | {_num(r['c'], '.3f')} | "
-                     f"{_pct(r['greedy_agreement'])} | {_pct(t0['acceptance_rate'])} | "
-                     f"{_num(t0['mean_acceptance_length'])} | {_speed(t0)} | "
-                     f"{_pct(t1['acceptance_rate'])} | {_num(t1['mean_acceptance_length'])} | "
-                     f"{_speed(t1)} |")
-    kinds = len(result["rows"][0]["T0"].get("by_kind") or {}) or 1
-    lines += kind_table(result["rows"], result["prompts"] // kinds, _runs(result))
-    for r in result["rows"]:
+    return lines
+
+
+def measured_head(result: dict) -> list[str]:
+    """The measured section's heading, what its columns mean, and the table's header."""
+    return ["", f"## Measured ({result['date']}, {result['machine']}, {result['threads']} thread, "
+            f"{result['prompts']} held-out chat prompts × {result['max_new_tokens']} tokens, k = "
+            f"{result['k']}; target step {result['target_step_ms']:.1f} ms{_packed(result)})", "",
+            "c = draft step ms / target 1-token step ms. Greedy agreement: share of the target's "
+            "greedy answer positions where the draft's argmax is the target's. Speedup: tokens/s "
+            f"against the target alone on the same prompts, {_runs(result)}.",
+            "Vocabulary: the draft's tokens, and the share of the target's greedy answer tokens "
+            "among them (a draft can never propose the others).",
+            "", "| draft | params | vocabulary | c | greedy agreement | acc. T=0 | len T=0 | speedup T=0 | "
+            "acc. T=1 | len T=1 | speedup T=1 |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+
+
+def row_line(r: dict) -> str:
+    """One draft's row of the measured table."""
+    t0, t1 = r["T0"], r["T1"]
+    vocab = f"{r['vocab']:,} ({_pct(r['vocab_coverage'])})" if r.get("vocab") else "—"
+    return (f"| {r['draft']} | {r['params']:,} | {vocab} | {_num(r['c'], '.3f')} | "
+            f"{_pct(r['greedy_agreement'])} | {_pct(t0['acceptance_rate'])} | "
+            f"{_num(t0['mean_acceptance_length'])} | {_speed(t0)} | "
+            f"{_pct(t1['acceptance_rate'])} | {_num(t1['mean_acceptance_length'])} | "
+            f"{_speed(t1)} |")
+
+
+def verdict_lines(rows: list[dict]) -> list[str]:
+    """Whether each draft pays for its passes on this machine at T = 0."""
+    lines = []
+    for r in rows:
         if r["params"] and r["T0"]["speedup"] is not None:
             verdict = "pays for itself" if r["T0"]["speedup"] > 1 else "does not yet pay for its passes"
             lines += ["", f"`{r['draft']}` at {_pct(r['greedy_agreement'])} greedy agreement "
                       f"{verdict} on this machine ({_num(r['T0']['speedup'])}× at T = 0, k = 4)."]
-    for line in filter(None, map(position_line, result["rows"])):
-        lines += ["", line]
-    for r in result["rows"]:
+    return lines
+
+
+def transfer_lines(rows: list[dict], training: dict[str, dict]) -> list[str]:
+    """A draft that agrees clearly less on the chat prompts than on its own held-out answers."""
+    lines = []
+    for r in rows:
         t = training.get(r["draft"], {})
         own = t.get("held_out_agreement_teacher_forced") or t.get("held_out_agreement_self_generated")
         if own and r["greedy_agreement"] is not None and own - r["greedy_agreement"] > 0.03:
@@ -84,10 +115,7 @@ def card(result: dict, training: dict[str, dict]) -> str:
                       "the chat prompts' answers: the hand-written chat set lies further from what it "
                       "was trained on (answers to generated instructions of both sets, reference docs, "
                       "code) than its own held-out answers do."]
-    identical = all(r["T0"]["identical_to_target"] for r in result["rows"])
-    lines += ["", f"Greedy outputs identical to the target alone on every prompt and row: "
-              f"{'yes' if identical else 'NO'}.", ""]
-    return "\n".join(lines)
+    return lines
 
 
 TIMED = ("speedup", "tokens_per_s")       # what changes from run to run; the rest must not

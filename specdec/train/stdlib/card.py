@@ -69,7 +69,14 @@ def samples(ev: dict) -> str:
 
 
 def write_card(path: Path, corpus: dict, train: dict, ev: dict) -> None:
-    text = f"""# The embedded model family: `stdlib/*`
+    """The model card (assets/models/README.md), section by section."""
+    atomic.write_text(path, "".join((corpus_section(corpus), WHY + "\n\n", models_section(train, ev),
+                                     drafts_section(ev), samples_section(ev), REPRODUCE)))
+
+
+def corpus_section(corpus: dict) -> str:
+    """The family, its corpus and its tokenizer."""
+    return f"""# The embedded model family: `stdlib/*`
 
 Small Llama-style causal LMs trained on this project's machine on the Python standard
 library, so the app works offline with a draft/target pair that behaves like a real one.
@@ -89,9 +96,11 @@ engine runs them in float32.
 - Context window 1024 positions (RoPE), trained on {SEQ_LEN}-token windows; AdamW, cosine
   schedule, batch 8 × {SEQ_LEN} tokens, seed 1234.
 
-{WHY}
+"""
 
-## Models
+
+def models_section(train: dict, ev: dict) -> str:
+    return f"""## Models
 {model_table(train, ev)}
 
 Learning rates: plain drafts 3e-3 (1-2 layers) and 2e-3 (4 layers), the distilled draft 3e-3.
@@ -100,21 +109,31 @@ The target's first phase alone left it under-trained: at equal tokens a 4-layer 
 at 2e-3 reached a lower loss, so the target continued at a higher peak rather than the drafts
 being held back.
 
-## Drafts against the target (held-out prompts, k = 4)
+"""
+
+
+def drafts_section(ev: dict) -> str:
+    return f"""## Drafts against the target (held-out prompts, k = 4)
 Greedy agreement: share of positions where the draft's argmax equals the target's token along
 the target's greedy continuations ({CONT_LEN} tokens after {N_PROMPTS} held-out prompts of {PROMPT_LEN} tokens).
 Acceptance: this engine's speculative decoding on the same prompts ({CONT_LEN} new tokens, seeds 0…{N_PROMPTS - 1}).
 
 {draft_table(ev)}
 
-## Sample continuations (greedy, T = 0)
+"""
+
+
+def samples_section(ev: dict) -> str:
+    return f"""## Sample continuations (greedy, T = 0)
 {samples(ev)}
 
-## Reproduce
+"""
+
+
+REPRODUCE = """## Reproduce
 ```bash
 .venv/bin/python -m specdec.train.stdlib all        # corpus, tokenizer, then every model (hours on 2 cores)
 .venv/bin/python -m specdec.train.stdlib evaluate   # measurements above -> build/eval.json
 .venv/bin/python -m specdec.train.stdlib card       # this file
 ```
 """
-    atomic.write_text(path, text)
