@@ -137,6 +137,7 @@ def agents_section(result, lang: str) -> None:
     c[3].metric(_("cost per request"), _("{ms:.0f} ms").format(ms=row.ms), _("{n:.0f} judge calls").format(
         n=row.judge_calls), delta_color="off")
     chart(fig.agents_figure(mine, max(ks)), "beyond_agents_fig")
+    st.caption(beyond.agents_verdict(mine))
 
 
 def scale_section(result, lang: str, pool: int, gate: float) -> None:

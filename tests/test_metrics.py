@@ -87,15 +87,14 @@ def test_the_draft_cost_the_runs_paid_by_hand():
     assert draft_cost_in_run([], base) is None and draft_cost_in_run(spec, []) is None
 
 
-def test_the_profile_prediction_counts_the_prompt_and_the_bookkeeping():
-    from specdec.trace.theory import Overheads, profile_speedup
-    profile = [0, 1, 2, 3]                                # k = 2: 1 + (0 + 1 + 2 + 2) / 4 = 2.25 tokens
-    assert profile_speedup(profile, 2, 0.5, 1.5) == pytest.approx(2.25 / 2.5)
+def test_a_whole_run_counts_the_prompt_and_the_bookkeeping():
+    from specdec.trace.theory import Overheads, run_speedup
+    assert run_speedup(2.25, 2, 0.5, 1.5) == pytest.approx(2.25 / 2.5)    # the theorem's rounds alone
     # a run of N tokens: autoregressive P + N(1 + o0) steps, speculative P' + (N / 2.25)(2.5 + o)
     spec, base = Overheads(prefill=1.0, per_round=0.25), Overheads(prefill=0.8, per_round=0.1)
-    assert profile_speedup(profile, 2, 0.5, 1.5, spec, base) == pytest.approx(1.9 / (1.0 + 2.75 / 2.25))
+    assert run_speedup(2.25, 2, 0.5, 1.5, spec, base) == pytest.approx(1.9 / (1.0 + 2.75 / 2.25))
     # the prompt's reading pulls a slowdown toward 1
-    assert 2.25 / 2.5 < profile_speedup(profile, 2, 0.5, 1.5, Overheads(5.0), Overheads(5.0)) < 1
+    assert 2.25 / 2.5 < run_speedup(2.25, 2, 0.5, 1.5, Overheads(5.0), Overheads(5.0)) < 1
 
 
 def test_overheads_are_what_a_run_paid_besides_its_rounds():

@@ -7,6 +7,7 @@ import streamlit as st
 import torch
 
 import specdec
+from specdec.models.backend import BACKEND_AUTO
 from specdec.models.precision import PRECISION_AUTO
 from specdec.settings import THREADS
 from specdec.wording import N_
@@ -18,7 +19,7 @@ torch.set_num_threads(THREADS)
 
 
 @st.cache_resource(show_spinner=False, max_entries=4)
-def _load(target: str, draft: str | None, precision: str, backend: str = "auto") -> specdec.Pair:
+def _load(target: str, draft: str | None, precision: str, backend: str = BACKEND_AUTO) -> specdec.Pair:
     pair = specdec.load_pair(target, draft, precision=precision, backend=backend)
     gc.collect()
     gc.freeze()     # the models live as long as the server: later collections skip their objects
@@ -34,7 +35,7 @@ def load(target: str, draft: str | None) -> specdec.Pair:
     with st.spinner(_("Loading {target} and {draft} …").format(target=target,
                                                                draft=draft or _("no draft model"))):
         return _load(target, draft, st.session_state.get("precision", PRECISION_AUTO),
-                     st.session_state.get("backend", "auto"))
+                     st.session_state.get("backend", BACKEND_AUTO))
 
 
 def preload() -> None:

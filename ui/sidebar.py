@@ -6,6 +6,7 @@ import streamlit as st
 import specdec
 from specdec.drafters.policies import POLICIES
 from specdec.drafters.registry import DRAFTERS
+from specdec.models.backend import BACKEND_AUTO
 from specdec.models.precision import PRECISION_AUTO
 from specdec.settings import options
 from specdec.wording import N_
@@ -49,7 +50,7 @@ def _pair_widgets() -> None:
     _backend_widget()
 
 
-BACKENDS = {"auto": N_("auto (the faster on this computer)"),
+BACKENDS = {BACKEND_AUTO: N_("auto (the faster on this computer)"),
             "torch": N_("torch (the target's own modules)"),
             "onnx": N_("ONNX Runtime (an int4 build of the target)")}
 

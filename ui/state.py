@@ -4,6 +4,7 @@ from __future__ import annotations
 import streamlit as st
 import torch
 
+from specdec.models.backend import BACKEND_AUTO
 from specdec.models.precision import PRECISION_AUTO
 from specdec.settings import Settings, options
 from ui.catalog import CHOICES
@@ -16,7 +17,7 @@ DEFAULTS = {
     "custom_target": "",
     "custom_draft": "",
     "precision": PRECISION_AUTO,  # the target's (load_pair's precision), chosen under the pair
-    "backend": "auto",            # what runs the target's chain passes (load_pair's backend)
+    "backend": BACKEND_AUTO,          # what runs the target's chain passes (load_pair's backend)
     **{name: options()[name][0] for name in SIDEBAR},
     "prompt": "Write a Python class Connection that keeps a host and an optional port, "
               "with a method that returns them as 'host:port'.",
@@ -45,7 +46,7 @@ def settings() -> Settings:
 
 def backend() -> str:
     """The target backend the sidebar asks for ("auto": the faster one on this machine)."""
-    return str(st.session_state.get("backend", "auto"))
+    return str(st.session_state.get("backend", BACKEND_AUTO))
 
 
 def precision() -> str:

@@ -16,7 +16,7 @@ from specdec.drafters.policies import POLICIES
 from specdec.drafters.registry import DRAFTERS
 from specdec.engine.decoder import generate
 from specdec.errors import InputError
-from specdec.models.backend import BACKENDS
+from specdec.models.backend import BACKEND_AUTO, BACKENDS
 from specdec.models.load import PRECISION_CHOICES, load_pair
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET
 from specdec.models.precision import PRECISION_AUTO
@@ -39,7 +39,7 @@ def add_precision(p) -> None:
 
 
 def add_backend(p) -> None:
-    p.add_argument("--backend", default="auto", choices=list(BACKENDS),
+    p.add_argument("--backend", default=BACKEND_AUTO, choices=list(BACKENDS),
                    help="what runs the target's chain passes: auto (default) times torch and ONNX Runtime "
                         "on this CPU for the embedded GGUF target and keeps the faster; torch is the "
                         "target's own modules; onnx is ONNX Runtime on an int4 build of the target (a "

@@ -33,7 +33,8 @@ from specdec.models.runtime import crop_cache, forward_with_features, new_cache
 from specdec.models.runtime import forward as torch_forward
 from specdec.wording import N_
 
-BACKENDS = ("auto", "torch", "onnx")
+BACKEND_AUTO = "auto"             # the faster of the backends this target has, timed here
+BACKENDS = (BACKEND_AUTO, "torch", "onnx")
 STORE = Path(__file__).resolve().parents[2] / "build" / "backends.json"
 PROBE_REPEATS = 7
 
@@ -81,14 +82,14 @@ def onnx_source(name: str, model) -> Path | None:
     return path
 
 
-def make(name: str, model, vocab_size: int, backend: str = "auto"):
+def make(name: str, model, vocab_size: int, backend: str = BACKEND_AUTO):
     """The backend object for a loaded target (`name` as loaded, `model` its torch modules)."""
     if backend not in BACKENDS:
         raise LoadError(N_("backend must be one of {choices}, not {value}"),
                         choices=", ".join(BACKENDS), value=repr(backend))
     torch_backend = TorchBackend(model, vocab_size)
     source = onnx_source(name, model) if onnx_build.installed() else None
-    if backend == "torch" or (backend == "auto" and (source is None or name not in CONVERTED)):
+    if backend == "torch" or (backend == BACKEND_AUTO and (source is None or name not in CONVERTED)):
         return torch_backend
     if source is None:
         raise LoadError(N_("the onnx backend needs onnxruntime and a local Llama target on the CPU; {name} is not one"),

@@ -17,7 +17,7 @@ import torch
 from specdec.errors import LoadError
 from specdec.models import backend as backends
 from specdec.models import gguf, head8, kernels, sizing
-from specdec.models.backend import TorchBackend
+from specdec.models.backend import BACKEND_AUTO, TorchBackend
 from specdec.models.feature import FeatureDraft, is_feature_folder, load_feature_draft
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, converted_folder, is_converted, resolve, source_gguf
 from specdec.models.packed import memory_bound, pack_draft
@@ -302,7 +302,7 @@ def make_pair(target, draft, tokenizer, target_name="target", draft_name="draft"
 
 def load_pair(target: str = DEFAULT_TARGET, draft: str | None = DEFAULT_DRAFT,
               device: torch.device | None = None, device_map=None, precision: str = PRECISION_AUTO,
-              backend: str = "auto") -> Pair:
+              backend: str = BACKEND_AUTO) -> Pair:
     """Load target and draft by name (embedded, local dir or hub id); draft None = no draft
     model. `device_map` goes to transformers / accelerate unchanged (e.g. "auto"); `precision`
     is the target's (load_model); `backend` what runs its chain passes (backend.py)."""

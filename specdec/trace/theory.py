@@ -55,11 +55,15 @@ class Overheads:
     per_round: float = 0.0    # the engine's bookkeeping between passes, per round
 
 
-def profile_speedup(accepted: list[int], k: int, c: float, v: float,
-                    spec: Overheads = Overheads(), base: Overheads = Overheads()) -> float:
+def profile_speedup(accepted: list[int], k: int, c: float, v: float) -> float:
     """Theorem 3.8's price of a round (k draft steps at c, one pass at v) with the tokens a
-    round keeps read off the measured acceptance profile instead of eq. (1); with `spec` and
-    `base` (what the speculative and the autoregressive runs pay besides) a whole run's time:
-    (base.prefill + 1 + base.per_round) / (spec.prefill + (k·c + v + spec.per_round) / tokens)."""
-    tokens = tokens_from_profile(accepted, k)
+    round keeps read off the measured acceptance profile instead of eq. (1)."""
+    return tokens_from_profile(accepted, k) / (k * c + v)
+
+
+def run_speedup(tokens: float, k: int, c: float, v: float,
+                spec: Overheads = Overheads(), base: Overheads = Overheads()) -> float:
+    """A whole run's speedup, Theorem 3.8's rounds (k draft steps at c, one pass at v, `tokens`
+    kept a round) plus what each run pays besides (`spec`: the speculative run, `base`: the
+    autoregressive one): (base.prefill + 1 + base.per_round) / (spec.prefill + (k·c + v + spec.per_round) / tokens)."""
     return (base.prefill + 1 + base.per_round) / (spec.prefill + (k * c + v + spec.per_round) / tokens)

@@ -75,14 +75,13 @@ def _add_measured(fig: go.Figure, measured: list[dict]) -> None:
         fig.add_trace(go.Scatter(x=ks, y=[r["theory_speedup_v"] for r in measured], mode="lines",
                                  name=_("theory at the measured verification cost v_k"),
                                  line=dict(dash="dash", width=3, color=COLORS["target"])))
-    rounds = "rounds_speedup" if all("rounds_speedup" in r for r in measured) else "profile_speedup"
-    if all(rounds in r for r in measured):
-        fig.add_trace(go.Scatter(x=ks, y=[r[rounds] for r in measured], mode="lines",
+    if all("profile_speedup" in r for r in measured):
+        fig.add_trace(go.Scatter(x=ks, y=[r["profile_speedup"] for r in measured], mode="lines",
                                  name=_("the same price, tokens per round from the measured acceptance profile"),
                                  line=dict(dash="dashdot", width=3, color=COLORS["draft"])))
-    if rounds == "rounds_speedup":
-        fig.add_trace(go.Scatter(x=ks, y=[r["profile_speedup"] for r in measured], mode="lines",
-                                 name=_("…plus what the runs paid besides: the prompt, the bookkeeping"),
+    if all("paid_speedup" in r for r in measured):
+        fig.add_trace(go.Scatter(x=ks, y=[r["paid_speedup"] for r in measured], mode="lines",
+                                 name=_("each k's own tokens per round, plus the prompt and the bookkeeping"),
                                  line=dict(width=3, color=COLORS["draft"])))
     fig.add_trace(go.Scatter(x=ks, y=[r["speedup"] for r in measured],
                              mode="markers+lines", name=_("measured here"), line=dict(dash="dot"),

@@ -15,6 +15,7 @@ from specdec.beyond.agents import TOOLS
 from specdec.beyond.judge import Judge
 from specdec.beyond.record import Result
 from specdec.beyond.stages import Stages, cheap
+from specdec.wording import _
 from ui.lessons import shipped
 
 KIND = "beyond"
@@ -95,6 +96,22 @@ class Design:
     def per_second(self) -> float:
         """Queries per second on one core (the measurements ran on one thread)."""
         return 1e3 / self.ms if self.ms > 0 else 0.0
+
+
+def agents_verdict(rows: list) -> str:
+    """What the agents table shows, from its rows (one language): where the judge helps, or that
+    it does not, and where the right tool was among the router's proposals."""
+    best = max(rows, key=lambda r: (r.accuracy, -r.k))
+    near = min((r for r in rows if r.recall >= 0.9), key=lambda r: r.k, default=max(rows, key=lambda r: r.k))
+    if best.accuracy > best.router:
+        head = _("The judge helps most over the router's top {k}: the right tool {acc:.0%} of the time against "
+                 "{router:.0%} for the router alone.").format(k=best.k, acc=best.accuracy, router=best.router)
+    else:
+        head = _("No k beats the router alone ({router:.0%}): the judge is the weaker link here.").format(
+            router=best.router)
+    return head + " " + _("The right tool is among the router's top {k} for {recall:.0%} of requests; over all "
+                          "{n} tools the judge is right for {all:.0%}.").format(
+        k=near.k, recall=near.recall, n=max(r.k for r in rows), all=max(rows, key=lambda r: r.k).accuracy)
 
 
 def scale(result: Result, lang: str, pool: int, gate: float) -> list[Design]:

@@ -22,6 +22,7 @@ from dataclasses import asdict, dataclass
 from typing import Callable
 
 from specdec.drafters.registry import DRAFTERS
+from specdec.models.backend import BACKEND_AUTO
 from specdec.models.precision import PRECISION_AUTO
 from specdec.settings import THREADS, Settings
 from specdec.wording import _
@@ -57,7 +58,7 @@ class Ran:
     threads. A part left at its default stays out of a result's key, so results measured with
     the defaults (every shipped one) keep the key they were filed under."""
     precision: str = PRECISION_AUTO
-    backend: str = "auto"
+    backend: str = BACKEND_AUTO
     threads: int = THREADS
 
     def fields(self) -> dict:
