@@ -111,7 +111,12 @@ def test_overheads_are_what_a_run_paid_besides_its_rounds():
 def test_a_repeat_pays_its_prices_in_its_own_steps():
     from types import SimpleNamespace as NS
 
+    from dataclasses import replace
+
     from specdec.bench.measure import Timed, paid_in
+
+    def replace_ns(ns, **changes):
+        return NS(**{**vars(ns), **changes})
 
     def rnd(index, drafted, verify_ms, draft_ms=0.0):
         return NS(index=index, drafted=drafted, verify_ms=verify_ms, draft_ms=draft_ms, draft_forwards=drafted)
@@ -119,7 +124,10 @@ def test_a_repeat_pays_its_prices_in_its_own_steps():
                  texts=(), prefill_ms=15.0)
     spec = Timed(tokens=3, seconds=0.06, rounds=(rnd(0, 2, 99.0, 8.0), rnd(1, 2, 16.0, 8.0)), texts=(),
                  prefill_ms=20.0)
-    paid = paid_in(spec, base, 2, c=0.4)
-    assert paid.v == pytest.approx(1.6) and paid.c == 0.4            # the first round is left out
+    paid = paid_in(spec, base, 2, c=0.9)
+    assert paid.v == pytest.approx(1.6)                              # the first round is left out
+    assert paid.c == pytest.approx(0.4)                              # its own draft step: 8 ms / 2 / 10 ms
+    assert paid_in(replace(spec, rounds=tuple(replace_ns(r, draft_forwards=0) for r in spec.rounds)),
+                   base, 2, c=0.9).c == 0.9                          # no draft forward: the given c
     assert paid.spec.prefill == pytest.approx(20 / 10 / 3) and paid.base.prefill == pytest.approx(15 / 10 / 3)
     assert paid_in(spec, base, 3, c=0.4) is None                     # no round drafted 3

@@ -187,11 +187,14 @@ class Paid:
 
 
 def paid_in(spec: Timed, base: Timed, k: int, c: float) -> Paid | None:
-    """One repeat's prices (None: a run without k-draft rounds or a one-token step to time)."""
+    """One repeat's prices (None: a run without k-draft rounds or a one-token step to time).
+    c is this run's own draft forward where it has one (a round's first draft step reads the
+    tokens the last round emitted, the others one token: long drafts pay less a step), else `c`."""
     step, v = pass_ms(base.rounds, 0), verify_cost_in_run(spec.rounds, base.rounds, k)
     if not step or not v:
         return None
-    return Paid(c, v, overheads([spec], step), overheads([base], step))
+    own = draft_cost_in_run(spec.rounds, base.rounds)
+    return Paid(c if own is None else own, v, overheads([spec], step), overheads([base], step))
 
 
 def overheads(runs: list[Timed], step: float) -> Overheads:
