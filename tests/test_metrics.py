@@ -109,9 +109,8 @@ def test_overheads_are_what_a_run_paid_besides_its_rounds():
 
 
 def test_a_repeat_pays_its_prices_in_its_own_steps():
-    from types import SimpleNamespace as NS
-
     from dataclasses import replace
+    from types import SimpleNamespace as NS
 
     from specdec.bench.measure import Timed, paid_in
 
