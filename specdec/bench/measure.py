@@ -179,7 +179,7 @@ def timed(pair, prompts: list[str], settings: Settings) -> Timed:
 @dataclass(frozen=True)
 class Paid:
     """The prices one repeat of a speculative setting paid, in that repeat's own one-token
-    steps (the autoregressive runs timed beside it): theory.profile_speedup's inputs."""
+    steps (the autoregressive runs timed beside it): theory.run_speedup's inputs."""
     c: float               # a draft forward
     v: float               # the (k + 1)-token pass
     spec: Overheads        # what the speculative runs paid besides
