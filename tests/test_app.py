@@ -202,7 +202,9 @@ def test_race_why_prices_a_round_in_target_steps():
 
     def racer(rounds):
         return SimpleNamespace(decoder=SimpleNamespace(history=[SimpleNamespace(**r) for r in rounds]))
-    alone = racer([{"verify_ms": 10.0}, {"verify_ms": 30.0}, {"verify_ms": 20.0}])      # median step 20 ms
+    alone = racer([{"verify_ms": 0.1, "target_forwards": 0}, {"verify_ms": 10.0, "target_forwards": 1},
+                   {"verify_ms": 30.0, "target_forwards": 1}, {"verify_ms": 20.0, "target_forwards": 1}])
+    # median step 20 ms: the first round made no pass (the prompt's gave its token) and is left out
     spec = racer([{"verify_ms": 40.0, "draft_ms": 10.0, "drafted": 4, "emitted": (1, 2, 3)},
                   {"verify_ms": 40.0, "draft_ms": 10.0, "drafted": 4, "emitted": (1,)}])
     text = why(alone, spec, "onnx", "Some CPU")

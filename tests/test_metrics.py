@@ -101,11 +101,19 @@ def test_overheads_are_what_a_run_paid_besides_its_rounds():
     from types import SimpleNamespace as NS
 
     from specdec.bench.measure import Timed, overheads
-    rounds = (NS(draft_ms=4.0, verify_ms=20.0), NS(draft_ms=4.0, verify_ms=20.0))   # 48 ms of rounds
+    rounds = (NS(draft_ms=4.0, verify_ms=20.0, target_forwards=1),
+              NS(draft_ms=4.0, verify_ms=20.0, target_forwards=1))                  # 48 ms of rounds
     run = Timed(tokens=4, seconds=0.1, rounds=rounds, texts=(), prefill_ms=40.0)   # 100 ms in all
     paid = overheads([run], step=10.0)
     assert paid.prefill == pytest.approx(40 / 10 / 4)                     # 1 step per token
     assert paid.per_round == pytest.approx((100 - 40 - 48) / 10 / 2)      # 0.6 steps per round
+    assert paid.steps == pytest.approx(2 / 4)                             # 2 passes, 4 tokens
+
+
+def test_an_autoregressive_run_whose_prompt_gave_its_first_token_pays_fewer_steps():
+    from specdec.trace.theory import Overheads, run_speedup
+    base = Overheads(prefill=0.5, per_round=0.1, steps=47 / 48)
+    assert run_speedup(2.0, 2, 0.5, 1.5, base=base) == pytest.approx((0.5 + 47 / 48 + 0.1) / (2.5 / 2.0))
 
 
 def test_a_repeat_pays_its_prices_in_its_own_steps():
@@ -118,7 +126,8 @@ def test_a_repeat_pays_its_prices_in_its_own_steps():
         return NS(**{**vars(ns), **changes})
 
     def rnd(index, drafted, verify_ms, draft_ms=0.0):
-        return NS(index=index, drafted=drafted, verify_ms=verify_ms, draft_ms=draft_ms, draft_forwards=drafted)
+        return NS(index=index, drafted=drafted, verify_ms=verify_ms, draft_ms=draft_ms, draft_forwards=drafted,
+                  target_forwards=1)
     base = Timed(tokens=3, seconds=0.05, rounds=(rnd(0, 0, 99.0), rnd(1, 0, 10.0), rnd(2, 0, 10.0)),
                  texts=(), prefill_ms=15.0)
     spec = Timed(tokens=3, seconds=0.06, rounds=(rnd(0, 2, 99.0, 8.0), rnd(1, 2, 16.0, 8.0)), texts=(),

@@ -64,8 +64,8 @@ def test_a_build_whose_rows_depend_on_the_width_is_refused(tiny_onnx, monkeypatc
     """Forced on purpose (on any CPU): a kernel whose one-row pass differs, fed one row at a time."""
     target, run = tiny_onnx.passes.target, onnx_target.OrtCache.run
 
-    def one_row_differs(cache, feed):
-        logits, states = run(cache, feed)
+    def one_row_differs(cache, feed, keep):
+        logits, states = run(cache, feed, keep)
         return (logits + 1e-3 if len(feed) == 1 else logits), states
     monkeypatch.setattr(onnx_target.OrtCache, "run", one_row_differs)
     assert not target.rows_agree()
@@ -209,3 +209,20 @@ def test_every_attention_node_of_the_build_is_padded(tiny_onnx):
     padded = {n.output[0] for n in graph.node if n.op_type == "Gather" and n.input[1:] == [onnx_graph.WIDE]}
     cut = {n.input[0] for n in graph.node if n.op_type == "Gather" and n.input[1:] == [onnx_graph.ROWS]}
     assert attention and all(n.input[0] in padded and n.output[0] in cut for n in attention)
+
+
+def test_the_lm_head_reads_only_the_kept_rows_and_they_equal_a_full_pass(tiny_onnx, smol_onnx):
+    """The LM head's input is the last KEEP rows (onnx_graph.keep_last_rows); the logits of a
+    pass keeping 1 or 3 rows are those rows of the same pass keeping all, bit for bit."""
+    import onnx
+    for pair in (tiny_onnx, smol_onnx):
+        target = pair.passes.target
+        graph = onnx.load(str(target.folder / onnx_graph.FILE), load_external_data=False).graph
+        head = next(n for n in graph.node if "logits" in n.output)
+        cut = next(n for n in graph.node if n.output[0] == head.input[0])
+        assert cut.op_type == "Slice" and cut.input[0] == "hidden_states"
+        tokens = [(17 * i + 5) % target.vocab for i in range(12)]
+        full = target.forward(tokens, target.new_cache())[0]                           # (12, V)
+        for keep in (1, 3):
+            kept = target.forward(tokens, target.new_cache(), keep=keep)[0]            # (keep, V)
+            assert kept.shape == (keep, target.vocab) and torch.equal(kept, full[-keep:])

@@ -200,9 +200,10 @@ def paid_in(spec: Timed, base: Timed, k: int, c: float) -> Paid | None:
 def overheads(runs: list[Timed], step: float) -> Overheads:
     """What these runs paid besides passes and draft steps (theory.Overheads), in steps of
     `step` ms, on the wall clock the rounds are timed with; the median over repeats."""
-    prefill, rest = [], []
+    prefill, rest, steps = [], [], []
     for t in runs:
         passes = sum(r.draft_ms + r.verify_ms for r in t.rounds)
         prefill.append(t.prefill_ms / step / max(1, t.tokens))
         rest.append((1e3 * t.seconds - t.prefill_ms - passes) / step / max(1, len(t.rounds)))
-    return Overheads(statistics.median(prefill), max(0.0, statistics.median(rest)))
+        steps.append(sum(r.target_forwards for r in t.rounds) / max(1, t.tokens))
+    return Overheads(statistics.median(prefill), max(0.0, statistics.median(rest)), statistics.median(steps))

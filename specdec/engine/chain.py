@@ -26,6 +26,8 @@ def verify(decoder, prop: Proposal, pending: list[int]) -> Verified:
     """p at the last prefix position and after each draft (m+1, V); the final hidden states of
     every fed position when the drafter reads them."""
     ids, keep = pending + prop.tokens, len(prop.tokens) + 1
+    if not ids:             # an autoregressive run's round 1: the prompt's pass gave p (Decoder.read_prompt)
+        return Verified(probs_from_logits(decoder.first_logits, decoder.settings.sampling), None, passes=0)
     reads = isinstance(decoder.drafter, FeatureReader)
     logits, feats = decoder.target.forward(ids, decoder.target_cache, keep, features=reads)   # (m+1, V)
     return Verified(probs_from_logits(logits, decoder.settings.sampling), feats)   # (m+1, V)

@@ -6,7 +6,9 @@ bookkeeping: the draft limit, timing, both caches, the `Round` record, the histo
 stops. What differs between a chain of drafts and a tree of drafts — how to draft, verify and
 decide — is a strategy module (chain.py, tree.py). `rounds()` wraps the decoder as a Python
 generator, so the app can advance a run one click at a time; `generate()` runs to the end.
-Mode "autoregressive" is the baseline: the same code path with k = 0.
+Mode "autoregressive" is the baseline: the same code path with k = 0, except that its prompt's
+pass reads the prompt's last token too and gives the first new token (as every plain generation
+loop does), so its round 1 makes no pass of its own.
 """
 from __future__ import annotations
 
@@ -59,6 +61,8 @@ class Decoder:
         self.target_cache = self.target.new_cache()
         self.policy = make_policy(settings.policy, settings.k, settings.confidence)
         self.prefill: Prefill | None = None    # the prompt read before round 1 (read_prompt)
+        self.whole_prompt = settings.mode == "autoregressive" and not batched   # read_prompt
+        self.first_logits: torch.Tensor | None = None   # (1, V) from the prompt's pass when it read it whole
         self.prompt_feats: torch.Tensor | None = None   # a feature drafter's: (len(prompt) - 1, H)
         self.history: list[Round] = []          # the rounds so far
         self.stop: str | None = None
@@ -85,15 +89,18 @@ class Decoder:
     def read_prompt(self, reused: int = 0, reused_feats: torch.Tensor | None = None) -> Prefill:
         """The prefill: the target reads the prompt but its last token (a feature drafter gets
         their features), then a drafter with its own cache reads them too. Round 1 then drafts.
-        reused: the first prompt tokens the target cache already holds (a server's prefix cache,
-        engine/serving.py), with their features for a feature drafter."""
+        An autoregressive run alone reads the whole prompt and keeps the last row's logits: its
+        round 1 has nothing to feed. reused: the first prompt tokens the target cache already
+        holds (a server's prefix cache, engine/serving.py), with their features for a feature drafter."""
         if self.prefill is not None:
             return self.prefill
-        ids, t0 = self.prompt_ids[:-1], time.perf_counter()
+        whole = self.whole_prompt and not reused
+        ids, t0 = self.prompt_ids if whole else self.prompt_ids[:-1], time.perf_counter()
         fresh, reads = ids[reused:], isinstance(self.drafter, FeatureReader)
         feats = reused_feats[:reused] if reads and reused_feats is not None else torch.zeros(0, 0)
         if fresh:
-            _, new = self.target.forward(fresh, self.target_cache, keep=1, features=reads)
+            last, new = self.target.forward(fresh, self.target_cache, keep=1, features=reads)   # (1, V)
+            self.first_logits = last if whole else None
             if reads:
                 feats = torch.cat([feats, new]) if reused else new
         if reads and len(feats):
@@ -141,7 +148,7 @@ class Decoder:
             n_accepted=len(out.kept), final=out.final, emitted=tuple(emitted),
             caches=Caches(plan.target_before, target_peak, self.target_cache.get_seq_length(),
                           plan.draft_before, draft_peak, self.drafter.cache_len()),
-            draft_forwards=prop.forwards, target_forwards=1, draft_ms=plan.draft_ms,
+            draft_forwards=prop.forwards, target_forwards=verified.passes, draft_ms=plan.draft_ms,
             verify_ms=verify_ms, stop=self.stop, tree=out.tree)
         self.history.append(rnd)
         return rnd

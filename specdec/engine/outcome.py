@@ -12,6 +12,7 @@ from specdec.trace.run import Final, Position, Tree
 class Verified:
     probs: torch.Tensor                # (1 + m, V) p at the last prefix position, then at each draft
     feats: torch.Tensor | None         # (pending + m, H) the target's final hidden states, if read
+    passes: int = 1                    # target passes it took (0: the prompt's pass gave p)
 
 
 @dataclass(frozen=True)

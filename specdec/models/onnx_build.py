@@ -134,7 +134,7 @@ def _build(source: Path, folder: Path) -> None:
             tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
             raise LoadError(N_("building the ONNX model failed: {detail}"), detail=tail[0][:200])
         model = tmp / "model"
-        onnx_graph.pad_attention(model / "model.onnx", model / onnx_graph.FILE)
+        onnx_graph.adapt(model / "model.onnx", model / onnx_graph.FILE)
         files = {p.name: _sha256(p) for p in sorted(model.iterdir()) if p.is_file()}
         record = {"source": _source_id(source), "versions": versions(), "options": list(OPTIONS),
                   "graph": onnx_graph.VERSION, "files": files}

@@ -21,7 +21,7 @@ import json
 import numpy as np
 import torch
 
-from specdec.models.onnx_graph import FILE, PADDED
+from specdec.models.onnx_graph import FILE, KEEP, PADDED
 
 FIRST_CAPACITY = 256     # cache rows allocated at first; doubled when a pass needs more
 
@@ -57,11 +57,10 @@ class OrtTarget:
 
     def forward(self, ids: list[int], cache: "OrtCache", keep: int = 0,
                 features: bool = False) -> tuple[torch.Tensor, torch.Tensor | None]:
-        """Feed `ids` after what `cache` holds: (keep or all rows, V) float32 logits, and the
-        final hidden states (len(ids), H) when `features`."""
-        logits, states = cache.run(ids)                          # (len(ids), V), (len(ids), H)
+        """Feed `ids` after what `cache` holds: (keep or all rows, V) float32 logits (the LM head
+        runs on those rows only), and the final hidden states (len(ids), H) when `features`."""
+        logits, states = cache.run(ids, min(keep, len(ids)) or len(ids))   # (keep, V), (len(ids), H)
         cache.length += len(ids)
-        logits = logits if not keep else logits[len(ids) - keep:]
         return logits, (states if features else None)
 
 
@@ -70,6 +69,7 @@ class OrtCache:
 
     def __init__(self, target: OrtTarget, capacity: int = FIRST_CAPACITY):
         self.target, self.length, self.buffers = target, 0, []
+        self.keep = torch.zeros(1, dtype=torch.int64)            # KEEP: logits of the last rows
         self.binding = target.session.io_binding()
         self._allocate(capacity)
 
@@ -83,7 +83,7 @@ class OrtCache:
             new[:, :, :self.length] = was[:, :, :self.length]
         values = [ort.OrtValue.ortvalue_from_numpy(b.numpy()) for b in self.buffers]     # the same memory
         self.mask = torch.ones((1, capacity), dtype=torch.int64)   # attention masks are its prefixes
-        b, self._rows = self.binding, 0                            # outputs to bind again
+        b, self._shape = self.binding, None                        # outputs to bind again
         b.clear_binding_outputs()
         for i in range(t.layers):
             for j, kind in enumerate(("key", "value")):
@@ -95,28 +95,32 @@ class OrtCache:
     def capacity(self) -> int:
         return self.buffers[0].shape[2]
 
-    def run(self, feed: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
+    def run(self, feed: list[int], keep: int) -> tuple[torch.Tensor, torch.Tensor]:
         """One pass of `feed` after `length` positions (writes their keys and values in place,
-        and the padded attention row's after them): (M, V) logits, (M, H) final hidden states."""
+        and the padded attention row's after them): the last `keep` rows' (keep, V) logits, and
+        (M, H) final hidden states."""
         width = self.length + len(feed) + PADDED                   # the padded attention's total length
         if width > self.capacity:
             self._allocate(max(2 * self.capacity, width))
-        if len(feed) != self._rows:
-            self._bind_rows(len(feed))
+        if (len(feed), keep) != self._shape:
+            self._bind_rows(len(feed), keep)
         self.ids.numpy()[0] = feed
         self.binding.bind_input("attention_mask", "cpu", 0, np.int64, [1, width], self.mask.data_ptr())
         self.target.session.run_with_iobinding(self.binding)
         return self.logits[0].clone(), self.states[0].clone()     # the buffers serve the next pass
 
-    def _bind_rows(self, rows: int) -> None:
-        """Input ids and outputs of a pass of `rows` tokens, bound once while passes keep that width."""
+    def _bind_rows(self, rows: int, keep: int) -> None:
+        """Input ids and outputs of a pass of `rows` tokens keeping `keep` rows' logits, bound
+        once while passes keep that shape."""
         t, b = self.target, self.binding
         self.ids = torch.empty((1, rows), dtype=torch.int64)                                   # (1, M)
-        self.logits, self.states = torch.empty((1, rows, t.vocab)), torch.empty((1, rows, t.hidden))
+        self.logits, self.states = torch.empty((1, keep, t.vocab)), torch.empty((1, rows, t.hidden))
+        self.keep[0] = keep
         b.bind_input("input_ids", "cpu", 0, np.int64, [1, rows], self.ids.data_ptr())
+        b.bind_input(KEEP, "cpu", 0, np.int64, [1], self.keep.data_ptr())
         for name, out in (("logits", self.logits), ("hidden_states", self.states)):
             b.bind_output(name, "cpu", 0, np.float32, list(out.shape), out.data_ptr())
-        self._rows = rows
+        self._shape = (rows, keep)
 
     # the cache API the engine uses on transformers' DynamicCache
     def get_seq_length(self) -> int:

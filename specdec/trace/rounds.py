@@ -132,9 +132,11 @@ class Prefill:
     """Before round 1 the target reads the prompt (the prefill of every serving engine). It reads
     all but the prompt's last token: round 1 feeds that one together with the drafts, so the
     target's distribution of the first new token is verification's first row and the prefill
-    emits no token. A drafter with a KV cache of its own reads the same tokens (draft_tokens)."""
-    tokens: int              # prompt tokens the target read (all but the last; fewer when a
-                             # server's prefix cache held the first ones: engine/serving.py)
+    emits no token. A drafter with a KV cache of its own reads the same tokens (draft_tokens).
+    An autoregressive run (not in a batch) reads the whole prompt: its pass gives the first
+    new token's distribution, and round 1 makes no pass (target_forwards 0)."""
+    tokens: int              # prompt tokens the target read (all but the last, or all; fewer
+                             # when a server's prefix cache held the first ones: engine/serving.py)
     target_ms: float
     target_cache: int        # the target's cache length after it
     draft_tokens: int        # prompt tokens the drafter read (0: it keeps no cache of the prompt)

@@ -293,7 +293,7 @@ def check_run(run) -> None:
     _need(all(key.isdigit() for key in run.vocab), "run.vocab", "keys must be token ids")
     _need(all(isinstance(text, str) for text in run.vocab.values()), "run.vocab", "values must be token texts")
     if run.prefill is not None:
-        _need(run.prefill.tokens < max(1, len(run.prompt_ids)) and run.prefill.target_ms >= 0
+        _need(run.prefill.tokens <= len(run.prompt_ids) and run.prefill.target_ms >= 0
               and run.prefill.draft_ms >= 0, "run.prefill", "the prefill reads at most the prompt, in time >= 0")
     for i, m in enumerate(run.messages or ()):
         _need(m.role in ("system", "user", "assistant"), f"run.messages[{i}].role",

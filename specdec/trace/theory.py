@@ -53,6 +53,8 @@ class Overheads:
     pass = 1). Theorem 3.8 counts neither: both pull a measured speedup toward 1."""
     prefill: float = 0.0      # reading the prompt (both models'), per generated token
     per_round: float = 0.0    # the engine's bookkeeping between passes, per round
+    steps: float = 1.0        # an autoregressive run's one-token passes per generated token
+                              # (below 1: its prompt's pass gave the first token)
 
 
 def profile_speedup(accepted: list[int], k: int, c: float, v: float) -> float:
@@ -65,5 +67,6 @@ def run_speedup(tokens: float, k: int, c: float, v: float,
                 spec: Overheads = Overheads(), base: Overheads = Overheads()) -> float:
     """A whole run's speedup, Theorem 3.8's rounds (k draft steps at c, one pass at v, `tokens`
     kept a round) plus what each run pays besides (`spec`: the speculative run, `base`: the
-    autoregressive one): (base.prefill + 1 + base.per_round) / (spec.prefill + (k·c + v + spec.per_round) / tokens)."""
-    return (base.prefill + 1 + base.per_round) / (spec.prefill + (k * c + v + spec.per_round) / tokens)
+    autoregressive one): (base.prefill + base.steps + base.per_round) /
+    (spec.prefill + (k·c + v + spec.per_round) / tokens)."""
+    return (base.prefill + base.steps + base.per_round) / (spec.prefill + (k * c + v + spec.per_round) / tokens)

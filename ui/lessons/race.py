@@ -55,7 +55,7 @@ def race(pair, prompt: Prompt, settings: Settings,
 def why(alone: Racer, spec: Racer, backend: str, cpu: str) -> str | None:
     """Why the race came out as it did, from its own rounds: a speculative round's price in
     target steps (its verification pass plus its drafting) against the tokens it kept."""
-    steps = [r.verify_ms for r in alone.decoder.history]
+    steps = [r.verify_ms for r in alone.decoder.history if r.target_forwards]   # round 1: the prompt's pass
     rounds = spec.decoder.history
     if not steps or not rounds:
         return None
