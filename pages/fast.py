@@ -246,10 +246,12 @@ def bench_drafter(result) -> str:
 
 
 def benchmark() -> None:
-    st.header(_("6 · The benchmark: this engine vs transformers"))
-    st.write(_("`python -m specdec bench --out build/bench.json` runs autoregressive, speculative, "
-               "transformers `generate()` and assisted generation side by side (see the README). "
-               "Its results show up here; you can also upload a file from another machine."))
+    st.header(_("6 · The benchmark: this engine vs the plain ways to run the same model"))
+    st.write(_("`python -m specdec bench --out build/bench.json` runs this engine's autoregressive and "
+               "speculative decoding on each target backend, transformers `generate()` and assisted "
+               "generation, ONNX Runtime's own generation loop and, where it is built (`make peers`), "
+               "llama.cpp, side by side (see the README). Its results show up here; you can also upload "
+               "a file from another machine."))
     upload = file_uploader(_("Benchmark JSON"), ["json"], key="fast_bench_file")
     result, error = speed.read_bench(upload.getvalue() if upload else None)
     if error:
@@ -265,10 +267,12 @@ def benchmark() -> None:
         st.caption(_("Assisted rows: transformers' own counterpart: {how}.").format(
             how=md(result.library_drafting)))
     if upload is None and not speed.BENCH_FILE.exists():
-        st.caption(_("Shipped measurement (no build/bench.json here yet): {cpu}, {threads} thread(s); the "
-                     "target multiplied in {how}.").format(
-            cpu=md(result.machine.cpu or "?"), threads=result.machine.threads or "?",
-            how=md(kernel_line(result.machine.target_kernels or "float32"))))
+        m = result.machine
+        how = (_("the target ran on ONNX Runtime (int4 weights re-quantised by onnxruntime-genai's "
+                 "builder: a different model from the GGUF's own Q4_1 blocks)") if m.backend == "onnx" else
+               _("the target multiplied in {how}").format(how=md(kernel_line(m.target_kernels or "float32"))))
+        st.caption(_("Shipped measurement (no build/bench.json here yet): {cpu}, {threads} thread(s); "
+                     "{how}.").format(cpu=md(m.cpu or "?"), threads=m.threads or "?", how=how))
     for setting in result.settings:
         if setting.baseline:
             st.write(speed.baseline_caption(setting))

@@ -119,7 +119,7 @@ def test_fast_page_shows_the_shipped_benchmark_against_the_fastest_plain_ways(ti
     setting's line computed from its rows."""
     from ui.lessons import speed
     monkeypatch.setattr(speed, "BENCH_FILE", tmp_path / "none.json")
-    from specdec.bench.record import Bench
+    from specdec.bench.record import Bench, RowKind
     shipped = Bench.from_json(speed.SHIPPED_BENCH.read_bytes())
     at = app(tiny_dirs, page="pages/fast.py")
     assert not at.exception and not at.error
@@ -127,6 +127,10 @@ def test_fast_page_shows_the_shipped_benchmark_against_the_fastest_plain_ways(ti
     lines = [m.value for m in at.markdown if "the faster plain baseline" in m.value]
     assert lines == [speed.baseline_caption(s) for s in shipped.settings]
     assert "transformers as a user loads the model" in lines[0]
+    genai = shipped.settings[0].row(RowKind.GENAI)                    # the runtime's own loop, its rate
+    assert f"(onnxruntime-genai) on the same build: {genai.tokens_per_s:.1f} tokens/s" in lines[0]
+    assert "This engine with the target on torch" in lines[0] and "llama.cpp on the same GGUF" in lines[0]
+    assert any("the target ran on ONNX Runtime" in c.value for c in at.caption)
 
 
 def test_where_page_shows_the_shipped_real_pair_result_with_what_its_positions_say(monkeypatch, tmp_path):

@@ -266,6 +266,12 @@ def baseline_caption(setting: Setting) -> str:
     if llama:
         text += " " + _("llama.cpp on the same GGUF: {rate}").format(rate=llama) + \
             (_(", with its prompt lookup {rate}").format(rate=lookup) if lookup else "") + "."
+    genai, torch_ar = _rate(setting.row(RowKind.GENAI)), _rate(setting.row(RowKind.AR_TORCH))
+    if genai:
+        text += " " + _("ONNX Runtime's own generation loop (onnxruntime-genai) on the same build: "
+                        "{rate}.").format(rate=genai)
+    if torch_ar:
+        text += " " + _("This engine with the target on torch: {rate}.").format(rate=torch_ar)
     return text.strip()
 
 
