@@ -35,6 +35,8 @@ def test_greedy_autoregressive_baseline_matches_too(pair):
         # the prompt's pass read it whole and gave the first token: round 1 made no pass
         assert run.prefill.tokens == len(run.prompt_ids) and run.prefill.target_cache == len(run.prompt_ids)
         assert [r.target_forwards for r in run.rounds] == [0] + [1] * (len(run.rounds) - 1)
+        assert run.prefill.first_token and run.metrics.target_forwards == len(run.token_ids)   # N tokens, N passes
+        assert run.metrics.target_calls_saved == 0
 
 
 @pytest.mark.parametrize("drafter", ["model", "ngram"])

@@ -31,9 +31,7 @@ def test_a_self_draft_accepts_everything_and_plain_decoding_passes_once_per_toke
     result = many.compare(arms, PROMPTS)
     stats = many.summary(result)
     assert stats["self"]["acceptance_rate"].lo == stats["self"]["acceptance_rate"].hi == 1.0
-    # one pass per token after the first, which the prompt's own pass gave
-    assert all(r["tokens"] == 8 for r in result["runs"]["plain"])
-    assert stats["plain"]["passes_per_token"].lo == stats["plain"]["passes_per_token"].hi == 7 / 8
+    assert stats["plain"]["passes_per_token"].mean == 1.0      # the first token's is the prompt's own
     assert stats["plain"]["acceptance_rate"] is None           # nothing drafted: no rate, not 0
     assert stats["self"]["passes_per_token"].hi < 1.0
 

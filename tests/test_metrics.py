@@ -139,3 +139,14 @@ def test_a_repeat_pays_its_prices_in_its_own_steps():
                    base, 2, c=0.9).c == 0.9                          # no draft forward: the given c
     assert paid.spec.prefill == pytest.approx(20 / 10 / 3) and paid.base.prefill == pytest.approx(15 / 10 / 3)
     assert paid_in(spec, base, 3, c=0.4) is None                     # no round drafted 3
+
+
+def test_a_prompt_pass_that_gave_the_first_token_counts_as_its_pass():
+    from specdec.trace.rounds import Prefill
+    rounds = [fake_round(4, 4), fake_round(4, 1), fake_round(4, 0), fake_round(2, 2)]   # 4 passes, 11 tokens
+    read = Prefill(9, 30.0, 9, 0, 0.0, 0)
+    gave = Prefill(9, 30.0, 9, 0, 0.0, 0, first_token=True)
+    assert summarize(rounds, read).target_forwards == 4
+    m = summarize(rounds, gave)
+    assert m.target_forwards == 5 and m.target_calls_saved == pytest.approx(1 - 5 / 11)
+    assert m.draft_per_verify == summarize(rounds).draft_per_verify     # priced by the rounds' passes

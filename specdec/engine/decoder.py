@@ -111,7 +111,7 @@ class Decoder:
         t2 = time.perf_counter()
         self.prefill = Prefill(len(fresh), (t1 - t0) * 1e3, self.target_cache.get_seq_length(),
                                draft_tokens, (t2 - t1) * 1e3, self.drafter.cache_len(),
-                               len(ids) if reads else 0)
+                               len(ids) if reads else 0, self.first_logits is not None)
         return self.prefill
 
     def step(self) -> Round:

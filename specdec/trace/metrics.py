@@ -5,10 +5,13 @@
 - per-position acceptance[i] = rounds whose draft i was accepted / rounds that drafted i
   (a tree round counts by depth: it "drafted i" when a node reached depth i)
 - histogram[j] = rounds that accepted exactly j drafts
+- target forwards = the passes whose logits gave tokens' distributions: every round's, and the
+  prompt's own pass where its last row gave the first token (an autoregressive run, as in every
+  plain loop: N tokens, N passes)
 - target calls saved = 1 − target forwards / tokens emitted
-None of these counts the prefill (the target reading the prompt before round 1, `Prefill`):
-it drafts nothing and emits nothing; its time is `prefill_ms`, which a wall-clock tokens/s
-of the whole run includes.
+Otherwise none of these counts the prefill (the target reading the prompt before round 1,
+`Prefill`): a speculative run's drafts nothing and emits nothing; its time is `prefill_ms`,
+which a wall-clock tokens/s of the whole run includes.
 """
 from __future__ import annotations
 
@@ -82,10 +85,11 @@ def summarize(rounds: Sequence[Round], prefill: Prefill | None = None) -> Metric
     accepted = sum(r.n_accepted for r in rounds)
     tokens = sum(len(r.emitted) for r in rounds)
     betas = [p.beta for r in rounds for p in r.positions if p.verdict != "discarded"]
-    t_fw = sum(r.target_forwards for r in rounds)
+    passes = sum(r.target_forwards for r in rounds)                 # the rounds' own, timed in verify_ms
+    t_fw = passes + int(prefill is not None and prefill.first_token)
     d_fw = sum(r.draft_forwards for r in rounds)
     draft_ms, verify_ms = sum(r.draft_ms for r in rounds), sum(r.verify_ms for r in rounds)
-    per_draft, per_target = _ratio(draft_ms, d_fw), _ratio(verify_ms, t_fw)
+    per_draft, per_target = _ratio(draft_ms, d_fw), _ratio(verify_ms, passes)
     cost = None if per_draft is None or not per_target else per_draft / per_target
     alpha = sum(betas) / len(betas) if betas else None
     exp_tokens, exp_speed = _theory(alpha, rounds, cost)

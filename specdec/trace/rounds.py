@@ -134,7 +134,8 @@ class Prefill:
     target's distribution of the first new token is verification's first row and the prefill
     emits no token. A drafter with a KV cache of its own reads the same tokens (draft_tokens).
     An autoregressive run (not in a batch) reads the whole prompt: its pass gives the first
-    new token's distribution, and round 1 makes no pass (target_forwards 0)."""
+    new token's distribution (first_token), and round 1 makes no pass of its own (its
+    target_forwards 0; the run's metrics count the prompt's pass for it)."""
     tokens: int              # prompt tokens the target read (all but the last, or all; fewer
                              # when a server's prefix cache held the first ones: engine/serving.py)
     target_ms: float
@@ -144,6 +145,8 @@ class Prefill:
     draft_cache: int         # the drafter's cache length after it
     features: int = 0        # positions whose final hidden states went to a feature draft
                              # (EAGLE), which reads them in round 1: its cache is still empty
+    first_token: bool = False  # it read the whole prompt and its last row gave the first new
+                               # token (an autoregressive run): it counts as that token's pass
 
 
 @dataclass(frozen=True)
