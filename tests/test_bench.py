@@ -121,9 +121,12 @@ def test_the_fast_page_reads_bench_json(result, tmp_path):
     assert len(rows) == 2 * (len(ROWS) - 3) and {r["temperature"] for r in rows} == {0.0, 1.0}
     spec = [r for r in rows if r["row"] == "engine speculative" and r["temperature"] == 1.0][0]
     fig = bench_figure(rows, 1.0)
-    assert [t.name for t in fig.data][:3] == ["Theorem 3.8 bound", "bound at the measured verification "
-                                              "cost", "engine speculative"]
-    assert list(fig.data[2].y) == [spec["speedup"]]
+    assert [t.name for t in fig.data][:4] == ["Theorem 3.8 bound", "bound at the measured verification "
+                                              "cost", "whole runs predicted from what they paid",
+                                              "engine speculative"]
+    assert spec["predicted_run"] > 0 and list(fig.data[2].y) == [spec["predicted_run"]] * 2   # one k: a segment
+    assert spec["measured_over_predicted_run"] == pytest.approx(spec["speedup_vs_engine_ar"] / spec["predicted_run"])
+    assert list(fig.data[3].y) == [spec["speedup"]]
     # one k: each bound a level segment around it, so the lines the caption compares are drawn
     assert list(fig.data[0].y) == [spec["bound"]] * 2 and list(fig.data[1].y) == [spec["bound_with_verify"]] * 2
     assert list(fig.data[0].x) == [spec["k"] - 0.3, spec["k"] + 0.3]

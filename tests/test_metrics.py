@@ -120,7 +120,7 @@ def test_a_repeat_pays_its_prices_in_its_own_steps():
     from dataclasses import replace
     from types import SimpleNamespace as NS
 
-    from specdec.bench.measure import Timed, paid_in
+    from specdec.bench.measure import Timed, paid_in, whole_run
 
     def replace_ns(ns, **changes):
         return NS(**{**vars(ns), **changes})
@@ -139,6 +139,10 @@ def test_a_repeat_pays_its_prices_in_its_own_steps():
                    base, 2, c=0.9).c == 0.9                          # no draft forward: the given c
     assert paid.spec.prefill == pytest.approx(20 / 10 / 3) and paid.base.prefill == pytest.approx(15 / 10 / 3)
     assert paid_in(spec, base, 3, c=0.4) is None                     # no round drafted 3
+    # the bench's whole-run prediction: 1.5 tokens a round at those prices, both prompts' reading
+    # (the rounds fill the runs' times here, so no bookkeeping is left over), 3 passes for 3 tokens
+    assert whole_run(spec, base, 2, c=0.9) == pytest.approx((15 / 10 / 3 + 1) / (20 / 10 / 3 + (2 * 0.4 + 1.6) / 1.5))
+    assert whole_run(spec, base, 3, c=0.4) is None
 
 
 def test_a_prompt_pass_that_gave_the_first_token_counts_as_its_pass():

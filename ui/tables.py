@@ -34,6 +34,7 @@ HEADERS = {
     "draft_ms": N_("drafting ms per round"),
     "bound": N_("bound"), "measured_over_bound": N_("measured / bound"),
     "bound_with_verify": N_("bound at v"), "measured_over_bound_with_verify": N_("measured / bound at v"),
+    "predicted_run": N_("whole-run prediction"), "measured_over_predicted_run": N_("measured / whole-run prediction"),
 }
 
 

@@ -16,7 +16,7 @@ from specdec.engine.decoder import generate
 from specdec.models.backend import TorchBackend
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
-from specdec.trace.theory import Overheads
+from specdec.trace.theory import Overheads, run_speedup
 
 # Bumped whenever the engine's own speed changes (2: a memory-bound target runs on prepacked
 # weights, models/packed.py; 3: its draft on bfloat16 copies). Kept and shipped timings carry
@@ -207,3 +207,12 @@ def overheads(runs: list[Timed], step: float) -> Overheads:
         rest.append((1e3 * t.seconds - t.prefill_ms - passes) / step / max(1, len(t.rounds)))
         steps.append(sum(r.target_forwards for r in t.rounds) / max(1, t.tokens))
     return Overheads(statistics.median(prefill), max(0.0, statistics.median(rest)), statistics.median(steps))
+
+
+def whole_run(spec: Timed, base: Timed, k: int, c: float) -> float | None:
+    """theory.run_speedup for one speculative run set against its autoregressive one: the
+    tokens its rounds kept, priced as both paid (paid_in). None: nothing to price."""
+    paid = paid_in(spec, base, k, c)
+    if paid is None or not spec.rounds:
+        return None
+    return run_speedup(spec.tokens / len(spec.rounds), k, paid.c, paid.v, paid.spec, paid.base)

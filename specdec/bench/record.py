@@ -80,6 +80,8 @@ class Row:
     measured_over_bound: float | None = None
     bound_with_verify: float | None = None         # the same with the measured pass price v
     measured_over_bound_with_verify: float | None = None
+    predicted_run: float | None = None             # the whole runs, as they paid (measure.whole_run)
+    measured_over_predicted_run: float | None = None
 
     @property
     def kind(self) -> RowKind:

@@ -31,7 +31,15 @@ import torch
 from specdec.bench import agreement, ort_genai, peers
 from specdec.bench.clock import Lap, stopwatch
 from specdec.bench.hf_baseline import hf_generate, library_drafting, user_load_why, user_loaded
-from specdec.bench.measure import BUSY_LOAD, drafter_cost, machine_load, verify_cost, verify_cost_in_run
+from specdec.bench.measure import (
+    BUSY_LOAD,
+    Timed,
+    drafter_cost,
+    machine_load,
+    verify_cost,
+    verify_cost_in_run,
+    whole_run,
+)
 from specdec.bench.record import Bench, Clock, Clocks, Machine, Mismatch, Row, RowKind, Setting
 from specdec.drafters.registry import DRAFTERS, tree_for
 from specdec.engine.decoder import generate
@@ -67,6 +75,11 @@ class Measured:
     target_forwards: int | None = 0
     outputs: list[list[int]] = field(default_factory=list)
     rounds: list = field(default_factory=list)
+    prefill_ms: float = 0.0          # the first repeat's prompt reading (engine rows), wall-clock
+
+    def first(self) -> Timed:
+        """The first repeat as measure.Timed (its rounds, time and prompt reading)."""
+        return Timed(self.tokens, self.seconds[0], tuple(self.rounds), (), prefill_ms=self.prefill_ms)
 
     @property
     def tokens_per_s(self) -> float:
@@ -82,29 +95,30 @@ class Measured:
 
 
 def _one(row: str, pair, prompt: str, settings: Settings, seed: int, length: int | None = None):
-    """(ids, Lap, target forwards, rounds) for one prompt; `length`: the tokens the engine's
-    autoregressive row made for it, which onnxruntime-genai's loop is told to make (ort_genai.py)."""
+    """(ids, Lap, target forwards, rounds, prompt reading ms) for one prompt; `length`: the tokens
+    the engine's autoregressive row made for it, which onnxruntime-genai's loop is told to make
+    (ort_genai.py). Rows other than the engine's have no rounds (their prompt reading: 0)."""
     if row.startswith("engine"):
         mode = "autoregressive" if row in (K.AR, K.AR_TORCH) else "speculative"
         on = replace(pair, backend=None) if row in ON_TORCH else pair          # None: torch
         with stopwatch() as lap:
             run = generate(on, prompt, settings, seed=seed, lean=True, mode=mode)
-        return list(run.token_ids), lap, run.metrics.target_forwards, list(run.rounds)
+        return list(run.token_ids), lap, run.metrics.target_forwards, list(run.rounds), run.metrics.prefill_ms
     if row == GENAI:
         ids, lap = ort_genai.generate(pair, encode_prompt(pair, prompt)[1], settings, seed,
                                       torch.get_num_threads(), length)
-        return ids, lap, len(ids), []
+        return ids, lap, len(ids), [], 0.0
     if row in PEERS:
         lookup = settings.k if row == PEERS[1] else None
         n, lap = peers.generate(source_gguf(pair.target_name), prompt, settings, seed,
                                 torch.get_num_threads(), lookup)
-        return [-1] * n, lap, None, []                   # text out: counted, not compared
+        return [-1] * n, lap, None, [], 0.0                 # text out: counted, not compared
     if row == USER_LOADED:
         ids, lap, forwards = hf_generate(pair, prompt, settings, seed, model=user_loaded(pair.target_name))
-        return ids, lap, forwards, []
+        return ids, lap, forwards, [], 0.0
     assistant = None if row == K.HF else "constant" if row == K.ASSISTED_K else "defaults"
     ids, lap, forwards = hf_generate(pair, prompt, settings, seed, assistant, settings.k)
-    return ids, lap, forwards, []
+    return ids, lap, forwards, [], 0.0
 
 
 def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Measured,
@@ -113,7 +127,8 @@ def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Meas
     first; `lengths`: new tokens to make per prompt, for a runtime's own loop (_one)."""
     first, total = not m.seconds, Lap()
     for i, prompt in enumerate(prompts):
-        ids, lap, forwards, rounds = _one(row, pair, prompt, settings, seed=i, length=lengths[i] if lengths else None)
+        ids, lap, forwards, rounds, prefill_ms = _one(row, pair, prompt, settings, seed=i,
+                                                      length=lengths[i] if lengths else None)
         total.wall += lap.wall
         total.cpu += lap.cpu
         if first:
@@ -122,6 +137,7 @@ def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Meas
                 else m.target_forwards + forwards                  # llama.cpp: not counted
             m.outputs.append(ids)
             m.rounds += rounds
+            m.prefill_ms += prefill_ms
     m.seconds.append(total.wall)
     m.cpu_seconds.append(total.cpu)
 
@@ -228,7 +244,12 @@ def summarize_row(name: str, m: Measured, base: Measured, k: int, c: float, v: f
     s = summarize(m.rounds)
     row = replace(row, acceptance_rate=s.acceptance_rate, mean_acceptance_length=s.mean_acceptance_length,
                   alpha=s.mean_beta)
-    return _with_bounds(row, s.mean_beta or 0.0, k, c, v) if name == K.SPEC else row   # one fixed k
+    if name != K.SPEC:                                                   # one fixed k
+        return row
+    predicted = whole_run(m.first(), engine.first(), k, c) if engine.seconds else None
+    own = row.speedup_vs_engine_ar
+    return replace(_with_bounds(row, s.mean_beta or 0.0, k, c, v), predicted_run=predicted,
+                   measured_over_predicted_run=own / predicted if own is not None and predicted else None)
 
 
 def _with_bounds(row: Row, alpha: float, k: int, c: float, v: float) -> Row:
@@ -356,6 +377,6 @@ def flat_rows(result: Bench) -> list[dict]:
     """One dict per (temperature, k, row) with the headline numbers (for tables and charts)."""
     keys = ("tokens_per_s", "target_forwards_per_token", "acceptance_rate", "mean_acceptance_length",
             "speedup", "speedup_vs_engine_ar", "bound", "measured_over_bound", "bound_with_verify",
-            "measured_over_bound_with_verify")
+            "measured_over_bound_with_verify", "predicted_run", "measured_over_predicted_run")
     return [{"temperature": s.temperature, "k": s.k, "v": s.verify_cost, "row": r.row,
              **{key: getattr(r, key) for key in keys}} for s in result.settings for r in s.rows]

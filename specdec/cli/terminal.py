@@ -93,7 +93,8 @@ COLUMNS = (("tok/s", "tokens_per_s", ".1f", 8), ("fwd/tok", "target_forwards_per
            ("speedup", "speedup", ".2f", 9), ("wall", "speedup_wall", ".2f", 6), ("cpu", "speedup_cpu", ".2f", 6),
            ("bound", "bound", ".2f", 7),
            ("meas/bound", "measured_over_bound", ".2f", 11), ("bound(v)", "bound_with_verify", ".2f", 10),
-           ("meas/bound(v)", "measured_over_bound_with_verify", ".2f", 14))
+           ("meas/bound(v)", "measured_over_bound_with_verify", ".2f", 14),
+           ("run", "predicted_run", ".2f", 6), ("meas/run", "measured_over_predicted_run", ".2f", 9))
 
 
 CLOCK_NOTE = {   # which clock the headline speedup used (specdec/bench/clock.py)
@@ -124,7 +125,9 @@ def _head(result: Bench) -> list[str]:
              f"max_new_tokens {result.max_new_tokens}  repeats {result.repeats}  "
              f"c = {result.c:.3f} ({_cell(result.draft_step_ms, '.2f')} / {_cell(result.target_step_ms, '.2f')} ms)",
              "bound = Theorem 3.8 from measured alpha and c (a verification pass priced at one target "
-             "step); bound(v) = the same with the measured price v of a (k+1)-token pass"]
+             "step); bound(v) = the same with the measured price v of a (k+1)-token pass; run = the "
+             "whole runs predicted from what they paid (each round's tokens, c and v as paid, plus "
+             "reading the prompt and the bookkeeping, in both modes)"]
     if RowKind.SPEC_DEFAULTS not in result.skipped_rows:
         lines.append("library defaults = up to 20 drafts a round, stop drafting after a draft with "
                      "q(d) < 0.4 (transformers also adapts that threshold during a run); the same in "

@@ -108,7 +108,8 @@ def tokens_figure(measured: list[dict]) -> go.Figure:
 
 
 def bench_figure(rows: list[dict], temperature: float) -> go.Figure:
-    """Speedup over k at one temperature: each measured row, Theorem 3.8, and the bound at v_k."""
+    """Speedup over k at one temperature: each measured row, Theorem 3.8, the bound at v_k, and
+    the whole runs predicted from what they paid (files from older benches lack it)."""
     rows = [r for r in rows if r["temperature"] == temperature]
     ks = sorted({r["k"] for r in rows})
     spec = {r["k"]: r for r in rows if r["row"] == "engine speculative"}
@@ -121,6 +122,11 @@ def bench_figure(rows: list[dict], temperature: float) -> go.Figure:
         ys = [spec[k][key] for k in ks]
         fig.add_trace(go.Scatter(x=xs, y=ys if len(ks) > 1 else ys * 2, name=_(name), mode="lines",
                                  line=dict(color=COLORS["target"], dash=dash)))
+    if all(spec[k].get("predicted_run") for k in ks):
+        ys = [spec[k]["predicted_run"] for k in ks]
+        fig.add_trace(go.Scatter(x=xs, y=ys if len(ks) > 1 else ys * 2, mode="lines",
+                                 name=_("whole runs predicted from what they paid"),
+                                 line=dict(color=COLORS["draft"], width=3)))
     styles = {"engine speculative": (COLORS["bonus"], "solid"),
               "transformers assisted (k, constant)": (COLORS["draft"], "solid"),
               "engine speculative (library defaults)": (COLORS["bonus"], "dot"),
