@@ -286,6 +286,8 @@ def benchmark() -> None:
                  "that suits the draft better than the average α suggests. Dotted: transformers' "
                  "default drafting (up to 20 drafts a round, stop when q(d) < 0.4) in the library "
                  "and in this engine — it ignores k, so it is flat."))
+    for line in filter(None, (speed.bench_run_caption(rows, t) for t in temps)):
+        st.caption(line)
     for t in temps:                          # rows of one temperature: the same text to draft
         acceptance_note([(md(f"{bench_row(r['row'])} (T = {t:g}, k = {r['k']})"), r["acceptance_rate"],
                           r["mean_acceptance_length"]) for r in rows if r["temperature"] == t])

@@ -91,3 +91,15 @@ def test_the_profile_caption_says_what_the_prompt_and_the_bookkeeping_cost():
     assert "0.80 steps per generated token" in text and "(1.05 with the draft's own reading)" in text
     assert "0.12 steps per round" in text
     assert "It lands within 4% of the measured speedup at every k (largest gap at k = 1)" in text   # 0.88 / 0.85
+
+
+def test_the_bench_run_caption_says_how_far_the_whole_run_prediction_lands():
+    from ui.lessons.speed import bench_run_caption
+
+    def row(k, measured, predicted, name="engine speculative"):
+        return {"row": name, "temperature": 0.0, "k": k, "speedup_vs_engine_ar": measured, "predicted_run": predicted}
+    rows = [row(2, 0.68, 0.62), row(4, 0.49, 0.45), row(2, 1.0, None, "engine autoregressive")]
+    text = bench_run_caption(rows, 0.0)           # gaps 0.68 / 0.62 - 1 = 9.7 %, 0.49 / 0.45 - 1 = 8.9 %
+    assert "within 10% of it at every k (largest gap at k = 2: measured 0.68×, predicted 0.62×)" in text
+    assert bench_run_caption([row(2, 0.68, None)], 0.0) is None        # a file from before the column
+    assert bench_run_caption(rows, 1.0) is None                         # no rows at that temperature
