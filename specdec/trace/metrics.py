@@ -10,7 +10,7 @@
   plain loop: N tokens, N passes)
 - target calls saved = 1 − target forwards / tokens emitted
 Otherwise none of these counts the prefill (the target reading the prompt before round 1,
-`Prefill`): a speculative run's drafts nothing and emits nothing; its time is `prefill_ms`,
+`Prefill`): a speculative run's prefill drafts nothing and emits nothing; its time is `prefill_ms`,
 which a wall-clock tokens/s of the whole run includes.
 """
 from __future__ import annotations
