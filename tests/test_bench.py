@@ -5,6 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from specdec.bench.greedy import greedy_mismatches
 from specdec.bench.measure import verify_cost_in_run
 from specdec.bench.record import Bench, Row, RowKind, Setting
 from specdec.bench.runner import (
@@ -15,7 +16,6 @@ from specdec.bench.runner import (
     USER_LOADED,
     bench,
     flat_rows,
-    greedy_mismatches,
 )
 from specdec.cli.terminal import table
 from specdec.prompts import KINDS, load_prompts, round_robin, select

@@ -83,7 +83,7 @@ def test_greedy_parity_on_the_fast_pair():
     """Speculative greedy == transformers' greedy, token for token, on 20 bundled prompts.
     A split is accepted only at a genuine near-tie (top-2 gap < NEAR_TIE), which batched and
     1-token forwards may break differently in the last float bits."""
-    from specdec.bench.runner import top2_gap
+    from specdec.bench.greedy import top2_gap
     from specdec.prompts import load_prompts, round_robin
     from specdec.rules.sampling import NEAR_TIE
     pair = specdec.load_pair(FAST_TARGET, FAST_DRAFT)

@@ -205,7 +205,7 @@ def references(smol):
 def test_greedy_with_the_draft_equals_transformers_on_20_chat_prompts(smol_pair, references):
     """Token for token; a split is allowed only at a measured near-tie of the target. k cycles
     through 2, 4 and 8 over the prompts (each k on 6-7 prompts, every prompt once per draft)."""
-    from specdec.bench.runner import top2_gap
+    from specdec.bench.greedy import top2_gap
     from specdec.rules.sampling import NEAR_TIE
     for i, (label, chat, ref) in enumerate(references):
         k = (2, 4, 8)[i % 3]

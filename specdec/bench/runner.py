@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 
 import torch
 
-from specdec.bench import agreement, ort_genai, peers
+from specdec.bench import agreement, greedy, ort_genai, peers
 from specdec.bench.clock import Lap, stopwatch
 from specdec.bench.hf_baseline import hf_generate, library_drafting, user_load_why, user_loaded
 from specdec.bench.measure import (
@@ -40,15 +40,14 @@ from specdec.bench.measure import (
     verify_cost_in_run,
     whole_run,
 )
-from specdec.bench.record import Bench, Clock, Clocks, Machine, Mismatch, Row, RowKind, Setting
+from specdec.bench.record import Bench, Clock, Clocks, Machine, Row, RowKind, Setting
 from specdec.drafters.registry import DRAFTERS, tree_for
 from specdec.engine.decoder import generate
 from specdec.engine.prompt import encode_prompt
 from specdec.errors import LoadError
-from specdec.models import kernels, precision
+from specdec.models import kernels
 from specdec.models.backend import describe as describe_backend
 from specdec.models.names import source_gguf
-from specdec.rules.sampling import NEAR_TIE
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
 from specdec.trace.theory import expected_speedup, speedup_with_verify, verify_ceiling
@@ -145,7 +144,7 @@ def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Meas
 ASSISTED = K.ASSISTED_K, K.ASSISTED_DEFAULTS
 DEFAULTS = K.ASSISTED_DEFAULTS, K.SPEC_DEFAULTS    # the library's drafting defaults, and this engine's copy
 USER_LOADED = K.USER_LOADED
-PEERS = K.LLAMA, K.LLAMA_LOOKUP
+PEERS = greedy.PEERS                    # llama.cpp: text out, counted, not compared
 BASELINES = K.AR, K.USER_LOADED          # the speedups' reference: the faster of the two
 STRICT_MARGIN = 1.05                     # --strict: the user's load may not beat the engine by more
 
@@ -259,35 +258,6 @@ def _with_bounds(row: Row, alpha: float, k: int, c: float, v: float) -> Row:
                    measured_over_bound_with_verify=own / bound_v)
 
 
-def greedy_mismatches(outputs: dict[str, list[list[int]]]) -> list[dict]:
-    """Prompts where the rows' greedy outputs differ: the first differing position per row."""
-    names = list(outputs)
-    found = []
-    for i, reference in enumerate(outputs[names[0]]):
-        for name in names[1:]:
-            other = outputs[name][i]
-            if other != reference:
-                at = next((j for j, (a, b) in enumerate(zip(reference, other)) if a != b),
-                          min(len(reference), len(other)))
-                found.append({"prompt": i, "row": name, "reference": names[0], "position": at})
-    return found
-
-
-@torch.no_grad()
-def top2_gap(pair, prompt, reference: list[int], position: int) -> float:
-    """The target's top-2 probability gap where two greedy outputs first differ (prompt: text
-    or chat, encoded as the engine encodes it)."""
-    ids = encode_prompt(pair, prompt)[1] + reference[:position]
-    probs = pair.target(torch.tensor([ids], device=pair.device)).logits[0, -1].float().softmax(-1)
-    top = probs.topk(2).values.tolist()
-    return top[0] - top[1]
-
-
-def explain(gap: float) -> str:
-    kind = "a near-tie that float rounding can flip" if gap < NEAR_TIE else "not a near-tie: investigate"
-    return f"top-2 gap {gap:.2e} ({kind})"
-
-
 def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
           repeats: int, progress=None, trees: tuple[int, ...] = (),
           drafting: Settings = Settings()) -> Bench:
@@ -343,34 +313,7 @@ def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone:
     slower = bool(user and user.rate(clock) > STRICT_MARGIN * measured[K.AR].rate(clock))
     entry = Setting(k, t, rows, verify_cost=v, verify_cost_alone=v_alone, ceiling=verify_ceiling(k, c, v),
                     baseline=str(baseline), clock=Clock(clock), engine_slower_than_user_load=slower)
-    return _greedy_check(pair, prompts, measured, entry) if t == 0 else entry
-
-
-def _greedy_check(pair, prompts, measured: dict, entry: Setting) -> Setting:
-    """T = 0: the rows that must agree token for token, where they do not, and how close the
-    target's top two were there."""
-    groups, why = comparable(pair, measured)
-    found = []
-    for mm in (mm for group in groups for mm in greedy_mismatches(group)):
-        ref = measured[mm["reference"]].outputs[mm["prompt"]]
-        gap = top2_gap(pair, prompts[mm["prompt"]], ref, mm["position"])
-        found.append(Mismatch(**mm, gap=gap, why=explain(gap)))
-    return replace(entry, identical=not found, mismatches=tuple(found),
-                   not_compared={str(name): w for name, w in why.items()})
-
-
-def comparable(pair, measured: dict) -> tuple[list[dict], dict[str, str]]:
-    """Groups of rows whose greedy outputs must agree token for token — the rows on the pair's
-    backend, and the rows of the target's own modules (torch) — and why the others are not compared."""
-    why = {p: "llama.cpp returns text; its own precision and kernels" for p in PEERS}
-    why[GENAI] = "the builder's own graph: its one-row attention gives other logits (models/onnx_graph.py)"
-    if precision.of(pair.target) != "float32":
-        why[USER_LOADED] = (f"float32, while the engine's target multiplies in {precision.of(pair.target)}: "
-                            "another model at the last bits")
-    elsewhere = {K.AR, K.SPEC, K.SPEC_DEFAULTS} if pair.passes.name != "torch" else set()
-    groups = [{n: m.outputs for n, m in measured.items() if n in elsewhere},
-              {n: m.outputs for n, m in measured.items() if n not in elsewhere and n not in why}]
-    return [g for g in groups if len(g) > 1], {n: w for n, w in why.items() if n in measured}
+    return greedy.check(pair, prompts, measured, entry) if t == 0 else entry
 
 
 def flat_rows(result: Bench) -> list[dict]:
