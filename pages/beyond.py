@@ -7,7 +7,7 @@ from specdec.beyond.judge import Judge
 from specdec.errors import InputError
 from ui import beyond_view, shell, sidebar
 from ui.figures import beyond as fig
-from ui.i18n import LANGS, _, current
+from ui.i18n import LANGS, _, choice, current
 from ui.lessons import beyond
 from ui.round_view import chart
 from ui.safe import md
@@ -156,7 +156,7 @@ else:
     result, where = found
     langs = beyond.languages(result)
     st.session_state.setdefault("beyond_lang", current() if current() in langs else langs[0])
-    lang = st.radio(_("Questions asked in"), langs, format_func=LANGS.get, key="beyond_lang", horizontal=True)
+    lang = st.radio(_("Questions asked in"), langs, format_func=LANGS.get, key=choice("beyond_lang"), horizontal=True)
     if lang == "ko":
         st.caption(_("The documentation is in English: a Korean question shares few words with it (BM25 "
                      "matches only names such as CSV or JSON), and the embedding model and the judge were "

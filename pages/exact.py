@@ -6,7 +6,7 @@ import torch
 from ui import family, jobs, shell, sidebar, state
 from ui.figures.lessons import law_figure, toy_figure
 from ui.figures.rounds import COLORS, show
-from ui.i18n import N_, _
+from ui.i18n import N_, _, choice
 from ui.lessons import exactness as ex
 from ui.lessons.fit import chi2_pvalue, in_words
 from ui.round_view import chart
@@ -27,7 +27,7 @@ st.caption(_("The draft changes how fast tokens arrive, never which tokens you g
 
 
 def toy_table() -> pd.DataFrame:
-    preset = st.selectbox(_("Preset"), list(PRESETS), key="toy_preset", format_func=translated())
+    preset = st.selectbox(_("Preset"), list(PRESETS), key=choice("toy_preset"), format_func=translated())
     p, q = PRESETS[preset]
     frame = pd.DataFrame({_("token"): TOKENS, _("p (target)"): p, _("q (draft)"): q})
     return st.data_editor(frame, key=f"toy_editor_{preset}", hide_index=True, num_rows="fixed",
@@ -152,7 +152,7 @@ def composer() -> None:
     test = c1.radio(_("Acceptance test"), list(ex.TESTS), format_func=tests.get, key="cmp_test")
     fallback = c2.radio(_("After a rejection"), list(ex.FALLBACKS), format_func=fallbacks.get,
                         key="cmp_fallback")
-    preset = st.selectbox(_("p and q"), list(PRESETS), key="cmp_preset", format_func=translated())
+    preset = st.selectbox(_("p and q"), list(PRESETS), key=choice("cmp_preset"), format_func=translated())
     p, q = (torch.tensor(v, dtype=torch.float64) for v in PRESETS[preset])
     law = ex.composed_law(test, fallback, p, q)
     n = 20000

@@ -18,7 +18,7 @@ from ui import (
     typical,
 )
 from ui import examples as examples_ui
-from ui.i18n import N_, _
+from ui.i18n import N_, _, choice
 from ui.lessons import store
 from ui.safe import md
 from ui.upload import file_uploader
@@ -47,14 +47,14 @@ def prompt_box(pair) -> None:
     chat_ok = pair is not None and has_template(pair.tokenizer)
     c1, c2 = st.columns([1, 2])
     with c1:
-        st.radio(_("Prompt as"), ["chat", "raw"], key="prompt_mode", horizontal=True,
+        st.radio(_("Prompt as"), ["chat", "raw"], key=choice("prompt_mode"), horizontal=True,
                  format_func={"chat": _("Chat"), "raw": _("Raw text")}.get, disabled=not chat_ok,
                  help=_("Chat sends your text as a user message through the model's chat template "
                         "(shown as the prompt in the token strip); raw text is continued as is."))
         prompts = examples(pair)
         titles = {f"{p.kind} · {p.label}": examples_ui.title(p) for p in prompts}
         st.selectbox(_("Example prompts by kind"), list(titles), format_func=titles.get,
-                     index=None, placeholder=_("Choose an example…"), key="example",
+                     index=None, placeholder=_("Choose an example…"), key=choice("example"),
                      on_change=use_example, args=(prompts,))
         examples_ui.english_note()
     c2.text_area(_("Your message") if chat_ok and st.session_state.prompt_mode == "chat" else _("Prompt"),
@@ -78,7 +78,7 @@ def controls(finished: bool) -> None:
 
 def messages() -> None:
     if st.session_state.get(session.NOTE):
-        st.info(_(st.session_state[session.NOTE]))
+        st.info(session.note_text(st.session_state[session.NOTE]))
     if st.session_state.get(session.ERROR):
         st.warning(md(st.session_state[session.ERROR]))   # may quote a hostile file
 

@@ -14,7 +14,7 @@ from specdec.trace.metrics import summarize
 from specdec.trace.theory import best_k, expected_speedup
 from ui import examples, session, shell, sidebar, state, strip
 from ui.figures.rounds import COLORS
-from ui.i18n import N_, _, current
+from ui.i18n import N_, _, choice, current
 from ui.lessons import beyond, server
 from ui.lessons import exactness as ex
 from ui.lessons.race import race, verdict
@@ -132,8 +132,8 @@ def step_where(pair) -> None:
     groups = by_kind(load_prompts("chat" if session.uses_chat(pair) else "text"))
     kinds = list(groups)
     c1, c2 = st.columns(2)
-    a = c1.selectbox(_("One kind"), kinds, index=0, key="tour_kind_a", format_func=examples.namer(kinds))
-    b = c2.selectbox(_("Another kind"), kinds, index=len(kinds) - 1, key="tour_kind_b",
+    a = c1.selectbox(_("One kind"), kinds, index=0, key=choice("tour_kind_a"), format_func=examples.namer(kinds))
+    b = c2.selectbox(_("Another kind"), kinds, index=len(kinds) - 1, key=choice("tour_kind_b"),
                      format_func=examples.namer(kinds))
     examples.english_note()
     if st.button(_("Measure both (one prompt each, {n} tokens)").format(n=LENGTHS.tour_kinds), key="tour_where"):

@@ -13,7 +13,7 @@ from specdec.settings import LENGTHS
 from ui import family, session, shell, sidebar, state
 from ui.figures.rounds import prob, show
 from ui.figures.tree import mask_figure, sibling_figure, sibling_steps, tree_figure
-from ui.i18n import _
+from ui.i18n import _, choice
 from ui.lessons import store, trees
 from ui.measured import measured
 from ui.round_view import chart
@@ -69,7 +69,7 @@ def siblings(tree, label) -> None:
     nodes = [-1] + list(tree.path)
     names = {-1: _("root")} | {i: _("node {i} {token}").format(i=i, token=show(label(tree.nodes[i].token)))
                                for i in tree.path}
-    node = st.selectbox(_("Verification at"), nodes, format_func=names.get, key="tree_at")
+    node = st.selectbox(_("Verification at"), nodes, format_func=names.get, key=choice("tree_at"))
     steps = sibling_steps(tree, node)
     if len(steps) == 1:
         st.write(_("Nothing was tried here: this node has no drafted children, so the final token "

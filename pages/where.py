@@ -14,7 +14,7 @@ from specdec.trace.schema import TraceError
 from specdec.trace.survival import survival
 from ui import examples, jobs, session, shell, sidebar, state, strip, tables
 from ui.figures.lessons import kind_figure, per_position_by_kind_figure
-from ui.i18n import _
+from ui.i18n import _, choice
 from ui.lessons import store, where
 from ui.lessons.speed import clock_note, spread_warning
 from ui.lessons.survival import survival_caption
@@ -44,7 +44,7 @@ def prompt_set(pair) -> list[Prompt]:
         with st.form("where_add", clear_on_submit=True):
             text = st.text_area(_("Your prompt"), key="where_new_text")
             c1, c2 = st.columns(2)
-            kind = c1.selectbox(_("Kind"), kinds, key="where_new_kind", format_func=examples.namer(kinds))
+            kind = c1.selectbox(_("Kind"), kinds, key=choice("where_new_kind"), format_func=examples.namer(kinds))
             label = c2.text_input(_("Short label"), key="where_new_label")
             if st.form_submit_button(_("Add to the set (kept for this session)")):
                 if text.strip():
@@ -57,7 +57,7 @@ def prompt_set(pair) -> list[Prompt]:
 def results(pair, prompts):
     """(per-prompt results, the busiest machine load seen) or None before a run."""
     kinds = kinds_of(prompts)
-    chosen = st.multiselect(_("Kinds to run"), kinds, default=kinds, key="where_kinds_sel",
+    chosen = st.multiselect(_("Kinds to run"), kinds, default=kinds, key=choice("where_kinds_sel"),
                             format_func=examples.namer(kinds))
     prompts = [p for p in prompts if p.kind in chosen]
     settings = replace(state.settings(), max_new_tokens=MAX_NEW, seed=0)
@@ -153,13 +153,13 @@ def open_in_step(text: str) -> None:
 def drill_down(pair, res, load: float) -> None:
     st.header(_("Drill down"))
     kinds = sorted({r.prompt.kind for r in res})
-    kind = st.selectbox(_("Kind"), kinds, key="where_kind", format_func=examples.namer(kinds))
+    kind = st.selectbox(_("Kind"), kinds, key=choice("where_kind"), format_func=examples.namer(kinds))
     ranked = sorted((r for r in res if r.prompt.kind == kind), key=lambda r: -(r.metrics.acceptance_rate or 0))
     tables.show(pd.DataFrame([{"label": r.prompt.label, "acceptance rate": r.metrics.acceptance_rate,
                                "mean acceptance length": r.metrics.mean_acceptance_length,
                                "speedup": r.speedup_on(where.clock_of(res, load))} for r in ranked]),
                 "where_ranked")
-    label = st.selectbox(_("Prompt"), [r.prompt.label for r in ranked], key="where_prompt")
+    label = st.selectbox(_("Prompt"), [r.prompt.label for r in ranked], key=choice("where_prompt"))
     chosen = next(r for r in ranked if r.prompt.label == label)
     c1, c2 = st.columns(2)
     if c1.button(_("Open in Step through"), icon=":material/open_in_new:", key="where_open",

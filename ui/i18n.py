@@ -52,8 +52,25 @@ def _(text: str) -> str:
 SWITCH = "lang_switch"
 
 
+CHOICES = "_translated_choices"
+
+
+def choice(key: str) -> str:
+    """The key of a choice widget whose options are shown in the session's language (returned
+    as is). Streamlit's browser side sends back the shown text of a selected option, and reads it
+    with this run's texts: after a language switch no option had that text any more, and the
+    widget's value became the old language's text ('auto (the fastest step…)' as a precision).
+    `_chosen` keeps every such widget's option across the switch."""
+    st.session_state.setdefault(CHOICES, set()).add(key)
+    return key
+
+
 def _chosen() -> None:
-    """The switch changed: keep the language for the session and in the URL."""
+    """The switch changed: keep the language for the session and in the URL, and every choice
+    widget's option (read here with the old language's texts, then set as the option itself)."""
+    for key in st.session_state.get(CHOICES, ()):
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
     code = {name: code for code, name in LANGS.items()}[st.session_state[SWITCH]]
     st.session_state[KEY] = st.query_params[KEY] = code
 

@@ -13,7 +13,7 @@ from specdec.prompts import as_input, kinds_of
 from ui import family, session, state, tables
 from ui.examples import kind_name, namer
 from ui.figures.many import many_figure
-from ui.i18n import N_, _
+from ui.i18n import N_, _, choice
 from ui.lessons import many, store
 from ui.lessons.many_words import agrees, backend_note, sentence
 from ui.measured import measured
@@ -33,7 +33,7 @@ def _other(knob: str, s, pair, key: str):
     choices = [n for n, d in DRAFTERS.items() if n != s.drafter and (pair.draft is not None or not d.needs_draft_model)]
     names = {n: _(DRAFTERS[n].label) for n in choices}          # fixed now, in this run's language
     cheap = chain_for(has_draft=False).name                     # n-gram lookup: every pair runs it
-    return st.selectbox(_("Compare with the drafter"), choices, format_func=names.get, key=f"{key}_d",
+    return st.selectbox(_("Compare with the drafter"), choices, format_func=names.get, key=choice(f"{key}_d"),
                         index=choices.index(cheap) if cheap in choices else 0)
 
 
@@ -66,7 +66,7 @@ def render(pair, kind: str | None = None, knob: str = "temperature", key: str = 
         other = _other(knob, s, pair, key)
     kind = kind if kind in kinds else "code" if "code" in kinds else kinds[0]
     kind = c3.selectbox(_("Prompts of the kind"), kinds, index=kinds.index(kind), format_func=namer(kinds),
-                        key=f"{key}_kind")
+                        key=choice(f"{key}_kind"))
     chosen = [p for p in prompts if p.kind == kind]
     n = c4.slider(_("How many prompts"), 1, len(chosen), min(8, len(chosen)), key=f"{key}_n")
     if other is None or other == getattr(s, knob):

@@ -8,7 +8,7 @@ import torch
 from specdec.bench import machine, roofline
 from specdec.models.kernels import cpu_model
 from ui.figures import regime as figures
-from ui.i18n import _
+from ui.i18n import _, choice
 from ui.lessons import regime
 from ui.round_view import chart
 from ui.safe import md
@@ -67,11 +67,11 @@ def elsewhere(profile: machine.Profile) -> None:
     alpha, c, where = regime.shipped_alpha()
     machines = [roofline.here(profile.bandwidth_gbs, profile.gflops), *roofline.PUBLISHED]
     left, middle, right = st.columns(3)
-    chosen = left.selectbox(_("Machine"), range(len(machines)), key="regime_machine",
+    chosen = left.selectbox(_("Machine"), range(len(machines)), key=choice("regime_machine"),
                             format_func=lambda i: _(machines[i].name))
-    size = middle.selectbox(_("Target size"), [m.params for m in roofline.MODELS], index=2, key="regime_size",
+    size = middle.selectbox(_("Target size"), [m.params for m in roofline.MODELS], index=2, key=choice("regime_size"),
                             format_func=lambda p: next(m.name for m in roofline.MODELS if m.params == p))
-    fmt = right.selectbox(_("Weights"), list(regime.FORMATS), key="regime_format")
+    fmt = right.selectbox(_("Weights"), list(regime.FORMATS), key=choice("regime_format"))
     rows = regime.calculator(machines[chosen], size, fmt, alpha, c)
     best = max(rows, key=lambda r: r["speedup"])
     st.write(_("There a step reads the weights in at least **{step:.1f} ms**, computing overtakes reading "

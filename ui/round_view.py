@@ -8,7 +8,7 @@ import streamlit as st
 from specdec.trace.run import Round
 from ui import cache_story
 from ui.figures import rounds as plots
-from ui.i18n import N_, _
+from ui.i18n import N_, _, choice
 from ui.safe import plain_figure
 
 WORDS = (N_("accepted"), N_("rejected"), N_("discarded"), N_("untried"), N_("deterministic"),
@@ -58,7 +58,7 @@ def step_verify(rnd: Round, label: Callable[[int], str]) -> None:
     names = {p.i: f"{p.i}: {plots.show(p.text)} ({_(p.verdict)})" for p in rnd.positions}
     first = rnd.positions[min(rnd.n_accepted, rnd.drafted - 1)].i     # open at the decisive one
     i = st.segmented_control(_("Drafted position"), list(names), format_func=names.get, default=first,
-                             key=f"pos{rnd.index}") or first
+                             key=choice(f"pos{rnd.index}")) or first
     pos = rnd.positions[i - 1]
     fig = plots.greedy_figure(pos, label) if rnd.greedy else plots.pq_figure(pos, label)
     chart(fig, f"pq{rnd.index}")

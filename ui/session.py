@@ -42,8 +42,10 @@ def check_fresh() -> None:
 
 
 def reset() -> None:
-    for key in (RUN, SELECTED, ERROR):
-        st.session_state.pop(key, None)
+    """The Reset button (a callback): after any round this session is still computing."""
+    with gate.turn():
+        for key in (RUN, SELECTED, ERROR, NOTE):
+            st.session_state.pop(key, None)
 
 
 def _start() -> specdec.Decoder:
@@ -64,9 +66,25 @@ def _advance(until_end: bool) -> None:
             dec.step()
             if not until_end:
                 break
+            if gate.wanted():       # another click or page of this session waits: stop here, whole
+                st.session_state[NOTE] = paused(dec)
+                break
         st.session_state[SELECTED] = len(dec.history)
     except specdec.InputError as err:
         st.session_state[ERROR] = err.worded(_)
+
+
+def paused(dec: specdec.Decoder) -> tuple:
+    """The note for a run of rounds that stopped because the learner clicked or left the page."""
+    return (N_("Stopped after round {n} ({tokens} of {limit} new tokens) because you clicked or "
+               "left the page; press **Run to end** to go on."),
+            {"n": len(dec.history), "tokens": len(dec.generated), "limit": dec.settings.max_new_tokens})
+
+
+def note_text(note) -> str:
+    """A note as stored (a message id, or one with its values) in the session's language."""
+    msg, values = note if isinstance(note, tuple) else (note, {})
+    return _(msg).format(**values)
 
 
 JUMPS = {   # what a "Jump to" button looks for in the rounds after the selected one
@@ -88,9 +106,12 @@ def _jump(kind: str) -> None:
         dec = decoder() or _start()
         after = st.session_state.get(SELECTED, 0)
         found = next((r.index for r in dec.history[after:] if JUMPS[kind](r)), None)
-        while found is None and dec.stop is None:
+        while found is None and dec.stop is None and not gate.wanted():
             rnd = dec.step()
             found = rnd.index if JUMPS[kind](rnd) else None
+        if found is None and dec.stop is None:
+            st.session_state[NOTE] = paused(dec)
+            return
         st.session_state[SELECTED] = len(dec.history) if found is None else found + 1
         if found is None:
             st.session_state[NOTE] = N_("No such round before the end of the run.")

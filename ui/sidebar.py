@@ -30,7 +30,7 @@ def _requested() -> tuple[str, str | None] | None:
 
 def _pair_widgets() -> None:
     names = {c.label: _(c.short) for c in catalog.CHOICES} | {catalog.CUSTOM: _(catalog.CUSTOM)}
-    st.selectbox(_("Model pair (target ← draft)"), catalog.labels(), key="pair_label",
+    st.selectbox(_("Model pair (target ← draft)"), catalog.labels(), key=i18n.choice("pair_label"),
                  format_func=shown_as(names),
                  help=_("The embedded models work offline; hub pairs need a connection or a "
                         "local Hugging Face cache."))
@@ -56,7 +56,7 @@ BACKENDS = {BACKEND_AUTO: N_("auto (the faster on this computer)"),
 
 
 def _backend_widget() -> None:
-    st.selectbox(_("Target backend"), list(BACKENDS), key="backend",
+    st.selectbox(_("Target backend"), list(BACKENDS), key=i18n.choice("backend"),
                  format_func=shown_as({k: _(v) for k, v in BACKENDS.items()}),
                  help=_("What runs the target's passes. Auto times the target's own modules (torch) and "
                         "ONNX Runtime on this computer when the real model loads and keeps the faster. "
@@ -71,7 +71,7 @@ PRECISIONS = {PRECISION_AUTO: N_("auto (the fastest step on this computer)"),
 
 
 def _precision_widget() -> None:
-    st.selectbox(_("Target precision"), list(PRECISIONS), key="precision",
+    st.selectbox(_("Target precision"), list(PRECISIONS), key=i18n.choice("precision"),
                  format_func=shown_as({k: _(v) for k, v in PRECISIONS.items()}),
                  help=_("What the target's linear layers multiply in. Auto times float32, bfloat16 and "
                         "4-bit weights on this computer when the model loads and keeps the fastest "
@@ -142,7 +142,7 @@ def _widget(name: str, opt) -> None:
         st.number_input(label, min_value=low, max_value=high, step=step, key=name)
     else:
         show = st.radio if opt.widget == "radio" else st.selectbox
-        show(label, list(opt.choices()), key=name, format_func=shown_as(_choices_shown(name)),
+        show(label, list(opt.choices()), key=i18n.choice(name), format_func=shown_as(_choices_shown(name)),
              help=_choice_help(name, opt))
 
 

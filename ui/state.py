@@ -31,6 +31,8 @@ def init() -> None:
     for key, value in DEFAULTS.items():
         if key not in st.session_state:
             st.session_state[key] = st.session_state.get(f"_keep_{key}", value)
+        else:       # set by the script, not only by its widget: kept while a page without it shows
+            st.session_state[key] = st.session_state[key]
 
 
 def remember() -> None:

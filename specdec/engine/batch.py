@@ -23,6 +23,7 @@ import torch
 
 from specdec.drafters.base import FeatureReader
 from specdec.drafters.registry import DRAFTERS
+from specdec.engine import checks
 from specdec.engine.decoder import Decoder, Plan, checked
 from specdec.engine.outcome import Verified
 from specdec.engine.prompt import Prompt
@@ -101,7 +102,7 @@ class Batch:
         for b, (d, plan, n) in enumerate(zip(self.active, plans, lengths)):
             keep = len(plan.prop.tokens) + 1
             feats = seen[-1][b, :n] if isinstance(d.drafter, FeatureReader) else None
-            result.append(Verified(probs_from_logits(logits[b, n - keep:n], d.settings.sampling), feats))
+            result.append(Verified(probs_from_logits(checks.logits(logits[b, n - keep:n]), d.settings.sampling), feats))
         return result
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import torch
 
 from specdec.drafters.base import FeatureReader, Proposal
+from specdec.engine import checks
 from specdec.engine.outcome import Outcome, Verified
 from specdec.rules.chain import verify_greedy, verify_sampled
 from specdec.rules.sampling import probs_from_logits
@@ -19,7 +20,9 @@ def draft(decoder, k: int) -> Proposal:
     if not k:
         return Proposal([], torch.zeros(0, decoder.pair.vocab_size), 0)
     s = decoder.settings
-    return decoder.drafter.propose(decoder.seq, k, s.sampling, decoder.generator, decoder.policy)
+    prop = decoder.drafter.propose(decoder.seq, k, s.sampling, decoder.generator, decoder.policy)
+    checks.chain(prop, k, decoder.pair.vocab_size, s.sampling.greedy)      # anyone's drafter: checked
+    return prop
 
 
 def verify(decoder, prop: Proposal, pending: list[int]) -> Verified:
@@ -30,7 +33,7 @@ def verify(decoder, prop: Proposal, pending: list[int]) -> Verified:
         return Verified(probs_from_logits(decoder.first_logits, decoder.settings.sampling), None, passes=0)
     reads = isinstance(decoder.drafter, FeatureReader)
     logits, feats = decoder.target.forward(ids, decoder.target_cache, keep, features=reads)   # (m+1, V)
-    return Verified(probs_from_logits(logits, decoder.settings.sampling), feats)   # (m+1, V)
+    return Verified(probs_from_logits(checks.logits(logits), decoder.settings.sampling), feats)   # (m+1, V)
 
 
 def decide(decoder, prop: Proposal, verified: Verified) -> Outcome:

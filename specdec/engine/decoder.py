@@ -12,6 +12,7 @@ loop does), so its round 1 makes no pass of its own.
 """
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, replace
 from typing import Iterator
@@ -21,7 +22,7 @@ import torch
 from specdec.drafters.base import Drafter, FeatureReader, TreeDrafter
 from specdec.drafters.policies import make_policy
 from specdec.drafters.registry import make_drafter
-from specdec.engine import chain, tree
+from specdec.engine import chain, checks, tree
 from specdec.engine.outcome import Outcome
 from specdec.engine.prompt import Prompt, encode_prompt, stop_ids
 from specdec.errors import InputError
@@ -66,6 +67,7 @@ class Decoder:
         self.prompt_feats: torch.Tensor | None = None   # a feature drafter's: (len(prompt) - 1, H)
         self.history: list[Round] = []          # the rounds so far
         self.stop: str | None = None
+        self._busy = threading.Lock()           # one round at a time, whichever thread asks
 
     def __iter__(self) -> Iterator[Round]:
         while self.stop is None:
@@ -100,7 +102,7 @@ class Decoder:
         feats = reused_feats[:reused] if reads and reused_feats is not None else torch.zeros(0, 0)
         if fresh:
             last, new = self.target.forward(fresh, self.target_cache, keep=1, features=reads)   # (1, V)
-            self.first_logits = last if whole else None
+            self.first_logits = checks.logits(last) if whole else None
             if reads:
                 feats = torch.cat([feats, new]) if reused else new
         if reads and len(feats):
@@ -115,11 +117,14 @@ class Decoder:
         return self.prefill
 
     def step(self) -> Round:
-        """One round: steps 1-5 double as the captions in the app (chain.py, tree.py: 1-4)."""
-        plan = self.propose()                                                     # 1. draft
-        t1 = time.perf_counter()
-        verified = self.strategy.verify(self, plan.prop, plan.pending)            # 2. verify
-        return self.conclude(plan, verified, (time.perf_counter() - t1) * 1e3)
+        """One round: steps 1-5 double as the captions in the app (chain.py, tree.py: 1-4).
+        Rounds of one run are serialised: two threads stepping it at once would each read the
+        caches the other is changing."""
+        with self._busy:
+            plan = self.propose()                                                 # 1. draft
+            t1 = time.perf_counter()
+            verified = self.strategy.verify(self, plan.prop, plan.pending)        # 2. verify
+            return self.conclude(plan, verified, (time.perf_counter() - t1) * 1e3)
 
     def propose(self) -> Plan:
         """Step 1, and what step 2 needs: the drafts and the tokens the target has not read yet

@@ -19,6 +19,7 @@ from __future__ import annotations
 import torch
 
 from specdec.drafters.base import EMPTY_TREE, FeatureReader, TreeProposal
+from specdec.engine import checks
 from specdec.engine.outcome import Outcome, Verified
 from specdec.models.runtime import final_hidden_states
 from specdec.rules.chain import beta
@@ -37,7 +38,9 @@ from specdec.trace.run import Final, Position, Tree, TreeNode, make_dist
 def draft(decoder, k: int) -> TreeProposal:
     if not k:
         return EMPTY_TREE
-    return decoder.drafter.propose_tree(decoder.seq, k, decoder.settings.sampling, decoder.generator)
+    prop = decoder.drafter.propose_tree(decoder.seq, k, decoder.settings.sampling, decoder.generator)
+    checks.tree(prop, decoder.pair.vocab_size, decoder.settings.sampling.greedy)
+    return prop
 
 
 @torch.no_grad()
@@ -53,7 +56,7 @@ def verify(decoder, prop: TreeProposal, pending: list[int]) -> Verified:
                           cache=decoder.target_cache, use_cache=True)
     feats = seen[-1] if isinstance(decoder.drafter, FeatureReader) else None
     logits = out.logits[0, len(pending) - 1:, :pair.vocab_size].float().cpu()  # (1 + N, V)
-    return Verified(probs_from_logits(logits, decoder.settings.sampling), feats)
+    return Verified(probs_from_logits(checks.logits(logits), decoder.settings.sampling), feats)
 
 
 def try_children(rule: str, tokens: list[int], q, p: torch.Tensor, generator) -> NodeVerdict:

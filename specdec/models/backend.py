@@ -39,6 +39,15 @@ STORE = Path(__file__).resolve().parents[2] / "build" / "backends.json"
 PROBE_REPEATS = 7
 
 
+def fed(ids: list[int]) -> None:
+    """A pass reads at least one token: an empty one means a round's bookkeeping went wrong
+    (once: two threads stepping one run), and the kernels would fail deep inside or, on ONNX
+    Runtime, write outside the buffers. Refused here, where it says what happened."""
+    if len(ids) == 0:
+        raise RuntimeError("a target pass was asked to read no tokens: the run's caches and its "
+                           "tokens disagree (was it stepped from two threads at once?)")
+
+
 class TorchBackend:
     name = "torch"
 
@@ -51,6 +60,7 @@ class TorchBackend:
 
     def forward(self, ids: list[int], cache, keep: int = 0, features: bool = False):
         """(keep or all rows, V) float32 logits, and (len(ids), H) final hidden states if asked."""
+        fed(ids)
         if features:
             return forward_with_features(self.model, ids, cache, self.vocab_size, keep)
         return torch_forward(self.model, ids, cache, self.vocab_size, keep), None
@@ -67,6 +77,7 @@ class OnnxBackend:
         return self.target.new_cache()
 
     def forward(self, ids: list[int], cache, keep: int = 0, features: bool = False):
+        fed(ids)
         logits, feats = self.target.forward(ids, cache, keep, features)
         return logits[:, :self.vocab_size], feats
 

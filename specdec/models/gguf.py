@@ -20,21 +20,19 @@ A package is located with `importlib.util.find_spec`, never imported: `llm_smoll
 """
 from __future__ import annotations
 
-import contextlib
 import functools
 import glob
 import hashlib
 import importlib.util
 import json
 import os
-import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 import torch
 
-from specdec import atomic
+from specdec import atomic, owned
 from specdec.errors import LoadError
 from specdec.models import sizing
 from specdec.wording import N_
@@ -189,30 +187,17 @@ def _leftovers(folder: Path) -> list[Path]:
     return sorted({*folder.parent.glob(f"{name}.*.tmp"), *folder.parent.glob(f"{name}.tmp")})
 
 
-@contextlib.contextmanager
 def _locked(folder: Path):
     """The folder's lock: one conversion at a time per cache folder, across processes (two first
     loads at once used to delete each other's temporary folder). One line when it must wait."""
-    from filelock import FileLock, Timeout
-    folder.parent.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(folder) + ".lock")
-    try:
-        lock.acquire(timeout=0)
-    except Timeout:
-        print(f"specdec: waiting for another process converting into {folder} ...", file=sys.stderr, flush=True)
-        lock.acquire()
-    try:
-        yield
-    finally:
-        lock.release()
+    return owned.locked(folder, "converting into")
 
 
 def _remove(path: Path) -> None:
-    """A folder, a file or a symlink at `path`, gone (a symlink is removed, not followed)."""
-    if path.is_symlink() or path.is_file():
-        path.unlink()
-    elif path.is_dir():
-        shutil.rmtree(path)
+    """A conversion, a file or a symlink at `path` inside the cache, gone (a symlink is removed,
+    not followed; a folder only when it holds a fingerprint or is a conversion's temporary one)."""
+    made = owned.holds(FINGERPRINT)
+    owned.remove(path, path.parent, lambda p: made(p) or p.name.endswith(".tmp"))
 
 
 def stale(gguf: Path, folder: Path) -> str | None:

@@ -37,6 +37,7 @@ from specdec.models import attention
 from specdec.models.precision import GROUP, Int4Linear
 
 _collect = threading.local()          # id(model) -> list of final hidden states, per thread
+_building = threading.Lock()         # one thread builds a shared model's stacked weights
 STACK = True                          # stack int4 layers into one product where it is bit-equal
 
 
@@ -173,7 +174,7 @@ def _products(owner: nn.Module, names: tuple[str, ...], h: torch.Tensor) -> list
     """owner.<name>(h) for each name: one int4 product over the stacked weights where the
     layers allow it (checked equal), else one call per layer."""
     fused = _fused(owner, names, h)
-    if fused is None:
+    if not fused:
         return [getattr(owner, name).forward(h) for name in names]
     weight, offsets, sizes = fused
     flat = h.reshape(-1, h.shape[-1]).to(torch.bfloat16)                                    # (rows, K)
@@ -182,15 +183,30 @@ def _products(owner: nn.Module, names: tuple[str, ...], h: torch.Tensor) -> list
 
 
 def _fused(owner: nn.Module, names: tuple[str, ...], h: torch.Tensor):
-    """(weight, offsets, sizes) of the stacked int4 layers, built on first use; None when the
+    """(weight, offsets, sizes) of the stacked int4 layers, built on first use; falsy when the
     layers are not all bias-free int4 of one input size, or stacking would change a bit."""
     layers = [getattr(owner, name) for name in names]
     if not all(type(m) is Int4Linear and m.bias is None for m in layers):
         return None
+    saved = _saved(owner, layers)
+    if saved is not None:
+        return saved
+    with _building:                     # a shared model: two sessions' first passes may race here
+        saved = _saved(owner, layers)
+        return saved if saved is not None else _build(owner, layers, h)
+
+
+def _saved(owner: nn.Module, layers: list):
+    """The stack built before for these layers' current weights, if any (None: build it)."""
     parts = [m.packed() for m in layers]
     saved = owner.__dict__.get("_lean_fused")
     if saved is not None and all(a is b for a, b in zip(saved[3], parts)):
-        return saved[:3] if saved[0] is not None else None
+        return saved[:3] if saved[0] is not None else ()
+    return None
+
+
+def _build(owner: nn.Module, layers: list, h: torch.Tensor):
+    parts = [m.packed() for m in layers]
     fused = _stack(layers, parts, h) if STACK and len({m.in_features for m in layers}) == 1 else None
     parts = [m.packed() for m in layers]                         # views of the stack, if stacked
     owner.__dict__["_lean_fused"] = (*fused, parts) if fused else (None, None, None, parts)

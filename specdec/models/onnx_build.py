@@ -19,13 +19,12 @@ import importlib.metadata
 import importlib.util
 import json
 import os
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from specdec import atomic
+from specdec import atomic, owned
 from specdec.errors import LoadError
 from specdec.models import onnx_graph
 from specdec.wording import N_
@@ -76,6 +75,8 @@ def _source_id(source: Path) -> str:
 
 def stale(source: Path, folder: Path) -> str | None:
     """Why `folder` is not a verified build of `source` (None: it is)."""
+    if folder.is_symlink() or (folder.exists() and not folder.is_dir()):
+        return "not a folder"
     try:
         saved = json.loads((folder / STAMP).read_text())
     except (OSError, ValueError):
@@ -94,7 +95,12 @@ def stale(source: Path, folder: Path) -> str | None:
 
 
 def folder_for(name: str) -> Path:
-    return ROOT / name.replace("/", "-")
+    """The build's folder: one plain folder name under ROOT, whatever `name` is (`.`, `..`, a path)."""
+    return ROOT / owned.folder_name(name)
+
+
+def _temporary(folder: Path) -> str:
+    return f".{folder.name}.*"            # the builder's temporary folders for `folder` (mkdtemp)
 
 
 def built(name: str, source: Path) -> Path:
@@ -104,22 +110,14 @@ def built(name: str, source: Path) -> Path:
     folder = folder_for(name)
     if stale(source, folder) is None:
         return folder
-    from filelock import FileLock, Timeout
-    ROOT.mkdir(parents=True, exist_ok=True)
-    lock = FileLock(str(folder) + ".lock")
-    try:
-        lock.acquire(timeout=0)
-    except Timeout:                                     # another process is building it: wait, say so
-        print(f"specdec: waiting for another process building {folder.name} ...", file=sys.stderr, flush=True)
-        lock.acquire()
-    try:
+    with owned.locked(folder, "building"):
+        for leftover in sorted(ROOT.glob(_temporary(folder))):   # a killed build's: none runs now
+            owned.remove(leftover, ROOT, owned.named(_temporary(folder)))
         why = stale(source, folder)                     # another process may have built it meanwhile
         if why is not None:
             if why != "missing":
                 print(f"specdec: building {folder} again ({why})", file=sys.stderr, flush=True)
             _build(source, folder)
-    finally:
-        lock.release()
     return folder
 
 
@@ -129,7 +127,8 @@ def _build(source: Path, folder: Path) -> None:
     try:
         cmd = [sys.executable, "-m", "onnxruntime_genai.models.builder", "-i", str(source), "-o", str(tmp / "model"),
                "-p", "int4", "-e", "cpu", "-c", str(tmp / "work"), "--extra_options", *OPTIONS]
-        done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"})
+        done = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, "HF_HUB_OFFLINE": "1"},
+                              preexec_fn=owned.dies_with_parent)
         if done.returncode != 0:
             tail = (done.stderr or done.stdout).strip().splitlines()[-1:] or ["no output"]
             raise LoadError(N_("building the ONNX model failed: {detail}"), detail=tail[0][:200])
@@ -139,8 +138,7 @@ def _build(source: Path, folder: Path) -> None:
         record = {"source": _source_id(source), "versions": versions(), "options": list(OPTIONS),
                   "graph": onnx_graph.VERSION, "files": files}
         atomic.write_text(model / STAMP, json.dumps(record, indent=1) + "\n")
-        if folder.exists():
-            shutil.rmtree(folder)
+        owned.remove(folder, ROOT, owned.holds(STAMP))   # a build of ours, a file or a link
         os.replace(model, folder)
     finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        owned.remove(tmp, ROOT, owned.named(_temporary(folder)))
