@@ -6,6 +6,7 @@ from specdec.drafters.base import FeatureReader
 from specdec.prompts import load_prompts
 from ui import (
     cache_story,
+    catalog,
     context_view,
     many_view,
     metrics_view,
@@ -58,7 +59,7 @@ def prompt_box(pair) -> None:
                      on_change=use_example, args=(prompts,))
         examples_ui.english_note()
     c2.text_area(_("Your message") if chat_ok and st.session_state.prompt_mode == "chat" else _("Prompt"),
-                 key="prompt", height=130)
+                 key="prompt", height=130, max_chars=catalog.prompt_chars())
 
 
 def controls(finished: bool) -> None:

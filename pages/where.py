@@ -12,7 +12,7 @@ from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
 from specdec.settings import LENGTHS
 from specdec.trace.schema import TraceError
 from specdec.trace.survival import survival
-from ui import examples, jobs, session, shell, sidebar, state, strip, tables
+from ui import catalog, examples, jobs, session, shell, sidebar, state, strip, tables
 from ui.figures.lessons import kind_figure, per_position_by_kind_figure
 from ui.i18n import _, choice
 from ui.lessons import store, where
@@ -42,7 +42,7 @@ def prompt_set(pair) -> list[Prompt]:
         examples.english_note()
         st.dataframe(pd.DataFrame(examples.rows(prompts)), hide_index=True, placeholder="—", key="where_set")
         with st.form("where_add", clear_on_submit=True):
-            text = st.text_area(_("Your prompt"), key="where_new_text")
+            text = st.text_area(_("Your prompt"), key="where_new_text", max_chars=catalog.prompt_chars())
             c1, c2 = st.columns(2)
             kind = c1.selectbox(_("Kind"), kinds, key=choice("where_new_kind"), format_func=examples.namer(kinds))
             label = c2.text_input(_("Short label"), key="where_new_label")

@@ -4,7 +4,7 @@ import streamlit as st
 
 from specdec.chat import has_template, user_turn
 from specdec.errors import InputError
-from ui import examples, session, shell, sidebar, state, strip
+from ui import catalog, examples, session, shell, sidebar, state, strip
 from ui.figures.rounds import prob, show
 from ui.i18n import N_, _
 from ui.lessons.you_draft import compare
@@ -22,7 +22,8 @@ def inputs(pair):
     for key, value in zip(("yd_prompt", "yd_text"), examples.guess_example(chat)):
         st.session_state.setdefault(key, value)
     c1, c2 = st.columns(2)
-    c1.text_area(_("Your message to the model") if chat else _("Prompt"), key="yd_prompt", height=120)
+    c1.text_area(_("Your message to the model") if chat else _("Prompt"), key="yd_prompt", height=120,
+                 max_chars=catalog.prompt_chars())
     c2.text_area(_("What you expect it to write next"), key="yd_text", height=120)
     return user_turn(st.session_state.yd_prompt) if chat else st.session_state.yd_prompt
 

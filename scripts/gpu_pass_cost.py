@@ -23,7 +23,7 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from specdec import atomic  # noqa: E402
+from specdec.files import atomic  # noqa: E402
 from specdec.models.backend import TorchBackend  # noqa: E402
 from specdec.models.load import load_model, load_pair  # noqa: E402
 

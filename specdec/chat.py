@@ -14,14 +14,19 @@ Ordinary messages get exactly apply_chat_template's ids.
 """
 from __future__ import annotations
 
+import contextlib
 import re
+import sys
+import time
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any, Iterator, Sequence
 
 from specdec.errors import InputError
 from specdec.wording import N_
 
 ROLES = ("system", "user", "assistant")
+RENDER_SECONDS = 2.0       # a template renders in milliseconds; a model file's may loop for ever
+RENDERED_CHARS = 1_000_000  # far more than any context window holds; past it, no tokenising
 
 
 @dataclass(frozen=True)
@@ -78,10 +83,57 @@ def render(tokenizer, messages: tuple[Message, ...]) -> tuple[str, list[int]]:
         raise InputError(N_("this model has no chat template, so it cannot take a chat: "
                             "pass the prompt as raw text instead"))
     dicts = [{"role": m.role, "content": m.content} for m in messages]
-    text = tokenizer.apply_chat_template(dicts, add_generation_prompt=True, tokenize=False)
+    text = _apply(tokenizer, dicts)
     if not any(control_strings(tokenizer, m.content) for m in messages):
         return text, list(tokenizer(text, add_special_tokens=False)["input_ids"])
     return text, _literal_ids(tokenizer, text, messages)
+
+
+def _apply(tokenizer, dicts: list[dict]) -> str:
+    """The template's text for these messages, rendered within RENDER_SECONDS and RENDERED_CHARS;
+    whatever goes wrong in a model file's template is one message."""
+    try:
+        with limit(RENDER_SECONDS):
+            text = tokenizer.apply_chat_template(dicts, add_generation_prompt=True, tokenize=False)
+    except Overrun:
+        raise InputError(N_("this model's chat template did not finish within {s} seconds: pass the "
+                            "prompt as raw text"), s=f"{RENDER_SECONDS:g}") from None
+    except (MemoryError, RecursionError, OverflowError) as err:
+        raise InputError(N_("this model's chat template asked for too much ({kind}): pass the prompt as "
+                            "raw text"), kind=type(err).__name__) from None
+    except Exception as err:            # jinja2's TemplateError, SecurityError, raise_exception(...)
+        raise InputError(N_("this model's chat template failed: {detail}"),
+                         detail=f"{type(err).__name__}: {str(err)[:200]}") from None
+    if not isinstance(text, str) or len(text) > RENDERED_CHARS:
+        raise InputError(N_("this model's chat template made a prompt of more than {n} characters: pass "
+                            "the prompt as raw text"), n=f"{RENDERED_CHARS:,}")
+    return text
+
+
+class Overrun(Exception):
+    """Limited work ran past its time (`limit`)."""
+
+
+@contextlib.contextmanager
+def limit(seconds: float) -> Iterator[None]:
+    """Raise Overrun inside the block's Python code once `seconds` have passed (this thread only).
+    A chat template is code from a model's folder, rendered by Jinja's sandbox: it cannot reach the
+    machine, but two nested `range(99999)` loops ran for ever and held the server's compute slots
+    (issue 48). Jinja compiles a template to Python, so a trace function on the rendering thread
+    sees each of its lines and stops it once the time is up. Only Python lines are seen (one long C
+    call finishes first), which is why the rendered text's size is bounded too. A tracer installed
+    before (a coverage tool's) is put back afterwards."""
+    end, before = time.monotonic() + seconds, sys.gettrace()
+
+    def tracer(frame, event, arg):
+        if time.monotonic() > end:
+            raise Overrun(f"still running after {seconds:g} s")
+        return tracer
+    sys.settrace(tracer)
+    try:
+        yield
+    finally:
+        sys.settrace(before)
 
 
 def control_strings(tokenizer, content: str) -> list[str]:
@@ -96,7 +148,7 @@ def _literal_ids(tokenizer, text: str, messages: tuple[Message, ...]) -> list[in
     each content sits comes from rendering the template with a placeholder per message."""
     marks = [f"\ue000{i}\ue001" for i in range(len(messages))]
     dicts = [{"role": m.role, "content": mark} for m, mark in zip(messages, marks)]
-    skeleton = tokenizer.apply_chat_template(dicts, add_generation_prompt=True, tokenize=False)
+    skeleton = _apply(tokenizer, dicts)
     parts = re.split("(\ue000\\d+\ue001)", skeleton)          # template, mark, template, ...
     contents = {mark: m.content for mark, m in zip(marks, messages)}
     if "".join(contents.get(p, p) for p in parts) != text or sorted(parts[1::2]) != sorted(marks):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import torch
 
-from specdec import atomic
+from specdec.files import atomic
 
 ROOT = Path(__file__).resolve().parents[1]
 OLD = b'{"old": "kept byte for byte"}\n'
@@ -23,7 +23,7 @@ CHILD = """
 import json, resource, signal, sys
 from pathlib import Path
 import torch
-from specdec import atomic
+from specdec.files import atomic
 from specdec.models import kernels
 from specdec.train.stdlib import loop
 from ui.lessons import result_cache, shipped
@@ -67,11 +67,14 @@ def test_a_write_past_a_size_limit_leaves_every_kept_file_as_it_was(tmp_path):
     result = json.loads(done.stdout.strip().splitlines()[-1])
     path, raised = result.pop("plain")
     assert raised == "OSError" and Path(path).read_bytes() != OLD     # the control: a plain write cuts it
+    kept = result.pop("kernels")                  # a measurement store: said on stderr, the run goes on
+    assert kept[1] is None and "kernels.json: cannot keep measurements here" in done.stderr
+    assert Path(kept[0]).read_bytes() == OLD
     for name, (path, raised) in result.items():
         assert raised is not None, name                                   # the error reached the caller
         assert Path(path).read_bytes() == OLD, name                       # the old file, byte for byte
     leftovers = sorted(p.name for p in folder.iterdir() if p.name != "plain.json" and Path(p) not in
-                       {Path(path) for path, _r in result.values()})
+                       {Path(path) for path, _r in result.values()} | {Path(kept[0])})
     assert leftovers == []                                                # no temporary file left
 
 

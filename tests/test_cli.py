@@ -187,3 +187,25 @@ def test_k_has_one_ceiling():
     policy = Heuristic(K_MAX - 1)
     policy.update(3, 3)
     assert policy.next_k() == K_MAX
+
+
+def test_odd_output_and_names_are_one_message_each(model_dirs, cli, tmp_path):
+    """Issue 48 item 10: a 5,000-character name, an --out under a file, a full output device,
+    a terminal that cannot show the prompt's characters."""
+    long = cli("run", "--prompt", "abc", "--target", "x" * 5000)
+    assert long.returncode == 2 and "5,000 characters long" in long.stderr and "Traceback" not in long.stderr
+    (tmp_path / "file").write_text("x")
+    out = cli("bench", "--target", str(model_dirs["target"]), "--draft", str(model_dirs["draft"]),
+              "--out", str(tmp_path / "file" / "x.json"))
+    assert out.returncode == 2 and "cannot be written" in out.stderr and "Traceback" not in out.stderr
+    base = [sys.executable, "-m", "specdec", "run", "--target", str(model_dirs["target"]), "--draft",
+            str(model_dirs["draft"]), "--max-new-tokens", "4"]
+    env = {"HF_HUB_OFFLINE": "1", "OMP_NUM_THREADS": "1", "PATH": "/usr/bin:/bin"}
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(base + ["--prompt", "abc"], cwd=ROOT, stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=120, env=env)
+    assert done.returncode == 1 and "could not write the output" in done.stderr and "Traceback" not in done.stderr
+    ascii_only = subprocess.run(base + ["--prompt", "abc café"], cwd=ROOT, capture_output=True, timeout=120,
+                                env={**env, "PYTHONIOENCODING": "ascii"})
+    assert ascii_only.returncode == 0, ascii_only.stderr[-500:]
+    assert b"Traceback" not in ascii_only.stderr and b"caf\\xe9" in ascii_only.stdout

@@ -38,7 +38,7 @@ def test_cli_bench_bad_input_is_one_message_before_any_work(capsys, tmp_path, ar
 def test_a_bench_that_cannot_write_its_file_keeps_the_old_one_and_its_results(capsys, tmp_path, monkeypatch):
     """The disk fills after the up-front probe: the old file is left byte for byte, one line says
     so, and the results are on stderr as JSON as well as in the table."""
-    from specdec import atomic
+    from specdec.files import atomic
     out = tmp_path / "bench.json"
     old = json.dumps({"old": "results", "pad": "x" * 20_000}).encode()
     out.write_bytes(old)

@@ -50,6 +50,14 @@ def hosted() -> bool:
     return os.environ.get(HOSTED_ENV, "").strip().lower() in ("1", "true", "yes", "on")
 
 
+HOSTED_PROMPT_CHARS = 16_000     # a hosted server's prompts: pages of text, not megabytes
+
+
+def prompt_chars() -> int | None:
+    """The prompt boxes' limit (None: the engine's own, from the context window)."""
+    return HOSTED_PROMPT_CHARS if hosted() else None
+
+
 def labels() -> list[str]:
     out = [c.label for c in CHOICES]
     return out if hosted() else out + [CUSTOM]

@@ -41,6 +41,7 @@ def prepare(profile: bool = True) -> None:
     preload()
     say(f"Models ready in {time.perf_counter() - t0:.1f} s; starting the server.")
     threading.Thread(target=_warm_typical, name="typical", daemon=True).start()
+    threading.Thread(target=_watch_turns, name="turns", daemon=True).start()
     if profile:
         threading.Thread(target=_background, name="background", daemon=True).start()
 
@@ -71,6 +72,21 @@ def _build_vectors() -> None:
     from ui.beyond_view import corpus_stages
     corpus_stages.clear()                    # the next question reads the vectors
     say("Corpus embedded: Beyond tokens' live question now has its embedding stage.")
+
+
+STUCK_S, WATCH_S = 120.0, 15.0
+
+
+def _watch_turns() -> None:
+    """Say on the server's log when a session has held a compute turn for minutes: rounds, jobs and
+    chat templates are bounded (ui/gate.py; chat.limit in specdec/chat.py), so one would be a bug to report."""
+    from ui import gate
+    while True:
+        time.sleep(WATCH_S)
+        held = gate.stuck(STUCK_S)
+        if held:
+            say(f"warning: {len(held)} compute turn(s) held for {held[0]:.0f} s or more "
+                f"({gate.SLOTS} slots in all); other sessions wait for a free slot")
 
 
 def _warm_typical() -> None:

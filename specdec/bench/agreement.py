@@ -16,7 +16,7 @@ from pathlib import Path
 
 import torch
 
-from specdec import atomic
+from specdec.files import atomic
 
 SHIPPED = Path(__file__).resolve().parents[2] / "assets" / "bench" / "onnx-agreement.json"
 

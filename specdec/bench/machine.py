@@ -9,15 +9,14 @@ from. Kept in build/machine.json under (CPU model, backend, threads).
 """
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import torch
 
-from specdec import atomic
 from specdec.bench.measure import step_ms
+from specdec.files import jsonstore
 from specdec.models import precision
 from specdec.models.kernels import bandwidth_gbs, cpu_model
 
@@ -100,21 +99,25 @@ def measure(pair, drafts: dict, progress=lambda *_: None) -> Profile:
 
 
 def load(cpu: str, backend: str, threads: int) -> Profile | None:
-    entry = _read().get(key(cpu, backend, threads))
-    try:
-        return Profile(**{**entry, "v": {int(m): x for m, x in entry["v"].items()}})
-    except (TypeError, KeyError, ValueError, AttributeError):
-        return None
+    entry = jsonstore.entry(STORE, key(cpu, backend, threads), _valid)
+    return None if entry is None else _profile(entry)
+
+
+def _profile(entry: dict) -> Profile:
+    return Profile(**{**entry, "v": {int(m): float(x) for m, x in entry["v"].items()}})
+
+
+def _valid(entry) -> bool:
+    """Every field of a Profile with its type: numbers finite, v and c maps of numbers."""
+    num = jsonstore.number
+    maps = isinstance(entry.get("v"), dict) and isinstance(entry.get("c", {}), dict)
+    return (maps and set(entry) <= set(Profile.__dataclass_fields__) and isinstance(entry.get("cpu"), str)
+            and isinstance(entry.get("backend"), str) and isinstance(entry.get("threads"), int)
+            and num(entry.get("step_ms"), 1e-9) and all(str(m).isdigit() and num(x) for m, x in entry["v"].items())
+            and all(num(x) for x in entry.get("c", {}).values()) and isinstance(entry.get("measured_at", ""), str)
+            and all(num(entry.get(f, 0.0)) for f in ("bandwidth_gbs", "gflops", "weight_mb", "params_m"))
+            and bool(_profile(entry)))
 
 
 def save(profile: Profile) -> None:
-    STORE.parent.mkdir(parents=True, exist_ok=True)
-    atomic.write_text(STORE, json.dumps({**_read(), profile.key(): asdict(profile)}, indent=1) + "\n")
-
-
-def _read() -> dict:
-    try:
-        saved = json.loads(STORE.read_text())
-    except (OSError, ValueError):
-        return {}
-    return saved if isinstance(saved, dict) else {}
+    jsonstore.put(STORE, profile.key(), asdict(profile))

@@ -19,6 +19,7 @@ from enum import StrEnum
 
 from specdec.drafters.registry import DRAFTERS
 from specdec.errors import InputError
+from specdec.files import jsonstore
 from specdec.trace import schema
 
 FORMAT = 2                        # 1: the flat dicts the bench wrote before these records
@@ -200,7 +201,7 @@ class Bench:
     format: int = FORMAT
 
     def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(dataclasses.asdict(self), indent=indent, allow_nan=False)
+        return json.dumps(jsonstore.finite(dataclasses.asdict(self)), indent=indent, allow_nan=False)
 
     @staticmethod
     def from_json(raw: str | bytes) -> Bench:

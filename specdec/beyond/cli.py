@@ -12,11 +12,11 @@ from pathlib import Path
 
 import torch
 
-from specdec import atomic
 from specdec.beyond import agents, corpus, queries, run, stages
 from specdec.beyond.judge import FORMATS, Judge
 from specdec.beyond.record import Result
 from specdec.errors import InputError
+from specdec.files import atomic
 from specdec.models.names import DEFAULT_TARGET
 
 

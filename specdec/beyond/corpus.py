@@ -18,7 +18,7 @@ import warnings
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from specdec import atomic
+from specdec.files import atomic
 
 ROOT = Path(__file__).resolve().parents[2]
 STORE = ROOT / "build" / "beyond"

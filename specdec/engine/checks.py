@@ -20,30 +20,31 @@ from specdec.wording import N_
 SUM_TOLERANCE = 1e-3      # a q row's sum may differ from 1 by float32 rounding over 49k entries
 
 
-def _refuse(why: str, **params) -> InputError:
-    return InputError(N_("the drafter's proposal cannot be verified exactly: ") + why, **params)
-
-
 def tokens(ids, vocab: int) -> None:
     """Every drafted id is a whole number in [0, vocab)."""
     for t in ids:
         if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < vocab:
-            raise _refuse(N_("token id {token} is not in the vocabulary (0 to {last})"), token=repr(t), last=vocab - 1)
+            raise InputError(N_("the drafter's proposal cannot be verified exactly: "
+                            "token id {token} is not in the vocabulary (0 to {last})"), token=repr(t), last=vocab - 1)
 
 
 def distribution(q: torch.Tensor, vocab: int, what: str) -> None:
     """q (..., vocab): finite, non-negative, each row summing to 1."""
     if not isinstance(q, torch.Tensor) or q.shape[-1:] != (vocab,):
         shape = tuple(q.shape) if isinstance(q, torch.Tensor) else type(q).__name__
-        raise _refuse(N_("{what} has shape {shape}, not rows of {vocab} probabilities"), what=what,
+        raise InputError(N_("the drafter's proposal cannot be verified exactly: "
+                            "{what} has shape {shape}, not rows of {vocab} probabilities"), what=what,
                       shape=shape, vocab=vocab)
     if not bool(torch.isfinite(q).all()):
-        raise _refuse(N_("{what} holds NaN or infinite values"), what=what)
+        raise InputError(N_("the drafter's proposal cannot be verified exactly: "
+                            "{what} holds NaN or infinite values"), what=what)
     if bool((q < 0).any()):
-        raise _refuse(N_("{what} holds negative probabilities"), what=what)
+        raise InputError(N_("the drafter's proposal cannot be verified exactly: "
+                            "{what} holds negative probabilities"), what=what)
     sums = q.double().sum(-1)
     if bool(((sums - 1).abs() > SUM_TOLERANCE).any()):
-        raise _refuse(N_("{what} does not sum to 1 (a row sums to {total})"), what=what,
+        raise InputError(N_("the drafter's proposal cannot be verified exactly: "
+                            "{what} does not sum to 1 (a row sums to {total})"), what=what,
                       total=f"{float(sums.flatten()[(sums - 1).abs().argmax()]):.4g}")
 
 
@@ -51,16 +52,19 @@ def chain(prop, k: int, vocab: int, greedy: bool) -> None:
     """A chain proposal: at most k drafts in the vocabulary; when sampling, q_i rows that are
     distributions with q_i(d_i) > 0."""
     if len(prop.tokens) > k:
-        raise _refuse(N_("{n} drafts where at most {k} were asked"), n=len(prop.tokens), k=k)
+        raise InputError(N_("the drafter's proposal cannot be verified exactly: "
+                            "{n} drafts where at most {k} were asked"), n=len(prop.tokens), k=k)
     tokens(prop.tokens, vocab)
     if greedy or not prop.tokens:
         return
     distribution(prop.probs, vocab, "q")
     if prop.probs.shape[0] != len(prop.tokens):
-        raise _refuse(N_("{rows} rows of q for {n} drafts"), rows=prop.probs.shape[0], n=len(prop.tokens))
+        raise InputError(N_("the drafter's proposal cannot be verified exactly: "
+                            "{rows} rows of q for {n} drafts"), rows=prop.probs.shape[0], n=len(prop.tokens))
     for i, t in enumerate(prop.tokens):
         if not float(prop.probs[i, t]) > 0:
-            raise _refuse(N_("draft {i} (token {token}) has q = 0: it could not have been drawn from q"),
+            raise InputError(N_("the drafter's proposal cannot be verified exactly: "
+                            "draft {i} (token {token}) has q = 0: it could not have been drawn from q"),
                           i=i + 1, token=t)
 
 

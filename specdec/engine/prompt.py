@@ -9,11 +9,25 @@ from specdec.models.load import Pair
 from specdec.wording import N_
 
 Prompt = Union[str, Sequence[Any]]     # raw text, or a chat: [{"role", "content"}, ...]
+CHARS_PER_TOKEN = 32     # no tokenizer's tokens are this long on average: longer text cannot fit
+
+
+def check_size(prompt: Prompt, context: int) -> None:
+    """Text that cannot fit the context whatever its tokens is refused before it is tokenised
+    (a 10 MB prompt once took 19 s and 1 GB to be told it was too long)."""
+    texts = [prompt] if isinstance(prompt, str) else [
+        m.get("content") if isinstance(m, dict) else getattr(m, "content", "") for m in prompt] \
+        if isinstance(prompt, (list, tuple)) else []
+    chars = sum(len(t) for t in texts if isinstance(t, str))
+    if chars > CHARS_PER_TOKEN * context:
+        raise InputError(N_("the prompt is {n} characters, more than the models' {limit} tokens can hold: "
+                            "shorten it"), n=f"{chars:,}", limit=context)
 
 
 def encode_prompt(pair: Pair, prompt: Prompt) -> tuple[str, list[int], tuple[Message, ...] | None]:
     """(prompt text, ids, chat messages or None), with clear errors for empty prompts, bad
     chats and prompts past the context window."""
+    check_size(prompt, pair.context)
     if isinstance(prompt, str):
         if not prompt:
             raise InputError(N_("the prompt is empty: type some text to continue, e.g. `def parse(`"))

@@ -24,8 +24,8 @@ from pathlib import Path
 
 import torch
 
-from specdec import atomic
 from specdec.errors import LoadError
+from specdec.files import jsonstore
 from specdec.models import onnx_build, onnx_graph
 from specdec.models.kernels import cpu_model
 from specdec.models.names import CONVERTED
@@ -152,9 +152,10 @@ def _key(name: str) -> str:
 
 def _faster(name: str, *candidates):
     """The candidate whose one-token step is fastest here (timed once, then kept)."""
-    key, saved = _key(name), _read()
-    timings = saved.get(key)
-    if not (isinstance(timings, dict) and set(timings) == {c.name for c in candidates}):
+    names, key = {c.name for c in candidates}, _key(name)
+    timings = jsonstore.entry(STORE, key, lambda t: isinstance(t, dict) and set(t) == names and
+                              all(jsonstore.number(v) for v in t.values()))
+    if timings is None:
         timings = {c.name: round(pass_ms(c), 2) for c in candidates}
         _write(key, timings)
     best = min(candidates, key=lambda c: timings[c.name])
@@ -162,17 +163,8 @@ def _faster(name: str, *candidates):
     return best
 
 
-def _read() -> dict:
-    try:
-        saved = json.loads(STORE.read_text())
-    except (OSError, ValueError):
-        return {}
-    return saved if isinstance(saved, dict) else {}
-
-
 def _write(key: str, timings: dict) -> None:
-    STORE.parent.mkdir(parents=True, exist_ok=True)
-    atomic.write_text(STORE, json.dumps({**_read(), key: timings}, indent=1) + "\n")
+    jsonstore.put(STORE, key, timings)
 
 
 def describe(backend, agreement: dict | None = None) -> str:

@@ -32,8 +32,8 @@ from pathlib import Path
 
 import torch
 
-from specdec import atomic, owned
 from specdec.errors import LoadError
+from specdec.files import atomic, owned
 from specdec.models import sizing
 from specdec.wording import N_
 
@@ -167,8 +167,7 @@ def convert(gguf: Path, folder: Path) -> None:
     folder.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f"{folder.name}.", suffix=".tmp", dir=folder.parent))
     try:
-        model.save_pretrained(tmp)
-        tokenizer.save_pretrained(tmp)
+        _save(model, tokenizer, tmp)
         fingerprint = {"source": str(gguf) if gguf.name != GGUF_NAME else f"{PACKAGE}/{GGUF_NAME}",
                        **_source_stamp(gguf, {}), "probe_text": PROBE_TEXT, "probe": probe(model, tokenizer),
                        "files": {p.name: file_sha256(p) for p in sorted(tmp.iterdir()) if p.is_file()}}
@@ -178,6 +177,23 @@ def convert(gguf: Path, folder: Path) -> None:
     except BaseException:
         _remove(tmp)                   # no half-built folder left behind
         raise
+
+
+def _save(model, tokenizer, tmp: Path) -> None:
+    """The conversion's files; a disk that fills (safetensors' own error, or an OSError) is one message."""
+    try:
+        model.save_pretrained(tmp)
+        tokenizer.save_pretrained(tmp)
+    except Exception as err:             # safetensors raises SafetensorError, not OSError, on a full disk
+        if not (isinstance(err, OSError) or type(err).__name__ == "SafetensorError"):
+            raise
+        raise LoadError(N_("could not write the converted model into {folder} ({why})"),
+                        N_("free some disk space (it needs about {mb} MB), or set SPECDEC_CACHE to another disk"),
+                        folder=str(tmp.parent), why=str(err)[:160], mb=_size_mb(model)) from None
+
+
+def _size_mb(model) -> int:
+    return round(sum(p.numel() * p.element_size() for p in model.parameters()) / 1e6)
 
 
 def _leftovers(folder: Path) -> list[Path]:

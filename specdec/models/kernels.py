@@ -19,7 +19,6 @@ threads and candidates, so it is timed once.
 from __future__ import annotations
 
 import functools
-import json
 import os
 import platform
 import statistics
@@ -29,7 +28,7 @@ from pathlib import Path
 import torch
 from torch import nn
 
-from specdec import atomic
+from specdec.files import jsonstore
 from specdec.models import precision as precisions
 from specdec.models.packed import PackedLinear, available, pack_linears, packed_count
 from specdec.models.runtime import crop_cache, forward, new_cache
@@ -147,22 +146,25 @@ def bandwidth_line(choice: dict) -> str | None:
 
 
 def _read() -> dict:
-    try:
-        saved = json.loads(STORE.read_text())
-    except (OSError, ValueError):
-        return {}
-    return saved if isinstance(saved, dict) else {}
+    return jsonstore.read(STORE)
 
 
 def _write(key: str, choice: dict) -> None:
     """The store with this choice added, written whole (a failed write keeps the old timings)."""
-    STORE.parent.mkdir(parents=True, exist_ok=True)
-    atomic.write_text(STORE, json.dumps({**_read(), key: choice}, indent=1) + "\n")
+    jsonstore.put(STORE, key, choice)
 
 
 def _valid(choice, candidates: tuple[str, ...]) -> bool:
-    return isinstance(choice, dict) and choice.get("precision") in candidates and "weight_mb" in choice and \
-        isinstance(choice.get("table"), dict) and set(choice["table"].values()) <= set(LAYOUTS)
+    """A kept choice as `measure` writes it: every field the app formats has its type."""
+    num = jsonstore.number
+    return (isinstance(choice, dict) and choice.get("precision") in candidates
+            and isinstance(choice.get("table"), dict) and set(choice["table"].values()) <= set(LAYOUTS)
+            and all(str(r).isdigit() for r in choice["table"])
+            and isinstance(choice.get("weight_mb"), dict) and all(num(v) for v in choice["weight_mb"].values())
+            and isinstance(choice.get("ms"), dict) and all(
+                isinstance(row, dict) and all(str(r).isdigit() and num(v) for r, v in row.items())
+                for row in choice["ms"].values())
+            and num(choice.get("bandwidth_gbs", 0.0)))
 
 
 def choose(model: nn.Module, precision: str = precisions.PRECISION_AUTO, blocks=None) -> dict:
@@ -203,8 +205,8 @@ def _pick(model: nn.Module, candidates: tuple[str, ...], forced: str | None, blo
 def _kept_or_timed(model: nn.Module, candidates: tuple[str, ...], blocks) -> dict:
     """The choice kept on disk for this model and these candidates, else timed now and kept."""
     key = f"{_key(model)} | {'/'.join(candidates)}"
-    choice = _read().get(key)
-    if not _valid(choice, candidates):
+    choice = jsonstore.entry(STORE, key, lambda c: _valid(c, candidates))
+    if choice is None:
         choice = measure(model, candidates, blocks)
         _write(key, choice)
     return choice

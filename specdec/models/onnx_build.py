@@ -24,8 +24,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from specdec import atomic, owned
 from specdec.errors import LoadError
+from specdec.files import atomic, owned
 from specdec.models import onnx_graph
 from specdec.wording import N_
 

@@ -45,15 +45,23 @@ class OrtTarget:
     def new_cache(self) -> "OrtCache":
         return OrtCache(self)
 
-    def rows_agree(self, width: int = 9, prefix: int = 7) -> bool:
+    def rows_agree(self, width: int = 9, prefix: int = 7, long: int = 256) -> bool:
         """The property exactness rests on, on this build and CPU: the rows of one pass of
-        `width` tokens equal the same tokens fed one at a time, bit for bit."""
-        tokens = [(31 * i + 7) % self.vocab for i in range(prefix + width)]
+        `width` tokens equal the same tokens fed one at a time, bit for bit; and the last row of
+        a long pass (a prompt's) equals that token fed alone after the others (on an AVX2-only
+        AMD EPYC the first held and the second did not)."""
+        tokens = [(31 * i + 7) % self.vocab for i in range(max(prefix + width, min(long, self.context)))]
         wide, narrow = self.new_cache(), self.new_cache()
         self.forward(tokens[:prefix], wide), self.forward(tokens[:prefix], narrow)
-        together = self.forward(tokens[prefix:], wide)[0]                          # (width, V)
-        apart = [self.forward([token], narrow)[0] for token in tokens[prefix:]]  # width x (1, V)
-        return torch.equal(together, torch.cat(apart))
+        together = self.forward(tokens[prefix:prefix + width], wide)[0]                      # (width, V)
+        apart = [self.forward([token], narrow)[0] for token in tokens[prefix:prefix + width]]  # width x (1, V)
+        if not torch.equal(together, torch.cat(apart)):
+            return False
+        n = min(long, self.context)
+        whole, steps = self.new_cache(), self.new_cache()
+        last_row = self.forward(tokens[:n], whole, keep=1)[0]                                # (1, V)
+        self.forward(tokens[:n - 1], steps, keep=1)
+        return torch.equal(last_row, self.forward(tokens[n - 1:n], steps)[0])
 
     def forward(self, ids: list[int], cache: "OrtCache", keep: int = 0,
                 features: bool = False) -> tuple[torch.Tensor, torch.Tensor | None]:

@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass
 
 from specdec.chat import Message
+from specdec.files import jsonstore
 from specdec.trace import schema as trace_schema
 from specdec.trace.metrics import Metrics, summarize
 from specdec.trace.rounds import (
@@ -53,7 +54,7 @@ class Run:
     def to_json(self) -> str:
         data = dataclasses.asdict(self)
         data["metrics"] = dataclasses.asdict(self.metrics)
-        return json.dumps(data, allow_nan=False)
+        return json.dumps(jsonstore.finite(data), allow_nan=False)   # NaN as null: always valid JSON
 
     @staticmethod
     def from_json(text: str | bytes) -> "Run":

@@ -12,8 +12,8 @@ import json
 import platform
 from pathlib import Path
 
-from specdec import atomic
 from specdec.bench.measure import TIMING_REVISION
+from specdec.files import atomic
 from specdec.models.names import ASSETS
 
 ROOT = Path(__file__).resolve().parents[2]

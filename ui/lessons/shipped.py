@@ -19,8 +19,8 @@ from pathlib import Path
 
 import torch
 
-from specdec import atomic
 from specdec.bench.measure import TIMING_REVISION
+from specdec.files import atomic
 from specdec.models.kernels import cpu_model
 from specdec.models.names import ASSETS
 

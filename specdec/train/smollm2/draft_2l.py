@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from specdec import atomic
+from specdec.files import atomic
 from specdec.train.common import log, warmup_then_cosine
 
 GEN = Path("build/smollm2/gen")            # on-policy: the target's answers (selfgen)

@@ -23,9 +23,9 @@ from pathlib import Path
 
 import torch
 
-from specdec import atomic
 from specdec.bench.measure import step_ms
 from specdec.chat import user_turn
+from specdec.files import atomic
 from specdec.models import kernels
 from specdec.models.packed import packed_count
 from specdec.prompts import load_prompts, round_robin

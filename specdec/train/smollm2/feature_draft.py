@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from specdec import atomic
+from specdec.files import atomic
 from specdec.models import head8
 from specdec.train.common import log
 from specdec.train.smollm2 import draft_2l

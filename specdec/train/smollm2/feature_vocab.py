@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from specdec import atomic
+from specdec.files import atomic
 
 FILE = Path("assets/training/smollm2/feature_vocab.json")
 SHARDS = Path("assets/training/smollm2/gen")

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from specdec import atomic
+from specdec.files import atomic
 from specdec.train.common import log
 from specdec.train.smollm2.selfgen import TOPK
 

@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 import torch
 
-from specdec import atomic
+from specdec.files import atomic
 from specdec.train.common import cosine_to_tenth, log, warmup
 from specdec.train.smollm2.feature_draft import (
     SPEC,

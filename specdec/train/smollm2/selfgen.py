@@ -28,7 +28,7 @@ import numpy as np
 import torch
 from transformers import DynamicCache
 
-from specdec import atomic
+from specdec.files import atomic
 from specdec.train.common import log
 from specdec.train.smollm2.instructions import build
 

@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from specdec import atomic
+from specdec.files import atomic
 from specdec.train.common import log
 from specdec.train.stdlib.corpus import load_corpus
 from specdec.train.stdlib.family import FAMILY, member

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from specdec import atomic
+from specdec.files import atomic
 from specdec.train.stdlib.evaluate import CONT_LEN, N_PROMPTS, PROMPT_LEN
 from specdec.train.stdlib.family import FAMILY, SEQ_LEN
 

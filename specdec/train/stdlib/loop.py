@@ -14,7 +14,7 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
-from specdec import atomic
+from specdec.files import atomic
 from specdec.train.common import warmup_then_cosine
 from specdec.train.stdlib.family import SEQ_LEN, Member, llama_config
 

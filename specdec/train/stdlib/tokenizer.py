@@ -9,7 +9,7 @@ from typing import Iterable
 
 import numpy as np
 
-from specdec import atomic
+from specdec.files import atomic
 
 EOT = "<|endoftext|>"
 
