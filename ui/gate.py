@@ -9,8 +9,8 @@ which once fed a pass zero tokens and once corrupted the server's heap (issue 48
 four quick Next-round clicks). So a session's compute is serialised by its own lock: a new
 thread waits for the old one, and while it waits it asks the old one to stop between rounds
 (`wanted`) and leaves at once if it is itself superseded by a newer click (Streamlit's own
-stop check). Cost: one uncontended lock a click, ~1 µs (tests/test_gate.py), against a
-round's milliseconds.
+stop check). Cost: a turn took 44 µs uncontended (26 µs before the session's lock; AMD EPYC,
+1 thread) against a round's tens of milliseconds, and a Decoder's own lock 0.3 µs a round.
 
 Many sessions, SLOTS at a time. Twenty sessions stepping models at once on a small machine
 mean twenty threads contending for the cores and for Python's GIL, and the server's event
