@@ -138,6 +138,7 @@ def live_view() -> None:
     session.check_fresh()
     if st.session_state.pop("start_now", False):
         session.next_round()
+    session.settle()
     dec = session.decoder()
     controls(finished=dec is not None and dec.stop is not None)
     messages()

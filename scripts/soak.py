@@ -104,6 +104,7 @@ def rapid_clicks(driver, lang: str) -> list[str]:
 
 def switch_mid_run(driver, lang: str) -> list[str]:
     """Run to end, leave for Home after a moment, come back: finished, or it says where it stopped."""
+    from ui.session import PAUSED
     s = say(lang)
     _click(driver, s("Reset"))
     wait_idle(driver)
@@ -116,8 +117,8 @@ def switch_mid_run(driver, lang: str) -> list[str]:
     wait_idle(driver, timeout=300)
     source = driver.page_source
     finished = s("Run finished: {reason}.").split("{")[0] in source
-    paused = s("press **Run to end** to go on.").replace("**", "").split(";")[0][:12] in source
-    return found + problems(driver) + ([] if finished or paused or _strip_ids(driver) else
+    paused = s(PAUSED).split("{")[0] in source            # "Stopped after round n …": it says where
+    return found + problems(driver) + ([] if finished or paused else
                                         ["after a page switch the run neither finished nor said where it stopped"])
 
 

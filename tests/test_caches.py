@@ -81,3 +81,18 @@ def test_a_store_that_is_a_folder_or_read_only_is_said_once_and_the_run_goes_on(
 def test_json_output_is_valid_json_whatever_the_floats():
     assert json.loads(json.dumps(jsonstore.finite({"a": float("nan"), "b": [1.0, float("inf")], "c": (2,)}),
                                  allow_nan=False)) == {"a": None, "b": [1.0, None], "c": [2]}
+
+
+def test_a_lesson_result_that_cannot_be_kept_is_said_once_and_a_damaged_one_measured_again(tmp_path, monkeypatch,
+                                                                                           capsys):
+    from ui.lessons import result_cache
+    (tmp_path / "file").write_text("x")
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "file" / "results")   # cannot be made
+    monkeypatch.setattr(result_cache, "_told", set())
+    result_cache.save("k", {"a": 1}, {"v": 1})
+    result_cache.save("k", {"a": 2}, {"v": 2})
+    assert capsys.readouterr().err.count("cannot keep results") == 1
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+    result_cache.path_for("k", {"a": 1}).parent.mkdir(parents=True)
+    result_cache.path_for("k", {"a": 1}).mkdir()                                      # a folder in its place
+    assert result_cache.load("k", {"a": 1}) is None

@@ -15,6 +15,7 @@ from ui import gate, loaders, state
 from ui.i18n import N_, _
 
 RUN, NOTE, ERROR, SELECTED, REPLAY = "run", "run_note", "run_error", "round_sel", "replay"
+OUTBOX = "_run_outbox"   # what a button's rounds leave for the page (see `_outbox`)
 CLICK_T0, CLICK_MS = "_click_t0", "_last_click_ms"
 
 
@@ -44,7 +45,7 @@ def check_fresh() -> None:
 def reset() -> None:
     """The Reset button (a callback): after any round this session is still computing."""
     with gate.turn():
-        for key in (RUN, SELECTED, ERROR, NOTE):
+        for key in (RUN, SELECTED, ERROR, NOTE, OUTBOX):
             st.session_state.pop(key, None)
 
 
@@ -56,10 +57,28 @@ def _start() -> specdec.Decoder:
     return dec
 
 
+def _outbox() -> dict:
+    """A plain dict in the session's state for what rounds leave behind (the selected round, a
+    note, an error). Streamlit checks at every st.session_state access whether a newer click has
+    superseded this run and stops it there; after the rounds that would drop "stopped after round
+    n" unsaid. Writing into a dict fetched before the rounds is no such access; `settle` moves its
+    entries into the session's state when the page draws."""
+    return st.session_state.setdefault(OUTBOX, {})
+
+
+def settle() -> None:
+    """The page, before it reads the run's note, error and selected round: take what rounds left."""
+    out = st.session_state.get(OUTBOX)
+    while out:
+        key, value = out.popitem()
+        st.session_state[key] = value
+
+
 def _advance(until_end: bool) -> None:
     st.session_state[CLICK_T0] = time.perf_counter()     # scripts/bench_step.py reads the latency
     st.session_state.pop(ERROR, None)
     st.session_state.pop(NOTE, None)
+    out = _outbox()
     try:
         dec = decoder() or _start()
         while dec.stop is None:
@@ -67,17 +86,20 @@ def _advance(until_end: bool) -> None:
             if not until_end:
                 break
             if gate.wanted():       # another click or page of this session waits: stop here, whole
-                st.session_state[NOTE] = paused(dec)
+                out[NOTE] = paused(dec)
                 break
-        st.session_state[SELECTED] = len(dec.history)
+        out[SELECTED] = len(dec.history)
     except specdec.InputError as err:
-        st.session_state[ERROR] = err.worded(_)
+        out[ERROR] = err.worded(_)
+
+
+PAUSED = N_("Stopped after round {n} ({tokens} of {limit} new tokens) because you clicked or "
+            "left the page; press **Run to end** to go on.")
 
 
 def paused(dec: specdec.Decoder) -> tuple:
     """The note for a run of rounds that stopped because the learner clicked or left the page."""
-    return (N_("Stopped after round {n} ({tokens} of {limit} new tokens) because you clicked or "
-               "left the page; press **Run to end** to go on."),
+    return (PAUSED,
             {"n": len(dec.history), "tokens": len(dec.generated), "limit": dec.settings.max_new_tokens})
 
 
@@ -102,6 +124,7 @@ def jump(kind: str) -> None:
 
 def _jump(kind: str) -> None:
     st.session_state.pop(NOTE, None)
+    out = _outbox()
     try:
         dec = decoder() or _start()
         after = st.session_state.get(SELECTED, 0)
@@ -109,14 +132,11 @@ def _jump(kind: str) -> None:
         while found is None and dec.stop is None and not gate.wanted():
             rnd = dec.step()
             found = rnd.index if JUMPS[kind](rnd) else None
-        if found is None and dec.stop is None:
-            st.session_state[NOTE] = paused(dec)
-            return
-        st.session_state[SELECTED] = len(dec.history) if found is None else found + 1
+        out[SELECTED] = len(dec.history) if found is None else found + 1
         if found is None:
-            st.session_state[NOTE] = N_("No such round before the end of the run.")
+            out[NOTE] = paused(dec) if dec.stop is None else N_("No such round before the end of the run.")
     except specdec.InputError as err:
-        st.session_state[ERROR] = err.worded(_)
+        out[ERROR] = err.worded(_)
 
 
 def next_round() -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import platform
+import sys
 from pathlib import Path
 
 from specdec.bench.measure import TIMING_REVISION
@@ -45,14 +46,28 @@ def load(kind: str, key: dict):
     path = path_for(kind, key)
     try:
         return _value(json.loads(path.read_text())) if path.exists() else None
-    except ValueError:        # a half-written or damaged file: measure again
+    except (OSError, ValueError):    # a half-written or damaged file, a folder in its place: measure again
         return None
 
 
 def save(kind: str, key: dict, value) -> None:
+    """Keep a result; where the folder is read-only or full the result still shows, said once on stderr."""
     path = path_for(kind, key)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic.write_text(path, json.dumps({KEPT: 1, "key": key, "value": value}, default=str))
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic.write_text(path, json.dumps({KEPT: 1, "key": key, "value": value}, default=str))
+    except OSError as err:
+        _cannot_keep(path.parent, err)
+
+
+_told: set[str] = set()
+
+
+def _cannot_keep(folder: Path, err: OSError) -> None:
+    if str(folder) not in _told:
+        _told.add(str(folder))
+        print(f"specdec: cannot keep results in {folder} ({err.strerror or err}); they are measured again "
+              "after a restart", file=sys.stderr, flush=True)
 
 
 def kept(kind: str) -> list[tuple[dict, object]]:
