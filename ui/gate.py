@@ -19,8 +19,8 @@ session takes a turn for its page script and for the engine work of its buttons'
 nested turns in the same thread are free (a page that starts a round itself), so a session
 never waits for itself. A measurement that runs for minutes (ui/jobs.py) gives its slot back
 while it runs, so it never holds up the pages of other sessions; it keeps its session's lock.
-Each held turn is on record with its start, so the health report can name a stuck one
-(`stuck`).
+Each held turn is on record with its start, so the server's log can name one held for minutes
+(`stuck`, read by ui/serve.py).
 """
 from __future__ import annotations
 
@@ -130,7 +130,7 @@ def wanted() -> bool:
 
 
 def stuck(limit_s: float) -> list[float]:
-    """How long each turn held for more than `limit_s` seconds has been held (the health report)."""
+    """How long each turn held for more than `limit_s` seconds has been held (the server's log)."""
     now = time.perf_counter()
     return sorted((now - t for t in list(_turns.values()) if now - t > limit_s), reverse=True)
 
