@@ -67,14 +67,15 @@ def test_a_write_past_a_size_limit_leaves_every_kept_file_as_it_was(tmp_path):
     result = json.loads(done.stdout.strip().splitlines()[-1])
     path, raised = result.pop("plain")
     assert raised == "OSError" and Path(path).read_bytes() != OLD     # the control: a plain write cuts it
-    kept = result.pop("kernels")                  # a measurement store: said on stderr, the run goes on
-    assert kept[1] is None and "kernels.json: cannot keep measurements here" in done.stderr
-    assert Path(kept[0]).read_bytes() == OLD
+    stores = {name: result.pop(name) for name in ("kernels", "result_cache")}   # said on stderr; the run goes on
+    assert "kernels.json: cannot keep measurements here" in done.stderr and "cannot keep results in" in done.stderr
+    for name, (path, raised) in stores.items():
+        assert raised is None and Path(path).read_bytes() == OLD, name
     for name, (path, raised) in result.items():
         assert raised is not None, name                                   # the error reached the caller
         assert Path(path).read_bytes() == OLD, name                       # the old file, byte for byte
     leftovers = sorted(p.name for p in folder.iterdir() if p.name != "plain.json" and Path(p) not in
-                       {Path(path) for path, _r in result.values()} | {Path(kept[0])})
+                       {Path(path) for path, _r in [*result.values(), *stores.values()]})
     assert leftovers == []                                                # no temporary file left
 
 
