@@ -99,3 +99,28 @@ def test_a_builder_child_dies_with_the_process_that_started_it(tmp_path):
     else:
         os.kill(child, signal.SIGKILL)
         pytest.fail("the builder's child outlived the killed build")
+
+
+def test_a_full_disk_while_saving_a_conversion_is_one_message(tmp_path, pair):
+    """safetensors raises its own SafetensorError (not an OSError) when the disk fills."""
+    from specdec.models import gguf
+
+    class SafetensorError(Exception):
+        pass
+
+    class Full:
+        def save_pretrained(self, folder):
+            raise SafetensorError("Error while serializing: IoError(No space left on device)")
+
+        def parameters(self):
+            return pair.target.parameters()
+
+    with pytest.raises(LoadError, match="could not write the converted model") as err:
+        gguf._save(Full(), pair.tokenizer, tmp_path / "conv.tmp")
+    assert "free some disk space" in str(err.value) and "MB" in str(err.value)
+    class Odd(Full):
+        def save_pretrained(self, folder):
+            raise ValueError("not a disk")
+
+    with pytest.raises(ValueError, match="not a disk"):               # anything else is not dressed up
+        gguf._save(Odd(), pair.tokenizer, tmp_path / "x.tmp")

@@ -25,7 +25,8 @@ def tokens(ids, vocab: int) -> None:
     for t in ids:
         if isinstance(t, bool) or not isinstance(t, int) or not 0 <= t < vocab:
             raise InputError(N_("the drafter's proposal cannot be verified exactly: "
-                            "token id {token} is not in the vocabulary (0 to {last})"), token=repr(t), last=vocab - 1)
+                                "token id {token} is not in the vocabulary (0 to {last})"),
+                             token=repr(t), last=vocab - 1)
 
 
 def distribution(q: torch.Tensor, vocab: int, what: str) -> None:

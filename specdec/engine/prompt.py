@@ -15,13 +15,19 @@ CHARS_PER_TOKEN = 32     # no tokenizer's tokens are this long on average: longe
 def check_size(prompt: Prompt, context: int) -> None:
     """Text that cannot fit the context whatever its tokens is refused before it is tokenised
     (a 10 MB prompt once took 19 s and 1 GB to be told it was too long)."""
-    texts = [prompt] if isinstance(prompt, str) else [
-        m.get("content") if isinstance(m, dict) else getattr(m, "content", "") for m in prompt] \
-        if isinstance(prompt, (list, tuple)) else []
-    chars = sum(len(t) for t in texts if isinstance(t, str))
+    chars = sum(len(t) for t in _texts(prompt) if isinstance(t, str))
     if chars > CHARS_PER_TOKEN * context:
         raise InputError(N_("the prompt is {n} characters, more than the models' {limit} tokens can hold: "
                             "shorten it"), n=f"{chars:,}", limit=context)
+
+
+def _texts(prompt: Prompt) -> list:
+    """The text a prompt holds: itself, or each message's content (unchecked yet: as_messages checks)."""
+    if isinstance(prompt, str):
+        return [prompt]
+    if isinstance(prompt, (list, tuple)):
+        return [m.get("content") if isinstance(m, dict) else getattr(m, "content", "") for m in prompt]
+    return []
 
 
 def encode_prompt(pair: Pair, prompt: Prompt) -> tuple[str, list[int], tuple[Message, ...] | None]:
