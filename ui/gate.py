@@ -35,7 +35,7 @@ import streamlit as st
 SLOTS = max(2, os.cpu_count() or 2)
 WAIT_TICK_S = 0.05               # how often a waiting thread checks whether it is still wanted
 _held = threading.local()
-_owners: weakref.WeakValueDictionary = weakref.WeakValueDictionary()   # session id -> _Owner
+_owners: weakref.WeakValueDictionary = weakref.WeakValueDictionary()   # outside a server: key -> _Owner
 _owners_lock = threading.Lock()
 _turns: dict[int, float] = {}    # thread id -> when it took its slot (perf_counter)
 
@@ -52,27 +52,31 @@ def _slots() -> threading.BoundedSemaphore:
     return threading.BoundedSemaphore(SLOTS)
 
 
+OWNER = "_gate_owner"              # a session's _Owner, in its own session state
+
+
 def _session_key() -> str:
-    """This thread's Streamlit session (a thread of its own outside a script run: tests, jobs)."""
-    from streamlit.runtime.scriptrunner import get_script_run_ctx
-    ctx = get_script_run_ctx(suppress_warning=True)
-    return ctx.session_id if ctx is not None else f"thread-{threading.get_ident()}"
+    """Outside a Streamlit server (tests, scripts): each thread counts as a session of its own."""
+    return f"thread-{threading.get_ident()}"
 
 
 def _owner() -> _Owner:
+    """This session's _Owner: kept in its session state on a server (made once, under a lock:
+    two threads of one session may ask at once), else one per `_session_key`."""
     with _owners_lock:
-        owner = _owners.get(_session_key())
-        if owner is None:
-            owner = _owners[_session_key()] = _Owner()
+        if not st.runtime.exists():
+            return _owners.setdefault(_session_key(), _Owner())
+        owner = st.session_state.get(OWNER)
+        if not isinstance(owner, _Owner):
+            owner = st.session_state[OWNER] = _Owner()
         return owner
 
 
 def _still_wanted() -> None:
-    """Raise Streamlit's stop (or rerun) if this script run was superseded meanwhile."""
-    from streamlit.runtime.scriptrunner_utils.script_run_context import get_run_yield_check
-    check = get_run_yield_check()
-    if check is not None:
-        check()
+    """Stop here if a newer click superseded this script run: Streamlit checks that at every
+    session-state access (and raises its own stop), so one look is the check."""
+    if st.runtime.exists():
+        _ = OWNER in st.session_state
 
 
 def _acquire(owner: _Owner) -> None:
