@@ -88,7 +88,7 @@ def test_first_two_tokens_follow_the_reduced_precision_target(name):
 def test_int4_multiplies_the_gguf_own_q4_1_blocks(tmp_path, monkeypatch):
     """A Q4_1 GGUF's blocks are read from the file, checked against the loaded weights, and the
     int4 layers compute with them; a block that does not match the weights is not used."""
-    from specdec.models import gguf
+    from specdec.models import q4_1
 
     from tiny_gguf import write_tiny_gguf
     monkeypatch.setenv("SPECDEC_CACHE", str(tmp_path / "cache"))
@@ -96,7 +96,7 @@ def test_int4_multiplies_the_gguf_own_q4_1_blocks(tmp_path, monkeypatch):
     model = load_model(str(path), precision="int4")
     assert precision.of(model) == "int4" and model.precision_source == "gguf"
     assert "the GGUF's Q4_1 blocks" in kernels.describe(model)
-    blocks = gguf.q4_1_blocks(path, model)
+    blocks = q4_1.q4_1_blocks(path, model)
     assert len(blocks) == 2 * 7                                     # every linear layer of both blocks
     name = "model.layers.0.self_attn.k_proj"
     layer = dict(model.named_modules())[name]
@@ -107,7 +107,7 @@ def test_int4_multiplies_the_gguf_own_q4_1_blocks(tmp_path, monkeypatch):
     assert torch.allclose(layer(x), ref, atol=0.05, rtol=0.02)
     with torch.no_grad():
         layer.weight[0, 0] += 1.0                                   # no longer what the file holds
-    assert name not in gguf.q4_1_blocks(path, model) and len(gguf.q4_1_blocks(path, model)) == 13
+    assert name not in q4_1.q4_1_blocks(path, model) and len(q4_1.q4_1_blocks(path, model)) == 13
 
 
 def test_an_unknown_precision_is_one_clear_message():

@@ -16,7 +16,7 @@ import torch
 
 from specdec.errors import LoadError
 from specdec.models import backend as backends
-from specdec.models import gguf, head8, kernels, sizing
+from specdec.models import gguf, head8, kernels, q4_1, sizing
 from specdec.models.backend import BACKEND_AUTO, TorchBackend
 from specdec.models.feature import FeatureDraft, is_feature_folder, load_feature_draft
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, converted_folder, is_converted, resolve, source_gguf
@@ -226,7 +226,7 @@ def check_precision(precision) -> None:
 def _gguf_blocks(name: str, model) -> dict:
     """The 4-bit blocks of a model converted from a Q4_1 GGUF (int4 then uses the file's own)."""
     source = source_gguf(name)
-    return gguf.q4_1_blocks(source, model, Path(resolve(name))) if source is not None else {}
+    return q4_1.q4_1_blocks(source, model, Path(resolve(name))) if source is not None else {}
 
 
 def _split_head_model(name: str, src: str) -> torch.nn.Module:

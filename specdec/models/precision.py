@@ -10,7 +10,7 @@ the GGUF's own 4-bit blocks multiplied by torch's int4 kernel (5 rows: 109 / 67 
 - int4: each linear layer of a transformer block multiplies 4-bit weights in groups of 32, one
   scale and one offset per group (`aten._weight_int4pack_mm_for_cpu`). For a GGUF whose
   layers are Q4_1 — SmolLM2's are — these are the file's own blocks, read from the file
-  (gguf.q4_1_blocks): not a further loss. The scale and offset are held in bfloat16, the
+  (q4_1.q4_1_blocks): not a further loss. The scale and offset are held in bfloat16, the
   kernel's input type (Q4_1 stores them in float16). Other weights are rounded to such groups
   here. The LM head (Q8_0 in that file) multiplies in bfloat16.
 
