@@ -6,7 +6,7 @@ import pytest
 
 from specdec.bench import machine
 from specdec.files import jsonstore
-from specdec.models import backend, kernels
+from specdec.models import kernels
 
 
 @pytest.fixture(autouse=True)
@@ -49,23 +49,6 @@ def test_a_kernel_choice_with_wrong_types_is_not_used(choice):
     assert not kernels._valid(choice, ("float32", "int4"))
     assert kernels._valid({"precision": "int4", "table": {"1": "plain"}, "weight_mb": {"int4": 1.0},
                            "ms": {"int4": {"1": 2.0}}, "bandwidth_gbs": 9.0}, ("float32", "int4"))
-
-
-class Timed:
-    def __init__(self, name):
-        self.name = name
-
-
-@pytest.mark.parametrize("stored", ['{"torch": null, "onnx": "fast"}', '{"torch": 1.0}', '"just text"'])
-def test_backend_timings_that_are_not_numbers_for_both_are_timed_again(tmp_path, monkeypatch, capsys, stored):
-    monkeypatch.setattr(backend, "STORE", tmp_path / "backends.json")
-    monkeypatch.setattr(backend, "_key", lambda name: "key")
-    monkeypatch.setattr(backend, "pass_ms", lambda c: {"torch": 20.0, "onnx": 10.0}[c.name])
-    backend.STORE.write_text('{"key": %s}' % stored)
-    best = backend._faster("m", Timed("torch"), Timed("onnx"))
-    assert best.name == "onnx" and best.timings == {"torch": 20.0, "onnx": 10.0}
-    assert json.loads(backend.STORE.read_text())["key"] == {"torch": 20.0, "onnx": 10.0}
-    assert "not valid; measuring again" in capsys.readouterr().err
 
 
 def test_a_store_that_is_a_folder_or_read_only_is_said_once_and_the_run_goes_on(tmp_path, capsys):

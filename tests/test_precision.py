@@ -116,11 +116,11 @@ def test_an_unknown_precision_is_one_clear_message():
 
 
 def test_the_fastest_step_picks_the_precision_and_is_kept(monkeypatch, tmp_path):
-    """With made-up timings int4 has the fastest one-token step: auto takes it, and the choice
+    """With made-up timings int4 has the fastest one-token step (intdot the next): auto takes it, and the choice
     is stored and read back instead of timing again; asked for float32, the layouts are timed."""
     monkeypatch.delenv("SPECDEC_KERNELS", raising=False)
     monkeypatch.setattr(kernels, "STORE", tmp_path / "kernels.json")
-    step = {"float32": 50.0, "bfloat16": 45.0, "int4": 30.0}
+    step = {"float32": 50.0, "bfloat16": 45.0, "int4": 30.0, "intdot": 35.0}
     timed = []
 
     def pass_ms(model, rows, repeats=kernels.REPEATS):
@@ -129,7 +129,8 @@ def test_the_fastest_step_picks_the_precision_and_is_kept(monkeypatch, tmp_path)
     monkeypatch.setattr(kernels, "pass_ms", pass_ms)
     model = tiny_llama(13, 2, seed=1)
     choice = kernels.choose(model)
-    expected = "int4" if "int4" in precision.available() else "bfloat16"
+    ready = precision.available()
+    expected = "int4" if "int4" in ready else "intdot" if "intdot" in ready else "bfloat16"
     assert choice["precision"] == expected == precision.of(model)
     count = len(timed)
     assert kernels.choose(tiny_llama(13, 2, seed=1))["precision"] == expected and len(timed) == count

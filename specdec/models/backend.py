@@ -7,36 +7,27 @@ autoregressive step, a verification of k + 1 rows).
 - `onnx`: ONNX Runtime on an int4 build of the target (onnx_build.py, onnx_target.py). It
   serves chain drafters; a run with a tree drafter, or a batch, verifies on torch.
 
-`auto` considers ONNX Runtime for an embedded target that comes as a GGUF (SmolLM2): the
-model a CPU user runs in a compiled runtime. The tiny stdlib models stay on torch, and a
-user's own model or GGUF takes `backend="onnx"` when asked (its build takes a while, and the
-builder does not take every architecture or shape: one message says so). `auto` times a
-one-token step of each on this machine (cached
-per CPU, library versions and model in build/backends.json) and keeps the faster; a named
-backend is used as asked. A run records which backend verified it (Run.settings["backend"]).
+`auto` is torch. ONNX Runtime's build is a different model (onnxruntime-genai's builder
+re-quantises the weights: on an AMD EPYC, Zen 4, its greedy text matched none of 8 chats of
+SmolLM2's own), so it runs only when asked (`backend="onnx"`, `--backend onnx`), for a
+comparison; its build takes a while, and the builder does not take every architecture or
+shape: one message says so. The torch backend's speed comes from the kernel choice at load
+(kernels.py, intdot/). A run records which backend verified it (Run.settings["backend"]).
 """
 from __future__ import annotations
 
-import json
-import sys
-import time
 from pathlib import Path
 
 import torch
 
 from specdec.errors import LoadError
-from specdec.files import jsonstore
-from specdec.models import onnx_build, onnx_graph
-from specdec.models.kernels import cpu_model
-from specdec.models.names import CONVERTED
-from specdec.models.runtime import crop_cache, forward_with_features, new_cache
+from specdec.models import onnx_build
 from specdec.models.runtime import forward as torch_forward
+from specdec.models.runtime import forward_with_features, new_cache
 from specdec.wording import N_
 
-BACKEND_AUTO = "auto"             # the faster of the backends this target has, timed here
+BACKEND_AUTO = "auto"             # torch: the model the name names (ONNX Runtime only when asked)
 BACKENDS = (BACKEND_AUTO, "torch", "onnx")
-STORE = Path(__file__).resolve().parents[2] / "build" / "backends.json"
-PROBE_REPEATS = 7
 
 
 def fed(ids: list[int]) -> None:
@@ -94,25 +85,18 @@ def onnx_source(name: str, model) -> Path | None:
 
 
 def make(name: str, model, vocab_size: int, backend: str = BACKEND_AUTO):
-    """The backend object for a loaded target (`name` as loaded, `model` its torch modules)."""
+    """The backend object for a loaded target (`name` as loaded, `model` its torch modules).
+    `auto` is torch: the model the name names, every pass on one path (ONNX Runtime only when asked)."""
     if backend not in BACKENDS:
         raise LoadError(N_("backend must be one of {choices}, not {value}"),
                         choices=", ".join(BACKENDS), value=repr(backend))
-    torch_backend = TorchBackend(model, vocab_size)
+    if backend != "onnx":
+        return TorchBackend(model, vocab_size)
     source = onnx_source(name, model) if onnx_build.installed() else None
-    if backend == "torch" or (backend == BACKEND_AUTO and (source is None or name not in CONVERTED)):
-        return torch_backend
     if source is None:
         raise LoadError(N_("the onnx backend needs onnxruntime and a local Llama target on the CPU; {name} is not one"),
                         N_("use --backend torch"), name=repr(name))
-    if backend == "onnx":
-        return OnnxBackend(_session(name, source), vocab_size)
-    try:
-        onnx = OnnxBackend(_session(name, source), vocab_size)
-    except LoadError as err:                    # auto: say why, and keep torch
-        print(f"specdec: the onnx backend is not used: {err}", file=sys.stderr, flush=True)
-        return torch_backend
-    return _faster(name, torch_backend, onnx)
+    return OnnxBackend(_session(name, source), vocab_size)
 
 
 def _session(name: str, source: Path):
@@ -130,41 +114,6 @@ def _session(name: str, source: Path):
                            "different widths, so speculative decoding on it would not be exact"),
                         N_("use --backend torch"))
     return target
-
-
-def pass_ms(backend, rows: int = 1, prefix: int = 64, repeats: int = PROBE_REPEATS) -> float:
-    """Fastest of `repeats` passes of `rows` tokens after `prefix` cached positions."""
-    cache, times = backend.new_cache(), []
-    backend.forward(list(range(10, 10 + prefix)), cache, keep=1)
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        backend.forward(list(range(200, 200 + rows)), cache, keep=1)
-        times.append((time.perf_counter() - t0) * 1e3)
-        crop_cache(cache, prefix)
-    return min(times)
-
-
-def _key(name: str) -> str:
-    return (f"{cpu_model()} | {torch.backends.cpu.get_cpu_capability()} | torch {torch.__version__} | "
-            f"{json.dumps(onnx_build.versions(), sort_keys=True)} | {onnx_graph.VERSION} | {name} | "
-            f"threads {torch.get_num_threads()} | step")
-
-
-def _faster(name: str, *candidates):
-    """The candidate whose one-token step is fastest here (timed once, then kept)."""
-    names, key = {c.name for c in candidates}, _key(name)
-    timings = jsonstore.entry(STORE, key, lambda t: isinstance(t, dict) and set(t) == names and
-                              all(jsonstore.number(v) for v in t.values()))
-    if timings is None:
-        timings = {c.name: round(pass_ms(c), 2) for c in candidates}
-        _write(key, timings)
-    best = min(candidates, key=lambda c: timings[c.name])
-    best.timings = timings
-    return best
-
-
-def _write(key: str, timings: dict) -> None:
-    jsonstore.put(STORE, key, timings)
 
 
 def describe(backend, agreement: dict | None = None) -> str:

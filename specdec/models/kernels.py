@@ -83,13 +83,14 @@ def pass_ms(model: nn.Module, rows: int, repeats: int = REPEATS) -> float:
 
 def set_precision(model: nn.Module, precision: str, blocks=None) -> None:
     """float32: packed layers where oneDNN has them (layouts per row count); else precision.apply.
-    `blocks`: a callable giving the GGUF's 4-bit blocks, called only for int4."""
+    `blocks`: a callable giving the GGUF's 4-bit blocks, called only for int4 and intdot."""
     precisions.apply(model, "float32")
     if precision == "float32":
         if available():
             pack_linears(model)
     else:                                   # apply() unpacks the float32 layouts first
-        precisions.apply(model, precision, blocks() if precision == "int4" and blocks is not None else None)
+        gguf = precision in ("int4", "intdot") and blocks is not None
+        precisions.apply(model, precision, blocks() if gguf else None)
 
 
 def _timings(model: nn.Module, precision: str) -> dict[str, dict[int, float]]:

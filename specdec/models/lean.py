@@ -34,6 +34,8 @@ import torch
 from torch import nn
 
 from specdec.models import attention
+from specdec.models.intdot.linear import IntDotLinear, stacked
+from specdec.models.intdot.linear import product as intdot_product
 from specdec.models.precision import GROUP, Int4Linear
 
 _collect = threading.local()          # id(model) -> list of final hidden states, per thread
@@ -171,8 +173,12 @@ def _mlp(mlp, h) -> torch.Tensor:
 
 
 def _products(owner: nn.Module, names: tuple[str, ...], h: torch.Tensor) -> list[torch.Tensor]:
-    """owner.<name>(h) for each name: one int4 product over the stacked weights where the
-    layers allow it (checked equal), else one call per layer."""
+    """owner.<name>(h) for each name: one product over the stacked weights where the layers
+    allow it (int4: checked equal; intdot: equal by construction), else one call per layer."""
+    together = _intdot_stack(owner, names)
+    if together is not None:
+        records, sizes = together
+        return list(intdot_product("q4_1", records, h).split(sizes, -1))
     fused = _fused(owner, names, h)
     if not fused:
         return [getattr(owner, name).forward(h) for name in names]
@@ -180,6 +186,22 @@ def _products(owner: nn.Module, names: tuple[str, ...], h: torch.Tensor) -> list
     flat = h.reshape(-1, h.shape[-1]).to(torch.bfloat16)                                    # (rows, K)
     out = torch.ops.aten._weight_int4pack_mm_for_cpu(flat, weight, GROUP, offsets).float()   # (rows, ΣN)
     return [part.reshape(*h.shape[:-1], -1) for part in out.split(sizes, -1)]
+
+
+def _intdot_stack(owner: nn.Module, names: tuple[str, ...]):
+    """(records, sizes) of the layers' stacked Q4_1 records, built on first use; None when
+    they are not all bias-free Q4_1 layers of one input width."""
+    layers = [getattr(owner, name) for name in names]
+    if not all(type(m) is IntDotLinear and m.kind == "q4_1" for m in layers):
+        return None
+    parts = [m.records() for m in layers]
+    saved = owner.__dict__.get("_lean_intdot")
+    if saved is None or not all(a is b for a, b in zip(saved[2], parts)):
+        with _building:
+            records = stacked(layers)
+            saved = (records, [m.out_features for m in layers], parts) if records is not None else (None, None, parts)
+            owner.__dict__["_lean_intdot"] = saved
+    return None if saved[0] is None else saved[:2]
 
 
 def _fused(owner: nn.Module, names: tuple[str, ...], h: torch.Tensor):

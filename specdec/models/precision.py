@@ -29,16 +29,19 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from specdec.models import attention
+from specdec.models import attention, intdot
 from specdec.models import packed as packing
+from specdec.models.intdot.linear import IntDotLinear
+from specdec.models.intdot.linear import make as make_intdot
 
-PRECISIONS = ("float32", "bfloat16", "int4")
+PRECISIONS = ("float32", "bfloat16", "int4", "intdot")
 PRECISION_AUTO = "auto"           # the default: the fastest of PRECISIONS on this CPU (kernels.choose)
 # oneDNN's bfloat16 linear gives a row the same result beside up to 32 others, not beyond (measured
 # on the Xeon above); wider passes are cut into such pieces so every row matches a one-row step.
 ROWS_SAME = 32
 GROUP = 32                        # int4: entries of a row that share a scale and an offset (Q4_1's block)
-LABELS = {"float32": "float32", "bfloat16": "bfloat16 weights", "int4": "int4 weights (groups of 32)"}
+LABELS = {"float32": "float32", "bfloat16": "bfloat16 weights", "int4": "int4 weights (groups of 32)",
+          "intdot": "GGUF blocks × 15-bit activations, integer sums"}
 
 
 def int4_available() -> bool:
@@ -47,8 +50,9 @@ def int4_available() -> bool:
 
 
 def available() -> tuple[str, ...]:
-    """The precisions this torch build can run on the CPU."""
-    return tuple(p for p in PRECISIONS if p != "int4" or int4_available())
+    """The precisions this torch build (int4) and this machine's C compiler (intdot) can run."""
+    ready = {"int4": int4_available, "intdot": intdot.available}
+    return tuple(p for p in PRECISIONS if ready.get(p, lambda: True)())
 
 
 def groups_of(weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -126,7 +130,7 @@ class Int4Linear(nn.Linear):
         return out.reshape(*x.shape[:-1], self.out_features)
 
 
-KINDS = {Bf16Linear: "bfloat16", Int4Linear: "int4"}
+KINDS = {Bf16Linear: "bfloat16", Int4Linear: "int4", IntDotLinear: "intdot"}
 
 
 def _linears(model: nn.Module):
@@ -134,7 +138,7 @@ def _linears(model: nn.Module):
 
 
 def _reset(module: nn.Linear) -> None:
-    for key in ("_copy", "_copy_key", "_int4", "blocks"):
+    for key in ("_copy", "_copy_key", "_int4", "blocks", "_records", "_records_key", "kind", "source"):
         module.__dict__.pop(key, None)
     module.__class__ = nn.Linear
 
@@ -152,7 +156,11 @@ def apply(model: nn.Module, precision: str, blocks: dict | None = None) -> None:
         if precision == "float32" or module.weight.device.type != "cpu":
             continue
         head = module is model.get_output_embeddings()
-        if precision == "int4" and not head and int4_fits(module):
+        if precision == "intdot":
+            # the head as Q8_0 (SmolLM2's GGUF stores it so), every other layer as Q4_1
+            make_intdot(module, "q8_0" if head else "q4_1", None if head else (blocks or {}).get(name),
+                        gguf=head and bool(blocks))
+        elif precision == "int4" and not head and int4_fits(module):
             module.__class__ = Int4Linear
             if blocks and name in blocks:
                 module.blocks = blocks[name]
@@ -162,7 +170,7 @@ def apply(model: nn.Module, precision: str, blocks: dict | None = None) -> None:
             module.copy()
     attention.use(model, precision != "float32")     # rows as one-token steps compute them
     model.precision = precision
-    model.precision_source = "gguf" if precision == "int4" and blocks else "rounded"
+    model.precision_source = "gguf" if precision in ("int4", "intdot") and blocks else "rounded"
 
 
 def of(model: nn.Module) -> str:
@@ -176,7 +184,10 @@ def weight_bytes(model: nn.Module) -> int:
     for _, m in _linears(model):
         n = m.weight.numel()
         kind = KINDS.get(type(m))
-        total += n * {"bfloat16": 2, "int4": 0.5 + 4 / GROUP}.get(kind, m.weight.element_size())
+        if kind == "intdot":
+            kind = m.kind
+        total += n * {"bfloat16": 2, "int4": 0.5 + 4 / GROUP, "q4_1": 0.5 + 8 / GROUP,
+                      "q8_0": 1 + 4 / GROUP}.get(kind, m.weight.element_size())
     return int(total)
 
 
@@ -185,4 +196,19 @@ def describe(model: nn.Module) -> str:
     if precision == "int4":
         source = "the GGUF's Q4_1 blocks" if model.precision_source == "gguf" else "rounded from float weights"
         return f"int4 weights in groups of {GROUP} ({source}), LM head in bfloat16"
+    if precision == "intdot":
+        return _describe_intdot(model)
     return LABELS[precision]
+
+
+def _describe_intdot(model: nn.Module) -> str:
+    """Which blocks the layers and the head multiply, and where they came from."""
+    head = model.get_output_embeddings()
+    layers = [m for _, m in _linears(model) if type(m) is IntDotLinear]
+    said = lambda ms: "the GGUF's own blocks" if all(m.source == "gguf" for m in ms) else "rounded here"  # noqa: E731
+    body = [m for m in layers if m is not head]
+    parts = [f"layers Q4_1 ({said(body)})"] if body else []
+    if type(head) is IntDotLinear:
+        parts.append(f"LM head Q8_0 ({said([head])})")
+    return (", ".join(parts) + f" × 15-bit activations in blocks of {GROUP}, integer sums "
+            f"({intdot.isa()} kernel; each row's result independent of the pass's other rows)")

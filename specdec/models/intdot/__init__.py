@@ -1,0 +1,85 @@
+"""Integer dot-product kernels for a model's linear layers (kernel.c), built here with the
+system's C compiler and loaded with ctypes.
+
+Why. On a CPU a small model's step streams its weights, and a verification pass of k + 1 rows
+should cost about one step. The GGUF's own blocks (Q4_1 in SmolLM2's layers, Q8_0 in its head)
+times activations quantised per row in blocks of 32 (to 15-bit integers) sum in integers
+inside a block, so a row's result cannot depend on the rows beside it: row-exact by
+construction, on every CPU, without a timing or a probe to trust (kernel.c says how).
+
+The library is compiled once per source, compiler and instruction set into build/intdot/
+(about a second; AVX2 + FMA where the CPU has them, plain C elsewhere) and reused. Without a
+C compiler `available()` is False and the other precisions serve (precision.py).
+"""
+from __future__ import annotations
+
+import ctypes
+import functools
+import hashlib
+import shutil
+import subprocess
+from pathlib import Path
+
+from specdec.files import atomic
+
+SOURCE = Path(__file__).with_name("kernel.c")
+FOLDER = Path(__file__).resolve().parents[3] / "build" / "intdot"
+FLAGS = ("-O3", "-ffp-contract=off", "-fno-fast-math", "-shared", "-fPIC")
+QK = 32                                    # entries of a block (weights and activations)
+
+
+def cpu_flags() -> set[str]:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("flags"):
+                return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def isa() -> str:
+    """"avx2" where the CPU has AVX2 and FMA (the vector kernel), else "portable"."""
+    return "avx2" if {"avx2", "fma"} <= cpu_flags() else "portable"
+
+
+def _compiler() -> str | None:
+    return shutil.which("cc") or shutil.which("gcc") or shutil.which("clang")
+
+
+def _build(cc: str) -> Path:
+    """The library for this source, compiler and ISA: built once, then found."""
+    flags = (*FLAGS, *(("-mavx2", "-mfma") if isa() == "avx2" else ()))
+    version = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30).stdout
+    key = hashlib.sha256(SOURCE.read_bytes() + " ".join(flags).encode() + version.encode()).hexdigest()[:16]
+    out = FOLDER / f"intdot-{isa()}-{key}.so"
+    if not out.is_file():
+        FOLDER.mkdir(parents=True, exist_ok=True)
+        with atomic.replacing(out) as tmp:
+            subprocess.run([cc, *flags, "-o", str(tmp), str(SOURCE), "-lm"], check=True,
+                           capture_output=True, timeout=120)
+    return out
+
+
+@functools.cache
+def library() -> ctypes.CDLL | None:
+    """The loaded kernels, or None where they cannot be built here (no compiler, a read-only
+    build/ without a kept library, a compiler error)."""
+    cc = _compiler()
+    if cc is None:
+        return None
+    try:
+        lib = ctypes.CDLL(str(_build(cc)))
+    except (OSError, subprocess.SubprocessError):
+        return None
+    ptr, i64 = ctypes.c_void_p, ctypes.c_int64
+    lib.intdot_quantise.argtypes = [ptr, ptr, ptr, ptr, ptr, i64, i64]
+    lib.intdot_q4_1.argtypes = [ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, i64]
+    lib.intdot_q8_0.argtypes = [ptr, ptr, ptr, ptr, ptr, i64, i64, i64]
+    for name in ("intdot_q4_1_bytes", "intdot_q8_0_bytes"):
+        getattr(lib, name).argtypes, getattr(lib, name).restype = [i64], i64
+    return lib
+
+
+def available() -> bool:
+    return library() is not None

@@ -1,0 +1,111 @@
+"""The integer kernels (specdec/models/intdot): the sums they compute, rows independent of the
+pass's width bit for bit, stacked layers equal to separate ones, Q8_0 blocks recognised."""
+import pytest
+import torch
+
+from specdec.models import intdot
+from specdec.models.intdot.linear import padded, product, q4_1_of, q4_1_records, q8_0_of, q8_0_records, quantised
+
+pytestmark = pytest.mark.skipif(not intdot.available(), reason="no C compiler on this machine")
+QMAX = 16256
+
+
+def reference_activations(x: torch.Tensor):
+    """Written here from the layout's definition, in float32 as C computes it: per block of 32,
+    d = max|x| / 16256, q = x · (1/d) rounded half away from zero."""
+    m, k = x.shape
+    g = x.float().reshape(m, k // 32, 32)
+    d = g.abs().amax(-1) / QMAX                                     # (M, K/32)
+    inverse = torch.where(d > 0, 1 / d, torch.zeros_like(d))
+    s = (g * inverse[..., None]).double()
+    q = (s.sign() * (s.abs() + 0.5).floor()).clamp(-QMAX, QMAX)
+    return q, d.double()                                            # (M, K/32, 32), (M, K/32)
+
+
+def close(y: torch.Tensor, expect: torch.Tensor, magnitude: torch.Tensor) -> bool:
+    """Equal up to float32 accumulation: a few ulps of the sum of the terms' sizes."""
+    return bool(((y.double() - expect).abs() <= 1e-6 * magnitude + 1e-9).all())
+
+
+def q4_1_blocks(n: int, k: int, seed: int = 0):
+    gen = torch.Generator().manual_seed(seed)
+    q = torch.randint(0, 16, (n, k), dtype=torch.uint8, generator=gen)
+    scale = torch.rand(n, k // 32, generator=gen) * 0.02
+    low = -torch.rand(n, k // 32, generator=gen) * 0.1
+    return q, scale, low
+
+
+@pytest.mark.parametrize("k", [32, 96, 576, 1536])
+def test_quantised_activations_are_the_blocks_the_layout_defines(k):
+    x = torch.randn(5, k) * torch.logspace(-3, 2, k)                # blocks of very different sizes
+    xh, xl, xd, xs = quantised(x)
+    q = xh.int() * 128 + xl.int()
+    assert int(xh.min()) >= -127 and int(xh.max()) <= 127 and int(xl.min()) >= 0 and int(xl.max()) <= 127
+    ref_q, ref_d = reference_activations(x)
+    assert torch.equal(q.reshape(ref_q.shape).double(), ref_q)
+    assert torch.allclose(xd.double(), ref_d, rtol=1e-7, atol=0)
+    assert torch.allclose(xs.double(), ref_d * ref_q.sum(-1), rtol=1e-6, atol=1e-12)
+
+
+@pytest.mark.parametrize("k", [32, 96, 320, 576])
+def test_q4_1_product_is_the_dequantised_weights_times_the_quantised_activations(k):
+    q, scale, low = q4_1_blocks(24, k)
+    x = torch.randn(7, k)
+    y = product("q4_1", q4_1_records((q, scale, low)), x)
+    w = (q.reshape(24, k // 32, 32).double() * scale[..., None].double() + low[..., None].double()).reshape(24, k)
+    ref_q, ref_d = reference_activations(x)
+    xq = (ref_q * ref_d[..., None]).reshape(7, k)
+    assert close(y, xq @ w.T, xq.abs() @ w.abs().T)
+    assert (y.double() - x.double() @ w.T).abs().max() < 1e-3 * x.abs().max() * w.abs().sum(1).max()
+
+
+@pytest.mark.parametrize("k", [64, 288, 576])
+def test_q8_0_product_and_a_q8_0_weight_is_recognised_as_exact(k):
+    gen = torch.Generator().manual_seed(3)
+    d = (torch.rand(40, k // 32, generator=gen) * 0.01).half().float()       # fp16 scales, as a GGUF
+    ints = torch.randint(-127, 128, (40, k), generator=gen)
+    ints[:, ::32] = 127                                                      # each block reaches ±127
+    w = (ints.reshape(40, k // 32, 32).float() * d[..., None]).reshape(40, k)
+    q, got_d, exact = q8_0_of(w)
+    assert exact and torch.equal(q.long(), ints) and torch.equal(got_d, d)
+    assert not q8_0_of(torch.randn(40, k))[2]
+    x = torch.randn(3, k)
+    ref_q, ref_d = reference_activations(x)
+    xq = (ref_q * ref_d[..., None]).reshape(3, k)
+    assert close(product("q8_0", q8_0_records(q, got_d), x), xq @ w.double().T, xq.abs() @ w.double().abs().T)
+
+
+@pytest.mark.parametrize("kind", ["q4_1", "q8_0"])
+@pytest.mark.parametrize("k", [32, 160, 576, 1536])
+def test_every_row_of_a_wide_product_equals_its_one_row_product_bit_for_bit(kind, k):
+    """Widths 1…17: tiles of four rows, a remainder of one to three, a single row."""
+    weight = torch.randn(33, k)
+    records = q4_1_records(q4_1_of(weight)) if kind == "q4_1" else q8_0_records(*q8_0_of(weight)[:2])
+    x = torch.randn(17, k) * 3
+    alone = torch.cat([product(kind, records, x[i:i + 1]) for i in range(17)])
+    for width in range(1, 18):
+        assert torch.equal(product(kind, records, x[:width]), alone[:width]), width
+        assert torch.equal(product(kind, records, x[17 - width:]), alone[17 - width:]), width
+
+
+def test_stacked_records_give_each_layer_its_own_product_bit_for_bit():
+    layers = [q4_1_records(q4_1_of(torch.randn(n, 576))) for n in (576, 192, 192)]
+    x = torch.randn(5, 576)
+    together = product("q4_1", torch.cat(layers), x).split([576, 192, 192], -1)
+    assert all(torch.equal(a, product("q4_1", r, x)) for a, r in zip(together, layers))
+
+
+def test_an_input_width_that_is_not_whole_blocks_is_padded_with_zeros():
+    weight, x = torch.randn(8, 50), torch.randn(3, 50)
+    assert padded(50) == 64
+    padded_weight = torch.nn.functional.pad(weight, (0, 14))
+    records = q8_0_records(*q8_0_of(weight)[:2])
+    assert torch.equal(product("q8_0", records, x),
+                       product("q8_0", q8_0_records(*q8_0_of(padded_weight)[:2]), torch.nn.functional.pad(x, (0, 14))))
+    assert torch.allclose(product("q8_0", records, x), x @ weight.T, rtol=0.05, atol=0.05)
+
+
+def test_the_library_is_built_once_and_found_again():
+    first = intdot._build(intdot._compiler())
+    assert first.is_file() and intdot._build(intdot._compiler()) == first
+    assert intdot.isa() in ("avx2", "portable")
