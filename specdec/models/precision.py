@@ -31,7 +31,7 @@ from torch import nn
 
 from specdec.models import attention, intdot
 from specdec.models import packed as packing
-from specdec.models.intdot.linear import IntDotLinear
+from specdec.models.intdot.linear import IntDotLinear, groups_of
 from specdec.models.intdot.linear import make as make_intdot
 
 PRECISIONS = ("float32", "bfloat16", "int4", "intdot")
@@ -53,17 +53,6 @@ def available() -> tuple[str, ...]:
     """The precisions this torch build (int4) and this machine's C compiler (intdot) can run."""
     ready = {"int4": int4_available, "intdot": intdot.available}
     return tuple(p for p in PRECISIONS if ready.get(p, lambda: True)())
-
-
-def groups_of(weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
-    """float (N, K) -> q uint8 (N, K) in 0..15, scale (N, K/GROUP), low (N, K/GROUP):
-    weight ≈ q * scale + low per group (min/max rounding, as Q4_1 does)."""
-    n, k = weight.shape
-    g = weight.detach().float().reshape(n, k // GROUP, GROUP)                     # (N, K/G, G)
-    low, high = g.amin(-1), g.amax(-1)
-    scale = ((high - low) / 15).clamp_min(1e-12)
-    q = ((g - low[..., None]) / scale[..., None]).round().clamp(0, 15).to(torch.uint8)
-    return q.reshape(n, k), scale, low
 
 
 def int4_fits(module: nn.Linear) -> bool:

@@ -25,9 +25,19 @@ def _pad(t: torch.Tensor, k: int) -> torch.Tensor:
     return t if t.shape[-1] == k else torch.nn.functional.pad(t, (0, k - t.shape[-1]))
 
 
+def groups_of(weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """float (N, K) -> q uint8 (N, K) in 0..15, scale (N, K/QK), low (N, K/QK):
+    weight ≈ q * scale + low per group (min/max rounding, as Q4_1 does)."""
+    n, k = weight.shape
+    g = weight.detach().float().reshape(n, k // QK, QK)                     # (N, K/G, G)
+    low, high = g.amin(-1), g.amax(-1)
+    scale = ((high - low) / 15).clamp_min(1e-12)
+    q = ((g - low[..., None]) / scale[..., None]).round().clamp(0, 15).to(torch.uint8)
+    return q.reshape(n, k), scale, low
+
+
 def q4_1_of(weight: torch.Tensor) -> Blocks:
     """float (N, K) -> 4-bit blocks with min/max rounding (Q4_1's own rule), K padded to 32."""
-    from specdec.models.precision import groups_of
     return groups_of(_pad(weight.detach().float(), padded(weight.shape[1])))
 
 
