@@ -7,6 +7,7 @@ import specdec
 from specdec.drafters.policies import POLICIES
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.backend import BACKEND_AUTO
+from specdec.models.names import DEFAULT_TARGET
 from specdec.models.precision import PRECISION_AUTO
 from specdec.settings import options
 from specdec.wording import N_
@@ -50,7 +51,7 @@ def _pair_widgets() -> None:
     _backend_widget()
 
 
-BACKENDS = {BACKEND_AUTO: N_("auto (the faster on this computer)"),
+BACKENDS = {BACKEND_AUTO: N_("auto (torch: the model's own weights)"),
             "torch": N_("torch (the target's own modules)"),
             "onnx": N_("ONNX Runtime (an int4 build of the target)")}
 
@@ -58,25 +59,25 @@ BACKENDS = {BACKEND_AUTO: N_("auto (the faster on this computer)"),
 def _backend_widget() -> None:
     st.selectbox(_("Target backend"), list(BACKENDS), key=i18n.choice("backend"),
                  format_func=shown_as({k: _(v) for k, v in BACKENDS.items()}),
-                 help=_("What runs the target's passes. Auto times the target's own modules (torch) and "
-                        "ONNX Runtime on this computer when the real model loads and keeps the faster. "
-                        "ONNX Runtime runs a 4-bit build of the target made from its weights: a slightly "
-                        "different model, and decoding stays exact for it. Tree drafters and batches "
-                        "always verify on torch."))
+                 help=_("What runs the target's passes. Auto is torch: the target's own modules with the "
+                        "kernels chosen on this computer, every pass on one path. ONNX Runtime runs a 4-bit "
+                        "build re-quantised from the weights: a different model (decoding stays exact for "
+                        "it), offered for comparison. Tree drafters and batches always verify on torch."))
 
 
 PRECISIONS = {PRECISION_AUTO: N_("auto (the fastest step on this computer)"),
               "float32": N_("float32 (the GGUF's weights exactly)"),
-              "bfloat16": N_("bfloat16 weights"), "int4": N_("int4 (4-bit weights in groups of 32)")}
+              "bfloat16": N_("bfloat16 weights"), "int4": N_("int4 (4-bit weights in groups of 32)"),
+              "intdot": N_("intdot (the GGUF's blocks, integer sums)")}
 
 
 def _precision_widget() -> None:
     st.selectbox(_("Target precision"), list(PRECISIONS), key=i18n.choice("precision"),
                  format_func=shown_as({k: _(v) for k, v in PRECISIONS.items()}),
-                 help=_("What the target's linear layers multiply in. Auto times float32, bfloat16 and "
-                        "4-bit weights on this computer when the model loads and keeps the fastest "
-                        "one-token step. Each precision is its own target, and decoding stays exact for "
-                        "it: every draft is checked against the target as it runs."))
+                 help=_("What the target's linear layers multiply in. Auto times float32, bfloat16, "
+                        "4-bit weights and integer sums over the GGUF's own blocks on this computer when the "
+                        "model loads and keeps the fastest one-token step. Each precision is its own target, "
+                        "and decoding stays exact for it: every draft is checked against the target as it runs."))
 
 
 def precision_caption(pair: specdec.Pair) -> None:
@@ -86,10 +87,10 @@ def precision_caption(pair: specdec.Pair) -> None:
     from ui.lessons.bench_words import kernel_line
     if pair.passes.name == "onnx":
         st.sidebar.caption(_("The target runs on ONNX Runtime: a 4-bit build of its weights (a re-quantised "
-                             "model, not the GGUF's own 4-bit blocks).") + _agreement() + _backend_timing(pair))
+                             "model, not the GGUF's own 4-bit blocks).") + _agreement())
         return
     st.sidebar.caption(_("The target multiplies in: {how}").format(how=kernel_line(kernels.describe(pair.target)))
-                       + _backend_timing(pair))
+                       + _fidelity(pair))
 
 
 def _agreement() -> str:
@@ -103,14 +104,19 @@ def _agreement() -> str:
                                                                 chats=found["chats"], cpu=found["cpu"])
 
 
-def _backend_timing(pair: specdec.Pair) -> str:
-    """" Timed here: …" when auto chose between backends by timing a one-token step."""
-    timings = getattr(pair.passes, "timings", None)
-    if not timings:
+def _fidelity(pair: specdec.Pair) -> str:
+    """" Against transformers' float32 …" from the shipped measurement of this precision
+    (bench/fidelity.py), for the embedded real target only."""
+    from specdec.bench.fidelity import shipped
+    from specdec.models import precision
+    found = shipped(precision.of(pair.target)) if pair.target_name == DEFAULT_TARGET else None
+    if not found:
         return ""
-    shown = ", ".join(f"{name} {ms:.1f} ms" for name, ms in sorted(timings.items(), key=lambda kv: kv[1]))
-    return " " + _("Backends timed here (a one-token step on {cpu}): {shown}.").format(
-        cpu=_cpu(), shown=shown)
+    return " " + _("Against transformers' float32 load of the same GGUF: the same greedy text in {same} of {chats} "
+                   "held-out chats ({tokens} tokens each), the same top token at {share} of positions "
+                   "(measured on {cpu}).").format(same=found["identical_chats"], chats=found["chats"],
+                                                  tokens=found["tokens"], cpu=found["cpu"],
+                                                  share=f"{100 * found['top1_agreement']:.1f} %")
 
 
 def _cpu() -> str:

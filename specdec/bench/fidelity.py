@@ -27,6 +27,16 @@ def shipped_path(precision: str) -> Path:
     return ASSETS / f"fidelity-{precision}.json"
 
 
+def shipped(precision: str) -> dict | None:
+    """The measurement kept for `precision` (None: none shipped, or unreadable)."""
+    try:
+        found = json.loads(shipped_path(precision).read_text())
+    except (OSError, ValueError):
+        return None
+    keys = ("identical_chats", "chats", "tokens", "top1_agreement", "cpu")
+    return found if isinstance(found, dict) and all(k in found for k in keys) else None
+
+
 @torch.no_grad()
 def reference_answer(model, prompt: list[int], tokens: int, eos: int | None) -> list[int]:
     """transformers' greedy generate() on the float32 model."""

@@ -191,13 +191,9 @@ def describe(model: nn.Module) -> str:
 
 
 def _describe_intdot(model: nn.Module) -> str:
-    """Which blocks the layers and the head multiply, and where they came from."""
-    head = model.get_output_embeddings()
+    """Which blocks the layers and the head multiply (the GGUF's own or rounded here), and the kernel."""
     layers = [m for _, m in _linears(model) if type(m) is IntDotLinear]
-    said = lambda ms: "the GGUF's own blocks" if all(m.source == "gguf" for m in ms) else "rounded here"  # noqa: E731
-    body = [m for m in layers if m is not head]
-    parts = [f"layers Q4_1 ({said(body)})"] if body else []
-    if type(head) is IntDotLinear:
-        parts.append(f"LM head Q8_0 ({said([head])})")
-    return (", ".join(parts) + f" × 15-bit activations in blocks of {GROUP}, integer sums "
-            f"({intdot.isa()} kernel; each row's result independent of the pass's other rows)")
+    how = f"× 15-bit activations, integer sums ({intdot.isa()} kernel)"
+    if layers and all(m.source == "gguf" for m in layers):
+        return f"the GGUF's own Q4_1 layers and Q8_0 head {how}"
+    return f"Q4_1 layers and Q8_0 head rounded from float weights {how}"
