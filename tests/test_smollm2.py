@@ -70,7 +70,7 @@ def test_int4_is_the_gguf_own_blocks_and_decodes_exactly():
 
 
 def test_the_integer_target_is_smollm2_its_text_as_transformers_float32_gives_it():
-    """intdot multiplies the GGUF's own blocks (210 Q4_1 layers, the Q8_0 head) by 15-bit
+    """intdot multiplies the GGUF's own blocks (210 Q4_1 layers, the Q8_0 head) by 16-bit
     activations: on 8 held-out chats x 24 tokens its greedy text equals transformers' float32
     generate() in at least 6 and its top token agrees at >= 99 % of positions (teacher-forced)."""
     from specdec.bench.fidelity import measure

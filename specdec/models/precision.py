@@ -41,7 +41,7 @@ PRECISION_AUTO = "auto"           # the default: the fastest of PRECISIONS on th
 ROWS_SAME = 32
 GROUP = 32                        # int4: entries of a row that share a scale and an offset (Q4_1's block)
 LABELS = {"float32": "float32", "bfloat16": "bfloat16 weights", "int4": "int4 weights (groups of 32)",
-          "intdot": "GGUF blocks × 15-bit activations, integer sums"}
+          "intdot": "GGUF blocks × 16-bit activations, integer sums"}
 
 
 def int4_available() -> bool:
@@ -193,7 +193,7 @@ def describe(model: nn.Module) -> str:
 def _describe_intdot(model: nn.Module) -> str:
     """Which blocks the layers and the head multiply (the GGUF's own or rounded here), and the kernel."""
     layers = [m for _, m in _linears(model) if type(m) is IntDotLinear]
-    how = f"× 15-bit activations, integer sums ({intdot.isa()} kernel)"
+    how = f"× 16-bit activations, integer sums ({intdot.isa()} kernel)"
     if layers and all(m.source == "gguf" for m in layers):
         return f"the GGUF's own Q4_1 layers and Q8_0 head {how}"
     return f"Q4_1 layers and Q8_0 head rounded from float weights {how}"

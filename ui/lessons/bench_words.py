@@ -41,8 +41,8 @@ def drafter_name(label: str) -> str:
 KERNEL_LINES = (N_("float32 (torch's plain linear)"), N_("bfloat16 weights"),
                 N_("int4 weights in groups of {group} ({source}), LM head in bfloat16"),
                 N_("the GGUF's Q4_1 blocks"), N_("rounded from float weights"),
-                N_("the GGUF's own Q4_1 layers and Q8_0 head × 15-bit activations, integer sums ({isa} kernel)"),
-                N_("Q4_1 layers and Q8_0 head rounded from float weights × 15-bit activations, integer sums "
+                N_("the GGUF's own Q4_1 layers and Q8_0 head × 16-bit activations, integer sums ({isa} kernel)"),
+                N_("Q4_1 layers and Q8_0 head rounded from float weights × 16-bit activations, integer sums "
                    "({isa} kernel)"),
                 N_("the fastest step timed on {cpu}"), N_("chosen"), N_("{precision} ({how})"))
 VERBATIM = {"cpu", "group", "isa"}      # parts that are names or numbers

@@ -3,7 +3,7 @@ system's C compiler and loaded with ctypes.
 
 Why. On a CPU a small model's step streams its weights, and a verification pass of k + 1 rows
 should cost about one step. The GGUF's own blocks (Q4_1 in SmolLM2's layers, Q8_0 in its head)
-times activations quantised per row in blocks of 32 (to 15-bit integers) sum in integers
+times activations quantised per row in blocks of 32 (to 16-bit integers) sum in integers
 inside a block, so a row's result cannot depend on the rows beside it: row-exact by
 construction, on every CPU, without a timing or a probe to trust (kernel.c says how).
 
@@ -73,9 +73,9 @@ def library() -> ctypes.CDLL | None:
     except (OSError, subprocess.SubprocessError):
         return None
     ptr, i64 = ctypes.c_void_p, ctypes.c_int64
-    lib.intdot_quantise.argtypes = [ptr, ptr, ptr, ptr, ptr, i64, i64]
-    lib.intdot_q4_1.argtypes = [ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, i64]
-    lib.intdot_q8_0.argtypes = [ptr, ptr, ptr, ptr, ptr, i64, i64, i64]
+    lib.intdot_quantise.argtypes = [ptr, ptr, ptr, ptr, i64, i64]
+    lib.intdot_q4_1.argtypes = [ptr, ptr, ptr, ptr, ptr, i64, i64, i64]
+    lib.intdot_q8_0.argtypes = [ptr, ptr, ptr, ptr, i64, i64, i64]
     for name in ("intdot_q4_1_bytes", "intdot_q8_0_bytes"):
         getattr(lib, name).argtypes, getattr(lib, name).restype = [i64], i64
     return lib

@@ -1,5 +1,5 @@
 /* Integer dot products for a model's linear layers: GGUF blocks (Q4_1, Q8_0) times activations
- * quantised per row in blocks of 32 to 15-bit integers, one output column at a time.
+ * quantised per row in blocks of 32 to 16-bit integers, one output column at a time.
  *
  * Row-exact by construction: every output y[r][n] is computed by the same instructions in the
  * same order whatever the other rows of the pass are (rows go in tiles, but a row's accumulation
@@ -15,13 +15,13 @@
  *                (qs[16b + j] & 15) * d[b] + m[b], entry j + 16 is (qs[16b + j] >> 4) * d[b] + m[b]
  *                (llama.cpp's order within a block).
  *   Q8_0 column: {int8 qs[K]; float d[K/32]}: entry j of block b is qs[32b + j] * d[b].
- *   activations: q = 128 * xh + xl, xh int8 (M, K) in -127..127, xl int8 (M, K) in 0..127;
- *                xd float (M, K/32) the block scales, xs float (M, K/32) = xd * sum(q).
+ *   activations: xq int16 (M, K) in -32767..32767, xd float (M, K/32) the block scales,
+ *                xs float (M, K/32) = xd * sum(xq).
  * Per row and column: y = sum_b d[b] * xd[b] * (integer dot of block b) + sum_b m[b] * xs[b].
  *
- * Why 15 bits in two halves: 8-bit activations (llama.cpp's Q8_1) moved SmolLM2's greedy text
- * away from its float32 text in 4 of 8 chats; each half multiplies with AVX2's 8-bit
- * instructions (no int16 x int8 product exists there), and the halves' sums join exactly.
+ * Why 16-bit activations: 8-bit ones (llama.cpp's Q8_1) moved SmolLM2's greedy text away from
+ * its float32 text in 4 of 8 chats. AVX2 multiplies 16-bit pairs into 32-bit sums (vpmaddwd);
+ * a weight block is widened to 16 bits once and serves every row of the tile.
  */
 #include <math.h>
 #include <stdint.h>
@@ -32,7 +32,7 @@
 
 #define QK 32
 #define TILE 4
-#define QMAX 16256                    /* 127 * 128: |xh| <= 127, so a sign flip never overflows */
+#define QMAX 32767
 
 int intdot_simd(void) {
 #ifdef USE_AVX2
@@ -42,8 +42,8 @@ int intdot_simd(void) {
 #endif
 }
 
-/* x float (M, K) -> xh, xl, xd, xs as above: q = round(x / d), d = max|x| / QMAX per block. */
-void intdot_quantise(const float *x, int8_t *xh, int8_t *xl, float *xd, float *xs, int64_t M, int64_t K) {
+/* x float (M, K) -> xq, xd, xs as above: q = round(x / d), d = max|x| / QMAX per block. */
+void intdot_quantise(const float *x, int16_t *xq, float *xd, float *xs, int64_t M, int64_t K) {
     const int64_t nb = K / QK;
     for (int64_t r = 0; r < M; r++) {
         for (int64_t b = 0; b < nb; b++) {
@@ -56,8 +56,7 @@ void intdot_quantise(const float *x, int8_t *xh, int8_t *xl, float *xd, float *x
             for (int j = 0; j < QK; j++) {
                 int32_t q = (int32_t) roundf(x[at + j] * id);
                 q = q > QMAX ? QMAX : (q < -QMAX ? -QMAX : q);
-                xh[at + j] = (int8_t) (q >> 7);                     /* floor(q / 128) */
-                xl[at + j] = (int8_t) (q & 127);
+                xq[at + j] = (int16_t) q;
                 sum += q;
             }
             xd[r * nb + b] = d;
@@ -85,26 +84,16 @@ static inline float finish(__m256 acc, const float *m, const float *xs, int64_t 
     return y;
 }
 
-/* The exact integer dot of block b of row (r0 + i) with weights w (unsigned bytes, multiplied
- * by the signed halves hs, ls of the row): 8 int32 lanes. */
-static inline __m256i halves(__m256i w, __m256i hs, __m256i ls, __m256i ones) {
-    const __m256i ph = _mm256_madd_epi16(_mm256_maddubs_epi16(w, hs), ones);
-    const __m256i pl = _mm256_madd_epi16(_mm256_maddubs_epi16(w, ls), ones);
-    return _mm256_add_epi32(_mm256_slli_epi32(ph, 7), pl);
-}
-
-#define ROW_H(i) _mm256_loadu_si256((const __m256i *) (xh + (r0 + (i)) * K + b * QK))
-#define ROW_L(i) _mm256_loadu_si256((const __m256i *) (xl + (r0 + (i)) * K + b * QK))
+/* The exact integer dot of one block of a row with the weights w0 (entries 0..15) and w1
+ * (16..31), widened to 16 bits: 8 int32 lanes. */
+#define ROW_X(i, half) _mm256_loadu_si256((const __m256i *) (xq + (r0 + (i)) * K + b * QK + 16 * (half)))
 #define ROW_D(i) _mm256_broadcast_ss(xd + (r0 + (i)) * nb + b)
-/* A block's integer dot p, scaled by the row's block scale and the weight's, added to acc
+#define DOT(i) _mm256_add_epi32(_mm256_madd_epi16(w0, ROW_X(i, 0)), _mm256_madd_epi16(w1, ROW_X(i, 1)))
+/* A block's integer dot, scaled by the row's block scale and the weight's, added to acc
  * (blocks alternate between two accumulators so consecutive additions do not wait on each
  * other; the order is the same for every row). */
-#define Q4_STEP(acc, i) \
-    acc = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(halves(q, ROW_H(i), ROW_L(i), ones)), ROW_D(i)), scale, acc)
-#define Q8_STEP(acc, i) \
-    acc = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_cvtepi32_ps( \
-        halves(mag, _mm256_sign_epi8(ROW_H(i), q), _mm256_sign_epi8(ROW_L(i), q), ones)), ROW_D(i)), scale, acc)
-#define EACH_ROW(STEP, a0, a1, a2, a3) do { \
+#define STEP(acc, i) acc = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(DOT(i)), ROW_D(i)), scale, acc)
+#define EACH_ROW(a0, a1, a2, a3) do { \
         STEP(a0, 0); if (R > 1) STEP(a1, 1); if (R > 2) STEP(a2, 2); if (R > 3) STEP(a3, 3); } while (0)
 
 static inline __m256i q4_unpack(const uint8_t *qs, int64_t b) {
@@ -115,20 +104,23 @@ static inline __m256i q4_unpack(const uint8_t *qs, int64_t b) {
 /* Rows r0..r0+R-1 (R <= TILE, a constant where inlined) of one Q4_1 column: qs (K/2 bytes),
  * d and m (nb floats each) are the column's record; y points at row r0's output. */
 static inline __attribute__((always_inline)) void q4_1_rows(
-        const uint8_t *qs, const float *d, const float *m, const int8_t *xh, const int8_t *xl,
-        const float *xd, const float *xs, float *y, int64_t r0, const int R, int64_t N, int64_t K) {
+        const uint8_t *qs, const float *d, const float *m, const int16_t *xq, const float *xd,
+        const float *xs, float *y, int64_t r0, const int R, int64_t N, int64_t K) {
     const int64_t nb = K / QK;
-    const __m256i ones = _mm256_set1_epi16(1);
     __m256 e0 = _mm256_setzero_ps(), e1 = e0, e2 = e0, e3 = e0, o0 = e0, o1 = e0, o2 = e0, o3 = e0;
     int64_t b = 0;
     while (b < nb) {
         __m256i q = q4_unpack(qs, b);
+        __m256i w0 = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(q));
+        __m256i w1 = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(q, 1));
         __m256 scale = _mm256_broadcast_ss(d + b);
-        EACH_ROW(Q4_STEP, e0, e1, e2, e3);
+        EACH_ROW(e0, e1, e2, e3);
         if (++b == nb) break;
         q = q4_unpack(qs, b);
+        w0 = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(q));
+        w1 = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(q, 1));
         scale = _mm256_broadcast_ss(d + b);
-        EACH_ROW(Q4_STEP, o0, o1, o2, o3);
+        EACH_ROW(o0, o1, o2, o3);
         b++;
     }
     const __m256 sum[TILE] = {_mm256_add_ps(e0, o0), _mm256_add_ps(e1, o1), _mm256_add_ps(e2, o2),
@@ -137,22 +129,21 @@ static inline __attribute__((always_inline)) void q4_1_rows(
 }
 
 static inline __attribute__((always_inline)) void q8_0_rows(
-        const int8_t *qs, const float *d, const int8_t *xh, const int8_t *xl, const float *xd,
+        const int8_t *qs, const float *d, const int16_t *xq, const float *xd,
         float *y, int64_t r0, const int R, int64_t N, int64_t K) {
     const int64_t nb = K / QK;
-    const __m256i ones = _mm256_set1_epi16(1);
     __m256 e0 = _mm256_setzero_ps(), e1 = e0, e2 = e0, e3 = e0, o0 = e0, o1 = e0, o2 = e0, o3 = e0;
     int64_t b = 0;
     while (b < nb) {
-        __m256i q = _mm256_loadu_si256((const __m256i *) (qs + b * QK));
-        __m256i mag = _mm256_sign_epi8(q, q);                                 /* |q|, 0..128 */
+        __m256i w0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *) (qs + b * QK)));
+        __m256i w1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *) (qs + b * QK + 16)));
         __m256 scale = _mm256_broadcast_ss(d + b);
-        EACH_ROW(Q8_STEP, e0, e1, e2, e3);
+        EACH_ROW(e0, e1, e2, e3);
         if (++b == nb) break;
-        q = _mm256_loadu_si256((const __m256i *) (qs + b * QK));
-        mag = _mm256_sign_epi8(q, q);
+        w0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *) (qs + b * QK)));
+        w1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *) (qs + b * QK + 16)));
         scale = _mm256_broadcast_ss(d + b);
-        EACH_ROW(Q8_STEP, o0, o1, o2, o3);
+        EACH_ROW(o0, o1, o2, o3);
         b++;
     }
     const __m256 sum[TILE] = {_mm256_add_ps(e0, o0), _mm256_add_ps(e1, o1), _mm256_add_ps(e2, o2),
@@ -160,19 +151,18 @@ static inline __attribute__((always_inline)) void q8_0_rows(
     for (int i = 0; i < R; i++) y[i * N] = hsum8(sum[i]);
 }
 #else
-static inline void q4_1_rows(const uint8_t *qs, const float *d, const float *m, const int8_t *xh,
-                             const int8_t *xl, const float *xd, const float *xs, float *y, int64_t r0,
+static inline void q4_1_rows(const uint8_t *qs, const float *d, const float *m, const int16_t *xq,
+                             const float *xd, const float *xs, float *y, int64_t r0,
                              const int R, int64_t N, int64_t K) {
     const int64_t nb = K / QK;
     for (int i = 0; i < R; i++) {
         const int64_t r = r0 + i;
         float acc = 0.0f, sm = 0.0f;
         for (int64_t b = 0; b < nb; b++) {
-            const int8_t *h = xh + r * K + b * QK, *l = xl + r * K + b * QK;
+            const int16_t *x = xq + r * K + b * QK;
             const uint8_t *q = qs + b * 16;
             int32_t s = 0;
-            for (int j = 0; j < 16; j++)
-                s += (q[j] & 15) * (h[j] * 128 + l[j]) + (q[j] >> 4) * (h[j + 16] * 128 + l[j + 16]);
+            for (int j = 0; j < 16; j++) s += (q[j] & 15) * x[j] + (q[j] >> 4) * x[j + 16];
             acc = acc + ((float) s * xd[r * nb + b]) * d[b];
             sm = sm + m[b] * xs[r * nb + b];
         }
@@ -180,16 +170,16 @@ static inline void q4_1_rows(const uint8_t *qs, const float *d, const float *m, 
     }
 }
 
-static inline void q8_0_rows(const int8_t *qs, const float *d, const int8_t *xh, const int8_t *xl,
+static inline void q8_0_rows(const int8_t *qs, const float *d, const int16_t *xq,
                              const float *xd, float *y, int64_t r0, const int R, int64_t N, int64_t K) {
     const int64_t nb = K / QK;
     for (int i = 0; i < R; i++) {
         const int64_t r = r0 + i;
         float acc = 0.0f;
         for (int64_t b = 0; b < nb; b++) {
-            const int8_t *h = xh + r * K + b * QK, *l = xl + r * K + b * QK;
+            const int16_t *x = xq + r * K + b * QK;
             int32_t s = 0;
-            for (int j = 0; j < QK; j++) s += qs[b * QK + j] * (h[j] * 128 + l[j]);
+            for (int j = 0; j < QK; j++) s += qs[b * QK + j] * x[j];
             acc = acc + ((float) s * xd[r * nb + b]) * d[b];
         }
         y[i * N] = acc;
@@ -204,35 +194,35 @@ int64_t intdot_q8_0_bytes(int64_t K) { return K + 4 * (K / QK); }
 
 /* y (M, N) = x (M, K) times a Q4_1 layer's (N, K) weight, x given quantised. Rows go in tiles
  * of TILE (a column's weights are read once per tile); each row's sums as in a one-row pass. */
-void intdot_q4_1(const uint8_t *weight, const int8_t *xh, const int8_t *xl, const float *xd, const float *xs,
+void intdot_q4_1(const uint8_t *weight, const int16_t *xq, const float *xd, const float *xs,
                  float *y, int64_t M, int64_t N, int64_t K) {
     const int64_t nb = K / QK, size = intdot_q4_1_bytes(K);
     for (int64_t n = 0; n < N; n++) {
         const uint8_t *col = weight + n * size;
         const float *d = (const float *) (col + K / 2), *m = d + nb;
         int64_t r0 = 0;
-        for (; r0 + TILE <= M; r0 += TILE) q4_1_rows(col, d, m, xh, xl, xd, xs, y + r0 * N + n, r0, TILE, N, K);
+        for (; r0 + TILE <= M; r0 += TILE) q4_1_rows(col, d, m, xq, xd, xs, y + r0 * N + n, r0, TILE, N, K);
         switch (M - r0) {
-            case 3: q4_1_rows(col, d, m, xh, xl, xd, xs, y + r0 * N + n, r0, 3, N, K); break;
-            case 2: q4_1_rows(col, d, m, xh, xl, xd, xs, y + r0 * N + n, r0, 2, N, K); break;
-            case 1: q4_1_rows(col, d, m, xh, xl, xd, xs, y + r0 * N + n, r0, 1, N, K); break;
+            case 3: q4_1_rows(col, d, m, xq, xd, xs, y + r0 * N + n, r0, 3, N, K); break;
+            case 2: q4_1_rows(col, d, m, xq, xd, xs, y + r0 * N + n, r0, 2, N, K); break;
+            case 1: q4_1_rows(col, d, m, xq, xd, xs, y + r0 * N + n, r0, 1, N, K); break;
             default: break;
         }
     }
 }
 
-void intdot_q8_0(const uint8_t *weight, const int8_t *xh, const int8_t *xl, const float *xd,
+void intdot_q8_0(const uint8_t *weight, const int16_t *xq, const float *xd,
                  float *y, int64_t M, int64_t N, int64_t K) {
     const int64_t size = intdot_q8_0_bytes(K);
     for (int64_t n = 0; n < N; n++) {
         const int8_t *col = (const int8_t *) (weight + n * size);
         const float *d = (const float *) (col + K);
         int64_t r0 = 0;
-        for (; r0 + TILE <= M; r0 += TILE) q8_0_rows(col, d, xh, xl, xd, y + r0 * N + n, r0, TILE, N, K);
+        for (; r0 + TILE <= M; r0 += TILE) q8_0_rows(col, d, xq, xd, y + r0 * N + n, r0, TILE, N, K);
         switch (M - r0) {
-            case 3: q8_0_rows(col, d, xh, xl, xd, y + r0 * N + n, r0, 3, N, K); break;
-            case 2: q8_0_rows(col, d, xh, xl, xd, y + r0 * N + n, r0, 2, N, K); break;
-            case 1: q8_0_rows(col, d, xh, xl, xd, y + r0 * N + n, r0, 1, N, K); break;
+            case 3: q8_0_rows(col, d, xq, xd, y + r0 * N + n, r0, 3, N, K); break;
+            case 2: q8_0_rows(col, d, xq, xd, y + r0 * N + n, r0, 2, N, K); break;
+            case 1: q8_0_rows(col, d, xq, xd, y + r0 * N + n, r0, 1, N, K); break;
             default: break;
         }
     }

@@ -1,5 +1,5 @@
 """Linear layers that multiply through the integer kernels (kernel.c): Q4_1 or Q8_0 weight
-records times activations quantised per row in blocks of 32 (15-bit); float32 in and out.
+records times activations quantised per row in blocks of 32 (16-bit); float32 in and out.
 
 A layer's weights become one record per output column (kernel.c's layout): from the GGUF's
 own Q4_1 blocks where they are given (precision.py reads them), else rounded here to Q4_1
@@ -69,28 +69,27 @@ def q8_0_records(q: torch.Tensor, d: torch.Tensor) -> torch.Tensor:
     return torch.cat([q.view(torch.uint8), d.float().contiguous().view(torch.uint8)], 1).contiguous()
 
 
-def quantised(x: torch.Tensor) -> tuple[torch.Tensor, ...]:
-    """x float32 (M, K) -> xh, xl int8 (M, K), xd, xs float32 (M, K/32) (kernel.c's activations:
-    15-bit integers q = 128 xh + xl per block of 32, their scales and scaled sums)."""
+def quantised(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """x float32 (M, K) -> xq int16 (M, K), xd, xs float32 (M, K/32) (kernel.c's activations:
+    16-bit integers per block of 32, their scales and scaled sums)."""
     m, k = x.shape
-    xh, xl = torch.empty(m, k, dtype=torch.int8), torch.empty(m, k, dtype=torch.int8)
+    xq = torch.empty(m, k, dtype=torch.int16)
     xd, xs = torch.empty(m, k // QK), torch.empty(m, k // QK)
-    library().intdot_quantise(x.data_ptr(), xh.data_ptr(), xl.data_ptr(), xd.data_ptr(), xs.data_ptr(), m, k)
-    return xh, xl, xd, xs
+    library().intdot_quantise(x.data_ptr(), xq.data_ptr(), xd.data_ptr(), xs.data_ptr(), m, k)
+    return xq, xd, xs
 
 
 def product(kind: str, records: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     """x (..., K) float -> (..., N) float32 through `records` (N columns of `kind`)."""
     flat = _pad(x.reshape(-1, x.shape[-1]).float(), _width(kind, records)).contiguous()   # (M, K')
     m, k = flat.shape
-    xh, xl, xd, xs = quantised(flat)
+    xq, xd, xs = quantised(flat)
     y = torch.empty(m, records.shape[0])                                           # (M, N)
     lib, n = library(), records.shape[0]
     if kind == "q4_1":
-        lib.intdot_q4_1(records.data_ptr(), xh.data_ptr(), xl.data_ptr(), xd.data_ptr(), xs.data_ptr(),
-                        y.data_ptr(), m, n, k)
+        lib.intdot_q4_1(records.data_ptr(), xq.data_ptr(), xd.data_ptr(), xs.data_ptr(), y.data_ptr(), m, n, k)
     else:
-        lib.intdot_q8_0(records.data_ptr(), xh.data_ptr(), xl.data_ptr(), xd.data_ptr(), y.data_ptr(), m, n, k)
+        lib.intdot_q8_0(records.data_ptr(), xq.data_ptr(), xd.data_ptr(), y.data_ptr(), m, n, k)
     return y.reshape(*x.shape[:-1], records.shape[0])
 
 
