@@ -9,14 +9,19 @@ bfloat16 and int4 give each row the same result whatever the rows beside it; tor
 attention does not (one query row takes another path than several). So here each query row is
 multiplied on its own against exactly the keys it sees (a prefix, or a tree node's ancestors,
 gathered in cache order): the same call, on the same numbers, as the one-row step at that
-position. Decoding cost: about one extra small matmul per layer and row (a 5-row pass of
-SmolLM2: ~2 ms of ~50).
+position. Where the C library is built (intdot/attend.c) every row and head of a sequence goes
+in one call with the same arithmetic (fixed order, no fused or reordered float steps), else torch
+computes each row as below: per row and layer about one extra small matmul (a 5-row pass of
+SmolLM2: ~2 ms of ~50), against ~0.1 ms for the C call.
 
 Registered with transformers' attention interface as "specdec_rows" (masks as for "sdpa").
 """
 from __future__ import annotations
 
 import torch
+
+from specdec.models.intdot.attend import attend as rows_in_c
+from specdec.models.intdot.attend import fits as rows_fit
 
 NAME = "specdec_rows"
 
@@ -49,6 +54,8 @@ def _one_sequence(query, key, value, attention_mask, b: int, scaling: float | No
     _one, heads, q, dim = query.shape
     kv_heads, length = key.shape[1], key.shape[2]
     scale = dim ** -0.5 if scaling is None else scaling
+    if rows_fit(query, key, value):                      # one C call for every row and head
+        return rows_in_c(query, key, value, _visible(attention_mask, q, length, b), scale)
     groups = query.view(kv_heads, heads // kv_heads, q, dim)                     # (Hkv, G, q, d)
     out = []
     for i, seen in enumerate(_visible(attention_mask, q, length, b)):

@@ -1,5 +1,5 @@
-"""Integer dot-product kernels for a model's linear layers (kernel.c), built here with the
-system's C compiler and loaded with ctypes.
+"""Integer dot-product kernels for a model's linear layers (kernel.c) and row-by-row attention
+(attend.c), built here with the system's C compiler and loaded with ctypes.
 
 Why. On a CPU a small model's step streams its weights, and a verification pass of k + 1 rows
 should cost about one step. The GGUF's own blocks (Q4_1 in SmolLM2's layers, Q8_0 in its head)
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from specdec.files import atomic
 
-SOURCE = Path(__file__).with_name("kernel.c")
+SOURCES = (Path(__file__).with_name("kernel.c"), Path(__file__).with_name("attend.c"))
 FOLDER = Path(__file__).resolve().parents[3] / "build" / "intdot"
 FLAGS = ("-O3", "-ffp-contract=off", "-fno-fast-math", "-shared", "-fPIC")
 QK = 32                                    # entries of a block (weights and activations)
@@ -51,12 +51,13 @@ def _build(cc: str) -> Path:
     """The library for this source, compiler and ISA: built once, then found."""
     flags = (*FLAGS, *(("-mavx2", "-mfma") if isa() == "avx2" else ()))
     version = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30).stdout
-    key = hashlib.sha256(SOURCE.read_bytes() + " ".join(flags).encode() + version.encode()).hexdigest()[:16]
+    text = b"".join(source.read_bytes() for source in SOURCES)
+    key = hashlib.sha256(text + " ".join(flags).encode() + version.encode()).hexdigest()[:16]
     out = FOLDER / f"intdot-{isa()}-{key}.so"
     if not out.is_file():
         FOLDER.mkdir(parents=True, exist_ok=True)
         with atomic.replacing(out) as tmp:
-            subprocess.run([cc, *flags, "-o", str(tmp), str(SOURCE), "-lm"], check=True,
+            subprocess.run([cc, *flags, "-o", str(tmp), *map(str, SOURCES), "-lm"], check=True,
                            capture_output=True, timeout=120)
     return out
 
@@ -76,6 +77,8 @@ def library() -> ctypes.CDLL | None:
     lib.intdot_quantise.argtypes = [ptr, ptr, ptr, ptr, i64, i64]
     lib.intdot_q4_1.argtypes = [ptr, ptr, ptr, ptr, ptr, i64, i64, i64]
     lib.intdot_q8_0.argtypes = [ptr, ptr, ptr, ptr, i64, i64, i64]
+    lib.intdot_attend.argtypes = [ptr, i64, i64, ptr, i64, ptr, i64, i64, i64, i64, i64, ptr, ptr, ptr,
+                                  ctypes.c_float, ptr, ptr]
     for name in ("intdot_q4_1_bytes", "intdot_q8_0_bytes"):
         getattr(lib, name).argtypes, getattr(lib, name).restype = [i64], i64
     return lib
