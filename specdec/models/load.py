@@ -17,8 +17,10 @@ import torch
 from specdec.errors import LoadError
 from specdec.models import backend as backends
 from specdec.models import gguf, head8, kernels, q4_1, sizing
+from specdec.models import precision as precisions
 from specdec.models.backend import BACKEND_AUTO, TorchBackend
 from specdec.models.feature import FeatureDraft, is_feature_folder, load_feature_draft
+from specdec.models.intdot import available as intdot_available
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, converted_folder, is_converted, resolve, source_gguf
 from specdec.models.packed import memory_bound, pack_draft
 from specdec.models.precision import PRECISION_AUTO, PRECISIONS
@@ -288,7 +290,10 @@ def make_pair(target, draft, tokenizer, target_name="target", draft_name="draft"
               draft_tokenizer=None, backend: str = "torch") -> Pair:
     """Assemble a Pair from loaded objects (tests build tiny models from configs)."""
     check_pair(target, draft, tokenizer, draft_tokenizer)
-    pack_draft(target, draft)          # half its bytes beside a memory-bound target
+    if draft is not None and precisions.of(target) == "intdot" and intdot_available():
+        precisions.draft_intdot(draft)  # the draft on the target's kernels: a small part of a step
+    else:
+        pack_draft(target, draft)      # half its bytes beside a memory-bound target
     if isinstance(draft, FeatureDraft):   # it reads the target's embeddings
         draft.attach(target)
     models = [m for m in (target, draft) if m is not None]

@@ -162,6 +162,23 @@ def apply(model: nn.Module, precision: str, blocks: dict | None = None) -> None:
     model.precision_source = "gguf" if precision in ("int4", "intdot") and blocks else "rounded"
 
 
+def draft_intdot(draft: nn.Module) -> int:
+    """A draft beside an intdot target multiplies through the same kernels, every layer rounded to
+    Q8_0 (blocks of 32 int8 weights). Measured with SmolLM2's feature draft (AMD EPYC, Zen 3,
+    AVX2, 1 thread, 6 held-out chats x 48 tokens, T = 0): a draft step 6.9 -> 4.3 ms, its mean
+    acceptance length 1.84 -> 1.83 at k = 2 and 2.24 -> 2.23 at k = 4 (Q4_1 layers: 3.8 ms but
+    1.72 and 2.02). Its q moves a little; exactness does not depend on q (the engine verifies each
+    draft with the target's p against the q it was drawn from). Returns how many layers changed;
+    layers off the CPU or not float32 stay as they are."""
+    changed = 0
+    for _, module in _linears(draft):
+        if type(module) is nn.Linear and module.weight.device.type == "cpu" and module.weight.dtype == torch.float32:
+            make_intdot(module, "q8_0")
+            changed += 1
+    draft.precision = "intdot" if changed else of(draft)
+    return changed
+
+
 def of(model: nn.Module) -> str:
     return getattr(model, "precision", "float32")
 
