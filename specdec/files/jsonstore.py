@@ -1,4 +1,4 @@
-"""The project's JSON stores of measurements (build/backends.json, kernels.json, machine.json): read
+"""The project's JSON stores of measurements (build/kernels.json, machine.json): read
 through one check, written whole, and never trusted.
 
 A store is a dict of key -> entry, where the key names what an entry was measured on (CPU,
