@@ -3,6 +3,8 @@
 - "text" (`assets/prompts.json`): raw-text continuations for the `stdlib/*` family.
 - "chat" (`assets/prompts_chat.json`): user messages for the instruct pair (`smollm2/*`),
   held out from every training step of its drafts.
+- "grounded" (`assets/prompts_grounded.json`): user messages whose answer copies much of the
+  input (edit this code, fix this JSON, quote from a passage), for drafting without a model.
 """
 from __future__ import annotations
 
@@ -15,7 +17,8 @@ from specdec.errors import InputError
 ASSETS = Path(__file__).resolve().parent.parent / "assets"
 PROMPTS_FILE = ASSETS / "prompts.json"
 CHAT_FILE = ASSETS / "prompts_chat.json"
-SETS = {"text": PROMPTS_FILE, "chat": CHAT_FILE}
+GROUNDED_FILE = ASSETS / "prompts_grounded.json"
+SETS = {"text": PROMPTS_FILE, "chat": CHAT_FILE, "grounded": GROUNDED_FILE}
 KINDS = ("code", "structured", "prose", "identifiers", "repetitive")      # of the "text" set
 
 

@@ -50,6 +50,7 @@ CONFIGS = {
     "T=1.0 top-p=0.8": dict(temperature=1.0, top_p=0.8),
     "T=0.8 top-k=4": dict(temperature=0.8, top_k=4),
     "n-gram drafter": dict(temperature=1.0, drafter="ngram"),
+    "suffix drafter": dict(temperature=1.0, drafter="suffix"),
     "heuristic policy": dict(temperature=1.0, policy="heuristic", k=1),
     "confidence policy": dict(temperature=1.0, policy="confidence", confidence=0.4),
     "early-exit drafter": dict(temperature=1.0, drafter="early-exit", exit_layer=1),

@@ -272,3 +272,12 @@ def test_a_batch_of_six_chats_equals_each_chat_alone(smol_pair, references):
     runs = specdec.generate_batch(smol_pair, chats, s)
     assert [r.token_ids for r in runs] == [specdec.generate(smol_pair, c, s).token_ids for c in chats]
     assert all(len(r.token_ids) == 8 for r in runs)
+
+
+def test_the_shipped_fidelity_is_the_measurement_the_sidebar_quotes():
+    """assets/fidelity/intdot.json, written by `python -m specdec.bench.fidelity intdot 8 24`."""
+    from specdec.bench.fidelity import shipped
+    found = shipped("intdot")
+    assert found is not None and found["precision"] == "intdot" and found["chats"] == 8
+    assert found["identical_chats"] >= 6 and found["top1_agreement"] >= 0.99 and found["cpu"]
+    assert shipped("no-such-precision") is None

@@ -6,7 +6,7 @@ Over held-out chats: (1) greedy answers, the precision's one-token steps against
 agreement, teacher-forced: both read each prompt and the float32 answer in one pass, and at
 every answer position we ask whether their most likely next tokens agree.
 `python -m specdec.bench.fidelity [precision] [chats] [tokens]` writes
-assets/bench/fidelity-<precision>.json, which the model card quotes with its CPU.
+assets/fidelity/<precision>.json, which the sidebar quotes with its CPU.
 """
 from __future__ import annotations
 
@@ -19,12 +19,12 @@ import torch
 
 from specdec.files import atomic
 
-ASSETS = Path(__file__).resolve().parents[2] / "assets" / "bench"
+ASSETS = Path(__file__).resolve().parents[2] / "assets" / "fidelity"
 CHATS, TOKENS = 8, 24
 
 
 def shipped_path(precision: str) -> Path:
-    return ASSETS / f"fidelity-{precision}.json"
+    return ASSETS / f"{precision}.json"
 
 
 def shipped(precision: str) -> dict | None:
@@ -85,6 +85,7 @@ def main(argv: list[str]) -> int:
     result = {**measure(pair, reference, round_robin(load_prompts("chat"), chats), tokens),
               "precision": precision, "reference": "transformers, float32 (the GGUF dequantised)",
               "cpu": cpu_model(), "date": time.strftime("%Y-%m-%d")}
+    shipped_path(precision).parent.mkdir(parents=True, exist_ok=True)
     atomic.write_text(shipped_path(precision), json.dumps(result, indent=1) + "\n")
     print(json.dumps(result, indent=1))
     return 0
