@@ -89,7 +89,7 @@ def precision_caption(pair: specdec.Pair) -> None:
         st.sidebar.caption(_("The target runs on ONNX Runtime: a 4-bit build of its weights (a re-quantised "
                              "model, not the GGUF's own 4-bit blocks).") + _agreement())
         return
-    st.sidebar.caption(_("The target multiplies in: {how}").format(how=kernel_line(kernels.describe(pair.target)))
+    st.sidebar.caption(_("The target multiplies in: {how}.").format(how=kernel_line(kernels.describe(pair.target)))
                        + _fidelity(pair))
 
 
