@@ -19,7 +19,9 @@ positions, fastest of 21): SmolLM2-135M in int4, one token 32.2 -> 30.4 ms and f
   differently), so nothing assumes it: the model's first pass checks (stacked and separate
   results must be equal bit for bit, else the layers keep separate calls), and `STACK = False`
   switches stacking off (tests/test_lean.py forces both branches). The layers keep views of
-  the stacked weights, so nothing is held twice.
+  the stacked weights, so nothing is held twice. In intdot (intdot/linear.py) every output
+  column is its own record and sum, so stacked layers are equal by construction (still
+  tested), and the layers keep views of the stack too.
 
 Everything else — a batch of requests, a tree's mask, transformers' generate(), models of
 other architectures or spread over devices by accelerate's hooks — goes through the model's
@@ -189,17 +191,18 @@ def _products(owner: nn.Module, names: tuple[str, ...], h: torch.Tensor) -> list
 
 
 def _intdot_stack(owner: nn.Module, names: tuple[str, ...]):
-    """(records, sizes) of the layers' stacked Q4_1 records, built on first use; None when
-    they are not all bias-free Q4_1 layers of one input width."""
+    """(records, sizes) of the layers' stacked Q4_1 records, built on first use (each layer then
+    holds a view of the stack); None when they are not all bias-free Q4_1 layers of one width."""
     layers = [getattr(owner, name) for name in names]
     if not all(type(m) is IntDotLinear and m.kind == "q4_1" for m in layers):
         return None
-    parts = [m.records() for m in layers]
     saved = owner.__dict__.get("_lean_intdot")
-    if saved is None or not all(a is b for a, b in zip(saved[2], parts)):
+    if saved is None or not all(m.records() is part for m, part in zip(layers, saved[2])):
         with _building:
-            records = stacked(layers)
-            saved = (records, [m.out_features for m in layers], parts) if records is not None else (None, None, parts)
+            records, start = stacked(layers), 0
+            for m in layers if records is not None else ():
+                m._records, start = records[start:start + m.out_features], start + m.out_features
+            saved = (records, [m.out_features for m in layers], [m.records() for m in layers])
             owner.__dict__["_lean_intdot"] = saved
     return None if saved[0] is None else saved[:2]
 
