@@ -108,3 +108,21 @@ def test_the_library_is_built_once_and_found_again():
     first = intdot._build(intdot._compiler())
     assert first.is_file() and intdot._build(intdot._compiler()) == first
     assert intdot.isa() in ("avx2", "portable")
+
+
+def test_an_intdot_model_normalises_rows_in_c_and_float32_undoes_it():
+    from specdec.models import precision
+
+    from tiny import tiny_llama
+    model = tiny_llama(13, 2, seed=1, width=64)
+    norm = model.model.norm
+    before = type(norm)
+    x = torch.randn(1, 5, 64) * 4
+    reference = norm.weight * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + norm.variance_epsilon))
+    precision.apply(model, "intdot")
+    assert type(norm).__name__ == f"Rows{before.__name__}" and isinstance(norm, before)
+    out = norm(x)
+    assert torch.allclose(out, reference, rtol=1e-5, atol=1e-6)
+    assert all(torch.equal(norm(x[:, i:i + 1])[0, 0], out[0, i]) for i in range(5))   # rows alone, same bits
+    precision.apply(model, "float32")
+    assert type(norm) is before

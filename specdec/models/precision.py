@@ -31,6 +31,7 @@ from torch import nn
 
 from specdec.models import attention, intdot
 from specdec.models import packed as packing
+from specdec.models.intdot import norm as rows_norm
 from specdec.models.intdot.linear import IntDotLinear, groups_of
 from specdec.models.intdot.linear import make as make_intdot
 
@@ -157,6 +158,8 @@ def apply(model: nn.Module, precision: str, blocks: dict | None = None) -> None:
         else:
             module.__class__ = Bf16Linear
             module.copy()
+    for module in model.modules():                    # intdot: norms in one C call (intdot/norm.py)
+        (rows_norm.use if precision == "intdot" else rows_norm.reset)(module)
     attention.use(model, precision != "float32")     # rows as one-token steps compute them
     model.precision = precision
     model.precision_source = "gguf" if precision in ("int4", "intdot") and blocks else "rounded"

@@ -96,10 +96,12 @@ static inline float finish(__m256 acc, const float *m, const float *xs, int64_t 
 #define EACH_ROW(a0, a1, a2, a3) do { \
         STEP(a0, 0); if (R > 1) STEP(a1, 1); if (R > 2) STEP(a2, 2); if (R > 3) STEP(a3, 3); } while (0)
 
-static inline __m256i q4_unpack(const uint8_t *qs, int64_t b) {
-    const __m128i raw = _mm_loadu_si128((const __m128i *) (qs + b * 16));
-    return _mm256_and_si256(_mm256_set_m128i(_mm_srli_epi16(raw, 4), raw), _mm256_set1_epi8(0x0F));
-}
+/* Block b's 32 weights as 16-bit lanes: w0 entries 0..15 (low nibbles), w1 entries 16..31 (high
+ * nibbles); one widening load, no lane crossing. */
+#define Q4_WIDEN(b) do { \
+        const __m256i bytes_ = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *) (qs + (b) * 16))); \
+        w0 = _mm256_and_si256(bytes_, low4); \
+        w1 = _mm256_srli_epi16(bytes_, 4); } while (0)
 
 /* Rows r0..r0+R-1 (R <= TILE, a constant where inlined) of one Q4_1 column: qs (K/2 bytes),
  * d and m (nb floats each) are the column's record; y points at row r0's output. */
@@ -107,18 +109,16 @@ static inline __attribute__((always_inline)) void q4_1_rows(
         const uint8_t *qs, const float *d, const float *m, const int16_t *xq, const float *xd,
         const float *xs, float *y, int64_t r0, const int R, int64_t N, int64_t K) {
     const int64_t nb = K / QK;
+    const __m256i low4 = _mm256_set1_epi16(0x0F);
     __m256 e0 = _mm256_setzero_ps(), e1 = e0, e2 = e0, e3 = e0, o0 = e0, o1 = e0, o2 = e0, o3 = e0;
+    __m256i w0, w1;
     int64_t b = 0;
     while (b < nb) {
-        __m256i q = q4_unpack(qs, b);
-        __m256i w0 = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(q));
-        __m256i w1 = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(q, 1));
+        Q4_WIDEN(b);
         __m256 scale = _mm256_broadcast_ss(d + b);
         EACH_ROW(e0, e1, e2, e3);
         if (++b == nb) break;
-        q = q4_unpack(qs, b);
-        w0 = _mm256_cvtepu8_epi16(_mm256_castsi256_si128(q));
-        w1 = _mm256_cvtepu8_epi16(_mm256_extracti128_si256(q, 1));
+        Q4_WIDEN(b);
         scale = _mm256_broadcast_ss(d + b);
         EACH_ROW(o0, o1, o2, o3);
         b++;

@@ -1,0 +1,35 @@
+/* RMS normalisation of each row, in one fixed order: y = w * (x / sqrt(mean(x^2) + eps)).
+ * A row's result does not depend on the other rows; the sum of squares runs in 8 lanes (AVX2)
+ * or one (portable), then the lanes in a fixed order. */
+#include <math.h>
+#include <stdint.h>
+#if defined(__AVX2__) && defined(__FMA__)
+#include <immintrin.h>
+#define USE_AVX2 1
+#endif
+
+static float squares(const float *x, int64_t n) {
+    int64_t j = 0;
+    float s = 0.0f;
+#ifdef USE_AVX2
+    __m256 acc = _mm256_setzero_ps();
+    for (; j + 8 <= n; j += 8) {
+        const __m256 v = _mm256_loadu_ps(x + j);
+        acc = _mm256_fmadd_ps(v, v, acc);
+    }
+    __m128 lo = _mm256_castps256_ps128(acc), hi = _mm256_extractf128_ps(acc, 1);
+    lo = _mm_add_ps(lo, hi);
+    lo = _mm_add_ps(lo, _mm_movehl_ps(lo, lo));
+    lo = _mm_add_ss(lo, _mm_movehdup_ps(lo));
+    s = _mm_cvtss_f32(lo);
+#endif
+    for (; j < n; j++) s = s + x[j] * x[j];
+    return s;
+}
+
+void intdot_rmsnorm(const float *x, const float *w, float *y, int64_t M, int64_t K, float eps) {
+    for (int64_t r = 0; r < M; r++) {
+        const float scale = 1.0f / sqrtf(squares(x + r * K, K) / (float) K + eps);
+        for (int64_t j = 0; j < K; j++) y[r * K + j] = w[j] * (x[r * K + j] * scale);
+    }
+}
