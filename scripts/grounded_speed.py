@@ -1,9 +1,10 @@
 """Drafting without a model where the answer copies its input: speculative vs autoregressive.
 
-    PYTHONPATH=. .venv/bin/python scripts/grounded_speed.py [--tokens 96] [--repeats 2]
-The input-grounded chats (assets/prompts_grounded.json: edit code, fix JSON, quote) on the
-default target, greedy, 1 thread: each configuration runs prompt by prompt interleaved with the
-autoregressive baseline (so a busy moment hits both), on the CPU clock. Prints tokens/s, the
+    PYTHONPATH=. .venv/bin/python scripts/grounded_speed.py [--tokens 96] [--repeats 2] [--prompts grounded]
+The input-grounded chats (assets/prompts_grounded.json: edit code, fix JSON, quote; `--prompts
+chat --limit 8` for the held-out chats instead) on the default pair, greedy, 1 thread: each
+configuration runs prompt by prompt interleaved with the autoregressive baseline (so a busy
+moment hits both), on the CPU clock. Prints tokens/s, the
 ratio to autoregressive decoding, the mean acceptance length and whether every text equals the
 autoregressive one. A benchmark, not a test.
 """
@@ -16,7 +17,7 @@ import torch
 import specdec
 from specdec.chat import user_turn
 from specdec.models.kernels import cpu_model
-from specdec.prompts import load_prompts
+from specdec.prompts import load_prompts, round_robin
 
 CONFIGS = [("prompt lookup (ngram)", dict(drafter="ngram", k=4)), ("prompt lookup (ngram)", dict(drafter="ngram", k=8)),
            ("suffix match", dict(drafter="suffix", k=4)), ("suffix match", dict(drafter="suffix", k=8)),
@@ -34,32 +35,38 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--tokens", type=int, default=96)
     ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--prompts", default="grounded", help="a bundled chat set: grounded or chat")
+    ap.add_argument("--limit", type=int, default=8)
+    ap.add_argument("--temperature", type=float, default=0.0, help="above 0 the texts may differ (same law)")
     args = ap.parse_args()
     torch.set_num_threads(1)
     pair = specdec.load_pair()
-    chats = [user_turn(p.prompt) for p in load_prompts("grounded")]
+    chats = [user_turn(p.prompt) for p in round_robin(load_prompts(args.prompts), args.limit)]
     base = {"s": 0.0, "n": 0}
     rows = {i: {"s": 0.0, "n": 0, "len": [], "same": True} for i in range(len(CONFIGS))}
     for _ in range(args.repeats):
         for chat in chats:
-            dt, alone = timed(specdec.autoregressive, pair, chat, temperature=0, max_new_tokens=args.tokens)
+            dt, alone = timed(specdec.autoregressive, pair, chat, temperature=args.temperature,
+                              max_new_tokens=args.tokens)
             base["s"] += dt
             base["n"] += len(alone.token_ids)
             for i, (_, cfg) in enumerate(CONFIGS):
-                dt, run = timed(specdec.generate, pair, chat, temperature=0, max_new_tokens=args.tokens, **cfg)
+                dt, run = timed(specdec.generate, pair, chat, temperature=args.temperature,
+                                max_new_tokens=args.tokens, **cfg)
                 row = rows[i]
                 row["s"] += dt
                 row["n"] += len(run.token_ids)
                 row["len"].append(run.metrics.mean_acceptance_length)
-                row["same"] &= run.token_ids == alone.token_ids
+                row["same"] &= run.token_ids == alone.token_ids or args.temperature > 0
     ar = base["n"] / base["s"]
-    print(f"{cpu_model()}, 1 thread, {len(chats)} grounded chats x {args.tokens} tokens, {args.repeats} repeats, T = 0")
+    print(f"{cpu_model()}, 1 thread, {len(chats)} {args.prompts} chats x {args.tokens} tokens, "
+          f"{args.repeats} repeats, T = {args.temperature:g}")
     print(f"autoregressive: {ar:.1f} tokens/s (CPU clock)")
     for i, (name, cfg) in enumerate(CONFIGS):
         row = rows[i]
         speed = row["n"] / row["s"]
         print(f"{name}, k = {cfg['k']}: {speed:.1f} tokens/s = {speed / ar:.2f}x, mean acceptance length "
-              f"{statistics.mean(row['len']):.2f}, texts identical: {row['same']}")
+              f"{statistics.mean(row['len']):.2f}, texts identical: {row['same'] if args.temperature == 0 else 'n/a'}")
 
 
 if __name__ == "__main__":

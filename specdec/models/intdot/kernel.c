@@ -34,14 +34,6 @@
 #define TILE 4
 #define QMAX 32767
 
-int intdot_simd(void) {
-#ifdef USE_AVX2
-    return 2;
-#else
-    return 0;
-#endif
-}
-
 /* x float (M, K) -> xq, xd, xs as above: q = round(x / d), d = max|x| / QMAX per block. */
 void intdot_quantise(const float *x, int16_t *xq, float *xd, float *xs, int64_t M, int64_t K) {
     const int64_t nb = K / QK;
