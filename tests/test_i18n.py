@@ -280,7 +280,7 @@ def test_bench_rows_and_the_kernel_line_are_worded_in_korean(korean):
                                                       "bfloat16 (Intel(R) Xeon(R) Processor에서 잰 가장 빠른 스텝)")
     ours = "the GGUF's own Q4_1 layers and Q8_0 head × 16-bit activations, integer sums (avx2 kernel) (chosen)"
     assert in_korean(korean, kernel_line, ours).startswith(
-        "GGUF 자신의 Q4_1 층과 Q8_0 출력 헤드 × 16비트 활성값, 정수 합 (avx2 커널)")
+        "GGUF 자신의 Q4_1 층과 Q8_0 LM 헤드 × 16비트 활성값, 정수 합 (avx2 커널)")
     assert in_korean(korean, drafter_name, "early exit @ 4") == "조기 종료 @ 4층"
     assert in_korean(korean, drafter_name, "draft-2l · heuristic") == "draft-2l · 휴리스틱"
 
