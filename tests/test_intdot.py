@@ -126,3 +126,17 @@ def test_an_intdot_model_normalises_rows_in_c_and_float32_undoes_it():
     assert all(torch.equal(norm(x[:, i:i + 1])[0, 0], out[0, i]) for i in range(5))   # rows alone, same bits
     precision.apply(model, "float32")
     assert type(norm) is before
+
+
+@pytest.mark.parametrize("rows", [1, 5, 17])
+def test_the_c_rotary_embedding_gives_transformers_own_bits(rows):
+    from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
+
+    from specdec.models.intdot.rope import fits, rotated
+    q, k = torch.randn(1, rows, 9, 64) * 5, torch.randn(1, rows, 3, 64) * 5
+    angles = torch.randn(1, rows, 32) * 10
+    cos, sin = torch.cat([angles.cos()] * 2, -1), torch.cat([angles.sin()] * 2, -1)
+    assert fits(q, k, cos, sin)
+    mine = rotated(q, k, cos, sin)
+    theirs = apply_rotary_pos_emb(q.transpose(1, 2), k.transpose(1, 2), cos, sin)
+    assert all(torch.equal(a, b) for a, b in zip(mine, theirs))

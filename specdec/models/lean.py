@@ -38,6 +38,8 @@ from torch import nn
 from specdec.models import attention
 from specdec.models.intdot.linear import IntDotLinear, stacked
 from specdec.models.intdot.linear import product as intdot_product
+from specdec.models.intdot.rope import fits as rope_fits
+from specdec.models.intdot.rope import rotated as rope_in_c
 from specdec.models.precision import GROUP, Int4Linear
 
 _collect = threading.local()          # id(model) -> list of final hidden states, per thread
@@ -125,7 +127,11 @@ def _attend(attn, h, cos, sin, mask, cache, index: int, rotate) -> torch.Tensor:
     from transformers.models.llama.modeling_llama import eager_attention_forward
     shape = (*h.shape[:-1], -1, attn.head_dim)
     q, k, v = _products(attn, ("q_proj", "k_proj", "v_proj"), h)
-    q, k = rotate(q.view(shape).transpose(1, 2), k.view(shape).transpose(1, 2), cos, sin)   # (1, heads, T, d)
+    q, k = q.view(shape), k.view(shape)                                                     # (1, T, heads, d)
+    if rope_fits(q, k, cos, sin):                          # one C call, the same bits (intdot/rope.py)
+        q, k = rope_in_c(q, k, cos, sin)
+    else:
+        q, k = rotate(q.transpose(1, 2), k.transpose(1, 2), cos, sin)                       # (1, heads, T, d)
     k, v = _append(cache, index, k, v.view(shape).transpose(1, 2))
     function = ALL_ATTENTION_FUNCTIONS.get_interface(attn.config._attn_implementation, eager_attention_forward)
     out, _ = function(attn, q, k, v, mask, dropout=0.0, scaling=attn.scaling)  # (1, T, heads, d)

@@ -1,5 +1,6 @@
 """Integer dot-product kernels for a model's linear layers (kernel.c), row-by-row attention
-(attend.c) and RMS normalisation (norm.c), built here with the system's C compiler and loaded with ctypes.
+(attend.c), RMS normalisation (norm.c) and the rotary embedding (rope.c), built here with the
+system's C compiler and loaded with ctypes.
 
 Why. On a CPU a small model's step streams its weights, and a verification pass of k + 1 rows
 should cost about one step. The GGUF's own blocks (Q4_1 in SmolLM2's layers, Q8_0 in its head)
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from specdec.files import atomic
 
-SOURCES = tuple(Path(__file__).with_name(name) for name in ("kernel.c", "attend.c", "norm.c"))
+SOURCES = tuple(Path(__file__).with_name(name) for name in ("kernel.c", "attend.c", "norm.c", "rope.c"))
 FOLDER = Path(__file__).resolve().parents[3] / "build" / "intdot"
 FLAGS = ("-O3", "-ffp-contract=off", "-fno-fast-math", "-shared", "-fPIC")
 QK = 32                                    # entries of a block (weights and activations)
@@ -77,6 +78,7 @@ def library() -> ctypes.CDLL | None:
     lib.intdot_quantise.argtypes = [ptr, ptr, ptr, ptr, i64, i64]
     lib.intdot_q4_1.argtypes = [ptr, ptr, ptr, ptr, ptr, i64, i64, i64]
     lib.intdot_q8_0.argtypes = [ptr, ptr, ptr, ptr, i64, i64, i64]
+    lib.intdot_rope.argtypes = [ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, i64, i64]
     lib.intdot_rmsnorm.argtypes = [ptr, ptr, ptr, i64, i64, ctypes.c_float]
     lib.intdot_attend.argtypes = [ptr, i64, i64, ptr, i64, ptr, i64, i64, i64, i64, i64, ptr, ptr, ptr,
                                   ctypes.c_float, ptr, ptr]
