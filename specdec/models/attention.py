@@ -12,7 +12,8 @@ gathered in cache order): the same call, on the same numbers, as the one-row ste
 position. Where the C library is built (intdot/attend.c) every row and head of a sequence goes
 in one call with the same arithmetic (fixed order, no fused or reordered float steps), else torch
 computes each row as below: per row and layer about one extra small matmul (a 5-row pass of
-SmolLM2: ~2 ms of ~50), against ~0.1 ms for the C call.
+SmolLM2: ~2 ms of ~50). Measured on a 2-core AMD EPYC (Zen 3, 1 thread), the intdot target's
+5-row pass went from 2.00 to 1.79 one-token steps with the C call.
 
 Registered with transformers' attention interface as "specdec_rows" (masks as for "sdpa").
 """
