@@ -52,7 +52,7 @@ def _build(cc: str) -> Path:
     """The library for this source, compiler and ISA: built once, then found."""
     flags = (*FLAGS, *(("-mavx2", "-mfma") if isa() == "avx2" else ()))
     version = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30).stdout
-    text = b"".join(source.read_bytes() for source in SOURCES)
+    text = b"".join(source.read_bytes() for source in (*SOURCES, SOURCES[0].with_name("simd.h")))
     key = hashlib.sha256(text + " ".join(flags).encode() + version.encode()).hexdigest()[:16]
     out = FOLDER / f"intdot-{isa()}-{key}.so"
     if not out.is_file():

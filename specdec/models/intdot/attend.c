@@ -9,10 +9,7 @@
  */
 #include <math.h>
 #include <stdint.h>
-#if defined(__AVX2__) && defined(__FMA__)
-#include <immintrin.h>
-#define USE_AVX2 1
-#endif
+#include "simd.h"
 
 static inline float dot(const float *a, const float *b, int64_t n) {
 #ifdef USE_AVX2
@@ -20,11 +17,7 @@ static inline float dot(const float *a, const float *b, int64_t n) {
         __m256 acc = _mm256_setzero_ps();
         for (int64_t x = 0; x < n; x += 8)
             acc = _mm256_fmadd_ps(_mm256_loadu_ps(a + x), _mm256_loadu_ps(b + x), acc);
-        __m128 lo = _mm256_castps256_ps128(acc), hi = _mm256_extractf128_ps(acc, 1);
-        lo = _mm_add_ps(lo, hi);
-        lo = _mm_add_ps(lo, _mm_movehl_ps(lo, lo));
-        lo = _mm_add_ss(lo, _mm_movehdup_ps(lo));
-        return _mm_cvtss_f32(lo);
+        return hsum8(acc);
     }
 #endif
     float s = 0.0f;

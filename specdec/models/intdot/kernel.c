@@ -25,10 +25,7 @@
  */
 #include <math.h>
 #include <stdint.h>
-#if defined(__AVX2__) && defined(__FMA__)
-#include <immintrin.h>
-#define USE_AVX2 1
-#endif
+#include "simd.h"
 
 #define QK 32
 #define TILE 4
@@ -58,14 +55,6 @@ void intdot_quantise(const float *x, int16_t *xq, float *xd, float *xs, int64_t 
 }
 
 #ifdef USE_AVX2
-static inline float hsum8(__m256 v) {
-    __m128 lo = _mm256_castps256_ps128(v), hi = _mm256_extractf128_ps(v, 1);
-    lo = _mm_add_ps(lo, hi);
-    lo = _mm_add_ps(lo, _mm_movehl_ps(lo, lo));
-    lo = _mm_add_ss(lo, _mm_movehdup_ps(lo));
-    return _mm_cvtss_f32(lo);
-}
-
 /* sum_b m[b] * xs[b] over nb blocks (8 lanes, then the tail) added to acc's lanes, one fixed order. */
 static inline float finish(__m256 acc, const float *m, const float *xs, int64_t nb) {
     int64_t b = 0;

@@ -3,10 +3,7 @@
  * or one (portable), then the lanes in a fixed order. */
 #include <math.h>
 #include <stdint.h>
-#if defined(__AVX2__) && defined(__FMA__)
-#include <immintrin.h>
-#define USE_AVX2 1
-#endif
+#include "simd.h"
 
 static float squares(const float *x, int64_t n) {
     int64_t j = 0;
@@ -17,11 +14,7 @@ static float squares(const float *x, int64_t n) {
         const __m256 v = _mm256_loadu_ps(x + j);
         acc = _mm256_fmadd_ps(v, v, acc);
     }
-    __m128 lo = _mm256_castps256_ps128(acc), hi = _mm256_extractf128_ps(acc, 1);
-    lo = _mm_add_ps(lo, hi);
-    lo = _mm_add_ps(lo, _mm_movehl_ps(lo, lo));
-    lo = _mm_add_ss(lo, _mm_movehdup_ps(lo));
-    s = _mm_cvtss_f32(lo);
+    s = hsum8(acc);
 #endif
     for (; j < n; j++) s = s + x[j] * x[j];
     return s;
