@@ -185,7 +185,7 @@ def test_features_of_another_thread_stay_out_of_this_thread_block(lean_pass):
     assert [tuple(s.shape) for s in seen] == [(2, 64)]
 
 
-@pytest.mark.parametrize("name", ["float32", "int4"])
+@pytest.mark.parametrize("name", ["float32", "int4", "intdot"])
 def test_the_cache_written_in_place_equals_the_model_own_cache_through_rollbacks_and_growth(name):
     """Past the buffers' first 256 rows, through crops, a tree's gather and a pass of the model's
     own forward on the same cache, every pass equals the model's own, bit for bit."""
@@ -219,3 +219,24 @@ def test_the_cache_written_in_place_equals_the_model_own_cache_through_rollbacks
     for x, y in zip(mine.layers, theirs.layers):
         assert torch.equal(x.keys, y.keys) and torch.equal(x.values, y.values)
     assert mine.layers[0].keys.data_ptr() == mine.layers[0].__dict__["_lean_room"][0].data_ptr()
+
+
+def test_an_intdot_layer_runs_in_one_c_call_and_equals_the_modules_one_by_one(monkeypatch):
+    """The one-call layer (intdot/layer.c) serves every layer of an intdot model's lean pass, and
+    gives the bits the modules give one by one (the same pass with the one-call layer refused)."""
+    from specdec.models.intdot import layer as c_layer
+    if "intdot" not in precision.available():
+        pytest.skip("no C compiler here: intdot is not offered")
+    model = gqa_llama(13, 7)
+    precision.apply(model, "intdot")
+    calls = []
+    real = c_layer.run
+    monkeypatch.setattr(c_layer, "run", lambda *a: calls.append(1) or real(*a))
+    torch.manual_seed(2)
+    ids = torch.randint(0, 13, (40,)).tolist()
+    one = lean_forward(model, ids[:30], new_cache(model), 0)[0]
+    assert len(calls) == len(model.model.layers)
+    monkeypatch.setattr(c_layer, "spec", lambda *a: None)                # modules one by one
+    cache = new_cache(model)
+    assert torch.equal(one, lean_forward(model, ids[:30], cache, 0)[0])
+    assert len(calls) == len(model.model.layers)

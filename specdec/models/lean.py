@@ -36,6 +36,7 @@ import torch
 from torch import nn
 
 from specdec.models import attention
+from specdec.models.intdot import layer as c_layer
 from specdec.models.intdot.linear import IntDotLinear, stacked
 from specdec.models.intdot.linear import product as intdot_product
 from specdec.models.intdot.rope import fits as rope_fits
@@ -45,6 +46,7 @@ from specdec.models.precision import GROUP, Int4Linear
 _collect = threading.local()          # id(model) -> list of final hidden states, per thread
 _building = threading.Lock()         # one thread builds a shared model's stacked weights
 STACK = True                          # stack int4 layers into one product where it is bit-equal
+QKV, GATE_UP = ("q_proj", "k_proj", "v_proj"), ("gate_proj", "up_proj")
 
 
 def fits(model) -> bool:
@@ -107,10 +109,32 @@ def hidden(model, x: torch.Tensor, cache) -> torch.Tensor:
     cos, sin = body.rotary_emb(x, position_ids=positions)
     mask = _mask(model, x, cache, positions)
     for i, layer in enumerate(body.layers):
+        done = _in_c(layer, x, cos, sin, cache, i) if mask is None else None
+        if done is not None:
+            x = done
+            continue
         x = x + _attend(layer.self_attn, layer.input_layernorm.forward(x), cos, sin, mask, cache, i,
                         apply_rotary_pos_emb)
         x = x + _mlp(layer.mlp, layer.post_attention_layernorm.forward(x))
     return body.norm.forward(x)
+
+
+def _in_c(layer, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, cache, index: int):
+    """The whole layer in one C call (intdot/layer.py: the same functions the modules call, so
+    the same bits), or None where it does not apply (then the modules run one by one)."""
+    attn = layer.self_attn
+    if x.shape[0] != 1 or x.dtype != torch.float32 or cos.dtype != torch.float32 or cos.shape[0] != 1:
+        return None
+    qkv, gate_up = _intdot_stack(attn, QKV), _intdot_stack(layer.mlp, GATE_UP)
+    described = c_layer.spec(layer, qkv and qkv[0], gate_up and gate_up[0])
+    if described is None:
+        return None
+    shape = (1, attn.config.num_key_value_heads, 0, attn.head_dim)
+    room = _reserve(cache, index, x.shape[1], x.new_empty(shape))
+    if room is None:
+        return None
+    keys, values, n = room
+    return c_layer.run(described, x, cos.contiguous(), sin.contiguous(), keys, values, n)
 
 
 def _mask(model, x, cache, positions):
@@ -126,7 +150,7 @@ def _attend(attn, h, cos, sin, mask, cache, index: int, rotate) -> torch.Tensor:
     from transformers.modeling_utils import ALL_ATTENTION_FUNCTIONS
     from transformers.models.llama.modeling_llama import eager_attention_forward
     shape = (*h.shape[:-1], -1, attn.head_dim)
-    q, k, v = _products(attn, ("q_proj", "k_proj", "v_proj"), h)
+    q, k, v = _products(attn, QKV, h)
     q, k = q.view(shape), k.view(shape)                                                     # (1, T, heads, d)
     if rope_fits(q, k, cos, sin):                          # one C call, the same bits (intdot/rope.py)
         q, k = rope_in_c(q, k, cos, sin)
@@ -139,26 +163,43 @@ def _attend(attn, h, cos, sin, mask, cache, index: int, rotate) -> torch.Tensor:
 
 
 def _append(cache, index: int, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """cache.update(k, v, index), writing in place: a DynamicLayer's keys and values become the
-    first rows of buffers with room to grow (doubling), so a pass writes its own rows instead of
-    copying the whole cache (torch.cat took 5 ms of a 50 ms SmolLM2 step at 400 cached positions).
-    Crops keep the views; anything that replaces the tensors (a tree's gather, a batch, the model's
-    own forward) is copied into new room on the next pass."""
+    """cache.update(k, v, index), writing in place (k, v: (1, Hkv, T, d)): see _reserve."""
+    room = _reserve(cache, index, k.shape[-2])
+    if room is None:
+        return cache.update(k, v, index)
+    keys, values, n = room
+    t = k.shape[-2]
+    keys[..., n:n + t, :] = k
+    values[..., n:n + t, :] = v
+    return keys[..., :n + t, :], values[..., :n + t, :]
+
+
+def _reserve(cache, index: int, t: int, empty: torch.Tensor | None = None):
+    """Room for t more positions in layer `index`'s cache: (keys, values, n), buffers (1, Hkv,
+    cap, d) whose first n rows are the cache; the layer's keys and values become their first
+    n + t rows, which the caller writes. None where the cache is not a DynamicLayer of that form
+    (then cache.update serves); `empty` (1, Hkv, 0, d) starts a layer that holds nothing yet.
+
+    Why: a DynamicLayer's keys and values become the first rows of buffers with room to grow
+    (doubling), so a pass writes its own rows instead of copying the whole cache (torch.cat took
+    5 ms of a 50 ms SmolLM2 step at 400 cached positions). Crops keep the views; anything that
+    replaces the tensors (a tree's gather, a batch, the model's own forward) is copied into new
+    room on the next pass."""
     from transformers.cache_utils import DynamicLayer
     layers = getattr(cache, "layers", None)
     layer = layers[index] if layers is not None and index < len(layers) else None
+    if empty is not None and type(layer) is DynamicLayer and not layer.is_initialized:
+        cache.update(empty, empty, index)
     if type(layer) is not DynamicLayer or not layer.is_initialized or layer.keys.dim() != 4:
-        return cache.update(k, v, index)
-    n, t = layer.keys.shape[-2], k.shape[-2]
+        return None
+    n = layer.keys.shape[-2]
     room = layer.__dict__.get("_lean_room")
     if room is None or not (_starts(layer.keys, room[0]) and _starts(layer.values, room[1])) \
             or n + t > room[0].shape[-2]:
         room = (_grown(layer.keys, n + t), _grown(layer.values, n + t))
         layer.__dict__["_lean_room"] = room
-    room[0][..., n:n + t, :] = k
-    room[1][..., n:n + t, :] = v
     layer.keys, layer.values = room[0][..., :n + t, :], room[1][..., :n + t, :]
-    return layer.keys, layer.values
+    return room[0], room[1], n
 
 
 def _starts(view: torch.Tensor, room: torch.Tensor) -> bool:
@@ -176,7 +217,7 @@ def _grown(tensor: torch.Tensor, need: int) -> torch.Tensor:
 
 def _mlp(mlp, h) -> torch.Tensor:
     """LlamaMLP.forward: down(act(gate(h)) * up(h))."""
-    gate, up = _products(mlp, ("gate_proj", "up_proj"), h)
+    gate, up = _products(mlp, GATE_UP, h)
     return mlp.down_proj.forward(mlp.act_fn(gate) * up)
 
 
@@ -186,7 +227,7 @@ def _products(owner: nn.Module, names: tuple[str, ...], h: torch.Tensor) -> list
     together = _intdot_stack(owner, names)
     if together is not None:
         records, sizes = together
-        return list(intdot_product("q4_1", records, h).split(sizes, -1))
+        return list(intdot_product(getattr(owner, names[0]).kind, records, h).split(sizes, -1))
     fused = _fused(owner, names, h)
     if not fused:
         return [getattr(owner, name).forward(h) for name in names]
@@ -197,10 +238,11 @@ def _products(owner: nn.Module, names: tuple[str, ...], h: torch.Tensor) -> list
 
 
 def _intdot_stack(owner: nn.Module, names: tuple[str, ...]):
-    """(records, sizes) of the layers' stacked Q4_1 records, built on first use (each layer then
-    holds a view of the stack); None when they are not all bias-free Q4_1 layers of one width."""
+    """(records, sizes) of the layers' stacked records, built on first use (each layer then
+    holds a view of the stack); None when they are not all bias-free intdot layers of one kind
+    and width."""
     layers = [getattr(owner, name) for name in names]
-    if not all(type(m) is IntDotLinear and m.kind == "q4_1" for m in layers):
+    if not all(type(m) is IntDotLinear for m in layers):
         return None
     saved = owner.__dict__.get("_lean_intdot")
     if saved is None or not all(m.records() is part for m, part in zip(layers, saved[2])):

@@ -31,6 +31,7 @@ from torch import nn
 
 from specdec.models import attention, intdot
 from specdec.models import packed as packing
+from specdec.models.intdot import act as rows_act
 from specdec.models.intdot import norm as rows_norm
 from specdec.models.intdot.linear import IntDotLinear, groups_of
 from specdec.models.intdot.linear import make as make_intdot
@@ -158,11 +159,18 @@ def apply(model: nn.Module, precision: str, blocks: dict | None = None) -> None:
         else:
             module.__class__ = Bf16Linear
             module.copy()
-    for module in model.modules():                    # intdot: norms in one C call (intdot/norm.py)
-        (rows_norm.use if precision == "intdot" else rows_norm.reset)(module)
+    _c_modules(model, precision == "intdot")
     attention.use(model, precision != "float32")     # rows as one-token steps compute them
     model.precision = precision
     model.precision_source = "gguf" if precision in ("int4", "intdot") and blocks else "rounded"
+
+
+def _c_modules(model: nn.Module, on: bool) -> None:
+    """intdot: norms and the MLPs' activation in one C call each (intdot/norm.py, act.py), the
+    functions the lean pass's one-call layers use (intdot/layer.py); off: torch's own again."""
+    for module in model.modules():
+        (rows_norm.use if on else rows_norm.reset)(module)
+        (rows_act.use if on else rows_act.reset)(module)
 
 
 def draft_intdot(draft: nn.Module) -> int:
@@ -178,6 +186,8 @@ def draft_intdot(draft: nn.Module) -> int:
         if type(module) is nn.Linear and module.weight.device.type == "cpu" and module.weight.dtype == torch.float32:
             make_intdot(module, "q8_0")
             changed += 1
+    if changed:
+        _c_modules(draft, True)
     draft.precision = "intdot" if changed else of(draft)
     return changed
 

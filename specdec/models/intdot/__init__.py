@@ -1,6 +1,7 @@
 """Integer dot-product kernels for a model's linear layers (kernel.c), row-by-row attention
-(attend.c), RMS normalisation (norm.c) and the rotary embedding (rope.c), built here with the
-system's C compiler and loaded with ctypes.
+(attend.c), RMS normalisation (norm.c), the rotary embedding (rope.c), SiLU (act.c) and a whole
+decoder layer made of them (layer.c), built here with the system's C compiler and loaded with
+ctypes.
 
 Why. On a CPU a small model's step streams its weights, and a verification pass of k + 1 rows
 should cost about one step. The GGUF's own blocks (Q4_1 in SmolLM2's layers, Q8_0 in its head)
@@ -23,7 +24,8 @@ from pathlib import Path
 
 from specdec.files import atomic
 
-SOURCES = tuple(Path(__file__).with_name(name) for name in ("kernel.c", "attend.c", "norm.c", "rope.c"))
+NAMES = ("kernel.c", "attend.c", "norm.c", "rope.c", "act.c", "layer.c")
+SOURCES = tuple(Path(__file__).with_name(name) for name in NAMES)
 FOLDER = Path(__file__).resolve().parents[3] / "build" / "intdot"
 FLAGS = ("-O3", "-ffp-contract=off", "-fno-fast-math", "-shared", "-fPIC")
 QK = 32                                    # entries of a block (weights and activations)
@@ -82,6 +84,9 @@ def library() -> ctypes.CDLL | None:
     lib.intdot_rmsnorm.argtypes = [ptr, ptr, ptr, i64, i64, ctypes.c_float]
     lib.intdot_attend.argtypes = [ptr, i64, i64, ptr, i64, ptr, i64, i64, i64, i64, i64, ptr, ptr, ptr,
                                   ctypes.c_float, ptr, ptr]
+    lib.intdot_silu.argtypes = [ptr, ptr, i64]
+    lib.intdot_layer.argtypes = [ptr, ptr, i64, ptr, ptr, ptr, ptr, i64, i64]
+    lib.intdot_layer.restype = ctypes.c_int
     for name in ("intdot_q4_1_bytes", "intdot_q8_0_bytes"):
         getattr(lib, name).argtypes, getattr(lib, name).restype = [i64], i64
     return lib

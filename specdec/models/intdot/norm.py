@@ -35,11 +35,15 @@ def _rows_class(cls: type) -> type:
     return type(f"Rows{cls.__name__}", (cls,), {"forward": _forward, "rows_norm": True})
 
 
+def in_c(module: nn.Module) -> bool:
+    return getattr(type(module), "rows_norm", False)
+
+
 def use(module: nn.Module) -> None:
-    if fits(module) and not getattr(type(module), "rows_norm", False):
+    if fits(module) and not in_c(module):
         module.__class__ = _rows_class(type(module))
 
 
 def reset(module: nn.Module) -> None:
-    if getattr(type(module), "rows_norm", False):
+    if in_c(module):
         module.__class__ = type(module).__bases__[0]
