@@ -33,6 +33,27 @@ def test_run_to_end_and_reset(tiny_dirs):
     assert "run" not in at.session_state
 
 
+def test_a_run_to_end_past_the_turn_deadline_stops_whole_and_goes_on_exactly(tiny_dirs, monkeypatch):
+    """A click may compute for turns.LIMIT_S at most: past it, Run to end stops after the round it
+    is in, says so, and the next Run to end goes on from the same state: the tokens are those of a
+    run never stopped (sampled, so the generator's state is carried too)."""
+    from ui import turns
+    settings = {"temperature": 0.9, "k": 3, "max_new_tokens": 30, "seed": 5}
+    whole = app(tiny_dirs, **settings)
+    whole.button(key="btn_end").click().run()
+    expected = whole.session_state["run"]["decoder"]
+    at = app(tiny_dirs, **settings)
+    monkeypatch.setattr(turns, "LIMIT_S", 0.0)          # every round is past the deadline
+    at.button(key="btn_end").click().run()
+    assert not at.exception and len(rounds(at)) == 1
+    assert any("Stopped after round 1" in i.value and "at most" in i.value for i in at.info)
+    monkeypatch.setattr(turns, "LIMIT_S", turns.DEFAULT_LIMIT_S)
+    at.button(key="btn_end").click().run()
+    dec = at.session_state["run"]["decoder"]
+    assert not at.exception and dec.stop is not None and len(rounds(at)) > 1
+    assert dec.generated == expected.generated and dec.stop == expected.stop
+
+
 def test_k_slider_reaches_the_engine(tiny_dirs):
     at = app(tiny_dirs)
     at.slider(key="k").set_value(2).run()

@@ -1,7 +1,9 @@
 """The server's compute turns: at most SLOTS sessions at once, re-entrant within a thread."""
 import threading
 
-from ui import gate
+import pytest
+
+from ui import gate, health, turns
 
 
 def test_at_most_slots_threads_hold_a_turn_and_nesting_is_free():
@@ -136,9 +138,96 @@ def test_a_turn_inside_a_released_job_does_not_wait_for_its_own_session(monkeypa
 
 
 def test_a_turn_held_too_long_is_reported():
-    assert gate.stuck(0.0) == []
+    assert turns.stuck(0.0) == []
     with gate.turn():
         threading.Event().wait(0.05)
-        assert len(gate.stuck(0.01)) == 1
-        assert gate.stuck(60.0) == []
-    assert gate.stuck(0.0) == []
+        assert len(turns.stuck(0.01)) == 1
+        assert turns.stuck(60.0) == []
+    assert turns.stuck(0.0) == []
+
+
+def no_time_allowed(monkeypatch) -> None:
+    """Every turn is past its deadline and its grace as soon as it has begun."""
+    monkeypatch.setattr(turns, "LIMIT_S", 0.0)
+    monkeypatch.setattr(turns, "GRACE_S", 0.0)
+
+
+def test_a_turn_is_overdue_only_past_its_deadline(monkeypatch):
+    with gate.turn():
+        assert not gate.overdue()                    # 120 s by default
+        monkeypatch.setattr(turns, "LIMIT_S", 0.0)
+        threading.Event().wait(0.001)
+        assert gate.overdue()                        # a loop of rounds stops here
+    assert not gate.overdue()                        # no turn, nothing to stop
+
+
+def hold(count: int, release: threading.Event, errors: list) -> list[threading.Thread]:
+    """`count` sessions (threads) that each take a turn and keep it until `release`."""
+    inside = threading.Barrier(count + 1, timeout=20)
+
+    def work():
+        try:
+            with gate.turn():
+                inside.wait()
+                release.wait(20)
+        except BaseException as err:                 # a slot given back twice raises here
+            errors.append(err)
+
+    threads = [threading.Thread(target=work) for _ in range(count)]
+    for t in threads:
+        t.start()
+    inside.wait()
+    return threads
+
+
+def test_a_stuck_turn_loses_its_slot_to_a_waiting_session_and_gives_nothing_back_twice(monkeypatch):
+    release, errors, got_in = threading.Event(), [], threading.Event()
+    holders = hold(gate.SLOTS, release, errors)     # every slot held
+    no_time_allowed(monkeypatch)
+
+    def newcomer():
+        with gate.turn():
+            got_in.set()
+
+    t = threading.Thread(target=newcomer)
+    t.start()
+    t.join(timeout=20)
+    assert got_in.is_set() and not t.is_alive()       # without the deadline it would wait for ever
+    assert len(turns.stuck()) == gate.SLOTS           # the holders still compute, reported as stuck
+    assert health.report()[0] == 503
+    release.set()
+    for h in holders:
+        h.join(timeout=20)
+    assert errors == []
+    assert free_slots() == gate.SLOTS                 # each slot back exactly once
+    assert turns.stuck() == [] and health.report() == (200, "ok")
+
+
+def test_a_newer_click_stops_waiting_for_a_stuck_run_of_its_session(monkeypatch):
+    one_session(monkeypatch)
+    release, errors = threading.Event(), []
+    holder = hold(1, release, errors)
+    no_time_allowed(monkeypatch)
+    try:
+        with pytest.raises(gate.Busy):
+            with gate.turn():
+                pass
+        clicked = []
+        assert gate.in_turn(clicked.append)("click") is None and clicked == []   # the callback is dropped
+    finally:
+        release.set()
+        holder[0].join(timeout=20)
+    assert errors == []
+    assert free_slots() == gate.SLOTS
+    with gate.turn():                                 # the session's lock was given back too
+        pass
+
+
+def test_a_bad_deadline_setting_is_one_line_and_the_default(monkeypatch, capsys):
+    for raw, expected in (("30", 30.0), ("", turns.DEFAULT_LIMIT_S), ("abc", turns.DEFAULT_LIMIT_S),
+                          ("-5", turns.DEFAULT_LIMIT_S), ("nan", turns.DEFAULT_LIMIT_S)):
+        monkeypatch.setenv(turns.LIMIT_ENV, raw)
+        assert turns._limit_from_env() == expected
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 3 and "Traceback" not in err
+    assert all(turns.LIMIT_ENV in line for line in err.strip().splitlines())

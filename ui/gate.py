@@ -19,32 +19,42 @@ session takes a turn for its page script and for the engine work of its buttons'
 nested turns in the same thread are free (a page that starts a round itself), so a session
 never waits for itself. A measurement that runs for minutes (ui/jobs.py) gives its slot back
 while it runs, so it never holds up the pages of other sessions; it keeps its session's lock.
-Each held turn is on record with its start, so the server's log can name one held for minutes
-(`stuck`, read by ui/serve.py).
+Every turn has a hard deadline (ui/turns.py): a loop of rounds stops at the first round
+boundary past it (`overdue`); a thread waiting for a slot takes back the slot of a turn stuck past
+it; a newer click of a session whose previous run is stuck stops waiting and says so (`Busy`).
 """
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import threading
-import time
 import weakref
 
 import streamlit as st
+
+from ui import turns
 
 SLOTS = max(2, os.cpu_count() or 2)
 WAIT_TICK_S = 0.05               # how often a waiting thread checks whether it is still wanted
 _held = threading.local()
 _owners: weakref.WeakValueDictionary = weakref.WeakValueDictionary()   # outside a server: key -> _Owner
 _owners_lock = threading.Lock()
-_turns: dict[int, float] = {}    # thread id -> when it took its slot (perf_counter)
 
 
 class _Owner:
-    """One session's compute lock, and how many of its threads wait for it."""
+    """One session's compute lock, how many of its threads wait for it, and which thread holds it."""
 
     def __init__(self):
-        self.lock, self.waiting = threading.Lock(), 0
+        self.lock, self.waiting, self.holder = threading.Lock(), 0, None
+
+
+class Busy(RuntimeError):
+    """This session's previous run holds its lock past the deadline: a newer click stops waiting."""
+
+    def __init__(self, held_s: float):
+        super().__init__(f"this session's previous run has held its turn for {held_s:.0f} s")
+        self.held_s = held_s
 
 
 @st.cache_resource(show_spinner=False)
@@ -86,10 +96,30 @@ def _acquire(owner: _Owner) -> None:
     try:
         while not owner.lock.acquire(timeout=WAIT_TICK_S):
             _still_wanted()          # a newer click of this session came: this one is not needed
+            held = turns.age(owner.holder)
+            if held > turns.LIMIT_S + turns.GRACE_S:
+                raise Busy(held)     # the holder is stuck: waiting longer would never end
     finally:
         with _owners_lock:
             owner.waiting -= 1
+    owner.holder = threading.get_ident()
     _held.owner = owner
+
+
+def _take_slot() -> None:
+    """One of the SLOTS, on record from now. While none is free, the slots of stuck turns
+    (past their deadline and its grace) are taken back, so no one waits for ever."""
+    slots = _slots()
+    while not slots.acquire(timeout=WAIT_TICK_S):
+        for _ in range(turns.reclaim()):
+            slots.release()
+    turns.begin()
+
+
+def _give_slot() -> None:
+    """This thread's slot back, unless it was taken back from it already."""
+    if turns.end():
+        _slots().release()
 
 
 @contextlib.contextmanager
@@ -103,27 +133,39 @@ def turn():
         if owner is None:
             _acquire(_owner())
         try:
-            _slots().acquire()
+            _take_slot()
         except BaseException:
             _let_go(owner)
             raise
-        _turns[threading.get_ident()] = time.perf_counter()
     _held.depth = depth + 1
     try:
         yield
     finally:
         _held.depth = depth
         if depth == 0:
-            _turns.pop(threading.get_ident(), None)
-            _slots().release()
+            _give_slot()
             _let_go(owner)
 
 
 def _let_go(before: _Owner | None) -> None:
     """Release the session's lock if this thread took it in this block (`before` is None)."""
     if before is None and getattr(_held, "owner", None) is not None:
+        _held.owner.holder = None
         _held.owner.lock.release()
         _held.owner = None
+
+
+def in_turn(callback):
+    """A button's callback, run in a turn; dropped when this session's previous run is stuck
+    (the page's own turn then says so: ui/shell.py)."""
+    @functools.wraps(callback)
+    def run(*args, **kwargs):
+        try:
+            with turn():
+                return callback(*args, **kwargs)
+        except Busy:
+            return None
+    return run
 
 
 def wanted() -> bool:
@@ -133,10 +175,10 @@ def wanted() -> bool:
     return owner is not None and owner.waiting > 0
 
 
-def stuck(limit_s: float) -> list[float]:
-    """How long each turn held for more than `limit_s` seconds has been held (the server's log)."""
-    now = time.perf_counter()
-    return sorted((now - t for t in list(_turns.values()) if now - t > limit_s), reverse=True)
+def overdue() -> bool:
+    """True when this thread's turn has passed its deadline: a loop of rounds stops at the end
+    of the round it is in, whole, and says why."""
+    return turns.overdue()
 
 
 @contextlib.contextmanager
@@ -145,13 +187,11 @@ def released():
     session's lock stays held: the session's own next click waits (and asks this job to stop)."""
     depth = getattr(_held, "depth", 0)
     if depth:
-        _slots().release()
-        _turns.pop(threading.get_ident(), None)
+        _give_slot()
         _held.depth = 0
     try:
         yield
     finally:
         if depth:
-            _slots().acquire()
-            _turns[threading.get_ident()] = time.perf_counter()
+            _take_slot()
             _held.depth = depth

@@ -11,7 +11,7 @@ import streamlit as st
 
 import specdec
 from specdec.chat import has_template, user_turn
-from ui import gate, loaders, state
+from ui import gate, loaders, state, turns
 from ui.i18n import N_, _
 
 RUN, NOTE, ERROR, SELECTED, REPLAY = "run", "run_note", "run_error", "round_sel", "replay"
@@ -42,11 +42,11 @@ def check_fresh() -> None:
         st.session_state[NOTE] = N_("Settings, prompt or model pair changed — the run was reset.")
 
 
+@gate.in_turn
 def reset() -> None:
     """The Reset button (a callback): after any round this session is still computing."""
-    with gate.turn():
-        for key in (RUN, SELECTED, ERROR, NOTE, OUTBOX):
-            st.session_state.pop(key, None)
+    for key in (RUN, SELECTED, ERROR, NOTE, OUTBOX):
+        st.session_state.pop(key, None)
 
 
 def _start() -> specdec.Decoder:
@@ -85,8 +85,9 @@ def _advance(until_end: bool) -> None:
             dec.step()
             if not until_end:
                 break
-            if gate.wanted():       # another click or page of this session waits: stop here, whole
-                out[NOTE] = paused(dec)
+            note = interrupted(dec)     # stop here, whole: the next round starts from this state
+            if note:
+                out[NOTE] = note
                 break
         out[SELECTED] = len(dec.history)
     except specdec.InputError as err:
@@ -97,10 +98,24 @@ PAUSED = N_("Stopped after round {n} ({tokens} of {limit} new tokens) because yo
             "left the page; press **Run to end** to go on.")
 
 
-def paused(dec: specdec.Decoder) -> tuple:
-    """The note for a run of rounds that stopped because the learner clicked or left the page."""
-    return (PAUSED,
-            {"n": len(dec.history), "tokens": len(dec.generated), "limit": dec.settings.max_new_tokens})
+OVERDUE = N_("Stopped after round {n} ({tokens} of {limit} new tokens): one click may compute for "
+             "{seconds:.0f} s at most, so that other learners get their turn; press **Run to end** to go on.")
+
+
+def paused(dec: specdec.Decoder, why: str = PAUSED) -> tuple:
+    """The note for a run of rounds that stopped early: the learner clicked or left the page
+    (PAUSED), or the turn reached its deadline (OVERDUE, ui/turns.py)."""
+    return (why, {"n": len(dec.history), "tokens": len(dec.generated), "limit": dec.settings.max_new_tokens,
+                  "seconds": turns.LIMIT_S})
+
+
+def interrupted(dec: specdec.Decoder) -> tuple | None:
+    """Why a loop of rounds stops before its end, as a note; None to go on."""
+    if gate.wanted():               # another click or page of this session waits
+        return paused(dec)
+    if gate.overdue():              # this click has computed for as long as one may
+        return paused(dec, OVERDUE)
+    return None
 
 
 def note_text(note) -> str:
@@ -115,38 +130,35 @@ JUMPS = {   # what a "Jump to" button looks for in the rounds after the selected
 }
 
 
+@gate.in_turn
 def jump(kind: str) -> None:
     """Select the next round of that kind: among the rounds already run after the selected
     one, else by running more rounds until one appears or the run ends."""
-    with gate.turn():
-        _jump(kind)
-
-
-def _jump(kind: str) -> None:
     st.session_state.pop(NOTE, None)
     out = _outbox()
     try:
         dec = decoder() or _start()
         after = st.session_state.get(SELECTED, 0)
         found = next((r.index for r in dec.history[after:] if JUMPS[kind](r)), None)
-        while found is None and dec.stop is None and not gate.wanted():
+        note = None
+        while found is None and dec.stop is None and not (note := interrupted(dec)):
             rnd = dec.step()
             found = rnd.index if JUMPS[kind](rnd) else None
         out[SELECTED] = len(dec.history) if found is None else found + 1
         if found is None:
-            out[NOTE] = paused(dec) if dec.stop is None else N_("No such round before the end of the run.")
+            out[NOTE] = note or N_("No such round before the end of the run.")
     except specdec.InputError as err:
         out[ERROR] = err.worded(_)
 
 
+@gate.in_turn                         # button callbacks run before the page: take a turn too
 def next_round() -> None:
-    with gate.turn():                 # button callbacks run before the page: take a turn too
-        _advance(until_end=False)
+    _advance(until_end=False)
 
 
+@gate.in_turn
 def run_to_end() -> None:
-    with gate.turn():
-        _advance(until_end=True)
+    _advance(until_end=True)
 
 
 def load_replay(uploaded) -> None:

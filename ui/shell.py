@@ -11,7 +11,8 @@ runs pages in that mode too) the page draws the shared sidebar itself.
 import streamlit as st
 
 from specdec import wording
-from ui import gate, i18n, memory, navigation, sidebar
+from ui import gate, i18n, memory, navigation, sidebar, turns
+from ui.i18n import N_, _
 
 MARK, DRAWN = "_shell_ran", "_sidebar_drawn"
 
@@ -26,8 +27,14 @@ def run_page(page) -> None:
     try:
         with gate.turn():
             page.run()
+    except gate.Busy as busy:       # this session's previous run is stuck past its deadline
+        st.warning(_(STUCK).format(seconds=busy.held_s, limit=turns.LIMIT_S))
     finally:
         st.session_state[DRAWN] = False
+
+
+STUCK = N_("This session's previous computation has run for {seconds:.0f} s, past the {limit:.0f} s "
+           "limit, and has not stopped yet. Reload the page to start afresh, or try again in a moment.")
 
 
 def page() -> None:
