@@ -1,9 +1,11 @@
-"""`make run`'s server: the default pair is loaded first, then `streamlit run app.py` starts.
+"""`make run`'s server: the default pair is loaded first, then Streamlit serves app.py.
 
 Streamlit runs app.py only when a browser connects, so a first visit used to wait for the
 GGUF conversion and the model load (40-66 s on a 2-core machine). Here they happen before the
 server prints its URL, with a line saying what is going on; the pair goes into the
-st.cache_resource entry the pages read (ui/loaders.preload), so the first page finds it.
+st.cache_resource entry the pages read (ui/loaders.preload), so the first page finds it. Then
+`streamlit run launch.py` serves app.py through Streamlit's public `st.App` with one route of
+ours, /healthz (ui/health.py: 503 while a compute turn is stuck past its deadline).
 
     python -m ui.serve [--no-machine-profile] [streamlit run options]     # e.g. --server.port 8501
 
@@ -19,7 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-APP = Path(__file__).resolve().parent.parent / "app.py"
+LAUNCH = Path(__file__).resolve().parent.parent / "launch.py"     # app.py as an st.App with /healthz
 
 
 def say(text: str) -> None:
@@ -74,19 +76,20 @@ def _build_vectors() -> None:
     say("Corpus embedded: Beyond tokens' live question now has its embedding stage.")
 
 
-STUCK_S, WATCH_S = 120.0, 15.0
+WATCH_S = 15.0
 
 
 def _watch_turns() -> None:
-    """Say on the server's log when a session has held a compute turn for minutes: rounds, jobs and
-    chat templates are bounded (ui/gate.py; chat.limit in specdec/chat.py), so one would be a bug to report."""
-    from ui import gate
+    """Say on the server's log when a compute turn is stuck past its deadline (ui/turns.py): rounds,
+    jobs and chat templates are bounded (chat.limit in specdec/chat.py), so one would be a bug to report."""
+    from ui import gate, turns
     while True:
         time.sleep(WATCH_S)
-        held = gate.stuck(STUCK_S)
+        held = turns.stuck()
         if held:
-            say(f"warning: {len(held)} compute turn(s) held for {held[0]:.0f} s or more "
-                f"({gate.SLOTS} slots in all); other sessions wait for a free slot")
+            say(f"warning: {len(held)} compute turn(s) held for {held[0]:.0f} s, past the "
+                f"{turns.LIMIT_S:.0f} s deadline ({gate.SLOTS} slots in all); their slots go to waiting "
+                "sessions and the health route answers 503")
 
 
 def _warm_typical() -> None:
@@ -124,7 +127,7 @@ def main() -> int:
     options = sys.argv[1:]
     prepare(profile=NO_PROFILE not in options)
     from streamlit.web import cli
-    sys.argv = ["streamlit", "run", str(APP), *(o for o in options if o != NO_PROFILE)]
+    sys.argv = ["streamlit", "run", str(LAUNCH), *(o for o in options if o != NO_PROFILE)]
     return cli.main()
 
 
