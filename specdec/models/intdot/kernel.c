@@ -10,7 +10,11 @@
  * Built with -ffp-contract=off and without -ffast-math: the compiler may neither fuse nor reorder
  * float operations; where AVX2 is used, the float steps are explicit intrinsics.
  *
- * Layouts (little-endian, contiguous; one record per output column, N records):
+ * Layouts (little-endian, contiguous; N records of one column's size, in groups of 8 columns):
+ *   Each whole group of 8 consecutive columns is stored interleaved (8 records' bytes, see GROUP
+ *   below): a 16-bit multiply-add then serves 8 columns at once and a block's float steps are
+ *   paid once for 8 columns, so an extra row of a pass costs about half what it did one column at a
+ *   time. The last N % 8 columns keep one record each:
  *   Q4_1 column: {uint8 qs[K/2]; float d[K/32]; float m[K/32]}: block b's entry j is
  *                (qs[16b + j] & 15) * d[b] + m[b], entry j + 16 is (qs[16b + j] >> 4) * d[b] + m[b]
  *                (llama.cpp's order within a block).
@@ -18,6 +22,15 @@
  *   activations: xq int16 (M, K) in -32767..32767, xd float (M, K/32) the block scales,
  *                xs float (M, K/32) = xd * sum(xq).
  * Per row and column: y = sum_b d[b] * xd[b] * (integer dot of block b) + sum_b m[b] * xs[b].
+ *
+ * GROUP layout (8 columns c, nb blocks b), one stream: Q4_1 {{uint8 qs[8][16]; float d[8]} block[nb];
+ *   float m[nb][8]}:
+ *   byte (b, j, l) holds column l/2's entry 2j + l%2 of block b in its low nibble and entry
+ *   16 + 2j + l%2 in its high nibble, so a widened 16-byte chunk is, lane by lane, the pairs a
+ *   multiply-add needs; Q8_0 {{int8 qs[16][16]; float d[8]} block[nb]}: byte (b, p, l) is column l/2's
+ *   entry 2p + l%2. Per block and row: s_c = exact integer sum over the 16 pairs, then
+ *   acc_c = acc_c + (s_c * xd) * d_c (fused multiply-add in the vector kernel), blocks in order; the
+ *   Q4_1 term sum_b m_c[b] * xs[b] afterwards in block order; y_c = acc_c + that.
  *
  * Why 16-bit activations: 8-bit ones (llama.cpp's Q8_1) moved SmolLM2's greedy text away from
  * its float32 text in 4 of 8 chats. AVX2 multiplies 16-bit pairs into 32-bit sums (vpmaddwd);
@@ -131,6 +144,66 @@ static inline __attribute__((always_inline)) void q8_0_rows(
                               _mm256_add_ps(e3, o3)};
     for (int i = 0; i < R; i++) y[i * N] = hsum8(sum[i]);
 }
+
+/* Rows r0..r0+R-1 of one group of 8 columns (GROUP layout); y points at row r0's first column. */
+#define PAIR(i, at) _mm256_castps_si256(_mm256_broadcast_ss((const float *) (xq + (r0 + (i)) * K + b * QK + (at))))
+#define MADD(i, w, at) s##i = _mm256_add_epi32(s##i, _mm256_madd_epi16(w, PAIR(i, at)))
+#define EACH(w, at) do { MADD(0, w, at); if (R > 1) MADD(1, w, at); if (R > 2) MADD(2, w, at); \
+        if (R > 3) MADD(3, w, at); } while (0)
+#define SCALED(i) a##i = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(s##i), \
+        _mm256_broadcast_ss(xd + (r0 + (i)) * nb + b)), dv, a##i)
+#define ALL_SCALED() do { SCALED(0); if (R > 1) SCALED(1); if (R > 2) SCALED(2); if (R > 3) SCALED(3); } while (0)
+
+static inline __attribute__((always_inline)) void group_out(const __m256 *acc, const float *m, const float *xs,
+        float *y, int64_t r0, const int R, int64_t N, int64_t nb) {
+    for (int i = 0; i < R; i++) {
+        __m256 low = _mm256_setzero_ps();
+        if (m)
+            for (int64_t b = 0; b < nb; b++)
+                low = _mm256_fmadd_ps(_mm256_loadu_ps(m + b * 8), _mm256_broadcast_ss(xs + (r0 + i) * nb + b), low);
+        _mm256_storeu_ps(y + i * N, _mm256_add_ps(acc[i], low));
+    }
+}
+
+static inline __attribute__((always_inline)) void q4_1_group(
+        const uint8_t *g, const int16_t *xq, const float *xd, const float *xs, float *y, int64_t r0,
+        const int R, int64_t N, int64_t K) {
+    const int64_t nb = K / QK;
+    const float *m = (const float *) (g + nb * 160);
+    const __m256i low4 = _mm256_set1_epi16(0x0F);
+    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+    for (int64_t b = 0; b < nb; b++) {
+        __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
+        for (int j = 0; j < 8; j++) {
+            const __m256i bytes = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *) (g + b * 160 + j * 16)));
+            const __m256i lo = _mm256_and_si256(bytes, low4), hi = _mm256_srli_epi16(bytes, 4);
+            EACH(lo, 2 * j);
+            EACH(hi, 16 + 2 * j);
+        }
+        const __m256 dv = _mm256_loadu_ps((const float *) (g + b * 160 + 128));
+        ALL_SCALED();
+    }
+    const __m256 acc[TILE] = {a0, a1, a2, a3};
+    group_out(acc, m, xs, y, r0, R, N, nb);
+}
+
+static inline __attribute__((always_inline)) void q8_0_group(
+        const uint8_t *g, const int16_t *xq, const float *xd, float *y, int64_t r0, const int R, int64_t N,
+        int64_t K) {
+    const int64_t nb = K / QK;
+    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
+    for (int64_t b = 0; b < nb; b++) {
+        __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
+        for (int p = 0; p < 16; p++) {
+            const __m256i w = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *) (g + b * 288 + p * 16)));
+            EACH(w, 2 * p);
+        }
+        const __m256 dv = _mm256_loadu_ps((const float *) (g + b * 288 + 256));
+        ALL_SCALED();
+    }
+    const __m256 acc[TILE] = {a0, a1, a2, a3};
+    group_out(acc, 0, 0, y, r0, R, N, nb);
+}
 #else
 static inline void q4_1_rows(const uint8_t *qs, const float *d, const float *m, const int16_t *xq,
                              const float *xd, const float *xs, float *y, int64_t r0,
@@ -166,6 +239,37 @@ static inline void q8_0_rows(const int8_t *qs, const float *d, const int16_t *xq
         y[i * N] = acc;
     }
 }
+
+/* One group of 8 columns (GROUP layout), rows r0..r0+R-1, in the documented order. */
+static void group_rows(int q4, const uint8_t *g, const int16_t *xq, const float *xd, const float *xs,
+                       float *y, int64_t r0, const int R, int64_t N, int64_t K) {
+    const int64_t nb = K / QK, bytes = q4 ? 128 : 256, stride = bytes + 32;
+    const float *m = (const float *) (g + nb * stride);
+    for (int i = 0; i < R; i++) {
+        const int64_t r = r0 + i;
+        for (int c = 0; c < 8; c++) {
+            float acc = 0.0f, low = 0.0f;
+            for (int64_t b = 0; b < nb; b++) {
+                const int16_t *x = xq + r * K + b * QK;
+                const uint8_t *q = g + b * stride;
+                const float *d = (const float *) (q + bytes);
+                int32_t s = 0;
+                for (int j = 0; j < (q4 ? 8 : 16); j++)
+                    for (int e = 0; e < 2; e++) {
+                        const uint8_t v = q[j * 16 + 2 * c + e];
+                        if (q4) s += (v & 15) * x[2 * j + e] + (v >> 4) * x[16 + 2 * j + e];
+                        else s += (int8_t) v * x[2 * j + e];
+                    }
+                acc = acc + ((float) s * xd[r * nb + b]) * d[c];
+            }
+            if (q4)
+                for (int64_t b = 0; b < nb; b++) low = low + m[b * 8 + c] * xs[r * nb + b];
+            y[i * N + c] = acc + low;
+        }
+    }
+}
+#define q4_1_group(g, xq, xd, xs, y, r0, R, N, K) group_rows(1, g, xq, xd, xs, y, r0, R, N, K)
+#define q8_0_group(g, xq, xd, y, r0, R, N, K) group_rows(0, g, xq, xd, 0, y, r0, R, N, K)
 #endif
 
 /* Bytes of one column's record: Q4_1 {uint8 qs[K/2]; float d[K/32]; float m[K/32]},
@@ -175,36 +279,39 @@ int64_t intdot_q8_0_bytes(int64_t K) { return K + 4 * (K / QK); }
 
 /* y (M, N) = x (M, K) times a Q4_1 layer's (N, K) weight, x given quantised. Rows go in tiles
  * of TILE (a column's weights are read once per tile); each row's sums as in a one-row pass. */
+#define TILES(call) do { int64_t r0 = 0; \
+        for (; r0 + TILE <= M; r0 += TILE) call(TILE); \
+        switch (M - r0) { case 3: call(3); break; case 2: call(2); break; case 1: call(1); break; default: break; } \
+    } while (0)
+
 void intdot_q4_1(const uint8_t *weight, const int16_t *xq, const float *xd, const float *xs,
                  float *y, int64_t M, int64_t N, int64_t K) {
-    const int64_t nb = K / QK, size = intdot_q4_1_bytes(K);
-    for (int64_t n = 0; n < N; n++) {
+    const int64_t nb = K / QK, size = intdot_q4_1_bytes(K), whole = N - N % 8;
+    for (int64_t n = 0; n < whole; n += 8) {
+        const uint8_t *g = weight + n * size;
+#define GROUP_Q4(R) q4_1_group(g, xq, xd, xs, y + r0 * N + n, r0, R, N, K)
+        TILES(GROUP_Q4);
+    }
+    for (int64_t n = whole; n < N; n++) {
         const uint8_t *col = weight + n * size;
         const float *d = (const float *) (col + K / 2), *m = d + nb;
-        int64_t r0 = 0;
-        for (; r0 + TILE <= M; r0 += TILE) q4_1_rows(col, d, m, xq, xd, xs, y + r0 * N + n, r0, TILE, N, K);
-        switch (M - r0) {
-            case 3: q4_1_rows(col, d, m, xq, xd, xs, y + r0 * N + n, r0, 3, N, K); break;
-            case 2: q4_1_rows(col, d, m, xq, xd, xs, y + r0 * N + n, r0, 2, N, K); break;
-            case 1: q4_1_rows(col, d, m, xq, xd, xs, y + r0 * N + n, r0, 1, N, K); break;
-            default: break;
-        }
+#define COLUMN_Q4(R) q4_1_rows(col, d, m, xq, xd, xs, y + r0 * N + n, r0, R, N, K)
+        TILES(COLUMN_Q4);
     }
 }
 
 void intdot_q8_0(const uint8_t *weight, const int16_t *xq, const float *xd,
                  float *y, int64_t M, int64_t N, int64_t K) {
-    const int64_t size = intdot_q8_0_bytes(K);
-    for (int64_t n = 0; n < N; n++) {
+    const int64_t size = intdot_q8_0_bytes(K), whole = N - N % 8;
+    for (int64_t n = 0; n < whole; n += 8) {
+        const uint8_t *g = weight + n * size;
+#define GROUP_Q8(R) q8_0_group(g, xq, xd, y + r0 * N + n, r0, R, N, K)
+        TILES(GROUP_Q8);
+    }
+    for (int64_t n = whole; n < N; n++) {
         const int8_t *col = (const int8_t *) (weight + n * size);
         const float *d = (const float *) (col + K);
-        int64_t r0 = 0;
-        for (; r0 + TILE <= M; r0 += TILE) q8_0_rows(col, d, xq, xd, y + r0 * N + n, r0, TILE, N, K);
-        switch (M - r0) {
-            case 3: q8_0_rows(col, d, xq, xd, y + r0 * N + n, r0, 3, N, K); break;
-            case 2: q8_0_rows(col, d, xq, xd, y + r0 * N + n, r0, 2, N, K); break;
-            case 1: q8_0_rows(col, d, xq, xd, y + r0 * N + n, r0, 1, N, K); break;
-            default: break;
-        }
+#define COLUMN_Q8(R) q8_0_rows(col, d, xq, xd, y + r0 * N + n, r0, R, N, K)
+        TILES(COLUMN_Q8);
     }
 }

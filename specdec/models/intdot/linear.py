@@ -15,6 +15,7 @@ from torch import nn
 from specdec.models.intdot import QK, library
 
 Blocks = tuple[torch.Tensor, torch.Tensor, torch.Tensor]          # q uint8 (N, K), scale, low (N, K/32)
+GROUP_COLUMNS = 8                                                  # kernel.c's interleaved groups
 
 
 def padded(k: int) -> int:
@@ -55,18 +56,40 @@ def q8_0_of(weight: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, bool]:
 
 
 def q4_1_records(blocks: Blocks) -> torch.Tensor:
-    """(q, scale, low) -> uint8 (N, K/2 + 8 K/32): per column its nibbles, scales and lows."""
+    """(q, scale, low) -> uint8 (N, K/2 + 8 K/32): per column its nibbles, scales and lows;
+    whole groups of 8 columns interleaved (kernel.c's GROUP layout), the last N % 8 one by one."""
     q, scale, low = blocks
     n, k = q.shape
+    whole = n - n % GROUP_COLUMNS
     g = q.to(torch.uint8).reshape(n, k // QK, QK)
     nibbles = (g[..., :QK // 2] | (g[..., QK // 2:] << 4)).reshape(n, k // 2)       # llama.cpp's order
     floats = torch.cat([scale.float(), low.float()], 1).contiguous().view(torch.uint8)
-    return torch.cat([nibbles, floats], 1).contiguous()
+    tail = torch.cat([nibbles, floats], 1)[whole:]
+    groups = g[:whole].reshape(-1, GROUP_COLUMNS, k // QK, 2, 8, 2)          # (G, c, b, half, j, e)
+    packed = groups[:, :, :, 0] | (groups[:, :, :, 1] << 4)                    # (G, c, b, j, e)
+    packed = packed.permute(0, 2, 3, 1, 4).reshape(-1, k // QK, 128)          # (G, b, j c e) bytes
+    blocks = torch.cat([packed, _per_block(scale[:whole])], 2).reshape(len(packed), -1)    # (G, b (qs d))
+    head = torch.cat([blocks, _per_block(low[:whole]).reshape(len(packed), -1)], 1)
+    return torch.cat([head.reshape(whole, -1), tail]).contiguous()
 
 
 def q8_0_records(q: torch.Tensor, d: torch.Tensor) -> torch.Tensor:
-    """q int8 (N, K), d (N, K/32) -> uint8 (N, K + 4 K/32)."""
-    return torch.cat([q.view(torch.uint8), d.float().contiguous().view(torch.uint8)], 1).contiguous()
+    """q int8 (N, K), d (N, K/32) -> uint8 (N, K + 4 K/32), whole groups of 8 columns
+    interleaved (kernel.c's GROUP layout), the last N % 8 one by one."""
+    n, k = q.shape
+    whole = n - n % GROUP_COLUMNS
+    tail = torch.cat([q.view(torch.uint8), d.float().contiguous().view(torch.uint8)], 1)[whole:]
+    groups = q.view(torch.uint8)[:whole].reshape(-1, GROUP_COLUMNS, k // QK, 16, 2)     # (G, c, b, p, e)
+    packed = groups.permute(0, 2, 3, 1, 4).reshape(-1, k // QK, 256)                     # (G, b, p c e) bytes
+    head = torch.cat([packed, _per_block(d[:whole])], 2).reshape(len(packed), -1)          # (G, b (qs d))
+    return torch.cat([head.reshape(whole, -1), tail]).contiguous()
+
+
+def _per_block(values: torch.Tensor) -> torch.Tensor:
+    """(G·8, nb) floats -> (G, nb, 8·4) bytes: per group and block, the 8 columns' values."""
+    nb = values.shape[1]
+    grouped = values.float().reshape(-1, GROUP_COLUMNS, nb).transpose(1, 2).contiguous()   # (G, nb, 8)
+    return grouped.view(torch.uint8).reshape(-1, nb, GROUP_COLUMNS * 4)
 
 
 def quantised(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
@@ -139,7 +162,10 @@ def make(module: nn.Linear, kind: str, blocks: Blocks | None = None, gguf: bool 
 
 def stacked(layers: list[IntDotLinear]) -> torch.Tensor | None:
     """The records of bias-free layers of one kind and input width, stacked (one product serves
-    them all: columns never mix, so each layer's slice is its own product bit for bit)."""
+    them all: columns never mix, so each layer's slice is its own product bit for bit, where every
+    layer but the last has whole groups of 8 columns)."""
     if len({(m.kind, m.in_features) for m in layers}) != 1 or any(m.bias is not None for m in layers):
+        return None
+    if any(m.out_features % GROUP_COLUMNS for m in layers[:-1]):      # a group would straddle two layers
         return None
     return torch.cat([m.records() for m in layers])
