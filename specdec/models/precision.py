@@ -188,8 +188,16 @@ def draft_intdot(draft: nn.Module) -> int:
             changed += 1
     if changed:
         _c_modules(draft, True)
+        for model in _pretrained(draft):          # rows in C: its lean pass then runs layer.c
+            attention.use(model, True)
     draft.precision = "intdot" if changed else of(draft)
     return changed
+
+
+def _pretrained(module: nn.Module) -> list:
+    """The transformers models in `module` (itself, or a wrapper's, as a feature draft's net)."""
+    from transformers import PreTrainedModel
+    return [m for m in module.modules() if isinstance(m, PreTrainedModel) and hasattr(m, "set_attn_implementation")]
 
 
 def of(model: nn.Module) -> str:
