@@ -65,7 +65,7 @@ kernels-avx2: setup
 # empty, so a server's memory stayed 1.23x its size after 20 sessions had closed; on glibc's
 # malloc, ui/memory.py's trim returns it (1.07x; scripts/load_test.py).
 # ui.serve converts (first time) and loads the default pair, then serves app.py (`streamlit run
-# launch.py`: app.py as an st.App with the health route /healthz): the first page finds the models
+# ui/launch.py`: app.py as an st.App with the health route /healthz): the first page finds the models
 # loaded (scripts/first_visit.py times it).
 run: catalogs corpus
 	PYTHONMALLOC=malloc $(PY) -m ui.serve --server.port $(PORT) --server.headless true \

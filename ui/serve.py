@@ -4,7 +4,7 @@ Streamlit runs app.py only when a browser connects, so a first visit used to wai
 GGUF conversion and the model load (40-66 s on a 2-core machine). Here they happen before the
 server prints its URL, with a line saying what is going on; the pair goes into the
 st.cache_resource entry the pages read (ui/loaders.preload), so the first page finds it. Then
-`streamlit run launch.py` serves app.py through Streamlit's public `st.App` with one route of
+`streamlit run ui/launch.py` serves app.py through Streamlit's public `st.App` with one route of
 ours, /healthz (ui/health.py: 503 while a compute turn is stuck past its deadline).
 
     python -m ui.serve [--no-machine-profile] [streamlit run options]     # e.g. --server.port 8501
@@ -21,7 +21,7 @@ import threading
 import time
 from pathlib import Path
 
-LAUNCH = Path(__file__).resolve().parent.parent / "launch.py"     # app.py as an st.App with /healthz
+LAUNCH = Path(__file__).resolve().parent / "launch.py"     # app.py as an st.App with /healthz
 
 
 def say(text: str) -> None:
