@@ -30,6 +30,7 @@ for bit to that forward in every precision.
 """
 from __future__ import annotations
 
+import functools
 import threading
 
 import torch
@@ -125,16 +126,18 @@ def _in_c(layer, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, cache, i
     attn = layer.self_attn
     if x.shape[0] != 1 or x.dtype != torch.float32 or cos.dtype != torch.float32 or cos.shape[0] != 1:
         return None
-    qkv, gate_up = _intdot_stack(attn, QKV), _intdot_stack(layer.mlp, GATE_UP)
-    described = c_layer.spec(layer, qkv and qkv[0], gate_up and gate_up[0])
-    if described is None:
-        return None
+    plan = layer.__dict__.get("_c_plan")
+    if plan is None or not plan.still():
+        qkv, gate_up = _intdot_stack(attn, QKV), _intdot_stack(layer.mlp, GATE_UP)
+        plan = layer.__dict__["_c_plan"] = c_layer.plan(layer, qkv and qkv[0], gate_up and gate_up[0])
+        if plan is None:
+            return None
     shape = (1, attn.config.num_key_value_heads, 0, attn.head_dim)
     room = _reserve(cache, index, x.shape[1], x.new_empty(shape))
     if room is None:
         return None
     keys, values, n = room
-    return c_layer.run(described, x, cos.contiguous(), sin.contiguous(), keys, values, n)
+    return c_layer.run(plan.described, x, cos.contiguous(), sin.contiguous(), keys, values, n)
 
 
 def _mask(model, x, cache, positions):
@@ -185,12 +188,11 @@ def _reserve(cache, index: int, t: int, empty: torch.Tensor | None = None):
     5 ms of a 50 ms SmolLM2 step at 400 cached positions). Crops keep the views; anything that
     replaces the tensors (a tree's gather, a batch, the model's own forward) is copied into new
     room on the next pass."""
-    from transformers.cache_utils import DynamicLayer
     layers = getattr(cache, "layers", None)
     layer = layers[index] if layers is not None and index < len(layers) else None
-    if empty is not None and type(layer) is DynamicLayer and not layer.is_initialized:
+    if empty is not None and type(layer) is _dynamic() and not layer.is_initialized:
         cache.update(empty, empty, index)
-    if type(layer) is not DynamicLayer or not layer.is_initialized or layer.keys.dim() != 4:
+    if type(layer) is not _dynamic() or not layer.is_initialized or layer.keys.dim() != 4:
         return None
     n = layer.keys.shape[-2]
     room = layer.__dict__.get("_lean_room")
@@ -200,6 +202,12 @@ def _reserve(cache, index: int, t: int, empty: torch.Tensor | None = None):
         layer.__dict__["_lean_room"] = room
     layer.keys, layer.values = room[0][..., :n + t, :], room[1][..., :n + t, :]
     return room[0], room[1], n
+
+
+@functools.cache
+def _dynamic() -> type:
+    from transformers.cache_utils import DynamicLayer
+    return DynamicLayer
 
 
 def _starts(view: torch.Tensor, room: torch.Tensor) -> bool:

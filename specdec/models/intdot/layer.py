@@ -8,7 +8,7 @@ lean pass still equals the model's own forward bit for bit (tests/test_lean.py, 
 
 It applies to a layer whose linear layers are bias-free intdot layers (q, k, v of one kind and
 gate, up of one kind, so each group is one stacked product), whose norms and activation run in
-C, with hidden, intermediate and attention widths in whole blocks of 32; `spec` says None
+C, with hidden, intermediate and attention widths in whole blocks of 32; `plan` says None
 otherwise and the lean pass runs the modules one by one.
 """
 from __future__ import annotations
@@ -33,17 +33,35 @@ class Layer(ctypes.Structure):
                 ("kind_down", _i32), ("eps_in", _f32), ("eps_post", _f32), ("scaling", _f32)]
 
 
-def spec(layer: nn.Module, qkv: torch.Tensor | None, gate_up: torch.Tensor | None) -> Layer | None:
-    """The C description of `layer` (kept while its records stay the same), or None. qkv and
-    gate_up: the stacked records of q, k, v and of gate, up (lean.py keeps them)."""
-    saved = layer.__dict__.get("_intdot_layer")
+class Plan:
+    """A layer's C description and what it was made from: `still()` checks in a few
+    microseconds that nothing it points at has changed (a weight replaced or written, records
+    remade, a norm or the activation swapped back), so a pass need not rebuild it."""
+
+    def __init__(self, layer: nn.Module, described: Layer, parts: tuple):
+        self.described, self.parts = described, parts                  # parts: keeps the records alive
+        attn, mlp = layer.self_attn, layer.mlp
+        linears = (attn.q_proj, attn.k_proj, attn.v_proj, attn.o_proj, mlp.gate_proj, mlp.up_proj, mlp.down_proj)
+        self.linears = [(m, m.__dict__.get("_records"), *_stamp(m)) for m in linears]
+        self.others = [(m, type(m), *_stamp(m)) for m in (layer.input_layernorm, layer.post_attention_layernorm)]
+        self.act = (mlp, mlp.act_fn, type(mlp.act_fn))
+
+    def still(self) -> bool:
+        return (all(m.__dict__.get("_records") is r and _stamp(m) == (w, v, at) for m, r, w, v, at in self.linears)
+                and all(type(m) is t and _stamp(m) == (w, v, at) for m, t, w, v, at in self.others)
+                and self.act[0].act_fn is self.act[1] and type(self.act[1]) is self.act[2])
+
+
+def _stamp(module: nn.Module) -> tuple:
+    w = module._parameters["weight"]
+    return w, w._version, w.data_ptr()
+
+
+def plan(layer: nn.Module, qkv: torch.Tensor | None, gate_up: torch.Tensor | None) -> Plan | None:
+    """The layer's Plan, or None where it does not fit layer.c. qkv and gate_up: the stacked
+    records of q, k, v and of gate, up (lean.py keeps them)."""
     parts = _parts(layer, qkv, gate_up)
-    if parts is None:
-        return None
-    if saved is None or not all(a is b for a, b in zip(saved[1], parts)):
-        saved = (_described(layer, parts), parts)
-        layer.__dict__["_intdot_layer"] = saved
-    return saved[0]
+    return None if parts is None else Plan(layer, _described(layer, parts), parts)
 
 
 def _linear(m) -> bool:
