@@ -115,6 +115,24 @@ def test_the_library_is_built_once_and_found_again():
     assert intdot.isa() in ("avx2", "portable")
 
 
+def test_vnni_runs_only_where_the_cpu_has_it_and_gives_avx2_bits():
+    """The VNNI copy of the group kernels switches on only on a CPU with AVX-512 VNNI and VL, and
+    is kept only when its products equal AVX2's bit for bit (vnni.py checks at load)."""
+    lib = intdot.library()
+    has = {"avx512_vnni", "avx512vl", "avx2", "fma"} <= intdot.cpu_flags()
+    kept = intdot.kernel() == "AVX-512 VNNI"
+    assert bool(lib.intdot_vnni(1)) == has
+    torch.manual_seed(4)
+    weight, x = torch.randn(48, 128), torch.randn(6, 128)
+    records = q4_1_records(q4_1_of(weight))
+    on = product("q4_1", records, x)
+    lib.intdot_vnni(0)
+    off = product("q4_1", records, x)
+    lib.intdot_vnni(int(kept))
+    assert torch.equal(on, off) or not kept
+    assert intdot.kernel() in (("AVX-512 VNNI", "AVX2") if has else ("AVX2", "portable C"))
+
+
 def test_an_intdot_model_normalises_rows_in_c_and_float32_undoes_it():
     from specdec.models import precision
 

@@ -231,7 +231,7 @@ def describe(model: nn.Module) -> str:
 def _describe_intdot(model: nn.Module) -> str:
     """Which blocks the layers and the head multiply (the GGUF's own or rounded here), and the kernel."""
     layers = [m for _, m in _linears(model) if type(m) is IntDotLinear]
-    how = f"× 16-bit activations, integer sums ({intdot.isa()} kernel)"
+    how = f"× 16-bit activations, integer sums ({intdot.kernel()} kernel)"
     if layers and all(m.source == "gguf" for m in layers):
         return f"the GGUF's own Q4_1 layers and Q8_0 head {how}"
     return f"Q4_1 layers and Q8_0 head rounded from float weights {how}"

@@ -26,6 +26,7 @@ from specdec.files import atomic
 
 NAMES = ("kernel.c", "attend.c", "norm.c", "rope.c", "act.c", "layer.c")
 SOURCES = tuple(Path(__file__).with_name(name) for name in NAMES)
+HEADERS = ("simd.h", "group.h")
 FOLDER = Path(__file__).resolve().parents[3] / "build" / "intdot"
 FLAGS = ("-O3", "-ffp-contract=off", "-fno-fast-math", "-shared", "-fPIC")
 QK = 32                                    # entries of a block (weights and activations)
@@ -54,7 +55,7 @@ def _build(cc: str) -> Path:
     """The library for this source, compiler and ISA: built once, then found."""
     flags = (*FLAGS, *(("-mavx2", "-mfma") if isa() == "avx2" else ()))
     version = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30).stdout
-    text = b"".join(source.read_bytes() for source in (*SOURCES, SOURCES[0].with_name("simd.h")))
+    text = b"".join(source.read_bytes() for source in (*SOURCES, *(SOURCES[0].with_name(h) for h in HEADERS)))
     key = hashlib.sha256(text + " ".join(flags).encode() + version.encode()).hexdigest()[:16]
     out = FOLDER / f"intdot-{isa()}-{key}.so"
     if not out.is_file():
@@ -89,7 +90,22 @@ def library() -> ctypes.CDLL | None:
     lib.intdot_layer.restype = ctypes.c_int
     for name in ("intdot_q4_1_bytes", "intdot_q8_0_bytes"):
         getattr(lib, name).argtypes, getattr(lib, name).restype = [i64], i64
+    lib.intdot_vnni.argtypes, lib.intdot_vnni.restype = [ctypes.c_int], ctypes.c_int
     return lib
+
+
+@functools.cache
+def _chosen() -> bool:
+    from specdec.models.intdot import vnni
+    return vnni.choose(library())
+
+
+def kernel() -> str:
+    """The instruction set the products run on here: "AVX-512 VNNI", "AVX2" or "portable C"
+    (VNNI only where the CPU has it and it checked out, vnni.py)."""
+    if isa() != "avx2":
+        return "portable C"
+    return "AVX-512 VNNI" if library() is not None and _chosen() else "AVX2"
 
 
 def available() -> bool:

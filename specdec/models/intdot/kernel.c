@@ -33,8 +33,9 @@
  *   Q4_1 term sum_b m_c[b] * xs[b] afterwards in block order; y_c = acc_c + that.
  *
  * Why 16-bit activations: 8-bit ones (llama.cpp's Q8_1) moved SmolLM2's greedy text away from
- * its float32 text in 4 of 8 chats. AVX2 multiplies 16-bit pairs into 32-bit sums (vpmaddwd);
- * a weight block is widened to 16 bits once and serves every row of the tile.
+ * its float32 text in 4 of 8 chats. AVX2 multiplies 16-bit pairs into 32-bit sums (vpmaddwd, then
+ * vpaddd; AVX-512 VNNI's vpdpwssd does both in one instruction: group.h); a weight block is
+ * widened to 16 bits once and serves every row of the tile.
  */
 #include <math.h>
 #include <stdint.h>
@@ -43,6 +44,17 @@
 #define QK 32
 #define TILE 4
 #define QMAX 32767
+
+/* Bytes of one column's record: Q4_1 {uint8 qs[K/2]; float d[K/32]; float m[K/32]},
+ * Q8_0 {int8 qs[K]; float d[K/32]}. */
+int64_t intdot_q4_1_bytes(int64_t K) { return K / 2 + 8 * (K / QK); }
+int64_t intdot_q8_0_bytes(int64_t K) { return K + 4 * (K / QK); }
+
+/* Rows in tiles of TILE (a column's or group's weights are read once per tile), then the rest. */
+#define TILES(call) do { int64_t r0 = 0; \
+        for (; r0 + TILE <= M; r0 += TILE) call(TILE); \
+        switch (M - r0) { case 3: call(3); break; case 2: call(2); break; case 1: call(1); break; default: break; } \
+    } while (0)
 
 /* x float (M, K) -> xq, xd, xs as above: q = round(x / d), d = max|x| / QMAX per block. */
 void intdot_quantise(const float *x, int16_t *xq, float *xd, float *xs, int64_t M, int64_t K) {
@@ -145,64 +157,41 @@ static inline __attribute__((always_inline)) void q8_0_rows(
     for (int i = 0; i < R; i++) y[i * N] = hsum8(sum[i]);
 }
 
-/* Rows r0..r0+R-1 of one group of 8 columns (GROUP layout); y points at row r0's first column. */
-#define PAIR(i, at) _mm256_castps_si256(_mm256_broadcast_ss((const float *) (xq + (r0 + (i)) * K + b * QK + (at))))
-#define MADD(i, w, at) s##i = _mm256_add_epi32(s##i, _mm256_madd_epi16(w, PAIR(i, at)))
-#define EACH(w, at) do { MADD(0, w, at); if (R > 1) MADD(1, w, at); if (R > 2) MADD(2, w, at); \
-        if (R > 3) MADD(3, w, at); } while (0)
-#define SCALED(i) a##i = _mm256_fmadd_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(s##i), \
-        _mm256_broadcast_ss(xd + (r0 + (i)) * nb + b)), dv, a##i)
-#define ALL_SCALED() do { SCALED(0); if (R > 1) SCALED(1); if (R > 2) SCALED(2); if (R > 3) SCALED(3); } while (0)
+/* Whole groups of 8 columns: group.h, once with AVX2's multiply-add and once with AVX-512 VNNI's
+ * (chosen at run time where the CPU has it, intdot_vnni). */
+#define TARGET "avx2,fma"
+#define GROUPS(f) f##_avx2
+#define PAIR_DOT(s, w, x) _mm256_add_epi32(s, _mm256_madd_epi16(w, x))
+#include "group.h"
+#undef TARGET
+#undef GROUPS
+#undef PAIR_DOT
+#define TARGET "avx2,fma,avx512vnni,avx512vl"
+#define GROUPS(f) f##_vnni
+#define PAIR_DOT(s, w, x) _mm256_dpwssd_epi32(s, w, x)
+#include "group.h"
+#undef TARGET
+#undef GROUPS
+#undef PAIR_DOT
 
-static inline __attribute__((always_inline)) void group_out(const __m256 *acc, const float *m, const float *xs,
-        float *y, int64_t r0, const int R, int64_t N, int64_t nb) {
-    for (int i = 0; i < R; i++) {
-        __m256 low = _mm256_setzero_ps();
-        if (m)
-            for (int64_t b = 0; b < nb; b++)
-                low = _mm256_fmadd_ps(_mm256_loadu_ps(m + b * 8), _mm256_broadcast_ss(xs + (r0 + i) * nb + b), low);
-        _mm256_storeu_ps(y + i * N, _mm256_add_ps(acc[i], low));
-    }
+static int vnni = 0;
+
+/* Switch the VNNI copy on (1) or off (0); returns 1 when it is on (only where the CPU has it). */
+int intdot_vnni(int on) {
+    vnni = on && __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512vl");
+    return vnni;
 }
 
-static inline __attribute__((always_inline)) void q4_1_group(
-        const uint8_t *g, const int16_t *xq, const float *xd, const float *xs, float *y, int64_t r0,
-        const int R, int64_t N, int64_t K) {
-    const int64_t nb = K / QK;
-    const float *m = (const float *) (g + nb * 160);
-    const __m256i low4 = _mm256_set1_epi16(0x0F);
-    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-    for (int64_t b = 0; b < nb; b++) {
-        __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
-        for (int j = 0; j < 8; j++) {
-            const __m256i bytes = _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *) (g + b * 160 + j * 16)));
-            const __m256i lo = _mm256_and_si256(bytes, low4), hi = _mm256_srli_epi16(bytes, 4);
-            EACH(lo, 2 * j);
-            EACH(hi, 16 + 2 * j);
-        }
-        const __m256 dv = _mm256_loadu_ps((const float *) (g + b * 160 + 128));
-        ALL_SCALED();
-    }
-    const __m256 acc[TILE] = {a0, a1, a2, a3};
-    group_out(acc, m, xs, y, r0, R, N, nb);
+static void q4_1_groups(const uint8_t *weight, const int16_t *xq, const float *xd, const float *xs, float *y,
+                        int64_t M, int64_t N, int64_t K, int64_t whole) {
+    if (vnni) q4_1_groups_vnni(weight, xq, xd, xs, y, M, N, K, whole);
+    else q4_1_groups_avx2(weight, xq, xd, xs, y, M, N, K, whole);
 }
 
-static inline __attribute__((always_inline)) void q8_0_group(
-        const uint8_t *g, const int16_t *xq, const float *xd, float *y, int64_t r0, const int R, int64_t N,
-        int64_t K) {
-    const int64_t nb = K / QK;
-    __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
-    for (int64_t b = 0; b < nb; b++) {
-        __m256i s0 = _mm256_setzero_si256(), s1 = s0, s2 = s0, s3 = s0;
-        for (int p = 0; p < 16; p++) {
-            const __m256i w = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *) (g + b * 288 + p * 16)));
-            EACH(w, 2 * p);
-        }
-        const __m256 dv = _mm256_loadu_ps((const float *) (g + b * 288 + 256));
-        ALL_SCALED();
-    }
-    const __m256 acc[TILE] = {a0, a1, a2, a3};
-    group_out(acc, 0, 0, y, r0, R, N, nb);
+static void q8_0_groups(const uint8_t *weight, const int16_t *xq, const float *xd, float *y, int64_t M,
+                        int64_t N, int64_t K, int64_t whole) {
+    if (vnni) q8_0_groups_vnni(weight, xq, xd, y, M, N, K, whole);
+    else q8_0_groups_avx2(weight, xq, xd, y, M, N, K, whole);
 }
 #else
 static inline void q4_1_rows(const uint8_t *qs, const float *d, const float *m, const int16_t *xq,
@@ -268,30 +257,25 @@ static void group_rows(int q4, const uint8_t *g, const int16_t *xq, const float 
         }
     }
 }
-#define q4_1_group(g, xq, xd, xs, y, r0, R, N, K) group_rows(1, g, xq, xd, xs, y, r0, R, N, K)
-#define q8_0_group(g, xq, xd, y, r0, R, N, K) group_rows(0, g, xq, xd, 0, y, r0, R, N, K)
+static void q4_1_groups(const uint8_t *weight, const int16_t *xq, const float *xd, const float *xs, float *y,
+                        int64_t M, int64_t N, int64_t K, int64_t whole) {
+    for (int64_t n = 0; n < whole; n += 8) group_rows(1, weight + n * intdot_q4_1_bytes(K), xq, xd, xs, y + n, 0, M, N, K);
+}
+
+static void q8_0_groups(const uint8_t *weight, const int16_t *xq, const float *xd, float *y, int64_t M,
+                        int64_t N, int64_t K, int64_t whole) {
+    for (int64_t n = 0; n < whole; n += 8) group_rows(0, weight + n * intdot_q8_0_bytes(K), xq, xd, 0, y + n, 0, M, N, K);
+}
+
+int intdot_vnni(int on) { (void) on; return 0; }
 #endif
 
-/* Bytes of one column's record: Q4_1 {uint8 qs[K/2]; float d[K/32]; float m[K/32]},
- * Q8_0 {int8 qs[K]; float d[K/32]}. */
-int64_t intdot_q4_1_bytes(int64_t K) { return K / 2 + 8 * (K / QK); }
-int64_t intdot_q8_0_bytes(int64_t K) { return K + 4 * (K / QK); }
-
-/* y (M, N) = x (M, K) times a Q4_1 layer's (N, K) weight, x given quantised. Rows go in tiles
- * of TILE (a column's weights are read once per tile); each row's sums as in a one-row pass. */
-#define TILES(call) do { int64_t r0 = 0; \
-        for (; r0 + TILE <= M; r0 += TILE) call(TILE); \
-        switch (M - r0) { case 3: call(3); break; case 2: call(2); break; case 1: call(1); break; default: break; } \
-    } while (0)
-
+/* y (M, N) = x (M, K) times a Q4_1 layer's (N, K) weight, x given quantised: whole groups of 8
+ * columns, then the last N % 8 columns one by one; each row's sums as in a one-row pass. */
 void intdot_q4_1(const uint8_t *weight, const int16_t *xq, const float *xd, const float *xs,
                  float *y, int64_t M, int64_t N, int64_t K) {
     const int64_t nb = K / QK, size = intdot_q4_1_bytes(K), whole = N - N % 8;
-    for (int64_t n = 0; n < whole; n += 8) {
-        const uint8_t *g = weight + n * size;
-#define GROUP_Q4(R) q4_1_group(g, xq, xd, xs, y + r0 * N + n, r0, R, N, K)
-        TILES(GROUP_Q4);
-    }
+    q4_1_groups(weight, xq, xd, xs, y, M, N, K, whole);
     for (int64_t n = whole; n < N; n++) {
         const uint8_t *col = weight + n * size;
         const float *d = (const float *) (col + K / 2), *m = d + nb;
@@ -303,11 +287,7 @@ void intdot_q4_1(const uint8_t *weight, const int16_t *xq, const float *xd, cons
 void intdot_q8_0(const uint8_t *weight, const int16_t *xq, const float *xd,
                  float *y, int64_t M, int64_t N, int64_t K) {
     const int64_t size = intdot_q8_0_bytes(K), whole = N - N % 8;
-    for (int64_t n = 0; n < whole; n += 8) {
-        const uint8_t *g = weight + n * size;
-#define GROUP_Q8(R) q8_0_group(g, xq, xd, y + r0 * N + n, r0, R, N, K)
-        TILES(GROUP_Q8);
-    }
+    q8_0_groups(weight, xq, xd, y, M, N, K, whole);
     for (int64_t n = whole; n < N; n++) {
         const int8_t *col = (const int8_t *) (weight + n * size);
         const float *d = (const float *) (col + K);

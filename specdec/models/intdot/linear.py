@@ -12,7 +12,7 @@ from __future__ import annotations
 import torch
 from torch import nn
 
-from specdec.models.intdot import QK, library
+from specdec.models.intdot import QK, kernel, library
 
 Blocks = tuple[torch.Tensor, torch.Tensor, torch.Tensor]          # q uint8 (N, K), scale, low (N, K/32)
 GROUP_COLUMNS = 8                                                  # kernel.c's interleaved groups
@@ -152,6 +152,7 @@ class IntDotLinear(nn.Linear):
 
 def make(module: nn.Linear, kind: str, blocks: Blocks | None = None, gguf: bool = False) -> None:
     """Turn `module` into an IntDotLinear of `kind` (in place), its records made now."""
+    kernel()                                  # the instruction set is chosen before any product
     module.__class__ = IntDotLinear
     module.kind = kind
     module.source = "gguf" if (blocks is not None or gguf) else "rounded"
