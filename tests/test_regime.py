@@ -74,7 +74,7 @@ def test_the_fast_page_measures_this_machine_and_explains_it(tiny_dirs, monkeypa
     assert saved is not None and set(saved.v) == {1, 2, 5} and saved.v[1] == 1.0
     at.selectbox(key="regime_machine").set_value(2).run()              # the datacenter GPU
     assert not at.exception
-    assert any("NVIDIA H100 SXM data sheet" in c.value for c in at.caption)
+    assert any("NVIDIA H100 SXM data sheet" in m.value for m in at.markdown)       # in the method expander
 
 
 def test_a_shipped_gpu_measurement_is_read_and_set_beside_the_roofline(tmp_path):

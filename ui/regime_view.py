@@ -5,10 +5,11 @@ from __future__ import annotations
 import streamlit as st
 import torch
 
-from specdec.bench import machine, roofline
+from specdec.bench import machine
 from specdec.models.kernels import cpu_model
+from ui import elsewhere_view
 from ui.figures import regime as figures
-from ui.i18n import _, choice
+from ui.i18n import _
 from ui.lessons import regime
 from ui.round_view import chart
 from ui.safe import md
@@ -63,46 +64,26 @@ def here(profile: machine.Profile) -> None:
 
 
 def elsewhere(profile: machine.Profile) -> None:
-    st.subheader(_("Where would it pay? The same calculator for other machines"))
-    alpha, c, where = regime.shipped_alpha()
-    machines = [roofline.here(profile.bandwidth_gbs, profile.gflops), *roofline.PUBLISHED]
-    left, middle, right = st.columns(3)
-    chosen = left.selectbox(_("Machine"), range(len(machines)), key=choice("regime_machine"),
-                            format_func=lambda i: _(machines[i].name))
-    size = middle.selectbox(_("Target size"), [m.params for m in roofline.MODELS], index=2, key=choice("regime_size"),
-                            format_func=lambda p: next(m.name for m in roofline.MODELS if m.params == p))
-    fmt = right.selectbox(_("Weights"), list(regime.FORMATS), key=choice("regime_format"))
-    rows = regime.calculator(machines[chosen], size, fmt, alpha, c)
-    best = max(rows, key=lambda r: r["speedup"])
-    st.write(_("There a step reads the weights in at least **{step:.1f} ms**, computing overtakes reading "
-               "from **{ridge:.0f} tokens** a pass, and a pass of 5 tokens costs {v5:.2f} steps. With the "
-               "default pair's measured acceptance (α = {alpha:.2f}, c = {c:.3f}) speculation would reach "
-               "**{best:.2f}×** at k = {k}.").format(
-        step=best["step_ms"], ridge=best["ridge"], v5=rows[3]["v"], alpha=alpha, c=c, best=best["speedup"],
-        k=best["k"]))
-    chart(figures.calculator_figure(rows), "fast-regime-calc")
-    st.caption(_("Machine figures: {source}. α and c: the default pair's shipped k-sweep ({cpu}, {date}); "
-                 "acceptance depends on the models and the text, not on the machine. A bound, not a "
-                 "measurement: small models on a GPU also pay a fixed cost per pass (kernel launches) "
-                 "that the roofline leaves out.").format(
-        source=_(machines[chosen].source), cpu=md(where.get("cpu", "?")), date=where.get("date", "?")))
-    on_a_gpu(alpha, c)
+    elsewhere_view.render(profile)
+    on_a_gpu(regime.shipped_alpha()[0])
 
 
-def on_a_gpu(alpha: float, c: float) -> None:
-    """The pass prices measured on a GPU (scripts/gpu_pass_cost.py), beside the roofline's."""
+def on_a_gpu(alpha: float) -> None:
+    """The pass prices measured on a GPU (scripts/gpu_pass_cost.py), beside the roofline's, with the
+    draft's price measured there too (never this CPU's c)."""
     measured = regime.gpu_measured()
     if measured is None:
         st.caption(_("No GPU measurement is shipped yet: `scripts/gpu_pass_cost.py` measures the default "
                      "pair's pass of 1 to 9 tokens on a GPU, and this section then shows it beside the "
                      "roofline's prediction."))
         return
+    c = measured["c"].get("draft", min(measured["c"].values()))
     rows = regime.gpu_beside_roofline(measured, alpha, c)
     best = max(rows, key=lambda r: r["speedup_measured"])
     st.write(_("Measured on a GPU ({device}, {dtype}, {date}): a pass of 5 tokens cost **{v5:.2f}** steps "
                "where the roofline for the datacenter GPU predicts {roof5:.2f}. At those measured prices, "
-               "with the same α = {alpha:.2f} and c = {c:.3f}, speculation would reach **{best:.2f}×** at "
-               "k = {k}.").format(device=md(measured["device"]), dtype=measured["dtype"], date=measured["date"],
-                                  v5=rows[3]["v_measured"], roof5=rows[3]["v"], alpha=alpha, c=c,
-                                  best=best["speedup_measured"], k=best["k"]))
+               "with the same α = {alpha:.2f} and the draft's c = {c:.3f} measured there too, speculation "
+               "would reach **{best:.2f}×** at k = {k}.").format(
+        device=md(measured["device"]), dtype=measured["dtype"], date=measured["date"], v5=rows[3]["v_measured"],
+        roof5=rows[3]["v"], alpha=alpha, c=c, best=best["speedup_measured"], k=best["k"]))
     chart(figures.gpu_figure(rows), "fast-regime-gpu")

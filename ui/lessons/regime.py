@@ -63,7 +63,7 @@ def gpu_measured(path: Path = GPU) -> dict | None:
         device, dtype, date = str(saved["device"]), str(saved["dtype"]), str(saved["date"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    if not all(m + 1 in v for m in range(1, 9)):
+    if not c or not all(m + 1 in v for m in range(1, 9)):
         return None
     return {"device": device, "dtype": dtype, "date": date, "v": v, "c": c}
 

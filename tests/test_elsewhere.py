@@ -1,0 +1,88 @@
+"""The calculator "Where would it pay?" (ui/lessons/elsewhere.py, ui/elsewhere_view.py): a round is
+priced on the chosen machine by its roofline and the two models' sizes, never with this CPU's c.
+Expected values are worked out by hand in the comments."""
+import re
+
+import pytest
+import torch
+
+from specdec.bench import machine, roofline
+from specdec.bench.machine import Profile
+from specdec.models.kernels import cpu_model
+from ui.lessons import elsewhere, published
+
+from apptest import app
+
+# 100 GB/s and 1 TFLOP/s: a 1B target in bf16 reads 2 GB a step (20 ms), a 0.1B draft 0.2 GB (2 ms)
+BOX = roofline.Machine("box", 100.0, 1.0, "by hand")
+H100 = next(m for m in roofline.PUBLISHED if "H100" in m.name)
+
+
+def test_a_draft_is_priced_by_its_own_bytes_on_that_machine():
+    calc = elsewhere.calculate(BOX, elsewhere.model(1.0, "bf16"), elsewhere.model(0.1, "bf16"), 0.5, ks=[1, 19])
+    assert calc.step_ms == pytest.approx(20.0) and calc.draft_ms == pytest.approx(2.0)
+    assert calc.c == pytest.approx(0.1)
+    k1, k19 = calc.rows
+    assert k1.v == pytest.approx(1.0) and k1.speedup == pytest.approx(1.5 / (0.1 + 1.0))
+    # 20 tokens compute 40 ms > 20 ms of reading: the pass costs 2 steps
+    assert k19.v == pytest.approx(2.0) and k19.speedup == pytest.approx((1 - 0.5 ** 20) / 0.5 / (1.9 + 2.0))
+    assert calc.best == k1
+
+
+def test_a_fixed_cost_per_pass_raises_the_draft_share():
+    # 2 ms of fixed cost a pass: draft 4 ms, target 22 ms
+    calc = elsewhere.calculate(BOX, elsewhere.model(1.0, "bf16"), elsewhere.model(0.1, "bf16"), 0.5, ks=[1],
+                               fixed_ms=2.0)
+    assert calc.c == pytest.approx(4 / 22)
+
+
+def test_an_8b_target_on_a_datacenter_gpu_pays_at_least_twofold_with_the_pairs_acceptance():
+    alphas, where = elsewhere.measured_alphas()
+    assert where.get("cpu") and 0.0 in alphas          # the default pair's shipped sweep, greedy
+    draft = next(d for d in elsewhere.DRAFTS if d.name == "135M")
+    calc = elsewhere.calculate(H100, elsewhere.model(8.0, "bf16"), draft, alphas[0.0])
+    # 135M against 8B parameters, both bf16 and memory-bound: c = 0.135 / 8
+    assert calc.c == pytest.approx(0.135 / 8)
+    assert calc.best.speedup >= 2.0
+
+
+def test_bad_choices_raise_a_clear_message():
+    with pytest.raises(ValueError, match="not smaller"):
+        elsewhere.calculate(BOX, elsewhere.model(0.135, "bf16"), elsewhere.model(1.0, "bf16"), 0.5)
+    with pytest.raises(ValueError, match="unknown weight format"):
+        elsewhere.model(1.0, "fp7")
+    with pytest.raises(ValueError, match="between 0 and 1"):
+        elsewhere.calculate(BOX, elsewhere.model(1.0, "bf16"), elsewhere.model(0.1, "bf16"), 1.5)
+
+
+def test_a_broken_sweep_file_gives_no_acceptance(tmp_path):
+    path = tmp_path / "temps.json"
+    path.write_text('{"value": [{"temperature": "hot"}]}')
+    assert elsewhere.measured_alphas(path) == ({}, {})
+    assert elsewhere.measured_alphas(tmp_path / "absent.json") == ({}, {})
+
+
+def test_published_rounds_are_tokens_over_speedup():
+    eagle = next(a for a in published.ANCHORS if a.method == "EAGLE")
+    assert eagle.round_steps == pytest.approx(3.61 / 2.29)
+    assert all(a.round_steps is None for a in published.ANCHORS if a.tokens is None)
+
+
+def test_the_page_prices_the_gpu_with_its_own_c_not_this_machines(tiny_dirs, monkeypatch, tmp_path):
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    measured_c = 0.4661                       # this CPU's c: it must not appear for the GPU
+    machine.save(Profile(cpu=cpu_model(), backend="torch", threads=torch.get_num_threads(), step_ms=12.0,
+                         v={1: 1.0, 5: 2.2, 9: 3.9}, c={"draft": measured_c}, bandwidth_gbs=10.0, gflops=40.0,
+                         weight_mb=100.0, params_m=100.0))
+    at = app(tiny_dirs, page="pages/fast.py", temperature=0.8, k=2)
+    at.selectbox(key="regime_machine").set_value(2).run()            # the datacenter GPU
+    at.selectbox(key="regime_size").set_value(8.0).run()
+    assert not at.exception
+    text = " ".join(m.value for m in at.markdown if "would reach" in m.value)
+    assert f"c = {0.135 / 8:.3f}" in text and f"{measured_c:.3f}" not in text
+    reached = float(re.search(r"reach \*\*([0-9.]+)×", text).group(1))
+    assert reached >= 2.0
+    at.selectbox(key="regime_size").set_value(0.135).run()           # 135M target, 135M draft
+    at.selectbox(key="regime_draft").set_value(2).run()              # a 1B draft: bigger than the target
+    assert not at.exception
+    assert any("smaller than the target" in w.value for w in at.warning)

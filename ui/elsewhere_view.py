@@ -1,0 +1,94 @@
+"""When it is fast, section 5, the calculator "Where would it pay?": a round priced on the chosen
+machine by its roofline (ui/lessons/elsewhere.py), beside published speedups (ui/lessons/published.py)."""
+from __future__ import annotations
+
+import pandas as pd
+import streamlit as st
+
+from specdec.bench import roofline
+from specdec.bench.machine import Profile
+from ui.figures import regime as figures
+from ui.i18n import _, choice
+from ui.lessons import elsewhere, published
+from ui.round_view import chart
+from ui.safe import md
+
+
+def render(profile: Profile) -> None:
+    st.subheader(_("Where would it pay? The same calculator for other machines"))
+    alphas, where = elsewhere.measured_alphas()
+    if not alphas:
+        st.info(_("The default pair's measured acceptance is not shipped with this copy, so the calculator "
+                  "has nothing to price."))
+        return
+    machine, target, draft, temperature = choose(profile, alphas)
+    try:
+        calc = elsewhere.calculate(machine, target, draft, alphas[temperature])
+    except ValueError:
+        st.warning(_("Choose a draft smaller than the target: a draft as big as the target saves nothing."))
+        return
+    headline(calc, draft)
+    chart(figures.calculator_figure([{"k": r.k, "speedup": r.speedup} for r in calc.rows]), "fast-regime-calc")
+    anchors()
+    method(machine, calc, temperature, where)
+
+
+def choose(profile: Profile, alphas: dict[float, float]):
+    """The machine, the target, the draft and the temperature whose acceptance is used."""
+    machines = [roofline.here(profile.bandwidth_gbs, profile.gflops), *roofline.PUBLISHED]
+    cols = st.columns(5)
+    chosen = cols[0].selectbox(_("Machine"), range(len(machines)), index=len(machines) - 1,
+                               key=choice("regime_machine"), format_func=lambda i: _(machines[i].name))
+    size = cols[1].selectbox(_("Target size"), [m.params for m in roofline.MODELS], index=2, key=choice("regime_size"),
+                             format_func=lambda p: next(m.name for m in roofline.MODELS if m.params == p))
+    small = cols[2].selectbox(_("Draft size"), range(len(elsewhere.DRAFTS)), index=1, key=choice("regime_draft"),
+                              format_func=lambda i: elsewhere.DRAFTS[i].name)
+    fmt = cols[3].selectbox(_("Weights (both models)"), list(elsewhere.FORMATS), key=choice("regime_format"))
+    temps = sorted(alphas)
+    temperature = cols[4].selectbox(_("Acceptance measured at T ="), temps, key=choice("regime_temperature"),
+                                    format_func=lambda t: f"{t:g}")
+    draft = elsewhere.DRAFTS[small]
+    return (machines[chosen], elsewhere.model(size, fmt), elsewhere.model(draft.params, fmt, draft.name),
+            temperature)
+
+
+def headline(calc: elsewhere.Calculation, draft) -> None:
+    best = calc.best
+    st.write(_("There a target step takes at least **{step:.2f} ms** and a {draft} draft step {draft_ms:.3f} ms, "
+               "so a draft costs **c = {c:.3f}** of a step; a pass of {m} tokens costs {v:.2f} steps. With the "
+               "default pair's acceptance (α = {alpha:.2f}) speculation would reach **{best:.2f}×** at "
+               "k = {k}.").format(step=calc.step_ms, draft=draft.name, draft_ms=calc.draft_ms, c=calc.c,
+                                  m=best.k + 1, v=best.v, alpha=calc.alpha, best=best.speedup, k=best.k))
+
+
+def anchors() -> None:
+    """Published speedups, labelled as such, with what one of their rounds cost where computable."""
+    rows = [{_("method"): _(a.method), _("published speedup"): _(a.speedup) + "×",
+             _("tokens a step"): a.tokens, _("a round in target steps"): a.round_steps, _("source"): _(a.setting)}
+            for a in published.ANCHORS]
+    st.caption(_("Published figures, for comparison (none measured here):"))
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
+                 column_config={_("tokens a step"): st.column_config.NumberColumn(format="%.2f"),
+                                _("a round in target steps"): st.column_config.NumberColumn(format="%.2f"),
+                                _("source"): st.column_config.TextColumn(width="large")})
+
+
+def method(machine: roofline.Machine, calc: elsewhere.Calculation, temperature: float, where: dict) -> None:
+    with st.expander(_("How the calculator prices a round")):
+        st.write(_("Every price comes from the chosen machine's roofline, not from this CPU's measurements: a "
+                   "step of M tokens takes the longer of reading the weights (bytes / memory rate) and computing "
+                   "them (2 × parameters × M / compute rate); c is the draft's step over the target's, v(M) the "
+                   "target's M-token pass over its one-token step. Computing overtakes reading there from "
+                   "{ridge:.0f} tokens a pass."
+                   ).format(ridge=calc.ridge))
+        st.write(_("Machine figures: {source}. α = {alpha:.2f}: the default pair's acceptance at T = {t:g}, "
+                   "measured on {cpu} ({date}); acceptance depends on the models and the text, not on the "
+                   "machine, so it is carried over as if the larger pair agreed as often.").format(
+            source=_(machine.source), alpha=calc.alpha, t=temperature, cpu=md(where.get("cpu", "?")),
+            date=where.get("date", "?")))
+        steps = [a.round_steps for a in published.ANCHORS if a.round_steps is not None]
+        best = calc.best
+        st.write(_("No fixed per-pass cost is added: none of these published figures gives one. The published "
+                   "rows show its size: their rounds cost {lo:.2f}–{hi:.2f} target steps, where this roofline "
+                   "prices a round at k = {k} at {price:.2f} — the rest is kernel launches and the engine's own "
+                   "work.").format(lo=min(steps), hi=max(steps), k=best.k, price=best.k * calc.c + best.v))
