@@ -14,7 +14,7 @@ from ui.round_view import chart
 from ui.safe import md
 
 
-def render(profile: Profile) -> None:
+def render(profile: Profile | None) -> None:
     st.subheader(_("Where would it pay? The same calculator for other machines"))
     alphas, where = elsewhere.measured_alphas()
     if not alphas:
@@ -33,9 +33,11 @@ def render(profile: Profile) -> None:
     method(machine, calc, temperature, where)
 
 
-def choose(profile: Profile, alphas: dict[float, float]):
-    """The machine, the target, the draft and the temperature whose acceptance is used."""
-    machines = [roofline.here(profile.bandwidth_gbs, profile.gflops), *roofline.PUBLISHED]
+def choose(profile: Profile | None, alphas: dict[float, float]):
+    """The machine (this one only once profiled), the target, the draft and the temperature whose
+    acceptance is used."""
+    here = [roofline.here(profile.bandwidth_gbs, profile.gflops)] if profile else []
+    machines = [*here, *roofline.PUBLISHED]
     cols = st.columns(5)
     chosen = cols[0].selectbox(_("Machine"), range(len(machines)), index=len(machines) - 1,
                                key=choice("regime_machine"), format_func=lambda i: _(machines[i].name))

@@ -29,8 +29,8 @@ def render(pair) -> None:
     profile = profile_of(pair)
     if profile is None:
         measure_button(pair)
-        return
-    here(profile)
+    else:
+        here(profile)
     elsewhere(profile)
 
 
@@ -63,7 +63,7 @@ def here(profile: machine.Profile) -> None:
         costs=", ".join(f"{md(name)} c = {c:.3f}" for name, c in profile.c.items()) or "—"))
 
 
-def elsewhere(profile: machine.Profile) -> None:
+def elsewhere(profile: machine.Profile | None) -> None:
     elsewhere_view.render(profile)
     on_a_gpu(regime.shipped_alpha()[0])
 
