@@ -67,12 +67,15 @@ def toy_view() -> None:
     st.caption(_("Notice: the green part is capped by q and the orange part fills exactly what is "
                  "missing up to p."))
     tv_col = _("total variation from p (exact)")
-    rows = [{_("rule"): _(text), _("After a rejection"): _(ex.FALLBACKS[ex.RULE_FALLBACK[r]]),
-             tv_col: float((ex.output_law(r, p, q) - p).abs().sum()) / 2} for r, text in ex.RULES.items()]
+    # the number next to the rule, the long texts capped in width: the table fits a 1400 px window
+    rows = [{_("rule"): _(text), tv_col: float((ex.output_law(r, p, q) - p).abs().sum()) / 2,
+             _("After a rejection"): _(ex.FALLBACKS[ex.RULE_FALLBACK[r]])} for r, text in ex.RULES.items()]
     st.markdown(_("**The same p and q under each verification rule** — only the correct rule is "
                   "lossless:"))
     st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key="toy_rules",
-                 column_config={tv_col: st.column_config.NumberColumn(format="%.4f")})
+                 column_config={tv_col: st.column_config.NumberColumn(format="%.4f", width="small"),
+                                _("rule"): st.column_config.TextColumn(width="large"),
+                                _("After a rejection"): st.column_config.TextColumn(width="medium")})
     jobs.csv_button([{"token": t, "p": float(p[i]), "q": float(q[i]), "min(p,q)": float(parts["accepted"][i]),
                       "(1-beta)*residual": float(parts["from_residual"][i]), "sum": float(parts["total"][i])}
                      for i, t in enumerate(TOKENS)], "toy-view", "toy_csv")

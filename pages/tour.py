@@ -163,7 +163,8 @@ def step_where(pair) -> None:
 def step_server(pair) -> None:
     st.write(_("A server answers many people at once. Their requests share each pass of the target: "
                "one pass verifies every request's drafts. Each request keeps its own cache and its own "
-               "random draws, so its text is the one it would get alone."))
+               "random draws, so its text follows the same distribution as alone, and is usually the very "
+               "same text."))
     n = st.slider(_("Requests in one batch"), 2, 6, 4, key="tour_batch_n")
     if st.button(_("Serve them together, then one by one"), key="tour_batch_go"):
         prompts = [prompt_for(pair, p.prompt) for p in
@@ -172,10 +173,7 @@ def step_server(pair) -> None:
         st.session_state["tour_batch"] = server.together(pair, prompts, settings)
     r = st.session_state.get("tour_batch")
     if r:
-        st.write(_("{n} requests, {tokens} tokens: together {batch:.1f} s ({fast:.1f} tokens/s), one by one "
-                   "{alone:.1f} s ({slow:.1f} tokens/s). Every request's text the same both ways: {same}.").format(
-            n=r["requests"], tokens=r["tokens"], batch=r["batch_s"], fast=r["tokens"] / r["batch_s"],
-            alone=r["alone_s"], slow=r["tokens"] / r["alone_s"], same=_("yes") if r["identical"] else _("no")))
+        st.write(server.together_words(r))
         st.caption(_("The page *In a server* measures batch sizes up to 16, and where speculation stops "
                      "paying as the batch grows."))
     try_this(_("serve two requests, then six: does a bigger batch still finish sooner than one by one?"))

@@ -6,7 +6,8 @@ from specdec.chat import has_template, user_turn
 from specdec.errors import InputError
 from ui import catalog, examples, session, shell, sidebar, state, strip
 from ui.figures.rounds import prob, show
-from ui.i18n import N_, _
+from ui.i18n import N_, _, current
+from ui.lessons import beyond
 from ui.lessons.you_draft import compare
 from ui.safe import md
 
@@ -61,6 +62,12 @@ def comparison(results) -> None:
                  "your text). A row that proposed nothing found no earlier match in the text (n-gram)."))
 
 
+def careful_result() -> tuple:
+    """(the shipped Beyond tokens result or None, the session's language)."""
+    found = beyond.shipped_result()
+    return (found[0] if found else None), current()
+
+
 def signature() -> tuple:
     """A result belongs to one pair, prompt, guess and settings."""
     return (session.signature(), st.session_state.yd_prompt, st.session_state.yd_text)
@@ -87,6 +94,6 @@ st.write(_("What you just did is the whole trick: something cheap guesses, somet
            "many guesses at once and keeps the longest part it agrees with. The same shape turns up "
            "well beyond language models. A search engine lets a fast first stage pull a few hundred "
            "candidates and a slower ranking model order only those; an agent lets a quick rule "
-           "propose the next action and calls a large model only to approve or correct it. In each "
-           "case the result is as good as the careful step, and the speed depends on how often the "
-           "cheap step is right — here, how predictable the next tokens are."))
+           "propose the next action and calls a large model only to approve or correct it. The speed "
+           "depends on how often the cheap step is right — here, how predictable the next tokens are.")
+         + " " + beyond.careful_step_words(*careful_result()))

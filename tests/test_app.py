@@ -221,8 +221,10 @@ def test_race_why_prices_a_round_in_target_steps():
 
     from ui.lessons.race import why
 
-    def racer(rounds):
-        return SimpleNamespace(decoder=SimpleNamespace(history=[SimpleNamespace(**r) for r in rounds]))
+    def racer(rounds, seconds=1.0, prefill_ms=0.0):
+        return SimpleNamespace(seconds=seconds, decoder=SimpleNamespace(
+            history=[SimpleNamespace(**{"draft_ms": 0.0, **r}) for r in rounds],
+            prefill=SimpleNamespace(target_ms=prefill_ms)))
     alone = racer([{"verify_ms": 0.1, "target_forwards": 0}, {"verify_ms": 10.0, "target_forwards": 1},
                    {"verify_ms": 30.0, "target_forwards": 1}, {"verify_ms": 20.0, "target_forwards": 1}])
     # median step 20 ms: the first round made no pass (the prompt's gave its token) and is left out

@@ -69,7 +69,28 @@ def why(alone: Racer, spec: Racer, backend: str, cpu: str) -> str | None:
               "steps more, and a round kept {kept:.2f} tokens. So a round bought {kept:.2f} tokens for "
               "{price:.2f} steps: about {predicted:.2f}× the target alone.")
             .format(cpu=cpu, backend=backend, step=step, width=width, verify=verify, draft=draft,
-                    kept=kept, price=verify + draft, predicted=kept / (verify + draft)))
+                    kept=kept, price=verify + draft, predicted=kept / (verify + draft))
+            + " " + gap_words(alone, spec, kept / (verify + draft)))
+
+
+def outside_rounds_ms(racer: Racer) -> tuple[float, float]:
+    """(reading the prompt, everything else that is neither a pass nor drafting): what a racer's
+    clock holds besides its rounds' passes, in ms."""
+    prefill = racer.decoder.prefill.target_ms if racer.decoder.prefill else 0.0
+    passes = sum(r.verify_ms + r.draft_ms for r in racer.decoder.history)
+    return prefill, max(0.0, racer.seconds * 1e3 - prefill - passes)
+
+
+def gap_words(alone: Racer, spec: Racer, predicted: float) -> str:
+    """Why the race's measured ratio differs from the one its typical round predicts."""
+    measured = alone.seconds / spec.seconds if spec.seconds else 0.0
+    (alone_prompt, alone_rest), (spec_prompt, spec_rest) = outside_rounds_ms(alone), outside_rounds_ms(spec)
+    return (_("The race itself measured {measured:.2f}× rather than {predicted:.2f}×: that prediction prices a "
+              "typical (median) round only, while the race's clocks add up every round, reading the prompt "
+              "(target alone {alone_prompt:.0f} ms, speculative {spec_prompt:.0f} ms) and the engine's work "
+              "between passes ({alone_rest:.0f} ms and {spec_rest:.0f} ms).")
+            .format(measured=measured, predicted=predicted, alone_prompt=alone_prompt, spec_prompt=spec_prompt,
+                    alone_rest=alone_rest, spec_rest=spec_rest))
 
 
 def verdict(alone: Racer, spec: Racer, greedy: bool) -> str:
