@@ -55,8 +55,10 @@ def english_note() -> None:
 # plain answer for a chat model (SmolLM2 writes it greedily; at T = 0.7 it kept all 15 tokens
 # for 5 of seeds 0-5, where "The capital of France is Paris." began with p = 0.24 and failed).
 GUESSES = {False: ("def add(a, b):", "\n    return a + b"),
-           True: ("Name the first three planets from the Sun.",
-                  "The first three planets from the Sun are Mercury, Venus, and Earth.")}
+           # a bundled chat whose opening SmolLM2 writes predictably: its own greedy first 16 tokens
+           # kept 9, 5 and 14 of 16 at T = 0.7, seeds 0-2 (the planets question kept 1 of 15)
+           True: ("A cyclist rides 45 km in 3 hours. What is her average speed?",
+                  "To find the average speed, we need to calculate the total distance traveled and divide")}
 
 
 def guess_example(chat: bool) -> tuple[str, str]:
