@@ -14,7 +14,7 @@ from ui.figures import lessons as lp
 from ui.i18n import _
 from ui.lessons import speed, store
 from ui.lessons.acceptance_words import disagreement
-from ui.lessons.bench_words import bench_row, drafter_name, kernel_line
+from ui.lessons.bench_words import bench_row, drafter_name, kernel_line, named_at
 from ui.lessons.draft_size import roles_caption
 from ui.measured import local, shipped_only
 from ui.measured import measured as measured_result
@@ -289,7 +289,7 @@ def benchmark() -> None:
     for line in filter(None, (speed.bench_run_caption(rows, t) for t in temps)):
         st.caption(line)
     for t in temps:                          # rows of one temperature: the same text to draft
-        acceptance_note([(md(f"{bench_row(r['row'])} (T = {t:g}, k = {r['k']})"), r["acceptance_rate"],
+        acceptance_note([(md(named_at(bench_row(r['row']), t, r['k'])), r["acceptance_rate"],
                           r["mean_acceptance_length"]) for r in rows if r["temperature"] == t])
     tables.show(pd.DataFrame([{**r, "row": bench_row(r["row"])} for r in rows]), "fast_bench_rows")
 

@@ -33,8 +33,11 @@ TERMS = (   # (English, Korean, what it means — explained through _())
 KOREAN_TERMS = {   # concept: (chosen, rejected variants)
     "draft": ("초안", ("드래프트",)),
     "drafter": ("초안 방식", ("드래프터", "초안 작성자", "초안기")),
-    "speculative decoding": ("추측 디코딩", ("speculative decoding", "speculative 생성", "투기적 디코딩",
-                                             "추론적 디코딩", "예측 디코딩")),
+    "speculative decoding": ("추측 디코딩", ("speculative decoding", "Speculative decoding", "Speculative Decoding",
+                                             "speculative 생성", "투기적 디코딩", "추론적 디코딩", "예측 디코딩")),
+    "lab": ("실험실", ("실습실",)),
+    "assisted generation": ("보조 생성", ("assisted generation", "assisted 행")),
+    "typical acceptance": ("전형성 수용", ("typical acceptance",)),
     "target": ("타깃", ("타겟", "메인 모델", "목표 모델", "대상 모델")),
     "acceptance": ("수용", ("수락", "채택")),
     "verification": ("검증", ("검수",)),

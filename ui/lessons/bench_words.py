@@ -61,3 +61,9 @@ def kernel_line(line: str) -> str:
             parts = match.groupdict()
             return _(template).format(**{k: v if k in VERBATIM else kernel_line(v) for k, v in parts.items()})
     return line
+
+
+def named_at(name: str, t: float, k: int) -> str:
+    """A row's name with its T and k, in one pair of brackets: "a (b)" -> "a (b, T = 0, k = 2)"."""
+    settings = f"T = {t:g}, k = {k}"
+    return f"{name[:-1]}, {settings})" if name.endswith(")") else f"{name} ({settings})"
