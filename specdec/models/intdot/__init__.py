@@ -20,6 +20,8 @@ import functools
 import hashlib
 import shutil
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 from specdec.files import atomic
@@ -52,18 +54,32 @@ def _compiler() -> str | None:
 
 
 def _build(cc: str) -> Path:
-    """The library for this source, compiler and ISA: built once, then found."""
+    """The library for this source, compiler and ISA: built once into build/intdot/, then found.
+    Where that folder cannot be written (a read-only install) it is built into a temporary
+    folder for this process, and stderr says so once."""
     flags = (*FLAGS, *(("-mavx2", "-mfma") if isa() == "avx2" else ()))
     version = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30).stdout
     text = b"".join(source.read_bytes() for source in (*SOURCES, *(SOURCES[0].with_name(h) for h in HEADERS)))
     key = hashlib.sha256(text + " ".join(flags).encode() + version.encode()).hexdigest()[:16]
     out = FOLDER / f"intdot-{isa()}-{key}.so"
-    if not out.is_file():
+    if out.is_file():
+        return out
+    try:
         FOLDER.mkdir(parents=True, exist_ok=True)
         with atomic.replacing(out) as tmp:
-            subprocess.run([cc, *flags, "-o", str(tmp), *map(str, SOURCES), "-lm"], check=True,
-                           capture_output=True, timeout=120)
-    return out
+            _compile(cc, flags, tmp)
+        return out
+    except OSError as err:
+        print(f"specdec: {FOLDER} cannot be written ({err.strerror or err}); the integer kernels are "
+              "compiled for this run only", file=sys.stderr, flush=True)
+        out = Path(tempfile.mkdtemp(prefix="specdec-intdot-")) / out.name
+        _compile(cc, flags, out)
+        return out
+
+
+def _compile(cc: str, flags: tuple, out: Path) -> None:
+    subprocess.run([cc, *flags, "-o", str(out), *map(str, SOURCES), "-lm"], check=True, capture_output=True,
+                   timeout=120)
 
 
 @functools.cache
