@@ -4,6 +4,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
+from specdec.bench.record import Clock
 from specdec.prompts import round_robin
 from specdec.settings import LENGTHS
 from ui import family, jobs, loaders, many_view, shell, sidebar, state, tables
@@ -81,7 +82,7 @@ if rows:
         chart(drafters_figure(overall, "acceptance_rate", _("Acceptance rate")), "drafters-acc")
     with c2:
         chart(drafters_figure(overall, "speedup", _("Speedup (CPU time: the machine was busy)")
-                              if overall[0].get("clock") == "cpu" else _("Wall-clock speedup")), "drafters-speed")
+                              if overall[0].get("clock") == Clock.CPU else _("Wall-clock speedup")), "drafters-speed")
     note = disagreement([(drafter_name(r["drafter"]), r["acceptance_rate"], r["mean_acceptance_length"])
                          for r in overall])
     if note:

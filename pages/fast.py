@@ -4,8 +4,10 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
+from specdec.bench.record import Clock
 from specdec.bench.runner import flat_rows
 from specdec.drafters.registry import DRAFTERS
+from specdec.models.backend import Backend
 from specdec.settings import LENGTHS
 from specdec.trace.theory import best_k, expected_speedup, expected_tokens
 from ui import family, jobs, loaders, many_view, regime_view, session, shell, sidebar, state, tables
@@ -189,7 +191,7 @@ def tradeoff(pair, names) -> None:
     st.caption(others or _("Drafters compared measures the same drafts on prompts of every kind ({tokens} "
                            "tokens each); this page on {this}: other prompts, so other figures.").format(
         tokens=LENGTHS.drafters, this=store.set_name(speed_set(chat), kind_name)))
-    busy = any(r.get("clock") == "cpu" for r in rows)
+    busy = any(r.get("clock") == Clock.CPU for r in rows)
     c1, c2 = st.columns(2)
     with c1:
         chart(lp.tradeoff_figure(rows, "acceptance_rate", _("Acceptance rate by draft size")), "fast-acc")
@@ -269,7 +271,7 @@ def benchmark() -> None:
     if upload is None and not speed.BENCH_FILE.exists():
         m = result.machine
         how = (_("the target ran on ONNX Runtime (int4 weights re-quantised by onnxruntime-genai's "
-                 "builder: a different model from the GGUF's own Q4_1 blocks)") if m.backend == "onnx" else
+                 "builder: a different model from the GGUF's own Q4_1 blocks)") if m.backend == Backend.ONNX else
                _("the target multiplied in {how}").format(how=md(kernel_line(m.target_kernels or "float32"))))
         st.caption(_("Shipped measurement (no build/bench.json here yet): {cpu}, {threads} thread(s); "
                      "{how}.").format(cpu=md(m.cpu or "?"), threads=m.threads or "?", how=how))

@@ -5,8 +5,9 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
+from specdec.bench.record import Clock
 from specdec.drafters.registry import DRAFTERS
-from specdec.settings import LENGTHS
+from specdec.settings import LENGTHS, Mode
 from ui import family, jobs, session, shell, sidebar, state, tables
 from ui.figures import lessons as lp
 from ui.i18n import _
@@ -73,7 +74,7 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
         chart(lp.batch_figure(rows, "latency_s", _("Latency: a request's time in the batch, to its last token"),
                               _("seconds")), "server-latency")
     st.write(server.verdict(facts))
-    if result.get("clock") == "cpu":
+    if result.get("clock") == Clock.CPU:
         st.info(_("The machine was busy while this was measured: tokens/s use the CPU time the runs "
                   "themselves needed (load {load:.1f} per core).").format(load=result.get("load", 0.0)))
     shown = pd.DataFrame(rows)[COLUMNS]
@@ -87,7 +88,7 @@ def why(rows: list[dict], facts: dict) -> None:
     st.header(_("2 · Why: the price of one target pass"))
     chart(lp.pass_price_figure(rows), "server-pass")
     big = max(r["batch"] for r in rows)
-    draft = next(r["draft_ms"] for r in rows if r["mode"] == "speculative" and r["batch"] == big)
+    draft = next(r["draft_ms"] for r in rows if r["mode"] == Mode.SPECULATIVE and r["batch"] == big)
     st.write(_("From batch size 1 to {b}, the speculative pass fed {rows:.1f}× more tokens and took "
                "{cost:.1f}× longer; over the same range autoregressive throughput grew {ar:.1f}×. "
                "While a pass is a read of the weights, more rows cost little; once it is arithmetic, "

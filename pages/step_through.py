@@ -4,6 +4,7 @@ import streamlit as st
 from specdec.chat import has_template
 from specdec.drafters.base import FeatureReader
 from specdec.prompts import load_prompts
+from specdec.settings import Mode
 from ui import (
     cache_story,
     catalog,
@@ -124,7 +125,7 @@ def replay_view() -> None:
     g = run.settings.get
     drafter = typical.drafter_of(run.settings)
     context = ((g("target"), g("draft")), g("k"), g("temperature"), None, drafter) \
-        if drafter is not None and g("mode") == "speculative" else None
+        if drafter is not None and g("mode") == Mode.SPECULATIVE else None
     show_run(list(run.rounds), run.prompt_ids, run.label, run.stop_reason, run.prefill,
              g("drafter"), context=context)
 
@@ -150,7 +151,7 @@ def live_view() -> None:
     s = dec.settings
     context = ((dec.pair.target_name, dec.pair.draft_name), s.k, s.temperature,
                context_view.kind_of(st.session_state.prompt, examples(pair)), store.drafter_id(s)) \
-        if s.mode == "speculative" else None
+        if s.mode == Mode.SPECULATIVE else None
     show_run(dec.history, dec.prompt_ids, label, dec.stop, dec.prefill, s.drafter,
              isinstance(dec.drafter, FeatureReader), context)
     st.download_button(_("Download this run (JSON)"), lambda: dec.result().to_json(),   # built on click

@@ -7,6 +7,7 @@ import pandas as pd
 import streamlit as st
 
 from specdec.bench.measure import clock_for
+from specdec.bench.record import Clock
 from specdec.engine.decoder import generate
 from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
 from specdec.settings import LENGTHS
@@ -89,7 +90,7 @@ def decoded(key: dict, kept: dict):
     return memo[1]
 
 
-def kind_rows(res, clock: str = "wall") -> list[dict]:
+def kind_rows(res, clock: Clock = Clock.WALL) -> list[dict]:
     by_kind = where.group_metrics(res, key=lambda r: r.prompt.kind)
     speed = where.group_speedup(res, key=lambda r: r.prompt.kind, clock=clock)
     return [{"kind": examples.kind_name(k), "prompts": sum(r.prompt.kind == k for r in res),
@@ -104,17 +105,17 @@ def split_rows(groups: dict) -> list[dict]:
              "mean acceptance length": m.mean_acceptance_length} for g, m in groups.items()]
 
 
-def timing_notes(res, rows: list[dict], load: float, clock: str) -> None:
+def timing_notes(res, rows: list[dict], load: float, clock: Clock) -> None:
     """Repeats that disagree; on a busy machine, the CPU-time speedups and their wall-clock ones
     (or, for a result kept without CPU times, that it should be measured again)."""
     warning = spread_warning([{"speedup_min": r["speedup min"], "speedup_max": r["speedup max"]} for r in rows])
     if warning:
         st.warning(warning)
-    if clock == "cpu":
+    if clock == Clock.CPU:
         wall = where.group_speedup(res, key=lambda r: r.prompt.kind)
-        st.info(clock_note([{"clock": "cpu", "load": load, "speedup": r["speedup"],
+        st.info(clock_note([{"clock": Clock.CPU, "load": load, "speedup": r["speedup"],
                              "speedup_wall": statistics.median(wall[k])} for r, k in zip(rows, wall)]))
-    elif clock_for(load) == "cpu":
+    elif clock_for(load) == Clock.CPU:
         st.warning(_("The machine was busy (load {load:.1f} per core) and this result holds wall-clock "
                      "times only: measure it again for speedups on CPU time.").format(load=load))
 

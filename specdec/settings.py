@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import MISSING, asdict, dataclass, field, fields
+from enum import StrEnum
 from typing import Callable
 
 from specdec.errors import InputError
@@ -18,7 +19,14 @@ from specdec.rules.sampling import Sampling
 from specdec.trace import schema as trace_schema
 from specdec.wording import N_
 
-MODES = ("speculative", "autoregressive")
+
+class Mode(StrEnum):
+    """Settings.mode: speculative decoding, or the target alone (the baseline)."""
+    SPECULATIVE = "speculative"
+    AUTOREGRESSIVE = "autoregressive"
+
+
+MODES = tuple(Mode)
 # The values of the settings whose choices live in the layer above (drafters take Settings, so
 # Settings cannot import them): drafters/base.register offers the drafters, policies.py the
 # draft-length policies, drafters/tree.py the tree rules. `import specdec` (which every import of
@@ -113,8 +121,8 @@ class Settings:
     tree_children: str = option("sampled", N_("Tree children"),
                                 "model trees: top-w tokens of q (each verified as a point mass), or w "
                                 "independent draws from q (top-w at T = 0)", choices=lambda: CHOICES["tree_children"])
-    mode: str = option("speculative", N_("Mode"), "speculative, or autoregressive (the target alone: the baseline)",
-                       choices=lambda: MODES)
+    mode: str = option(Mode.SPECULATIVE.value, N_("Mode"),
+                       "speculative, or autoregressive (the target alone: the baseline)", choices=lambda: MODES)
     lean: bool = option(False, N_("Lean"), "record counters only, no distributions (benchmarks)", flag=False)
 
     def __new__(cls, *args, **kwargs):

@@ -8,7 +8,9 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
+from specdec.bench.record import Clock
 from specdec.drafters.registry import DRAFTERS, chain_for
+from specdec.models.backend import Backend
 from specdec.prompts import as_input, kinds_of
 from ui import family, session, state, tables
 from ui.examples import kind_name, namer
@@ -88,17 +90,17 @@ def render(pair, kind: str | None = None, knob: str = "temperature", key: str = 
 
 
 def show(result: dict, knob: str, a, b, kind: str, mine: dict | None, key: str = "many",
-         backend: str = "torch") -> None:
-    if mine and result["clock"] == "cpu":
+         backend: str = Backend.TORCH) -> None:
+    if mine and result["clock"] == Clock.CPU:
         mine = {**mine, "tokens_per_s": None}      # the run's own time is wall-clock, the boxes CPU time
     chart(many_figure(result, mine), f"{key}-fig")
     numeric = knob != "drafter"
     st.write(sentence(result, knob, a if numeric else 0, b if numeric else 0, kind, mine))
-    if knob == "temperature" and backend == "onnx" and agrees(result, knob, a, b) is False:
+    if knob == "temperature" and backend == Backend.ONNX and agrees(result, knob, a, b) is False:
         from specdec.bench.agreement import shipped
         found = shipped()
         st.caption(backend_note("ONNX Runtime", found["agreement"] if found else None))
-    if result["clock"] == "cpu":
+    if result["clock"] == Clock.CPU:
         st.caption(_("The machine was busy (load {load:.1f} per core): tokens/s is on the CPU time the runs "
                      "needed.").format(load=result["load"]))
     rows = [{_("setting"): arm, **{m: sp.mean if sp else None for m, sp in stats.items()}}

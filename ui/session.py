@@ -11,6 +11,7 @@ import streamlit as st
 
 import specdec
 from specdec.chat import has_template, user_turn
+from specdec.rules.chain import FinalKind
 from ui import gate, loaders, state, turns
 from ui.i18n import N_, _
 
@@ -126,7 +127,7 @@ def note_text(note) -> str:
 
 JUMPS = {   # what a "Jump to" button looks for in the rounds after the selected one
     "partial": lambda r: 0 < r.n_accepted < r.drafted,       # a rejection after >= 1 acceptance
-    "bonus": lambda r: r.final.kind == "bonus",
+    "bonus": lambda r: r.final.kind == FinalKind.BONUS,
 }
 
 

@@ -6,7 +6,7 @@ import streamlit as st
 import specdec
 from specdec.drafters.policies import POLICIES
 from specdec.drafters.registry import DRAFTERS
-from specdec.models.backend import BACKEND_AUTO
+from specdec.models.backend import BACKEND_AUTO, Backend
 from specdec.models.names import DEFAULT_TARGET
 from specdec.models.precision import PRECISION_AUTO
 from specdec.settings import options
@@ -85,7 +85,7 @@ def precision_caption(pair: specdec.Pair) -> None:
     and which backend runs its passes (with the timings that chose it)."""
     from specdec.models import kernels
     from ui.lessons.bench_words import kernel_line
-    if pair.passes.name == "onnx":
+    if pair.passes.name == Backend.ONNX:
         st.sidebar.caption(_("The target runs on ONNX Runtime: a 4-bit build of its weights (a re-quantised "
                              "model, not the GGUF's own 4-bit blocks).") + _agreement())
         return

@@ -12,7 +12,7 @@ import statistics
 from dataclasses import dataclass, fields
 
 from specdec.errors import InputError
-from specdec.settings import Settings
+from specdec.settings import Mode, Settings
 from ui.lessons import result_cache, shipped, store, where
 
 
@@ -35,7 +35,7 @@ def _candidates():
 
 def _matches(key: dict, pair: tuple, k: int, temperature: float, drafter: str) -> bool:
     s = key.get("settings") or {}
-    return (list(key.get("pair") or []) == list(pair) and s.get("k") == k and s.get("mode") == "speculative"
+    return (list(key.get("pair") or []) == list(pair) and s.get("k") == k and s.get("mode") == Mode.SPECULATIVE
             and drafter_of(s) == drafter and abs(float(s.get("temperature", -1)) - temperature) < 1e-9)
 
 

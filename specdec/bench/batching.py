@@ -21,8 +21,9 @@ from typing import Callable
 
 from specdec.bench.clock import stopwatch
 from specdec.bench.measure import clock_for, machine_load
+from specdec.bench.record import Clock
 from specdec.engine.serving import Request, serve
-from specdec.settings import Settings
+from specdec.settings import Mode, Settings
 
 Progress = Callable[[int, int, str], None]
 
@@ -43,9 +44,9 @@ def _once(pair, prompts: list, n: int, batch: int, settings: Settings) -> dict:
             "ttft_s": statistics.mean(s.ttft for s in log.served)}
 
 
-def _row(batch: int, mode: str, runs: list[dict], clock: str) -> dict:
+def _row(batch: int, mode: Mode, runs: list[dict], clock: Clock) -> dict:
     first = runs[0]                                      # counts do not depend on timing
-    rate = [r["tokens"] / (r["cpu_seconds"] if clock == "cpu" else r["seconds"]) for r in runs]
+    rate = [r["tokens"] / (r["cpu_seconds"] if clock == Clock.CPU else r["seconds"]) for r in runs]
     return {"batch": batch, "mode": mode, "tokens": first["tokens"], "passes": first["passes"],
             "forwards_per_token": first["passes"] / first["tokens"],
             "tokens_per_s": statistics.median(rate), "tokens_per_s_min": min(rate),
@@ -60,9 +61,8 @@ def _row(batch: int, mode: str, runs: list[dict], clock: str) -> dict:
 def batch_bench(pair, prompts: list, sizes: list[int], settings: Settings, repeats: int,
                 progress: Progress) -> dict:
     """Rows per batch size and mode; the speculative rows carry `speedup` over autoregressive."""
-    modes = {"autoregressive": replace(settings, mode="autoregressive"),
-             "speculative": replace(settings, mode="speculative")}
-    runs: dict[tuple[int, str], list[dict]] = {}
+    modes = {mode: replace(settings, mode=mode.value) for mode in (Mode.AUTOREGRESSIVE, Mode.SPECULATIVE)}
+    runs: dict[tuple[int, Mode], list[dict]] = {}
     busiest, total, done = machine_load(), len(sizes) * len(modes) * repeats, 0
     n = max(max(sizes), len(prompts))
     for r in range(repeats):
@@ -75,8 +75,8 @@ def batch_bench(pair, prompts: list, sizes: list[int], settings: Settings, repea
     clock = clock_for(busiest)
     rows = []
     for b in sizes:
-        base, spec = _row(b, "autoregressive", runs[b, "autoregressive"], clock), \
-            _row(b, "speculative", runs[b, "speculative"], clock)
+        base, spec = _row(b, Mode.AUTOREGRESSIVE, runs[b, Mode.AUTOREGRESSIVE], clock), \
+            _row(b, Mode.SPECULATIVE, runs[b, Mode.SPECULATIVE], clock)
         spec["speedup"] = spec["tokens_per_s"] / base["tokens_per_s"]
         rows += [base, spec]
     return {"rows": rows, "k": settings.k, "temperature": settings.temperature, "drafter": settings.drafter,
@@ -87,5 +87,5 @@ def batch_bench(pair, prompts: list, sizes: list[int], settings: Settings, repea
 def crossover(rows: list[dict]) -> int | None:
     """The smallest measured batch size at which speculation is no faster than autoregressive
     decoding (None: it paid at every size measured)."""
-    losing = [r["batch"] for r in rows if r["mode"] == "speculative" and r["speedup"] <= 1.0]
+    losing = [r["batch"] for r in rows if r["mode"] == Mode.SPECULATIVE and r["speedup"] <= 1.0]
     return min(losing) if losing else None

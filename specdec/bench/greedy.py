@@ -9,6 +9,7 @@ import torch
 from specdec.bench.record import Mismatch, RowKind, Setting
 from specdec.engine.prompt import encode_prompt
 from specdec.models import precision
+from specdec.models.backend import Backend
 from specdec.rules.sampling import NEAR_TIE
 
 PEERS = RowKind.LLAMA, RowKind.LLAMA_LOOKUP
@@ -61,10 +62,10 @@ def comparable(pair, measured: dict) -> tuple[list[dict], dict[str, str]]:
     backend, and the rows of the target's own modules (torch) — and why the others are not compared."""
     why = {p: "llama.cpp returns text; its own precision and kernels" for p in PEERS}
     why[RowKind.GENAI] = "the builder's own graph: its one-row attention gives other logits (models/onnx_graph.py)"
-    if precision.of(pair.target) != "float32":
+    if precision.of(pair.target) != precision.Precision.FLOAT32:
         why[RowKind.USER_LOADED] = (f"float32, while the engine's target multiplies in {precision.of(pair.target)}: "
                             "another model at the last bits")
-    elsewhere = {RowKind.AR, RowKind.SPEC, RowKind.SPEC_DEFAULTS} if pair.passes.name != "torch" else set()
+    elsewhere = {RowKind.AR, RowKind.SPEC, RowKind.SPEC_DEFAULTS} if pair.passes.name != Backend.TORCH else set()
     groups = [{n: m.outputs for n, m in measured.items() if n in elsewhere},
               {n: m.outputs for n, m in measured.items() if n not in elsewhere and n not in why}]
     return [g for g in groups if len(g) > 1], {n: w for n, w in why.items() if n in measured}

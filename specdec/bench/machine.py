@@ -18,6 +18,7 @@ import torch
 from specdec.bench.measure import step_ms
 from specdec.files import jsonstore
 from specdec.models import precision
+from specdec.models.backend import Backend
 from specdec.models.kernels import bandwidth_gbs, cpu_model
 
 STORE = Path(__file__).resolve().parents[2] / "build" / "machine.json"
@@ -65,7 +66,7 @@ def weight_mb(pair) -> float:
     """The bytes one step of the pair's target reads: the ONNX build's weights file, or the
     torch target's linear weights in their precision."""
     backend = pair.passes
-    if backend.name == "onnx":
+    if backend.name == Backend.ONNX:
         return round(sum(p.stat().st_size for p in backend.target.folder.glob("*.onnx*")) / 1e6, 4)
     return round(precision.weight_bytes(pair.target) / 1e6, 4)
 

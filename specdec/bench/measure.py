@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import torch
 
 from specdec.bench.clock import Lap, stopwatch
+from specdec.bench.record import Clock
 from specdec.engine.decoder import generate
 from specdec.models.backend import TorchBackend
 from specdec.settings import Settings
@@ -116,9 +117,9 @@ class Timed:
     def tokens_per_cpu_s(self) -> float:
         return self.tokens / self.cpu_seconds if self.cpu_seconds else 0.0
 
-    def rate(self, clock: str) -> float:
-        """tokens/s on the "wall" or the "cpu" clock."""
-        return self.tokens_per_cpu_s if clock == "cpu" else self.tokens_per_s
+    def rate(self, clock: Clock) -> float:
+        """tokens/s on the wall or the CPU clock."""
+        return self.tokens_per_cpu_s if clock == Clock.CPU else self.tokens_per_s
 
     @property
     def metrics(self):
@@ -152,12 +153,12 @@ def interleaved(runs: list[tuple[str, object, Settings]], prompts: list, repeats
     return out, load
 
 
-def clock_for(load: float) -> str:
+def clock_for(load: float) -> Clock:
     """The clock headline speedups use: CPU time when the machine was busy, else wall-clock."""
-    return "cpu" if load >= BUSY_LOAD else "wall"
+    return Clock.CPU if load >= BUSY_LOAD else Clock.WALL
 
 
-def speedups(spec: list["Timed"], base: list["Timed"], clock: str = "wall") -> list[float]:
+def speedups(spec: list["Timed"], base: list["Timed"], clock: Clock = Clock.WALL) -> list[float]:
     """Per repeat: speculative tokens/s over the baseline's tokens/s of the same repeat."""
     return [s.rate(clock) / b.rate(clock) for s, b in zip(spec, base) if b.rate(clock)]
 

@@ -13,12 +13,13 @@ import functools
 import json
 
 from specdec.bench.clock import Lap, stopwatch
+from specdec.models.backend import Backend
 from specdec.settings import Settings
 
 
 def why_not(pair) -> str | None:
     """None when this row can run for `pair`, else why not."""
-    if getattr(pair.passes, "name", "torch") != "onnx":
+    if getattr(pair.passes, "name", Backend.TORCH) != Backend.ONNX:
         return "the target does not run on ONNX Runtime (--backend onnx)"
     return None
 

@@ -20,6 +20,8 @@ from enum import StrEnum
 from specdec.drafters.registry import DRAFTERS
 from specdec.errors import InputError
 from specdec.files import jsonstore
+from specdec.models.backend import Backend
+from specdec.settings import Mode
 from specdec.trace import schema
 
 FORMAT = 2                        # 1: the flat dicts the bench wrote before these records
@@ -127,7 +129,7 @@ class Machine:
     threads: int | None = None
     target_kernels: str | None = None              # how the target's linear layers multiply
     target_bandwidth: str | None = None            # its memory traffic against this machine's
-    backend: str = "torch"                         # what runs the target's passes (models/backend.py)
+    backend: Backend = Backend.TORCH               # what runs the target's passes (models/backend.py)
     backend_note: str | None = None
 
 
@@ -140,7 +142,7 @@ class Clocks:
 @dataclass(frozen=True)
 class BatchRow:
     batch: int
-    mode: str                                      # "autoregressive" | "speculative"
+    mode: Mode
     tokens: int
     passes: int
     forwards_per_token: float

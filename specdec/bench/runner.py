@@ -46,9 +46,10 @@ from specdec.engine.decoder import generate
 from specdec.engine.prompt import encode_prompt
 from specdec.errors import LoadError
 from specdec.models import kernels
+from specdec.models.backend import Backend
 from specdec.models.backend import describe as describe_backend
 from specdec.models.names import source_gguf
-from specdec.settings import Settings
+from specdec.settings import Mode, Settings
 from specdec.trace.metrics import summarize
 from specdec.trace.theory import expected_speedup, speedup_with_verify, verify_ceiling
 
@@ -88,9 +89,9 @@ class Measured:
     def tokens_per_cpu_s(self) -> float:
         return self.tokens / statistics.median(self.cpu_seconds) if self.cpu_seconds else 0.0
 
-    def rate(self, clock: str) -> float:
-        """tokens/s on the "wall" or the "cpu" clock."""
-        return self.tokens_per_cpu_s if clock == "cpu" else self.tokens_per_s
+    def rate(self, clock: Clock) -> float:
+        """tokens/s on the wall or the CPU clock."""
+        return self.tokens_per_cpu_s if clock == Clock.CPU else self.tokens_per_s
 
 
 def _one(row: str, pair, prompt: str, settings: Settings, seed: int, length: int | None = None):
@@ -98,10 +99,10 @@ def _one(row: str, pair, prompt: str, settings: Settings, seed: int, length: int
     the engine's autoregressive row made for it, which onnxruntime-genai's loop is told to make
     (ort_genai.py). Rows other than the engine's have no rounds (their prompt reading: 0)."""
     if row.startswith("engine"):
-        mode = "autoregressive" if row in (K.AR, K.AR_TORCH) else "speculative"
+        mode = Mode.AUTOREGRESSIVE if row in (K.AR, K.AR_TORCH) else Mode.SPECULATIVE
         on = replace(pair, backend=None) if row in ON_TORCH else pair          # None: torch
         with stopwatch() as lap:
-            run = generate(on, prompt, settings, seed=seed, lean=True, mode=mode)
+            run = generate(on, prompt, settings, seed=seed, lean=True, mode=mode.value)
         return list(run.token_ids), lap, run.metrics.target_forwards, list(run.rounds), run.metrics.prefill_ms
     if row == GENAI:
         ids, lap = ort_genai.generate(pair, encode_prompt(pair, prompt)[1], settings, seed,
@@ -170,7 +171,7 @@ def rows_for(method, user_why: str | None = None, peers_why: str | None = None) 
 def backend_rows(names: tuple[str, ...], why: str | None, pair) -> tuple[tuple[str, ...], str | None]:
     """Add the rows of a target that runs elsewhere than torch: the engine on torch, and the
     runtime's own loop where it can run (else why not)."""
-    if pair.passes.name == "torch":
+    if pair.passes.name == Backend.TORCH:
         return names, why
     genai_why = ort_genai.why_not(pair)
     extra = ON_TORCH if genai_why else BACKEND_ROWS
@@ -178,7 +179,7 @@ def backend_rows(names: tuple[str, ...], why: str | None, pair) -> tuple[tuple[s
 
 
 def applicable(pair) -> tuple[str, ...]:
-    return ROWS if pair.passes.name == "torch" else ROWS + BACKEND_ROWS
+    return ROWS if pair.passes.name == Backend.TORCH else ROWS + BACKEND_ROWS
 
 
 def _peers_why(pair) -> str | None:
@@ -225,7 +226,7 @@ def _ratio(a: float, b: float) -> float | None:
 
 
 def summarize_row(name: str, m: Measured, base: Measured, k: int, c: float, v: float,
-                  engine: Measured | None = None, clock: str = "wall") -> Row:
+                  engine: Measured | None = None, clock: Clock = Clock.WALL) -> Row:
     """One row; speedup against `base` (the faster baseline), the bounds against `engine` (the
     engine's own autoregressive row, which Theorem 3.8's ratio is about). `speedup` is on
     `clock`; speedup_wall and speedup_cpu give both."""
@@ -280,7 +281,7 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
                 measure_once(name, pair, prompts, run_settings, measured[key],
                              [len(ids) for ids in same.outputs] if same and same.outputs else None)
                 done, load = done + 1, max(load, machine_load())
-        clock = "cpu" if load >= BUSY_LOAD else "wall"       # the headline's clock: clock.py
+        clock = Clock.CPU if load >= BUSY_LOAD else Clock.WALL       # the headline's clock: clock.py
         for k in ks:
             rows = {name: measured.get((name, None)) or measured[(name, k)]
                     for name in names + tuple(tree_row(b) for b in trees)}
@@ -302,7 +303,7 @@ def _machine(pair) -> Machine:
 
 
 def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone: float,
-             clock: str = "wall") -> Setting:
+             clock: Clock = Clock.WALL) -> Setting:
     """One (T, k) table; bound(v) uses v as paid in the runs (v_alone: the same pass timed alone);
     speedups and the baseline on `clock` ("wall", or "cpu" when the machine was busy)."""
     v = verify_cost_in_run(measured[K.SPEC].rounds, measured[K.AR].rounds, k) or v_alone

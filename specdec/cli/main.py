@@ -22,7 +22,7 @@ from specdec.models.backend import BACKEND_AUTO, BACKENDS
 from specdec.models.load import PRECISION_CHOICES, load_pair
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET
 from specdec.models.precision import PRECISION_AUTO
-from specdec.settings import LENGTHS, THREADS, Settings, options
+from specdec.settings import LENGTHS, THREADS, Mode, Settings, options
 
 MAX_THREADS = 256       # more torch threads than any machine here has cores: a typo, not a wish
 
@@ -95,7 +95,7 @@ def draft_of(args, needs_draft: bool) -> str | None:
     """--draft (or the default draft) when the drafter uses one; a --draft that would be
     ignored is one message instead (the same for run and bench)."""
     if not needs_draft and args.draft is not None:
-        why = "autoregressive mode drafts nothing" if getattr(args, "mode", "") == "autoregressive" else \
+        why = "autoregressive mode drafts nothing" if getattr(args, "mode", "") == Mode.AUTOREGRESSIVE else \
             f"--drafter {args.drafter} drafts without a draft model"
         raise InputError(f"{why}, so --draft {args.draft} would have no effect: drop --draft")
     return (args.draft or DEFAULT_DRAFT) if needs_draft else None
@@ -142,12 +142,12 @@ PROBE_BYTES = 64 * 1024        # about what a bench's JSON takes
 def cmd_run(args) -> int:
     settings = Settings(**{name: getattr(args, name) for name in RUN_SETTINGS})
     # (validated before loading)
-    if args.mode == "autoregressive" and args.drafter != options()["drafter"][0]:     # --drafter given
+    if args.mode == Mode.AUTOREGRESSIVE and args.drafter != options()["drafter"][0]:     # --drafter given
         raise InputError(f"autoregressive mode drafts nothing, so --drafter {args.drafter} would "
                          "have no effect: drop one of the two")
     if not args.prompt:
         raise InputError("the prompt is empty: pass --prompt with some text, e.g. 'def parse('")
-    needs_draft = DRAFTERS[args.drafter].needs_draft_model and args.mode == "speculative"
+    needs_draft = DRAFTERS[args.drafter].needs_draft_model and args.mode == Mode.SPECULATIVE
     pair = load_pair(args.target, draft_of(args, needs_draft), precision=args.precision, backend=args.backend)
     t0 = time.perf_counter()
     run = generate(pair, user_turn(args.prompt) if args.chat else args.prompt, settings)

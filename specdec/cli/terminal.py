@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from specdec.bench.record import BatchSweep, Bench, Machine, Row, RowKind, Setting
+from specdec.bench.record import BatchSweep, Bench, Clock, Machine, Row, RowKind, Setting
+from specdec.models.backend import Backend
 from specdec.trace.run import Run
 
 ANSI = {"prompt": "\033[2m", "accepted": "\033[32m", "rejected": "\033[9;31m",
@@ -144,7 +145,7 @@ def _head(result: Bench) -> list[str]:
 def _machine_lines(m: Machine) -> list[str]:
     lines = [f"target backend (engine rows): {m.backend_note}"] if m.backend_note else []
     if m.target_kernels:
-        label = "target's linear layers" + (" (torch rows)" if m.backend != "torch" else "")
+        label = "target's linear layers" + (" (torch rows)" if m.backend != Backend.TORCH else "")
         lines.append(f"{label}: {m.target_kernels}")
     if m.target_bandwidth:
         lines.append(f"target's memory traffic: {m.target_bandwidth}")
@@ -189,7 +190,7 @@ def batch_table(b: BatchSweep) -> list[str]:
     lines = [f"batch sweep: k = {b.k}, T = {b.temperature}, drafter {b.drafter}, {b.prompts} prompts "
              f"cycled to {b.requests} requests x {b.max_new_tokens} tokens, served at most B at "
              f"once, {b.repeats} repeats; tokens/s of all requests on "
-             f"{'CPU time (the machine was busy)' if b.clock == 'cpu' else 'the wall-clock'}; latency = "
+             f"{'CPU time (the machine was busy)' if b.clock == Clock.CPU else 'the wall-clock'}; latency = "
              "admitted to last token",
              "pass ms = one target pass over the batch (rows/pass tokens); draft ms = every request's "
              "drafting in a round (each drafts on its own, not batched)", BATCH_HEAD, "-" * len(BATCH_HEAD)]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Callable
 
 import torch
@@ -18,6 +19,7 @@ import torch
 from specdec.models.runtime import crop_cache, forward, new_cache
 from specdec.rules.draft_tree import DraftTree
 from specdec.rules.sampling import Sampling, choose, probs_from_logits
+from specdec.rules.tree import TreeRule
 from specdec.settings import offer
 
 if TYPE_CHECKING:
@@ -37,11 +39,11 @@ class Proposal:
 class TreeProposal:
     tree: DraftTree
     node_q: dict[int, torch.Tensor]   # node (-1 = root) -> (V,) q its children were chosen from
-    rule: str                          # "deterministic" | "sampled" (how children were chosen)
+    rule: TreeRule                     # DETERMINISTIC or SAMPLED (how children were chosen)
     forwards: int                      # draft forward passes spent
 
 
-EMPTY_TREE = TreeProposal(DraftTree((), ()), {}, "deterministic", 0)
+EMPTY_TREE = TreeProposal(DraftTree((), ()), {}, TreeRule.DETERMINISTIC, 0)
 
 
 class Drafter:
@@ -109,6 +111,12 @@ class FeatureReader(ABC):
         """feats (n, H): the target's features for positions start, start+1, ..."""
 
 
+class Shape(StrEnum):
+    """What a drafter's rounds verify."""
+    CHAIN = "chain"     # d_1..d_m, one after another
+    TREE = "tree"       # several candidates per position (tree.py, ngram.py)
+
+
 def no_model(pair: "Pair", settings: "Settings") -> None:
     """The cost model of a drafter that runs no model (its drafts cost no forward pass)."""
     return None
@@ -122,7 +130,7 @@ class DrafterKind:
     label: str                 # how the app names it
     needs_draft_model: bool    # True: the pair must have a draft model
     build: Callable[["Pair", "Settings"], Drafter]
-    shape: str = "chain"       # "chain" or "tree": what its rounds verify
+    shape: Shape = Shape.CHAIN  # what its rounds verify
     rank: int = 100            # its place in menus and in --drafter's choices (lowest first)
     tree_form: str | None = None     # a chain's tree of the same proposals (a DRAFTERS name)
     keeps_cache: bool = False        # True: the drafter holds a KV cache of its own (`.cache`)
@@ -135,7 +143,7 @@ class DrafterKind:
         """How measurements name this drafter with the settings it reads (ui/lessons/store.py)."""
         if self.uses_exit_layer:
             return f"{self.name}@{settings.exit_layer}"
-        if self.shape == "tree":
+        if self.shape == Shape.TREE:
             return f"{self.name}:{settings.tree_width}x{settings.tree_budget}"
         return self.name
 

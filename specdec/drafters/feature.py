@@ -6,7 +6,7 @@ from __future__ import annotations
 import torch
 
 from specdec.drafters.base import EMPTY_TREE, ChainDrafter, FeatureReader, Proposal, TreeDrafter, draft_chain
-from specdec.drafters.tree import best_first, path_to
+from specdec.drafters.tree import Children, best_first, path_to
 from specdec.models.feature import FeatureDraft
 from specdec.models.runtime import crop_cache, new_cache
 from specdec.rules.sampling import Sampling, probs_from_logits
@@ -66,7 +66,7 @@ class FeatureTreeDrafter(FeatureState, TreeDrafter):
     the real pairs in the cache — h of each expanded node is kept for its children — and
     cropping them off again."""
 
-    def __init__(self, draft: FeatureDraft, vocab_size: int, width: int, budget: int, rule: str):
+    def __init__(self, draft: FeatureDraft, vocab_size: int, width: int, budget: int, rule: Children):
         FeatureState.__init__(self, draft, vocab_size)
         TreeDrafter.__init__(self, width, budget)
         self.rule = rule

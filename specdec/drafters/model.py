@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from specdec.drafters.base import ChainDrafter, Drafter, DrafterKind, OwnCache, Proposal, draft_chain, register
+from specdec.drafters.base import ChainDrafter, Drafter, DrafterKind, OwnCache, Proposal, Shape, draft_chain, register
 from specdec.drafters.feature import FeatureDrafter, FeatureTreeDrafter
-from specdec.drafters.tree import ModelTreeDrafter
+from specdec.drafters.tree import Children, ModelTreeDrafter
 from specdec.models.runtime import forward
 from specdec.rules.sampling import Sampling
 from specdec.wording import N_
@@ -36,8 +36,8 @@ def model_drafter(pair: "Pair", settings: "Settings") -> Drafter:
 def tree_drafter(pair: "Pair", settings: "Settings") -> Drafter:
     s = settings
     if pair.reads_features:
-        return FeatureTreeDrafter(pair.draft, pair.vocab_size, s.tree_width, s.tree_budget, s.tree_children)
-    return ModelTreeDrafter(pair.draft, pair.vocab_size, s.tree_width, s.tree_budget, s.tree_children)
+        return FeatureTreeDrafter(pair.draft, pair.vocab_size, s.tree_width, s.tree_budget, Children(s.tree_children))
+    return ModelTreeDrafter(pair.draft, pair.vocab_size, s.tree_width, s.tree_budget, Children(s.tree_children))
 
 
 def draft_model(pair: "Pair", settings: "Settings"):
@@ -47,5 +47,5 @@ def draft_model(pair: "Pair", settings: "Settings"):
 
 register(DrafterKind("model", N_("draft model"), True, model_drafter, rank=0, tree_form="tree",
                      keeps_cache=True, step_model=draft_model, hf_assistant="assistant_model"))
-register(DrafterKind("tree", N_("tree of draft-model drafts"), True, tree_drafter, shape="tree", rank=1,
+register(DrafterKind("tree", N_("tree of draft-model drafts"), True, tree_drafter, shape=Shape.TREE, rank=1,
                      keeps_cache=True, step_model=draft_model))

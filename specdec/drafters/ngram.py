@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import torch
 
-from specdec.drafters.base import ChainDrafter, DrafterKind, Proposal, TreeDrafter, TreeProposal, register
+from specdec.drafters.base import ChainDrafter, DrafterKind, Proposal, Shape, TreeDrafter, TreeProposal, register
 from specdec.rules.draft_tree import DraftTree
 from specdec.rules.sampling import Sampling
+from specdec.rules.tree import TreeRule
 from specdec.wording import N_
 
 
@@ -78,10 +79,10 @@ class NgramTreeDrafter(TreeDrafter):
                     parents.append(parent)
                     at[(parent, x)] = len(tokens) - 1
                 parent = at[(parent, x)]
-        return TreeProposal(DraftTree(tuple(tokens), tuple(parents)), {}, "deterministic", 0)
+        return TreeProposal(DraftTree(tuple(tokens), tuple(parents)), {}, TreeRule.DETERMINISTIC, 0)
 
 
-register(DrafterKind("ngram-tree", N_("tree of n-gram matches"), False, shape="tree", rank=2,
+register(DrafterKind("ngram-tree", N_("tree of n-gram matches"), False, shape=Shape.TREE, rank=2,
                      build=lambda pair, s: NgramTreeDrafter(pair.vocab_size, s.tree_width, s.tree_budget)))
 register(DrafterKind("ngram", N_("n-gram lookup"), False, lambda pair, s: NgramDrafter(pair.vocab_size), rank=3,
                      tree_form="ngram-tree", hf_assistant="prompt_lookup_num_tokens"))

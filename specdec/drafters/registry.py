@@ -20,8 +20,9 @@ import pkgutil
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from specdec.drafters.base import DRAFTERS, Drafter, DrafterKind, NoDrafter
+from specdec.drafters.base import DRAFTERS, Drafter, DrafterKind, NoDrafter, Shape
 from specdec.errors import InputError
+from specdec.settings import Mode
 from specdec.wording import N_
 
 if TYPE_CHECKING:
@@ -34,7 +35,7 @@ for _module in pkgutil.iter_modules([str(Path(__file__).parent)]):
 
 def make_drafter(pair: "Pair", settings: "Settings") -> Drafter:
     """The drafter a run uses; autoregressive mode drafts nothing."""
-    if settings.mode == "autoregressive":
+    if settings.mode == Mode.AUTOREGRESSIVE:
         return NoDrafter()
     kind = DRAFTERS[settings.drafter]
     if kind.needs_draft_model and pair.draft is None:
@@ -46,7 +47,7 @@ def make_drafter(pair: "Pair", settings: "Settings") -> Drafter:
 def chain_for(has_draft: bool, with_tree: bool = False) -> DrafterKind:
     """The first chain drafter in menu order that a pair with (or without) a draft model runs
     (`with_tree`: the first that has a tree form): the draft model's chain, else n-gram lookup."""
-    return next(d for d in DRAFTERS.values() if d.shape == "chain" and (has_draft or not d.needs_draft_model)
+    return next(d for d in DRAFTERS.values() if d.shape == Shape.CHAIN and (has_draft or not d.needs_draft_model)
                 and (d.tree_form or not with_tree))
 
 

@@ -18,6 +18,7 @@ its path after the cached sequence and cropping it off again.
 from __future__ import annotations
 
 import heapq
+from enum import StrEnum
 from typing import Callable
 
 import torch
@@ -26,9 +27,17 @@ from specdec.drafters.base import OwnCache, TreeDrafter, TreeProposal
 from specdec.models.runtime import crop_cache, forward
 from specdec.rules.draft_tree import DraftTree, ancestors
 from specdec.rules.sampling import Sampling, probs_from_logits
+from specdec.rules.tree import TreeRule
 from specdec.settings import offer
 
-RULES = ("top", "sampled")        # how a model tree picks a node's children
+
+class Children(StrEnum):
+    """Settings.tree_children: how a model tree picks a node's children."""
+    TOP = "top"             # the top-w tokens of q (each verified as a point mass)
+    SAMPLED = "sampled"     # w independent draws from q (top-w at T = 0)
+
+
+RULES = tuple(Children)
 offer("tree_children", RULES)     # Settings.tree_children's choices
 
 
@@ -37,14 +46,14 @@ def path_to(node: int, parents: list[int]) -> list[int]:
     return ancestors(node, parents)[::-1]
 
 
-def children_of(q: torch.Tensor, n: int, rule: str, sampling: Sampling, generator) -> list[int]:
-    if rule == "sampled" and not sampling.greedy:
+def children_of(q: torch.Tensor, n: int, rule: Children, sampling: Sampling, generator) -> list[int]:
+    if rule == Children.SAMPLED and not sampling.greedy:
         return torch.multinomial(q, n, replacement=True, generator=generator).tolist()
     return q.topk(min(n, int((q > 0).sum()))).indices.tolist()
 
 
 def best_first(q_of: Callable[[int, list[int], list[int]], torch.Tensor], depth: int, width: int,
-               budget: int, rule: str, sampling: Sampling, generator) -> TreeProposal:
+               budget: int, rule: Children, sampling: Sampling, generator) -> TreeProposal:
     """Grow a tree: expand the highest-scoring node (score = product of q along its path)
     until `budget` nodes exist. q_of(node, tokens, parents) is q at a node (-1 = root)."""
     tokens, parents, node_q = [], [], {}
@@ -57,12 +66,12 @@ def best_first(q_of: Callable[[int, list[int], list[int]], torch.Tensor], depth:
             parents.append(node)
             if d + 1 < depth:
                 heapq.heappush(frontier, (neg * float(q[x]), len(tokens) - 1, d + 1))
-    kind = "sampled" if rule == "sampled" and not sampling.greedy else "deterministic"
+    kind = TreeRule.SAMPLED if rule == Children.SAMPLED and not sampling.greedy else TreeRule.DETERMINISTIC
     return TreeProposal(DraftTree(tuple(tokens), tuple(parents)), node_q, kind, len(node_q))
 
 
 class ModelTreeDrafter(OwnCache, TreeDrafter):
-    def __init__(self, model, vocab_size: int, width: int, budget: int, rule: str = "sampled"):
+    def __init__(self, model, vocab_size: int, width: int, budget: int, rule: Children = Children.SAMPLED):
         OwnCache.__init__(self, model, vocab_size)
         TreeDrafter.__init__(self, width, budget)
         self.rule = rule

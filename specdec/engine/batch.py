@@ -21,7 +21,7 @@ from typing import Callable
 
 import torch
 
-from specdec.drafters.base import FeatureReader
+from specdec.drafters.base import FeatureReader, Shape
 from specdec.drafters.registry import DRAFTERS
 from specdec.engine import checks
 from specdec.engine.decoder import Decoder, Plan, checked
@@ -107,7 +107,7 @@ class Batch:
 
 
 def check_batchable(settings: Settings) -> None:
-    if DRAFTERS[settings.drafter].shape != "chain":
+    if DRAFTERS[settings.drafter].shape != Shape.CHAIN:
         raise InputError(N_("batched decoding runs chain drafters (a tree round keeps scattered cache "
                             "rows); got drafter {value}"), value=settings.drafter)
 

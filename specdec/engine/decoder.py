@@ -19,7 +19,7 @@ from typing import Iterator
 
 import torch
 
-from specdec.drafters.base import Drafter, FeatureReader, TreeDrafter
+from specdec.drafters.base import Drafter, FeatureReader, Proposal, TreeDrafter, TreeProposal
 from specdec.drafters.policies import make_policy
 from specdec.drafters.registry import make_drafter
 from specdec.engine import chain, checks, tree
@@ -28,7 +28,7 @@ from specdec.engine.prompt import Prompt, encode_prompt, stop_ids
 from specdec.errors import InputError
 from specdec.models.load import Pair
 from specdec.models.runtime import keep_rows
-from specdec.settings import Settings
+from specdec.settings import Mode, Settings
 from specdec.trace import record
 from specdec.trace.run import Caches, Prefill, Round, Run
 from specdec.wording import N_
@@ -41,7 +41,7 @@ class Plan:
     prefix_len: int
     target_before: int
     draft_before: int
-    prop: object               # Proposal or TreeProposal
+    prop: Proposal | TreeProposal   # a chain's drafts or a tree's
     pending: list[int]         # tokens the target has not read yet (the last emitted one)
     draft_ms: float
 
@@ -62,7 +62,7 @@ class Decoder:
         self.target_cache = self.target.new_cache()
         self.policy = make_policy(settings.policy, settings.k, settings.confidence)
         self.prefill: Prefill | None = None    # the prompt read before round 1 (read_prompt)
-        self.whole_prompt = settings.mode == "autoregressive" and not batched   # read_prompt
+        self.whole_prompt = settings.mode == Mode.AUTOREGRESSIVE and not batched   # read_prompt
         self.first_logits: torch.Tensor | None = None   # (1, V) from the prompt's pass when it read it whole
         self.prompt_feats: torch.Tensor | None = None   # a feature drafter's: (len(prompt) - 1, H)
         self.history: list[Round] = []          # the rounds so far
@@ -79,7 +79,7 @@ class Decoder:
 
     def draft_limit(self) -> int:
         """The policy's k, capped so the round cannot pass max_new_tokens or the context."""
-        if self.settings.mode == "autoregressive":
+        if self.settings.mode == Mode.AUTOREGRESSIVE:
             return 0
         room = min(self.settings.max_new_tokens - len(self.generated) - 1,
                    self.pair.context - len(self.seq) - 1)
@@ -233,4 +233,4 @@ def generate(pair: Pair, prompt: Prompt, settings: Settings | None = None, **ove
 
 def autoregressive(pair: Pair, prompt: Prompt, settings: Settings | None = None, **overrides) -> Run:
     """Target-only baseline with the same sampling, generator and cache handling."""
-    return generate(pair, prompt, settings, **{**overrides, "mode": "autoregressive"})
+    return generate(pair, prompt, settings, **{**overrides, "mode": Mode.AUTOREGRESSIVE.value})

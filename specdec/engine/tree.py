@@ -22,11 +22,12 @@ from specdec.drafters.base import EMPTY_TREE, FeatureReader, TreeProposal
 from specdec.engine import checks
 from specdec.engine.outcome import Outcome, Verified
 from specdec.models.runtime import final_hidden_states
-from specdec.rules.chain import beta
+from specdec.rules.chain import FinalKind, beta
 from specdec.rules.draft_tree import tree_mask, tree_positions
 from specdec.rules.sampling import argmax, probs_from_logits, sample
 from specdec.rules.tree import (
     NodeVerdict,
+    TreeRule,
     verify_deterministic_children,
     verify_greedy_children,
     verify_sampled_children,
@@ -59,15 +60,15 @@ def verify(decoder, prop: TreeProposal, pending: list[int]) -> Verified:
     return Verified(probs_from_logits(checks.logits(logits), decoder.settings.sampling), feats)
 
 
-def try_children(rule: str, tokens: list[int], q, p: torch.Tensor, generator) -> NodeVerdict:
-    if rule == "greedy":
+def try_children(rule: TreeRule, tokens: list[int], q, p: torch.Tensor, generator) -> NodeVerdict:
+    if rule == TreeRule.GREEDY:
         return verify_greedy_children(tokens, p)
-    if rule == "sampled":
+    if rule == TreeRule.SAMPLED:
         return verify_sampled_children(tokens, q, p, generator)
     return verify_deterministic_children(tokens, p, generator)
 
 
-def walk(prop: TreeProposal, probs: torch.Tensor, rule: str, generator):
+def walk(prop: TreeProposal, probs: torch.Tensor, rule: TreeRule, generator):
     """Root to leaf. probs (1 + N, V): p at the root, then at each node.
     -> (accepted path, {node: (ratio, u, verdict, left)}, final token, its source, kind)."""
     tree, node, path, tried = prop.tree, -1, [], {}
@@ -75,18 +76,18 @@ def walk(prop: TreeProposal, probs: torch.Tensor, rule: str, generator):
         children = tree.children(node)
         p = probs[node + 1]                                                     # (V,)
         if not children:
-            token = int(argmax(p)) if rule == "greedy" else sample(p, generator)
-            return path, tried, token, p, "bonus"
+            token = int(argmax(p)) if rule == TreeRule.GREEDY else sample(p, generator)
+            return path, tried, token, p, FinalKind.BONUS
         v = try_children(rule, [tree.tokens[c] for c in children], prop.node_q.get(node), p, generator)
         for step in v.steps:
             tried[children[step.child]] = (step.ratio, step.u, step.accepted, step.p_after)
         if v.accepted_child is None:
-            return path, tried, v.token, v.source, "correction"
+            return path, tried, v.token, v.source, FinalKind.CORRECTION
         node = children[v.accepted_child]
         path.append(node)
 
 
-def tree_trace(decoder, prop: TreeProposal, probs: torch.Tensor, tried: dict, rule: str) -> Tree:
+def tree_trace(decoder, prop: TreeProposal, probs: torch.Tensor, tried: dict, rule: TreeRule) -> Tree:
     """Every node with its verdict; distributions unless the run is lean."""
     tok, lean, tree = decoder.pair.tokenizer, decoder.settings.lean, prop.tree
     dist = (lambda x: None) if lean else (lambda x: None if x is None else make_dist(x))
@@ -122,11 +123,11 @@ def path_positions(decoder, prop: TreeProposal, probs: torch.Tensor, path: list[
 def decide(decoder, prop: TreeProposal, verified: Verified) -> Outcome:
     """Steps 3-4: walk the tree; the accepted path, the final token and their records."""
     sampling, probs = decoder.settings.sampling, verified.probs
-    rule = "greedy" if sampling.greedy else prop.rule
+    rule = TreeRule.GREEDY if sampling.greedy else prop.rule
     path, tried, token, source, kind = walk(prop, probs, rule, decoder.generator)
     final_p = probs[(path[-1] + 1) if path else 0][token]
     final = Final(token, record.token_text(decoder.pair.tokenizer, token),
-                  "target" if not prop.tree.tokens else kind, float(final_p),
+                  FinalKind.TARGET if not prop.tree.tokens else kind, float(final_p),
                   None if decoder.settings.lean else make_dist(source))
     return Outcome(kept=path, accepted=[prop.tree.tokens[i] for i in path], token=token, final=final, drafted=None,
                    positions=path_positions(decoder, prop, probs, path, tried, sampling.greedy),

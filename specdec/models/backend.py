@@ -16,6 +16,7 @@ shape: one message says so. The torch backend's speed comes from the kernel choi
 """
 from __future__ import annotations
 
+from enum import StrEnum
 from pathlib import Path
 
 import torch
@@ -26,8 +27,16 @@ from specdec.models.runtime import forward as torch_forward
 from specdec.models.runtime import forward_with_features, new_cache
 from specdec.wording import N_
 
-BACKEND_AUTO = "auto"             # torch: the model the name names (ONNX Runtime only when asked)
-BACKENDS = (BACKEND_AUTO, "torch", "onnx")
+
+class Backend(StrEnum):
+    """What runs the target's passes (the values are --backend's and the records' names)."""
+    AUTO = "auto"       # torch: the model the name names (ONNX Runtime only when asked)
+    TORCH = "torch"
+    ONNX = "onnx"
+
+
+BACKEND_AUTO = Backend.AUTO
+BACKENDS = tuple(Backend)
 
 
 def fed(ids: list[int]) -> None:
@@ -40,7 +49,7 @@ def fed(ids: list[int]) -> None:
 
 
 class TorchBackend:
-    name = "torch"
+    name = Backend.TORCH
 
     def __init__(self, model, vocab_size: int):
         self.model, self.vocab_size = model, vocab_size
@@ -59,7 +68,7 @@ class TorchBackend:
 
 class OnnxBackend:
     """The target on ONNX Runtime (a re-quantised int4 build): chain rounds only."""
-    name = "onnx"
+    name = Backend.ONNX
 
     def __init__(self, target, vocab_size: int):
         self.target, self.vocab_size, self.context = target, vocab_size, target.context
@@ -90,7 +99,7 @@ def make(name: str, model, vocab_size: int, backend: str = BACKEND_AUTO):
     if backend not in BACKENDS:
         raise LoadError(N_("backend must be one of {choices}, not {value}"),
                         choices=", ".join(BACKENDS), value=repr(backend))
-    if backend != "onnx":
+    if backend != Backend.ONNX:
         return TorchBackend(model, vocab_size)
     source = onnx_source(name, model) if onnx_build.installed() else None
     if source is None:
@@ -118,7 +127,7 @@ def _session(name: str, source: Path):
 
 def describe(backend, agreement: dict | None = None) -> str:
     """One line for the bench and the CLI; `agreement`: bench/agreement.py's measurement."""
-    if backend.name != "onnx":
+    if backend.name != Backend.ONNX:
         return "torch (the target's own modules)"
     line = ("ONNX Runtime (int4 re-quantised by onnxruntime-genai's builder: a different model from the "
             "GGUF's own Q4_1 weights")

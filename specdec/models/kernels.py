@@ -32,6 +32,7 @@ from torch import nn
 from specdec.files import jsonstore
 from specdec.models import precision as precisions
 from specdec.models.packed import PackedLinear, available, pack_linears, packed_count
+from specdec.models.precision import Precision
 from specdec.models.runtime import crop_cache, forward, new_cache
 
 LAYOUTS = ("plain", "packed")
@@ -85,18 +86,18 @@ def pass_ms(model: nn.Module, rows: int, repeats: int = REPEATS) -> float:
 def set_precision(model: nn.Module, precision: str, blocks=None) -> None:
     """float32: packed layers where oneDNN has them (layouts per row count); else precision.apply.
     `blocks`: a callable giving the GGUF's 4-bit blocks, called only for int4 and intdot."""
-    precisions.apply(model, "float32")
-    if precision == "float32":
+    precisions.apply(model, Precision.FLOAT32)
+    if precision == Precision.FLOAT32:
         if available():
             pack_linears(model)
     else:                                   # apply() unpacks the float32 layouts first
-        gguf = precision in ("int4", "intdot") and blocks is not None
+        gguf = precision in (Precision.INT4, Precision.INTDOT) and blocks is not None
         precisions.apply(model, precision, blocks() if gguf else None)
 
 
 def _timings(model: nn.Module, precision: str) -> dict[str, dict[int, float]]:
     """{"float32/plain": {rows: ms}, ...} or {precision: {rows: ms}}."""
-    if precision == "float32" and packed_count(model):
+    if precision == Precision.FLOAT32 and packed_count(model):
         out = {}
         for layout in LAYOUTS:
             set_layout(model, {rows: layout for rows in ROWS})
@@ -130,7 +131,7 @@ def measure(model: nn.Module, candidates: tuple[str, ...], blocks=None) -> dict:
     step = {p: min(v[1] for name, v in ms.items() if name.split("/")[0] == p) for p in candidates}
     chosen = min(candidates, key=step.get)
     table = {rows: min(LAYOUTS, key=lambda layout: ms[f"float32/{layout}"][rows]) for rows in ROWS} \
-        if chosen == "float32" and "float32/plain" in ms else {}
+        if chosen == Precision.FLOAT32 and "float32/plain" in ms else {}
     return {"precision": chosen, "table": table, "ms": ms, "weight_mb": weight_mb, "bandwidth_gbs": bandwidth_gbs(),
             "cpu": cpu_model(), "torch": torch.__version__, "threads": torch.get_num_threads()}
 
@@ -169,7 +170,7 @@ def _valid(choice, candidates: tuple[str, ...]) -> bool:
             and num(choice.get("bandwidth_gbs", 0.0)))
 
 
-def choose(model: nn.Module, precision: str = precisions.PRECISION_AUTO, blocks=None) -> dict:
+def choose(model: nn.Module, precision: str = Precision.AUTO, blocks=None) -> dict:
     """Set how `model` multiplies (forced, kept from an earlier timing, or timed now) and return
     the choice. `blocks`: a callable giving the GGUF's 4-bit blocks (read only if int4 is tried)."""
     forced = _forced_layout()
@@ -190,16 +191,16 @@ def _forced_layout() -> str | None:
 
 def _candidates(precision: str, forced: str | None) -> tuple[str, ...]:
     """The precisions to choose among: a pinned layout is a float32 one."""
-    if forced and precision in (precisions.PRECISION_AUTO, "float32"):
-        return ("float32",)
-    return precisions.available() if precision == precisions.PRECISION_AUTO else (precision,)
+    if forced and precision in (Precision.AUTO, Precision.FLOAT32):
+        return (Precision.FLOAT32,)
+    return precisions.available() if precision == Precision.AUTO else (precision,)
 
 
 def _pick(model: nn.Module, candidates: tuple[str, ...], forced: str | None, blocks) -> dict:
     """Nothing to time (a pinned layout, or one precision other than float32), else the timing."""
-    if forced and candidates == ("float32",):
-        return {"precision": "float32", "table": {rows: forced for rows in ROWS}, "forced": True}
-    if candidates != ("float32",) and len(candidates) == 1:
+    if forced and candidates == (Precision.FLOAT32,):
+        return {"precision": Precision.FLOAT32, "table": {rows: forced for rows in ROWS}, "forced": True}
+    if candidates != (Precision.FLOAT32,) and len(candidates) == 1:
         return {"precision": candidates[0], "table": {}, "forced": True}
     return _kept_or_timed(model, candidates, blocks)
 
@@ -217,7 +218,7 @@ def _kept_or_timed(model: nn.Module, candidates: tuple[str, ...], blocks) -> dic
 def _apply(model: nn.Module, choice: dict, blocks) -> None:
     """Put the choice into the model, and tag it there for choice_of / describe."""
     set_precision(model, choice["precision"], blocks)
-    if choice["precision"] == "float32" and choice["table"]:
+    if choice["precision"] == Precision.FLOAT32 and choice["table"]:
         set_layout(model, choice["table"])
     model.kernel_choice = choice
 
@@ -238,7 +239,7 @@ def describe(model: nn.Module) -> str:
     if not choice:
         return "float32 (torch's plain linear)"
     how = "chosen" if choice.get("forced") else f"the fastest step timed on {choice.get('cpu', 'this CPU')}"
-    if choice["precision"] != "float32":
+    if choice["precision"] != Precision.FLOAT32:
         return f"{precisions.describe(model)} ({how})"
     table = {int(r): layout for r, layout in choice["table"].items()}
     parts = [f"{rows} row{'s' if rows > 1 else ''}: {layout}" for rows, layout in sorted(table.items())]

@@ -18,12 +18,12 @@ from specdec.errors import LoadError
 from specdec.models import backend as backends
 from specdec.models import gguf, head8, kernels, q4_1, sizing
 from specdec.models import precision as precisions
-from specdec.models.backend import BACKEND_AUTO, TorchBackend
+from specdec.models.backend import BACKEND_AUTO, Backend, TorchBackend
 from specdec.models.feature import FeatureDraft, is_feature_folder, load_feature_draft
 from specdec.models.intdot import available as intdot_available
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, converted_folder, is_converted, resolve, source_gguf
 from specdec.models.packed import memory_bound, pack_draft
-from specdec.models.precision import PRECISION_AUTO, PRECISIONS
+from specdec.models.precision import PRECISION_AUTO, PRECISIONS, Precision
 from specdec.models.precision import available as available_precisions
 from specdec.models.reduced_vocab import ReducedVocabLM, read_vocab
 from specdec.wording import N_
@@ -49,7 +49,7 @@ class Pair:
     def passes_for(self, chain: bool):
         """The backend a run verifies on: the pair's, if it serves that kind of round, else torch."""
         chosen = self.passes
-        return chosen if chain or chosen.name == "torch" else TorchBackend(self.target, self.vocab_size)
+        return chosen if chain or chosen.name == Backend.TORCH else TorchBackend(self.target, self.vocab_size)
 
     @property
     def reads_features(self) -> bool:
@@ -287,10 +287,10 @@ def check_pair(target, draft, tokenizer, draft_tokenizer) -> None:
 
 
 def make_pair(target, draft, tokenizer, target_name="target", draft_name="draft",
-              draft_tokenizer=None, backend: str = "torch") -> Pair:
+              draft_tokenizer=None, backend: str = Backend.TORCH) -> Pair:
     """Assemble a Pair from loaded objects (tests build tiny models from configs)."""
     check_pair(target, draft, tokenizer, draft_tokenizer)
-    if draft is not None and precisions.of(target) == "intdot" and intdot_available():
+    if draft is not None and precisions.of(target) == Precision.INTDOT and intdot_available():
         precisions.draft_intdot(draft)  # the draft on the target's kernels: a small part of a step
     else:
         pack_draft(target, draft)      # half its bytes beside a memory-bound target

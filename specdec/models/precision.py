@@ -25,6 +25,8 @@ distribution one-token steps compute.
 """
 from __future__ import annotations
 
+from enum import StrEnum
+
 import torch
 import torch.nn.functional as F
 from torch import nn
@@ -36,8 +38,18 @@ from specdec.models.intdot import norm as rows_norm
 from specdec.models.intdot.linear import IntDotLinear, groups_of
 from specdec.models.intdot.linear import make as make_intdot
 
-PRECISIONS = ("float32", "bfloat16", "int4", "intdot")
-PRECISION_AUTO = "auto"           # the default: the fastest of PRECISIONS on this CPU (kernels.choose)
+
+class Precision(StrEnum):
+    """What a target's linear layers multiply in (the values are --precision's and the records' names)."""
+    AUTO = "auto"                 # the default: the fastest of PRECISIONS on this CPU (kernels.choose)
+    FLOAT32 = "float32"
+    BFLOAT16 = "bfloat16"
+    INT4 = "int4"
+    INTDOT = "intdot"
+
+
+PRECISIONS = (Precision.FLOAT32, Precision.BFLOAT16, Precision.INT4, Precision.INTDOT)
+PRECISION_AUTO = Precision.AUTO
 # oneDNN's bfloat16 linear gives a row the same result beside up to 32 others, not beyond (measured
 # on the Xeon above); wider passes are cut into such pieces so every row matches a one-row step.
 ROWS_SAME = 32
@@ -121,7 +133,7 @@ class Int4Linear(nn.Linear):
         return out.reshape(*x.shape[:-1], self.out_features)
 
 
-KINDS = {Bf16Linear: "bfloat16", Int4Linear: "int4", IntDotLinear: "intdot"}
+KINDS = {Bf16Linear: Precision.BFLOAT16, Int4Linear: Precision.INT4, IntDotLinear: Precision.INTDOT}
 
 
 def _linears(model: nn.Module):
@@ -139,19 +151,19 @@ def apply(model: nn.Module, precision: str, blocks: dict | None = None) -> None:
     `blocks`: module name -> (q, scale, low) of 4-bit groups read from a GGUF."""
     if precision not in PRECISIONS:
         raise ValueError(f"precision must be one of {', '.join(PRECISIONS)}, not {precision!r}")
-    if precision != "float32":
+    if precision != Precision.FLOAT32:
         packing.unpack_linears(model)
     for name, module in _linears(model):
         if type(module) in KINDS:
             _reset(module)
-        if precision == "float32" or module.weight.device.type != "cpu":
+        if precision == Precision.FLOAT32 or module.weight.device.type != "cpu":
             continue
         head = module is model.get_output_embeddings()
-        if precision == "intdot":
+        if precision == Precision.INTDOT:
             # the head as Q8_0 (SmolLM2's GGUF stores it so), every other layer as Q4_1
             make_intdot(module, "q8_0" if head else "q4_1", None if head else (blocks or {}).get(name),
                         gguf=head and bool(blocks))
-        elif precision == "int4" and not head and int4_fits(module):
+        elif precision == Precision.INT4 and not head and int4_fits(module):
             module.__class__ = Int4Linear
             if blocks and name in blocks:
                 module.blocks = blocks[name]
@@ -159,10 +171,10 @@ def apply(model: nn.Module, precision: str, blocks: dict | None = None) -> None:
         else:
             module.__class__ = Bf16Linear
             module.copy()
-    _c_modules(model, precision == "intdot")
-    attention.use(model, precision != "float32")     # rows as one-token steps compute them
-    model.precision = precision
-    model.precision_source = "gguf" if precision in ("int4", "intdot") and blocks else "rounded"
+    _c_modules(model, precision == Precision.INTDOT)
+    attention.use(model, precision != Precision.FLOAT32)     # rows as one-token steps compute them
+    model.precision = Precision(precision)
+    model.precision_source = "gguf" if precision in (Precision.INT4, Precision.INTDOT) and blocks else "rounded"
 
 
 def _c_modules(model: nn.Module, on: bool) -> None:
@@ -190,7 +202,7 @@ def draft_intdot(draft: nn.Module) -> int:
         _c_modules(draft, True)
         for model in _pretrained(draft):          # rows in C: its lean pass then runs layer.c
             attention.use(model, True)
-    draft.precision = "intdot" if changed else of(draft)
+    draft.precision = Precision.INTDOT if changed else of(draft)
     return changed
 
 
@@ -201,7 +213,7 @@ def _pretrained(module: nn.Module) -> list:
 
 
 def of(model: nn.Module) -> str:
-    return getattr(model, "precision", "float32")
+    return getattr(model, "precision", Precision.FLOAT32)
 
 
 def weight_bytes(model: nn.Module) -> int:
@@ -211,7 +223,7 @@ def weight_bytes(model: nn.Module) -> int:
     for _, m in _linears(model):
         n = m.weight.numel()
         kind = KINDS.get(type(m))
-        if kind == "intdot":
+        if kind == Precision.INTDOT:
             kind = m.kind
         total += n * {"bfloat16": 2, "int4": 0.5 + 4 / GROUP, "q4_1": 0.5 + 8 / GROUP,
                       "q8_0": 1 + 4 / GROUP}.get(kind, m.weight.element_size())
@@ -220,10 +232,10 @@ def weight_bytes(model: nn.Module) -> int:
 
 def describe(model: nn.Module) -> str:
     precision = of(model)
-    if precision == "int4":
+    if precision == Precision.INT4:
         source = "the GGUF's Q4_1 blocks" if model.precision_source == "gguf" else "rounded from float weights"
         return f"int4 weights in groups of {GROUP} ({source}), LM head in bfloat16"
-    if precision == "intdot":
+    if precision == Precision.INTDOT:
         return _describe_intdot(model)
     return LABELS[precision]
 

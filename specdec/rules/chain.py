@@ -10,12 +10,20 @@ residual is p with d removed.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 import torch
 
 from specdec.rules.sampling import argmax, sample, uniform
 
 RESIDUAL_EPS = 1e-12   # below this total mass the residual is numerically empty
+
+
+class FinalKind(StrEnum):
+    """Where the token the target adds at the end of a round comes from."""
+    CORRECTION = "correction"       # the residual at the first rejection
+    BONUS = "bonus"                 # p_{k+1}, after every draft was accepted
+    TARGET = "target"               # p itself: the round drafted nothing (k = 0)
 
 
 def accept_probability(p_d: float, q_d: float) -> float:
@@ -41,7 +49,7 @@ class Verdict:
     draws: tuple[float, ...]        # u_i for each examined position (len = n_accepted + rejected)
     ratios: tuple[float, ...]       # min(1, p/q) for every drafted position
     token: int                      # correction or bonus
-    kind: str                       # "correction" | "bonus"
+    kind: FinalKind                 # CORRECTION or BONUS
     source: torch.Tensor            # (V,) the distribution `token` was drawn from
 
 
@@ -57,9 +65,9 @@ def verify_sampled(drafts: list[int], draft_probs: torch.Tensor, target_probs: t
         draws.append(uniform(generator))
         if draws[-1] > ratios[i]:                               # rejected at i
             source = residual(target_probs[i], draft_probs[i])
-            return Verdict(i, tuple(draws), ratios, sample(source, generator), "correction", source)
+            return Verdict(i, tuple(draws), ratios, sample(source, generator), FinalKind.CORRECTION, source)
     source = target_probs[k]
-    return Verdict(k, tuple(draws), ratios, sample(source, generator), "bonus", source)
+    return Verdict(k, tuple(draws), ratios, sample(source, generator), FinalKind.BONUS, source)
 
 
 def verify_greedy(drafts: list[int], target_probs: torch.Tensor) -> Verdict:
@@ -68,5 +76,5 @@ def verify_greedy(drafts: list[int], target_probs: torch.Tensor) -> Verdict:
     best = argmax(target_probs).tolist()                       # (k+1,)
     ratios = tuple(1.0 if best[i] == d else 0.0 for i, d in enumerate(drafts))
     n = next((i for i in range(k) if best[i] != drafts[i]), k)
-    kind = "bonus" if n == k else "correction"
+    kind = FinalKind.BONUS if n == k else FinalKind.CORRECTION
     return Verdict(n, (), ratios, best[n], kind, target_probs[n])

@@ -20,11 +20,19 @@ Greedy: follow the child equal to argmax p, else emit argmax p.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 import torch
 
 from specdec.rules.chain import RESIDUAL_EPS, accept_probability, residual
 from specdec.rules.sampling import argmax, sample, uniform
+
+
+class TreeRule(StrEnum):
+    """How a node's drafted children are verified (this module's rules)."""
+    DETERMINISTIC = "deterministic"   # distinct children chosen without sampling: point masses
+    SAMPLED = "sampled"               # independent draws from q: min(1, p/q) and the residual
+    GREEDY = "greedy"                 # T = 0: follow the child equal to argmax p
 
 
 @dataclass(frozen=True)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import torch
 
-from specdec.rules.chain import Verdict, beta
+from specdec.rules.chain import FinalKind, Verdict, beta
 from specdec.trace.rounds import Final, Position, make_dist
 
 
@@ -35,7 +35,7 @@ def positions(tokenizer, drafts: list[int], draft_probs: torch.Tensor,
 
 def final(tokenizer, verdict: Verdict, target_probs: torch.Tensor, drafted: int,
           lean: bool) -> Final:
-    kind = "target" if drafted == 0 else verdict.kind
+    kind = FinalKind.TARGET if drafted == 0 else verdict.kind
     p = float(target_probs[verdict.n_accepted][verdict.token])
     return Final(token=verdict.token, text=token_text(tokenizer, verdict.token), kind=kind, p=p,
                  source=None if lean else make_dist(verdict.source))

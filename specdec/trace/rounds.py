@@ -13,7 +13,9 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
+from specdec.rules.chain import FinalKind
 from specdec.rules.draft_tree import ancestors
+from specdec.rules.tree import TreeRule
 
 FULL_VOCAB_LIMIT = 16_384
 TOP_N = 50
@@ -68,7 +70,7 @@ class Final:
     """The token the target adds at the end of every round."""
     token: int
     text: str
-    kind: str                # "correction" (residual) | "bonus" (p_{k+1}) | "target" (k = 0)
+    kind: FinalKind          # CORRECTION (residual) | BONUS (p_{k+1}) | TARGET (k = 0)
     p: float                 # target probability of this token at its position
     source: Dist | None      # the distribution it was drawn from (residual or p)
 
@@ -111,7 +113,7 @@ class TreeNode:
 @dataclass(frozen=True)
 class Tree:
     nodes: tuple[TreeNode, ...]
-    rule: str                # "deterministic" | "sampled" | "greedy": how children were verified
+    rule: TreeRule           # how children were verified
     width: int               # children per expanded node (at most)
     budget: int              # drafted nodes (at most)
     root_target: Dist | None # p at the root (the last token of the prefix)

@@ -22,6 +22,8 @@ import typing
 from typing import Callable
 
 from specdec.errors import InputError
+from specdec.rules.chain import FinalKind
+from specdec.rules.tree import TreeRule
 
 MAX_BYTES = 32 * 2**20          # a long run with full distributions is a few MB
 MAX_DEPTH = 12                  # a valid run nests 8 deep (run, rounds, round, tree, nodes, ...)
@@ -29,10 +31,10 @@ MAX_TEXT = 100_000              # characters in one string (a prompt)
 MAX_ITEMS = 1_000_000           # entries in one list (a full distribution is one list)
 MAX_ID = 2**31 - 1
 VERDICTS = ("accepted", "rejected", "discarded")
-FINAL_KINDS = ("correction", "bonus", "target")
+FINAL_KINDS = tuple(FinalKind)
 STOPS = ("eos", "max_new_tokens", "context window")
 TREE_VERDICTS = ("accepted", "rejected", "untried")
-TREE_RULES = ("deterministic", "sampled", "greedy")
+TREE_RULES = tuple(TreeRule)
 
 
 class TraceError(InputError):

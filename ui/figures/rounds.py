@@ -9,6 +9,7 @@ from typing import Callable
 
 import plotly.graph_objects as go
 
+from specdec.rules.chain import FinalKind
 from specdec.rules.sampling import NEAR_TIE
 from specdec.trace.run import Dist, Position, Round
 from specdec.wording import _
@@ -116,7 +117,7 @@ def source_figure(rnd: Round, label: Label) -> go.Figure:
         return greedy_source_figure(rnd, label)
     final, kind = rnd.final, rnd.final.kind
     dists = [final.source]
-    rejected = (rnd.positions[rnd.n_accepted] if kind == "correction" and
+    rejected = (rnd.positions[rnd.n_accepted] if kind == FinalKind.CORRECTION and
                 len(rnd.positions) > rnd.n_accepted else None)      # a chain's rejected draft
     if rejected is not None and rejected.target is not None:
         dists += [rejected.target, rejected.draft]

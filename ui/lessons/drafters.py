@@ -6,6 +6,7 @@ import statistics
 from dataclasses import dataclass, replace
 
 from specdec.bench.measure import clock_for, drafter_cost, machine_load, timed
+from specdec.bench.record import Clock
 from specdec.prompts import Prompt, as_input
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
@@ -30,12 +31,12 @@ def variants(drafts: list[str], policy_draft: str, exit_layer: int) -> list[Vari
     return out
 
 
-def _tps(pooled: dict, clock: str = "wall") -> float:
-    seconds = pooled.get("cpu_seconds", 0.0) if clock == "cpu" else pooled["seconds"]
+def _tps(pooled: dict, clock: Clock = Clock.WALL) -> float:
+    seconds = pooled.get("cpu_seconds", 0.0) if clock == Clock.CPU else pooled["seconds"]
     return pooled["tokens"] / seconds if seconds else 0.0
 
 
-def _ups(spec: list[dict], base: list[dict], kind: str, clock: str) -> list[float]:
+def _ups(spec: list[dict], base: list[dict], kind: str, clock: Clock) -> list[float]:
     return [_tps(s[kind], clock) / _tps(b[kind], clock) for s, b in zip(spec, base)
             if _tps(b[kind], clock)] or [0.0]
 
@@ -51,7 +52,7 @@ def _rows(label: str, spec: list[dict], base: list[dict], c: float, load: float)
                      "mean_acceptance_length": m.mean_acceptance_length, "c": c,
                      "speedup": statistics.median(ups), "speedup_min": min(ups),
                      "speedup_max": max(ups), "clock": clock,
-                     "speedup_wall": statistics.median(_ups(spec, base, kind, "wall")), "load": load})
+                     "speedup_wall": statistics.median(_ups(spec, base, kind, Clock.WALL)), "load": load})
     return rows
 
 
@@ -104,6 +105,6 @@ def figure_key(target: str, settings: Settings, all_variants: list[Variant], pro
         texts = [p.prompt for p in prompts if row["kind"] in ("all", p.kind)]
         s = replace(settings, drafter=v.drafter, policy=v.policy)
         return store.key(target, v.draft, s, s.k, store.PromptSet.of(texts, chat, settings.max_new_tokens,
-                                                                  f"drafters/{row['kind']}"), row.get("clock", "wall"),
-                         ran)
+                                                                  f"drafters/{row['kind']}"),
+                         row.get("clock", Clock.WALL), ran)
     return key_of

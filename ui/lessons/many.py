@@ -15,6 +15,7 @@ from typing import Callable
 
 from specdec.bench.clock import stopwatch
 from specdec.bench.measure import clock_for, machine_load
+from specdec.bench.record import Clock
 from specdec.engine.decoder import generate
 from specdec.settings import Settings
 
@@ -73,9 +74,9 @@ def compare(arms: list[Arm], prompts: list, progress: Progress = lambda *_: None
             "prompts": len(prompts)}
 
 
-def values(runs: list[dict], metric: str, clock: str = "wall") -> list[float]:
+def values(runs: list[dict], metric: str, clock: Clock = Clock.WALL) -> list[float]:
     """The metric's per-prompt values (tokens/s on `clock`), skipping runs without one."""
-    field = "tokens_per_cpu_s" if metric == "tokens_per_s" and clock == "cpu" else metric
+    field = "tokens_per_cpu_s" if metric == "tokens_per_s" and clock == Clock.CPU else metric
     return [r[field] for r in runs if r.get(field) is not None]
 
 
@@ -96,7 +97,7 @@ def paired(result: dict, metric: str) -> tuple[int, int]:
     """(prompts where the first arm's value is higher, prompts with both values): a paired
     count, so one easy prompt cannot carry the average alone."""
     a, b = (result["runs"][name] for name in result["arms"][:2])
-    field = "tokens_per_cpu_s" if metric == "tokens_per_s" and result["clock"] == "cpu" else metric
+    field = "tokens_per_cpu_s" if metric == "tokens_per_s" and result["clock"] == Clock.CPU else metric
     both = [(x[field], y[field]) for x, y in zip(a, b) if x.get(field) is not None and y.get(field) is not None]
     return sum(x > y for x, y in both), len(both)
 

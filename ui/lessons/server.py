@@ -16,11 +16,12 @@ from dataclasses import replace
 from typing import Callable
 
 from specdec.bench.batching import batch_bench
+from specdec.drafters.base import Shape
 from specdec.drafters.registry import DRAFTERS, chain_for
 from specdec.engine.batch import generate_batch
 from specdec.engine.decoder import Decoder, generate
 from specdec.engine.serving import PrefixCache, Request, arrivals, serve
-from specdec.settings import LENGTHS, Settings
+from specdec.settings import LENGTHS, Mode, Settings
 from specdec.wording import _
 
 SIZES = (1, 2, 4, 8, 16)
@@ -71,7 +72,7 @@ def kv_per_token(pair, prompt, settings: Settings) -> dict:
     decoder = Decoder(pair, prompt, replace(settings, max_new_tokens=LENGTHS.kv_probe))
     for _round in decoder:
         pass
-    own = DRAFTERS[settings.drafter].keeps_cache and settings.mode == "speculative"
+    own = DRAFTERS[settings.drafter].keeps_cache and settings.mode == Mode.SPECULATIVE
     return {"target": _bytes(decoder.target_cache), "draft": _bytes(decoder.drafter.cache if own else None),
             "prompt_tokens": len(decoder.prompt_ids)}
 
@@ -85,8 +86,8 @@ def _bytes(cache) -> float | None:
 
 def summary(result: dict) -> dict:
     """From a sweep: the largest speedup and where, the crossover, the pass price's growth."""
-    spec = [r for r in result["rows"] if r["mode"] == "speculative"]
-    base = {r["batch"]: r for r in result["rows"] if r["mode"] == "autoregressive"}
+    spec = [r for r in result["rows"] if r["mode"] == Mode.SPECULATIVE]
+    base = {r["batch"]: r for r in result["rows"] if r["mode"] == Mode.AUTOREGRESSIVE}
     best = max(spec, key=lambda r: r["speedup"])
     first, last = spec[0], spec[-1]
     return {"best": best["speedup"], "best_batch": best["batch"], "crossover": result.get("crossover"),
@@ -117,7 +118,7 @@ def speculative(settings: Settings, pair) -> Settings:
     """The page's settings: the sidebar's, speculative, with a chain drafter (a batch cannot
     run a tree round; a pair without a draft model drafts by n-gram lookup)."""
     s = replace(settings, mode="speculative")
-    if DRAFTERS[s.drafter].shape != "chain" or (DRAFTERS[s.drafter].needs_draft_model and pair.draft is None):
+    if DRAFTERS[s.drafter].shape != Shape.CHAIN or (DRAFTERS[s.drafter].needs_draft_model and pair.draft is None):
         s = replace(s, drafter=chain_for(pair is not None and pair.draft is not None).name)
     return s
 

@@ -22,7 +22,7 @@ from specdec.bench.measure import (
     timed,
     verify_cost,
 )
-from specdec.bench.record import Bench, BenchFileError, Row, RowKind, Setting
+from specdec.bench.record import Bench, BenchFileError, Clock, Row, RowKind, Setting
 from specdec.settings import Settings
 from specdec.trace.theory import (
     expected_speedup,
@@ -75,12 +75,13 @@ def _row(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0,
     m = spec[0].metrics                      # counts do not depend on timing: the first repeat
     alpha, clock = m.mean_beta or 0.0, clock_for(load)
     ups = speedups(spec, base, clock) or [0.0]
-    other = speedups(spec, base, "wall" if clock == "cpu" else "cpu") or [0.0]
+    other_clock = Clock.WALL if clock == Clock.CPU else Clock.CPU
+    other = speedups(spec, base, other_clock) or [0.0]
     return {"k": k, "alpha": alpha, "acceptance_rate": m.acceptance_rate or 0.0,
             "tokens_per_round": m.mean_acceptance_length or 0.0, "c": c,
             "speedup": statistics.median(ups), "speedup_min": min(ups), "speedup_max": max(ups),
             "clock": clock, f"speedup_{clock}": statistics.median(ups),
-            f"speedup_{'wall' if clock == 'cpu' else 'cpu'}": statistics.median(other),
+            f"speedup_{other_clock}": statistics.median(other),
             "repeats": len(ups), "load": load,
             "theory_tokens": expected_tokens(alpha, k), "theory_speedup": expected_speedup(alpha, k, c),
             "verify_cost": v, "theory_speedup_v": speedup_with_verify(alpha, k, c, v),
@@ -176,7 +177,7 @@ def temperature_sweep(pair, prompts: list[str], temps: list[float], settings: Se
 
 def ksweep_figure(names, settings: Settings, prompts: store.PromptSet, ran: store.Ran = store.DEFAULT_RAN):
     """The store key of a k-sweep row: the active pair and drafter at the row's k."""
-    return lambda row: store.key(names[0], names[1], settings, row["k"], prompts, row.get("clock", "wall"), ran)
+    return lambda row: store.key(names[0], names[1], settings, row["k"], prompts, row.get("clock", Clock.WALL), ran)
 
 
 def tradeoff_figure(target: str, settings: Settings, prompts: store.PromptSet, ran: store.Ran = store.DEFAULT_RAN):
@@ -184,11 +185,11 @@ def tradeoff_figure(target: str, settings: Settings, prompts: store.PromptSet, r
     def key_of(row: dict):
         if "exit_layer" in row:                    # an early-exit draft: no draft model
             s = replace(settings, drafter="early-exit", exit_layer=row["exit_layer"])
-            return store.key(target, None, s, settings.k, prompts, row.get("clock", "wall"), ran)
+            return store.key(target, None, s, settings.k, prompts, row.get("clock", Clock.WALL), ran)
         ngram = row["draft"] == "n-gram lookup"
         s = replace(settings, drafter="ngram" if ngram else "model")
         return store.key(target, None if ngram else row["draft"], s, settings.k, prompts,
-                         row.get("clock", "wall"), ran)
+                         row.get("clock", Clock.WALL), ran)
     return key_of
 
 
@@ -208,7 +209,7 @@ def spread_warning(rows: list[dict]) -> str | None:
 
 def clock_note(rows: list[dict]) -> str | None:
     """When the machine was busy: the speedups shown are on CPU time, with the wall-clock ones."""
-    busy = [r for r in rows if r.get("clock") == "cpu"]
+    busy = [r for r in rows if r.get("clock") == Clock.CPU]
     if not busy:
         return None
     load = max(r.get("load", 0.0) for r in busy)

@@ -21,6 +21,7 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Callable
 
+from specdec.bench.record import Clock
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.backend import BACKEND_AUTO
 from specdec.models.precision import PRECISION_AUTO
@@ -101,7 +102,7 @@ class Key:
     k: int
     temperature: float
     prompts: PromptSet
-    clock: str
+    clock: Clock
     threads: int = 0          # torch threads (filled in by `key`, from Ran)
     precision: str = PRECISION_AUTO   # the target's precision as the sidebar asked for it: Ran.label()
 
@@ -114,7 +115,7 @@ class Key:
                 self.precision)
 
 
-def key(target: str, draft: str | None, settings, k: int, prompts: PromptSet, clock: str,
+def key(target: str, draft: str | None, settings, k: int, prompts: PromptSet, clock: Clock,
         ran: Ran = DEFAULT_RAN) -> Key:
     """The key of a figure measured with `settings` (a Settings) at k: the drafter and the
     policy carry the settings they read (exit layer, tree shape, confidence threshold)."""
@@ -205,8 +206,8 @@ def elsewhere(k: Key, source: str) -> list[tuple[Key, dict]]:
     return sorted(found, key=lambda e: (-e[1].get("at", 0), -e[0].prompts.size))   # a whole set first
 
 
-def clock_name(clock: str) -> str:
-    return _("CPU time") if clock == "cpu" else _("wall-clock")
+def clock_name(clock: Clock) -> str:
+    return _("CPU time") if clock == Clock.CPU else _("wall-clock")
 
 
 def set_name(p: PromptSet, kind_name: Callable[[str], str] = str) -> str:

@@ -13,7 +13,7 @@ from specdec.bench.measure import step_ms
 from specdec.drafters.registry import chain_for
 from specdec.engine.decoder import generate
 from specdec.engine.prompt import Prompt
-from specdec.rules.tree import verify_deterministic_children, verify_sampled_children, wrong_match_rule
+from specdec.rules.tree import TreeRule, verify_deterministic_children, verify_sampled_children, wrong_match_rule
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
 from specdec.wording import N_, _
@@ -88,8 +88,8 @@ def pass_prices(model, vocab: int, sizes=(1, 4, 8, 16, 32), reps: int = 15) -> d
 
 
 RULES = {   # shown through _()
-    N_("sampled children, min(1, p/q) and the residual"): "sampled",
-    N_("top-w children as point masses, p(x) and remove x"): "deterministic",
+    N_("sampled children, min(1, p/q) and the residual"): TreeRule.SAMPLED,
+    N_("top-w children as point masses, p(x) and remove x"): TreeRule.DETERMINISTIC,
     N_("wrong: sample one target token per child, keep a match"): "wrong",
 }
 
@@ -102,10 +102,10 @@ def first_token_law(rule: str, p: torch.Tensor, q: torch.Tensor, width: int, n: 
     counts = torch.zeros_like(p, dtype=torch.float64)
     top = q.topk(width).indices.tolist()
     for _draw in range(n):
-        if rule == "sampled":
+        if rule == TreeRule.SAMPLED:
             kids = torch.multinomial(q, width, replacement=True, generator=g).tolist()
             v = verify_sampled_children(kids, q, p, g)
-        elif rule == "deterministic":
+        elif rule == TreeRule.DETERMINISTIC:
             kids, v = top, verify_deterministic_children(top, p, g)
         else:
             kids, v = top, wrong_match_rule(top, p, g)

@@ -12,6 +12,7 @@ import statistics
 from dataclasses import dataclass, replace
 
 from specdec.bench.measure import clock_for, machine_load, timed
+from specdec.bench.record import Clock
 from specdec.prompts import Prompt, as_input
 from specdec.settings import Settings
 from specdec.trace.metrics import Metrics, summarize
@@ -34,13 +35,13 @@ class PromptResult:
     def metrics(self) -> Metrics:
         return summarize(self.rounds)
 
-    def rates(self, clock: str = "wall") -> tuple[tuple[float, ...], tuple[float, ...]]:
+    def rates(self, clock: Clock = Clock.WALL) -> tuple[tuple[float, ...], tuple[float, ...]]:
         """(speculative, autoregressive) tokens/s per repeat on that clock."""
-        if clock == "cpu":
+        if clock == Clock.CPU:
             return self.spec_cpu_tokens_per_s, self.base_cpu_tokens_per_s
         return self.spec_tokens_per_s, self.base_tokens_per_s
 
-    def speedup_on(self, clock: str = "wall") -> float:
+    def speedup_on(self, clock: Clock = Clock.WALL) -> float:
         """Median over the repeats of speculative over autoregressive tokens/s."""
         ups = [s / b for s, b in zip(*self.rates(clock)) if b]
         return statistics.median(ups) if ups else 0.0
@@ -49,7 +50,7 @@ class PromptResult:
 def clock_of(results: list[PromptResult], load: float) -> str:
     """CPU time when the machine was busy and every result has it (measure.clock_for)."""
     has_cpu = all(r.spec_cpu_tokens_per_s and r.base_cpu_tokens_per_s for r in results)
-    return clock_for(load) if has_cpu else "wall"
+    return clock_for(load) if has_cpu else Clock.WALL
 
 
 def run_set(pair, prompts: list[Prompt], settings: Settings, progress, chat: bool = False,
@@ -93,7 +94,7 @@ def group_metrics(results: list[PromptResult], key) -> dict[str, Metrics]:
     return {name: summarize(rounds) for name, rounds in groups.items()}
 
 
-def group_speedup(results: list[PromptResult], key, clock: str = "wall") -> dict[str, list[float]]:
+def group_speedup(results: list[PromptResult], key, clock: Clock = Clock.WALL) -> dict[str, list[float]]:
     """Speedup per group and repeat on `clock`: summed time of both modes (time-weighted)."""
     groups: dict[str, list[PromptResult]] = {}
     for r in results:
