@@ -56,17 +56,24 @@ def choose(profile: Profile | None, alphas: dict[float, float]):
 
 def headline(calc: elsewhere.Calculation, draft) -> None:
     best = calc.best
-    st.write(_("There a target step takes at least **{step:.2f} ms** and a {draft} draft step {draft_ms:.3f} ms, "
-               "so a draft costs **c = {c:.3f}** of a step; a pass of {m} tokens costs {v:.2f} steps. With the "
-               "default pair's acceptance (α = {alpha:.2f}) speculation would reach **{best:.2f}×** at "
-               "k = {k}.").format(step=calc.step_ms, draft=draft.name, draft_ms=calc.draft_ms, c=calc.c,
-                                  m=best.k + 1, v=best.v, alpha=calc.alpha, best=best.speedup, k=best.k))
+    st.write(_("On that machine a target step takes at least **{step:.2f} ms** and a {draft} draft step "
+               "{draft_ms:.3f} ms, so a draft costs **c = {c:.3f}** of a step; a pass of {m} tokens costs "
+               "{v:.2f} steps. With the default pair's acceptance (α = {alpha:.2f}) speculation would reach "
+               "**{best:.2f}×** at k = {k}.").format(step=calc.step_ms, draft=draft.name, draft_ms=calc.draft_ms,
+                                                      c=calc.c, m=best.k + 1, v=best.v, alpha=calc.alpha,
+                                                      best=best.speedup, k=best.k))
+
+
+def _number(value: float | None) -> float:
+    """A published figure, or NaN where none was published (an empty cell, not "None")."""
+    return float("nan") if value is None else value
 
 
 def anchors() -> None:
     """Published speedups, labelled as such, with what one of their rounds cost where computable."""
     rows = [{_("method"): _(a.method), _("published speedup"): _(a.speedup) + "×",
-             _("tokens a step"): a.tokens, _("a round in target steps"): a.round_steps, _("source"): _(a.setting)}
+             _("tokens a step"): _number(a.tokens), _("a round in target steps"): _number(a.round_steps),
+             _("source"): _(a.setting)}
             for a in published.ANCHORS]
     st.caption(_("Published figures, for comparison (none measured here):"))
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
