@@ -109,10 +109,11 @@ def hidden(model, x: torch.Tensor, cache) -> torch.Tensor:
     positions = (torch.arange(x.shape[1], device=x.device) + cache.get_seq_length())[None]
     cos, sin = body.rotary_emb(x, position_ids=positions)
     mask = _mask(model, x, cache, positions)
+    in_c = mask is None and x.shape[0] == 1 and x.dtype == cos.dtype == torch.float32 and cos.shape[0] == 1
+    if in_c:                                    # the one-call layers write x in place: our own copy
+        x, cos, sin = x.contiguous().clone(), cos.contiguous(), sin.contiguous()
     for i, layer in enumerate(body.layers):
-        done = _in_c(layer, x, cos, sin, cache, i) if mask is None else None
-        if done is not None:
-            x = done
+        if in_c and _in_c(layer, x, cos, sin, cache, i):
             continue
         x = x + _attend(layer.self_attn, layer.input_layernorm.forward(x), cos, sin, mask, cache, i,
                         apply_rotary_pos_emb)
@@ -120,24 +121,23 @@ def hidden(model, x: torch.Tensor, cache) -> torch.Tensor:
     return body.norm.forward(x)
 
 
-def _in_c(layer, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, cache, index: int):
-    """The whole layer in one C call (intdot/layer.py: the same functions the modules call, so
-    the same bits), or None where it does not apply (then the modules run one by one)."""
-    attn = layer.self_attn
-    if x.shape[0] != 1 or x.dtype != torch.float32 or cos.dtype != torch.float32 or cos.shape[0] != 1:
-        return None
+def _in_c(layer, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, cache, index: int) -> bool:
+    """The whole layer in one C call on x (1, T, H) in place (intdot/layer.py: the same functions
+    the modules call, so the same bits); False where it does not apply (then the modules run)."""
     plan = layer.__dict__.get("_c_plan")
+    if plan is None and type(layer.mlp.down_proj) is not IntDotLinear:       # bfloat16, int4: the modules
+        return False
     if plan is None or not plan.still():
+        attn = layer.self_attn
         qkv, gate_up = _intdot_stack(attn, QKV), _intdot_stack(layer.mlp, GATE_UP)
         plan = layer.__dict__["_c_plan"] = c_layer.plan(layer, qkv and qkv[0], gate_up and gate_up[0])
         if plan is None:
-            return None
-    shape = (1, attn.config.num_key_value_heads, 0, attn.head_dim)
-    room = _reserve(cache, index, x.shape[1], x.new_empty(shape))
+            return False
+    room = _reserve(cache, index, x.shape[1], plan.empty)
     if room is None:
-        return None
-    keys, values, n = room
-    return c_layer.run(plan.described, x, cos.contiguous(), sin.contiguous(), keys, values, n)
+        return False
+    c_layer.run(plan.described, x, cos, sin, *room)
+    return True
 
 
 def _mask(model, x, cache, positions):

@@ -41,6 +41,7 @@ class Plan:
     def __init__(self, layer: nn.Module, described: Layer, parts: tuple):
         self.described, self.parts = described, parts                  # parts: keeps the records alive
         attn, mlp = layer.self_attn, layer.mlp
+        self.empty = torch.empty(1, described.kv_heads, 0, described.dim)  # (1, Hkv, 0, D): starts a cache
         linears = (attn.q_proj, attn.k_proj, attn.v_proj, attn.o_proj, mlp.gate_proj, mlp.up_proj, mlp.down_proj)
         self.linears = [(m, m.__dict__.get("_records"), *_stamp(m)) for m in linears]
         self.others = [(m, type(m), *_stamp(m)) for m in (layer.input_layernorm, layer.post_attention_layernorm)]
@@ -92,12 +93,10 @@ def _described(layer, parts) -> Layer:
 
 
 def run(described: Layer, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, keys: torch.Tensor,
-        values: torch.Tensor, n: int) -> torch.Tensor:
-    """x (1, T, H) float32 -> the layer's output (a new tensor); cos, sin (1, T, D) contiguous;
-    keys / values: the cache rooms (1, Hkv, cap, D), rows n .. n+T-1 written here."""
-    out = x.contiguous().clone()
-    code = library().intdot_layer(ctypes.byref(described), out.data_ptr(), x.shape[1], cos.data_ptr(),
-                                  sin.data_ptr(), keys.data_ptr(), values.data_ptr(), keys.shape[-2], n)
+        values: torch.Tensor, n: int) -> None:
+    """x (1, T, H) float32 contiguous <- the layer's output, in place; cos, sin (1, T, D)
+    contiguous; keys / values: the cache rooms (1, Hkv, cap, D), rows n .. n+T-1 written here."""
+    code = library().intdot_layer(ctypes.byref(described), x.data_ptr(), x.shape[1], cos.data_ptr(), sin.data_ptr(),
+                                  keys.data_ptr(), values.data_ptr(), keys.shape[-2], n)
     if code != 0:
         raise MemoryError("intdot: no memory for a layer's scratch")
-    return out
