@@ -4,6 +4,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
+from specdec import defaults
 from specdec.bench.record import Clock
 from specdec.prompts import round_robin
 from specdec.settings import LENGTHS
@@ -15,7 +16,7 @@ from ui.lessons import store
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import drafter_name
 from ui.lessons.drafters import compare, figure_key, variants
-from ui.lessons.speed import REPEATS, clock_note, spread_warning
+from ui.lessons.speed import clock_note, spread_warning
 from ui.measured import local, measured
 from ui.round_view import chart
 
@@ -38,10 +39,10 @@ VARIANTS = variants(DRAFTS, POLICY_DRAFT, SETTINGS.exit_layer)
 def measure():
     s = SETTINGS
     key = store.measurement("drafters", (TARGET, None), s, [p.prompt for p in PROMPTS], CHAT, state.ran(),
-                            drafts=DRAFTS, repeats=REPEATS)
+                            drafts=DRAFTS, repeats=defaults.REPEATS)
     rows = measured(
         "drafters", key,
-        lambda pr: compare(loaders.load, TARGET, VARIANTS, PROMPTS, s, pr, repeats=REPEATS, chat=CHAT),
+        lambda pr: compare(loaders.load, TARGET, VARIANTS, PROMPTS, s, pr, repeats=defaults.REPEATS, chat=CHAT),
         on_fresh=lambda fresh: store.file(fresh, KEY_OF, "drafters"),
         button=_("Compare the drafters"),
         intro=_("{n} prompts, {tokens} new tokens, k = {k}, T = {t}; the policies use {draft} "
@@ -60,7 +61,7 @@ if rows:
     shown = [{**r, "drafter": drafter_name(r["drafter"])} for r in overall]
     tables.show(pd.DataFrame(shown).drop(columns=["kind", "load"], errors="ignore"), "drafters_all")
     st.caption(_("speedup: median of {n} interleaved repeats, with their min and max; c: draft "
-                 "step / target one-token step.").format(n=REPEATS))
+                 "step / target one-token step.").format(n=defaults.REPEATS))
     others = store.elsewhere_caption(overall, KEY_OF, "drafters", lambda r: r["drafter"], kind_name)
     speed_set = store.PromptSet.of(family.speed_prompts(CHAT)[0], CHAT, LENGTHS.speed, "speed")
     st.caption(others or _("When it is fast measures these drafts on {other}; this page on {this}: other "

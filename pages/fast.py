@@ -4,8 +4,10 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
+from specdec import defaults
 from specdec.bench.record import Clock
 from specdec.bench.runner import flat_rows
+from specdec.defaults import K_OFFERED, K_SWEEP, TEMPERATURE_SWEEP
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.backend import Backend
 from specdec.settings import LENGTHS
@@ -37,7 +39,7 @@ def theory() -> None:
     st.header(_("1 · Theory (Leviathan et al. 2023, §3)"))
     c1, c2, c3, c4 = st.columns(4)
     alpha = c1.slider(_("α (acceptance rate)"), 0.0, 0.99, 0.8, 0.01, key="fast_alpha")
-    k = c2.slider(_("k (draft length)"), 1, 12, 4, key="fast_k")
+    k = c2.slider(_("k (draft length)"), *K_OFFERED, 4, key="fast_k")
     c = c3.slider(_("c (draft step / target step)"), 0.0, 1.0, 0.15, 0.01, key="fast_c")
     eps = c4.slider(_("ε (extra cost per verified token)"), 0.0, 0.5, 0.0, 0.01, key="fast_eps",
                     help=_("The theorem assumes checking k + 1 tokens in one pass costs one target "
@@ -48,7 +50,7 @@ def theory() -> None:
               help="(1 − α^(k+1)) / (1 − α)")
     m2.metric(_("Expected speedup"), f"{expected_speedup(alpha, k, c + eps):.2f}×",
               help=_("(1 − α^(k+1)) / ((1 − α)(k·c + 1 + k·ε)); Theorem 3.8 is ε = 0"))
-    m3.metric(_("Best k for this α, c and ε"), best_k(alpha, c + eps, 12))   # ε acts as c + ε
+    m3.metric(_("Best k for this α, c and ε"), best_k(alpha, c + eps, K_OFFERED[1]))   # ε acts as c + ε
     chart(lp.theory_figure(alpha, k, c, eps=eps), "fast-theory")
     st.caption(_("Notice: each curve rises, peaks and falls — more drafts mean more chances but each "
                  "costs c; below the dashed line speculation is slower than plain decoding. "
@@ -73,7 +75,7 @@ def warn(rows: list[dict]) -> None:
 
 def ksweep_key(names, settings, chat: bool) -> dict:
     texts, _inputs = family.speed_prompts(chat)
-    return store.measurement("ksweep", names, settings, texts, chat, state.ran(), repeats=speed.REPEATS)
+    return store.measurement("ksweep", names, settings, texts, chat, state.ran(), repeats=defaults.REPEATS)
 
 
 def speed_set(chat: bool) -> store.PromptSet:
@@ -115,7 +117,7 @@ def measured(pair, names) -> None:
     key = ksweep_key(names, settings, chat)
     key_of = speed.ksweep_figure(names, settings, speed_set(chat), state.ran())
     rows = measured_result(
-        "ksweep", key, lambda pr: speed.k_sweep(pair, inputs, list(range(1, 9)), settings, pr, speed.REPEATS),
+        "ksweep", key, lambda pr: speed.k_sweep(pair, inputs, list(K_SWEEP), settings, pr, defaults.REPEATS),
         on_fresh=lambda fresh: store.file(fresh, key_of, "ksweep"),
         button=_("Measure k = 1 … 8 here"),
         intro=_("Runs speculative and autoregressive generation on {n} bundled prompts ({tokens} "
@@ -169,11 +171,11 @@ def tradeoff(pair, names) -> None:
     texts, inputs = family.speed_prompts(chat)
     exits = family.too_big_exits(target)
     key = store.measurement("tradeoff", (target, None), settings, texts, chat, state.ran(), drafts=drafts,
-                            repeats=speed.REPEATS, **({"exits": list(exits)} if exits else {}))
+                            repeats=defaults.REPEATS, **({"exits": list(exits)} if exits else {}))
     key_of = speed.tradeoff_figure(target, settings, speed_set(chat), state.ran())
     rows = measured_result(
         "tradeoff", key,
-        lambda pr: speed.draft_tradeoff(loaders.load, target, drafts, inputs, settings, pr, speed.REPEATS, exits),
+        lambda pr: speed.draft_tradeoff(loaders.load, target, drafts, inputs, settings, pr, defaults.REPEATS, exits),
         on_fresh=lambda fresh: store.file(fresh, key_of, "tradeoff"),
         button=_("Measure every draft"),
         intro=_("Same target, k = {k}, T = {t}: acceptance, cost ratio c and real speedup for each "
@@ -211,7 +213,7 @@ def tradeoff(pair, names) -> None:
 
 def temperatures(pair, names) -> None:
     st.header(_("4 · Temperature and acceptance"))
-    temps = [0.0, 0.25, 0.5, 0.75, 1.0, 1.5]
+    temps = list(TEMPERATURE_SWEEP)
     settings = replace(state.settings(), max_new_tokens=MAX_NEW)
     chat = session.uses_chat(pair)
     texts, inputs = family.speed_prompts(chat)

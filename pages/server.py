@@ -5,6 +5,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
+from specdec import defaults
 from specdec.bench.record import Clock
 from specdec.drafters.registry import DRAFTERS
 from specdec.settings import LENGTHS, Mode
@@ -46,15 +47,15 @@ def settings_now():
 def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     st.header(_("1 · Throughput and latency against batch size"))
     s = settings_now()
-    key = store.measurement("server_sweep", names, s, texts, chat, state.ran(), sizes=list(server.SIZES),
+    key = store.measurement("server_sweep", names, s, texts, chat, state.ran(), sizes=list(defaults.SIZES),
                             repeats=2, workload="same requests at every size")
     result = measured(
         "server_sweep", key, lambda pr: server.sweep(pair, inputs, s, pr),
         button=_("Measure batch sizes 1 to 16"),
         intro=_("Serves the same {r} requests (the {n} bundled prompts cycled, {tokens} new tokens each) "
                 "at most B at a time, for B = {sizes}: autoregressive and speculative (k = {k}, T = {t}), "
-                "two interleaved repeats.").format(r=max(max(server.SIZES), len(texts)), n=len(texts),
-                                                   sizes=", ".join(map(str, server.SIZES)), tokens=MAX_NEW,
+                "two interleaved repeats.").format(r=max(max(defaults.SIZES), len(texts)), n=len(texts),
+                                                   sizes=", ".join(map(str, defaults.SIZES)), tokens=MAX_NEW,
                                                    k=s.k, t=s.temperature))
     if not result:
         st.header(_("2 · Why: the price of one target pass"))

@@ -8,6 +8,7 @@ import torch
 
 import specdec
 from specdec.chat import user_turn
+from specdec.defaults import K_CHOICES
 from specdec.prompts import by_kind, load_prompts
 from specdec.settings import LENGTHS
 from specdec.trace.metrics import summarize
@@ -111,14 +112,14 @@ def step_budget() -> None:
     c1, c2 = st.columns(2)
     alpha = c1.slider(_("α: how often a draft survives"), 0.05, 0.95, 0.7, key="tour_alpha")
     c = c2.slider(_("c: draft step / target step"), 0.0, 1.0, 0.1, key="tour_c")
-    ks = list(range(1, 13))
+    ks = list(K_CHOICES)
     fig = go.Figure(go.Scatter(x=ks, y=[expected_speedup(alpha, k, c) for k in ks], mode="lines+markers"))
     fig.add_hline(y=1.0, line_dash="dash", annotation_text=_("target alone"))
     fig.update_layout(height=280, xaxis_title=_("k (drafts per round)"),
                       yaxis_title=_("expected speedup"),
                       margin=dict(t=10, b=10))
     chart(fig, "tour_budget")
-    k = best_k(alpha, c, 12)
+    k = best_k(alpha, c, K_CHOICES[-1])
     st.write(_("Best k here: **{k}**, for an expected {speedup:.2f}× (Leviathan et al.'s formula; "
                "the page *When it is fast* measures it on this machine).").format(
         k=k, speedup=expected_speedup(alpha, k, c)))

@@ -6,6 +6,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
+from specdec import defaults
 from specdec.bench.measure import clock_for
 from specdec.bench.record import Clock
 from specdec.engine.decoder import generate
@@ -71,7 +72,7 @@ def results(pair, prompts):
                     intro=_("Runs every prompt speculatively and autoregressively ({n} new tokens, "
                             "same seed), {r} times each, interleaved, for the speedup's spread. Results "
                             "are kept on this machine per pair and settings; change k or T to measure "
-                            "again.").format(n=MAX_NEW, r=where.REPEATS))
+                            "again.").format(n=MAX_NEW, r=defaults.REPEATS))
     try:
         return decoded(key, kept) if kept else None
     except (TraceError, KeyError, TypeError, ValueError):

@@ -3,9 +3,10 @@
 Each field carries its own description (`option`): the label and help people read, its limits
 and choices, the error that names a bad value, and where it shows up. The CLI's options
 (cli/main.py) and the app's sidebar widgets (ui/sidebar.py) are generated from these fields,
-so a default, a limit or a choice is written once, here. Beside them, the one table of what
-runs outside Settings' defaults: each lesson's run length (LENGTHS), k's ceiling and the
-threads a run uses; the precision's default is models.precision.PRECISION_AUTO.
+so a default, a limit or a choice is written once, here. The ranges and lists the app and the
+CLI offer, and the defaults more than one layer shares (k's ceiling and span, the temperature,
+the confidence threshold, each lesson's run length: LENGTHS) live in the one table, defaults.py;
+the threads a run uses are here; the precision's default is models.precision.PRECISION_AUTO.
 """
 from __future__ import annotations
 
@@ -14,6 +15,9 @@ from dataclasses import MISSING, asdict, dataclass, field, fields
 from enum import StrEnum
 from typing import Callable
 
+from specdec import defaults
+from specdec.defaults import K_MAX as K_MAX  # noqa: F401 (re-exported: its readers import it from here)
+from specdec.defaults import LENGTHS as LENGTHS  # noqa: F401
 from specdec.errors import InputError
 from specdec.rules.sampling import Sampling
 from specdec.trace import schema as trace_schema
@@ -33,29 +37,8 @@ MODES = tuple(Mode)
 # a submodule runs first) loads the drafter registry before any Settings is made.
 CHOICES: dict[str, tuple[str, ...]] = {"drafter": (), "policy": (), "tree_children": ()}
 WORDS = {"top_k": "top-k", "top_p": "top-p"}      # how messages name a field (else its words)
-K_MAX = 64      # the longest draft a setting may ask for; the heuristic policy never grows past it
 THREADS = 1     # torch threads of the app and the CLI: batch-1 decoding of small models gains nothing
                 # from more, and collapses when the cores are busy
-
-
-@dataclass(frozen=True)
-class Lengths:
-    """New tokens per prompt of each lesson's runs (the sidebar's and `run`'s own length is
-    Settings.max_new_tokens). Kept and shipped results are keyed by their run length, so a
-    change here measures anew."""
-    speed: int = 48        # When it is fast: the k sweep, the draft sizes, the temperatures
-    drafters: int = 32     # Drafters compared
-    where: int = 32        # Where it works
-    server: int = 32       # In a server: every request
-    kv_probe: int = 8      # In a server: the short run whose KV caches are weighed
-    trees: int = 32        # Chain or tree?
-    tour_kinds: int = 24   # the tour: two kinds of text, one prompt each
-    tour_batch: int = 16   # the tour: requests served together, then one by one
-    tour_race: int = 32    # the tour: the closing race
-    bench: int = 128       # python -m specdec bench --max-new-tokens
-
-
-LENGTHS = Lengths()
 
 
 @dataclass(frozen=True)
@@ -91,10 +74,10 @@ def _one_of(kind: str) -> str:
 @dataclass(frozen=True)
 class Settings:
     k: int = option(4, N_("k (draft length)"), "draft length: the policy's starting / maximum k",
-                    low=1, high=K_MAX, widget="slider", span=(1, 12, 1),
-                    error=N_("k (draft length) must be between 1 and 64, got {value}"))
-    temperature: float = option(0.7, N_("Temperature (0 = greedy)"), "0 = greedy",
-                                widget="slider", span=(0.0, 2.0, 0.05))
+                    low=1, high=defaults.K_MAX, widget="slider", span=(*defaults.K_OFFERED, 1),
+                    error=N_("k (draft length) must be between 1 and {high}, got {value}"))
+    temperature: float = option(defaults.TEMPERATURE, N_("Temperature (0 = greedy)"), "0 = greedy",
+                                widget="slider", span=defaults.TEMPERATURE_SPAN)
     top_k: int = option(0, N_("Top-k"), "0 = off")
     top_p: float = option(1.0, N_("Top-p"), "1 = off", widget="slider", span=(0.05, 1.0, 0.05))
     seed: int = option(0, N_("Seed"), "any whole number; the run's generator uses seed mod 2**64",
@@ -110,7 +93,7 @@ class Settings:
                              error=N_("exit layer must be at least 1, got {value}"))
     policy: str = option("constant", N_("Draft-length policy"), "how many tokens to draft each round",
                          choices=lambda: CHOICES["policy"], widget="select")
-    confidence: float = option(0.3, N_("Confidence threshold"), "threshold of the confidence policy",
+    confidence: float = option(defaults.CONFIDENCE, N_("Confidence threshold"), "threshold of the confidence policy",
                                low=0, high=1, widget="slider", span=(0.0, 1.0, 0.05),
                                shown_when=("policy", "confidence"),
                                error=N_("confidence threshold must be in [0, 1], got {value}"))
@@ -178,7 +161,7 @@ def _check(name: str, kind: str, opt: Option, value) -> None:
     if opt.choices and value not in opt.choices():
         raise InputError(_one_of(name), choices=", ".join(opt.choices()), value=repr(value))
     if (opt.low is not None and value < opt.low) or (opt.high is not None and value > opt.high):
-        raise InputError(opt.error, value=value)
+        raise InputError(opt.error, value=value, high=opt.high)
 
 
 def options() -> dict[str, tuple[object, Option]]:

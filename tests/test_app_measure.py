@@ -23,9 +23,10 @@ def test_exact_page_toy_and_real_views(tiny_dirs):
 
 
 def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_path):
+    from specdec import defaults
     from ui.lessons import result_cache, speed
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
-    monkeypatch.setattr(speed, "REPEATS", 1)                   # the sweep's path, not its statistics
+    monkeypatch.setattr(defaults, "REPEATS", 1)                # the sweep's path, not its statistics
     from ui import family
     real = family.speed_prompts
     monkeypatch.setattr(family, "speed_prompts", lambda chat, n=8: real(chat, 2))   # 2 prompts, not 8
@@ -76,10 +77,11 @@ def test_where_page_runs_a_subset_and_drills_down(tiny_dirs, monkeypatch, tmp_pa
 def test_drafters_page_compares_on_the_embedded_family(monkeypatch, tmp_path):
     """On the fast embedded family (stdlib: three drafts, n-gram, early exit, two policies), one
     repeat: the page's measure -> tables -> winners path (the real pair took 3 minutes here)."""
+    from specdec import defaults
     from ui.catalog import CHOICES
-    from ui.lessons import result_cache, speed
+    from ui.lessons import result_cache
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
-    monkeypatch.setattr(speed, "REPEATS", 1)
+    monkeypatch.setattr(defaults, "REPEATS", 1)
     at = AppTest.from_file(APP, default_timeout=300)
     at.session_state["pair_label"] = next(c.label for c in CHOICES if c.target == "stdlib/target")
     at.session_state["k"] = 2

@@ -226,8 +226,8 @@ def test_an_error_is_english_outside_the_app_and_keeps_its_parameters():
         specdec.Settings(k=0)
     err = info.value
     assert str(err) == "k (draft length) must be between 1 and 64, got 0"
-    assert err.worded(lambda t: {"k (draft length) must be between 1 and 64, got {value}":
-                                 "k는 1~64, 입력값 {value}"}.get(t, t)) == "k는 1~64, 입력값 0"
+    assert err.worded(lambda t: {"k (draft length) must be between 1 and {high}, got {value}":
+                                 "k는 1~{high}, 입력값 {value}"}.get(t, t)) == "k는 1~64, 입력값 0"
 
 
 def test_a_load_error_is_worded_in_korean_with_its_fix(korean, tmp_path):

@@ -1,5 +1,6 @@
 """The "In a server" page (issue 30), on tiny models: each measurement runs, is drawn and is
 described with numbers computed from it; and the captions follow the data both ways."""
+from specdec import defaults
 from ui.lessons import server
 
 from apptest import app
@@ -9,7 +10,7 @@ def test_the_server_page_measures_draws_and_describes(tiny_dirs, monkeypatch, tm
     from ui import family
     from ui.lessons import result_cache
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
-    monkeypatch.setattr(server, "SIZES", (1, 4))                                  # the path, not the statistics
+    monkeypatch.setattr(defaults, "SIZES", (1, 4))                                  # the path, not the statistics
     real = family.speed_prompts
     monkeypatch.setattr(family, "speed_prompts", lambda chat, n=8: real(chat, 2))
     at = app(tiny_dirs, page="pages/server.py", temperature=0.0, k=3)

@@ -107,6 +107,7 @@ def test_every_shipped_result_is_found_by_the_key_its_page_builds():
     assets/results (measured with the sidebar's defaults) must still be found by them."""
     from types import SimpleNamespace
 
+    from specdec import defaults
     from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, FAST_TARGET, family_drafts
     from specdec.prompts import load_prompts, round_robin
     from specdec.settings import LENGTHS
@@ -120,19 +121,19 @@ def test_every_shipped_result_is_found_by_the_key_its_page_builds():
     chosen = round_robin(family.prompt_set(chat), 10)                    # Drafters compared's default N
     where = [p.key for p in load_prompts("chat")]
     keys = {
-        "ksweep": store.measurement("ksweep", names, fast, texts, chat, repeats=speed.REPEATS),
+        "ksweep": store.measurement("ksweep", names, fast, texts, chat, repeats=defaults.REPEATS),
         "temps": store.measurement("temps", names, fast, texts, chat),
         "tradeoff": store.measurement("tradeoff", (DEFAULT_TARGET, None), fast, texts, chat, drafts=drafts,
-                                      repeats=speed.REPEATS, exits=exits),
+                                      repeats=defaults.REPEATS, exits=exits),
         "tradeoff/torch": store.measurement("tradeoff", (DEFAULT_TARGET, None), fast, texts, chat,
-                                            store.Ran(backend="torch"), drafts=drafts, repeats=speed.REPEATS,
+                                            store.Ran(backend="torch"), drafts=drafts, repeats=defaults.REPEATS,
                                             exits=exits),
         "tradeoff/stdlib": store.measurement("tradeoff", (FAST_TARGET, None), fast, family.speed_prompts(False)[0],
-                                             False, drafts=family_drafts(FAST_TARGET), repeats=speed.REPEATS),
+                                             False, drafts=family_drafts(FAST_TARGET), repeats=defaults.REPEATS),
         "drafters": store.measurement("drafters", (DEFAULT_TARGET, None),
                                       replace(base, max_new_tokens=LENGTHS.drafters, seed=0),
-                                      [p.prompt for p in chosen], chat, drafts=drafts, repeats=speed.REPEATS),
-        "server_sweep": store.measurement("server_sweep", names, served, texts, chat, sizes=list(server.SIZES),
+                                      [p.prompt for p in chosen], chat, drafts=drafts, repeats=defaults.REPEATS),
+        "server_sweep": store.measurement("server_sweep", names, served, texts, chat, sizes=list(defaults.SIZES),
                                           repeats=2, workload="same requests at every size"),
         "server_timeline": store.measurement("server_timeline", names, served, texts, chat, requests=8),
         "server_prefix": store.measurement("server_prefix", names, served, texts, chat),

@@ -9,6 +9,7 @@ import pandas as pd
 import streamlit as st
 
 from specdec.bench.record import Clock
+from specdec.defaults import K_CHOICES, TEMPERATURE_COMPARE
 from specdec.drafters.registry import DRAFTERS, chain_for
 from specdec.models.backend import Backend
 from specdec.prompts import as_input, kinds_of
@@ -27,10 +28,10 @@ KNOBS = {"temperature": N_("temperature"), "k": N_("k (draft length)"), "drafter
 def _other(knob: str, s, pair, key: str):
     """The compared value's widget; its default is the far side of the lesson's example."""
     if knob == "temperature":
-        return st.select_slider(_("Compare with T ="), [0.0, 0.3, 0.7, 1.0, 1.2, 1.5],
+        return st.select_slider(_("Compare with T ="), list(TEMPERATURE_COMPARE),
                                 value=0.3 if s.temperature > 0.75 else 1.2, key=f"{key}_t")
     if knob == "k":
-        return st.select_slider(_("Compare with k ="), list(range(1, 13)), value=2 if s.k >= 5 else 8,
+        return st.select_slider(_("Compare with k ="), list(K_CHOICES), value=2 if s.k >= 5 else 8,
                                 key=f"{key}_k")
     choices = [n for n, d in DRAFTERS.items() if n != s.drafter and (pair.draft is not None or not d.needs_draft_model)]
     names = {n: _(DRAFTERS[n].label) for n in choices}          # fixed now, in this run's language

@@ -13,6 +13,7 @@ from pathlib import Path
 from specdec.bench.record import BatchSweep, Bench
 from specdec.chat import has_template, user_turn
 from specdec.cli.terminal import LEGEND_COLOUR, LEGEND_PLAIN, marked_text, metrics_table, visible
+from specdec.defaults import BENCH
 from specdec.drafters.policies import POLICIES
 from specdec.drafters.registry import DRAFTERS
 from specdec.engine.decoder import generate
@@ -172,11 +173,12 @@ def add_bench_parser(sub) -> None:
     p.add_argument("--target", default=DEFAULT_TARGET)
     p.add_argument("--draft", default=None, help=f"default {DEFAULT_DRAFT}, for the model drafter")
     p.add_argument("--prompts", default=None, help="a kind of the bundled set, or a file")
-    p.add_argument("--limit", type=int, default=10, help="at most this many prompts")
-    p.add_argument("--k", default="1,2,4,8", help="comma-separated draft lengths")
-    p.add_argument("--temperature", default="0,1", help="comma-separated temperatures")
+    p.add_argument("--limit", type=int, default=BENCH.limit, help="at most this many prompts")
+    p.add_argument("--k", default=",".join(map(str, BENCH.k)), help="comma-separated draft lengths")
+    p.add_argument("--temperature", default=",".join(f"{t:g}" for t in BENCH.temperatures),
+                   help="comma-separated temperatures")
     p.add_argument("--max-new-tokens", type=int, default=LENGTHS.bench)
-    p.add_argument("--repeats", type=int, default=3)
+    p.add_argument("--repeats", type=int, default=BENCH.repeats)
     p.add_argument("--trees", default="", help="comma-separated tree budgets: adds a row per "
                                                "budget and k (a tree of that many nodes, depth <= k)")
     p.add_argument("--batch", default="", help="comma-separated batch sizes: adds rows per size and "

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from specdec.defaults import CONFIDENCE, K_MAX
 from specdec.errors import InputError
-from specdec.settings import K_MAX, offer
+from specdec.settings import offer
 from specdec.wording import N_
 
 
 class Constant:
-    def __init__(self, k: int, threshold: float = 0.0):
+    def __init__(self, k: int, threshold: float = CONFIDENCE):
         self.k, self.threshold = k, threshold
 
     def next_k(self) -> int:
@@ -62,7 +63,7 @@ POLICIES: dict[str, PolicyKind] = {
 offer("policy", POLICIES)                # Settings.policy's choices
 
 
-def make_policy(name: str, k: int, threshold: float = 0.3) -> Policy:
+def make_policy(name: str, k: int, threshold: float = CONFIDENCE) -> Policy:
     if name not in POLICIES:
         raise InputError(f"unknown draft-length policy {name!r}; choose one of {', '.join(POLICIES)}")
     return POLICIES[name].cls(k, threshold)

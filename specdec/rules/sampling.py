@@ -14,6 +14,7 @@ import numpy as np
 import torch
 from transformers import LogitsProcessorList, TemperatureLogitsWarper, TopKLogitsWarper, TopPLogitsWarper
 
+from specdec import defaults
 from specdec.errors import InputError
 from specdec.wording import N_
 
@@ -25,7 +26,7 @@ NEAR_TIE = 1e-3
 
 @dataclass(frozen=True)
 class Sampling:
-    temperature: float = 1.0   # 0 = greedy
+    temperature: float = defaults.TEMPERATURE   # 0 = greedy; Settings' default too
     top_k: int = 0             # 0 = off
     top_p: float = 1.0         # 1 = off
 

@@ -21,6 +21,7 @@ import types
 import typing
 from typing import Callable
 
+from specdec.defaults import K_MAX
 from specdec.errors import InputError
 from specdec.rules.chain import FinalKind
 from specdec.rules.tree import TreeRule
@@ -208,8 +209,8 @@ def check_dist(dist, vocab: int, path: str) -> None:
 def check_round(rnd, index: int, vocab: int, path: str) -> None:
     m = len(rnd.positions)
     _need(rnd.index == index, f"{path}.index", f"round {index} says it is round {rnd.index}")
-    _need(0 <= m <= rnd.draft_limit <= 64, f"{path}.draft_limit",
-          f"{m} drafts with a limit of {rnd.draft_limit} (at most 64)")
+    _need(0 <= m <= rnd.draft_limit <= K_MAX, f"{path}.draft_limit",
+          f"{m} drafts with a limit of {rnd.draft_limit} (at most {K_MAX})")
     _need(0 <= rnd.n_accepted <= m, f"{path}.n_accepted", f"{rnd.n_accepted} accepted of {m} drafted")
     _need(1 <= len(rnd.emitted) <= rnd.n_accepted + 1, f"{path}.emitted",
           f"{len(rnd.emitted)} tokens emitted after {rnd.n_accepted} acceptances")

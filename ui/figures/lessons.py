@@ -5,6 +5,7 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
+from specdec.defaults import K_OFFERED
 from specdec.trace.theory import expected_tokens
 from specdec.wording import N_, _
 from ui.figures.rounds import COLORS, _layout
@@ -38,7 +39,7 @@ ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
 
 def theory_figure(alpha: float, k: int, c: float, measured: list[dict] | None = None,
-                  k_max: int = 12, eps: float = 0.0) -> go.Figure:
+                  k_max: int = K_OFFERED[1], eps: float = 0.0) -> go.Figure:
     """Expected speedup over k for several α at this c; break-even line; measured points.
 
     eps: extra cost of each verified token, so a (k+1)-token pass costs 1 + k·eps steps.

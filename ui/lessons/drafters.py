@@ -7,11 +7,11 @@ from dataclasses import dataclass, replace
 
 from specdec.bench.measure import clock_for, drafter_cost, machine_load, timed
 from specdec.bench.record import Clock
+from specdec.defaults import REPEATS
 from specdec.prompts import Prompt, as_input
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
 from ui.lessons import store
-from ui.lessons.speed import REPEATS
 
 
 @dataclass(frozen=True)

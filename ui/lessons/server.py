@@ -15,6 +15,7 @@ import time
 from dataclasses import replace
 from typing import Callable
 
+from specdec import defaults
 from specdec.bench.batching import batch_bench
 from specdec.drafters.base import Shape
 from specdec.drafters.registry import DRAFTERS, chain_for
@@ -24,12 +25,11 @@ from specdec.engine.serving import PrefixCache, Request, arrivals, serve
 from specdec.settings import LENGTHS, Mode, Settings
 from specdec.wording import _
 
-SIZES = (1, 2, 4, 8, 16)
 Progress = Callable[[int, int, str], None]
 
 
 def sweep(pair, prompts: list, settings: Settings, progress: Progress, sizes=None, repeats: int = 2) -> dict:
-    return batch_bench(pair, prompts, list(sizes or SIZES), settings, repeats, progress)
+    return batch_bench(pair, prompts, list(sizes or defaults.SIZES), settings, repeats, progress)
 
 
 def timeline(pair, prompts: list, settings: Settings, progress: Progress, requests: int = 8,

@@ -23,6 +23,7 @@ from specdec.bench.measure import (
     verify_cost,
 )
 from specdec.bench.record import Bench, BenchFileError, Clock, Row, RowKind, Setting
+from specdec.defaults import REPEATS
 from specdec.settings import Settings
 from specdec.trace.theory import (
     expected_speedup,
@@ -63,7 +64,6 @@ def _literal(text: str) -> str:
     return re.sub(r"([\\`*_{}\[\]<>()#+\-.!|~:$&])", r"\\\1", text.encode("unicode_escape").decode("ascii"))
 
 
-REPEATS = 3
 
 
 def _row(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0,

@@ -13,12 +13,12 @@ from dataclasses import dataclass, replace
 
 from specdec.bench.measure import clock_for, machine_load, timed
 from specdec.bench.record import Clock
+from specdec.defaults import REPEATS
 from specdec.prompts import Prompt, as_input
 from specdec.settings import Settings
 from specdec.trace.metrics import Metrics, summarize
 from specdec.trace.run import Round
 from specdec.trace.schema import decode
-from ui.lessons.speed import REPEATS
 
 
 @dataclass(frozen=True)
