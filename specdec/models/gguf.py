@@ -20,7 +20,6 @@ A package is located with `importlib.util.find_spec`, never imported: `llm_smoll
 """
 from __future__ import annotations
 
-import functools
 import glob
 import hashlib
 import importlib.util
@@ -34,6 +33,7 @@ import torch
 
 from specdec.errors import LoadError
 from specdec.files import atomic, owned
+from specdec.files.digest import cached_sha256, file_sha256
 from specdec.models import sizing
 from specdec.wording import N_
 
@@ -60,14 +60,6 @@ def find_gguf(package: str | None = None, name: str | None = None) -> Path:
 
 def cache_root() -> Path:
     return Path(os.environ.get("SPECDEC_CACHE", REPO_ROOT / "build" / "cache"))
-
-
-def file_sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 22), b""):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 @torch.no_grad()
@@ -235,16 +227,9 @@ def _files_changed(folder: Path, recorded: dict) -> str | None:
         path = folder / str(name)
         if not path.is_file():
             return f"{name} is missing"
-        stat = path.stat()
-        if _digest(str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino) != digest:
+        if cached_sha256(path) != digest:
             return f"{name} changed"
     return None
-
-
-@functools.lru_cache(maxsize=64)
-def _digest(path: str, size: int, mtime_ns: int, inode: int) -> str:
-    """A file's SHA-256, computed once per process and file state (size, mtime, inode)."""
-    return file_sha256(Path(path))
 
 
 def fresh(gguf: Path, folder: Path) -> bool:

@@ -13,7 +13,6 @@ fingerprint is the one it was built from; anything else builds it again, saying 
 """
 from __future__ import annotations
 
-import functools
 import hashlib
 import importlib.metadata
 import importlib.util
@@ -26,6 +25,7 @@ from pathlib import Path
 
 from specdec.errors import LoadError
 from specdec.files import atomic, owned
+from specdec.files.digest import cached_sha256, file_sha256
 from specdec.models import onnx_graph
 from specdec.wording import N_
 
@@ -44,31 +44,12 @@ def versions() -> dict:
     return {m: importlib.metadata.version(m) for m in ("onnxruntime", "onnxruntime-genai")}
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for block in iter(lambda: fh.read(1 << 22), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
-def _hashed(path: Path) -> str:
-    """A file's SHA-256, computed once per process and file state (size, mtime, inode)."""
-    stat = path.stat()
-    return _digest(str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino)
-
-
-@functools.lru_cache(maxsize=64)
-def _digest(path: str, size: int, mtime_ns: int, inode: int) -> str:
-    return _sha256(Path(path))
-
-
 def _source_id(source: Path) -> str:
     """What the build came from: the source folder's fingerprint file (the GGUF conversion
     records every file's hash there), else its config and weights' sizes."""
     stamp = source / "fingerprint.json"
     if stamp.is_file():
-        return _sha256(stamp)
+        return file_sha256(stamp)
     parts = sorted(f"{p.name}:{p.stat().st_size}" for p in source.iterdir() if p.is_file())
     return hashlib.sha256("|".join(parts).encode()).hexdigest()
 
@@ -89,7 +70,7 @@ def stale(source: Path, folder: Path) -> str | None:
         return "built before the graph's last change"
     for name, digest in sorted((saved.get("files") or {}).items()):
         path = folder / str(name)
-        if not path.is_file() or _hashed(path) != digest:
+        if not path.is_file() or cached_sha256(path) != digest:
             return f"{name} is missing or changed"
     return None if saved.get("files") else "no build record"
 
@@ -134,7 +115,7 @@ def _build(source: Path, folder: Path) -> None:
             raise LoadError(N_("building the ONNX model failed: {detail}"), detail=tail[0][:200])
         model = tmp / "model"
         onnx_graph.adapt(model / "model.onnx", model / onnx_graph.FILE)
-        files = {p.name: _sha256(p) for p in sorted(model.iterdir()) if p.is_file()}
+        files = {p.name: file_sha256(p) for p in sorted(model.iterdir()) if p.is_file()}
         record = {"source": _source_id(source), "versions": versions(), "options": list(OPTIONS),
                   "graph": onnx_graph.VERSION, "files": files}
         atomic.write_text(model / STAMP, json.dumps(record, indent=1) + "\n")

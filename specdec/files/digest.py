@@ -1,0 +1,30 @@
+"""A file's SHA-256: the fingerprint the model caches and the ONNX build record (models/gguf.py,
+models/onnx_build.py), read in 4 MB blocks so a large weights file never sits in memory whole."""
+from __future__ import annotations
+
+import functools
+import hashlib
+from pathlib import Path
+
+BLOCK = 1 << 22
+
+
+def file_sha256(path: Path) -> str:
+    """The hex SHA-256 of the file's bytes."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(BLOCK), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def cached_sha256(path: Path) -> str:
+    """file_sha256, computed once per process and file state (size, mtime, inode): a cache
+    checked on every load hashes its weights once, and again only after they change."""
+    stat = path.stat()
+    return _by_state(str(path), stat.st_size, stat.st_mtime_ns, stat.st_ino)
+
+
+@functools.lru_cache(maxsize=64)
+def _by_state(path: str, size: int, mtime_ns: int, inode: int) -> str:
+    return file_sha256(Path(path))
