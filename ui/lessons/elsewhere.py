@@ -16,6 +16,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from specdec import defaults
 from specdec.bench import roofline
 from specdec.trace.theory import expected_tokens, speedup_with_verify
 
@@ -59,7 +60,7 @@ def step_ms(machine: roofline.Machine, m: roofline.Model, tokens: int = 1, fixed
 
 
 def calculate(machine: roofline.Machine, target: roofline.Model, draft: roofline.Model, alpha: float,
-              ks=range(1, 9), fixed_ms: float = 0.0) -> Calculation:
+              ks=defaults.K_SWEEP, fixed_ms: float = 0.0) -> Calculation:
     """Per k, the speedup a round would reach on `machine` for `target` drafted by `draft`."""
     if draft.params >= target.params:
         raise ValueError(f"a {draft.name} draft is not smaller than the {target.name} target")

@@ -6,6 +6,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from specdec import defaults
 from specdec.bench import roofline
 from specdec.bench.machine import Profile
 from specdec.trace.theory import expected_tokens, speedup_with_verify
@@ -40,7 +41,7 @@ def shipped_alpha() -> tuple[float, float, dict]:
 
 
 def calculator(machine: roofline.Machine, params_b: float, fmt: str, alpha: float, c: float,
-               ks=range(1, 9)) -> list[dict]:
+               ks=defaults.K_SWEEP) -> list[dict]:
     """Per k: the pass price v(k + 1) by the roofline and the speedup it leaves (Theorem 3.8
     with that price), for a model of `params_b` billion parameters stored as `fmt`."""
     model = roofline.Model(f"{params_b:g}B", params_b, FORMATS[fmt])
@@ -63,7 +64,7 @@ def gpu_measured(path: Path = GPU) -> dict | None:
         device, dtype, date = str(saved["device"]), str(saved["dtype"]), str(saved["date"])
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
-    if not c or not all(m + 1 in v for m in range(1, 9)):
+    if not c or not all(m + 1 in v for m in defaults.K_SWEEP):
         return None
     return {"device": device, "dtype": dtype, "date": date, "v": v, "c": c}
 
