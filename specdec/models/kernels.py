@@ -30,6 +30,7 @@ import torch
 from torch import nn
 
 from specdec.files import jsonstore
+from specdec.models import intdot
 from specdec.models import precision as precisions
 from specdec.models.packed import PackedLinear, available, pack_linears, packed_count
 from specdec.models.precision import Precision
@@ -208,6 +209,8 @@ def _pick(model: nn.Module, candidates: tuple[str, ...], forced: str | None, blo
 def _kept_or_timed(model: nn.Module, candidates: tuple[str, ...], blocks) -> dict:
     """The choice kept on disk for this model and these candidates, else timed now and kept."""
     key = f"{_key(model)} | {'/'.join(candidates)}"
+    if Precision.INTDOT in candidates:                   # new kernels, new timings
+        key += f" | {intdot.build_id()}"
     choice = jsonstore.entry(STORE, key, lambda c: _valid(c, candidates))
     if choice is None:
         choice = measure(model, candidates, blocks)

@@ -83,6 +83,17 @@ def _compile(cc: str, flags: tuple, out: Path) -> None:
 
 
 @functools.cache
+def built() -> Path:
+    """The library file for these sources, compiler and ISA (its name carries their hash)."""
+    return _build(_compiler())
+
+
+def build_id() -> str:
+    """What a timing of these kernels depends on: the library's name, or "none" where it is not built."""
+    return built().stem if available() else "none"
+
+
+@functools.cache
 def library() -> ctypes.CDLL | None:
     """The loaded kernels, or None where they cannot be built here (no compiler, a read-only
     build/ without a kept library, a compiler error)."""
@@ -90,7 +101,7 @@ def library() -> ctypes.CDLL | None:
     if cc is None:
         return None
     try:
-        lib = ctypes.CDLL(str(_build(cc)))
+        lib = ctypes.CDLL(str(built()))
     except (OSError, subprocess.SubprocessError):
         return None
     ptr, i64 = ctypes.c_void_p, ctypes.c_int64
