@@ -64,9 +64,9 @@ def headline(calc: elsewhere.Calculation, draft) -> None:
                                                       best=best.speedup, k=best.k))
 
 
-def _number(value: float | None) -> float:
-    """A published figure, or NaN where none was published (an empty cell, not "None")."""
-    return float("nan") if value is None else value
+def _number(value: float | None) -> str:
+    """A published figure to two decimals, or "—" where none was published (not "None")."""
+    return "—" if value is None else f"{value:.2f}"
 
 
 def anchors() -> None:
@@ -77,9 +77,7 @@ def anchors() -> None:
             for a in published.ANCHORS]
     st.caption(_("Published figures, for comparison (none measured here):"))
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",
-                 column_config={_("tokens a step"): st.column_config.NumberColumn(format="%.2f"),
-                                _("a round in target steps"): st.column_config.NumberColumn(format="%.2f"),
-                                _("source"): st.column_config.TextColumn(width="large")})
+                 column_config={_("source"): st.column_config.TextColumn(width="large")})
 
 
 def method(machine: roofline.Machine, calc: elsewhere.Calculation, temperature: float, where: dict) -> None:
