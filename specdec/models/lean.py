@@ -21,7 +21,9 @@ positions, fastest of 21): SmolLM2-135M in int4, one token 32.2 -> 30.4 ms and f
   switches stacking off (tests/test_lean.py forces both branches). The layers keep views of
   the stacked weights, so nothing is held twice. In intdot (intdot/linear.py) every output
   column is its own record and sum, so stacked layers are equal by construction (still
-  tested), and the layers keep views of the stack too.
+  tested), and the layers keep views of the stack too;
+- in intdot, where a layer's products, norms and activation all run in C, the whole layer is one
+  C call (intdot/layer.py), made of the functions those modules call: the same bits again.
 
 Everything else — a batch of requests, a tree's mask, transformers' generate(), models of
 other architectures or spread over devices by accelerate's hooks — goes through the model's
