@@ -92,3 +92,28 @@ def test_a_shipped_gpu_measurement_is_read_and_set_beside_the_roofline(tmp_path)
         path.write_text(json.dumps(broken))
         assert regime.gpu_measured(path) is None
     assert regime.gpu_measured(tmp_path / "absent.json") is None
+
+
+def test_the_compute_roof_is_the_arithmetic_the_target_runs(monkeypatch):
+    """An intdot target's roof is the integer kernel's rate (timed on a product of its own kind), a
+    float32 target's torch's matrix multiply; the profile names which."""
+    from test_precision import gqa_llama
+
+    from specdec.models import intdot, precision
+    monkeypatch.setattr(machine, "matmul_gflops", lambda: 11.0)
+    monkeypatch.setattr(machine, "intdot_gflops", lambda: 22.0)
+    model = gqa_llama(13, 3)
+    assert machine.compute_rate(model) == (11.0, "float32 multiply-adds (torch's matrix multiply)")
+    if not intdot.available():
+        pytest.skip("no C compiler here: intdot is not offered")
+    precision.apply(model, "intdot")
+    rate, name = machine.compute_rate(model)
+    assert rate == 22.0 and name == f"16-bit integer multiply-adds ({intdot.kernel()} kernel)"
+
+
+def test_the_integer_kernel_rate_counts_two_operations_per_multiply_add(monkeypatch):
+    from specdec.models import intdot
+    if not intdot.available():
+        pytest.skip("no C compiler here: intdot is not offered")
+    monkeypatch.setattr(machine, "_timed", lambda fn: 0.5)               # every product: half a second
+    assert machine.intdot_gflops(rows=4) == round(2 * 1536 * 576 * 4 / 0.5 / 1e9, 1)

@@ -11,6 +11,7 @@ from ui import elsewhere_view
 from ui.figures import regime as figures
 from ui.i18n import _
 from ui.lessons import regime
+from ui.lessons.bench_words import kernel_line
 from ui.round_view import chart
 from ui.safe import md
 
@@ -56,6 +57,9 @@ def here(profile: machine.Profile) -> None:
         mb=profile.weight_mb, gbs=profile.bandwidth_gbs, read=h.read_ms, gflop=2 * profile.params_m / 1e3,
         rate=profile.gflops, compute=h.compute_ms, ridge=h.ridge, roof5=h.roof[5], v5=h.measured[5],
         step=profile.step_ms))
+    if profile.arithmetic:
+        st.caption(_("The compute rate is that of the arithmetic this target runs, timed here: {arithmetic}.")
+                   .format(arithmetic=md(kernel_line(profile.arithmetic))))
     chart(figures.price_figure(h.measured, h.roof), "fast-regime-price")
     st.caption(_("The measured prices sit above the roofline: it is a lower bound (real kernels reach "
                  "neither the memory rate nor the compute rate), but both rise as soon as a pass has a "

@@ -2,8 +2,10 @@
 
 The target's one-token step and its price for a pass of M = 1…9 tokens (v(M), in steps) on the
 backend the pair runs on, each embedded draft's cost ratio c, the memory read rate and the
-matrix-multiply rate of one core, and the target's bytes and FLOPs per token. `make run` measures
-it in the background after the server is up (ui/serve.py, ~20 s); the pages read it to say why
+compute rate of one core for the arithmetic the target runs (16-bit integer multiply-adds for an
+intdot target, float32 ones otherwise: the roof of its roofline), and the target's bytes and
+FLOPs per token. `make run` measures it in the background after the server is up (ui/serve.py,
+~20 s); the pages read it to say why
 speculation pays or not *here*, and every figure they show is labelled with the CPU it came
 from. Kept in build/machine.json under (CPU model, backend, threads).
 """
@@ -23,7 +25,7 @@ from specdec.models.kernels import bandwidth_gbs, cpu_model
 
 STORE = Path(__file__).resolve().parents[2] / "build" / "machine.json"
 WIDTHS = tuple(range(1, 10))
-REVISION = 2                       # bumped when what is measured changes: older entries are measured again
+REVISION = 3                       # bumped when what is measured changes: older entries are measured again
 
 
 @dataclass(frozen=True)
@@ -35,10 +37,11 @@ class Profile:
     v: dict[int, float]                        # M -> a pass of M tokens / a one-token step
     c: dict[str, float] = field(default_factory=dict)    # draft name -> draft step / target step
     bandwidth_gbs: float = 0.0                 # streaming read rate, one thread
-    gflops: float = 0.0                        # float32 matrix multiply, one thread
+    gflops: float = 0.0                        # the target's arithmetic (see `arithmetic`), one thread
     weight_mb: float = 0.0                     # what a step reads: the target's weights as it runs
     params_m: float = 0.0                      # parameters a token passes through (millions)
     measured_at: str = ""
+    arithmetic: str = ""                       # what `gflops` timed: the multiply-adds the target runs
 
     def key(self) -> str:
         return key(self.cpu, self.backend, self.threads)
@@ -54,6 +57,25 @@ def matmul_gflops(n: int = 768, repeats: int = 5) -> float:
     a @ b
     best = min(_timed(lambda: a @ b) for _ in range(repeats))
     return round(2 * n ** 3 / best / 1e9, 1)
+
+
+def intdot_gflops(rows: int = 16, repeats: int = 5) -> float:
+    """GFLOP/s (2 per multiply-add) of the integer kernel on a SmolLM2-sized Q4_1 layer (1536 × 576)
+    of `rows` rows, its weights in the caches: the compute roof of a target that runs it."""
+    from specdec.models.intdot.linear import product, q4_1_of, q4_1_records
+    records, x = q4_1_records(q4_1_of(torch.randn(1536, 576))), torch.randn(rows, 576)
+    product("q4_1", records, x)
+    best = min(_timed(lambda: product("q4_1", records, x)) for _ in range(repeats))
+    return round(2 * 1536 * 576 * rows / best / 1e9, 1)
+
+
+def compute_rate(target) -> tuple[float, str]:
+    """(GFLOP/s, what was timed) for the arithmetic the target's layers run: the integer kernel
+    where they multiply through it (intdot), else torch's float32 matrix multiply."""
+    from specdec.models import intdot
+    if precision.of(target) == precision.Precision.INTDOT and intdot.available():
+        return intdot_gflops(), f"16-bit integer multiply-adds ({intdot.kernel()} kernel)"
+    return matmul_gflops(), "float32 multiply-adds (torch's matrix multiply)"
 
 
 def _timed(fn) -> float:
@@ -82,8 +104,8 @@ def measure(pair, drafts: dict, progress=lambda *_: None) -> Profile:
     steps = 3 + len(WIDTHS) + len(drafts)
     progress(0, steps, "memory read rate")
     bandwidth = bandwidth_gbs()
-    progress(1, steps, "matrix multiply rate")
-    gflops = matmul_gflops()
+    progress(1, steps, "compute rate")
+    gflops, arithmetic = compute_rate(pair.target)
     progress(2, steps, "one-token step")
     one = step_ms(pair.passes, pair.vocab_size, reps=15)
     widths = {}
@@ -96,7 +118,8 @@ def measure(pair, drafts: dict, progress=lambda *_: None) -> Profile:
         costs[name] = round(step_ms(model, pair.vocab_size, reps=15) / one, 4)
     progress(steps, steps, "done")
     return Profile(cpu_model(), pair.passes.name, torch.get_num_threads(), round(one, 2), widths, costs,
-                   bandwidth, gflops, weight_mb(pair), params_m(pair.target), time.strftime("%Y-%m-%d %H:%M"))
+                   bandwidth, gflops, weight_mb(pair), params_m(pair.target), time.strftime("%Y-%m-%d %H:%M"),
+                   arithmetic)
 
 
 def load(cpu: str, backend: str, threads: int) -> Profile | None:
@@ -116,6 +139,7 @@ def _valid(entry) -> bool:
             and isinstance(entry.get("backend"), str) and isinstance(entry.get("threads"), int)
             and num(entry.get("step_ms"), 1e-9) and all(str(m).isdigit() and num(x) for m, x in entry["v"].items())
             and all(num(x) for x in entry.get("c", {}).values()) and isinstance(entry.get("measured_at", ""), str)
+            and isinstance(entry.get("arithmetic", ""), str)
             and all(num(entry.get(f, 0.0)) for f in ("bandwidth_gbs", "gflops", "weight_mb", "params_m"))
             and bool(_profile(entry)))
 

@@ -44,6 +44,8 @@ KERNEL_LINES = (N_("float32 (torch's plain linear)"), N_("bfloat16 weights"),
                 N_("the GGUF's own Q4_1 layers and Q8_0 head × 16-bit activations, integer sums ({isa} kernel)"),
                 N_("Q4_1 layers and Q8_0 head rounded from float weights × 16-bit activations, integer sums "
                    "({isa} kernel)"),
+                N_("16-bit integer multiply-adds ({isa} kernel)"),
+                N_("float32 multiply-adds (torch's matrix multiply)"),
                 N_("the fastest step timed on {cpu}"), N_("chosen"), N_("{precision} ({how})"))
 VERBATIM = {"cpu", "group", "isa"}      # parts that are names or numbers
 
