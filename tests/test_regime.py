@@ -37,7 +37,8 @@ def test_this_machine_read_and_compute_times_and_its_roofline():
     here = regime.here(profile())
     assert here.read_ms == pytest.approx(10.0) and here.compute_ms == pytest.approx(5.0)
     assert here.ridge == pytest.approx(2.0)
-    assert here.roof[1] == pytest.approx(1.0) and here.roof[5] == pytest.approx(2.5)     # 25 ms / 10 ms
+    # the roof in this machine's measured steps (12 ms): a pass of 1 at least 10 ms, of 5 at least 25 ms
+    assert here.roof[1] == pytest.approx(10 / 12) and here.roof[5] == pytest.approx(25 / 12)
     assert here.measured[5] == 2.2
 
 
@@ -117,3 +118,16 @@ def test_the_integer_kernel_rate_counts_two_operations_per_multiply_add(monkeypa
         pytest.skip("no C compiler here: intdot is not offered")
     monkeypatch.setattr(machine, "_timed", lambda fn: 0.5)               # every product: half a second
     assert machine.intdot_gflops(rows=4) == round(2 * 1536 * 576 * 4 / 0.5 / 1e9, 1)
+
+
+def test_a_measured_pass_never_costs_less_than_its_own_bound(monkeypatch, tmp_path):
+    """Measured here on the stdlib pair in intdot, the roof timed for the arithmetic it runs: every
+    pass costs at least what the roofline allows (if not, the bound is wrong)."""
+    import specdec
+    from specdec.models import intdot
+    if not intdot.available():
+        pytest.skip("no C compiler here: intdot is not offered")
+    monkeypatch.setattr(machine, "WIDTHS", (1, 3, 5, 9))
+    pair = specdec.load_pair("stdlib/target", None, precision="intdot")
+    here = regime.here(machine.measure(pair, {}))
+    assert all(here.roof[m] <= here.measured[m] for m in here.measured), (here.roof, here.measured)

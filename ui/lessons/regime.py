@@ -20,7 +20,7 @@ class Here:
     read_ms: float          # reading the weights once at the measured rate
     compute_ms: float       # one token's 2·P FLOPs at the measured rate
     ridge: float            # tokens per pass from which computing costs more than reading
-    roof: dict[int, float]  # M -> v(M) by the roofline
+    roof: dict[int, float]  # M -> the roofline's least time for a pass of M, in this machine's measured steps
     measured: dict[int, float]
 
 
@@ -29,8 +29,9 @@ def here(profile: Profile) -> Here:
     model = roofline.Model("target", profile.params_m / 1e3, profile.weight_mb / profile.params_m)
     read = profile.weight_mb / 1e3 / profile.bandwidth_gbs * 1e3
     compute = 2 * profile.params_m / 1e3 / profile.gflops * 1e3
-    return Here(read, compute, roofline.ridge(machine, model),
-                {m: roofline.v(machine, model, m) for m in profile.v}, dict(profile.v))
+    # in measured steps, so that it bounds the measured v(M) = t(M) / t(1) from below: t(M) >= its roof
+    roof = {m: roofline.pass_seconds(machine, model, m) * 1e3 / profile.step_ms for m in profile.v}
+    return Here(read, compute, roofline.ridge(machine, model), roof, dict(profile.v))
 
 
 def shipped_alpha() -> tuple[float, float, dict]:
