@@ -54,6 +54,7 @@ def walk(driver, url: str, lang: str) -> None:
     wait_idle(driver)
     assert say("Round {n}").format(n=1) in driver.page_source, lang
     assert say("1 · Draft") in driver.page_source, lang
+    assert driver.title == say("Speculative Decoding Lab"), (lang, driver.title)    # the browser tab too
     assert not problems(driver), lang
 
 

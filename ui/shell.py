@@ -23,6 +23,7 @@ def run_page(page) -> None:
     memory.start_trimming()
     st.session_state[MARK] = True
     sidebar.render()
+    st.set_page_config(page_title=_("Speculative Decoding Lab"))      # the tab's title in the chosen language
     st.session_state[DRAWN] = True
     try:
         with gate.turn():
