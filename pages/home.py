@@ -2,8 +2,11 @@
 from dataclasses import replace
 
 import streamlit as st
+import torch
 
+from specdec.bench import machine
 from specdec.chat import user_turn
+from specdec.drafters.base import DRAFTERS, Shape
 from specdec.errors import InputError
 from specdec.models.kernels import cpu_model
 from specdec.prompts import load_prompts
@@ -12,7 +15,7 @@ from ui import context_view, navigation, session, shell, sidebar, state, strip
 from ui.glossary import glossary
 from ui.i18n import _
 from ui.lessons import store
-from ui.lessons.race import race, verdict, why
+from ui.lessons.race import fastest_k, race, verdict, why
 from ui.safe import md
 
 shell.page()
@@ -71,9 +74,20 @@ def race_box() -> None:
     reason = why(alone, spec, spec.decoder.target.name, cpu_model())
     if reason:
         st.caption(reason)
+    advice = fastest_k(machine.load(cpu_model(), spec.decoder.target.name, torch.get_num_threads()),
+                       pair.draft_name if _chain_of_draft_model(settings) else None,
+                       summarize(spec.decoder.history).mean_beta, settings.k)
+    if advice:
+        st.caption(advice)
     kind = context_view.kind_of(text, load_prompts("chat" if chat else "text"))
     context_view.render(summarize(spec.decoder.history), (pair.target_name, pair.draft_name),
                         settings.k, settings.temperature, kind, store.drafter_id(settings))
+
+
+def _chain_of_draft_model(settings) -> bool:
+    """The race drafted a chain with the pair's draft model (whose c the machine's profile holds)."""
+    kind = DRAFTERS[settings.drafter]
+    return kind.needs_draft_model and kind.shape == Shape.CHAIN
 
 
 race_box()

@@ -131,3 +131,23 @@ def test_a_measured_pass_never_costs_less_than_its_own_bound(monkeypatch, tmp_pa
     pair = specdec.load_pair("stdlib/target", None, precision="intdot")
     here = regime.here(machine.measure(pair, {}))
     assert all(here.roof[m] <= here.measured[m] for m in here.measured), (here.roof, here.measured)
+
+
+def test_the_machine_prices_pick_the_fastest_chain_length():
+    # α = 0.5, c = 0.1; v(2) = 1.2, v(3) = 1.5, v(5) = 3.0:
+    # k = 1: 1.5 / (0.1 + 1.2) = 1.154; k = 2: 1.75 / (0.2 + 1.5) = 1.029; k = 4: 1.9375 / (0.4 + 3.0) = 0.570
+    p = profile(v={1: 1.0, 2: 1.2, 3: 1.5, 5: 3.0}, c={"d": 0.1})
+    k, speedup = machine.best_k(p, "d", 0.5)
+    assert k == 1 and speedup == pytest.approx(1.5 / 1.3)
+    assert machine.best_k(p, "another draft", 0.5) is None
+    # a free pass (v = 1 everywhere) and a free draft favour the longest measured chain
+    assert machine.best_k(profile(v={1: 1.0, 2: 1.0, 3: 1.0}, c={"d": 0.0}), "d", 0.5)[0] == 2
+
+
+def test_the_race_says_which_k_this_machine_favours():
+    from ui.lessons.race import fastest_k
+    p = profile(v={1: 1.0, 2: 1.2, 3: 1.5, 5: 3.0}, c={"d": 0.1})
+    text = fastest_k(p, "d", 0.5, 4)
+    assert "k = 1 would be the fastest: about 1.15×" in text and "against 0.57× at this race's k = 4" in text
+    assert fastest_k(p, "d", 0.5, 1) is None                          # the race already ran the best k
+    assert fastest_k(None, "d", 0.5, 4) is None and fastest_k(p, None, 0.5, 4) is None

@@ -22,6 +22,7 @@ from specdec.files import jsonstore
 from specdec.models import precision
 from specdec.models.backend import Backend
 from specdec.models.kernels import bandwidth_gbs, cpu_model
+from specdec.trace.theory import speedup_with_verify
 
 STORE = Path(__file__).resolve().parents[2] / "build" / "machine.json"
 WIDTHS = tuple(range(1, 10))
@@ -120,6 +121,17 @@ def measure(pair, drafts: dict, progress=lambda *_: None) -> Profile:
     return Profile(cpu_model(), pair.passes.name, torch.get_num_threads(), round(one, 2), widths, costs,
                    bandwidth, gflops, weight_mb(pair), params_m(pair.target), time.strftime("%Y-%m-%d %H:%M"),
                    arithmetic)
+
+
+def best_k(profile: Profile, draft: str, alpha: float) -> tuple[int, float] | None:
+    """The chain length this machine's prices favour for a draft whose drafts are accepted with
+    probability α: (k, predicted speedup) maximising tokens a round / (k·c + v(k + 1)) over the k
+    whose pass was measured (Theorem 3.8 with the measured pass); None without the draft's c."""
+    c = profile.c.get(draft)
+    if c is None:
+        return None
+    options = [(m - 1, speedup_with_verify(alpha, m - 1, c, profile.v[m])) for m in sorted(profile.v) if m > 1]
+    return max(options, key=lambda option: option[1]) if options else None
 
 
 def load(cpu: str, backend: str, threads: int) -> Profile | None:

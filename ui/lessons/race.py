@@ -111,3 +111,19 @@ def verdict(alone: Racer, spec: Racer, greedy: bool) -> str:
         text += _(" At T > 0 the two texts are different samples of the same distribution, so "
                   "they need not match.")
     return text
+
+
+def fastest_k(profile, draft: str | None, alpha: float | None, k: int) -> str | None:
+    """One sentence when this machine's profile (specdec/bench/machine.py) prices another k
+    above the race's for the acceptance the race saw; None when it has nothing to add (no
+    profile, no draft model's cost, the race's k already the best)."""
+    from specdec.bench import machine
+    best = machine.best_k(profile, draft, alpha) if profile and draft and alpha is not None else None
+    if best is None or best[0] == k:
+        return None
+    at_k = machine.best_k(replace(profile, v={m: v for m, v in profile.v.items() if m in (1, k + 1)}), draft, alpha)
+    return (_("With the acceptance this race saw (α̂ = {alpha:.2f}) and this machine's measured prices (c = {c:.3f}, "
+              "a pass of M tokens v(M) steps), k = {best} would be the fastest: about {speedup:.2f}× the target "
+              "alone, against {now} at this race's k = {k}.")
+            .format(alpha=alpha, c=profile.c[draft], best=best[0], speedup=best[1], k=k,
+                    now=f"{at_k[1]:.2f}×" if at_k else "—"))
