@@ -5,12 +5,11 @@ The activation module takes a subclass whose forward calls the C function (a cla
 norm.py does for RMS norms; nothing else changes)."""
 from __future__ import annotations
 
-import functools
-
 import torch
 from torch import nn
 
 from specdec.models.intdot import library
+from specdec.models.intdot.swap import Swap
 
 
 def fits(module: nn.Module) -> bool:
@@ -27,20 +26,5 @@ def _forward(self, x: torch.Tensor) -> torch.Tensor:
     return out
 
 
-@functools.cache
-def _rows_class(cls: type) -> type:
-    return type(f"Rows{cls.__name__}", (cls,), {"forward": _forward, "rows_act": True})
-
-
-def in_c(module: nn.Module) -> bool:
-    return getattr(type(module), "rows_act", False)
-
-
-def use(module: nn.Module) -> None:
-    if fits(module) and not in_c(module):
-        module.__class__ = _rows_class(type(module))
-
-
-def reset(module: nn.Module) -> None:
-    if in_c(module):
-        module.__class__ = type(module).__bases__[0]
+SWAP = Swap("rows_act", _forward, fits)
+in_c, use, reset = SWAP.in_c, SWAP.use, SWAP.reset

@@ -1,17 +1,16 @@
 """RMS normalisation through norm.c: one call a norm instead of six torch operations.
 
 An intdot model's RMSNorm modules take a subclass whose forward calls the C function (the
-class swap of precision.py: the Parameters stay untouched, the same module serves the lean
+class swap of swap.py: the Parameters stay untouched, the same module serves the lean
 pass, the model's own forward, trees and batches, so every path computes the same numbers).
 """
 from __future__ import annotations
-
-import functools
 
 import torch
 from torch import nn
 
 from specdec.models.intdot import library
+from specdec.models.intdot.swap import Swap
 
 
 def fits(module: nn.Module) -> bool:
@@ -30,20 +29,5 @@ def _forward(self, hidden_states: torch.Tensor) -> torch.Tensor:
     return out.to(hidden_states.dtype)
 
 
-@functools.cache
-def _rows_class(cls: type) -> type:
-    return type(f"Rows{cls.__name__}", (cls,), {"forward": _forward, "rows_norm": True})
-
-
-def in_c(module: nn.Module) -> bool:
-    return getattr(type(module), "rows_norm", False)
-
-
-def use(module: nn.Module) -> None:
-    if fits(module) and not in_c(module):
-        module.__class__ = _rows_class(type(module))
-
-
-def reset(module: nn.Module) -> None:
-    if in_c(module):
-        module.__class__ = type(module).__bases__[0]
+SWAP = Swap("rows_norm", _forward, fits)
+in_c, use, reset = SWAP.in_c, SWAP.use, SWAP.reset
