@@ -25,6 +25,7 @@ from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, converted_folder
 from specdec.models.packed import memory_bound, pack_draft
 from specdec.models.precision import PRECISION_AUTO, PRECISIONS, Precision
 from specdec.models.precision import available as available_precisions
+from specdec.models.prices import Prices
 from specdec.models.reduced_vocab import ReducedVocabLM, read_vocab
 from specdec.wording import N_
 
@@ -40,6 +41,7 @@ class Pair:
     context: int                       # max positions both models accept
     device: torch.device
     backend: object = None             # what runs the target's chain passes (backend.py); None: torch
+    prices: Prices | None = None       # this machine's c and v(M) for this pair (bench/machine.py), if measured
 
     @property
     def passes(self):
