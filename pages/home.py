@@ -7,6 +7,7 @@ import torch
 from specdec.bench import machine
 from specdec.chat import user_turn
 from specdec.drafters.base import DRAFTERS, Shape
+from specdec.drafters.policies import PRICED
 from specdec.errors import InputError
 from specdec.models.kernels import cpu_model
 from specdec.prompts import load_prompts
@@ -15,7 +16,7 @@ from ui import context_view, navigation, session, shell, sidebar, state, strip
 from ui.glossary import glossary
 from ui.i18n import _
 from ui.lessons import store
-from ui.lessons.race import fastest_k, race, verdict, why
+from ui.lessons.race import chosen_k, fastest_k, race, verdict, why
 from ui.safe import md
 
 shell.page()
@@ -50,9 +51,15 @@ def race_box() -> None:
                   key="race_prompt")
     greedy = c2.toggle(_("Greedy (T = 0)"), value=True, key="race_greedy",
                        help=_("At T = 0 both runs must write exactly the same text."))
+    by_prices = c2.toggle(_("k by this machine's prices"), value=True, key="race_priced",
+                          help=_("Each round drafts the k (up to the sidebar's) that this machine's measured "
+                                 "prices and the acceptance seen so far favour: the priced policy."))
     if not st.button(_("Race: the target alone vs speculative decoding"), key="race_go"):
         return
-    settings = replace(state.settings(), temperature=0.0 if greedy else state.settings().temperature)
+    sidebar_settings = state.settings()
+    settings = replace(sidebar_settings, temperature=0.0 if greedy else sidebar_settings.temperature,
+                       policy=PRICED if by_prices else sidebar_settings.policy)
+    pair = sidebar.with_prices(pair, settings, say=False)
     left, right = st.columns(2)
     boxes = {"target alone": left.empty(), "speculative": right.empty()}
     names = {"target alone": _("target alone"), "speculative": _("speculative")}
@@ -74,11 +81,14 @@ def race_box() -> None:
     reason = why(alone, spec, spec.decoder.target.name, cpu_model())
     if reason:
         st.caption(reason)
-    advice = fastest_k(machine.load(cpu_model(), spec.decoder.target.name, torch.get_num_threads()),
-                       pair.draft_name if _chain_of_draft_model(settings) else None,
-                       summarize(spec.decoder.history).mean_beta, settings.k)
-    if advice:
-        st.caption(advice)
+    if settings.policy == PRICED:
+        st.caption(chosen_k(spec, pair.prices, settings.k))
+    else:
+        advice = fastest_k(machine.load(cpu_model(), spec.decoder.target.name, torch.get_num_threads()),
+                           pair.draft_name if _chain_of_draft_model(settings) else None,
+                           summarize(spec.decoder.history).mean_beta, settings.k)
+        if advice:
+            st.caption(advice)
     kind = context_view.kind_of(text, load_prompts("chat" if chat else "text"))
     context_view.render(summarize(spec.decoder.history), (pair.target_name, pair.draft_name),
                         settings.k, settings.temperature, kind, store.drafter_id(settings))

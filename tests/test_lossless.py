@@ -6,10 +6,13 @@ by full forwards) with a chi-square test. Each configuration is seeded, so a pas
 is reproducible; the bound (p > 1e-3) fails a wrong rule by a wide margin
 (see test_rejection.test_the_exactness_check_can_fail and the lesson's wrong rules).
 """
+from dataclasses import replace
+
 import pytest
 import torch
 
 import specdec
+from specdec.models.prices import Prices
 from specdec.rules.sampling import probs_from_logits
 
 from stats import chi2_pvalue
@@ -44,6 +47,10 @@ def exact_two_token_law(pair, prompt: str, sampling) -> dict:
     return law
 
 
+# Prices under which the priced policy's k depends on the rounds before: at its prior α 0.5 it
+# drafts 2 (of k = 3); after a rejection (α 0.4) it drafts 1, after two accepted (α 0.67) 3.
+PRICES = Prices(0.05, {1: 1.0, 2: 1.3, 3: 1.45, 4: 1.6})
+
 CONFIGS = {
     "T=1.0": dict(temperature=1.0),
     "T=0.5": dict(temperature=0.5),
@@ -53,6 +60,7 @@ CONFIGS = {
     "suffix drafter": dict(temperature=1.0, drafter="suffix"),
     "heuristic policy": dict(temperature=1.0, policy="heuristic", k=1),
     "confidence policy": dict(temperature=1.0, policy="confidence", confidence=0.4),
+    "priced policy": dict(temperature=1.0, policy="priced"),
     "early-exit drafter": dict(temperature=1.0, drafter="early-exit", exit_layer=1),
 }
 
@@ -63,7 +71,8 @@ def test_first_two_tokens_follow_the_target(pair, name):
     # at 1 and the policies would never act); the law checked is that of the first two.
     settings = {"k": 3, "max_new_tokens": 4, **CONFIGS[name]}
     law = exact_two_token_law(pair, PROMPT, specdec.Settings(**settings).sampling)
-    samples = [tuple(specdec.generate(pair, PROMPT, seed=seed, **settings).token_ids[:2])
+    run_pair = replace(pair, prices=PRICES) if settings.get("policy") == "priced" else pair
+    samples = [tuple(specdec.generate(run_pair, PROMPT, seed=seed, **settings).token_ids[:2])
                for seed in range(RUNS)]
     assert chi2_pvalue(samples, law) > 1e-3
 

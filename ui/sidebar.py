@@ -4,7 +4,8 @@ from __future__ import annotations
 import streamlit as st
 
 import specdec
-from specdec.drafters.policies import POLICIES
+from specdec.bench import machine
+from specdec.drafters.policies import POLICIES, PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.backend import BACKEND_AUTO, Backend
 from specdec.models.names import DEFAULT_TARGET
@@ -185,7 +186,19 @@ def active_pair() -> specdec.Pair | None:
     try:
         pair = loaders.load(*active)
         precision_caption(pair)
-        return pair
+        return with_prices(pair, state.settings())
     except specdec.LoadError as err:
         st.error(_("Could not load the models: {why}.").format(why=loaders.describe(err)))
         return None
+
+
+def with_prices(pair: specdec.Pair, settings, say: bool = True) -> specdec.Pair:
+    """The pair with this machine's measured prices when the "priced" policy will read them; says
+    so in the sidebar when none are measured yet (the policy then keeps k constant)."""
+    if settings.policy != PRICED:
+        return pair
+    priced = machine.priced(pair, settings.drafter)
+    if priced.prices is None and say:
+        st.sidebar.caption(_("The priced policy has no prices of this machine for this drafter yet, so k "
+                             "stays at {k}: When it is fast measures them.").format(k=settings.k))
+    return priced

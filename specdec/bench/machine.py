@@ -12,16 +12,19 @@ from. Kept in build/machine.json under (CPU model, backend, threads).
 from __future__ import annotations
 
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import torch
 
 from specdec.bench.measure import step_ms
+from specdec.drafters.base import no_model
+from specdec.drafters.registry import DRAFTERS
 from specdec.files import jsonstore
 from specdec.models import precision
 from specdec.models.backend import Backend
 from specdec.models.kernels import bandwidth_gbs, cpu_model
+from specdec.models.prices import Prices
 from specdec.trace.theory import speedup_with_verify
 
 STORE = Path(__file__).resolve().parents[2] / "build" / "machine.json"
@@ -132,6 +135,25 @@ def best_k(profile: Profile, draft: str, alpha: float) -> tuple[int, float] | No
         return None
     options = [(m - 1, speedup_with_verify(alpha, m - 1, c, profile.v[m])) for m in sorted(profile.v) if m > 1]
     return max(options, key=lambda option: option[1]) if options else None
+
+
+def prices(profile: Profile | None, pair, drafter: str) -> Prices | None:
+    """The prices a draft-length policy weighs for `drafter` on `pair` (models/prices.py): c of the
+    pair's draft model, or 0 for a drafter that runs none (n-gram, suffix lookups); None without a
+    profile or without a measured c for the model the drafter runs (early exit, a draft not
+    profiled)."""
+    kind = DRAFTERS.get(drafter)
+    if profile is None or kind is None:
+        return None
+    c = profile.c.get(pair.draft_name) if kind.needs_draft_model else 0.0 if kind.step_model is no_model else None
+    return None if c is None else Prices(c, dict(profile.v), profile.key())
+
+
+def priced(pair, drafter: str):
+    """`pair` with this machine's prices for `drafter` where they were measured (else unchanged):
+    what the "priced" draft-length policy reads."""
+    found = prices(load(cpu_model(), pair.passes.name, torch.get_num_threads()), pair, drafter)
+    return pair if found is None else replace(pair, prices=found)
 
 
 def load(cpu: str, backend: str, threads: int) -> Profile | None:

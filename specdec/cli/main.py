@@ -14,7 +14,7 @@ from specdec.bench.record import BatchSweep, Bench
 from specdec.chat import has_template, user_turn
 from specdec.cli.terminal import LEGEND_COLOUR, LEGEND_PLAIN, marked_text, metrics_table, visible
 from specdec.defaults import BENCH
-from specdec.drafters.policies import POLICIES
+from specdec.drafters.policies import POLICIES, PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.engine.decoder import generate
 from specdec.errors import InputError
@@ -140,6 +140,17 @@ def check_out(out: str | None) -> None:
 PROBE_BYTES = 64 * 1024        # about what a bench's JSON takes
 
 
+def priced_pair(pair, settings: Settings):
+    """The pair with this machine's prices for the priced policy; without a profile of this machine,
+    one line on stderr says k stays constant (the app measures the profile: When it is fast)."""
+    from specdec.bench import machine
+    priced = machine.priced(pair, settings.drafter)
+    if priced.prices is None:
+        print(f"no prices of this machine for drafter {settings.drafter} yet (build/machine.json): "
+              f"k stays at {settings.k}; `make run` measures them at its first start", file=sys.stderr)
+    return priced
+
+
 def cmd_run(args) -> int:
     settings = Settings(**{name: getattr(args, name) for name in RUN_SETTINGS})
     # (validated before loading)
@@ -150,6 +161,8 @@ def cmd_run(args) -> int:
         raise InputError("the prompt is empty: pass --prompt with some text, e.g. 'def parse('")
     needs_draft = DRAFTERS[args.drafter].needs_draft_model and args.mode == Mode.SPECULATIVE
     pair = load_pair(args.target, draft_of(args, needs_draft), precision=args.precision, backend=args.backend)
+    if settings.policy == PRICED:
+        pair = priced_pair(pair, settings)
     t0 = time.perf_counter()
     run = generate(pair, user_turn(args.prompt) if args.chat else args.prompt, settings)
     seconds = time.perf_counter() - t0

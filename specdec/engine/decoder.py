@@ -60,7 +60,7 @@ class Decoder:
         self.strategy = tree if isinstance(self.drafter, TreeDrafter) else chain
         self.target = pair.passes_for(chain=self.strategy is chain and not batched)   # models/backend.py
         self.target_cache = self.target.new_cache()
-        self.policy = make_policy(settings.policy, settings.k, settings.confidence)
+        self.policy = make_policy(settings.policy, settings.k, settings.confidence, pair.prices)
         self.prefill: Prefill | None = None    # the prompt read before round 1 (read_prompt)
         self.whole_prompt = settings.mode == Mode.AUTOREGRESSIVE and not batched   # read_prompt
         self.first_logits: torch.Tensor | None = None   # (1, V) from the prompt's pass when it read it whole

@@ -45,13 +45,20 @@ STORE = Path(__file__).resolve().parents[2] / "build" / "kernels.json"
 
 
 def cpu_model() -> str:
+    """The CPU's model name; where a virtual machine hides the model number ("AMD EPYC"), its
+    family and model are added, so that two generations behind one name are not one machine."""
     try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
+        fields = dict(line.split(":", 1) for line in Path("/proc/cpuinfo").read_text().splitlines()[:30]
+                      if ":" in line)
     except OSError:
-        pass
-    return platform.processor() or platform.machine()
+        fields = {}
+    fields = {k.strip(): v.strip() for k, v in fields.items()}
+    name = fields.get("model name")
+    if not name:
+        return platform.processor() or platform.machine()
+    if any(ch.isdigit() for ch in name) or "cpu family" not in fields:
+        return name
+    return f"{name} (family {fields['cpu family']}, model {fields.get('model', '?')})"
 
 
 def _key(model: nn.Module) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
@@ -127,3 +128,16 @@ def fastest_k(profile, draft: str | None, alpha: float | None, k: int) -> str | 
               "alone, against {now} at this race's k = {k}.")
             .format(alpha=alpha, c=profile.c[draft], best=best[0], speedup=best[1], k=k,
                     now=f"{at_k[1]:.2f}×" if at_k else "—"))
+
+
+def chosen_k(spec: Racer, prices, k_max: int) -> str:
+    """What the priced policy chose in the race: each k and how many rounds drafted it, from the
+    race's own rounds (rounds left no room to draft are not counted)."""
+    if prices is None:
+        return (_("No prices of this machine were measured for this drafter yet, so every round drafted k = {k} "
+                  "(When it is fast measures them).").format(k=k_max))
+    counts = Counter(r.draft_limit for r in spec.decoder.history if r.draft_limit)
+    used = ", ".join(_("k = {k} in {n} rounds").format(k=k, n=n) for k, n in sorted(counts.items()))
+    return (_("k by this machine's prices (c = {c:.3f}; a pass of 2, 3, 5 tokens {v2:.2f}, {v3:.2f}, {v5:.2f} "
+              "steps) and the acceptance seen so far, up to {k}: {used}.")
+            .format(c=prices.c, v2=prices.v[2], v3=prices.v[3], v5=prices.v[5], k=k_max, used=used or "—"))
