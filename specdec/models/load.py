@@ -288,16 +288,23 @@ def check_pair(target, draft, tokenizer, draft_tokenizer) -> None:
                             logits=model.config.vocab_size, tokens=len(tokenizer))
 
 
+def beside(target, draft) -> None:
+    """Make `draft` (in place) run as it runs in a pair with `target`: on the target's integer
+    kernels (a small part of a step), or packed to half its bytes beside a memory-bound target; a
+    feature draft reads the target's embeddings."""
+    if draft is not None and precisions.of(target) == Precision.INTDOT and intdot_available():
+        precisions.draft_intdot(draft)
+    else:
+        pack_draft(target, draft)
+    if isinstance(draft, FeatureDraft):
+        draft.attach(target)
+
+
 def make_pair(target, draft, tokenizer, target_name="target", draft_name="draft",
               draft_tokenizer=None, backend: str = Backend.TORCH) -> Pair:
     """Assemble a Pair from loaded objects (tests build tiny models from configs)."""
     check_pair(target, draft, tokenizer, draft_tokenizer)
-    if draft is not None and precisions.of(target) == Precision.INTDOT and intdot_available():
-        precisions.draft_intdot(draft)  # the draft on the target's kernels: a small part of a step
-    else:
-        pack_draft(target, draft)      # half its bytes beside a memory-bound target
-    if isinstance(draft, FeatureDraft):   # it reads the target's embeddings
-        draft.attach(target)
+    beside(target, draft)
     models = [m for m in (target, draft) if m is not None]
     vocab_size = min(m.config.vocab_size for m in models)
     return Pair(target=target.eval(), draft=None if draft is None else draft.eval(),
