@@ -5,8 +5,8 @@ import pandas as pd
 import streamlit as st
 
 from specdec import defaults
-from specdec.bench.record import Clock
 from specdec.prompts import round_robin
+from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
 from ui import family, jobs, loaders, many_view, shell, sidebar, state, tables
 from ui.examples import kind_name

@@ -5,11 +5,11 @@ import pandas as pd
 import streamlit as st
 
 from specdec import defaults
-from specdec.bench.record import Clock
 from specdec.bench.runner import flat_rows
 from specdec.defaults import K_OFFERED, K_SWEEP, TEMPERATURE_SWEEP
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.backend import Backend
+from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
 from specdec.trace.theory import best_k, expected_speedup, expected_tokens
 from ui import family, jobs, loaders, many_view, regime_view, session, shell, sidebar, state, tables
@@ -271,10 +271,10 @@ def benchmark() -> None:
         st.caption(_("Assisted rows: transformers' own counterpart: {how}.").format(
             how=md(result.library_drafting)))
     if upload is None and not speed.BENCH_FILE.exists():
-        m = result.machine
+        m = result.provenance
         how = (_("the target ran on ONNX Runtime (int4 weights re-quantised by onnxruntime-genai's "
                  "builder: a different model from the GGUF's own Q4_1 blocks)") if m.backend == Backend.ONNX else
-               _("the target multiplied in {how}").format(how=md(kernel_line(m.target_kernels or "float32"))))
+               _("the target multiplied in {how}").format(how=md(kernel_line(m.kernels or "float32"))))
         st.caption(_("Shipped measurement (no build/bench.json here yet): {cpu}, {threads} thread(s); "
                      "{how}.").format(cpu=md(m.cpu or "?"), threads=m.threads or "?", how=how))
     for setting in result.settings:

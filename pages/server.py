@@ -6,8 +6,8 @@ import pandas as pd
 import streamlit as st
 
 from specdec import defaults
-from specdec.bench.record import Clock
 from specdec.drafters.registry import DRAFTERS
+from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS, Mode
 from ui import family, jobs, session, shell, sidebar, state, tables
 from ui.figures import lessons as lp

@@ -7,10 +7,9 @@ import pandas as pd
 import streamlit as st
 
 from specdec import defaults
-from specdec.bench.measure import clock_for
-from specdec.bench.record import Clock
 from specdec.engine.decoder import generate
 from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
+from specdec.records.provenance import Clock, clock_for
 from specdec.settings import LENGTHS
 from specdec.trace.schema import TraceError
 from specdec.trace.survival import survival

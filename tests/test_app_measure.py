@@ -96,13 +96,14 @@ def test_drafters_page_compares_on_the_embedded_family(monkeypatch, tmp_path):
 
 @pytest.mark.parametrize("drafter, shown", [(None, "d"), ("early-exit", "early exit after layer 4")])
 def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path, drafter, shown):
-    """A file from before --drafter (no such key) names its draft model; an early-exit bench
-    names the drafter and transformers' counterpart it ran."""
+    """A file without --drafter (no such key: the draft model) names its draft model; an
+    early-exit bench names the drafter and transformers' counterpart it ran."""
     from specdec.bench.runner import ROWS
     from ui.lessons import speed
     rows = [{"row": name, "tokens_per_s": 100.0 + i, "speedup": 1.0 + i / 10, "bound": 1.5,
              "bound_with_verify": 1.2} for i, name in enumerate(ROWS)]
-    result = {"target": "t", "draft": "d", "prompts": 3, "max_new_tokens": 8, "repeats": 1, "c": 0.2,
+    result = {"schema": 3, "record": "Bench", "target": "t", "draft": "d", "prompts": 3, "max_new_tokens": 8,
+              "repeats": 1, "c": 0.2,
               "settings": [{"temperature": 0.0, "k": 2, "verify_cost": 1.3, "rows": rows}]}
     if drafter:
         result.update(drafter=drafter, exit_layer=4, library_drafting="assistant_early_exit = 4")
@@ -126,7 +127,7 @@ def test_fast_page_shows_the_shipped_benchmark_against_the_fastest_plain_ways(ti
     at = app(tiny_dirs, page="pages/fast.py")
     assert not at.exception and not at.error
     # the shipped file: measured on an AMD EPYC (Zen 3), the target on torch in intdot, llama.cpp beside it
-    assert shipped.machine.cpu == "AMD EPYC" and shipped.machine.backend == "torch"
+    assert shipped.provenance.cpu == "AMD EPYC" and shipped.provenance.backend == "torch"
     assert any("Shipped measurement" in c.value and "AMD EPYC" in c.value and "integer sums" in c.value
                for c in at.caption)
     lines = [m.value for m in at.markdown if "the faster plain baseline" in m.value]

@@ -1,12 +1,15 @@
-"""The bench's typed result (specdec/bench/record.py): JSON round-trip, the shipped files, files
-written before the records (flat), and one message naming where a file is wrong."""
+"""The bench's typed result (specdec/bench/record.py): JSON round-trip, the shipped files, its
+provenance, files of an older schema refused, and one message naming where a file is wrong."""
+import dataclasses
 import json
 from pathlib import Path
 
 import pytest
 
-from specdec.bench.record import Bench, BenchFileError, Clock, Row, RowKind, Setting
+from specdec.bench.record import Bench, BenchFileError, Row, RowKind, Setting
 from specdec.bench.runner import ROWS, tree_row
+from specdec.records.codec import SCHEMA
+from specdec.records.provenance import Clock, Provenance
 
 SHIPPED = sorted((Path(__file__).resolve().parent.parent / "assets" / "bench").glob("*.json"))
 
@@ -15,39 +18,51 @@ SHIPPED = sorted((Path(__file__).resolve().parent.parent / "assets" / "bench").g
 def test_every_shipped_bench_reads_and_writes_back_the_same(path):
     bench = Bench.from_json(path.read_bytes())
     assert Bench.from_json(bench.to_json()) == bench
-    assert json.loads(path.read_text())["format"] == 2                # shipped as the bench writes now
+    assert json.loads(path.read_text())["schema"] == SCHEMA            # shipped as the bench writes now
+    assert bench.provenance.clock in Clock and bench.provenance.date        # with where and when
     for s in bench.settings:
         assert s.row(RowKind.AR) and s.row(RowKind.SPEC) and all(r.kind in RowKind for r in s.rows)
 
 
-def _flat(**changes) -> dict:
-    """A format-1 file: machine and clock fields at the top, not-compared rows as a list and reasons."""
+def _bench(**changes) -> dict:
+    """A bench file as this version writes it; `changes` go into its provenance when they name a
+    provenance field."""
     rows = [{"row": "engine autoregressive", "tokens_per_s": 10.0, "tokens": 20, "seconds": [2.0]},
             {"row": "engine speculative", "tokens_per_s": 20.0, "tokens": 20, "seconds": [1.0], "speedup": 2.0},
             {"row": "llama.cpp generate", "tokens_per_s": 30.0, "tokens": 30, "seconds": [1.0]}]
     setting = {"k": 2, "temperature": 0.0, "rows": rows, "identical": True, "mismatches": [],
-               "not_compared": ["llama.cpp generate"], "not_compared_why": {"llama.cpp generate": "text"}}
-    data = {"target": "t", "draft": "d", "prompts": 2, "max_new_tokens": 8, "repeats": 1, "c": 0.1,
-            "settings": [setting], "cpu": "a CPU", "threads": 2, "backend": "torch", "load": 0.2,
-            "clock": "wall"}
-    data.update(changes)
+               "not_compared": {"llama.cpp generate": "text"}}
+    data = {"schema": SCHEMA, "record": "Bench", "target": "t", "draft": "d", "prompts": 2, "max_new_tokens": 8,
+            "repeats": 1, "c": 0.1, "settings": [setting],
+            "provenance": {"cpu": "a CPU", "threads": 2, "backend": "torch", "load": 0.2, "clock": "wall"}}
+    for key, value in changes.items():
+        (data["provenance"] if key in PROVENANCE else data)[key] = value
     return data
 
 
-def test_a_file_from_before_the_records_loads_with_its_fields_in_place():
-    bench = Bench.from_json(json.dumps(_flat()))
-    assert (bench.machine.cpu, bench.machine.threads, bench.clocks.load, bench.clocks.clock) == \
-        ("a CPU", 2, 0.2, Clock.WALL)
+PROVENANCE = {f.name for f in dataclasses.fields(Provenance)}
+
+
+def test_a_file_carries_where_it_was_measured():
+    bench = Bench.from_json(json.dumps(_bench()))
+    p = bench.provenance
+    assert (p.cpu, p.threads, p.load, p.clock) == ("a CPU", 2, 0.2, Clock.WALL)
     assert bench.settings[0].not_compared == {"llama.cpp generate": "text"}
     assert bench.settings[0].row(RowKind.SPEC).speedup == 2.0 and bench.drafter == "model"
-    older = _flat()
-    older["settings"][0]["not_compared_why"] = "one reason for all"        # older still: one text
-    assert Bench.from_json(json.dumps(older)).settings[0].not_compared == {"llama.cpp generate": "one reason for all"}
+
+
+def test_a_file_of_an_older_schema_is_refused_not_read_by_a_special_case():
+    older = _bench()
+    del older["schema"]
+    with pytest.raises(BenchFileError, match="schema None; this version reads schema 3"):
+        Bench.from_json(json.dumps(older))
+    with pytest.raises(BenchFileError, match="not a Bench"):
+        Bench.from_json(json.dumps(_bench(record="KSweep")))
 
 
 @pytest.mark.parametrize("change, where", [
-    ({"clock": "sundial"}, "bench.clocks.clock"),
-    ({"threads": 2.5}, "bench.machine.threads"),
+    ({"clock": "sundial"}, "bench.provenance.clock"),
+    ({"threads": 2.5}, "bench.provenance.threads"),
     ({"prompts": "2"}, "bench.prompts"),
     ({"drafter": "nobody's"}, "bench.drafter"),
     ({"settings": []}, "bench.settings"),
@@ -55,16 +70,16 @@ def test_a_file_from_before_the_records_loads_with_its_fields_in_place():
 ])
 def test_a_wrong_file_is_one_message_that_says_where(change, where):
     with pytest.raises(BenchFileError) as err:
-        Bench.from_json(json.dumps(_flat(**change)))
+        Bench.from_json(json.dumps(_bench(**change)))
     assert where in str(err.value)
 
 
 def test_rows_the_bench_does_not_write_and_missing_engine_rows_are_refused():
-    unknown = _flat()
+    unknown = _bench()
     unknown["settings"][0]["rows"][2]["row"] = "my own row"
     with pytest.raises(BenchFileError, match=r"settings\[0\]\.rows\[2\]\.row"):
         Bench.from_json(json.dumps(unknown))
-    alone = _flat()
+    alone = _bench()
     del alone["settings"][0]["rows"][0]
     with pytest.raises(BenchFileError, match="autoregressive and speculative rows"):
         Bench.from_json(json.dumps(alone))

@@ -107,11 +107,13 @@ def _bench(**changes) -> bytes:
     row = {"row": "engine autoregressive", "tokens_per_s": 10.0, "seconds": [1.0]}
     spec = {**row, "row": "engine speculative"}
     setting = {"k": 2, "temperature": 0.0, "verify_cost": 1.2, "rows": [row, spec]}
-    data = {"target": "t", "draft": "d", "prompts": 2, "max_new_tokens": 8, "repeats": 1, "c": 0.1,
-            "settings": [setting]}
+    data = {"schema": 3, "record": "Bench", "target": "t", "draft": "d", "prompts": 2, "max_new_tokens": 8,
+            "repeats": 1, "c": 0.1, "settings": [setting], "provenance": {}}
     for key, value in changes.items():
         if key == "rows":
             setting["rows"] = value
+        elif key in ("threads", "cpu"):
+            data["provenance"][key] = value
         else:
             data[key] = value
     return json.dumps(data).encode()
@@ -120,7 +122,8 @@ def _bench(**changes) -> bytes:
 @pytest.mark.parametrize("changes", [
     {"drafter": "a-drafter-nobody-made"}, {"drafter": ["model"]}, {"exit_layer": "**4**"},
     {"library_drafting": {"x": 1}}, {"rows": [{"row": "engine speculative", "tokens_per_s": 1.0}]},
-    {"rows": [{"row": ["engine autoregressive"]}]}, {"threads": "two"}, {"cpu": "x" * 5000}])
+    {"rows": [{"row": ["engine autoregressive"]}]}, {"threads": "two"}, {"cpu": "x" * 5000},
+    {"schema": 2}, {"record": "KSweep"}])
 def test_a_bench_file_outside_its_schema_is_one_clear_message(changes):
     from ui.lessons.speed import read_bench
     assert read_bench(_bench())[1] is None                           # the valid file reads

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from specdec.bench.record import Clock, Machine
 from specdec.drafters.base import Shape
 from specdec.drafters.tree import Children
 from specdec.models.backend import Backend
 from specdec.models.precision import Precision
+from specdec.records.provenance import Clock, Provenance
 from specdec.rules.chain import FinalKind
 from specdec.rules.tree import TreeRule
 from specdec.settings import Mode
@@ -26,7 +26,7 @@ SCANNED = ("specdec", "ui", "pages")
 DEFINED_IN = {FinalKind: "specdec/rules/chain.py", TreeRule: "specdec/rules/tree.py",
               Shape: "specdec/drafters/base.py", Children: "specdec/drafters/tree.py",
               Backend: "specdec/models/backend.py", Precision: "specdec/models/precision.py",
-              Mode: "specdec/settings.py", Clock: "specdec/bench/record.py"}
+              Mode: "specdec/settings.py", Clock: "specdec/records/provenance.py"}
 # operands that hold the same words but are not these kinds: a torch device's type ("cpu"),
 # the CLI's --color ("auto")
 NOT_KINDS = (".device.type", "args.color")
@@ -108,6 +108,6 @@ def test_records_read_kinds_back_as_members():
     tree = schema.decode(Tree, {"nodes": [], "rule": "greedy", "width": 2, "budget": 4,
                                 "root_target": None, "root_draft": None})
     assert tree.rule is TreeRule.GREEDY
-    assert schema.decode(Machine, {"backend": "onnx"}).backend is Backend.ONNX
+    assert schema.decode(Provenance, {"backend": "onnx"}).backend is Backend.ONNX
     with pytest.raises(schema.TraceError, match="kind"):
         schema.decode(Final, {"token": 3, "text": "x", "kind": "residual", "p": 0.5, "source": None}, "final.kind")

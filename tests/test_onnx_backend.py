@@ -195,7 +195,7 @@ def test_the_bench_adds_the_engine_on_torch_and_the_runtime_own_loop(tiny_onnx):
     from specdec.bench.runner import BACKEND_ROWS, bench
     result = bench(tiny_onnx, [PROMPT, "ab"], [2], [0.0], 6, 1, drafting=specdec.Settings(drafter="ngram"))
     setting = result.settings[0]
-    assert set(BACKEND_ROWS) <= {r.row for r in setting.rows} and result.machine.backend == "onnx"
+    assert set(BACKEND_ROWS) <= {r.row for r in setting.rows} and result.provenance.backend == "onnx"
     # the runtime's loop is told to make as many tokens as the engine's autoregressive row made
     assert setting.row(RowKind.GENAI).tokens == setting.row(RowKind.AR).tokens > 0
     assert setting.identical is True and "onnxruntime-genai generate" in setting.not_compared

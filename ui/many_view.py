@@ -8,11 +8,11 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
-from specdec.bench.record import Clock
 from specdec.defaults import K_CHOICES, TEMPERATURE_COMPARE
 from specdec.drafters.registry import DRAFTERS, chain_for
 from specdec.models.backend import Backend
 from specdec.prompts import as_input, kinds_of
+from specdec.records.provenance import Clock
 from ui import family, session, state, tables
 from ui.examples import kind_name, namer
 from ui.figures.many import many_figure

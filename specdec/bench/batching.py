@@ -20,9 +20,9 @@ from dataclasses import replace
 from typing import Callable
 
 from specdec.bench.clock import stopwatch
-from specdec.bench.measure import clock_for, machine_load
-from specdec.bench.record import Clock
+from specdec.bench.measure import machine_load
 from specdec.engine.serving import Request, serve
+from specdec.records.provenance import Clock, clock_for
 from specdec.settings import Mode, Settings
 
 Progress = Callable[[int, int, str], None]

@@ -12,9 +12,9 @@ from dataclasses import dataclass
 import torch
 
 from specdec.bench.clock import Lap, stopwatch
-from specdec.bench.record import Clock
 from specdec.engine.decoder import generate
 from specdec.models.backend import TorchBackend
+from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
 from specdec.trace.theory import Overheads, run_speedup
@@ -132,8 +132,6 @@ def machine_load() -> float:
     return os.getloadavg()[0] / (os.cpu_count() or 1)
 
 
-BUSY_LOAD = 1.0          # per core, sampled during a measurement: another job is competing,
-                         # so headline speedups use CPU time (clock.py)
 WIDE_SPREAD = 1.25       # max / min of repeated speedups above this: the timing is unreliable
 
 
@@ -141,7 +139,7 @@ def interleaved(runs: list[tuple[str, object, Settings]], prompts: list, repeats
                 progress=lambda *_: None) -> tuple[dict[str, list["Timed"]], float]:
     """Each (name, pair, settings) timed `repeats` times, interleaved: repeat r of every run
     before repeat r + 1 of any, so a slow spell hits all alike. Also the highest machine
-    load per core seen between runs (BUSY_LOAD and above: the machine was busy)."""
+    load per core seen between runs (provenance.BUSY_LOAD and above: the machine was busy)."""
     out: dict[str, list[Timed]] = {name: [] for name, _, _ in runs}
     load = machine_load()
     for r in range(repeats):
@@ -151,11 +149,6 @@ def interleaved(runs: list[tuple[str, object, Settings]], prompts: list, repeats
             load = max(load, machine_load())
     progress(repeats * len(runs), repeats * len(runs), "done")
     return out, load
-
-
-def clock_for(load: float) -> Clock:
-    """The clock headline speedups use: CPU time when the machine was busy, else wall-clock."""
-    return Clock.CPU if load >= BUSY_LOAD else Clock.WALL
 
 
 def speedups(spec: list["Timed"], base: list["Timed"], clock: Clock = Clock.WALL) -> list[float]:

@@ -1,14 +1,13 @@
 """The bench's result as typed records: what `python -m specdec bench --json` writes, the
 terminal's table prints and the fast page reads.
 
-A `Bench` holds the pair and drafter benched, the costs (c, step times), the `Machine` and the
-`Clocks` it was measured with, one `Setting` per (temperature, k) — each of `Row`s named by a
-`RowKind` — and any batch sweeps (`BatchSweep`). `Bench.to_json` / `Bench.from_json` round-trip
-it; a file is untrusted, so it is checked like a trace (trace/schema.py: every field's type from
-the records' hints, finite numbers, bounded texts) and then for meaning (known rows and drafter,
-both engine rows in every setting). Anything else is one `BenchFileError` naming where.
-Files written before these records (flat: machine and clock fields at the top, no "format")
-load: `_lift` moves those fields into place.
+A `Bench` holds the pair and drafter benched, the costs (c, step times), where and how it was
+measured (its `Provenance`: records/provenance.py), one `Setting` per (temperature, k) — each of
+`Row`s named by a `RowKind` — and any batch sweeps (`BatchSweep`). `Bench.to_json` /
+`Bench.from_json` round-trip it in the one JSON form of every measurement (records/codec.py); a
+file is untrusted, so it is checked like a trace (trace/schema.py: every field's type from the
+records' hints, finite numbers, bounded texts) and then for meaning (known rows and drafter, both
+engine rows in every setting). Anything else is one `BenchFileError` naming where.
 """
 from __future__ import annotations
 
@@ -18,25 +17,17 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from specdec.drafters.registry import DRAFTERS
-from specdec.errors import InputError
-from specdec.files import jsonstore
-from specdec.models.backend import Backend
+from specdec.records import codec
+from specdec.records.provenance import Clock, Provenance
 from specdec.settings import Mode
 from specdec.trace import schema
 
-FORMAT = 2                        # 1: the flat dicts the bench wrote before these records
 MAX_BYTES = 8 * 2**20
 MAX_LINE = 1000                   # characters in one of the head's texts (names, CPU, kernels)
 
 
-class BenchFileError(InputError):
+class BenchFileError(codec.RecordFileError):
     """A file that is not a bench this app wrote: the message says where and why."""
-
-
-class Clock(StrEnum):
-    """Which clock a speedup is on (clock.py): wall-clock, or CPU time when the machine was busy."""
-    WALL = "wall"
-    CPU = "cpu"
 
 
 class RowKind(StrEnum):
@@ -124,22 +115,6 @@ class Setting:
 
 
 @dataclass(frozen=True)
-class Machine:
-    cpu: str | None = None
-    threads: int | None = None
-    target_kernels: str | None = None              # how the target's linear layers multiply
-    target_bandwidth: str | None = None            # its memory traffic against this machine's
-    backend: Backend = Backend.TORCH               # what runs the target's passes (models/backend.py)
-    backend_note: str | None = None
-
-
-@dataclass(frozen=True)
-class Clocks:
-    load: float | None = None                      # the highest load per core seen while measuring
-    clock: Clock = Clock.WALL                      # the headline's clock (CPU time when busy)
-
-
-@dataclass(frozen=True)
 class BatchRow:
     batch: int
     mode: Mode
@@ -174,6 +149,7 @@ class BatchSweep:
     load: float
     clock: Clock
     crossover: int | None                          # the smallest size where speculation did not pay
+    provenance: Provenance = Provenance()
 
     @staticmethod
     def of(data: dict) -> BatchSweep:
@@ -197,45 +173,23 @@ class Bench:
     verify_cost_alone: dict = field(default_factory=dict)   # str(k) -> the pass price timed alone
     skipped_rows: tuple[str, ...] = ()
     skipped_why: str | None = None
-    machine: Machine = Machine()
-    clocks: Clocks = Clocks()
+    provenance: Provenance = Provenance()          # where and how it was measured
     batch: tuple[BatchSweep, ...] = ()
-    format: int = FORMAT
 
     def to_json(self, indent: int | None = None) -> str:
-        return json.dumps(jsonstore.finite(dataclasses.asdict(self)), indent=indent, allow_nan=False)
+        return codec.to_json(self, indent)
 
     @staticmethod
     def from_json(raw: str | bytes) -> Bench:
         """A file's bench, or BenchFileError saying where it is wrong."""
+        if len(raw) > MAX_BYTES:
+            raise BenchFileError(f"the file is larger than {MAX_BYTES // 2**20} MB")
         try:
-            if len(raw) > MAX_BYTES:
-                raise schema.TraceError(f"the file is larger than {MAX_BYTES // 2**20} MB")
-            bench = schema.decode(Bench, _lift(schema.parse(raw)), "bench")
-        except schema.TraceError as err:
+            bench = codec.from_json(Bench, raw, "bench")
+        except codec.RecordFileError as err:
             raise BenchFileError(str(err)) from None
         check(bench)
         return bench
-
-
-MACHINE = tuple(f.name for f in dataclasses.fields(Machine))
-
-
-def _lift(data: dict) -> dict:
-    """A format-1 file (flat) as format 2: its machine and clock fields moved into place, a
-    setting's list of rows not compared and its reasons made one mapping."""
-    if data.get("format", 1) != 1:
-        return data
-    data = dict(data, format=FORMAT)
-    data["machine"] = {name: data.pop(name) for name in MACHINE if name in data}
-    data["clocks"] = {name: data.pop(name) for name in ("load", "clock") if name in data}
-    settings = data.get("settings")
-    for s in settings if isinstance(settings, list) else ():
-        if isinstance(s, dict) and isinstance(s.get("not_compared"), list):
-            why = s.pop("not_compared_why", None)
-            s["not_compared"] = {str(n): why.get(n, "") if isinstance(why, dict) else str(why or "")
-                                 for n in s["not_compared"]}
-    return data
 
 
 def _known(name: str) -> bool:
@@ -255,7 +209,7 @@ def check(bench: Bench) -> None:
     the two engine rows (every bench has them) in every setting."""
     _need(bench.drafter in DRAFTERS, "bench.drafter", f"unknown drafter {bench.drafter[:40]!r}")
     _need(bool(bench.settings), "bench.settings", "a bench has at least one setting")
-    texts = (bench.target, bench.draft, bench.library_drafting, *dataclasses.astuple(bench.machine))
+    texts = (bench.target, bench.draft, bench.library_drafting, *dataclasses.astuple(bench.provenance))
     _need(all(not isinstance(t, str) or len(t) <= MAX_LINE for t in texts), "bench",
           f"a name or machine line longer than {MAX_LINE} characters")
     for i, s in enumerate(bench.settings):

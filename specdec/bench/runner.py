@@ -24,6 +24,7 @@ paid in the runs is reported too, with the bound it implies, so a gap can be att
 from __future__ import annotations
 
 import statistics
+import time
 from dataclasses import dataclass, field, replace
 
 import torch
@@ -32,7 +33,6 @@ from specdec.bench import agreement, greedy, ort_genai, peers
 from specdec.bench.clock import Lap, stopwatch
 from specdec.bench.hf_baseline import hf_generate, library_drafting, user_load_why, user_loaded
 from specdec.bench.measure import (
-    BUSY_LOAD,
     Timed,
     drafter_cost,
     machine_load,
@@ -40,15 +40,15 @@ from specdec.bench.measure import (
     verify_cost_in_run,
     whole_run,
 )
-from specdec.bench.record import Bench, Clock, Clocks, Machine, Row, RowKind, Setting
+from specdec.bench.record import Bench, Row, RowKind, Setting
 from specdec.drafters.registry import DRAFTERS, tree_for
 from specdec.engine.decoder import generate
 from specdec.engine.prompt import encode_prompt
 from specdec.errors import LoadError
-from specdec.models import kernels
 from specdec.models.backend import Backend
 from specdec.models.backend import describe as describe_backend
 from specdec.models.names import source_gguf
+from specdec.records.provenance import Clock, Provenance, clock_for, here
 from specdec.settings import Mode, Settings
 from specdec.trace.metrics import summarize
 from specdec.trace.theory import expected_speedup, speedup_with_verify, verify_ceiling
@@ -265,7 +265,7 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
     """Every row, k and temperature on the same prompts, drafting with `drafting.drafter`.
     Repeats are interleaved (repeat r of every row before repeat r + 1 of any), so a slow
     spell of the machine hits all rows alike."""
-    progress = progress or (lambda *_: None)
+    progress, started = progress or (lambda *_: None), time.perf_counter()
     c, draft_ms, target_ms = drafter_cost(pair, drafting)
     method = library_drafting(pair, drafting)
     names, why = backend_rows(*rows_for(method, user_load_why(pair.target_name), _peers_why(pair)), pair)
@@ -281,7 +281,7 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
                 measure_once(name, pair, prompts, run_settings, measured[key],
                              [len(ids) for ids in same.outputs] if same and same.outputs else None)
                 done, load = done + 1, max(load, machine_load())
-        clock = Clock.CPU if load >= BUSY_LOAD else Clock.WALL       # the headline's clock: clock.py
+        clock = clock_for(load)                                        # the headline's clock: clock.py
         for k in ks:
             rows = {name: measured.get((name, None)) or measured[(name, k)]
                     for name in names + tuple(tree_row(b) for b in trees)}
@@ -293,13 +293,12 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
                  library_drafting=None if isinstance(method, str) else method.label,
                  draft_step_ms=draft_ms, target_step_ms=target_ms, verify_cost_alone=alone,
                  skipped_rows=tuple(str(r) for r in applicable(pair) if r not in names), skipped_why=why,
-                 machine=_machine(pair), clocks=Clocks(load, Clock.CPU if load >= BUSY_LOAD else Clock.WALL))
+                 provenance=_provenance(pair, load, started))
 
 
-def _machine(pair) -> Machine:
-    return Machine(kernels.cpu_model(), torch.get_num_threads(), kernels.describe(pair.target),
-                   kernels.bandwidth_of(pair.target), pair.passes.name,
-                   describe_backend(pair.passes, agreement.shipped()))
+def _provenance(pair, load: float, started: float) -> Provenance:
+    """Where the bench ran (records/provenance.py), with its backend in one line."""
+    return replace(here(pair, load, started), backend_note=describe_backend(pair.passes, agreement.shipped()))
 
 
 def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone: float,

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import sys
 
-from specdec.bench.record import BatchSweep, Bench, Clock, Machine, Row, RowKind, Setting
+from specdec.bench.record import BatchSweep, Bench, Row, RowKind, Setting
 from specdec.models.backend import Backend
+from specdec.records.provenance import Clock, Provenance
 from specdec.trace.run import Run
 
 ANSI = {"prompt": "\033[2m", "accepted": "\033[32m", "rejected": "\033[9;31m",
@@ -114,7 +115,7 @@ def table(result: Bench) -> str:
     """The whole bench: its head, one table per setting, then any batch sweeps."""
     lines = _head(result)
     for s in result.settings:
-        lines += [""] + _setting(s, result.clocks.load or 0.0)
+        lines += [""] + _setting(s, result.provenance.load or 0.0)
     for b in result.batch:
         lines += [""] + batch_table(b)
     return "\n".join(lines)
@@ -133,7 +134,7 @@ def _head(result: Bench) -> list[str]:
         lines.append("library defaults = up to 20 drafts a round, stop drafting after a draft with "
                      "q(d) < 0.4 (transformers also adapts that threshold during a run); the same in "
                      "every k table")
-    lines += _machine_lines(result.machine)
+    lines += _machine_lines(result.provenance)
     exit_layer = f" after layer {result.exit_layer}" if result.exit_layer else ""
     lines.append(f"drafter: {result.drafter}{exit_layer}; transformers assisted = "
                  f"{result.library_drafting or 'none'}")
@@ -142,13 +143,13 @@ def _head(result: Bench) -> list[str]:
     return lines
 
 
-def _machine_lines(m: Machine) -> list[str]:
+def _machine_lines(m: Provenance) -> list[str]:
     lines = [f"target backend (engine rows): {m.backend_note}"] if m.backend_note else []
-    if m.target_kernels:
+    if m.kernels:
         label = "target's linear layers" + (" (torch rows)" if m.backend != Backend.TORCH else "")
-        lines.append(f"{label}: {m.target_kernels}")
-    if m.target_bandwidth:
-        lines.append(f"target's memory traffic: {m.target_bandwidth}")
+        lines.append(f"{label}: {m.kernels}")
+    if m.bandwidth:
+        lines.append(f"target's memory traffic: {m.bandwidth}")
     return lines
 
 

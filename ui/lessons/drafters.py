@@ -5,10 +5,10 @@ from __future__ import annotations
 import statistics
 from dataclasses import dataclass, replace
 
-from specdec.bench.measure import clock_for, drafter_cost, machine_load, timed
-from specdec.bench.record import Clock
+from specdec.bench.measure import drafter_cost, machine_load, timed
 from specdec.defaults import REPEATS
 from specdec.prompts import Prompt, as_input
+from specdec.records.provenance import Clock, clock_for
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
 from ui.lessons import store

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from specdec.bench.clock import stopwatch
-from specdec.bench.measure import clock_for, machine_load
-from specdec.bench.record import Clock
+from specdec.bench.measure import machine_load
 from specdec.engine.decoder import generate
+from specdec.records.provenance import Clock, clock_for
 from specdec.settings import Settings
 
 METRICS = ("acceptance_rate", "mean_acceptance_length", "passes_per_token", "tokens_per_s")

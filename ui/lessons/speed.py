@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Callable
 
 from specdec.bench.measure import (
-    clock_for,
     cost_ratio,
     draft_cost_in_run,
     drafter_cost,
@@ -22,8 +21,9 @@ from specdec.bench.measure import (
     timed,
     verify_cost,
 )
-from specdec.bench.record import Bench, BenchFileError, Clock, Row, RowKind, Setting
+from specdec.bench.record import Bench, BenchFileError, Row, RowKind, Setting
 from specdec.defaults import REPEATS
+from specdec.records.provenance import Clock, clock_for
 from specdec.settings import Settings
 from specdec.trace.theory import (
     expected_speedup,

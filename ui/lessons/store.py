@@ -21,10 +21,10 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Callable
 
-from specdec.bench.record import Clock
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.backend import BACKEND_AUTO
 from specdec.models.precision import PRECISION_AUTO
+from specdec.records.provenance import Clock
 from specdec.settings import THREADS, Settings
 from specdec.wording import _
 from ui.lessons import result_cache

@@ -11,10 +11,10 @@ import dataclasses
 import statistics
 from dataclasses import dataclass, replace
 
-from specdec.bench.measure import clock_for, machine_load, timed
-from specdec.bench.record import Clock
+from specdec.bench.measure import machine_load, timed
 from specdec.defaults import REPEATS
 from specdec.prompts import Prompt, as_input
+from specdec.records.provenance import Clock, clock_for
 from specdec.settings import Settings
 from specdec.trace.metrics import Metrics, summarize
 from specdec.trace.run import Round
