@@ -1,11 +1,13 @@
 """This machine, measured once: what a speed figure here is made of.
 
-The target's one-token step and its price for a pass of M = 1…9 tokens (v(M), in steps) on the
-backend the pair runs on, each embedded draft's cost ratio c, the memory read rate and the
+The target's one-token step and its price for a pass of M = 1…17 tokens (v(M), in steps) on the
+backend the pair runs on, reading a prompt per token, each embedded draft's cost ratio c as it runs
+beside this target (on its kernels), the memory read rate and the
 compute rate of one core for the arithmetic the target runs (16-bit integer multiply-adds for an
 intdot target, float32 ones otherwise: the roof of its roofline), and the target's bytes and
-FLOPs per token. `make run` measures it in the background after the server is up (ui/serve.py,
-~20 s); the pages read it to say why
+FLOPs per token; with where and how: CPU, backend, kernels, threads, load, library versions, date.
+`make run` measures it in the background after the server is up (ui/serve.py, ~30 s); the pages
+read it, the "priced" draft-length policy weighs it (`prices`), to say why
 speculation pays or not *here*, and every figure they show is labelled with the CPU it came
 from. Kept in build/machine.json under (CPU model, backend, threads).
 """
@@ -16,20 +18,22 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 import torch
+import transformers
 
-from specdec.bench.measure import step_ms
+from specdec.bench.measure import machine_load, step_ms
 from specdec.drafters.base import no_model
 from specdec.drafters.registry import DRAFTERS
 from specdec.files import jsonstore
-from specdec.models import precision
+from specdec.models import kernels, precision
 from specdec.models.backend import Backend
 from specdec.models.kernels import bandwidth_gbs, cpu_model
+from specdec.models.load import beside
 from specdec.models.prices import Prices
 from specdec.trace.theory import speedup_with_verify
 
 STORE = Path(__file__).resolve().parents[2] / "build" / "machine.json"
-WIDTHS = tuple(range(1, 10))
-REVISION = 3                       # bumped when what is measured changes: older entries are measured again
+WIDTHS = tuple(range(1, 18))
+REVISION = 4                       # bumped when what is measured changes: older entries are measured again
 
 
 @dataclass(frozen=True)
@@ -46,9 +50,16 @@ class Profile:
     params_m: float = 0.0                      # parameters a token passes through (millions)
     measured_at: str = ""
     arithmetic: str = ""                       # what `gflops` timed: the multiply-adds the target runs
+    prefill_ms: float = 0.0                    # reading a prompt, per token (a 64-token pass / 64)
+    load: float = 0.0                          # the 1-minute load per core while it was measured (~1: all busy)
+    kernels: str = ""                          # what multiplied the target's layers (models/kernels.describe)
+    versions: str = ""                         # torch and transformers
 
     def key(self) -> str:
         return key(self.cpu, self.backend, self.threads)
+
+
+PREFILL = 64                       # tokens of the pass that prices reading a prompt
 
 
 def key(cpu: str, backend: str, threads: int) -> str:
@@ -105,7 +116,7 @@ def params_m(model) -> float:
 
 def measure(pair, drafts: dict, progress=lambda *_: None) -> Profile:
     """Profile this machine with `pair` (its target on its backend) and `drafts` (name -> model)."""
-    steps = 3 + len(WIDTHS) + len(drafts)
+    steps = 4 + len(WIDTHS) + len(drafts)
     progress(0, steps, "memory read rate")
     bandwidth = bandwidth_gbs()
     progress(1, steps, "compute rate")
@@ -119,11 +130,16 @@ def measure(pair, drafts: dict, progress=lambda *_: None) -> Profile:
     costs = {}
     for j, (name, model) in enumerate(drafts.items()):
         progress(3 + len(WIDTHS) + j, steps, f"draft {name}")
+        if model is not pair.draft:
+            beside(pair.target, model)          # priced as it runs in a pair with this target
         costs[name] = round(step_ms(model, pair.vocab_size, reps=15) / one, 4)
+    progress(steps - 1, steps, "reading a prompt")
+    prefill = step_ms(pair.passes, pair.vocab_size, reps=5, tokens=PREFILL) / PREFILL
     progress(steps, steps, "done")
     return Profile(cpu_model(), pair.passes.name, torch.get_num_threads(), round(one, 2), widths, costs,
                    bandwidth, gflops, weight_mb(pair), params_m(pair.target), time.strftime("%Y-%m-%d %H:%M"),
-                   arithmetic)
+                   arithmetic, round(prefill, 3), round(machine_load(), 2), kernels.describe(pair.target),
+                   f"torch {torch.__version__}, transformers {transformers.__version__}")
 
 
 def best_k(profile: Profile, draft: str, alpha: float) -> tuple[int, float] | None:
@@ -173,8 +189,9 @@ def _valid(entry) -> bool:
             and isinstance(entry.get("backend"), str) and isinstance(entry.get("threads"), int)
             and num(entry.get("step_ms"), 1e-9) and all(str(m).isdigit() and num(x) for m, x in entry["v"].items())
             and all(num(x) for x in entry.get("c", {}).values()) and isinstance(entry.get("measured_at", ""), str)
-            and isinstance(entry.get("arithmetic", ""), str)
-            and all(num(entry.get(f, 0.0)) for f in ("bandwidth_gbs", "gflops", "weight_mb", "params_m"))
+            and all(isinstance(entry.get(f, ""), str) for f in ("arithmetic", "kernels", "versions"))
+            and all(num(entry.get(f, 0.0)) for f in ("bandwidth_gbs", "gflops", "weight_mb", "params_m", "prefill_ms",
+                                                     "load"))
             and bool(_profile(entry)))
 
 
