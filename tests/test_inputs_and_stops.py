@@ -38,9 +38,13 @@ def test_vocabulary_mismatch_names_the_first_difference():
     diff = vocab_difference(char_tokenizer("abcdefgh ()\n"), char_tokenizer("bacdefgh ()\n"))
     assert diff == "token 'a' has id 1 in the target but has id 2 in the draft"
     tok, other = char_tokenizer(), char_tokenizer("abc")
-    with pytest.raises(LoadError, match="cannot share tokens"):
-        specdec.make_pair(tiny_llama(len(tok), 1, 0), tiny_llama(len(tok), 1, 1), tok,
-                          draft_tokenizer=other)
+    pair = specdec.make_pair(tiny_llama(len(tok), 1, 0), tiny_llama(len(other), 1, 1), tok, draft_tokenizer=other)
+    assert pair.across_vocab and pair.draft_tokenizer is other and pair.vocab_size == len(tok)
+    for drafter in ("model", "tree"):       # the same-vocabulary drafters refuse and name the one that bridges
+        with pytest.raises(specdec.InputError, match="draft across vocabularies with cross-vocab .*sizes differ"):
+            specdec.generate(pair, "abc", drafter=drafter, max_new_tokens=2)
+    same = specdec.make_pair(pair.target, tiny_llama(len(tok), 1, 1), tok, draft_tokenizer=char_tokenizer())
+    assert not same.across_vocab                       # an equal tokenizer is no bridge
 
 
 def test_missing_path():

@@ -135,6 +135,7 @@ class DrafterKind:
     tree_form: str | None = None     # a chain's tree of the same proposals (a DRAFTERS name)
     keeps_cache: bool = False        # True: the drafter holds a KV cache of its own (`.cache`)
     uses_exit_layer: bool = False    # True: it reads Settings.exit_layer (its key id and records say which)
+    bridges_vocab: bool = False      # True: its draft model may have another tokenizer than the target
     # its cost model: the module one draft step runs (c = its step / the target's); None: no model
     step_model: Callable[["Pair", "Settings"], "torch.nn.Module | None"] = no_model
     hf_assistant: str | None = None  # transformers' counterpart: the generate() argument that drafts so

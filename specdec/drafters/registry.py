@@ -9,6 +9,8 @@ subclass (base.py) and its `register(DrafterKind(...))` call. The engine, the CL
   feature.py when the draft reads the target's features)
 - "ngram" / "ngram-tree": prompt lookup, as a chain or a trie of matches (ngram.py)
 - "early-exit": a ModelDrafter over the target's own first layers (early_exit.py)
+- "cross-vocab": a draft model with another tokenizer, exact by the token-level intersection
+  (cross_vocab.py); on such a pair the other draft-model drafters refuse and name it
 
 Callers ask a kind what they need (base.DrafterKind: its tree form, cache, cost model,
 transformers counterpart, key id) and never compare drafter names: tests/test_layout.py checks.
@@ -22,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from specdec.drafters.base import DRAFTERS, Drafter, DrafterKind, NoDrafter, Shape
 from specdec.errors import InputError
+from specdec.models.load import vocab_difference
 from specdec.settings import Mode
 from specdec.wording import N_
 
@@ -41,6 +44,12 @@ def make_drafter(pair: "Pair", settings: "Settings") -> Drafter:
     if kind.needs_draft_model and pair.draft is None:
         raise InputError(N_("this pair has no draft model: choose a drafter that needs none ({choices})"),
                          choices=", ".join(n for n, d in DRAFTERS.items() if not d.needs_draft_model))
+    if kind.needs_draft_model and pair.across_vocab and not kind.bridges_vocab:
+        raise InputError(N_("{draft} has another tokenizer than {target}, so the {drafter} drafter cannot "
+                            "verify its tokens: draft across vocabularies with {bridges} ({diff})"),
+                         draft=pair.draft_name, target=pair.target_name, drafter=settings.drafter,
+                         bridges=" or ".join(n for n, d in DRAFTERS.items() if d.bridges_vocab),
+                         diff=vocab_difference(pair.tokenizer, pair.draft_tokenizer))
     return kind.build(pair, settings)
 
 

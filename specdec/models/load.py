@@ -3,8 +3,10 @@
 Weights load as safetensors only, never with `trust_remote_code`, in float32 (CUDA when
 available, or placed by accelerate when a `device_map` is given). A draft folder with
 `draft_vocab.json` proposes among a subset of the target's vocabulary (reduced_vocab.py), or
-reads the target's features (feature.py); a draft with an 8-bit head is head8.py's. The pair
-must share one tokenizer: same size and the same token <-> id mapping.
+reads the target's features (feature.py); a draft with an 8-bit head is head8.py's. A draft
+with another tokenizer than the target's (another size or another token <-> id mapping) keeps it
+(`Pair.draft_tokenizer`): only a drafter that bridges vocabularies drafts with it
+(drafters/cross_vocab.py); the others refuse the pair with a message that names it.
 """
 from __future__ import annotations
 
@@ -42,6 +44,7 @@ class Pair:
     device: torch.device
     backend: object = None             # what runs the target's chain passes (backend.py); None: torch
     prices: Prices | None = None       # this machine's c and v(M) for this pair (bench/machine.py), if measured
+    draft_tokenizer: object = None     # the draft's own tokenizer when it differs from the target's, else None
 
     @property
     def passes(self):
@@ -52,6 +55,16 @@ class Pair:
         """The backend a run verifies on: the pair's, if it serves that kind of round, else torch."""
         chosen = self.passes
         return chosen if chain or chosen.name == Backend.TORCH else TorchBackend(self.target, self.vocab_size)
+
+    @property
+    def across_vocab(self) -> bool:
+        """True when the draft model has another tokenizer than the target."""
+        return self.draft_tokenizer is not None
+
+    @property
+    def draft_vocab_size(self) -> int:
+        """Logits the draft model gives: the target's count, or its own across vocabularies."""
+        return self.draft.config.vocab_size if self.across_vocab else self.vocab_size
 
     @property
     def reads_features(self) -> bool:
@@ -278,14 +291,17 @@ def context_window(config) -> int:
     return 2048
 
 
-def check_pair(target, draft, tokenizer, draft_tokenizer) -> None:
+def check_pair(target, draft, tokenizer, draft_tokenizer) -> str | None:
+    """None when the draft shares the target's tokenizer, else how they differ (a draft that reads
+    the target's features must share it); each model has a logit for each of its tokenizer's tokens."""
     diff = vocab_difference(tokenizer, draft_tokenizer) if draft_tokenizer is not None else None
-    if diff:
+    if diff and isinstance(draft, FeatureDraft):
         raise LoadError(N_("draft and target cannot share tokens: {diff}"), diff=diff)
-    for model in (target, draft):
-        if model is not None and model.config.vocab_size < len(tokenizer):
+    for model, tok in ((target, tokenizer), (draft, draft_tokenizer if diff else tokenizer)):
+        if model is not None and model.config.vocab_size < len(tok):
             raise LoadError(N_("a model has {logits} logits but the tokenizer has {tokens} tokens"),
-                            logits=model.config.vocab_size, tokens=len(tokenizer))
+                            logits=model.config.vocab_size, tokens=len(tok))
+    return diff
 
 
 def beside(target, draft) -> None:
@@ -302,16 +318,18 @@ def beside(target, draft) -> None:
 
 def make_pair(target, draft, tokenizer, target_name="target", draft_name="draft",
               draft_tokenizer=None, backend: str = Backend.TORCH) -> Pair:
-    """Assemble a Pair from loaded objects (tests build tiny models from configs)."""
-    check_pair(target, draft, tokenizer, draft_tokenizer)
+    """Assemble a Pair from loaded objects (tests build tiny models from configs). A
+    `draft_tokenizer` that differs from `tokenizer` is kept: the pair drafts across vocabularies."""
+    across = check_pair(target, draft, tokenizer, draft_tokenizer) is not None
     beside(target, draft)
-    models = [m for m in (target, draft) if m is not None]
+    models = [m for m in (target, draft) if m is not None and not (across and m is draft)]
     vocab_size = min(m.config.vocab_size for m in models)
     return Pair(target=target.eval(), draft=None if draft is None else draft.eval(),
                 tokenizer=tokenizer, target_name=target_name, draft_name=draft_name,
                 vocab_size=vocab_size, context=min(context_window(m.config) for m in models),
                 device=next(target.parameters()).device,
-                backend=backends.make(target_name, target, vocab_size, backend))
+                backend=backends.make(target_name, target, vocab_size, backend),
+                draft_tokenizer=draft_tokenizer if across else None)
 
 
 def load_pair(target: str = DEFAULT_TARGET, draft: str | None = DEFAULT_DRAFT,
@@ -319,17 +337,14 @@ def load_pair(target: str = DEFAULT_TARGET, draft: str | None = DEFAULT_DRAFT,
               backend: str = BACKEND_AUTO) -> Pair:
     """Load target and draft by name (embedded, local dir or hub id); draft None = no draft
     model. `device_map` goes to transformers / accelerate unchanged (e.g. "auto"); `precision`
-    is the target's (load_model); `backend` what runs its chain passes (backend.py)."""
+    is the target's (load_model); `backend` what runs its chain passes (backend.py). A draft with
+    another tokenizer keeps it: the cross-vocabulary drafter drafts with it, the others refuse."""
     check_precision(precision)
     check_backend(backend)
     tokenizer = load_tokenizer(target)
     draft_tokenizer = load_tokenizer(draft) if draft else None
-    diff = vocab_difference(tokenizer, draft_tokenizer) if draft_tokenizer is not None else None
-    if diff:   # before loading weights: fail fast and cheap
-        raise LoadError(N_("{draft} cannot draft for {target}: {diff}"), draft=repr(draft),
-                        target=repr(target), diff=diff)
     target_model = load_model(target, device, device_map, precision)
     draft_model = load_model(draft, device, device_map) if draft else None
-    return make_pair(target_model, draft_model, tokenizer, target, draft, backend=backend)
+    return make_pair(target_model, draft_model, tokenizer, target, draft, draft_tokenizer, backend=backend)
 
 
