@@ -77,7 +77,7 @@ def test_q8_0_product_and_a_q8_0_weight_is_recognised_as_exact(k):
 @pytest.mark.parametrize("kind", ["q4_1", "q8_0"])
 @pytest.mark.parametrize("k", [32, 160, 576, 1536])
 def test_every_row_of_a_wide_product_equals_its_one_row_product_bit_for_bit(kind, k):
-    """Widths 1…17: tiles of four rows, a remainder of one to three, a single row."""
+    """Widths 1…17: tiles of five rows (groups of 8 columns) or four (the last columns), remainders, one row."""
     weight = torch.randn(33, k)
     records = q4_1_records(q4_1_of(weight)) if kind == "q4_1" else q8_0_records(*q8_0_of(weight)[:2])
     x = torch.randn(17, k) * 3

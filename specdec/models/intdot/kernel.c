@@ -42,13 +42,20 @@
 #include "simd.h"
 
 #define QK 32
-#define TILE 4
+#define TILE 4       /* rows a column's weights serve at once */
+#define GTILE 5      /* rows a group's widened weights serve at once (a pass of k = 4 drafts in one tile) */
 #define QMAX 32767
 
 /* Bytes of one column's record: Q4_1 {uint8 qs[K/2]; float d[K/32]; float m[K/32]},
  * Q8_0 {int8 qs[K]; float d[K/32]}. */
 int64_t intdot_q4_1_bytes(int64_t K) { return K / 2 + 8 * (K / QK); }
 int64_t intdot_q8_0_bytes(int64_t K) { return K + 4 * (K / QK); }
+
+#define GTILES(call) do { int64_t r0 = 0; \
+        for (; r0 + GTILE <= M; r0 += GTILE) call(GTILE); \
+        switch (M - r0) { case 4: call(4); break; case 3: call(3); break; case 2: call(2); break; \
+        case 1: call(1); break; default: break; } \
+    } while (0)
 
 /* Rows in tiles of TILE (a column's or group's weights are read once per tile), then the rest. */
 #define TILES(call) do { int64_t r0 = 0; \
