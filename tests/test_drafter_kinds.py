@@ -158,3 +158,21 @@ def test_a_kind_says_what_callers_ask_of_it(pair):
     assert {n: DRAFTERS[n].key_id(replace(s, tree_width=3)) for n in costs} == {
         "model": "model", "tree": "tree:3x8", "ngram": "ngram", "ngram-tree": "ngram-tree:3x8",
         "early-exit": "early-exit@1"}
+
+
+def test_a_reduced_vocab_draft_takes_the_lean_pass_with_its_modules_bits(reduced_pair, monkeypatch):
+    """runtime.forward runs the wrapped Llama through the lean pass and scatters its logits: bit for
+    bit what the wrapper's own forward (transformers' modules) gives, through prefill and steps."""
+    from specdec.models import lean
+    from specdec.models.runtime import forward, new_cache
+    draft, lean_forward, calls = reduced_pair.draft, lean.forward, []
+    monkeypatch.setattr(lean, "forward", lambda model, *a: calls.append(model) or lean_forward(model, *a))
+    assert lean.fits(draft.inner) and not lean.fits(draft)
+    ids = [1, 2, 6, 3, 12, 4]                              # 6 and 12 are outside KEEP: the "other" id
+    fast, slow = new_cache(draft), new_cache(draft)
+    for chunk in (ids[:4], ids[4:5], ids[5:]):
+        got = forward(draft, chunk, fast, reduced_pair.vocab_size)
+        with torch.no_grad():
+            want = draft(input_ids=torch.tensor([chunk]), cache=slow, use_cache=True).logits[0]
+        assert torch.equal(got, want)
+    assert calls == [draft.inner] * 3

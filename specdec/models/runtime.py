@@ -12,6 +12,7 @@ import torch
 
 from specdec.errors import InputError
 from specdec.models import lean
+from specdec.models.reduced_vocab import ReducedVocabLM, scatter_logits
 
 
 @torch.no_grad()
@@ -22,6 +23,9 @@ def forward(model, ids: list[int], cache, vocab_size: int, keep: int = 0) -> tor
     x = torch.tensor([ids], dtype=torch.long, device=device)          # (1, len(ids))
     if lean.fits(model):                                              # the same numbers, less time
         logits = lean.forward(model, x, cache, keep)
+    elif isinstance(model, ReducedVocabLM) and lean.fits(model.inner):   # its body and head, then its ids
+        logits = scatter_logits(lean.forward(model.inner, model.to_draft[x], cache, keep), model.keep_ids,
+                                model.config.vocab_size)
     else:
         logits = model(input_ids=x, cache=cache, use_cache=True, logits_to_keep=keep).logits
     return logits[0, :, :vocab_size].float().cpu()                    # (T, V)
