@@ -63,7 +63,10 @@ PREFILL = 64                       # tokens of the pass that prices reading a pr
 
 
 def key(cpu: str, backend: str, threads: int) -> str:
-    return f"{cpu} | {backend} | threads {threads} | r{REVISION}"
+    """A profile's key: measured again when the CPU, the backend, the threads, what is measured or
+    the integer kernels (their source and compiler) change."""
+    from specdec.models import intdot
+    return f"{cpu} | {backend} | threads {threads} | r{REVISION} | {intdot.build_id()}"
 
 
 def matmul_gflops(n: int = 768, repeats: int = 5) -> float:
