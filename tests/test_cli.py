@@ -92,7 +92,13 @@ def test_vocabulary_mismatch_in_the_cli(model_dirs, cli):
     out = cli("run", "--prompt", "a", "--target", str(model_dirs["target"]),
               "--draft", str(model_dirs["other"]))
     assert out.returncode == 2 and "vocabulary sizes differ" in out.stderr
-    assert "Traceback" not in out.stderr
+    assert "draft across vocabularies with cross-vocab" in out.stderr and "Traceback" not in out.stderr
+    out = cli("run", "--prompt", "abc", "--target", str(model_dirs["target"]), "--draft", str(model_dirs["other"]),
+              "--drafter", "cross-vocab", "--k", "3", "--max-new-tokens", "8", "--json")
+    assert out.returncode == 0, out.stderr
+    run = json.loads(out.stdout)
+    drafted = [pos["token"] for r in run["rounds"] for pos in r["positions"]]
+    assert drafted and set(drafted) <= set(char_tokenizer()("abc", add_special_tokens=False)["input_ids"])
 
 
 def test_early_exit_drafter_needs_no_draft_model(model_dirs, cli):

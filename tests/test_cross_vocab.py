@@ -217,3 +217,20 @@ def test_rounds_record_q_on_the_targets_ids(cross):
         assert pos.token in shared and pos.q == pytest.approx(pos.draft.prob(pos.token))
         assert all(pos.draft.probs[i] == 0.0 for i in range(cross.vocab_size) if i not in shared)
         assert sum(pos.draft.probs) == pytest.approx(1.0, abs=1e-5)
+
+
+# --- the bench ---------------------------------------------------------------------------------
+
+def test_the_bench_runs_the_cross_vocabulary_rows_and_transformers_counterpart(cross):
+    """`python -m specdec bench --drafter cross-vocab`: the engine's rows draft across
+    vocabularies, transformers' assisted rows run its universal assisted generation on a copy of
+    the draft (it prunes its assistant's head at T > 0), and greedy outputs agree across rows."""
+    from specdec.bench.runner import bench
+    from specdec.cli.terminal import table
+    before = [p.clone() for p in cross.draft.parameters()]
+    result = bench(cross, ["ab", "(a é"], [2], [0.0, 1.0], 6, 1, drafting=specdec.Settings(drafter="cross-vocab"))
+    assert result.drafter == "cross-vocab" and result.settings[0].identical is True
+    assert "assistant_tokenizer" in table(result)
+    spec = next(r for r in result.settings[1].rows if r.row == "engine speculative")
+    assert spec.acceptance_rate is not None and spec.acceptance_rate > 0
+    assert all(torch.equal(a, b) for a, b in zip(before, cross.draft.parameters()))   # the engine's draft untouched

@@ -4,8 +4,8 @@
   'Ċ' newline, 'Ã' '©' the two bytes of 'é'), merges 'ab', ' a', '(a' and 'é'; specials <eot>
   (end of text) and <|user|> (a chat template's marker the other tokenizer lacks).
 - `sentencepiece_tokenizer()`: SentencePiece-style BPE ('▁' space, byte fallback <0xNN> for the
-  newline and for half characters), merges ' a', 'bc', '()' and the whole 'é'; specials <unk>
-  and <eot>.
+  newline and for half characters), merges ' a', 'bc', '()', 'gh' and the whole 'é'; specials
+  <unk> and <eot>. 21 tokens to the other's 20 (transformers takes equal sizes for one tokenizer).
 Both read the text "abcdefgh ()\\né". Built by hand from vocabularies and merges (nothing trained).
 """
 from __future__ import annotations
@@ -28,8 +28,8 @@ def byte_level_tokenizer() -> PreTrainedTokenizerFast:
 
 
 def sentencepiece_tokenizer() -> PreTrainedTokenizerFast:
-    pieces = ["<unk>", EOT, "<0x0A>", "<0xC3>", "<0xA9>", "▁", *"abcdefgh", "(", ")", "é", "▁a", "bc", "()"]
-    merges = [("▁", "a"), ("b", "c"), ("(", ")")]
+    pieces = ["<unk>", EOT, "<0x0A>", "<0xC3>", "<0xA9>", "▁", *"abcdefgh", "(", ")", "é", "▁a", "bc", "()", "gh"]
+    merges = [("▁", "a"), ("b", "c"), ("(", ")"), ("g", "h")]
     tok = Tokenizer(models.BPE({p: i for i, p in enumerate(pieces)}, merges, unk_token="<unk>", byte_fallback=True))
     tok.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="never", split=False)
     tok.decoder = decoders.Sequence([decoders.Replace("▁", " "), decoders.ByteFallback(), decoders.Fuse()])

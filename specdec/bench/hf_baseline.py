@@ -116,9 +116,51 @@ def _assistant_model(pair, settings: Settings) -> LibraryDrafting | str:
                            lambda k: {"assistant_model": assistant}, lambda: assistant, True)
 
 
+def _assistant_tokenizer(pair, settings: Settings) -> LibraryDrafting | str:
+    """Universal assisted generation (transformers' answer to a draft of another vocabulary): the
+    draft with both tokenizers; on a pair that shares one, plain assistant_model (the library refuses
+    an assistant_tokenizer then). At T > 0 the library prunes its assistant's LM head in place (its
+    token-level intersection), so it drafts with a copy of the draft, never the engine's."""
+    if pair.draft is None or not pair.across_vocab or pair.reads_features:
+        return _assistant_model(pair, settings)
+    if pair.draft.config.vocab_size == pair.target.config.vocab_size:
+        return ("transformers takes two vocabularies of one size for one tokenizer and refuses an "
+                "assistant_tokenizer then")
+    assistant = _private_copy(pair)
+    label = ("assistant_model = a copy of the draft, with tokenizer and assistant_tokenizer (universal assisted "
+             "generation: the draft's text re-tokenised at T = 0, its token-level intersection at T > 0)")
+    return LibraryDrafting(label, lambda k: {"assistant_model": assistant, "tokenizer": pair.tokenizer,
+                                             "assistant_tokenizer": pair.draft_tokenizer},
+                           lambda: assistant, True)
+
+
+_COPIES: dict[int, tuple] = {}     # id(draft) -> (draft, its copy for the library)
+
+
+def _private_copy(pair):
+    """One copy of the pair's draft per draft model: a deep copy, or (a draft on this engine's
+    integer kernels cannot be copied) the draft loaded again by name. The library's cache of
+    vocabulary translators (keyed by the tokenizers) is cleared with each new copy, so the copy it
+    prunes is this one."""
+    import copy
+
+    from transformers.generation.candidate_generator import AssistantVocabTranslatorCache
+
+    from specdec.models.load import load_model
+    if _COPIES.get(id(pair.draft), (None,))[0] is not pair.draft:
+        AssistantVocabTranslatorCache._cache.clear()
+        try:
+            twin = copy.deepcopy(pair.draft)
+        except (TypeError, ValueError):        # ctypes pointers of the integer kernels
+            twin = load_model(pair.draft_name, device=pair.device)
+        _COPIES[id(pair.draft)] = (pair.draft, twin)
+    return _COPIES[id(pair.draft)][1]
+
+
 # DrafterKind.hf_assistant (the generate() argument) -> how that argument is filled on a pair
 COUNTERPARTS: dict[str, Callable] = {"prompt_lookup_num_tokens": _prompt_lookup,
-                                     "assistant_early_exit": _early_exit, "assistant_model": _assistant_model}
+                                     "assistant_early_exit": _early_exit, "assistant_model": _assistant_model,
+                                     "assistant_tokenizer": _assistant_tokenizer}
 
 
 def user_load_why(name: str) -> str | None:

@@ -27,6 +27,8 @@ from typing import TYPE_CHECKING
 import torch
 
 from specdec.drafters.base import ChainDrafter, DrafterKind, Proposal, draft_chain, register
+from specdec.errors import InputError
+from specdec.models.backend import TorchBackend
 from specdec.models.load import context_window
 from specdec.models.runtime import crop_cache, forward, new_cache
 from specdec.models.vocab_bridge import Bridge, bridge
@@ -108,11 +110,28 @@ class CrossVocabDrafter(ChainDrafter):
 
 def cross_vocab_drafter(pair: "Pair", settings: "Settings") -> CrossVocabDrafter:
     """The pair's draft with its own tokenizer (the target's when both share one)."""
+    if pair.reads_features:
+        raise InputError(N_("{draft} reads the target's features, so it drafts in the target's own vocabulary: "
+                            "choose the model drafter for it, or a draft model with another tokenizer for "
+                            "this one (e.g. stdlib/draft-4l)"), draft=pair.draft_name)
     draft_tok = pair.draft_tokenizer or pair.tokenizer
     link = bridge(pair.tokenizer, draft_tok, pair.target_name, pair.draft_name or "draft")
     return CrossVocabDrafter(pair.draft, link, pair.vocab_size)
 
 
+class DraftSteps(TorchBackend):
+    """The draft's forward as the bench times one step (bench/measure.py feeds ids of the target's
+    vocabulary: each is folded into the draft's own)."""
+
+    def forward(self, ids: list[int], cache, keep: int = 0, features: bool = False):
+        return super().forward([i % self.vocab_size for i in ids], cache, keep, features)
+
+
+def draft_steps(pair: "Pair", settings: "Settings") -> DraftSteps | None:
+    """What one draft step runs (its cost model): the draft model, in its own vocabulary."""
+    return None if pair.draft is None else DraftSteps(pair.draft, pair.draft_vocab_size)
+
+
 register(DrafterKind("cross-vocab", N_("draft model with another tokenizer (token-level intersection)"), True,
-                     cross_vocab_drafter, rank=5, keeps_cache=True, bridges_vocab=True,
-                     step_model=lambda pair, s: pair.draft))
+                     cross_vocab_drafter, rank=5, keeps_cache=True, bridges_vocab=True, step_model=draft_steps,
+                     hf_assistant="assistant_tokenizer"))
