@@ -45,9 +45,9 @@ BLOCKS_FILE = "q4_1_blocks.pt"     # beside a converted model: the blocks withou
 def _read_blocks(path: Path, config) -> Blocks:
     """Module name -> (q, scale, low) for each Q4_1 linear layer of a llama GGUF."""
     from gguf import GGMLQuantizationType, GGUFReader
-    reader = GGUFReader(str(path))
-    if architecture(path, reader) != "llama":
+    if architecture(path) != "llama":           # read first: GGUFReader parses every field
         return {}
+    reader = GGUFReader(str(path))
     heads = {"attn_q": config.num_attention_heads, "attn_k": config.num_key_value_heads}
     out = {}
     for tensor in reader.tensors:
