@@ -66,19 +66,26 @@ def toy_view() -> None:
         beta=parts["beta"], rejected=1 - parts["beta"], gap=float((parts["total"] - p).abs().max())))
     st.caption(_("Notice: the green part is capped by q and the orange part fills exactly what is "
                  "missing up to p."))
-    tv_col = _("total variation from p (exact)")
-    # the number next to the rule, the long texts capped in width: the table fits a 1400 px window
+    tv_col = _("distance to p (TV)")
     rows = [{_("rule"): _(text), tv_col: float((ex.output_law(r, p, q) - p).abs().sum()) / 2,
              _("After a rejection"): _(ex.FALLBACKS[ex.RULE_FALLBACK[r]])} for r, text in ex.RULES.items()]
     st.markdown(_("**The same p and q under each verification rule** — only the correct rule is "
                   "lossless:"))
     st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key="toy_rules",
-                 column_config={tv_col: st.column_config.NumberColumn(format="%.4f", width="small"),
-                                _("rule"): st.column_config.TextColumn(width="large"),
-                                _("After a rejection"): st.column_config.TextColumn(width="medium")})
+                 column_config=rule_columns(tv_col))
     jobs.csv_button([{"token": t, "p": float(p[i]), "q": float(q[i]), "min(p,q)": float(parts["accepted"][i]),
                       "(1-beta)*residual": float(parts["from_residual"][i]), "sum": float(parts["total"][i])}
                      for i, t in enumerate(TOKENS)], "toy-view", "toy_csv")
+
+
+def rule_columns(tv_col: str) -> dict:
+    """Widths in pixels for the rules table, every column whole in a 1400 px window (main column
+    about 940 px): the longest rule is about 490 px of 14 px text (Korean 485), a fallback 250."""
+    return {_("rule"): st.column_config.TextColumn(width=515),
+            tv_col: st.column_config.NumberColumn(format="%.4f", width=125,
+                                                  help=_("total variation between the rule's output and p, "
+                                                         "exact: 0 means lossless")),
+            _("After a rejection"): st.column_config.TextColumn(width=270)}
 
 
 def top_tokens(p: torch.Tensor, q: torch.Tensor, n: int = 14) -> list[int]:
@@ -87,7 +94,6 @@ def top_tokens(p: torch.Tensor, q: torch.Tensor, n: int = 14) -> list[int]:
 
 
 def real_view(pair) -> None:
-    st.header(_("2 · Real view: repeat the first round N times"))
     st.write(_("The first emitted token depends only on p₁ and q₁, so we compute them once with the "
                "real models for your prompt and settings, then repeat draft → draw u → accept or "
                "resample N times. Switch the rule to see a mistake leave p."))
@@ -186,6 +192,7 @@ def same_test_note(test: str, fallback: str) -> None:
 
 toy_view()
 st.divider()
+st.header(_("2 · Real view: repeat the first round N times"))
 pair = family.lab_pair(sidebar.active_pair())
 if pair is not None:
     real_view(pair)

@@ -206,6 +206,6 @@ else:
     one_round(pair, settings)
     chain_or_tree(pair, settings)
     pass_price(pair)
-    lab = family.lab_pair(pair)
+    lab = family.lab_pair(pair, say=False)
     if lab is not None:
-        tree_rules_check(lab, settings)
+        tree_rules_check(lab, settings, note=lab is not pair)

@@ -26,11 +26,14 @@ def test_the_race_says_why_it_measured_other_than_it_predicted():
 
 
 def test_the_tour_counts_the_requests_whose_text_matched():
-    r = {"requests": 4, "tokens": 80, "batch_s": 2.0, "alone_s": 4.0, "identical": False, "same": 3}
+    from dataclasses import replace
+
+    from specdec.bench.server import Together
+    r = Together(requests=4, tokens=80, batch_s=2.0, alone_s=4.0, identical=False, same=3)
     text = server.together_words(r)
     assert "3 of 4 requests wrote token for token the text they wrote alone" in text
     assert "near-tie" in text and "the same both ways: no" not in text
-    assert "near-tie" not in server.together_words({**r, "identical": True, "same": 4})
+    assert "near-tie" not in server.together_words(replace(r, identical=True, same=4))
 
 
 def test_you_are_the_drafter_words_the_careful_step_from_beyond_tokens_numbers(tiny_dirs):
@@ -57,5 +60,5 @@ def test_judge_everywhere_is_one_pool_size_in_every_language():
 
 def test_the_exactness_table_puts_the_distance_beside_the_rule(tiny_dirs):
     at = app(tiny_dirs, page="pages/exact.py")
-    table = next(d.value for d in at.dataframe if "total variation from p (exact)" in d.value.columns)
-    assert list(table.columns)[:2] == ["rule", "total variation from p (exact)"]
+    table = next(d.value for d in at.dataframe if "distance to p (TV)" in d.value.columns)
+    assert list(table.columns)[:2] == ["rule", "distance to p (TV)"]

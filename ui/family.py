@@ -45,8 +45,9 @@ def plain(pair) -> bool:
     return pair is not None and pair.draft is not None and not pair.reads_features
 
 
-def lab_pair(pair):
-    """The active pair when it has a plain draft model; otherwise the fast pair, said so."""
+def lab_pair(pair, say: bool = True):
+    """The active pair when it has a plain draft model; otherwise the fast pair, said so (`say`:
+    a one-line expander; the caller says it with `lab_note` where it prefers)."""
     if plain(pair):
         return pair
     try:
@@ -55,11 +56,19 @@ def lab_pair(pair):
         st.info(_("Load a model pair with a draft model in the sidebar for these checks ({why}).")
                 .format(why=loaders.describe(err)))
         return None
-    st.caption(_("The checks below repeat a round thousands of times, so they run on the fast pair "
-                 "({target} ← {draft}): the pair in the sidebar has no draft model of its own, or "
-                 "its draft reads the target's features, while these checks compute q from the draft "
-                 "alone.").format(target=FAST_TARGET, draft=FAST_DRAFT))
+    if say:
+        lab_note()
     return fast
+
+
+def lab_note() -> None:
+    """Which pair the exactness checks run on, the reason behind an expander."""
+    with st.expander(_("These checks run on the fast pair ({target} ← {draft})").format(
+            target=FAST_TARGET, draft=FAST_DRAFT)):
+        st.caption(_("The checks below repeat a round thousands of times, so they run on the fast pair "
+                     "({target} ← {draft}): the pair in the sidebar has no draft model of its own, or "
+                     "its draft reads the target's features, while these checks compute q from the draft "
+                     "alone.").format(target=FAST_TARGET, draft=FAST_DRAFT))
 
 
 # Early-exit drafts measured beside a family's own drafts where the family ships no draft that is

@@ -9,7 +9,7 @@ import streamlit as st
 
 from specdec.chat import user_turn
 from specdec.engine.prompt import encode_prompt
-from ui import session, state
+from ui import family, session, state
 from ui.i18n import _
 from ui.lessons import store, trees
 from ui.lessons.exactness import first_position
@@ -26,10 +26,12 @@ def exactness_rows(pair, ids, sampling, width: int, n: int, progress) -> tuple[l
     return rows, trees.noise_floor(p, n)
 
 
-def tree_rules_check(pair, settings) -> None:
+def tree_rules_check(pair, settings, note: bool = False) -> None:
     """The three node rules on the pair's real first-position p and q (both lesson pages; the
-    pair has a plain draft model: family.lab_pair chooses it)."""
+    pair has a plain draft model: family.lab_pair chooses it; `note`: say which, under the header)."""
     st.header(_("Still exact with a tree of drafts?"))
+    if note:
+        family.lab_note()
     n = st.select_slider(_("Trials per rule"), [1000, 3000, 10000], value=3000, key="tree_trials")
     sampling = replace(settings, temperature=max(settings.temperature, 0.5)).sampling
     text = st.session_state.prompt
