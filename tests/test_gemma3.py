@@ -1,0 +1,186 @@
+"""Gemma 3, the second family: a tiny Gemma 3 built from a config for the engine's logic (its
+sliding-window layers), the chunked GGUF's assembly on a stand-in package, and the real
+Gemma 3 270M (gemma3/target) loaded once, in float32, for a few tokens."""
+import json
+import sys
+
+import pytest
+import torch
+from transformers import Gemma3ForCausalLM, Gemma3TextConfig
+
+import specdec
+from specdec.chat import has_template
+from specdec.models import assembled
+from specdec.models.names import GEMMA_GGUF, GEMMA_PACKAGE, converted_folder
+
+from tiny import char_tokenizer
+
+WINDOW = 4                     # the tiny model's sliding window: every run below goes far past it
+
+
+def tiny_gemma(seed: int, vocab: int) -> Gemma3ForCausalLM:
+    """Two sliding-window layers and a full one (Gemma 3 alternates 5 and 1). An untied head:
+    a tied one, under Gemma's scaled embeddings, repeats the last token whatever the seed."""
+    torch.manual_seed(seed)
+    cfg = Gemma3TextConfig(vocab_size=vocab, hidden_size=32, intermediate_size=64, num_hidden_layers=3,
+                           num_attention_heads=2, num_key_value_heads=1, head_dim=16, query_pre_attn_scalar=16,
+                           max_position_embeddings=128, sliding_window=WINDOW, initializer_range=0.3,
+                           layer_types=["sliding_attention", "sliding_attention", "full_attention"],
+                           tie_word_embeddings=False, eos_token_id=None, bos_token_id=0, pad_token_id=0)
+    return Gemma3ForCausalLM(cfg).eval()
+
+
+@pytest.fixture(scope="module")
+def tiny_gemma_pairs():
+    tok = char_tokenizer()
+    tok.eos_token = None                      # no end of sequence: every run makes all its tokens
+    target, draft = tiny_gemma(3, len(tok)), tiny_gemma(5, len(tok))
+    return (specdec.make_pair(target, draft, tok, "tiny-gemma", "tiny-gemma-draft"),
+            specdec.make_pair(target, None, tok, "tiny-gemma", None))
+
+
+TINY_PROMPTS = ["abc (d", "hhh gg\n", "fed cba", "(a)"]
+
+
+@pytest.mark.parametrize("drafter", ["draft model", "ngram", "early-exit"])
+def test_a_sliding_window_model_keeps_its_greedy_text_far_past_its_window(tiny_gemma_pairs, drafter):
+    """transformers' own generate() (its sliding-window cache) is the reference; the engine's rounds
+    roll back caches long after the window filled (a sliding layer's own crop refuses there)."""
+    with_draft, alone = tiny_gemma_pairs
+    pair = with_draft if drafter == "draft model" else alone
+    extra = {} if drafter == "draft model" else {"drafter": drafter}
+    if drafter == "early-exit":
+        extra["exit_layer"] = 1
+    rolled_back = 0
+    for prompt in TINY_PROMPTS:
+        ids = pair.tokenizer(prompt)["input_ids"]
+        with torch.no_grad():
+            ref = pair.target.generate(torch.tensor([ids]), max_new_tokens=24, do_sample=False)[0, len(ids):]
+        run = specdec.generate(pair, prompt, k=3, temperature=0, max_new_tokens=24, **extra)
+        assert list(run.token_ids) == ref.tolist(), prompt
+        rolled_back += sum(r.caches.target_cropped > 0 and r.prefix_len > WINDOW for r in run.rounds)
+    assert rolled_back > 0                       # some rejected drafts were cropped past the window
+
+
+def test_every_cache_layer_of_a_sliding_window_model_keeps_every_position(tiny_gemma_pairs):
+    from specdec.models.runtime import crop_cache, forward, new_cache
+    pair = tiny_gemma_pairs[1]
+    cache = new_cache(pair.target)
+    ids = pair.tokenizer("abcdefgh abcdefgh")["input_ids"]                    # 17 positions
+    forward(pair.target, ids, cache, pair.vocab_size)
+    assert [layer.keys.shape[-2] for layer in cache.layers] == [len(ids)] * 3
+    crop_cache(cache, 9)                                                      # past the window of 4
+    again = forward(pair.target, ids[9:], cache, pair.vocab_size)
+    whole = forward(pair.target, ids, new_cache(pair.target), pair.vocab_size)[9:]
+    torch.testing.assert_close(again, whole, rtol=1e-5, atol=1e-5)
+
+
+# --- the chunked GGUF, on a stand-in package with the real one's functions -------------------
+
+STANDIN = '''
+import hashlib
+from pathlib import Path
+HERE = Path(__file__).parent
+EXPECTED_SHA256 = hashlib.sha256((HERE / "a.part").read_bytes() + (HERE / "b.part").read_bytes()).hexdigest()
+made = []
+def chunk_paths():
+    return [HERE / "a.part", HERE / "b.part"]
+def verify_chunks():
+    missing = [str(p) for p in chunk_paths() if not p.exists()]
+    if missing:
+        raise FileNotFoundError("Missing chunk files: " + ", ".join(missing))
+def assemble(output_path, overwrite=False):
+    verify_chunks()
+    made.append(output_path)
+    Path(output_path).write_bytes(b"".join(p.read_bytes() for p in chunk_paths()))
+    if hashlib.sha256(Path(output_path).read_bytes()).hexdigest() != EXPECTED_SHA256:
+        raise ValueError("Assembled file sha256 did not match expected value")
+    return Path(output_path)
+'''
+
+
+@pytest.fixture
+def standin(tmp_path, monkeypatch):
+    folder = tmp_path / "pkgs" / "standin_gguf"
+    folder.mkdir(parents=True)
+    (folder / "__init__.py").write_text(STANDIN)
+    (folder / "a.part").write_bytes(b"GGUF" + bytes(range(200)))
+    (folder / "b.part").write_bytes(bytes(range(100, 250)))
+    monkeypatch.syspath_prepend(str(tmp_path / "pkgs"))
+    monkeypatch.setitem(assembled.PACKAGES, "standin_gguf", "standin-gguf==1.0")
+    monkeypatch.setenv("SPECDEC_CACHE", str(tmp_path / "cache"))
+    monkeypatch.delitem(sys.modules, "standin_gguf", raising=False)
+    import standin_gguf
+    return standin_gguf, folder
+
+
+def test_the_pieces_are_put_together_once_and_again_when_the_file_changes(standin):
+    package, folder = standin
+    path = assembled.gguf_file("standin_gguf", "model.gguf")
+    assert path == assembled.path_of("model.gguf") and len(package.made) == 1
+    assert path.read_bytes() == (folder / "a.part").read_bytes() + (folder / "b.part").read_bytes()
+    assert assembled.gguf_file("standin_gguf", "model.gguf") == path and len(package.made) == 1
+    path.write_bytes(path.read_bytes()[:-1] + b"X")                 # damaged: the same size, other bytes
+    assembled.gguf_file("standin_gguf", "model.gguf")
+    assert len(package.made) == 2 and package.EXPECTED_SHA256 == __import__("hashlib").sha256(
+        path.read_bytes()).hexdigest()
+    assert not list(path.parent.glob(".*.tmp"))                     # the temporary file is gone
+
+
+def test_a_missing_or_damaged_piece_is_one_clear_message(standin):
+    package, folder = standin
+    (folder / "b.part").write_bytes(b"other bytes")                 # not what EXPECTED_SHA256 says
+    with pytest.raises(specdec.LoadError, match="could not put the pieces of model.gguf together.*reinstall"):
+        assembled.gguf_file("standin_gguf", "model.gguf")
+    assert not assembled.path_of("model.gguf").exists()
+    (folder / "b.part").unlink()
+    with pytest.raises(specdec.LoadError, match="not installed.*pip install standin-gguf==1.0"):
+        assembled.gguf_file("standin_gguf", "model.gguf")
+
+
+def test_a_package_that_is_not_installed_says_how_to_install_it(monkeypatch):
+    monkeypatch.setitem(assembled.PACKAGES, "no_such_gguf_package", "no-such-gguf-package==1.0")
+    with pytest.raises(specdec.LoadError, match="pip install no-such-gguf-package==1.0"):
+        assembled.gguf_file("no_such_gguf_package", "x.gguf")
+
+
+# --- the real model: Gemma 3 270M, loaded once, in float32 as the file dequantises ----------
+
+@pytest.fixture(scope="module")
+def gemma():
+    torch.set_num_threads(1)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SPECDEC_KERNELS", "plain")         # float32 in torch's plain layout: nothing timed
+        return specdec.load_pair("gemma3/target", None, precision="float32", backend="torch")
+
+
+def test_gemma3_is_the_base_model_its_card_describes(gemma):
+    cfg = gemma.target.config
+    assert (cfg.model_type, cfg.num_hidden_layers, cfg.hidden_size, gemma.vocab_size) == \
+        ("gemma3_text", 18, 640, 262_144)
+    assert cfg.layer_types.count("sliding_attention") == 15 and cfg.sliding_window == 512
+    assert 268_000_000 < sum(p.numel() for p in gemma.target.parameters()) < 268_200_000
+    assert not has_template(gemma.tokenizer)                  # a base model: raw text, no chat turns
+    assert gemma.tokenizer("Hi")["input_ids"][0] == gemma.tokenizer.bos_token_id == 2
+    fingerprint = json.loads((converted_folder("gemma3/target") / "fingerprint.json").read_text())
+    assert fingerprint["gguf_sha256"] == __import__(GEMMA_PACKAGE).EXPECTED_SHA256
+    assert assembled.path_of(GEMMA_GGUF).is_file()
+
+
+GEMMA_PROMPTS = ["one two three, one two three, one two", "def add(a, b):\n    return a + b\n\ndef sub(a, b):\n"]
+
+
+def test_ngram_and_early_exit_keep_gemma3s_own_greedy_text(gemma):
+    """The reference is transformers' generate() on the same modules (its own loop and cache).
+    Few tokens: every pass reads Gemma's 262,144 x 640 head (671 MB in float32), drafts included."""
+    kept = 0
+    for prompt in GEMMA_PROMPTS:
+        ids = gemma.tokenizer(prompt)["input_ids"]
+        with torch.no_grad():
+            ref = gemma.target.generate(torch.tensor([ids]), max_new_tokens=5, do_sample=False)[0, len(ids):]
+        for drafter, extra in (("ngram", {"k": 3}), ("early-exit", {"k": 2, "exit_layer": 3})):
+            run = specdec.generate(gemma, prompt, temperature=0, max_new_tokens=5, drafter=drafter, **extra)
+            assert list(run.token_ids) == ref.tolist()[:len(run.token_ids)], (prompt, drafter)
+            assert len(run.token_ids) == 5 or run.token_ids[-1] == gemma.tokenizer.eos_token_id
+            kept += sum(r.n_accepted for r in run.rounds)
+    assert kept > 0                                           # drafts were accepted, not only corrections
