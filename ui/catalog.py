@@ -27,6 +27,8 @@ CHOICES = (            # the first is the default pair (specdec.models.names, wh
                "smollm2/draft-2l", True, N_("SmolLM2 ← draft-2l")),
     PairChoice("SmolLM2-135M-Instruct, no draft model: n-gram or early exit (embedded)",
                "smollm2/target", None, True, N_("SmolLM2, no draft model")),
+    PairChoice("Gemma 3 270M (base model), no draft model: n-gram or early exit (embedded)", "gemma3/target",
+               None, True, N_("Gemma 3 270M, no draft model")),
     PairChoice("stdlib, the fast pair: target ← draft-2l-distilled (embedded)", FAST_TARGET,
                FAST_DRAFT, True, N_("stdlib (fast) ← 2l-distilled")),
     PairChoice("stdlib: target ← draft-1l (embedded)", "stdlib/target", "stdlib/draft-1l", True,

@@ -71,6 +71,17 @@ def source_gguf(name: str) -> Path | None:
     return Path(name).expanduser().resolve() if gguf.is_gguf_file(name) else None
 
 
+def converted_ready(name: str) -> bool:
+    """Whether a family's converted name is already built and verified (False also when its
+    package is missing or its pieces are not put together yet: loading it does both, or says why)."""
+    package, file = CONVERTED[name]
+    try:
+        source = assembled.path_of(file) if assembled.is_assembled(package) else gguf.find_gguf(package, file)
+        return source.is_file() and gguf.fresh(source, gguf.cache_root() / name.replace("/", "-"))
+    except LoadError:
+        return False
+
+
 def _packaged_gguf(name: str) -> Path:
     """A family's GGUF: the file inside its wheel, or the one its chunk packages put together."""
     package, file = CONVERTED[name]
