@@ -78,9 +78,6 @@ def race_box() -> None:
         st.warning(md(err))
         return
     st.success(verdict(alone, spec, greedy))
-    reason = why(alone, spec, spec.decoder.target.name, cpu_model())
-    if reason:
-        st.caption(reason)
     if settings.policy == PRICED:
         st.caption(chosen_k(spec, pair.prices, settings.k))
     else:
@@ -90,8 +87,12 @@ def race_box() -> None:
         if advice:
             st.caption(advice)
     kind = context_view.kind_of(text, load_prompts("chat" if chat else "text"))
-    context_view.render(summarize(spec.decoder.history), (pair.target_name, pair.draft_name),
-                        settings.k, settings.temperature, kind, store.drafter_id(settings))
+    with st.expander(_("Why this speed, and how this run compares")):
+        reason = why(alone, spec, spec.decoder.target.name, cpu_model())
+        if reason:
+            st.caption(reason)
+        context_view.render(summarize(spec.decoder.history), (pair.target_name, pair.draft_name),
+                            settings.k, settings.temperature, kind, store.drafter_id(settings))
 
 
 def _chain_of_draft_model(settings) -> bool:
@@ -101,23 +102,20 @@ def _chain_of_draft_model(settings) -> bool:
 
 
 race_box()
-st.markdown(_("""
-Large language models write one token per forward pass, and each pass is slow.
-**Speculative decoding** lets a small **draft** model *q* guess the next *k* tokens cheaply;
-the large **target** model *p* then checks all of them in **one** forward pass.
-
-1. **Draft** — the draft samples d₁…dₖ from q.
+st.markdown(_("A large language model writes one token per forward pass, and each pass is slow. "
+              "**Speculative decoding** lets a small **draft** model *q* guess the next *k* tokens "
+              "cheaply; the large **target** model *p* then checks all of them in **one** forward pass:"))
+st.markdown(_("""1. **Draft** — the draft samples d₁…dₖ from q.
 2. **Verify** — one target pass gives p₁…pₖ₊₁.
 3. **Accept / reject** — keep dᵢ while a uniform draw u ≤ min(1, p(dᵢ)/q(dᵢ)).
 4. **Resample or bonus** — at the first rejection draw from the residual norm(max(0, p − q));
    if all k survive, draw a free bonus token from pₖ₊₁.
-5. **Roll back** — crop both KV caches to what was accepted.
-
-The output has **exactly** the target's distribution — the draft only changes the speed.
-Here you can watch every number that decides each token, on models that run on this
-machine: a small family trained on Python's standard library (fast enough for lessons that
-run thousands of rounds) and SmolLM2-135M-Instruct, a real chat model.
-"""))
+5. **Roll back** — crop both KV caches to what was accepted."""))
+st.markdown(_("The output has **exactly** the target's distribution — the draft only changes the speed."))
+with st.expander(_("The models this lab runs")):
+    st.markdown(_("Here you can watch every number that decides each token, on models that run on this "
+                  "machine: a small family trained on Python's standard library (fast enough for lessons "
+                  "that run thousands of rounds) and SmolLM2-135M-Instruct, a real chat model."))
 if st.button(_("Start: step through the default pair on a Python task"), type="primary",
              icon=":material/play_arrow:",
              key="home_start", on_click=start):
