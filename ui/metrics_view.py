@@ -57,10 +57,6 @@ def render(rounds, selected: int | None, prefill=None, context: tuple | None = N
     t3.metric(_("Total so far"), f"{m.wall_ms:.0f} ms",
               help=_("prefill + drafting + verifying; compare k, drafters and policies on this page: "
                      "same prompt, same seed"))
-    if apart(rounds, m):
-        st.caption(apart(rounds, m))
-    if context:
-        context_view.render(m, *context)
     c1, c2, c3 = st.columns(3)
     with c1:
         chart(plots.timeline_figure(list(rounds), selected), "m-timeline")
@@ -68,3 +64,9 @@ def render(rounds, selected: int | None, prefill=None, context: tuple | None = N
         chart(plots.per_position_figure(m.per_position), "m-perpos")
     with c3:
         chart(plots.histogram_figure(m.histogram), "m-hist")
+    if context:
+        context_view.render(m, *context)
+    why = apart(rounds, m)
+    if why:
+        with st.expander(_("Why the acceptance rate and α̂ differ")):
+            st.caption(why)

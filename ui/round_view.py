@@ -113,12 +113,16 @@ def step_final(rnd: Round, label: Callable[[int], str]) -> None:
 
 def step_rollback(rnd: Round, cache_kind: str) -> None:
     st.subheader(_("5 · Roll back the caches"))
+    c = rnd.caches
+    st.write(_("Each cache is cropped back to the text the round kept: the target's holds {after} "
+               "positions and dropped {cropped}.").format(after=c.target_after, cropped=c.target_cropped))
     target, draft = cache_story.target_lines(rnd), cache_story.draft_lines(rnd, cache_kind)
-    st.markdown("\n".join(f"- {line}" for line in target + draft + [cache_story.final_line(rnd)]))
     why = {"target": " ".join(target), "draft": " ".join(draft)}
     if cache_kind in ("own", "features"):          # a drafter whose cache follows the text
         why["lag"] = _("The positions the target holds and the draft has not read yet.") + " " + draft[-1]
     chart(plots.cache_figure(rnd, why), f"cache{rnd.index}")
+    with st.expander(_("Why each cache grew and shrank")):
+        st.markdown("\n".join(f"- {line}" for line in target + draft + [cache_story.final_line(rnd)]))
 
 
 def tree_steps(rnd: Round, label: Callable[[int], str]) -> None:
