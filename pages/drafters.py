@@ -1,10 +1,11 @@
 """Drafters compared: each embedded draft, n-gram lookup and the draft-length policies."""
 from dataclasses import replace
 
-import pandas as pd
 import streamlit as st
 
 from specdec import defaults
+from specdec.bench.compared import ALL, DrafterTable, compare, variants
+from specdec.bench.sweeps import NGRAM
 from specdec.prompts import round_robin
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
@@ -15,7 +16,7 @@ from ui.i18n import _
 from ui.lessons import store
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import drafter_name
-from ui.lessons.drafters import compare, figure_key, variants
+from ui.lessons.drafters import figure_key
 from ui.lessons.speed import clock_note, spread_warning
 from ui.measured import local, measured
 from ui.round_view import chart
@@ -40,29 +41,32 @@ def measure():
     s = SETTINGS
     key = store.measurement("drafters", (TARGET, None), s, [p.prompt for p in PROMPTS], CHAT, state.ran(),
                             drafts=DRAFTS, repeats=defaults.REPEATS)
-    rows = measured(
+    table = measured(
         "drafters", key,
         lambda pr: compare(loaders.load, TARGET, VARIANTS, PROMPTS, s, pr, repeats=defaults.REPEATS, chat=CHAT),
-        on_fresh=lambda fresh: store.file(fresh, KEY_OF, "drafters"),
+        record=DrafterTable, on_fresh=lambda fresh: store.file(fresh.points, KEY_OF, "drafters"),
         button=_("Compare the drafters"),
         intro=_("{n} prompts, {tokens} new tokens, k = {k}, T = {t}; the policies use {draft} "
                 "(confidence threshold {conf}); early exit keeps {layers} layers. Cached on disk per "
                 "settings.").format(n=len(PROMPTS), tokens=MAX_NEW, k=s.k, t=s.temperature,
                                     draft=POLICY_DRAFT, conf=s.confidence, layers=s.exit_layer))
-    if rows and local("drafters", key):
-        rows, _taken = store.agree(rows, KEY_OF, "drafters")
-    return rows
+    if not table:
+        return None
+    points = list(table.points)
+    if local("drafters", key, DrafterTable):
+        points, _taken = store.agree(points, KEY_OF, "drafters")
+    return points
 
 
 KEY_OF = figure_key(TARGET, SETTINGS, VARIANTS, PROMPTS, CHAT, state.ran())
-rows = measure()
-if rows:
-    overall = [r for r in rows if r["kind"] == "all"]
-    shown = [{**r, "drafter": drafter_name(r["drafter"])} for r in overall]
-    tables.show(pd.DataFrame(shown).drop(columns=["kind", "load"], errors="ignore"), "drafters_all")
+points = measure()
+if points:
+    overall = [p for p in points if p.kind == ALL]
+    tables.show(tables.frame([replace(p, drafter=drafter_name(p.drafter)) for p in overall], drop=("kind", "load")),
+                "drafters_all")
     st.caption(_("speedup: median of {n} interleaved repeats, with their min and max; c: draft "
                  "step / target one-token step.").format(n=defaults.REPEATS))
-    others = store.elsewhere_caption(overall, KEY_OF, "drafters", lambda r: r["drafter"], kind_name)
+    others = store.elsewhere_caption(overall, KEY_OF, "drafters", lambda p: p.drafter, kind_name)
     speed_set = store.PromptSet.of(family.speed_prompts(CHAT)[0], CHAT, LENGTHS.speed, "speed")
     st.caption(others or _("When it is fast measures these drafts on {other}; this page on {this}: other "
                            "prompts, so other figures.").format(
@@ -83,24 +87,23 @@ if rows:
         chart(drafters_figure(overall, "acceptance_rate", _("Acceptance rate")), "drafters-acc")
     with c2:
         chart(drafters_figure(overall, "speedup", _("Speedup (CPU time: the machine was busy)")
-                              if overall[0].get("clock") == Clock.CPU else _("Wall-clock speedup")), "drafters-speed")
-    note = disagreement([(drafter_name(r["drafter"]), r["acceptance_rate"], r["mean_acceptance_length"])
-                         for r in overall])
+                              if overall[0].clock == Clock.CPU else _("Wall-clock speedup")), "drafters-speed")
+    note = disagreement([(drafter_name(p.drafter), p.acceptance_rate, p.mean_acceptance_length) for p in overall])
     if note:
         st.caption(note)
     st.subheader(_("Winner per kind of text"))
-    kinds = sorted({r["kind"] for r in rows} - {"all"})
-    winners = [max((r for r in rows if r["kind"] == k), key=lambda r: r["speedup"]) for k in kinds]
-    winners = [{**r, "drafter": drafter_name(r["drafter"]), "kind": kind_name(r["kind"])} for r in winners]
-    tables.show(pd.DataFrame(winners)[["kind", "drafter", "speedup", "acceptance_rate",
-                                       "mean_acceptance_length", "c"]], "drafters_winners")
-    ngram = {r["kind"]: r["speedup"] for r in rows if r["drafter"] == "n-gram lookup"}
+    kinds = sorted({p.kind for p in points} - {ALL})
+    winners = [max((p for p in points if p.kind == k), key=lambda p: p.speedup) for k in kinds]
+    winners = [replace(p, drafter=drafter_name(p.drafter), kind=kind_name(p.kind)) for p in winners]
+    tables.show(tables.frame(winners)[["kind", "drafter", "speedup", "acceptance_rate", "mean_acceptance_length", "c"]],
+                "drafters_winners")
+    ngram = {p.kind: p.speedup for p in points if p.drafter == NGRAM}
     best_kind = max(ngram, key=ngram.get)
     st.caption(_("The n-gram drafter costs nothing; it did best on **{kind}** text ({speedup:.2f}×). "
                  "It can only propose text that appears earlier in the sequence (the prompt or the "
                  "answer so far), so it pays where the answer repeats it.").format(
         kind=kind_name(best_kind), speedup=ngram[best_kind]))
-    jobs.csv_button(rows, "drafters-compared", "drafters_csv")
+    jobs.csv_button(tables.frame(points), "drafters-compared", "drafters_csv")
 
 PAIR = sidebar.active_pair()
 if PAIR is not None:

@@ -1,11 +1,11 @@
 """When it is fast: Leviathan's theory, measured on this machine, and the draft-size trade-off."""
 from dataclasses import replace
 
-import pandas as pd
 import streamlit as st
 
 from specdec import defaults
-from specdec.bench.runner import flat_rows
+from specdec.bench import sweeps
+from specdec.bench.points import Sweep, TempSweep
 from specdec.defaults import K_OFFERED, K_SWEEP, TEMPERATURE_SWEEP
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.backend import Backend
@@ -65,12 +65,12 @@ def acceptance_note(named: list[tuple]) -> None:
         st.caption(note)
 
 
-def warn(rows: list[dict]) -> None:
-    note = speed.spread_warning(rows)
+def warn(points) -> None:
+    note = speed.spread_warning(points)
     if note:
         st.warning(note, icon=":material/warning:")
-    if speed.clock_note(rows):
-        st.info(speed.clock_note(rows))
+    if speed.clock_note(points):
+        st.info(speed.clock_note(points))
 
 
 def ksweep_key(names, settings, chat: bool) -> dict:
@@ -82,26 +82,28 @@ def speed_set(chat: bool) -> store.PromptSet:
     return store.PromptSet.of(family.speed_prompts(chat)[0], chat, MAX_NEW, "speed")
 
 
-def shipped_agree(rows, key_of, names, settings, chat: bool, key: dict) -> list[dict]:
+def shipped_agree(points, key_of, names, settings, chat: bool, key: dict) -> list:
     """Shipped draft sizes and a shipped k sweep measured on the same machine the same day: a
-    row of the same key shows the k sweep's figure, and says so."""
-    mine = shipped_only("tradeoff", key)
-    sweep = shipped_only("ksweep", ksweep_key(names, settings, chat))
-    same = mine and sweep and all(mine[1].get(f) == sweep[1].get(f) for f in ("cpu", "date", "threads"))
+    point of the same key shows the k sweep's figure, and says so."""
+    mine = shipped_only("tradeoff", key, Sweep)
+    sweep = shipped_only("ksweep", ksweep_key(names, settings, chat), Sweep)
+    same = mine and sweep and all(getattr(mine.provenance, f) == getattr(sweep.provenance, f)
+                                  for f in ("cpu", "date", "threads"))
     if not same:
-        return rows
-    rows, taken = store.agree_with(rows, key_of, sweep[0],
-                                   speed.ksweep_figure(names, settings, speed_set(chat), state.ran()))
-    taken_caption([(r, "ksweep") for r in taken], "draft")
-    return rows
+        return points
+    points, taken = store.agree_with(points, key_of, sweep.points,
+                                     speed.ksweep_figure(names, settings, speed_set(chat), state.ran()))
+    taken_caption([(p, "ksweep") for p in taken], "draft")
+    return points
 
 
 def taken_caption(taken: list, label: str) -> None:
-    """Say which rows show another section's newer measurement of the same key."""
+    """Say which points show another section's newer measurement of the same key."""
     if taken:
+        named = [getattr(p, label) for p, _s in taken]
         st.caption(_("{rows}: the newest measurement of the same setting and prompts, taken by {section} "
                      "— one quantity, one figure.").format(
-            rows=", ".join(md(r[label]) if isinstance(r[label], str) else f"k = {r[label]}" for r, _s in taken),
+            rows=", ".join(md(n) if isinstance(n, str) else f"k = {n}" for n in named),
             section=", ".join(sorted({SECTIONS.get(s, s) for _r, s in taken}))))
 
 
@@ -116,43 +118,51 @@ def measured(pair, names) -> None:
     texts, inputs = family.speed_prompts(chat)
     key = ksweep_key(names, settings, chat)
     key_of = speed.ksweep_figure(names, settings, speed_set(chat), state.ran())
-    rows = measured_result(
-        "ksweep", key, lambda pr: speed.k_sweep(pair, inputs, list(K_SWEEP), settings, pr, defaults.REPEATS),
-        on_fresh=lambda fresh: store.file(fresh, key_of, "ksweep"),
+    sweep = measured_result(
+        "ksweep", key, lambda pr: sweeps.k_sweep(pair, inputs, list(K_SWEEP), settings, pr, defaults.REPEATS),
+        record=Sweep, on_fresh=lambda fresh: store.file(fresh.points, key_of, "ksweep"),
         button=_("Measure k = 1 … 8 here"),
         intro=_("Runs speculative and autoregressive generation on {n} bundled prompts ({tokens} "
                 "tokens each, T = {t}) for k = 1…8, and measures c.").format(
             n=len(texts), tokens=MAX_NEW, t=settings.temperature))
-    if not rows:
+    if not sweep:
         return
-    if local("ksweep", key):
-        rows, taken = store.agree(rows, key_of, "ksweep")
+    points = list(sweep.points)
+    if local("ksweep", key, Sweep):
+        points, taken = store.agree(points, key_of, "ksweep")
         taken_caption(taken, "k")
-    alpha = sum(r["alpha"] for r in rows) / len(rows)
-    best = max(rows, key=lambda r: r["speedup"])
-    st.write(_("Measured: α̂ = **{alpha:.2f}** (mean β), c = **{c:.3f}** (draft step / target "
-               "one-token step), best measured speedup **{best:.2f}×** at k = {k} (median of "
-               "{repeats} interleaved repeats").format(alpha=alpha, c=rows[0]["c"], best=best["speedup"],
-                                                       k=best["k"], repeats=best.get("repeats", 1))
-             + (f", {best['speedup_min']:.2f}–{best['speedup_max']:.2f}×)." if "speedup_min" in best else ")."))
-    warn(rows)
-    if "verify_cost" in rows[0]:
-        costs = ", ".join(f"v{r['k']} = {r['verify_cost']:.2f}" for r in rows)
-        st.write(_("In these runs one target pass over k + 1 tokens cost v_k target steps: {costs}. "
-                   "The dashed grey line is the theorem with those prices.").format(costs=costs))
-    chart(lp.theory_figure(round(alpha, 2), 4, rows[0]["c"], rows, k_max=8), "fast-measured")
-    chart(lp.tokens_figure(rows), "fast-tokens")
-    acceptance_note([(f"k = {r['k']}", r["acceptance_rate"], r["tokens_per_round"]) for r in rows])
-    below = sum(r["speedup"] < r["theory_speedup"] for r in rows)
+    ksweep_lines(points)
+    chart(lp.theory_figure(round(mean_alpha(points), 2), 4, points[0].c, points, k_max=8), "fast-measured")
+    chart(lp.tokens_figure(points), "fast-tokens")
+    acceptance_note([(f"k = {p.k}", p.acceptance_rate, p.mean_acceptance_length) for p in points])
+    below = sum(p.speedup < p.bound for p in points)
     st.caption(_("Measured speed sits below Theorem 3.8 at {below} of {n} k. The theorem prices the "
                  "verification pass at one target step; the dashed line uses the price v_k these "
                  "runs paid. What is left is what a run pays besides its rounds: reading the prompt "
                  "and the engine's bookkeeping between passes; tokens per round do not depend on "
-                 "timing.").format(below=below, n=len(rows)))
-    if (profiled := speed.profile_caption(rows)) is not None:
+                 "timing.").format(below=below, n=len(points)))
+    if (profiled := speed.profile_caption(points)) is not None:
         st.caption(profiled)
-    tables.show(pd.DataFrame(rows), "fast_rows")
-    jobs.csv_button(rows, "k-sweep", "fast_csv")
+    tables.show(tables.frame(points), "fast_rows")
+    jobs.csv_button(tables.frame(points), "k-sweep", "fast_csv")
+
+
+def mean_alpha(points) -> float:
+    return sum(p.alpha for p in points) / len(points)
+
+
+def ksweep_lines(points) -> None:
+    """The sweep's headline numbers, its timing warnings and the pass prices it paid."""
+    best = max(points, key=lambda p: p.speedup)
+    st.write(_("Measured: α̂ = **{alpha:.2f}** (mean β), c = **{c:.3f}** (draft step / target "
+               "one-token step), best measured speedup **{best:.2f}×** at k = {k} (median of "
+               "{repeats} interleaved repeats").format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup,
+                                                       k=best.k, repeats=best.repeats)
+             + f", {best.speedup_min:.2f}–{best.speedup_max:.2f}×).")
+    warn(points)
+    costs = ", ".join(f"v{p.k} = {p.verify_cost:.2f}" for p in points)
+    st.write(_("In these runs one target pass over k + 1 tokens cost v_k target steps: {costs}. "
+               "The dashed grey line is the theorem with those prices.").format(costs=costs))
 
 
 def also_early(exits) -> str:
@@ -173,42 +183,42 @@ def tradeoff(pair, names) -> None:
     key = store.measurement("tradeoff", (target, None), settings, texts, chat, state.ran(), drafts=drafts,
                             repeats=defaults.REPEATS, **({"exits": list(exits)} if exits else {}))
     key_of = speed.tradeoff_figure(target, settings, speed_set(chat), state.ran())
-    rows = measured_result(
+    sweep = measured_result(
         "tradeoff", key,
-        lambda pr: speed.draft_tradeoff(loaders.load, target, drafts, inputs, settings, pr, defaults.REPEATS, exits),
-        on_fresh=lambda fresh: store.file(fresh, key_of, "tradeoff"),
+        lambda pr: sweeps.draft_tradeoff(loaders.load, target, drafts, inputs, settings, pr, defaults.REPEATS, exits),
+        record=Sweep, on_fresh=lambda fresh: store.file(fresh.points, key_of, "tradeoff"),
         button=_("Measure every draft"),
         intro=_("Same target, k = {k}, T = {t}: acceptance, cost ratio c and real speedup for each "
                 "embedded draft and the n-gram drafter. Computed once per machine and cached.").format(k=k, t=t)
         + also_early(exits))
-    if not rows:
+    if not sweep:
         return
-    rows = sorted(rows, key=lambda r: r["params"])
-    if local("tradeoff", key):
-        rows, taken = store.agree(rows, key_of, "tradeoff")
+    points = sorted(sweep.points, key=lambda p: p.params)
+    if local("tradeoff", key, Sweep):
+        points, taken = store.agree(points, key_of, "tradeoff")
         taken_caption(taken, "draft")
     else:
-        rows = shipped_agree(rows, key_of, names, settings, chat, key)
-    others = store.elsewhere_caption(rows, key_of, "tradeoff", lambda r: r["draft"], kind_name)
+        points = shipped_agree(points, key_of, names, settings, chat, key)
+    others = store.elsewhere_caption(points, key_of, "tradeoff", lambda p: p.draft, kind_name)
     st.caption(others or _("Drafters compared measures the same drafts on prompts of every kind ({tokens} "
                            "tokens each); this page on {this}: other prompts, so other figures.").format(
         tokens=LENGTHS.drafters, this=store.set_name(speed_set(chat), kind_name)))
-    busy = any(r.get("clock") == Clock.CPU for r in rows)
+    busy = any(p.clock == Clock.CPU for p in points)
     c1, c2 = st.columns(2)
     with c1:
-        chart(lp.tradeoff_figure(rows, "acceptance_rate", _("Acceptance rate by draft size")), "fast-acc")
+        chart(lp.tradeoff_figure(points, "acceptance_rate", _("Acceptance rate by draft size")), "fast-acc")
     with c2:
-        chart(lp.tradeoff_figure(rows, "speedup", _("Speedup (CPU time: the machine was busy)") if busy
+        chart(lp.tradeoff_figure(points, "speedup", _("Speedup (CPU time: the machine was busy)") if busy
                                  else _("Wall-clock speedup by draft size")), "fast-speed")
-    st.caption(speed.tradeoff_caption(rows))
-    sizes = roles_caption(rows, lambda d: md(drafter_name(d.split("/", 1)[-1])))
+    st.caption(speed.tradeoff_caption(points))
+    sizes = roles_caption(points, lambda d: md(drafter_name(d.split("/", 1)[-1])))
     if sizes:
         st.markdown(sizes)
-    acceptance_note([(md(drafter_name(r["draft"].split("/", 1)[-1])), r["acceptance_rate"],
-                      r["tokens_per_round"]) for r in rows])
-    warn(rows)
-    tables.show(pd.DataFrame(rows), "fast_tradeoff_rows")
-    jobs.csv_button(rows, "draft-tradeoff", "fast_tradeoff_csv")
+    acceptance_note([(md(drafter_name(p.draft.split("/", 1)[-1])), p.acceptance_rate, p.mean_acceptance_length)
+                     for p in points])
+    warn(points)
+    tables.show(tables.frame(points), "fast_tradeoff_rows")
+    jobs.csv_button(tables.frame(points), "draft-tradeoff", "fast_tradeoff_csv")
 
 
 def temperatures(pair, names) -> None:
@@ -218,17 +228,17 @@ def temperatures(pair, names) -> None:
     chat = session.uses_chat(pair)
     texts, inputs = family.speed_prompts(chat)
     key = store.measurement("temps", names, settings, texts, chat, state.ran())
-    rows = measured_result(
-        "temps", key, lambda pr: speed.temperature_sweep(pair, inputs, temps, settings, pr),
+    sweep = measured_result(
+        "temps", key, lambda pr: sweeps.temperature_sweep(pair, inputs, temps, settings, pr), record=TempSweep,
         button=_("Sweep the temperature"),
         intro=_("Measures acceptance at T = {temps} with k = {k}.").format(
             temps=", ".join(map(str, temps)), k=settings.k))
-    if rows:
-        chart(lp.temperature_figure(rows), "fast-temps")
-        st.caption(speed.temperature_caption(rows))
-        acceptance_note([(f"T = {r['temperature']:g}", r["acceptance_rate"], r["tokens_per_round"])
-                         for r in rows])
-        jobs.csv_button(rows, "temperature-sweep", "fast_temps_csv")
+    if sweep:
+        chart(lp.temperature_figure(sweep.points), "fast-temps")
+        st.caption(speed.temperature_caption(sweep.points))
+        acceptance_note([(f"T = {p.temperature:g}", p.acceptance_rate, p.mean_acceptance_length)
+                         for p in sweep.points])
+        jobs.csv_button(tables.frame(sweep.points), "temperature-sweep", "fast_temps_csv")
 
 
 def many_prompts(pair) -> None:
@@ -262,7 +272,6 @@ def benchmark() -> None:
         st.error(error)
     if not result:
         return
-    rows = flat_rows(result)
     st.caption(_("{target} ← {draft}, {prompts} prompts × {tokens} tokens, {repeats} repeats, c = "
                  "{c:.3f}.").format(target=md(result.target), draft=bench_drafter(result),
                                     prompts=md(result.prompts), tokens=result.max_new_tokens,
@@ -280,22 +289,27 @@ def benchmark() -> None:
     for setting in result.settings:
         if setting.baseline:
             st.write(speed.baseline_caption(setting))
-    temps = sorted({r["temperature"] for r in rows})
+    bench_figures(result)
+    tables.show(speed.bench_table(result), "fast_bench_rows")
+
+
+def bench_figures(result) -> None:
+    """One speedup-over-k figure per temperature, what they show, and acceptance per row."""
+    temps = sorted({s.temperature for s in result.settings})
     for col, t in zip(st.columns(len(temps)), temps):
         with col:
-            chart(lp.bench_figure(rows, t), f"fast-bench-{t}")
+            chart(lp.bench_figure(result, t), f"fast-bench-{t}")
     st.caption(_("Notice: the gap between the solid and dashed lines is what a verification pass "
                  "over k + 1 tokens costs beyond one step on this machine; a measured point below "
                  "the dashed line is per-round overhead, one above it is run-to-run noise or text "
                  "that suits the draft better than the average α suggests. Dotted: transformers' "
                  "default drafting (up to 20 drafts a round, stop when q(d) < 0.4) in the library "
                  "and in this engine — it ignores k, so it is flat."))
-    for line in filter(None, (speed.bench_run_caption(rows, t) for t in temps)):
+    for line in filter(None, (speed.bench_run_caption(result, t) for t in temps)):
         st.caption(line)
     for t in temps:                          # rows of one temperature: the same text to draft
-        acceptance_note([(md(named_at(bench_row(r['row']), t, r['k'])), r["acceptance_rate"],
-                          r["mean_acceptance_length"]) for r in rows if r["temperature"] == t])
-    tables.show(pd.DataFrame([{**r, "row": bench_row(r["row"])} for r in rows]), "fast_bench_rows")
+        acceptance_note([(md(named_at(bench_row(r.row), t, s.k)), r.acceptance_rate, r.mean_acceptance_length)
+                         for s in result.settings if s.temperature == t for r in s.rows])
 
 
 theory()

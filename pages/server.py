@@ -6,6 +6,10 @@ import pandas as pd
 import streamlit as st
 
 from specdec import defaults
+from specdec.bench import server as serving
+from specdec.bench.batching import facts as facts_of
+from specdec.bench.record import BatchSweep
+from specdec.bench.server import PrefixRun, Timeline
 from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS, Mode
@@ -41,7 +45,7 @@ def intro() -> None:
 
 
 def settings_now():
-    return replace(server.speculative(state.settings(), sidebar.active_pair()), max_new_tokens=MAX_NEW)
+    return replace(serving.speculative(state.settings(), sidebar.active_pair()), max_new_tokens=MAX_NEW)
 
 
 def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
@@ -50,7 +54,7 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     key = store.measurement("server_sweep", names, s, texts, chat, state.ran(), sizes=list(defaults.SIZES),
                             repeats=2, workload="same requests at every size")
     result = measured(
-        "server_sweep", key, lambda pr: server.sweep(pair, inputs, s, pr),
+        "server_sweep", key, lambda pr: server.sweep(pair, inputs, s, pr), record=BatchSweep,
         button=_("Measure batch sizes 1 to 16"),
         intro=_("Serves the same {r} requests (the {n} bundled prompts cycled, {tokens} new tokens each) "
                 "at most B at a time, for B = {sizes}: autoregressive and speculative (k = {k}, T = {t}), "
@@ -66,7 +70,7 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
                  "settings (a tree drafter is replaced by its chain; a batch cannot verify trees).").format(
         target=names[0], draft=names[1] or _("no draft model"), drafter=_(DRAFTERS[s.drafter].label),
         k=s.k, t=s.temperature))
-    rows, facts = result["rows"], server.summary(result)
+    rows, facts = result.rows, facts_of(result)
     c1, c2 = st.columns(2)
     with c1:
         chart(lp.batch_figure(rows, "tokens_per_s", _("Tokens per second, all requests together"),
@@ -75,28 +79,28 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
         chart(lp.batch_figure(rows, "latency_s", _("Latency: a request's time in the batch, to its last token"),
                               _("seconds")), "server-latency")
     st.write(server.verdict(facts))
-    if result.get("clock") == Clock.CPU:
+    if result.clock == Clock.CPU:
         st.info(_("The machine was busy while this was measured: tokens/s use the CPU time the runs "
-                  "themselves needed (load {load:.1f} per core).").format(load=result.get("load", 0.0)))
-    shown = pd.DataFrame(rows)[COLUMNS]
+                  "themselves needed (load {load:.1f} per core).").format(load=result.load))
+    shown = tables.frame(rows)[COLUMNS]
     shown["mode"] = shown["mode"].map(_)
     tables.show(shown, "server_rows")
-    jobs.csv_button(rows, "batch-sweep", "server_csv")
+    jobs.csv_button(tables.frame(rows), "batch-sweep", "server_csv")
     why(rows, facts)
 
 
-def why(rows: list[dict], facts: dict) -> None:
+def why(rows, facts) -> None:
     st.header(_("2 · Why: the price of one target pass"))
     chart(lp.pass_price_figure(rows), "server-pass")
-    big = max(r["batch"] for r in rows)
-    draft = next(r["draft_ms"] for r in rows if r["mode"] == Mode.SPECULATIVE and r["batch"] == big)
+    big = max(r.batch for r in rows)
+    draft = next(r.draft_ms for r in rows if r.mode == Mode.SPECULATIVE and r.batch == big)
     st.write(_("From batch size 1 to {b}, the speculative pass fed {rows:.1f}× more tokens and took "
                "{cost:.1f}× longer; over the same range autoregressive throughput grew {ar:.1f}×. "
                "While a pass is a read of the weights, more rows cost little; once it is arithmetic, "
                "each row costs its share, and a rejected draft's row is paid for and thrown away. "
                "Drafting here runs request by request ({draft:.0f} ms a round at batch size {b}); "
                "serving engines batch the draft too.").format(
-        b=big, rows=facts["rows_growth"], cost=facts["pass_growth"], ar=facts["ar_growth"], draft=draft))
+        b=big, rows=facts.rows_growth, cost=facts.pass_growth, ar=facts.ar_growth, draft=draft))
 
 
 def memory(pair, inputs: list) -> None:
@@ -104,18 +108,18 @@ def memory(pair, inputs: list) -> None:
     s = settings_now()
     memo = (tuple(st.session_state.get("active_pair") or ()), state.precision(), s.drafter)
     if st.session_state.get("_server_kv", (None,))[0] != memo:      # one short run per pair, not per rerun
-        st.session_state["_server_kv"] = (memo, server.kv_per_token(pair, inputs[0], s))
+        st.session_state["_server_kv"] = (memo, serving.kv_per_token(pair, inputs[0], s))
     kv = st.session_state["_server_kv"][1]
-    per_request = kv["prompt_tokens"] + MAX_NEW
+    per_request = kv.prompt_tokens + MAX_NEW
     rows = [{_("cache"): name, _("bytes per token"): round(per_token),
              _("MB per request"): round(per_token * per_request / 2**20, 2),
              _("MB at batch size 16"): round(per_token * per_request * 16 / 2**20, 1)}
-            for name, per_token in ((_("target"), kv["target"]), (_("draft"), kv["draft"])) if per_token]
+            for name, per_token in ((_("target"), kv.target), (_("draft"), kv.draft)) if per_token]
     st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key="server_memory")
     st.caption(_("Read off the caches of a short run: a request of {n} tokens ({p} of prompt and {m} new). "
                  "Every request keeps its own cache for as long as it runs; a batch holds them all, so "
                  "memory, not only compute, limits how many requests a server takes at once.").format(
-        n=per_request, p=kv["prompt_tokens"], m=MAX_NEW))
+        n=per_request, p=kv.prompt_tokens, m=MAX_NEW))
 
 
 def timeline(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
@@ -123,18 +127,18 @@ def timeline(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     s = settings_now()
     key = store.measurement("server_timeline", names, s, texts, chat, state.ran(), requests=8)
     result = measured(
-        "server_timeline", key, lambda pr: server.timeline(pair, inputs, s, pr),
+        "server_timeline", key, lambda pr: serving.timeline(pair, inputs, s, pr), record=Timeline,
         button=_("Serve 8 arriving requests"),
         intro=_("8 requests arrive at random (about 4 a second), at most 4 in the batch; each joins at a "
                 "round boundary and leaves when it stops, and a waiting one takes its place."))
     if not result:
         return
     chart(lp.timeline_figure(result), "server-timeline")
-    t = server.ttft_stats(result)
+    t = server.latency(result)
     st.write(_("Time to first token: median {ttft:.2f} s, worst {worst:.2f} s (waiting, the prefill and "
                "one round); time per output token after it: median {tpot:.0f} ms. At most {busy} "
-               "requests shared a round.").format(ttft=t["ttft_median"], worst=t["ttft_max"],
-                                                   tpot=t["tpot_median"] * 1e3, busy=t["busiest"]))
+               "requests shared a round.").format(ttft=t.ttft_median, worst=t.ttft_max,
+                                                   tpot=t.tpot_median * 1e3, busy=t.busiest))
 
 
 def prefix(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
@@ -142,20 +146,19 @@ def prefix(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     s = settings_now()
     key = store.measurement("server_prefix", names, s, texts, chat, state.ran())
     result = measured(
-        "server_prefix", key, lambda pr: server.prefixes(pair, inputs, s, pr),
+        "server_prefix", key, lambda pr: serving.prefixes(pair, inputs, s, pr), record=PrefixRun,
         button=_("Measure the prefix cache"),
         intro=_("Serves the same requests with and without a prefix cache that keeps the target's KV "
                 "cache of prompt beginnings in blocks of 16 tokens."))
     if not result:
         return
-    saved = result["prefill_s"] - result["prefill_cached_s"]
+    saved = result.prefill_s - result.prefill_cached_s
     st.write(_("Of {total} prompt tokens, {reused} came from the prefix cache ({hits} of {n} requests "
                "found a kept beginning): the prefills took {cached:.2f} s instead of {plain:.2f} s. "
                "Outputs identical with and without it: {same}.").format(
-        total=result["prompt_tokens"], reused=result["reused"], hits=result["hits"], n=result["requests"],
-        cached=result["prefill_cached_s"], plain=result["prefill_s"],
-        same=_("yes") if result["identical"] else _("no")))
-    st.write(_("{s:.2f} s of prefill saved ({share:.0%}).").format(s=saved, share=saved / result["prefill_s"])
+        total=result.prompt_tokens, reused=result.reused, hits=result.hits, n=result.requests,
+        cached=result.prefill_cached_s, plain=result.prefill_s, same=_("yes") if result.identical else _("no")))
+    st.write(_("{s:.2f} s of prefill saved ({share:.0%}).").format(s=saved, share=saved / result.prefill_s)
              if saved > 0 else _("No prefill time saved here: copying the kept cache cost more than the "
                                  "tokens it spared."))
     st.caption(_("Chats share their template's opening (the system prompt); documents asked about "

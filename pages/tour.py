@@ -7,6 +7,7 @@ import streamlit as st
 import torch
 
 import specdec
+from specdec.bench import server as serving
 from specdec.chat import user_turn
 from specdec.defaults import K_CHOICES
 from specdec.prompts import by_kind, load_prompts
@@ -170,8 +171,8 @@ def step_server(pair) -> None:
     if st.button(_("Serve them together, then one by one"), key="tour_batch_go"):
         prompts = [prompt_for(pair, p.prompt) for p in
                    load_prompts("chat" if session.uses_chat(pair) else "text")[:n]]
-        settings = server.speculative(replace(state.settings(), max_new_tokens=LENGTHS.tour_batch, seed=0), pair)
-        st.session_state["tour_batch"] = server.together(pair, prompts, settings)
+        settings = serving.speculative(replace(state.settings(), max_new_tokens=LENGTHS.tour_batch, seed=0), pair)
+        st.session_state["tour_batch"] = serving.together(pair, prompts, settings)
     r = st.session_state.get("tour_batch")
     if r:
         st.write(server.together_words(r))

@@ -73,7 +73,7 @@ def main(argv: list[str]) -> int:
     print(cli.show(result))
     import torch
     torch.set_num_threads(result.threads)          # the label says the threads the stages ran on
-    path = shipped.save(beyond.KIND, beyond.key(), json.loads(result.to_json()), seconds(result))
+    path = shipped.save_beyond(beyond.KIND, beyond.key(), json.loads(result.to_json()), seconds(result))
     print(f"shipped: {path.relative_to(ROOT)}")
     return 0
 

@@ -18,9 +18,16 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from specdec.bench.record import Bench  # noqa: E402
+from specdec.bench.compared import DrafterTable  # noqa: E402
+from specdec.bench.points import Sweep, TempSweep  # noqa: E402
+from specdec.bench.record import BatchSweep, Bench  # noqa: E402
+from specdec.bench.server import PrefixRun, Timeline  # noqa: E402
+from specdec.bench.where import WhereSet  # noqa: E402
+from specdec.records import codec  # noqa: E402
 from specdec.records.codec import SCHEMA  # noqa: E402
+from specdec.records.provenance import clock_for  # noqa: E402
 
+RESULTS = sorted((ROOT / "assets" / "results").glob("*.json"))
 BENCHES = sorted(p for p in (ROOT / "assets" / "bench").glob("*.json") if p.name != "onnx-agreement.json")
 
 
@@ -54,9 +61,72 @@ def convert_bench(path: Path) -> None:
     print("converted", path.relative_to(ROOT))
 
 
+# the lesson sweeps' old names -> the one vocabulary's (records/vocabulary.py)
+RENAMED = {"tokens_per_round": "mean_acceptance_length", "theory_tokens": "expected_length",
+           "theory_speedup": "bound", "theory_speedup_v": "bound_with_verify", "profile_tokens": "profile_length",
+           "paid_speedup": "predicted_run"}
+
+
+def renamed(row: dict) -> dict:
+    return {RENAMED.get(k, k): v for k, v in row.items()}
+
+
+def provenance(data: dict, loads: list[float], clock: str | None) -> dict:
+    """An old shipped file's "measured" block (and the key's backend) as a provenance."""
+    m, load = data["measured"], max(loads) if loads else None
+    date, revision = shipped_by(data["path"])
+    return {"cpu": m.get("cpu"), "cores": m.get("cores"), "threads": m.get("threads"),
+            "backend": data["key"].get("backend"), "clock": clock or clock_for(load).value, "load": load,
+            "torch": m.get("torch"), "revision": revision, "date": m.get("date") or date, "seconds": m.get("seconds")}
+
+
+def points(rows: list[dict]) -> tuple[list[dict], list[float], str | None]:
+    return [renamed(r) for r in rows], [r["load"] for r in rows if "load" in r], next(
+        (r["clock"] for r in rows if "clock" in r), None)
+
+
+def sweep(data: dict) -> dict:
+    """A k sweep, a draft-size trade-off, a temperature sweep or Drafters compared: its rows as points."""
+    rows, loads, clock = points(data["value"])
+    return {"points": rows, "provenance": provenance(data, loads, clock)}
+
+
+def where(data: dict) -> dict:
+    v = data["value"]
+    return {"results": v["results"], "provenance": provenance(data, [v["load"]], None)}
+
+
+def batch(data: dict) -> dict:
+    v = data["value"]
+    return {**v, "provenance": provenance(data, [v["load"]], v["clock"])}
+
+
+def plain(data: dict) -> dict:
+    return {**data["value"], "provenance": provenance(data, [], None)}
+
+
+KINDS = {"ksweep": (Sweep, sweep), "tradeoff": (Sweep, sweep), "temps": (TempSweep, sweep),
+         "drafters": (DrafterTable, sweep), "where": (WhereSet, where), "server_sweep": (BatchSweep, batch),
+         "server_timeline": (Timeline, plain), "server_prefix": (PrefixRun, plain)}
+
+
+def convert_result(path: Path) -> None:
+    data = json.loads(path.read_text())
+    if data["kind"] not in KINDS or "measured" not in data:
+        return
+    record, convert = KINDS[data["kind"]]
+    value = {"schema": SCHEMA, "record": record.__name__, **convert({**data, "path": path})}
+    codec.from_data(record, value, path.name)                  # reads as the app reads it
+    out = {"kind": data["kind"], "key": data["key"], "value": value}
+    path.write_text(json.dumps(out) + "\n")
+    print("converted", path.relative_to(ROOT))
+
+
 def main() -> int:
     for path in BENCHES:
         convert_bench(path)
+    for path in RESULTS:
+        convert_result(path)
     return 0
 
 

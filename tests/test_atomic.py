@@ -26,10 +26,14 @@ import torch
 from specdec.files import atomic
 from specdec.models import kernels
 from specdec.train.stdlib import loop
+from specdec.bench.points import TempPoint, TempSweep
+from specdec.records.provenance import Provenance
 from ui.lessons import result_cache, shipped
 
 folder, old = Path(sys.argv[1]), Path(sys.argv[2]).read_bytes()
 big = "x" * 200_000
+sweep = TempSweep((TempPoint(temperature=0.0, alpha=0.5, acceptance_rate=0.4, mean_acceptance_length=1.5),),
+                  Provenance(cpu=big))
 kernels.STORE = folder / "kernels.json"
 result_cache.RESULTS_DIR = shipped.SHIPPED_DIR = folder
 model = torch.nn.Linear(300, 300)                                  # 360 kB of weights
@@ -37,8 +41,8 @@ writers = {
     "plain": (folder / "plain.json", lambda p: p.write_text(big)),
     "atomic": (folder / "atomic.json", lambda p: atomic.write_text(p, big)),
     "kernels": (kernels.STORE, lambda p: kernels._write("key", {"table": big})),
-    "result_cache": (result_cache.path_for("k", {"a": 1}), lambda p: result_cache.save("k", {"a": 1}, big)),
-    "shipped": (shipped.path_for("s", {"a": 1}), lambda p: shipped.save("s", {"a": 1}, big, 1.0)),
+    "result_cache": (result_cache.path_for("k", {"a": 1}), lambda p: result_cache.save("k", {"a": 1}, sweep)),
+    "shipped": (shipped.path_for("s", {"a": 1}), lambda p: shipped.save("s", {"a": 1}, sweep)),
     "checkpoint": (folder / "ckpt.pt",
                    lambda p: loop._save_ckpt(p, model, torch.optim.SGD(model.parameters(), 0.1), 1, 1.0)),
 }

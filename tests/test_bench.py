@@ -1,5 +1,4 @@
 """The benchmark end to end on tiny config-built models, and its greedy-identity check."""
-import json
 from dataclasses import replace
 from types import SimpleNamespace
 
@@ -7,7 +6,7 @@ import pytest
 
 from specdec.bench.greedy import greedy_mismatches
 from specdec.bench.measure import verify_cost_in_run
-from specdec.bench.record import Bench, Row, RowKind, Setting
+from specdec.bench.record import Bench, Mismatch, Row, RowKind, Setting
 from specdec.bench.runner import (
     DEFAULTS,
     LIBRARY_DRAFTING,
@@ -15,10 +14,10 @@ from specdec.bench.runner import (
     ROWS,
     USER_LOADED,
     bench,
-    flat_rows,
 )
 from specdec.cli.terminal import table
 from specdec.prompts import KINDS, load_prompts, round_robin, select
+from specdec.records import codec
 from specdec.settings import Settings
 from ui.figures.lessons import bench_figure
 from ui.lessons.speed import read_bench
@@ -117,21 +116,23 @@ def test_the_fast_page_reads_bench_json(result, tmp_path):
     for bad in (b"not json", b"{}", b"[1, 2]", b'{"settings": [{"k": 2}]}'):
         found, error = read_bench(bad)
         assert found is None and "python -m specdec bench --json" in error
-    rows = flat_rows(result)
-    assert len(rows) == 2 * (len(ROWS) - 3) and {r["temperature"] for r in rows} == {0.0, 1.0}
-    spec = [r for r in rows if r["row"] == "engine speculative" and r["temperature"] == 1.0][0]
-    fig = bench_figure(rows, 1.0)
+    assert sum(len(s.rows) for s in result.settings) == 2 * (len(ROWS) - 3)
+    assert {s.temperature for s in result.settings} == {0.0, 1.0}
+    setting = next(s for s in result.settings if s.temperature == 1.0)
+    spec = setting.row(RowKind.SPEC)
+    fig = bench_figure(result, 1.0)
     assert [t.name for t in fig.data][:4] == ["Theorem 3.8 bound", "bound at the measured verification "
                                               "cost", "whole runs predicted from what they paid",
                                               "engine speculative"]
-    assert spec["predicted_run"] > 0 and list(fig.data[2].y) == [spec["predicted_run"]] * 2   # one k: a segment
-    assert spec["measured_over_predicted_run"] == pytest.approx(spec["speedup_vs_engine_ar"] / spec["predicted_run"])
-    assert list(fig.data[3].y) == [spec["speedup"]]
+    assert spec.predicted_run > 0 and list(fig.data[2].y) == [spec.predicted_run] * 2   # one k: a segment
+    assert spec.measured_over_predicted_run == pytest.approx(spec.speedup_vs_engine_ar / spec.predicted_run)
+    assert list(fig.data[3].y) == [spec.speedup]
     # one k: each bound a level segment around it, so the lines the caption compares are drawn
-    assert list(fig.data[0].y) == [spec["bound"]] * 2 and list(fig.data[1].y) == [spec["bound_with_verify"]] * 2
-    assert list(fig.data[0].x) == [spec["k"] - 0.3, spec["k"] + 0.3]
-    older = [r for r in rows if r["row"] != ROWS[5]]      # a file written before row 6 existed
-    assert len(bench_figure(older, 1.0).data) == len(fig.data) - 1
+    assert list(fig.data[0].y) == [spec.bound] * 2 and list(fig.data[1].y) == [spec.bound_with_verify] * 2
+    assert list(fig.data[0].x) == [setting.k - 0.3, setting.k + 0.3]
+    fewer = replace(result, settings=tuple(replace(s, rows=tuple(r for r in s.rows if r.row != ROWS[5]))
+                                           for s in result.settings))          # a bench without row 6
+    assert len(bench_figure(fewer, 1.0).data) == len(fig.data) - 1
 
 
 def test_retrained_weights_invalidate_cached_lesson_results(tmp_path, monkeypatch):
@@ -140,19 +141,23 @@ def test_retrained_weights_invalidate_cached_lesson_results(tmp_path, monkeypatc
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "results")
     (tmp_path / "m").mkdir()
     (tmp_path / "m" / "model.safetensors").write_bytes(b"old")
-    result_cache.save("ksweep", {"k": 1}, [1, 2])
-    assert result_cache.load("ksweep", {"k": 1}) == [1, 2]          # kept while nothing changes
+    from specdec.bench.points import TempPoint, TempSweep
+    from specdec.records.provenance import Provenance
+    sweep = TempSweep((TempPoint(temperature=0.5, alpha=0.4, acceptance_rate=0.3, mean_acceptance_length=1.5),),
+                      Provenance(cpu="a CPU"))
+    result_cache.save("temps", {"k": 1}, sweep)
+    assert result_cache.load("temps", {"k": 1}, TempSweep) == sweep          # kept while nothing changes
     (tmp_path / "m" / "model.safetensors").write_bytes(b"retrained")
-    assert result_cache.load("ksweep", {"k": 1}) is None
+    assert result_cache.load("temps", {"k": 1}, TempSweep) is None
 
 
 def test_greedy_identity_check_fails_on_different_outputs():
     same = {"a": [[1, 2, 3]], "b": [[1, 2, 3]]}
     assert greedy_mismatches(same) == []
     diff = {"a": [[1, 2, 3], [4]], "b": [[1, 9, 3], [4]]}
-    assert greedy_mismatches(diff) == [{"prompt": 0, "row": "b", "reference": "a", "position": 1}]
+    assert greedy_mismatches(diff) == [Mismatch(prompt=0, row="b", reference="a", position=1)]
     shorter = {"a": [[1, 2, 3]], "b": [[1, 2]]}
-    assert greedy_mismatches(shorter)[0]["position"] == 2
+    assert greedy_mismatches(shorter)[0].position == 2
 
 
 def test_prompt_set_has_kinds_and_selection():
@@ -173,11 +178,10 @@ def test_transformers_as_a_user_loads_it_is_a_row_and_the_faster_baseline(tiny_d
     pair = specdec.load_pair(str(tiny_dirs / "target"), str(tiny_dirs / "draft"))
     real = runner.measure_once
 
-    def slow_engine(row, pair, prompts, settings, m, lengths=None):   # the engine's plain row made 10x slower
-        real(row, pair, prompts, settings, m, lengths)
-        if row == RowKind.AR:                             # on both clocks
-            m.seconds[-1] *= 10
-            m.cpu_seconds[-1] *= 10
+    def slow_engine(row, pair, prompts, settings, lengths=None):   # the engine's plain row made 10x slower
+        t = real(row, pair, prompts, settings, lengths)
+        slow = replace(t, seconds=10 * t.seconds, cpu_seconds=10 * t.cpu_seconds)           # on both clocks
+        return slow if row == RowKind.AR else t
     monkeypatch.setattr(runner, "measure_once", slow_engine)
     result = bench(pair, ["abc", "(a b"], [2], [0.0], 8, 1)
     s = result.settings[0]
@@ -277,21 +281,21 @@ def test_the_batch_sweep_adds_rows_per_batch_size(tiny_dirs, monkeypatch, capsys
     argv = ["bench", "--target", str(tiny_dirs / "target"), "--draft", str(tiny_dirs / "target"), "--k", "3",
             "--temperature", "0", "--repeats", "1", "--max-new-tokens", "8", "--limit", "2"]
     assert main(argv + ["--batch", "1,4", "--json"]) == 0           # the target drafts for itself: all accepted
-    sweep = json.loads(capsys.readouterr().out)["batch"][0]
-    rows = {(r["batch"], r["mode"]): r for r in sweep["rows"]}
+    sweep = codec.from_json(Bench, capsys.readouterr().out).batch[0]     # typed (a bench without settings)
+    rows = {(r.batch, r.mode): r for r in sweep.rows}
     assert set(rows) == {(b, m) for b in (1, 4) for m in ("autoregressive", "speculative")}
     for b in (1, 4):
         base, spec = rows[b, "autoregressive"], rows[b, "speculative"]
-        assert base["tokens"] == spec["tokens"] == 8 * 4                      # the same 4 requests at every size
-        assert base["passes"] == 8 * 4 / b                                    # B requests a pass
-        assert spec["forwards_per_token"] < base["forwards_per_token"]        # drafts accepted: fewer passes
-        assert spec["pass_rows"] > base["pass_rows"] == b
-        assert spec["speedup"] == spec["tokens_per_s"] / base["tokens_per_s"]
-        assert spec["latency_s"] > 0 and spec["ttft_s"] > 0 and base["draft_ms"] < spec["draft_ms"]
-    assert sweep["requests"] == 4 and sweep["crossover"] == crossover(sweep["rows"])
-    assert crossover([{"batch": 1, "mode": "speculative", "speedup": 1.3},
-                      {"batch": 8, "mode": "speculative", "speedup": 0.9},
-                      {"batch": 16, "mode": "speculative", "speedup": 0.7}]) == 8
+        assert base.tokens == spec.tokens == 8 * 4                            # the same 4 requests at every size
+        assert base.passes == 8 * 4 / b                                       # B requests a pass
+        assert spec.forwards_per_token < base.forwards_per_token              # drafts accepted: fewer passes
+        assert spec.pass_rows > base.pass_rows == b
+        assert spec.speedup == spec.tokens_per_s / base.tokens_per_s
+        assert spec.latency_s > 0 and spec.ttft_s > 0 and base.draft_ms < spec.draft_ms
+    assert sweep.requests == 4 and sweep.crossover == crossover(sweep.rows)
+    assert sweep.provenance.threads and sweep.provenance.clock == sweep.clock   # where the sweep ran
+    spec_row = replace(rows[1, "speculative"], speedup=1.3)
+    assert crossover([spec_row, replace(spec_row, batch=8, speedup=0.9), replace(spec_row, batch=16, speedup=0.7)]) == 8
     assert main(argv + ["--batch", "1,4"]) == 0
     assert "batch sweep: k = 3, T = 0.0" in capsys.readouterr().out
     for bad in ("0", "1,,4", "65", "x"):

@@ -1,11 +1,26 @@
 """Captions computed from measurements: fixed synthetic measurements in both directions, so a
 caption cannot state an effect its data contradicts."""
+from dataclasses import replace
+
+from points import point
+
+from specdec.bench.points import TempPoint
+from specdec.bench.where import KindPoint
+from specdec.records.provenance import Clock
 from ui.lessons.speed import spread_warning, temperature_caption, tradeoff_caption
 
 
 def row(draft, params, acc, speedup, lo=None, hi=None, load=0.3):
-    return {"draft": draft, "params": params, "acceptance_rate": acc, "speedup": speedup,
-            "speedup_min": lo or speedup, "speedup_max": hi or speedup, "load": load}
+    return point(draft=draft, params=params, acceptance_rate=acc, speedup=speedup, speedup_min=lo or speedup,
+                 speedup_max=hi or speedup, load=load)
+
+
+def temp(t: float, alpha: float) -> TempPoint:
+    return TempPoint(temperature=t, alpha=alpha, acceptance_rate=0.5, mean_acceptance_length=1.5)
+
+
+def kind(name: str, acc: float) -> KindPoint:
+    return KindPoint(name, 2, acc, 1.5, 1.0, 1.0, 1.0, (acc,), (1, 1))
 
 
 def test_tradeoff_caption_follows_the_data_both_ways():
@@ -19,11 +34,11 @@ def test_tradeoff_caption_follows_the_data_both_ways():
 
 
 def test_temperature_caption_follows_the_data_both_ways():
-    sharper = [{"temperature": 0.0, "alpha": 0.7}, {"temperature": 1.5, "alpha": 0.4}]
+    sharper = [temp(0.0, 0.7), temp(1.5, 0.4)]
     assert "agree more often, as expected" in temperature_caption(sharper)
-    flatter = [{"temperature": 0.0, "alpha": 0.3}, {"temperature": 1.5, "alpha": 0.5}]
+    flatter = [temp(0.0, 0.3), temp(1.5, 0.5)]
     assert "agrees *more* at high temperature" in temperature_caption(flatter)
-    flat = [{"temperature": 0.0, "alpha": 0.50}, {"temperature": 1.5, "alpha": 0.51}]
+    flat = [temp(0.0, 0.50), temp(1.5, 0.51)]
     assert "no clear effect" in temperature_caption(flat)
 
 
@@ -37,19 +52,19 @@ def test_spread_warning_only_when_repeats_disagree():
 def test_a_busy_machine_is_said_with_both_clocks():
     from ui.lessons.speed import clock_note
     assert clock_note([row("d", 1, 0.5, 1.2)]) is None
-    busy = [{**row("d", 1, 0.5, 1.2, load=1.6), "clock": "cpu", "speedup_wall": 0.8},
-            {**row("e", 1, 0.5, 1.4, load=1.3), "clock": "cpu", "speedup_wall": 0.9}]
+    busy = [replace(row("d", 1, 0.5, 1.2, load=1.6), clock=Clock.CPU, speedup_wall=0.8),
+            replace(row("e", 1, 0.5, 1.4, load=1.3), clock=Clock.CPU, speedup_wall=0.9)]
     note = clock_note(busy)
     assert "load 1.6 per core" in note and "1.20–1.40×" in note and "0.80–0.90×" in note
 
 
 def test_kind_caption_never_names_one_kind_as_best_and_worst():
     from ui.lessons.where import kind_caption
-    one = kind_caption([{"kind": "code", "acceptance rate": 0.4}])
+    one = kind_caption([kind("code", 0.4)])
     assert "Only one kind was run (code): 40%" in one and "least" not in one
-    tie = kind_caption([{"kind": "code", "acceptance rate": 0.40}, {"kind": "prose", "acceptance rate": 0.41}])
+    tie = kind_caption([kind("code", 0.40), kind("prose", 0.41)])
     assert "about the same" in tie
-    spread = kind_caption([{"kind": "code", "acceptance rate": 0.6}, {"kind": "prose", "acceptance rate": 0.3}])
+    spread = kind_caption([kind("code", 0.6), kind("prose", 0.3)])
     assert "most on **code** text (60%)" in spread and "least on **prose** (30%)" in spread
 
 
@@ -72,20 +87,20 @@ def test_a_caption_says_why_acceptance_and_alpha_move_apart(pair):
 
 def test_the_profile_caption_names_the_largest_gap_and_the_iid_shortfall():
     from ui.lessons.speed import profile_caption
-    rows = [{"k": 1, "speedup": 1.10, "profile_speedup": 1.00, "theory_tokens": 1.5, "tokens_per_round": 1.6},
-            {"k": 2, "speedup": 0.95, "profile_speedup": 1.00, "theory_tokens": 1.7, "tokens_per_round": 2.1}]
+    rows = [point(k=1, speedup=1.10, profile_speedup=1.00, expected_length=1.5, mean_acceptance_length=1.6),
+            point(k=2, speedup=0.95, profile_speedup=1.00, expected_length=1.7, mean_acceptance_length=2.1)]
     text = profile_caption(rows)
     assert "within 10%" in text and "k = 1: measured 1.10×, predicted 1.00×" in text
     assert "At k = 2 eq. (1) at the mean α̂ expects 1.70 tokens a round and the runs kept 2.10" in text
-    assert profile_caption([{"k": 1, "speedup": 1.0}]) is None and profile_caption([]) is None
+    assert profile_caption([point(k=1, speedup=1.0)]) is None and profile_caption([]) is None
 
 
 def test_the_profile_caption_says_what_the_prompt_and_the_bookkeeping_cost():
     from ui.lessons.speed import profile_caption
-    row = {"theory_tokens": 1.5, "tokens_per_round": 1.6, "base_prefill_steps": 0.8, "prefill_steps": 1.05,
-           "round_overhead": 0.12, "base_overhead": 0.05}
-    rows = [{**row, "k": 1, "speedup": 0.88, "profile_speedup": 0.77, "paid_speedup": 0.85},
-            {**row, "k": 2, "speedup": 0.68, "profile_speedup": 0.51, "paid_speedup": 0.66}]
+    row = point(expected_length=1.5, mean_acceptance_length=1.6, base_prefill_steps=0.8, prefill_steps=1.05,
+                round_overhead=0.12, base_overhead=0.05)
+    rows = [replace(row, k=1, speedup=0.88, profile_speedup=0.77, predicted_run=0.85),
+            replace(row, k=2, speedup=0.68, profile_speedup=0.51, predicted_run=0.66)]
     text = profile_caption(rows)
     assert "within 33% of the measured speedup" in text                # the profile line: 0.68 / 0.51 - 1
     assert "0.80 steps per generated token" in text and "(1.05 with the draft's own reading)" in text
@@ -94,12 +109,14 @@ def test_the_profile_caption_says_what_the_prompt_and_the_bookkeeping_cost():
 
 
 def test_the_bench_run_caption_says_how_far_the_whole_run_prediction_lands():
+    from specdec.bench.record import Bench, Row, RowKind, Setting
     from ui.lessons.speed import bench_run_caption
 
-    def row(k, measured, predicted, name="engine speculative"):
-        return {"row": name, "temperature": 0.0, "k": k, "speedup_vs_engine_ar": measured, "predicted_run": predicted}
-    rows = [row(2, 0.68, 0.62), row(4, 0.49, 0.45), row(2, 1.0, None, "engine autoregressive")]
-    text = bench_run_caption(rows, 0.0)           # gaps 0.68 / 0.62 - 1 = 9.7 %, 0.49 / 0.45 - 1 = 8.9 %
+    def setting(k, measured, predicted):
+        return Setting(k, 0.0, (Row(RowKind.AR.value, 10.0, speedup_vs_engine_ar=1.0),
+                                Row(RowKind.SPEC.value, 9.0, speedup_vs_engine_ar=measured, predicted_run=predicted)))
+    bench = Bench("t", "d", 2, 8, 1, 0.1, (setting(2, 0.68, 0.62), setting(4, 0.49, 0.45)))
+    text = bench_run_caption(bench, 0.0)          # gaps 0.68 / 0.62 - 1 = 9.7 %, 0.49 / 0.45 - 1 = 8.9 %
     assert "within 10% of it at every k (largest gap at k = 2: measured 0.68×, predicted 0.62×)" in text
-    assert bench_run_caption([row(2, 0.68, None)], 0.0) is None        # a file from before the column
-    assert bench_run_caption(rows, 1.0) is None                         # no rows at that temperature
+    assert bench_run_caption(replace(bench, settings=(setting(2, 0.68, None),)), 0.0) is None   # no prediction
+    assert bench_run_caption(bench, 1.0) is None                        # no rows at that temperature

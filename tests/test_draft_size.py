@@ -1,13 +1,15 @@
 """Too weak, right, too big (issue 40): an early-exit draft measured beside a family's drafts,
 and the three roles read from measured rows."""
+from points import point
+
+from specdec.bench.sweeps import draft_tradeoff
 from specdec.settings import Settings
 from ui.lessons.draft_size import roles, roles_caption
-from ui.lessons.speed import draft_tradeoff, tradeoff_figure
+from ui.lessons.speed import tradeoff_figure
 
 
 def row(draft, params, alpha, acc, c, speedup):
-    return {"draft": draft, "params": params, "k": 4, "alpha": alpha, "acceptance_rate": acc, "c": c,
-            "speedup": speedup}
+    return point(draft=draft, params=params, k=4, alpha=alpha, acceptance_rate=acc, c=c, speedup=speedup)
 
 
 ROWS = [row("n-gram lookup", 0, 0.3, 0.1, 0.0, 1.05), row("smollm2/draft", 11, 0.45, 0.21, 0.06, 1.26),
@@ -18,9 +20,9 @@ def test_roles_by_what_lost_each_draft_its_speed_not_by_parameter_count():
     # by hand, k = 4: draft-2l's cost factor 1.32 / 1.24 = 1.06 < its weakness 1.785 / 1.487 = 1.20;
     # the early exit's cost factor 6.6 / 1.24 = 5.3 > its weakness 1.785 / 1.9375 = 0.92
     found = roles(ROWS)
-    assert [r["draft"] for r in found["right"]] == ["smollm2/draft"]
-    assert [r["draft"] for r in found["too weak"]] == ["smollm2/draft-2l"]     # more parameters, yet weak
-    assert [r["draft"] for r in found["too big"]] == ["early exit @ 29"]
+    assert [r.draft for r in found.right] == ["smollm2/draft"]
+    assert [r.draft for r in found.too_weak] == ["smollm2/draft-2l"]     # more parameters, yet weak
+    assert [r.draft for r in found.too_big] == ["early exit @ 29"]
     text = roles_caption(ROWS)
     assert "**Too big**: early exit @ 29 (acceptance 27%, c = 1.40, 0.50×) — one draft step costs more" in text
 
@@ -28,7 +30,7 @@ def test_roles_by_what_lost_each_draft_its_speed_not_by_parameter_count():
 def test_a_weaker_draft_whose_cost_took_more_is_too_big():
     # α 0.43, c 0.5: cost factor 3.0 / 1.24 = 2.42 > weakness 1.785 / 1.729 = 1.03
     costly = row("wide", 20, 0.43, 0.2, 0.5, 0.8)
-    assert roles(ROWS[:2] + [costly])["too big"] == [costly]
+    assert roles(ROWS[:2] + [costly]).too_big == (costly,)
 
 
 def test_no_too_big_draft_is_said():
@@ -39,10 +41,11 @@ def test_no_too_big_draft_is_said():
 
 def test_an_early_exit_draft_is_measured_with_its_own_cost_and_key(pair):
     settings = Settings(k=2, temperature=1.0, max_new_tokens=6)
-    rows = draft_tradeoff(lambda target, draft: pair, "tiny-target", ["tiny-draft"], ["ab(a"], settings,
-                          lambda *_: None, repeats=1, exits=(1,))
-    early = rows[-1]
-    assert (early["draft"], early["exit_layer"]) == ("early exit @ 1", 1)
-    assert early["c"] > 0 and 0 < early["params"] < sum(p.numel() for p in pair.target.parameters())
+    sweep = draft_tradeoff(lambda target, draft: pair, "tiny-target", ["tiny-draft"], ["ab(a"], settings,
+                           lambda *_: None, repeats=1, exits=(1,))
+    early = sweep.points[-1]
+    assert (early.draft, early.exit_layer) == ("early exit @ 1", 1)
+    assert early.c > 0 and 0 < early.params < sum(p.numel() for p in pair.target.parameters())
+    assert sweep.provenance.threads and sweep.provenance.backend      # where the sweep was measured
     key = tradeoff_figure("tiny-target", settings, None)(early)
     assert (key.draft, key.drafter) == (None, "early-exit@1")

@@ -38,7 +38,7 @@ def test_a_fixed_cost_per_pass_raises_the_draft_share():
 
 def test_an_8b_target_on_a_datacenter_gpu_pays_at_least_twofold_with_the_pairs_acceptance():
     alphas, where = elsewhere.measured_alphas()
-    assert where.get("cpu") and 0.0 in alphas          # the default pair's shipped sweep, greedy
+    assert where.cpu and 0.0 in alphas                 # the default pair's shipped sweep, greedy
     draft = next(d for d in elsewhere.DRAFTS if d.name == "135M")
     calc = elsewhere.calculate(H100, elsewhere.model(8.0, "bf16"), draft, alphas[0.0])
     # 135M against 8B parameters, both bf16 and memory-bound: c = 0.135 / 8
@@ -58,8 +58,8 @@ def test_bad_choices_raise_a_clear_message():
 def test_a_broken_sweep_file_gives_no_acceptance(tmp_path):
     path = tmp_path / "temps.json"
     path.write_text('{"value": [{"temperature": "hot"}]}')
-    assert elsewhere.measured_alphas(path) == ({}, {})
-    assert elsewhere.measured_alphas(tmp_path / "absent.json") == ({}, {})
+    assert elsewhere.measured_alphas(path) == ({}, None)
+    assert elsewhere.measured_alphas(tmp_path / "absent.json") == ({}, None)
 
 
 def test_published_rounds_are_tokens_over_speedup():

@@ -4,9 +4,10 @@ from dataclasses import replace
 
 import pytest
 
+from specdec.bench import many
+from specdec.records.provenance import Provenance
 from specdec.settings import Settings
 from ui.figures.many import many_figure
-from ui.lessons import many
 from ui.lessons.many_words import claim, sentence
 
 from tiny import tiny_pair
@@ -20,9 +21,10 @@ def test_runs_are_interleaved_and_share_prompts_and_seeds(pair):
     arms = [many.Arm("A", pair, BASE), many.Arm("B", pair, BASE)]        # the same setting twice
     result = many.compare(arms, PROMPTS, lambda done, total, text: seen.append(text), seed=5)
     assert seen[:-1] == ["A · 1/3", "B · 1/3", "A · 2/3", "B · 2/3", "A · 3/3", "B · 3/3"]
-    for a, b in zip(result["runs"]["A"], result["runs"]["B"]):       # same prompt, same seed: same run
-        assert (a["tokens"], a["acceptance_rate"], a["mean_acceptance_length"]) == \
-            (b["tokens"], b["acceptance_rate"], b["mean_acceptance_length"])
+    for a, b in zip(result.of("A"), result.of("B")):                  # same prompt, same seed: same run
+        assert (a.tokens, a.acceptance_rate, a.mean_acceptance_length) == \
+            (b.tokens, b.acceptance_rate, b.mean_acceptance_length)
+    assert result.provenance.threads and result.prompts == len(PROMPTS)
 
 
 def test_a_self_draft_accepts_everything_and_plain_decoding_passes_once_per_token():
@@ -31,9 +33,9 @@ def test_a_self_draft_accepts_everything_and_plain_decoding_passes_once_per_toke
     result = many.compare(arms, PROMPTS)
     stats = many.summary(result)
     assert stats["self"]["acceptance_rate"].lo == stats["self"]["acceptance_rate"].hi == 1.0
-    assert stats["plain"]["passes_per_token"].mean == 1.0      # the first token's is the prompt's own
+    assert stats["plain"]["target_forwards_per_token"].mean == 1.0   # the first token's is the prompt's own
     assert stats["plain"]["acceptance_rate"] is None           # nothing drafted: no rate, not 0
-    assert stats["self"]["passes_per_token"].hi < 1.0
+    assert stats["self"]["target_forwards_per_token"].hi < 1.0
 
 
 def test_spread_by_hand():
@@ -43,10 +45,13 @@ def test_spread_by_hand():
     assert many.spread([]) is None
 
 
-def fake(a_rates, b_rates, names=("T = 0.3", "T = 1.2"), clock="wall"):
-    runs = {names[0]: [{"acceptance_rate": x, "tokens_per_s": 10.0} for x in a_rates],
-            names[1]: [{"acceptance_rate": x, "tokens_per_s": 10.0} for x in b_rates]}
-    return {"arms": list(names), "runs": runs, "clock": clock, "load": 0.0, "prompts": len(a_rates)}
+def run(rate: float | None) -> many.PromptRun:
+    return many.PromptRun(rate, None, None, 10.0)
+
+
+def fake(a_rates, b_rates, names=("T = 0.3", "T = 1.2")):
+    runs = (tuple(map(run, a_rates)), tuple(map(run, b_rates)))
+    return many.Comparison(tuple(names), runs, len(a_rates), Provenance(load=0.0))
 
 
 def test_paired_counts_prompts_not_means():
@@ -69,8 +74,8 @@ def test_the_sentence_says_whether_the_average_agrees_with_the_lesson(a_rates, b
 def test_the_sentence_places_the_learners_run():
     result = fake([0.2, 0.3, 0.4], [0.1, 0.1, 0.1])
     assert "was within the spread of T = 0.3 (20%–40%)" in \
-        sentence(result, "temperature", 0.3, 1.2, "code", {"acceptance_rate": 0.25})
-    assert "was above the spread" in sentence(result, "temperature", 0.3, 1.2, "code", {"acceptance_rate": 0.5})
+        sentence(result, "temperature", 0.3, 1.2, "code", run(0.25))
+    assert "was above the spread" in sentence(result, "temperature", 0.3, 1.2, "code", run(0.5))
 
 
 def test_claims_per_knob():
@@ -84,7 +89,7 @@ def test_claims_per_knob():
 
 def test_figure_has_a_box_per_setting_and_metric_and_the_learners_star():
     result = fake([0.2, 0.3], [0.1, 0.2])
-    fig = many_figure(result, {"acceptance_rate": 0.25})
+    fig = many_figure(result, many.PromptRun(0.25, None, None, None))
     boxes = [t for t in fig.data if t.type == "box"]
     assert len(boxes) == 2 * 2                     # acceptance and tokens/s have values; two settings
     stars = [t for t in fig.data if t.type == "scatter" and t.marker.symbol == "star"]

@@ -127,17 +127,21 @@ def test_folded_strip_and_output_show_only_emitted_tokens():
 
 
 def test_acceptance_and_speedup_get_separate_axes_and_labels_clear_the_break_even_line():
+    from specdec.bench.compared import DrafterPoint
+    from specdec.bench.where import KindPoint
     from ui.figures.lessons import drafters_figure, kind_figure
-    rows = [{"kind": "code", "acceptance rate": 0.62, "speedup": 1.8},
-            {"kind": "prose", "acceptance rate": 0.31, "speedup": 0.97}]
+    rows = [KindPoint("code", 2, 0.62, 2.0, 1.8, 1.7, 1.9, (0.6,), (1, 1)),
+            KindPoint("prose", 2, 0.31, 1.4, 0.97, 0.9, 1.0, (0.3,), (1, 1))]
     fig = kind_figure(rows)
     acc, speed = fig.data
     assert (acc.yaxis, speed.yaxis) == ("y", "y2") and acc.xaxis != speed.xaxis
     assert list(fig.layout.yaxis.range) == [0, 1.02]
     line = next(s for s in fig.layout.shapes if s.y0 == 1.0)
     assert line.layer == "below" and line.yref.startswith("y2")     # drawn behind, on the speedup axis
-    bars = drafters_figure([{"drafter": "n-gram", "speedup": 1.02}, {"drafter": "draft", "speedup": 0.4}],
-                           "speedup", "Wall-clock speedup")
+    def drafter(name, speedup):
+        return DrafterPoint(drafter=name, kind="all", acceptance_rate=0.3, mean_acceptance_length=1.4, c=0.1,
+                            speedup=speedup, speedup_min=speedup, speedup_max=speedup, load=0.1)
+    bars = drafters_figure([drafter("n-gram", 1.02), drafter("draft", 0.4)], "speedup", "Wall-clock speedup")
     assert bars.data[0].textposition == "auto" and list(bars.data[0].text) == ["1.02", "0.40"]
     assert next(s for s in bars.layout.shapes if s.y0 == 1.0).layer == "below"
     assert bars.layout.yaxis.range[1] > 1.02 * 1.1                  # room above the tallest label
@@ -175,8 +179,11 @@ def test_the_timeline_legend_speaks_korean():
 
 
 def test_the_theory_line_of_tokens_per_round_rises_with_k_whatever_each_k_measured():
+    from points import point
+
     from ui.figures.lessons import tokens_figure
-    rows = [{"k": k, "alpha": a, "tokens_per_round": 1.5} for k, a in zip(range(1, 7), (0.5, 0.3, 0.6, 0.2, 0.5, 0.3))]
+    alphas = (0.5, 0.3, 0.6, 0.2, 0.5, 0.3)
+    rows = [point(k=k, alpha=a, mean_acceptance_length=1.5) for k, a in zip(range(1, 7), alphas)]
     theory = tokens_figure(rows).data[0].y
     assert all(b > a for a, b in zip(theory, theory[1:]))                     # no zig-zag
     assert theory[0] == pytest.approx(1 + 0.4)                                # α = mean 0.4, k = 1

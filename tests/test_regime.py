@@ -45,10 +45,10 @@ def test_this_machine_read_and_compute_times_and_its_roofline():
 def test_the_calculator_prices_each_round_at_its_pass():
     # alpha 0.5, k = 1: 1.5 tokens a round; on BOX a 2-token pass is free (ridge 10); c = 0.1
     rows = regime.calculator(BOX, 1.0, "bf16", alpha=0.5, c=0.1, ks=[1, 19])
-    assert rows[0]["speedup"] == pytest.approx(1.5 / (0.1 + 1.0))
+    assert rows[0].speedup == pytest.approx(1.5 / (0.1 + 1.0)) and rows[0].expected_length == 1.5
     # k = 19: a 20-token pass costs 2 steps; tokens a round (1 - 0.5^20) / 0.5
-    assert rows[1]["v"] == pytest.approx(2.0)
-    assert rows[1]["speedup"] == pytest.approx((1 - 0.5 ** 20) / 0.5 / (1.9 + 2.0))
+    assert rows[1].v == pytest.approx(2.0)
+    assert rows[1].speedup == pytest.approx((1 - 0.5 ** 20) / 0.5 / (1.9 + 2.0))
 
 
 def test_a_profile_is_kept_per_cpu_backend_and_threads(tmp_path, monkeypatch):

@@ -1,6 +1,12 @@
 """The "In a server" page (issue 30), on tiny models: each measurement runs, is drawn and is
 described with numbers computed from it; and the captions follow the data both ways."""
+from dataclasses import replace
+
 from specdec import defaults
+from specdec.bench.batching import facts as facts_of
+from specdec.bench.record import BatchRow, BatchSweep
+from specdec.records.provenance import Clock
+from specdec.settings import Mode
 from ui.lessons import server
 
 from apptest import app
@@ -27,26 +33,28 @@ def test_the_server_page_measures_draws_and_describes(tiny_dirs, monkeypatch, tm
     assert len(list(tmp_path.glob("server_*.json"))) == 3                          # kept for the next visit
 
 
+AR, SPEC = Mode.AUTOREGRESSIVE, Mode.SPECULATIVE
+
+
 def row(batch, mode, tps, ms=10.0, rows=5.0, speedup=None):
-    r = {"batch": batch, "mode": mode, "tokens_per_s": tps, "tokens_per_s_min": tps, "tokens_per_s_max": tps,
-         "pass_ms": ms, "pass_rows": rows, "draft_ms": 1.0, "forwards_per_token": 0.5}
-    return {**r, "speedup": speedup} if speedup is not None else r
+    return BatchRow(batch, mode, 100, 50, 0.5, tps, tps, tps, 1.0, 0.5, ms, 1.0, rows, speedup=speedup)
+
+
+def sweep(rows, crossover) -> BatchSweep:
+    return BatchSweep(tuple(rows), 4, 0.0, "model", 32, 8, 16, 2, 0.2, Clock.WALL, crossover)
 
 
 def test_the_verdict_follows_the_sweep_both_ways():
-    paying = {"rows": [row(1, "autoregressive", 10), row(1, "speculative", 15, speedup=1.5),
-                       row(16, "autoregressive", 80, 40, 16), row(16, "speculative", 96, 80, 80, speedup=1.2)],
-              "crossover": None}
-    text = server.verdict(server.summary(paying))
+    paying = sweep([row(1, AR, 10), row(1, SPEC, 15, speedup=1.5), row(16, AR, 80, 40, 16),
+                    row(16, SPEC, 96, 80, 80, speedup=1.2)], None)
+    text = server.verdict(facts_of(paying))
     assert "**1.50×**" in text and "batch size 16 **1.20×**" in text and "paid at every batch size" in text
-    losing = {**paying, "rows": paying["rows"][:3] + [row(16, "speculative", 60, 120, 80, speedup=0.75)],
-              "crossover": 16}
-    text = server.verdict(server.summary(losing))
+    losing = replace(paying, rows=paying.rows[:3] + (row(16, SPEC, 60, 120, 80, speedup=0.75),), crossover=16)
+    text = server.verdict(facts_of(losing))
     assert "**0.75×**" in text and "stopped paying at batch size **16**" in text
-    never = {**paying, "rows": [paying["rows"][0], row(1, "speculative", 8, speedup=0.8)] + losing["rows"][2:],
-             "crossover": 1}
-    text = server.verdict(server.summary(never))
+    never = replace(paying, rows=(paying.rows[0], row(1, SPEC, 8, speedup=0.8)) + losing.rows[2:], crossover=1)
+    text = server.verdict(facts_of(never))
     assert "did not pay at any batch size measured here" in text
     assert "cost 1.0× an autoregressive pass plus 1 ms of drafting, and brought 2.00 tokens" in text
-    facts = server.summary(losing)
-    assert facts["rows_growth"] == 16.0 and facts["pass_growth"] == 12.0 and facts["ar_growth"] == 8.0
+    facts = facts_of(losing)
+    assert facts.rows_growth == 16.0 and facts.pass_growth == 12.0 and facts.ar_growth == 8.0

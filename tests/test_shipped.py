@@ -1,9 +1,13 @@
 """Results measured ahead and shipped: found by key and weights content, shown with their origin."""
+import json
 import os
+from dataclasses import replace
 
 import pytest
 from streamlit.testing.v1 import AppTest
 
+from specdec.bench.points import Sweep, TempPoint, TempSweep
+from specdec.records.provenance import here
 from ui.lessons import result_cache, shipped
 
 
@@ -19,50 +23,62 @@ def places(tmp_path, monkeypatch):
     return weights / "model.safetensors"
 
 
+def sweep(alpha: float = 0.5, seconds: float = 90.0) -> TempSweep:
+    point = TempPoint(temperature=0.0, alpha=alpha, acceptance_rate=0.4, mean_acceptance_length=1.5)
+    return TempSweep((point,), replace(here(), seconds=seconds))
+
+
 def test_a_shipped_result_is_found_by_key_and_the_weights_content(places):
-    shipped.save("sweep", {"k": 4}, [{"speedup": 1.2}], seconds=90)
-    value, where = shipped.load("sweep", {"k": 4})
-    assert value == [{"speedup": 1.2}] and where["seconds"] == 90 and where["cores"] == os.cpu_count()
-    assert shipped.load("sweep", {"k": 5}) is None and shipped.load("other", {"k": 4}) is None
+    shipped.save("sweep", {"k": 4}, sweep())
+    found = shipped.load("sweep", {"k": 4}, TempSweep)
+    assert found.points == sweep().points and found.provenance.seconds == 90
+    assert found.provenance.cores == os.cpu_count()
+    assert shipped.load("sweep", {"k": 5}, TempSweep) is None and shipped.load("other", {"k": 4}, TempSweep) is None
+    assert shipped.load("sweep", {"k": 4}, Sweep) is None            # not the record asked for
     os.utime(places, (1, 1))                              # a fresh clone: new mtimes, same bytes
-    assert shipped.load("sweep", {"k": 4}) is not None
+    assert shipped.load("sweep", {"k": 4}, TempSweep) is not None
     places.write_bytes(b"weights two")                    # retrained: the shipped result is stale
-    assert shipped.load("sweep", {"k": 4}) is None
+    assert shipped.load("sweep", {"k": 4}, TempSweep) is None
 
 
 @pytest.mark.parametrize("store", [shipped, result_cache])
 def test_results_timed_by_an_older_engine_are_not_shown(places, monkeypatch, store):
-    if store is shipped:
-        shipped.save("sweep", {"k": 4}, [1], seconds=1)
-    else:
-        result_cache.save("sweep", {"k": 4}, [1])
-    assert store.load("sweep", {"k": 4}) is not None
+    store.save("sweep", {"k": 4}, sweep())
+    assert store.load("sweep", {"k": 4}, TempSweep) is not None
     monkeypatch.setattr(store, "TIMING_REVISION", store.TIMING_REVISION + 1)
-    assert store.load("sweep", {"k": 4}) is None
+    assert store.load("sweep", {"k": 4}, TempSweep) is None
 
 
-def test_a_damaged_shipped_file_is_ignored(places):
-    path = shipped.save("sweep", {"k": 4}, [1], seconds=1)
+def test_a_damaged_shipped_file_or_one_of_another_schema_is_ignored(places):
+    path = shipped.save("sweep", {"k": 4}, sweep())
+    data = json.loads(path.read_text())
+    path.write_text(json.dumps({**data, "value": {**data["value"], "schema": 2}}))
+    assert shipped.load("sweep", {"k": 4}, TempSweep) is None
     path.write_text("{not json")
-    assert shipped.load("sweep", {"k": 4}) is None
+    assert shipped.load("sweep", {"k": 4}, TempSweep) is None
 
 
 def page():
     import streamlit as st
 
+    from specdec.bench.points import TempPoint, TempSweep
+    from specdec.records.provenance import here
     from ui.measured import measured
-    got = measured("demo", {"a": 1}, lambda progress: {"x": 2}, button="Measure it", intro="nothing yet")
-    st.write(f"result {got}")
+    fresh = TempSweep((TempPoint(temperature=0.0, alpha=0.2, acceptance_rate=0.4, mean_acceptance_length=1.5),),
+                      here())
+    got = measured("demo", {"a": 1}, lambda progress: fresh, record=TempSweep, button="Measure it",
+                   intro="nothing yet")
+    st.write(f"result {got.points[0].alpha if got else None}")
 
 
 def test_the_page_shows_a_shipped_result_with_its_origin_and_measures_here_on_request(places):
-    shipped.save("demo", {"a": 1}, {"x": 1}, seconds=600)
+    shipped.save("demo", {"a": 1}, sweep(alpha=0.1, seconds=600))
     at = AppTest.from_function(page).run()
-    assert "result {'x': 1}" in [m.value for m in at.markdown]
+    assert "result 0.1" in [m.value for m in at.markdown]
     assert any("Measured ahead" in c.value and "10.0 min" in c.value for c in at.caption)
     assert at.button(key="demo_run").label == "Measure on this machine"
     at.button(key="demo_run").click().run()
-    assert not at.exception and "result {'x': 2}" in [m.value for m in at.markdown]
+    assert not at.exception and "result 0.2" in [m.value for m in at.markdown]
     assert at.button(key="demo_run").label == "Recompute"
     assert not any("Measured ahead" in c.value for c in at.caption)
 

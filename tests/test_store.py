@@ -3,11 +3,14 @@ measured and every section reads it back; a different setting or prompt set is a
 from dataclasses import replace
 
 import pytest
+from points import point
 
+from specdec.bench.compared import DrafterPoint, DrafterTable, Variant
 from specdec.prompts import Prompt
+from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from ui.lessons import result_cache, speed, store
-from ui.lessons.drafters import Variant, figure_key
+from ui.lessons.drafters import figure_key
 
 
 @pytest.fixture(autouse=True)
@@ -21,13 +24,12 @@ OTHER = store.PromptSet.of(["a", "b", "c"], True, 32, "drafters/all")
 
 
 def ksweep_rows():
-    return [{"k": 3, "speedup": 1.56, "acceptance_rate": 0.5, "clock": "wall"},
-            {"k": 4, "speedup": 1.35, "acceptance_rate": 0.33, "clock": "wall"}]
+    return [point(k=3, speedup=1.56, acceptance_rate=0.5), point(k=4, speedup=1.35, acceptance_rate=0.33)]
 
 
 def tradeoff_rows():
-    return [{"draft": "smollm2/draft", "params": 1, "speedup": 1.26, "acceptance_rate": 0.3, "clock": "wall"},
-            {"draft": "n-gram lookup", "params": 0, "speedup": 0.9, "acceptance_rate": 0.1, "clock": "wall"}]
+    return [point(draft="smollm2/draft", params=1, speedup=1.26, acceptance_rate=0.3),
+            point(draft="n-gram lookup", params=0, speedup=0.9, acceptance_rate=0.1)]
 
 
 def test_a_section_shows_the_newest_figure_of_its_key_and_names_where_it_came_from():
@@ -36,11 +38,11 @@ def test_a_section_shows_the_newest_figure_of_its_key_and_names_where_it_came_fr
     store.file(tradeoff_rows(), trade_key, "tradeoff")
     store.file(ksweep_rows(), sweep_key, "ksweep")          # measured later: the newest of k = 4
     rows, taken = store.agree(tradeoff_rows(), trade_key, "tradeoff")
-    assert rows[0]["speedup"] == 1.35 and rows[0]["acceptance_rate"] == 0.33 and rows[0]["params"] == 1
-    assert rows[1]["speedup"] == 0.9                         # n-gram: another key, its own figure
-    assert [(r["draft"], section) for r, section in taken] == [("smollm2/draft", "ksweep")]
+    assert rows[0].speedup == 1.35 and rows[0].acceptance_rate == 0.33 and rows[0].params == 1
+    assert rows[1].speedup == 0.9                            # n-gram: another key, its own figure
+    assert [(r.draft, section) for r, section in taken] == [("smollm2/draft", "ksweep")]
     rows, taken = store.agree(ksweep_rows(), sweep_key, "ksweep")
-    assert [r["speedup"] for r in rows] == [1.56, 1.35] and taken == []
+    assert [r.speedup for r in rows] == [1.56, 1.35] and taken == []
 
 
 @pytest.mark.parametrize("change", [dict(temperature=1.0), dict(drafter="early-exit"), dict(policy="heuristic"),
@@ -51,14 +53,14 @@ def test_another_setting_is_another_key(change):
     other = speed.ksweep_figure(PAIR, replace(s, **change), SPEED)
     rows, taken = store.agree(ksweep_rows()[1:], other, "tradeoff")
     assert store.read(other(ksweep_rows()[1])) is not None   # filed now, as its own figure
-    assert store.read(other(ksweep_rows()[1]))["source"] == "tradeoff" and taken == []
+    assert store.read(other(ksweep_rows()[1])).source == "tradeoff" and taken == []
 
 
 def test_the_clock_and_the_exit_layer_are_part_of_the_key():
     s = Settings(k=4, drafter="early-exit", exit_layer=2)
     key = speed.ksweep_figure(PAIR, s, SPEED)
-    assert key({"k": 4, "clock": "wall"}) != key({"k": 4, "clock": "cpu"})
-    assert key({"k": 4}) != speed.ksweep_figure(PAIR, replace(s, exit_layer=3), SPEED)({"k": 4})
+    assert key(point(clock=Clock.WALL)) != key(point(clock=Clock.CPU))
+    assert key(point()) != speed.ksweep_figure(PAIR, replace(s, exit_layer=3), SPEED)(point())
 
 
 def test_the_same_setting_on_other_prompts_is_named_as_the_difference():
@@ -66,38 +68,40 @@ def test_the_same_setting_on_other_prompts_is_named_as_the_difference():
     prompts = [Prompt("code", "a", "a"), Prompt("prose", "b", "b"), Prompt("code", "c", "c")]
     variants = [Variant("draft", "smollm2/draft")]
     drafters_key = figure_key(PAIR[0], replace(s, max_new_tokens=32), variants, prompts, True)
-    row = {"drafter": "draft", "kind": "all", "speedup": 1.36, "acceptance_rate": 0.29, "clock": "wall"}
-    store.file([row, {**row, "kind": "code", "speedup": 1.5}], drafters_key, "drafters")   # all, and a kind
+    row = DrafterPoint(drafter="draft", kind="all", acceptance_rate=0.29, mean_acceptance_length=1.4, c=0.1,
+                       speedup=1.36, speedup_min=1.3, speedup_max=1.4, load=0.2)
+    store.file([row, replace(row, kind="code", speedup=1.5)], drafters_key, "drafters")   # all, and a kind
     trade_key = speed.tradeoff_figure(PAIR[0], s, SPEED)
-    text = store.elsewhere_caption(tradeoff_rows(), trade_key, "tradeoff", lambda r: r["draft"])
+    text = store.elsewhere_caption(tradeoff_rows(), trade_key, "tradeoff", lambda r: r.draft)
     assert "1.36× (wall-clock) and acceptance 29%" in text
     assert "3 chats of every kind × 32 tokens (Drafters compared)" in text and "1.50" not in text
     assert "here 1.26× (wall-clock) and 30%" in text and "2 code and structured chats × 48 tokens" in text
-    assert store.elsewhere_caption(tradeoff_rows()[1:], trade_key, "tradeoff", lambda r: r["draft"]) is None
+    assert store.elsewhere_caption(tradeoff_rows()[1:], trade_key, "tradeoff", lambda r: r.draft) is None
     # a section's own rows on other prompts (its per-kind rows) are not "elsewhere"
-    assert store.elsewhere_caption([row], drafters_key, "drafters", lambda r: r["drafter"]) is None
-    code_row = {**row, "kind": "code"}                        # the code prompts alone: another set
+    assert store.elsewhere_caption([row], drafters_key, "drafters", lambda r: r.drafter) is None
+    code_row = replace(row, kind="code")                      # the code prompts alone: another set
     assert drafters_key(code_row).prompts.size == 2 and drafters_key(code_row) != drafters_key(row)
 
 
 def test_a_row_of_an_unknown_variant_has_no_key():
     key = figure_key(PAIR[0], Settings(), [Variant("draft", "smollm2/draft")], [], True)
-    assert key({"drafter": "gone", "kind": "all"}) is None
+    assert key(DrafterPoint(drafter="gone", kind="all", acceptance_rate=None, mean_acceptance_length=None, c=0.0,
+                            speedup=1.0, speedup_min=1.0, speedup_max=1.0, load=0.0)) is None
 
 
 def test_another_precision_is_another_key():
     s = Settings(k=4)
-    assert speed.ksweep_figure(PAIR, s, SPEED, store.Ran("float32"))({"k": 4}) != \
-        speed.ksweep_figure(PAIR, s, SPEED)({"k": 4})
-    assert speed.ksweep_figure(PAIR, s, SPEED, store.Ran(backend="onnx"))({"k": 4}).precision == "auto/onnx"
+    assert speed.ksweep_figure(PAIR, s, SPEED, store.Ran("float32"))(point()) != \
+        speed.ksweep_figure(PAIR, s, SPEED)(point())
+    assert speed.ksweep_figure(PAIR, s, SPEED, store.Ran(backend="onnx"))(point()).precision == "auto/onnx"
 
 
 def test_two_results_shipped_together_show_one_figure_per_key():
     s = Settings(k=4, temperature=0.0)
     sweep_key, trade_key = speed.ksweep_figure(PAIR, s, SPEED), speed.tradeoff_figure(PAIR[0], s, SPEED)
     rows, taken = store.agree_with(tradeoff_rows(), trade_key, ksweep_rows(), sweep_key)
-    assert rows[0]["speedup"] == 1.35 and rows[0]["params"] == 1 and rows[1]["speedup"] == 0.9
-    assert [r["draft"] for r in taken] == ["smollm2/draft"]
+    assert rows[0].speedup == 1.35 and rows[0].params == 1 and rows[1].speedup == 0.9
+    assert [r.draft for r in taken] == ["smollm2/draft"]
     other_t = speed.ksweep_figure(PAIR, replace(s, temperature=0.7), SPEED)
     assert store.agree_with(tradeoff_rows(), trade_key, ksweep_rows(), other_t) == (tradeoff_rows(), [])
 
@@ -108,11 +112,16 @@ def test_every_shipped_result_is_found_by_the_key_its_page_builds():
     from types import SimpleNamespace
 
     from specdec import defaults
+    from specdec.bench import server
+    from specdec.bench.points import Sweep, TempSweep
+    from specdec.bench.record import BatchSweep
+    from specdec.bench.server import PrefixRun, Timeline
+    from specdec.bench.where import WhereSet
     from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, FAST_TARGET, family_drafts
     from specdec.prompts import load_prompts, round_robin
     from specdec.settings import LENGTHS
     from ui import family
-    from ui.lessons import server, shipped
+    from ui.lessons import shipped
     names, base = (DEFAULT_TARGET, DEFAULT_DRAFT), Settings()          # the sidebar's defaults
     texts, chat = family.speed_prompts(True)[0], True                    # SmolLM2-Instruct takes chats
     fast = replace(base, max_new_tokens=LENGTHS.speed)
@@ -142,6 +151,12 @@ def test_every_shipped_result_is_found_by_the_key_its_page_builds():
            for t in (0.0, base.temperature)}}
     missing = [name for name, key in keys.items() if not shipped.path_for(name.split("/")[0], key).is_file()]
     assert missing == []
+    # each loads through its one record, which says on which CPU and when it was measured
+    records = {"ksweep": Sweep, "temps": TempSweep, "tradeoff": Sweep, "drafters": DrafterTable,
+               "server_sweep": BatchSweep, "server_timeline": Timeline, "server_prefix": PrefixRun, "where": WhereSet}
+    for name, key in keys.items():
+        found = shipped.load(name.split("/")[0], key, records[name.split("/")[0]])
+        assert found is not None and found.provenance.cpu and found.provenance.date, name
     found = {p.name for p in shipped.SHIPPED_DIR.glob("*.json")}
     assert found - {shipped.path_for(n.split("/")[0], k).name for n, k in keys.items()} <= {
         p.name for p in shipped.SHIPPED_DIR.glob("beyond-*.json")}      # Beyond tokens keys its own
@@ -154,4 +169,4 @@ def test_how_the_target_ran_is_part_of_a_key_only_when_not_the_default():
     assert store.measurement("server_prefix", PAIR, s, ["a"], True, store.Ran("int4", "onnx", 2)) == \
         {**plain, "precision": "int4", "backend": "onnx", "threads": 2}
     assert store.Ran("int4").label() == "int4" and store.Ran("int4", "onnx").label() == "int4/onnx"
-    assert speed.ksweep_figure(PAIR, s, SPEED, store.Ran(threads=2))({"k": 4}).threads == 2
+    assert speed.ksweep_figure(PAIR, s, SPEED, store.Ran(threads=2))(point()).threads == 2

@@ -1,20 +1,35 @@
-"""Tables name their columns for people: every key a page shows gets a readable header."""
+"""Tables name their columns for people: every quantity a page shows gets one readable header."""
 import pandas as pd
 
 from specdec.bench.record import Bench, Row, Setting
-from specdec.bench.runner import flat_rows
-from ui.tables import HEADERS, headed
+from specdec.records.vocabulary import QUANTITIES
+from ui.lessons.speed import bench_table
+from ui.tables import HEADERS, frame, headed
 
 
 def test_known_keys_get_readable_names_and_others_stay():
-    frame = headed(pd.DataFrame([{"tokens_per_round": 1.5, "speedup_min": 0.9, "my prompt": 1}]))
-    assert list(frame.columns) == ["mean acceptance length", "speedup min", "my prompt"]
+    table = headed(pd.DataFrame([{"mean_acceptance_length": 1.5, "speedup_min": 0.9, "my prompt": 1}]))
+    assert list(table.columns) == ["mean acceptance length", "speedup min", "my prompt"]
+
+
+def test_one_quantity_one_header():
+    """Every header names one quantity of the vocabulary, and no two quantities share a header
+    except the two names of a target pass per token (the bench's row and the batch sweep's)."""
+    assert set(HEADERS) - set(QUANTITIES) <= {"label", "group", "rounds", "prompts", "per_position", "histogram"}
+    shown = [h for name, h in HEADERS.items() if name != "forwards_per_token"]
+    assert len(shown) == len(set(shown))
 
 
 def test_every_column_of_the_benchmark_table_has_a_header():
     result = Bench("t", "d", 1, 8, 1, 0.1, (Setting(4, 0.0, (Row("engine speculative", 9.0, speedup=1.1),),
                                                    verify_cost=1.4),))
-    assert set(flat_rows(result)[0]) <= set(HEADERS)
+    assert set(bench_table(result).columns) <= set(HEADERS)
+
+
+def test_a_table_of_records_leaves_out_what_no_row_has():
+    from specdec.bench.points import TempPoint
+    points = [TempPoint(temperature=t, alpha=0.5, acceptance_rate=0.4, mean_acceptance_length=1.2) for t in (0, 1)]
+    assert list(frame(points, drop=("alpha",)).columns) == ["temperature", "acceptance_rate", "mean_acceptance_length"]
 
 
 def test_no_header_is_a_raw_key():

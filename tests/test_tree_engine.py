@@ -146,9 +146,9 @@ def test_a_tree_whose_accepted_nodes_are_not_a_branch_is_refused(tree_file):
 def test_bench_tree_rows_sit_beside_the_chain_rows(pair):
     """One row per budget and k; greedy tree output identical to every other row; tokens per
     target pass from the same runs."""
-    from specdec.bench.runner import bench, flat_rows, tree_row
+    from specdec.bench.runner import bench, tree_row
     result = bench(pair, ["ab(ab", "cab cab"], [2], [0.0], 12, 1, trees=(4, 8))
-    rows = {r["row"]: r for r in flat_rows(result)}
+    rows = {r.row: r for r in result.settings[0].rows}
     assert tree_row(4) in rows and tree_row(8) in rows
     assert result.settings[0].identical is True
-    assert all(rows[tree_row(b)]["target_forwards_per_token"] > 0 for b in (4, 8))
+    assert all(rows[tree_row(b)].target_forwards_per_token > 0 for b in (4, 8))

@@ -2,8 +2,8 @@
 import pytest
 from test_metrics import fake_round
 
+from specdec.bench.where import PromptResult, group_metrics, group_speedup, position_split
 from specdec.prompts import Prompt
-from ui.lessons.where import PromptResult, group_metrics, group_speedup, position_split
 
 
 def result(kind: str, rounds, spec=(20.0,), base=(10.0,), prompt_tokens=5):
@@ -39,7 +39,7 @@ def test_on_a_busy_machine_the_speedups_use_cpu_time_when_the_result_has_it():
     """Wall-clock halved by a competing job, CPU time not: the CPU clock keeps the 2x."""
     from dataclasses import replace
 
-    from ui.lessons.where import clock_of
+    from specdec.bench.where import clock_of
     a = replace(result("code", [fake_round(4, 3)], spec=(10.0,), base=(10.0,)),
                 spec_cpu_tokens_per_s=(40.0,), base_cpu_tokens_per_s=(20.0,))
     assert clock_of([a], load=0.4) == "wall" and clock_of([a], load=1.3) == "cpu"
@@ -58,23 +58,23 @@ def test_early_and_late_rounds():
 
 
 def test_results_survive_their_json_form_and_a_damaged_file_is_refused(pair):
-    """to_json / from_json (kept on disk, shipped): every metric and speedup comes back; a result
-    with a damaged round is a TraceError, not a crash."""
+    """The one record form (kept on disk, shipped): every metric and speedup comes back with the
+    provenance; a result with a damaged round is one RecordFileError naming where, not a crash."""
     import json
 
+    from specdec.bench import where
+    from specdec.records import codec
     from specdec.settings import Settings
-    from specdec.trace.schema import TraceError
-    from ui.lessons import where
     prompts = [Prompt("code", "a", "ab"), Prompt("prose", "b", "ba (")]
-    res, load = where.run_set(pair, prompts, Settings(k=3, max_new_tokens=10, seed=1, temperature=0.9),
-                              lambda *a: None, repeats=2)
-    data = json.loads(json.dumps(where.to_json(res, load)))
-    back, load_back = where.from_json(data)
-    assert load_back == load and [r.prompt for r in back] == prompts
-    assert [r.metrics for r in back] == [r.metrics for r in res]
-    assert [r.speedup_on() for r in back] == [r.speedup_on() for r in res]
-    assert [r.speedup_on("cpu") for r in back] == [r.speedup_on("cpu") for r in res]
-    assert all(r.speedup_on("cpu") > 0 for r in res)
+    res = where.run_set(pair, prompts, Settings(k=3, max_new_tokens=10, seed=1, temperature=0.9),
+                        lambda *a: None, repeats=2)
+    data = json.loads(codec.to_json(res))
+    back = codec.from_data(where.WhereSet, data, "where")
+    assert back.provenance == res.provenance and [r.prompt for r in back.results] == prompts
+    assert [r.metrics for r in back.results] == [r.metrics for r in res.results]
+    assert [r.speedup_on() for r in back.results] == [r.speedup_on() for r in res.results]
+    assert [r.speedup_on("cpu") for r in back.results] == [r.speedup_on("cpu") for r in res.results]
+    assert all(r.speedup_on("cpu") > 0 for r in res.results)
     data["results"][1]["rounds"][0]["n_accepted"] = "many"
-    with pytest.raises(TraceError, match="where\\[1\\]"):
-        where.from_json(data)
+    with pytest.raises(codec.RecordFileError, match="where\\.results\\[1\\]\\.rounds\\[0\\]\\.n_accepted"):
+        codec.from_data(where.WhereSet, data, "where")

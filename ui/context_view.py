@@ -28,7 +28,7 @@ def sentence(m: Metrics, t: typical.Typical | None, k: int, temperature: float) 
         acc=_pct(m.acceptance_rate), alpha=_num(m.mean_beta), len=_num(m.mean_acceptance_length))
     usual = _("Typical for {group} at k = {k}, T = {t}: {tacc} · {talpha} · {tlen} ({n} prompts; {where}).").format(
         group=group, k=k, t=f"{temperature:g}", tacc=_pct(t.acceptance_rate), talpha=_num(t.alpha),
-        tlen=_num(t.tokens_per_round), n=t.prompts, where=where)
+        tlen=_num(t.mean_acceptance_length), n=t.prompts, where=where)
     speed = (_("Its speedup there: {speedup}×.") if here else
              _("Its speedup, {speedup}×, is that machine's: acceptance travels between machines, the price of "
                "a round does not (When it is fast prices one on this machine)."))

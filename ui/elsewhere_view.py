@@ -7,6 +7,7 @@ import streamlit as st
 
 from specdec.bench import roofline
 from specdec.bench.machine import Profile
+from specdec.records.provenance import Provenance
 from ui.figures import regime as figures
 from ui.i18n import _, choice
 from ui.lessons import elsewhere, published
@@ -80,7 +81,7 @@ def anchors() -> None:
                  column_config={_("source"): st.column_config.TextColumn(width="large")})
 
 
-def method(machine: roofline.Machine, calc: elsewhere.Calculation, temperature: float, where: dict) -> None:
+def method(machine: roofline.Machine, calc: elsewhere.Calculation, temperature: float, where: Provenance) -> None:
     with st.expander(_("How the calculator prices a round")):
         st.write(_("Every price comes from the chosen machine's roofline, not from this CPU's measurements: a "
                    "step of M tokens takes the longer of reading the weights (bytes / memory rate) and computing "
@@ -91,8 +92,8 @@ def method(machine: roofline.Machine, calc: elsewhere.Calculation, temperature: 
         st.write(_("Machine figures: {source}. α = {alpha:.2f}: the default pair's acceptance at T = {t:g}, "
                    "measured on {cpu} ({date}); acceptance depends on the models and the text, not on the "
                    "machine, so it is carried over as if the larger pair agreed as often.").format(
-            source=_(machine.source), alpha=calc.alpha, t=temperature, cpu=md(where.get("cpu", "?")),
-            date=where.get("date", "?")))
+            source=_(machine.source), alpha=calc.alpha, t=temperature, cpu=md(where.cpu or "?"),
+            date=where.date or "?"))
         steps = [a.round_steps for a in published.ANCHORS if a.round_steps is not None]
         best = calc.best
         st.write(_("No fixed per-pass cost is added: none of these published figures gives one. The published "

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pandas as pd
 import streamlit as st
 
+from specdec.bench import many
 from specdec.defaults import K_CHOICES, TEMPERATURE_COMPARE
 from specdec.drafters.registry import DRAFTERS, chain_for
 from specdec.models.backend import Backend
@@ -17,7 +18,7 @@ from ui import family, session, state, tables
 from ui.examples import kind_name, namer
 from ui.figures.many import many_figure
 from ui.i18n import N_, _, choice
-from ui.lessons import many, store
+from ui.lessons import store
 from ui.lessons.many_words import agrees, backend_note, sentence
 from ui.measured import measured
 from ui.round_view import chart
@@ -46,7 +47,7 @@ def _name(knob: str, value) -> str:
     return f"k = {value}" if knob == "k" else _(DRAFTERS[value].label)
 
 
-def learner_run() -> dict | None:
+def learner_run() -> many.PromptRun | None:
     """The Step-through run of the sidebar's current pair, prompt and settings, in the four metrics."""
     dec = session.decoder()
     run = st.session_state.get(session.RUN)
@@ -90,10 +91,10 @@ def render(pair, kind: str | None = None, knob: str = "temperature", key: str = 
         show(result, knob, getattr(s, knob), other, kind_name(kind), learner_run(), key, pair.passes.name)
 
 
-def show(result: dict, knob: str, a, b, kind: str, mine: dict | None, key: str = "many",
+def show(result: many.Comparison, knob: str, a, b, kind: str, mine: many.PromptRun | None, key: str = "many",
          backend: str = Backend.TORCH) -> None:
-    if mine and result["clock"] == Clock.CPU:
-        mine = {**mine, "tokens_per_s": None}      # the run's own time is wall-clock, the boxes CPU time
+    if mine and result.clock == Clock.CPU:
+        mine = replace(mine, tokens_per_s=None)     # the run's own time is wall-clock, the boxes CPU time
     chart(many_figure(result, mine), f"{key}-fig")
     numeric = knob != "drafter"
     st.write(sentence(result, knob, a if numeric else 0, b if numeric else 0, kind, mine))
@@ -101,9 +102,9 @@ def show(result: dict, knob: str, a, b, kind: str, mine: dict | None, key: str =
         from specdec.bench.agreement import shipped
         found = shipped()
         st.caption(backend_note("ONNX Runtime", found["agreement"] if found else None))
-    if result["clock"] == Clock.CPU:
+    if result.clock == Clock.CPU:
         st.caption(_("The machine was busy (load {load:.1f} per core): tokens/s is on the CPU time the runs "
-                     "needed.").format(load=result["load"]))
+                     "needed.").format(load=result.provenance.load or 0.0))
     rows = [{_("setting"): arm, **{m: sp.mean if sp else None for m, sp in stats.items()}}
             for arm, stats in many.summary(result).items()]
-    tables.show(pd.DataFrame(rows).rename(columns={"passes_per_token": "target_forwards_per_token"}), f"{key}_rows")
+    tables.show(pd.DataFrame(rows), f"{key}_rows")

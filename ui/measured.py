@@ -8,11 +8,11 @@ shown with where and when it was measured, and the button measures here instead.
 from __future__ import annotations
 
 import json
-import time
 from typing import Any, Callable
 
 import streamlit as st
 
+from specdec.records.provenance import Provenance
 from ui import jobs
 from ui.i18n import _
 from ui.lessons import result_cache, shipped
@@ -22,9 +22,9 @@ def _session_store() -> dict:
     return st.session_state.setdefault("_measured", {})
 
 
-def _load(kind: str, key: dict, on_disk: bool):
+def _load(kind: str, key: dict, record, on_disk: bool):
     if on_disk:
-        return result_cache.load(kind, key)
+        return result_cache.load(kind, key, record)
     return _session_store().get((kind, json.dumps(key, sort_keys=True, default=str)))
 
 
@@ -35,47 +35,46 @@ def _save(kind: str, key: dict, value, on_disk: bool) -> None:
         _session_store()[(kind, json.dumps(key, sort_keys=True, default=str))] = value
 
 
-def measured(kind: str, key: dict, job: Callable[[Callable], Any], *, button: str, intro: str,
+def measured(kind: str, key: dict, job: Callable[[Callable], Any], *, button: str, intro: str, record=None,
              on_disk: bool = True, on_fresh: Callable[[Any], None] | None = None) -> Any | None:
     """The kept result for (kind, key), or a fresh one when the button is clicked; None (and
-    `intro` shown) while there is none. `job(progress)` computes it with a progress bar;
+    `intro` shown) while there is none. `job(progress)` computes it with a progress bar: on disk,
+    a measurement record of type `record` (records/codec.py: it carries its provenance);
     `on_fresh(result)` runs once on a fresh result (to file its figures: ui/lessons/store.py).
     `key`: store.measurement(kind, ..., ran=state.ran()), how the target ran included."""
-    result = _load(kind, key, on_disk)
-    ahead = shipped.load(kind, key) if result is None and on_disk else None
+    result = _load(kind, key, record, on_disk)
+    ahead = shipped.load(kind, key, record) if result is None and on_disk else None
     label = _("Measure on this machine") if ahead else _("Recompute") if result else button
     if st.button(label, key=f"{kind}_run", type="secondary" if result or ahead else "primary"):
-        start = time.perf_counter()
         fresh = jobs.run_job(button, f"{kind}_job", job)
         if fresh is not None:
             _save(kind, key, fresh, on_disk)
             if on_fresh is not None:
                 on_fresh(fresh)
             if on_disk and shipped.shipping():
-                shipped.save(kind, key, fresh, time.perf_counter() - start)
+                shipped.save(kind, key, fresh)
             st.rerun()              # drawn again from the kept result, under "Recompute"
     if ahead:
-        result, where = ahead
-        st.caption(ahead_label(where))
+        result = ahead
+        st.caption(ahead_label(ahead.provenance))
     if not result:
         st.write(intro)
     return result
 
 
-def local(kind: str, key: dict) -> bool:
+def local(kind: str, key: dict, record) -> bool:
     """Is the result for (kind, key) this machine's own (kept on disk), not a shipped one?"""
-    return result_cache.load(kind, key) is not None
+    return result_cache.load(kind, key, record) is not None
 
 
-def shipped_only(kind: str, key: dict) -> tuple[Any, dict] | None:
-    """(result, where it was measured) when the page shows a shipped result for (kind, key):
-    none is kept on this machine; else None."""
-    return None if result_cache.load(kind, key) is not None else shipped.load(kind, key)
+def shipped_only(kind: str, key: dict, record):
+    """The shipped record the page shows for (kind, key) when none is kept on this machine; else None."""
+    return None if result_cache.load(kind, key, record) is not None else shipped.load(kind, key, record)
 
 
-def ahead_label(where: dict) -> str:
+def ahead_label(where: Provenance) -> str:
     return _("Measured ahead and shipped with the app: {cpu}, {cores} cores, {threads} torch "
              "thread(s), {date}, {minutes:.1f} min. These are not this machine's numbers: "
              "“Measure on this machine” measures here.").format(
-        cpu=where.get("cpu", "?"), cores=where.get("cores", "?"), threads=where.get("threads", "?"),
-        date=where.get("date", "?"), minutes=where.get("seconds", 0) / 60)
+        cpu=where.cpu or "?", cores=where.cores or "?", threads=where.threads or "?",
+        date=where.date or "?", minutes=(where.seconds or 0) / 60)

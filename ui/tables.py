@@ -1,32 +1,30 @@
-"""Table headers: one readable, translated name per result key, for every page's tables.
+"""Table headers: one readable, translated name per measured quantity, for every page's tables.
 
-Results keep their keys (snake_case in specdec, spaced in some lessons); a table shown to a
-user renames the columns it knows and leaves the others (prompt labels, drafter names) as they are.
+Measurement records name their fields with records/vocabulary.py's quantities, one name each; a
+table shown to a user renames the columns it knows and leaves the others (prompt labels, drafter
+names) as they are. `frame` makes a table of records, leaving out the columns no row has.
 """
+import dataclasses
+
 import pandas as pd
 import streamlit as st
 
 from ui.i18n import N_, _
 
 HEADERS = {
-    "k": "k", "c": "c", "v": "v", "alpha": "α̂",
+    "k": "k", "c": "c", "alpha": "α̂",
     "kind": N_("kind"), "drafter": N_("drafter"), "draft": N_("draft"), "row": N_("row"),
     "label": N_("label"), "group": N_("group"), "rounds": N_("rounds"), "prompts": N_("prompts"),
     "params": N_("parameters"), "temperature": N_("temperature"), "repeats": N_("repeats"),
     "load": N_("load per core"),
-    "acceptance_rate": N_("acceptance rate"), "acceptance rate": N_("acceptance rate"),
-    "mean_acceptance_length": N_("mean acceptance length"),
-    "mean acceptance length": N_("mean acceptance length"),
-    "tokens_per_round": N_("mean acceptance length"),
-    "speedup": N_("speedup"), "speedup_min": N_("speedup min"), "speedup min": N_("speedup min"),
-    "speedup_max": N_("speedup max"), "speedup max": N_("speedup max"),
+    "acceptance_rate": N_("acceptance rate"), "mean_acceptance_length": N_("mean acceptance length"),
+    "speedup": N_("speedup"), "speedup_min": N_("speedup min"), "speedup_max": N_("speedup max"),
     "speedup_vs_engine_ar": N_("speedup over the engine's own plain decoding"),
-    "per position": N_("per position"), "histogram": N_("histogram"),
+    "per_position": N_("per position"), "histogram": N_("histogram"),
     "tokens_per_s": N_("tokens/s"), "baseline_tokens_per_s": N_("tokens/s, target alone"),
     "target_forwards_per_token": N_("target passes per token"),
-    "theory_tokens": N_("theory: tokens per round"), "theory_speedup": N_("theory: speedup"),
+    "expected_length": N_("theory: tokens per round"),
     "verify_cost": N_("v (pass cost in steps)"),
-    "theory_speedup_v": N_("theory at v: speedup"),
     "batch": N_("batch size"), "mode": N_("mode"), "tokens_per_s_min": N_("tokens/s, slowest repeat"),
     "tokens_per_s_max": N_("tokens/s, fastest repeat"), "latency_s": N_("latency (s)"),
     "ttft_s": N_("time to first token (s)"), "forwards_per_token": N_("target passes per token"),
@@ -39,6 +37,14 @@ HEADERS = {
 
 
 THREE_PLACES = {"c"}        # cost ratios are small: three decimals
+
+
+def frame(records, drop: tuple[str, ...] = ()) -> pd.DataFrame:
+    """Records (frozen dataclasses) as a table in their fields' order, without the fields in
+    `drop` and the ones that are None in every row (a k sweep's points have no draft)."""
+    table = pd.DataFrame([dataclasses.asdict(r) for r in records])
+    empty = [c for c in table.columns if table[c].isna().all()] if len(table) else []
+    return table.drop(columns=[*empty, *(c for c in drop if c in table.columns)])
 
 
 def number_formats(frame: pd.DataFrame) -> dict:

@@ -11,9 +11,11 @@ import functools
 import statistics
 from dataclasses import dataclass, fields
 
+from specdec.bench import where
+from specdec.bench.where import WhereSet
 from specdec.errors import InputError
 from specdec.settings import Mode, Settings
-from ui.lessons import result_cache, shipped, store, where
+from ui.lessons import result_cache, shipped, store
 
 
 @dataclass(frozen=True)
@@ -22,15 +24,15 @@ class Typical:
     prompts: int
     acceptance_rate: float | None
     alpha: float | None
-    tokens_per_round: float | None
+    mean_acceptance_length: float | None
     speedup: float | None
     measured: str                # "here", or the CPU of a shipped result
 
 
 def _candidates():
-    """(key, value, measured) of the kept results, then the shipped ones."""
-    yield from ((key, value, "here") for key, value in result_cache.kept("where"))
-    yield from ((key, value, m.get("cpu", "?")) for key, value, m in shipped.all_of("where"))
+    """(key, where-set, measured) of the kept results, then the shipped ones."""
+    yield from ((key, found, "here") for key, found in result_cache.kept("where", WhereSet))
+    yield from ((key, found, found.provenance.cpu or "?") for key, found in shipped.all_of("where", WhereSet))
 
 
 def _matches(key: dict, pair: tuple, k: int, temperature: float, drafter: str) -> bool:
@@ -59,29 +61,23 @@ def stamp() -> tuple:
 
 
 @functools.lru_cache(maxsize=4)
-def decoded(stamp: tuple = ()) -> list[tuple[dict, list, float, str]]:
-    """(key, results, load, measured) of every valid result; decoded once per set of files
-    (a shipped result takes seconds to decode: ui/serve.py warms this at start-up)."""
-    out = []
-    for key, value, measured in _candidates():
-        try:
-            results, load = where.from_json(value)
-        except (ValueError, KeyError, TypeError):
-            continue
-        out.append((key, results, load, measured))
-    return out
+def decoded(stamp: tuple = ()) -> list[tuple[dict, WhereSet, str]]:
+    """(key, where-set, measured) of every valid result; decoded once per set of files (a
+    shipped result takes seconds to decode: ui/serve.py warms this at start-up)."""
+    return list(_candidates())
 
 
 def typical(pair: tuple, k: int, temperature: float, kind: str | None,
             drafter: str = DEFAULT_DRAFTER) -> Typical | None:
     """The first kept (else shipped) result at these settings, for `kind` (None or an unknown
     kind: all prompts); `drafter` as drafter_of names it."""
-    for key, results, load, measured in decoded(stamp()):
+    for key, found, measured in decoded(stamp()):
         if not _matches(key, pair, k, temperature, drafter):
             continue
+        results = list(found.results)
         chosen = [r for r in results if r.prompt.kind == kind] or results
         group = where.group_metrics(chosen, key=lambda r: "all")["all"]
-        ups = where.group_speedup(chosen, key=lambda r: "all", clock=where.clock_of(chosen, load))["all"]
+        ups = where.group_speedup(chosen, key=lambda r: "all", clock=where.clock_of(chosen, found.load))["all"]
         return Typical(kind if chosen is not results else None, len(chosen), group.acceptance_rate,
                        group.mean_beta, group.mean_acceptance_length,
                        statistics.median(ups) if ups else None, measured)

@@ -15,8 +15,9 @@ from specdec.rules.sampling import NEAR_TIE
 PEERS = RowKind.LLAMA, RowKind.LLAMA_LOOKUP
 
 
-def greedy_mismatches(outputs: dict[str, list[list[int]]]) -> list[dict]:
-    """Prompts where the rows' greedy outputs differ: the first differing position per row."""
+def greedy_mismatches(outputs: dict[str, list[list[int]]]) -> list[Mismatch]:
+    """Prompts where the rows' greedy outputs differ: the first differing position per row
+    (Mismatch without the target's gap there: check() measures it)."""
     names = list(outputs)
     found = []
     for i, reference in enumerate(outputs[names[0]]):
@@ -25,7 +26,7 @@ def greedy_mismatches(outputs: dict[str, list[list[int]]]) -> list[dict]:
             if other != reference:
                 at = next((j for j, (a, b) in enumerate(zip(reference, other)) if a != b),
                           min(len(reference), len(other)))
-                found.append({"prompt": i, "row": name, "reference": names[0], "position": at})
+                found.append(Mismatch(i, name, names[0], at))
     return found
 
 
@@ -50,9 +51,9 @@ def check(pair, prompts, measured: dict, entry: Setting) -> Setting:
     groups, why = comparable(pair, measured)
     found = []
     for mm in (mm for group in groups for mm in greedy_mismatches(group)):
-        ref = measured[mm["reference"]].outputs[mm["prompt"]]
-        gap = top2_gap(pair, prompts[mm["prompt"]], ref, mm["position"])
-        found.append(Mismatch(**mm, gap=gap, why=explain(gap)))
+        ref = measured[mm.reference][0].outputs[mm.prompt]
+        gap = top2_gap(pair, prompts[mm.prompt], ref, mm.position)
+        found.append(replace(mm, gap=gap, why=explain(gap)))
     return replace(entry, identical=not found, mismatches=tuple(found),
                    not_compared={str(name): w for name, w in why.items()})
 
@@ -66,6 +67,6 @@ def comparable(pair, measured: dict) -> tuple[list[dict], dict[str, str]]:
         why[RowKind.USER_LOADED] = (f"float32, while the engine's target multiplies in {precision.of(pair.target)}: "
                             "another model at the last bits")
     elsewhere = {RowKind.AR, RowKind.SPEC, RowKind.SPEC_DEFAULTS} if pair.passes.name != Backend.TORCH else set()
-    groups = [{n: m.outputs for n, m in measured.items() if n in elsewhere},
-              {n: m.outputs for n, m in measured.items() if n not in elsewhere and n not in why}]
+    groups = [{n: m[0].outputs for n, m in measured.items() if n in elsewhere},
+              {n: m[0].outputs for n, m in measured.items() if n not in elsewhere and n not in why}]
     return [g for g in groups if len(g) > 1], {n: w for n, w in why.items() if n in measured}

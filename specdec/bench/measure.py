@@ -102,12 +102,15 @@ def drafter_cost(pair, settings: Settings) -> tuple[float, float, float]:
 
 @dataclass(frozen=True)
 class Timed:
+    """One timed set of runs (every prompt once): what a repeat of a measurement is."""
     tokens: int
     seconds: float       # wall-clock
-    rounds: tuple        # the runs' rounds, pooled (lean traces)
+    rounds: tuple        # the runs' rounds, pooled (lean traces; none for a row without rounds)
     texts: tuple         # generated text per prompt
     cpu_seconds: float = 0.0    # CPU time of the same runs (clock.py)
     prefill_ms: float = 0.0     # wall-clock the runs spent reading their prompts (both models)
+    outputs: tuple = ()         # token ids per prompt (the bench's greedy check compares them)
+    target_forwards: int | None = None   # None: not counted (llama.cpp)
 
     @property
     def tokens_per_s(self) -> float:
@@ -124,6 +127,13 @@ class Timed:
     @property
     def metrics(self):
         return summarize(self.rounds)
+
+
+def rate(repeats: list[Timed], clock: Clock = Clock.WALL) -> float:
+    """tokens/s of a measurement's repeats: the first's tokens (counts do not depend on timing)
+    over the median time, on the wall or the CPU clock."""
+    times = [t.cpu_seconds if clock == Clock.CPU else t.seconds for t in repeats]
+    return repeats[0].tokens / statistics.median(times) if repeats and statistics.median(times) else 0.0
 
 
 def machine_load() -> float:

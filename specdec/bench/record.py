@@ -12,7 +12,6 @@ engine rows in every setting). Anything else is one `BenchFileError` naming wher
 from __future__ import annotations
 
 import dataclasses
-import json
 from dataclasses import dataclass, field
 from enum import StrEnum
 
@@ -20,7 +19,6 @@ from specdec.drafters.registry import DRAFTERS
 from specdec.records import codec
 from specdec.records.provenance import Clock, Provenance
 from specdec.settings import Mode
-from specdec.trace import schema
 
 MAX_BYTES = 8 * 2**20
 MAX_LINE = 1000                   # characters in one of the head's texts (names, CPU, kernels)
@@ -150,10 +148,6 @@ class BatchSweep:
     clock: Clock
     crossover: int | None                          # the smallest size where speculation did not pay
     provenance: Provenance = Provenance()
-
-    @staticmethod
-    def of(data: dict) -> BatchSweep:
-        return schema.decode(BatchSweep, json.loads(json.dumps(data)), "batch")
 
 
 @dataclass(frozen=True)

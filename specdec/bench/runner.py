@@ -23,9 +23,8 @@ paid in the runs is reported too, with the bound it implies, so a gap can be att
 """
 from __future__ import annotations
 
-import statistics
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import torch
 
@@ -36,6 +35,7 @@ from specdec.bench.measure import (
     Timed,
     drafter_cost,
     machine_load,
+    rate,
     verify_cost,
     verify_cost_in_run,
     whole_run,
@@ -67,33 +67,6 @@ PER_K = K.SPEC, K.ASSISTED_K, K.LLAMA_LOOKUP, K.SPEC_TORCH    # rows that depend
 LIBRARY_DRAFTING = {"k": 20, "policy": "confidence", "confidence": 0.4}
 
 
-@dataclass
-class Measured:
-    seconds: list[float] = field(default_factory=list)   # wall-clock, one total per repeat
-    cpu_seconds: list[float] = field(default_factory=list)   # CPU time (clock.py), the same totals
-    tokens: int = 0
-    target_forwards: int | None = 0
-    outputs: list[list[int]] = field(default_factory=list)
-    rounds: list = field(default_factory=list)
-    prefill_ms: float = 0.0          # the first repeat's prompt reading (engine rows), wall-clock
-
-    def first(self) -> Timed:
-        """The first repeat as measure.Timed (its rounds, time and prompt reading)."""
-        return Timed(self.tokens, self.seconds[0], tuple(self.rounds), (), prefill_ms=self.prefill_ms)
-
-    @property
-    def tokens_per_s(self) -> float:
-        return self.tokens / statistics.median(self.seconds) if self.seconds else 0.0
-
-    @property
-    def tokens_per_cpu_s(self) -> float:
-        return self.tokens / statistics.median(self.cpu_seconds) if self.cpu_seconds else 0.0
-
-    def rate(self, clock: Clock) -> float:
-        """tokens/s on the wall or the CPU clock."""
-        return self.tokens_per_cpu_s if clock == Clock.CPU else self.tokens_per_s
-
-
 def _one(row: str, pair, prompt: str, settings: Settings, seed: int, length: int | None = None):
     """(ids, Lap, target forwards, rounds, prompt reading ms) for one prompt; `length`: the tokens
     the engine's autoregressive row made for it, which onnxruntime-genai's loop is told to make
@@ -121,25 +94,20 @@ def _one(row: str, pair, prompt: str, settings: Settings, seed: int, length: int
     return ids, lap, forwards, [], 0.0
 
 
-def measure_once(row: str, pair, prompts: list[str], settings: Settings, m: Measured,
-                 lengths: list[int] | None = None) -> None:
-    """Add one repeat of `row` (every prompt, seed = its index) to `m`; counts come from the
-    first; `lengths`: new tokens to make per prompt, for a runtime's own loop (_one)."""
-    first, total = not m.seconds, Lap()
+def measure_once(row: str, pair, prompts: list[str], settings: Settings,
+                 lengths: list[int] | None = None) -> Timed:
+    """One repeat of `row`: every prompt, seed = its index; `lengths`: new tokens to make per
+    prompt, for a runtime's own loop (_one)."""
+    total, outputs, rounds, forwards, prefill = Lap(), [], [], 0, 0.0
     for i, prompt in enumerate(prompts):
-        ids, lap, forwards, rounds, prefill_ms = _one(row, pair, prompt, settings, seed=i,
-                                                      length=lengths[i] if lengths else None)
-        total.wall += lap.wall
-        total.cpu += lap.cpu
-        if first:
-            m.tokens += len(ids)
-            m.target_forwards = None if forwards is None or m.target_forwards is None \
-                else m.target_forwards + forwards                  # llama.cpp: not counted
-            m.outputs.append(ids)
-            m.rounds += rounds
-            m.prefill_ms += prefill_ms
-    m.seconds.append(total.wall)
-    m.cpu_seconds.append(total.cpu)
+        ids, lap, n, rnds, prefill_ms = _one(row, pair, prompt, settings, seed=i,
+                                             length=lengths[i] if lengths else None)
+        total.wall, total.cpu = total.wall + lap.wall, total.cpu + lap.cpu
+        outputs.append(ids)
+        rounds += rnds
+        prefill += prefill_ms
+        forwards = None if n is None or forwards is None else forwards + n     # llama.cpp: not counted
+    return Timed(sum(map(len, outputs)), total.wall, tuple(rounds), (), total.cpu, prefill, tuple(outputs), forwards)
 
 
 ASSISTED = K.ASSISTED_K, K.ASSISTED_DEFAULTS
@@ -225,28 +193,27 @@ def _ratio(a: float, b: float) -> float | None:
     return a / b if b else None
 
 
-def summarize_row(name: str, m: Measured, base: Measured, k: int, c: float, v: float,
-                  engine: Measured | None = None, clock: Clock = Clock.WALL) -> Row:
-    """One row; speedup against `base` (the faster baseline), the bounds against `engine` (the
-    engine's own autoregressive row, which Theorem 3.8's ratio is about). `speedup` is on
-    `clock`; speedup_wall and speedup_cpu give both."""
-    engine = engine or base
-    row = Row(str(name), m.tokens_per_s, tokens=m.tokens, seconds=tuple(m.seconds),
-              cpu_seconds=tuple(m.cpu_seconds), tokens_per_cpu_s=m.tokens_per_cpu_s,
-              target_forwards_per_token=m.target_forwards / m.tokens
-              if m.tokens and m.target_forwards is not None else None,
-              speedup=_ratio(m.rate(clock), base.rate(clock)), clock=Clock(clock),
-              speedup_wall=_ratio(m.tokens_per_s, base.tokens_per_s),
-              speedup_cpu=_ratio(m.tokens_per_cpu_s, base.tokens_per_cpu_s),
-              speedup_vs_engine_ar=_ratio(m.rate(clock), engine.rate(clock)))
-    if not m.rounds or name in (K.AR, K.AR_TORCH):
+def summarize_row(name: str, m: list[Timed], base: list[Timed], k: int, c: float, v: float,
+                  engine: list[Timed] | None = None, clock: Clock = Clock.WALL) -> Row:
+    """One row from its repeats; speedup against `base` (the faster baseline), the bounds against
+    `engine` (the engine's own autoregressive row, which Theorem 3.8's ratio is about). `speedup`
+    is on `clock`; speedup_wall and speedup_cpu give both."""
+    engine, first = engine or base, m[0]
+    row = Row(str(name), rate(m), tokens=first.tokens, seconds=tuple(t.seconds for t in m),
+              cpu_seconds=tuple(t.cpu_seconds for t in m), tokens_per_cpu_s=rate(m, Clock.CPU),
+              target_forwards_per_token=first.target_forwards / first.tokens
+              if first.tokens and first.target_forwards is not None else None,
+              speedup=_ratio(rate(m, clock), rate(base, clock)), clock=Clock(clock),
+              speedup_wall=_ratio(rate(m), rate(base)), speedup_cpu=_ratio(rate(m, Clock.CPU), rate(base, Clock.CPU)),
+              speedup_vs_engine_ar=_ratio(rate(m, clock), rate(engine, clock)))
+    if not first.rounds or name in (K.AR, K.AR_TORCH):
         return row
-    s = summarize(m.rounds)
+    s = summarize(first.rounds)
     row = replace(row, acceptance_rate=s.acceptance_rate, mean_acceptance_length=s.mean_acceptance_length,
                   alpha=s.mean_beta)
     if name != K.SPEC:                                                   # one fixed k
         return row
-    predicted = whole_run(m.first(), engine.first(), k, c) if engine.seconds else None
+    predicted = whole_run(first, engine[0], k, c) if engine else None
     own = row.speedup_vs_engine_ar
     return replace(_with_bounds(row, s.mean_beta or 0.0, k, c, v), predicted_run=predicted,
                    measured_over_predicted_run=own / predicted if own is not None and predicted else None)
@@ -273,13 +240,13 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
     todo_by_t = {t: jobs(t, ks, max_new, names, pair, tuple(trees), drafting) for t in temps}
     steps, done, load, settings = repeats * sum(map(len, todo_by_t.values())), 0, machine_load(), []
     for t, todo in todo_by_t.items():
-        measured = {key: Measured() for key, _, _ in todo}
+        measured: dict[tuple, list[Timed]] = {key: [] for key, _, _ in todo}
         for r in range(repeats):
             for key, name, run_settings in todo:
                 progress(done, steps, f"T={t} k={key[1] or '-'} {name} (repeat {r + 1})")
                 same = measured.get((K.AR, None)) if name == GENAI else None   # the engine's lengths
-                measure_once(name, pair, prompts, run_settings, measured[key],
-                             [len(ids) for ids in same.outputs] if same and same.outputs else None)
+                measured[key].append(measure_once(name, pair, prompts, run_settings,
+                                                  [len(ids) for ids in same[0].outputs] if same else None))
                 done, load = done + 1, max(load, machine_load())
         clock = clock_for(load)                                        # the headline's clock: clock.py
         for k in ks:
@@ -305,21 +272,12 @@ def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone:
              clock: Clock = Clock.WALL) -> Setting:
     """One (T, k) table; bound(v) uses v as paid in the runs (v_alone: the same pass timed alone);
     speedups and the baseline on `clock` ("wall", or "cpu" when the machine was busy)."""
-    v = verify_cost_in_run(measured[K.SPEC].rounds, measured[K.AR].rounds, k) or v_alone
-    baseline = max((name for name in BASELINES if name in measured), key=lambda n: measured[n].rate(clock))
+    v = verify_cost_in_run(measured[K.SPEC][0].rounds, measured[K.AR][0].rounds, k) or v_alone
+    baseline = max((name for name in BASELINES if name in measured), key=lambda n: rate(measured[n], clock))
     rows = tuple(summarize_row(name, measured[name], measured[baseline], k, c, v, measured[K.AR], clock)
                  for name in measured)
     user = measured.get(USER_LOADED)
-    slower = bool(user and user.rate(clock) > STRICT_MARGIN * measured[K.AR].rate(clock))
+    slower = bool(user and rate(user, clock) > STRICT_MARGIN * rate(measured[K.AR], clock))
     entry = Setting(k, t, rows, verify_cost=v, verify_cost_alone=v_alone, ceiling=verify_ceiling(k, c, v),
                     baseline=str(baseline), clock=Clock(clock), engine_slower_than_user_load=slower)
     return greedy.check(pair, prompts, measured, entry) if t == 0 else entry
-
-
-def flat_rows(result: Bench) -> list[dict]:
-    """One dict per (temperature, k, row) with the headline numbers (for tables and charts)."""
-    keys = ("tokens_per_s", "target_forwards_per_token", "acceptance_rate", "mean_acceptance_length",
-            "speedup", "speedup_vs_engine_ar", "bound", "measured_over_bound", "bound_with_verify",
-            "measured_over_bound_with_verify", "predicted_run", "measured_over_predicted_run")
-    return [{"temperature": s.temperature, "k": s.k, "v": s.verify_cost, "row": r.row,
-             **{key: getattr(r, key) for key in keys}} for s in result.settings for r in s.rows]

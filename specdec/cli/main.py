@@ -10,7 +10,7 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from specdec.bench.record import BatchSweep, Bench
+from specdec.bench.record import Bench
 from specdec.chat import has_template, user_turn
 from specdec.cli.terminal import LEGEND_COLOUR, LEGEND_PLAIN, marked_text, metrics_table, visible
 from specdec.defaults import BENCH
@@ -250,9 +250,9 @@ def cmd_bench(args) -> int:
                    tuple(trees), drafting)
     if sizes:
         from specdec.bench.batching import batch_bench
-        result = replace(result, batch=tuple(BatchSweep.of(batch_bench(
+        result = replace(result, batch=tuple(batch_bench(
             pair, prompts, sizes, replace(drafting, k=k, temperature=t, max_new_tokens=args.max_new_tokens),
-            args.repeats, stderr_progress)) for k in ks for t in temps))
+            args.repeats, stderr_progress) for k in ks for t in temps))
     print(result.to_json() if args.json else visible(table(result)))   # shown first
     if args.out and not save(result, args.out):
         return 1

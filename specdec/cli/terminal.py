@@ -146,7 +146,7 @@ def _head(result: Bench) -> list[str]:
 def _machine_lines(m: Provenance) -> list[str]:
     lines = [f"target backend (engine rows): {m.backend_note}"] if m.backend_note else []
     if m.kernels:
-        label = "target's linear layers" + (" (torch rows)" if m.backend != Backend.TORCH else "")
+        label = "target's linear layers" + (" (torch rows)" if m.backend not in (None, Backend.TORCH) else "")
         lines.append(f"{label}: {m.kernels}")
     if m.bandwidth:
         lines.append(f"target's memory traffic: {m.bandwidth}")

@@ -43,7 +43,7 @@ class Provenance:
     instructions: str | None = None        # the vector instructions torch dispatches to here (AVX2, AVX512)
     cores: int | None = None
     threads: int | None = None             # torch threads the runs used
-    backend: Backend = Backend.TORCH       # what ran the target's passes (models/backend.py)
+    backend: Backend | None = None         # what ran the target's passes (models/backend.py); None: not recorded
     kernels: str | None = None             # how the target's linear layers multiplied (kernels.describe)
     bandwidth: str | None = None           # the target's memory traffic against this machine's
     backend_note: str | None = None        # the backend in one line (the bench's)

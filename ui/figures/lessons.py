@@ -5,7 +5,10 @@ from typing import Sequence
 
 import plotly.graph_objects as go
 
+from specdec.bench.record import Bench, RowKind
+from specdec.bench.server import Timeline
 from specdec.defaults import K_OFFERED
+from specdec.settings import Mode
 from specdec.trace.theory import expected_tokens
 from specdec.wording import N_, _
 from ui.figures.rounds import COLORS, _layout
@@ -38,7 +41,7 @@ def law_figure(tokens: Sequence[str], p, observed, observed_name: str, color: st
 ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
 
-def theory_figure(alpha: float, k: int, c: float, measured: list[dict] | None = None,
+def theory_figure(alpha: float, k: int, c: float, measured=None,
                   k_max: int = K_OFFERED[1], eps: float = 0.0) -> go.Figure:
     """Expected speedup over k for several α at this c; break-even line; measured points.
 
@@ -69,74 +72,71 @@ def theory_figure(alpha: float, k: int, c: float, measured: list[dict] | None = 
                    height=420, xaxis_title=_("k (draft length)"), yaxis_title=_("speedup ×"))
 
 
-def _add_measured(fig: go.Figure, measured: list[dict]) -> None:
-    """Measured speedups, and theory at the measured verification cost when known."""
-    ks = [r["k"] for r in measured]
-    if all("theory_speedup_v" in r for r in measured):
-        fig.add_trace(go.Scatter(x=ks, y=[r["theory_speedup_v"] for r in measured], mode="lines",
-                                 name=_("theory at the measured verification cost v_k"),
-                                 line=dict(dash="dash", width=3, color=COLORS["target"])))
-    if all("profile_speedup" in r for r in measured):
-        fig.add_trace(go.Scatter(x=ks, y=[r["profile_speedup"] for r in measured], mode="lines",
+def _add_measured(fig: go.Figure, measured) -> None:
+    """Measured speedups (k-sweep points), and theory at the measured verification cost."""
+    ks = [p.k for p in measured]
+    fig.add_trace(go.Scatter(x=ks, y=[p.bound_with_verify for p in measured], mode="lines",
+                             name=_("theory at the measured verification cost v_k"),
+                             line=dict(dash="dash", width=3, color=COLORS["target"])))
+    if all(p.profile_speedup is not None for p in measured):
+        fig.add_trace(go.Scatter(x=ks, y=[p.profile_speedup for p in measured], mode="lines",
                                  name=_("the same price, tokens per round from the measured acceptance profile"),
                                  line=dict(dash="dashdot", width=3, color=COLORS["draft"])))
-    if all("paid_speedup" in r for r in measured):
-        fig.add_trace(go.Scatter(x=ks, y=[r["paid_speedup"] for r in measured], mode="lines",
+    if all(p.predicted_run is not None for p in measured):
+        fig.add_trace(go.Scatter(x=ks, y=[p.predicted_run for p in measured], mode="lines",
                                  name=_("each k's own tokens per round, plus the prompt and the bookkeeping"),
                                  line=dict(width=3, color=COLORS["draft"])))
-    fig.add_trace(go.Scatter(x=ks, y=[r["speedup"] for r in measured],
+    fig.add_trace(go.Scatter(x=ks, y=[p.speedup for p in measured],
                              mode="markers+lines", name=_("measured here"), line=dict(dash="dot"),
                              marker=dict(size=11, symbol="x", color=COLORS["correction"])))
 
 
-def tokens_figure(measured: list[dict]) -> go.Figure:
+def tokens_figure(measured) -> go.Figure:
     """Measured tokens per round against Eq. (1) at one α: the mean α̂ of the runs (each k's own
     α̂ moves with its prompts' luck, and a theory line drawn through them zig-zags)."""
-    ks = [r["k"] for r in measured]
-    alpha = sum(r["alpha"] for r in measured) / len(measured)
+    ks = [p.k for p in measured]
+    alpha = sum(p.alpha for p in measured) / len(measured)
     fig = go.Figure([
         go.Scatter(x=ks, y=[expected_tokens(alpha, k) for k in ks],
                    name=_("theory (1 − α^(k+1))/(1 − α) at the mean α̂ = {alpha:.2f}").format(alpha=alpha),
                    mode="lines", line=dict(color=COLORS["target"])),
-        go.Scatter(x=ks, y=[r["tokens_per_round"] for r in measured], name=_("measured"),
+        go.Scatter(x=ks, y=[p.mean_acceptance_length for p in measured], name=_("measured"),
                    mode="markers", marker=dict(size=11, symbol="x", color=COLORS["correction"]))])
-    if all("profile_tokens" in r for r in measured):
-        fig.add_trace(go.Scatter(x=ks, y=[r["profile_tokens"] for r in measured], mode="lines",
+    if all(p.profile_length is not None for p in measured):
+        fig.add_trace(go.Scatter(x=ks, y=[p.profile_length for p in measured], mode="lines",
                                  name=_("from the acceptance profile of the longest k"),
                                  line=dict(dash="dashdot", color=COLORS["draft"])))
     return _layout(fig, _("Tokens per round: theory vs measured"), height=340, xaxis_title=_("k"),
                    yaxis_title=_("tokens / round"))
 
 
-def bench_figure(rows: list[dict], temperature: float) -> go.Figure:
+def bench_figure(bench: Bench, temperature: float) -> go.Figure:
     """Speedup over k at one temperature: each measured row, Theorem 3.8, the bound at v_k, and
-    the whole runs predicted from what they paid (files from older benches lack it)."""
-    rows = [r for r in rows if r["temperature"] == temperature]
-    ks = sorted({r["k"] for r in rows})
-    spec = {r["k"]: r for r in rows if r["row"] == "engine speculative"}
+    the whole runs predicted from what they paid (a bench may lack it)."""
+    settings = [s for s in bench.settings if s.temperature == temperature]
+    ks = sorted({s.k for s in settings})
+    spec = {s.k: s.row(RowKind.SPEC) for s in settings}
     fig = go.Figure()
     # one k (a bench run at a single draft length): each bound a short level segment around it,
     # so the solid and dashed lines the caption speaks of are there to compare
     xs = ks if len(ks) > 1 else [ks[0] - 0.3, ks[0] + 0.3]
     for name, key, dash in ((N_("Theorem 3.8 bound"), "bound", "solid"),
                             (N_("bound at the measured verification cost"), "bound_with_verify", "dash")):
-        ys = [spec[k][key] for k in ks]
+        ys = [getattr(spec[k], key) for k in ks]
         fig.add_trace(go.Scatter(x=xs, y=ys if len(ks) > 1 else ys * 2, name=_(name), mode="lines",
                                  line=dict(color=COLORS["target"], dash=dash)))
-    if all(spec[k].get("predicted_run") for k in ks):
-        ys = [spec[k]["predicted_run"] for k in ks]
+    if all(spec[k].predicted_run for k in ks):
+        ys = [spec[k].predicted_run for k in ks]
         fig.add_trace(go.Scatter(x=xs, y=ys if len(ks) > 1 else ys * 2, mode="lines",
                                  name=_("whole runs predicted from what they paid"),
                                  line=dict(color=COLORS["draft"], width=3)))
-    styles = {"engine speculative": (COLORS["bonus"], "solid"),
-              "transformers assisted (k, constant)": (COLORS["draft"], "solid"),
-              "engine speculative (library defaults)": (COLORS["bonus"], "dot"),
-              "transformers assisted (library defaults)": (COLORS["discarded"], "dot")}
-    for name, (color, dash) in styles.items():
-        by_k = {r["k"]: r for r in rows if r["row"] == name}
-        if by_k:                        # files from older benches lack the newer rows
-            own = [by_k[k].get("speedup_vs_engine_ar") or by_k[k]["speedup"] for k in ks]   # as the bounds
-            fig.add_trace(go.Scatter(x=ks, y=own, name=bench_row(name),
+    styles = {RowKind.SPEC: (COLORS["bonus"], "solid"), RowKind.ASSISTED_K: (COLORS["draft"], "solid"),
+              RowKind.SPEC_DEFAULTS: (COLORS["bonus"], "dot"), RowKind.ASSISTED_DEFAULTS: (COLORS["discarded"], "dot")}
+    for kind, (color, dash) in styles.items():
+        by_k = {s.k: s.row(kind) for s in settings if s.row(kind) is not None}
+        if by_k:                        # a bench may leave rows out (no library counterpart)
+            own = [by_k[k].speedup_vs_engine_ar or by_k[k].speedup for k in ks]   # as the bounds
+            fig.add_trace(go.Scatter(x=ks, y=own, name=bench_row(kind.value),
                                      mode="lines+markers", marker=dict(size=10, color=color),
                                      line=dict(color=color, dash=dash)))
     fig.add_hline(y=1.0, line_dash="dot", line_color=COLORS["rejected"])
@@ -159,35 +159,36 @@ def _labelled_bars(names: list[str], values: list[float], colors: list[str], tit
     return fig.update_layout(margin_r=80 if break_even else 20)
 
 
-def tradeoff_figure(rows: list[dict], y: str, title: str) -> go.Figure:
-    best = max(rows, key=lambda r: r["speedup"])["draft"]
-    colors = [COLORS["bonus"] if r["draft"] == best else COLORS["draft"] for r in rows]
-    names = [drafter_name(r["draft"].split("/", 1)[-1]) + (" ★" if r["draft"] == best else "") +
-             f" (c = {r['c']:.2f})" for r in rows]
-    return _labelled_bars(names, [r[y] for r in rows], colors, title, y == "speedup",
+def tradeoff_figure(points, y: str, title: str) -> go.Figure:
+    """One bar per draft of the trade-off: the quantity `y` (a field of its points)."""
+    best = max(points, key=lambda p: p.speedup).draft
+    colors = [COLORS["bonus"] if p.draft == best else COLORS["draft"] for p in points]
+    names = [drafter_name(p.draft.split("/", 1)[-1]) + (" ★" if p.draft == best else "") +
+             f" (c = {p.c:.2f})" for p in points]
+    return _labelled_bars(names, [getattr(p, y) for p in points], colors, title, y == "speedup",
                           xaxis_title=_("drafter (ordered by size; ★ the fastest)"))
 
 
-def temperature_figure(rows: list[dict]) -> go.Figure:
-    ts = [r["temperature"] for r in rows]
+def temperature_figure(points) -> go.Figure:
+    ts = [p.temperature for p in points]
     fig = go.Figure([
-        go.Scatter(x=ts, y=[r["acceptance_rate"] for r in rows], name=_("acceptance rate"),
+        go.Scatter(x=ts, y=[p.acceptance_rate for p in points], name=_("acceptance rate"),
                    mode="lines+markers", marker_color=COLORS["accepted"]),
-        go.Scatter(x=ts, y=[r["alpha"] for r in rows], name=_("α̂ = mean β"), mode="lines+markers",
+        go.Scatter(x=ts, y=[p.alpha for p in points], name=_("α̂ = mean β"), mode="lines+markers",
                    marker_color=COLORS["overlap"], line=dict(dash="dot"))])
     return _layout(fig, _("Acceptance against temperature"), height=340, xaxis_title=_("temperature"),
                    yaxis=dict(range=[0, 1.02], title=_("rate")))
 
 
-def kind_figure(rows: list[dict]) -> go.Figure:
+def kind_figure(points) -> go.Figure:
     """Acceptance rate (a fraction) and speedup (a ratio) per kind, each on its own axis."""
     from plotly.subplots import make_subplots
-    kinds = [r["kind"] for r in rows]
+    kinds = [p.kind for p in points]
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=(_("acceptance rate"), _("speedup ×")))
-    fig.add_trace(go.Bar(name=_("acceptance rate"), x=kinds, y=[r["acceptance rate"] or 0 for r in rows],
+    fig.add_trace(go.Bar(name=_("acceptance rate"), x=kinds, y=[p.acceptance_rate or 0 for p in points],
                          marker_color=COLORS["accepted"]), row=1, col=1)
-    fig.add_trace(go.Bar(name=_("speedup ×"), x=kinds, y=[r["speedup"] for r in rows],
+    fig.add_trace(go.Bar(name=_("speedup ×"), x=kinds, y=[p.speedup for p in points],
                          marker_color=COLORS["bonus"]), row=1, col=2)
     fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"], layer="below", row=1, col=2)
     fig.update_yaxes(range=[0, 1.02], row=1, col=1)
@@ -195,69 +196,70 @@ def kind_figure(rows: list[dict]) -> go.Figure:
     return _layout(fig, _("Acceptance and speedup by kind"), height=340)
 
 
-def per_position_by_kind_figure(rows: list[dict]) -> go.Figure:
-    fig = go.Figure([go.Scatter(name=r["kind"], x=list(range(1, len(r["per position"]) + 1)),
-                                y=list(r["per position"]), mode="lines+markers") for r in rows])
+def per_position_by_kind_figure(points) -> go.Figure:
+    fig = go.Figure([go.Scatter(name=p.kind, x=list(range(1, len(p.per_position) + 1)),
+                                y=list(p.per_position), mode="lines+markers") for p in points])
     return _layout(fig, _("Acceptance rate by draft position, per kind"), height=340,
                    xaxis_title=_("draft position i"), yaxis=dict(range=[0, 1.02], title=_("accepted")))
 
 
-def drafters_figure(rows: list[dict], y: str, title: str) -> go.Figure:
-    best = max(rows, key=lambda r: r[y] or 0)["drafter"]
-    colors = [COLORS["bonus"] if r["drafter"] == best else COLORS["draft"] for r in rows]
-    return _labelled_bars([drafter_name(r["drafter"]) for r in rows], [r[y] or 0 for r in rows], colors, title,
-                          y == "speedup")
+def drafters_figure(points, y: str, title: str) -> go.Figure:
+    """One bar per drafter: the quantity `y` (a field of its points)."""
+    best = max(points, key=lambda p: getattr(p, y) or 0).drafter
+    colors = [COLORS["bonus"] if p.drafter == best else COLORS["draft"] for p in points]
+    return _labelled_bars([drafter_name(p.drafter) for p in points], [getattr(p, y) or 0 for p in points], colors,
+                          title, y == "speedup")
 
 
-def batch_figure(rows: list[dict], y: str, title: str, y_title: str) -> go.Figure:
+def batch_figure(rows, y: str, title: str, y_title: str) -> go.Figure:
     """A quantity against batch size, autoregressive vs speculative (with the repeats' range
     for tokens/s)."""
     fig = go.Figure()
-    for mode, color, name in (("autoregressive", COLORS["target"], _("autoregressive")),
-                              ("speculative", COLORS["draft"], _("speculative"))):
-        mine = [r for r in rows if r["mode"] == mode]
+    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS["target"], _("autoregressive")),
+                              (Mode.SPECULATIVE, COLORS["draft"], _("speculative"))):
+        mine = [r for r in rows if r.mode == mode]
         err = None
         if y == "tokens_per_s":
-            err = dict(type="data", symmetric=False, array=[r["tokens_per_s_max"] - r[y] for r in mine],
-                       arrayminus=[r[y] - r["tokens_per_s_min"] for r in mine])
-        fig.add_trace(go.Scatter(x=[r["batch"] for r in mine], y=[r[y] for r in mine], name=name,
+            err = dict(type="data", symmetric=False, array=[r.tokens_per_s_max - r.tokens_per_s for r in mine],
+                       arrayminus=[r.tokens_per_s - r.tokens_per_s_min for r in mine])
+        fig.add_trace(go.Scatter(x=[r.batch for r in mine], y=[getattr(r, y) for r in mine], name=name,
                                  mode="lines+markers", marker_color=color, error_y=err))
-    sizes = sorted({r["batch"] for r in rows})
+    sizes = sorted({r.batch for r in rows})
     return _layout(fig, title, height=340, xaxis_title=_("batch size (requests at once)"),
                    yaxis_title=y_title, xaxis=dict(type="log", tickvals=sizes, ticktext=[str(b) for b in sizes]))
 
 
-def pass_price_figure(rows: list[dict]) -> go.Figure:
+def pass_price_figure(rows) -> go.Figure:
     """The target pass's price against the tokens it fed (batch × pending + drafts)."""
     fig = go.Figure()
-    for mode, color, name in (("autoregressive", COLORS["target"], _("autoregressive")),
-                              ("speculative", COLORS["draft"], _("speculative"))):
-        mine = [r for r in rows if r["mode"] == mode]
-        fig.add_trace(go.Scatter(x=[r["pass_rows"] for r in mine], y=[r["pass_ms"] for r in mine],
-                                 text=[f"B = {r['batch']}" for r in mine], mode="lines+markers+text",
+    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS["target"], _("autoregressive")),
+                              (Mode.SPECULATIVE, COLORS["draft"], _("speculative"))):
+        mine = [r for r in rows if r.mode == mode]
+        fig.add_trace(go.Scatter(x=[r.pass_rows for r in mine], y=[r.pass_ms for r in mine],
+                                 text=[f"B = {r.batch}" for r in mine], mode="lines+markers+text",
                                  textposition="top center", name=name, marker_color=color,
                                  hovertemplate=_("%{text}: %{x:.0f} tokens in one pass, %{y:.0f} ms")
                                  + "<extra></extra>"))
-    ticks = [t for t in (1, 2, 4, 8, 16, 32, 64, 128, 256) if t <= 2 * max(r["pass_rows"] for r in rows)]
+    ticks = [t for t in (1, 2, 4, 8, 16, 32, 64, 128, 256) if t <= 2 * max(r.pass_rows for r in rows)]
     return _layout(fig, _("What one target pass costs as it feeds more tokens"), height=340,
                    xaxis=dict(type="log", tickvals=ticks, ticktext=[str(t) for t in ticks],
                               title=_("tokens in one target pass (batch × (pending + drafts))")),
                    yaxis_title=_("ms per pass"))
 
 
-def timeline_figure(result: dict) -> go.Figure:
+def timeline_figure(result: Timeline) -> go.Figure:
     """Continuous batching: one line per request from arrival to its last token; waiting
     dotted, in the batch solid, each round a mark."""
     fig = go.Figure()
-    for i, s in enumerate(result["served"]):
+    for i, s in enumerate(result.served):
         label = _("request {n}").format(n=i + 1)
-        fig.add_trace(go.Scatter(x=[s["arrival"], s["admitted"]], y=[label, label], mode="lines",
+        fig.add_trace(go.Scatter(x=[s.arrival, s.admitted], y=[label, label], mode="lines",
                                  line=dict(dash="dot", color=COLORS["discarded"]), showlegend=i == 0,
                                  name=_("waiting for a place in the batch")))
-        ends = [t["end"] for t in result["ticks"] if i in t["requests"]]
-        fig.add_trace(go.Scatter(x=[s["admitted"], *ends], y=[label] * (len(ends) + 1), mode="lines+markers",
+        ends = [t.end for t in result.ticks if i in t.requests]
+        fig.add_trace(go.Scatter(x=[s.admitted, *ends], y=[label] * (len(ends) + 1), mode="lines+markers",
                                  marker=dict(size=5), line=dict(color=COLORS["draft"]), showlegend=i == 0,
                                  name=_("in the batch (a mark per round)")))
     return _layout(fig, _("Requests join the batch at a round boundary and leave when they stop"),
-                   height=60 + 28 * len(result["served"]), xaxis_title=_("seconds since the server started"),
+                   height=60 + 28 * len(result.served), xaxis_title=_("seconds since the server started"),
                    yaxis_autorange="reversed")

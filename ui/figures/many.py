@@ -6,9 +6,9 @@ from __future__ import annotations
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from specdec.bench.many import METRICS, Comparison, PromptRun, spread, values
 from specdec.wording import _
 from ui.figures.rounds import COLORS, _layout
-from ui.lessons.many import METRICS, spread, values
 from ui.lessons.many_words import metric_name
 
 ARM_COLORS = (COLORS["bonus"], COLORS["correction"])
@@ -26,18 +26,18 @@ def _box(name: str, xs: list[float], color: str, legend: bool) -> list:
     return [box, dots]
 
 
-def many_figure(result: dict, mine: dict | None = None) -> go.Figure:
-    names, clock = result["arms"], result["clock"]
+def many_figure(result: Comparison, mine: PromptRun | None = None) -> go.Figure:
+    names, clock = result.arms, result.clock
     fig = make_subplots(rows=1, cols=len(METRICS), subplot_titles=[metric_name(m) for m in METRICS])
     for col, metric in enumerate(METRICS, start=1):
         for name, color in zip(names, ARM_COLORS):
-            for trace in _box(name, values(result["runs"][name], metric, clock), color, col == 1):
+            for trace in _box(name, values(result.of(name), metric, clock), color, col == 1):
                 fig.add_trace(trace, row=1, col=col)
-        x = mine.get(metric) if mine else None
+        x = getattr(mine, metric) if mine else None
         if x is not None:
             fig.add_trace(go.Scatter(x=[names[0]], y=[x], mode="markers", name=_("your run"),
                                      marker=dict(symbol="star", size=16, color=COLORS["rejected"],
                                                  line=dict(width=1, color="white")),
                                      showlegend=col == 1, legendgroup="mine"), row=1, col=col)
     return _layout(fig, _("{n} prompts, each run under both settings (box: middle half; whiskers: "
-                          "min–max; dashed: mean)").format(n=result["prompts"]), height=340)
+                          "min–max; dashed: mean)").format(n=result.prompts), height=340)

@@ -33,7 +33,7 @@ def questions() -> list[queries.Query]:
 
 def shipped_result() -> tuple[Result, dict] | None:
     """(result, where it was measured) of the shipped measurement of the current labelled sets."""
-    found = shipped.load(KIND, key())
+    found = shipped.beyond_value(KIND, key())
     if found is None:
         return None
     value, where = found

@@ -12,13 +12,15 @@ Leviathan et al.'s Theorem 3.8 with the pass priced at v(k + 1) (trace/theory.sp
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
 from specdec import defaults
 from specdec.bench import roofline
+from specdec.bench.points import TempSweep
+from specdec.records.provenance import Provenance
 from specdec.trace.theory import expected_tokens, speedup_with_verify
+from ui.lessons import shipped
 
 TEMPS = Path(__file__).resolve().parents[2] / "assets" / "results" / "temps-d95aaea6b84ae3da.json"
 FORMATS = {"bf16": 2.0, "int4": 0.5 + 4 / 32}      # bytes a weight reads (int4: a 16-bit scale per 32)
@@ -29,7 +31,7 @@ DRAFTS = (roofline.Model("68M", 0.068, 2.0), roofline.Model("135M", 0.135, 2.0),
 class Forecast:
     k: int
     v: float                  # the (k + 1)-token pass, in target steps
-    tokens_per_round: float   # eq. (1) at α
+    expected_length: float    # eq. (1) at α
     speedup: float            # Theorem 3.8 with the pass at v
 
 
@@ -76,13 +78,10 @@ def calculate(machine: roofline.Machine, target: roofline.Model, draft: roofline
     return Calculation(one, draft_ms, c, roofline.ridge(machine, target), alpha, tuple(rows))
 
 
-def measured_alphas(path: Path = TEMPS) -> tuple[dict[float, float], dict]:
+def measured_alphas(path: Path = TEMPS) -> tuple[dict[float, float], Provenance | None]:
     """The default pair's α = E[β] per temperature (its shipped sweep, k = 4) and where it was
-    measured; ({}, {}) when the file is missing or broken."""
-    try:
-        saved = json.loads(path.read_text())
-        alphas = {float(r["temperature"]): float(r["alpha"]) for r in saved["value"]}
-        where = dict(saved["measured"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return {}, {}
-    return alphas, where
+    measured; ({}, None) when the file is missing or broken."""
+    sweep = shipped.read(path, TempSweep)
+    if sweep is None:
+        return {}, None
+    return {p.temperature: p.alpha for p in sweep.points}, sweep.provenance

@@ -1,12 +1,12 @@
-"""What a many-prompt comparison (ui/lessons/many.py) says, in sentences computed from it:
+"""What a many-prompt comparison (specdec/bench/many.py) says, in sentences computed from it:
 the change of the lesson's metric, whether it agrees with the lesson the page teaches (and
 why not, when it does not), and where the learner's single run fell in the spread."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from specdec.bench.many import Comparison, PromptRun, Spread, paired, summary
 from specdec.wording import _
-from ui.lessons.many import Spread, paired, summary
 
 CLEAR = 0.75      # the share of prompts that must move one way for an effect to count as clear
 
@@ -33,7 +33,7 @@ def claim(knob: str, a: float, b: float) -> Claim | None:
 
 def metric_name(metric: str) -> str:
     return {"acceptance_rate": _("acceptance"), "mean_acceptance_length": _("tokens per round"),
-            "passes_per_token": _("target passes per token"), "tokens_per_s": _("tokens/s")}[metric]
+            "target_forwards_per_token": _("target passes per token"), "tokens_per_s": _("tokens/s")}[metric]
 
 
 def fmt(metric: str, x: float) -> str:
@@ -56,14 +56,14 @@ def change(metric: str, names: list[str], spreads: list[Spread], n: int, kind: s
         b_lo=fmt(metric, b.lo), b_hi=fmt(metric, b.hi))
 
 
-def lesson_wins(result: dict, c: Claim, a: float, b: float) -> tuple[int, int]:
+def lesson_wins(result: Comparison, c: Claim, a: float, b: float) -> tuple[int, int]:
     """(prompts on which the claim's direction held, prompts compared)."""
     higher, n = paired(result, c.metric)            # prompts where A's value is higher
     a_should_win = (a < b) == (c.sign < 0)
     return (higher if a_should_win else n - higher), n
 
 
-def agrees(result: dict, knob: str, a: float, b: float) -> bool | None:
+def agrees(result: Comparison, knob: str, a: float, b: float) -> bool | None:
     """Did the lesson's direction hold clearly (None: the page's lesson makes no claim here)?"""
     c = claim(knob, a, b)
     if c is None:
@@ -82,7 +82,7 @@ def backend_note(backend: str, share: float | None) -> str:
              "again.").format(backend=backend, agree=agree)
 
 
-def verdict(result: dict, c: Claim, a: float, b: float) -> str:
+def verdict(result: Comparison, c: Claim, a: float, b: float) -> str:
     """Agrees or not with the claim, with the paired count as the evidence and a reason."""
     wins, n = lesson_wins(result, c, a, b)
     if n and wins >= CLEAR * n:
@@ -106,18 +106,18 @@ def yours(metric: str, x: float | None, s: Spread | None, name: str) -> str:
         hi=fmt(metric, s.hi))
 
 
-def sentence(result: dict, knob: str, a: float, b: float, kind: str, mine: dict | None = None) -> str:
+def sentence(result: Comparison, knob: str, a: float, b: float, kind: str, mine: PromptRun | None = None) -> str:
     """The text under the comparison: the lesson's metric (acceptance without a claim), the
     verdict, and the learner's run placed in the spread of the current setting."""
-    spreads, names = summary(result), result["arms"]
+    spreads, names = summary(result), result.arms
     c = claim(knob, a, b)
     metric = c.metric if c else "acceptance_rate"
     pair = [spreads[name][metric] for name in names]
     if None in pair:
         return _("Nothing was drafted in some runs: no {metric} to compare.").format(metric=metric_name(metric))
-    parts = [change(metric, names, pair, result["prompts"], kind)]
+    parts = [change(metric, names, pair, result.prompts, kind)]
     if c:
         parts.append(verdict(result, c, a, b))
     if mine:
-        parts.append(yours(metric, mine.get(metric), pair[0], names[0]))
+        parts.append(yours(metric, getattr(mine, metric), pair[0], names[0]))
     return " ".join(p for p in parts if p)

@@ -3,13 +3,16 @@ prices, and the same calculator for other machines and model sizes (specdec/benc
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from specdec import defaults
 from specdec.bench import roofline
 from specdec.bench.machine import Profile
+from specdec.bench.points import Sweep
+from specdec.records.provenance import Provenance
 from specdec.trace.theory import expected_tokens, speedup_with_verify
+from ui.lessons import shipped
 
 KSWEEP = Path(__file__).resolve().parents[2] / "assets" / "results" / "ksweep-511dc4e49d2cbda9.json"
 FORMATS = {"bf16": 2.0, "int4": 0.5 + 4 / 32}      # bytes a weight reads (int4: scales per 32)
@@ -34,22 +37,32 @@ def here(profile: Profile) -> Here:
     return Here(read, compute, roofline.ridge(machine, model), roof, dict(profile.v))
 
 
-def shipped_alpha() -> tuple[float, float, dict]:
+def shipped_alpha() -> tuple[float, float, Provenance]:
     """(α, c, where measured) of the default pair's shipped k-sweep (mean α over k)."""
-    saved = json.loads(KSWEEP.read_text())
-    rows = saved["value"]
-    return sum(r["alpha"] for r in rows) / len(rows), rows[0]["c"], saved["measured"]
+    sweep = shipped.read(KSWEEP, Sweep)
+    return sum(p.alpha for p in sweep.points) / len(sweep.points), sweep.points[0].c, sweep.provenance
+
+
+@dataclass(frozen=True)
+class Priced:
+    """A k priced by a machine's roofline."""
+    k: int
+    v: float                   # the (k + 1)-token pass, in one-token steps
+    expected_length: float     # eq. (1) at α
+    speedup: float             # Theorem 3.8 with the pass at v
+    step_ms: float             # the one-token step there
+    ridge: float               # tokens a pass from which computing outweighs reading
 
 
 def calculator(machine: roofline.Machine, params_b: float, fmt: str, alpha: float, c: float,
-               ks=defaults.K_SWEEP) -> list[dict]:
+               ks=defaults.K_SWEEP) -> list[Priced]:
     """Per k: the pass price v(k + 1) by the roofline and the speedup it leaves (Theorem 3.8
     with that price), for a model of `params_b` billion parameters stored as `fmt`."""
     model = roofline.Model(f"{params_b:g}B", params_b, FORMATS[fmt])
     step = roofline.pass_seconds(machine, model, 1) * 1e3
-    return [{"k": k, "v": roofline.v(machine, model, k + 1), "tokens_per_round": expected_tokens(alpha, k),
-             "speedup": speedup_with_verify(alpha, k, c, roofline.v(machine, model, k + 1)),
-             "step_ms": step, "ridge": roofline.ridge(machine, model)} for k in ks]
+    return [Priced(k, roofline.v(machine, model, k + 1), expected_tokens(alpha, k),
+                   speedup_with_verify(alpha, k, c, roofline.v(machine, model, k + 1)), step,
+                   roofline.ridge(machine, model)) for k in ks]
 
 
 GPU = Path(__file__).resolve().parents[2] / "assets" / "bench" / "gpu-pass-cost.json"
@@ -75,6 +88,6 @@ def gpu_beside_roofline(measured: dict, alpha: float, c: float) -> list[dict]:
     price measured on a GPU, with the speedup each leaves at the shipped α and `c`."""
     h100 = next(m for m in roofline.PUBLISHED if "H100" in m.name)
     predicted = calculator(h100, 0.135, "bf16", alpha, c)
-    return [{**row, "v_measured": measured["v"][row["k"] + 1],
-             "speedup_measured": speedup_with_verify(alpha, row["k"], c, measured["v"][row["k"] + 1])}
+    return [{**asdict(row), "v_measured": measured["v"][row.k + 1],
+             "speedup_measured": speedup_with_verify(alpha, row.k, c, measured["v"][row.k + 1])}
             for row in predicted]

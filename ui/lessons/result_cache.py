@@ -1,4 +1,5 @@
-"""Measured lesson results kept on disk, one JSON file per (kind, key, machine, weights).
+"""Measured lesson results kept on disk, one JSON file per (kind, key, machine, weights), each
+holding its key and its record in the one JSON form of a measurement (records/codec.py).
 
 A result is only valid on the machine that measured it and for the weights it ran:
 the key is extended with the host, the CPU and the size and mtime of every local
@@ -7,6 +8,7 @@ revision (measure.TIMING_REVISION), so neither does a faster engine.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import platform
@@ -16,6 +18,7 @@ from pathlib import Path
 from specdec.bench.measure import TIMING_REVISION
 from specdec.files import atomic
 from specdec.models.names import ASSETS
+from specdec.records import codec
 
 ROOT = Path(__file__).resolve().parents[2]
 RESULTS_DIR = ROOT / "build" / "results"
@@ -35,27 +38,39 @@ def path_for(kind: str, key: dict) -> Path:
     return RESULTS_DIR / f"{kind}-{digest}.json"
 
 
-KEPT = "specdec-kept"     # marks a file written with its key (older files hold the value alone)
+KEPT = "specdec-kept"     # marks a file written with its key
 
 
-def _value(data):
-    return data["value"] if isinstance(data, dict) and data.get(KEPT) == 1 else data
+def load(kind: str, key: dict, record):
+    """The kept `record` (a type) for (kind, key) on this machine, or None: none kept, or one this
+    version does not read (damaged, or another schema: measured again)."""
+    return read(path_for(kind, key), record)
 
 
-def load(kind: str, key: dict):
-    path = path_for(kind, key)
+def read(path: Path, record):
+    """A kept file's record, decoded once per file state (a large result takes a second)."""
     try:
-        return _value(json.loads(path.read_text())) if path.exists() else None
-    except (OSError, ValueError):    # a half-written or damaged file, a folder in its place: measure again
+        stat = path.stat()
+    except OSError:
         return None
+    return _decoded(str(path), stat.st_mtime_ns, stat.st_size, record)
 
 
-def save(kind: str, key: dict, value) -> None:
+@functools.lru_cache(maxsize=32)
+def _decoded(path: str, _mtime: int, _size: int, record):
+    try:
+        data = json.loads(Path(path).read_text())
+        return codec.from_data(record, data["value"], Path(path).name) if data.get(KEPT) == 1 else None
+    except (OSError, ValueError, KeyError, AttributeError, codec.RecordFileError):
+        return None     # a half-written or damaged file, a folder in its place, another schema: measure again
+
+
+def save(kind: str, key: dict, record) -> None:
     """Keep a result; where the folder is read-only or full the result still shows, said once on stderr."""
     path = path_for(kind, key)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        atomic.write_text(path, json.dumps({KEPT: 1, "key": key, "value": value}, default=str))
+        atomic.write_text(path, json.dumps({KEPT: 1, "key": key, "value": codec.to_data(record)}))
     except OSError as err:
         _cannot_keep(path.parent, err)
 
@@ -70,15 +85,16 @@ def _cannot_keep(folder: Path, err: OSError) -> None:
               "after a restart", file=sys.stderr, flush=True)
 
 
-def kept(kind: str) -> list[tuple[dict, object]]:
-    """(key, value) of every result of `kind` kept for this machine and these weights (a file
+def kept(kind: str, record) -> list[tuple[dict, object]]:
+    """(key, record) of every result of `kind` kept for this machine and these weights (a file
     whose name no longer matches its key, e.g. after retraining, is left out)."""
     out = []
     for path in sorted(RESULTS_DIR.glob(f"{kind}-*.json")):
         try:
-            data = json.loads(path.read_text())
-        except (OSError, ValueError):
+            key = json.loads(path.read_text())["key"]
+        except (OSError, ValueError, KeyError, TypeError):
             continue
-        if isinstance(data, dict) and data.get(KEPT) == 1 and path_for(kind, data["key"]) == path:
-            out.append((data["key"], data["value"]))
+        found = read(path, record) if path_for(kind, key) == path else None
+        if found is not None:
+            out.append((key, found))
     return out

@@ -4,7 +4,7 @@ measurement takes minutes on a CPU (the real model writes ~16 tokens/s on 2 core
 A shipped result is found by the page's own key and the *content* of the embedded weights
 (sha1 of every safetensors file under assets/models), so it holds on any clone with the
 same weights and is ignored after a retrain (or once the engine's speed changed:
-measure.TIMING_REVISION). It says where, when and how it was measured;
+measure.TIMING_REVISION). Its record's provenance says where, when and how it was measured;
 a page shows that and offers to measure on the user's machine instead.
 `scripts/ship_results.py` makes them: it runs the pages with SPECDEC_SHIP=1.
 """
@@ -17,12 +17,11 @@ import os
 import time
 from pathlib import Path
 
-import torch
-
 from specdec.bench.measure import TIMING_REVISION
 from specdec.files import atomic
-from specdec.models.kernels import cpu_model
 from specdec.models.names import ASSETS
+from specdec.records import codec
+from specdec.records.provenance import here
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED_DIR = ROOT / "assets" / "results"
@@ -57,36 +56,68 @@ def path_for(kind: str, key: dict) -> Path:
     return SHIPPED_DIR / f"{kind}-{hashlib.sha1(blob.encode()).hexdigest()[:16]}.json"
 
 
-def load(kind: str, key: dict) -> tuple[object, dict] | None:
-    """(result, where it was measured) for this key and these weights, or None."""
-    path = path_for(kind, key)
+def load(kind: str, key: dict, record):
+    """The shipped `record` (a type, with its provenance) for this key and these weights, or None."""
+    return read(path_for(kind, key), record)
+
+
+def read(path: Path, record):
+    """A shipped file's record (None: missing, damaged or not a `record`)."""
     try:
-        data = json.loads(path.read_text())
+        stat = path.stat()
+    except OSError:
+        return None
+    return _decoded(str(path), stat.st_mtime_ns, stat.st_size, record)
+
+
+@functools.lru_cache(maxsize=32)
+def _decoded(path: str, _mtime: int, _size: int, record):
+    """A shipped file's record, decoded once per file state (a where-set takes a second)."""
+    try:
+        return codec.from_data(record, json.loads(Path(path).read_text())["value"], Path(path).name)
+    except (OSError, ValueError, KeyError, TypeError, codec.RecordFileError):
+        return None
+
+
+def all_of(kind: str, record) -> list[tuple[dict, object]]:
+    """(key, record) of every shipped result of `kind` that is valid for these weights and this
+    engine's timing revision (its file name is its key's digest)."""
+    out = []
+    for path in sorted(SHIPPED_DIR.glob(f"{kind}-*.json")):
+        try:
+            key = json.loads(path.read_text())["key"]
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        found = read(path, record) if path_for(kind, key) == path else None
+        if found is not None:
+            out.append((key, found))
+    return out
+
+
+def beyond_value(kind: str, key: dict) -> tuple[object, dict] | None:
+    """(value, where measured) of a shipped result that is not yet a codec record: Beyond tokens'
+    cascade keeps its own JSON form (specdec/beyond/record.py) and the "measured" block beside it."""
+    try:
+        data = json.loads(path_for(kind, key).read_text())
         return data["value"], data["measured"]
     except (OSError, ValueError, KeyError, TypeError):
         return None
 
 
-def all_of(kind: str) -> list[tuple[dict, object, dict]]:
-    """(key, value, where measured) of every shipped result of `kind` that is valid for these
-    weights and this engine's timing revision (its file name is its key's digest)."""
-    out = []
-    for path in sorted(SHIPPED_DIR.glob(f"{kind}-*.json")):
-        try:
-            data = json.loads(path.read_text())
-            if path_for(kind, data["key"]) == path:
-                out.append((data["key"], data["value"], data["measured"]))
-        except (OSError, ValueError, KeyError, TypeError):
-            continue
-    return out
-
-
-def save(kind: str, key: dict, value, seconds: float) -> Path:
-    measured = {"cpu": cpu_model(), "cores": os.cpu_count(), "threads": torch.get_num_threads(),
-                "date": time.strftime("%Y-%m-%d"), "seconds": round(seconds),
-                "torch": torch.__version__.split("+")[0]}
+def save_beyond(kind: str, key: dict, value: dict, seconds: float) -> Path:
+    """Ship a Beyond tokens cascade (its own JSON form) with where and how long it was measured."""
+    where = here(started=time.perf_counter() - seconds)
+    measured = {"cpu": where.cpu, "cores": where.cores, "threads": where.threads, "date": where.date,
+                "seconds": round(seconds), "torch": where.torch}
     path = path_for(kind, key)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic.write_text(path, json.dumps({"kind": kind, "key": key, "measured": measured, "value": value},
-                                       default=str) + "\n")
+    atomic.write_text(path, json.dumps({"kind": kind, "key": key, "measured": measured, "value": value}) + "\n")
+    return path
+
+
+def save(kind: str, key: dict, record) -> Path:
+    """Ship `record` (its provenance says where, when and how long) under this key."""
+    path = path_for(kind, key)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    atomic.write_text(path, json.dumps({"kind": kind, "key": key, "value": codec.to_data(record)}) + "\n")
     return path

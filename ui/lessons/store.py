@@ -18,7 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields, replace
 from typing import Callable
 
 from specdec.drafters.registry import DRAFTERS
@@ -30,10 +30,45 @@ from specdec.wording import _
 from ui.lessons import result_cache
 
 KIND = "figure"
-# what one figure is: the speed and acceptance numbers of one measured setting
-FIELDS = ("speedup", "speedup_min", "speedup_max", "speedup_wall", "speedup_cpu", "clock", "load",
-          "repeats", "acceptance_rate", "alpha", "tokens_per_round", "mean_acceptance_length", "c",
-          "tokens_per_s", "baseline_tokens_per_s")
+
+
+@dataclass(frozen=True)
+class Figure:
+    """What one figure is: the speed and acceptance numbers of one measured setting, as the
+    measured points name them (records/vocabulary.py); None where a point has no such number."""
+    speedup: float | None = None
+    speedup_min: float | None = None
+    speedup_max: float | None = None
+    speedup_wall: float | None = None
+    speedup_cpu: float | None = None
+    clock: Clock | None = None
+    load: float | None = None
+    repeats: int | None = None
+    acceptance_rate: float | None = None
+    alpha: float | None = None
+    mean_acceptance_length: float | None = None
+    c: float | None = None
+    tokens_per_s: float | None = None
+    baseline_tokens_per_s: float | None = None
+
+    @staticmethod
+    def of(point) -> "Figure":
+        return Figure(**{f: getattr(point, f, None) for f in FIELDS})
+
+    def numbers(self) -> dict:
+        """The figure's fields that hold a number (or a clock)."""
+        return {f: getattr(self, f) for f in FIELDS if getattr(self, f) is not None}
+
+
+FIELDS = tuple(f.name for f in fields(Figure))
+
+
+@dataclass(frozen=True)
+class Filed:
+    """A figure as the store keeps it: which section measured it, and when."""
+    figure: Figure
+    source: str
+    at: float
 
 
 @dataclass(frozen=True)
@@ -135,75 +170,77 @@ def _as_dict(k: Key) -> dict:
     return asdict(k)
 
 
-def file(rows: list[dict], key_of: Callable[[dict], Key | None], source: str) -> None:
-    """Keep each row's figure under its key as the newest measurement of it (`source`: the
+def file(points, key_of: Callable[[object], Key | None], source: str) -> None:
+    """Keep each point's figure under its key as the newest measurement of it (`source`: the
     section that measured it, for the label of a figure shown elsewhere)."""
     at = time.time()
-    for row in rows:
-        k = key_of(row)
+    for point in points:
+        k = key_of(point)
         if k is not None:
-            figure = {f: row[f] for f in FIELDS if f in row}
-            result_cache.save(KIND, _as_dict(k), {"figure": figure, "source": source, "at": at})
+            result_cache.save(KIND, _as_dict(k), Filed(Figure.of(point), source, at))
 
 
-def read(k: Key) -> dict | None:
-    """{"figure", "source", "at"} of the newest measurement filed under k, or None."""
-    entry = result_cache.load(KIND, _as_dict(k))
-    return entry if isinstance(entry, dict) and isinstance(entry.get("figure"), dict) else None
+def read(k: Key) -> Filed | None:
+    """The newest measurement filed under k, or None."""
+    return result_cache.load(KIND, _as_dict(k), Filed)
 
 
-def agree(rows: list[dict], key_of: Callable[[dict], Key | None], source: str
-          ) -> tuple[list[dict], list[tuple[dict, str]]]:
-    """Rows as the store has them: each row whose key holds a figure takes it (a row kept from
-    before the store, whose key holds none, is filed now). Returns the rows and (row, section)
-    for every row whose figure came from another section."""
+def _taking(point, figure: Figure):
+    """The point with the figure's numbers (only those the point has: a k-sweep point has no draft)."""
+    return replace(point, **{f: v for f, v in figure.numbers().items() if hasattr(point, f)})
+
+
+def _differs(point, merged) -> bool:
+    return any(getattr(point, f, None) != getattr(merged, f, None) for f in FIELDS)
+
+
+def agree(points, key_of: Callable[[object], Key | None], source: str) -> tuple[list, list[tuple[object, str]]]:
+    """Points as the store has them: each point whose key holds a figure takes it (a point kept
+    from before the store, whose key holds none, is filed now). Returns the points and (point,
+    section) for every point whose figure came from another section."""
     out, taken = [], []
-    for row in rows:
-        k = key_of(row)
+    for point in points:
+        k = key_of(point)
         entry = read(k) if k is not None else None
         if entry is None:
             if k is not None:
-                file([row], key_of, source)
-            out.append(row)
+                file([point], key_of, source)
+            out.append(point)
             continue
-        merged = {**row, **entry["figure"]}
+        merged = _taking(point, entry.figure)
         out.append(merged)
-        if entry.get("source") != source and any(row.get(f) != v for f, v in entry["figure"].items()):
-            taken.append((merged, entry["source"]))
+        if entry.source != source and _differs(point, merged):
+            taken.append((merged, entry.source))
     return out, taken
 
 
-def agree_with(rows: list[dict], key_of: Callable[[dict], Key | None], others: list[dict],
-               other_key_of: Callable[[dict], Key | None]) -> tuple[list[dict], list[dict]]:
-    """Two results measured together (shipped from one machine in one run): each row takes the
-    figure of the other result's row with the same key. (rows, the rows that took one)."""
+def agree_with(points, key_of: Callable[[object], Key | None], others,
+               other_key_of: Callable[[object], Key | None]) -> tuple[list, list]:
+    """Two results measured together (shipped from one machine in one run): each point takes the
+    figure of the other result's point with the same key. (points, the points that took one)."""
     theirs = {other_key_of(o): o for o in others}
     out, taken = [], []
-    for row in rows:
-        other = theirs.get(key_of(row))
-        if other is None:
-            out.append(row)
-            continue
-        merged = {**row, **{f: other[f] for f in FIELDS if f in other}}
+    for point in points:
+        other = theirs.get(key_of(point))
+        merged = point if other is None else _taking(point, Figure.of(other))
         out.append(merged)
-        if any(row.get(f) != merged.get(f) for f in FIELDS):
+        if other is not None and _differs(point, merged):
             taken.append(merged)
     return out, taken
 
 
-def elsewhere(k: Key, source: str) -> list[tuple[Key, dict]]:
+def elsewhere(k: Key, source: str) -> list[tuple[Key, Filed]]:
     """Figures of the same setting that another section measured on other prompts (key,
     entry), newest first."""
     found = []
-    for key_dict, entry in result_cache.kept(KIND):
+    for key_dict, entry in result_cache.kept(KIND, Filed):
         try:
             other = Key(**{**key_dict, "prompts": PromptSet(**key_dict["prompts"])})
         except TypeError:
             continue
-        if (other.same_setting(k) and other.prompts != k.prompts and isinstance(entry, dict)
-                and entry.get("source") != source):
+        if other.same_setting(k) and other.prompts != k.prompts and entry.source != source:
             found.append((other, entry))
-    return sorted(found, key=lambda e: (-e[1].get("at", 0), -e[0].prompts.size))   # a whole set first
+    return sorted(found, key=lambda e: (-e[1].at, -e[0].prompts.size))   # a whole set first
 
 
 def clock_name(clock: Clock) -> str:
@@ -227,21 +264,21 @@ def set_name(p: PromptSet, kind_name: Callable[[str], str] = str) -> str:
     return (_("{n} chats × {t} tokens") if p.chat else _("{n} prompts × {t} tokens")).format(n=n, t=t)
 
 
-def elsewhere_caption(rows: list[dict], key_of: Callable[[dict], Key | None], source: str,
-                      label: Callable[[dict], str], kind_name: Callable[[str], str] = str) -> str | None:
-    """One line per row whose setting another section measured on other prompts: its newest
-    figure there, and that the prompts are the difference (None when no row has one)."""
+def elsewhere_caption(points, key_of: Callable[[object], Key | None], source: str,
+                      label: Callable[[object], str], kind_name: Callable[[str], str] = str) -> str | None:
+    """One line per point whose setting another section measured on other prompts: its newest
+    figure there, and that the prompts are the difference (None when no point has one)."""
     lines = []
-    for row in rows:
-        k = key_of(row)
+    for point in points:
+        k = key_of(point)
         for other, entry in elsewhere(k, source)[:1] if k is not None else []:
-            fig = entry["figure"]
+            fig = entry.figure
             lines.append(_("{name}: {speedup:.2f}× ({clock}) and acceptance {acc:.0%} on {other}; here "
                            "{here:.2f}× ({clock_here}) and {acc_here:.0%} on {this}.").format(
-                name=label(row), speedup=fig.get("speedup", 0.0), acc=fig.get("acceptance_rate", 0.0),
+                name=label(point), speedup=fig.speedup or 0.0, acc=fig.acceptance_rate or 0.0,
                 clock=clock_name(other.clock), other=set_name(other.prompts, kind_name),
-                here=row.get("speedup", 0.0), clock_here=clock_name(k.clock),
-                acc_here=row.get("acceptance_rate", 0.0), this=set_name(k.prompts, kind_name)))
+                here=point.speedup or 0.0, clock_here=clock_name(k.clock),
+                acc_here=point.acceptance_rate or 0.0, this=set_name(k.prompts, kind_name)))
     if not lines:
         return None
     return _("The same settings measured on other prompts (the prompts are the difference, so "

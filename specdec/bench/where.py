@@ -1,0 +1,167 @@
+"""Where speculation works (the page of that name): acceptance by kind of text, prompt length
+and output position.
+
+Runs are measured once per (pair, settings) and kept as lean traces in a `WhereSet` (one
+`PromptResult` per prompt, with its provenance); every aggregate is computed from the pooled
+rounds with the engine-standard definitions (metrics.summarize).
+"""
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass, replace
+
+from specdec.bench.measure import machine_load, timed
+from specdec.defaults import REPEATS
+from specdec.prompts import Prompt, as_input
+from specdec.records.provenance import Clock, Provenance, clock_for, here
+from specdec.settings import Settings
+from specdec.trace.metrics import Metrics, summarize
+from specdec.trace.run import Round
+
+
+@dataclass(frozen=True)
+class PromptResult:
+    prompt: Prompt
+    prompt_tokens: int
+    rounds: tuple[Round, ...]    # lean traces of the speculative run (the same in every repeat)
+    spec_tokens_per_s: tuple[float, ...]     # one per repeat, wall-clock
+    base_tokens_per_s: tuple[float, ...]
+    spec_cpu_tokens_per_s: tuple[float, ...] = ()   # the same on CPU time
+    base_cpu_tokens_per_s: tuple[float, ...] = ()
+
+    @property
+    def metrics(self) -> Metrics:
+        return summarize(self.rounds)
+
+    def rates(self, clock: Clock = Clock.WALL) -> tuple[tuple[float, ...], tuple[float, ...]]:
+        """(speculative, autoregressive) tokens/s per repeat on that clock."""
+        if clock == Clock.CPU:
+            return self.spec_cpu_tokens_per_s, self.base_cpu_tokens_per_s
+        return self.spec_tokens_per_s, self.base_tokens_per_s
+
+    def speedup_on(self, clock: Clock = Clock.WALL) -> float:
+        """Median over the repeats of speculative over autoregressive tokens/s."""
+        ups = [s / b for s, b in zip(*self.rates(clock)) if b]
+        return statistics.median(ups) if ups else 0.0
+
+
+@dataclass(frozen=True)
+class WhereSet:
+    results: tuple[PromptResult, ...]
+    provenance: Provenance
+
+    @property
+    def load(self) -> float:
+        return self.provenance.load or 0.0
+
+    @property
+    def clock(self) -> Clock:
+        return clock_of(self.results, self.load)
+
+
+@dataclass(frozen=True)
+class KindPoint:
+    """One kind of text, in a table's order: its rounds pooled, its speedup per repeat."""
+    kind: str
+    prompts: int
+    acceptance_rate: float | None
+    mean_acceptance_length: float | None
+    speedup: float
+    speedup_min: float
+    speedup_max: float
+    per_position: tuple[float, ...]
+    histogram: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class GroupPoint:
+    """Rounds pooled by a grouping (prompt length, output position)."""
+    group: str
+    rounds: int
+    acceptance_rate: float | None
+    mean_acceptance_length: float | None
+
+
+def clock_of(results, load: float) -> Clock:
+    """CPU time when the machine was busy and every result has it (provenance.clock_for)."""
+    has_cpu = all(r.spec_cpu_tokens_per_s and r.base_cpu_tokens_per_s for r in results)
+    return clock_for(load) if has_cpu else Clock.WALL
+
+
+def run_set(pair, prompts: list[Prompt], settings: Settings, progress, chat: bool = False,
+            repeats: int = REPEATS) -> WhereSet:
+    """Speculative and autoregressive runs for every prompt (same seed, same sampling), timed
+    `repeats` times each, interleaved (speculative, autoregressive, speculative, …) so a slow
+    spell hits both; the provenance holds the highest machine load per core seen."""
+    started, out, load = time.perf_counter(), [], machine_load()
+    for i, p in enumerate(prompts):
+        progress(i, len(prompts), p.label)
+        text = as_input(p, chat)
+        spec, base = [], []
+        for _ in range(repeats):
+            spec.append(timed(pair, [text], settings))
+            base.append(timed(pair, [text], replace(settings, mode="autoregressive")))
+        load = max(load, machine_load())
+        rounds = spec[0].rounds
+        n = rounds[0].prefix_len if rounds else 0           # the prompt, as the model read it
+        out.append(PromptResult(p, n, rounds, tuple(t.tokens_per_s for t in spec),
+                                tuple(t.tokens_per_s for t in base),
+                                tuple(t.tokens_per_cpu_s for t in spec), tuple(t.tokens_per_cpu_s for t in base)))
+    progress(len(prompts), len(prompts), "done")
+    return WhereSet(tuple(out), here(pair, load, started))
+
+
+def group_metrics(results, key) -> dict[str, Metrics]:
+    """Pool the rounds of every result by key(result) and summarize each group."""
+    groups: dict[str, list] = {}
+    for r in results:
+        groups.setdefault(key(r), []).extend(r.rounds)
+    return {name: summarize(rounds) for name, rounds in groups.items()}
+
+
+def group_speedup(results, key, clock: Clock = Clock.WALL) -> dict[str, list[float]]:
+    """Speedup per group and repeat on `clock`: summed time of both modes (time-weighted)."""
+    groups: dict[str, list[PromptResult]] = {}
+    for r in results:
+        groups.setdefault(key(r), []).append(r)
+    out = {}
+    for name, rs in groups.items():
+        tokens, rates = [r.metrics.tokens for r in rs], [r.rates(clock) for r in rs]
+        repeats = min(len(spec) for spec, _ in rates)
+        out[name] = []
+        for j in range(repeats):
+            spec = sum(t / s[j] for t, (s, _) in zip(tokens, rates) if s[j])
+            base = sum(t / b[j] for t, (_, b) in zip(tokens, rates) if b[j])
+            out[name].append(base / spec if spec else 0.0)
+    return out
+
+
+def by_kind(results, clock: Clock = Clock.WALL) -> list[KindPoint]:
+    """One point per kind of text: pooled acceptance, speedup median and range over repeats."""
+    metrics = group_metrics(results, key=lambda r: r.prompt.kind)
+    speed = group_speedup(results, key=lambda r: r.prompt.kind, clock=clock)
+    return [KindPoint(k, sum(r.prompt.kind == k for r in results), m.acceptance_rate, m.mean_acceptance_length,
+                      statistics.median(speed[k]), min(speed[k]), max(speed[k]), tuple(m.per_position),
+                      tuple(m.histogram)) for k, m in metrics.items()]
+
+
+def groups(metrics: dict[str, Metrics]) -> list[GroupPoint]:
+    return [GroupPoint(g, m.rounds, m.acceptance_rate, m.mean_acceptance_length) for g, m in metrics.items()]
+
+
+def length_bucket(results):
+    """key function: 'short' / 'long' prompt, split at the median prompt length."""
+    lengths = sorted(r.prompt_tokens for r in results)
+    median = lengths[len(lengths) // 2] if lengths else 0
+    return lambda r: "short prompt" if r.prompt_tokens < median else "long prompt"
+
+
+def position_split(results, boundary: int = 16) -> dict[str, Metrics]:
+    """Rounds that start within the first `boundary` generated tokens vs later ones."""
+    early, late = [], []
+    for r in results:
+        start = r.rounds[0].prefix_len if r.rounds else 0
+        for rnd in r.rounds:
+            (early if rnd.prefix_len - start < boundary else late).append(rnd)
+    return {f"tokens 1-{boundary}": summarize(early), f"tokens {boundary + 1}+": summarize(late)}
