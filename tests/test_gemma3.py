@@ -184,3 +184,12 @@ def test_ngram_and_early_exit_keep_gemma3s_own_greedy_text(gemma):
             assert len(run.token_ids) == 5 or run.token_ids[-1] == gemma.tokenizer.eos_token_id
             kept += sum(r.n_accepted for r in run.rounds)
     assert kept > 0                                           # drafts were accepted, not only corrections
+
+
+def test_auto_keeps_the_files_weights_where_the_integer_kernels_cannot_read_its_blocks():
+    """Gemma 3's Q4_K_M layers are not blocks the integer kernels take: auto is float32 (its file's
+    model), not a rounded copy; asked for by name, a precision is used; SmolLM2 keeps every candidate."""
+    from specdec.models.load import _auto_for
+    assert _auto_for("gemma3/target", "auto") == "float32"
+    assert _auto_for("gemma3/target", "intdot") == "intdot"
+    assert _auto_for("smollm2/target", "auto") == "auto" and _auto_for("stdlib/target", "auto") == "auto"

@@ -45,7 +45,7 @@ BLOCKS_FILE = "q4_1_blocks.pt"     # beside a converted model: the blocks withou
 def _read_blocks(path: Path, config) -> Blocks:
     """Module name -> (q, scale, low) for each Q4_1 linear layer of a llama GGUF."""
     from gguf import GGMLQuantizationType, GGUFReader
-    if architecture(path) != "llama":           # read first: GGUFReader parses every field
+    if not reads_blocks(path):                   # asked first: GGUFReader parses every field
         return {}
     reader = GGUFReader(str(path))
     heads = {"attn_q": config.num_attention_heads, "attn_k": config.num_key_value_heads}
@@ -59,6 +59,11 @@ def _read_blocks(path: Path, config) -> Blocks:
             q, scale, low = (_unpermute(t, heads[parts[2]]) for t in (q, scale, low))
         out[f"model.layers.{parts[1]}.{LLAMA_LINEARS[parts[2]]}"] = (q, scale, low)
     return out
+
+
+def reads_blocks(path: Path) -> bool:
+    """Whether this file's layers can be read as blocks here: a llama GGUF's (its Q4_1 ones)."""
+    return architecture(path) == "llama"
 
 
 def _exact(blocks: Blocks, model) -> Blocks:
