@@ -27,10 +27,11 @@ def mapping() -> None:
 | expensive step checks | the target, all k in one pass | the target model scores each candidate | the model scores each candidate call |
 | the knob | k: more drafts, more kept, more cost | n: more candidates, better answers, more cost | k: the same |
 | exact? | yes: the output is the target's (distance to p = 0) | only if every candidate is judged (judge everywhere) | only if every tool is judged |"""))
-    st.caption(_("The corpus: {n} passages of this Python's own documentation (every public docstring of "
-                 "the standard library and pydoc's reference topics), read when the app was set up. The "
-                 "questions: {q} labelled by hand, in English and Korean, half for tuning, half held out."
-                 ).format(n=len(beyond_view.corpus_stages().passages), q=len(beyond.questions())))
+    with st.expander(_("The corpus and the questions")):
+        st.caption(_("The corpus: {n} passages of this Python's own documentation (every public docstring of "
+                     "the standard library and pydoc's reference topics), read when the app was set up. The "
+                     "questions: {q} labelled by hand, in English and Korean, half for tuning, half held out."
+                     ).format(n=len(beyond_view.corpus_stages().passages), q=len(beyond.questions())))
 
 
 def pool_section(result, lang: str) -> int:
@@ -56,10 +57,12 @@ def pool_section(result, lang: str) -> int:
         chart(fig.cost_figure(curve), "beyond_cost_fig")
     if cheap > best:
         st.warning(_("Measured, not assumed: here the cheap stage alone ranks better (MRR@10 {cheap:.3f}) than "
-                     "the judge everywhere ({best:.3f}). A 135 M-parameter chat model asked how likely the "
-                     "question is after a passage is a weaker ranker than a small embedding model trained for "
-                     "retrieval; the pattern pays only when the expensive step is also the better one, as the "
-                     "target is in speculative decoding by definition.").format(cheap=cheap, best=best))
+                     "the judge everywhere ({best:.3f}).").format(cheap=cheap, best=best))
+        with st.expander(_("Why the judge ranks worse here")):
+            st.caption(_("A 135 M-parameter chat model asked how likely the question is after a passage is a "
+                         "weaker ranker than a small embedding model trained for retrieval; the pattern pays only "
+                         "when the expensive step is also the better one, as the target is in speculative "
+                         "decoding by definition."))
     near = beyond.within(result, lang)
     st.write(_("Within 2 percent of judge everywhere's MRR@10 ({best:.3f}) from a pool of **{n}**, at {calls:.0%} of "
                "its judge calls.").format(best=near["best"], n=near["pool"], calls=near["calls"]) if near else
@@ -157,15 +160,16 @@ else:
     langs = beyond.languages(result)
     st.session_state.setdefault("beyond_lang", current() if current() in langs else langs[0])
     lang = st.radio(_("Questions asked in"), langs, format_func=LANGS.get, key=choice("beyond_lang"), horizontal=True)
-    if lang == "ko":
-        st.caption(_("The documentation is in English: a Korean question shares few words with it (BM25 "
-                     "matches only names such as CSV or JSON), and the embedding model and the judge were "
-                     "trained mostly on English. The gap between the two languages is part of the lesson."))
     st.caption(_("Measured on the held-out questions ({lang}) on {cpu}, {date}, one thread; the judge is the "
                  "target {judge} on {backend}; judge everywhere = the judge over the first stage's top {n} of "
                  "{size} passages.").format(lang=LANGS[lang], cpu=where.get("cpu", "?"), date=where.get("date", "?"),
                                              judge=result.judge_format, backend=result.judge_backend,
                                              n=beyond.everywhere(result, lang), size=result.corpus_size))
+    if lang == "ko":
+        with st.expander(_("Why Korean questions score lower")):
+            st.caption(_("The documentation is in English: a Korean question shares few words with it (BM25 "
+                         "matches only names such as CSV or JSON), and the embedding model and the judge were "
+                         "trained mostly on English. The gap between the two languages is part of the lesson."))
     pool = pool_section(result, lang)
     live_section(pool, result.first_stage, result.judge_format)
     st.divider()
