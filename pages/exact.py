@@ -136,7 +136,7 @@ def show_real(pair, result: dict | None) -> None:
     counts = torch.bincount(torch.tensor(samples), minlength=len(p)).double() / len(samples)
     names = [show(pair.tokenizer.decode([t])) for t in ids] + [_("(rest)")]
     rest = lambda v: [float(v[t]) for t in ids] + [max(0.0, 1 - float(v[ids].sum()))]  # noqa: E731
-    color = COLORS["accepted"] if result["rule"] == "correct" else COLORS["rejected"]
+    color = COLORS.accepted if result["rule"] == "correct" else COLORS.rejected
     chart(law_figure(names, rest(p), rest(counts),
                      _("emitted ({rule})").format(rule=_(ex.RULES[result["rule"]]).split(":")[0]),
                      color), "real-fig")
@@ -171,7 +171,7 @@ def composer() -> None:
     st.markdown("\n".join(f"{i}. {line}" for i, line in enumerate(ex.branches(test, fallback, p, q), 1)))
     same_test_note(test, fallback)
     chart(law_figure(TOKENS, p.tolist(), freq.tolist(), _("emitted ({n} draws)").format(n=n),
-                     COLORS["accepted"] if exact_tv < 1e-9 else COLORS["rejected"]), "cmp-fig")
+                     COLORS.accepted if exact_tv < 1e-9 else COLORS.rejected), "cmp-fig")
     verdict = (_("lossless for these p and q") if exact_tv < 1e-9 else
                _("biased: the output is {tv:.3f} away from p in total variation").format(tv=exact_tv))
     st.write(_("Exact distance to p: **{tv:.4f}** ({verdict}); measured over {n} draws: {measured:.4f} "

@@ -92,10 +92,10 @@ def step_exact() -> None:
     bias = st.slider(_("How sure the draft is of its favourite word"), 0.0, 1.0, 0.5, key="tour_bias")
     q = (1 - bias) * P + bias * torch.nn.functional.one_hot(torch.tensor(1), 5).double()
     law = ex.composed_law("ratio", "residual", P, q)
-    fig = go.Figure([go.Bar(name=_("p (target)"), x=TOKENS, y=P.tolist(), marker_color=COLORS["target"]),
-                     go.Bar(name=_("q (draft)"), x=TOKENS, y=q.tolist(), marker_color=COLORS["draft"]),
+    fig = go.Figure([go.Bar(name=_("p (target)"), x=TOKENS, y=P.tolist(), marker_color=COLORS.target),
+                     go.Bar(name=_("q (draft)"), x=TOKENS, y=q.tolist(), marker_color=COLORS.draft),
                      go.Bar(name=_("what comes out"), x=TOKENS, y=law.tolist(),
-                            marker_color=COLORS["accepted"])])
+                            marker_color=COLORS.accepted)])
     fig.update_layout(barmode="group", height=300, margin=dict(t=10, b=10),
                       yaxis_title=_("probability"))
     chart(fig, "tour_exact")

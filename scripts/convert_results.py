@@ -18,7 +18,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from specdec.bench.agreement import Agreement  # noqa: E402
 from specdec.bench.compared import DrafterTable  # noqa: E402
+from specdec.bench.fidelity import Fidelity  # noqa: E402
 from specdec.bench.points import Sweep, TempSweep  # noqa: E402
 from specdec.bench.record import BatchSweep, Bench  # noqa: E402
 from specdec.bench.server import PrefixRun, Timeline  # noqa: E402
@@ -29,6 +31,9 @@ from specdec.records.provenance import clock_for  # noqa: E402
 
 RESULTS = sorted((ROOT / "assets" / "results").glob("*.json"))
 BENCHES = sorted(p for p in (ROOT / "assets" / "bench").glob("*.json") if p.name != "onnx-agreement.json")
+# flat measurement files with their CPU and date among their fields -> the record they are
+FLAT = {ROOT / "assets" / "bench" / "onnx-agreement.json": Agreement,
+        **{p: Fidelity for p in (ROOT / "assets" / "fidelity").glob("*.json")}}
 
 
 def shipped_by(path: Path) -> tuple[str | None, str | None]:
@@ -122,11 +127,26 @@ def convert_result(path: Path) -> None:
     print("converted", path.relative_to(ROOT))
 
 
+def convert_flat(path: Path, record) -> None:
+    """A flat file (the measurement's fields, its CPU and date beside them) as `record`."""
+    data = json.loads(path.read_text())
+    if data.get("schema") == SCHEMA:
+        return
+    _date, revision = shipped_by(path)
+    prov = {"cpu": data.pop("cpu", None), "date": data.pop("date", None), "revision": revision, "threads": 1}
+    value = {"schema": SCHEMA, "record": record.__name__, **data, "provenance": prov}
+    codec.from_data(record, value, path.name)
+    path.write_text(json.dumps(value, indent=1) + "\n")
+    print("converted", path.relative_to(ROOT))
+
+
 def main() -> int:
     for path in BENCHES:
         convert_bench(path)
     for path in RESULTS:
         convert_result(path)
+    for path, record in FLAT.items():
+        convert_flat(path, record)
     return 0
 
 

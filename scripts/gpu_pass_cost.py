@@ -12,7 +12,6 @@ positions; the device is synchronised around each timed pass; the median of 30 p
 from __future__ import annotations
 
 import argparse
-import json
 import statistics
 import sys
 import time
@@ -23,9 +22,12 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from specdec.bench.pass_prices import PassPrices  # noqa: E402
 from specdec.files import atomic  # noqa: E402
 from specdec.models.backend import TorchBackend  # noqa: E402
 from specdec.models.load import load_model, load_pair  # noqa: E402
+from specdec.records import codec  # noqa: E402
+from specdec.records.provenance import here  # noqa: E402
 
 OUT = ROOT / "assets" / "bench" / "gpu-pass-cost.json"
 WIDTHS = range(1, 10)
@@ -61,18 +63,18 @@ def device_name(device: torch.device) -> str:
 
 
 def measure(device: torch.device, dtype: torch.dtype, target_name: str = TARGET, drafts=DRAFTS,
-            reps: int = 30) -> dict:
+            reps: int = 30) -> PassPrices:
+    started = time.perf_counter()
     pair = load_pair(target_name, None, device=device, backend="torch")
     target = TorchBackend(pair.target.to(dtype), pair.vocab_size)
     ms = {m: pass_ms(target, pair.vocab_size, m, device, reps) for m in WIDTHS}
     step = ms[1]
-    v = {m: round(ms[m] / step, 3) for m in WIDTHS}
     c = {}
     for name in drafts:
         draft = TorchBackend(load_model(name, device).to(dtype), pair.vocab_size)
         c[name.split("/")[-1]] = round(pass_ms(draft, pair.vocab_size, 1, device, reps) / step, 4)
-    return {"target": target_name, "device": device_name(device), "dtype": str(dtype).removeprefix("torch."),
-            "step_ms": round(step, 3), "v": v, "c": c, "torch": torch.__version__, "date": time.strftime("%Y-%m-%d")}
+    return PassPrices(target_name, device_name(device), str(dtype).removeprefix("torch."), round(step, 3),
+                      tuple(WIDTHS), tuple(round(ms[m] / step, 3) for m in WIDTHS), c, here(pair, None, started))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -89,8 +91,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     result = measure(torch.device(args.device), getattr(torch, args.dtype), args.target,
                      [d for d in args.drafts.split(",") if d], max(1, args.reps))
-    atomic.write_text(args.out, json.dumps(result, indent=1) + "\n")
-    print(json.dumps(result, indent=1))
+    atomic.write_text(args.out, codec.to_json(result, indent=1) + "\n")
+    print(codec.to_json(result, indent=1))
     return 0
 
 

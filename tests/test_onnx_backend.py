@@ -175,7 +175,7 @@ def test_agreement_counts_the_positions_where_both_targets_pick_the_same_top_tok
     from specdec.models.backend import TorchBackend
     torch_backend = TorchBackend(tiny_onnx.target, tiny_onnx.vocab_size)
     texts = [([1, 2, 3], [4, 5, 6, 7]), ([3, 3], [1, 2])]
-    assert agreement(torch_backend, torch_backend, texts)["agreement"] == 1.0
+    assert agreement(torch_backend, torch_backend, texts).agreement == 1.0
     same = 0
     for prompt, answer in texts:                      # by hand: the models' own full forwards
         ids = torch.tensor([prompt + answer[:-1]])
@@ -184,7 +184,7 @@ def test_agreement_counts_the_positions_where_both_targets_pick_the_same_top_tok
         theirs, _ = tiny_onnx.passes.forward(prompt + answer[:-1], tiny_onnx.passes.new_cache())
         same += int((mine == theirs[len(prompt) - 1:].argmax(-1)).sum())
     found = agreement(torch_backend, tiny_onnx.passes, texts)
-    assert found["agreement"] == same / 6 and found["positions"] == 6 and found["chats"] == 2
+    assert found.agreement == same / 6 and found.positions == 6 and found.chats == 2
 
 
 def test_the_bench_adds_the_engine_on_torch_and_the_runtime_own_loop(tiny_onnx):

@@ -33,14 +33,14 @@ def test_pq_figure_shows_p_q_overlap_and_beta():
     assert "a ◀" in x                                   # the drafted token is highlighted
     i = x.index("a ◀")
     assert by_name["min(p, q)"].y[i] == 0.1 and by_name["q (draft)"].y[i] == 0.5
-    assert by_name["q (draft)"].marker.color == plots.COLORS["draft"]
+    assert by_name["q (draft)"].marker.color == plots.COLORS.draft
     assert any("β = Σ min(p, q) = 0.700" in a.text for a in fig.layout.annotations)
 
 
 def test_ratio_figure_colours_by_verdict_and_plots_u():
     fig = plots.ratio_figure(fixed_round())
     bars, dots = fig.data
-    assert list(bars.marker.color) == [plots.COLORS[v] for v in ("accepted", "rejected", "discarded")]
+    assert list(bars.marker.color) == [plots.COLORS.of(v) for v in ("accepted", "rejected", "discarded")]
     assert list(dots.y) == [0.1, 0.9]                   # the discarded position had no draw
     assert list(bars.y)[:2] == [0.2, 1 / 7]
 
@@ -62,7 +62,7 @@ def test_probabilities_keep_their_significant_digits():
 def test_source_figure_shows_the_residual_and_the_token():
     fig = plots.source_figure(fixed_round(), TEXT.get)
     residual = fig.data[-1]
-    assert residual.name.startswith("residual") and residual.marker.color == plots.COLORS["correction"]
+    assert residual.name.startswith("residual") and residual.marker.color == plots.COLORS.correction
     assert "b ◀" in list(residual.x)
     assert "“b”" in fig.layout.title.text
 
@@ -74,7 +74,7 @@ def test_metric_figures():
     tl = plots.timeline_figure([rnd, bonus], selected=0)
     assert [t.name for t in tl.data] == ["accepted draft", "correction (residual)", "bonus (p_k+1)"]
     assert [list(t.y) for t in tl.data] == [[1, 3], [1, 0], [0, 1]]    # emitted: 2 and 4 tokens
-    assert tl.data[2].marker.color == plots.COLORS["bonus"]            # every colour has an entry
+    assert tl.data[2].marker.color == plots.COLORS.bonus            # every colour has an entry
     cache = plots.cache_figure(rnd, {"target": "T why", "draft": "D why", "lag": "lag why"})
     cropped = [t for t in cache.data if t.name == "cropped"]
     assert [(list(t.base), list(t.x)) for t in cropped] == [([6], [2]), ([6], [1])]  # target 8→6, draft 7→6
@@ -113,7 +113,7 @@ def test_greedy_final_token_is_shown_as_the_argmax_not_a_residual():
     fig = plots.source_figure(greedy, TEXT.get)
     assert len(fig.data) == 1 and "residual" not in fig.data[0].name
     assert list(fig.data[0].x)[0] == "b ◀"                  # the argmax of P1, first
-    assert fig.data[0].marker.color[0] == plots.COLORS["correction"]
+    assert fig.data[0].marker.color[0] == plots.COLORS.correction
     assert "argmax (replaces rejected draft 2)" in fig.layout.title.text
 
 

@@ -79,17 +79,21 @@ def test_the_fast_page_measures_this_machine_and_explains_it(tiny_dirs, monkeypa
 
 
 def test_a_shipped_gpu_measurement_is_read_and_set_beside_the_roofline(tmp_path):
-    saved = {"device": "NVIDIA H200", "dtype": "bfloat16", "date": "2026-12-03", "step_ms": 2.0,
-             "v": {str(m): 1.0 + 0.01 * (m - 1) for m in range(1, 10)}, "c": {"draft": 0.5}}
+    saved = {"schema": 3, "record": "PassPrices", "target": "smollm2/target", "device": "NVIDIA H200",
+             "dtype": "bfloat16", "step_ms": 2.0, "widths": list(range(1, 10)),
+             "v": [1.0 + 0.01 * (m - 1) for m in range(1, 10)], "c": {"draft": 0.5},
+             "provenance": {"date": "2026-12-03"}}
     path = tmp_path / "gpu.json"
     path.write_text(json.dumps(saved))
     measured = regime.gpu_measured(path)
-    assert measured["device"] == "NVIDIA H200" and measured["v"][9] == pytest.approx(1.08)
+    assert measured.device == "NVIDIA H200" and measured.price(9) == pytest.approx(1.08)
+    assert measured.provenance.date == "2026-12-03"
     rows = regime.gpu_beside_roofline(measured, alpha=0.5, c=0.1)
     k2 = rows[1]
-    assert k2["k"] == 2 and k2["v_measured"] == pytest.approx(1.02)
-    assert k2["speedup_measured"] == pytest.approx(1.75 / (2 * 0.1 + 1.02))     # (1 + α + α²) / (k·c + v)
-    for broken in ({**saved, "v": {"1": 1.0}}, {k: x for k, x in saved.items() if k != "device"}, [1, 2]):
+    assert k2.k == 2 and k2.v_measured == pytest.approx(1.02)
+    assert k2.speedup_measured == pytest.approx(1.75 / (2 * 0.1 + 1.02))     # (1 + α + α²) / (k·c + v)
+    for broken in ({**saved, "widths": [1], "v": [1.0]}, {k: x for k, x in saved.items() if k != "device"},
+                   {**saved, "schema": 2}, [1, 2]):
         path.write_text(json.dumps(broken))
         assert regime.gpu_measured(path) is None
     assert regime.gpu_measured(tmp_path / "absent.json") is None

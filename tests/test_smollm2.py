@@ -83,7 +83,7 @@ def test_the_integer_target_is_smollm2_its_text_as_transformers_float32_gives_it
     assert len(layers) == 211 and all(m.source == "gguf" for m in layers)
     assert {m.kind for m in layers} == {"q4_1", "q8_0"} and pair.target.lm_head.kind == "q8_0"
     result = measure(pair, load_model("smollm2/target", precision="float32"), round_robin(load_prompts("chat"), 8))
-    assert result["identical_chats"] >= 6 and result["top1_agreement"] >= 0.99, result
+    assert result.identical_chats >= 6 and result.top1_agreement >= 0.99, result
     alone = specdec.autoregressive(pair, CHATS[1], temperature=0, max_new_tokens=16)
     for k in (2, 4):
         run = specdec.generate(pair, CHATS[1], k=k, temperature=0, max_new_tokens=16,
@@ -278,8 +278,8 @@ def test_the_shipped_fidelity_is_the_measurement_the_sidebar_quotes():
     """assets/fidelity/intdot.json, written by `python -m specdec.bench.fidelity intdot 8 24`."""
     from specdec.bench.fidelity import shipped
     found = shipped("intdot")
-    assert found is not None and found["precision"] == "intdot" and found["chats"] == 8
-    assert found["identical_chats"] >= 6 and found["top1_agreement"] >= 0.99 and found["cpu"]
+    assert found is not None and found.precision == "intdot" and found.chats == 8
+    assert found.identical_chats >= 6 and found.top1_agreement >= 0.99 and found.provenance.cpu
     assert shipped("no-such-precision") is None
 
 

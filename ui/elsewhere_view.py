@@ -29,7 +29,7 @@ def render(profile: Profile | None) -> None:
         st.warning(_("Choose a draft smaller than the target: a draft as big as the target saves nothing."))
         return
     headline(calc, draft)
-    chart(figures.calculator_figure([{"k": r.k, "speedup": r.speedup} for r in calc.rows]), "fast-regime-calc")
+    chart(figures.calculator_figure(calc.rows), "fast-regime-calc")
     anchors()
     method(machine, calc, temperature, where)
 

@@ -101,7 +101,7 @@ def show(result: many.Comparison, knob: str, a, b, kind: str, mine: many.PromptR
     if knob == "temperature" and backend == Backend.ONNX and agrees(result, knob, a, b) is False:
         from specdec.bench.agreement import shipped
         found = shipped()
-        st.caption(backend_note("ONNX Runtime", found["agreement"] if found else None))
+        st.caption(backend_note("ONNX Runtime", found.agreement if found else None))
     if result.clock == Clock.CPU:
         st.caption(_("The machine was busy (load {load:.1f} per core): tokens/s is on the CPU time the runs "
                      "needed.").format(load=result.provenance.load or 0.0))

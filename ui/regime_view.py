@@ -81,13 +81,13 @@ def on_a_gpu(alpha: float) -> None:
                      "pair's pass of 1 to 9 tokens on a GPU, and this section then shows it beside the "
                      "roofline's prediction."))
         return
-    c = measured["c"].get("draft", min(measured["c"].values()))
+    c = measured.c.get("draft", min(measured.c.values()))
     rows = regime.gpu_beside_roofline(measured, alpha, c)
-    best = max(rows, key=lambda r: r["speedup_measured"])
+    best = max(rows, key=lambda r: r.speedup_measured)
     st.write(_("Measured on a GPU ({device}, {dtype}, {date}): a pass of 5 tokens cost **{v5:.2f}** steps "
                "where the roofline for the datacenter GPU predicts {roof5:.2f}. At those measured prices, "
                "with the same α = {alpha:.2f} and the draft's c = {c:.3f} measured there too, speculation "
                "would reach **{best:.2f}×** at k = {k}.").format(
-        device=md(measured["device"]), dtype=measured["dtype"], date=measured["date"], v5=rows[3]["v_measured"],
-        roof5=rows[3]["v"], alpha=alpha, c=c, best=best["speedup_measured"], k=best["k"]))
+        device=md(measured.device), dtype=measured.dtype, date=measured.provenance.date, v5=rows[3].v_measured,
+        roof5=rows[3].v, alpha=alpha, c=c, best=best.speedup_measured, k=best.k))
     chart(figures.gpu_figure(rows), "fast-regime-gpu")

@@ -101,8 +101,8 @@ def _agreement() -> str:
     if not found:
         return ""
     return " " + _("Its most likely next token is the GGUF target's at {share} of positions ({chats} "
-                   "held-out chats, measured on {cpu}).").format(share=f"{100 * found['agreement']:.0f} %",
-                                                                chats=found["chats"], cpu=found["cpu"])
+                   "held-out chats, measured on {cpu}).").format(share=f"{100 * found.agreement:.0f} %",
+                                                                chats=found.chats, cpu=found.provenance.cpu)
 
 
 def _fidelity(pair: specdec.Pair) -> str:
@@ -115,9 +115,9 @@ def _fidelity(pair: specdec.Pair) -> str:
         return ""
     return " " + _("Against transformers' float32 load of the same GGUF: the same greedy text in {same} of {chats} "
                    "held-out chats ({tokens} tokens each), the same top token at {share} of positions "
-                   "(measured on {cpu}).").format(same=found["identical_chats"], chats=found["chats"],
-                                                  tokens=found["tokens"], cpu=found["cpu"],
-                                                  share=f"{100 * found['top1_agreement']:.1f} %")
+                   "(measured on {cpu}).").format(same=found.identical_chats, chats=found.chats,
+                                                  tokens=found.tokens, cpu=found.provenance.cpu,
+                                                  share=f"{100 * found.top1_agreement:.1f} %")
 
 
 def _cpu() -> str:

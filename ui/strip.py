@@ -7,6 +7,7 @@ orange; the bonus blue. Hovering a token shows its p, q and u.
 from __future__ import annotations
 
 import html
+from dataclasses import asdict
 from typing import Callable, Sequence
 
 from specdec.trace.run import Round
@@ -26,7 +27,7 @@ CSS = """<style>
 .strip .bonus{background:#dbeafe;color:#1e3a8a;border-bottom:2px solid %(bonus)s}
 .strip .target{background:#f1f5f9;color:#0f172a;border-bottom:2px solid %(target)s}
 .strip .sel{outline:2px solid #7c3aed}      /* seen on light and dark themes */
-</style>""" % COLORS
+</style>""" % asdict(COLORS)
 
 
 def _span(text: str, kind: str, tip: str, selected: bool, token: int | None = None) -> str:
@@ -94,7 +95,7 @@ def prob_strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round]) -> str
                 p=prob(p), kind=_("accepted draft") if kind == "accepted" else _(kind))
             shown_text = html.escape(text).replace("\n", "↵\n") or "∅"
             parts.append(f'<span class="t" style="background:{shade};border-bottom:3px solid '
-                         f'{COLORS.get(kind, COLORS["target"])}" title="{html.escape(tip)}">'
+                         f'{COLORS.of(kind, COLORS.target)}" title="{html.escape(tip)}">'
                          f'{shown_text}</span>')
     return CSS + '<div class="strip">' + "".join(parts) + "</div>"
 

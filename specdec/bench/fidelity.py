@@ -5,19 +5,21 @@ Over held-out chats: (1) greedy answers, the precision's one-token steps against
 `generate()` in float32 — how many chats come out identical, token for token; (2) top-1
 agreement, teacher-forced: both read each prompt and the float32 answer in one pass, and at
 every answer position we ask whether their most likely next tokens agree.
-`python -m specdec.bench.fidelity [precision] [chats] [tokens]` writes
-assets/fidelity/<precision>.json, which the sidebar quotes with its CPU.
+`python -m specdec.bench.fidelity [precision] [chats] [tokens]` writes a `Fidelity` record (with
+its provenance) to assets/fidelity/<precision>.json, which the sidebar quotes with its CPU.
 """
 from __future__ import annotations
 
-import json
 import sys
 import time
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import torch
 
 from specdec.files import atomic
+from specdec.records import codec
+from specdec.records.provenance import Provenance, here
 
 ASSETS = Path(__file__).resolve().parents[2] / "assets" / "fidelity"
 CHATS, TOKENS = 8, 24
@@ -27,14 +29,24 @@ def shipped_path(precision: str) -> Path:
     return ASSETS / f"{precision}.json"
 
 
-def shipped(precision: str) -> dict | None:
+@dataclass(frozen=True)
+class Fidelity:
+    identical_chats: int           # chats whose greedy text equals the reference's, token for token
+    chats: int
+    tokens: int                    # new tokens a chat
+    top1_agreement: float          # answer positions where both pick the same top token (teacher-forced)
+    positions: int
+    precision: str = ""
+    reference: str = ""
+    provenance: Provenance = Provenance()
+
+
+def shipped(precision: str) -> Fidelity | None:
     """The measurement kept for `precision` (None: none shipped, or unreadable)."""
     try:
-        found = json.loads(shipped_path(precision).read_text())
-    except (OSError, ValueError):
+        return codec.from_json(Fidelity, shipped_path(precision).read_bytes(), shipped_path(precision).name)
+    except (OSError, codec.RecordFileError):
         return None
-    keys = ("identical_chats", "chats", "tokens", "top1_agreement", "cpu")
-    return found if isinstance(found, dict) and all(k in found for k in keys) else None
 
 
 @torch.no_grad()
@@ -52,7 +64,7 @@ def top1(backend, prompt: list[int], answer: list[int]) -> list[int]:
     return logits[len(prompt) - 1:].argmax(-1).tolist()
 
 
-def measure(pair, reference, prompts: list, tokens: int = TOKENS) -> dict:
+def measure(pair, reference, prompts: list, tokens: int = TOKENS) -> Fidelity:
     """pair: the target in the precision under test; reference: the float32 model (transformers)."""
     import specdec
     from specdec.chat import user_turn
@@ -68,26 +80,25 @@ def measure(pair, reference, prompts: list, tokens: int = TOKENS) -> dict:
         theirs = reference(torch.tensor([ids + ref[:-1]])).logits[0, len(ids) - 1:].argmax(-1).tolist()
         same_top += sum(a == b for a, b in zip(mine, theirs))
         positions += len(ref)
-    return {"identical_chats": same_text, "chats": len(prompts), "tokens": tokens,
-            "top1_agreement": same_top / max(positions, 1), "positions": positions}
+    return Fidelity(same_text, len(prompts), tokens, same_top / max(positions, 1), positions)
 
 
 def main(argv: list[str]) -> int:
     import specdec
-    from specdec.models.kernels import cpu_model
     from specdec.models.load import load_model
     from specdec.prompts import load_prompts, round_robin
     precision = argv[0] if argv else "intdot"
     chats, tokens = (int(argv[1]) if len(argv) > 1 else CHATS), (int(argv[2]) if len(argv) > 2 else TOKENS)
     torch.set_num_threads(1)
+    started = time.perf_counter()
     pair = specdec.load_pair("smollm2/target", None, precision=precision, backend="torch")
     reference = load_model("smollm2/target", precision="float32")
-    result = {**measure(pair, reference, round_robin(load_prompts("chat"), chats), tokens),
-              "precision": precision, "reference": "transformers, float32 (the GGUF dequantised)",
-              "cpu": cpu_model(), "date": time.strftime("%Y-%m-%d")}
+    result = replace(measure(pair, reference, round_robin(load_prompts("chat"), chats), tokens),
+                     precision=precision, reference="transformers, float32 (the GGUF dequantised)",
+                     provenance=here(pair, None, started))
     shipped_path(precision).parent.mkdir(parents=True, exist_ok=True)
-    atomic.write_text(shipped_path(precision), json.dumps(result, indent=1) + "\n")
-    print(json.dumps(result, indent=1))
+    atomic.write_text(shipped_path(precision), codec.to_json(result, indent=1) + "\n")
+    print(codec.to_json(result, indent=1))
     return 0
 
 

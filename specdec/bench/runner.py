@@ -265,7 +265,9 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
 
 def _provenance(pair, load: float, started: float) -> Provenance:
     """Where the bench ran (records/provenance.py), with its backend in one line."""
-    return replace(here(pair, load, started), backend_note=describe_backend(pair.passes, agreement.shipped()))
+    found = agreement.shipped()
+    return replace(here(pair, load, started),
+                   backend_note=describe_backend(pair.passes, found.quoted() if found else None))
 
 
 def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone: float,

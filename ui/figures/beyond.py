@@ -14,12 +14,12 @@ def pool_figure(rows: list, cheap_mrr: float, everywhere_mrr: float, reference: 
     x = [r.pool for r in rows]
     fig = go.Figure([
         go.Scatter(x=x, y=[r.mrr for r in rows], mode="lines+markers", name=_("MRR@10: judge on the pool"),
-                   line_color=COLORS["target"]),
+                   line_color=COLORS.target),
         go.Scatter(x=x, y=[r.recall for r in rows], mode="lines+markers", name=_("recall of the pool"),
-                   line=dict(color=COLORS["draft"], dash="dot"))])
-    fig.add_hline(y=cheap_mrr, line_dash="dash", line_color=COLORS["draft"],
+                   line=dict(color=COLORS.draft, dash="dot"))])
+    fig.add_hline(y=cheap_mrr, line_dash="dash", line_color=COLORS.draft,
                   annotation_text=_("cheap stage alone"), annotation_position="bottom right")
-    fig.add_hline(y=everywhere_mrr, line_dash="dash", line_color=COLORS["accepted"],
+    fig.add_hline(y=everywhere_mrr, line_dash="dash", line_color=COLORS.accepted,
                   annotation_text=_("judge everywhere ({n})").format(n=reference), annotation_position="top left")
     return _layout(fig, _("More candidates, better answers"), xaxis_title=_("pool size n (candidates handed on)"),
                    yaxis_title=_("share"), yaxis_range=[0, 1.05], xaxis=dict(type="log", tickvals=x))
@@ -29,9 +29,9 @@ def cost_figure(rows: list) -> go.Figure:
     """ms per query and judge calls against the pool size (gate 0)."""
     rows = sorted(rows, key=lambda r: r.pool)
     x = [r.pool for r in rows]
-    fig = go.Figure([go.Bar(x=x, y=[r.ms for r in rows], name=_("ms per query"), marker_color=COLORS["target"])])
+    fig = go.Figure([go.Bar(x=x, y=[r.ms for r in rows], name=_("ms per query"), marker_color=COLORS.target)])
     fig.add_trace(go.Scatter(x=x, y=[r.judge_calls for r in rows], name=_("judge calls per query"),
-                             mode="lines+markers", yaxis="y2", line_color=COLORS["correction"]))
+                             mode="lines+markers", yaxis="y2", line_color=COLORS.correction))
     return _layout(fig, _("… and more cost"), xaxis_title=_("pool size n"), yaxis_title=_("ms per query"),
                    xaxis=dict(type="category"),
                    yaxis2=dict(title=_("judge calls"), overlaying="y", side="right", rangemode="tozero"))
@@ -44,12 +44,12 @@ def gate_figure(rows: list) -> go.Figure:
     x = [r.gate for r in rows]
     fig = go.Figure([
         go.Scatter(x=x, y=[r.skipped for r in rows], mode="lines+markers", name=_("skipped the judge"),
-                   line_color=COLORS["discarded"]),
+                   line_color=COLORS.discarded),
         go.Scatter(x=x, y=[r.differ for r in rows], mode="lines+markers",
-                   name=_("answer differs from the full pipeline"), line_color=COLORS["rejected"]),
+                   name=_("answer differs from the full pipeline"), line_color=COLORS.rejected),
         go.Scatter(x=x, y=[r.mrr for r in rows], mode="lines+markers", name=_("MRR@10"),
-                   line_color=COLORS["target"])])
-    fig.add_hline(y=0, line_color=COLORS["accepted"], annotation_text=_("speculative decoding: distance to p = 0"),
+                   line_color=COLORS.target)])
+    fig.add_hline(y=0, line_color=COLORS.accepted, annotation_text=_("speculative decoding: distance to p = 0"),
                   annotation_position="top left")
     return _layout(fig, _("The gate: cheaper, and no longer exact"), xaxis_title=_("gate g (0: always judge)"),
                    yaxis_title=_("share"), yaxis_range=[-0.02, 1.05])
@@ -61,10 +61,10 @@ def agents_figure(rows: list, n_tools: int) -> go.Figure:
     x = [r.k for r in rows]
     fig = go.Figure([
         go.Scatter(x=x, y=[r.accuracy for r in rows], mode="lines+markers", name=_("right tool called"),
-                   line_color=COLORS["target"]),
+                   line_color=COLORS.target),
         go.Scatter(x=x, y=[r.recall for r in rows], mode="lines+markers", name=_("right tool among the k"),
-                   line=dict(color=COLORS["draft"], dash="dot"))])
-    fig.add_hline(y=rows[0].router if rows else 0, line_dash="dash", line_color=COLORS["draft"],
+                   line=dict(color=COLORS.draft, dash="dot"))])
+    fig.add_hline(y=rows[0].router if rows else 0, line_dash="dash", line_color=COLORS.draft,
                   annotation_text=_("router alone"), annotation_position="bottom right")
     return _layout(fig, _("Tools: k proposed, the model picks one (k = {n}: every tool)").format(n=n_tools),
                    xaxis_title=_("k (tools proposed)"), yaxis_title=_("share"), yaxis_range=[0, 1.05],

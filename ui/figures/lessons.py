@@ -19,12 +19,12 @@ def toy_figure(tokens: Sequence[str], p, q, accepted, from_residual) -> go.Figur
     """q, p, and the emitted law stacked as min(p, q) + (1 − β)·residual, per token."""
     t = list(tokens)
     fig = go.Figure([
-        go.Bar(name=_("q (draft)"), x=t, y=list(q), marker_color=COLORS["draft"], offsetgroup="q"),
-        go.Bar(name=_("p (target)"), x=t, y=list(p), marker_color=COLORS["target"], offsetgroup="p"),
+        go.Bar(name=_("q (draft)"), x=t, y=list(q), marker_color=COLORS.draft, offsetgroup="q"),
+        go.Bar(name=_("p (target)"), x=t, y=list(p), marker_color=COLORS.target, offsetgroup="p"),
         go.Bar(name=_("drafted and accepted: min(p, q)"), x=t, y=list(accepted),
-               marker_color=COLORS["overlap"], offsetgroup="out"),
+               marker_color=COLORS.overlap, offsetgroup="out"),
         go.Bar(name=_("from the residual: (1 − β)·norm(max(0, p − q))"), x=t, y=list(from_residual),
-               base=list(accepted), marker_color=COLORS["correction"], offsetgroup="out")])
+               base=list(accepted), marker_color=COLORS.correction, offsetgroup="out")])
     return _layout(fig, _("The emitted token's law (right bar of each group) lands exactly on p"),
                    height=380, barmode="group", yaxis_title=_("probability"))
 
@@ -32,7 +32,7 @@ def toy_figure(tokens: Sequence[str], p, q, accepted, from_residual) -> go.Figur
 def law_figure(tokens: Sequence[str], p, observed, observed_name: str, color: str) -> go.Figure:
     """Target p against an observed (or exact) distribution of emitted tokens."""
     fig = go.Figure([
-        go.Bar(name=_("p (target)"), x=list(tokens), y=list(p), marker_color=COLORS["target"], opacity=0.5),
+        go.Bar(name=_("p (target)"), x=list(tokens), y=list(p), marker_color=COLORS.target, opacity=0.5),
         go.Bar(name=observed_name, x=list(tokens), y=list(observed), marker_color=color)])
     return _layout(fig, _("Emitted tokens vs the target's p"), height=360, barmode="group",
                    yaxis_title=_("probability"))
@@ -59,11 +59,11 @@ def theory_figure(alpha: float, k: int, c: float, measured=None,
         fig.add_trace(go.Scatter(x=ks, y=[curve(a, j) for j in ks], mode="lines",
                                  name=f"α = {a:.2f}" + (_(" (yours)") if chosen else ""),
                                  line=dict(width=4 if chosen else 1.5,
-                                           color=COLORS["bonus"] if chosen else None)))
-    fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"],
+                                           color=COLORS.bonus if chosen else None)))
+    fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected,
                   annotation_text=_("break-even (speedup = 1)"))
     fig.add_trace(go.Scatter(x=[k], y=[curve(alpha, k)], mode="markers",
-                             name=_("your k"), marker=dict(size=14, color=COLORS["bonus"])))
+                             name=_("your k"), marker=dict(size=14, color=COLORS.bonus)))
     if measured:
         _add_measured(fig, measured)
     cost = "k·c + 1 + k·ε" if eps else "k·c + 1"
@@ -77,18 +77,18 @@ def _add_measured(fig: go.Figure, measured) -> None:
     ks = [p.k for p in measured]
     fig.add_trace(go.Scatter(x=ks, y=[p.bound_with_verify for p in measured], mode="lines",
                              name=_("theory at the measured verification cost v_k"),
-                             line=dict(dash="dash", width=3, color=COLORS["target"])))
+                             line=dict(dash="dash", width=3, color=COLORS.target)))
     if all(p.profile_speedup is not None for p in measured):
         fig.add_trace(go.Scatter(x=ks, y=[p.profile_speedup for p in measured], mode="lines",
                                  name=_("the same price, tokens per round from the measured acceptance profile"),
-                                 line=dict(dash="dashdot", width=3, color=COLORS["draft"])))
+                                 line=dict(dash="dashdot", width=3, color=COLORS.draft)))
     if all(p.predicted_run is not None for p in measured):
         fig.add_trace(go.Scatter(x=ks, y=[p.predicted_run for p in measured], mode="lines",
                                  name=_("each k's own tokens per round, plus the prompt and the bookkeeping"),
-                                 line=dict(width=3, color=COLORS["draft"])))
+                                 line=dict(width=3, color=COLORS.draft)))
     fig.add_trace(go.Scatter(x=ks, y=[p.speedup for p in measured],
                              mode="markers+lines", name=_("measured here"), line=dict(dash="dot"),
-                             marker=dict(size=11, symbol="x", color=COLORS["correction"])))
+                             marker=dict(size=11, symbol="x", color=COLORS.correction)))
 
 
 def tokens_figure(measured) -> go.Figure:
@@ -99,13 +99,13 @@ def tokens_figure(measured) -> go.Figure:
     fig = go.Figure([
         go.Scatter(x=ks, y=[expected_tokens(alpha, k) for k in ks],
                    name=_("theory (1 − α^(k+1))/(1 − α) at the mean α̂ = {alpha:.2f}").format(alpha=alpha),
-                   mode="lines", line=dict(color=COLORS["target"])),
+                   mode="lines", line=dict(color=COLORS.target)),
         go.Scatter(x=ks, y=[p.mean_acceptance_length for p in measured], name=_("measured"),
-                   mode="markers", marker=dict(size=11, symbol="x", color=COLORS["correction"]))])
+                   mode="markers", marker=dict(size=11, symbol="x", color=COLORS.correction))])
     if all(p.profile_length is not None for p in measured):
         fig.add_trace(go.Scatter(x=ks, y=[p.profile_length for p in measured], mode="lines",
                                  name=_("from the acceptance profile of the longest k"),
-                                 line=dict(dash="dashdot", color=COLORS["draft"])))
+                                 line=dict(dash="dashdot", color=COLORS.draft)))
     return _layout(fig, _("Tokens per round: theory vs measured"), height=340, xaxis_title=_("k"),
                    yaxis_title=_("tokens / round"))
 
@@ -124,14 +124,14 @@ def bench_figure(bench: Bench, temperature: float) -> go.Figure:
                             (N_("bound at the measured verification cost"), "bound_with_verify", "dash")):
         ys = [getattr(spec[k], key) for k in ks]
         fig.add_trace(go.Scatter(x=xs, y=ys if len(ks) > 1 else ys * 2, name=_(name), mode="lines",
-                                 line=dict(color=COLORS["target"], dash=dash)))
+                                 line=dict(color=COLORS.target, dash=dash)))
     if all(spec[k].predicted_run for k in ks):
         ys = [spec[k].predicted_run for k in ks]
         fig.add_trace(go.Scatter(x=xs, y=ys if len(ks) > 1 else ys * 2, mode="lines",
                                  name=_("whole runs predicted from what they paid"),
-                                 line=dict(color=COLORS["draft"], width=3)))
-    styles = {RowKind.SPEC: (COLORS["bonus"], "solid"), RowKind.ASSISTED_K: (COLORS["draft"], "solid"),
-              RowKind.SPEC_DEFAULTS: (COLORS["bonus"], "dot"), RowKind.ASSISTED_DEFAULTS: (COLORS["discarded"], "dot")}
+                                 line=dict(color=COLORS.draft, width=3)))
+    styles = {RowKind.SPEC: (COLORS.bonus, "solid"), RowKind.ASSISTED_K: (COLORS.draft, "solid"),
+              RowKind.SPEC_DEFAULTS: (COLORS.bonus, "dot"), RowKind.ASSISTED_DEFAULTS: (COLORS.discarded, "dot")}
     for kind, (color, dash) in styles.items():
         by_k = {s.k: s.row(kind) for s in settings if s.row(kind) is not None}
         if by_k:                        # a bench may leave rows out (no library counterpart)
@@ -139,7 +139,7 @@ def bench_figure(bench: Bench, temperature: float) -> go.Figure:
             fig.add_trace(go.Scatter(x=ks, y=own, name=bench_row(kind.value),
                                      mode="lines+markers", marker=dict(size=10, color=color),
                                      line=dict(color=color, dash=dash)))
-    fig.add_hline(y=1.0, line_dash="dot", line_color=COLORS["rejected"])
+    fig.add_hline(y=1.0, line_dash="dot", line_color=COLORS.rejected)
     fig.update_xaxes(dtick=1)                                                  # k is a whole number
     return _layout(fig, _("Speedup over this engine's autoregressive decoding, T = {t}").format(t=temperature),
                    height=380, xaxis_title=_("k"), yaxis_title=_("speedup ×"))
@@ -152,7 +152,7 @@ def _labelled_bars(names: list[str], values: list[float], colors: list[str], tit
     fig = go.Figure([go.Bar(x=names, y=values, marker_color=colors, text=[f"{v:.2f}" for v in values],
                             textposition="auto", cliponaxis=False)])
     if break_even:
-        fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"], layer="below",
+        fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected, layer="below",
                       annotation_text=_("break-even"), annotation_position="right")   # in the margin
     fig.update_yaxes(range=[0, max(values + [1.0 if break_even else 0.0]) * 1.15 or 1])
     _layout(fig, title, height=340, **kw)
@@ -162,7 +162,7 @@ def _labelled_bars(names: list[str], values: list[float], colors: list[str], tit
 def tradeoff_figure(points, y: str, title: str) -> go.Figure:
     """One bar per draft of the trade-off: the quantity `y` (a field of its points)."""
     best = max(points, key=lambda p: p.speedup).draft
-    colors = [COLORS["bonus"] if p.draft == best else COLORS["draft"] for p in points]
+    colors = [COLORS.bonus if p.draft == best else COLORS.draft for p in points]
     names = [drafter_name(p.draft.split("/", 1)[-1]) + (" ★" if p.draft == best else "") +
              f" (c = {p.c:.2f})" for p in points]
     return _labelled_bars(names, [getattr(p, y) for p in points], colors, title, y == "speedup",
@@ -173,9 +173,9 @@ def temperature_figure(points) -> go.Figure:
     ts = [p.temperature for p in points]
     fig = go.Figure([
         go.Scatter(x=ts, y=[p.acceptance_rate for p in points], name=_("acceptance rate"),
-                   mode="lines+markers", marker_color=COLORS["accepted"]),
+                   mode="lines+markers", marker_color=COLORS.accepted),
         go.Scatter(x=ts, y=[p.alpha for p in points], name=_("α̂ = mean β"), mode="lines+markers",
-                   marker_color=COLORS["overlap"], line=dict(dash="dot"))])
+                   marker_color=COLORS.overlap, line=dict(dash="dot"))])
     return _layout(fig, _("Acceptance against temperature"), height=340, xaxis_title=_("temperature"),
                    yaxis=dict(range=[0, 1.02], title=_("rate")))
 
@@ -187,10 +187,10 @@ def kind_figure(points) -> go.Figure:
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=(_("acceptance rate"), _("speedup ×")))
     fig.add_trace(go.Bar(name=_("acceptance rate"), x=kinds, y=[p.acceptance_rate or 0 for p in points],
-                         marker_color=COLORS["accepted"]), row=1, col=1)
+                         marker_color=COLORS.accepted), row=1, col=1)
     fig.add_trace(go.Bar(name=_("speedup ×"), x=kinds, y=[p.speedup for p in points],
-                         marker_color=COLORS["bonus"]), row=1, col=2)
-    fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS["rejected"], layer="below", row=1, col=2)
+                         marker_color=COLORS.bonus), row=1, col=2)
+    fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected, layer="below", row=1, col=2)
     fig.update_yaxes(range=[0, 1.02], row=1, col=1)
     fig.update_layout(showlegend=False)
     return _layout(fig, _("Acceptance and speedup by kind"), height=340)
@@ -206,7 +206,7 @@ def per_position_by_kind_figure(points) -> go.Figure:
 def drafters_figure(points, y: str, title: str) -> go.Figure:
     """One bar per drafter: the quantity `y` (a field of its points)."""
     best = max(points, key=lambda p: getattr(p, y) or 0).drafter
-    colors = [COLORS["bonus"] if p.drafter == best else COLORS["draft"] for p in points]
+    colors = [COLORS.bonus if p.drafter == best else COLORS.draft for p in points]
     return _labelled_bars([drafter_name(p.drafter) for p in points], [getattr(p, y) or 0 for p in points], colors,
                           title, y == "speedup")
 
@@ -215,8 +215,8 @@ def batch_figure(rows, y: str, title: str, y_title: str) -> go.Figure:
     """A quantity against batch size, autoregressive vs speculative (with the repeats' range
     for tokens/s)."""
     fig = go.Figure()
-    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS["target"], _("autoregressive")),
-                              (Mode.SPECULATIVE, COLORS["draft"], _("speculative"))):
+    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS.target, _("autoregressive")),
+                              (Mode.SPECULATIVE, COLORS.draft, _("speculative"))):
         mine = [r for r in rows if r.mode == mode]
         err = None
         if y == "tokens_per_s":
@@ -232,8 +232,8 @@ def batch_figure(rows, y: str, title: str, y_title: str) -> go.Figure:
 def pass_price_figure(rows) -> go.Figure:
     """The target pass's price against the tokens it fed (batch × pending + drafts)."""
     fig = go.Figure()
-    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS["target"], _("autoregressive")),
-                              (Mode.SPECULATIVE, COLORS["draft"], _("speculative"))):
+    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS.target, _("autoregressive")),
+                              (Mode.SPECULATIVE, COLORS.draft, _("speculative"))):
         mine = [r for r in rows if r.mode == mode]
         fig.add_trace(go.Scatter(x=[r.pass_rows for r in mine], y=[r.pass_ms for r in mine],
                                  text=[f"B = {r.batch}" for r in mine], mode="lines+markers+text",
@@ -254,11 +254,11 @@ def timeline_figure(result: Timeline) -> go.Figure:
     for i, s in enumerate(result.served):
         label = _("request {n}").format(n=i + 1)
         fig.add_trace(go.Scatter(x=[s.arrival, s.admitted], y=[label, label], mode="lines",
-                                 line=dict(dash="dot", color=COLORS["discarded"]), showlegend=i == 0,
+                                 line=dict(dash="dot", color=COLORS.discarded), showlegend=i == 0,
                                  name=_("waiting for a place in the batch")))
         ends = [t.end for t in result.ticks if i in t.requests]
         fig.add_trace(go.Scatter(x=[s.admitted, *ends], y=[label] * (len(ends) + 1), mode="lines+markers",
-                                 marker=dict(size=5), line=dict(color=COLORS["draft"]), showlegend=i == 0,
+                                 marker=dict(size=5), line=dict(color=COLORS.draft), showlegend=i == 0,
                                  name=_("in the batch (a mark per round)")))
     return _layout(fig, _("Requests join the batch at a round boundary and leave when they stop"),
                    height=60 + 28 * len(result.served), xaxis_title=_("seconds since the server started"),

@@ -11,7 +11,7 @@ from specdec.wording import _
 from ui.figures.rounds import COLORS, _layout
 from ui.lessons.many_words import metric_name
 
-ARM_COLORS = (COLORS["bonus"], COLORS["correction"])
+ARM_COLORS = (COLORS.bonus, COLORS.correction)
 
 
 def _box(name: str, xs: list[float], color: str, legend: bool) -> list:
@@ -36,7 +36,7 @@ def many_figure(result: Comparison, mine: PromptRun | None = None) -> go.Figure:
         x = getattr(mine, metric) if mine else None
         if x is not None:
             fig.add_trace(go.Scatter(x=[names[0]], y=[x], mode="markers", name=_("your run"),
-                                     marker=dict(symbol="star", size=16, color=COLORS["rejected"],
+                                     marker=dict(symbol="star", size=16, color=COLORS.rejected,
                                                  line=dict(width=1, color="white")),
                                      showlegend=col == 1, legendgroup="mine"), row=1, col=col)
     return _layout(fig, _("{n} prompts, each run under both settings (box: middle half; whiskers: "

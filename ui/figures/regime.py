@@ -12,9 +12,9 @@ def price_figure(measured: dict[int, float], roof: dict[int, float]) -> go.Figur
     widths = sorted(measured)
     fig = go.Figure([
         go.Scatter(name=_("measured here"), x=widths, y=[measured[m] for m in widths], mode="lines+markers",
-                   line={"color": COLORS["target"]}),
+                   line={"color": COLORS.target}),
         go.Scatter(name=_("roofline (lower bound)"), x=widths, y=[roof[m] for m in widths], mode="lines",
-                   line={"color": COLORS["draft"], "dash": "dash"}),
+                   line={"color": COLORS.draft, "dash": "dash"}),
         go.Scatter(name=_("free pass (Theorem 3.8)"), x=widths, y=[1.0] * len(widths), mode="lines",
                    line={"color": "grey", "dash": "dot"})])
     fig.update_xaxes(dtick=1)
@@ -22,11 +22,12 @@ def price_figure(measured: dict[int, float], roof: dict[int, float]) -> go.Figur
                    xaxis_title=_("tokens in the pass (M = k + 1)"), yaxis_title=_("v(M), steps"))
 
 
-def calculator_figure(rows: list[dict]) -> go.Figure:
-    ks = [r["k"] for r in rows]
+def calculator_figure(rows) -> go.Figure:
+    """Per k (elsewhere.Forecast): the speedup a machine's roofline leaves."""
+    ks = [r.k for r in rows]
     fig = go.Figure([
-        go.Scatter(name=_("expected speedup"), x=ks, y=[r["speedup"] for r in rows], mode="lines+markers",
-                   line={"color": COLORS["bonus"]}),
+        go.Scatter(name=_("expected speedup"), x=ks, y=[r.speedup for r in rows], mode="lines+markers",
+                   line={"color": COLORS.bonus}),
         go.Scatter(name=_("break-even"), x=ks, y=[1.0] * len(ks), mode="lines",
                    line={"color": "grey", "dash": "dot"})])
     fig.update_xaxes(dtick=1)
@@ -34,14 +35,14 @@ def calculator_figure(rows: list[dict]) -> go.Figure:
                    yaxis_title=_("speedup (×)"))
 
 
-def gpu_figure(rows: list[dict]) -> go.Figure:
-    """v(k + 1) measured on a GPU beside the datacenter GPU's roofline, per k."""
-    widths = [r["k"] + 1 for r in rows]
+def gpu_figure(rows) -> go.Figure:
+    """v(k + 1) measured on a GPU beside the datacenter GPU's roofline, per k (regime.OnAGpu)."""
+    widths = [r.k + 1 for r in rows]
     fig = go.Figure([
-        go.Scatter(name=_("measured on a GPU"), x=widths, y=[r["v_measured"] for r in rows], mode="lines+markers",
-                   line={"color": COLORS["target"]}),
-        go.Scatter(name=_("roofline, datacenter GPU (published figures)"), x=widths, y=[r["v"] for r in rows],
-                   mode="lines", line={"color": COLORS["draft"], "dash": "dash"}),
+        go.Scatter(name=_("measured on a GPU"), x=widths, y=[r.v_measured for r in rows], mode="lines+markers",
+                   line={"color": COLORS.target}),
+        go.Scatter(name=_("roofline, datacenter GPU (published figures)"), x=widths, y=[r.v for r in rows],
+                   mode="lines", line={"color": COLORS.draft, "dash": "dash"}),
         go.Scatter(name=_("free pass (Theorem 3.8)"), x=widths, y=[1.0] * len(widths), mode="lines",
                    line={"color": "grey", "dash": "dot"})])
     fig.update_xaxes(dtick=1)

@@ -5,6 +5,7 @@ token id to its display text (a tokenizer live, or a run's stored vocabulary).
 """
 from __future__ import annotations
 
+from dataclasses import dataclass, fields
 from typing import Callable
 
 import plotly.graph_objects as go
@@ -14,18 +15,28 @@ from specdec.rules.sampling import NEAR_TIE
 from specdec.trace.run import Dist, Position, Round
 from specdec.wording import _
 
-COLORS = {
-    "target": "#475569",      # p, the target's distribution (slate)
-    "draft": "#a855f7",       # q, the draft's distribution (purple)
-    "overlap": "#16a34a",     # min(p, q): the mass a draft keeps (green)
-    "accepted": "#16a34a",
-    "rejected": "#dc2626",
-    "discarded": "#9ca3af",
-    "correction": "#ea580c",  # drawn from the residual (orange)
-    "bonus": "#2563eb",       # drawn from p_{k+1} (blue)
-    "target-step": "#475569",
-    "prompt": "#6b7280",
-}
+
+@dataclass(frozen=True)
+class Palette:
+    """One colour per meaning, on every chart and page."""
+    target: str = "#475569"      # p, the target's distribution (slate)
+    draft: str = "#a855f7"       # q, the draft's distribution (purple)
+    overlap: str = "#16a34a"     # min(p, q): the mass a draft keeps (green)
+    accepted: str = "#16a34a"
+    rejected: str = "#dc2626"
+    discarded: str = "#9ca3af"
+    correction: str = "#ea580c"  # drawn from the residual (orange)
+    bonus: str = "#2563eb"       # drawn from p_{k+1} (blue)
+    prompt: str = "#6b7280"
+
+    def of(self, kind: str, default: str | None = None) -> str:
+        """The colour of a verdict or a final token's kind (its value names the field); `default`
+        (the target's) for a kind without one."""
+        return getattr(self, kind) if kind in _NAMES else default or self.target
+
+
+_NAMES = {f.name for f in fields(Palette)}
+COLORS = Palette()
 Label = Callable[[int], str]
 TOP = 12
 
@@ -87,12 +98,12 @@ def pq_figure(pos: Position, label: Label) -> go.Figure:
     p = [pos.target.prob(t) for t in ids]
     q = [pos.draft.prob(t) for t in ids]
     fig = go.Figure([
-        go.Bar(name=_("q (draft)"), x=names, y=q, marker_color=COLORS["draft"], opacity=0.55),
-        go.Bar(name=_("p (target)"), x=names, y=p, marker_color=COLORS["target"], opacity=0.55),
+        go.Bar(name=_("q (draft)"), x=names, y=q, marker_color=COLORS.draft, opacity=0.55),
+        go.Bar(name=_("p (target)"), x=names, y=p, marker_color=COLORS.target, opacity=0.55),
         go.Bar(name=_("min(p, q)"), x=names, y=[min(a, b) for a, b in zip(p, q)], width=0.3,
-               marker_color=COLORS["overlap"])])
+               marker_color=COLORS.overlap)])
     fig.add_annotation(text=f"β = Σ min(p, q) = {pos.beta:.3f}", x=0.99, y=0.95, xref="paper",
-                       yref="paper", showarrow=False, font=dict(size=14, color=COLORS["overlap"]))
+                       yref="paper", showarrow=False, font=dict(size=14, color=COLORS.overlap))
     return _layout(fig, _("Position {i}: drafted {token} ◀").format(i=pos.i, token=quote(pos.text)),
                    barmode="overlay",
                    yaxis_title=_("probability"))
@@ -101,7 +112,7 @@ def pq_figure(pos: Position, label: Label) -> go.Figure:
 def ratio_figure(rnd: Round) -> go.Figure:
     """u against min(1, p/q) per position: accepted where the dot sits below the bar top."""
     xs = [f"{p.i}: {show(p.text)}" for p in rnd.positions]
-    colors = [COLORS[p.verdict] for p in rnd.positions]
+    colors = [COLORS.of(p.verdict) for p in rnd.positions]
     fig = go.Figure([go.Bar(name=_("min(1, p/q)"), x=xs, y=[p.ratio for p in rnd.positions],
                             marker_color=colors, opacity=0.45)])
     drawn = [p for p in rnd.positions if p.u is not None]
@@ -128,13 +139,13 @@ def source_figure(rnd: Round, label: Label) -> go.Figure:
     traces = []
     if rejected is not None and rejected.target is not None:
         traces += [go.Bar(name=_("p (target)"), x=names, y=[rejected.target.prob(t) for t in ids],
-                          marker_color=COLORS["target"], opacity=0.35),
+                          marker_color=COLORS.target, opacity=0.35),
                    go.Bar(name=_("q (draft)"), x=names, y=[rejected.draft.prob(t) for t in ids],
-                          marker_color=COLORS["draft"], opacity=0.35)]
+                          marker_color=COLORS.draft, opacity=0.35)]
     name = {"correction": _("residual norm(max(0, p − q))"), "bonus": _("p_{k+1} (target)"),
             "target": _("p (target)")}[kind]
     traces.append(go.Bar(name=name, x=names, y=[final.source.prob(t) for t in ids],
-                         marker_color=COLORS.get(kind, COLORS["target"])))
+                         marker_color=COLORS.of(kind, COLORS.target)))
     title = {"correction": _("Resampled {token} from the residual").format(token=quote(final.text)),
              "bonus": _("All drafts accepted: bonus {token} from p_(k+1)").format(token=quote(final.text)),
              "target": _("No draft: {token} sampled from p").format(token=quote(final.text))}[kind]
@@ -145,8 +156,8 @@ def greedy_figure(pos: Position, label: Label) -> go.Figure:
     """Greedy mode: the target's top tokens, its argmax, and the drafted token."""
     ids = top_ids([pos.target], 8)
     best = ids[0]
-    colors = [COLORS["accepted"] if t == pos.token == best else COLORS["rejected"] if t == pos.token
-              else COLORS["target"] for t in ids]
+    colors = [COLORS.accepted if t == pos.token == best else COLORS.rejected if t == pos.token
+              else COLORS.target for t in ids]
     names = [show(label(t)) + (" (argmax)" if t == best else "") + (" ◀" if t == pos.token else "")
              for t in ids]
     fig = go.Figure([go.Bar(x=names, y=[pos.target.prob(t) for t in ids], marker_color=colors,
@@ -162,7 +173,7 @@ def greedy_source_figure(rnd: Round, label: Label) -> go.Figure:
     if final.token not in ids:
         ids.append(final.token)
     names = [show(label(t)) + (" ◀" if t == final.token else "") for t in ids]
-    colors = [COLORS.get(final.kind, COLORS["target"]) if t == final.token else COLORS["target"]
+    colors = [COLORS.of(final.kind, COLORS.target) if t == final.token else COLORS.target
               for t in ids]
     fig = go.Figure([go.Bar(x=names, y=[final.source.prob(t) for t in ids], marker_color=colors,
                             name=_("p (target, T=1 softmax)"))])
@@ -182,14 +193,14 @@ def near_tie(dist: Dist, margin: float = NEAR_TIE) -> float | None:
 
 def per_position_figure(per_position: tuple[float, ...]) -> go.Figure:
     xs = [f"{i + 1}" for i in range(len(per_position))]
-    fig = go.Figure([go.Bar(x=xs, y=list(per_position), marker_color=COLORS["accepted"])])
+    fig = go.Figure([go.Bar(x=xs, y=list(per_position), marker_color=COLORS.accepted)])
     return _layout(fig, _("Acceptance rate by draft position"), height=300,
                    xaxis_title=_("draft position i"), yaxis=dict(range=[0, 1.05], title=_("accepted")))
 
 
 def histogram_figure(histogram: tuple[int, ...]) -> go.Figure:
     fig = go.Figure([go.Bar(x=[str(j) for j in range(len(histogram))], y=list(histogram),
-                            marker_color=COLORS["target"])])
+                            marker_color=COLORS.target)])
     return _layout(fig, _("Rounds that accepted exactly j drafts"), height=300,
                    xaxis_title=_("accepted drafts j"), yaxis_title=_("rounds"))
 
@@ -199,12 +210,12 @@ def timeline_figure(rounds: list[Round], selected: int | None = None) -> go.Figu
     entry per colour). Rejected drafts emit nothing, so they are not stacked here."""
     xs = [r.index + 1 for r in rounds]
     kept = [min(r.n_accepted, len(r.emitted)) for r in rounds]
-    traces = [go.Bar(name=_("accepted draft"), x=xs, y=kept, marker_color=COLORS["accepted"])]
+    traces = [go.Bar(name=_("accepted draft"), x=xs, y=kept, marker_color=COLORS.accepted)]
     for kind, name in (("correction", _("correction (residual)")), ("bonus", _("bonus (p_k+1)")),
                        ("target", _("target token (no draft)"))):
         ys = [1 if r.final.kind == kind and len(r.emitted) > r.n_accepted else 0 for r in rounds]
         if any(ys):
-            traces.append(go.Bar(name=name, x=xs, y=ys, marker_color=COLORS.get(kind, COLORS["target"])))
+            traces.append(go.Bar(name=name, x=xs, y=ys, marker_color=COLORS.of(kind, COLORS.target)))
     fig = go.Figure(traces)
     if selected is not None:
         fig.add_vline(x=selected + 1, line_dash="dot", line_color="black")
@@ -226,14 +237,14 @@ def cache_figure(rnd: Round, why: dict[str, str] | None = None) -> go.Figure:
                       **style)
     lag = max(0, c.target_after - c.draft_after) if "lag" in why else 0    # no lag: a cacheless drafter
     fig = go.Figure([
-        bar(_("kept"), models[0], 0, c.target_after, COLORS["accepted"], why.get("target", "")),
-        bar(_("cropped"), models[0], c.target_after, c.target_cropped, COLORS["rejected"], why.get("target", "")),
-        bar(_("kept"), models[1], 0, c.draft_after, COLORS["accepted"], why.get("draft", ""), showlegend=False),
-        bar(_("cropped"), models[1], c.draft_after, c.draft_cropped, COLORS["rejected"], why.get("draft", ""),
+        bar(_("kept"), models[0], 0, c.target_after, COLORS.accepted, why.get("target", "")),
+        bar(_("cropped"), models[0], c.target_after, c.target_cropped, COLORS.rejected, why.get("target", "")),
+        bar(_("kept"), models[1], 0, c.draft_after, COLORS.accepted, why.get("draft", ""), showlegend=False),
+        bar(_("cropped"), models[1], c.draft_after, c.draft_cropped, COLORS.rejected, why.get("draft", ""),
             showlegend=False),
         bar(_("not read by the draft yet"), models[1], c.draft_after, lag, "#f59e0b",
             why.get("lag", ""), width=0.35, marker_pattern_shape="/")])
-    fig.add_vline(x=rnd.prefix_len, line_dash="dash", line_color=COLORS["prompt"],
+    fig.add_vline(x=rnd.prefix_len, line_dash="dash", line_color=COLORS.prompt,
                   annotation_text=_("before this round"), annotation_position="top")
     start = max(0, min(rnd.prefix_len, c.draft_after if "lag" in why else rnd.prefix_len) - 8)
     fig.update_yaxes(autorange="reversed")                     # the target on top

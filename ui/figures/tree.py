@@ -9,8 +9,8 @@ from specdec.trace.run import Dist, Final, Tree
 from specdec.wording import _
 from ui.figures.rounds import COLORS, TOP, Label, prob, show
 
-VERDICT_COLORS = {"accepted": COLORS["accepted"], "rejected": COLORS["rejected"],
-                  "untried": COLORS["discarded"]}
+VERDICT_COLORS = {"accepted": COLORS.accepted, "rejected": COLORS.rejected,
+                  "untried": COLORS.discarded}
 
 
 def layout_rows(tree: Tree) -> dict[int, float]:
@@ -38,7 +38,7 @@ def tree_figure(tree: Tree, final: Final, label: Label) -> go.Figure:
         on_path = i in path
         fig.add_trace(go.Scatter(x=[tree.depth(n.parent), tree.depth(i)], y=[rows[n.parent], rows[i]],
                                  mode="lines", hoverinfo="skip", showlegend=False,
-                                 line=dict(color=COLORS["accepted"] if on_path else "#cbd5e1",
+                                 line=dict(color=COLORS.accepted if on_path else "#cbd5e1",
                                            width=4 if on_path else 1.5)))
     for verdict, colour in VERDICT_COLORS.items():
         ids = [i for i, n in enumerate(tree.nodes) if n.verdict == verdict]
@@ -52,10 +52,10 @@ def tree_figure(tree: Tree, final: Final, label: Label) -> go.Figure:
         x=[tree.depth(last) + 1], y=[rows[last]], mode="markers+text",
         name=_("final ({kind})").format(kind=_(final.kind)),
         text=[show(final.text, 10)], textposition="top center",
-        marker=dict(size=18, symbol="diamond", color=COLORS.get(final.kind, COLORS["bonus"]))))
+        marker=dict(size=18, symbol="diamond", color=COLORS.of(final.kind, COLORS.bonus))))
     fig.add_trace(go.Scatter(x=[0], y=[rows[-1]], mode="markers+text", name=_("root (last token)"),
                              text=[_("root")], textposition="top center",
-                             marker=dict(size=16, color=COLORS["prompt"])))
+                             marker=dict(size=16, color=COLORS.prompt)))
     fig.update_layout(height=120 + 40 * max(1, len([r for r in rows.values()])) // 2,
                       xaxis=dict(title=_("depth"), dtick=1), yaxis=dict(visible=False),
                       margin=dict(l=10, r=10, t=30, b=10), legend=dict(orientation="h"))
@@ -77,7 +77,7 @@ def mask_figure(tree: Tree, label: Label) -> go.Figure:
     mask = tree_mask(1, 1, draft).int().tolist()               # (1 + N, 2 + N)
     names = [_("prefix"), _("root")] + [f"{i}:{show(label(n.token), 8)}" for i, n in enumerate(tree.nodes)]
     fig = go.Figure(go.Heatmap(z=mask, x=names, y=names[1:], showscale=False, xgap=1, ygap=1,
-                               colorscale=[[0, "#f1f5f9"], [1, COLORS["target"]]],
+                               colorscale=[[0, "#f1f5f9"], [1, COLORS.target]],
                                hovertemplate=_("%{y} sees %{x}: %{z}") + "<extra></extra>"))
     fig.update_layout(height=160 + 22 * len(tree.nodes), yaxis=dict(autorange="reversed"),
                       xaxis=dict(tickangle=-45), margin=dict(l=10, r=10, t=10, b=10))
@@ -106,7 +106,7 @@ def sibling_figure(tree: Tree, dist: Dist, tried: int | None, label: Label) -> g
     if tried is not None and tree.nodes[tried].token not in [t for t, _ in top]:
         top.append((tree.nodes[tried].token, dist.prob(tree.nodes[tried].token)))
     token = tree.nodes[tried].token if tried is not None else None
-    colours = [COLORS["draft"] if t == token else COLORS["target"] for t, _ in top]
+    colours = [COLORS.draft if t == token else COLORS.target for t, _ in top]
     fig = go.Figure(go.Bar(x=[show(label(t)) for t, _ in top], y=[v for _, v in top],
                            marker_color=colours, name=_("p now"),
                            hovertemplate="%{x}: %{y:.3g}<extra></extra>"))

@@ -2,14 +2,15 @@
 prices, and the same calculator for other machines and model sizes (specdec/bench/roofline.py)."""
 from __future__ import annotations
 
-import json
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
 
 from specdec import defaults
 from specdec.bench import roofline
 from specdec.bench.machine import Profile
+from specdec.bench.pass_prices import PassPrices
 from specdec.bench.points import Sweep
+from specdec.records import codec
 from specdec.records.provenance import Provenance
 from specdec.trace.theory import expected_tokens, speedup_with_verify
 from ui.lessons import shipped
@@ -68,26 +69,32 @@ def calculator(machine: roofline.Machine, params_b: float, fmt: str, alpha: floa
 GPU = Path(__file__).resolve().parents[2] / "assets" / "bench" / "gpu-pass-cost.json"
 
 
-def gpu_measured(path: Path = GPU) -> dict | None:
-    """scripts/gpu_pass_cost.py's measurement, where one was taken and shipped (None: none, or
-    a file without the fields the page reads)."""
+def gpu_measured(path: Path = GPU) -> PassPrices | None:
+    """scripts/gpu_pass_cost.py's measurement, where one was taken and shipped (None: none, a
+    file this version does not read, or one without a pass for every k the page prices)."""
     try:
-        saved = json.loads(path.read_text())
-        v = {int(m): float(x) for m, x in saved["v"].items()}
-        c = {str(name): float(x) for name, x in saved["c"].items()}
-        device, dtype, date = str(saved["device"]), str(saved["dtype"]), str(saved["date"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        found = codec.from_json(PassPrices, path.read_bytes(), path.name)
+    except (OSError, codec.RecordFileError):
         return None
-    if not c or not all(m + 1 in v for m in defaults.K_SWEEP):
+    if not found.c or not all(found.price(k + 1) for k in defaults.K_SWEEP):
         return None
-    return {"device": device, "dtype": dtype, "date": date, "v": v, "c": c}
+    return found
 
 
-def gpu_beside_roofline(measured: dict, alpha: float, c: float) -> list[dict]:
+@dataclass(frozen=True)
+class OnAGpu:
+    """A k priced by the datacenter GPU's roofline beside the price a GPU measured."""
+    k: int
+    v: float                   # the roofline's (k + 1)-token pass
+    v_measured: float
+    speedup: float             # Theorem 3.8 at each price
+    speedup_measured: float
+
+
+def gpu_beside_roofline(measured: PassPrices, alpha: float, c: float) -> list[OnAGpu]:
     """Per k: the datacenter GPU's roofline price v(k + 1) for the 135M target in bf16 and the
     price measured on a GPU, with the speedup each leaves at the shipped α and `c`."""
     h100 = next(m for m in roofline.PUBLISHED if "H100" in m.name)
-    predicted = calculator(h100, 0.135, "bf16", alpha, c)
-    return [{**asdict(row), "v_measured": measured["v"][row.k + 1],
-             "speedup_measured": speedup_with_verify(alpha, row.k, c, measured["v"][row.k + 1])}
-            for row in predicted]
+    return [OnAGpu(p.k, p.v, measured.price(p.k + 1), p.speedup,
+                   speedup_with_verify(alpha, p.k, c, measured.price(p.k + 1)))
+            for p in calculator(h100, 0.135, "bf16", alpha, c)]
