@@ -91,9 +91,10 @@ if pair is not None and found and found[1] == signature():
 st.divider()
 st.subheader(_("A cheap proposer and an expensive approver"))
 st.write(_("What you just did is the whole trick: something cheap guesses, something careful checks "
-           "many guesses at once and keeps the longest part it agrees with. The same shape turns up "
-           "well beyond language models. A search engine lets a fast first stage pull a few hundred "
-           "candidates and a slower ranking model order only those; an agent lets a quick rule "
-           "propose the next action and calls a large model only to approve or correct it. The speed "
-           "depends on how often the cheap step is right — here, how predictable the next tokens are.")
-         + " " + beyond.careful_step_words(*careful_result()))
+           "many guesses at once and keeps the longest part it agrees with. The speed depends on how often "
+           "the cheap step is right — here, how predictable the next tokens are."))
+with st.expander(_("The same shape in search and in agents")):
+    st.write(_("The same shape turns up well beyond language models. A search engine lets a fast first stage "
+               "pull a few hundred candidates and a slower ranking model order only those; an agent lets a "
+               "quick rule propose the next action and calls a large model only to approve or correct it.")
+             + " " + beyond.careful_step_words(*careful_result()))
