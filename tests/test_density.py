@@ -1,0 +1,133 @@
+"""Fewer words (issue 51, deliverable 5): on the lesson pages below, no paragraph that shows
+without opening an expander runs past three lines in a 1400 px wide browser, in English or in
+Korean. Method and caveats go behind an expander; what stays is a sentence beside a figure.
+
+The bound, measured in headless Chromium at 1400 px (scripts/screenshot.py's browser): the main
+column is 940 px wide beside the open sidebar. With the app's fonts (Source Sans; Noto Sans CJK
+for Hangul) the catalog's long messages average 6.5 px a character in 16 px body text and 5.7 px
+in 14 px captions; a Hangul syllable is about twice an average English character, so a wide
+character counts 2 units. Lines break at words, leaving some room: a line holds about 135 units
+of body text, 130 in an alert box (its padding) and 155 of a caption. Three lines are 405, 390
+and 465 units in the whole column, a column of st.columns its share of that. (At these bounds
+Chromium drew the longest paragraphs it had at three lines: a 341-character caption, two lines
+of 224-character body text; the race's 548-character caption took four.)
+"""
+import re
+import unicodedata
+
+import pytest
+from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1 import element_tree as et
+
+from apptest import app
+
+LINES = 3
+PER_LINE = {"body": 135, "alert": 130, "caption": 155}      # units a line, the whole main column
+
+# page -> the buttons (by key) clicked in turn, so that what a click shows is measured too (the
+# tree check's texts are one function's, measured on Many drafts at once)
+PAGES = {
+    "pages/home.py": ["race_go"],
+    "pages/step_through.py": ["btn_next"],
+    "pages/exact.py": ["exact_go"],
+    "pages/trees.py": ["tree_next", "pass_price_run", "tree_exact_run"],
+    "pages/you_draft.py": ["yd_go"],
+    "pages/beyond.py": [],
+}
+QUICK = {"max_new_tokens": 16, "tree_trials": 1000, "temperature": 0.7}     # short runs, sampled
+
+
+def units(text: str) -> int:
+    """Width in average English characters: East Asian wide characters count two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def plain(markdown: str) -> str:
+    text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", markdown)          # links: their text
+    return re.sub(r"[*_`]", "", text).strip()
+
+
+def paragraphs(markdown: str) -> list[str]:
+    """A markdown text's paragraphs and list items as shown (tables and headings left out)."""
+    found: list[list[str]] = []
+    for block in re.split(r"\n\s*\n", markdown):
+        for line in block.splitlines():
+            line = line.strip()
+            if not line or line.startswith(("|", "#")):
+                continue
+            item = re.match(r"^([-*+]|\d+\.)\s+", line)
+            if item or not found or found[-1] is None:
+                found.append([line[item.end():] if item else line])
+            else:
+                found[-1].append(line)
+        found.append(None)
+    return [plain(" ".join(p)) for p in found if p]
+
+
+def kind(element) -> str | None:
+    if isinstance(element, et.Caption):
+        return "caption"
+    if isinstance(element, et.AlertBase):
+        return "alert"
+    return "body" if isinstance(element, et.Markdown) else None
+
+
+def visible(node, share: float = 1.0):
+    """(text, kind, share of the column's width) of every text element shown without a click:
+    closed expanders are skipped, an open one (expanded=True) counts."""
+    if isinstance(node, et.Expander) and not node.proto.expanded:
+        return
+    kids = list(getattr(node, "children", {}).values())
+    weights = sum(k.weight for k in kids if isinstance(k, et.Column)) or 1
+    for k in kids:
+        part = share * (k.weight / weights if isinstance(k, et.Column) else 1)
+        if kind(k):
+            yield k.value, kind(k), part
+        elif isinstance(k, et.Block):
+            yield from visible(k, part)
+
+
+def too_long(at) -> list[tuple[int, int, str]]:
+    """(units, bound, text) of each visible paragraph over three lines."""
+    over = []
+    for value, what, share in visible(at.main):
+        bound = int(LINES * PER_LINE[what] * share)
+        over += [(units(p), bound, p[:100]) for p in paragraphs(value) if units(p) > bound]
+    return over
+
+
+def test_the_measure_counts_what_shows():
+    assert units("abc") == 3 and units("한국어") == 6
+    assert paragraphs("**One** `x`.\n\n- first\n  goes on\n- second\n\n| a | b |\n|---|---|") == \
+        ["One x.", "first goes on", "second"]
+
+
+def test_closed_expanders_are_left_out_and_a_column_narrows_the_bound():
+    at = AppTest.from_string(SAMPLE).run()
+    assert [(what, share) for _, what, share in visible(at.main)] == \
+        [("body", 1.0), ("body", 1.0), ("caption", 0.25)]
+    # 300 "a"s and their spaces: 599 units > 405; 80 "c"s: 159 > 3 × 155 / 4 = 116; 60 "d"s: 119 < 405
+    assert [n for n, _, _ in too_long(at)] == [599, 159]
+
+
+SAMPLE = """
+import streamlit as st
+st.markdown("a " * 300)
+with st.expander("closed"):
+    st.caption("b " * 300)
+with st.expander("open", expanded=True):
+    st.write("d " * 60)
+left, right = st.columns([1, 3])
+left.caption("c " * 80)
+"""
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("page", list(PAGES))
+def test_no_visible_paragraph_runs_past_three_lines(tiny_dirs, page, lang):
+    at = app(tiny_dirs, page=page, lang=lang, **QUICK)
+    for key in PAGES[page]:
+        at.button(key=key).click().run()
+        assert not at.exception, at.exception
+    assert sum(1 for _ in visible(at.main)) >= 3          # the page drew its texts
+    assert not too_long(at)
