@@ -224,12 +224,15 @@ def test_rounds_record_q_on_the_targets_ids(cross):
 def test_the_bench_runs_the_cross_vocabulary_rows_and_transformers_counterpart(cross):
     """`python -m specdec bench --drafter cross-vocab`: the engine's rows draft across
     vocabularies, transformers' assisted rows run its universal assisted generation on a copy of
-    the draft (it prunes its assistant's head at T > 0), and greedy outputs agree across rows."""
+    the draft (it prunes its assistant's head at T > 0), a tree row drafts n-gram matches, and
+    greedy outputs agree across rows."""
     from specdec.bench.runner import bench
     from specdec.cli.terminal import table
     before = [p.clone() for p in cross.draft.parameters()]
-    result = bench(cross, ["ab", "(a é"], [2], [0.0, 1.0], 6, 1, drafting=specdec.Settings(drafter="cross-vocab"))
+    result = bench(cross, ["ab", "(a é"], [2], [0.0, 1.0], 6, 1, trees=(4,),
+                   drafting=specdec.Settings(drafter="cross-vocab"))
     assert result.drafter == "cross-vocab" and result.settings[0].identical is True
+    assert any(r.row.startswith("engine tree") for r in result.settings[0].rows)      # n-gram matches: no tree bridges
     assert "assistant_tokenizer" in table(result)
     spec = next(r for r in result.settings[1].rows if r.row == "engine speculative")
     assert spec.acceptance_rate is not None and spec.acceptance_rate > 0

@@ -166,8 +166,9 @@ TREE_WIDTH = 2
 
 
 def tree_settings(pair, settings: Settings, budget: int) -> Settings:
-    """A tree over the pair's draft model (or n-gram matches when it has none) of depth <= k."""
-    drafter = tree_for(pair.draft is not None).name
+    """A tree over the pair's draft model (or n-gram matches when it has none, or one of another
+    vocabulary: no tree drafts across vocabularies) of depth <= k."""
+    drafter = tree_for(pair.draft is not None and not pair.across_vocab).name
     return replace(settings, drafter=drafter, tree_budget=budget, tree_width=TREE_WIDTH)
 
 
