@@ -22,7 +22,8 @@ from ui.measured import local, measured
 from ui.round_view import chart
 
 shell.page()
-TARGET, DRAFTS, POLICY_DRAFT = family.of(sidebar.active_pair())
+PAIR = sidebar.active_pair()              # once: each call draws the sidebar's words about the target again
+TARGET, DRAFTS, POLICY_DRAFT = family.of(PAIR)
 CHAT = family.chats(TARGET)
 st.title(_("Drafters compared"))
 st.caption(_("Same prompts, same target ({target}): which drafter wins, and on which kind of text?")
@@ -105,7 +106,6 @@ if points:
         kind=kind_name(best_kind), speedup=ngram[best_kind]))
     jobs.csv_button(tables.frame(points), "drafters-compared", "drafters_csv")
 
-PAIR = sidebar.active_pair()
 if PAIR is not None:
     st.divider()
     st.header(_("Try it on many prompts"))

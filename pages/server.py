@@ -44,13 +44,15 @@ def intro() -> None:
                "on the machine that measured them."))
 
 
-def settings_now():
-    return replace(serving.speculative(state.settings(), sidebar.active_pair()), max_new_tokens=MAX_NEW)
+def settings_now(pair):
+    """The sidebar's settings as the server runs them (the pair loaded once: each load draws the sidebar's
+    words about the target again)."""
+    return replace(serving.speculative(state.settings(), pair), max_new_tokens=MAX_NEW)
 
 
 def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     st.header(_("1 · Throughput and latency against batch size"))
-    s = settings_now()
+    s = settings_now(pair)
     key = store.measurement("server_sweep", names, s, texts, chat, state.ran(), sizes=list(defaults.SIZES),
                             repeats=2, workload="same requests at every size")
     result = measured(
@@ -105,7 +107,7 @@ def why(rows, facts) -> None:
 
 def memory(pair, inputs: list) -> None:
     st.header(_("3 · Memory: the KV caches of every request"))
-    s = settings_now()
+    s = settings_now(pair)
     memo = (tuple(st.session_state.get("active_pair") or ()), state.precision(), s.drafter)
     if st.session_state.get("_server_kv", (None,))[0] != memo:      # one short run per pair, not per rerun
         st.session_state["_server_kv"] = (memo, serving.kv_per_token(pair, inputs[0], s))
@@ -124,7 +126,7 @@ def memory(pair, inputs: list) -> None:
 
 def timeline(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     st.header(_("4 · Continuous batching: requests come and go"))
-    s = settings_now()
+    s = settings_now(pair)
     key = store.measurement("server_timeline", names, s, texts, chat, state.ran(), requests=8)
     result = measured(
         "server_timeline", key, lambda pr: serving.timeline(pair, inputs, s, pr), record=Timeline,
@@ -143,7 +145,7 @@ def timeline(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
 
 def prefix(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     st.header(_("5 · Prefix caching: read a shared beginning once"))
-    s = settings_now()
+    s = settings_now(pair)
     key = store.measurement("server_prefix", names, s, texts, chat, state.ran())
     result = measured(
         "server_prefix", key, lambda pr: serving.prefixes(pair, inputs, s, pr), record=PrefixRun,
