@@ -156,13 +156,13 @@ if found is None:
     st.warning(_("No shipped measurement of this lesson matches its labelled questions: measure it with "
                  "`python -m specdec.beyond cascade` (scripts/beyond_ship.py ships it)."))
 else:
-    result, where = found
+    result = found
     langs = beyond.languages(result)
     st.session_state.setdefault("beyond_lang", current() if current() in langs else langs[0])
     lang = st.radio(_("Questions asked in"), langs, format_func=LANGS.get, key=choice("beyond_lang"), horizontal=True)
     st.caption(_("Measured on the held-out questions ({lang}) on {cpu}, {date}, one thread; the judge is the "
                  "target {judge} on {backend}; judge everywhere = the judge over the first stage's top {n} of "
-                 "{size} passages.").format(lang=LANGS[lang], cpu=where.get("cpu", "?"), date=where.get("date", "?"),
+                 "{size} passages.").format(lang=LANGS[lang], cpu=result.provenance.cpu or "?", date=result.provenance.date or "?",
                                              judge=result.judge_format, backend=result.judge_backend,
                                              n=beyond.everywhere(result, lang), size=result.corpus_size))
     if lang == "ko":

@@ -213,7 +213,7 @@ def step_search() -> None:
     if found is None:
         st.caption(_("The page *Beyond tokens* has no shipped measurement on this install."))
         return
-    result, _where = found
+    result = found
     lang = current() if current() in beyond.languages(result) else "en"
     sizes = beyond.pools(result, lang)
     pool = st.select_slider(_("Pool size n"), sizes, value=sizes[0], key="tour_pool")

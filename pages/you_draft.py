@@ -64,8 +64,7 @@ def comparison(results) -> None:
 
 def careful_result() -> tuple:
     """(the shipped Beyond tokens result or None, the session's language)."""
-    found = beyond.shipped_result()
-    return (found[0] if found else None), current()
+    return beyond.shipped_result(), current()
 
 
 def signature() -> tuple:

@@ -25,6 +25,7 @@ from specdec.bench.points import Sweep, TempSweep  # noqa: E402
 from specdec.bench.record import BatchSweep, Bench  # noqa: E402
 from specdec.bench.server import PrefixRun, Timeline  # noqa: E402
 from specdec.bench.where import WhereSet  # noqa: E402
+from specdec.beyond.record import Result  # noqa: E402
 from specdec.records import codec  # noqa: E402
 from specdec.records.codec import SCHEMA  # noqa: E402
 from specdec.records.provenance import clock_for  # noqa: E402
@@ -110,9 +111,15 @@ def plain(data: dict) -> dict:
     return {**data["value"], "provenance": provenance(data, [], None)}
 
 
+def cascade(data: dict) -> dict:
+    """Beyond tokens: its run's own load and judge backend join the provenance (its ms are wall-clock)."""
+    v = data["value"]
+    return {**v, "provenance": {**provenance(data, [v["load"]], "wall"), "backend": v["judge_backend"]}}
+
+
 KINDS = {"ksweep": (Sweep, sweep), "tradeoff": (Sweep, sweep), "temps": (TempSweep, sweep),
          "drafters": (DrafterTable, sweep), "where": (WhereSet, where), "server_sweep": (BatchSweep, batch),
-         "server_timeline": (Timeline, plain), "server_prefix": (PrefixRun, plain)}
+         "server_timeline": (Timeline, plain), "server_prefix": (PrefixRun, plain), "beyond": (Result, cascade)}
 
 
 def convert_result(path: Path) -> None:

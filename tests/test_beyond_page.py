@@ -13,8 +13,8 @@ PAGE = "pages/beyond.py"
 def test_the_shipped_measurement_of_the_current_labels_is_there_and_valid():
     found = beyond.shipped_result()
     assert found is not None, "assets/results/ has no beyond-*.json for these labelled sets"
-    result, where = found
-    assert result.split == "held-out" and where["cpu"]
+    result = found
+    assert result.split == "held-out" and result.provenance.cpu and result.provenance.date
     assert "en" in beyond.languages(result) and result.agent_rows
     for lang in beyond.languages(result):
         zero = beyond.rows(result, lang, gate=0.0)
@@ -40,7 +40,7 @@ def test_the_page_renders_moves_its_sliders_and_answers_a_question(tiny_dirs, la
     at = app(tiny_dirs, page=PAGE, lang=lang)
     assert not at.exception
     assert at.title[0].value == ("Beyond tokens" if lang == "en" else "토큰 너머")
-    result, _where = beyond.shipped_result()
+    result = beyond.shipped_result()
     agents = lang in {r.lang for r in result.agent_rows}
     assert any(k.key == "beyond_k" for k in at.select_slider) == agents
     for key in ("beyond_pool", "beyond_gate") + (("beyond_k",) if agents else ()):

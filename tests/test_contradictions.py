@@ -39,7 +39,7 @@ def test_the_tour_counts_the_requests_whose_text_matched():
 def test_you_are_the_drafter_words_the_careful_step_from_beyond_tokens_numbers(tiny_dirs):
     found = beyond.shipped_result()
     assert found is not None
-    result = found[0]
+    result = found
     cheap, judge = (result.stages[name]["en"]["mrr"] for name in (result.first_stage, "judge-everywhere"))
     text = beyond.careful_step_words(result, "en")
     assert f"{judge:.3f}" in text and f"{cheap:.3f}" in text
@@ -50,7 +50,7 @@ def test_you_are_the_drafter_words_the_careful_step_from_beyond_tokens_numbers(t
 
 
 def test_judge_everywhere_is_one_pool_size_in_every_language():
-    result, _where = beyond.shipped_result()
+    result = beyond.shipped_result()
     sizes = {beyond.everywhere(result, lang) for lang in beyond.languages(result)}
     assert len(sizes) == 1 and result.reference in sizes
     n = sizes.pop()

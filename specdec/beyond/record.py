@@ -1,17 +1,20 @@
 """What a cascade measurement keeps: per query what each stage said (`Outcome`), the table
 computed from them (`Row`: one pool size and gate), and the run around them (`Result`).
-Everything round-trips through JSON; `from_json` checks a file's shape and meaning first
-(files are untrusted, as replay files are: specdec/trace/schema.py), with one `ResultError`
-that says where and what.
+A Result carries where it was measured (records/provenance.py) and round-trips through the one
+JSON form of a measurement (records/codec.py); `Result.decode` checks a file's shape and meaning
+first (files are untrusted, as replay files are: specdec/trace/schema.py), with one
+`ResultError` that says where and what.
 """
 from __future__ import annotations
 
 import dataclasses
-import json
 import math
 from dataclasses import dataclass
 
 from specdec.errors import InputError
+from specdec.records import codec
+from specdec.records.provenance import Provenance
+from specdec.trace import schema
 
 MAX_BYTES = 16 * 2**20
 LANGS = ("en", "ko")
@@ -84,9 +87,16 @@ class Result:
     outcomes: tuple[Outcome, ...]
     agent_rows: tuple[AgentRow, ...] = ()        # the agents part (agents.py); () when not run
     agent_outcomes: tuple[Outcome, ...] = ()
+    provenance: Provenance = Provenance()          # where and how it was measured
 
     def to_json(self) -> str:
-        return json.dumps(dataclasses.asdict(self), ensure_ascii=False)
+        return codec.to_json(self)
+
+    @staticmethod
+    def decode(data: dict, where: str = "result") -> Result:
+        """records/codec.py's hook: the fields checked here (stages, top lists and costs are maps)."""
+        prov = schema.decode(Provenance, data.get("provenance", {}), f"{where}.provenance")
+        return dataclasses.replace(_decode({k: v for k, v in data.items() if k != "provenance"}), provenance=prov)
 
 
 def from_json(raw: str | bytes) -> Result:
@@ -95,9 +105,12 @@ def from_json(raw: str | bytes) -> Result:
         raise ResultError("the file is {mb:.1f} MB; results are at most {limit} MB",
                           mb=len(raw) / 2**20, limit=MAX_BYTES // 2**20)
     try:
-        data = json.loads(raw, parse_constant=_no_constant)
-    except (ValueError, RecursionError) as err:
-        raise ResultError("the file is not valid JSON ({detail})", detail=str(err)[:120]) from None
+        return codec.from_json(Result, raw, "result")
+    except codec.RecordFileError as err:
+        raise ResultError("{detail}", detail=str(err)) from None
+
+
+def _decode(data: dict) -> Result:
     _check(data, Result, "result")
     rows = tuple(Row(**r) for r in data["rows"])
     outcomes, agent_outcomes = _outcomes(data["outcomes"], "outcomes"), _outcomes(data["agent_outcomes"],
@@ -119,10 +132,6 @@ def _outcomes(raw: list, where: str) -> tuple[Outcome, ...]:
     return out
 
 
-def _no_constant(name: str):
-    raise ResultError("the file holds {name}, which is not a number", name=name)
-
-
 SCALARS = {"str": str, "int": int, "float": (int, float), "dict": dict}
 
 
@@ -130,7 +139,7 @@ def _check(data, cls, where: str) -> None:
     """Every field present with its declared type (tuples of records or scalars, dicts, numbers)."""
     if not isinstance(data, dict):
         raise ResultError("{where} must be an object", where=where)
-    fields = {f.name: f.type for f in dataclasses.fields(cls)}
+    fields = {f.name: f.type for f in dataclasses.fields(cls) if f.name != "provenance"}   # decoded apart
     if set(data) != set(fields):
         raise ResultError("{where} has fields {got}, expected {want}", where=where,
                           got=sorted(data), want=sorted(fields))

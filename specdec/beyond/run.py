@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import replace
 from typing import Callable
 
 import torch
@@ -15,6 +16,7 @@ from specdec.beyond import agents, cascade, corpus, dense, queries, stages
 from specdec.beyond.judge import Judge
 from specdec.beyond.record import Outcome, Result
 from specdec.models.kernels import cpu_model
+from specdec.records.provenance import Clock, here
 
 Progress = Callable[[int, int], None]
 
@@ -56,10 +58,10 @@ def tools(router: stages.Stages, judge: Judge, requests: list[agents.Request], l
 
 def result(split: str, first: str, judge: Judge, reference: int, corpus_size: int, outcomes: list[Outcome],
            pools: list[int], gates: list[float], tool_outcomes: list[Outcome], ks: list[int]) -> Result:
-    v = sys.version_info
+    v, load = sys.version_info, round(os.getloadavg()[0] / (os.cpu_count() or 1), 2)
     return Result(
         split, first, judge.fmt, judge.backend.name, reference, corpus_size, f"{v.major}.{v.minor}.{v.micro}",
-        cpu_model(), torch.get_num_threads(), round(os.getloadavg()[0] / (os.cpu_count() or 1), 2),
-        cascade.stage_quality(outcomes),
+        cpu_model(), torch.get_num_threads(), load, cascade.stage_quality(outcomes),
         tuple(cascade.table(outcomes, pools, gates, first)), tuple(outcomes),
-        tuple(agents.rows(tool_outcomes, ks, first)) if tool_outcomes else (), tuple(tool_outcomes))
+        tuple(agents.rows(tool_outcomes, ks, first)) if tool_outcomes else (), tuple(tool_outcomes),
+        replace(here(load=load), backend=judge.backend.name, clock=Clock.WALL))      # its ms are wall-clock

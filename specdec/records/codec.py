@@ -5,9 +5,10 @@ A record is a frozen dataclass; its JSON is its fields plus two of the envelope'
 (SCHEMA, bumped whenever a record changes shape) and `record` (the record's class name). A file
 is untrusted: `from_data` reads it only at this schema and as the record asked for, then checks
 every field's type from the records' hints (trace/schema.py: finite numbers, bounded texts,
-enums by value). Anything else is one `RecordFileError` naming where. Files written at an older
-schema are not read by special cases: scripts/convert_results.py converted the shipped ones
-once, and a kept result of an older schema is measured again.
+enums by value), or through the record's own `decode(data, where)` where its fields hold maps
+the hints cannot type (specdec/beyond/record.py). Anything else is one `RecordFileError` naming
+where. Files written at an older schema are not read by special cases: scripts/convert_results.py
+converted the shipped ones once, and a kept result of an older schema is measured again.
 """
 from __future__ import annotations
 
@@ -45,9 +46,11 @@ def from_data(cls, data, where: str = "file"):
                               "(measure it again)")
     if data.get("record") != cls.__name__:
         raise RecordFileError(f"{where}: a {str(data.get('record'))[:40]!r}, not a {cls.__name__}")
+    body = {k: v for k, v in data.items() if k not in ENVELOPE}
+    decode = getattr(cls, "decode", None)      # a record whose fields the hints cannot type checks itself
     try:
-        return schema.decode(cls, {k: v for k, v in data.items() if k not in ENVELOPE}, where)
-    except schema.TraceError as err:
+        return decode(body, where) if decode else schema.decode(cls, body, where)
+    except InputError as err:                  # trace/schema.py's TraceError, or the record's own error
         raise RecordFileError(str(err)) from None
 
 

@@ -7,10 +7,9 @@ the held-out half and filed by scripts/beyond_ship.py under kind "beyond" (ui/le
 from __future__ import annotations
 
 import hashlib
-import json
 from dataclasses import dataclass, replace
 
-from specdec.beyond import cascade, queries, record
+from specdec.beyond import cascade, queries
 from specdec.beyond.agents import TOOLS
 from specdec.beyond.judge import Judge
 from specdec.beyond.record import Result
@@ -31,16 +30,10 @@ def questions() -> list[queries.Query]:
     return queries.load()
 
 
-def shipped_result() -> tuple[Result, dict] | None:
-    """(result, where it was measured) of the shipped measurement of the current labelled sets."""
-    found = shipped.beyond_value(KIND, key())
-    if found is None:
-        return None
-    value, where = found
-    try:
-        return one_reference(record.from_json(json.dumps(value))), where
-    except record.ResultError:
-        return None
+def shipped_result() -> Result | None:
+    """The shipped measurement of the current labelled sets (its provenance says where it was taken)."""
+    found = shipped.load(KIND, key(), Result)
+    return one_reference(found) if found is not None else None
 
 
 def one_reference(result: Result) -> Result:

@@ -14,14 +14,12 @@ import functools
 import hashlib
 import json
 import os
-import time
 from pathlib import Path
 
 from specdec.bench.measure import TIMING_REVISION
 from specdec.files import atomic
 from specdec.models.names import ASSETS
 from specdec.records import codec
-from specdec.records.provenance import here
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED_DIR = ROOT / "assets" / "results"
@@ -92,27 +90,6 @@ def all_of(kind: str, record) -> list[tuple[dict, object]]:
         if found is not None:
             out.append((key, found))
     return out
-
-
-def beyond_value(kind: str, key: dict) -> tuple[object, dict] | None:
-    """(value, where measured) of a shipped result that is not yet a codec record: Beyond tokens'
-    cascade keeps its own JSON form (specdec/beyond/record.py) and the "measured" block beside it."""
-    try:
-        data = json.loads(path_for(kind, key).read_text())
-        return data["value"], data["measured"]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-def save_beyond(kind: str, key: dict, value: dict, seconds: float) -> Path:
-    """Ship a Beyond tokens cascade (its own JSON form) with where and how long it was measured."""
-    where = here(started=time.perf_counter() - seconds)
-    measured = {"cpu": where.cpu, "cores": where.cores, "threads": where.threads, "date": where.date,
-                "seconds": round(seconds), "torch": where.torch}
-    path = path_for(kind, key)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    atomic.write_text(path, json.dumps({"kind": kind, "key": key, "measured": measured, "value": value}) + "\n")
-    return path
 
 
 def save(kind: str, key: dict, record) -> Path:
