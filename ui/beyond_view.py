@@ -21,13 +21,25 @@ def corpus_stages() -> stages.Stages:
     return stages.Stages(passages, stages.Lexical(texts), dense.Dense(folder), vectors)
 
 
+# pixel widths: all seven columns whole in a 1400 px window (a 940 px main column); each number
+# column as wide as its English header at 14 px and its padding, the two texts share the rest
+WIDTHS = {"judge's rank": 90, "passage": 160, "what it says": 265, "first stage's rank": 115, "BM25 score": 85,
+          "embedding cosine": 128, "judge score": 88}
+
+
 def candidates_table(found: list[Candidate], key: str) -> None:
+    """The judge's order; without embeddings (BM25 alone) their column is left out and what a
+    passage says gets its room."""
+    dense = any(c.dense is not None for c in found)
     rows = [{_("judge's rank"): i + 1, _("passage"): c.title[:60], _("what it says"): c.text[:60].replace("\n", " "),
              _("first stage's rank"): c.first_rank,
              _("BM25 score"): round(c.bm25, 2),
-             _("embedding cosine"): None if c.dense is None else round(c.dense, 3),
+             **({_("embedding cosine"): None if c.dense is None else round(c.dense, 3)} if dense else {}),
              _("judge score"): round(c.judge, 3)} for i, c in enumerate(found)]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key=key)
+    widths = WIDTHS if dense else {**{n: w for n, w in WIDTHS.items() if n != "embedding cosine"},
+                                    "what it says": WIDTHS["what it says"] + WIDTHS["embedding cosine"]}
+    st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key=key,
+                 column_config={_(name): st.column_config.Column(width=w) for name, w in widths.items()})
 
 
 DESIGNS = {"cheap stage only": N_("cheap stage only"), "cascade": N_("cascade (the gate above)"),
