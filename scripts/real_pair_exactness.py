@@ -1,6 +1,7 @@
 """Sampling stays exact on the real pair: chi-square of the first two generated tokens.
 
     .venv/bin/python scripts/real_pair_exactness.py --draft smollm2/draft --runs 600
+    .venv/bin/python scripts/real_pair_exactness.py --draft stdlib/draft-4l --drafter cross-vocab
 
 SmolLM2-135M-Instruct with one of its drafts, a chat prompt, T = 1 and top-k = 3 (so the
 joint law of two tokens has at most 9 cells and a few hundred runs have power): each run
@@ -46,17 +47,18 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--draft", default="smollm2/draft")
     ap.add_argument("--runs", type=int, default=600)
+    ap.add_argument("--drafter", default="model", help="cross-vocab for a draft of another tokenizer")
     ap.add_argument("--prompt", default="Write one sentence about the sea.")
     args = ap.parse_args()
     torch.set_num_threads(1)
     pair = specdec.load_pair("smollm2/target", args.draft)
-    settings = specdec.Settings(k=4, temperature=1.0, top_k=3, max_new_tokens=3)
+    settings = specdec.Settings(k=4, temperature=1.0, top_k=3, max_new_tokens=3, drafter=args.drafter)
     chat = user_turn(args.prompt)
     law = exact_law(pair, encode_prompt(pair, chat)[1], settings.sampling)
     t0 = time.perf_counter()
     samples = [tuple(specdec.generate(pair, chat, settings, seed=s, lean=True).token_ids[:2])
                for s in range(args.runs)]
-    print(json.dumps({"draft": args.draft, "runs": args.runs, "cells": len(law),
+    print(json.dumps({"draft": args.draft, "drafter": args.drafter, "runs": args.runs, "cells": len(law),
                       "seconds": round(time.perf_counter() - t0), "top_k": 3, "temperature": 1.0,
                       "p_value": chi2_pvalue(samples, law)}))
     return 0
