@@ -78,6 +78,13 @@ def test_the_intersection_pairs_tokens_by_bytes_never_by_spelling():
                              T.convert_tokens_to_ids(USER): None}
 
 
+def test_a_tokenizer_bridged_to_itself_keeps_every_token_but_the_specials():
+    link = bridge(T, T, "same", "same")
+    ordinary = [i for i in range(len(T)) if i not in T.all_special_ids]
+    assert link.target_ids.tolist() == link.draft_ids.tolist() == ordinary
+    assert link.context(t_ids("ab", "Ġa", USER, "Ã")) == t_ids("ab", "Ġa", USER, "Ã")    # a special maps by name
+
+
 def test_the_real_pair_shares_its_common_pieces_and_maps_its_specials():
     """SmolLM2 (49,152 tokens) and the stdlib family (4,096), both byte-level BPE: a piece the two
     spell alike stands for the same bytes, so each stdlib piece of a snippet that SmolLM2 also

@@ -18,6 +18,7 @@ tokens of both vocabularies that stand for the same bytes, one target id for eac
 """
 from __future__ import annotations
 
+import copy
 import functools
 import json
 import re
@@ -197,21 +198,31 @@ def _specials(target_tok, draft_tok) -> dict[int, int | None]:
     return {i: by_name.get(content) for i, (content, special) in added_ids(target_tok).items() if special}
 
 
+def _own_copy(tok):
+    """The bridge's own copy of a tokenizer: it always encodes with `split_special_tokens`, a flag
+    the library sets on the tokenizer for each call, so sharing one with a caller that encodes
+    control tokens (a chat template, from another thread) could flip it under either."""
+    try:
+        return copy.deepcopy(tok)
+    except (TypeError, ValueError, RuntimeError):
+        return tok
+
+
 @functools.lru_cache(maxsize=8)
 def bridge(target_tok, draft_tok, target_name: str = "target", draft_name: str = "draft") -> Bridge:
     """The bridge from `draft_tok`'s vocabulary to `target_tok`'s; a clear error when one of them
     cannot be read as bytes or they share no token."""
-    tables = {}
+    tables = []                                     # the target's, then the draft's: id -> bytes
     for tok, name in ((target_tok, target_name), (draft_tok, draft_name)):
         how = spelling(tok)
-        tables[name] = token_bytes(tok, how)
-        check_spelling(tok, tables[name], name, how)
-    t_by, d_by = _by_bytes(tables[target_name], target_tok), _by_bytes(tables[draft_name], draft_tok)
+        tables.append(token_bytes(tok, how))
+        check_spelling(tok, tables[-1], name, how)
+    t_by, d_by = _by_bytes(tables[0], target_tok), _by_bytes(tables[1], draft_tok)
     shared = sorted(set(t_by) & set(d_by), key=lambda b: d_by[b])
     if not shared:
         raise InputError(N_("{draft} and {target} share no token that stands for the same bytes: a draft "
                             "across vocabularies has nothing to propose"), draft=draft_name, target=target_name)
-    return Bridge(draft_tok, torch.tensor([t_by[b] for b in shared]), torch.tensor([d_by[b] for b in shared]),
-                  {t_by[b]: d_by[b] for b in shared}, tables[target_name],
+    target_ids, draft_ids = torch.tensor([t_by[b] for b in shared]), torch.tensor([d_by[b] for b in shared])
+    return Bridge(_own_copy(draft_tok), target_ids, draft_ids, {t_by[b]: d_by[b] for b in shared}, tables[0],
                   _specials(target_tok, draft_tok), {b[0]: i for b, i in d_by.items() if len(b) == 1},
                   tuple(leading_ids(draft_tok)))
