@@ -21,7 +21,7 @@ from specdec.errors import InputError
 from specdec.files import atomic
 from specdec.models.backend import BACKEND_AUTO, BACKENDS
 from specdec.models.load import PRECISION_CHOICES, load_pair
-from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET
+from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, TARGETS
 from specdec.models.precision import PRECISION_AUTO
 from specdec.settings import LENGTHS, THREADS, Mode, Settings, options
 
@@ -75,12 +75,15 @@ def add_setting(p, name: str, **override) -> None:
     p.add_argument("--" + name.replace("_", "-"), **{**kw, **override})
 
 
+TARGET_HELP = f"an embedded target ({', '.join(TARGETS)}), a local dir, a .gguf file or a hub id"
+
+
 def add_run_parser(sub) -> None:
     p = sub.add_parser("run", help="generate once and show every round's outcome")
     p.add_argument("--prompt", required=True)
     p.add_argument("--chat", action="store_true",
                    help="send the prompt as a user message through the model's chat template")
-    p.add_argument("--target", default=DEFAULT_TARGET, help="embedded name, local dir or hub id")
+    p.add_argument("--target", default=DEFAULT_TARGET, help=TARGET_HELP)
     p.add_argument("--draft", default=None, help=f"embedded name, local dir or hub id (default {DEFAULT_DRAFT}, "
                                                   "for drafters that need a draft model)")
     for name in RUN_SETTINGS:
@@ -183,7 +186,7 @@ MAX_BATCH = 64
 
 def add_bench_parser(sub) -> None:
     p = sub.add_parser("bench", help="speculative vs autoregressive vs transformers, one table")
-    p.add_argument("--target", default=DEFAULT_TARGET)
+    p.add_argument("--target", default=DEFAULT_TARGET, help=TARGET_HELP)
     p.add_argument("--draft", default=None, help=f"default {DEFAULT_DRAFT}, for the model drafter")
     p.add_argument("--prompts", default=None, help="a kind of the bundled set, or a file")
     p.add_argument("--limit", type=int, default=BENCH.limit, help="at most this many prompts")
