@@ -185,3 +185,23 @@ def test_auto_keeps_the_files_weights_where_the_integer_kernels_cannot_read_its_
     assert _auto_for("gemma3/target", "auto") == "float32"
     assert _auto_for("gemma3/target", "intdot") == "intdot"
     assert _auto_for("smollm2/target", "auto") == "auto" and _auto_for("stdlib/target", "auto") == "auto"
+
+
+def test_make_runs_server_converts_gemma3_in_the_background_once(tmp_path, monkeypatch, capsys):
+    """ui/serve.py: a low-priority process loads gemma3/target while it is not converted; once it
+    is, nothing runs."""
+    import subprocess
+    from types import SimpleNamespace
+
+    from specdec.models.names import converted_ready
+    from ui import serve
+    calls = []
+    monkeypatch.setattr(subprocess, "run", lambda cmd, **kw: calls.append(cmd) or SimpleNamespace(returncode=0))
+    assert converted_ready("gemma3/target")                  # make gemma3 (make test's first steps) made it
+    serve._prepare_gemma3()
+    assert calls == []
+    monkeypatch.setenv("SPECDEC_CACHE", str(tmp_path))       # a machine where it was never converted
+    assert not converted_ready("gemma3/target")
+    serve._prepare_gemma3()
+    assert len(calls) == 1 and calls[0][:3] == ["nice", "-n", "19"] and "load_model('gemma3/target')" in calls[0][-1]
+    assert "Converting Gemma 3 270M" in capsys.readouterr().out
