@@ -68,14 +68,23 @@ def test_json_output_is_valid_json_whatever_the_floats():
 
 def test_a_lesson_result_that_cannot_be_kept_is_said_once_and_a_damaged_one_measured_again(tmp_path, monkeypatch,
                                                                                            capsys):
+    from specdec.bench.points import TempPoint, TempSweep
+    from specdec.records.provenance import Provenance
     from ui.lessons import result_cache
+    sweep = TempSweep((TempPoint(temperature=0.0, alpha=0.5, acceptance_rate=0.4, mean_acceptance_length=1.5),),
+                      Provenance(cpu="a CPU"))
     (tmp_path / "file").write_text("x")
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "file" / "results")   # cannot be made
     monkeypatch.setattr(result_cache, "_told", set())
-    result_cache.save("k", {"a": 1}, {"v": 1})
-    result_cache.save("k", {"a": 2}, {"v": 2})
+    result_cache.save("k", {"a": 1}, sweep)
+    result_cache.save("k", {"a": 2}, sweep)
     assert capsys.readouterr().err.count("cannot keep results") == 1
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
     result_cache.path_for("k", {"a": 1}).parent.mkdir(parents=True)
     result_cache.path_for("k", {"a": 1}).mkdir()                                      # a folder in its place
-    assert result_cache.load("k", {"a": 1}) is None
+    assert result_cache.load("k", {"a": 1}, TempSweep) is None
+    result_cache.path_for("k", {"a": 1}).rmdir()
+    result_cache.path_for("k", {"a": 1}).write_text('{"specdec-kept": 1, "value": {"schema": 3')   # cut short
+    assert result_cache.load("k", {"a": 1}, TempSweep) is None
+    result_cache.save("k", {"a": 1}, sweep)
+    assert result_cache.load("k", {"a": 1}, TempSweep) == sweep                      # measured again, kept

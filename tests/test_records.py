@@ -28,7 +28,7 @@ def test_here_is_this_machine_now():
 def test_the_revision_is_the_checkouts_commit_read_without_git():
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     assert head and revision() == head[:12]
-    assert revision.__wrapped__(Path("/nonexistent")) is None
+    assert revision(Path("/nonexistent")) is None
 
 
 @dataclasses.dataclass(frozen=True)

@@ -9,7 +9,6 @@ the headline uses and the load seen, the library versions, this app's revision a
 """
 from __future__ import annotations
 
-import functools
 import os
 import time
 from dataclasses import dataclass
@@ -69,9 +68,8 @@ def here(pair=None, load: float | None = None, started: float | None = None) -> 
                       seconds=None if started is None else round(time.perf_counter() - started, 1))
 
 
-@functools.lru_cache(maxsize=1)
 def revision(root: Path = ROOT) -> str | None:
-    """The checkout's commit, read from .git without running git (None outside a checkout)."""
+    """The checkout's commit now, read from .git without running git (None outside a checkout)."""
     try:
         head = (root / ".git" / "HEAD").read_text().strip()
         if not head.startswith("ref: "):
