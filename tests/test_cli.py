@@ -180,7 +180,8 @@ def test_run_flags_are_generated_from_settings_and_bench_lengths_from_the_table(
     assert {name: getattr(run, name) for name in flagged} == {n: getattr(Settings(), n) for n in flagged}
     assert not hasattr(run, "lean")
     assert sub.choices["bench"].parse_args([]).max_new_tokens == LENGTHS.bench
-    assert BENCH_DRAFTERS == tuple(n for n, d in DRAFTERS.items() if d.hf_assistant) == ("model", "ngram", "early-exit")
+    assert BENCH_DRAFTERS == tuple(n for n, d in DRAFTERS.items() if d.hf_assistant) == (
+        "model", "ngram", "early-exit", "cross-vocab")
 
 
 def test_k_has_one_ceiling():
