@@ -39,7 +39,7 @@ FAMILIES = (
 )
 EMBEDDED = tuple(f"{f.prefix}/{m}" for f in FAMILIES for m in f.members)
 CONVERTED = {f"{f.prefix}/{m}": src for f in FAMILIES for m, src in f.packaged.items()}
-TARGETS = tuple(f"{f.prefix}/target" for f in FAMILIES if "target" in f.members)   # what --target offers
+TARGETS = tuple(name for name in EMBEDDED if name.endswith("/target"))   # what --target offers
 PREFIXES = {f.prefix for f in FAMILIES}
 # The one place that names default pairs: the real instruct model with its feature draft (the
 # default), and the fast pair (tiny, trained here) for lessons that run thousands of rounds.
