@@ -13,15 +13,17 @@ A measurement, not a test: minutes on 2 cores.
 """
 import argparse
 import json
+import sys
 import time
 from pathlib import Path
 
 import torch
 
-import specdec
-from specdec.models import kernels
-from specdec.models.load import load_model, load_tokenizer
-from specdec.models.runtime import crop_cache, forward, new_cache
+sys.path[:0] = [str(Path(__file__).resolve().parent.parent)]
+import specdec  # noqa: E402
+from specdec.models import kernels  # noqa: E402
+from specdec.models.load import load_model, load_tokenizer  # noqa: E402
+from specdec.models.runtime import crop_cache, forward, new_cache  # noqa: E402
 
 NAME = "gemma3/target"
 EXITS = (4, 9, 14)                # of 18 layers

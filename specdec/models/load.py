@@ -196,7 +196,7 @@ def _auto_for(name: str, precision: str) -> str:
     """`auto` among the precisions that keep a GGUF's weights as the file has them, for a file whose
     layers the integer kernels cannot take as they are (q4_1.reads_blocks: Gemma 3's Q4_K_M): there
     int4 and intdot would round every layer into blocks the file does not have, and bfloat16 every
-    weight, so it is float32 (measured here on Gemma 3 270M: intdot's step 44 against float32's 90 ms,
+    weight, so it is float32 (measured here on Gemma 3 270M: intdot's step 35 against float32's 90 ms,
     but its argmax agreed with float32's on 87.5 % of 384 positions and its greedy text on 2 of 16
     prompts; scripts/gemma3_measure.py). A named precision is used as asked; other models (a hub
     model, SmolLM2's Q4_1 file) keep every candidate."""
