@@ -63,3 +63,61 @@ def write_tiny_gguf(path: Path, arch: str = "llama", seed: int = 0, layers: int 
     w.write_tensors_to_file()
     w.close()
     return path
+
+
+GEMMA_SPECIALS = ["<pad>", "<eos>", "<bos>", "<unk>", "<mask>"]     # ids 0-4, as in Gemma 3
+
+
+def write_tiny_gemma3_gguf(path: Path, seed: int = 0, layers: int = 6, hidden: int = 16, heads: int = 2,
+                           head_dim: int = 8, ffn: int = 32, window: int = 4, context: int = 128) -> Path:
+    """A tiny Gemma 3 as llama.cpp writes one (Gemma 3 270M's layout: q/k norms, norms after attention
+    and after the MLP, a sliding window on 5 layers of 6, a SentencePiece vocabulary scored for
+    merging), with one key/value head and random weights."""
+    rng = np.random.default_rng(seed)
+    pieces = ["▁", *"abcdefgh", "▁a", "▁b", "ab", "▁ab", "\n"]
+    tokens = GEMMA_SPECIALS + pieces
+    w = gguf.GGUFWriter(str(path), "gemma3")
+    w.add_name("tiny gemma3 test model")
+    w.add_block_count(layers)
+    w.add_context_length(context)
+    w.add_embedding_length(hidden)
+    w.add_feed_forward_length(ffn)
+    w.add_head_count(heads)
+    w.add_head_count_kv(1)
+    w.add_key_length(head_dim)
+    w.add_value_length(head_dim)
+    w.add_layer_norm_rms_eps(1e-6)
+    w.add_rope_freq_base(10000.0)
+    w.add_sliding_window(window)
+    w.add_tokenizer_model("llama")
+    w.add_tokenizer_pre("default")
+    w.add_token_list(tokens)
+    w.add_token_scores([-1000.0] * len(GEMMA_SPECIALS) + [-float(i) for i in range(len(pieces))])
+    w.add_token_types([3, 3, 3, 2, 3] + [1] * len(pieces))
+    w.add_bos_token_id(2)
+    w.add_eos_token_id(1)
+    w.add_unk_token_id(3)
+    w.add_pad_token_id(0)
+    w.add_add_bos_token(True)
+
+    def weight(*shape):
+        return (rng.standard_normal(shape) * 0.5).astype(np.float32)
+
+    def norm(size):                                  # stored as 1 + w, as llama.cpp stores Gemma's
+        return (1.0 + rng.standard_normal(size) * 0.1).astype(np.float32)
+    w.add_tensor("token_embd.weight", weight(len(tokens), hidden))
+    w.add_tensor("output.weight", weight(len(tokens), hidden))   # its own head: a tied one repeats the input
+    w.add_tensor("output_norm.weight", norm(hidden))
+    for i in range(layers):
+        for name, shape in (("attn_q", (heads * head_dim, hidden)), ("attn_k", (head_dim, hidden)),
+                            ("attn_v", (head_dim, hidden)), ("attn_output", (hidden, heads * head_dim)),
+                            ("ffn_gate", (ffn, hidden)), ("ffn_up", (ffn, hidden)), ("ffn_down", (hidden, ffn))):
+            w.add_tensor(f"blk.{i}.{name}.weight", weight(*shape))
+        for name, size in (("attn_norm", hidden), ("attn_q_norm", head_dim), ("attn_k_norm", head_dim),
+                           ("post_attention_norm", hidden), ("ffn_norm", hidden), ("post_ffw_norm", hidden)):
+            w.add_tensor(f"blk.{i}.{name}.weight", norm(size))
+    w.write_header_to_file()
+    w.write_kv_data_to_file()
+    w.write_tensors_to_file()
+    w.close()
+    return path
