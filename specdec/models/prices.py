@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)        # eq=False: hashable by identity, so a Pair holding one still hashes
 class Prices:
     c: float                 # a draft step / a target step (0 for a drafter that runs no model)
     v: dict[int, float]      # M -> a pass of M tokens / a one-token step, for the M measured
@@ -34,5 +34,5 @@ def tokens_a_round(alpha: float, k: int) -> float:
 
 def best_k(prices: Prices, alpha: float, k_max: int) -> int:
     """The k in 1..k_max (and measured) that buys the most tokens per target step."""
-    ks = range(1, max(1, min(k_max, prices.longest)) + 1)
-    return max(ks, key=lambda k: tokens_a_round(alpha, k) / prices.round_price(k))
+    ks = [k for k in range(1, max(1, min(k_max, prices.longest)) + 1) if k + 1 in prices.v] or [1]
+    return max(ks, key=lambda k: tokens_a_round(alpha, k) / prices.round_price(k) if k + 1 in prices.v else 0.0)
