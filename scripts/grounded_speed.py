@@ -15,14 +15,18 @@ import time
 import torch
 
 import specdec
+from specdec.bench import machine
 from specdec.chat import user_turn
 from specdec.models.kernels import cpu_model
 from specdec.prompts import load_prompts, round_robin
 
 CONFIGS = [("prompt lookup (ngram)", dict(drafter="ngram", k=4)), ("prompt lookup (ngram)", dict(drafter="ngram", k=8)),
+           ("prompt lookup (ngram), priced", dict(drafter="ngram", k=16, policy="priced")),
            ("suffix match", dict(drafter="suffix", k=4)), ("suffix match", dict(drafter="suffix", k=8)),
-           ("suffix match", dict(drafter="suffix", k=16)), ("draft model", dict(drafter="model", k=2)),
-           ("draft model", dict(drafter="model", k=4))]
+           ("suffix match", dict(drafter="suffix", k=16)),
+           ("suffix match, priced", dict(drafter="suffix", k=16, policy="priced")),
+           ("draft model", dict(drafter="model", k=2)), ("draft model", dict(drafter="model", k=4)),
+           ("draft model, priced", dict(drafter="model", k=4, policy="priced"))]
 
 
 def timed(fn, *args, **kwargs):
@@ -43,20 +47,22 @@ def main() -> None:
     pair = specdec.load_pair()
     chats = [user_turn(p.prompt) for p in round_robin(load_prompts(args.prompts), args.limit)]
     base = {"s": 0.0, "n": 0}
-    rows = {i: {"s": 0.0, "n": 0, "len": [], "same": True} for i in range(len(CONFIGS))}
+    rows = {i: {"s": 0.0, "n": 0, "len": [], "k": [], "same": True} for i in range(len(CONFIGS))}
     for _ in range(args.repeats):
         for chat in chats:
-            dt, alone = timed(specdec.autoregressive, pair, chat, temperature=args.temperature,
-                              max_new_tokens=args.tokens)
+            dt, alone = timed(specdec.generate, pair, chat, temperature=args.temperature,
+                              max_new_tokens=args.tokens, mode="autoregressive", lean=True)
             base["s"] += dt
             base["n"] += len(alone.token_ids)
             for i, (_, cfg) in enumerate(CONFIGS):
-                dt, run = timed(specdec.generate, pair, chat, temperature=args.temperature,
-                                max_new_tokens=args.tokens, **cfg)
+                on = machine.priced(pair, cfg["drafter"]) if cfg.get("policy") == "priced" else pair
+                dt, run = timed(specdec.generate, on, chat, temperature=args.temperature,
+                                max_new_tokens=args.tokens, lean=True, **cfg)
                 row = rows[i]
                 row["s"] += dt
                 row["n"] += len(run.token_ids)
                 row["len"].append(run.metrics.mean_acceptance_length)
+                row["k"] += [r.draft_limit for r in run.rounds]
                 row["same"] &= run.token_ids == alone.token_ids or args.temperature > 0
     ar = base["n"] / base["s"]
     print(f"{cpu_model()}, 1 thread, {len(chats)} {args.prompts} chats x {args.tokens} tokens, "
@@ -66,7 +72,8 @@ def main() -> None:
         row = rows[i]
         speed = row["n"] / row["s"]
         print(f"{name}, k = {cfg['k']}: {speed:.1f} tokens/s = {speed / ar:.2f}x, mean acceptance length "
-              f"{statistics.mean(row['len']):.2f}, texts identical: {row['same'] if args.temperature == 0 else 'n/a'}")
+              f"{statistics.mean(row['len']):.2f}, mean k {statistics.mean(row['k'] or [0]):.2f}, "
+              f"texts identical: {row['same'] if args.temperature == 0 else 'n/a'}")
 
 
 if __name__ == "__main__":
