@@ -35,7 +35,7 @@ MAX_NEW = LENGTHS.drafters
 
 
 SETTINGS = replace(state.settings(), max_new_tokens=MAX_NEW, seed=0)
-VARIANTS = variants(DRAFTS, POLICY_DRAFT, SETTINGS.exit_layer)
+VARIANTS = variants(DRAFTS, POLICY_DRAFT, SETTINGS)
 
 
 def measure():

@@ -189,7 +189,8 @@ def tradeoff(pair, names) -> None:
         record=Sweep, on_fresh=lambda fresh: store.file(fresh.points, key_of, "tradeoff"),
         button=_("Measure every draft"),
         intro=_("Same target, k = {k}, T = {t}: acceptance, cost ratio c and real speedup for each "
-                "embedded draft and the n-gram drafter. Computed once per machine and cached.").format(k=k, t=t)
+                "embedded draft and each drafter that runs no model. Computed once per machine and "
+                "cached.").format(k=k, t=t)
         + also_early(exits))
     if not sweep:
         return

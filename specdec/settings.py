@@ -13,14 +13,13 @@ from __future__ import annotations
 import math
 from dataclasses import MISSING, asdict, dataclass, field, fields
 from enum import StrEnum
-from typing import Callable
+from typing import Callable, Collection
 
 from specdec import defaults
 from specdec.defaults import K_MAX as K_MAX  # noqa: F401 (re-exported: its readers import it from here)
 from specdec.defaults import LENGTHS as LENGTHS  # noqa: F401
 from specdec.errors import InputError
 from specdec.rules.sampling import Sampling
-from specdec.trace import schema as trace_schema
 from specdec.wording import N_
 
 
@@ -32,10 +31,10 @@ class Mode(StrEnum):
 
 MODES = tuple(Mode)
 # The values of the settings whose choices live in the layer above (drafters take Settings, so
-# Settings cannot import them): drafters/base.register offers the drafters, policies.py the
-# draft-length policies, drafters/tree.py the tree rules. `import specdec` (which every import of
-# a submodule runs first) loads the drafter registry before any Settings is made.
-CHOICES: dict[str, tuple[str, ...]] = {"drafter": (), "policy": (), "tree_children": ()}
+# Settings cannot import them). specdec/__init__.py, the one place the layers are wired, offers
+# each collection once (the drafter registry, the draft-length policies, the tree rules); a
+# choice is read from it when a value is checked, so a drafter registered later counts too.
+CHOICES: dict[str, Collection[str]] = {"drafter": (), "policy": (), "tree_children": ()}
 WORDS = {"top_k": "top-k", "top_p": "top-p"}      # how messages name a field (else its words)
 THREADS = 1     # torch threads of the app and the CLI: batch-1 decoding of small models gains nothing
                 # from more, and collapses when the cores are busy
@@ -59,9 +58,14 @@ def option(default, label: str, help: str, **kwargs):
     return field(default=default, metadata={"option": Option(label, help, **kwargs)})
 
 
-def offer(setting: str, names) -> None:
-    """The values `setting` may take, in menu order (the layer that owns them calls this)."""
-    CHOICES[setting] = tuple(names)
+def offer(setting: str, names: Collection[str]) -> None:
+    """The values `setting` may take, in menu order: `names` is kept, not copied (a registry's
+    dict stays current)."""
+    CHOICES[setting] = names
+
+
+def choices_of(setting: str) -> tuple[str, ...]:
+    return tuple(CHOICES[setting])
 
 
 def _one_of(kind: str) -> str:
@@ -86,13 +90,13 @@ class Settings:
                                  widget="slider", span=(4, 256, 4),
                                  error=N_("max new tokens must be at least 1, got {value}"))
     drafter: str = option("model", N_("Drafter"), "what proposes the drafts",
-                          choices=lambda: CHOICES["drafter"], widget="radio")
+                          choices=lambda: choices_of("drafter"), widget="radio")
     exit_layer: int = option(4, N_("Exit layer (target layers the draft keeps)"),
                              "layers kept by the early-exit drafter", low=1, widget="slider", span=(1, 16, 1),
                              shown_when=("drafter", "early-exit"),
                              error=N_("exit layer must be at least 1, got {value}"))
     policy: str = option("constant", N_("Draft-length policy"), "how many tokens to draft each round",
-                         choices=lambda: CHOICES["policy"], widget="select")
+                         choices=lambda: choices_of("policy"), widget="select")
     confidence: float = option(defaults.CONFIDENCE, N_("Confidence threshold"), "threshold of the confidence policy",
                                low=0, high=1, widget="slider", span=(0.0, 1.0, 0.05),
                                shown_when=("policy", "confidence"),
@@ -103,7 +107,8 @@ class Settings:
                               low=1, high=64, error=N_("tree budget must be between 1 and 64 nodes, got {value}"))
     tree_children: str = option("sampled", N_("Tree children"),
                                 "model trees: top-w tokens of q (each verified as a point mass), or w "
-                                "independent draws from q (top-w at T = 0)", choices=lambda: CHOICES["tree_children"])
+                                "independent draws from q (top-w at T = 0)",
+                                choices=lambda: choices_of("tree_children"))
     mode: str = option(Mode.SPECULATIVE.value, N_("Mode"),
                        "speculative, or autoregressive (the target alone: the baseline)", choices=lambda: MODES)
     lean: bool = option(False, N_("Lean"), "record counters only, no distributions (benchmarks)", flag=False)
@@ -177,5 +182,3 @@ def check_recorded(values: dict) -> None:
     names = {f.name for f in fields(Settings)}
     Settings(**{name: value for name, value in values.items() if name in names})
 
-
-trace_schema.use_settings_rule(check_recorded)

@@ -43,7 +43,7 @@ def test_an_early_exit_draft_is_measured_with_its_own_cost_and_key(pair):
     settings = Settings(k=2, temperature=1.0, max_new_tokens=6)
     sweep = draft_tradeoff(lambda target, draft: pair, "tiny-target", ["tiny-draft"], ["ab(a"], settings,
                            lambda *_: None, repeats=1, exits=(1,))
-    early = sweep.points[-1]
+    early = next(p for p in sweep.points if p.drafter == "early-exit")
     assert (early.draft, early.exit_layer) == ("early exit @ 1", 1)
     assert early.c > 0 and 0 < early.params < sum(p.numel() for p in pair.target.parameters())
     assert sweep.provenance.threads and sweep.provenance.backend      # where the sweep was measured

@@ -28,8 +28,8 @@ def ksweep_rows():
 
 
 def tradeoff_rows():
-    return [point(draft="smollm2/draft", params=1, speedup=1.26, acceptance_rate=0.3),
-            point(draft="n-gram lookup", params=0, speedup=0.9, acceptance_rate=0.1)]
+    return [point(draft="smollm2/draft", drafter="model", params=1, speedup=1.26, acceptance_rate=0.3),
+            point(draft="n-gram lookup", drafter="ngram", params=0, speedup=0.9, acceptance_rate=0.1)]
 
 
 def test_a_section_shows_the_newest_figure_of_its_key_and_names_where_it_came_from():

@@ -1,7 +1,7 @@
-"""Drafters compared (the page of that name): every embedded draft, n-gram lookup, early exit and
-the draft-length policies on the same prompts against the same target; overall and per kind of
-text. The result is a `DrafterTable` of `DrafterPoint`s (records/vocabulary.py's names) with its
-provenance."""
+"""Drafters compared (the page of that name): every embedded draft, each registered drafter that
+runs no draft model (n-gram lookup, early exit, suffix match, ...) and the draft-length policies
+on the same prompts against the same target; overall and per kind of text. The result is a
+`DrafterTable` of `DrafterPoint`s (records/vocabulary.py's names) with its provenance."""
 from __future__ import annotations
 
 import statistics
@@ -9,8 +9,8 @@ import time
 from dataclasses import dataclass, field, replace
 
 from specdec.bench.measure import drafter_cost, machine_load, timed
-from specdec.bench.sweeps import NGRAM
 from specdec.defaults import REPEATS
+from specdec.drafters.base import compared_kinds
 from specdec.prompts import Prompt, as_input
 from specdec.records.provenance import Clock, Provenance, clock_for, here
 from specdec.settings import Settings
@@ -22,7 +22,7 @@ ALL = "all"                   # the kind of a point over every prompt
 @dataclass(frozen=True)
 class Variant:
     label: str
-    draft: str | None        # None: no draft model (n-gram)
+    draft: str | None        # None: no draft model (n-gram lookup, early exit, ...)
     drafter: str = "model"
     policy: str = "constant"
 
@@ -65,10 +65,15 @@ class Pooled:
         return self.tokens / seconds if seconds else 0.0
 
 
-def variants(drafts: list[str], policy_draft: str, exit_layer: int) -> list[Variant]:
-    out = [Variant(d.split("/", 1)[-1], d) for d in drafts]
-    out.append(Variant(NGRAM, None, drafter="ngram"))
-    out.append(Variant(f"early exit @ {exit_layer}", None, drafter="early-exit"))
+def variants(drafts: list[str], policy_draft: str, settings: Settings) -> list[Variant]:
+    """Every compared drafter in menu order (drafters.base.compared_kinds): one that runs a draft
+    model once per draft, every other once; then the draft-length policies on `policy_draft`."""
+    out = []
+    for kind in compared_kinds():
+        if kind.needs_draft_model:
+            out += [Variant(d.split("/", 1)[-1], d, drafter=kind.name) for d in drafts]
+        else:
+            out.append(Variant(kind.compared_as(settings), None, drafter=kind.name))
     out += [Variant(f"{policy_draft.split('/', 1)[-1]} · {p}", policy_draft, policy=p)
             for p in ("heuristic", "confidence")]
     return out

@@ -14,7 +14,8 @@ from specdec.records.provenance import Clock, Provenance
 @dataclass(frozen=True, kw_only=True)
 class Point:
     """One measured setting: a k of the k sweep, a draft of the trade-off (in a table's order)."""
-    draft: str | None = None               # the trade-off's draft model or drafter label
+    draft: str | None = None               # the trade-off's draft model, or a drafter's name in comparisons
+    drafter: str | None = None             # the trade-off's drafter (a DRAFTERS name)
     params: int | None = None              # its parameters (0: n-gram lookup)
     k: int
     alpha: float

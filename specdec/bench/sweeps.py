@@ -23,6 +23,7 @@ from specdec.bench.measure import (
 )
 from specdec.bench.points import Point, Sweep, TempPoint, TempSweep
 from specdec.defaults import REPEATS
+from specdec.drafters.base import DRAFTERS, compared_kinds
 from specdec.records.provenance import Clock, clock_for, here
 from specdec.settings import Settings
 from specdec.trace.theory import (
@@ -35,7 +36,7 @@ from specdec.trace.theory import (
 )
 
 Progress = Callable[[int, int, str], None]
-NGRAM = "n-gram lookup"                  # the trade-off's label of the n-gram drafter
+NGRAM = "n-gram lookup"                  # the n-gram drafter's name in comparisons (its DrafterKind label)
 
 
 def point(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0,
@@ -98,37 +99,45 @@ def k_sweep(pair, prompts: list[str], ks: list[int], settings: Settings,
 
 def draft_tradeoff(load, target: str, drafts: list[str], prompts: list[str], settings: Settings,
                    progress: Progress, repeats: int = REPEATS, exits: tuple[int, ...] = ()) -> Sweep:
-    """For each draft (and the n-gram drafter): acceptance, c, measured speedup at one k.
-    `exits`: exit layers of early-exit drafts (the target's own first L layers and head) to
-    measure beside them — a family's "too big" draft where it ships none.
+    """For each draft and each compared drafter that runs none (n-gram lookup, suffix match, ...;
+    drafters.base.compared_kinds): acceptance, c, measured speedup at one k. `exits`: exit layers
+    of early-exit drafts (the target's own first L layers and head) to measure beside them — a
+    family's "too big" draft where it ships none.
 
     `load(target, draft)` returns a Pair (the page passes its cached loader).
     """
-    started, target_only, k = time.perf_counter(), load(target, None), settings.k
-    pairs = {draft: load(target, draft) for draft in drafts}
-    early = {early_exit_label(n): replace(settings, drafter="early-exit", exit_layer=n) for n in exits}
-    runs = [("base", target_only, replace(settings, mode="autoregressive"))] + \
-        [(d, pairs[d], replace(settings, drafter="model")) for d in drafts] + \
-        [(NGRAM, target_only, replace(settings, drafter="ngram"))] + \
-        [(label, target_only, s) for label, s in early.items()]
+    started, target_only = time.perf_counter(), load(target, None)
+    entries = _entries({d: load(target, d) for d in drafts}, target_only, settings, exits)
+    runs = [("base", target_only, replace(settings, mode="autoregressive"))] + entries
     timings, busy = interleaved(runs, prompts, repeats, progress)
-    points = [replace(point(timings[d], timings["base"], cost_ratio(pairs[d])[0], k, busy), draft=d,
-                      params=sum(p.numel() for p in pairs[d].draft.parameters())) for d in drafts]
-    points.append(replace(point(timings[NGRAM], timings["base"], 0.0, k, busy), draft=NGRAM, params=0))
-    points += [_early(label, target_only, s, timings, busy) for label, s in early.items()]
+    points = [_measured(label, pair, s, timings, busy) for label, pair, s in entries]
     return Sweep(tuple(points), here(target_only, busy, started))
 
 
-def early_exit_label(layers: int) -> str:
-    return f"early exit @ {layers}"        # as Drafters compared names it (bench_words.drafter_name)
+def _entries(pairs: dict, target_only, settings: Settings, exits: tuple[int, ...]) -> list[tuple]:
+    """(label, pair, settings) of each compared drafter: one per draft for a draft-model drafter,
+    one per exit layer for early exit, one for any other."""
+    out = []
+    for kind in compared_kinds():
+        s = replace(settings, drafter=kind.name)
+        if kind.needs_draft_model:
+            out += [(draft, pair, s) for draft, pair in pairs.items()]
+        elif kind.uses_exit_layer:
+            out += [(kind.compared_as(replace(s, exit_layer=n)), target_only, replace(s, exit_layer=n))
+                    for n in exits]
+        else:
+            out.append((kind.compared_as(s), target_only, s))
+    return out
 
 
-def _early(label: str, pair, settings: Settings, timings: dict, busy: float) -> Point:
-    from specdec.drafters.early_exit import early_exit_model
-    view = early_exit_model(pair.target, settings.exit_layer)
+def _measured(label: str, pair, settings: Settings, timings: dict, busy: float) -> Point:
+    """One entry's point: its c and parameters from the module one draft step runs (none: 0)."""
+    kind = DRAFTERS[settings.drafter]
+    model = kind.step_model(pair, settings)
     measured = point(timings[label], timings["base"], drafter_cost(pair, settings)[0], settings.k, busy)
-    return replace(measured, draft=label, params=sum(p.numel() for p in view.parameters()),
-                   exit_layer=settings.exit_layer)
+    return replace(measured, draft=label, drafter=kind.name,
+                   params=0 if model is None else sum(p.numel() for p in model.parameters()),
+                   exit_layer=settings.exit_layer if kind.uses_exit_layer else None)
 
 
 def temperature_sweep(pair, prompts: list[str], temps: list[float], settings: Settings,

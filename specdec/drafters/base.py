@@ -20,7 +20,6 @@ from specdec.models.runtime import crop_cache, forward, new_cache
 from specdec.rules.draft_tree import DraftTree
 from specdec.rules.sampling import Sampling, choose, probs_from_logits
 from specdec.rules.tree import TreeRule
-from specdec.settings import offer
 
 if TYPE_CHECKING:
     from specdec.drafters.policies import Constant as Policy
@@ -134,32 +133,57 @@ class DrafterKind:
     rank: int = 100            # its place in menus and in --drafter's choices (lowest first)
     tree_form: str | None = None     # a chain's tree of the same proposals (a DRAFTERS name)
     keeps_cache: bool = False        # True: the drafter holds a KV cache of its own (`.cache`)
-    uses_exit_layer: bool = False    # True: it reads Settings.exit_layer (its key id and records say which)
+    reads: str | None = None         # the Settings field of its own it reads (its key id and name say its value)
+    short: str = ""                  # its name in comparisons, before that value ("" = its label)
+    compared: bool = True            # False: Drafters compared and the draft-size sweep leave it out
     bridges_vocab: bool = False      # True: its draft model may have another tokenizer than the target
     # its cost model: the module one draft step runs (c = its step / the target's); None: no model
     step_model: Callable[["Pair", "Settings"], "torch.nn.Module | None"] = no_model
     hf_assistant: str | None = None  # transformers' counterpart: the generate() argument that drafts so
 
+    @property
+    def uses_exit_layer(self) -> bool:
+        return self.reads == "exit_layer"
+
     def key_id(self, settings: "Settings") -> str:
         """How measurements name this drafter with the settings it reads (ui/lessons/store.py)."""
-        if self.uses_exit_layer:
-            return f"{self.name}@{settings.exit_layer}"
+        if self.reads is not None:
+            return f"{self.name}@{getattr(settings, self.reads)}"
         if self.shape == Shape.TREE:
             return f"{self.name}:{settings.tree_width}x{settings.tree_budget}"
         return self.name
+
+    def compared_as(self, settings: "Settings") -> str:
+        """Its row's name where drafters are compared without a draft model: 'n-gram lookup',
+        'early exit @ 4' (bench_words.drafter_name words it in the page's language)."""
+        name = self.short or self.label
+        return name if self.reads is None else f"{name} @ {getattr(settings, self.reads)}"
 
 
 DRAFTERS: dict[str, DrafterKind] = {}     # filled by each drafter module's register() call
 
 
 def register(kind: DrafterKind) -> DrafterKind:
-    """Add a drafter; DRAFTERS stays ordered by rank, then name."""
+    """Add a drafter; DRAFTERS stays ordered by rank, then name (Settings.drafter's choices read
+    this very dict: specdec/__init__.py offers it)."""
     DRAFTERS[kind.name] = kind
     ordered = sorted(DRAFTERS.values(), key=lambda d: (d.rank, d.name))
     DRAFTERS.clear()
     DRAFTERS.update((d.name, d) for d in ordered)
-    offer("drafter", DRAFTERS)                    # Settings.drafter's choices, in menu order
     return kind
+
+
+def unregister(name: str) -> None:
+    """Take a drafter out again (a throwaway one, in a test)."""
+    DRAFTERS.pop(name, None)
+
+
+def compared_kinds(across_vocab: bool = False) -> list[DrafterKind]:
+    """The chain drafters Drafters compared and the draft-size sweep measure, in menu order: each
+    drafter that runs no draft model once, and those that run one once per draft (only those that
+    bridge vocabularies where the pair's tokenizers differ)."""
+    return [d for d in DRAFTERS.values() if d.compared and d.shape == Shape.CHAIN
+            and (not d.needs_draft_model or d.bridges_vocab == across_vocab)]
 
 
 def draft_chain(row: torch.Tensor, next_row: Callable[[int], torch.Tensor], k: int,

@@ -51,5 +51,5 @@ def early_exit_model(target, exit_layer: int):
 register(DrafterKind("early-exit", N_("early exit (the target's first layers)"), False, rank=4,
                      build=lambda pair, s: ModelDrafter(early_exit_model(pair.target, s.exit_layer),
                                                         pair.vocab_size),
-                     keeps_cache=True, uses_exit_layer=True, hf_assistant="assistant_early_exit",
+                     keeps_cache=True, reads="exit_layer", short=N_("early exit"), hf_assistant="assistant_early_exit",
                      step_model=lambda pair, s: early_exit_model(pair.target, s.exit_layer)))

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from specdec.defaults import CONFIDENCE, K_MAX
 from specdec.errors import InputError
 from specdec.models.prices import Prices, best_k
-from specdec.settings import offer
 from specdec.wording import N_
 
 
@@ -93,7 +92,6 @@ POLICIES: dict[str, PolicyKind] = {
     PRICED: PolicyKind(Priced, N_("each round the k this machine's measured prices and the acceptance so far "
                                         "favour, up to k")),
 }
-offer("policy", POLICIES)                # Settings.policy's choices
 
 
 def make_policy(name: str, k: int, threshold: float = CONFIDENCE, prices: Prices | None = None) -> Policy:

@@ -28,7 +28,6 @@ from specdec.models.runtime import crop_cache, forward
 from specdec.rules.draft_tree import DraftTree, ancestors
 from specdec.rules.sampling import Sampling, probs_from_logits
 from specdec.rules.tree import TreeRule
-from specdec.settings import offer
 
 
 class Children(StrEnum):
@@ -38,7 +37,6 @@ class Children(StrEnum):
 
 
 RULES = tuple(Children)
-offer("tree_children", RULES)     # Settings.tree_children's choices
 
 
 def path_to(node: int, parents: list[int]) -> list[int]:

@@ -43,15 +43,16 @@ class TraceError(InputError):
 
 
 def _no_settings_rule(values: dict) -> None:
-    """Until settings.py installs Settings' own rules (it imports this module, not the reverse)."""
+    """Until specdec/__init__.py installs Settings' own rules (settings imports this layer, not
+    the reverse)."""
 
 
 _settings_rule: Callable[[dict], None] = _no_settings_rule
 
 
 def use_settings_rule(rule: Callable[[dict], None]) -> None:
-    """settings.py hands over its check of recorded settings: the layers let it import trace,
-    not trace import it, and a replay's settings must meet the very rules a run's did."""
+    """specdec/__init__.py hands over settings.check_recorded: the layers let settings import
+    trace, not trace import settings, and a replay's settings must meet the very rules a run's did."""
     global _settings_rule
     _settings_rule = rule
 

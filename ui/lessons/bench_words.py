@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from specdec.drafters.base import DRAFTERS
 from specdec.wording import N_, _
 
 # specdec/bench/runner.ROWS and its backend rows (a test checks that none is missing)
@@ -23,15 +24,19 @@ def bench_row(name: str) -> str:
 
 # ui/lessons/drafters.variants' labels that are words (draft model names stay as they are)
 POLICY_NAMES = (N_("heuristic"), N_("confidence"))
+READS_NAMES = (N_("early exit @ {value}"),)   # a drafter that reads a setting of its own, named with its value
 
 
 def drafter_name(label: str) -> str:
-    """'n-gram lookup', 'early exit @ 4', 'draft-2l · heuristic' in the page's language."""
-    if label == "n-gram lookup":
-        return _("n-gram lookup")
-    exit_at = re.fullmatch(r"early exit @ (\d+)", label)
-    if exit_at:
-        return _("early exit @ {n}").format(n=exit_at.group(1))
+    """A compared drafter's name ('n-gram lookup', 'early exit @ 4': DrafterKind.compared_as),
+    or 'draft-2l · heuristic', in the page's language."""
+    for kind in DRAFTERS.values():
+        name = kind.short or kind.label
+        if kind.reads is None and label == name:
+            return _(name)
+        value = re.fullmatch(re.escape(name) + r" @ (\S+)", label) if kind.reads else None
+        if value:
+            return _(f"{name} @ {{value}}").format(value=value.group(1))     # e.g. READS_NAMES
     draft, dot, policy = label.rpartition(" · ")
     return f"{draft} · {_(policy)}" if dot and policy in POLICY_NAMES else label
 

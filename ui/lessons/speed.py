@@ -10,7 +10,7 @@ from pathlib import Path
 import pandas as pd
 
 from specdec.bench.record import Bench, BenchFileError, Row, RowKind, Setting
-from specdec.bench.sweeps import NGRAM
+from specdec.drafters.base import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.wording import _
@@ -63,15 +63,15 @@ def ksweep_figure(names, settings: Settings, prompts: store.PromptSet, ran: stor
 
 
 def tradeoff_figure(target: str, settings: Settings, prompts: store.PromptSet, ran: store.Ran = store.DEFAULT_RAN):
-    """The store key of a draft-size point: a draft model with the model drafter, n-gram lookup,
-    or an early-exit draft (no draft model)."""
+    """The store key of a draft-size point: its drafter, with its draft model where it runs one
+    (and an early-exit draft's layers)."""
     def key_of(point):
-        if point.exit_layer is not None:
-            s = replace(settings, drafter="early-exit", exit_layer=point.exit_layer)
-            return store.key(target, None, s, settings.k, prompts, point.clock, ran)
-        ngram = point.draft == NGRAM
-        s = replace(settings, drafter="ngram" if ngram else "model")
-        return store.key(target, None if ngram else point.draft, s, settings.k, prompts, point.clock, ran)
+        if point.drafter not in DRAFTERS:
+            return None
+        kind = DRAFTERS[point.drafter]
+        s = replace(settings, drafter=point.drafter, exit_layer=point.exit_layer or settings.exit_layer)
+        return store.key(target, point.draft if kind.needs_draft_model else None, s, settings.k, prompts,
+                         point.clock, ran)
     return key_of
 
 
