@@ -64,14 +64,14 @@ def test_int4_multiplies_q_k_v_and_gate_up_as_one_product_each():
     prompt = [1, 2, 3, 4]
     logits = runtime.forward(model, prompt, new_cache(model), 13, 1)
     attn, mlp = model.model.layers[0].self_attn, model.model.layers[0].mlp
-    weight, _, sizes = attn.__dict__["_lean_fused"][:3]
+    weight, _, sizes = lean._FUSED[attn][:3]
     assert sizes == [128, 64, 64] and weight.shape[0] == 256
     assert attn.q_proj.packed()[0].data_ptr() == weight.data_ptr()             # a view: held once
-    assert mlp.__dict__["_lean_fused"][2] == [192, 192]
+    assert lean._FUSED[mlp][2] == [192, 192]
     assert torch.equal(logits, own_forward(model, prompt, new_cache(model), 1)[0])
     precision.apply(model, "int4")                                              # new copies: stacked again
     runtime.forward(model, [1, 2, 3], new_cache(model), 13, 0)
-    assert attn.__dict__["_lean_fused"][0].data_ptr() == attn.q_proj.packed()[0].data_ptr() != weight.data_ptr()
+    assert lean._FUSED[attn][0].data_ptr() == attn.q_proj.packed()[0].data_ptr() != weight.data_ptr()
 
 
 @needs_int4
@@ -85,7 +85,7 @@ def test_whichever_way_the_cpu_stacks_the_lean_pass_equals_the_model_own(model_o
     prompt = [1, 2, 3, 4]
     logits = runtime.forward(model, prompt, new_cache(model), 13, 1)
     attn = model.model.layers[0].self_attn
-    weight = attn.__dict__["_lean_fused"][0]                   # None: the layers kept separate calls
+    weight = lean._FUSED[attn][0]                   # None: the layers kept separate calls
     if weight is not None:                                      # stacked: q multiplies by a view of it
         assert attn.q_proj.packed()[0].data_ptr() == weight.data_ptr()
     assert torch.equal(logits, own_forward(model, prompt, new_cache(model), 1)[0])
@@ -105,7 +105,7 @@ def test_layers_keep_separate_products_when_stacking_is_off_or_would_change_a_bi
     prompt = [1, 2, 3, 4, 5]
     logits = runtime.forward(model, prompt, new_cache(model), 13, 0)
     for owner in (model.model.layers[0].self_attn, model.model.layers[0].mlp):
-        assert owner.__dict__["_lean_fused"][0] is None
+        assert lean._FUSED[owner][0] is None
     assert torch.equal(logits, own_forward(model, prompt, new_cache(model), 0)[0])
 
 
@@ -218,7 +218,7 @@ def test_the_cache_written_in_place_equals_the_model_own_cache_through_rollbacks
     assert mine.get_seq_length() == theirs.get_seq_length() == at > 256
     for x, y in zip(mine.layers, theirs.layers):
         assert torch.equal(x.keys, y.keys) and torch.equal(x.values, y.values)
-    assert mine.layers[0].keys.data_ptr() == mine.layers[0].__dict__["_lean_room"][0].data_ptr()
+    assert mine.layers[0].keys.data_ptr() == lean._ROOMS[mine.layers[0]][0].data_ptr()
 
 
 def test_an_intdot_layer_runs_in_one_c_call_and_equals_the_modules_one_by_one(monkeypatch):
@@ -238,7 +238,7 @@ def test_an_intdot_layer_runs_in_one_c_call_and_equals_the_modules_one_by_one(mo
     assert len(calls) == len(model.model.layers)
     monkeypatch.setattr(c_layer, "plan", lambda *a: None)                # modules one by one
     for layer in model.model.layers:
-        layer.__dict__.pop("_c_plan")
+        lean._PLANS.pop(layer)
     cache = new_cache(model)
     assert torch.equal(one, lean_forward(model, ids[:30], cache, 0)[0])
     assert len(calls) == len(model.model.layers)

@@ -42,8 +42,9 @@ def _trim_function():
 def reap_closed_sessions() -> int:
     """Shut down disconnected sessions whose reconnect time is over (Streamlit's own
     AppSession.shutdown: script thread, media and upload references); how many went.
-    Reaches into Streamlit's runtime (no public API does this); if its layout changes,
-    this does nothing and the sessions go on the next connection as before."""
+    Reaches into Streamlit's runtime (no public API does this; its private names checked on
+    streamlit 1.67.0); if its layout changes, this does nothing and the sessions go on the next
+    connection as before."""
     try:
         from streamlit.runtime import Runtime
         manager = Runtime.instance()._session_mgr

@@ -19,6 +19,8 @@ Registered with transformers' attention interface as "specdec_rows" (masks as fo
 """
 from __future__ import annotations
 
+import weakref
+
 import torch
 
 from specdec.models.intdot.attend import attend as rows_in_c
@@ -77,11 +79,14 @@ def register() -> str:
     return NAME
 
 
+_BEFORE: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # model -> the attention it had
+
+
 def use(model, on: bool) -> None:
     """Switch `model` to row-by-row attention (on) or back to the attention it had before."""
     current = model.config._attn_implementation
     if on and current != NAME:
-        model.__dict__["_attn_before"] = current
+        _BEFORE[model] = current
         model.set_attn_implementation(register())
     elif not on and current == NAME:
-        model.set_attn_implementation(model.__dict__.pop("_attn_before", "sdpa"))
+        model.set_attn_implementation(_BEFORE.pop(model, "sdpa"))

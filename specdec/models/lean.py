@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import functools
 import threading
+import weakref
 
 import torch
 from torch import nn
@@ -47,6 +48,12 @@ from specdec.models.intdot.rope import rotated as rope_in_c
 from specdec.models.precision import GROUP, Int4Linear
 
 _collect = threading.local()          # id(model) -> list of final hidden states, per thread
+# what the lean pass keeps per object, beside it rather than in it (weak: it goes with the object)
+_FITS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()    # model -> fits(model)'s static part
+_PLANS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # decoder layer -> its C call's plan
+_ROOMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # cache layer -> (keys, values) buffers
+_STACKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # attention / MLP -> its intdot stack
+_FUSED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # attention / MLP -> its int4 stack
 _building = threading.Lock()         # one thread builds a shared model's stacked weights
 STACK = True                          # stack int4 layers into one product where it is bit-equal
 QKV, GATE_UP = ("q_proj", "k_proj", "v_proj"), ("gate_proj", "up_proj")
@@ -55,10 +62,10 @@ QKV, GATE_UP = ("q_proj", "k_proj", "v_proj"), ("gate_proj", "up_proj")
 def fits(model) -> bool:
     """True when `model` is a plain Llama on one device that nobody hooks (the lean pass applies;
     final_hidden_states' own hook on the body is served by `collect` instead)."""
-    plain = model.__dict__.get("_lean_fits")
+    plain = _FITS.get(model)
     if plain is None:
-        plain = _llama(model) and not getattr(model, "hf_device_map", None) and not _accelerated(model)
-        model.__dict__["_lean_fits"] = plain
+        plain = _FITS[model] = _llama(model) and not getattr(model, "hf_device_map", None) and not _accelerated(model)
+    # torch has no public "is this module hooked?": its own dicts, checked on torch 2.13.0
     return plain and not (model._forward_hooks or model._forward_pre_hooks)
 
 
@@ -74,6 +81,7 @@ def _llama(model) -> bool:
 
 
 def _accelerated(model) -> bool:
+    # accelerate's mark of a hooked module, as accelerate.hooks itself tests it (checked on 1.15.0)
     return any(hasattr(m, "_hf_hook") for m in model.modules())
 
 
@@ -84,7 +92,9 @@ def collecting(model) -> list | None:
 def collect(model, seen) -> object:
     """Make `seen` (None: nothing) receive this thread's final hidden states of `model`'s lean
     passes; returns what received them before (to restore after a nested block)."""
-    lists = _collect.__dict__.setdefault("lists", {})
+    if not hasattr(_collect, "lists"):
+        _collect.lists = {}
+    lists = _collect.lists
     before = lists.pop(id(model), None)
     if seen is not None:
         lists[id(model)] = seen
@@ -126,13 +136,13 @@ def hidden(model, x: torch.Tensor, cache) -> torch.Tensor:
 def _in_c(layer, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, cache, index: int) -> bool:
     """The whole layer in one C call on x (1, T, H) in place (intdot/layer.py: the same functions
     the modules call, so the same bits); False where it does not apply (then the modules run)."""
-    plan = layer.__dict__.get("_c_plan")
+    plan = _PLANS.get(layer)
     if plan is None and type(layer.mlp.down_proj) is not IntDotLinear:       # bfloat16, int4: the modules
         return False
     if plan is None or not plan.still():
         attn = layer.self_attn
         qkv, gate_up = _intdot_stack(attn, QKV), _intdot_stack(layer.mlp, GATE_UP)
-        plan = layer.__dict__["_c_plan"] = c_layer.plan(layer, qkv and qkv[0], gate_up and gate_up[0])
+        plan = _PLANS[layer] = c_layer.plan(layer, qkv and qkv[0], gate_up and gate_up[0])
         if plan is None:
             return False
     room = _reserve(cache, index, x.shape[1], plan.empty)
@@ -143,6 +153,7 @@ def _in_c(layer, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, cache, i
 
 
 def _mask(model, x, cache, positions):
+    # the attention a model runs: transformers' own field, read as its models read it (5.24.0)
     if model.config._attn_implementation == attention.NAME:
         return None                                                           # causal rows (attention.py)
     from transformers.masking_utils import create_causal_mask
@@ -197,11 +208,11 @@ def _reserve(cache, index: int, t: int, empty: torch.Tensor | None = None):
     if type(layer) is not _dynamic() or not layer.is_initialized or layer.keys.dim() != 4:
         return None
     n = layer.keys.shape[-2]
-    room = layer.__dict__.get("_lean_room")
+    room = _ROOMS.get(layer)
     if room is None or not (_starts(layer.keys, room[0]) and _starts(layer.values, room[1])) \
             or n + t > room[0].shape[-2]:
         room = (_grown(layer.keys, n + t), _grown(layer.values, n + t))
-        layer.__dict__["_lean_room"] = room
+        _ROOMS[layer] = room
     layer.keys, layer.values = room[0][..., :n + t, :], room[1][..., :n + t, :]
     return room[0], room[1], n
 
@@ -254,14 +265,14 @@ def _intdot_stack(owner: nn.Module, names: tuple[str, ...]):
     layers = [getattr(owner, name) for name in names]
     if not all(type(m) is IntDotLinear for m in layers):
         return None
-    saved = owner.__dict__.get("_lean_intdot")
+    saved = _STACKS.get(owner)
     if saved is None or not all(m.records() is part for m, part in zip(layers, saved[2])):
         with _building:
             records, start = stacked(layers), 0
             for m in layers if records is not None else ():
                 m._records, start = records[start:start + m.out_features], start + m.out_features
             saved = (records, [m.out_features for m in layers], [m.records() for m in layers])
-            owner.__dict__["_lean_intdot"] = saved
+            _STACKS[owner] = saved
     return None if saved[0] is None else saved[:2]
 
 
@@ -282,7 +293,7 @@ def _fused(owner: nn.Module, names: tuple[str, ...], h: torch.Tensor):
 def _saved(owner: nn.Module, layers: list):
     """The stack built before for these layers' current weights, if any (None: build it)."""
     parts = [m.packed() for m in layers]
-    saved = owner.__dict__.get("_lean_fused")
+    saved = _FUSED.get(owner)
     if saved is not None and all(a is b for a, b in zip(saved[3], parts)):
         return saved[:3] if saved[0] is not None else ()
     return None
@@ -292,7 +303,7 @@ def _build(owner: nn.Module, layers: list, h: torch.Tensor):
     parts = [m.packed() for m in layers]
     fused = _stack(layers, parts, h) if STACK and len({m.in_features for m in layers}) == 1 else None
     parts = [m.packed() for m in layers]                         # views of the stack, if stacked
-    owner.__dict__["_lean_fused"] = (*fused, parts) if fused else (None, None, None, parts)
+    _FUSED[owner] = (*fused, parts) if fused else (None, None, None, parts)
     return fused
 
 
