@@ -1,5 +1,7 @@
-"""A file's SHA-256: the fingerprint the model caches and the ONNX build record (models/gguf.py,
-models/onnx_build.py), read in 4 MB blocks so a large weights file never sits in memory whole."""
+"""The project's one hash: a file's SHA-256 (the fingerprint the model caches and the ONNX build
+record, models/gguf.py, models/onnx_build.py), read in 4 MB blocks so a large weights file never
+sits in memory whole, and the SHA-256 of a text or bytes as a short key (cache folders, the
+kernel library's build, owned folder names)."""
 from __future__ import annotations
 
 import functools
@@ -7,6 +9,11 @@ import hashlib
 from pathlib import Path
 
 BLOCK = 1 << 22
+
+
+def text_key(data: str | bytes, length: int = 64) -> str:
+    """The hex SHA-256 of `data` (a str as UTF-8), its first `length` digits."""
+    return hashlib.sha256(data.encode() if isinstance(data, str) else data).hexdigest()[:length]
 
 
 def file_sha256(path: Path) -> str:

@@ -11,7 +11,6 @@ plain file or a symlink, which is removed itself and never followed).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import re
 import shutil
 import sys
@@ -19,6 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from specdec.errors import InputError, LoadError
+from specdec.files.digest import text_key
 from specdec.wording import N_
 
 PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
@@ -32,7 +32,7 @@ def folder_name(name: str) -> str:
     if PLAIN.fullmatch(plain) and ".." not in plain:
         return plain
     readable = re.sub(r"[^A-Za-z0-9_-]+", "-", name).strip("-")[-60:] or "model"
-    return f"{readable}-{hashlib.sha256(name.encode()).hexdigest()[:12]}"
+    return f"{readable}-{text_key(name, 12)}"
 
 
 def inside(path: Path, root: Path) -> Path:

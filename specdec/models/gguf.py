@@ -21,7 +21,6 @@ A package is located with `importlib.util.find_spec`, never imported: `llm_smoll
 from __future__ import annotations
 
 import glob
-import hashlib
 import importlib.util
 import json
 import os
@@ -33,7 +32,7 @@ import torch
 
 from specdec.errors import LoadError
 from specdec.files import atomic, owned
-from specdec.files.digest import cached_sha256, file_sha256
+from specdec.files.digest import cached_sha256, file_sha256, text_key
 from specdec.models import sizing
 from specdec.wording import N_
 
@@ -305,5 +304,5 @@ def is_gguf_file(name: str) -> bool:
 def converted_file(name: str, rebuild: bool = False) -> Path:
     """A local GGUF file's conversion, cached under its name and a digest of its path."""
     gguf = Path(name).expanduser().resolve()
-    key = hashlib.sha256(str(gguf).encode()).hexdigest()[:12]
+    key = text_key(str(gguf), 12)
     return converted(gguf, cache_root() / f"{gguf.stem}-{key}", rebuild)

@@ -13,7 +13,6 @@ fingerprint is the one it was built from; anything else builds it again, saying 
 """
 from __future__ import annotations
 
-import hashlib
 import importlib.metadata
 import importlib.util
 import json
@@ -25,7 +24,7 @@ from pathlib import Path
 
 from specdec.errors import LoadError
 from specdec.files import atomic, owned
-from specdec.files.digest import cached_sha256, file_sha256
+from specdec.files.digest import cached_sha256, file_sha256, text_key
 from specdec.models import onnx_graph
 from specdec.wording import N_
 
@@ -51,7 +50,7 @@ def _source_id(source: Path) -> str:
     if stamp.is_file():
         return file_sha256(stamp)
     parts = sorted(f"{p.name}:{p.stat().st_size}" for p in source.iterdir() if p.is_file())
-    return hashlib.sha256("|".join(parts).encode()).hexdigest()
+    return text_key("|".join(parts))
 
 
 def stale(source: Path, folder: Path) -> str | None:

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ctypes
 import functools
-import hashlib
 import shutil
 import subprocess
 import sys
@@ -25,6 +24,7 @@ import tempfile
 from pathlib import Path
 
 from specdec.files import atomic
+from specdec.files.digest import text_key
 
 NAMES = ("kernel.c", "attend.c", "norm.c", "rope.c", "act.c", "layer.c")
 SOURCES = tuple(Path(__file__).with_name(name) for name in NAMES)
@@ -60,7 +60,7 @@ def _build(cc: str) -> Path:
     flags = (*FLAGS, *(("-mavx2", "-mfma") if isa() == "avx2" else ()))
     version = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=30).stdout
     text = b"".join(source.read_bytes() for source in (*SOURCES, *(SOURCES[0].with_name(h) for h in HEADERS)))
-    key = hashlib.sha256(text + " ".join(flags).encode() + version.encode()).hexdigest()[:16]
+    key = text_key(text + " ".join(flags).encode() + version.encode(), 16)
     out = FOLDER / f"intdot-{isa()}-{key}.so"
     if out.is_file():
         return out
