@@ -244,3 +244,15 @@ def test_the_bench_runs_the_cross_vocabulary_rows_and_transformers_counterpart(c
     spec = next(r for r in result.settings[1].rows if r.row == "engine speculative")
     assert spec.acceptance_rate is not None and spec.acceptance_rate > 0
     assert all(torch.equal(a, b) for a, b in zip(before, cross.draft.parameters()))   # the engine's draft untouched
+
+
+def test_the_draft_size_sweep_drafts_another_tokenizer_across_vocabularies(cross):
+    """A draft of another tokenizer is a draft size like any other: the sweep measures it with
+    the cross-vocabulary drafter (the plain draft-model drafter would refuse it)."""
+    from specdec.bench.sweeps import draft_tradeoff
+    pairs = {"tiny-pieces": cross, None: specdec.make_pair(cross.target, None, T, "tiny-bytes", None),
+             "tiny-bytes": specdec.make_pair(cross.target, copy.deepcopy(cross.target), T, "tiny-bytes", "tiny-bytes")}
+    sweep = draft_tradeoff(lambda target, draft: pairs[draft], "tiny-bytes", ["tiny-pieces", "tiny-bytes"], ["ab"],
+                           specdec.Settings(k=2, temperature=0.0, max_new_tokens=4), lambda *_: None, repeats=1)
+    drafted = {p.draft: p.drafter for p in sweep.points if p.params}
+    assert drafted == {"tiny-pieces": "cross-vocab", "tiny-bytes": "model"}

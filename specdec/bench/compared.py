@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 
 from specdec.bench.measure import drafter_cost, machine_load, timed
 from specdec.defaults import REPEATS
-from specdec.drafters.base import compared_kinds
+from specdec.drafters.base import compared_kinds, drafts_with
 from specdec.prompts import Prompt, as_input
 from specdec.records.provenance import Clock, Provenance, clock_for, here
 from specdec.settings import Settings
@@ -70,8 +70,9 @@ def variants(drafts: list[str], policy_draft: str, settings: Settings) -> list[V
     model once per draft, every other once; then the draft-length policies on `policy_draft`."""
     out = []
     for kind in compared_kinds():
-        if kind.needs_draft_model:
-            out += [Variant(d.split("/", 1)[-1], d, drafter=kind.name) for d in drafts]
+        if kind.needs_draft_model:           # a family's drafts share the target's vocabulary
+            out += [Variant(d.split("/", 1)[-1], d, drafter=kind.name) for d in drafts
+                    if drafts_with(kind, across_vocab=False)]
         else:
             out.append(Variant(kind.compared_as(settings), None, drafter=kind.name))
     out += [Variant(f"{policy_draft.split('/', 1)[-1]} · {p}", policy_draft, policy=p)

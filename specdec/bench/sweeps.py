@@ -23,7 +23,7 @@ from specdec.bench.measure import (
 )
 from specdec.bench.points import Point, Sweep, TempPoint, TempSweep
 from specdec.defaults import REPEATS
-from specdec.drafters.base import DRAFTERS, compared_kinds
+from specdec.drafters.base import DRAFTERS, compared_kinds, drafts_with
 from specdec.records.provenance import Clock, clock_for, here
 from specdec.settings import Settings
 from specdec.trace.theory import (
@@ -115,13 +115,14 @@ def draft_tradeoff(load, target: str, drafts: list[str], prompts: list[str], set
 
 
 def _entries(pairs: dict, target_only, settings: Settings, exits: tuple[int, ...]) -> list[tuple]:
-    """(label, pair, settings) of each compared drafter: one per draft for a draft-model drafter,
-    one per exit layer for early exit, one for any other."""
+    """(label, pair, settings) of each compared drafter: one per draft for a draft-model drafter
+    (the cross-vocabulary one for a draft of another tokenizer), one per exit layer for early
+    exit, one for any other."""
     out = []
     for kind in compared_kinds():
         s = replace(settings, drafter=kind.name)
         if kind.needs_draft_model:
-            out += [(draft, pair, s) for draft, pair in pairs.items()]
+            out += [(draft, pair, s) for draft, pair in pairs.items() if drafts_with(kind, pair.across_vocab)]
         elif kind.uses_exit_layer:
             out += [(kind.compared_as(replace(s, exit_layer=n)), target_only, replace(s, exit_layer=n))
                     for n in exits]
@@ -131,9 +132,10 @@ def _entries(pairs: dict, target_only, settings: Settings, exits: tuple[int, ...
 
 
 def _measured(label: str, pair, settings: Settings, timings: dict, busy: float) -> Point:
-    """One entry's point: its c and parameters from the module one draft step runs (none: 0)."""
+    """One entry's point: its c, and its parameters: the draft model's, or those of the module
+    one draft step runs (an early-exit view; none: 0)."""
     kind = DRAFTERS[settings.drafter]
-    model = kind.step_model(pair, settings)
+    model = pair.draft if kind.needs_draft_model else kind.step_model(pair, settings)
     measured = point(timings[label], timings["base"], drafter_cost(pair, settings)[0], settings.k, busy)
     return replace(measured, draft=label, drafter=kind.name,
                    params=0 if model is None else sum(p.numel() for p in model.parameters()),

@@ -178,12 +178,17 @@ def unregister(name: str) -> None:
     DRAFTERS.pop(name, None)
 
 
-def compared_kinds(across_vocab: bool = False) -> list[DrafterKind]:
+def compared_kinds() -> list[DrafterKind]:
     """The chain drafters Drafters compared and the draft-size sweep measure, in menu order: each
-    drafter that runs no draft model once, and those that run one once per draft (only those that
-    bridge vocabularies where the pair's tokenizers differ)."""
-    return [d for d in DRAFTERS.values() if d.compared and d.shape == Shape.CHAIN
-            and (not d.needs_draft_model or d.bridges_vocab == across_vocab)]
+    drafter that runs no draft model once, each that runs one once per draft it can run
+    (`drafts_with`)."""
+    return [d for d in DRAFTERS.values() if d.compared and d.shape == Shape.CHAIN]
+
+
+def drafts_with(kind: DrafterKind, across_vocab: bool) -> bool:
+    """Does a drafter that runs a draft model draft for a pair whose tokenizers differ (True) or
+    not: the one that bridges vocabularies where they differ, the others where they do not."""
+    return kind.bridges_vocab == across_vocab
 
 
 def draft_chain(row: torch.Tensor, next_row: Callable[[int], torch.Tensor], k: int,
