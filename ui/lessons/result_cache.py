@@ -47,21 +47,24 @@ def load(kind: str, key: dict, record):
     return read(path_for(kind, key), record)
 
 
-def read(path: Path, record):
-    """A kept file's record, decoded once per file state (a large result takes a second)."""
+def read(path: Path, record, kept: bool = True):
+    """A result file's record ({"key", "value"}), decoded once per file state (a large result
+    takes a second); None where it is missing, damaged, of another schema or not a `record`.
+    kept: a file this cache wrote, marked whole (KEPT); False: a shipped one (shipped.py)."""
     try:
         stat = path.stat()
     except OSError:
         return None
-    return _decoded(str(path), stat.st_mtime_ns, stat.st_size, record)
+    return _decoded(str(path), stat.st_mtime_ns, stat.st_size, record, kept)
 
 
-@functools.lru_cache(maxsize=32)
-def _decoded(path: str, _mtime: int, _size: int, record):
+@functools.lru_cache(maxsize=64)
+def _decoded(path: str, _mtime: int, _size: int, record, kept: bool):
     try:
         data = json.loads(Path(path).read_text())
-        return codec.from_data(record, data["value"], Path(path).name) if data.get(KEPT) == 1 else None
-    except (OSError, ValueError, KeyError, AttributeError, codec.RecordFileError):
+        whole = data.get(KEPT) == 1 or not kept
+        return codec.from_data(record, data["value"], Path(path).name) if whole else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, codec.RecordFileError):
         return None     # a half-written or damaged file, a folder in its place, another schema: measure again
 
 

@@ -20,6 +20,7 @@ from specdec.bench.measure import TIMING_REVISION
 from specdec.files import atomic
 from specdec.models.names import ASSETS
 from specdec.records import codec
+from ui.lessons import result_cache
 
 ROOT = Path(__file__).resolve().parents[2]
 SHIPPED_DIR = ROOT / "assets" / "results"
@@ -60,21 +61,9 @@ def load(kind: str, key: dict, record):
 
 
 def read(path: Path, record):
-    """A shipped file's record (None: missing, damaged or not a `record`)."""
-    try:
-        stat = path.stat()
-    except OSError:
-        return None
-    return _decoded(str(path), stat.st_mtime_ns, stat.st_size, record)
-
-
-@functools.lru_cache(maxsize=32)
-def _decoded(path: str, _mtime: int, _size: int, record):
-    """A shipped file's record, decoded once per file state (a where-set takes a second)."""
-    try:
-        return codec.from_data(record, json.loads(Path(path).read_text())["value"], Path(path).name)
-    except (OSError, ValueError, KeyError, TypeError, codec.RecordFileError):
-        return None
+    """A shipped file's record (None: missing, damaged or not a `record`), decoded once per file
+    state as the result cache decodes its own files."""
+    return result_cache.read(path, record, kept=False)
 
 
 def all_of(kind: str, record) -> list[tuple[dict, object]]:
