@@ -251,3 +251,19 @@ def test_a_damaged_8_bit_head_is_one_clear_error(fpair_no_eos, tmp_path, damage)
         save_file({"rows": torch.zeros(3, 4), "scale": torch.ones(3)}, str(tmp_path / head8.HEAD_FILE))
     with pytest.raises(LoadError, match="damaged|int8"):
         load_model(str(tmp_path))
+
+
+def test_a_drafting_step_gives_the_forward_passs_numbers_bit_for_bit(fpair_no_eos):
+    """FeatureDraft.step (the drafter's call, without the module call and output record) equals
+    forward(..., logits_to_keep=1) on the same cache state, h and logits alike."""
+    from specdec.models.runtime import new_cache
+    draft = fpair_no_eos.draft
+    torch.manual_seed(3)
+    ids, feats = torch.tensor([[3, 5, 7, 2]]), torch.randn(1, 4, draft.net.config.hidden_size)
+    mine, theirs = new_cache(draft.net), new_cache(draft.net)
+    for part in (slice(0, 3), slice(3, 4)):
+        h, logits = draft.step(ids[:, part], feats[:, part], mine)
+        with torch.no_grad():
+            out = draft(ids[:, part], features=feats[:, part], cache=theirs, logits_to_keep=1)
+        assert torch.equal(h, out.hidden_states[0][0, -1:]) and torch.equal(logits, out.logits[0])
+    assert mine.get_seq_length() == theirs.get_seq_length() == 4

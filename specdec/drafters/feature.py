@@ -31,10 +31,10 @@ class FeatureState(FeatureReader):
     @torch.no_grad()
     def _step(self, feats: torch.Tensor, ids: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
         """Feed pairs (feats[i], ids[i]); (last h (1, H), logits of the last pair (1, V))."""
-        device = next(self.draft.parameters()).device
+        device = self.draft.keep_ids.device
         x = torch.tensor([ids], dtype=torch.long, device=device)                  # (1, T)
-        out = self.draft(x, features=feats[None].to(device), cache=self.cache, logits_to_keep=1)
-        return out.hidden_states[0][0, -1:], out.logits[0, :, :self.vocab_size].float().cpu()
+        h, logits = self.draft.step(x, feats[None].to(device), self.cache)
+        return h, logits[:, :self.vocab_size].float().cpu()
 
     def rollback(self, valid_len: int) -> None:
         """Keep the real-feature pairs that still belong to the sequence; drop the guesses."""

@@ -70,6 +70,21 @@ class FeatureDraft(torch.nn.Module):
         full[..., self.keep_ids] = small                                          # (B, T', V)
         return CausalLMOutputWithPast(logits=full, cache=cache, hidden_states=(h,))
 
+    @torch.no_grad()
+    def step(self, input_ids: torch.Tensor, features: torch.Tensor, cache) -> tuple[torch.Tensor, torch.Tensor]:
+        """A drafting step: pairs (features[t], input_ids[t]) after what `cache` holds ->
+        (h of the last pair (1, H), its logits (1, V)). The numbers of forward(..., logits_to_keep=1),
+        without its wrappers (the module call, the output record) where the lean pass applies."""
+        if not lean.fits(self.net) or input_ids.shape[0] != 1:
+            out = self(input_ids, features=features, cache=cache, logits_to_keep=1)
+            return out.hidden_states[0][0, -1:], out.logits[0]
+        e = self.embed(input_ids)                                                 # (1, T, H)
+        h = lean.hidden(self.net, self.fc.forward(torch.cat([e, features.to(e.dtype)], dim=-1)), cache)
+        small = self.net.lm_head.forward(h[0, -1:])                               # (1, N)
+        full = small.new_full((1, self.config.vocab_size), float("-inf"))
+        full[:, self.keep_ids] = small
+        return h[0, -1:], full                                                    # (1, H), (1, V)
+
 
 def is_feature_folder(vocab: dict | None) -> bool:
     return bool(vocab) and vocab.get("reads") == "target features"
