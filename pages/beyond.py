@@ -65,13 +65,13 @@ def pool_section(result, lang: str) -> int:
                          "decoding by definition."))
     near = beyond.within(result, lang)
     st.write(_("Within 2 percent of judge everywhere's MRR@10 ({best:.3f}) from a pool of **{n}**, at {calls:.0%} of "
-               "its judge calls.").format(best=near["best"], n=near["pool"], calls=near["calls"]) if near else
+               "its judge calls.").format(best=near.best, n=near.pool, calls=near.calls) if near else
              _("No pool size reaches within 2 percent of judge everywhere's MRR@10 ({best:.3f}).").format(best=best))
     same = beyond.agreeing(result, lang)
     if same:
         st.write(_("The top answer is judge everywhere's for {agree:.0%} of the questions from a pool of **{n}**, "
-                   "at {calls:.0%} of its judge calls.").format(agree=same["agree"], n=same["pool"],
-                                                                calls=same["calls"]))
+                   "at {calls:.0%} of its judge calls.").format(agree=same.agree, n=same.pool,
+                                                                calls=same.calls))
     return pool
 
 

@@ -57,13 +57,13 @@ def toy_view() -> None:
         return
     parts = ex.decomposition(p, q)
     with right:
-        chart(toy_figure(TOKENS, p.tolist(), q.tolist(), parts["accepted"].tolist(),
-                         parts["from_residual"].tolist()), "toy-fig")
+        chart(toy_figure(TOKENS, p.tolist(), q.tolist(), parts.accepted.tolist(),
+                         parts.from_residual.tolist()), "toy-fig")
     st.markdown(_("""
 - **Drafted and accepted** (green): q(x) · min(1, p(x)/q(x)) = **min(p(x), q(x))**. Summed: β = Σ min(p, q) = **{beta:.3f}** — the chance a draft survives.
 - **Rejected** with probability 1 − β = **{rejected:.3f}**; then we sample the residual norm(max(0, p − q)): the mass where the draft *under*-covers p (orange).
 - **Sum**: min(p, q) + (p − q)⁺ = p, token by token. Largest gap to p here: **{gap:.1e}**.""").format(
-        beta=parts["beta"], rejected=1 - parts["beta"], gap=float((parts["total"] - p).abs().max())))
+        beta=parts.beta, rejected=1 - parts.beta, gap=float((parts.total - p).abs().max())))
     st.caption(_("Notice: the green part is capped by q and the orange part fills exactly what is "
                  "missing up to p."))
     tv_col = _("distance to p (TV)")
@@ -73,8 +73,8 @@ def toy_view() -> None:
                   "lossless:"))
     st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key="toy_rules",
                  column_config=rule_columns(tv_col))
-    jobs.csv_button([{"token": t, "p": float(p[i]), "q": float(q[i]), "min(p,q)": float(parts["accepted"][i]),
-                      "(1-beta)*residual": float(parts["from_residual"][i]), "sum": float(parts["total"][i])}
+    jobs.csv_button([{"token": t, "p": float(p[i]), "q": float(q[i]), "min(p,q)": float(parts.accepted[i]),
+                      "(1-beta)*residual": float(parts.from_residual[i]), "sum": float(parts.total[i])}
                      for i, t in enumerate(TOKENS)], "toy-view", "toy_csv")
 
 

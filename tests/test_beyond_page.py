@@ -72,10 +72,10 @@ def test_pool_size_within_two_percent_and_agreeing_by_hand():
     r = hand_result()
     # MRR@10: pool 1 (1 + 1/4) / 2, pool 2 (1/2 + 1/4) / 2, pool 4 = judge everywhere (1/2 + 1) / 2
     assert [w.mrr for w in r.rows] == [0.625, 0.375, 0.75]
-    assert beyond.within(r, "en") == {"pool": 4, "mrr": 0.75, "best": 0.75, "calls": 1.0}
-    assert beyond.within(r, "en", share=0.5)["pool"] == 1
-    assert beyond.agreeing(r, "en") == {"pool": 4, "agree": 1.0, "calls": 1.0}
-    assert beyond.agreeing(r, "en", share=0.5) == {"pool": 2, "agree": 0.5, "calls": 0.5}
+    assert beyond.within(r, "en") == beyond.Pool(4, 1.0, mrr=0.75, best=0.75)
+    assert beyond.within(r, "en", share=0.5).pool == 1
+    assert beyond.agreeing(r, "en") == beyond.Pool(4, 1.0, agree=1.0)
+    assert beyond.agreeing(r, "en", share=0.5) == beyond.Pool(2, 0.5, agree=0.5)
     cheap, cascade_, pool, every = beyond.scale(r, "en", 2, 0.0)
     assert (cheap.ms, pool.ms, every.ms) == (2.0, 2.0 + 10.0 + 200.0, 2.0 + 10.0 + 400.0)
     assert cascade_.ms == pool.ms and every.judge_calls == 4

@@ -20,14 +20,14 @@ def random_pair(seed: int, v: int = 6):
 def test_toy_sum_equals_p_for_random_p_q(seed):
     p, q = random_pair(seed)
     parts = decomposition(p, q)
-    assert torch.allclose(parts["total"], p, atol=1e-12)
+    assert torch.allclose(parts.total, p, atol=1e-12)
     assert torch.allclose(output_law("correct", p, q), p, atol=1e-12)
 
 
 def test_beta_of_a_hand_made_pair():
     p = torch.tensor([0.5, 0.3, 0.2], dtype=torch.float64)
     q = torch.tensor([0.2, 0.2, 0.6], dtype=torch.float64)
-    assert decomposition(p, q)["beta"] == pytest.approx(0.2 + 0.2 + 0.2)     # min per token
+    assert decomposition(p, q).beta == pytest.approx(0.2 + 0.2 + 0.2)     # min per token
 
 
 P = torch.tensor([0.40, 0.25, 0.15, 0.10, 0.06, 0.04], dtype=torch.float64)

@@ -31,11 +31,12 @@ def test_a_self_draft_accepts_everything_and_plain_decoding_passes_once_per_toke
     self_pair = tiny_pair(self_draft=True, eos=False)
     arms = [many.Arm("self", self_pair, BASE), many.Arm("plain", self_pair, replace(BASE, mode="autoregressive"))]
     result = many.compare(arms, PROMPTS)
-    stats = many.summary(result)
-    assert stats["self"]["acceptance_rate"].lo == stats["self"]["acceptance_rate"].hi == 1.0
-    assert stats["plain"]["target_forwards_per_token"].mean == 1.0   # the first token's is the prompt's own
-    assert stats["plain"]["acceptance_rate"] is None           # nothing drafted: no rate, not 0
-    assert stats["self"]["target_forwards_per_token"].hi < 1.0
+    mine, plain = many.summary(result)
+    assert (mine.arm, plain.arm) == ("self", "plain")
+    assert mine.acceptance_rate.lo == mine.acceptance_rate.hi == 1.0
+    assert plain.target_forwards_per_token.mean == 1.0   # the first token's is the prompt's own
+    assert plain.acceptance_rate is None           # nothing drafted: no rate, not 0
+    assert mine.of("target_forwards_per_token").hi < 1.0
 
 
 def test_spread_by_hand():

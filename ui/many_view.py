@@ -105,6 +105,6 @@ def show(result: many.Comparison, knob: str, a, b, kind: str, mine: many.PromptR
     if result.clock == Clock.CPU:
         st.caption(_("The machine was busy (load {load:.1f} per core): tokens/s is on the CPU time the runs "
                      "needed.").format(load=result.provenance.load or 0.0))
-    rows = [{_("setting"): arm, **{m: sp.mean if sp else None for m, sp in stats.items()}}
-            for arm, stats in many.summary(result).items()]
+    rows = [{_("setting"): stats.arm, **{m: stats.of(m).mean if stats.of(m) else None for m in many.METRICS}}
+            for stats in many.summary(result)]
     tables.show(pd.DataFrame(rows), f"{key}_rows")

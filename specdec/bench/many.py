@@ -117,9 +117,23 @@ def spread(xs: list[float]) -> Spread | None:
     return Spread(statistics.fmean(xs), min(xs), max(xs), q1, median, q3, len(xs))
 
 
-def summary(result: Comparison) -> dict[str, dict[str, Spread | None]]:
-    """{arm: {metric: Spread}} on the result's clock."""
-    return {arm: {m: spread(values(result.of(arm), m, result.clock)) for m in METRICS} for arm in result.arms}
+@dataclass(frozen=True)
+class ArmSummary:
+    """One setting over the prompts: each metric's Spread (None where no prompt had a value)."""
+    arm: str
+    acceptance_rate: Spread | None
+    mean_acceptance_length: Spread | None
+    target_forwards_per_token: Spread | None
+    tokens_per_s: Spread | None                 # on the result's clock
+
+    def of(self, metric: str) -> Spread | None:
+        return getattr(self, metric)
+
+
+def summary(result: Comparison) -> tuple[ArmSummary, ...]:
+    """Each arm's spreads, in the result's order, on the result's clock."""
+    return tuple(ArmSummary(arm, *(spread(values(result.of(arm), m, result.clock)) for m in METRICS))
+                 for arm in result.arms)
 
 
 def paired(result: Comparison, metric: str) -> tuple[int, int]:

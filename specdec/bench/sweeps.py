@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from dataclasses import replace
+from dataclasses import asdict, dataclass, replace
 from typing import Callable
 
 from specdec.bench.measure import (
@@ -57,20 +57,30 @@ def point(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0,
                  bound_with_verify=speedup_with_verify(alpha, k, c, v),
                  **({"profile_length": tokens_from_profile(profile, k),
                      "profile_speedup": profile_speedup(profile, k, c, v)} if profile else {}),
-                 **(_paid(m.mean_acceptance_length or 1.0, k, paid) if paid else {}),
+                 **(asdict(_paid(m.mean_acceptance_length or 1.0, k, paid)) if paid else {}),
                  tokens_per_s=statistics.median(s.tokens_per_s for s in spec),
                  baseline_tokens_per_s=statistics.median(b.tokens_per_s for b in base))
 
 
-def _paid(tokens: float, k: int, paid: list) -> dict:
+@dataclass(frozen=True)
+class PaidRun:
+    """The whole runs as they paid: Point's fields of the same names (medians over repeats)."""
+    predicted_run: float
+    prefill_steps: float
+    base_prefill_steps: float
+    round_overhead: float
+    base_overhead: float
+
+
+def _paid(tokens: float, k: int, paid: list) -> PaidRun:
     """The whole runs' speedup predicted from what they paid: `tokens` kept a round, and each
     repeat's own prices (a slow spell raises both its time and its prices) with the prompt's
     reading and the bookkeeping (theory.run_speedup); the median over repeats."""
     def median(f) -> float:
         return statistics.median(f(p) for p in paid)
-    return {"predicted_run": median(lambda p: run_speedup(tokens, k, p.c, p.v, p.spec, p.base)),
-            "prefill_steps": median(lambda p: p.spec.prefill), "base_prefill_steps": median(lambda p: p.base.prefill),
-            "round_overhead": median(lambda p: p.spec.per_round), "base_overhead": median(lambda p: p.base.per_round)}
+    return PaidRun(predicted_run=median(lambda p: run_speedup(tokens, k, p.c, p.v, p.spec, p.base)),
+                   prefill_steps=median(lambda p: p.spec.prefill), base_prefill_steps=median(lambda p: p.base.prefill),
+                   round_overhead=median(lambda p: p.spec.per_round), base_overhead=median(lambda p: p.base.per_round))
 
 
 def k_sweep(pair, prompts: list[str], ks: list[int], settings: Settings,

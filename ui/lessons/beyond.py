@@ -89,7 +89,17 @@ def everywhere(result: Result, lang: str) -> int:
     return max(len(o.first) for o in result.outcomes if o.lang == lang)
 
 
-def within(result: Result, lang: str, share: float = 0.02) -> dict | None:
+@dataclass(frozen=True)
+class Pool:
+    """The smallest pool that gets close to judge everywhere, and what it costs."""
+    pool: int
+    calls: float                   # its judge calls as a share of judge everywhere's
+    mrr: float | None = None       # within: its MRR@10, and judge everywhere's (best)
+    best: float | None = None
+    agree: float | None = None     # agreeing: the share of questions whose top answer is the same
+
+
+def within(result: Result, lang: str, share: float = 0.02) -> Pool | None:
     """The smallest pool whose MRR@10 is within `share` of judge everywhere's, and its judge calls
     as a share of judge everywhere's (None: no pool gets that close)."""
     best = result.stages.get("judge-everywhere", {}).get(lang, {}).get("mrr")
@@ -97,16 +107,16 @@ def within(result: Result, lang: str, share: float = 0.02) -> dict | None:
         return None
     for r in sorted(rows(result, lang, gate=0.0), key=lambda r: r.pool):
         if r.mrr >= best * (1 - share):
-            return {"pool": r.pool, "mrr": r.mrr, "best": best, "calls": r.judge_calls / everywhere(result, lang)}
+            return Pool(r.pool, r.judge_calls / everywhere(result, lang), mrr=r.mrr, best=best)
     return None
 
 
-def agreeing(result: Result, lang: str, share: float = 0.98) -> dict | None:
+def agreeing(result: Result, lang: str, share: float = 0.98) -> Pool | None:
     """The smallest pool whose top answer is judge everywhere's for at least `share` of the
     questions (the exactness the cascade buys with judge calls), and those calls' share."""
     for r in sorted(rows(result, lang, gate=0.0), key=lambda r: r.pool):
         if r.agree >= share:
-            return {"pool": r.pool, "agree": r.agree, "calls": r.judge_calls / everywhere(result, lang)}
+            return Pool(r.pool, r.judge_calls / everywhere(result, lang), agree=r.agree)
     return None
 
 

@@ -8,6 +8,7 @@ to them. Each has an exact output law (by enumerating the drafted token) and a s
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import torch
 
@@ -27,14 +28,22 @@ RULE_TEST = {"correct": "ratio", "p_ge_q": "p_ge_q", "resample_p": "ratio"}   # 
 TYPICAL_EPS, TYPICAL_DELTA = 0.3, 0.09   # Medusa's defaults for the typical-acceptance threshold
 
 
-def decomposition(p: torch.Tensor, q: torch.Tensor) -> dict[str, torch.Tensor | float]:
+@dataclass(frozen=True)
+class Decomposition:
     """The pieces of the toy view; every vector is (V,)."""
-    accepted = torch.minimum(p, q)                       # q·min(1, p/q) = min(p, q)
+    accepted: torch.Tensor          # q·min(1, p/q) = min(p, q)
+    beta: float                     # its mass: the chance a draft is accepted
+    residual: torch.Tensor          # norm(max(0, p − q))
+    from_residual: torch.Tensor     # the rejected mass, redistributed: (1 − β)·residual
+    total: torch.Tensor             # accepted + from_residual (= p)
+
+
+def decomposition(p: torch.Tensor, q: torch.Tensor) -> Decomposition:
+    accepted = torch.minimum(p, q)
     beta = float(accepted.sum())
     res = residual(p, q)
-    from_residual = (1 - beta) * res                     # rejected mass, redistributed
-    return {"accepted": accepted, "beta": beta, "residual": res,
-            "from_residual": from_residual, "total": accepted + from_residual}
+    from_residual = (1 - beta) * res
+    return Decomposition(accepted, beta, res, from_residual, accepted + from_residual)
 
 
 def acceptance_vector(rule: str, p: torch.Tensor, q: torch.Tensor) -> torch.Tensor:

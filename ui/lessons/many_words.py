@@ -109,10 +109,10 @@ def yours(metric: str, x: float | None, s: Spread | None, name: str) -> str:
 def sentence(result: Comparison, knob: str, a: float, b: float, kind: str, mine: PromptRun | None = None) -> str:
     """The text under the comparison: the lesson's metric (acceptance without a claim), the
     verdict, and the learner's run placed in the spread of the current setting."""
-    spreads, names = summary(result), result.arms
+    spreads, names = {s.arm: s for s in summary(result)}, result.arms
     c = claim(knob, a, b)
     metric = c.metric if c else "acceptance_rate"
-    pair = [spreads[name][metric] for name in names]
+    pair = [spreads[name].of(metric) for name in names]
     if None in pair:
         return _("Nothing was drafted in some runs: no {metric} to compare.").format(metric=metric_name(metric))
     parts = [change(metric, names, pair, result.prompts, kind)]
