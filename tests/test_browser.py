@@ -71,5 +71,5 @@ def test_every_page_opens_and_a_round_runs_in_english_and_korean():
             walk(driver, url, "ko")
         finally:
             driver.quit()
-        with urllib.request.urlopen(f"{url}/healthz", timeout=10) as answer:   # the app's own route (ui/launch.py)
+        with urllib.request.urlopen(f"{url}/healthz", timeout=10) as answer:   # ui/server/launch.py's route
             assert (answer.status, answer.read()) == (200, b"ok\n")

@@ -3,7 +3,7 @@ import threading
 
 import pytest
 
-from ui import gate, health, turns
+from ui.server import gate, health, turns
 
 
 def test_at_most_slots_threads_hold_a_turn_and_nesting_is_free():

@@ -212,14 +212,14 @@ def test_auto_keeps_the_files_weights_where_the_integer_kernels_cannot_read_its_
 
 
 def test_make_runs_server_converts_gemma3_in_the_background_once(tmp_path, monkeypatch, capsys):
-    """ui/serve.py: a low-priority process loads gemma3/target while it is not converted; once it
+    """ui/server/serve.py: a low-priority process loads gemma3/target while it is not converted; once it
     is, nothing runs."""
     import subprocess
     from types import SimpleNamespace
 
     from specdec.models import names
     from specdec.models.names import converted_ready
-    from ui import serve
+    from ui.server import serve
     calls = []
     monkeypatch.setattr(subprocess, "run", lambda cmd, **kw: calls.append(cmd) or SimpleNamespace(returncode=0))
     monkeypatch.setenv("SPECDEC_CACHE", str(tmp_path))       # a machine where it was never converted

@@ -93,7 +93,7 @@ def test_smollm2_and_gemma3_are_rows_of_the_family_table():
 
 
 def test_the_server_launcher_knows_when_the_target_still_needs_converting(tmp_path, monkeypatch):
-    """ui/serve.py says "converting ..." before the first start only: a cache folder without
+    """ui/server/serve.py says "converting ..." before the first start only: a cache folder without
     a fingerprint is not a conversion; the prepared one (make embedded ran) is."""
     from specdec.models import gguf
     assert gguf.target_converted()

@@ -1,8 +1,8 @@
-"""The served app's /healthz (ui/health.py): "ok", or 503 with the reason while a turn is stuck."""
+"""The served app's /healthz (ui/server/health.py): "ok", or 503 with the reason while a turn is stuck."""
 import asyncio
 import threading
 
-from ui import gate, health, turns
+from ui.server import gate, health, turns
 
 
 def probe() -> tuple[int, str]:

@@ -7,8 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from specdec.errors import InputError
-from ui import gate
 from ui.i18n import _
+from ui.server import gate
 
 
 def run_job(label: str, key: str, fn: Callable):

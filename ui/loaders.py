@@ -39,7 +39,7 @@ def load(target: str, draft: str | None) -> specdec.Pair:
 
 
 def preload() -> None:
-    """Load the default pair into the cache the pages read (ui/serve.py calls this while the
+    """Load the default pair into the cache the pages read (ui/server/serve.py calls this while the
     server starts, so a first visit does not wait for it); a pair that fails to load is left
     for the page to report."""
     from ui.catalog import CHOICES

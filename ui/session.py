@@ -12,8 +12,9 @@ import streamlit as st
 import specdec
 from specdec.chat import has_template, user_turn
 from specdec.rules.chain import FinalKind
-from ui import gate, loaders, state, turns
+from ui import loaders, state
 from ui.i18n import N_, _
+from ui.server import gate, turns
 
 RUN, NOTE, ERROR, SELECTED, REPLAY = "run", "run_note", "run_error", "round_sel", "replay"
 OUTBOX = "_run_outbox"   # what a button's rounds leave for the page (see `_outbox`)
@@ -105,7 +106,7 @@ OVERDUE = N_("Stopped after round {n} ({tokens} of {limit} new tokens): one clic
 
 def paused(dec: specdec.Decoder, why: str = PAUSED) -> tuple:
     """The note for a run of rounds that stopped early: the learner clicked or left the page
-    (PAUSED), or the turn reached its deadline (OVERDUE, ui/turns.py)."""
+    (PAUSED), or the turn reached its deadline (OVERDUE, ui/server/turns.py)."""
     return (why, {"n": len(dec.history), "tokens": len(dec.generated), "limit": dec.settings.max_new_tokens,
                   "seconds": turns.LIMIT_S})
 

@@ -11,8 +11,9 @@ runs pages in that mode too) the page draws the shared sidebar itself.
 import streamlit as st
 
 from specdec import wording
-from ui import gate, i18n, memory, navigation, sidebar, turns
+from ui import i18n, navigation, sidebar
 from ui.i18n import N_, _
+from ui.server import gate, memory, turns
 
 MARK, DRAWN = "_shell_ran", "_sidebar_drawn"
 

@@ -63,7 +63,7 @@ def stamp() -> tuple:
 @functools.lru_cache(maxsize=4)
 def decoded(stamp: tuple = ()) -> list[tuple[dict, WhereSet, str]]:
     """(key, where-set, measured) of every valid result; decoded once per set of files (a
-    shipped result takes seconds to decode: ui/serve.py warms this at start-up)."""
+    shipped result takes seconds to decode: ui/server/serve.py warms this at start-up)."""
     return list(_candidates())
 
 

@@ -6,7 +6,7 @@ beside this target (on its kernels), the memory read rate and the
 compute rate of one core for the arithmetic the target runs (16-bit integer multiply-adds for an
 intdot target, float32 ones otherwise: the roof of its roofline), and the target's bytes and
 FLOPs per token; with where and how: CPU, backend, kernels, threads, load, library versions, date.
-`make run` measures it in the background after the server is up (ui/serve.py, ~30 s); the pages
+`make run` measures it in the background after the server is up (ui/server/serve.py, ~30 s); the pages
 read it, the "priced" draft-length policy weighs it (`prices`), to say why
 speculation pays or not *here*, and every figure they show is labelled with the CPU it came
 from. Kept in build/machine.json under (CPU model, backend, threads).

@@ -4,10 +4,10 @@ Streamlit runs app.py only when a browser connects, so a first visit used to wai
 GGUF conversion and the model load (40-66 s on a 2-core machine). Here they happen before the
 server prints its URL, with a line saying what is going on; the pair goes into the
 st.cache_resource entry the pages read (ui/loaders.preload), so the first page finds it. Then
-`streamlit run ui/launch.py` serves app.py through Streamlit's public `st.App` with one route of
-ours, /healthz (ui/health.py: 503 while a compute turn is stuck past its deadline).
+`streamlit run ui/server/launch.py` serves app.py through Streamlit's public `st.App` with one route of
+ours, /healthz (ui/server/health.py: 503 while a compute turn is stuck past its deadline).
 
-    python -m ui.serve [--no-machine-profile] [streamlit run options]     # e.g. --server.port 8501
+    python -m ui.server.serve [--no-machine-profile] [streamlit run options]     # e.g. --server.port 8501
 
 --no-machine-profile: skip the background work — the profile of this machine and the
 embedding vectors of Beyond tokens' corpus (the browser tests, which start many servers on a
@@ -106,9 +106,9 @@ WATCH_S = 15.0
 
 
 def _watch_turns() -> None:
-    """Say on the server's log when a compute turn is stuck past its deadline (ui/turns.py): rounds,
+    """Say on the server's log when a compute turn is stuck past its deadline (ui/server/turns.py): rounds,
     jobs and chat templates are bounded (chat.limit in specdec/chat.py), so one would be a bug to report."""
-    from ui import gate, turns
+    from ui.server import gate, turns
     while True:
         time.sleep(WATCH_S)
         held = turns.stuck()

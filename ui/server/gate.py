@@ -19,7 +19,7 @@ session takes a turn for its page script and for the engine work of its buttons'
 nested turns in the same thread are free (a page that starts a round itself), so a session
 never waits for itself. A measurement that runs for minutes (ui/jobs.py) gives its slot back
 while it runs, so it never holds up the pages of other sessions; it keeps its session's lock.
-Every turn has a hard deadline (ui/turns.py): a loop of rounds stops at the first round
+Every turn has a hard deadline (ui/server/turns.py): a loop of rounds stops at the first round
 boundary past it (`overdue`); a thread waiting for a slot takes back the slot of a turn stuck past
 it; a newer click of a session whose previous run is stuck stops waiting and says so (`Busy`).
 """
@@ -33,7 +33,7 @@ import weakref
 
 import streamlit as st
 
-from ui import turns
+from ui.server import turns
 
 SLOTS = max(2, os.cpu_count() or 2)
 WAIT_TICK_S = 0.05               # how often a waiting thread checks whether it is still wanted

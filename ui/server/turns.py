@@ -1,6 +1,6 @@
 """The record of held compute turns: when each began, and the deadline none may pass.
 
-A turn (ui/gate.py) holds one of the server's compute slots. Rounds, chat templates and jobs are
+A turn (ui/server/gate.py) holds one of the server's compute slots. Rounds, chat templates and jobs are
 bounded on their own, so a turn held for minutes is a bug; but one such turn must not keep a
 slot, and with it other learners' pages, for ever. So every turn has a hard deadline, LIMIT_S
 (120 s unless SPECDEC_TURN_LIMIT_S says otherwise):
@@ -8,7 +8,7 @@ slot, and with it other learners' pages, for ever. So every turn has a hard dead
   the learner is told why;
 - a turn still held GRACE_S after its deadline is stuck: a thread waiting for a slot takes that
   slot back (`reclaim`; the holder, when it ends at last, gives nothing back twice), a newer
-  click of the stuck session stops waiting (ui/gate.py), and the health route says so (ui/health.py).
+  click of the stuck session stops waiting (ui/server/gate.py), and the health route says so (ui/server/health.py).
 Python cannot stop a thread from outside, so a stuck thread computes on until it ends, holding
 its own session's lock (its state is never touched by two threads); only its slot is taken back.
 No Streamlit here: the health route reads this record from the server's event loop.

@@ -1,5 +1,5 @@
 """The served app's own health route: 200 "ok", or 503 with a short reason while a compute turn
-is stuck past its deadline (ui/turns.py).
+is stuck past its deadline (ui/server/turns.py).
 
 Streamlit's /_stcore/health says that its server answers, and it does while every learner's page
 waits for a slot held for ever. Streamlit 1.67's public `st.App` takes extra Starlette routes, so
@@ -13,7 +13,7 @@ import streamlit as st
 from starlette.responses import PlainTextResponse
 from starlette.routing import Route
 
-from ui import turns
+from ui.server import turns
 
 NAME = "healthz"
 
