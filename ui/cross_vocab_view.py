@@ -10,7 +10,7 @@ import specdec
 from specdec.bench import machine
 from specdec.drafters.registry import DRAFTERS, chain_for
 from specdec.models.kernels import cpu_model
-from specdec.models.names import DEFAULT_TARGET, EMBEDDED, family_drafts
+from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, EMBEDDED, family_drafts
 from specdec.settings import Settings
 from ui import loaders
 from ui.figures.cross_vocab import row_name, speed_figure
@@ -38,7 +38,7 @@ def cross_pair(active):
                  key="cv_draft")
     try:
         base = active if active is not None and active.target_name == DEFAULT_TARGET else \
-            loaders.load(DEFAULT_TARGET, None)
+            loaders.load(DEFAULT_TARGET, DEFAULT_DRAFT)         # the default pair: most often loaded already
         return beside(base, st.session_state.cv_draft)
     except specdec.LoadError as err:
         st.warning(_("Could not load the models: {why}.").format(why=loaders.describe(err)))
@@ -77,15 +77,16 @@ def own_words(d) -> str:
         return _("{piece}: shared").format(piece=show(d.own.piece, 12))
     if not d.own.target_split:
         return _("{piece}: a special token, never proposed").format(piece=show(d.own.piece, 12))
-    return _("{piece}: the target splits it into {n}").format(piece=show(d.own.piece, 12), n=len(d.own.target_split))
+    return _("{piece}: the target writes it as {pieces}").format(
+        piece=show(d.own.piece, 12), pieces=" + ".join(show(t, 8) for t in d.own.target_split))
 
 
 def drafted_table(cr: CrossRound) -> pd.DataFrame:
-    return pd.DataFrame([{"i": d.i, _("draft's token"): show(d.draft_piece), _("target's token, same bytes"):
-                          show(d.target_piece), _("text"): show(d.text), _("q(d) (draft)"): prob(d.q),
-                          _("p(d) (target)"): prob(d.p), "min(1, p/q)": prob(d.ratio), "u": prob(d.u),
-                          _("verdict"): _(d.verdict), _("draft's own first choice"): own_words(d),
-                          _("its mass on shared tokens (T = 1)"): prob(d.own.inside)} for d in cr.drafted])
+    return pd.DataFrame([{"i": d.i, _("draft token"): show(d.draft_piece), _("target token, same bytes"):
+                          show(d.target_piece), _("text"): show(d.text), "q(d)": prob(d.q), "p(d)": prob(d.p),
+                          "min(1, p/q)": prob(d.ratio), "u": prob(d.u), _("verdict"): _(d.verdict),
+                          _("draft's own 1st choice"): own_words(d), _("shared mass (T = 1)"): prob(d.own.inside)}
+                         for d in cr.drafted])
 
 
 def split_line(cr: CrossRound) -> None:

@@ -38,7 +38,7 @@ class OwnChoice:
     """The draft's first choice over its whole vocabulary at one position (softmax at T = 1)."""
     piece: str                   # in the draft's own spelling
     shared: bool                 # a target token stands for the same bytes: TLI may propose it
-    target_split: tuple[str, ...]   # the target's tokens for its bytes ((): a special token, no text)
+    target_split: tuple[str, ...]   # the target's token texts for its bytes ((): shared, or a special)
     inside: float                # the draft's probability mass on the intersection
 
 
@@ -62,20 +62,21 @@ class Drafted:
 @dataclass(frozen=True)
 class CrossRound:
     rnd: Round
-    context_tail: tuple[str, ...]  # the draft's last tokens of the re-read context (its spelling)
+    context_tail: tuple[str, ...]  # the draft's last tokens of the re-read context (their texts)
     kept: int                      # draft tokens of its cache that still held
     cached: int                    # draft tokens its cache held before the round
-    reread: tuple[str, ...]        # draft tokens it read again or for the first time
+    reread: tuple[str, ...]        # draft tokens it read again or for the first time (texts)
     drafted: tuple[Drafted, ...]
     text: str                      # the drafted tokens' text
-    target_split: tuple[str, ...]  # that text as the target's own tokenizer writes it
+    target_split: tuple[str, ...]  # that text as the target's own tokenizer writes it (token texts)
     same_split: bool               # ... with exactly the drafted tokens
     half: int                      # bytes of a character the drafts cut in half at their end
     final_piece: str
 
 
 def pieces(tok, ids) -> tuple[str, ...]:
-    return tuple(tok.convert_ids_to_tokens(list(ids)))
+    """Each token's text, one by one (a special token as its name, half a character as U+FFFD)."""
+    return tuple(tok.convert_tokens_to_string([t]) for t in tok.convert_ids_to_tokens(list(ids)))
 
 
 def whole_text(data: bytes) -> tuple[str, int]:
@@ -130,7 +131,7 @@ def cross_round(rnd: Round, seq: list[int], fed: list[int], link: Bridge, draft,
     return CrossRound(rnd, pieces(link.draft_tok, want[-SHOWN_CONTEXT:]), kept, len(fed),
                       pieces(link.draft_tok, want[kept:])[-SHOWN_CONTEXT:], drafted, spelt(data),
                       pieces(target_tok, split), split == tuple(d.target_id for d in drafted), whole_text(data)[1],
-                      target_tok.convert_ids_to_tokens(rnd.final.token))
+                      pieces(target_tok, [rnd.final.token])[0])
 
 
 class Stepper:
