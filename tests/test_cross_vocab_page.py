@@ -80,7 +80,7 @@ def test_a_merge_across_the_boundary_shows_which_draft_tokens_are_read_again(rig
     assert D.tokenize("ab") == ["a", "b"] and D.tokenize("abc") == ["a", "bc"]
     rnd = Stepper(rigged, "ab", specdec.Settings(k=2, temperature=0, max_new_tokens=4)).step().rnd
     cr = cross_round(rnd, t_ids("ab", "c"), d_ids("a", "b"), LINK, rigged.draft, T)
-    assert (cr.kept, cr.cached, cr.reread) == (1, 2, ("bc",))
+    assert (cr.kept, cr.cached, cr.reread, cr.fed) == (1, 2, ("bc",), 1)
     assert cr.context_tail == tuple(D.tokenize("abc"))
 
 
@@ -123,6 +123,9 @@ def test_the_page_steps_a_round_and_compares_the_drafters_in_english(cross_dirs)
     rows = at.dataframe[1].value
     assert list(rows["drafter"]) == [str(cross_dirs / "draft"), "n-gram lookup"]      # no profile: no speed
     assert set(rows["predicted speedup ×"]) == {"—"}
+    at.text_area(key="cv_prompt").set_value("").run()          # bad input: a message, never a traceback
+    at.button(key="cv_next").click().run()
+    assert not at.exception and len(at.main.warning) == 1
 
 
 # what a Korean text may keep: names, code, formulas, tokens (between ‹ ›), the paper's citation

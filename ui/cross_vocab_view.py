@@ -67,8 +67,9 @@ def quoted(piece: str) -> str:
 
 def context_line(cr: CrossRound) -> None:
     tail = " ".join(quoted(p) for p in cr.context_tail)
-    st.markdown(_("The draft re-read the text in its own tokens (…{tail}) and kept {kept} of the {cached} "
-                  "tokens in its cache.").format(tail=tail, kept=cr.kept, cached=cr.cached))
+    fed = ("…" if cr.fed > len(cr.reread) else "") + " ".join(quoted(p) for p in cr.reread)
+    st.markdown(_("The draft re-read the text in its own tokens (…{tail}), kept {kept} of the {cached} tokens "
+                  "in its cache and fed itself {fed}.").format(tail=tail, kept=cr.kept, cached=cr.cached, fed=fed))
 
 
 def own_words(d) -> str:

@@ -22,6 +22,7 @@ import torch
 
 from specdec.drafters.cross_vocab import common_prefix
 from specdec.engine.decoder import Decoder
+from specdec.models.load import context_window
 from specdec.models.vocab_bridge import Bridge
 from specdec.trace.rounds import Round
 
@@ -65,7 +66,8 @@ class CrossRound:
     context_tail: tuple[str, ...]  # the draft's last tokens of the re-read context (their texts)
     kept: int                      # draft tokens of its cache that still held
     cached: int                    # draft tokens its cache held before the round
-    reread: tuple[str, ...]        # draft tokens it read again or for the first time (texts)
+    reread: tuple[str, ...]        # the last of the draft tokens it fed itself (texts)
+    fed: int                       # how many it fed itself: the re-read text's tokens past `kept`
     drafted: tuple[Drafted, ...]
     text: str                      # the drafted tokens' text
     target_split: tuple[str, ...]  # that text as the target's own tokenizer writes it (token texts)
@@ -96,11 +98,12 @@ def target_split(target_tok, data: bytes) -> tuple[int, ...]:
 
 def own_choice(draft, link: Bridge, target_tok, context: list[int]) -> OwnChoice:
     """What the draft would propose with its whole vocabulary after `context` (its ids)."""
+    window = context_window(draft.config)
     with torch.no_grad():
-        logits = draft(torch.tensor([context])).logits[0, -1, :draft.config.vocab_size]   # (V_draft,)
-    probs = torch.softmax(logits.float(), dim=-1)                                           # (V_draft,)
+        logits = draft(torch.tensor([context[-window:]])).logits[0, -1, :draft.config.vocab_size]   # (V_draft,)
+    probs = torch.softmax(logits.float(), dim=-1)                                                    # (V_draft,)
     top = int(probs.argmax())
-    shared = top in set(link.draft_ids.tolist())
+    shared = top in link.to_draft.values()
     piece = link.draft_tok.convert_ids_to_tokens(top)
     special = top in link.draft_tok.all_special_ids
     text = b"" if shared or special else link.draft_tok.decode([top]).encode()
@@ -129,7 +132,7 @@ def cross_round(rnd: Round, seq: list[int], fed: list[int], link: Bridge, draft,
     data = b"".join(link.target_bytes[d.target_id] for d in drafted)
     split = target_split(target_tok, data) if data else ()
     return CrossRound(rnd, pieces(link.draft_tok, want[-SHOWN_CONTEXT:]), kept, len(fed),
-                      pieces(link.draft_tok, want[kept:])[-SHOWN_CONTEXT:], drafted, spelt(data),
+                      pieces(link.draft_tok, want[kept:])[-SHOWN_CONTEXT:], len(want) - kept, drafted, spelt(data),
                       pieces(target_tok, split), split == tuple(d.target_id for d in drafted), whole_text(data)[1],
                       pieces(target_tok, [rnd.final.token])[0])
 
