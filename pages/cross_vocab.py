@@ -91,6 +91,9 @@ def speed_section(pair) -> None:
     if found and found[0] == key:
         profile = view.profile_of(pair)
         view.show_speed(found[1], profile.cpu if profile else cpu_model(), settings.k)
+        if profile is None:
+            st.caption(_("This computer has no profile for this target yet (make run measures one in the "
+                         "background), so only the tokens a round are shown."))
     with st.expander(_("How the speed is predicted")):
         st.markdown(_(SPEED).format(tokens=settings.max_new_tokens))
 

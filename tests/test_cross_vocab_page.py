@@ -164,3 +164,32 @@ def test_a_pair_without_a_draft_model_switches_the_drafter_and_says_so(monkeypat
         assert not at.exception and not at.warning and any(s.value == "Round 1" for s in at.header)
     finally:
         loaders._load.clear("gemma3/target", None, PRECISION_AUTO, BACKEND_AUTO)     # only the stand-in
+
+
+def test_the_speed_is_tokens_a_round_over_the_rounds_price_in_target_steps():
+    """Leviathan's cost model with a measured pass: L / (k·c + v(k + 1)); c from the profile when
+    it holds the draft, else the run's drafting time per drafted token over the profile's step."""
+    from types import SimpleNamespace
+
+    from specdec.bench.machine import Profile
+    from ui.lessons.cross_vocab_speed import Source, Tally, cost_ratio, predicted
+    assert predicted(2.0, 4, 0.1, 1.5) == pytest.approx(2.0 / 1.9)
+    profile = Profile("cpu", "torch", 1, step_ms=20.0, v={1: 1.0, 5: 1.5}, c={"known": 0.25})
+    known = SimpleNamespace(draft_name="known", draft=object(), reads_features=False)
+    other = SimpleNamespace(draft_name="other", draft=object(), reads_features=False)
+    run = Tally(rounds=10, emitted=15, drafted=40, accepted=5, draft_ms=160.0)
+    assert cost_ratio(profile, known, "model", run) == (0.25, Source.PROFILE)
+    assert cost_ratio(profile, other, "cross-vocab", run) == (pytest.approx(160.0 / 40 / 20.0), Source.RUN)
+    assert cost_ratio(None, known, "model", run) == (None, Source.NONE)
+
+
+def test_the_figure_colours_the_cross_vocabulary_draft_and_names_the_cpu():
+    from ui.figures.cross_vocab import speed_figure
+    from ui.lessons.cross_vocab_speed import Source, SpeedRow
+    rows = [SpeedRow("stdlib/draft-4l", "cross-vocab", True, 1.2, 0.1, 0.2, Source.RUN, 0.5),
+            SpeedRow("", "ngram", False, 1.1, 0.1, 0.0, Source.PROFILE, None)]
+    fig = speed_figure(rows, ["stdlib/draft-4l", "n-gram"], "Some CPU", 4)
+    tokens, speed = fig.data
+    assert list(tokens.y) == [1.2, 1.1] and list(speed.y) == [0.5, None]
+    assert tokens.marker.color[0] != tokens.marker.color[1] and list(speed.text) == ["0.50×", "—"]
+    assert "Some CPU" in fig.layout.title.text and "k = 4" in fig.layout.title.text
