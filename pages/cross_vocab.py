@@ -55,6 +55,7 @@ def rounds_section(pair) -> None:
     found = st.session_state.get("cv_run")
     if found and found[0] == signature(pair) and found[1].taken:
         view.show_round(found[1].taken[-1])
+        view.text_so_far(pair, found[1])
     with st.expander(_("Which rule runs, and what it costs")):
         st.markdown(_(RULE))
 

@@ -12,7 +12,7 @@ from specdec.drafters.registry import DRAFTERS, chain_for
 from specdec.models.kernels import cpu_model
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, EMBEDDED, family_drafts
 from specdec.settings import Settings
-from ui import loaders
+from ui import loaders, session, strip
 from ui.figures.cross_vocab import row_name, speed_figure
 from ui.figures.rounds import prob, show
 from ui.i18n import N_, _
@@ -121,6 +121,15 @@ def show_round(cr: CrossRound) -> None:
     else:
         st.markdown(_("The draft proposed nothing this round (its window is full, or the run is at its end)."))
     final_line(cr)
+
+
+def text_so_far(pair, stepper) -> None:
+    """What the target has written so far; a line when the run has ended (the next click restarts it)."""
+    st.caption(_("The text so far (the target's tokens):"))
+    st.html(strip.text_html(pair.tokenizer.decode(stepper.decoder.generated)))
+    if stepper.done:
+        st.caption(_("This run has ended ({why}); the next round starts it again.").format(
+            why=session.note_text(stepper.decoder.stop)))
 
 
 def speed_entries(pair) -> list[tuple]:
