@@ -33,6 +33,7 @@ PAGES = {
     "pages/trees.py": ["tree_next", "pass_price_run", "tree_exact_run"],
     "pages/you_draft.py": ["yd_go"],
     "pages/beyond.py": [],
+    "pages/cross_vocab.py": ["cv_next"],
 }
 QUICK = {"max_new_tokens": 16, "tree_trials": 1000, "temperature": 0.7}     # short runs, sampled
 

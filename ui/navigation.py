@@ -40,6 +40,8 @@ PAGES = (
              N_("a tree of drafts, verified in one pass")),
     PageInfo("pages/you_draft.py", N_("You are the drafter"), ":material/edit_note:", "you_draft",
              N_("type a guess; the target verifies it like a draft")),
+    PageInfo("pages/cross_vocab.py", N_("Across vocabularies"), ":material/translate:", "cross_vocab",
+             N_("a draft with another tokenizer, verified exactly")),
 )
 
 

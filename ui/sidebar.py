@@ -6,7 +6,7 @@ import streamlit as st
 import specdec
 from specdec.bench import machine
 from specdec.drafters.policies import POLICIES, PRICED
-from specdec.drafters.registry import DRAFTERS
+from specdec.drafters.registry import DRAFTERS, chain_for
 from specdec.models.backend import BACKEND_AUTO, Backend
 from specdec.models.names import DEFAULT_TARGET
 from specdec.models.precision import PRECISION_AUTO
@@ -158,11 +158,37 @@ def _sampling_widgets() -> None:
         opt = options()[name][1]
         if opt.shown_when is None or st.session_state[opt.shown_when[0]] == opt.shown_when[1]:
             _widget(name, opt)
+        if name == "drafter":
+            _switched_note()
+
+
+SWITCHED = "_drafter_switched"     # (pair label, the drafter chosen instead) while it holds
+
+
+def _fit_drafter() -> None:
+    """A listed pair with no draft model (Gemma 3 270M, SmolLM2 alone) cannot run a drafter that
+    needs one: before the widgets draw, switch to the first that needs none (n-gram lookup)."""
+    choice = catalog.by_label(st.session_state.pair_label)
+    kind = DRAFTERS.get(st.session_state.drafter)
+    if choice is None or choice.draft is not None or kind is None or not kind.needs_draft_model:
+        return
+    st.session_state.drafter = chain_for(has_draft=False).name
+    st.session_state[SWITCHED] = (choice.label, st.session_state.drafter)
+
+
+def _switched_note() -> None:
+    """One line under the drafter, while the switch `_fit_drafter` made still holds."""
+    label, drafter = st.session_state.get(SWITCHED) or (None, None)
+    if label != st.session_state.pair_label or drafter != st.session_state.drafter:
+        return
+    st.caption(_("This pair has no draft model, so the drafter is now {drafter}.").format(
+        drafter=_(DRAFTERS[drafter].label)))
 
 
 def render() -> None:
     state.init()
     i18n.switch()
+    _fit_drafter()
     with st.sidebar:
         _pair_widgets()
         _sampling_widgets()

@@ -1,0 +1,117 @@
+"""Across vocabularies: a draft with another tokenizer, verified exactly, one round at a time."""
+import streamlit as st
+
+from specdec.chat import user_turn
+from specdec.errors import InputError
+from specdec.models.kernels import cpu_model
+from ui import catalog, family, session, shell, sidebar, state
+from ui import cross_vocab_view as view
+from ui.i18n import N_, _
+from ui.lessons.cross_vocab import Stepper
+from ui.safe import md
+
+shell.page()
+st.title(_("Across vocabularies"))
+st.caption(_("A draft model with its own tokenizer can still draft for a target: it proposes only "
+             "tokens that stand for the same bytes in both vocabularies, and the target checks them as usual."))
+
+
+def prompt_for(pair):
+    chat = session.uses_chat(pair)
+    st.session_state.setdefault("cv_prompt", view.PROMPTS[0] if chat else view.PROMPTS[1])
+    st.text_area(_("Your message to the model") if chat else _("Prompt"), key="cv_prompt", height=80,
+                 max_chars=catalog.prompt_chars())
+    return user_turn(st.session_state.cv_prompt) if chat else st.session_state.cv_prompt
+
+
+def signature(pair) -> tuple:
+    return (pair.target_name, pair.draft_name, st.session_state.cv_prompt, session.signature())
+
+
+def next_round(pair, prompt) -> None:
+    found = st.session_state.get("cv_run")
+    try:
+        if found is None or found[0] != signature(pair) or found[1].done:
+            found = (signature(pair), Stepper(pair, prompt, state.settings()))
+        found[1].step()
+        st.session_state.cv_run = found
+    except InputError as err:
+        st.warning(md(err))
+
+
+def rounds_section(pair) -> None:
+    st.subheader(_("One round, taken apart"))
+    t = state.settings().temperature
+    st.write(_("Each round the draft re-reads the text in its own tokens and proposes up to k shared tokens; "
+               "the target verifies them {how}.").format(
+        how=_("greedily (T = 0): a draft is kept where it is the target's argmax") if t == 0 else
+        _("by sampling (T = {t}): a draft is kept with probability min(1, p/q)").format(t=t)))
+    prompt = prompt_for(pair)
+    left, right = st.columns(2)
+    if left.button(_("Next round"), type="primary", key="cv_next"):
+        next_round(pair, prompt)
+    if right.button(_("Start again"), key="cv_reset"):
+        st.session_state.pop("cv_run", None)
+    found = st.session_state.get("cv_run")
+    if found and found[0] == signature(pair) and found[1].taken:
+        view.show_round(found[1].taken[-1])
+        view.text_so_far(pair, found[1])
+    with st.expander(_("Which rule runs, and what it costs")):
+        st.markdown(_(RULE))
+
+
+RULE = N_("Token-level intersection (TLI, Timor et al. 2025, arXiv 2502.05202). Two tokens are the same when they "
+        "stand for the same bytes: byte-level BPE's Ġ and SentencePiece's ▁ both mean a space, and a byte-fallback "
+        "token such as <0xC3> means that one byte. The draft's distribution q keeps only the tokens both vocabularies "
+        "hold, renormalised (then the run's temperature, top-k and top-p), so every drafted token is one target token "
+        "and the target accepts it with probability min(1, p/q), resamples the residual at a rejection and adds a "
+        "bonus after a full round: the output follows the target exactly. At T = 0 the draft proposes its most likely "
+        "shared token and the target keeps it only where it is the target's own argmax.\n\n"
+        "What it costs: before each round the target's text is turned into bytes and tokenised again by the draft's "
+        "tokenizer, and the draft's cache is cut back to where the two readings agree (a merge across the boundary "
+        "changes the draft's last tokens). The draft's mass on tokens the target lacks is lost, so it is accepted "
+        "less often than it would be in its own vocabulary. Special tokens never cross over.\n\n"
+        "Why not compare text instead? A rule that re-tokenises the draft's text must hold back its last target "
+        "token, which the next characters could still extend, and it needs more care to stay exact when sampling; "
+        "proposing whole shared tokens avoids both.")
+
+
+def speed_section(pair) -> None:
+    st.subheader(_("Acceptance and speed here"))
+    settings = view.speed_settings(state.settings())
+    st.write(_("Against the target's own drafts, a few short runs on this computer (k = {k}, T = {t}).")
+             .format(k=settings.k, t=settings.temperature))
+    entries = view.speed_entries(pair)
+    prompts = family.speed_prompts(session.uses_chat(pair), n=2)
+    key = (tuple((p.target_name, p.draft_name, d) for p, d in entries), prompts[0], settings, state.ran())
+    if st.button(_("Measure here"), key="cv_measure"):
+        with st.spinner(_("Running {n} drafters on {m} prompts …").format(n=len(entries), m=len(prompts[0]))):
+            st.session_state.cv_speed = (key, view.measured(key, entries, prompts[1], settings,
+                                                            view.profile_of(pair)))
+    found = st.session_state.get("cv_speed")
+    if found and found[0] == key:
+        profile = view.profile_of(pair)
+        view.show_speed(found[1], profile.cpu if profile else cpu_model(), settings.k)
+        if profile is None:
+            st.caption(_("This computer has no profile for this target yet (make run measures one in the "
+                         "background), so only the tokens a round are shown."))
+    with st.expander(_("How the speed is predicted")):
+        st.markdown(_(SPEED).format(tokens=settings.max_new_tokens))
+
+
+SPEED = N_("Each drafter writes {tokens} tokens for each of two code prompts with the sidebar's k and temperature. "
+         "Tokens a round count the accepted drafts and the token the target adds. A round costs k·c + v(k+1) "
+         "target steps, with v (a pass of k+1 tokens over a one-token step) from this machine's profile and c (a "
+         "draft step over a target step) from the profile where it was measured beside this target; otherwise from "
+         "these runs' drafting time per drafted token, which for the draft of another vocabulary includes reading "
+         "the text again with its tokenizer. Predicted speedup = tokens a round / that cost. Without a profile "
+         "(make run measures one in the background) only the tokens a round are shown. Two short prompts are a "
+         "small sample: scripts/cross_vocab_speed.py measures more.")
+
+
+active = sidebar.active_pair()
+pair = view.cross_pair(active)
+if pair is not None:
+    rounds_section(pair)
+    st.divider()
+    speed_section(pair)
