@@ -176,7 +176,12 @@ def tradeoff(pair, names) -> None:
     st.header(_("3 · Too weak vs too big: every draft of the family"))
     settings = replace(state.settings(), max_new_tokens=MAX_NEW)
     k, t = settings.k, settings.temperature
-    target, drafts, _policy_draft = family.of(pair)
+    target, drafts = family.sizes(pair)
+    guests = [d for d in drafts if d.split("/")[0] != target.split("/")[0]]
+    if guests:
+        st.caption(_("{drafts}: another tokenizer than {target}'s, so they draft across vocabularies (the "
+                     "Across vocabularies page takes such a round apart).").format(
+            drafts=", ".join(guests), target=target))
     chat = family.chats(target)
     texts, inputs = family.speed_prompts(chat)
     exits = family.too_big_exits(target)

@@ -256,3 +256,11 @@ def test_the_draft_size_sweep_drafts_another_tokenizer_across_vocabularies(cross
                            specdec.Settings(k=2, temperature=0.0, max_new_tokens=4), lambda *_: None, repeats=1)
     drafted = {p.draft: p.drafter for p in sweep.points if p.params}
     assert drafted == {"tiny-pieces": "cross-vocab", "tiny-bytes": "model"}
+
+
+def test_the_draft_size_lesson_sizes_gemma_with_other_families_drafts():
+    """Gemma 3 has no draft of its own: the draft-size lesson drafts for it with SmolLM2-135M and
+    a stdlib draft (both of other tokenizers); a family with drafts keeps exactly its own."""
+    from specdec.models.names import family_drafts, sized_drafts
+    assert sized_drafts("gemma3/target") == ["smollm2/target", "stdlib/draft-4l"]
+    assert sized_drafts("smollm2/target") == family_drafts("smollm2/target") == ["smollm2/draft", "smollm2/draft-2l"]

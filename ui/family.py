@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from specdec.errors import LoadError
-from specdec.models.names import FAST_DRAFT, FAST_TARGET, family_drafts
+from specdec.models.names import FAST_DRAFT, FAST_TARGET, family_drafts, sized_drafts
 from specdec.prompts import Prompt, as_input, load_prompts
 from ui import loaders, session
 from ui.i18n import _
@@ -23,6 +23,14 @@ def of(pair) -> tuple[str, list[str], str]:
     if not drafts:
         return FAST_TARGET, family_drafts(FAST_TARGET), FAST_DRAFT
     return target, drafts, FAST_DRAFT if target == FAST_TARGET else drafts[0]
+
+
+def sizes(pair) -> tuple[str, list[str]]:
+    """(target, the drafts of the draft-size lesson): the active pair's target when it has drafts
+    to size (its own, or another family's across vocabularies), else the fast family's."""
+    target = pair.target_name if pair is not None else FAST_TARGET
+    drafts = sized_drafts(target)
+    return (target, drafts) if drafts else (FAST_TARGET, sized_drafts(FAST_TARGET))
 
 
 def chats(target: str) -> bool:

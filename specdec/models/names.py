@@ -27,6 +27,8 @@ class Family:
     members: tuple[str, ...]             # folders under assets/models/<prefix>/ (or converted)
     packaged: dict[str, tuple[str, str]] = field(default_factory=dict)
     # member -> (package, GGUF file name): built from a wheel's GGUF on first use, then cached
+    guests: tuple[str, ...] = ()         # other families' models the draft-size lesson drafts with
+    # for its target, across vocabularies (the cross-vocab drafter)
 
 
 FAMILIES = (
@@ -34,8 +36,10 @@ FAMILIES = (
            {"target": (gguf.PACKAGE, gguf.GGUF_NAME)}),
     Family("stdlib", ("target", "draft-1l", "draft-2l", "draft-4l", "draft-2l-distilled")),
     # Gemma 3 270M, a base model (no chat template) with a 262,144-token vocabulary: no draft of its
-    # own yet, so it drafts with n-gram lookup or early exit; its GGUF comes in chunk packages
-    Family("gemma3", ("target",), {"target": (GEMMA_PACKAGE, GEMMA_GGUF)}),
+    # own yet, so it drafts with n-gram lookup, early exit, or another family's model across
+    # vocabularies (SmolLM2-135M, a stdlib draft); its GGUF comes in chunk packages
+    Family("gemma3", ("target",), {"target": (GEMMA_PACKAGE, GEMMA_GGUF)},
+           guests=("smollm2/target", "stdlib/draft-4l")),
 )
 EMBEDDED = tuple(f"{f.prefix}/{m}" for f in FAMILIES for m in f.members)
 CONVERTED = {f"{f.prefix}/{m}": src for f in FAMILIES for m, src in f.packaged.items()}
@@ -51,6 +55,13 @@ def family_drafts(target: str) -> list[str]:
     """The embedded drafts made for an embedded target (same family prefix)."""
     family = target.split("/")[0] + "/"
     return [n for n in EMBEDDED if n.startswith(family) and n != target]
+
+
+def sized_drafts(target: str) -> list[str]:
+    """The drafts the draft-size lesson measures for an embedded target: its family's own, then
+    its family's guests (other tokenizers: drafted across vocabularies)."""
+    family = next((f for f in FAMILIES if target.startswith(f.prefix + "/")), None)
+    return family_drafts(target) + list(family.guests if family else ())
 
 
 def is_converted(name: str) -> bool:
