@@ -22,14 +22,14 @@ def speed_figure(rows: Sequence[SpeedRow], names: Sequence[str], cpu: str, k: in
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=(_("tokens a round"), _("predicted speedup ×")))
     colors = [COLORS.draft if r.across else COLORS.target for r in rows]
-    fig.add_trace(go.Bar(x=list(names), y=[r.tokens_per_round for r in rows], marker_color=colors,
-                         text=[f"{r.tokens_per_round:.2f}" for r in rows], textposition="outside"), row=1, col=1)
+    fig.add_trace(go.Bar(x=list(names), y=[r.mean_acceptance_length for r in rows], marker_color=colors,
+                         text=[f"{r.mean_acceptance_length:.2f}" for r in rows], textposition="outside"), row=1, col=1)
     speeds = [r.speedup for r in rows]
     fig.add_trace(go.Bar(x=list(names), y=speeds, marker_color=colors,
                          text=[f"{s:.2f}×" if s is not None else "—" for s in speeds], textposition="outside"),
                   row=1, col=2)
     fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected, layer="below", row=1, col=2)
-    top = max([r.tokens_per_round for r in rows] + [1.0])
+    top = max([r.mean_acceptance_length for r in rows] + [1.0])
     fig.update_yaxes(range=[0, top * 1.25], row=1, col=1)
     fig.update_yaxes(range=[0, max([s or 0 for s in speeds] + [1.0]) * 1.25], row=1, col=2)
     fig.update_layout(showlegend=False)

@@ -27,7 +27,7 @@ class SpeedRow:
     draft: str               # the draft model's name ("" when the drafter runs none)
     drafter: str             # its DRAFTERS name
     across: bool             # it drafts in another vocabulary than the target's
-    tokens_per_round: float  # emitted tokens / rounds (the bonus or correction included)
+    mean_acceptance_length: float  # emitted tokens / rounds (the bonus or correction included)
     acceptance: float        # accepted drafts / drafted tokens
     c: float | None
     source: Source
@@ -69,9 +69,9 @@ def cost_ratio(profile, pair, drafter: str, t: Tally) -> tuple[float | None, Sou
     return t.draft_ms / t.drafted / profile.step_ms, Source.RUN
 
 
-def predicted(tokens_per_round: float, drafted_per_round: float, c: float, v: float) -> float:
+def predicted(mean_acceptance_length: float, drafted_per_round: float, c: float, v: float) -> float:
     """Speedup over the target alone: tokens a round / the round's cost in target steps."""
-    return tokens_per_round / (drafted_per_round * c + v)
+    return mean_acceptance_length / (drafted_per_round * c + v)
 
 
 def speed_row(pair, drafter: str, prompts: list, settings, profile) -> SpeedRow:
