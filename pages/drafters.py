@@ -9,7 +9,7 @@ from specdec.bench.sweeps import NGRAM
 from specdec.prompts import round_robin
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
-from ui import family, jobs, loaders, many_view, shell, sidebar, state, tables
+from ui import family, jobs, loaders, many_view, payoff_view, shell, sidebar, state, tables
 from ui.examples import kind_name
 from ui.figures.lessons import drafters_figure
 from ui.i18n import _
@@ -28,6 +28,7 @@ CHAT = family.chats(TARGET)
 st.title(_("Drafters compared"))
 st.caption(_("Same prompts, same target ({target}): which drafter wins, and on which kind of text?")
            .format(target=TARGET))
+payoff_view.render(PAIR, state.settings())
 
 N = st.slider(_("Prompts (taken one of each kind in turn)"), 2, 20, 10, key="drafters_n")
 PROMPTS = round_robin(family.prompt_set(CHAT), N)

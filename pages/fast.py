@@ -12,7 +12,7 @@ from specdec.models.backend import Backend
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
 from specdec.trace.theory import best_k, expected_speedup, expected_tokens
-from ui import family, jobs, loaders, many_view, regime_view, session, shell, sidebar, state, tables
+from ui import family, jobs, loaders, many_view, payoff_view, regime_view, session, shell, sidebar, state, tables
 from ui.examples import kind_name
 from ui.figures import lessons as lp
 from ui.i18n import _
@@ -312,10 +312,11 @@ def bench_figures(result) -> None:
                          for s in result.settings if s.temperature == t for r in s.rows])
 
 
-theory()
-st.divider()
 pair = sidebar.active_pair()
 names = st.session_state.get("active_pair")
+payoff_view.render(pair, state.settings())
+theory()
+st.divider()
 if pair is None or pair.draft is None:
     st.info(_("Load a model pair in the sidebar to measure."))
 else:
