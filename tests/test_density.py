@@ -19,7 +19,7 @@ import pytest
 from streamlit.testing.v1 import AppTest
 from streamlit.testing.v1 import element_tree as et
 
-from apptest import app
+from apptest import APP, app
 
 LINES = 3
 PER_LINE = {"body": 135, "alert": 130, "caption": 155}      # units a line, the whole main column
@@ -34,6 +34,9 @@ PAGES = {
     "pages/you_draft.py": ["yd_go"],
     "pages/beyond.py": [],
 }
+# the measuring pages on the default pair, whose shipped results they show (issue 51 item 5 there
+# too); the tour is read at each of its steps
+REAL = {"pages/fast.py": 0, "pages/drafters.py": 0, "pages/server.py": 0, "pages/where.py": 0, "pages/tour.py": 7}
 QUICK = {"max_new_tokens": 16, "tree_trials": 1000, "temperature": 0.7}     # short runs, sampled
 
 
@@ -131,3 +134,22 @@ def test_no_visible_paragraph_runs_past_three_lines(tiny_dirs, page, lang):
         assert not at.exception, at.exception
     assert sum(1 for _ in visible(at.main)) >= 3          # the page drew its texts
     assert not too_long(at)
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+@pytest.mark.parametrize("page", list(REAL))
+def test_the_measuring_pages_keep_to_three_lines_with_their_shipped_results(page, lang):
+    from ui.state import DEFAULTS
+    at = AppTest.from_file(APP, default_timeout=300)
+    for name in ("k", "temperature", "top_p"):      # AppTest resets sidebar sliders on a page switch
+        at.session_state[name] = DEFAULTS[name]
+    at.session_state["lang"] = lang
+    at.run()
+    at.switch_page(page).run()
+    over = too_long(at)
+    for _step in range(REAL[page]):
+        at.button(key="tour_next").click().run()
+        over += too_long(at)
+    assert not at.exception, at.exception
+    assert sum(1 for _ in visible(at.main)) >= 2
+    assert not over
