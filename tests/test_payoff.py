@@ -39,6 +39,13 @@ def test_without_a_measurement_here_the_tokens_travel_and_the_speedup_does_not()
     assert payoff.answer(6, PRICES, measured()).predicted is None                 # v(7) not measured
 
 
+def test_the_priced_policy_is_priced_at_the_k_it_picks():
+    # α = 0.5 up to k = 4, widths measured: k = 2 keeps 1.75 tokens for 0.5·2 + 1.5 = 2.5 steps (0.70),
+    # k = 4 keeps 1.9375 for 4.0 steps (0.48): it drafts 2
+    p = payoff.answer(4, PRICES, measured(), priced_alpha=0.5)
+    assert (p.k, p.tokens, p.round_steps) == (2, 1.75, 2.5) and p.predicted == pytest.approx(0.7)
+
+
 def headline_figure(at) -> str:
     """The figure the page's "Does it pay here?" states (its first bold number)."""
     found = [m.value for m in at.markdown if "Does it pay here?" in m.value]
@@ -60,7 +67,7 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
     settings = Settings(k=3, temperature=0.0, policy="priced")           # Home's race: greedy, k by prices
     ran = store.Ran(threads=threads)
     fig = store.Figure(speedup=0.87, speedup_min=0.81, speedup_max=0.93, clock=Clock.WALL, repeats=3,
-                       mean_acceptance_length=2.2)
+                       mean_acceptance_length=2.2, alpha=0.6)
     older = store.Figure(speedup=1.5, speedup_min=1.4, speedup_max=1.6, clock=Clock.WALL, repeats=3)
     for figure, name, at in ((older, "speed", 1.0), (fig, "drafters/all", 2.0)):       # the newest is stated
         k = store.key(target, draft, settings, 3, store.PromptSet.of(["a"], False, 16, name), Clock.WALL, ran)
@@ -71,6 +78,7 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         at = app(tiny_dirs, page=page, **state)
         shown[page] = headline_figure(at)
         why = " ".join(c.value for c in at.caption if c.value.startswith("Why: a round"))
-        # 3 drafts at 0.25 and a 4-token pass of 1.6 steps: 2.35 steps for 2.2 tokens, 1.07 steps a token
-        assert "2.35 steps in all" in why and "1.07 steps a token" in why, page
+        # priced at α = 0.6 up to k = 3: k = 1 keeps 1.6 tokens for 0.25 + 1.2 = 1.45 steps (1.10 a step),
+        # k = 2 1.96 for 1.9 (1.03), k = 3 2.176 for 2.35 (0.93): one draft, 0.91 steps a token
+        assert "k = 1 tokens" in why and "1.45 steps in all" in why and "0.91 steps a token" in why, page
     assert set(shown.values()) == {"0.87"}, shown

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from specdec.models.prices import Prices
+from specdec.models.prices import Prices, best_k, tokens_a_round
 from specdec.records.provenance import Clock
 from specdec.trace.theory import Overheads, run_speedup
 
@@ -57,13 +57,19 @@ class Payoff:
 
 
 def answer(k: int, prices: Prices | None, measured: Measured | None,
-           typical: tuple[float | None, float | None, str] | None = None) -> Payoff:
+           typical: tuple[float | None, float | None, str] | None = None,
+           priced_alpha: float | None = None) -> Payoff:
     """The answer at draft length k from this machine's `prices` (None: not profiled, or no c
     for this drafter), its `measured` figure and `typical` = (tokens a round, speedup, CPU) of a
-    measurement elsewhere, used for the tokens a round only when none was measured here."""
+    measurement elsewhere, used for the tokens a round only when none was measured here.
+    `priced_alpha`: the run drafts as the priced policy does (models/prices.py), up to k, with
+    drafts accepted at this α: the prediction prices the k it picks and eq. (1)'s tokens there."""
     tokens, source = (measured.tokens, "here") if measured and measured.tokens else (None, "")
     if tokens is None and typical and typical[0]:
         tokens, source = typical[0], typical[2]
+    if priced_alpha is not None and prices is not None:
+        k = best_k(prices, priced_alpha, k)
+        tokens, source = tokens_a_round(priced_alpha, k), source or "here"
     elsewhere = (typical[1], typical[2]) if typical and typical[1] and typical[2] != "here" else None
     c = v = predicted = None
     if prices is not None and k + 1 in prices.v:
