@@ -65,7 +65,7 @@ def render() -> None:
         bench_notes(result, temps)
 
 
-BENCH_SHOWN = ("temperature", "k", "row", "tokens_per_s", "speedup", "predicted_run", "verify_cost")
+BENCH_SHOWN = ("temperature", "k", "row", "speedup", "predicted_run", "verify_cost")     # fits 1400 px
 
 
 def bench_notes(result, temps: list[float]) -> None:
