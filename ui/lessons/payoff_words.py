@@ -34,7 +34,7 @@ def why(p: Payoff) -> str:
     if p.round_steps is None:
         return _("Why: this machine's prices for this drafter (c and v) are not measured yet; `make run` measures "
                  "them at start, or When it is fast, section 5.")
-    steps = _("Why: a round drafts k = {k} tokens at c = {c:.3f} target steps each and checks them in one pass "
+    steps = _("Why: a round drafts k = {k} at c = {c:.3f} target steps a draft and checks them in one pass "
               "of v({m}) = {v:.2f} steps, {total:.2f} steps in all").format(
         k=p.k, c=p.c, m=p.k + 1, v=p.v, total=p.round_steps)
     if p.tokens is None:
