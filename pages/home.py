@@ -89,7 +89,9 @@ def race_box() -> None:
             st.caption(advice)
     kind = context_view.kind_of(text, load_prompts("chat" if chat else "text"))
     with st.expander(_("Why this speed, and how this run compares")):
-        reason = why(alone, spec, spec.decoder.target.name, cpu_model())
+        prices = pair.prices or machine.prices(machine.load(cpu_model(), pair.passes.name, torch.get_num_threads()),
+                                               pair, settings.drafter)
+        reason = why(alone, spec, spec.decoder.target.name, cpu_model(), prices)
         if reason:
             st.caption(reason)
         context_view.render(summarize(spec.decoder.history), (pair.target_name, pair.draft_name),

@@ -82,3 +82,25 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         # k = 2 1.96 for 1.9 (1.03), k = 3 2.176 for 2.35 (0.93): one draft, 0.91 steps a token
         assert "drafts k = 1 at c = 0.250" in why and "1.45 steps in all" in why and "0.91 steps a token" in why, page
     assert set(shown.values()) == {"0.87"}, shown
+
+
+def test_the_race_is_predicted_from_the_same_prices():
+    """Home's race and its prediction: the race's rounds at this machine's prices, plus what the
+    race paid besides its rounds, against what it measured."""
+    from types import SimpleNamespace
+
+    from ui.lessons import race
+
+    def racer(rounds, seconds, prefill_ms, tokens):
+        return SimpleNamespace(seconds=seconds, tokens=tokens, decoder=SimpleNamespace(
+            history=[SimpleNamespace(**r) for r in rounds], prefill=SimpleNamespace(target_ms=prefill_ms)))
+    # alone: a 20 ms step, prompt 100 ms and 1000 - 100 - 60 = 840 ms besides over 3 tokens
+    alone = racer([{"verify_ms": 20.0, "draft_ms": 0.0, "target_forwards": 1}] * 3, 1.0, 100.0, 3)
+    # speculative: prompt 150 ms, two rounds of 4 drafts keeping 3 tokens, 500 - 150 - 100 = 250 ms besides
+    spec = racer([{"verify_ms": 40.0, "draft_ms": 10.0, "drafted": 4, "emitted": (1, 2, 3),
+                   "target_forwards": 1}] * 2, 0.5, 150.0, 6)
+    text = race.why(alone, spec, "torch", "cpu", PRICES)
+    # a round: 4 · 0.5 + v(5) 2.0 = 4.00 steps for 3 tokens; in 20 ms steps the alone run paid 100 / 20 / 3 for
+    # the prompt and 840 / 20 / 3 besides a token, the speculative one 150 / 20 / 6 and 250 / 20 / 2 a round:
+    # (5/3 + 1 + 14) / (1.25 + (4 + 6.25) / 3) = 3.57; measured 1.0 / 0.5 = 2.00
+    assert "cost 4.00 steps and kept 3.00 tokens" in text and "predicts 3.57×" in text and "measured 2.00×" in text
