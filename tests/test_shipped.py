@@ -114,6 +114,10 @@ def test_a_sidebar_temperature_other_than_the_shipped_one_still_shows_the_shippe
         s = Settings(temperature=t, max_new_tokens=defaults.LENGTHS.speed)
         return store.measurement("ksweep", names, s, texts, False, ran, repeats=defaults.REPEATS)
     shipped.save("ksweep", key(0.7), real)
+    stdlib = shipped.ROOT / "assets/results/tradeoff-92f19d842d9e4d11.json"     # the stdlib family's draft sizes
+    (tmp_path / "shipped" / stdlib.name).write_bytes(stdlib.read_bytes())         # shipped at k = 4, T = 0.7
+    sizes = shipped.read(stdlib, Sweep)
+    fastest = max(sizes.points, key=lambda p: p.speedup)
     result_cache.save("ksweep", key(0.3), real)                 # the learner's own, at T = 0.3
     at.switch_page("pages/fast.py").run()
     assert not at.exception
@@ -121,3 +125,7 @@ def test_a_sidebar_temperature_other_than_the_shipped_one_still_shows_the_shippe
     assert any("shipped with the app: measured on Intel(R) Xeon(R) Processor at T = 0.7" in c for c in captions)
     assert any(f"best **{best.speedup:.2f}×** at k = {best.k}" in m.value for m in at.markdown)
     assert any(m.value.startswith("Measured: α̂") for m in at.markdown)        # the learner's own beside it
+    # section 3 (a pair outside the families measures the stdlib family's sizes): its shipped result too
+    assert any(f"measured on {sizes.provenance.cpu} at T = 0.7, k = 4 (your sidebar: T = 0.3" in c for c in captions)
+    assert any(f"**{fastest.speedup:.2f}×**" in m.value and m.value.startswith("There: the fastest")
+               for m in at.markdown)
