@@ -9,7 +9,7 @@ from specdec.bench.sweeps import NGRAM
 from specdec.prompts import round_robin
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
-from ui import family, jobs, loaders, many_view, shell, sidebar, state, tables
+from ui import family, jobs, loaders, many_view, payoff_view, shell, sidebar, state, tables
 from ui.examples import kind_name
 from ui.figures.lessons import drafters_figure
 from ui.i18n import _
@@ -28,6 +28,7 @@ CHAT = family.chats(TARGET)
 st.title(_("Drafters compared"))
 st.caption(_("Same prompts, same target ({target}): which drafter wins, and on which kind of text?")
            .format(target=TARGET))
+payoff_view.render(PAIR, state.settings())
 
 N = st.slider(_("Prompts (taken one of each kind in turn)"), 2, 20, 10, key="drafters_n")
 PROMPTS = round_robin(family.prompt_set(CHAT), N)
@@ -52,17 +53,20 @@ def measure():
                 "settings.").format(n=len(PROMPTS), tokens=MAX_NEW, k=s.k, t=s.temperature,
                                     draft=POLICY_DRAFT, conf=s.confidence, layers=s.exit_layer))
     if not table:
-        return None
+        return None, None
     points = list(table.points)
     if local("drafters", key, DrafterTable):
         points, _taken = store.agree(points, KEY_OF, "drafters")
-    return points
+        return points, None
+    return points, table.provenance.cpu or "?"          # shipped: measured on that CPU
 
 
 KEY_OF = figure_key(TARGET, SETTINGS, VARIANTS, PROMPTS, CHAT, state.ran())
-points = measure()
-if points:
-    overall = [p for p in points if p.kind == ALL]
+points, ELSEWHERE = measure()          # ELSEWHERE: the CPU of a shipped result
+
+
+def overall_numbers(overall) -> None:
+    """Every drafter's numbers over all prompts, and how they were measured (behind an expander)."""
     tables.show(tables.frame([replace(p, drafter=drafter_name(p.drafter)) for p in overall], drop=("kind", "load")),
                 "drafters_all")
     st.caption(_("speedup: median of {n} interleaved repeats, with their min and max; c: draft "
@@ -74,25 +78,39 @@ if points:
         other=store.set_name(speed_set, kind_name),
         this=store.set_name(store.PromptSet.of([p.prompt for p in PROMPTS], CHAT, MAX_NEW, "drafters/all"),
                             kind_name)))
-    if len(PROMPTS) < 2 * len({p.kind for p in PROMPTS}):
-        st.caption(_("Each kind has {n} prompt(s) here at most: the winners per kind below are a hint, not a "
-                     "ranking (Where it works measures whole sets per kind).").format(
-            n=max(sum(p.kind == k for p in PROMPTS) for k in {p.kind for p in PROMPTS})))
+    note = disagreement([(drafter_name(p.drafter), p.acceptance_rate, p.mean_acceptance_length) for p in overall])
+    if note:
+        st.caption(note)
+
+
+if points:
+    overall = [p for p in points if p.kind == ALL]
+    fastest = max(overall, key=lambda p: p.speedup)
+    headline = (_("On {cpu}, for comparison (not this machine): the fastest over every prompt was {drafter} at "
+                  "{speedup:.2f}× the target alone ({lo:.2f}–{hi:.2f}×), acceptance {acc}.") if ELSEWHERE else
+                _("Fastest over every prompt: **{drafter}** at **{speedup:.2f}×** the target alone "
+                  "({lo:.2f}–{hi:.2f}×), acceptance {acc}."))
+    st.markdown(headline.format(
+        cpu=ELSEWHERE, drafter=drafter_name(fastest.drafter), speedup=fastest.speedup, lo=fastest.speedup_min,
+        hi=fastest.speedup_max, acc="—" if fastest.acceptance_rate is None else f"{fastest.acceptance_rate:.0%}"))
+    c1, c2 = st.columns(2)
+    with c1:
+        chart(drafters_figure(overall, "speedup", _("Speedup (CPU time: the machine was busy)")
+                              if overall[0].clock == Clock.CPU else _("Wall-clock speedup")), "drafters-speed")
+    with c2:
+        chart(drafters_figure(overall, "acceptance_rate", _("Acceptance rate")), "drafters-acc")
     note = spread_warning(overall)
     if note:
         st.warning(note, icon=":material/warning:")
     if clock_note(overall):
         st.info(clock_note(overall))
-    c1, c2 = st.columns(2)
-    with c1:
-        chart(drafters_figure(overall, "acceptance_rate", _("Acceptance rate")), "drafters-acc")
-    with c2:
-        chart(drafters_figure(overall, "speedup", _("Speedup (CPU time: the machine was busy)")
-                              if overall[0].clock == Clock.CPU else _("Wall-clock speedup")), "drafters-speed")
-    note = disagreement([(drafter_name(p.drafter), p.acceptance_rate, p.mean_acceptance_length) for p in overall])
-    if note:
-        st.caption(note)
+    with st.expander(_("Every drafter's numbers, and how they were measured")):
+        overall_numbers(overall)
     st.subheader(_("Winner per kind of text"))
+    if len(PROMPTS) < 2 * len({p.kind for p in PROMPTS}):
+        st.caption(_("Each kind has {n} prompt(s) here at most: the winners per kind below are a hint, not a "
+                     "ranking (Where it works measures whole sets per kind).").format(
+            n=max(sum(p.kind == k for p in PROMPTS) for k in {p.kind for p in PROMPTS})))
     kinds = sorted({p.kind for p in points} - {ALL})
     winners = [max((p for p in points if p.kind == k), key=lambda p: p.speedup) for k in kinds]
     winners = [replace(p, drafter=drafter_name(p.drafter), kind=kind_name(p.kind)) for p in winners]

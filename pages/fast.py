@@ -7,24 +7,35 @@ from specdec import defaults
 from specdec.bench import sweeps
 from specdec.bench.points import Sweep, TempSweep
 from specdec.defaults import K_OFFERED, K_SWEEP, TEMPERATURE_SWEEP
-from specdec.drafters.registry import DRAFTERS
-from specdec.models.backend import Backend
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
 from specdec.trace.theory import best_k, expected_speedup, expected_tokens
-from ui import family, jobs, loaders, many_view, regime_view, session, shell, sidebar, state, tables
+from ui import (
+    bench_view,
+    family,
+    jobs,
+    loaders,
+    many_view,
+    payoff_view,
+    regime_view,
+    session,
+    shell,
+    shipped_view,
+    sidebar,
+    state,
+    tables,
+)
 from ui.examples import kind_name
 from ui.figures import lessons as lp
 from ui.i18n import _
 from ui.lessons import speed, store
 from ui.lessons.acceptance_words import disagreement
-from ui.lessons.bench_words import bench_row, drafter_name, kernel_line, named_at
+from ui.lessons.bench_words import drafter_name
 from ui.lessons.draft_size import roles_caption
 from ui.measured import local, shipped_only
 from ui.measured import measured as measured_result
 from ui.round_view import chart
 from ui.safe import md
-from ui.upload import file_uploader
 
 shell.page()
 
@@ -125,6 +136,7 @@ def measured(pair, names) -> None:
         intro=_("Runs speculative and autoregressive generation on {n} bundled prompts ({tokens} "
                 "tokens each, T = {t}) for k = 1…8, and measures c.").format(
             n=len(texts), tokens=MAX_NEW, t=settings.temperature))
+    shipped_view.ksweep(key, Sweep, settings)
     if not sweep:
         return
     points = list(sweep.points)
@@ -133,6 +145,16 @@ def measured(pair, names) -> None:
         taken_caption(taken, "k")
     ksweep_lines(points)
     chart(lp.theory_figure(round(mean_alpha(points), 2), 4, points[0].c, points, k_max=8), "fast-measured")
+    with st.expander(_("How it was measured: tokens a round, pass prices, and every number")):
+        ksweep_method(points)
+
+
+def ksweep_method(points) -> None:
+    """Section 2 behind its expander: the pass prices, tokens a round, why measured and theory
+    differ, and the sweep's table (the columns that fit; the CSV holds all)."""
+    costs = ", ".join(f"v{p.k} = {p.verify_cost:.2f}" for p in points)
+    st.write(_("In these runs one target pass over k + 1 tokens cost v_k target steps: {costs}. "
+               "The dashed grey line is the theorem with those prices.").format(costs=costs))
     chart(lp.tokens_figure(points), "fast-tokens")
     acceptance_note([(f"k = {p.k}", p.acceptance_rate, p.mean_acceptance_length) for p in points])
     below = sum(p.speedup < p.bound for p in points)
@@ -143,8 +165,15 @@ def measured(pair, names) -> None:
                  "timing.").format(below=below, n=len(points)))
     if (profiled := speed.profile_caption(points)) is not None:
         st.caption(profiled)
-    tables.show(tables.frame(points), "fast_rows")
-    jobs.csv_button(tables.frame(points), "k-sweep", "fast_csv")
+    table = tables.frame(points)
+    tables.show(table[[c for c in KSWEEP_COLUMNS if c in table]], "fast_rows")
+    jobs.csv_button(table, "k-sweep", "fast_csv")
+
+
+KSWEEP_COLUMNS = ("k", "alpha", "mean_acceptance_length", "speedup", "speedup_min", "speedup_max", "verify_cost",
+                  "predicted_run")
+TRADEOFF_COLUMNS = ("draft", "acceptance_rate", "mean_acceptance_length", "c", "speedup", "speedup_min",
+                    "speedup_max")
 
 
 def mean_alpha(points) -> float:
@@ -152,7 +181,7 @@ def mean_alpha(points) -> float:
 
 
 def ksweep_lines(points) -> None:
-    """The sweep's headline numbers, its timing warnings and the pass prices it paid."""
+    """The sweep's headline numbers and its timing warnings."""
     best = max(points, key=lambda p: p.speedup)
     st.write(_("Measured: α̂ = **{alpha:.2f}** (mean β), c = **{c:.3f}** (draft step / target "
                "one-token step), best measured speedup **{best:.2f}×** at k = {k} (median of "
@@ -160,9 +189,6 @@ def ksweep_lines(points) -> None:
                                                        k=best.k, repeats=best.repeats)
              + f", {best.speedup_min:.2f}–{best.speedup_max:.2f}×).")
     warn(points)
-    costs = ", ".join(f"v{p.k} = {p.verify_cost:.2f}" for p in points)
-    st.write(_("In these runs one target pass over k + 1 tokens cost v_k target steps: {costs}. "
-               "The dashed grey line is the theorem with those prices.").format(costs=costs))
 
 
 def also_early(exits) -> str:
@@ -197,6 +223,7 @@ def tradeoff(pair, names) -> None:
                 "embedded draft and each drafter that runs no model. Computed once per machine and "
                 "cached.").format(k=k, t=t)
         + also_early(exits))
+    shipped_view.tradeoff(key, Sweep, settings)
     if not sweep:
         return
     points = sorted(sweep.points, key=lambda p: p.params)
@@ -205,10 +232,7 @@ def tradeoff(pair, names) -> None:
         taken_caption(taken, "draft")
     else:
         points = shipped_agree(points, key_of, names, settings, chat, key)
-    others = store.elsewhere_caption(points, key_of, "tradeoff", lambda p: p.draft, kind_name)
-    st.caption(others or _("Drafters compared measures the same drafts on prompts of every kind ({tokens} "
-                           "tokens each); this page on {this}: other prompts, so other figures.").format(
-        tokens=LENGTHS.drafters, this=store.set_name(speed_set(chat), kind_name)))
+    st.markdown(speed.tradeoff_caption(points))
     busy = any(p.clock == Clock.CPU for p in points)
     c1, c2 = st.columns(2)
     with c1:
@@ -216,15 +240,26 @@ def tradeoff(pair, names) -> None:
     with c2:
         chart(lp.tradeoff_figure(points, "speedup", _("Speedup (CPU time: the machine was busy)") if busy
                                  else _("Wall-clock speedup by draft size")), "fast-speed")
-    st.caption(speed.tradeoff_caption(points))
+    warn(points)
+    with st.expander(_("Which draft is too weak or too big, and every number")):
+        tradeoff_method(points, key_of, chat)
+
+
+def tradeoff_method(points, key_of, chat: bool) -> None:
+    """Section 3 behind its expander: the drafts' roles, the same drafts on other prompts, the
+    table (the columns that fit; the CSV holds all)."""
     sizes = roles_caption(points, lambda d: md(drafter_name(d.split("/", 1)[-1])))
     if sizes:
         st.markdown(sizes)
     acceptance_note([(md(drafter_name(p.draft.split("/", 1)[-1])), p.acceptance_rate, p.mean_acceptance_length)
                      for p in points])
-    warn(points)
-    tables.show(tables.frame(points), "fast_tradeoff_rows")
-    jobs.csv_button(tables.frame(points), "draft-tradeoff", "fast_tradeoff_csv")
+    others = store.elsewhere_caption(points, key_of, "tradeoff", lambda p: p.draft, kind_name)
+    st.caption(others or _("Drafters compared measures the same drafts on prompts of every kind ({tokens} "
+                           "tokens each); this page on {this}: other prompts, so other figures.").format(
+        tokens=LENGTHS.drafters, this=store.set_name(speed_set(chat), kind_name)))
+    table = tables.frame(points)
+    tables.show(table[[c for c in TRADEOFF_COLUMNS if c in table]], "fast_tradeoff_rows")
+    jobs.csv_button(table, "draft-tradeoff", "fast_tradeoff_csv")
 
 
 def temperatures(pair, names) -> None:
@@ -255,73 +290,11 @@ def many_prompts(pair) -> None:
     many_view.render(pair, knob="k", key="fast_many")
 
 
-def bench_drafter(result) -> str:
-    """The draft model's name, or the drafter a bench (specdec/bench/record.Bench) used instead."""
-    kind = DRAFTERS[result.drafter]                 # a known drafter: record.py checks it on reading
-    if kind.needs_draft_model:
-        return md(result.draft)
-    if kind.uses_exit_layer:
-        return _("early exit after layer {n}").format(n=md(result.exit_layer))
-    return _(kind.label)
-
-
-def benchmark() -> None:
-    st.header(_("6 · The benchmark: this engine vs the plain ways to run the same model"))
-    st.write(_("`python -m specdec bench --out build/bench.json` runs this engine's autoregressive and "
-               "speculative decoding on each target backend, transformers `generate()` and assisted "
-               "generation, ONNX Runtime's own generation loop and, where it is built (`make peers`), "
-               "llama.cpp, side by side (see the README). Its results show up here; you can also upload "
-               "a file from another machine."))
-    upload = file_uploader(_("Benchmark JSON"), ["json"], key="fast_bench_file")
-    result, error = speed.read_bench(upload.getvalue() if upload else None)
-    if error:
-        st.error(error)
-    if not result:
-        return
-    st.caption(_("{target} ← {draft}, {prompts} prompts × {tokens} tokens, {repeats} repeats, c = "
-                 "{c:.3f}.").format(target=md(result.target), draft=bench_drafter(result),
-                                    prompts=md(result.prompts), tokens=result.max_new_tokens,
-                                    repeats=result.repeats, c=result.c))
-    if result.library_drafting:
-        st.caption(_("Assisted rows: transformers' own counterpart: {how}.").format(
-            how=md(result.library_drafting)))
-    if upload is None and not speed.BENCH_FILE.exists():
-        m = result.provenance
-        how = (_("the target ran on ONNX Runtime (int4 weights re-quantised by onnxruntime-genai's "
-                 "builder: a different model from the GGUF's own Q4_1 blocks)") if m.backend == Backend.ONNX else
-               _("the target multiplied in {how}").format(how=md(kernel_line(m.kernels or "float32"))))
-        st.caption(_("Shipped measurement (no build/bench.json here yet): {cpu}, {threads} thread(s); "
-                     "{how}.").format(cpu=md(m.cpu or "?"), threads=m.threads or "?", how=how))
-    for setting in result.settings:
-        if setting.baseline:
-            st.write(speed.baseline_caption(setting))
-    bench_figures(result)
-    tables.show(speed.bench_table(result), "fast_bench_rows")
-
-
-def bench_figures(result) -> None:
-    """One speedup-over-k figure per temperature, what they show, and acceptance per row."""
-    temps = sorted({s.temperature for s in result.settings})
-    for col, t in zip(st.columns(len(temps)), temps):
-        with col:
-            chart(lp.bench_figure(result, t), f"fast-bench-{t}")
-    st.caption(_("Notice: the gap between the solid and dashed lines is what a verification pass "
-                 "over k + 1 tokens costs beyond one step on this machine; a measured point below "
-                 "the dashed line is per-round overhead, one above it is run-to-run noise or text "
-                 "that suits the draft better than the average α suggests. Dotted: transformers' "
-                 "default drafting (up to 20 drafts a round, stop when q(d) < 0.4) in the library "
-                 "and in this engine — it ignores k, so it is flat."))
-    for line in filter(None, (speed.bench_run_caption(result, t) for t in temps)):
-        st.caption(line)
-    for t in temps:                          # rows of one temperature: the same text to draft
-        acceptance_note([(md(named_at(bench_row(r.row), t, s.k)), r.acceptance_rate, r.mean_acceptance_length)
-                         for s in result.settings if s.temperature == t for r in s.rows])
-
-
-theory()
-st.divider()
 pair = sidebar.active_pair()
 names = st.session_state.get("active_pair")
+payoff_view.render(pair, state.settings())
+theory()
+st.divider()
 if pair is None or pair.draft is None:
     st.info(_("Load a model pair in the sidebar to measure."))
 else:
@@ -334,4 +307,4 @@ else:
     st.divider()
     regime_view.render(pair)
 st.divider()
-benchmark()
+bench_view.render()

@@ -12,7 +12,7 @@ from specdec.errors import InputError
 from specdec.models.kernels import cpu_model
 from specdec.prompts import load_prompts
 from specdec.trace.metrics import summarize
-from ui import context_view, navigation, session, shell, sidebar, state, strip
+from ui import context_view, navigation, payoff_view, session, shell, sidebar, state, strip
 from ui.glossary import glossary
 from ui.i18n import _
 from ui.lessons import store
@@ -54,11 +54,12 @@ def race_box() -> None:
     by_prices = c2.toggle(_("k by this machine's prices"), value=True, key="race_priced",
                           help=_("Each round drafts the k (up to the sidebar's) that this machine's measured "
                                  "prices and the acceptance seen so far favour: the priced policy."))
-    if not st.button(_("Race: the target alone vs speculative decoding"), key="race_go"):
-        return
     sidebar_settings = state.settings()
     settings = replace(sidebar_settings, temperature=0.0 if greedy else sidebar_settings.temperature,
                        policy=PRICED if by_prices else sidebar_settings.policy)
+    payoff_view.render(pair, settings)
+    if not st.button(_("Race: the target alone vs speculative decoding"), key="race_go"):
+        return
     pair = sidebar.with_prices(pair, settings, say=False)
     left, right = st.columns(2)
     boxes = {"target alone": left.empty(), "speculative": right.empty()}
@@ -88,7 +89,9 @@ def race_box() -> None:
             st.caption(advice)
     kind = context_view.kind_of(text, load_prompts("chat" if chat else "text"))
     with st.expander(_("Why this speed, and how this run compares")):
-        reason = why(alone, spec, spec.decoder.target.name, cpu_model())
+        prices = pair.prices or machine.prices(machine.load(cpu_model(), pair.passes.name, torch.get_num_threads()),
+                                               pair, settings.drafter)
+        reason = why(alone, spec, spec.decoder.target.name, cpu_model(), prices)
         if reason:
             st.caption(reason)
         context_view.render(summarize(spec.decoder.history), (pair.target_name, pair.draft_name),

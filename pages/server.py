@@ -29,19 +29,22 @@ st.caption(_("Every other page serves one request at a time. A serving engine ru
 MAX_NEW = LENGTHS.server
 
 
-COLUMNS = ["batch", "mode", "tokens_per_s", "tokens_per_s_min", "tokens_per_s_max", "speedup", "latency_s",
-           "ttft_s", "forwards_per_token", "pass_ms", "pass_rows", "draft_ms"]
+# the columns that fit a 1400 px window (the CSV holds every one)
+COLUMNS = ["batch", "mode", "tokens_per_s", "speedup", "latency_s", "ttft_s", "pass_ms", "pass_rows"]
 
 
 def intro() -> None:
-    st.write(_("On a GPU serving one request, a target pass is mostly spent reading the weights from "
-               "memory, so checking k + 1 tokens costs about as much as one — that is why drafts are "
-               "nearly free there. A batch of requests shares that read: the same pass feeds every "
-               "request's tokens, and as the batch grows the pass turns from reading into arithmetic "
-               "on every row. The drafts' extra rows stop being free, and at some batch size "
-               "speculation stops paying; vLLM and SGLang advise using it at low load. On a CPU the "
-               "extra rows cost more even for one request. The sections below show what they cost "
-               "on the machine that measured them."))
+    st.write(_("Requests served together share each read of the weights: a draft's extra rows are nearly free "
+               "for one request on a GPU and stop paying as the batch grows."))
+    with st.expander(_("Why a batch changes the price of drafts")):
+        st.write(_("On a GPU serving one request, a target pass is mostly spent reading the weights from "
+                   "memory, so checking k + 1 tokens costs about as much as one — that is why drafts are "
+                   "nearly free there. A batch of requests shares that read: the same pass feeds every "
+                   "request's tokens, and as the batch grows the pass turns from reading into arithmetic "
+                   "on every row. The drafts' extra rows stop being free, and at some batch size "
+                   "speculation stops paying; vLLM and SGLang advise using it at low load. On a CPU the "
+                   "extra rows cost more even for one request. The sections below show what they cost "
+                   "on the machine that measured them."))
 
 
 def settings_now(pair):
@@ -73,6 +76,7 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
         target=names[0], draft=names[1] or _("no draft model"), drafter=_(DRAFTERS[s.drafter].label),
         k=s.k, t=s.temperature))
     rows, facts = result.rows, facts_of(result)
+    st.write(server.verdict(facts))
     c1, c2 = st.columns(2)
     with c1:
         chart(lp.batch_figure(rows, "tokens_per_s", _("Tokens per second, all requests together"),
@@ -80,14 +84,14 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     with c2:
         chart(lp.batch_figure(rows, "latency_s", _("Latency: a request's time in the batch, to its last token"),
                               _("seconds")), "server-latency")
-    st.write(server.verdict(facts))
     if result.clock == Clock.CPU:
         st.info(_("The machine was busy while this was measured: tokens/s use the CPU time the runs "
                   "themselves needed (load {load:.1f} per core).").format(load=result.load))
-    shown = tables.frame(rows)[COLUMNS]
-    shown["mode"] = shown["mode"].map(_)
-    tables.show(shown, "server_rows")
-    jobs.csv_button(tables.frame(rows), "batch-sweep", "server_csv")
+    with st.expander(_("Every number, batch size by batch size")):
+        shown = tables.frame(rows)[COLUMNS]
+        shown["mode"] = shown["mode"].map(_)
+        tables.show(shown, "server_rows")
+        jobs.csv_button(tables.frame(rows), "batch-sweep", "server_csv")
     why(rows, facts)
 
 
@@ -97,12 +101,12 @@ def why(rows, facts) -> None:
     big = max(r.batch for r in rows)
     draft = next(r.draft_ms for r in rows if r.mode == Mode.SPECULATIVE and r.batch == big)
     st.write(_("From batch size 1 to {b}, the speculative pass fed {rows:.1f}× more tokens and took "
-               "{cost:.1f}× longer; over the same range autoregressive throughput grew {ar:.1f}×. "
-               "While a pass is a read of the weights, more rows cost little; once it is arithmetic, "
-               "each row costs its share, and a rejected draft's row is paid for and thrown away. "
-               "Drafting here runs request by request ({draft:.0f} ms a round at batch size {b}); "
-               "serving engines batch the draft too.").format(
-        b=big, rows=facts.rows_growth, cost=facts.pass_growth, ar=facts.ar_growth, draft=draft))
+               "{cost:.1f}× longer; over the same range autoregressive throughput grew {ar:.1f}×.").format(
+        b=big, rows=facts.rows_growth, cost=facts.pass_growth, ar=facts.ar_growth))
+    st.caption(_("While a pass is a read of the weights, more rows cost little; once it is arithmetic, each row "
+                 "costs its share, and a rejected draft's row is paid for and thrown away. Drafting here runs "
+                 "request by request ({draft:.0f} ms a round at batch size {b}); serving engines batch the "
+                 "draft too.").format(b=big, draft=draft))
 
 
 def memory(pair, inputs: list) -> None:

@@ -11,11 +11,13 @@ from ui import (
     context_view,
     many_view,
     metrics_view,
+    payoff_view,
     prefill_view,
     round_view,
     session,
     shell,
     sidebar,
+    state,
     strip,
     typical,
 )
@@ -145,6 +147,7 @@ def live_view() -> None:
     messages()
     if dec is None or not dec.history:
         st.write(_("Press **Next round** to draft and verify the first round."))
+        payoff_view.render(pair, state.settings())
         many_prompts(pair)
         return
     label = lambda t: pair.tokenizer.decode([t])  # noqa: E731
@@ -156,6 +159,7 @@ def live_view() -> None:
              isinstance(dec.drafter, FeatureReader), context)
     st.download_button(_("Download this run (JSON)"), lambda: dec.result().to_json(),   # built on click
                        "specdec-run.json", "application/json", key="btn_download")
+    payoff_view.render(pair, state.settings())
     many_prompts(pair)
 
 

@@ -97,20 +97,25 @@ def per_kind(res: WhereSet) -> None:
     st.header(_("By kind of text"))
     clock = res.clock
     points = kind_points(res, clock)
-    table = tables.frame(points)
-    table["per_position"] = [" · ".join(f"{x:.2f}" for x in p.per_position) for p in points]
-    table["histogram"] = [" ".join(map(str, p.histogram)) for p in points]
-    tables.show(table, "where_kinds")
-    timing_notes(res, points, clock)
+    st.markdown(kind_caption(points))
     c1, c2 = st.columns(2)
     with c1:
         chart(kind_figure(points), "where-kinds")
     with c2:
         chart(per_position_by_kind_figure(points), "where-perpos")
-    st.caption(kind_caption(points))
+    timing_notes(res, points, clock)
     found = survival([r.rounds for r in res.results])
     if found:
         st.caption(survival_caption(found))
+    with st.expander(_("Every kind's numbers; short against long prompts; early against late tokens")):
+        kind_tables(res, points)
+
+
+def kind_tables(res: WhereSet, points: list) -> None:
+    """The per-kind table, its CSV, and the same set split by prompt length and output position."""
+    table = tables.frame(points, drop=("histogram",))          # fits 1400 px (Step through shows a run's)
+    table["per_position"] = [" · ".join(f"{x:.2f}" for x in p.per_position) for p in points]
+    tables.show(table, "where_kinds")
     jobs.csv_button(tables.frame(points, drop=("per_position", "histogram")), "acceptance-by-kind", "where_csv")
     c1, c2 = st.columns(2)
     c1.subheader(_("Short vs long prompts"))

@@ -86,3 +86,46 @@ def test_the_page_shows_a_shipped_result_with_its_origin_and_measures_here_on_re
 def test_without_either_result_the_page_asks_to_measure(places):
     at = AppTest.from_function(page).run()
     assert at.button(key="demo_run").label == "Measure it" and "nothing yet" in [m.value for m in at.markdown]
+
+
+def test_a_sidebar_temperature_other_than_the_shipped_one_still_shows_the_shipped_sweeps(tiny_dirs, monkeypatch,
+                                                                                          tmp_path):
+    """When it is fast, sections 2-3 (issue 51, deliverable 6): the k sweep and the draft sizes
+    shipped at T = 0.7 stay in view, labelled with their CPU and T, beside the learner's own sweep
+    at the sidebar's T = 0.3."""
+    import torch
+
+    from specdec import defaults
+    from specdec.bench.points import Sweep
+    from specdec.settings import Settings
+    from ui import family
+    from ui.lessons import store
+
+    from apptest import app
+    monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path / "shipped")
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+    real = shipped.read(next(shipped.ROOT.glob("assets/results/ksweep-*.json")), Sweep)   # a real shipped sweep
+    best = max(real.points, key=lambda p: p.speedup)
+    at = app(tiny_dirs, page=None, temperature=0.3)
+    names, texts = at.session_state["active_pair"], family.speed_prompts(False)[0]
+    ran = store.Ran(threads=torch.get_num_threads())
+
+    def key(t):
+        s = Settings(temperature=t, max_new_tokens=defaults.LENGTHS.speed)
+        return store.measurement("ksweep", names, s, texts, False, ran, repeats=defaults.REPEATS)
+    shipped.save("ksweep", key(0.7), real)
+    stdlib = shipped.ROOT / "assets/results/tradeoff-92f19d842d9e4d11.json"     # the stdlib family's draft sizes
+    (tmp_path / "shipped" / stdlib.name).write_bytes(stdlib.read_bytes())         # shipped at k = 4, T = 0.7
+    sizes = shipped.read(stdlib, Sweep)
+    fastest = max(sizes.points, key=lambda p: p.speedup)
+    result_cache.save("ksweep", key(0.3), real)                 # the learner's own, at T = 0.3
+    at.switch_page("pages/fast.py").run()
+    assert not at.exception
+    captions = [c.value for c in at.caption]
+    assert any("shipped with the app: measured on Intel(R) Xeon(R) Processor at T = 0.7" in c for c in captions)
+    assert any(f"best **{best.speedup:.2f}×** at k = {best.k}" in m.value for m in at.markdown)
+    assert any(m.value.startswith("Measured: α̂") for m in at.markdown)        # the learner's own beside it
+    # section 3 (a pair outside the families measures the stdlib family's sizes): its shipped result too
+    assert any(f"measured on {sizes.provenance.cpu} at T = 0.7, k = 4 (your sidebar: T = 0.3" in c for c in captions)
+    assert any(f"**{fastest.speedup:.2f}×**" in m.value and m.value.startswith("There: the fastest")
+               for m in at.markdown)

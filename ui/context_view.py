@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import streamlit as st
 
-from specdec.models.kernels import cpu_model
 from specdec.trace.metrics import Metrics
 from ui import examples, typical
 from ui.i18n import _
@@ -22,17 +21,14 @@ def sentence(m: Metrics, t: typical.Typical | None, k: int, temperature: float) 
         return _("No kept or shipped “Where it works” result exists for this pair at k = {k}, T = {t}: "
                  "measure that page at these settings to see what is typical.").format(k=k, t=f"{temperature:g}")
     group = examples.kind_name(t.kind) if t.kind else _("all kinds")
-    here = t.measured in ("here", cpu_model())
     where = _("measured here") if t.measured == "here" else _("shipped, measured on {cpu}").format(cpu=t.measured)
     run = _("This run: acceptance {acc} · α̂ {alpha} · {len} tokens per round.").format(
         acc=_pct(m.acceptance_rate), alpha=_num(m.mean_beta), len=_num(m.mean_acceptance_length))
     usual = _("Typical for {group} at k = {k}, T = {t}: {tacc} · {talpha} · {tlen} ({n} prompts; {where}).").format(
         group=group, k=k, t=f"{temperature:g}", tacc=_pct(t.acceptance_rate), talpha=_num(t.alpha),
         tlen=_num(t.mean_acceptance_length), n=t.prompts, where=where)
-    speed = (_("Its speedup there: {speedup}×.") if here else
-             _("Its speedup, {speedup}×, is that machine's: acceptance travels between machines, the price of "
-               "a round does not (When it is fast prices one on this machine)."))
-    return " ".join((run, usual, speed.format(speedup=_num(t.speedup)), _("One prompt is not the pair's average.")))
+    # no speedup here: "Does it pay here?" (ui/payoff_view.py) states the one figure for these settings
+    return " ".join((run, usual, _("One prompt is not the pair's average.")))
 
 
 def kind_of(prompt_text: str, prompts) -> str | None:

@@ -22,16 +22,17 @@ def profile_of(pair) -> machine.Profile | None:
 
 def render(pair) -> None:
     st.header(_("5 · Why it pays here or not: the machine's limits"))
-    st.write(_("A target pass must read every weight once, however many tokens it checks, and it "
-               "must compute about two operations per weight for each token. Reading costs the same "
-               "for 1 token or 9; computing grows with them. While reading is the slower of the two, "
-               "a pass of k + 1 tokens costs about one step and speculation pays; once computing "
-               "dominates, the pass costs more steps and eats the gain."))
     profile = profile_of(pair)
     if profile is None:
         measure_button(pair)
     else:
         here(profile)
+    with st.expander(_("Reading against computing: why a pass costs more as it checks more tokens")):
+        st.write(_("A target pass must read every weight once, however many tokens it checks, and it "
+                   "must compute about two operations per weight for each token. Reading costs the same "
+                   "for 1 token or 9; computing grows with them. While reading is the slower of the two, "
+                   "a pass of k + 1 tokens costs about one step and speculation pays; once computing "
+                   "dominates, the pass costs more steps and eats the gain."))
     elsewhere(profile)
 
 

@@ -14,7 +14,9 @@ from typing import Callable
 
 from specdec.engine.decoder import Decoder
 from specdec.engine.prompt import Prompt
+from specdec.models.prices import Prices
 from specdec.settings import Settings
+from specdec.trace.theory import Overheads, run_speedup
 from specdec.wording import _
 
 
@@ -53,14 +55,18 @@ def race(pair, prompt: Prompt, settings: Settings,
     return alone, spec
 
 
-def why(alone: Racer, spec: Racer, backend: str, cpu: str) -> str | None:
-    """Why the race came out as it did, from its own rounds: a speculative round's price in
-    target steps (its verification pass plus its drafting) against the tokens it kept."""
+def why(alone: Racer, spec: Racer, backend: str, cpu: str, prices: Prices | None = None) -> str | None:
+    """Why the race came out as it did: with this machine's `prices` (its profile: the numbers
+    "Does it pay here?" weighs), the race's own rounds priced at them plus what the race paid
+    besides its rounds; without, from its own rounds: a speculative round's price in target
+    steps (its verification pass plus its drafting) against the tokens it kept."""
     steps = [r.verify_ms for r in alone.decoder.history if r.target_forwards]   # round 1: the prompt's pass
     rounds = spec.decoder.history
     if not steps or not rounds:
         return None
     step = statistics.median(steps)
+    if prices is not None:
+        return priced_why(alone, spec, step, prices)
     width = statistics.mean(r.drafted + 1 for r in rounds)
     verify = statistics.median(r.verify_ms for r in rounds) / step
     draft = statistics.median(r.draft_ms for r in rounds) / step
@@ -72,6 +78,30 @@ def why(alone: Racer, spec: Racer, backend: str, cpu: str) -> str | None:
             .format(cpu=cpu, backend=backend, step=step, width=width, verify=verify, draft=draft,
                     kept=kept, price=verify + draft, predicted=kept / (verify + draft))
             + " " + gap_words(alone, spec, kept / (verify + draft)))
+
+
+def priced_why(alone: Racer, spec: Racer, step: float, prices: Prices) -> str:
+    """The race predicted from this machine's prices: each round's drafts at c and its pass at
+    v(drafted + 1), the tokens the rounds kept, and the race's own prompt reading and work between
+    passes in steps of its target step (`step` ms), set against the ratio it measured."""
+    rounds = spec.decoder.history
+    kept = statistics.mean(len(r.emitted) for r in rounds)
+    price = statistics.mean(r.drafted * prices.c + prices.v.get(r.drafted + 1, prices.v[max(prices.v)])
+                            for r in rounds)
+    predicted = run_speedup(kept, 0, 0.0, price, _overheads(spec, step), _overheads(alone, step))
+    measured = alone.seconds / spec.seconds if spec.seconds else 0.0
+    return (_("Why: at this machine's prices (c = {c:.3f}; a pass of M tokens v(M) steps) a round of this race cost "
+              "{price:.2f} steps and kept {kept:.2f} tokens. With the race's own prompt reading and the engine's work "
+              "between passes, that predicts {predicted:.2f}× for the whole race; it measured {measured:.2f}×.")
+            .format(c=prices.c, price=price, kept=kept, predicted=predicted, measured=measured))
+
+
+def _overheads(racer: Racer, step: float) -> Overheads:
+    """What a racer paid besides its passes and drafting, in target steps of `step` ms (theory.Overheads)."""
+    prompt, rest = outside_rounds_ms(racer)
+    tokens, rounds = max(1, racer.tokens), max(1, len(racer.decoder.history))
+    passes = sum(r.target_forwards for r in racer.decoder.history)
+    return Overheads(prompt / step / tokens, rest / step / rounds, passes / tokens)
 
 
 def outside_rounds_ms(racer: Racer) -> tuple[float, float]:

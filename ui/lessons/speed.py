@@ -190,7 +190,7 @@ def profile_caption(points) -> str | None:
              "acceptances come in runs, not independently.").format(
         K=longest.k, within=within, k=worst.k, m=worst.speedup, p=worst.profile_speedup,
         iid=longest.expected_length, kept=longest.mean_acceptance_length)
-    return text + (" " + _paid_caption(points) if all(p.predicted_run is not None for p in points) else "")
+    return text + ("\n\n" + _paid_caption(points) if all(p.predicted_run is not None for p in points) else "")
 
 
 def _largest_gap(points, predicted: str) -> tuple[object, float]:

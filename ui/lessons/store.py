@@ -50,6 +50,10 @@ class Figure:
     c: float | None = None
     tokens_per_s: float | None = None
     baseline_tokens_per_s: float | None = None
+    prefill_steps: float | None = None          # what the runs paid besides their rounds (the k sweep)
+    base_prefill_steps: float | None = None
+    round_overhead: float | None = None
+    base_overhead: float | None = None
 
     @staticmethod
     def of(point) -> "Figure":
@@ -241,6 +245,28 @@ def elsewhere(k: Key, source: str) -> list[tuple[Key, Filed]]:
         if other.same_setting(k) and other.prompts != k.prompts and entry.source != source:
             found.append((other, entry))
     return sorted(found, key=lambda e: (-e[1].at, -e[0].prompts.size))   # a whole set first
+
+
+def whole_set(p: PromptSet) -> bool:
+    """A set that is a lesson's whole measurement (not one kind of Drafters compared's prompts)."""
+    group, _sep, kind = p.name.partition("/")
+    return group != "drafters" or kind in ("", "all")
+
+
+def newest(target: str, drafts: tuple, settings, ran: Ran = DEFAULT_RAN) -> tuple[Key, Filed] | None:
+    """The newest figure this machine filed for the setting (target, drafter, policy, k, T,
+    threads, precision; the draft one of `drafts`) on a whole prompt set, any clock: what "does it
+    pay here?" states (ui/payoff_view.py) — one figure on every page that asks."""
+    want = key(target, None, settings, settings.k, PromptSet("", 0, False, 0, ""), Clock.WALL, ran)
+    found = []
+    for key_dict, entry in result_cache.kept(KIND, Filed):
+        try:
+            other = Key(**{**key_dict, "prompts": PromptSet(**key_dict["prompts"])})
+        except TypeError:
+            continue
+        if other.draft in drafts and replace(other, draft=None).same_setting(want) and whole_set(other.prompts):
+            found.append((other, entry))
+    return max(found, key=lambda e: e[1].at, default=None)
 
 
 def clock_name(clock: Clock) -> str:

@@ -33,4 +33,4 @@ def survival_caption(s: Survival) -> str:
               "{b:.0%} ({n_b} rounds).") if cluster else
             _("After a round that ended in a rejection, the next first draft survived {a:.0%} of "
               "the time ({n_a} rounds); after a round that kept every draft, {b:.0%} ({n_b} rounds)."))
-    return text + " " + more.format(a=a / n_a, n_a=n_a, b=b / n_b, n_b=n_b)
+    return text + "\n\n" + more.format(a=a / n_a, n_a=n_a, b=b / n_b, n_b=n_b)      # two paragraphs: three lines each

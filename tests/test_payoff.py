@@ -1,0 +1,106 @@
+"""Does it pay here? (issue 51, deliverable 2): one answer, the same figure on Home, Step through,
+When it is fast and Drafters compared for the same pair and settings. Expected values by hand."""
+import json
+import re
+
+import pytest
+import torch
+
+from specdec.bench import machine, payoff
+from specdec.models.prices import Prices
+from specdec.records.provenance import Clock
+from specdec.trace.theory import Overheads
+
+from apptest import app
+
+PRICES = Prices(0.5, {1: 1.0, 3: 1.5, 5: 2.0})
+WIDTHS = {m: round(1 + 0.2 * (m - 1), 3) for m in range(1, 18)}      # v(4) = 1.6
+
+
+def measured(tokens=3.0, spec=None, base=None) -> payoff.Measured:
+    return payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, tokens, "ksweep", 8, spec, base)
+
+
+def test_the_prediction_prices_a_round_with_this_machines_profile():
+    p = payoff.answer(4, PRICES, measured())
+    # a round: 4 drafts at c = 0.5 and a 5-token pass of 2.0 steps = 4.0 steps for 3 tokens
+    assert (p.c, p.v, p.round_steps) == (0.5, 2.0, 4.0) and p.predicted == pytest.approx(0.75)
+    assert p.tokens_from == "here" and p.pays is False and p.elsewhere is None
+    # what the runs paid besides their rounds: (0.1 + 1 + 0.05) / (0.1 + (4.0 + 0.2) / 3) = 1.15 / 1.5
+    paid = payoff.answer(4, PRICES, measured(spec=Overheads(0.1, 0.2), base=Overheads(0.1, 0.05)))
+    assert paid.predicted == pytest.approx(1.15 / 1.5)
+
+
+def test_without_a_measurement_here_the_tokens_travel_and_the_speedup_does_not():
+    p = payoff.answer(2, PRICES, None, (2.5, 1.3, "Other CPU"))
+    assert p.measured is None and p.tokens == 2.5 and p.tokens_from == "Other CPU"
+    assert p.predicted == pytest.approx(2.5 / (2 * 0.5 + 1.5)) and p.elsewhere == (1.3, "Other CPU")
+    assert payoff.answer(4, None, None, (2.5, 1.3, "x")).predicted is None        # no profile: no prediction
+    assert payoff.answer(6, PRICES, measured()).predicted is None                 # v(7) not measured
+
+
+def test_the_priced_policy_is_priced_at_the_k_it_picks():
+    # α = 0.5 up to k = 4, widths measured: k = 2 keeps 1.75 tokens for 0.5·2 + 1.5 = 2.5 steps (0.70),
+    # k = 4 keeps 1.9375 for 4.0 steps (0.48): it drafts 2
+    p = payoff.answer(4, PRICES, measured(), priced_alpha=0.5)
+    assert (p.k, p.tokens, p.round_steps) == (2, 1.75, 2.5) and p.predicted == pytest.approx(0.7)
+
+
+def headline_figure(at) -> str:
+    """The figure the page's "Does it pay here?" states (its first bold number)."""
+    found = [m.value for m in at.markdown if "Does it pay here?" in m.value]
+    assert len(found) == 1, found
+    return re.search(r"\*\*([0-9.]+)×\*\*", found[0]).group(1)
+
+
+def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatch, tmp_path):
+    from specdec.models.kernels import cpu_model
+    from specdec.settings import Settings
+    from ui.lessons import result_cache, store
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
+    threads = torch.get_num_threads()
+    profile = machine.Profile(cpu_model(), "torch", threads, 5.0, WIDTHS, {draft: 0.25},
+                               9.0, 50.0, 80.0, 135.0)
+    machine.STORE.write_text(json.dumps({profile.key(): json.loads(json.dumps(machine.asdict(profile)))}))
+    settings = Settings(k=3, temperature=0.0, policy="priced")           # Home's race: greedy, k by prices
+    ran = store.Ran(threads=threads)
+    fig = store.Figure(speedup=0.87, speedup_min=0.81, speedup_max=0.93, clock=Clock.WALL, repeats=3,
+                       mean_acceptance_length=2.2, alpha=0.6)
+    older = store.Figure(speedup=1.5, speedup_min=1.4, speedup_max=1.6, clock=Clock.WALL, repeats=3)
+    for figure, name, at in ((older, "speed", 1.0), (fig, "drafters/all", 2.0)):       # the newest is stated
+        k = store.key(target, draft, settings, 3, store.PromptSet.of(["a"], False, 16, name), Clock.WALL, ran)
+        result_cache.save(store.KIND, store._as_dict(k), store.Filed(figure, "drafters", at))
+    state = {"k": 3, "temperature": 0.0, "policy": "priced", "max_new_tokens": 4}
+    shown = {}
+    for page in ("pages/home.py", "pages/step_through.py", "pages/fast.py", "pages/drafters.py"):
+        at = app(tiny_dirs, page=page, **state)
+        shown[page] = headline_figure(at)
+        why = " ".join(c.value for c in at.caption if c.value.startswith("Why: a round"))
+        # priced at α = 0.6 up to k = 3: k = 1 keeps 1.6 tokens for 0.25 + 1.2 = 1.45 steps (1.10 a step),
+        # k = 2 1.96 for 1.9 (1.03), k = 3 2.176 for 2.35 (0.93): one draft, 0.91 steps a token
+        assert "drafts k = 1 at c = 0.250" in why and "1.45 steps in all" in why and "0.91 steps a token" in why, page
+    assert set(shown.values()) == {"0.87"}, shown
+
+
+def test_the_race_is_predicted_from_the_same_prices():
+    """Home's race and its prediction: the race's rounds at this machine's prices, plus what the
+    race paid besides its rounds, against what it measured."""
+    from types import SimpleNamespace
+
+    from ui.lessons import race
+
+    def racer(rounds, seconds, prefill_ms, tokens):
+        return SimpleNamespace(seconds=seconds, tokens=tokens, decoder=SimpleNamespace(
+            history=[SimpleNamespace(**r) for r in rounds], prefill=SimpleNamespace(target_ms=prefill_ms)))
+    # alone: a 20 ms step, prompt 100 ms and 1000 - 100 - 60 = 840 ms besides over 3 tokens
+    alone = racer([{"verify_ms": 20.0, "draft_ms": 0.0, "target_forwards": 1}] * 3, 1.0, 100.0, 3)
+    # speculative: prompt 150 ms, two rounds of 4 drafts keeping 3 tokens, 500 - 150 - 100 = 250 ms besides
+    spec = racer([{"verify_ms": 40.0, "draft_ms": 10.0, "drafted": 4, "emitted": (1, 2, 3),
+                   "target_forwards": 1}] * 2, 0.5, 150.0, 6)
+    text = race.why(alone, spec, "torch", "cpu", PRICES)
+    # a round: 4 · 0.5 + v(5) 2.0 = 4.00 steps for 3 tokens; in 20 ms steps the alone run paid 100 / 20 / 3 for
+    # the prompt and 840 / 20 / 3 besides a token, the speculative one 150 / 20 / 6 and 250 / 20 / 2 a round:
+    # (5/3 + 1 + 14) / (1.25 + (4 + 6.25) / 3) = 3.57; measured 1.0 / 0.5 = 2.00
+    assert "cost 4.00 steps and kept 3.00 tokens" in text and "predicts 3.57×" in text and "measured 2.00×" in text

@@ -1,0 +1,93 @@
+"""When it is fast, section 6: this engine against the plain ways to run the same model, from
+`python -m specdec bench`'s file (a local one, an uploaded one, or the one shipped with the app):
+one line per setting and a figure per temperature in view, the set-up, notes and table behind an
+expander."""
+import streamlit as st
+
+from specdec.drafters.registry import DRAFTERS
+from specdec.models.backend import Backend
+from ui import tables
+from ui.figures import lessons as lp
+from ui.i18n import _
+from ui.lessons import speed
+from ui.lessons.acceptance_words import disagreement
+from ui.lessons.bench_words import bench_row, kernel_line, named_at
+from ui.round_view import chart
+from ui.safe import md
+from ui.upload import file_uploader
+
+
+def acceptance_note(named: list[tuple]) -> None:
+    note = disagreement(named)
+    if note:
+        st.caption(note)
+
+
+def bench_drafter(result) -> str:
+    """The draft model's name, or the drafter a bench (specdec/bench/record.Bench) used instead."""
+    kind = DRAFTERS[result.drafter]                 # a known drafter: record.py checks it on reading
+    if kind.needs_draft_model:
+        return md(result.draft)
+    if kind.uses_exit_layer:
+        return _("early exit after layer {n}").format(n=md(result.exit_layer))
+    return _(kind.label)
+
+
+def render() -> None:
+    st.header(_("6 · The benchmark: this engine vs the plain ways to run the same model"))
+    with st.expander(_("Run the benchmark here, or read a file from another machine")):
+        st.write(_("`python -m specdec bench --out build/bench.json` runs this engine's autoregressive and "
+                   "speculative decoding on each target backend, transformers `generate()` and assisted "
+                   "generation, ONNX Runtime's own generation loop and, where it is built (`make peers`), "
+                   "llama.cpp, side by side (see the README). Its results show up here; you can also upload "
+                   "a file from another machine."))
+        upload = file_uploader(_("Benchmark JSON"), ["json"], key="fast_bench_file")
+    result, error = speed.read_bench(upload.getvalue() if upload else None)
+    if error:
+        st.error(error)
+    if not result:
+        return
+    if upload is None and not speed.BENCH_FILE.exists():
+        m = result.provenance
+        how = (_("the target ran on ONNX Runtime (int4 weights re-quantised by onnxruntime-genai's "
+                 "builder: a different model from the GGUF's own Q4_1 blocks)") if m.backend == Backend.ONNX else
+               _("the target multiplied in {how}").format(how=md(kernel_line(m.kernels or "float32"))))
+        st.caption(_("Shipped measurement (no build/bench.json here yet): {cpu}, {threads} thread(s); "
+                     "{how}.").format(cpu=md(m.cpu or "?"), threads=m.threads or "?", how=how))
+    for setting in result.settings:
+        if setting.baseline:
+            st.write(speed.baseline_caption(setting))
+    temps = sorted({s.temperature for s in result.settings})
+    for col, t in zip(st.columns(len(temps)), temps):
+        with col:
+            chart(lp.bench_figure(result, t), f"fast-bench-{t}")
+    with st.expander(_("What the lines are, and every number")):
+        bench_notes(result, temps)
+
+
+BENCH_SHOWN = ("temperature", "k", "row", "speedup", "predicted_run", "verify_cost")     # fits 1400 px
+
+
+def bench_notes(result, temps: list[float]) -> None:
+    """The benchmark's set-up, what its figures show, acceptance per row, and its table (the
+    columns that fit a 1400 px window)."""
+    st.caption(_("{target} ← {draft}, {prompts} prompts × {tokens} tokens, {repeats} repeats, c = "
+                 "{c:.3f}.").format(target=md(result.target), draft=bench_drafter(result),
+                                    prompts=md(result.prompts), tokens=result.max_new_tokens,
+                                    repeats=result.repeats, c=result.c))
+    if result.library_drafting:
+        st.caption(_("Assisted rows: transformers' own counterpart: {how}.").format(
+            how=md(result.library_drafting)))
+    st.caption(_("Notice: the gap between the solid and dashed lines is what a verification pass "
+                 "over k + 1 tokens costs beyond one step on this machine; a measured point below "
+                 "the dashed line is per-round overhead, one above it is run-to-run noise or text "
+                 "that suits the draft better than the average α suggests. Dotted: transformers' "
+                 "default drafting (up to 20 drafts a round, stop when q(d) < 0.4) in the library "
+                 "and in this engine — it ignores k, so it is flat."))
+    for line in filter(None, (speed.bench_run_caption(result, t) for t in temps)):
+        st.caption(line)
+    for t in temps:                          # rows of one temperature: the same text to draft
+        acceptance_note([(md(named_at(bench_row(r.row), t, s.k)), r.acceptance_rate, r.mean_acceptance_length)
+                         for s in result.settings if s.temperature == t for r in s.rows])
+    table = speed.bench_table(result)
+    tables.show(table[[c for c in BENCH_SHOWN if c in table]], "fast_bench_rows")

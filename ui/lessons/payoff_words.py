@@ -1,0 +1,58 @@
+"""Does it pay here? The words of the one answer (specdec/bench/payoff.py): a headline with the
+speedup measured on this machine and the whole run predicted beside it, and one sentence of why
+from this machine's prices. ui/payoff_view.py shows them on Home, Step through, When it is fast
+and Drafters compared."""
+from __future__ import annotations
+
+from specdec.bench.payoff import Payoff
+from specdec.records.provenance import Clock
+from specdec.wording import N_, _
+
+SOURCES = {"ksweep": N_("When it is fast (its k sweep)"), "tradeoff": N_("When it is fast (every draft)"),
+           "drafters": N_("Drafters compared")}
+
+
+def _x(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}×"
+
+
+def headline(p: Payoff, cpu: str) -> str:
+    """One sentence: yes or no, the figure measured here with its spread, the prediction beside it."""
+    m = p.measured
+    if m is None:
+        return _("**Does it pay here?** Not measured on this machine ({cpu}) at these settings yet; predicted from "
+                 "its prices: **{predicted}**.").format(cpu=cpu, predicted=_x(p.predicted))
+    clock = _("wall-clock") if m.clock == Clock.WALL else _("CPU time: the machine was busy")
+    return _("**Does it pay here?** {answer}: on this machine ({cpu}) **{speedup}** the target alone "
+             "({low}–{high}, {n} repeats, {clock}); the whole run predicted from its prices: {predicted}.").format(
+        answer=_("Yes") if m.speedup > 1 else _("No"), cpu=cpu, speedup=_x(m.speedup), low=f"{m.low:.2f}",
+        high=_x(m.high), n=m.repeats, clock=clock, predicted=_x(p.predicted))
+
+
+def why(p: Payoff) -> str:
+    """One sentence of why, from this machine's profile: c, v(k + 1) and the tokens a round keeps."""
+    if p.round_steps is None:
+        return _("Why: this machine's prices for this drafter (c and v) are not measured yet; `make run` measures "
+                 "them at start, or When it is fast, section 5.")
+    steps = _("Why: a round drafts k = {k} at c = {c:.3f} target steps a draft and checks them in one pass "
+              "of v({m}) = {v:.2f} steps, {total:.2f} steps in all").format(
+        k=p.k, c=p.c, m=p.k + 1, v=p.v, total=p.round_steps)
+    if p.tokens is None:
+        return steps + _(", against 1 step a token for the target alone.")
+    where = "" if p.tokens_from == "here" else " " + _("(measured on {cpu}: acceptance travels)").format(
+        cpu=p.tokens_from)
+    return steps + _(", for the {tokens:.2f} tokens a round keeps{where}: {per:.2f} steps a token against 1 "
+                     "for the target alone.").format(tokens=p.tokens, where=where, per=p.round_steps / p.tokens)
+
+
+def source(p: Payoff) -> str:
+    """Which measurement the figure is, or how to make one; another machine's figure for comparison."""
+    m = p.measured
+    if m is not None:
+        return _("Measured by {section} on {n} prompts; every page that asks shows this one figure.").format(
+            section=_(SOURCES.get(m.source, m.source)), n=m.prompts)
+    text = _("Measure it on When it is fast (section 2, the k sweep) or Drafters compared.")
+    if p.elsewhere:
+        text += " " + _("On {cpu}, for comparison: {speedup} (another machine's prices).").format(
+            cpu=p.elsewhere[1], speedup=_x(p.elsewhere[0]))
+    return text

@@ -1,0 +1,54 @@
+"""Does it pay here? The one answer (specdec/bench/payoff.py) for the active pair and a page's
+settings, in one bordered box: Home (for its race's settings), Step through, When it is fast and
+Drafters compared call `render`, so each states the same figure for the same settings."""
+from __future__ import annotations
+
+import streamlit as st
+import torch
+
+from specdec.bench import machine, payoff
+from specdec.drafters.policies import PRICED
+from specdec.drafters.registry import DRAFTERS
+from specdec.models.kernels import cpu_model
+from specdec.trace.theory import Overheads
+from ui import state, typical
+from ui.lessons import payoff_words, store
+
+
+def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | None]:
+    """This machine's newest figure for the settings (store.newest), as the answer holds it, and
+    its α̂ (None where it has none)."""
+    drafts = (names[1],) if DRAFTERS[settings.drafter].needs_draft_model else (None, names[1])
+    found = store.newest(names[0], drafts, settings, state.ran())
+    if found is None or found[1].figure.speedup is None:
+        return None, None
+    key, f = found[0], found[1].figure
+    over = (f.prefill_steps, f.round_overhead, f.base_prefill_steps, f.base_overhead)
+    spec, base = (Overheads(over[0], over[1]), Overheads(over[2], over[3])) if None not in over else (None, None)
+    return payoff.Measured(f.speedup, f.speedup_min or f.speedup, f.speedup_max or f.speedup, f.repeats or 1,
+                           f.clock, f.mean_acceptance_length, found[1].source, key.prompts.size, spec, base), f.alpha
+
+
+def answer(pair, settings) -> payoff.Payoff:
+    """The answer for `pair` (a loaded Pair) with `settings` on this machine."""
+    names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
+    profile = machine.load(cpu_model(), pair.passes.name, torch.get_num_threads())
+    found, alpha = measured(tuple(names), settings)
+    usual = None
+    if found is None:
+        t = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
+        usual, alpha = ((t.mean_acceptance_length, t.speedup, t.measured), t.alpha) if t else (None, None)
+    return payoff.answer(settings.k, machine.prices(profile, pair, settings.drafter), found, usual,
+                         alpha if settings.policy == PRICED else None)
+
+
+def render(pair, settings) -> payoff.Payoff | None:
+    """The box; nothing without a pair."""
+    if pair is None:
+        return None
+    p = answer(pair, settings)
+    with st.container(border=True, key="payoff_box"):
+        st.markdown(payoff_words.headline(p, cpu_model()))
+        st.caption(payoff_words.why(p))
+        st.caption(payoff_words.source(p))
+    return p
