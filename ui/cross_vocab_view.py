@@ -83,10 +83,10 @@ def own_words(d) -> str:
 
 
 def drafted_table(cr: CrossRound) -> pd.DataFrame:
-    return pd.DataFrame([{"i": d.i, _("draft token"): show(d.draft_piece), _("target token, same bytes"):
+    return pd.DataFrame([{"i": d.i, _("draft token"): show(d.draft_piece), _("target token"):
                           show(d.target_piece), _("text"): show(d.text), "q(d)": prob(d.q), "p(d)": prob(d.p),
                           "min(1, p/q)": prob(d.ratio), "u": prob(d.u), _("verdict"): _(d.verdict),
-                          _("draft's own 1st choice"): own_words(d), _("shared mass (T = 1)"): prob(d.own.inside)}
+                          _("draft's 1st choice"): own_words(d), _("shared mass"): prob(d.own.inside)}
                          for d in cr.drafted])
 
 
@@ -117,6 +117,8 @@ def show_round(cr: CrossRound) -> None:
     context_line(cr)
     if cr.drafted:
         st.dataframe(drafted_table(cr), hide_index=True, placeholder="—", key="cv_table")
+        st.caption(_("Target token: the one with the same bytes. 1st choice: the draft's favourite over its whole "
+                     "vocabulary. Shared mass: its probability (T = 1) on tokens both vocabularies hold."))
         split_line(cr)
     else:
         st.markdown(_("The draft proposed nothing this round (its window is full, or the run is at its end)."))
