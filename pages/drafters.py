@@ -11,13 +11,13 @@ from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
 from ui import family, jobs, loaders, many_view, payoff_view, shell, sidebar, state, tables
 from ui.examples import kind_name
-from ui.figures.lessons import drafters_figure
+from ui.figures.drafters import drafters_figure
 from ui.i18n import _
 from ui.lessons import store
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import drafter_name
 from ui.lessons.drafters import figure_key
-from ui.lessons.speed import clock_note, spread_warning
+from ui.lessons.fast import clock_note, spread_warning
 from ui.measured import local, measured
 from ui.round_view import chart
 

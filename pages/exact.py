@@ -4,13 +4,13 @@ import streamlit as st
 import torch
 
 from ui import family, jobs, shell, sidebar, state
-from ui.figures.lessons import law_figure, toy_figure
+from ui.exact_tree_view import tree_rules_check
+from ui.figures.exact import law_figure, toy_figure
 from ui.figures.rounds import COLORS, show
 from ui.i18n import N_, _, choice
-from ui.lessons import exactness as ex
-from ui.lessons.fit import chi2_pvalue, in_words
+from ui.lessons import exact as ex
+from ui.lessons.exact_fit import chi2_pvalue, in_words
 from ui.round_view import chart
-from ui.tree_exactness import tree_rules_check
 
 shell.page()
 

@@ -11,27 +11,27 @@ from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
 from specdec.trace.theory import best_k, expected_speedup, expected_tokens
 from ui import (
-    bench_view,
     family,
+    fast_bench_view,
+    fast_regime_view,
+    fast_shipped_view,
     jobs,
     loaders,
     many_view,
     payoff_view,
-    regime_view,
     session,
     shell,
-    shipped_view,
     sidebar,
     state,
     tables,
 )
 from ui.examples import kind_name
-from ui.figures import lessons as lp
+from ui.figures import fast as lp
 from ui.i18n import _
-from ui.lessons import speed, store
+from ui.lessons import fast, store
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import drafter_name
-from ui.lessons.draft_size import roles_caption
+from ui.lessons.fast_draft_size import roles_caption
 from ui.measured import local, shipped_only
 from ui.measured import measured as measured_result
 from ui.round_view import chart
@@ -77,11 +77,11 @@ def acceptance_note(named: list[tuple]) -> None:
 
 
 def warn(points) -> None:
-    note = speed.spread_warning(points)
+    note = fast.spread_warning(points)
     if note:
         st.warning(note, icon=":material/warning:")
-    if speed.clock_note(points):
-        st.info(speed.clock_note(points))
+    if fast.clock_note(points):
+        st.info(fast.clock_note(points))
 
 
 def ksweep_key(names, settings, chat: bool) -> dict:
@@ -103,7 +103,7 @@ def shipped_agree(points, key_of, names, settings, chat: bool, key: dict) -> lis
     if not same:
         return points
     points, taken = store.agree_with(points, key_of, sweep.points,
-                                     speed.ksweep_figure(names, settings, speed_set(chat), state.ran()))
+                                     fast.ksweep_figure(names, settings, speed_set(chat), state.ran()))
     taken_caption([(p, "ksweep") for p in taken], "draft")
     return points
 
@@ -128,7 +128,7 @@ def measured(pair, names) -> None:
     chat = session.uses_chat(pair)
     texts, inputs = family.speed_prompts(chat)
     key = ksweep_key(names, settings, chat)
-    key_of = speed.ksweep_figure(names, settings, speed_set(chat), state.ran())
+    key_of = fast.ksweep_figure(names, settings, speed_set(chat), state.ran())
     sweep = measured_result(
         "ksweep", key, lambda pr: sweeps.k_sweep(pair, inputs, list(K_SWEEP), settings, pr, defaults.REPEATS),
         record=Sweep, on_fresh=lambda fresh: store.file(fresh.points, key_of, "ksweep"),
@@ -136,7 +136,7 @@ def measured(pair, names) -> None:
         intro=_("Runs speculative and autoregressive generation on {n} bundled prompts ({tokens} "
                 "tokens each, T = {t}) for k = 1…8, and measures c.").format(
             n=len(texts), tokens=MAX_NEW, t=settings.temperature))
-    shipped_view.ksweep(key, Sweep, settings)
+    fast_shipped_view.ksweep(key, Sweep, settings)
     if not sweep:
         return
     points = list(sweep.points)
@@ -163,7 +163,7 @@ def ksweep_method(points) -> None:
                  "runs paid. What is left is what a run pays besides its rounds: reading the prompt "
                  "and the engine's bookkeeping between passes; tokens per round do not depend on "
                  "timing.").format(below=below, n=len(points)))
-    if (profiled := speed.profile_caption(points)) is not None:
+    if (profiled := fast.profile_caption(points)) is not None:
         st.caption(profiled)
     table = tables.frame(points)
     tables.show(table[[c for c in KSWEEP_COLUMNS if c in table]], "fast_rows")
@@ -213,7 +213,7 @@ def tradeoff(pair, names) -> None:
     exits = family.too_big_exits(target)
     key = store.measurement("tradeoff", (target, None), settings, texts, chat, state.ran(), drafts=drafts,
                             repeats=defaults.REPEATS, **({"exits": list(exits)} if exits else {}))
-    key_of = speed.tradeoff_figure(target, settings, speed_set(chat), state.ran())
+    key_of = fast.tradeoff_figure(target, settings, speed_set(chat), state.ran())
     sweep = measured_result(
         "tradeoff", key,
         lambda pr: sweeps.draft_tradeoff(loaders.load, target, drafts, inputs, settings, pr, defaults.REPEATS, exits),
@@ -223,7 +223,7 @@ def tradeoff(pair, names) -> None:
                 "embedded draft and each drafter that runs no model. Computed once per machine and "
                 "cached.").format(k=k, t=t)
         + also_early(exits))
-    shipped_view.tradeoff(key, Sweep, settings)
+    fast_shipped_view.tradeoff(key, Sweep, settings)
     if not sweep:
         return
     points = sorted(sweep.points, key=lambda p: p.params)
@@ -232,7 +232,7 @@ def tradeoff(pair, names) -> None:
         taken_caption(taken, "draft")
     else:
         points = shipped_agree(points, key_of, names, settings, chat, key)
-    st.markdown(speed.tradeoff_caption(points))
+    st.markdown(fast.tradeoff_caption(points))
     busy = any(p.clock == Clock.CPU for p in points)
     c1, c2 = st.columns(2)
     with c1:
@@ -276,7 +276,7 @@ def temperatures(pair, names) -> None:
             temps=", ".join(map(str, temps)), k=settings.k))
     if sweep:
         chart(lp.temperature_figure(sweep.points), "fast-temps")
-        st.caption(speed.temperature_caption(sweep.points))
+        st.caption(fast.temperature_caption(sweep.points))
         acceptance_note([(f"T = {p.temperature:g}", p.acceptance_rate, p.mean_acceptance_length)
                          for p in sweep.points])
         jobs.csv_button(tables.frame(sweep.points), "temperature-sweep", "fast_temps_csv")
@@ -305,6 +305,6 @@ else:
     temperatures(pair, names)
     many_prompts(pair)
     st.divider()
-    regime_view.render(pair)
+    fast_regime_view.render(pair)
 st.divider()
-bench_view.render()
+fast_bench_view.render()

@@ -13,10 +13,10 @@ from specdec.models.kernels import cpu_model
 from specdec.prompts import load_prompts
 from specdec.trace.metrics import summarize
 from ui import context_view, navigation, payoff_view, session, shell, sidebar, state, strip
-from ui.glossary import glossary
+from ui.home_glossary import glossary
 from ui.i18n import _
 from ui.lessons import store
-from ui.lessons.race import chosen_k, fastest_k, race, verdict, why
+from ui.lessons.home_race import chosen_k, fastest_k, race, verdict, why
 from ui.safe import md
 
 shell.page()

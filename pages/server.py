@@ -14,7 +14,7 @@ from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS, Mode
 from ui import family, jobs, session, shell, sidebar, state, tables
-from ui.figures import lessons as lp
+from ui.figures import server as lp
 from ui.i18n import _
 from ui.lessons import server, store
 from ui.measured import measured

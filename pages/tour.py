@@ -18,8 +18,8 @@ from ui import examples, session, shell, sidebar, state, strip
 from ui.figures.rounds import COLORS
 from ui.i18n import N_, _, choice, current
 from ui.lessons import beyond, server
-from ui.lessons import exactness as ex
-from ui.lessons.race import race, verdict
+from ui.lessons import exact as ex
+from ui.lessons.home_race import race, verdict
 from ui.lessons.you_draft import compare
 from ui.round_view import chart
 from ui.safe import md

@@ -11,14 +11,14 @@ from specdec.drafters.registry import tree_for
 from specdec.prompts import load_prompts, round_robin
 from specdec.settings import LENGTHS
 from ui import family, session, shell, sidebar, state
+from ui.exact_tree_view import tree_rules_check
 from ui.figures.rounds import prob, show
-from ui.figures.tree import mask_figure, sibling_figure, sibling_steps, tree_figure
+from ui.figures.trees import mask_figure, sibling_figure, sibling_steps, tree_figure
 from ui.i18n import _, choice
 from ui.lessons import store, trees
 from ui.measured import measured
 from ui.round_view import chart
 from ui.safe import md
-from ui.tree_exactness import tree_rules_check
 
 shell.page()
 st.title(_("Many drafts at once"))

@@ -14,12 +14,12 @@ from specdec.records.provenance import Clock, clock_for
 from specdec.settings import LENGTHS
 from specdec.trace.survival import survival
 from ui import catalog, examples, jobs, session, shell, sidebar, state, strip, tables
-from ui.figures.lessons import kind_figure, per_position_by_kind_figure
+from ui.figures.where import kind_figure, per_position_by_kind_figure
 from ui.i18n import _, choice
 from ui.lessons import store
-from ui.lessons.speed import busy_note, spread_warning
-from ui.lessons.survival import survival_caption
+from ui.lessons.fast import busy_note, spread_warning
 from ui.lessons.where import kind_caption
+from ui.lessons.where_survival import survival_caption
 from ui.measured import measured
 from ui.round_view import chart
 

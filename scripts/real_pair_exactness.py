@@ -27,7 +27,7 @@ import specdec  # noqa: E402
 from specdec.chat import user_turn  # noqa: E402
 from specdec.engine.prompt import encode_prompt  # noqa: E402
 from specdec.rules.sampling import probs_from_logits  # noqa: E402
-from ui.lessons.fit import chi2_pvalue  # noqa: E402
+from ui.lessons.exact_fit import chi2_pvalue  # noqa: E402
 
 
 @torch.no_grad()

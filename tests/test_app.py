@@ -219,7 +219,7 @@ def test_race_why_prices_a_round_in_target_steps():
     against the tokens the round kept."""
     from types import SimpleNamespace
 
-    from ui.lessons.race import why
+    from ui.lessons.home_race import why
 
     def racer(rounds, seconds=1.0, prefill_ms=0.0):
         return SimpleNamespace(seconds=seconds, decoder=SimpleNamespace(
@@ -242,7 +242,7 @@ def test_race_verdict_follows_the_numbers():
     """The sentence says faster or slower as the measured times say, never fixed text."""
     from types import SimpleNamespace
 
-    from ui.lessons.race import verdict
+    from ui.lessons.home_race import verdict
 
     def racer(seconds, ids):
         return SimpleNamespace(seconds=seconds, steps=len(ids), tokens=len(ids),

@@ -24,13 +24,13 @@ def test_exact_page_toy_and_real_views(tiny_dirs):
 
 def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_path):
     from specdec import defaults
-    from ui.lessons import result_cache, speed
+    from ui.lessons import fast, result_cache
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
     monkeypatch.setattr(defaults, "REPEATS", 1)                # the sweep's path, not its statistics
     from ui import family
     real = family.speed_prompts
     monkeypatch.setattr(family, "speed_prompts", lambda chat, n=8: real(chat, 2))   # 2 prompts, not 8
-    monkeypatch.setattr(speed, "BENCH_FILE", tmp_path / "bench.json")
+    monkeypatch.setattr(fast, "BENCH_FILE", tmp_path / "bench.json")
     (tmp_path / "bench.json").write_text("{not json")            # a broken local file: a message
     at = app(tiny_dirs, page="pages/fast.py", temperature=0.8, k=2)
     for key, value in (("fast_alpha", 0.9), ("fast_k", 6), ("fast_c", 0.05)):
@@ -99,7 +99,7 @@ def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path, dra
     """A file without --drafter (no such key: the draft model) names its draft model; an
     early-exit bench names the drafter and transformers' counterpart it ran."""
     from specdec.bench.runner import ROWS
-    from ui.lessons import speed
+    from ui.lessons import fast
     rows = [{"row": name, "tokens_per_s": 100.0 + i, "speedup": 1.0 + i / 10, "bound": 1.5,
              "bound_with_verify": 1.2} for i, name in enumerate(ROWS)]
     result = {"schema": 3, "record": "Bench", "target": "t", "draft": "d", "prompts": 3, "max_new_tokens": 8,
@@ -108,7 +108,7 @@ def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path, dra
     if drafter:
         result.update(drafter=drafter, exit_layer=4, library_drafting="assistant_early_exit = 4")
     (tmp_path / "bench.json").write_text(json.dumps(result))
-    monkeypatch.setattr(speed, "BENCH_FILE", tmp_path / "bench.json")
+    monkeypatch.setattr(fast, "BENCH_FILE", tmp_path / "bench.json")
     at = app(tiny_dirs, page="pages/fast.py")
     assert not at.exception and not at.error
     assert any(f"t ← {shown}, 3 prompts × 8 tokens" in c.value for c in at.caption)
@@ -121,10 +121,10 @@ def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path, dra
 def test_fast_page_shows_the_shipped_benchmark_against_the_fastest_plain_ways(tiny_dirs, monkeypatch, tmp_path):
     """No bench here: the shipped one, said to be shipped (CPU, threads, precision), with each
     setting's line computed from its rows."""
-    from ui.lessons import speed
-    monkeypatch.setattr(speed, "BENCH_FILE", tmp_path / "none.json")
+    from ui.lessons import fast
+    monkeypatch.setattr(fast, "BENCH_FILE", tmp_path / "none.json")
     from specdec.bench.record import Bench, RowKind
-    shipped = Bench.from_json(speed.SHIPPED_BENCH.read_bytes())
+    shipped = Bench.from_json(fast.SHIPPED_BENCH.read_bytes())
     at = app(tiny_dirs, page="pages/fast.py")
     assert not at.exception and not at.error
     # the shipped file: measured on an AMD EPYC (Zen 3), the target on torch in intdot, llama.cpp beside it
@@ -132,7 +132,7 @@ def test_fast_page_shows_the_shipped_benchmark_against_the_fastest_plain_ways(ti
     assert any("Shipped measurement" in c.value and "AMD EPYC" in c.value and "integer sums" in c.value
                for c in at.caption)
     lines = [m.value for m in at.markdown if "the faster plain baseline" in m.value]
-    assert lines == [speed.baseline_caption(s) for s in shipped.settings]
+    assert lines == [fast.baseline_caption(s) for s in shipped.settings]
     assert "transformers as a user loads the model" in lines[0]
     llama = shipped.settings[0].row(RowKind.LLAMA)                    # the yardstick, its rate
     assert f"llama.cpp on the same GGUF: {llama.tokens_per_s:.1f} tokens/s" in lines[0]

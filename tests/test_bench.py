@@ -19,8 +19,8 @@ from specdec.cli.terminal import table
 from specdec.prompts import KINDS, load_prompts, round_robin, select
 from specdec.records import codec
 from specdec.settings import Settings
-from ui.figures.lessons import bench_figure
-from ui.lessons.speed import read_bench
+from ui.figures.fast import bench_figure
+from ui.lessons.fast import read_bench
 
 from tiny import tiny_pair
 
@@ -237,7 +237,7 @@ def test_without_llama_cpp_its_rows_say_how_to_install_it(monkeypatch):
 def test_the_fast_page_says_how_speculation_compares_with_the_fastest_plain_ways():
     """Computed from the file's rows: medians with their range over repeats, the baseline the
     file names (only a known one: a file's text is not trusted), and llama.cpp when present."""
-    from ui.lessons.speed import baseline_caption
+    from ui.lessons.fast import baseline_caption
 
     def row(name, tokens, seconds, speedup=None):
         return Row(name, tokens / sorted(seconds)[len(seconds) // 2], tokens, tuple(seconds), speedup=speedup)

@@ -7,7 +7,7 @@ from points import point
 from specdec.bench.points import TempPoint
 from specdec.bench.where import KindPoint
 from specdec.records.provenance import Clock
-from ui.lessons.speed import spread_warning, temperature_caption, tradeoff_caption
+from ui.lessons.fast import spread_warning, temperature_caption, tradeoff_caption
 
 
 def row(draft, params, acc, speedup, lo=None, hi=None, load=0.3):
@@ -50,7 +50,7 @@ def test_spread_warning_only_when_repeats_disagree():
 
 
 def test_a_busy_machine_is_said_with_both_clocks():
-    from ui.lessons.speed import clock_note
+    from ui.lessons.fast import clock_note
     assert clock_note([row("d", 1, 0.5, 1.2)]) is None
     busy = [replace(row("d", 1, 0.5, 1.2, load=1.6), clock=Clock.CPU, speedup_wall=0.8),
             replace(row("e", 1, 0.5, 1.4, load=1.3), clock=Clock.CPU, speedup_wall=0.9)]
@@ -86,7 +86,7 @@ def test_a_caption_says_why_acceptance_and_alpha_move_apart(pair):
 
 
 def test_the_profile_caption_names_the_largest_gap_and_the_iid_shortfall():
-    from ui.lessons.speed import profile_caption
+    from ui.lessons.fast import profile_caption
     rows = [point(k=1, speedup=1.10, profile_speedup=1.00, expected_length=1.5, mean_acceptance_length=1.6),
             point(k=2, speedup=0.95, profile_speedup=1.00, expected_length=1.7, mean_acceptance_length=2.1)]
     text = profile_caption(rows)
@@ -96,7 +96,7 @@ def test_the_profile_caption_names_the_largest_gap_and_the_iid_shortfall():
 
 
 def test_the_profile_caption_says_what_the_prompt_and_the_bookkeeping_cost():
-    from ui.lessons.speed import profile_caption
+    from ui.lessons.fast import profile_caption
     row = point(expected_length=1.5, mean_acceptance_length=1.6, base_prefill_steps=0.8, prefill_steps=1.05,
                 round_overhead=0.12, base_overhead=0.05)
     rows = [replace(row, k=1, speedup=0.88, profile_speedup=0.77, predicted_run=0.85),
@@ -110,7 +110,7 @@ def test_the_profile_caption_says_what_the_prompt_and_the_bookkeeping_cost():
 
 def test_the_bench_run_caption_says_how_far_the_whole_run_prediction_lands():
     from specdec.bench.record import Bench, Row, RowKind, Setting
-    from ui.lessons.speed import bench_run_caption
+    from ui.lessons.fast import bench_run_caption
 
     def setting(k, measured, predicted):
         return Setting(k, 0.0, (Row(RowKind.AR.value, 10.0, speedup_vs_engine_ar=1.0),

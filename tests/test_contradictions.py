@@ -4,7 +4,7 @@ on the careful step follows Beyond tokens' numbers; judge everywhere is one pool
 language; the exactness table keeps its number beside the rule. Expected values by hand."""
 from types import SimpleNamespace
 
-from ui.lessons import beyond, race, server
+from ui.lessons import beyond, home_race, server
 
 from apptest import app
 
@@ -19,7 +19,7 @@ def test_the_race_says_why_it_measured_other_than_it_predicted():
     alone = racer([{"verify_ms": 20.0, "draft_ms": 0.0, "target_forwards": 1}] * 3, 1.0, 100.0)
     # speculative: prompt 150 ms, two rounds of 40 + 10 ms, 0.5 s on its clock -> 250 ms elsewhere
     spec = racer([{"verify_ms": 40.0, "draft_ms": 10.0, "drafted": 4, "emitted": (1, 2, 3)}] * 2, 0.5, 150.0)
-    text = race.why(alone, spec, "torch", "cpu")
+    text = home_race.why(alone, spec, "torch", "cpu")
     # predicted: 3 tokens for (40 + 10) / 20 = 2.5 steps = 1.20x; measured 1.0 / 0.5 = 2.00x
     assert "about 1.20×" in text and "measured 2.00× rather than 1.20×" in text
     assert "target alone 100 ms, speculative 150 ms" in text and "(840 ms and 250 ms)" in text

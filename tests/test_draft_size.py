@@ -4,8 +4,8 @@ from points import point
 
 from specdec.bench.sweeps import draft_tradeoff
 from specdec.settings import Settings
-from ui.lessons.draft_size import roles, roles_caption
-from ui.lessons.speed import tradeoff_figure
+from ui.lessons.fast import tradeoff_figure
+from ui.lessons.fast_draft_size import roles, roles_caption
 
 
 def row(draft, params, alpha, acc, c, speedup):

@@ -1,4 +1,4 @@
-"""The calculator "Where would it pay?" (ui/lessons/elsewhere.py, ui/elsewhere_view.py): a round is
+"""The calculator "Where would it pay?" (ui/lessons/fast_elsewhere.py, ui/fast_elsewhere_view.py): a round is
 priced on the chosen machine by its roofline and the two models' sizes, never with this CPU's c.
 Expected values are worked out by hand in the comments."""
 import re
@@ -9,7 +9,7 @@ import torch
 from specdec.bench import machine, roofline
 from specdec.bench.machine import Profile
 from specdec.models.kernels import cpu_model
-from ui.lessons import elsewhere, published
+from ui.lessons import fast_elsewhere, fast_published
 
 from apptest import app
 
@@ -19,7 +19,8 @@ H100 = next(m for m in roofline.PUBLISHED if "H100" in m.name)
 
 
 def test_a_draft_is_priced_by_its_own_bytes_on_that_machine():
-    calc = elsewhere.calculate(BOX, elsewhere.model(1.0, "bf16"), elsewhere.model(0.1, "bf16"), 0.5, ks=[1, 19])
+    calc = fast_elsewhere.calculate(BOX, fast_elsewhere.model(1.0, "bf16"), fast_elsewhere.model(0.1, "bf16"), 0.5,
+                                    ks=[1, 19])
     assert calc.step_ms == pytest.approx(20.0) and calc.draft_ms == pytest.approx(2.0)
     assert calc.c == pytest.approx(0.1)
     k1, k19 = calc.rows
@@ -31,16 +32,16 @@ def test_a_draft_is_priced_by_its_own_bytes_on_that_machine():
 
 def test_a_fixed_cost_per_pass_raises_the_draft_share():
     # 2 ms of fixed cost a pass: draft 4 ms, target 22 ms
-    calc = elsewhere.calculate(BOX, elsewhere.model(1.0, "bf16"), elsewhere.model(0.1, "bf16"), 0.5, ks=[1],
-                               fixed_ms=2.0)
+    calc = fast_elsewhere.calculate(BOX, fast_elsewhere.model(1.0, "bf16"), fast_elsewhere.model(0.1, "bf16"), 0.5,
+                                    ks=[1], fixed_ms=2.0)
     assert calc.c == pytest.approx(4 / 22)
 
 
 def test_an_8b_target_on_a_datacenter_gpu_pays_at_least_twofold_with_the_pairs_acceptance():
-    alphas, where = elsewhere.measured_alphas()
+    alphas, where = fast_elsewhere.measured_alphas()
     assert where.cpu and 0.0 in alphas                 # the default pair's shipped sweep, greedy
-    draft = next(d for d in elsewhere.DRAFTS if d.name == "135M")
-    calc = elsewhere.calculate(H100, elsewhere.model(8.0, "bf16"), draft, alphas[0.0])
+    draft = next(d for d in fast_elsewhere.DRAFTS if d.name == "135M")
+    calc = fast_elsewhere.calculate(H100, fast_elsewhere.model(8.0, "bf16"), draft, alphas[0.0])
     # 135M against 8B parameters, both bf16 and memory-bound: c = 0.135 / 8
     assert calc.c == pytest.approx(0.135 / 8)
     assert calc.best.speedup >= 2.0
@@ -48,24 +49,24 @@ def test_an_8b_target_on_a_datacenter_gpu_pays_at_least_twofold_with_the_pairs_a
 
 def test_bad_choices_raise_a_clear_message():
     with pytest.raises(ValueError, match="not smaller"):
-        elsewhere.calculate(BOX, elsewhere.model(0.135, "bf16"), elsewhere.model(1.0, "bf16"), 0.5)
+        fast_elsewhere.calculate(BOX, fast_elsewhere.model(0.135, "bf16"), fast_elsewhere.model(1.0, "bf16"), 0.5)
     with pytest.raises(ValueError, match="unknown weight format"):
-        elsewhere.model(1.0, "fp7")
+        fast_elsewhere.model(1.0, "fp7")
     with pytest.raises(ValueError, match="between 0 and 1"):
-        elsewhere.calculate(BOX, elsewhere.model(1.0, "bf16"), elsewhere.model(0.1, "bf16"), 1.5)
+        fast_elsewhere.calculate(BOX, fast_elsewhere.model(1.0, "bf16"), fast_elsewhere.model(0.1, "bf16"), 1.5)
 
 
 def test_a_broken_sweep_file_gives_no_acceptance(tmp_path):
     path = tmp_path / "temps.json"
     path.write_text('{"value": [{"temperature": "hot"}]}')
-    assert elsewhere.measured_alphas(path) == ({}, None)
-    assert elsewhere.measured_alphas(tmp_path / "absent.json") == ({}, None)
+    assert fast_elsewhere.measured_alphas(path) == ({}, None)
+    assert fast_elsewhere.measured_alphas(tmp_path / "absent.json") == ({}, None)
 
 
 def test_published_rounds_are_tokens_over_speedup():
-    eagle = next(a for a in published.ANCHORS if a.method == "EAGLE")
+    eagle = next(a for a in fast_published.ANCHORS if a.method == "EAGLE")
     assert eagle.round_steps == pytest.approx(3.61 / 2.29)
-    assert all(a.round_steps is None for a in published.ANCHORS if a.tokens is None)
+    assert all(a.round_steps is None for a in fast_published.ANCHORS if a.tokens is None)
 
 
 def test_the_page_prices_the_gpu_with_its_own_c_not_this_machines(tiny_dirs, monkeypatch, tmp_path):

@@ -2,8 +2,8 @@
 import pytest
 import torch
 
-from ui.lessons import exactness as ex
-from ui.lessons.exactness import RULES, decomposition, output_law, sample_rule
+from ui.lessons import exact as ex
+from ui.lessons.exact import RULES, decomposition, output_law, sample_rule
 
 from stats import chi2_pvalue
 

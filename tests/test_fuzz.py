@@ -11,7 +11,7 @@ import pytest
 import specdec
 from specdec.cli.main import main
 from specdec.settings import options
-from ui.lessons.speed import read_bench
+from ui.lessons.fast import read_bench
 
 VALUES = [None, True, False, -1, 0, 1, 3, 2**70, -0.5, 0.5, 1.5, 1e308, float("nan"), float("inf"), "",
           "4", "model", "ngram", "<|im_end|>", "\ud800", [], [1], {}, {"a": 1}, (2,)]

@@ -125,21 +125,21 @@ def _bench(**changes) -> bytes:
     {"rows": [{"row": ["engine autoregressive"]}]}, {"threads": "two"}, {"cpu": "x" * 5000},
     {"schema": 2}, {"record": "KSweep"}])
 def test_a_bench_file_outside_its_schema_is_one_clear_message(changes):
-    from ui.lessons.speed import read_bench
+    from ui.lessons.fast import read_bench
     assert read_bench(_bench())[1] is None                           # the valid file reads
     result, error = read_bench(_bench(**changes))
     assert result is None and "not the JSON of `python -m specdec bench --json`" in error
 
 
 def test_the_fast_page_shows_a_bench_files_texts_as_text(tiny_dirs, tmp_path, monkeypatch):
-    from ui.lessons import speed
+    from ui.lessons import fast
 
     from apptest import app
     evil = "![x](http://host/leak.png) **bold** [link](http://host)"
     path = tmp_path / "bench.json"
     path.write_bytes(_bench(target=evil, draft=None, drafter="early-exit", exit_layer=3,
                             library_drafting=evil, cpu=evil))
-    monkeypatch.setattr(speed, "BENCH_FILE", path)
+    monkeypatch.setattr(fast, "BENCH_FILE", path)
     at = app(tiny_dirs, page="pages/fast.py", k=2)
     shown = " ".join(c.value for c in at.caption)
     assert "\\!\\[x\\]\\(http\\://host/leak\\.png\\)" in shown and "](http" not in shown

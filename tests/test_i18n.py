@@ -133,7 +133,7 @@ def test_the_exactness_page_and_its_charts_speak_korean(korean):
 
 
 def test_specdec_texts_stay_english_outside_the_app():
-    from ui.lessons.fit import in_words
+    from ui.lessons.exact_fit import in_words
     assert in_words(0.5).startswith("p-value 0.50")
 
 
@@ -248,7 +248,7 @@ def korean_text(text: str) -> str:
 def test_one_korean_word_per_concept(korean):
     """ui/glossary.KOREAN_TERMS: the chosen word is in use, no rejected variant is in any
     translation or in the glossary's Korean column."""
-    from ui.glossary import KOREAN_TERMS, TERMS
+    from ui.home_glossary import KOREAN_TERMS, TERMS
     texts = [m.string for m in korean if m.id and m.string] + [ko for _en, ko, _m in TERMS]
     for concept, (chosen, rejected) in KOREAN_TERMS.items():
         assert any(chosen in t for t in texts), concept

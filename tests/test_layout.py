@@ -91,3 +91,29 @@ def test_no_function_in_specdec_is_longer_than_40_lines():
             for path in _python_files("specdec") for node in ast.walk(ast.parse(path.read_text()))
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno >= 40]
     assert long == []
+
+
+# the views and computations several pages share (everything else in ui/ is named after its page)
+SHARED_LESSONS = {"acceptance_words", "bench_words", "many_words", "payoff_words", "result_cache", "shipped", "store"}
+SHARED_FIGURES = {"bars", "many", "rounds"}
+SHARED_VIEWS = {"cache_story", "context_view", "many_view", "metrics_view", "payoff_view", "prefill_view", "round_view"}
+GLUE = {"catalog", "examples", "family", "i18n", "jobs", "loaders", "measured", "navigation", "safe", "session",
+        "shell", "sidebar", "state", "strip", "tables", "typical", "upload"}
+
+
+def test_a_pages_lesson_code_goes_by_the_pages_name_and_the_server_keeps_to_itself():
+    """Issue 50 item 2: every module of ui/lessons, ui/figures and every view in ui/ is named after
+    the page it serves (pages/fast.py <-> ui/lessons/fast*.py, ui/figures/fast*.py, ui/fast_*view.py)
+    or is one the pages share; ui/ holds no server machinery beside them (that is ui/server/)."""
+    from ui.navigation import PAGES
+    pages = {Path(p.path).stem for p in PAGES}
+
+    def stray(folder: Path, shared: set[str]) -> list[str]:
+        names = [p.stem for p in folder.glob("*.py") if p.stem != "__init__"]
+        return [n for n in names if n not in shared and not any(n == pg or n.startswith(pg + "_") for pg in pages)]
+    assert stray(ROOT / "ui" / "lessons", SHARED_LESSONS) == []
+    assert stray(ROOT / "ui" / "figures", SHARED_FIGURES) == []
+    assert stray(ROOT / "ui", SHARED_VIEWS | GLUE) == []
+    server = {p.stem for p in (ROOT / "ui" / "server").glob("*.py")}
+    assert {"serve", "launch", "gate", "turns", "health", "memory"} <= server
+    assert not (server - {"__init__"}) & {p.stem for p in (ROOT / "ui").glob("*.py")}

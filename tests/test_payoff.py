@@ -89,7 +89,7 @@ def test_the_race_is_predicted_from_the_same_prices():
     race paid besides its rounds, against what it measured."""
     from types import SimpleNamespace
 
-    from ui.lessons import race
+    from ui.lessons import home_race
 
     def racer(rounds, seconds, prefill_ms, tokens):
         return SimpleNamespace(seconds=seconds, tokens=tokens, decoder=SimpleNamespace(
@@ -99,7 +99,7 @@ def test_the_race_is_predicted_from_the_same_prices():
     # speculative: prompt 150 ms, two rounds of 4 drafts keeping 3 tokens, 500 - 150 - 100 = 250 ms besides
     spec = racer([{"verify_ms": 40.0, "draft_ms": 10.0, "drafted": 4, "emitted": (1, 2, 3),
                    "target_forwards": 1}] * 2, 0.5, 150.0, 6)
-    text = race.why(alone, spec, "torch", "cpu", PRICES)
+    text = home_race.why(alone, spec, "torch", "cpu", PRICES)
     # a round: 4 · 0.5 + v(5) 2.0 = 4.00 steps for 3 tokens; in 20 ms steps the alone run paid 100 / 20 / 3 for
     # the prompt and 840 / 20 / 3 besides a token, the speculative one 150 / 20 / 6 and 250 / 20 / 2 a round:
     # (5/3 + 1 + 14) / (1.25 + (4 + 6.25) / 3) = 3.57; measured 1.0 / 0.5 = 2.00

@@ -129,7 +129,8 @@ def test_folded_strip_and_output_show_only_emitted_tokens():
 def test_acceptance_and_speedup_get_separate_axes_and_labels_clear_the_break_even_line():
     from specdec.bench.compared import DrafterPoint
     from specdec.bench.where import KindPoint
-    from ui.figures.lessons import drafters_figure, kind_figure
+    from ui.figures.drafters import drafters_figure
+    from ui.figures.where import kind_figure
     rows = [KindPoint("code", 2, 0.62, 2.0, 1.8, 1.7, 1.9, (0.6,), (1, 1)),
             KindPoint("prose", 2, 0.31, 1.4, 0.97, 0.9, 1.0, (0.3,), (1, 1))]
     fig = kind_figure(rows)
@@ -149,7 +150,7 @@ def test_acceptance_and_speedup_get_separate_axes_and_labels_clear_the_break_eve
 
 @pytest.mark.parametrize("eps", [0.0, 0.1])
 def test_the_speedup_formula_in_the_title_is_balanced(eps):
-    from ui.figures.lessons import theory_figure
+    from ui.figures.fast import theory_figure
     title = theory_figure(0.7, 4, 0.05, eps=eps).layout.title.text
     formula = title[title.index("(1 − α"):]
     assert formula.count("(") == formula.count(")")
@@ -181,7 +182,7 @@ def test_the_timeline_legend_speaks_korean():
 def test_the_theory_line_of_tokens_per_round_rises_with_k_whatever_each_k_measured():
     from points import point
 
-    from ui.figures.lessons import tokens_figure
+    from ui.figures.fast import tokens_figure
     alphas = (0.5, 0.3, 0.6, 0.2, 0.5, 0.3)
     rows = [point(k=k, alpha=a, mean_acceptance_length=1.5) for k, a in zip(range(1, 7), alphas)]
     theory = tokens_figure(rows).data[0].y

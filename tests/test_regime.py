@@ -7,7 +7,7 @@ import pytest
 
 from specdec.bench import machine, roofline
 from specdec.bench.machine import Profile
-from ui.lessons import regime
+from ui.lessons import fast_regime
 
 from apptest import app
 
@@ -34,7 +34,7 @@ def profile(**changes) -> Profile:
 
 
 def test_this_machine_read_and_compute_times_and_its_roofline():
-    here = regime.here(profile())
+    here = fast_regime.here(profile())
     assert here.read_ms == pytest.approx(10.0) and here.compute_ms == pytest.approx(5.0)
     assert here.ridge == pytest.approx(2.0)
     # the roof in this machine's measured steps (12 ms): a pass of 1 at least 10 ms, of 5 at least 25 ms
@@ -44,7 +44,7 @@ def test_this_machine_read_and_compute_times_and_its_roofline():
 
 def test_the_calculator_prices_each_round_at_its_pass():
     # alpha 0.5, k = 1: 1.5 tokens a round; on BOX a 2-token pass is free (ridge 10); c = 0.1
-    rows = regime.calculator(BOX, 1.0, "bf16", alpha=0.5, c=0.1, ks=[1, 19])
+    rows = fast_regime.calculator(BOX, 1.0, "bf16", alpha=0.5, c=0.1, ks=[1, 19])
     assert rows[0].speedup == pytest.approx(1.5 / (0.1 + 1.0)) and rows[0].expected_length == 1.5
     # k = 19: a 20-token pass costs 2 steps; tokens a round (1 - 0.5^20) / 0.5
     assert rows[1].v == pytest.approx(2.0)
@@ -85,18 +85,18 @@ def test_a_shipped_gpu_measurement_is_read_and_set_beside_the_roofline(tmp_path)
              "provenance": {"date": "2026-12-03"}}
     path = tmp_path / "gpu.json"
     path.write_text(json.dumps(saved))
-    measured = regime.gpu_measured(path)
+    measured = fast_regime.gpu_measured(path)
     assert measured.device == "NVIDIA H200" and measured.price(9) == pytest.approx(1.08)
     assert measured.provenance.date == "2026-12-03"
-    rows = regime.gpu_beside_roofline(measured, alpha=0.5, c=0.1)
+    rows = fast_regime.gpu_beside_roofline(measured, alpha=0.5, c=0.1)
     k2 = rows[1]
     assert k2.k == 2 and k2.v_measured == pytest.approx(1.02)
     assert k2.speedup_measured == pytest.approx(1.75 / (2 * 0.1 + 1.02))     # (1 + α + α²) / (k·c + v)
     for broken in ({**saved, "widths": [1], "v": [1.0]}, {k: x for k, x in saved.items() if k != "device"},
                    {**saved, "schema": 2}, [1, 2]):
         path.write_text(json.dumps(broken))
-        assert regime.gpu_measured(path) is None
-    assert regime.gpu_measured(tmp_path / "absent.json") is None
+        assert fast_regime.gpu_measured(path) is None
+    assert fast_regime.gpu_measured(tmp_path / "absent.json") is None
 
 
 def test_the_compute_roof_is_the_arithmetic_the_target_runs(monkeypatch):
@@ -133,7 +133,7 @@ def test_a_measured_pass_never_costs_less_than_its_own_bound(monkeypatch, tmp_pa
         pytest.skip("no C compiler here: intdot is not offered")
     monkeypatch.setattr(machine, "WIDTHS", (1, 3, 5, 9))
     pair = specdec.load_pair("stdlib/target", None, precision="intdot")
-    here = regime.here(machine.measure(pair, {}))
+    here = fast_regime.here(machine.measure(pair, {}))
     assert all(here.roof[m] <= here.measured[m] for m in here.measured), (here.roof, here.measured)
 
 
@@ -149,7 +149,7 @@ def test_the_machine_prices_pick_the_fastest_chain_length():
 
 
 def test_the_race_says_which_k_this_machine_favours():
-    from ui.lessons.race import fastest_k
+    from ui.lessons.home_race import fastest_k
     p = profile(v={1: 1.0, 2: 1.2, 3: 1.5, 5: 3.0}, c={"d": 0.1})
     text = fastest_k(p, "d", 0.5, 4)
     assert "k = 1 would be the fastest: about 1.15×" in text and "against 0.57× at this race's k = 4" in text

@@ -9,7 +9,7 @@ from specdec.bench.compared import DrafterPoint, DrafterTable, Variant
 from specdec.prompts import Prompt
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
-from ui.lessons import result_cache, speed, store
+from ui.lessons import fast, result_cache, store
 from ui.lessons.drafters import figure_key
 
 
@@ -34,7 +34,7 @@ def tradeoff_rows():
 
 def test_a_section_shows_the_newest_figure_of_its_key_and_names_where_it_came_from():
     s = Settings(k=4, temperature=0.0)
-    sweep_key, trade_key = speed.ksweep_figure(PAIR, s, SPEED), speed.tradeoff_figure(PAIR[0], s, SPEED)
+    sweep_key, trade_key = fast.ksweep_figure(PAIR, s, SPEED), fast.tradeoff_figure(PAIR[0], s, SPEED)
     store.file(tradeoff_rows(), trade_key, "tradeoff")
     store.file(ksweep_rows(), sweep_key, "ksweep")          # measured later: the newest of k = 4
     rows, taken = store.agree(tradeoff_rows(), trade_key, "tradeoff")
@@ -49,8 +49,8 @@ def test_a_section_shows_the_newest_figure_of_its_key_and_names_where_it_came_fr
                                     dict(policy="confidence", confidence=0.5)])
 def test_another_setting_is_another_key(change):
     s = Settings(k=4, temperature=0.0)
-    store.file(ksweep_rows(), speed.ksweep_figure(PAIR, s, SPEED), "ksweep")
-    other = speed.ksweep_figure(PAIR, replace(s, **change), SPEED)
+    store.file(ksweep_rows(), fast.ksweep_figure(PAIR, s, SPEED), "ksweep")
+    other = fast.ksweep_figure(PAIR, replace(s, **change), SPEED)
     rows, taken = store.agree(ksweep_rows()[1:], other, "tradeoff")
     assert store.read(other(ksweep_rows()[1])) is not None   # filed now, as its own figure
     assert store.read(other(ksweep_rows()[1])).source == "tradeoff" and taken == []
@@ -58,9 +58,9 @@ def test_another_setting_is_another_key(change):
 
 def test_the_clock_and_the_exit_layer_are_part_of_the_key():
     s = Settings(k=4, drafter="early-exit", exit_layer=2)
-    key = speed.ksweep_figure(PAIR, s, SPEED)
+    key = fast.ksweep_figure(PAIR, s, SPEED)
     assert key(point(clock=Clock.WALL)) != key(point(clock=Clock.CPU))
-    assert key(point()) != speed.ksweep_figure(PAIR, replace(s, exit_layer=3), SPEED)(point())
+    assert key(point()) != fast.ksweep_figure(PAIR, replace(s, exit_layer=3), SPEED)(point())
 
 
 def test_the_same_setting_on_other_prompts_is_named_as_the_difference():
@@ -71,7 +71,7 @@ def test_the_same_setting_on_other_prompts_is_named_as_the_difference():
     row = DrafterPoint(drafter="draft", kind="all", acceptance_rate=0.29, mean_acceptance_length=1.4, c=0.1,
                        speedup=1.36, speedup_min=1.3, speedup_max=1.4, load=0.2)
     store.file([row, replace(row, kind="code", speedup=1.5)], drafters_key, "drafters")   # all, and a kind
-    trade_key = speed.tradeoff_figure(PAIR[0], s, SPEED)
+    trade_key = fast.tradeoff_figure(PAIR[0], s, SPEED)
     text = store.elsewhere_caption(tradeoff_rows(), trade_key, "tradeoff", lambda r: r.draft)
     assert "1.36× (wall-clock) and acceptance 29%" in text
     assert "3 chats of every kind × 32 tokens (Drafters compared)" in text and "1.50" not in text
@@ -91,18 +91,18 @@ def test_a_row_of_an_unknown_variant_has_no_key():
 
 def test_another_precision_is_another_key():
     s = Settings(k=4)
-    assert speed.ksweep_figure(PAIR, s, SPEED, store.Ran("float32"))(point()) != \
-        speed.ksweep_figure(PAIR, s, SPEED)(point())
-    assert speed.ksweep_figure(PAIR, s, SPEED, store.Ran(backend="onnx"))(point()).precision == "auto/onnx"
+    assert fast.ksweep_figure(PAIR, s, SPEED, store.Ran("float32"))(point()) != \
+        fast.ksweep_figure(PAIR, s, SPEED)(point())
+    assert fast.ksweep_figure(PAIR, s, SPEED, store.Ran(backend="onnx"))(point()).precision == "auto/onnx"
 
 
 def test_two_results_shipped_together_show_one_figure_per_key():
     s = Settings(k=4, temperature=0.0)
-    sweep_key, trade_key = speed.ksweep_figure(PAIR, s, SPEED), speed.tradeoff_figure(PAIR[0], s, SPEED)
+    sweep_key, trade_key = fast.ksweep_figure(PAIR, s, SPEED), fast.tradeoff_figure(PAIR[0], s, SPEED)
     rows, taken = store.agree_with(tradeoff_rows(), trade_key, ksweep_rows(), sweep_key)
     assert rows[0].speedup == 1.35 and rows[0].params == 1 and rows[1].speedup == 0.9
     assert [r.draft for r in taken] == ["smollm2/draft"]
-    other_t = speed.ksweep_figure(PAIR, replace(s, temperature=0.7), SPEED)
+    other_t = fast.ksweep_figure(PAIR, replace(s, temperature=0.7), SPEED)
     assert store.agree_with(tradeoff_rows(), trade_key, ksweep_rows(), other_t) == (tradeoff_rows(), [])
 
 
@@ -124,20 +124,20 @@ def test_every_shipped_result_is_found_by_the_key_its_page_builds():
     from ui.lessons import shipped
     names, base = (DEFAULT_TARGET, DEFAULT_DRAFT), Settings()          # the sidebar's defaults
     texts, chat = family.speed_prompts(True)[0], True                    # SmolLM2-Instruct takes chats
-    fast = replace(base, max_new_tokens=LENGTHS.speed)
+    at_speed = replace(base, max_new_tokens=LENGTHS.speed)
     drafts, exits = family_drafts(DEFAULT_TARGET), list(family.too_big_exits(DEFAULT_TARGET))
     served = replace(server.speculative(base, SimpleNamespace(draft=DEFAULT_DRAFT)), max_new_tokens=LENGTHS.server)
     chosen = round_robin(family.prompt_set(chat), 10)                    # Drafters compared's default N
     where = [p.key for p in load_prompts("chat")]
     keys = {
-        "ksweep": store.measurement("ksweep", names, fast, texts, chat, repeats=defaults.REPEATS),
-        "temps": store.measurement("temps", names, fast, texts, chat),
-        "tradeoff": store.measurement("tradeoff", (DEFAULT_TARGET, None), fast, texts, chat, drafts=drafts,
+        "ksweep": store.measurement("ksweep", names, at_speed, texts, chat, repeats=defaults.REPEATS),
+        "temps": store.measurement("temps", names, at_speed, texts, chat),
+        "tradeoff": store.measurement("tradeoff", (DEFAULT_TARGET, None), at_speed, texts, chat, drafts=drafts,
                                       repeats=defaults.REPEATS, exits=exits),
-        "tradeoff/torch": store.measurement("tradeoff", (DEFAULT_TARGET, None), fast, texts, chat,
+        "tradeoff/torch": store.measurement("tradeoff", (DEFAULT_TARGET, None), at_speed, texts, chat,
                                             store.Ran(backend="torch"), drafts=drafts, repeats=defaults.REPEATS,
                                             exits=exits),
-        "tradeoff/stdlib": store.measurement("tradeoff", (FAST_TARGET, None), fast, family.speed_prompts(False)[0],
+        "tradeoff/stdlib": store.measurement("tradeoff", (FAST_TARGET, None), at_speed, family.speed_prompts(False)[0],
                                              False, drafts=family_drafts(FAST_TARGET), repeats=defaults.REPEATS),
         "drafters": store.measurement("drafters", (DEFAULT_TARGET, None),
                                       replace(base, max_new_tokens=LENGTHS.drafters, seed=0),
@@ -169,4 +169,4 @@ def test_how_the_target_ran_is_part_of_a_key_only_when_not_the_default():
     assert store.measurement("server_prefix", PAIR, s, ["a"], True, store.Ran("int4", "onnx", 2)) == \
         {**plain, "precision": "int4", "backend": "onnx", "threads": 2}
     assert store.Ran("int4").label() == "int4" and store.Ran("int4", "onnx").label() == "int4/onnx"
-    assert speed.ksweep_figure(PAIR, s, SPEED, store.Ran(threads=2))(point()).threads == 2
+    assert fast.ksweep_figure(PAIR, s, SPEED, store.Ran(threads=2))(point()).threads == 2

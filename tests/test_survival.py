@@ -1,10 +1,10 @@
-"""How chains of drafts survive, position by position (specdec/trace/survival.py, ui/lessons/survival.py)."""
+"""How chains of drafts survive, position by position (specdec/trace/survival.py, ui/lessons/where_survival.py)."""
 from types import SimpleNamespace
 
 import pytest
 
 from specdec.trace.survival import Survival, after_previous, conditional, survival
-from ui.lessons.survival import survival_caption
+from ui.lessons.where_survival import survival_caption
 
 
 def rnd(drafted: int, accepted: int, tree=None):

@@ -11,7 +11,7 @@ from specdec.errors import InputError
 from specdec.prompts import Prompt
 from specdec.settings import Settings
 from ui.lessons.bench_words import drafter_name
-from ui.lessons.speed import tradeoff_figure
+from ui.lessons.fast import tradeoff_figure
 
 
 class RepeatLast(ChainDrafter):

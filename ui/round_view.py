@@ -127,7 +127,7 @@ def step_rollback(rnd: Round, cache_kind: str) -> None:
 
 def tree_steps(rnd: Round, label: Callable[[int], str]) -> None:
     """Steps 1-3 of a tree round: the tree, the one pass over it, the walk down."""
-    from ui.figures.tree import mask_figure, tree_figure
+    from ui.figures.trees import mask_figure, tree_figure
     tree = rnd.tree
     st.subheader(_("1 · Draft a tree"))
     st.write(_("The drafter grew **{n}** nodes (budget {budget}, up to {width} children per node, "

@@ -1,7 +1,7 @@
 """A target's pass prices measured on one device (scripts/gpu_pass_cost.py): a pass of M tokens
 in one-token steps for M = 1, 2, …, and each draft's step in the target's, with the provenance
 of the measurement. Shipped as assets/bench/gpu-pass-cost.json when taken on a GPU; When it is
-fast sets it beside the datacenter GPU's roofline (ui/lessons/regime.py)."""
+fast sets it beside the datacenter GPU's roofline (ui/lessons/fast_regime.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -7,7 +7,7 @@ import json
 
 import streamlit as st
 
-from ui.figures import lessons as lp
+from ui.figures import fast as lp
 from ui.i18n import _
 from ui.lessons import shipped
 from ui.lessons.bench_words import drafter_name

@@ -1,5 +1,5 @@
 """When it is fast, section 5, the calculator "Where would it pay?": a round priced on the chosen
-machine by its roofline (ui/lessons/elsewhere.py), beside published speedups (ui/lessons/published.py)."""
+machine by its roofline (ui/lessons/fast_elsewhere.py), beside published speedups (ui/lessons/fast_published.py)."""
 from __future__ import annotations
 
 import pandas as pd
@@ -8,23 +8,23 @@ import streamlit as st
 from specdec.bench import roofline
 from specdec.bench.machine import Profile
 from specdec.records.provenance import Provenance
-from ui.figures import regime as figures
+from ui.figures import fast_regime as figures
 from ui.i18n import _, choice
-from ui.lessons import elsewhere, published
+from ui.lessons import fast_elsewhere, fast_published
 from ui.round_view import chart
 from ui.safe import md
 
 
 def render(profile: Profile | None) -> None:
     st.subheader(_("Where would it pay? The same calculator for other machines"))
-    alphas, where = elsewhere.measured_alphas()
+    alphas, where = fast_elsewhere.measured_alphas()
     if not alphas:
         st.info(_("The default pair's measured acceptance is not shipped with this copy, so the calculator "
                   "has nothing to price."))
         return
     machine, target, draft, temperature = choose(profile, alphas)
     try:
-        calc = elsewhere.calculate(machine, target, draft, alphas[temperature])
+        calc = fast_elsewhere.calculate(machine, target, draft, alphas[temperature])
     except ValueError:
         st.warning(_("Choose a draft smaller than the target: a draft as big as the target saves nothing."))
         return
@@ -44,18 +44,18 @@ def choose(profile: Profile | None, alphas: dict[float, float]):
                                key=choice("regime_machine"), format_func=lambda i: _(machines[i].name))
     size = cols[1].selectbox(_("Target size"), [m.params for m in roofline.MODELS], index=2, key=choice("regime_size"),
                              format_func=lambda p: next(m.name for m in roofline.MODELS if m.params == p))
-    small = cols[2].selectbox(_("Draft size"), range(len(elsewhere.DRAFTS)), index=1, key=choice("regime_draft"),
-                              format_func=lambda i: elsewhere.DRAFTS[i].name)
-    fmt = cols[3].selectbox(_("Weights (both models)"), list(elsewhere.FORMATS), key=choice("regime_format"))
+    small = cols[2].selectbox(_("Draft size"), range(len(fast_elsewhere.DRAFTS)), index=1, key=choice("regime_draft"),
+                              format_func=lambda i: fast_elsewhere.DRAFTS[i].name)
+    fmt = cols[3].selectbox(_("Weights (both models)"), list(fast_elsewhere.FORMATS), key=choice("regime_format"))
     temps = sorted(alphas)
     temperature = cols[4].selectbox(_("Acceptance measured at T ="), temps, key=choice("regime_temperature"),
                                     format_func=lambda t: f"{t:g}")
-    draft = elsewhere.DRAFTS[small]
-    return (machines[chosen], elsewhere.model(size, fmt), elsewhere.model(draft.params, fmt, draft.name),
+    draft = fast_elsewhere.DRAFTS[small]
+    return (machines[chosen], fast_elsewhere.model(size, fmt), fast_elsewhere.model(draft.params, fmt, draft.name),
             temperature)
 
 
-def headline(calc: elsewhere.Calculation, draft) -> None:
+def headline(calc: fast_elsewhere.Calculation, draft) -> None:
     best = calc.best
     st.write(_("On that machine a target step takes at least **{step:.2f} ms** and a {draft} draft step "
                "{draft_ms:.3f} ms, so a draft costs **c = {c:.3f}** of a step; a pass of {m} tokens costs "
@@ -75,7 +75,7 @@ def anchors() -> None:
     rows = [{_("method"): _(a.method), _("published speedup"): _(a.speedup) + "×",
              _("tokens a step"): _number(a.tokens), _("a round in target steps"): _number(a.round_steps),
              _("source"): _(a.setting)}
-            for a in published.ANCHORS]
+            for a in fast_published.ANCHORS]
     st.caption(_("Published figures, for comparison (none measured here):"))
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",       # widths: it fits 1400 px
                  column_config={_("method"): st.column_config.TextColumn(width=190),
@@ -85,7 +85,7 @@ def anchors() -> None:
                                 _("source"): st.column_config.TextColumn(width=370)})
 
 
-def method(machine: roofline.Machine, calc: elsewhere.Calculation, temperature: float, where: Provenance) -> None:
+def method(machine: roofline.Machine, calc: fast_elsewhere.Calculation, temperature: float, where: Provenance) -> None:
     with st.expander(_("How the calculator prices a round")):
         st.write(_("Every price comes from the chosen machine's roofline, not from this CPU's measurements: a "
                    "step of M tokens takes the longer of reading the weights (bytes / memory rate) and computing "
@@ -98,7 +98,7 @@ def method(machine: roofline.Machine, calc: elsewhere.Calculation, temperature: 
                    "machine, so it is carried over as if the larger pair agreed as often.").format(
             source=_(machine.source), alpha=calc.alpha, t=temperature, cpu=md(where.cpu or "?"),
             date=where.date or "?"))
-        steps = [a.round_steps for a in published.ANCHORS if a.round_steps is not None]
+        steps = [a.round_steps for a in fast_published.ANCHORS if a.round_steps is not None]
         best = calc.best
         st.write(_("No fixed per-pass cost is added: none of these published figures gives one. The published "
                    "rows show its size: their rounds cost {lo:.2f}–{hi:.2f} target steps, where this roofline "

@@ -12,7 +12,7 @@ from specdec.engine.prompt import encode_prompt
 from ui import family, session, state
 from ui.i18n import _
 from ui.lessons import store, trees
-from ui.lessons.exactness import first_position
+from ui.lessons.exact import first_position
 from ui.measured import measured
 
 

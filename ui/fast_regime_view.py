@@ -7,10 +7,10 @@ import torch
 
 from specdec.bench import machine
 from specdec.models.kernels import cpu_model
-from ui import elsewhere_view
-from ui.figures import regime as figures
+from ui import fast_elsewhere_view
+from ui.figures import fast_regime as figures
 from ui.i18n import _
-from ui.lessons import regime
+from ui.lessons import fast_regime
 from ui.lessons.bench_words import kernel_line
 from ui.round_view import chart
 from ui.safe import md
@@ -47,7 +47,7 @@ def measure_button(pair) -> None:
 
 
 def here(profile: machine.Profile) -> None:
-    h = regime.here(profile)
+    h = fast_regime.here(profile)
     st.write(_("Measured here ({cpu}, target on {backend}, {threads} thread(s), {when}): a step reads "
                "**{mb:.0f} MB** of weights — at **{gbs:.1f} GB/s** that alone takes {read:.1f} ms — and "
                "computes {gflop:.2f} GFLOP per token — at **{rate:.0f} GFLOP/s** {compute:.1f} ms. So from "
@@ -69,21 +69,21 @@ def here(profile: machine.Profile) -> None:
 
 
 def elsewhere(profile: machine.Profile | None) -> None:
-    elsewhere_view.render(profile)
-    on_a_gpu(regime.shipped_alpha()[0])
+    fast_elsewhere_view.render(profile)
+    on_a_gpu(fast_regime.shipped_alpha()[0])
 
 
 def on_a_gpu(alpha: float) -> None:
     """The pass prices measured on a GPU (scripts/gpu_pass_cost.py), beside the roofline's, with the
     draft's price measured there too (never this CPU's c)."""
-    measured = regime.gpu_measured()
+    measured = fast_regime.gpu_measured()
     if measured is None:
         st.caption(_("No GPU measurement is shipped yet: `scripts/gpu_pass_cost.py` measures the default "
                      "pair's pass of 1 to 9 tokens on a GPU, and this section then shows it beside the "
                      "roofline's prediction."))
         return
     c = measured.c.get("draft", min(measured.c.values()))
-    rows = regime.gpu_beside_roofline(measured, alpha, c)
+    rows = fast_regime.gpu_beside_roofline(measured, alpha, c)
     best = max(rows, key=lambda r: r.speedup_measured)
     st.write(_("Measured on a GPU ({device}, {dtype}, {date}): a pass of 5 tokens cost **{v5:.2f}** steps "
                "where the roofline for the datacenter GPU predicts {roof5:.2f}. At those measured prices, "

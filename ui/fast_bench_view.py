@@ -7,9 +7,9 @@ import streamlit as st
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.backend import Backend
 from ui import tables
-from ui.figures import lessons as lp
+from ui.figures import fast as lp
 from ui.i18n import _
-from ui.lessons import speed
+from ui.lessons import fast
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import bench_row, kernel_line, named_at
 from ui.round_view import chart
@@ -42,12 +42,12 @@ def render() -> None:
                    "llama.cpp, side by side (see the README). Its results show up here; you can also upload "
                    "a file from another machine."))
         upload = file_uploader(_("Benchmark JSON"), ["json"], key="fast_bench_file")
-    result, error = speed.read_bench(upload.getvalue() if upload else None)
+    result, error = fast.read_bench(upload.getvalue() if upload else None)
     if error:
         st.error(error)
     if not result:
         return
-    if upload is None and not speed.BENCH_FILE.exists():
+    if upload is None and not fast.BENCH_FILE.exists():
         m = result.provenance
         how = (_("the target ran on ONNX Runtime (int4 weights re-quantised by onnxruntime-genai's "
                  "builder: a different model from the GGUF's own Q4_1 blocks)") if m.backend == Backend.ONNX else
@@ -56,7 +56,7 @@ def render() -> None:
                      "{how}.").format(cpu=md(m.cpu or "?"), threads=m.threads or "?", how=how))
     for setting in result.settings:
         if setting.baseline:
-            st.write(speed.baseline_caption(setting))
+            st.write(fast.baseline_caption(setting))
     temps = sorted({s.temperature for s in result.settings})
     for col, t in zip(st.columns(len(temps)), temps):
         with col:
@@ -84,10 +84,10 @@ def bench_notes(result, temps: list[float]) -> None:
                  "that suits the draft better than the average α suggests. Dotted: transformers' "
                  "default drafting (up to 20 drafts a round, stop when q(d) < 0.4) in the library "
                  "and in this engine — it ignores k, so it is flat."))
-    for line in filter(None, (speed.bench_run_caption(result, t) for t in temps)):
+    for line in filter(None, (fast.bench_run_caption(result, t) for t in temps)):
         st.caption(line)
     for t in temps:                          # rows of one temperature: the same text to draft
         acceptance_note([(md(named_at(bench_row(r.row), t, s.k)), r.acceptance_rate, r.mean_acceptance_length)
                          for s in result.settings if s.temperature == t for r in s.rows])
-    table = speed.bench_table(result)
+    table = fast.bench_table(result)
     tables.show(table[[c for c in BENCH_SHOWN if c in table]], "fast_bench_rows")

@@ -1,42 +1,16 @@
-"""Figures for the lessons (pure Plotly builders)."""
+"""Figures for When it is fast (pure Plotly builders): the theory against the k sweep, tokens a
+round, the draft-size trade-off, the temperature sweep and the benchmark."""
 from __future__ import annotations
-
-from typing import Sequence
 
 import plotly.graph_objects as go
 
 from specdec.bench.record import Bench, RowKind
-from specdec.bench.server import Timeline
 from specdec.defaults import K_OFFERED
-from specdec.settings import Mode
 from specdec.trace.theory import expected_tokens
 from specdec.wording import N_, _
+from ui.figures.bars import labelled_bars
 from ui.figures.rounds import COLORS, _layout
 from ui.lessons.bench_words import bench_row, drafter_name
-
-
-def toy_figure(tokens: Sequence[str], p, q, accepted, from_residual) -> go.Figure:
-    """q, p, and the emitted law stacked as min(p, q) + (1 − β)·residual, per token."""
-    t = list(tokens)
-    fig = go.Figure([
-        go.Bar(name=_("q (draft)"), x=t, y=list(q), marker_color=COLORS.draft, offsetgroup="q"),
-        go.Bar(name=_("p (target)"), x=t, y=list(p), marker_color=COLORS.target, offsetgroup="p"),
-        go.Bar(name=_("drafted and accepted: min(p, q)"), x=t, y=list(accepted),
-               marker_color=COLORS.overlap, offsetgroup="out"),
-        go.Bar(name=_("from the residual: (1 − β)·norm(max(0, p − q))"), x=t, y=list(from_residual),
-               base=list(accepted), marker_color=COLORS.correction, offsetgroup="out")])
-    return _layout(fig, _("The emitted token's law (right bar of each group) lands exactly on p"),
-                   height=380, barmode="group", yaxis_title=_("probability"))
-
-
-def law_figure(tokens: Sequence[str], p, observed, observed_name: str, color: str) -> go.Figure:
-    """Target p against an observed (or exact) distribution of emitted tokens."""
-    fig = go.Figure([
-        go.Bar(name=_("p (target)"), x=list(tokens), y=list(p), marker_color=COLORS.target, opacity=0.5),
-        go.Bar(name=observed_name, x=list(tokens), y=list(observed), marker_color=color)])
-    return _layout(fig, _("Emitted tokens vs the target's p"), height=360, barmode="group",
-                   yaxis_title=_("probability"))
-
 
 ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
@@ -145,27 +119,13 @@ def bench_figure(bench: Bench, temperature: float) -> go.Figure:
                    height=380, xaxis_title=_("k"), yaxis_title=_("speedup ×"))
 
 
-def _labelled_bars(names: list[str], values: list[float], colors: list[str], title: str,
-                   break_even: bool, **kw) -> go.Figure:
-    """Bars with their values written inside (outside only when a bar is too short), and
-    the break-even line behind the bars, so no label sits on the line."""
-    fig = go.Figure([go.Bar(x=names, y=values, marker_color=colors, text=[f"{v:.2f}" for v in values],
-                            textposition="auto", cliponaxis=False)])
-    if break_even:
-        fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected, layer="below",
-                      annotation_text=_("break-even"), annotation_position="right")   # in the margin
-    fig.update_yaxes(range=[0, max(values + [1.0 if break_even else 0.0]) * 1.15 or 1])
-    _layout(fig, title, height=340, **kw)
-    return fig.update_layout(margin_r=80 if break_even else 20)
-
-
 def tradeoff_figure(points, y: str, title: str) -> go.Figure:
     """One bar per draft of the trade-off: the quantity `y` (a field of its points)."""
     best = max(points, key=lambda p: p.speedup).draft
     colors = [COLORS.bonus if p.draft == best else COLORS.draft for p in points]
     names = [drafter_name(p.draft.split("/", 1)[-1]) + (" ★" if p.draft == best else "") +
              f" (c = {p.c:.2f})" for p in points]
-    return _labelled_bars(names, [getattr(p, y) for p in points], colors, title, y == "speedup",
+    return labelled_bars(names, [getattr(p, y) for p in points], colors, title, y == "speedup",
                           xaxis_title=_("drafter (ordered by size; ★ the fastest)"))
 
 
@@ -178,88 +138,3 @@ def temperature_figure(points) -> go.Figure:
                    marker_color=COLORS.overlap, line=dict(dash="dot"))])
     return _layout(fig, _("Acceptance against temperature"), height=340, xaxis_title=_("temperature"),
                    yaxis=dict(range=[0, 1.02], title=_("rate")))
-
-
-def kind_figure(points) -> go.Figure:
-    """Acceptance rate (a fraction) and speedup (a ratio) per kind, each on its own axis."""
-    from plotly.subplots import make_subplots
-    kinds = [p.kind for p in points]
-    fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
-                        subplot_titles=(_("acceptance rate"), _("speedup ×")))
-    fig.add_trace(go.Bar(name=_("acceptance rate"), x=kinds, y=[p.acceptance_rate or 0 for p in points],
-                         marker_color=COLORS.accepted), row=1, col=1)
-    fig.add_trace(go.Bar(name=_("speedup ×"), x=kinds, y=[p.speedup for p in points],
-                         marker_color=COLORS.bonus), row=1, col=2)
-    fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected, layer="below", row=1, col=2)
-    fig.update_yaxes(range=[0, 1.02], row=1, col=1)
-    fig.update_layout(showlegend=False)
-    return _layout(fig, _("Acceptance and speedup by kind"), height=340)
-
-
-def per_position_by_kind_figure(points) -> go.Figure:
-    fig = go.Figure([go.Scatter(name=p.kind, x=list(range(1, len(p.per_position) + 1)),
-                                y=list(p.per_position), mode="lines+markers") for p in points])
-    return _layout(fig, _("Acceptance rate by draft position, per kind"), height=340,
-                   xaxis_title=_("draft position i"), yaxis=dict(range=[0, 1.02], title=_("accepted")))
-
-
-def drafters_figure(points, y: str, title: str) -> go.Figure:
-    """One bar per drafter: the quantity `y` (a field of its points)."""
-    best = max(points, key=lambda p: getattr(p, y) or 0).drafter
-    colors = [COLORS.bonus if p.drafter == best else COLORS.draft for p in points]
-    return _labelled_bars([drafter_name(p.drafter) for p in points], [getattr(p, y) or 0 for p in points], colors,
-                          title, y == "speedup")
-
-
-def batch_figure(rows, y: str, title: str, y_title: str) -> go.Figure:
-    """A quantity against batch size, autoregressive vs speculative (with the repeats' range
-    for tokens/s)."""
-    fig = go.Figure()
-    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS.target, _("autoregressive")),
-                              (Mode.SPECULATIVE, COLORS.draft, _("speculative"))):
-        mine = [r for r in rows if r.mode == mode]
-        err = None
-        if y == "tokens_per_s":
-            err = dict(type="data", symmetric=False, array=[r.tokens_per_s_max - r.tokens_per_s for r in mine],
-                       arrayminus=[r.tokens_per_s - r.tokens_per_s_min for r in mine])
-        fig.add_trace(go.Scatter(x=[r.batch for r in mine], y=[getattr(r, y) for r in mine], name=name,
-                                 mode="lines+markers", marker_color=color, error_y=err))
-    sizes = sorted({r.batch for r in rows})
-    return _layout(fig, title, height=340, xaxis_title=_("batch size (requests at once)"),
-                   yaxis_title=y_title, xaxis=dict(type="log", tickvals=sizes, ticktext=[str(b) for b in sizes]))
-
-
-def pass_price_figure(rows) -> go.Figure:
-    """The target pass's price against the tokens it fed (batch × pending + drafts)."""
-    fig = go.Figure()
-    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS.target, _("autoregressive")),
-                              (Mode.SPECULATIVE, COLORS.draft, _("speculative"))):
-        mine = [r for r in rows if r.mode == mode]
-        fig.add_trace(go.Scatter(x=[r.pass_rows for r in mine], y=[r.pass_ms for r in mine],
-                                 text=[f"B = {r.batch}" for r in mine], mode="lines+markers+text",
-                                 textposition="top center", name=name, marker_color=color,
-                                 hovertemplate=_("%{text}: %{x:.0f} tokens in one pass, %{y:.0f} ms")
-                                 + "<extra></extra>"))
-    ticks = [t for t in (1, 2, 4, 8, 16, 32, 64, 128, 256) if t <= 2 * max(r.pass_rows for r in rows)]
-    return _layout(fig, _("What one target pass costs as it feeds more tokens"), height=340,
-                   xaxis=dict(type="log", tickvals=ticks, ticktext=[str(t) for t in ticks],
-                              title=_("tokens in one target pass (batch × (pending + drafts))")),
-                   yaxis_title=_("ms per pass"))
-
-
-def timeline_figure(result: Timeline) -> go.Figure:
-    """Continuous batching: one line per request from arrival to its last token; waiting
-    dotted, in the batch solid, each round a mark."""
-    fig = go.Figure()
-    for i, s in enumerate(result.served):
-        label = _("request {n}").format(n=i + 1)
-        fig.add_trace(go.Scatter(x=[s.arrival, s.admitted], y=[label, label], mode="lines",
-                                 line=dict(dash="dot", color=COLORS.discarded), showlegend=i == 0,
-                                 name=_("waiting for a place in the batch")))
-        ends = [t.end for t in result.ticks if i in t.requests]
-        fig.add_trace(go.Scatter(x=[s.admitted, *ends], y=[label] * (len(ends) + 1), mode="lines+markers",
-                                 marker=dict(size=5), line=dict(color=COLORS.draft), showlegend=i == 0,
-                                 name=_("in the batch (a mark per round)")))
-    return _layout(fig, _("Requests join the batch at a round boundary and leave when they stop"),
-                   height=60 + 28 * len(result.served), xaxis_title=_("seconds since the server started"),
-                   yaxis_autorange="reversed")

@@ -1,0 +1,63 @@
+"""Figures for In a server (pure Plotly builders): batches, pass prices and the served timeline."""
+from __future__ import annotations
+
+import plotly.graph_objects as go
+
+from specdec.bench.server import Timeline
+from specdec.settings import Mode
+from specdec.wording import _
+from ui.figures.rounds import COLORS, _layout
+
+
+def batch_figure(rows, y: str, title: str, y_title: str) -> go.Figure:
+    """A quantity against batch size, autoregressive vs speculative (with the repeats' range
+    for tokens/s)."""
+    fig = go.Figure()
+    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS.target, _("autoregressive")),
+                              (Mode.SPECULATIVE, COLORS.draft, _("speculative"))):
+        mine = [r for r in rows if r.mode == mode]
+        err = None
+        if y == "tokens_per_s":
+            err = dict(type="data", symmetric=False, array=[r.tokens_per_s_max - r.tokens_per_s for r in mine],
+                       arrayminus=[r.tokens_per_s - r.tokens_per_s_min for r in mine])
+        fig.add_trace(go.Scatter(x=[r.batch for r in mine], y=[getattr(r, y) for r in mine], name=name,
+                                 mode="lines+markers", marker_color=color, error_y=err))
+    sizes = sorted({r.batch for r in rows})
+    return _layout(fig, title, height=340, xaxis_title=_("batch size (requests at once)"),
+                   yaxis_title=y_title, xaxis=dict(type="log", tickvals=sizes, ticktext=[str(b) for b in sizes]))
+
+
+def pass_price_figure(rows) -> go.Figure:
+    """The target pass's price against the tokens it fed (batch × pending + drafts)."""
+    fig = go.Figure()
+    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS.target, _("autoregressive")),
+                              (Mode.SPECULATIVE, COLORS.draft, _("speculative"))):
+        mine = [r for r in rows if r.mode == mode]
+        fig.add_trace(go.Scatter(x=[r.pass_rows for r in mine], y=[r.pass_ms for r in mine],
+                                 text=[f"B = {r.batch}" for r in mine], mode="lines+markers+text",
+                                 textposition="top center", name=name, marker_color=color,
+                                 hovertemplate=_("%{text}: %{x:.0f} tokens in one pass, %{y:.0f} ms")
+                                 + "<extra></extra>"))
+    ticks = [t for t in (1, 2, 4, 8, 16, 32, 64, 128, 256) if t <= 2 * max(r.pass_rows for r in rows)]
+    return _layout(fig, _("What one target pass costs as it feeds more tokens"), height=340,
+                   xaxis=dict(type="log", tickvals=ticks, ticktext=[str(t) for t in ticks],
+                              title=_("tokens in one target pass (batch × (pending + drafts))")),
+                   yaxis_title=_("ms per pass"))
+
+
+def timeline_figure(result: Timeline) -> go.Figure:
+    """Continuous batching: one line per request from arrival to its last token; waiting
+    dotted, in the batch solid, each round a mark."""
+    fig = go.Figure()
+    for i, s in enumerate(result.served):
+        label = _("request {n}").format(n=i + 1)
+        fig.add_trace(go.Scatter(x=[s.arrival, s.admitted], y=[label, label], mode="lines",
+                                 line=dict(dash="dot", color=COLORS.discarded), showlegend=i == 0,
+                                 name=_("waiting for a place in the batch")))
+        ends = [t.end for t in result.ticks if i in t.requests]
+        fig.add_trace(go.Scatter(x=[s.admitted, *ends], y=[label] * (len(ends) + 1), mode="lines+markers",
+                                 marker=dict(size=5), line=dict(color=COLORS.draft), showlegend=i == 0,
+                                 name=_("in the batch (a mark per round)")))
+    return _layout(fig, _("Requests join the batch at a round boundary and leave when they stop"),
+                   height=60 + 28 * len(result.served), xaxis_title=_("seconds since the server started"),
+                   yaxis_autorange="reversed")
