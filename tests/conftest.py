@@ -25,3 +25,12 @@ torch.set_num_threads(1)   # tiny models: one thread is fastest and avoids conte
 EMBEDDED_READY = (Path(__file__).resolve().parent.parent / "assets/models/README.md").exists()
 needs_embedded = pytest.mark.skipif(not EMBEDDED_READY,
                                     reason="the embedded family has not landed in assets/models yet")
+
+
+# The longest tests (a minute or more each) start first: with two workers stealing each other's
+# queued tests, none of them can start last and leave the other worker idle while it runs alone.
+SLOW_FIRST = ("test_soak.py", "test_browser.py", "test_readonly_build.py", "test_smollm2.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    items.sort(key=lambda item: item.path.name not in SLOW_FIRST)      # stable: the rest keep their order
