@@ -166,6 +166,32 @@ def test_a_pair_without_a_draft_model_switches_the_drafter_and_says_so(monkeypat
         loaders._load.clear("gemma3/target", None, PRECISION_AUTO, BACKEND_AUTO)     # only the stand-in
 
 
+def test_a_draft_of_another_tokenizer_switches_to_the_bridging_drafter_and_says_so(monkeypatch):
+    """Gemma 3 270M <- SmolLM2-135M (a listed pair across vocabularies) with the default drafter
+    ("model", which cannot verify another tokenizer's tokens): the sidebar switches to the
+    cross-vocabulary drafter and says so; a round runs (a tiny pair across vocabularies stands in)."""
+    from ui import loaders
+    target = tiny_llama(len(T), 2, seed=1)
+    cross = specdec.make_pair(target, mirrored(target), T, "gemma3/target", "smollm2/target", draft_tokenizer=D)
+    real = specdec.load_pair
+    monkeypatch.setattr(specdec, "load_pair", lambda t, d, **kw: cross if (t, d) == ("gemma3/target", "smollm2/target")
+                        else real(t, d, **kw))
+    choice = next(c for c in CHOICES if c.target == "gemma3/target" and c.draft == "smollm2/target")
+    assert choice.across and not next(c for c in CHOICES if c.draft == "smollm2/draft").across
+    try:
+        at = AppTest.from_file(APP, default_timeout=120)
+        at.session_state["pair_label"] = choice.label
+        at.session_state["prompt"] = "ab ab"
+        at.run()
+        at.switch_page("pages/step_through.py").run()
+        assert at.session_state["drafter"] == "cross-vocab" and not at.warning
+        assert any("another tokenizer than the target, so the drafter is now" in c.value for c in at.sidebar.caption)
+        at.button(key="btn_next").click().run()
+        assert not at.exception and not at.warning and any(s.value == "Round 1" for s in at.header)
+    finally:
+        loaders._load.clear("gemma3/target", "smollm2/target", PRECISION_AUTO, BACKEND_AUTO)   # only the stand-in
+
+
 def test_the_speed_is_tokens_a_round_over_the_rounds_price_in_target_steps():
     """Leviathan's cost model with a measured pass: L / (k·c + v(k + 1)); c from the profile when
     it holds the draft, else the run's drafting time per drafted token over the profile's step."""

@@ -19,6 +19,11 @@ class PairChoice:
     embedded: bool
     short: str = ""            # what the narrow sidebar box shows (marked for translation)
 
+    @property
+    def across(self) -> bool:
+        """An embedded draft of another family: another tokenizer (drafted across vocabularies)."""
+        return self.embedded and self.draft is not None and self.draft.split("/")[0] != self.target.split("/")[0]
+
 
 CHOICES = (            # the first is the default pair (specdec.models.names, where defaults live)
     PairChoice("SmolLM2-135M-Instruct ← smollm2/draft, feature draft (embedded)", DEFAULT_TARGET,
@@ -29,6 +34,8 @@ CHOICES = (            # the first is the default pair (specdec.models.names, wh
                "smollm2/target", None, True, N_("SmolLM2, no draft model")),
     PairChoice("Gemma 3 270M (base model), no draft model: n-gram or early exit (embedded)", "gemma3/target",
                None, True, N_("Gemma 3 270M, no draft model")),
+    PairChoice("Gemma 3 270M (base model) ← SmolLM2-135M-Instruct, another tokenizer (embedded)", "gemma3/target",
+               "smollm2/target", True, N_("Gemma 3 ← SmolLM2 (cross-vocab)")),
     PairChoice("stdlib, the fast pair: target ← draft-2l-distilled (embedded)", FAST_TARGET,
                FAST_DRAFT, True, N_("stdlib (fast) ← 2l-distilled")),
     PairChoice("stdlib: target ← draft-1l (embedded)", "stdlib/target", "stdlib/draft-1l", True,

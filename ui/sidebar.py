@@ -166,13 +166,19 @@ SWITCHED = "_drafter_switched"     # (pair label, the drafter chosen instead) wh
 
 
 def _fit_drafter() -> None:
-    """A listed pair with no draft model (Gemma 3 270M, SmolLM2 alone) cannot run a drafter that
-    needs one: before the widgets draw, switch to the first that needs none (n-gram lookup)."""
+    """A listed pair whose draft the chosen drafter cannot run gets one that can, before the
+    widgets draw: a pair with no draft model (Gemma 3 270M, SmolLM2 alone) the first drafter that
+    needs none (n-gram lookup); a draft of another tokenizer the one that bridges vocabularies."""
     choice = catalog.by_label(st.session_state.pair_label)
     kind = DRAFTERS.get(st.session_state.drafter)
-    if choice is None or choice.draft is not None or kind is None or not kind.needs_draft_model:
+    if choice is None or kind is None or not kind.needs_draft_model:
         return
-    st.session_state.drafter = chain_for(has_draft=False).name
+    if choice.draft is None:
+        st.session_state.drafter = chain_for(has_draft=False).name
+    elif choice.across and not kind.bridges_vocab:
+        st.session_state.drafter = next(d.name for d in DRAFTERS.values() if d.bridges_vocab)
+    else:
+        return
     st.session_state[SWITCHED] = (choice.label, st.session_state.drafter)
 
 
@@ -181,8 +187,10 @@ def _switched_note() -> None:
     label, drafter = st.session_state.get(SWITCHED) or (None, None)
     if label != st.session_state.pair_label or drafter != st.session_state.drafter:
         return
-    st.caption(_("This pair has no draft model, so the drafter is now {drafter}.").format(
-        drafter=_(DRAFTERS[drafter].label)))
+    choice = catalog.by_label(label)
+    why = (_("This pair has no draft model, so the drafter is now {drafter}.") if choice.draft is None else
+           _("This draft has another tokenizer than the target, so the drafter is now {drafter}."))
+    st.caption(why.format(drafter=_(DRAFTERS[drafter].label)))
 
 
 def render() -> None:
