@@ -87,7 +87,7 @@ def timing_notes(res: WhereSet, points: list, clock: Clock) -> None:
         st.warning(warning)
     if clock == Clock.CPU:
         wall = where.group_speedup(res.results, key=lambda r: r.prompt.kind)
-        st.info(busy_note(res.load, [p.speedup for p in points], [statistics.median(w) for w in wall.values()]))
+        st.info(busy_note(res.load, [p.speedup for p in points], [statistics.median(g.speedups) for g in wall]))
     elif clock_for(res.load) == Clock.CPU:
         st.warning(_("The machine was busy (load {load:.1f} per core) and this result holds wall-clock "
                      "times only: measure it again for speedups on CPU time.").format(load=res.load))

@@ -14,15 +14,16 @@ def test_metrics_per_kind_by_hand():
     results = [result("code", [fake_round(4, 4), fake_round(4, 2)]),
                result("code", [fake_round(4, 0)]),
                result("prose", [fake_round(2, 1), fake_round(2, 0)], spec=(5.0,), base=(10.0,))]
-    by_kind = group_metrics(results, key=lambda r: r.prompt.kind)
+    by_kind = {g.name: g.metrics for g in group_metrics(results, key=lambda r: r.prompt.kind)}
     code, prose = by_kind["code"], by_kind["prose"]
     assert code.acceptance_rate == pytest.approx(6 / 12)
     assert code.mean_acceptance_length == pytest.approx((5 + 3 + 1) / 3)
     assert code.per_position == pytest.approx((2 / 3, 2 / 3, 1 / 3, 1 / 3))
     assert code.histogram == (1, 0, 1, 0, 1)
     assert prose.acceptance_rate == pytest.approx(1 / 4) and prose.histogram == (1, 1, 0)
-    speed = group_speedup(results, key=lambda r: r.prompt.kind)
-    assert speed["code"] == pytest.approx([2.0]) and speed["prose"] == pytest.approx([0.5])
+    code_up, prose_up = group_speedup(results, key=lambda r: r.prompt.kind)
+    assert (code_up.name, prose_up.name) == ("code", "prose")
+    assert code_up.speedups == pytest.approx([2.0]) and prose_up.speedups == pytest.approx([0.5])
 
 
 def test_speedup_per_repeat_is_time_weighted_over_the_group():
@@ -30,7 +31,7 @@ def test_speedup_per_repeat_is_time_weighted_over_the_group():
     prompt runs at 1x and the 1-token one at 4x -> time 4/10 + 1/40 vs 4/10 + 1/10 -> 1.18x."""
     a = result("code", [fake_round(4, 3)], spec=(20.0, 10.0), base=(10.0, 10.0))     # 4 tokens
     b = result("code", [fake_round(1, 0)], spec=(20.0, 40.0), base=(10.0, 10.0))     # 1 token
-    ups = group_speedup([a, b], key=lambda r: r.prompt.kind)["code"]
+    ups = group_speedup([a, b], key=lambda r: r.prompt.kind)[0].speedups
     assert ups == pytest.approx([2.0, (4 / 10 + 1 / 10) / (4 / 10 + 1 / 40)])
     assert a.speedup_on() == pytest.approx(1.5) and b.speedup_on() == pytest.approx(3.0)   # medians
 
@@ -43,7 +44,7 @@ def test_on_a_busy_machine_the_speedups_use_cpu_time_when_the_result_has_it():
     a = replace(result("code", [fake_round(4, 3)], spec=(10.0,), base=(10.0,)),
                 spec_cpu_tokens_per_s=(40.0,), base_cpu_tokens_per_s=(20.0,))
     assert clock_of([a], load=0.4) == "wall" and clock_of([a], load=1.3) == "cpu"
-    assert group_speedup([a], key=lambda r: r.prompt.kind, clock="cpu")["code"] == [2.0]
+    assert group_speedup([a], key=lambda r: r.prompt.kind, clock="cpu")[0].speedups == (2.0,)
     assert a.speedup_on("wall") == 1.0 and a.speedup_on("cpu") == 2.0
     old = result("code", [fake_round(4, 3)])                  # kept before CPU times were recorded
     assert clock_of([a, old], load=1.3) == "wall"
@@ -52,9 +53,9 @@ def test_on_a_busy_machine_the_speedups_use_cpu_time_when_the_result_has_it():
 def test_early_and_late_rounds():
     rounds = [fake_round(4, 4), fake_round(4, 1), fake_round(4, 0)]
     rounds = [r.__class__(**{**r.__dict__, "prefix_len": start}) for r, start in zip(rounds, (10, 15, 40))]
-    split = position_split([result("code", rounds)], boundary=16)
-    assert split["tokens 1-16"].rounds == 2 and split["tokens 17+"].rounds == 1
-    assert split["tokens 17+"].accepted == 0
+    early, late = position_split([result("code", rounds)], boundary=16)
+    assert (early.name, late.name) == ("tokens 1-16", "tokens 17+")
+    assert early.metrics.rounds == 2 and late.metrics.rounds == 1 and late.metrics.accepted == 0
 
 
 def test_results_survive_their_json_form_and_a_damaged_file_is_refused(pair):

@@ -76,8 +76,8 @@ def typical(pair: tuple, k: int, temperature: float, kind: str | None,
             continue
         results = list(found.results)
         chosen = [r for r in results if r.prompt.kind == kind] or results
-        group = where.group_metrics(chosen, key=lambda r: "all")["all"]
-        ups = where.group_speedup(chosen, key=lambda r: "all", clock=where.clock_of(chosen, found.load))["all"]
+        group = where.group_metrics(chosen, key=lambda r: "all")[0].metrics
+        ups = where.group_speedup(chosen, key=lambda r: "all", clock=where.clock_of(chosen, found.load))[0].speedups
         return Typical(kind if chosen is not results else None, len(chosen), group.acceptance_rate,
                        group.mean_beta, group.mean_acceptance_length,
                        statistics.median(ups) if ups else None, measured)

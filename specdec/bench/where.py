@@ -112,42 +112,58 @@ def run_set(pair, prompts: list[Prompt], settings: Settings, progress, chat: boo
     return WhereSet(tuple(out), here(pair, load, started))
 
 
-def group_metrics(results, key) -> dict[str, Metrics]:
-    """Pool the rounds of every result by key(result) and summarize each group."""
-    groups: dict[str, list] = {}
+@dataclass(frozen=True)
+class Group:
+    """The results one key put together: its name and their pooled rounds' Metrics."""
+    name: str
+    metrics: Metrics
+
+
+@dataclass(frozen=True)
+class GroupSpeedups:
+    """The results one key put together: its name and the speedup of each repeat."""
+    name: str
+    speedups: tuple[float, ...]
+
+
+def group_metrics(results, key) -> tuple[Group, ...]:
+    """Pool the rounds of every result by key(result) and summarize each group (first seen first)."""
+    pooled: dict[str, list] = {}
     for r in results:
-        groups.setdefault(key(r), []).extend(r.rounds)
-    return {name: summarize(rounds) for name, rounds in groups.items()}
+        pooled.setdefault(key(r), []).extend(r.rounds)
+    return tuple(Group(name, summarize(rounds)) for name, rounds in pooled.items())
 
 
-def group_speedup(results, key, clock: Clock = Clock.WALL) -> dict[str, list[float]]:
+def group_speedup(results, key, clock: Clock = Clock.WALL) -> tuple[GroupSpeedups, ...]:
     """Speedup per group and repeat on `clock`: summed time of both modes (time-weighted)."""
-    groups: dict[str, list[PromptResult]] = {}
+    pooled: dict[str, list[PromptResult]] = {}
     for r in results:
-        groups.setdefault(key(r), []).append(r)
-    out = {}
-    for name, rs in groups.items():
-        tokens, rates = [r.metrics.tokens for r in rs], [r.rates(clock) for r in rs]
-        repeats = min(len(spec) for spec, _ in rates)
-        out[name] = []
-        for j in range(repeats):
-            spec = sum(t / s[j] for t, (s, _) in zip(tokens, rates) if s[j])
-            base = sum(t / b[j] for t, (_, b) in zip(tokens, rates) if b[j])
-            out[name].append(base / spec if spec else 0.0)
-    return out
+        pooled.setdefault(key(r), []).append(r)
+    return tuple(GroupSpeedups(name, _repeat_speedups(rs, clock)) for name, rs in pooled.items())
+
+
+def _repeat_speedups(rs: list[PromptResult], clock: Clock) -> tuple[float, ...]:
+    tokens, rates = [r.metrics.tokens for r in rs], [r.rates(clock) for r in rs]
+    out = []
+    for j in range(min(len(spec) for spec, _ in rates)):
+        spec = sum(t / s[j] for t, (s, _) in zip(tokens, rates) if s[j])
+        base = sum(t / b[j] for t, (_, b) in zip(tokens, rates) if b[j])
+        out.append(base / spec if spec else 0.0)
+    return tuple(out)
 
 
 def by_kind(results, clock: Clock = Clock.WALL) -> list[KindPoint]:
     """One point per kind of text: pooled acceptance, speedup median and range over repeats."""
-    metrics = group_metrics(results, key=lambda r: r.prompt.kind)
-    speed = group_speedup(results, key=lambda r: r.prompt.kind, clock=clock)
+    metrics = {g.name: g.metrics for g in group_metrics(results, key=lambda r: r.prompt.kind)}
+    speed = {g.name: g.speedups for g in group_speedup(results, key=lambda r: r.prompt.kind, clock=clock)}
     return [KindPoint(k, sum(r.prompt.kind == k for r in results), m.acceptance_rate, m.mean_acceptance_length,
                       statistics.median(speed[k]), min(speed[k]), max(speed[k]), tuple(m.per_position),
                       tuple(m.histogram)) for k, m in metrics.items()]
 
 
-def groups(metrics: dict[str, Metrics]) -> list[GroupPoint]:
-    return [GroupPoint(g, m.rounds, m.acceptance_rate, m.mean_acceptance_length) for g, m in metrics.items()]
+def groups(found: tuple[Group, ...]) -> list[GroupPoint]:
+    return [GroupPoint(g.name, g.metrics.rounds, g.metrics.acceptance_rate, g.metrics.mean_acceptance_length)
+            for g in found]
 
 
 def length_bucket(results):
@@ -157,11 +173,11 @@ def length_bucket(results):
     return lambda r: "short prompt" if r.prompt_tokens < median else "long prompt"
 
 
-def position_split(results, boundary: int = 16) -> dict[str, Metrics]:
+def position_split(results, boundary: int = 16) -> tuple[Group, Group]:
     """Rounds that start within the first `boundary` generated tokens vs later ones."""
     early, late = [], []
     for r in results:
         start = r.rounds[0].prefix_len if r.rounds else 0
         for rnd in r.rounds:
             (early if rnd.prefix_len - start < boundary else late).append(rnd)
-    return {f"tokens 1-{boundary}": summarize(early), f"tokens {boundary + 1}+": summarize(late)}
+    return Group(f"tokens 1-{boundary}", summarize(early)), Group(f"tokens {boundary + 1}+", summarize(late))
