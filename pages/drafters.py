@@ -15,7 +15,7 @@ from ui.figures.drafters import drafters_figure
 from ui.i18n import _
 from ui.lessons import store
 from ui.lessons.acceptance_words import disagreement
-from ui.lessons.bench_words import drafter_name
+from ui.lessons.bench_words import cpu_name, drafter_name
 from ui.lessons.drafters import figure_key
 from ui.lessons.fast import clock_note, spread_warning
 from ui.measured import local, measured
@@ -86,12 +86,13 @@ def overall_numbers(overall) -> None:
 if points:
     overall = [p for p in points if p.kind == ALL]
     fastest = max(overall, key=lambda p: p.speedup)
-    headline = (_("On {cpu}, for comparison (not this machine): the fastest over every prompt was {drafter} at "
+    headline = (_("Measured on {cpu}, for comparison: the fastest over every prompt was {drafter} at "
                   "{speedup:.2f}× the target alone ({lo:.2f}–{hi:.2f}×), acceptance {acc}.") if ELSEWHERE else
                 _("Fastest over every prompt: **{drafter}** at **{speedup:.2f}×** the target alone "
                   "({lo:.2f}–{hi:.2f}×), acceptance {acc}."))
     st.markdown(headline.format(
-        cpu=ELSEWHERE, drafter=drafter_name(fastest.drafter), speedup=fastest.speedup, lo=fastest.speedup_min,
+        cpu=cpu_name(ELSEWHERE) if ELSEWHERE else None, drafter=drafter_name(fastest.drafter),
+        speedup=fastest.speedup, lo=fastest.speedup_min,
         hi=fastest.speedup_max, acc="—" if fastest.acceptance_rate is None else f"{fastest.acceptance_rate:.0%}"))
     c1, c2 = st.columns(2)
     with c1:
@@ -99,7 +100,7 @@ if points:
                               if overall[0].clock == Clock.CPU else _("Wall-clock speedup")), "drafters-speed")
     with c2:
         chart(drafters_figure(overall, "acceptance_rate", _("Acceptance rate")), "drafters-acc")
-    note = spread_warning(overall)
+    note = spread_warning(overall, lambda p: drafter_name(p.drafter))
     if note:
         st.warning(note, icon=":material/warning:")
     if clock_note(overall):

@@ -123,7 +123,7 @@ SECTIONS = {"ksweep": _("the k sweep (section 2)"), "tradeoff": _("Too weak vs t
 
 
 def measured(pair, names) -> None:
-    st.header(_("2 · Measured on this machine"))
+    st.header(_("2 · The k sweep, measured"))
     settings = replace(state.settings(), max_new_tokens=MAX_NEW)
     chat = session.uses_chat(pair)
     texts, inputs = family.speed_prompts(chat)

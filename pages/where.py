@@ -82,7 +82,7 @@ def kind_points(res: WhereSet, clock: Clock = Clock.WALL) -> list[where.KindPoin
 def timing_notes(res: WhereSet, points: list, clock: Clock) -> None:
     """Repeats that disagree; on a busy machine, the CPU-time speedups and their wall-clock ones
     (or, for a result kept without CPU times, that it should be measured again)."""
-    warning = spread_warning(points)
+    warning = spread_warning(points, lambda p: p.kind)
     if warning:
         st.warning(warning)
     if clock == Clock.CPU:

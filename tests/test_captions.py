@@ -45,7 +45,7 @@ def test_temperature_caption_follows_the_data_both_ways():
 def test_spread_warning_only_when_repeats_disagree():
     assert spread_warning([row("d", 1, 0.5, 1.2, 1.15, 1.25)]) is None
     wide = spread_warning([row("d", 1, 0.5, 1.0, 0.6, 1.3)])
-    assert wide and "2.17×" in wide and "0.60–1.30×" in wide
+    assert wide and "at k = 4 the repeats" in wide and "2.17×" in wide and "0.60–1.30×" in wide
     assert spread_warning([row("d", 1, 0.5, 1.2, 1.15, 1.25, load=1.6)]) is None   # busy: CPU time
 
 

@@ -55,22 +55,51 @@ KERNEL_LINES = (N_("float32 (torch's plain linear)"), N_("bfloat16 weights"),
 VERBATIM = {"cpu", "group", "isa"}      # parts that are names or numbers
 
 
-def _pattern(template: str) -> re.Pattern:
-    parts = re.split(r"\{(\w+)\}", template)        # text, name, text, name, ..., text
-    return re.compile("".join(re.escape(p) if i % 2 == 0 else f"(?P<{p}>.+)" for i, p in enumerate(parts)))
+def _splits(parts: list[str], line: str):
+    """Every way `line` fills the template `parts` (text, name, text, name, ..., text): dicts of
+    name -> value, trying each place a value could end (a CPU name has brackets of its own)."""
+    if not line.startswith(parts[0]):
+        return
+    rest = line[len(parts[0]):]
+    if len(parts) == 1:
+        if rest == "":
+            yield {}
+        return
+    name, after = parts[1], parts[2]
+    ends = [len(rest)] if len(parts) == 3 and after == "" else \
+        [i for i in range(1, len(rest) + 1) if rest.startswith(after, i)]
+    for end in ends:
+        for found in _splits(parts[2:], rest[end:]):
+            yield {name: rest[:end], **found}
+
+
+def _worded(line: str) -> str | None:
+    """The line through the first template it fills with parts that are worded too (None: none)."""
+    for template in KERNEL_LINES:
+        for parts in _splits(re.split(r"\{(\w+)\}", template), line):
+            worded = {k: v if k in VERBATIM else _worded(v) for k, v in parts.items()}
+            if None not in worded.values():
+                return _(template).format(**worded)
+    return None
 
 
 def kernel_line(line: str) -> str:
     """The target's kernel line in the page's language; a line no template matches stays English."""
-    for template in KERNEL_LINES:
-        match = _pattern(template).fullmatch(line)
-        if match:
-            parts = match.groupdict()
-            return _(template).format(**{k: v if k in VERBATIM else kernel_line(v) for k, v in parts.items()})
-    return line
+    return _worded(line) or line
 
 
 def named_at(name: str, t: float, k: int) -> str:
     """A row's name with its T and k, in one pair of brackets: "a (b)" -> "a (b, T = 0, k = 2)"."""
     settings = f"T = {t:g}, k = {k}"
     return f"{name[:-1]}, {settings})" if name.endswith(")") else f"{name} ({settings})"
+
+
+def cpu_name(recorded: str) -> str:
+    """Another measurement's CPU as a page names it: where its record names this machine's CPU
+    only by its family ("AMD EPYC" on an "AMD EPYC (family 25, model 1)"), it says the model was
+    not recorded, so the learner does not read "not this machine" beside this machine's name."""
+    from specdec.models.kernels import cpu_model
+    here = cpu_model()
+    if recorded != here and here.startswith(recorded + " "):
+        return _("{cpu} (model not recorded: perhaps another one)").format(cpu=recorded)
+    return recorded

@@ -15,7 +15,7 @@ from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.wording import _
 from ui.lessons import store
-from ui.lessons.bench_words import bench_row
+from ui.lessons.bench_words import bench_row, drafter_name
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BENCH_FILE = ROOT / "build" / "bench.json"
@@ -75,18 +75,19 @@ def tradeoff_figure(target: str, settings: Settings, prompts: store.PromptSet, r
     return key_of
 
 
-def spread_warning(points) -> str | None:
-    """A warning when repeated speedups disagree (else None). A busy machine alone is not one:
-    its points carry CPU-time speedups (clock_note says so)."""
+def spread_warning(points, name=lambda p: f"k = {p.k}") -> str | None:
+    """A warning when repeated speedups disagree (else None), naming the point (`name`) whose
+    repeats disagree most. A busy machine alone is not one: its points carry CPU-time speedups
+    (clock_note says so)."""
     from specdec.bench.measure import WIDE_SPREAD
     wide = [p for p in points if p.speedup_min and p.speedup_max / p.speedup_min > WIDE_SPREAD]
     if not wide:
         return None
     worst = max(wide, key=lambda p: p.speedup_max / p.speedup_min)
-    return _("Timing is unreliable here: repeats disagree by up to {ratio:.2f}× ({lo:.2f}–{hi:.2f}×). "
-             "Acceptance and tokens per round do not depend on timing; re-measure the speedups with "
-             "more repeats.").format(ratio=worst.speedup_max / worst.speedup_min,
-                                    lo=worst.speedup_min, hi=worst.speedup_max)
+    return _("Timing is unreliable here: at {which} the repeats disagree by up to {ratio:.2f}× "
+             "({lo:.2f}–{hi:.2f}×). Acceptance and tokens per round do not depend on timing; re-measure "
+             "the speedups with more repeats.").format(which=name(worst), ratio=worst.speedup_max / worst.speedup_min,
+                                                       lo=worst.speedup_min, hi=worst.speedup_max)
 
 
 def clock_note(points) -> str | None:
@@ -115,11 +116,11 @@ def tradeoff_caption(points) -> str:
     rising = all(b >= a - 0.01 for a, b in zip(acc, acc[1:]))
     trend = (_("acceptance rises with draft size") if rising and acc[-1] > acc[0] + 0.01 else
              _("acceptance does not simply rise with draft size here ({values})").format(
-                 values=", ".join(f"{p.draft} {p.acceptance_rate:.2f}" for p in models)))
+                 values=", ".join(f"{drafter_name(p.draft)} {p.acceptance_rate:.2f}" for p in models)))
     best = max(points, key=lambda p: p.speedup)
     verdict = (_("the fastest is {draft} at {speedup:.2f}×") if best.speedup > 1 else
                _("none beats the target alone (best: {draft} at {speedup:.2f}×)")).format(
-        draft=best.draft, speedup=best.speedup)
+        draft=drafter_name(best.draft), speedup=best.speedup)
     return _("Measured: {trend}; {verdict}. A draft pays when it is accepted often *and* cheap "
              "(c).").format(trend=trend, verdict=verdict)
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from specdec.bench.payoff import Payoff
 from specdec.records.provenance import Clock
 from specdec.wording import N_, _
+from ui.lessons.bench_words import cpu_name
 
 SOURCES = {"ksweep": N_("When it is fast (its k sweep)"), "tradeoff": N_("When it is fast (every draft)"),
            "drafters": N_("Drafters compared")}
@@ -40,7 +41,7 @@ def why(p: Payoff) -> str:
     if p.tokens is None:
         return steps + _(", against 1 step a token for the target alone.")
     where = "" if p.tokens_from == "here" else " " + _("(measured on {cpu}: acceptance travels)").format(
-        cpu=p.tokens_from)
+        cpu=cpu_name(p.tokens_from))
     return steps + _(", for the {tokens:.2f} tokens a round keeps{where}: {per:.2f} steps a token against 1 "
                      "for the target alone.").format(tokens=p.tokens, where=where, per=p.round_steps / p.tokens)
 
@@ -54,5 +55,5 @@ def source(p: Payoff) -> str:
     text = _("Measure it on When it is fast (section 2, the k sweep) or Drafters compared.")
     if p.elsewhere:
         text += " " + _("On {cpu}, for comparison: {speedup} (another machine's prices).").format(
-            cpu=p.elsewhere[1], speedup=_x(p.elsewhere[0]))
+            cpu=cpu_name(p.elsewhere[1]), speedup=_x(p.elsewhere[0]))
     return text
