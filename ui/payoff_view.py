@@ -25,7 +25,7 @@ def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | No
     key, f = found[0], found[1].figure
     over = (f.prefill_steps, f.round_overhead, f.base_prefill_steps, f.base_overhead)
     spec, base = (Overheads(over[0], over[1]), Overheads(over[2], over[3])) if None not in over else (None, None)
-    return payoff.Measured(f.speedup, f.speedup_min or f.speedup, f.speedup_max or f.speedup, f.repeats or 1,
+    return payoff.Measured(f.speedup, f.speedup_min or f.speedup, f.speedup_max or f.speedup, f.repeats,
                            f.clock, f.mean_acceptance_length, found[1].source, key.prompts.size, spec, base), f.alpha
 
 

@@ -41,6 +41,7 @@ class DrafterPoint:
     clock: Clock = Clock.WALL
     speedup_wall: float | None = None
     load: float
+    repeats: int | None = None              # interleaved repeats behind the speedup (None: an older record)
 
 
 @dataclass(frozen=True)
@@ -96,6 +97,7 @@ def _points(label: str, spec: list[dict[str, Pooled]], base: list[dict[str, Pool
         out.append(DrafterPoint(drafter=label, kind=kind, acceptance_rate=m.acceptance_rate,
                                 mean_acceptance_length=m.mean_acceptance_length, c=c,
                                 speedup=statistics.median(ups), speedup_min=min(ups), speedup_max=max(ups),
+                                repeats=len(ups),
                                 clock=clock, speedup_wall=statistics.median(_ups(spec, base, kind, Clock.WALL)),
                                 load=load))
     return out

@@ -24,7 +24,7 @@ class Measured:
     speedup: float               # median over repeats, on `clock`
     low: float                   # the repeats' range
     high: float
-    repeats: int
+    repeats: int | None          # None: a record that did not keep its count
     clock: Clock
     tokens: float | None         # tokens a round (mean acceptance length)
     source: str                  # the section that measured it ("ksweep", "tradeoff", "drafters", ...)

@@ -25,9 +25,10 @@ def headline(p: Payoff, cpu: str) -> str:
                  "its prices: **{predicted}**.").format(cpu=cpu, predicted=_x(p.predicted))
     clock = _("wall-clock") if m.clock == Clock.WALL else _("CPU time: the machine was busy")
     return _("**Does it pay here?** {answer}: on this machine ({cpu}) **{speedup}** the target alone "
-             "({low}–{high}, {n} repeats, {clock}); the whole run predicted from its prices: {predicted}.").format(
+             "({low}–{high}, {runs}{clock}); the whole run predicted from its prices: {predicted}.").format(
         answer=_("Yes") if m.speedup > 1 else _("No"), cpu=cpu, speedup=_x(m.speedup), low=f"{m.low:.2f}",
-        high=_x(m.high), n=m.repeats, clock=clock, predicted=_x(p.predicted))
+        high=_x(m.high), runs=_("{n} repeats, ").format(n=m.repeats) if m.repeats else "", clock=clock,
+        predicted=_x(p.predicted))
 
 
 def why(p: Payoff) -> str:
