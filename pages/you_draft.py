@@ -37,7 +37,9 @@ def verdict_table(rnd, label) -> pd.DataFrame:
 def your_round(result, label) -> None:
     rnd = result.round
     st.html(strip.strip_html([], [rnd], None))
-    st.dataframe(verdict_table(rnd, label), hide_index=True, placeholder="—", key="yd_table")
+    table = verdict_table(rnd, label)
+    st.dataframe(table, hide_index=True, placeholder="—", key="yd_table",
+                 height=min(36 * (len(table) + 1) + 3, 800))          # every guessed token in view
     kept, total = rnd.n_accepted, rnd.drafted
     if kept == total:
         st.write(_("The target kept all **{total}** of your tokens and added `{bonus}` as a bonus.")

@@ -117,8 +117,9 @@ def show_round(cr: CrossRound) -> None:
     context_line(cr)
     if cr.drafted:
         st.dataframe(drafted_table(cr), hide_index=True, placeholder="—", key="cv_table")
-        st.caption(_("Target token: the one with the same bytes. 1st choice: the draft's favourite over its whole "
-                     "vocabulary. Shared mass: its probability (T = 1) on tokens both vocabularies hold."))
+        st.caption(_("Draft token: as the draft's vocabulary spells it (Ġ or ▁ is a space, Ċ a newline, <0x..> one "
+                     "byte). Target token: the one with the same bytes. 1st choice: the draft's favourite over its "
+                     "whole vocabulary. Shared mass: its probability (T = 1) on tokens both vocabularies hold."))
         split_line(cr)
     else:
         st.markdown(_("The draft proposed nothing this round (its window is full, or the run is at its end)."))
