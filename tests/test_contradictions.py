@@ -34,6 +34,9 @@ def test_the_tour_counts_the_requests_whose_text_matched():
     assert "3 of 4 requests wrote token for token the text they wrote alone" in text
     assert "near-tie" in text and "the same both ways: no" not in text
     assert "near-tie" not in server.together_words(replace(r, identical=True, same=4))
+    assert "Together was 2.00× faster" in text
+    slower = server.together_words(replace(r, batch_s=2.3, alone_s=1.9))      # the reviewer's tour, 2 requests
+    assert "not faster here (1.21× the time)" in slower and "faster:" not in slower
 
 
 def test_you_are_the_drafter_words_the_careful_step_from_beyond_tokens_numbers(tiny_dirs):

@@ -53,6 +53,12 @@ def together_words(r: Together) -> str:
              "({slow:.1f} tokens/s). {same} of {n} requests wrote token for token the text they wrote alone.").format(
         n=r.requests, tokens=r.tokens, batch=r.batch_s, fast=r.tokens / r.batch_s,
         alone=r.alone_s, slow=r.tokens / r.alone_s, same=r.same)
+    text += " " + (_("Together was {ratio:.2f}× faster: each pass read the weights once for every request.")
+                   .format(ratio=r.alone_s / r.batch_s) if r.batch_s < r.alone_s else
+                   _("Together was not faster here ({ratio:.2f}× the time): on this CPU a pass costs more with every "
+                     "row it holds (its arithmetic, not its reading of the weights, sets the price), so sharing "
+                     "the weights saved little and the batch paid its own bookkeeping.").format(
+                       ratio=r.batch_s / r.alone_s))
     if r.same < r.requests:
         text += " " + _("The others parted at a near-tie: a batched pass can round the last bits of p differently "
                         "from a lone one, and a draw that close to the line then falls the other way. Each text "
