@@ -30,12 +30,12 @@ def batch_figure(rows, y: str, title: str, y_title: str) -> go.Figure:
 def pass_price_figure(rows) -> go.Figure:
     """The target pass's price against the tokens it fed (batch × pending + drafts)."""
     fig = go.Figure()
-    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS.target, _("autoregressive")),
-                              (Mode.SPECULATIVE, COLORS.draft, _("speculative"))):
-        mine = [r for r in rows if r.mode == mode]
+    for mode, color, name, place in ((Mode.AUTOREGRESSIVE, COLORS.target, _("autoregressive"), "bottom right"),
+                                     (Mode.SPECULATIVE, COLORS.draft, _("speculative"), "top left")):
+        mine = [r for r in rows if r.mode == mode]          # labels on either side: the lines cross
         fig.add_trace(go.Scatter(x=[r.pass_rows for r in mine], y=[r.pass_ms for r in mine],
                                  text=[f"B = {r.batch}" for r in mine], mode="lines+markers+text",
-                                 textposition="top center", name=name, marker_color=color,
+                                 textposition=place, name=name, marker_color=color,
                                  hovertemplate=_("%{text}: %{x:.0f} tokens in one pass, %{y:.0f} ms")
                                  + "<extra></extra>"))
     ticks = [t for t in (1, 2, 4, 8, 16, 32, 64, 128, 256) if t <= 2 * max(r.pass_rows for r in rows)]
