@@ -12,6 +12,7 @@ from specdec.drafters.registry import DRAFTERS
 from specdec.models.kernels import cpu_model
 from specdec.trace.theory import Overheads
 from ui import state, typical
+from ui.i18n import _
 from ui.lessons import payoff_words, store
 
 
@@ -51,4 +52,5 @@ def render(pair, settings) -> payoff.Payoff | None:
         st.markdown(payoff_words.headline(p, cpu_model()))
         st.caption(payoff_words.why(p))
         st.caption(payoff_words.source(p))
+        st.caption(_(payoff_words.SCOPE))
     return p

@@ -58,3 +58,8 @@ def source(p: Payoff) -> str:
         text += " " + _("On {cpu}, for comparison: {speedup} (another machine's prices).").format(
             cpu=cpu_name(p.elsewhere[1]), speedup=_x(p.elsewhere[0]))
     return text
+
+
+# why the sections below may show other α̂, c and speedups than this box (shown through _())
+SCOPE = N_("Other sections measure other settings (their own k, T, prompts, or another machine), so their α̂, c "
+           "and speedups differ; this box answers for these settings on this machine.")
