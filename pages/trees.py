@@ -177,15 +177,15 @@ def pass_price(pair) -> None:
     st.header(_("What a wide pass costs here"))
     key = store.measurement("pass_price", st.session_state.active_pair, ran=state.ran(), what="pass prices")
     prices = measured("pass_price", key,
-                      lambda pr: trees.pass_prices(pair.target, pair.vocab_size),
+                      lambda pr: trees.pass_prices(pair),
                       button=_("Time target passes of 1 to 32 tokens"),
                       intro=_("A tree pays off when reading many tokens in one pass costs about "
                               "as much as reading one — true on accelerators for small batches, "
                               "less so on a CPU. Time it on this machine."), on_disk=False)
     if not prices:
         return
-    sizes = sorted(prices)
-    fig = go.Figure([go.Bar(x=[str(n) for n in sizes], y=[prices[n] for n in sizes],
+    sizes = sorted(prices.widths)
+    fig = go.Figure([go.Bar(x=[str(n) for n in sizes], y=[prices.price(n) for n in sizes],
                             name=_("this machine"), marker_color="#475569"),
                      go.Scatter(x=[str(n) for n in sizes], y=[1.0] * len(sizes), mode="lines",
                                 name=_("a pass costing one step"), line=dict(dash="dash"))])
@@ -195,7 +195,7 @@ def pass_price(pair) -> None:
     widest = sizes[-1]
     st.write(_("On this machine a {n}-token pass costs **{v:.2f}** one-token steps (v). A tree of N "
                "nodes buys its extra tokens per pass at v(N + 1); where v stays near 1 the tree's "
-               "gain in tokens per pass becomes a gain in time.").format(n=widest, v=prices[widest]))
+               "gain in tokens per pass becomes a gain in time.").format(n=widest, v=prices.price(widest)))
 
 
 pair = sidebar.active_pair()

@@ -10,9 +10,12 @@ from typing import Callable
 import torch
 
 from specdec.bench.measure import step_ms
+from specdec.bench.pass_prices import PassPrices
 from specdec.drafters.registry import chain_for
 from specdec.engine.decoder import generate
 from specdec.engine.prompt import Prompt
+from specdec.models.kernels import cpu_model
+from specdec.records.provenance import here
 from specdec.rules.tree import TreeRule, verify_deterministic_children, verify_sampled_children, wrong_match_rule
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
@@ -80,11 +83,14 @@ def compare(pair, prompts: list[Prompt], base: Settings, budget: int, width: int
     return out
 
 
-def pass_prices(model, vocab: int, sizes=(1, 4, 8, 16, 32), reps: int = 15) -> dict[int, float]:
+def pass_prices(pair, sizes=(1, 4, 8, 16, 32), reps: int = 15) -> PassPrices:
     """v(n): median ms of an n-token target pass / median ms of a one-token step, timed the
-    same way on this machine (so v(1) = 1)."""
-    ms = {n: step_ms(model, vocab, tokens=n, reps=reps) for n in sorted(set(sizes) | {1})}
-    return {n: ms[n] / ms[1] for n in sizes}
+    same way on this machine (so v(1) = 1), as the record the GPU measurement ships."""
+    started = time.perf_counter()
+    ms = {n: step_ms(pair.passes, pair.vocab_size, tokens=n, reps=reps) for n in sorted(set(sizes) | {1})}
+    dtype = str(next(pair.target.parameters()).dtype).removeprefix("torch.")
+    return PassPrices(pair.target_name, cpu_model(), dtype, ms[1], tuple(sizes), tuple(ms[n] / ms[1] for n in sizes),
+                      {}, here(pair, None, started))
 
 
 RULES = {   # shown through _()
