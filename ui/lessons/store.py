@@ -236,15 +236,18 @@ def agree_with(points, key_of: Callable[[object], Key | None], others,
 def elsewhere(k: Key, source: str) -> list[tuple[Key, Filed]]:
     """Figures of the same setting that another section measured on other prompts (key,
     entry), newest first."""
-    found = []
+    found = [(other, entry) for other, entry in _filed()
+             if other.same_setting(k) and other.prompts != k.prompts and entry.source != source]
+    return sorted(found, key=lambda e: (-e[1].at, -e[0].prompts.size))   # a whole set first
+
+
+def _filed():
+    """(Key, Filed) of every figure this machine filed whose key still reads as a Key."""
     for key_dict, entry in result_cache.kept(KIND, Filed):
         try:
-            other = Key(**{**key_dict, "prompts": PromptSet(**key_dict["prompts"])})
+            yield Key(**{**key_dict, "prompts": PromptSet(**key_dict["prompts"])}), entry
         except TypeError:
             continue
-        if other.same_setting(k) and other.prompts != k.prompts and entry.source != source:
-            found.append((other, entry))
-    return sorted(found, key=lambda e: (-e[1].at, -e[0].prompts.size))   # a whole set first
 
 
 def whole_set(p: PromptSet) -> bool:
@@ -258,14 +261,8 @@ def newest(target: str, drafts: tuple, settings, ran: Ran = DEFAULT_RAN) -> tupl
     threads, precision; the draft one of `drafts`) on a whole prompt set, any clock: what "does it
     pay here?" states (ui/payoff_view.py) — one figure on every page that asks."""
     want = key(target, None, settings, settings.k, PromptSet("", 0, False, 0, ""), Clock.WALL, ran)
-    found = []
-    for key_dict, entry in result_cache.kept(KIND, Filed):
-        try:
-            other = Key(**{**key_dict, "prompts": PromptSet(**key_dict["prompts"])})
-        except TypeError:
-            continue
-        if other.draft in drafts and replace(other, draft=None).same_setting(want) and whole_set(other.prompts):
-            found.append((other, entry))
+    found = [(other, entry) for other, entry in _filed()
+             if other.draft in drafts and replace(other, draft=None).same_setting(want) and whole_set(other.prompts)]
     return max(found, key=lambda e: e[1].at, default=None)
 
 
