@@ -7,7 +7,7 @@ import re
 import pytest
 import torch
 from streamlit.testing.v1 import AppTest
-from test_cross_vocab import LINK, D, T, d_ids, mirrored, t_ids
+from test_cross_vocab import LINK, D, T, cross, d_ids, mirrored, t_ids  # noqa: F401 (cross: a fixture)
 
 import specdec
 from specdec.models.backend import BACKEND_AUTO
@@ -16,7 +16,6 @@ from ui.catalog import CHOICES, CUSTOM
 from ui.lessons.cross_vocab import Stepper, cross_round
 
 from apptest import APP
-from tiny import tiny_llama
 
 PAGE = "pages/cross_vocab.py"
 # the tokens both tiny vocabularies hold with the same bytes, read off tiny_vocabs.py's two lists
@@ -38,9 +37,8 @@ class Favour(torch.nn.Module):
 
 
 @pytest.fixture(scope="module")
-def plain_pair():
-    target = tiny_llama(len(T), 2, seed=1)
-    return specdec.make_pair(target, mirrored(target), T, "tiny-bytes", "tiny-pieces", draft_tokenizer=D)
+def plain_pair(cross):  # noqa: F811 (the fixture imported above)
+    return cross           # test_cross_vocab.py's pair: the target's weights read through the draft's vocabulary
 
 
 @pytest.fixture(scope="module")
@@ -166,15 +164,15 @@ def test_a_pair_without_a_draft_model_switches_the_drafter_and_says_so(monkeypat
         loaders._load.clear("gemma3/target", None, PRECISION_AUTO, BACKEND_AUTO)     # only the stand-in
 
 
-def test_a_draft_of_another_tokenizer_switches_to_the_bridging_drafter_and_says_so(monkeypatch):
+def test_a_draft_of_another_tokenizer_switches_to_the_bridging_drafter_and_says_so(monkeypatch, plain_pair):
     """Gemma 3 270M <- SmolLM2-135M (a listed pair across vocabularies) with the default drafter
     ("model", which cannot verify another tokenizer's tokens): the sidebar switches to the
     cross-vocabulary drafter and says so; a round runs (a tiny pair across vocabularies stands in)."""
     from ui import loaders
-    target = tiny_llama(len(T), 2, seed=1)
-    cross = specdec.make_pair(target, mirrored(target), T, "gemma3/target", "smollm2/target", draft_tokenizer=D)
+    named = specdec.make_pair(plain_pair.target, plain_pair.draft, T, "gemma3/target", "smollm2/target",
+                              draft_tokenizer=D)
     real = specdec.load_pair
-    monkeypatch.setattr(specdec, "load_pair", lambda t, d, **kw: cross if (t, d) == ("gemma3/target", "smollm2/target")
+    monkeypatch.setattr(specdec, "load_pair", lambda t, d, **kw: named if (t, d) == ("gemma3/target", "smollm2/target")
                         else real(t, d, **kw))
     choice = next(c for c in CHOICES if c.target == "gemma3/target" and c.draft == "smollm2/target")
     assert choice.across and not next(c for c in CHOICES if c.draft == "smollm2/draft").across
