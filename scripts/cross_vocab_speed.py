@@ -25,7 +25,8 @@ import specdec  # noqa: E402
 from specdec.bench.measure import interleaved, speedups  # noqa: E402
 from specdec.chat import user_turn  # noqa: E402
 from specdec.models.kernels import cpu_model  # noqa: E402
-from specdec.models.load import load_model, load_tokenizer, make_pair  # noqa: E402
+from specdec.models.load import load_model, load_tokenizer  # noqa: E402
+from specdec.models.pair import make_pair  # noqa: E402
 from specdec.prompts import load_prompts, round_robin  # noqa: E402
 from specdec.records.provenance import Clock  # noqa: E402
 

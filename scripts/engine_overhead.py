@@ -24,7 +24,7 @@ from specdec.bench.clock import stopwatch
 from specdec.engine.decoder import autoregressive
 from specdec.engine.prompt import encode_prompt
 from specdec.models.kernels import cpu_model
-from specdec.models.load import load_pair
+from specdec.models.pair import load_pair
 from specdec.prompts import as_input, load_prompts, round_robin
 from specdec.settings import Settings
 

@@ -25,7 +25,8 @@ sys.path.insert(0, str(ROOT))
 from specdec.bench.pass_prices import PassPrices  # noqa: E402
 from specdec.files import atomic  # noqa: E402
 from specdec.models.backend import TorchBackend  # noqa: E402
-from specdec.models.load import load_model, load_pair  # noqa: E402
+from specdec.models.load import load_model  # noqa: E402
+from specdec.models.pair import load_pair  # noqa: E402
 from specdec.records import codec  # noqa: E402
 from specdec.records.provenance import here  # noqa: E402
 

@@ -19,7 +19,7 @@ from specdec.drafters.tree import RULES as _TREE_RULES
 from specdec.engine.batch import generate_batch
 from specdec.engine.decoder import Decoder, autoregressive, generate, rounds
 from specdec.errors import InputError, LoadError
-from specdec.models.load import Pair, load_pair, make_pair
+from specdec.models.pair import Pair, load_pair, make_pair
 from specdec.rules.sampling import Sampling
 from specdec.settings import Settings
 from specdec.trace import schema as _trace_schema

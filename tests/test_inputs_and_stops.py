@@ -3,7 +3,7 @@ import pytest
 
 import specdec
 from specdec.errors import LoadError
-from specdec.models.load import load_pair, vocab_difference
+from specdec.models.pair import load_pair, vocab_difference
 
 from tiny import char_tokenizer, tiny_llama
 

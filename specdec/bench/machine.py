@@ -27,7 +27,7 @@ from specdec.files import jsonstore
 from specdec.models import kernels, precision
 from specdec.models.backend import Backend
 from specdec.models.kernels import bandwidth_gbs, cpu_model
-from specdec.models.load import beside
+from specdec.models.pair import beside
 from specdec.models.prices import Prices
 from specdec.trace.theory import speedup_with_verify
 

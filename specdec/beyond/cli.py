@@ -85,7 +85,7 @@ def progress(what: str):
 
 
 def measure(args) -> Result:
-    from specdec.models.load import load_pair
+    from specdec.models.pair import load_pair
     pair = load_pair(args.target, None)
     passages = corpus.build(args.modules, topics=False) if args.modules else corpus.load()
     st = stages.build(passages) if args.no_dense else run.open_stages(passages)

@@ -20,8 +20,9 @@ from specdec.engine.decoder import generate
 from specdec.errors import InputError
 from specdec.files import atomic
 from specdec.models.backend import BACKEND_AUTO, BACKENDS
-from specdec.models.load import PRECISION_CHOICES, load_pair
+from specdec.models.load import PRECISION_CHOICES
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, TARGETS
+from specdec.models.pair import load_pair
 from specdec.models.precision import PRECISION_AUTO
 from specdec.settings import LENGTHS, THREADS, Mode, Settings, options
 

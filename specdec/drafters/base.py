@@ -23,7 +23,7 @@ from specdec.rules.tree import TreeRule
 
 if TYPE_CHECKING:
     from specdec.drafters.policies import Constant as Policy
-    from specdec.models.load import Pair
+    from specdec.models.pair import Pair
     from specdec.settings import Settings
 
 

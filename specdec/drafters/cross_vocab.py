@@ -29,14 +29,14 @@ import torch
 from specdec.drafters.base import ChainDrafter, DrafterKind, Proposal, draft_chain, register
 from specdec.errors import InputError
 from specdec.models.backend import TorchBackend
-from specdec.models.load import context_window
+from specdec.models.pair import context_window
 from specdec.models.runtime import crop_cache, forward, new_cache
 from specdec.models.vocab_bridge import Bridge, bridge
 from specdec.rules.sampling import Sampling
 from specdec.wording import N_
 
 if TYPE_CHECKING:
-    from specdec.models.load import Pair
+    from specdec.models.pair import Pair
     from specdec.settings import Settings
 
 

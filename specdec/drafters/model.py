@@ -14,7 +14,7 @@ from specdec.rules.sampling import Sampling
 from specdec.wording import N_
 
 if TYPE_CHECKING:
-    from specdec.models.load import Pair
+    from specdec.models.pair import Pair
     from specdec.settings import Settings
 
 

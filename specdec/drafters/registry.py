@@ -24,12 +24,12 @@ from typing import TYPE_CHECKING
 
 from specdec.drafters.base import DRAFTERS, Drafter, DrafterKind, NoDrafter, Shape
 from specdec.errors import InputError
-from specdec.models.load import vocab_difference
+from specdec.models.pair import vocab_difference
 from specdec.settings import Mode
 from specdec.wording import N_
 
 if TYPE_CHECKING:
-    from specdec.models.load import Pair
+    from specdec.models.pair import Pair
     from specdec.settings import Settings
 
 for _module in pkgutil.iter_modules([str(Path(__file__).parent)]):

@@ -29,7 +29,7 @@ from specdec.engine.outcome import Verified
 from specdec.engine.prompt import Prompt
 from specdec.errors import InputError
 from specdec.models.batch_cache import BatchCache
-from specdec.models.load import Pair
+from specdec.models.pair import Pair
 from specdec.models.runtime import final_hidden_states
 from specdec.rules.sampling import probs_from_logits
 from specdec.settings import Settings

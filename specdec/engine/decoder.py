@@ -26,7 +26,7 @@ from specdec.engine import chain, checks, tree
 from specdec.engine.outcome import Outcome
 from specdec.engine.prompt import Prompt, encode_prompt, stop_ids
 from specdec.errors import InputError
-from specdec.models.load import Pair
+from specdec.models.pair import Pair
 from specdec.models.runtime import keep_rows
 from specdec.settings import Mode, Settings
 from specdec.trace import record

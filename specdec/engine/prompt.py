@@ -5,7 +5,7 @@ from typing import Any, Sequence, Union
 
 from specdec.chat import Message, as_messages, check_text, render
 from specdec.errors import InputError
-from specdec.models.load import Pair
+from specdec.models.pair import Pair
 from specdec.wording import N_
 
 Prompt = Union[str, Sequence[Any]]     # raw text, or a chat: [{"role", "content"}, ...]

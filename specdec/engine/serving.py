@@ -28,7 +28,7 @@ from specdec.engine.batch import Batch
 from specdec.engine.decoder import Decoder, check_pair, checked
 from specdec.engine.prompt import Prompt
 from specdec.errors import InputError
-from specdec.models.load import Pair
+from specdec.models.pair import Pair
 from specdec.models.runtime import new_cache
 from specdec.settings import Settings
 from specdec.trace.run import Run

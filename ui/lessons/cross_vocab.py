@@ -22,7 +22,7 @@ import torch
 
 from specdec.drafters.cross_vocab import common_prefix
 from specdec.engine.decoder import Decoder
-from specdec.models.load import context_window
+from specdec.models.pair import context_window
 from specdec.models.vocab_bridge import Bridge
 from specdec.trace.rounds import Round
 

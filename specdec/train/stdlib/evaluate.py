@@ -11,7 +11,8 @@ import torch
 
 import specdec
 from specdec.bench.measure import step_ms
-from specdec.models.load import load_model, load_tokenizer, make_pair
+from specdec.models.load import load_model, load_tokenizer
+from specdec.models.pair import make_pair
 from specdec.models.runtime import forward, new_cache
 from specdec.train.stdlib.loop import held_out_loss
 
