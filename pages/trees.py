@@ -208,4 +208,4 @@ else:
     pass_price(pair)
     lab = family.lab_pair(pair, say=False)
     if lab is not None:
-        tree_rules_check(lab, settings, note=lab is not pair)
+        tree_rules_check(lab, settings, instead_of=None if lab is pair else pair)

@@ -26,12 +26,13 @@ def exactness_rows(pair, ids, sampling, width: int, n: int, progress) -> tuple[l
     return rows, trees.noise_floor(p, n)
 
 
-def tree_rules_check(pair, settings, note: bool = False) -> None:
+def tree_rules_check(pair, settings, instead_of=None) -> None:
     """The three node rules on the pair's real first-position p and q (both lesson pages; the
-    pair has a plain draft model: family.lab_pair chooses it; `note`: say which, under the header)."""
+    pair has a plain draft model: family.lab_pair chooses it; `instead_of`: the sidebar's pair
+    it stands in for, said under the header)."""
     st.header(_("Still exact with a tree of drafts?"))
-    if note:
-        family.lab_note()
+    if instead_of is not None:
+        family.lab_note(instead_of)
     n = st.select_slider(_("Trials per rule"), [1000, 3000, 10000], value=3000, key="tree_trials")
     sampling = replace(settings, temperature=max(settings.temperature, 0.5)).sampling
     text = st.session_state.prompt

@@ -55,7 +55,7 @@ def plain(pair) -> bool:
 
 def lab_pair(pair, say: bool = True):
     """The active pair when it has a plain draft model; otherwise the fast pair, said so (`say`:
-    a one-line expander; the caller says it with `lab_note` where it prefers)."""
+    one visible line; the caller says it with `lab_note` where it prefers)."""
     if plain(pair):
         return pair
     try:
@@ -65,18 +65,17 @@ def lab_pair(pair, say: bool = True):
                 .format(why=loaders.describe(err)))
         return None
     if say:
-        lab_note()
+        lab_note(pair)
     return fast
 
 
-def lab_note() -> None:
-    """Which pair the exactness checks run on, the reason behind an expander."""
-    with st.expander(_("These checks run on the fast pair ({target} ← {draft})").format(
-            target=FAST_TARGET, draft=FAST_DRAFT)):
-        st.caption(_("The checks below repeat a round thousands of times, so they run on the fast pair "
-                     "({target} ← {draft}): the pair in the sidebar has no draft model of its own, or "
-                     "its draft reads the target's features, while these checks compute q from the draft "
-                     "alone.").format(target=FAST_TARGET, draft=FAST_DRAFT))
+def lab_note(active) -> None:
+    """One visible line: these checks run on the fast pair instead of `active` (the sidebar's), and why."""
+    why = (_("its draft reads the target's features, and these checks need q from the draft alone")
+           if active is not None and active.draft is not None else _("it has no draft model of its own"))
+    st.info(_("These checks run on the fast pair ({target} ← {draft}), not the sidebar's pair: {why}. Each "
+              "repeats a round thousands of times, which takes seconds on the fast pair.").format(
+        target=FAST_TARGET, draft=FAST_DRAFT, why=why), icon=":material/swap_horiz:")
 
 
 # Early-exit drafts measured beside a family's own drafts where the family ships no draft that is

@@ -49,8 +49,7 @@ def render(pair, settings) -> payoff.Payoff | None:
         return None
     p = answer(pair, settings)
     with st.container(border=True, key="payoff_box"):
-        st.markdown(payoff_words.headline(p, cpu_model()))
+        st.markdown(payoff_words.headline(p, cpu_model()), help=_(payoff_words.SCOPE))
         st.caption(payoff_words.why(p))
         st.caption(payoff_words.source(p))
-        st.caption(_(payoff_words.SCOPE))
     return p

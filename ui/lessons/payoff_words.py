@@ -32,19 +32,19 @@ def headline(p: Payoff, cpu: str) -> str:
 
 
 def why(p: Payoff) -> str:
-    """One sentence of why, from this machine's profile: c, v(k + 1) and the tokens a round keeps."""
+    """One short line of why, from this machine's profile: what a round costs (k·c + v(k + 1)), what
+    it keeps, and the two over each other against the target alone's 1 step a token."""
     if p.round_steps is None:
         return _("Why: this machine's prices for this drafter (c and v) are not measured yet; `make run` measures "
                  "them at start, or When it is fast, section 5.")
-    steps = _("Why: a round drafts k = {k} at c = {c:.3f} target steps a draft and checks them in one pass "
-              "of v({m}) = {v:.2f} steps, {total:.2f} steps in all").format(
-        k=p.k, c=p.c, m=p.k + 1, v=p.v, total=p.round_steps)
+    cost = _("Why: a round costs k·c + v(k + 1) = {k} × {c:.3f} + {v:.2f} = **{total:.2f} steps**").format(
+        k=p.k, c=p.c, v=p.v, total=p.round_steps)
     if p.tokens is None:
-        return steps + _(", against 1 step a token for the target alone.")
-    where = "" if p.tokens_from == "here" else " " + _("(measured on {cpu}: acceptance travels)").format(
-        cpu=cpu_name(p.tokens_from))
-    return steps + _(", for the {tokens:.2f} tokens a round keeps{where}: {per:.2f} steps a token against 1 "
-                     "for the target alone.").format(tokens=p.tokens, where=where, per=p.round_steps / p.tokens)
+        return cost + _(", against 1 step a token for the target alone.")
+    where = "" if p.tokens_from == "here" else " " + _("(tokens a round measured on {cpu}: they travel, prices "
+                                                       "do not)").format(cpu=cpu_name(p.tokens_from))
+    return cost + _(" and keeps **{tokens:.2f} tokens**{where}: {per:.2f} steps a token, the target alone 1.").format(
+        tokens=p.tokens, where=where, per=p.round_steps / p.tokens)
 
 
 def source(p: Payoff) -> str:
