@@ -14,6 +14,7 @@ from ui import (
     family,
     fast_bench_view,
     fast_regime_view,
+    fast_repriced_view,
     fast_shipped_view,
     jobs,
     loaders,
@@ -30,7 +31,7 @@ from ui.figures import fast as lp
 from ui.i18n import _
 from ui.lessons import fast, store
 from ui.lessons.acceptance_words import disagreement
-from ui.lessons.bench_words import drafter_name
+from ui.lessons.bench_words import cpu_name, drafter_name
 from ui.lessons.fast_draft_size import roles_caption
 from ui.measured import local, shipped_only
 from ui.measured import measured as measured_result
@@ -139,12 +140,15 @@ def measured(pair, names) -> None:
     fast_shipped_view.ksweep(key, Sweep, settings)
     if not sweep:
         return
-    points = list(sweep.points)
-    if local("ksweep", key, Sweep):
+    points, mine = list(sweep.points), local("ksweep", key, Sweep)
+    if mine:
         points, taken = store.agree(points, key_of, "ksweep")
         taken_caption(taken, "k")
-    ksweep_lines(points)
-    chart(lp.theory_figure(round(mean_alpha(points), 2), 4, points[0].c, points, k_max=8), "fast-measured")
+    ksweep_lines(points, None if mine else sweep.provenance.cpu)
+    here = [] if mine else fast_repriced_view.k_sweep(points, pair, settings.drafter)
+    chart(lp.theory_figure(round(mean_alpha(points), 2), 4, points[0].c, points, k_max=8,
+                           measured_on=None if mine else cpu_name(sweep.provenance.cpu or "?"), here=here),
+          "fast-measured")
     with st.expander(_("How it was measured: tokens a round, pass prices, and every number")):
         ksweep_method(points)
 
@@ -180,10 +184,11 @@ def mean_alpha(points) -> float:
     return sum(p.alpha for p in points) / len(points)
 
 
-def ksweep_lines(points) -> None:
-    """The sweep's headline numbers and its timing warnings."""
+def ksweep_lines(points, shipped_from: str | None = None) -> None:
+    """The sweep's headline numbers and its timing warnings (`shipped_from`: the CPU of a shipped sweep)."""
     best = max(points, key=lambda p: p.speedup)
-    st.write(_("Measured: α̂ = **{alpha:.2f}** (mean β), c = **{c:.3f}** (draft step / target "
+    where = _("Measured") if shipped_from is None else _("Measured on {cpu}").format(cpu=cpu_name(shipped_from))
+    st.write(where + ": " + _("α̂ = **{alpha:.2f}** (mean β), c = **{c:.3f}** (draft step / target "
                "one-token step), best measured speedup **{best:.2f}×** at k = {k} (median of "
                "{repeats} interleaved repeats").format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup,
                                                        k=best.k, repeats=best.repeats)
@@ -226,13 +231,15 @@ def tradeoff(pair, names) -> None:
     fast_shipped_view.tradeoff(key, Sweep, settings)
     if not sweep:
         return
-    points = sorted(sweep.points, key=lambda p: p.params)
-    if local("tradeoff", key, Sweep):
+    points, mine = sorted(sweep.points, key=lambda p: p.params), local("tradeoff", key, Sweep)
+    if mine:
         points, taken = store.agree(points, key_of, "tradeoff")
         taken_caption(taken, "draft")
     else:
         points = shipped_agree(points, key_of, names, settings, chat, key)
-    st.markdown(fast.tradeoff_caption(points))
+    st.markdown(fast.tradeoff_caption(points, None if mine else sweep.provenance.cpu))
+    if not mine:
+        fast_repriced_view.drafts(points, pair)
     busy = any(p.clock == Clock.CPU for p in points)
     c1, c2 = st.columns(2)
     with c1:

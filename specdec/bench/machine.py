@@ -161,11 +161,17 @@ def prices(profile: Profile | None, pair, drafter: str) -> Prices | None:
     pair's draft model, or 0 for a drafter that runs none (n-gram, suffix lookups); None without a
     profile or without a measured c for the model the drafter runs (early exit, a draft not
     profiled)."""
+    c = draft_c(profile, drafter, pair.draft_name)
+    return None if c is None else Prices(c, dict(profile.v), profile.key())
+
+
+def draft_c(profile: Profile | None, drafter: str, draft: str | None) -> float | None:
+    """c of `drafter` drafting with the model `draft` on this profile's target: the draft's
+    measured c, 0 for a drafter that runs no model, None where the profile has none."""
     kind = DRAFTERS.get(drafter)
     if profile is None or kind is None:
         return None
-    c = profile.c.get(pair.draft_name) if kind.needs_draft_model else 0.0 if kind.step_model is no_model else None
-    return None if c is None else Prices(c, dict(profile.v), profile.key())
+    return profile.c.get(draft) if kind.needs_draft_model else 0.0 if kind.step_model is no_model else None
 
 
 def priced(pair, drafter: str):

@@ -16,10 +16,13 @@ ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
 
 def theory_figure(alpha: float, k: int, c: float, measured=None,
-                  k_max: int = K_OFFERED[1], eps: float = 0.0) -> go.Figure:
+                  k_max: int = K_OFFERED[1], eps: float = 0.0, measured_on: str | None = None,
+                  here=None) -> go.Figure:
     """Expected speedup over k for several α at this c; break-even line; measured points.
 
     eps: extra cost of each verified token, so a (k+1)-token pass costs 1 + k·eps steps.
+    measured_on: the CPU of shipped measured points (None: measured here); here: those points
+    priced again at this machine's prices (specdec/bench/repriced.py).
     """
     from specdec.trace.theory import expected_speedup
 
@@ -39,14 +42,18 @@ def theory_figure(alpha: float, k: int, c: float, measured=None,
     fig.add_trace(go.Scatter(x=[k], y=[curve(alpha, k)], mode="markers",
                              name=_("your k"), marker=dict(size=14, color=COLORS.bonus)))
     if measured:
-        _add_measured(fig, measured)
+        _add_measured(fig, measured, measured_on)
+    if here:
+        fig.add_trace(go.Scatter(x=[r.point.k for r in here], y=[r.speedup for r in here], mode="markers+lines",
+                                 name=_("predicted here: the same tokens a round at this machine's prices"),
+                                 marker=dict(size=10, symbol="diamond", color=COLORS.accepted)))
     cost = "k·c + 1 + k·ε" if eps else "k·c + 1"
     values = f"c = {c:.2f}, ε = {eps:.2f}" if eps else f"c = {c:.2f}"
     return _layout(fig, _("Expected speedup") + f" (1 − α^(k+1)) / ((1 − α)({cost})), {values}",
                    height=420, xaxis_title=_("k (draft length)"), yaxis_title=_("speedup ×"))
 
 
-def _add_measured(fig: go.Figure, measured) -> None:
+def _add_measured(fig: go.Figure, measured, on: str | None = None) -> None:
     """Measured speedups (k-sweep points), and theory at the measured verification cost."""
     ks = [p.k for p in measured]
     fig.add_trace(go.Scatter(x=ks, y=[p.bound_with_verify for p in measured], mode="lines",
@@ -61,7 +68,8 @@ def _add_measured(fig: go.Figure, measured) -> None:
                                  name=_("each k's own tokens per round, plus the prompt and the bookkeeping"),
                                  line=dict(width=3, color=COLORS.draft)))
     fig.add_trace(go.Scatter(x=ks, y=[p.speedup for p in measured],
-                             mode="markers+lines", name=_("measured here"), line=dict(dash="dot"),
+                             mode="markers+lines", line=dict(dash="dot"),
+                             name=_("measured here") if on is None else _("measured on {cpu}").format(cpu=on),
                              marker=dict(size=11, symbol="x", color=COLORS.correction)))
 
 

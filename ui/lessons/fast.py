@@ -15,7 +15,7 @@ from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.wording import _
 from ui.lessons import store
-from ui.lessons.bench_words import bench_row, drafter_name
+from ui.lessons.bench_words import bench_row, cpu_name, drafter_name
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BENCH_FILE = ROOT / "build" / "bench.json"
@@ -107,8 +107,9 @@ def busy_note(load: float, cpus: list[float], walls: list[float]) -> str:
         load=load, lo=min(cpus), hi=max(cpus), wlo=min(walls, default=0.0), whi=max(walls, default=0.0))
 
 
-def tradeoff_caption(points) -> str:
-    """What the draft sizes show, computed: does acceptance rise with size, which one is fastest."""
+def tradeoff_caption(points, shipped_from: str | None = None) -> str:
+    """What the draft sizes show, computed: does acceptance rise with size, which one is fastest
+    (`shipped_from`: the CPU of a shipped result, named as where it was measured)."""
     models = sorted((p for p in points if p.params > 0), key=lambda p: p.params)
     if not models:
         return _("No draft models were measured.")
@@ -121,8 +122,9 @@ def tradeoff_caption(points) -> str:
     verdict = (_("the fastest is {draft} at {speedup:.2f}×") if best.speedup > 1 else
                _("none beats the target alone (best: {draft} at {speedup:.2f}×)")).format(
         draft=drafter_name(best.draft), speedup=best.speedup)
-    return _("Measured: {trend}; {verdict}. A draft pays when it is accepted often *and* cheap "
-             "(c).").format(trend=trend, verdict=verdict)
+    where = _("Measured") if shipped_from is None else _("Measured on {cpu}").format(cpu=cpu_name(shipped_from))
+    return where + ": " + _("{trend}; {verdict}. A draft pays when it is accepted often *and* cheap "
+                            "(c).").format(trend=trend, verdict=verdict)
 
 
 BASELINES = (RowKind.AR, RowKind.USER_LOADED)      # runner.BASELINES: the speedups' reference

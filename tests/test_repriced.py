@@ -1,0 +1,82 @@
+"""A sweep shipped from another machine, priced again with this machine's profile (issue 51,
+deliverable 1): tokens a round travel, prices do not. Expected values by hand."""
+import json
+
+import pytest
+import torch
+from points import point
+
+from specdec.bench import machine, repriced
+
+WIDTHS = {m: round(1 + 0.25 * (m - 1), 3) for m in range(1, 18)}          # v(2) = 1.25, v(3) = 1.5, v(5) = 2.0
+
+
+def profile(c: dict) -> machine.Profile:
+    return machine.Profile("CPU here", "torch", 1, 10.0, WIDTHS, c)
+
+
+def test_a_k_sweep_is_priced_with_this_machines_c_and_pass():
+    shipped = [point(k=1, mean_acceptance_length=1.5, c=0.9), point(k=2, mean_acceptance_length=2.0, c=0.9),
+               point(k=20, mean_acceptance_length=3.0)]                   # v(21) not measured here: left out
+    here = repriced.k_sweep(shipped, 0.25, WIDTHS)
+    # k = 1: 1.5 / (0.25 + 1.25) = 1.0; k = 2: 2.0 / (0.5 + 1.5) = 1.0 (not the shipped c = 0.9)
+    assert [(r.point.k, r.c, r.v) for r in here] == [(1, 0.25, 1.25), (2, 0.25, 1.5)]
+    assert [r.speedup for r in here] == pytest.approx([1.0, 1.0])
+    assert repriced.k_sweep(shipped, None, WIDTHS) == []                  # no c for this draft here
+
+
+def test_each_draft_at_its_own_c_and_a_draft_without_one_left_out():
+    shipped = [point(draft="fam/draft", drafter="model", k=4, mean_acceptance_length=3.0),
+               point(draft="n-gram lookup", drafter="ngram", k=4, mean_acceptance_length=1.5),
+               point(draft="fam/other", drafter="model", k=4),                   # not profiled here
+               point(draft="early exit @ 3", drafter="early-exit", k=4)]         # no c for an early exit
+    here = repriced.drafts(shipped, profile({"fam/draft": 0.25}))
+    # the draft: 3.0 / (4 · 0.25 + 2.0) = 1.0; n-gram lookup runs no model: 1.5 / 2.0 = 0.75
+    assert [(r.point.draft, r.c) for r in here] == [("fam/draft", 0.25), ("n-gram lookup", 0.0)]
+    assert [r.speedup for r in here] == pytest.approx([1.0, 0.75])
+    assert repriced.drafts(shipped, None) == []
+
+
+def test_the_page_prices_a_shipped_k_sweep_again_here(tiny_dirs, monkeypatch, tmp_path):
+    """When it is fast, section 2 with the real shipped k sweep (another CPU) and a profile of
+    this machine: a sentence and a chart line of the sweep's tokens a round at this machine's prices."""
+    from specdec import defaults
+    from specdec.bench.points import Sweep
+    from specdec.models.kernels import cpu_model
+    from specdec.settings import Settings
+    from ui import family
+    from ui.lessons import result_cache, shipped, store
+
+    from apptest import app
+    monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path / "shipped")
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    real = shipped.read(next(shipped.ROOT.glob("assets/results/ksweep-*.json")), Sweep)
+    at = app(tiny_dirs, page=None, temperature=0.7)
+    names, texts = at.session_state["active_pair"], family.speed_prompts(False)[0]
+    mine = machine.Profile(cpu_model(), "torch", torch.get_num_threads(), 10.0, WIDTHS, {names[1]: 0.25},
+                           9.0, 50.0, 80.0, 135.0)
+    machine.STORE.write_text(json.dumps({mine.key(): machine.asdict(mine)}))
+    settings = Settings(temperature=0.7, max_new_tokens=defaults.LENGTHS.speed)
+    ran = store.Ran(threads=torch.get_num_threads())
+    shipped.save("ksweep", store.measurement("ksweep", names, settings, texts, False, ran, repeats=defaults.REPEATS),
+                 real)
+    at.switch_page("pages/fast.py").run()
+    assert not at.exception
+    first = real.points[0]
+    by_hand = {p.k: p.mean_acceptance_length / (p.k * 0.25 + WIDTHS[p.k + 1]) for p in real.points}
+    best = max(by_hand, key=by_hand.get)
+    said = [m.value for m in at.markdown if "priced again:**" in m.value]
+    assert len(said) == 1 and "c = 0.250" in said[0], said
+    assert f"**{by_hand[first.k]:.2f}×** at k = {first.k}" in said[0]
+    assert (", its best." if best == first.k else f"at best **{by_hand[best]:.2f}×** at k = {best}") in said[0]
+    assert any(m.value.startswith(f"Measured on {real.provenance.cpu}: α̂") for m in at.markdown)
+
+
+def test_the_sentence_names_the_best_k_only_where_it_is_another():
+    from ui.lessons import fast_repriced
+    rising = repriced.k_sweep([point(k=1, mean_acceptance_length=1.5), point(k=2, mean_acceptance_length=3.0)],
+                              0.25, WIDTHS)                              # 1.00× at k = 1, 1.50× at k = 2
+    text = fast_repriced.k_sweep(rising, "CPU here")
+    assert "**1.00×** at k = 1 and at best **1.50×** at k = 2." in text and "travel between machines" in text
+    assert "**1.00×** at k = 1, its best." in fast_repriced.k_sweep(rising[:1], "CPU here")

@@ -1,0 +1,31 @@
+"""When it is fast, sections 2 and 3 with a sweep shipped from another machine (issue 51,
+deliverable 1): its tokens a round priced again with this machine's profile, shown beside what
+was measured there (specdec/bench/repriced.py)."""
+from __future__ import annotations
+
+import streamlit as st
+import torch
+
+from specdec.bench import machine, repriced
+from specdec.bench.repriced import Repriced
+from specdec.models.kernels import cpu_model
+from ui.lessons import fast_repriced as words
+
+
+def profile(pair) -> machine.Profile | None:
+    return machine.load(cpu_model(), pair.passes.name, torch.get_num_threads())
+
+
+def k_sweep(points, pair, drafter: str) -> list[Repriced]:
+    """The shipped k sweep priced here, said in one sentence; [] without this machine's prices."""
+    found = profile(pair)
+    here = repriced.k_sweep(points, machine.draft_c(found, drafter, pair.draft_name), found.v) if found else []
+    st.markdown(words.k_sweep(here, cpu_model()) if here else words.no_profile(cpu_model()))
+    return here
+
+
+def drafts(points, pair) -> list[Repriced]:
+    """The shipped draft sizes priced here, said in one sentence; [] without this machine's prices."""
+    here = repriced.drafts(points, profile(pair))
+    st.markdown(words.drafts(here, cpu_model()) if here else words.no_profile(cpu_model()))
+    return here
