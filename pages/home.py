@@ -2,7 +2,6 @@
 from dataclasses import replace
 
 import streamlit as st
-import torch
 
 from specdec.bench import machine
 from specdec.chat import user_turn
@@ -82,15 +81,14 @@ def race_box() -> None:
     if settings.policy == PRICED:
         st.caption(chosen_k(spec, pair.prices, settings.k))
     else:
-        advice = fastest_k(machine.load(cpu_model(), spec.decoder.target.name, torch.get_num_threads()),
+        advice = fastest_k(machine.of(pair),
                            pair.draft_name if _chain_of_draft_model(settings) else None,
                            summarize(spec.decoder.history).mean_beta, settings.k)
         if advice:
             st.caption(advice)
     kind = context_view.kind_of(text, load_prompts("chat" if chat else "text"))
     with st.expander(_("Why this speed, and how this run compares")):
-        prices = pair.prices or machine.prices(machine.load(cpu_model(), pair.passes.name, torch.get_num_threads()),
-                                               pair, settings.drafter)
+        prices = pair.prices or machine.prices(machine.of(pair), pair, settings.drafter)
         reason = why(alone, spec, spec.decoder.target.name, cpu_model(), prices)
         if reason:
             st.caption(reason)

@@ -88,3 +88,11 @@ def test_a_lesson_result_that_cannot_be_kept_is_said_once_and_a_damaged_one_meas
     assert result_cache.load("k", {"a": 1}, TempSweep) is None
     result_cache.save("k", {"a": 1}, sweep)
     assert result_cache.load("k", {"a": 1}, TempSweep) == sweep                      # measured again, kept
+
+
+def test_a_profile_belongs_to_the_target_it_measured(tmp_path, monkeypatch):
+    """Another target on the same backend is not priced with this one's profile."""
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    machine.save(machine.Profile("CPU", "torch", 1, 10.0, {1: 1.0, 5: 1.3}, target="fam/target"))
+    assert machine.load("CPU", "torch", 1, "fam/target").v == {1: 1.0, 5: 1.3}
+    assert machine.load("CPU", "torch", 1, "other/target") is None and machine.load("CPU", "torch", 1) is None

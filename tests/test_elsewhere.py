@@ -74,7 +74,7 @@ def test_the_page_prices_the_gpu_with_its_own_c_not_this_machines(tiny_dirs, mon
     measured_c = 0.4661                       # this CPU's c: it must not appear for the GPU
     machine.save(Profile(cpu=cpu_model(), backend="torch", threads=torch.get_num_threads(), step_ms=12.0,
                          v={1: 1.0, 5: 2.2, 9: 3.9}, c={"draft": measured_c}, bandwidth_gbs=10.0, gflops=40.0,
-                         weight_mb=100.0, params_m=100.0))
+                         weight_mb=100.0, params_m=100.0, target=str(tiny_dirs / "target")))
     at = app(tiny_dirs, page="pages/fast.py", temperature=0.8, k=2)
     at.selectbox(key="regime_machine").set_value(2).run()            # the datacenter GPU
     at.selectbox(key="regime_size").set_value(8.0).run()

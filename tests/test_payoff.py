@@ -62,7 +62,7 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
     target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
     threads = torch.get_num_threads()
     profile = machine.Profile(cpu_model(), "torch", threads, 5.0, WIDTHS, {draft: 0.25},
-                               9.0, 50.0, 80.0, 135.0)
+                               9.0, 50.0, 80.0, 135.0, target=target)
     machine.STORE.write_text(json.dumps({profile.key(): json.loads(json.dumps(machine.asdict(profile)))}))
     settings = Settings(k=3, temperature=0.0, policy="priced")           # Home's race: greedy, k by prices
     ran = store.Ran(threads=threads)

@@ -55,7 +55,7 @@ def test_the_page_prices_a_shipped_k_sweep_again_here(tiny_dirs, monkeypatch, tm
     at = app(tiny_dirs, page=None, temperature=0.7)
     names, texts = at.session_state["active_pair"], family.speed_prompts(False)[0]
     mine = machine.Profile(cpu_model(), "torch", torch.get_num_threads(), 10.0, WIDTHS, {names[1]: 0.25},
-                           9.0, 50.0, 80.0, 135.0)
+                           9.0, 50.0, 80.0, 135.0, target=names[0])
     machine.STORE.write_text(json.dumps({mine.key(): machine.asdict(mine)}))
     settings = Settings(temperature=0.7, max_new_tokens=defaults.LENGTHS.speed)
     ran = store.Ran(threads=torch.get_num_threads())

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import pandas as pd
 import streamlit as st
-import torch
 
 import specdec
 from specdec.bench import machine
 from specdec.drafters.registry import DRAFTERS, chain_for
-from specdec.models.kernels import cpu_model
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, EMBEDDED, family_drafts
 from specdec.settings import Settings
 from ui import loaders, session, strip
@@ -153,9 +151,8 @@ def speed_settings(settings: Settings) -> Settings:
 
 
 def profile_of(pair):
-    """This machine's profile when it was measured with this target (its parameters tell), else None."""
-    found = machine.load(cpu_model(), pair.passes.name, torch.get_num_threads())
-    return found if found is not None and found.params_m == machine.params_m(pair.target) else None
+    """This machine's profile when it was measured with this target, else None."""
+    return machine.of(pair)
 
 
 def speed_table(rows, names) -> pd.DataFrame:

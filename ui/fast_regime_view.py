@@ -3,10 +3,8 @@ pass prices, and the same calculator for other machines and model sizes."""
 from __future__ import annotations
 
 import streamlit as st
-import torch
 
 from specdec.bench import machine
-from specdec.models.kernels import cpu_model
 from ui import fast_elsewhere_view
 from ui.figures import fast_regime as figures
 from ui.i18n import _
@@ -17,7 +15,7 @@ from ui.safe import md
 
 
 def profile_of(pair) -> machine.Profile | None:
-    return machine.load(cpu_model(), pair.passes.name, torch.get_num_threads())
+    return machine.of(pair)
 
 
 def render(pair) -> None:

@@ -4,7 +4,6 @@ was measured there (specdec/bench/repriced.py)."""
 from __future__ import annotations
 
 import streamlit as st
-import torch
 
 from specdec.bench import machine, repriced
 from specdec.bench.repriced import Repriced
@@ -13,7 +12,7 @@ from ui.lessons import fast_repriced as words
 
 
 def profile(pair) -> machine.Profile | None:
-    return machine.load(cpu_model(), pair.passes.name, torch.get_num_threads())
+    return machine.of(pair)
 
 
 def k_sweep(points, pair, drafter: str) -> list[Repriced]:

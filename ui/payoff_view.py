@@ -4,7 +4,6 @@ Drafters compared call `render`, so each states the same figure for the same set
 from __future__ import annotations
 
 import streamlit as st
-import torch
 
 from specdec.bench import machine, payoff
 from specdec.drafters.policies import PRICED
@@ -33,7 +32,7 @@ def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | No
 def answer(pair, settings) -> payoff.Payoff:
     """The answer for `pair` (a loaded Pair) with `settings` on this machine."""
     names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
-    profile = machine.load(cpu_model(), pair.passes.name, torch.get_num_threads())
+    profile = machine.of(pair)
     found, alpha = measured(tuple(names), settings)
     usual = None
     if found is None:

@@ -54,19 +54,21 @@ class Profile:
     load: float = 0.0                          # the 1-minute load per core while it was measured (~1: all busy)
     kernels: str = ""                          # what multiplied the target's layers (models/kernels.describe)
     versions: str = ""                         # torch and transformers
+    target: str = ""                           # the target model measured (its name)
 
     def key(self) -> str:
-        return key(self.cpu, self.backend, self.threads)
+        return key(self.cpu, self.backend, self.threads, self.target)
 
 
 PREFILL = 64                       # tokens of the pass that prices reading a prompt
 
 
-def key(cpu: str, backend: str, threads: int) -> str:
-    """A profile's key: measured again when the CPU, the backend, the threads, what is measured or
-    the integer kernels (their source and compiler) change."""
+def key(cpu: str, backend: str, threads: int, target: str = "") -> str:
+    """A profile's key: measured again when the CPU, the backend, the threads, the target model,
+    what is measured or the integer kernels (their source and compiler) change."""
     from specdec.models import intdot
-    return f"{cpu} | {backend} | threads {threads} | r{REVISION} | {intdot.build_id()}"
+    model = f" | {target}" if target else ""
+    return f"{cpu} | {backend} | threads {threads}{model} | r{REVISION} | {intdot.build_id()}"
 
 
 def matmul_gflops(n: int = 768, repeats: int = 5) -> float:
@@ -142,7 +144,7 @@ def measure(pair, drafts: dict, progress=lambda *_: None) -> Profile:
     return Profile(cpu_model(), pair.passes.name, torch.get_num_threads(), round(one, 2), widths, costs,
                    bandwidth, gflops, weight_mb(pair), params_m(pair.target), time.strftime("%Y-%m-%d %H:%M"),
                    arithmetic, round(prefill, 3), round(machine_load(), 2), kernels.describe(pair.target),
-                   f"torch {torch.__version__}, transformers {transformers.__version__}")
+                   f"torch {torch.__version__}, transformers {transformers.__version__}", pair.target_name)
 
 
 def best_k(profile: Profile, draft: str, alpha: float) -> tuple[int, float] | None:
@@ -177,13 +179,18 @@ def draft_c(profile: Profile | None, drafter: str, draft: str | None) -> float |
 def priced(pair, drafter: str):
     """`pair` with this machine's prices for `drafter` where they were measured (else unchanged):
     what the "priced" draft-length policy reads."""
-    found = prices(load(cpu_model(), pair.passes.name, torch.get_num_threads()), pair, drafter)
+    found = prices(of(pair), pair, drafter)
     return pair if found is None else replace(pair, prices=found)
 
 
-def load(cpu: str, backend: str, threads: int) -> Profile | None:
-    entry = jsonstore.entry(STORE, key(cpu, backend, threads), _valid)
+def load(cpu: str, backend: str, threads: int, target: str = "") -> Profile | None:
+    entry = jsonstore.entry(STORE, key(cpu, backend, threads, target), _valid)
     return None if entry is None else _profile(entry)
+
+
+def of(pair) -> Profile | None:
+    """This machine's profile measured with `pair`'s target on its backend (None: not yet)."""
+    return load(cpu_model(), pair.passes.name, torch.get_num_threads(), pair.target_name)
 
 
 def _profile(entry: dict) -> Profile:
@@ -198,7 +205,7 @@ def _valid(entry) -> bool:
             and isinstance(entry.get("backend"), str) and isinstance(entry.get("threads"), int)
             and num(entry.get("step_ms"), 1e-9) and all(str(m).isdigit() and num(x) for m, x in entry["v"].items())
             and all(num(x) for x in entry.get("c", {}).values()) and isinstance(entry.get("measured_at", ""), str)
-            and all(isinstance(entry.get(f, ""), str) for f in ("arithmetic", "kernels", "versions"))
+            and all(isinstance(entry.get(f, ""), str) for f in ("arithmetic", "kernels", "versions", "target"))
             and all(num(entry.get(f, 0.0)) for f in ("bandwidth_gbs", "gflops", "weight_mb", "params_m", "prefill_ms",
                                                      "load"))
             and bool(_profile(entry)))

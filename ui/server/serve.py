@@ -127,17 +127,15 @@ def _warm_typical() -> None:
 def _measure_machine() -> None:
     """Once per CPU and backend: the step, v(M) and the drafts' c the speed lessons explain
     themselves with (specdec/bench/machine.py; ~20 s while the first page is read)."""
-    import torch
 
     from specdec.bench import machine
-    from specdec.models.kernels import cpu_model
     from specdec.models.load import load_model
     from specdec.models.names import family_drafts
     from ui.catalog import CHOICES
     from ui.loaders import cached
     first = CHOICES[0]
     pair = cached(first.target, first.draft)
-    if pair is None or machine.load(cpu_model(), pair.passes.name, torch.get_num_threads()) is not None:
+    if pair is None or machine.of(pair) is not None:
         return
     say(f"Measuring this machine for the speed lessons ({pair.passes.name}; in the background, ~20 s) ...")
     drafts = {name: pair.draft if name == first.draft else load_model(name) for name in family_drafts(first.target)}
