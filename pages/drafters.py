@@ -5,7 +5,6 @@ import streamlit as st
 
 from specdec import defaults
 from specdec.bench.compared import ALL, DrafterTable, compare, variants
-from specdec.bench.sweeps import NGRAM
 from specdec.prompts import round_robin
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
@@ -16,7 +15,7 @@ from ui.i18n import _
 from ui.lessons import store
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import cpu_name, drafter_name
-from ui.lessons.drafters import figure_key
+from ui.lessons.drafters import figure_key, ngram_caption
 from ui.lessons.fast import clock_note, spread_warning
 from ui.measured import local, measured
 from ui.round_view import chart
@@ -117,12 +116,8 @@ if points:
     winners = [replace(p, drafter=drafter_name(p.drafter), kind=kind_name(p.kind)) for p in winners]
     tables.show(tables.frame(winners)[["kind", "drafter", "speedup", "acceptance_rate", "mean_acceptance_length", "c"]],
                 "drafters_winners")
-    ngram = {p.kind: p.speedup for p in points if p.drafter == NGRAM}
-    best_kind = max(ngram, key=ngram.get)
-    st.caption(_("The n-gram drafter costs nothing; it did best on **{kind}** text ({speedup:.2f}×). "
-                 "It can only propose text that appears earlier in the sequence (the prompt or the "
-                 "answer so far), so it pays where the answer repeats it.").format(
-        kind=kind_name(best_kind), speedup=ngram[best_kind]))
+    if (said := ngram_caption(points, kind_name)) is not None:
+        st.caption(said)
     jobs.csv_button(tables.frame(points), "drafters-compared", "drafters_csv")
 
 if PAIR is not None:

@@ -120,3 +120,21 @@ def test_the_bench_run_caption_says_how_far_the_whole_run_prediction_lands():
     assert "within 10% of it at every k (largest gap at k = 2: measured 0.68×, predicted 0.62×)" in text
     assert bench_run_caption(replace(bench, settings=(setting(2, 0.68, None),)), 0.0) is None   # no prediction
     assert bench_run_caption(bench, 1.0) is None                        # no rows at that temperature
+
+
+def test_the_ngram_caption_names_another_drafter_that_won_its_best_kind():
+    from specdec.bench.compared import ALL, DrafterPoint
+    from specdec.bench.sweeps import NGRAM
+    from ui.lessons.drafters import ngram_caption
+
+    def pt(drafter, kind, speedup):
+        return DrafterPoint(drafter=drafter, kind=kind, acceptance_rate=0.3, mean_acceptance_length=1.5, c=0.0,
+                            speedup=speedup, speedup_min=speedup, speedup_max=speedup, load=0.1)
+    points = [pt(NGRAM, ALL, 2.0), pt(NGRAM, "code", 1.1), pt(NGRAM, "translation", 1.53),
+              pt("suffix match", "translation", 1.61), pt("suffix match", "code", 1.0)]
+    text = ngram_caption(points, str.upper)
+    # its best kind is translation (not ALL's 2.0), where suffix match won
+    assert "best on **TRANSLATION** text (1.53×; the winner there: suffix match at 1.61×)." in text
+    alone = ngram_caption(points[:3], str.upper)
+    assert "(1.53×)." in alone and "winner" not in alone
+    assert ngram_caption(points[3:], str.upper) is None

@@ -1,12 +1,16 @@
-"""Drafters compared: the store key of each measured point (specdec/bench/compared.py measures)."""
+"""Drafters compared: the store key of each measured point (specdec/bench/compared.py measures),
+and where n-gram lookup did best."""
 from __future__ import annotations
 
 from dataclasses import replace
 
 from specdec.bench.compared import ALL, Variant
+from specdec.bench.sweeps import NGRAM
 from specdec.prompts import Prompt
 from specdec.settings import Settings
+from specdec.wording import _
 from ui.lessons import store
+from ui.lessons.bench_words import drafter_name
 
 
 def figure_key(target: str, settings: Settings, all_variants: list[Variant], prompts: list[Prompt], chat: bool,
@@ -24,3 +28,19 @@ def figure_key(target: str, settings: Settings, all_variants: list[Variant], pro
         return store.key(target, v.draft, s, s.k, store.PromptSet.of(texts, chat, settings.max_new_tokens,
                                                                   f"drafters/{point.kind}"), point.clock, ran)
     return key_of
+
+
+def ngram_caption(points, kind_name) -> str | None:
+    """Where n-gram lookup did best, and which drafter won that kind where another did
+    (`kind_name`: a kind of text as the page names it)."""
+    ngram = {p.kind: p.speedup for p in points if p.drafter == NGRAM and p.kind != ALL}
+    if not ngram:
+        return None
+    best_kind = max(ngram, key=ngram.get)
+    won = max((p for p in points if p.kind == best_kind), key=lambda p: p.speedup)
+    text = _("The n-gram drafter costs nothing; it did best on **{kind}** text ({speedup:.2f}×").format(
+        kind=kind_name(best_kind), speedup=ngram[best_kind])
+    text += ")." if won.drafter == NGRAM else _("; the winner there: {drafter} at {speedup:.2f}×).").format(
+        drafter=drafter_name(won.drafter), speedup=won.speedup)
+    return text + " " + _("It can only propose text that appears earlier in the sequence (the prompt or the "
+                          "answer so far), so it pays where the answer repeats it.")
