@@ -19,14 +19,15 @@ def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | No
     """This machine's newest figure for the settings (store.newest), as the answer holds it, and
     its α̂ (None where it has none)."""
     drafts = (names[1],) if DRAFTERS[settings.drafter].needs_draft_model else (None, names[1])
-    found = store.newest(names[0], drafts, settings, state.ran())
-    if found is None or found[1].figure.speedup is None:
+    filed = [e for e in store.filed_here(names[0], drafts, settings, state.ran()) if e[1].figure.speedup is not None]
+    if not filed:
         return None, None
-    key, f = found[0], found[1].figure
+    key, f = filed[0][0], filed[0][1].figure
     over = (f.prefill_steps, f.round_overhead, f.base_prefill_steps, f.base_overhead)
     spec, base = (Overheads(over[0], over[1]), Overheads(over[2], over[3])) if None not in over else (None, None)
     return payoff.Measured(f.speedup, f.speedup_min or f.speedup, f.speedup_max or f.speedup, f.repeats,
-                           f.clock, f.mean_acceptance_length, found[1].source, key.prompts.size, spec, base), f.alpha
+                           f.clock, f.mean_acceptance_length, filed[0][1].source, key.prompts.size, spec, base,
+                           tuple(e[1].figure.speedup for e in filed)), f.alpha
 
 
 def answer(pair, settings) -> payoff.Payoff:

@@ -31,6 +31,7 @@ class Measured:
     prompts: int                 # how many prompts it ran
     spec: Overheads | None = None    # what the runs paid besides their rounds, where recorded
     base: Overheads | None = None
+    all_here: tuple[float, ...] = ()    # every figure filed here at these settings (this one too), newest first
 
 
 @dataclass(frozen=True)

@@ -51,8 +51,12 @@ def source(p: Payoff) -> str:
     """Which measurement the figure is, or how to make one; another machine's figure for comparison."""
     m = p.measured
     if m is not None:
-        return _("Measured by {section} on {n} prompts; every page that asks shows this one figure.").format(
-            section=_(SOURCES.get(m.source, m.source)), n=m.prompts)
+        text = _("Measured by {section} on {n} prompts").format(section=_(SOURCES.get(m.source, m.source)),
+                                                               n=m.prompts)
+        if len(m.all_here) > 1:
+            text += _(", the newest of {m} measurements here at these settings (from {lo:.2f}× to {hi:.2f}×, "
+                      "each on its own prompts)").format(m=len(m.all_here), lo=min(m.all_here), hi=max(m.all_here))
+        return text + _("; every page that asks shows this one figure.")
     text = _("Measure it on When it is fast (section 2, the k sweep) or Drafters compared.")
     if p.elsewhere:
         text += " " + _("On {cpu}, for comparison: {speedup} (another machine's prices).").format(

@@ -260,10 +260,15 @@ def newest(target: str, drafts: tuple, settings, ran: Ran = DEFAULT_RAN) -> tupl
     """The newest figure this machine filed for the setting (target, drafter, policy, k, T,
     threads, precision; the draft one of `drafts`) on a whole prompt set, any clock: what "does it
     pay here?" states (ui/payoff_view.py) — one figure on every page that asks."""
+    return next(iter(filed_here(target, drafts, settings, ran)), None)
+
+
+def filed_here(target: str, drafts: tuple, settings, ran: Ran = DEFAULT_RAN) -> list[tuple[Key, Filed]]:
+    """Every figure this machine filed for the setting on a whole prompt set (see `newest`), newest first."""
     want = key(target, None, settings, settings.k, PromptSet("", 0, False, 0, ""), Clock.WALL, ran)
     found = [(other, entry) for other, entry in _filed()
              if other.draft in drafts and replace(other, draft=None).same_setting(want) and whole_set(other.prompts)]
-    return max(found, key=lambda e: e[1].at, default=None)
+    return sorted(found, key=lambda e: -e[1].at)
 
 
 def clock_name(clock: Clock) -> str:
