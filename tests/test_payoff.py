@@ -106,3 +106,31 @@ def test_the_race_is_predicted_from_the_same_prices():
     # the prompt and 840 / 20 / 3 besides a token, the speculative one 150 / 20 / 6 and 250 / 20 / 2 a round:
     # (5/3 + 1 + 14) / (1.25 + (4 + 6.25) / 3) = 3.57; measured 1.0 / 0.5 = 2.00
     assert "cost 4.00 steps and kept 3.00 tokens" in text and "predicts 3.57×" in text and "measured 2.00×" in text
+
+
+def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, monkeypatch, tmp_path):
+    """The box at k = 3 with the constant policy: the same α priced by this machine's prices picks
+    one draft (see the four-pages test: 1.6 tokens for 1.45 steps, 1.10×), more than k = 3's
+    2.176 tokens for 2.35 steps (0.93×), so the box says so."""
+    from specdec.models.kernels import cpu_model
+    from specdec.settings import Settings
+    from ui.lessons import result_cache, store
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
+    threads = torch.get_num_threads()
+    profile = machine.Profile(cpu_model(), "torch", threads, 5.0, WIDTHS, {draft: 0.25}, 9.0, 50.0, 80.0, 135.0,
+                              target=target)
+    machine.save(profile)
+    settings = Settings(k=3, temperature=0.0)
+    fig = store.Figure(speedup=0.9, speedup_min=0.85, speedup_max=0.95, clock=Clock.WALL, repeats=3,
+                       mean_acceptance_length=2.176, alpha=0.6)
+    k = store.key(target, draft, settings, 3, store.PromptSet.of(["a"], False, 16, "speed"), Clock.WALL,
+                  store.Ran(threads=threads))
+    result_cache.save(store.KIND, store._as_dict(k), store.Filed(fig, "ksweep", 1.0))
+    at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
+    said = [c.value for c in at.caption if c.value.startswith("Drafting k by this machine's prices")]
+    assert said == ["Drafting k by this machine's prices instead (sidebar: Draft-length policy → priced) predicts "
+                    "**1.10×** at k = 1."], said
+    at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4, policy="priced")
+    assert not any(c.value.startswith("Drafting k by") for c in at.caption)

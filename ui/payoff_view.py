@@ -30,26 +30,35 @@ def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | No
                            tuple(e[1].figure.speedup for e in filed)), f.alpha
 
 
-def answer(pair, settings) -> payoff.Payoff:
-    """The answer for `pair` (a loaded Pair) with `settings` on this machine."""
+def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
+    """The answer for `pair` (a loaded Pair) with `settings` on this machine, and what drafting k by
+    this machine's prices would predict instead where the settings ask for another policy and that
+    pays more (None otherwise)."""
     names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
-    profile = machine.of(pair)
+    prices = machine.prices(machine.of(pair), pair, settings.drafter)
     found, alpha = measured(tuple(names), settings)
     usual = None
     if found is None:
         t = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
         usual, alpha = ((t.mean_acceptance_length, t.speedup, t.measured), t.alpha) if t else (None, None)
-    return payoff.answer(settings.k, machine.prices(profile, pair, settings.drafter), found, usual,
-                         alpha if settings.policy == PRICED else None)
+    p = payoff.answer(settings.k, prices, found, usual, alpha if settings.policy == PRICED else None)
+    if settings.policy == PRICED or alpha is None or prices is None:
+        return p, None
+    instead = payoff.answer(settings.k, prices, None, None, alpha)
+    figure = p.measured.speedup if p.measured else p.predicted
+    better = instead.predicted is not None and (figure is None or instead.predicted > figure + 0.02)
+    return p, instead if better else None
 
 
 def render(pair, settings) -> payoff.Payoff | None:
     """The box; nothing without a pair."""
     if pair is None:
         return None
-    p = answer(pair, settings)
+    p, instead = answer(pair, settings)
     with st.container(border=True, key="payoff_box"):
         st.markdown(payoff_words.headline(p, cpu_model()), help=_(payoff_words.SCOPE))
         st.caption(payoff_words.why(p))
+        if instead is not None:
+            st.caption(payoff_words.instead(instead))
         st.caption(payoff_words.source(p))
     return p

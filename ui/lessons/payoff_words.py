@@ -47,6 +47,12 @@ def why(p: Payoff) -> str:
         tokens=p.tokens, where=where, per=p.round_steps / p.tokens)
 
 
+def instead(p: Payoff) -> str:
+    """What drafting k by this machine's prices would predict (a Payoff priced at the k it picks)."""
+    return _("Drafting k by this machine's prices instead (sidebar: Draft-length policy → priced) predicts "
+             "**{predicted}** at k = {k}.").format(predicted=_x(p.predicted), k=p.k)
+
+
 def source(p: Payoff) -> str:
     """Which measurement the figure is, or how to make one; another machine's figure for comparison."""
     m = p.measured
