@@ -188,3 +188,16 @@ def test_the_theory_line_of_tokens_per_round_rises_with_k_whatever_each_k_measur
     theory = tokens_figure(rows).data[0].y
     assert all(b > a for a, b in zip(theory, theory[1:]))                     # no zig-zag
     assert theory[0] == pytest.approx(1 + 0.4)                                # α = mean 0.4, k = 1
+
+
+def test_your_k_sits_on_the_measured_speedup_where_k_was_measured():
+    """The k sweep's chart: the learner's k marks what was measured there, not the free-pass theory."""
+    from points import point
+
+    from ui.figures.fast import theory_figure
+    measured = [point(k=1, speedup=1.05), point(k=4, speedup=0.78)]
+    dot = next(t for t in theory_figure(0.5, 4, 0.1, measured).data if t.name.startswith("your k"))
+    assert list(dot.y) == [0.78] and dot.name == "your k, as measured"
+    free = next(t for t in theory_figure(0.5, 3, 0.1, measured).data if t.name.startswith("your k"))
+    # k = 3 not measured: the theorem (1 − 0.5⁴) / ((1 − 0.5)(3 · 0.1 + 1)) = 0.9375 / 0.65
+    assert free.name == "your k" and free.y[0] == pytest.approx(0.9375 / 0.65)

@@ -39,8 +39,10 @@ def theory_figure(alpha: float, k: int, c: float, measured=None,
                                            color=COLORS.bonus if chosen else None)))
     fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected,
                   annotation_text=_("break-even (speedup = 1)"))
-    fig.add_trace(go.Scatter(x=[k], y=[curve(alpha, k)], mode="markers",
-                             name=_("your k"), marker=dict(size=14, color=COLORS.bonus)))
+    at_k = [p.speedup for p in measured or () if p.k == k]
+    fig.add_trace(go.Scatter(x=[k], y=at_k or [curve(alpha, k)], mode="markers",
+                             marker=dict(size=14, color=COLORS.bonus),
+                             name=_("your k, as measured") if at_k else _("your k")))
     if measured:
         _add_measured(fig, measured, measured_on)
     if here:
