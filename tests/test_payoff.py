@@ -134,3 +134,11 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
                     "**1.10×** at k = 1."], said
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4, policy="priced")
     assert not any(c.value.startswith("Drafting k by") for c in at.caption)
+
+
+def test_without_a_figure_or_prices_the_headline_says_only_that():
+    from ui.lessons import payoff_words
+    nothing = payoff.answer(4, None, None)
+    text = payoff_words.headline(nothing, "CPU here")
+    assert text == "**Does it pay here?** Not measured on this machine (CPU here) at these settings yet."
+    assert "predicted" in payoff_words.headline(payoff.answer(2, PRICES, None, (2.5, 1.3, "x")), "CPU here")

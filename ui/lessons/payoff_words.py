@@ -20,6 +20,8 @@ def _x(value: float | None) -> str:
 def headline(p: Payoff, cpu: str) -> str:
     """One sentence: yes or no, the figure measured here with its spread, the prediction beside it."""
     m = p.measured
+    if m is None and p.predicted is None:
+        return _("**Does it pay here?** Not measured on this machine ({cpu}) at these settings yet.").format(cpu=cpu)
     if m is None:
         return _("**Does it pay here?** Not measured on this machine ({cpu}) at these settings yet; predicted from "
                  "its prices: **{predicted}**.").format(cpu=cpu, predicted=_x(p.predicted))
