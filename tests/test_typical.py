@@ -76,3 +76,14 @@ def test_a_kept_result_is_read_with_its_key():
     assert result_cache.load("where", key, WhereSet) == found and found.provenance.cpu
     assert [k for k, _ in result_cache.kept("where", WhereSet)] == [json.loads(json.dumps(key))]
     assert typical(PAIR, key["settings"]["k"], key["settings"]["temperature"], "code").measured == "here"
+
+
+def test_a_run_that_drafted_another_k_is_compared_by_its_alpha():
+    """Home's race drafts k by prices: its acceptance rate is not the typical figure's at k = 4."""
+    key, _ = shipped_where()
+    k, t = key["settings"]["k"], key["settings"]["temperature"]
+    got = typical(PAIR, k, t, "code")
+    short = dataclasses.replace(summarize([]), rounds=10, drafted=12)          # 1.2 tokens a round
+    assert f"This run drafted 1.2 tokens a round, not k = {k}: compare α̂" in context_view.sentence(short, got, k, t)
+    full = dataclasses.replace(summarize([]), rounds=10, drafted=10 * k)
+    assert "compare α̂" not in context_view.sentence(full, got, k, t)

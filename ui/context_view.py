@@ -28,7 +28,11 @@ def sentence(m: Metrics, t: typical.Typical | None, k: int, temperature: float) 
         group=group, k=k, t=f"{temperature:g}", tacc=_pct(t.acceptance_rate), talpha=_num(t.alpha),
         tlen=_num(t.mean_acceptance_length), n=t.prompts, where=where)
     # no speedup here: "Does it pay here?" (ui/payoff_view.py) states the one figure for these settings
-    return " ".join((run, usual, _("One prompt is not the pair's average.")))
+    drafted = m.drafted / m.rounds if m.rounds else 0.0
+    other_k = _("This run drafted {d:.1f} tokens a round, not k = {k}: compare α̂, which does not depend on k; "
+                "the acceptance rate falls as k grows.").format(d=drafted, k=k) if m.rounds and abs(drafted - k) > 0.5 \
+        else ""
+    return " ".join(filter(None, (run, usual, other_k, _("One prompt is not the pair's average."))))
 
 
 def kind_of(prompt_text: str, prompts) -> str | None:
