@@ -4,7 +4,7 @@ from dataclasses import replace
 import streamlit as st
 
 from specdec import defaults
-from specdec.bench import sweeps
+from specdec.bench import machine, sweeps
 from specdec.bench.points import Sweep, TempSweep
 from specdec.defaults import K_OFFERED, K_SWEEP, TEMPERATURE_SWEEP
 from specdec.records.provenance import Clock
@@ -145,6 +145,8 @@ def measured(pair, names) -> None:
         points, taken = store.agree(points, key_of, "ksweep")
         taken_caption(taken, "k")
     ksweep_lines(points, None if mine else sweep.provenance.cpu)
+    if mine:
+        profile_c(points[0].c, pair, settings.drafter)
     here = [] if mine else fast_repriced_view.k_sweep(points, pair, settings.drafter)
     chart(lp.theory_figure(round(mean_alpha(points), 2), 4, points[0].c, points, k_max=8,
                            measured_on=None if mine else cpu_name(sweep.provenance.cpu or "?"), here=here),
@@ -194,6 +196,16 @@ def ksweep_lines(points, shipped_from: str | None = None) -> None:
                                                        k=best.k, repeats=best.repeats)
              + f", {best.speedup_min:.2f}–{best.speedup_max:.2f}×).")
     warn(points)
+
+
+def profile_c(runs_c: float, pair, drafter: str) -> None:
+    """Where these runs' c is not the profile's (the machine's load moves timings), one line with both."""
+    profiled = fast_repriced_view.profile(pair)
+    c = machine.draft_c(profiled, drafter, pair.draft_name)
+    if c and abs(runs_c / c - 1) > 0.15:
+        st.caption(_("c = {runs:.3f} in these runs; this machine's profile (measured at start) has c = {c:.3f}: "
+                     "timings move with the machine's load, so each measurement states its own.").format(
+            runs=runs_c, c=c))
 
 
 def also_early(exits) -> str:

@@ -37,7 +37,8 @@ def test_each_draft_at_its_own_c_and_a_draft_without_one_left_out():
     assert repriced.drafts(shipped, None) == []
 
 
-def test_the_page_prices_a_shipped_k_sweep_again_here(tiny_dirs, monkeypatch, tmp_path):
+@pytest.mark.parametrize("kept", [False, True])
+def test_the_page_prices_a_shipped_k_sweep_again_here(tiny_dirs, monkeypatch, tmp_path, kept):
     """When it is fast, section 2 with the real shipped k sweep (another CPU) and a profile of
     this machine: a sentence and a chart line of the sweep's tokens a round at this machine's prices."""
     from specdec import defaults
@@ -59,10 +60,15 @@ def test_the_page_prices_a_shipped_k_sweep_again_here(tiny_dirs, monkeypatch, tm
     machine.STORE.write_text(json.dumps({mine.key(): machine.asdict(mine)}))
     settings = Settings(temperature=0.7, max_new_tokens=defaults.LENGTHS.speed)
     ran = store.Ran(threads=torch.get_num_threads())
-    shipped.save("ksweep", store.measurement("ksweep", names, settings, texts, False, ran, repeats=defaults.REPEATS),
-                 real)
+    (result_cache if kept else shipped).save(
+        "ksweep", store.measurement("ksweep", names, settings, texts, False, ran, repeats=defaults.REPEATS), real)
     at.switch_page("pages/fast.py").run()
     assert not at.exception
+    if kept:        # measured here: not priced again, but its c set beside the profile's
+        assert not any("priced again" in m.value for m in at.markdown)
+        assert any(c.value.startswith(f"c = {real.points[0].c:.3f} in these runs; this machine's profile (measured "
+                                      "at start) has c = 0.250") for c in at.caption)
+        return
     first = real.points[0]
     by_hand = {p.k: p.mean_acceptance_length / (p.k * 0.25 + WIDTHS[p.k + 1]) for p in real.points}
     best = max(by_hand, key=by_hand.get)
