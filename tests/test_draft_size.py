@@ -27,6 +27,13 @@ def test_roles_by_what_lost_each_draft_its_speed_not_by_parameter_count():
     assert "**Too big**: early exit @ 29 (acceptance 27%, c = 1.40, 0.50×) — one draft step costs more" in text
 
 
+def test_the_best_size_is_not_called_right_where_it_still_loses():
+    assert "**Right**: smollm2/draft" in roles_caption(ROWS)                          # 1.26×
+    slow = [r if r.params != 11 else row("smollm2/draft", 11, 0.45, 0.21, 0.06, 0.75) for r in ROWS]
+    text = roles_caption(slow)
+    assert "**Best of these sizes, yet slower than the target alone**: smollm2/draft" in text and "Right" not in text
+
+
 def test_a_weaker_draft_whose_cost_took_more_is_too_big():
     # α 0.43, c 0.5: cost factor 3.0 / 1.24 = 2.42 > weakness 1.785 / 1.729 = 1.03
     costly = row("wide", 20, 0.43, 0.2, 0.5, 0.8)

@@ -53,8 +53,9 @@ def roles_caption(points, name=lambda d: d) -> str | None:
     found = roles(points)
     if found.count() < 2:
         return None
+    right = _("Right") if found.right[0].speedup > 1 else _("Best of these sizes, yet slower than the target alone")
     lines = [f"**{word}**: " + "; ".join(_one(p, name) for p in members)
-             for word, members in ((_("Too weak"), found.too_weak), (_("Right"), found.right),
+             for word, members in ((_("Too weak"), found.too_weak), (right, found.right),
                                    (_("Too big"), found.too_big)) if members]
     if not found.too_big:
         lines.append(_("Every slower draft lost more to its acceptance than to its step cost: none is too big."))
