@@ -33,6 +33,31 @@ def apart(rounds, m) -> str | None:
         acc=_pct(m.acceptance_rate), alpha=f"{m.mean_beta:.2f}", d=discarded, e=len(examined), shown=shown)
 
 
+def engine_rows(m) -> list[dict]:
+    """This run's counts as vLLM's /metrics counters name them (vllm:spec_decode_num_drafts,
+    _num_draft_tokens, _num_accepted_tokens) and the two figures serving engines derive from them:
+    acceptance rate = accepted / draft tokens; mean acceptance length = 1 + accepted / drafts
+    (SGLang's avg_spec_accept_length, AIPerf's mean_acceptance_length)."""
+    rate = m.accepted / m.drafted if m.drafted else None
+    length = 1 + m.accepted / m.rounds if m.rounds else None
+    rows = [(_("rounds (verification passes)"), "num_drafts", "—", str(m.rounds)),
+            (_("drafted tokens"), "num_draft_tokens", "—", str(m.drafted)),
+            (_("accepted drafts"), "num_accepted_tokens", "—", str(m.accepted)),
+            (_("Acceptance rate"), "num_accepted_tokens / num_draft_tokens", "—", _pct(rate)),
+            (_("Mean acceptance length"), "1 + num_accepted_tokens / num_drafts", "avg_spec_accept_length",
+             "—" if length is None else f"{length:.2f}")]
+    return [{_("this page"): a, _("vLLM (/metrics, vllm:spec_decode_…)"): b, _("SGLang"): c, _("this run"): d}
+            for a, b, c, d in rows]
+
+
+def engines(m) -> None:
+    """The run's figures under the names serving engines report them by."""
+    with st.expander(_("The same figures as serving engines report them")):
+        st.dataframe(engine_rows(m), hide_index=True, key="metrics_engines")
+        st.caption(_("Mean acceptance length here counts the tokens a round emitted; it equals 1 + accepted / "
+                     "rounds except where a run stopped inside a round (its token limit or an end token)."))
+
+
 def render(rounds, selected: int | None, prefill=None, context: tuple | None = None) -> None:
     """`prefill`: the run's Prefill record (None: a file from before it was recorded);
     `context`: (pair names, k, T, kind, drafter id) for the run-in-context caption (ui/context_view.py)."""
@@ -64,6 +89,7 @@ def render(rounds, selected: int | None, prefill=None, context: tuple | None = N
         chart(plots.per_position_figure(m.per_position), "m-perpos")
     with c3:
         chart(plots.histogram_figure(m.histogram), "m-hist")
+    engines(m)
     if context:
         context_view.render(m, *context)
     why = apart(rounds, m)
