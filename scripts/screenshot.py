@@ -43,4 +43,4 @@ def main(out: str, pages: list[str]) -> None:
 
 
 if __name__ == "__main__":
-    main(sys.argv[1], sys.argv[2:] or ["home", "step", "step:next"])
+    main(sys.argv[1], sys.argv[2:] or ["home", "step_through", "step_through:next"])
