@@ -47,8 +47,8 @@ def pass_price_figure(rows) -> go.Figure:
                                  + "<extra></extra>"))
     fed, ms = [r.pass_rows for r in rows], [r.pass_ms for r in rows]
     ticks = [t for t in (1, 2, 4, 8, 16, 32, 64, 128, 256) if t <= 2 * max(fed)]
-    title = _("What one target pass costs as it feeds more tokens") + " · " + _("the number in a mark: the batch size")
-    return _layout(fig, title, height=340,
+    fig.update_layout(legend_title_text=_("the number in a mark: the batch size"))
+    return _layout(fig, _("What one target pass costs as it feeds more tokens"), height=340,
                    xaxis=dict(type="log", tickvals=ticks, ticktext=[str(t) for t in ticks],
                               range=[math.log10(min(fed) / 1.4), math.log10(max(fed) * 1.4)],
                               title=_("tokens in one target pass (batch × (pending + drafts))")),
