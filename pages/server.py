@@ -17,7 +17,7 @@ from ui import family, jobs, payoff_view, session, shell, sidebar, state, tables
 from ui.figures import server as lp
 from ui.i18n import _
 from ui.lessons import server, store
-from ui.measured import measured
+from ui.measured import local, measured
 from ui.round_view import chart
 
 shell.page()
@@ -77,7 +77,8 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
         k=s.k, t=s.temperature))
     rows, facts = result.rows, facts_of(result)
     st.write(server.verdict(facts))
-    st.caption(server.beside_box(facts, result, payoff_view.answer(pair, s)))
+    st.caption(server.beside_box(facts, result, payoff_view.answer(pair, s),
+                                 shipped=not local("server_sweep", key, BatchSweep)))
     c1, c2 = st.columns(2)
     with c1:
         chart(lp.batch_figure(rows, "tokens_per_s", _("Tokens per second, all requests together"),

@@ -2,6 +2,7 @@
 origin, the pass-price chart's labels apart, continuous batching's progress, the page's speedup
 beside "Does it pay here?"'s, and the batch lesson's paragraphs short."""
 import math
+from dataclasses import replace
 from itertools import combinations
 
 import pytest
@@ -14,7 +15,7 @@ from specdec.bench.record import BatchRow, BatchSweep
 from specdec.bench.server import timeline
 from specdec.engine.serving import Served
 from specdec.records.codec import RecordFileError
-from specdec.records.provenance import Clock
+from specdec.records.provenance import Clock, Provenance
 from specdec.settings import Mode
 from ui.figures.server import pass_price_figure
 from ui.lessons import server
@@ -104,6 +105,9 @@ def test_the_page_says_its_figure_beside_the_box_and_why():
     predicted = server.beside_box(facts(1.0371), SWEEP, Payoff(4, None, 2.4, "here", 0.2, 1.6, 0.9))
     assert "says 0.90×" in predicted and "predicted" in predicted
     assert "says" not in server.beside_box(facts(1.0371), SWEEP, None)
+    assert "It ran on Intel Xeon; the box's figure is this machine's." in server.beside_box(
+        facts(1.0371), replace(SWEEP, provenance=Provenance(cpu="Intel Xeon")), box, shipped=True)
+    assert "It ran on" not in text
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])

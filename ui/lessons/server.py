@@ -49,12 +49,15 @@ def verdict(facts: Facts) -> str:
     return head + " " + _("It paid at every batch size measured here.")
 
 
-def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None) -> str:
+def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None, shipped: bool = False) -> str:
     """One line: the sweep's batch-size-1 speedup beside "Does it pay here?"'s figure for the same
-    pair and settings, and why they differ (what this sweep timed, from its own record)."""
+    pair and settings, and why they differ (what this sweep timed, from its own record; `shipped`:
+    the sweep was measured on another machine, the box on this one)."""
     own = _("This sweep served {r} requests ({n} prompts cycled, {tokens} new tokens each, their prompts' "
             "reading timed too) through the server's batched loop.").format(
         r=sweep.requests, n=sweep.prompts, tokens=sweep.max_new_tokens)
+    if shipped:
+        own += " " + _("It ran on {cpu}; the box's figure is this machine's.").format(cpu=sweep.provenance.cpu or "?")
     figure = None if box is None else box.measured.speedup if box.measured else box.predicted
     if figure is None:
         return _("At batch size {b}: {mine:.2f}×.").format(b=facts.first_batch, mine=facts.first) + " " + own
