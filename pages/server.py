@@ -13,11 +13,11 @@ from specdec.bench.server import PrefixRun, Timeline
 from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS, Mode
-from ui import family, jobs, session, shell, sidebar, state, tables
+from ui import family, jobs, payoff_view, session, shell, sidebar, state, tables
 from ui.figures import server as lp
 from ui.i18n import _
 from ui.lessons import server, store
-from ui.measured import measured
+from ui.measured import local, measured
 from ui.round_view import chart
 
 shell.page()
@@ -37,14 +37,13 @@ def intro() -> None:
     st.write(_("Requests served together share each read of the weights: a draft's extra rows are nearly free "
                "for one request on a GPU and stop paying as the batch grows."))
     with st.expander(_("Why a batch changes the price of drafts")):
-        st.write(_("On a GPU serving one request, a target pass is mostly spent reading the weights from "
-                   "memory, so checking k + 1 tokens costs about as much as one — that is why drafts are "
-                   "nearly free there. A batch of requests shares that read: the same pass feeds every "
-                   "request's tokens, and as the batch grows the pass turns from reading into arithmetic "
-                   "on every row. The drafts' extra rows stop being free, and at some batch size "
-                   "speculation stops paying; vLLM and SGLang advise using it at low load. On a CPU the "
-                   "extra rows cost more even for one request. The sections below show what they cost "
-                   "on the machine that measured them."))
+        st.write(_("On a GPU, one request's target pass is mostly spent reading the weights from memory, so "
+                   "checking k + 1 tokens costs about as much as checking one: there, drafts are nearly free."))
+        st.write(_("A batch shares that read: one pass feeds every request's tokens. As the batch grows, the pass "
+                   "turns from reading into arithmetic on every row, the drafts' extra rows stop being free, and "
+                   "at some batch size speculation stops paying (vLLM and SGLang advise it at low load)."))
+        st.write(_("On a CPU the extra rows cost more even for one request. The sections below show what they "
+                   "cost on the machine that measured them."))
 
 
 def settings_now(pair):
@@ -57,7 +56,8 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     st.header(_("1 · Throughput and latency against batch size"))
     s = settings_now(pair)
     key = store.measurement("server_sweep", names, s, texts, chat, state.ran(), sizes=list(defaults.SIZES),
-                            repeats=2, workload="same requests at every size")
+                            repeats=2, workload="same requests at every size",
+                            latency="from arrival")                    # older results timed it from admission
     result = measured(
         "server_sweep", key, lambda pr: server.sweep(pair, inputs, s, pr), record=BatchSweep,
         button=_("Measure batch sizes 1 to 16"),
@@ -77,12 +77,14 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
         k=s.k, t=s.temperature))
     rows, facts = result.rows, facts_of(result)
     st.write(server.verdict(facts))
+    st.caption(server.beside_box(facts, result, payoff_view.answer(pair, s),
+                                 shipped=not local("server_sweep", key, BatchSweep)))
     c1, c2 = st.columns(2)
     with c1:
         chart(lp.batch_figure(rows, "tokens_per_s", _("Tokens per second, all requests together"),
                               _("tokens/s")), "server-tps")
     with c2:
-        chart(lp.batch_figure(rows, "latency_s", _("Latency: a request's time in the batch, to its last token"),
+        chart(lp.batch_figure(rows, "latency_s", _("Latency: a request's time from its arrival to its last token"),
                               _("seconds")), "server-latency")
     if result.clock == Clock.CPU:
         st.info(_("The machine was busy while this was measured: tokens/s use the CPU time the runs "

@@ -143,7 +143,7 @@ def test_every_shipped_result_is_found_by_the_key_its_page_builds():
                                       replace(base, max_new_tokens=LENGTHS.drafters, seed=0),
                                       [p.prompt for p in chosen], chat, drafts=drafts, repeats=defaults.REPEATS),
         "server_sweep": store.measurement("server_sweep", names, served, texts, chat, sizes=list(defaults.SIZES),
-                                          repeats=2, workload="same requests at every size"),
+                                          repeats=2, workload="same requests at every size", latency="from arrival"),
         "server_timeline": store.measurement("server_timeline", names, served, texts, chat, requests=8),
         "server_prefix": store.measurement("server_prefix", names, served, texts, chat),
         **{f"where/T={t}": store.measurement("where", names, replace(base, max_new_tokens=LENGTHS.where, seed=0,

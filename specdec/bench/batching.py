@@ -6,7 +6,7 @@ prompts) requests, request i seeded i, all waiting at the start — in one serve
 (engine/serving.py) that runs at most B of them at once, autoregressive (k = 0) and
 speculative; repeats interleave the two modes. So the sizes differ only in concurrency, never in
 the text. Per row: tokens/s of the whole workload (wall-clock and CPU time), the mean request
-latency in service (admitted to last token) and time to first token, the target passes
+latency and time to first token (both from its arrival: waiting included), the target passes
 per output token, the mean price of one target pass and the tokens it fed (B rows × pending +
 drafts), and the drafting per round (each request drafts on its own: not batched);
 a speculative row's speedup is over the autoregressive row at the same B. As B grows the pass
@@ -76,7 +76,7 @@ def _once(pair, prompts: list, n: int, batch: int, settings: Settings) -> Once:
     fed = [t.width * len(t.requests) for t in log.ticks]
     return Once(log.tokens, lap.wall, lap.cpu, len(log.ticks), statistics.mean(t.verify_ms for t in log.ticks),
                 statistics.mean(t.draft_ms for t in log.ticks), statistics.mean(fed),
-                statistics.mean(s.finished - s.admitted for s in log.served),
+                statistics.mean(s.latency for s in log.served),
                 statistics.mean(s.ttft for s in log.served))
 
 

@@ -132,6 +132,13 @@ class BatchRow:
     cpu_seconds: tuple[float, ...] = ()
     speedup: float | None = None                   # speculative rows: over autoregressive at the same size
 
+    def __post_init__(self):
+        # both from a request's arrival (vocabulary.py): a row whose first token came after its last
+        # timed them from two origins (an older build counted latency from admission)
+        if self.ttft_s > self.latency_s + 1e-9:
+            raise codec.RecordFileError(f"batch {self.batch}, {self.mode}: time to first token {self.ttft_s:.3g} s "
+                                        f"exceeds latency {self.latency_s:.3g} s (measure it again)")
+
 
 @dataclass(frozen=True)
 class BatchSweep:

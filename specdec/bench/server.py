@@ -22,6 +22,7 @@ from specdec.engine.decoder import Decoder, generate
 from specdec.engine.serving import PrefixCache, Request, arrivals, serve
 from specdec.records.provenance import Provenance, here
 from specdec.settings import LENGTHS, Mode, Settings
+from specdec.wording import _
 
 
 @dataclass(frozen=True)
@@ -91,11 +92,12 @@ def timeline(pair, prompts: list, settings: Settings, progress, requests: int = 
     """`requests` requests (the prompts cycled, request i seeded i) arriving at `rate` per
     second, at most `max_batch` at once: who was in which round, and each one's latency."""
     started = time.perf_counter()
-    progress(0, 1, "serving")
+    progress(0, requests, "serving")
     times = arrivals(requests, rate, seed=0)
     log = serve(pair, [Request(prompts[i % len(prompts)], times[i], seed=i) for i in range(requests)],
-                settings, max_batch=max_batch)
-    progress(1, 1, "done")
+                settings, max_batch=max_batch, on_round=lambda n, done, total: progress(
+                    done, total, _("round {n}: {done} of {total} requests done").format(n=n, done=done, total=total)))
+    progress(requests, requests, "done")
     ticks = tuple(ServerTick(t.start, t.end, tuple(t.requests), tuple(t.emitted)) for t in log.ticks)
     served = tuple(ServedRequest(s.arrival, s.admitted, s.first_token, s.finished, len(s.run.token_ids), s.ttft,
                                  s.tpot) for s in log.served)

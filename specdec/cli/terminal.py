@@ -192,7 +192,7 @@ def batch_table(b: BatchSweep) -> list[str]:
              f"cycled to {b.requests} requests x {b.max_new_tokens} tokens, served at most B at "
              f"once, {b.repeats} repeats; tokens/s of all requests on "
              f"{'CPU time (the machine was busy)' if b.clock == Clock.CPU else 'the wall-clock'}; latency = "
-             "admitted to last token",
+             "arrival to last token, TTFT arrival to first (waiting included in both)",
              "pass ms = one target pass over the batch (rows/pass tokens); draft ms = every request's "
              "drafting in a round (each drafts on its own, not batched)", BATCH_HEAD, "-" * len(BATCH_HEAD)]
     for r in b.rows:

@@ -21,6 +21,7 @@ import random
 import time
 from collections import OrderedDict, deque
 from dataclasses import dataclass, replace
+from typing import Callable
 
 import torch
 
@@ -78,6 +79,12 @@ class Served:
     def ttft(self) -> float:
         """Time to first token: queueing, the prefill and one round."""
         return self.first_token - self.arrival
+
+    @property
+    def latency(self) -> float:
+        """Arrival to last token (queueing, the prefill and every round): the same origin as ttft,
+        so ttft <= latency always."""
+        return self.finished - self.arrival
 
     @property
     def tpot(self) -> float:
@@ -191,13 +198,16 @@ def _cache_of(model, layers: list, length: int) -> object:
 
 
 def serve(pair: Pair, requests: list[Request], settings: Settings | None, max_batch: int = 8,
-          prefix: PrefixCache | None = None) -> ServeLog:
-    """Run every request through one server loop; see the module's docstring."""
+          prefix: PrefixCache | None = None, on_round: Callable[[int, int, int], None] | None = None) -> ServeLog:
+    """Run every request through one server loop; see the module's docstring. `on_round(rounds,
+    finished, requests)` is called after every round (a page's progress bar)."""
     server = _Server(pair, requests, _check_serve(pair, requests, settings, max_batch, prefix), max_batch,
                      prefix)
     while server.queue or server.batch.active:
         server.admit()
         server.tick()
+        if on_round is not None:
+            on_round(len(server.ticks), sum(j.finished is not None for j in server.jobs.values()), len(requests))
     served = tuple(Served(job.decoder.result(), requests[job.index].arrival, job.admitted, job.first_token,
                           job.finished, job.reused) for job in sorted(server.jobs.values(), key=lambda j: j.index))
     return ServeLog(served, tuple(server.ticks), server.clock, server.prefill_s)

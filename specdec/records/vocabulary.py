@@ -65,8 +65,8 @@ QUANTITIES = {
     # a server
     "tokens_per_s_min": "the slowest repeat's tokens/s",
     "tokens_per_s_max": "the fastest repeat's tokens/s",
-    "latency_s": "a request's seconds in the batch, admitted to last token (mean)",
-    "ttft_s": "time to first token in seconds (mean)",
+    "latency_s": "a request's seconds from its arrival to its last token, waiting included (mean)",
+    "ttft_s": "a request's seconds from its arrival to its first token, waiting included (mean)",
     "forwards_per_token": "target passes per emitted token, all requests",
     "passes": "target passes",
     "pass_ms": "ms of one target pass over the batch",

@@ -1,6 +1,8 @@
 """Figures for In a server (pure Plotly builders): batches, pass prices and the served timeline."""
 from __future__ import annotations
 
+import math
+
 import plotly.graph_objects as go
 
 from specdec.bench.server import Timeline
@@ -27,22 +29,30 @@ def batch_figure(rows, y: str, title: str, y_title: str) -> go.Figure:
                    yaxis_title=y_title, xaxis=dict(type="log", tickvals=sizes, ticktext=[str(b) for b in sizes]))
 
 
+MARK_PX = 22                     # a mark wide enough to hold its batch size ("16") inside it
+
+
 def pass_price_figure(rows) -> go.Figure:
-    """The target pass's price against the tokens it fed (batch × pending + drafts)."""
+    """The target pass's price against the tokens it fed (batch × pending + drafts); each mark
+    holds its batch size, so no label sits beside a mark where another line's could cross it."""
     fig = go.Figure()
-    for mode, color, name, place in ((Mode.AUTOREGRESSIVE, COLORS.target, _("autoregressive"), "bottom right"),
-                                     (Mode.SPECULATIVE, COLORS.draft, _("speculative"), "top left")):
-        mine = [r for r in rows if r.mode == mode]          # labels on either side: the lines cross
+    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS.target, _("autoregressive")),
+                              (Mode.SPECULATIVE, COLORS.draft, _("speculative"))):
+        mine = [r for r in rows if r.mode == mode]
         fig.add_trace(go.Scatter(x=[r.pass_rows for r in mine], y=[r.pass_ms for r in mine],
-                                 text=[f"B = {r.batch}" for r in mine], mode="lines+markers+text",
-                                 textposition=place, name=name, marker_color=color,
-                                 hovertemplate=_("%{text}: %{x:.0f} tokens in one pass, %{y:.0f} ms")
+                                 text=[str(r.batch) for r in mine], mode="lines+markers+text",
+                                 textposition="middle center", textfont=dict(color="white", size=11),
+                                 marker=dict(size=MARK_PX, color=color), name=name,
+                                 hovertemplate=_("batch size %{text}: %{x:.0f} tokens in one pass, %{y:.0f} ms")
                                  + "<extra></extra>"))
-    ticks = [t for t in (1, 2, 4, 8, 16, 32, 64, 128, 256) if t <= 2 * max(r.pass_rows for r in rows)]
+    fed, ms = [r.pass_rows for r in rows], [r.pass_ms for r in rows]
+    ticks = [t for t in (1, 2, 4, 8, 16, 32, 64, 128, 256) if t <= 2 * max(fed)]
+    fig.update_layout(legend_title_text=_("the number in a mark: the batch size"))
     return _layout(fig, _("What one target pass costs as it feeds more tokens"), height=340,
                    xaxis=dict(type="log", tickvals=ticks, ticktext=[str(t) for t in ticks],
+                              range=[math.log10(min(fed) / 1.4), math.log10(max(fed) * 1.4)],
                               title=_("tokens in one target pass (batch × (pending + drafts))")),
-                   yaxis_title=_("ms per pass"))
+                   yaxis=dict(title=_("ms per pass"), range=[0, max(ms) * 1.15]))
 
 
 def timeline_figure(result: Timeline) -> go.Figure:

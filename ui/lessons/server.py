@@ -7,10 +7,12 @@ from dataclasses import dataclass
 
 from specdec import defaults
 from specdec.bench.batching import Facts, batch_bench
+from specdec.bench.payoff import Payoff
 from specdec.bench.record import BatchSweep
 from specdec.bench.server import Timeline, Together
 from specdec.settings import Settings
 from specdec.wording import _
+from ui.lessons.payoff_words import SOURCES
 
 
 @dataclass(frozen=True)
@@ -45,6 +47,26 @@ def verdict(facts: Facts) -> str:
         return head + " " + _("It stopped paying at batch size **{b}**, the smallest measured size where "
                               "it was no faster.").format(b=facts.crossover)
     return head + " " + _("It paid at every batch size measured here.")
+
+
+def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None, shipped: bool = False) -> str:
+    """One line: the sweep's batch-size-1 speedup beside "Does it pay here?"'s figure for the same
+    pair and settings, and why they differ (what this sweep timed, from its own record; `shipped`:
+    the sweep was measured on another machine, the box on this one)."""
+    own = _("This sweep served {r} requests ({n} prompts cycled, {tokens} new tokens each, their prompts' "
+            "reading timed too) through the server's batched loop.").format(
+        r=sweep.requests, n=sweep.prompts, tokens=sweep.max_new_tokens)
+    if shipped:
+        own += " " + _("It ran on {cpu}; the box's figure is this machine's.").format(cpu=sweep.provenance.cpu or "?")
+    figure = None if box is None else box.measured.speedup if box.measured else box.predicted
+    if figure is None:
+        return _("At batch size {b}: {mine:.2f}×.").format(b=facts.first_batch, mine=facts.first) + " " + own
+    where = (_("measured by {section} on {n} prompts").format(section=_(SOURCES.get(box.measured.source,
+                                                                                    box.measured.source)),
+                                                              n=box.measured.prompts)
+             if box.measured else _("predicted from this machine's prices"))
+    return _("At batch size {b}: {mine:.2f}×; “Does it pay here?” says {box:.2f}× for the same pair and settings "
+             "({where}).").format(b=facts.first_batch, mine=facts.first, box=figure, where=where) + " " + own
 
 
 def together_words(r: Together) -> str:
