@@ -77,7 +77,7 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
         k=s.k, t=s.temperature))
     rows, facts = result.rows, facts_of(result)
     st.write(server.verdict(facts))
-    st.caption(server.beside_box(facts, result, payoff_view.answer(pair, s),
+    st.caption(server.beside_box(facts, result, payoff_view.answer(pair, s)[0],
                                  shipped=not local("server_sweep", key, BatchSweep)))
     c1, c2 = st.columns(2)
     with c1:
