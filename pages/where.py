@@ -42,7 +42,9 @@ def prompt_set(pair) -> list[Prompt]:
     with st.expander(_("The prompt set: {n} prompts in {kinds} kinds — add your own").format(
             n=len(prompts), kinds=len(kinds))):
         examples.english_note()
-        st.dataframe(pd.DataFrame(examples.rows(prompts)), hide_index=True, placeholder="—", key="where_set")
+        widths = {_(name): st.column_config.TextColumn(width=w) for name, w in examples.WIDTHS.items()}
+        st.dataframe(pd.DataFrame(examples.rows(prompts)), hide_index=True, placeholder="—", key="where_set",
+                     column_config=widths)
         with st.form("where_add", clear_on_submit=True):
             text = st.text_area(_("Your prompt"), key="where_new_text", max_chars=catalog.prompt_chars())
             c1, c2 = st.columns(2)

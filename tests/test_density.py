@@ -14,7 +14,9 @@ of 224-character body text; the race's 548-character caption took four.)
 
 Tables fit the column too (closed expanders included: they open): a column is as wide as its
 column_config says, else as its header or widest cell at 6.5 px a unit plus 24 px of padding,
-50 px at least and 500 at most (the data grid cuts a longer text).
+50 px at least and 500 at most (the data grid cuts a longer text). The room, read off the data
+grid in Chromium at 1400 px: 928 px in the main column, 894 inside an expander (its padding),
+st.columns' share of it less a 16 px gap between columns.
 """
 import json
 import re
@@ -37,7 +39,7 @@ PAGES = {
     "pages/exact.py": ["exact_go"],
     "pages/trees.py": ["tree_next", "pass_price_run", "tree_exact_run"],
     "pages/you_draft.py": ["yd_go"],
-    "pages/beyond.py": [],
+    "pages/beyond.py": ["beyond_ask"],
     "pages/cross_vocab.py": ["cv_next"],
 }
 # the measuring pages on the default pair, whose shipped results they show (issue 51 item 5 there
@@ -105,7 +107,8 @@ def too_long(at) -> list[tuple[int, int, str]]:
     return over
 
 
-COLUMN_PX = 940                  # the main column at 1400 px
+COLUMN_PX = 928                  # a table's room in the main column at 1400 px (the grid's own width)
+EXPANDER_PAD_PX, GAP_PX = 34, 16                     # an expander's padding; the gap between st.columns
 CHAR_PX, CELL_PAD_PX, MIN_COLUMN_PX = 6.5, 24, 50    # a table's 14 px text, a cell's padding, its narrowest
 MAX_AUTO_PX = 500                # the data grid's widest automatic column (a longer text is cut, by design)
 NAMED_PX = {"small": 75, "medium": 200, "large": 400}
@@ -129,17 +132,22 @@ def table_px(frame, config: dict | None = None) -> int:
     return int(sum(column_px(frame, name, config or {}) for name in frame.columns))
 
 
-def tables(node, share: float = 1.0):
+def tables(node, room: float = COLUMN_PX):
     """(width in px, room in px, columns) of every table, closed expanders included (they open)."""
     kids = list(getattr(node, "children", {}).values())
-    weights = sum(k.weight for k in kids if isinstance(k, et.Column)) or 1
+    columns = [k for k in kids if isinstance(k, et.Column)]
+    weights = sum(k.weight for k in columns) or 1
+    shared = room - GAP_PX * max(0, len(columns) - 1)
     for k in kids:
-        part = share * (k.weight / weights if isinstance(k, et.Column) else 1)
         if isinstance(k, et.Dataframe):
             config = json.loads(k.proto.columns or "{}")
-            yield table_px(k.value, config), int(COLUMN_PX * part), list(k.value.columns)
+            yield table_px(k.value, config), int(room), list(k.value.columns)
+        elif isinstance(k, et.Column):
+            yield from tables(k, shared * k.weight / weights)
+        elif isinstance(k, et.Expander):
+            yield from tables(k, room - EXPANDER_PAD_PX)
         elif isinstance(k, et.Block):
-            yield from tables(k, part)
+            yield from tables(k, room)
 
 
 def too_wide(at) -> list:
@@ -158,6 +166,24 @@ def test_closed_expanders_are_left_out_and_a_column_narrows_the_bound():
         [("body", 1.0), ("body", 1.0), ("caption", 0.25)]
     # 300 "a"s and their spaces: 599 units > 405; 80 "c"s: 159 > 3 × 155 / 4 = 116; 60 "d"s: 119 < 405
     assert [n for n, _, _ in too_long(at)] == [599, 159]
+
+
+def test_a_table_has_less_room_in_an_expander_and_in_a_column():
+    at = AppTest.from_string(TABLES, default_timeout=60).run()
+    # 60 "x"s: 6.5 × 60 + 24 = 414 px; then 900 px and 910 px as configured
+    assert [(px, room) for px, room, _ in tables(at.main)] == [(414, 928), (900, 894), (910, 456)]
+    assert [px for px, _, _ in too_wide(at)] == [900, 910]
+
+
+TABLES = """
+import pandas as pd
+import streamlit as st
+st.dataframe(pd.DataFrame({"a": ["x" * 60]}))
+with st.expander("closed"):
+    st.dataframe(pd.DataFrame({"b": [1]}), column_config={"b": st.column_config.Column(width=900)})
+left, right = st.columns(2)
+left.dataframe(pd.DataFrame({"c": [1]}), column_config={"c": st.column_config.Column(width=910)})
+"""
 
 
 SAMPLE = """

@@ -35,7 +35,7 @@ def bench_drafter(result) -> str:
 
 def render() -> None:
     st.header(_("6 · The benchmark: this engine vs the plain ways to run the same model"))
-    with st.expander(_("Run the benchmark here, or read a file from another machine")):
+    with st.expander(_("For people running the lab themselves: the benchmark, or a file from another machine")):
         st.write(_("`python -m specdec bench --out build/bench.json` runs this engine's autoregressive and "
                    "speculative decoding on each target backend, transformers `generate()` and assisted "
                    "generation, ONNX Runtime's own generation loop and, where it is built (`make peers`), "
