@@ -60,3 +60,23 @@ def test_every_bold_closes_in_both_languages():
     texts = [t for pair in catalog("ko")._catalog.items() for t in pair if isinstance(t, str)]
     assert sum("**" in t for t in texts) > 100                    # the catalog's English and Korean
     assert not [b for t in texts for b in unclosed_bold(t)]
+
+
+def test_a_drafters_name_in_the_same_settings_elsewhere_lines_is_korean(monkeypatch):
+    from types import SimpleNamespace
+
+    from specdec import wording
+    from specdec.records.provenance import Clock
+    from ui.lessons import store
+    here, there = (store.Key("t", None, "ngram", "fixed", 4, 0.0, prompts, Clock.WALL) for prompts in
+                   (store.PromptSet("a", 10, True, 32, "drafters/all"), store.PromptSet("b", 8, True, 48, "speed")))
+    filed = SimpleNamespace(figure=SimpleNamespace(speedup=0.87, acceptance_rate=0.12))
+    monkeypatch.setattr(store, "elsewhere", lambda k, source: [(there, filed)])
+    point = SimpleNamespace(drafter="n-gram lookup", speedup=0.92, acceptance_rate=0.11)
+    wording.use(catalog("ko").gettext)
+    try:
+        text = store.elsewhere_caption([point], lambda p: here, "drafters", lambda p: p.drafter)
+    finally:
+        del wording._local.translate
+    line = text.split("\n\n")[1]
+    assert line.startswith("- " + korean("n-gram lookup") + ":") and "n-gram lookup" not in line

@@ -188,3 +188,12 @@ def test_the_theory_line_of_tokens_per_round_rises_with_k_whatever_each_k_measur
     theory = tokens_figure(rows).data[0].y
     assert all(b > a for a, b in zip(theory, theory[1:]))                     # no zig-zag
     assert theory[0] == pytest.approx(1 + 0.4)                                # α = mean 0.4, k = 1
+
+
+def test_a_tree_node_shows_its_word_and_a_code_span_keeps_its_backticks_out():
+    from ui.figures.trees import node_text
+    from ui.round_view import in_code
+    assert node_text(" python") == "python"             # the space most tokens begin with is left out
+    assert node_text(" `") == "`" and node_text(" ```") == "```"
+    assert node_text("  ") == "␣␣" and node_text(" \n") == "\\n"      # a token of spaces alone stays visible
+    assert in_code(" `x`") == "␣ˋxˋ"                   # a backtick would end the span
