@@ -248,3 +248,30 @@ def test_the_measuring_pages_keep_to_three_lines_with_their_shipped_results(page
     assert not over
     assert not wide
     assert not talk
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_every_drafters_numbers_fit_their_expander_after_a_run_here(lang):
+    """A run measured here fills clock, wall-clock speedup and repeats (the shipped table has none):
+    the table keeps to its columns, with the longest drafter names, headed in either language."""
+    from specdec import wording
+    from specdec.bench.compared import DrafterPoint
+    from specdec.records.provenance import Clock
+    from ui import tables as ui_tables
+    from ui.i18n import catalog
+    from ui.lessons.bench_words import drafter_name
+    from ui.lessons.drafters import ALL_COLUMNS
+    point = DrafterPoint(drafter="draft-2l-distilled · confidence", kind="all", acceptance_rate=0.39,
+                         mean_acceptance_length=1.74, c=0.103, speedup=0.97, speedup_min=0.94, speedup_max=1.06,
+                         clock=Clock.WALL, speedup_wall=0.97, load=0.4, repeats=3)
+    say = catalog(lang).gettext
+    wording.use(say)
+    try:
+        frame = ui_tables.frame([point, DrafterPoint(**{**point.__dict__, "drafter": "n-gram lookup"})])
+        frame["drafter"] = [drafter_name(d) for d in frame["drafter"]]
+    finally:
+        del wording._local.translate
+    shown = frame[[c for c in ALL_COLUMNS if c in frame]]
+    shown = shown.rename(columns={c: say(ui_tables.HEADERS[c]) for c in shown.columns if c in ui_tables.HEADERS})
+    assert "speedup_wall" in frame and len(shown.columns) == 7           # the run's own columns are left out
+    assert table_px(shown) <= COLUMN_PX - EXPANDER_PAD_PX, table_px(shown)
