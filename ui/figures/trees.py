@@ -67,7 +67,8 @@ def tree_figure(tree: Tree, final: Final, label: Label) -> go.Figure:
                              text=[_("root")], textposition="top center",
                              marker=dict(size=16, color=COLORS.prompt)))
     fig.update_layout(height=120 + 40 * max(1, len([r for r in rows.values()])) // 2,
-                      xaxis=dict(title=_("depth"), dtick=1), yaxis=dict(visible=False),
+                      xaxis=dict(title=_("depth"), dtick=1),        # room above the top node for its label
+                      yaxis=dict(visible=False, range=[min(rows.values()) - 0.5, max(rows.values()) + 0.8]),
                       margin=dict(l=10, r=10, t=30, b=10),
                       legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0))      # above: clear of "depth"
     return fig
