@@ -91,8 +91,8 @@ def live_section(pool: int, first: str, fmt: str) -> None:
         except InputError as err:
             st.warning(md(err))
         if "dense" not in stages.first_stages:
-            st.caption(_("The embedding stage is not ready on this machine yet (`make run` embeds the corpus "
-                         "in the background once, or run `make vectors`): this question was ranked by BM25 alone."))
+            st.caption(_("The embedding stage is not ready on this machine yet (the lab embeds the passages "
+                         "once, in the background, after it starts): this question was ranked by BM25 alone."))
     found = st.session_state.get("beyond_live")
     if found:
         candidates, ms = found
@@ -153,8 +153,8 @@ def scale_section(result, lang: str, pool: int, gate: float) -> None:
 mapping()
 found = beyond.shipped_result()
 if found is None:
-    st.warning(_("No shipped measurement of this lesson matches its labelled questions: measure it with "
-                 "`python -m specdec.beyond cascade` (scripts/beyond_ship.py ships it)."))
+    st.warning(_("This copy of the lab came without this lesson's measurement on its labelled questions, "
+                 "so the page has nothing to show yet."))
 else:
     result = found
     langs = beyond.languages(result)

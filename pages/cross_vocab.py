@@ -93,8 +93,8 @@ def speed_section(pair) -> None:
         profile = view.profile_of(pair)
         view.show_speed(found[1], profile.cpu if profile else cpu_model(), settings.k)
         if profile is None:
-            st.caption(_("This computer has no profile for this target yet (make run measures one in the "
-                         "background), so only the tokens a round are shown."))
+            st.caption(_("This computer has no profile for this target yet (the lab measures one in the "
+                         "background after it starts), so only the tokens a round are shown."))
     with st.expander(_("How the speed is predicted")):
         st.markdown(_(SPEED).format(tokens=settings.max_new_tokens))
 
@@ -105,8 +105,8 @@ SPEED = N_("Each drafter writes {tokens} tokens for each of two code prompts wit
          "draft step over a target step) from the profile where it was measured beside this target; otherwise from "
          "these runs' drafting time per drafted token, which for the draft of another vocabulary includes reading "
          "the text again with its tokenizer. Predicted speedup = tokens a round / that cost. Without a profile "
-         "(make run measures one in the background) only the tokens a round are shown. Two short prompts are a "
-         "small sample: scripts/cross_vocab_speed.py measures more.")
+         "(the lab measures one in the background after it starts) only the tokens a round are shown. Two short "
+         "prompts are a small sample.")
 
 
 active = sidebar.active_pair()

@@ -15,7 +15,7 @@ from ui.i18n import _
 from ui.lessons import store
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import cpu_name, drafter_name
-from ui.lessons.drafters import figure_key, ngram_caption
+from ui.lessons.drafters import ALL_COLUMNS, figure_key, ngram_caption
 from ui.lessons.fast import clock_note, spread_warning
 from ui.measured import local, measured
 from ui.round_view import chart
@@ -66,8 +66,8 @@ points, ELSEWHERE = measure()          # ELSEWHERE: the CPU of a shipped result
 
 def overall_numbers(overall) -> None:
     """Every drafter's numbers over all prompts, and how they were measured (behind an expander)."""
-    tables.show(tables.frame([replace(p, drafter=drafter_name(p.drafter)) for p in overall], drop=("kind", "load")),
-                "drafters_all")
+    table = tables.frame([replace(p, drafter=drafter_name(p.drafter)) for p in overall])
+    tables.show(table[[c for c in ALL_COLUMNS if c in table]], "drafters_all")
     st.caption(_("speedup: median of {n} interleaved repeats, with their min and max; c: draft "
                  "step / target one-token step.").format(n=defaults.REPEATS))
     others = store.elsewhere_caption(overall, KEY_OF, "drafters", lambda p: p.drafter, kind_name)

@@ -73,7 +73,7 @@ def controls(finished: bool) -> None:
     c2.button(_("Run to end"), on_click=session.run_to_end, key="btn_end", disabled=finished,
               icon=":material/fast_forward:")
     c3.button(_("Reset"), on_click=session.reset, key="btn_reset", icon=":material/restart_alt:")
-    c4.button(_("Jump: next rejection after an acceptance"), on_click=session.jump, args=("partial",),
+    c4.button(_("Jump: next partial accept"), on_click=session.jump, args=("partial",),
               key="btn_jump_partial", help=_("Runs rounds until one accepts some drafts and then "
                                              "rejects one (or selects it, if already run)."))
     c5.button(_("Jump: next bonus round"), on_click=session.jump, args=("bonus",), key="btn_jump_bonus",

@@ -17,7 +17,7 @@ from ui.figures.trees import mask_figure, sibling_figure, sibling_steps, tree_fi
 from ui.i18n import _, choice
 from ui.lessons import store, trees
 from ui.measured import measured
-from ui.round_view import chart
+from ui.round_view import chart, in_code
 from ui.safe import md
 
 shell.page()
@@ -57,7 +57,7 @@ def round_story(rnd, label) -> str:
     """One sentence per round, from its record."""
     tree, n = rnd.tree, len(rnd.tree.nodes)
     tried = sum(node.verdict != "untried" for node in tree.nodes)
-    final = f"`{md(show(label(rnd.final.token)))}` ({_(rnd.final.kind)})"
+    final = f"`{in_code(label(rnd.final.token))}` ({_(rnd.final.kind)})"
     return _("The drafter grew **{n}** nodes; one target pass read them all ({read} tokens with the "
              "root). Walking down, **{tried}** were tried and **{kept}** accepted (depth {kept}); "
              "the round ends with {final}: **{emitted}** token(s) for one pass.").format(
@@ -83,7 +83,7 @@ def siblings(tree, label) -> None:
         c = tree.nodes[child]
         u = "" if c.u is None else f", u = {prob(c.u)}"
         st.write(_("Child `{token}`: p(x) now = {p}, acceptance probability {ratio}{u} → "
-                   "**{verdict}**.").format(token=md(show(label(c.token))), p=prob(dist.prob(c.token)),
+                   "**{verdict}**.").format(token=in_code(label(c.token)), p=prob(dist.prob(c.token)),
                                             ratio=prob(c.ratio), u=u, verdict=_(c.verdict))
                  + (_(" On rejection p loses this child's mass (what is left is renormalised), and "
                       "the next sibling is tried against it.") if c.verdict == "rejected" else ""))
@@ -113,7 +113,7 @@ def one_round(pair, settings) -> None:
                    "and shows what was kept."))
         return
     rnd, label = dec.history[-1], lambda t: pair.tokenizer.decode([t])
-    st.write(_("Output so far: `{text}`").format(text=md(show(pair.tokenizer.decode(dec.generated), 400))))
+    st.write(_("Output so far: `{text}`").format(text=in_code(pair.tokenizer.decode(dec.generated), 400)))
     if not rnd.tree.nodes:
         st.write(_("This round drafted nothing (no draft was possible), so the target wrote one token."))
         return

@@ -42,7 +42,9 @@ def prompt_set(pair) -> list[Prompt]:
     with st.expander(_("The prompt set: {n} prompts in {kinds} kinds — add your own").format(
             n=len(prompts), kinds=len(kinds))):
         examples.english_note()
-        st.dataframe(pd.DataFrame(examples.rows(prompts)), hide_index=True, placeholder="—", key="where_set")
+        widths = {_(name): st.column_config.TextColumn(width=w) for name, w in examples.WIDTHS.items()}
+        st.dataframe(pd.DataFrame(examples.rows(prompts)), hide_index=True, placeholder="—", key="where_set",
+                     column_config=widths)
         with st.form("where_add", clear_on_submit=True):
             text = st.text_area(_("Your prompt"), key="where_new_text", max_chars=catalog.prompt_chars())
             c1, c2 = st.columns(2)
@@ -113,16 +115,15 @@ def per_kind(res: WhereSet) -> None:
 
 def kind_tables(res: WhereSet, points: list) -> None:
     """The per-kind table, its CSV, and the same set split by prompt length and output position."""
-    table = tables.frame(points, drop=("histogram",))          # fits 1400 px (Step through shows a run's)
-    table["per_position"] = [" · ".join(f"{x:.2f}" for x in p.per_position) for p in points]
+    table = tables.frame(points, drop=("histogram",))    # fits 1400 px (Step through shows a run's histogram)
+    table["per_position"] = ["·".join(f"{x:.2f}" for x in p.per_position) for p in points]     # no spaces: it fits
     tables.show(table, "where_kinds")
     jobs.csv_button(tables.frame(points, drop=("per_position", "histogram")), "acceptance-by-kind", "where_csv")
-    c1, c2 = st.columns(2)
-    c1.subheader(_("Short vs long prompts"))
+    st.subheader(_("Short vs long prompts"))        # one under the other: side by side they were cut
     tables.show(tables.frame(where.groups(where.group_metrics(res.results, where.length_bucket(res.results)))),
-                "where_len", c1)
-    c2.subheader(_("Early vs late output tokens"))
-    tables.show(tables.frame(where.groups(where.position_split(res.results))), "where_pos", c2)
+                "where_len")
+    st.subheader(_("Early vs late output tokens"))
+    tables.show(tables.frame(where.groups(where.position_split(res.results))), "where_pos")
 
 
 def open_in_step(text: str) -> None:

@@ -129,7 +129,7 @@ def test_fast_page_shows_the_shipped_benchmark_against_the_fastest_plain_ways(ti
     assert not at.exception and not at.error
     # the shipped file: measured on an AMD EPYC (Zen 3), the target on torch in intdot, llama.cpp beside it
     assert shipped.provenance.cpu == "AMD EPYC" and shipped.provenance.backend == "torch"
-    assert any("Shipped measurement" in c.value and "AMD EPYC" in c.value and "integer sums" in c.value
+    assert any("shipped with the lab" in c.value and "AMD EPYC" in c.value and "integer sums" in c.value
                for c in at.caption)
     lines = [m.value for m in at.markdown if "the faster plain baseline" in m.value]
     assert lines == [fast.baseline_caption(s) for s in shipped.settings]

@@ -201,3 +201,12 @@ def test_your_k_sits_on_the_measured_speedup_where_k_was_measured():
     free = next(t for t in theory_figure(0.5, 3, 0.1, measured).data if t.name.startswith("your k"))
     # k = 3 not measured: the theorem (1 − 0.5⁴) / ((1 − 0.5)(3 · 0.1 + 1)) = 0.9375 / 0.65
     assert free.name == "your k" and free.y[0] == pytest.approx(0.9375 / 0.65)
+
+
+def test_a_tree_node_shows_its_word_and_a_code_span_keeps_its_backticks_out():
+    from ui.figures.trees import node_text
+    from ui.round_view import in_code
+    assert node_text(" python") == "python"             # the space most tokens begin with is left out
+    assert node_text(" `") == "`" and node_text(" ```") == "```"
+    assert node_text("  ") == "␣␣" and node_text(" \n") == "\\n"      # a token of spaces alone stays visible
+    assert in_code(" `x`") == "␣ˋxˋ"                   # a backtick would end the span

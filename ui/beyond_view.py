@@ -21,9 +21,9 @@ def corpus_stages() -> stages.Stages:
     return stages.Stages(passages, stages.Lexical(texts), dense.Dense(folder), vectors)
 
 
-# pixel widths: all seven columns whole in a 1400 px window (a 940 px main column); each number
-# column as wide as its English header at 14 px and its padding, the two texts share the rest
-WIDTHS = {"judge's rank": 90, "passage": 160, "what it says": 265, "first stage's rank": 115, "BM25 score": 85,
+# pixel widths: all seven columns whole in a 1400 px window (916 px of the main column's 928); each
+# number column as wide as its English header at 14 px and its padding, the two texts share the rest
+WIDTHS = {"judge's rank": 90, "passage": 160, "what it says": 250, "first stage's rank": 115, "BM25 score": 85,
           "embedding cosine": 128, "judge score": 88}
 
 

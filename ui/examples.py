@@ -39,9 +39,22 @@ def title(prompt: Prompt) -> str:
     return f"{kind_name(prompt.kind)} · {label(prompt)}"
 
 
+# the prompt set's table in an expander at 1400 px: 880 of its 894 px, the prompt column 600 px,
+# about 84 characters at 14 px (a longer prompt is shown on one line, ending in "…")
+WIDTHS = {"kind": 110, "label": 170, "prompt": 600}
+PROMPT_CHARS = 84
+
+
 def rows(prompts: list[Prompt]) -> list[dict]:
     """A table of the set, headed in the page's language."""
-    return [{_("kind"): kind_name(p.kind), _("label"): label(p), _("prompt"): p.prompt} for p in prompts]
+    return [{_("kind"): kind_name(p.kind), _("label"): label(p), _("prompt"): shortened(p.prompt)}
+            for p in prompts]
+
+
+def shortened(text: str, limit: int = PROMPT_CHARS) -> str:
+    """One line, cut to `limit` characters with an ellipsis."""
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[:limit - 1] + "…"
 
 
 def english_note() -> None:

@@ -35,7 +35,7 @@ def bench_drafter(result) -> str:
 
 def render() -> None:
     st.header(_("6 · The benchmark: this engine vs the plain ways to run the same model"))
-    with st.expander(_("Run the benchmark here, or read a file from another machine")):
+    with st.expander(_("For people running the lab themselves: the benchmark, or a file from another machine")):
         st.write(_("`python -m specdec bench --out build/bench.json` runs this engine's autoregressive and "
                    "speculative decoding on each target backend, transformers `generate()` and assisted "
                    "generation, ONNX Runtime's own generation loop and, where it is built (`make peers`), "
@@ -52,7 +52,8 @@ def render() -> None:
         how = (_("the target ran on ONNX Runtime (int4 weights re-quantised by onnxruntime-genai's "
                  "builder: a different model from the GGUF's own Q4_1 blocks)") if m.backend == Backend.ONNX else
                _("the target multiplied in {how}").format(how=md(kernel_line(m.kernels or "float32"))))
-        st.caption(_("Shipped measurement (no build/bench.json here yet): {cpu}, {threads} thread(s); "
+        st.caption(_("Measured on another machine and shipped with the lab (none taken here yet): {cpu}, "
+                     "{threads} thread(s); "
                      "{how}.").format(cpu=md(m.cpu or "?"), threads=m.threads or "?", how=how))
     for setting in result.settings:
         if setting.baseline:

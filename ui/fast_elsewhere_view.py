@@ -77,12 +77,12 @@ def anchors() -> None:
              _("source"): _(a.setting)}
             for a in fast_published.ANCHORS]
     st.caption(_("Published figures, for comparison (none measured here):"))
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",       # widths: it fits 1400 px
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",       # 905 px: the 928 px column at 1400 px
                  column_config={_("method"): st.column_config.TextColumn(width=190),
                                 _("published speedup"): st.column_config.TextColumn(width=115),
                                 _("tokens a step"): st.column_config.TextColumn(width=100),
                                 _("a round in target steps"): st.column_config.TextColumn(width=160),
-                                _("source"): st.column_config.TextColumn(width=370)})
+                                _("source"): st.column_config.TextColumn(width=340)})
 
 
 def method(machine: roofline.Machine, calc: fast_elsewhere.Calculation, temperature: float, where: Provenance) -> None:

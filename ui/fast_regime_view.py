@@ -35,8 +35,8 @@ def render(pair) -> None:
 
 
 def measure_button(pair) -> None:
-    st.info(_("This machine has not been measured yet with this backend ({backend}). `make run` measures "
-              "it in the background when the server starts.").format(backend=pair.passes.name))
+    st.info(_("This machine has not been measured yet with this backend ({backend}). The lab measures it "
+              "in the background after it starts, or now with the button below.").format(backend=pair.passes.name))
     if st.button(_("Measure this machine (about 20 s)"), key="regime_measure"):
         bar = st.progress(0.0)
         drafts = {pair.draft_name: pair.draft} if pair.draft is not None else {}
@@ -76,8 +76,8 @@ def on_a_gpu(alpha: float) -> None:
     draft's price measured there too (never this CPU's c)."""
     measured = fast_regime.gpu_measured()
     if measured is None:
-        st.caption(_("No GPU measurement is shipped yet: `scripts/gpu_pass_cost.py` measures the default "
-                     "pair's pass of 1 to 9 tokens on a GPU, and this section then shows it beside the "
+        st.caption(_("No GPU measurement comes with this copy of the lab yet; once one does, this section "
+                     "shows the default pair's passes of 1 to 9 tokens measured on a GPU beside the "
                      "roofline's prediction."))
         return
     c = measured.c.get("draft", min(measured.c.values()))

@@ -45,6 +45,10 @@ KOREAN_TERMS = {   # concept: (chosen, rejected variants)
     "residual": ("잔여 분포", ("잔차",)),
     "greedy": ("그리디", ("탐욕",)),
     "n-gram": ("n-gram", ("n-그램", "엔그램")),
+    "this machine": ("이 컴퓨터", ("이 기기", "다른 기기", "이 머신", "머신이", "이 장치")),
+    "guided tour": ("둘러보기", ("가이드 투어", "투어")),           # the sidebar's page name
+    "chain": ("체인", ("사슬",)),
+    "profile": ("프로필", ("프로파일",)),
 }
 
 

@@ -25,7 +25,13 @@ def chart(fig, key: str, where=st) -> None:
 
 def code(text: str) -> str:
     """A token as inline code, safe from markdown."""
-    return "`" + plots.show(text).replace("`", "ˋ") + "`"
+    return "`" + in_code(text) + "`"
+
+
+def in_code(text: str, limit: int = 16) -> str:
+    """A text for inside a code span: whitespace made visible, and a backtick (it would end the
+    span; a backslash shows there as itself) swapped for a look-alike."""
+    return plots.show(text, limit).replace("`", "ˋ")
 
 
 def position_table(rnd: Round) -> list[dict]:

@@ -201,7 +201,7 @@ def per_position_figure(per_position: tuple[float, ...]) -> go.Figure:
 def histogram_figure(histogram: tuple[int, ...]) -> go.Figure:
     fig = go.Figure([go.Bar(x=[str(j) for j in range(len(histogram))], y=list(histogram),
                             marker_color=COLORS.target)])
-    return _layout(fig, _("Rounds that accepted exactly j drafts"), height=300,
+    return _layout(fig, _("Rounds by drafts accepted"), height=300,
                    xaxis_title=_("accepted drafts j"), yaxis_title=_("rounds"))
 
 

@@ -30,6 +30,16 @@ def layout_rows(tree: Tree) -> dict[int, float]:
     return rows
 
 
+MONO = dict(family="monospace", size=13)       # a backtick or a quote is its own width, not a speck
+
+
+def node_text(text: str, limit: int = 10) -> str:
+    """A node's label: a token's word without the space most tokens begin with; a token of spaces
+    alone keeps them visible (␣), and newlines show as \\n (the hover has the exact token)."""
+    word = text.lstrip(" ")
+    return show(word if word else text, limit)
+
+
 def tree_figure(tree: Tree, final: Final, label: Label) -> go.Figure:
     """Nodes by depth (x) coloured by verdict, edges, the accepted path thick, the final token."""
     rows, path = layout_rows(tree), set(tree.path)
@@ -44,20 +54,21 @@ def tree_figure(tree: Tree, final: Final, label: Label) -> go.Figure:
         ids = [i for i, n in enumerate(tree.nodes) if n.verdict == verdict]
         fig.add_trace(go.Scatter(
             x=[tree.depth(i) for i in ids], y=[rows[i] for i in ids], mode="markers+text",
-            name=_(verdict), text=[show(label(tree.nodes[i].token), 10) for i in ids],
-            textposition="top center", marker=dict(size=18, color=colour),
+            name=_(verdict), text=[node_text(label(tree.nodes[i].token)) for i in ids],
+            textposition="top center", textfont=MONO, marker=dict(size=18, color=colour),
             hovertext=[_hover(tree, i, label) for i in ids], hoverinfo="text"))
     last = tree.path[-1] if tree.path else -1
     fig.add_trace(go.Scatter(
         x=[tree.depth(last) + 1], y=[rows[last]], mode="markers+text",
         name=_("final ({kind})").format(kind=_(final.kind)),
-        text=[show(final.text, 10)], textposition="top center",
+        text=[node_text(final.text)], textposition="top center", textfont=MONO,
         marker=dict(size=18, symbol="diamond", color=COLORS.of(final.kind, COLORS.bonus))))
     fig.add_trace(go.Scatter(x=[0], y=[rows[-1]], mode="markers+text", name=_("root (last token)"),
                              text=[_("root")], textposition="top center",
                              marker=dict(size=16, color=COLORS.prompt)))
     fig.update_layout(height=120 + 40 * max(1, len([r for r in rows.values()])) // 2,
-                      xaxis=dict(title=_("depth"), dtick=1), yaxis=dict(visible=False),
+                      xaxis=dict(title=_("depth"), dtick=1),        # room above the top node for its label
+                      yaxis=dict(visible=False, range=[min(rows.values()) - 0.5, max(rows.values()) + 0.8]),
                       margin=dict(l=10, r=10, t=30, b=10),
                       legend=dict(orientation="h", yanchor="bottom", y=1.0, x=0))      # above: clear of "depth"
     return fig
@@ -76,12 +87,12 @@ def mask_figure(tree: Tree, label: Label) -> go.Figure:
     is one column)."""
     draft = DraftTree(tuple(n.token for n in tree.nodes), tuple(n.parent for n in tree.nodes))
     mask = tree_mask(1, 1, draft).int().tolist()               # (1 + N, 2 + N)
-    names = [_("prefix"), _("root")] + [f"{i}:{show(label(n.token), 8)}" for i, n in enumerate(tree.nodes)]
+    names = [_("prefix"), _("root")] + [f"{i}:{node_text(label(n.token), 8)}" for i, n in enumerate(tree.nodes)]
     fig = go.Figure(go.Heatmap(z=mask, x=names, y=names[1:], showscale=False, xgap=1, ygap=1,
                                colorscale=[[0, "#f1f5f9"], [1, COLORS.target]],
                                hovertemplate=_("%{y} sees %{x}: %{z}") + "<extra></extra>"))
-    fig.update_layout(height=160 + 22 * len(tree.nodes), yaxis=dict(autorange="reversed"),
-                      xaxis=dict(tickangle=-45), margin=dict(l=10, r=10, t=10, b=10))
+    fig.update_layout(height=160 + 22 * len(tree.nodes), yaxis=dict(autorange="reversed", tickfont=MONO),
+                      xaxis=dict(tickangle=-45, tickfont=MONO), margin=dict(l=10, r=10, t=10, b=10))
     return fig
 
 

@@ -12,6 +12,10 @@ from specdec.wording import _
 from ui.lessons import store
 from ui.lessons.bench_words import drafter_name
 
+# "Every drafter's numbers": what fits a 1400 px window inside its expander (a run measured here
+# adds its clock, wall-clock speedup and repeats: the captions say them and the CSV keeps them)
+ALL_COLUMNS = ("drafter", "acceptance_rate", "mean_acceptance_length", "c", "speedup", "speedup_min", "speedup_max")
+
 
 def figure_key(target: str, settings: Settings, all_variants: list[Variant], prompts: list[Prompt], chat: bool,
                ran: store.Ran = store.DEFAULT_RAN):

@@ -12,7 +12,7 @@ TRAVEL = N_("Tokens a round travel between machines (they depend on the models a
 
 def no_profile(cpu: str) -> str:
     return _("This machine ({cpu}) has no profile for this pair yet, so the shipped figures cannot be priced "
-             "again here; `make run` measures one in the background at start.").format(cpu=cpu_name(cpu))
+             "again here; the lab measures one in the background after it starts.").format(cpu=cpu_name(cpu))
 
 
 def k_sweep(here: list[Repriced], cpu: str) -> str:

@@ -28,6 +28,7 @@ from specdec.records.provenance import Clock
 from specdec.settings import THREADS, Settings
 from specdec.wording import _
 from ui.lessons import result_cache
+from ui.lessons.bench_words import drafter_name
 
 KIND = "figure"
 
@@ -295,7 +296,8 @@ def set_name(p: PromptSet, kind_name: Callable[[str], str] = str) -> str:
 def elsewhere_caption(points, key_of: Callable[[object], Key | None], source: str,
                       label: Callable[[object], str], kind_name: Callable[[str], str] = str) -> str | None:
     """One line per point whose setting another section measured on other prompts: its newest
-    figure there, and that the prompts are the difference (None when no point has one)."""
+    figure there, and that the prompts are the difference (None when no point has one). A drafter's
+    name that `label` gives ('n-gram lookup') is shown in the page's language."""
     lines = []
     for point in points:
         k = key_of(point)
@@ -303,7 +305,7 @@ def elsewhere_caption(points, key_of: Callable[[object], Key | None], source: st
             fig = entry.figure
             lines.append(_("{name}: {speedup:.2f}× ({clock}) and acceptance {acc:.0%} on {other}; here "
                            "{here:.2f}× ({clock_here}) and {acc_here:.0%} on {this}.").format(
-                name=label(point), speedup=fig.speedup or 0.0, acc=fig.acceptance_rate or 0.0,
+                name=drafter_name(label(point)), speedup=fig.speedup or 0.0, acc=fig.acceptance_rate or 0.0,
                 clock=clock_name(other.clock), other=set_name(other.prompts, kind_name),
                 here=point.speedup or 0.0, clock_here=clock_name(k.clock),
                 acc_here=point.acceptance_rate or 0.0, this=set_name(k.prompts, kind_name)))
