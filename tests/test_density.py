@@ -159,13 +159,8 @@ COMMAND = re.compile(r"make (run|vectors|peers)|scripts/\w|python -m|build/\w")
 
 
 # ui/lessons/payoff_words.py's line is another engineer's to reword (Does it pay here?): left out here
-NOT_YET_MINE = ("`make run` measures them at start", "`make run`이 시작할 때 재거나")
-
-
 def developer_talk(at) -> list[str]:
     texts = [text for text, _what, _share in visible(at.main)]
-    for line in NOT_YET_MINE:
-        texts = [t.replace(line, "") for t in texts]
     return [t[:100] for t in texts if COMMAND.search(t)]
 
 

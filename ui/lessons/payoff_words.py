@@ -37,8 +37,8 @@ def why(p: Payoff) -> str:
     """One short line of why, from this machine's profile: what a round costs (k·c + v(k + 1)), what
     it keeps, and the two over each other against the target alone's 1 step a token."""
     if p.round_steps is None:
-        return _("Why: this machine's prices for this drafter (c and v) are not measured yet; `make run` measures "
-                 "them at start, or When it is fast, section 5.")
+        return _("Why: this machine's prices for this drafter (c and v) are not measured yet; the lab measures "
+                 "them in the background after it starts, or on request in When it is fast, section 5.")
     cost = _("Why: a round costs k·c + v(k + 1) = {k} × {c:.3f} + {v:.2f} = **{total:.2f} steps**").format(
         k=p.k, c=p.c, v=p.v, total=p.round_steps)
     if p.tokens is None:
