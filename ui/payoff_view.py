@@ -56,6 +56,7 @@ def render(pair, settings) -> payoff.Payoff | None:
         return None
     p, instead = answer(pair, settings)
     with st.container(border=True, key="payoff_box"):
+        st.caption(payoff_words.settings_line(settings))
         st.markdown(payoff_words.headline(p, cpu_model()), help=_(payoff_words.SCOPE))
         st.caption(payoff_words.why(p))
         if instead is not None:

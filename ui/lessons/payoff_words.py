@@ -5,6 +5,8 @@ and Drafters compared."""
 from __future__ import annotations
 
 from specdec.bench.payoff import Payoff
+from specdec.drafters.policies import PRICED
+from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.wording import N_, _
 from ui.lessons.bench_words import cpu_name
@@ -15,6 +17,14 @@ SOURCES = {"ksweep": N_("When it is fast (its k sweep)"), "tradeoff": N_("When i
 
 def _x(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}×"
+
+
+def settings_line(settings) -> str:
+    """Which settings the box answers for (Home's race has its own: greedy, k by prices)."""
+    k = (_("k by this machine's prices, up to {k}") if settings.policy == PRICED else _("k = {k}")).format(
+        k=settings.k)
+    return _("For T = {t:g}, {k}, drafter: {drafter}").format(t=settings.temperature, k=k,
+                                                             drafter=_(DRAFTERS[settings.drafter].label))
 
 
 def headline(p: Payoff, cpu: str) -> str:
