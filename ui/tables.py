@@ -72,4 +72,4 @@ def show(frame: pd.DataFrame, key: str, place=st) -> None:
     a dash where a row has no value (an autoregressive row's acceptance), not "None"."""
     frame = frame.astype({c: float for c in frame.columns if _numbers(frame[c])})     # None -> NaN
     place.dataframe(headed(frame), hide_index=True, key=key, column_config=number_formats(frame),
-                    placeholder="—")
+                    placeholder="—", height="content" if len(frame) <= 30 else "auto")     # every row in view
