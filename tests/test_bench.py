@@ -237,7 +237,7 @@ def test_without_llama_cpp_its_rows_say_how_to_install_it(monkeypatch):
 def test_the_fast_page_says_how_speculation_compares_with_the_fastest_plain_ways():
     """Computed from the file's rows: medians with their range over repeats, the baseline the
     file names (only a known one: a file's text is not trusted), and llama.cpp when present."""
-    from ui.lessons.fast import baseline_caption
+    from ui.lessons.fast import baseline_row
 
     def row(name, tokens, seconds, speedup=None):
         return Row(name, tokens / sorted(seconds)[len(seconds) // 2], tokens, tuple(seconds), speedup=speedup)
@@ -246,12 +246,15 @@ def test_the_fast_page_says_how_speculation_compares_with_the_fastest_plain_ways
                                row("transformers generate (as a user loads it)", 96, [3.6, 4.0]),
                                row("llama.cpp generate", 96, [2.0, 2.4])),
                       baseline="transformers generate (as a user loads it)")
-    text = baseline_caption(setting)
-    assert text.startswith("T = 0, k = 4: speculative 30.0 tokens/s (30.0–32.0), 1.25× the faster plain "
-                           "baseline, “transformers generate (as a user loads it)” at 24.0 tokens/s (24.0–26.7).")
-    assert "llama.cpp on the same GGUF: 40.0 tokens/s (40.0–48.0)." in text and "prompt lookup" not in text
+    got = baseline_row(setting)
+    # 96 tokens in 3.2 s (the median of two: the upper) = 30.0, the faster repeat 32.0
+    assert got["T"] == "0" and got["k"] == 4 and got["speculative"] == "30.0 (30.0–32.0)"
+    assert got["× plain"] == "1.25×" and got["plain"] == "24.0 (24.0–26.7)"
+    assert got["plain way"] == "transformers generate (as a user loads it)"
+    assert got["llama.cpp"] == "40.0" and "llama.cpp lookup" not in got
     hostile = replace(setting, baseline="![x](http://host/leak.png)")
-    assert "leak" not in baseline_caption(hostile) and "“engine autoregressive” at 20.0" in baseline_caption(hostile)
+    assert (baseline_row(hostile)["plain way"], baseline_row(hostile)["plain"]) == ("engine autoregressive",
+                                                                                    "20.0 (20.0–24.0)")
 
 
 def test_a_llama_cpp_that_crashes_is_a_skipped_row_not_a_dead_bench(monkeypatch):

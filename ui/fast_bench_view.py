@@ -2,6 +2,7 @@
 `python -m specdec bench`'s file (a local one, an uploaded one, or the one shipped with the app):
 one line per setting and a figure per temperature in view, the set-up, notes and table behind an
 expander."""
+import pandas as pd
 import streamlit as st
 
 from specdec.drafters.registry import DRAFTERS
@@ -55,9 +56,11 @@ def render() -> None:
         st.caption(_("Measured on another machine and shipped with the lab (none taken here yet): {cpu}, "
                      "{threads} thread(s); "
                      "{how}.").format(cpu=md(m.cpu or "?"), threads=m.threads or "?", how=how))
-    for setting in result.settings:
-        if setting.baseline:
-            st.write(fast.baseline_caption(setting))
+    rows = [fast.baseline_row(setting) for setting in result.settings if setting.baseline]
+    if rows:
+        st.caption(_("Tokens per second, the median over repeats (speculative and the plain way: their range), "
+                     "against the faster plain way to run the same target:"))
+        st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key="fast_bench_peers", height="content")
     temps = sorted({s.temperature for s in result.settings})
     for col, t in zip(st.columns(len(temps)), temps):
         with col:

@@ -13,7 +13,7 @@ from specdec.bench.record import Bench, BenchFileError, Row, RowKind, Setting
 from specdec.drafters.base import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
-from specdec.wording import _
+from specdec.wording import N_, _
 from ui.lessons import store
 from ui.lessons.bench_words import bench_row, cpu_name, drafter_name
 
@@ -130,38 +130,29 @@ def tradeoff_caption(points, shipped_from: str | None = None) -> str:
 BASELINES = (RowKind.AR, RowKind.USER_LOADED)      # runner.BASELINES: the speedups' reference
 
 
-def _rate(row: Row | None) -> str | None:
-    """'22.7 tokens/s (22.3–23.2)': the median over repeats and their range (a file's row
-    without times or tokens gives None)."""
+def _short(row: Row | None, spread: bool = True) -> str:
+    """'22.7 (22.3–23.2)': tokens/s, the median over repeats and (`spread`) their range ("—" without one)."""
     if not (row and row.seconds and all(x > 0 for x in row.seconds) and row.tokens > 0):
-        return None
+        return "—"
     rates = sorted(row.tokens / s for s in row.seconds)
-    spread = f" ({rates[0]:.1f}–{rates[-1]:.1f})" if len(rates) > 1 else ""
-    return _("{rate:.1f} tokens/s{spread}").format(rate=row.tokens_per_s, spread=spread)
+    return f"{row.tokens_per_s:.1f}" + (f" ({rates[0]:.1f}–{rates[-1]:.1f})" if spread and len(rates) > 1 else "")
 
 
-def baseline_caption(setting: Setting) -> str:
-    """One bench setting against the fastest plain ways to run the same target, from its rows."""
+PEERS = ((RowKind.USER_LOADED, N_("transformers")), (RowKind.LLAMA, N_("llama.cpp")),
+         (RowKind.LLAMA_LOOKUP, N_("llama.cpp lookup")), (RowKind.GENAI, N_("onnxruntime-genai")),
+         (RowKind.AR_TORCH, N_("engine on torch")))
+
+
+def baseline_row(setting: Setting) -> dict:
+    """One bench setting against the faster plain way to run the same target and its peers (tokens/s,
+    the median; speculative and the plain way with their range over repeats), from its rows: a table
+    row; peers the file has no row of are left out."""
     name = setting.baseline if setting.baseline in BASELINES else BASELINES[0]
-    spec, base = setting.row(RowKind.SPEC), setting.row(RowKind.of(name))
-    ok = _rate(spec) and _rate(base) and spec.speedup is not None
-    text = _("T = {t:g}, k = {k}: speculative {spec}, {speedup:.2f}× the faster plain baseline, “{base}” "
-             "at {rate}.").format(t=setting.temperature, k=setting.k, spec=_rate(spec),
-                                  speedup=spec.speedup, base=bench_row(name), rate=_rate(base)) if ok else ""
-    user = _rate(setting.row(RowKind.USER_LOADED))
-    if user:
-        text += " " + _("transformers as a user loads the model: {rate}.").format(rate=user)
-    llama, lookup = _rate(setting.row(RowKind.LLAMA)), _rate(setting.row(RowKind.LLAMA_LOOKUP))
-    if llama:
-        text += " " + _("llama.cpp on the same GGUF: {rate}").format(rate=llama) + \
-            (_(", with its prompt lookup {rate}").format(rate=lookup) if lookup else "") + "."
-    genai, torch_ar = _rate(setting.row(RowKind.GENAI)), _rate(setting.row(RowKind.AR_TORCH))
-    if genai:
-        text += " " + _("ONNX Runtime's own generation loop (onnxruntime-genai) on the same build: "
-                        "{rate}.").format(rate=genai)
-    if torch_ar:
-        text += " " + _("This engine with the target on torch: {rate}.").format(rate=torch_ar)
-    return text.strip()
+    spec = setting.row(RowKind.SPEC)
+    row = {"T": f"{setting.temperature:g}", "k": setting.k, _("speculative"): _short(spec),
+           _("× plain"): "—" if spec is None or spec.speedup is None else f"{spec.speedup:.2f}×",
+           _("plain way"): bench_row(name), _("plain"): _short(setting.row(RowKind.of(name)))}
+    return row | {_(label): _short(setting.row(kind), False) for kind, label in PEERS if setting.row(kind) is not None}
 
 
 def temperature_caption(points) -> str:
