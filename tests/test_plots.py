@@ -196,7 +196,10 @@ def test_your_k_sits_on_the_measured_speedup_where_k_was_measured():
 
     from ui.figures.fast import theory_figure
     measured = [point(k=1, speedup=1.05), point(k=4, speedup=0.78)]
-    dot = next(t for t in theory_figure(0.5, 4, 0.1, measured).data if t.name.startswith("your k"))
+    fig = theory_figure(0.5, 4, 0.1, measured)
+    assert [t.name for t in fig.data if t.name.startswith("α =")] == ["α = 0.50 (yours)"]     # the sweep's α̂ alone
+    assert len([t for t in theory_figure(0.5, 4, 0.1).data if t.name.startswith("α =")]) > 1   # the theory's family
+    dot = next(t for t in fig.data if t.name.startswith("your k"))
     assert list(dot.y) == [0.78] and dot.name == "your k, as measured"
     free = next(t for t in theory_figure(0.5, 3, 0.1, measured).data if t.name.startswith("your k"))
     # k = 3 not measured: the theorem (1 − 0.5⁴) / ((1 − 0.5)(3 · 0.1 + 1)) = 0.9375 / 0.65

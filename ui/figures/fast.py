@@ -31,7 +31,8 @@ def theory_figure(alpha: float, k: int, c: float, measured=None,
 
     ks = list(range(1, k_max + 1))
     fig = go.Figure()
-    for a in sorted(set(ALPHAS) | {round(alpha, 2)}):
+    shown = {round(alpha, 2)} if measured else set(ALPHAS) | {round(alpha, 2)}    # a sweep: its own α̂ only
+    for a in sorted(shown):
         chosen = abs(a - alpha) < 1e-9
         fig.add_trace(go.Scatter(x=ks, y=[curve(a, j) for j in ks], mode="lines",
                                  name=f"α = {a:.2f}" + (_(" (yours)") if chosen else ""),
