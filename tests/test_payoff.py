@@ -107,6 +107,10 @@ def test_the_race_is_predicted_from_the_same_prices():
     # the prompt and 840 / 20 / 3 besides a token, the speculative one 150 / 20 / 6 and 250 / 20 / 2 a round:
     # (5/3 + 1 + 14) / (1.25 + (4 + 6.25) / 3) = 3.57; measured 1.0 / 0.5 = 2.00
     assert "cost 4.00 steps and kept 3.00 tokens" in text and "predicts 3.57×" in text and "measured 2.00×" in text
+    # at the race's own prices, (40 + 10) / 20 = 2.50 steps a round: (5/3 + 1 + 14) / (1.25 + (2.5 + 6.25) / 3) = 4.00
+    assert "At the prices this race itself paid (a round 2.50 steps) the same sum gives 4.00×" in text
+    same = PRICES.__class__(0.5, {1: 1.0, 5: 0.5})                  # a profile whose round price is the race's
+    assert "itself paid" not in home_race.why(alone, spec, "torch", "cpu", same)
 
 
 def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, monkeypatch, tmp_path):

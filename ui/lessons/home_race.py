@@ -90,10 +90,17 @@ def priced_why(alone: Racer, spec: Racer, step: float, prices: Prices) -> str:
                             for r in rounds)
     predicted = run_speedup(kept, 0, 0.0, price, _overheads(spec, step), _overheads(alone, step))
     measured = alone.seconds / spec.seconds if spec.seconds else 0.0
-    return (_("Why: at this machine's prices (c = {c:.3f}; a pass of M tokens v(M) steps) a round of this race cost "
-              "{price:.2f} steps and kept {kept:.2f} tokens. With the race's own prompt reading and the engine's work "
-              "between passes, that predicts {predicted:.2f}× for the whole race; it measured {measured:.2f}×.")
-            .format(c=prices.c, price=price, kept=kept, predicted=predicted, measured=measured))
+    text = _("Why: at this machine's prices (c = {c:.3f}; a pass of M tokens v(M) steps) a round of this race cost "
+             "{price:.2f} steps and kept {kept:.2f} tokens. With the race's own prompt reading and the engine's work "
+             "between passes, that predicts {predicted:.2f}× for the whole race; it measured {measured:.2f}×.").format(
+        c=prices.c, price=price, kept=kept, predicted=predicted, measured=measured)
+    paid = statistics.mean((r.verify_ms + r.draft_ms) / step for r in rounds)
+    own = run_speedup(kept, 0, 0.0, paid, _overheads(spec, step), _overheads(alone, step))
+    if abs(own / predicted - 1) > 0.1:
+        text += " " + _("At the prices this race itself paid (a round {paid:.2f} steps) the same sum gives {own:.2f}×: "
+                        "the rest of the gap is the prices, which move with the machine's load and this prompt's "
+                        "passes.").format(paid=paid, own=own)
+    return text
 
 
 def _overheads(racer: Racer, step: float) -> Overheads:
