@@ -1,6 +1,7 @@
 """Across vocabularies: a draft with another tokenizer, verified exactly, one round at a time."""
 import streamlit as st
 
+from specdec.bench import machine
 from specdec.chat import user_turn
 from specdec.errors import InputError
 from specdec.models.kernels import cpu_model
@@ -87,10 +88,10 @@ def speed_section(pair) -> None:
     if st.button(_("Measure here"), key="cv_measure"):
         with st.spinner(_("Running {n} drafters on {m} prompts …").format(n=len(entries), m=len(prompts[0]))):
             st.session_state.cv_speed = (key, view.measured(key, entries, prompts[1], settings,
-                                                            view.profile_of(pair)))
+                                                            machine.of(pair)))
     found = st.session_state.get("cv_speed")
     if found and found[0] == key:
-        profile = view.profile_of(pair)
+        profile = machine.of(pair)
         view.show_speed(found[1], profile.cpu if profile else cpu_model(), settings.k)
         if profile is None:
             st.caption(_("This computer has no profile for this target yet (the lab measures one in the "

@@ -200,7 +200,7 @@ def ksweep_lines(points, shipped_from: str | None = None) -> None:
 
 def profile_c(runs_c: float, pair, drafter: str) -> None:
     """Where these runs' c is not the profile's (the machine's load moves timings), one line with both."""
-    profiled = fast_repriced_view.profile(pair)
+    profiled = machine.of(pair)
     c = machine.draft_c(profiled, drafter, pair.draft_name)
     if c and abs(runs_c / c - 1) > 0.15:
         st.caption(_("c = {runs:.3f} in these runs; this machine's profile (measured at start) has c = {c:.3f}: "

@@ -6,7 +6,6 @@ import pandas as pd
 import streamlit as st
 
 import specdec
-from specdec.bench import machine
 from specdec.drafters.registry import DRAFTERS, chain_for
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, EMBEDDED, family_drafts
 from specdec.settings import Settings
@@ -148,11 +147,6 @@ def measured(key: tuple, _entries, _prompts, _settings, _profile) -> list:
 
 def speed_settings(settings: Settings) -> Settings:
     return Settings(k=settings.k, temperature=settings.temperature, seed=settings.seed, max_new_tokens=24)
-
-
-def profile_of(pair):
-    """This machine's profile when it was measured with this target, else None."""
-    return machine.of(pair)
 
 
 def speed_table(rows, names) -> pd.DataFrame:

@@ -14,13 +14,9 @@ from ui.round_view import chart
 from ui.safe import md
 
 
-def profile_of(pair) -> machine.Profile | None:
-    return machine.of(pair)
-
-
 def render(pair) -> None:
     st.header(_("5 · Why it pays here or not: the machine's limits"))
-    profile = profile_of(pair)
+    profile = machine.of(pair)
     if profile is None:
         measure_button(pair)
     else:

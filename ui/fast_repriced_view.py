@@ -11,13 +11,9 @@ from specdec.models.kernels import cpu_model
 from ui.lessons import fast_repriced as words
 
 
-def profile(pair) -> machine.Profile | None:
-    return machine.of(pair)
-
-
 def k_sweep(points, pair, drafter: str) -> list[Repriced]:
     """The shipped k sweep priced here, said in one sentence; [] without this machine's prices."""
-    found = profile(pair)
+    found = machine.of(pair)
     here = repriced.k_sweep(points, machine.draft_c(found, drafter, pair.draft_name), found.v) if found else []
     st.markdown(words.k_sweep(here, cpu_model()) if here else words.no_profile(cpu_model()))
     return here
@@ -25,6 +21,6 @@ def k_sweep(points, pair, drafter: str) -> list[Repriced]:
 
 def drafts(points, pair) -> list[Repriced]:
     """The shipped draft sizes priced here, said in one sentence; [] without this machine's prices."""
-    here = repriced.drafts(points, profile(pair))
+    here = repriced.drafts(points, machine.of(pair))
     st.markdown(words.drafts(here, cpu_model()) if here else words.no_profile(cpu_model()))
     return here
