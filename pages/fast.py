@@ -10,6 +10,7 @@ from specdec.defaults import K_OFFERED, K_SWEEP, TEMPERATURE_SWEEP
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
 from specdec.trace.theory import best_k, expected_speedup, expected_tokens
+from specdec.wording import times
 from ui import (
     family,
     fast_bench_view,
@@ -60,7 +61,7 @@ def theory() -> None:
     m1, m2, m3 = st.columns(3)
     m1.metric(_("Expected tokens per round"), f"{expected_tokens(alpha, k):.2f}",
               help="(1 − α^(k+1)) / (1 − α)")
-    m2.metric(_("Expected speedup"), f"{expected_speedup(alpha, k, c + eps):.2f}×",
+    m2.metric(_("Expected speedup"), times(expected_speedup(alpha, k, c + eps)),
               help=_("(1 − α^(k+1)) / ((1 − α)(k·c + 1 + k·ε)); Theorem 3.8 is ε = 0"))
     m3.metric(_("Best k for this α, c and ε"), best_k(alpha, c + eps, K_OFFERED[1]))   # ε acts as c + ε
     chart(lp.theory_figure(alpha, k, c, eps=eps), "fast-theory")
@@ -194,7 +195,7 @@ def ksweep_lines(points, shipped_from: str | None = None) -> None:
                "one-token step), best measured speedup **{best:.2f}×** at k = {k} (median of "
                "{repeats} interleaved repeats").format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup,
                                                        k=best.k, repeats=best.repeats)
-             + f", {best.speedup_min:.2f}–{best.speedup_max:.2f}×).")
+             + f", {best.speedup_min:.2f}–{times(best.speedup_max)}).")
     warn(points)
 
 

@@ -25,3 +25,9 @@ def _(text: str) -> str:
 def N_(text: str) -> str:
     """Marks a text for the catalog where it is defined; `_` translates it where it is shown."""
     return text
+
+
+def times(value: float | None, digits: int = 2) -> str:
+    """A speedup or ratio: "1.23×" ("1.23배" in Korean, where × after a number reads as foreign);
+    "—" when there is none."""
+    return "—" if value is None else _("{x}×").format(x=f"{value:.{digits}f}")

@@ -256,6 +256,16 @@ def test_one_korean_word_per_concept(korean):
         assert not found, (concept, chosen, found, [t[:80] for t in texts if any(v in t for v in found)])
 
 
+def test_korean_writes_a_speedup_with_one_unit(korean):
+    """A multiple is "1.23배" in Korean, never "1.23×" (× stays only as multiplication, between
+    spaces: "프롬프트 {n}개 × {t} 토큰"); figures formatted in code go through `times`."""
+    import re
+    from specdec.wording import times
+    mixed = [m.string for m in korean if m.id and m.string and re.search(r"[0-9}*]×|×[)\"]?$", m.string)]
+    assert not mixed, mixed[:3]
+    assert in_korean(korean, times, 2.154) == "2.15배" and times(2.154) == "2.15×" and times(None) == "—"
+
+
 def in_korean(korean, function, *args):
     """Call `function` with specdec's texts in Korean (as a page of a Korean session does)."""
     from specdec import wording

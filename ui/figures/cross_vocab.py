@@ -6,7 +6,7 @@ from typing import Sequence
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-from specdec.wording import _
+from specdec.wording import _, times
 from ui.figures.rounds import COLORS, _layout
 from ui.lessons.cross_vocab_speed import SpeedRow
 
@@ -26,7 +26,7 @@ def speed_figure(rows: Sequence[SpeedRow], names: Sequence[str], cpu: str, k: in
                          text=[f"{r.mean_acceptance_length:.2f}" for r in rows], textposition="outside"), row=1, col=1)
     speeds = [r.speedup for r in rows]
     fig.add_trace(go.Bar(x=list(names), y=speeds, marker_color=colors,
-                         text=[f"{s:.2f}×" if s is not None else "—" for s in speeds], textposition="outside"),
+                         text=[times(s) for s in speeds], textposition="outside"),
                   row=1, col=2)
     fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected, layer="below", row=1, col=2)
     top = max([r.mean_acceptance_length for r in rows] + [1.0])

@@ -17,7 +17,7 @@ from specdec.engine.prompt import Prompt
 from specdec.models.prices import Prices
 from specdec.settings import Settings
 from specdec.trace.theory import Overheads, run_speedup
-from specdec.wording import _
+from specdec.wording import _, times
 
 
 @dataclass
@@ -164,7 +164,7 @@ def fastest_k(profile, draft: str | None, alpha: float | None, k: int) -> str | 
               "a pass of M tokens v(M) steps), k = {best} would be the fastest: about {speedup:.2f}× the target "
               "alone, against {now} at this race's k = {k}.")
             .format(alpha=alpha, c=profile.c[draft], best=best[0], speedup=best[1], k=k,
-                    now=f"{at_k[1]:.2f}×" if at_k else "—"))
+                    now=times(at_k[1] if at_k else None)))
 
 
 def chosen_k(spec: Racer, prices, k_max: int) -> str:

@@ -8,7 +8,7 @@ from specdec.bench.payoff import Payoff
 from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
-from specdec.wording import N_, _
+from specdec.wording import N_, _, times
 from ui.lessons.bench_words import cpu_name
 
 SOURCES = {"ksweep": N_("When it is fast (its k sweep)"), "tradeoff": N_("When it is fast (every draft)"),
@@ -16,7 +16,7 @@ SOURCES = {"ksweep": N_("When it is fast (its k sweep)"), "tradeoff": N_("When i
 
 
 def _x(value: float | None) -> str:
-    return "—" if value is None else f"{value:.2f}×"
+    return times(value)
 
 
 def settings_line(settings) -> str:
