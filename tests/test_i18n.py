@@ -260,6 +260,7 @@ def test_korean_writes_a_speedup_with_one_unit(korean):
     """A multiple is "1.23배" in Korean, never "1.23×" (× stays only as multiplication, between
     spaces: "프롬프트 {n}개 × {t} 토큰"); figures formatted in code go through `times`."""
     import re
+
     from specdec.wording import times
     mixed = [m.string for m in korean if m.id and m.string and re.search(r"[0-9}*]×|×[)\"]?$", m.string)]
     assert not mixed, mixed[:3]

@@ -125,6 +125,24 @@ def test_the_integer_kernel_rate_counts_two_operations_per_multiply_add(monkeypa
     assert machine.intdot_gflops(rows=4) == round(2 * 1536 * 576 * 4 / 0.5 / 1e9, 1)
 
 
+def test_a_burst_of_load_during_one_width_does_not_make_its_pass_dearer(monkeypatch):
+    """Every width is timed in each of the profile's rounds and the median kept: a burst that
+    slows all five timings of one round (here the third) leaves every price at its quiet value."""
+    monkeypatch.setattr(machine, "WIDTHS", (1, 2, 3, 4))
+    calls = []
+
+    def step_ms(model, vocab, reps=30, tokens=1):
+        calls.append(tokens)
+        burst = 10.0 if len(calls) in range(11, 16) else 1.0     # round 3 of 5 (5 timings a round)
+        return burst * {"draft": 1.0}.get(model, 10.0 * (1 + 0.25 * (tokens - 1)))
+
+    monkeypatch.setattr(machine, "step_ms", step_ms)
+    pair = type("Pair", (), {"passes": "target", "vocab_size": 8})()
+    ms = machine._interleaved(pair, {"d": "draft"}, lambda r: None)
+    assert calls[:5] == [1, 2, 3, 4, 1]                                # interleaved: every width, then the draft
+    assert ms == {1: 10.0, 2: 12.5, 3: 15.0, 4: 17.5, "d": 1.0}
+
+
 def test_a_measured_pass_never_costs_less_than_its_own_bound(monkeypatch, tmp_path):
     """Measured here on the stdlib pair in intdot, the roof timed for the arithmetic it runs: every
     pass costs at least what the roofline allows (if not, the bound is wrong)."""
