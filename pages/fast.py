@@ -149,9 +149,10 @@ def measured(pair, names) -> None:
     if mine:
         profile_c(points[0].c, pair, settings.drafter)
     here = [] if mine else fast_repriced_view.k_sweep(points, pair, settings.drafter)
-    chart(lp.theory_figure(round(mean_alpha(points), 2), 4, points[0].c, points, k_max=8,
-                           measured_on=None if mine else cpu_name(sweep.provenance.cpu or "?"), here=here),
-          "fast-measured")
+    alpha = round(mean_alpha(points), 2)
+    chart(lp.repriced_sweep_figure(alpha, settings.k, here, cpu_name(sweep.provenance.cpu or "?")) if here else
+          lp.theory_figure(alpha, settings.k, points[0].c, points, k_max=8,
+                           measured_on=None if mine else cpu_name(sweep.provenance.cpu or "?")), "fast-measured")
     with st.expander(_("How it was measured: tokens a round, pass prices, and every number")):
         ksweep_method(points)
 

@@ -56,9 +56,17 @@ def race_box() -> None:
     sidebar_settings = state.settings()
     settings = replace(sidebar_settings, temperature=0.0 if greedy else sidebar_settings.temperature,
                        policy=PRICED if by_prices else sidebar_settings.policy)
-    payoff_view.render(pair, settings)
-    if not st.button(_("Race: the target alone vs speculative decoding"), key="race_go"):
-        return
+    ran = race_now(pair, settings, chat, greedy) if st.button(
+        _("Race: the target alone vs speculative decoding"), key="race_go") else None
+    # after the race, so that it can set the race's figure beside this machine's answer
+    payoff_view.render(pair, settings, race=None if ran is None else ran[1].seconds / max(ran[2].seconds, 1e-9))
+    if ran is not None:
+        explain(*ran, settings, chat)
+
+
+def race_now(pair, settings, chat: bool, greedy: bool):
+    """Run the race live in two columns and say its verdict: (the pair as it raced, the target alone,
+    speculative), or None where the prompt is refused."""
     pair = sidebar.with_prices(pair, settings, say=False)
     left, right = st.columns(2)
     boxes = {"target alone": left.empty(), "speculative": right.empty()}
@@ -76,8 +84,13 @@ def race_box() -> None:
         alone, spec = race(pair, user_turn(text) if chat else text, settings, show)
     except InputError as err:
         st.warning(md(err))
-        return
+        return None
     st.success(verdict(alone, spec, greedy))
+    return pair, alone, spec
+
+
+def explain(pair, alone, spec, settings, chat: bool) -> None:
+    """Which k the race drafted, and why it came out as it did against this machine's prices."""
     if settings.policy == PRICED:
         st.caption(chosen_k(spec, pair.prices, settings.k))
     else:
@@ -86,6 +99,7 @@ def race_box() -> None:
                            summarize(spec.decoder.history).mean_beta, settings.k)
         if advice:
             st.caption(advice)
+    text = st.session_state.race_prompt
     kind = context_view.kind_of(text, load_prompts("chat" if chat else "text"))
     with st.expander(_("Why this speed, and how this run compares")):
         prices = pair.prices or machine.prices(machine.of(pair), pair, settings.drafter)

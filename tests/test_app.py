@@ -1,4 +1,6 @@
 """Home, Step through, the sidebar, replays and the race (AppTest, tiny models)."""
+import re
+
 import pytest
 from conftest import needs_embedded
 from streamlit.testing.v1 import AppTest
@@ -212,6 +214,9 @@ def test_home_race_shows_both_runs_and_a_verdict_from_them(tiny_dirs):
     assert any("target alone" in m.value for m in at.markdown)
     assert any("speculative" in m.value for m in at.markdown)
     assert any(c.value.startswith("Why: on this machine") and "target on torch" in c.value for c in at.caption)
+    ratio = re.search(r"passes: ([0-9.]+)×", text).group(1)                # the verdict's measured ratio
+    box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
+    assert len(box) == 1 and "in this race" in box[0] and f"**{ratio}×** the target alone" in box[0], box
 
 
 def test_race_why_prices_a_round_in_target_steps():

@@ -81,7 +81,8 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         # priced at α = 0.6 up to k = 3: k = 1 keeps 1.6 tokens for 0.25 + 1.2 = 1.45 steps (1.10 a step),
         # k = 2 1.96 for 1.9 (1.03), k = 3 2.176 for 2.35 (0.93): one draft, 0.91 steps a token
         assert "= 1 × 0.250 + 1.20 = **1.45 steps**" in why and "0.91 steps a token" in why, page
-        assert "For T = 0, k by this machine's prices, up to 3, drafter: draft model" in [c.value for c in at.caption]
+        assert (f"For T = 0, k by this machine's prices, up to 3, drafter: draft model ({tiny_dirs / 'draft'})"
+                in [c.value for c in at.caption])
         source = " ".join(c.value for c in at.caption if c.value.startswith("Measured by"))
         assert "the newest of 2 measurements here at these settings (from 0.87× to 1.50×" in source, page
     assert set(shown.values()) == {"0.87"}, shown

@@ -213,3 +213,25 @@ def test_a_tree_node_shows_its_word_and_a_code_span_keeps_its_backticks_out():
     assert node_text(" `") == "`" and node_text(" ```") == "```"
     assert node_text("  ") == "␣␣" and node_text(" \n") == "\\n"      # a token of spaces alone stays visible
     assert in_code(" `x`") == "␣ˋxˋ"                   # a backtick would end the span
+
+
+def test_a_shipped_sweep_is_drawn_as_predicted_here_with_the_other_machines_points_behind():
+    """Section 2 on a shipped sweep: this machine's prediction and its c lead; the other machine's
+    measured speedups carry its name and their spread; nothing priced at its prices is drawn."""
+    from points import point
+
+    from specdec.bench.repriced import Repriced
+    from ui.figures.fast import repriced_sweep_figure
+    shipped = [point(k=1, speedup=0.9, speedup_min=0.85, speedup_max=0.95),
+               point(k=2, speedup=0.8, speedup_min=0.7, speedup_max=0.82)]
+    here = [Repriced(shipped[0], 0.1, 1.2), Repriced(shipped[1], 0.1, 1.5)]
+    fig = repriced_sweep_figure(0.5, 2, here, "Some Xeon")
+    assert "c = 0.100" in fig.layout.title.text
+    names = [t.name for t in fig.data]
+    assert names[1].startswith("predicted here") and "measured on Some Xeon, for comparison" in names
+    assert not any("verification cost" in n or "bookkeeping" in n for n in names)
+    other = next(t for t in fig.data if t.name.startswith("measured on"))
+    assert list(other.error_y.array) == pytest.approx([0.05, 0.02])
+    assert list(other.error_y.arrayminus) == pytest.approx([0.05, 0.1])
+    dot = next(t for t in fig.data if t.name == "your k, predicted here")
+    assert list(dot.y) == pytest.approx([here[1].speedup])

@@ -18,6 +18,7 @@ class PairChoice:
     draft: str | None          # None: no draft model (n-gram lookup or early exit)
     embedded: bool
     short: str = ""            # what the narrow sidebar box shows (marked for translation)
+    draft_kind: str = ""       # what kind of draft it is, where its name does not say (marked)
 
     @property
     def across(self) -> bool:
@@ -27,7 +28,8 @@ class PairChoice:
 
 CHOICES = (            # the first is the default pair (specdec.models.names, where defaults live)
     PairChoice("SmolLM2-135M-Instruct ← smollm2/draft, feature draft (embedded)", DEFAULT_TARGET,
-               DEFAULT_DRAFT, True, N_("SmolLM2 ← feature draft")),
+               DEFAULT_DRAFT, True, N_("SmolLM2 ← feature draft"),
+               N_("a feature draft: it reads the target's last hidden states")),
     PairChoice("SmolLM2-135M-Instruct ← smollm2/draft-2l (embedded)", "smollm2/target",
                "smollm2/draft-2l", True, N_("SmolLM2 ← draft-2l")),
     PairChoice("SmolLM2-135M-Instruct, no draft model: n-gram or early exit (embedded)",

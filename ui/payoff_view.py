@@ -50,14 +50,15 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
     return p, instead if better else None
 
 
-def render(pair, settings) -> payoff.Payoff | None:
-    """The box; nothing without a pair."""
+def render(pair, settings, race: float | None = None) -> payoff.Payoff | None:
+    """The box; nothing without a pair. `race`: the speedup Home's race just measured at these
+    settings (one prompt, one run), set beside the answer."""
     if pair is None:
         return None
     p, instead = answer(pair, settings)
     with st.container(border=True, key="payoff_box"):
-        st.caption(payoff_words.settings_line(settings))
-        st.markdown(payoff_words.headline(p, cpu_model()), help=_(payoff_words.SCOPE))
+        st.caption(payoff_words.settings_line(settings, pair.draft_name))
+        st.markdown(payoff_words.headline(p, cpu_model(), race), help=_(payoff_words.SCOPE))
         st.caption(payoff_words.why(p))
         if instead is not None:
             st.caption(payoff_words.instead(instead))

@@ -38,8 +38,9 @@ def _pair_widgets() -> None:
                         "local Hugging Face cache."))
     choice = catalog.by_label(st.session_state.pair_label)
     if choice is not None:           # the full names, which the narrow box cannot show
-        st.caption(_("Target **{target}**, draft **{draft}** · {where}").format(
-            target=choice.target, draft=choice.draft or _("none (n-gram lookup or early exit)"),
+        kind = f" ({_(choice.draft_kind)})" if choice.draft_kind else ""
+        st.caption(_("Target **{target}**, draft **{draft}**{kind} · {where}").format(
+            target=choice.target, draft=choice.draft or _("none (n-gram lookup or early exit)"), kind=kind,
             where=_("embedded, offline") if choice.embedded else _("from the hub, needs a connection")))
     if st.session_state.pair_label == catalog.CUSTOM:
         st.text_input(_("Target: hub id or local directory"), key="custom_target",

@@ -16,13 +16,11 @@ ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
 
 def theory_figure(alpha: float, k: int, c: float, measured=None,
-                  k_max: int = K_OFFERED[1], eps: float = 0.0, measured_on: str | None = None,
-                  here=None) -> go.Figure:
+                  k_max: int = K_OFFERED[1], eps: float = 0.0, measured_on: str | None = None) -> go.Figure:
     """Expected speedup over k for several α at this c; break-even line; measured points.
 
     eps: extra cost of each verified token, so a (k+1)-token pass costs 1 + k·eps steps.
-    measured_on: the CPU of shipped measured points (None: measured here); here: those points
-    priced again at this machine's prices (specdec/bench/repriced.py).
+    measured_on: the CPU of shipped measured points (None: measured here).
     """
     from specdec.trace.theory import expected_speedup
 
@@ -46,14 +44,45 @@ def theory_figure(alpha: float, k: int, c: float, measured=None,
                              name=_("your k, as measured") if at_k else _("your k")))
     if measured:
         _add_measured(fig, measured, measured_on)
-    if here:
-        fig.add_trace(go.Scatter(x=[r.point.k for r in here], y=[r.speedup for r in here], mode="markers+lines",
-                                 name=_("predicted here: the same tokens a round at this machine's prices"),
-                                 marker=dict(size=10, symbol="diamond", color=COLORS.accepted)))
     cost = "k·c + 1 + k·ε" if eps else "k·c + 1"
     values = f"c = {c:.2f}, ε = {eps:.2f}" if eps else f"c = {c:.2f}"
     return _layout(fig, _("Expected speedup") + f" (1 − α^(k+1)) / ((1 − α)({cost})), {values}",
                    height=420, xaxis_title=_("k (draft length)"), yaxis_title=_("speedup ×"))
+
+
+def repriced_sweep_figure(alpha: float, k: int, here, measured_on: str) -> go.Figure:
+    """A shipped k sweep priced again on this machine (`here`: repriced.Repriced per k): the
+    prediction here in front, the theorem at α̂ and this machine's c beside it, and the speedups
+    measured on the other machine (`measured_on`) behind, for comparison. The lines priced at the
+    other machine's prices stay in the section's table."""
+    from specdec.trace.theory import expected_speedup
+    ks, c = [r.point.k for r in here], here[0].c
+    fig = go.Figure([
+        go.Scatter(x=ks, y=[expected_speedup(alpha, j, c) for j in ks], mode="lines",
+                   name=_("theorem at α̂ = {alpha:.2f} and this machine's c (a free pass)").format(alpha=alpha),
+                   line=dict(width=1.5, color="grey")),
+        go.Scatter(x=ks, y=[r.speedup for r in here], mode="markers+lines",
+                   name=_("predicted here: the shipped tokens a round at this machine's prices"),
+                   marker=dict(size=10, symbol="diamond", color=COLORS.accepted), line=dict(width=3))])
+    _measured_points(fig, [r.point for r in here], _("measured on {cpu}, for comparison").format(cpu=measured_on))
+    at_k = [r.speedup for r in here if r.point.k == k]
+    if at_k:
+        fig.add_trace(go.Scatter(x=[k], y=at_k, mode="markers", marker=dict(size=14, color=COLORS.bonus),
+                                 name=_("your k, predicted here")))
+    fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected, annotation_text=_("break-even (speedup = 1)"))
+    fig.update_xaxes(dtick=1)
+    return _layout(fig, _("The shipped k sweep, priced again on this machine (c = {c:.3f})").format(c=c),
+                   height=420, xaxis_title=_("k (draft length)"), yaxis_title=_("speedup ×"))
+
+
+def _measured_points(fig: go.Figure, points, name: str) -> None:
+    """Measured speedups with their spread over repeats (median, min to max)."""
+    fig.add_trace(go.Scatter(x=[p.k for p in points], y=[p.speedup for p in points], mode="markers+lines",
+                             line=dict(dash="dot"), name=name,
+                             marker=dict(size=11, symbol="x", color=COLORS.correction),
+                             error_y=dict(type="data", symmetric=False,
+                                          array=[p.speedup_max - p.speedup for p in points],
+                                          arrayminus=[p.speedup - p.speedup_min for p in points])))
 
 
 def _add_measured(fig: go.Figure, measured, on: str | None = None) -> None:
@@ -70,10 +99,7 @@ def _add_measured(fig: go.Figure, measured, on: str | None = None) -> None:
         fig.add_trace(go.Scatter(x=ks, y=[p.predicted_run for p in measured], mode="lines",
                                  name=_("each k's own tokens per round, plus the prompt and the bookkeeping"),
                                  line=dict(width=3, color=COLORS.draft)))
-    fig.add_trace(go.Scatter(x=ks, y=[p.speedup for p in measured],
-                             mode="markers+lines", line=dict(dash="dot"),
-                             name=_("measured here") if on is None else _("measured on {cpu}").format(cpu=on),
-                             marker=dict(size=11, symbol="x", color=COLORS.correction)))
+    _measured_points(fig, measured, _("measured here") if on is None else _("measured on {cpu}").format(cpu=on))
 
 
 def tokens_figure(measured) -> go.Figure:

@@ -19,16 +19,21 @@ def _x(value: float | None) -> str:
     return times(value)
 
 
-def settings_line(settings) -> str:
-    """Which settings the box answers for (Home's race has its own: greedy, k by prices)."""
+def settings_line(settings, draft: str | None = None) -> str:
+    """Which settings the box answers for (Home's race has its own: greedy, k by prices), with the
+    draft model's name where the drafter runs one."""
     k = (_("k by this machine's prices, up to {k}") if settings.policy == PRICED else _("k = {k}")).format(
         k=settings.k)
-    return _("For T = {t:g}, {k}, drafter: {drafter}").format(t=settings.temperature, k=k,
-                                                             drafter=_(DRAFTERS[settings.drafter].label))
+    kind = DRAFTERS[settings.drafter]
+    drafter = _(kind.label) + (f" ({draft})" if draft and kind.needs_draft_model else "")
+    return _("For T = {t:g}, {k}, drafter: {drafter}").format(t=settings.temperature, k=k, drafter=drafter)
 
 
-def headline(p: Payoff, cpu: str) -> str:
-    """One sentence: yes or no, the figure measured here with its spread, the prediction beside it."""
+def headline(p: Payoff, cpu: str, race: float | None = None) -> str:
+    """One sentence: yes or no, the figure measured here with its spread, the prediction beside it;
+    with Home's `race` (a speedup just measured here on one prompt), that figure too."""
+    if race is not None:
+        return _race_headline(p, cpu, race)
     m = p.measured
     if m is None and p.predicted is None:
         return _("**Does it pay here?** Not measured on this machine ({cpu}) at these settings yet.").format(cpu=cpu)
@@ -41,6 +46,17 @@ def headline(p: Payoff, cpu: str) -> str:
         answer=_("Yes") if m.speedup > 1 else _("No"), cpu=cpu, speedup=_x(m.speedup), low=f"{m.low:.2f}",
         high=_x(m.high), runs=_("{n} repeats, ").format(n=m.repeats) if m.repeats else "", clock=clock,
         predicted=_x(p.predicted))
+
+
+def _race_headline(p: Payoff, cpu: str, race: float) -> str:
+    text = _("**Does it pay here?** {answer} in this race: on this machine ({cpu}) **{speedup}** the target alone "
+             "(one prompt, one run, wall-clock); predicted from its prices: {predicted}.").format(
+        answer=_("Yes") if race > 1 else _("No"), cpu=cpu, speedup=_x(race), predicted=_x(p.predicted))
+    m = p.measured
+    if m is not None:
+        text += " " + _("Measured on a prompt set at these settings: {speedup} ({low}–{high}).").format(
+            speedup=_x(m.speedup), low=f"{m.low:.2f}", high=_x(m.high))
+    return text
 
 
 def why(p: Payoff) -> str:
