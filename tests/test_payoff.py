@@ -83,6 +83,9 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         assert "= 1 × 0.250 + 1.20 = **1.45 steps**" in why and "0.91 steps a token" in why, page
         assert (f"For T = 0, k by this machine's prices, up to 3, drafter: draft model ({tiny_dirs / 'draft'})"
                 in [c.value for c in at.caption])
+        prices = [c.value for c in at.sidebar.caption if c.value.startswith("This machine's prices (")]
+        assert len(prices) == 1 and ("a target step **5.0 ms**; a pass of 2, 3, 5 tokens 1.20, 1.40, 1.80 steps; "
+                                     "a draft step c = 0.250 of a target step.") in prices[0], prices
         source = " ".join(c.value for c in at.caption if c.value.startswith("Measured by"))
         assert "the newest of 2 measurements here at these settings (from 0.87× to 1.50×" in source, page
     assert set(shown.values()) == {"0.87"}, shown

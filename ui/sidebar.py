@@ -95,6 +95,23 @@ def precision_caption(pair: specdec.Pair) -> None:
                        + _fidelity(pair))
 
 
+def profile_caption(pair: specdec.Pair) -> None:
+    """At the foot of the sidebar, on every page: this machine's prices, the one set of them that
+    every prediction here is computed from (the profile, specdec/bench/machine.py)."""
+    found = machine.of(pair)
+    if found is None:
+        st.sidebar.caption(_("This machine's prices for this target are not measured yet: the lab measures them "
+                             "in the background after it starts (about 30 s), or on When it is fast, section 5."))
+        return
+    c = found.c.get(pair.draft_name) if pair.draft_name else None
+    widths = [m for m in (2, 3, 5) if m in found.v]
+    st.sidebar.caption(_("This machine's prices ({cpu}, measured {when}, load {load:.1f} per core), behind every "
+                         "prediction here: a target step **{step:.1f} ms**; a pass of {m} tokens {v} steps{c}.").format(
+        cpu=found.cpu, when=found.measured_at, load=found.load, step=found.step_ms, m=", ".join(map(str, widths)),
+        v=", ".join(f"{found.v[m]:.2f}" for m in widths),
+        c="" if c is None else _("; a draft step c = {c:.3f} of a target step").format(c=c)))
+
+
 def _agreement() -> str:
     """" Its top token agrees with the GGUF's …" from the shipped measurement (bench/agreement.py)."""
     from specdec.bench.agreement import shipped
@@ -221,6 +238,7 @@ def active_pair() -> specdec.Pair | None:
     try:
         pair = loaders.load(*active)
         precision_caption(pair)
+        profile_caption(pair)
         return with_prices(pair, state.settings())
     except specdec.LoadError as err:
         st.error(_("Could not load the models: {why}.").format(why=loaders.describe(err)))

@@ -50,8 +50,10 @@ def headline(p: Payoff, cpu: str, race: float | None = None) -> str:
 
 def _race_headline(p: Payoff, cpu: str, race: float) -> str:
     text = _("**Does it pay here?** {answer} in this race: on this machine ({cpu}) **{speedup}** the target alone "
-             "(one prompt, one run, wall-clock); predicted from its prices: {predicted}.").format(
-        answer=_("Yes") if race > 1 else _("No"), cpu=cpu, speedup=_x(race), predicted=_x(p.predicted))
+             "(one prompt, one run, wall-clock).").format(answer=_("Yes") if race > 1 else _("No"), cpu=cpu,
+                                                          speedup=_x(race))
+    if p.predicted is not None:
+        text += " " + _("Predicted from its prices: {predicted}.").format(predicted=_x(p.predicted))
     m = p.measured
     if m is not None:
         text += " " + _("Measured on a prompt set at these settings: {speedup} ({low}–{high}).").format(
