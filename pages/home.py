@@ -4,12 +4,14 @@ from dataclasses import replace
 import streamlit as st
 
 from specdec.bench import machine
+from specdec.bench.measure import machine_load
 from specdec.chat import user_turn
 from specdec.drafters.base import DRAFTERS, Shape
 from specdec.drafters.policies import PRICED
 from specdec.errors import InputError
 from specdec.models.kernels import cpu_model
 from specdec.prompts import load_prompts
+from specdec.records.provenance import BUSY_LOAD
 from specdec.trace.metrics import summarize
 from ui import context_view, navigation, payoff_view, session, shell, sidebar, state, strip
 from ui.home_glossary import glossary
@@ -86,6 +88,10 @@ def race_now(pair, settings, chat: bool, greedy: bool):
         st.warning(md(err))
         return None
     st.success(verdict(alone, spec, greedy))
+    if (load := machine_load()) >= BUSY_LOAD:
+        st.caption(_("The machine was busy during the race (load {load:.1f} per core: other work shared the "
+                     "cores), so both racers ran slower than this machine's step: compare the ratio, not the "
+                     "tokens per second.").format(load=load))
     return pair, alone, spec
 
 
