@@ -28,7 +28,7 @@ def render(profile: Profile | None) -> None:
     except ValueError:
         st.warning(_("Choose a draft smaller than the target: a draft as big as the target saves nothing."))
         return
-    headline(calc, draft)
+    headline(calc, draft, temperature)
     chart(figures.calculator_figure(calc.rows), "fast-regime-calc")
     anchors()
     method(machine, calc, temperature, where)
@@ -55,14 +55,14 @@ def choose(profile: Profile | None, alphas: dict[float, float]):
             temperature)
 
 
-def headline(calc: fast_elsewhere.Calculation, draft) -> None:
+def headline(calc: fast_elsewhere.Calculation, draft, temperature: float) -> None:
     best = calc.best
     st.write(_("On that machine a target step takes at least **{step:.2f} ms** and a {draft} draft step "
                "{draft_ms:.3f} ms, so a draft costs **c = {c:.3f}** of a step; a pass of {m} tokens costs "
-               "{v:.2f} steps. With the default pair's acceptance (α = {alpha:.2f}) speculation would reach "
-               "**{best:.2f}×** at k = {k}.").format(step=calc.step_ms, draft=draft.name, draft_ms=calc.draft_ms,
-                                                      c=calc.c, m=best.k + 1, v=best.v, alpha=calc.alpha,
-                                                      best=best.speedup, k=best.k))
+               "{v:.2f} steps. With the default pair's acceptance on the code and structured prompts of section 4 "
+               "(α = {alpha:.2f} at T = {t:g}) speculation would reach **{best:.2f}×** at k = {k}.").format(
+        step=calc.step_ms, draft=draft.name, draft_ms=calc.draft_ms, c=calc.c, m=best.k + 1, v=best.v,
+        alpha=calc.alpha, t=temperature, best=best.speedup, k=best.k))
 
 
 def _number(value: float | None) -> str:
