@@ -100,8 +100,9 @@ def test_a_shipped_drafter_comparison_is_priced_at_each_drafters_c_here():
     variants = [Variant("draft", "fam/draft"), Variant("n-gram lookup", None, drafter="ngram"),
                 Variant("draft · heuristic", "fam/draft", policy="heuristic"),
                 Variant("early exit @ 4", None, drafter="early-exit")]
-    shipped = [drafter_point("draft", 3.0), drafter_point("n-gram lookup", 1.5), drafter_point("draft · heuristic", 2.0),
-               drafter_point("early exit @ 4", 2.0), drafter_point("gone", 2.0)]
+    shipped = [drafter_point("draft", 3.0), drafter_point("n-gram lookup", 1.5),
+               drafter_point("draft · heuristic", 2.0), drafter_point("early exit @ 4", 2.0),
+               drafter_point("gone", 2.0)]
     here = repriced.compared(shipped, variants, 4, profile({"fam/draft": 0.25}))
     # k = 4, v(5) = 2.0: the draft 3.0 / (4 · 0.25 + 2.0) = 1.00 (not its shipped 1.36); n-gram 1.5 / 2.0 = 0.75;
     # the policy drafts fewer than k a round, the early exit has no c here, "gone" is no variant: left out
