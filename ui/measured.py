@@ -12,10 +12,12 @@ from typing import Any, Callable
 
 import streamlit as st
 
+from specdec.models.kernels import cpu_model
 from specdec.records.provenance import Provenance
 from ui import jobs
 from ui.i18n import _
 from ui.lessons import result_cache, shipped
+from ui.lessons.bench_words import machine_name
 
 
 def _session_store() -> dict:
@@ -73,8 +75,16 @@ def shipped_only(kind: str, key: dict, record):
 
 
 def ahead_label(where: Provenance) -> str:
-    return _("Measured ahead and shipped with the app: {cpu}, {cores} cores, {threads} torch "
-             "thread(s), {date}, {minutes:.1f} min. These are not this machine's numbers: "
-             "“Measure on this machine” measures here.").format(
-        cpu=where.cpu or "?", cores=where.cores or "?", threads=where.threads or "?",
+    """Where and when a shipped result was measured: on a CPU of this machine's model "a machine
+    like this one", never "this machine" and never "not this machine" (bench_words.machine_name);
+    the load it ran under where the record holds it."""
+    same = where.cpu is not None and where.cpu == cpu_model()
+    text = (_("Measured ahead on {cpu} on {date} ({cores} cores, {threads} torch thread(s), {minutes:.1f} min)")
+            if same else
+            _("Measured ahead on {cpu} on {date} ({cores} cores, {threads} torch thread(s), {minutes:.1f} min), "
+              "not on this machine")).format(
+        cpu=machine_name(where.cpu) if where.cpu else "?", cores=where.cores or "?", threads=where.threads or "?",
         date=where.date or "?", minutes=(where.seconds or 0) / 60)
+    if where.load is not None:
+        text += _(", under load {load:.1f} per core (1: every core busy)").format(load=where.load)
+    return text + ". " + _("Shipped with the app: “Measure on this machine” measures here.")
