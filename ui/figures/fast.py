@@ -8,7 +8,7 @@ from specdec.bench.record import Bench, RowKind
 from specdec.defaults import K_OFFERED
 from specdec.trace.theory import expected_tokens
 from specdec.wording import N_, _
-from ui.figures.bars import labelled_bars
+from ui.figures.bars import labelled_bars, priced_bars
 from ui.figures.rounds import COLORS, _layout
 from ui.lessons.bench_words import bench_row, drafter_name
 
@@ -130,14 +130,35 @@ def bench_figure(bench: Bench, temperature: float) -> go.Figure:
                    height=380, xaxis_title=_("k"), yaxis_title=_("speedup ×"))
 
 
-def tradeoff_figure(points, y: str, title: str) -> go.Figure:
-    """One bar per draft of the trade-off: the quantity `y` (a field of its points)."""
-    best = max(points, key=lambda p: p.speedup).draft
-    colors = [COLORS.bonus if p.draft == best else COLORS.draft for p in points]
+def tradeoff_figure(points, y: str, title: str, measured_on: str | None = None, here=()) -> go.Figure:
+    """One bar per draft of the trade-off: the quantity `y` (a field of its points). `measured_on`:
+    the CPU of a shipped trade-off (None: measured here), named beside every c it measured; `here`:
+    its drafts priced again with this machine's profile (repriced.Repriced), each with this
+    machine's c, and for the speedups drawn beside the shipped bars as the headline."""
+    priced = {r.point.draft: r for r in here}
+    speed = (lambda p: priced[p.draft].speedup if p.draft in priced else 0.0) if priced else (lambda p: p.speedup)
+    best = max(points, key=speed).draft
     names = [drafter_name(p.draft.split("/", 1)[-1]) + (" ★" if p.draft == best else "") +
-             f" (c = {p.c:.2f})" for p in points]
+             c_label(p, priced.get(p.draft), measured_on) for p in points]
+    if y == "speedup" and priced:
+        return priced_bars(names, [priced[p.draft].speedup if p.draft in priced else None for p in points],
+                           [p.speedup for p in points], _("priced again here"),
+                           _("measured on {cpu}, for comparison").format(cpu=measured_on), title,
+                           xaxis_title=_("drafter (ordered by size; ★ the fastest here)"))
+    colors = [COLORS.bonus if p.draft == best else COLORS.draft for p in points]
     return labelled_bars(names, [getattr(p, y) for p in points], colors, title, y == "speedup",
                           xaxis_title=_("drafter (ordered by size; ★ the fastest)"))
+
+
+def c_label(point, here, measured_on: str | None) -> str:
+    """A draft's c under its bar, with the machine it was measured on: this machine's run (no
+    name), a shipped run's CPU, and this machine's profile's c where the draft was priced here."""
+    if measured_on is None:
+        return f" (c = {point.c:.2f})"
+    if here is None:
+        return "<br>" + _("c = {c:.2f} on {cpu}").format(c=point.c, cpu=measured_on)
+    return "<br>" + _("c = {here:.2f} here, {there:.2f} on {cpu}").format(here=here.c, there=point.c,
+                                                                         cpu=measured_on)
 
 
 def temperature_figure(points) -> go.Figure:
