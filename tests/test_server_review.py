@@ -125,8 +125,8 @@ def test_a_shipped_sweep_of_this_cpu_model_is_a_machine_like_this_one_with_its_o
     assert "4 × 0.200 + 1.60 = 2.40 steps of this machine and counts 2.40 tokens a round" in text   # 0.8 + 1.6
     label = ahead_label(like)
     assert "a machine like this one" in label and "under load 2.6 per core" in label
-    assert "not on this machine" not in label and "not this machine" not in label
-    assert "not on this machine" in ahead_label(replace(like, cpu="Intel Xeon"))
+    assert "Another machine" not in label and "not this machine" not in label
+    assert "Another machine's numbers." in ahead_label(replace(like, cpu="Intel Xeon"))
 
 
 def row(mode, batch: int, latency: float, seconds: tuple) -> BatchRow:

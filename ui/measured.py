@@ -79,12 +79,10 @@ def ahead_label(where: Provenance) -> str:
     like this one", never "this machine" and never "not this machine" (bench_words.machine_name);
     the load it ran under where the record holds it."""
     same = where.cpu is not None and where.cpu == cpu_model()
-    text = (_("Measured ahead on {cpu} on {date} ({cores} cores, {threads} torch thread(s), {minutes:.1f} min)")
-            if same else
-            _("Measured ahead on {cpu} on {date} ({cores} cores, {threads} torch thread(s), {minutes:.1f} min), "
-              "not on this machine")).format(
+    text = _("Measured ahead on {cpu} on {date} ({cores} cores, {threads} torch thread(s), {minutes:.1f} min)").format(
         cpu=machine_name(where.cpu) if where.cpu else "?", cores=where.cores or "?", threads=where.threads or "?",
         date=where.date or "?", minutes=(where.seconds or 0) / 60)
     if where.load is not None:
         text += _(", under load {load:.1f} per core (1: every core busy)").format(load=where.load)
-    return text + ". " + _("Shipped with the app: “Measure on this machine” measures here.")
+    other = "" if same else _("Another machine's numbers.") + " "
+    return text + ". " + other + _("Shipped with the app: “Measure on this machine” measures here.")
