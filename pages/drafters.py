@@ -18,7 +18,7 @@ from ui.i18n import _
 from ui.lessons import store
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import cpu_name, drafter_name
-from ui.lessons.drafters import ALL_COLUMNS, figure_key, ngram_caption, priced_here
+from ui.lessons.drafters import ALL_COLUMNS, figure_key, ngram_caption, priced_here, priced_left_out
 from ui.lessons.fast import clock_note, spread_warning
 from ui.lessons.fast_repriced import no_profile
 from ui.measured import local, measured
@@ -76,7 +76,8 @@ def priced(overall) -> list:
         st.markdown(no_profile(cpu_model()))
         return []
     done = {r.point.drafter for r in here}
-    st.markdown(priced_here(here, [p.drafter for p in overall if p.drafter not in done], cpu_model()))
+    st.markdown(priced_here(here, cpu_model()))
+    st.caption(priced_left_out([p.drafter for p in overall if p.drafter not in done]))
     return here
 
 

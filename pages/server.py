@@ -78,10 +78,11 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
         k=s.k, t=s.temperature))
     rows, facts = result.rows, facts_of(result)
     st.write(server.verdict(facts))
-    profile = machine.of(pair)
-    st.caption(server.beside_box(facts, result, payoff_view.answer(pair, s)[0],
-                                 shipped=not local("server_sweep", key, BatchSweep),
-                                 step_ms=profile.step_ms if profile else None))
+    box, profile = payoff_view.answer(pair, s)[0], machine.of(pair)
+    st.caption(server.beside_box(facts, result, box))
+    if not local("server_sweep", key, BatchSweep):
+        with st.expander(_("Why its batch-size-1 figure is not the box's")):
+            st.markdown(server.shipped_why(facts, result, box, profile.step_ms if profile else None))
     c1, c2 = st.columns(2)
     with c1:
         chart(lp.batch_figure(rows, "tokens_per_s", _("Tokens per second, all requests together"),

@@ -21,7 +21,7 @@ from ui.lessons import store
 from ui.lessons.bench_words import cpu_name
 from ui.lessons.fast import busy_note, spread_warning
 from ui.lessons.fast_repriced import no_profile
-from ui.lessons.where import kind_caption, priced_caption
+from ui.lessons.where import kind_caption, priced_caption, shipped_caption
 from ui.lessons.where_survival import survival_caption
 from ui.measured import local, measured
 from ui.round_view import chart
@@ -109,7 +109,8 @@ def priced(pair, points: list, shipped_cpu: str) -> list | None:
     if not here:
         st.markdown(no_profile(cpu_model()))
         return None
-    st.markdown(priced_caption(here, points, cpu_model(), shipped_cpu))
+    st.markdown(priced_caption(here, cpu_model()))
+    st.caption(shipped_caption(points, shipped_cpu))
     by_kind = {r.point.kind: r.speedup for r in here}
     return [by_kind.get(p.kind) for p in points]
 

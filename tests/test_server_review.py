@@ -108,15 +108,17 @@ def test_the_page_says_its_figure_beside_the_box_and_why():
     assert "It ran on" not in text
 
 
-def test_a_shipped_sweep_of_this_cpu_model_is_a_machine_like_this_one_with_its_own_prices():
+def test_a_shipped_sweep_of_this_cpu_model_is_a_machine_like_this_one_with_its_own_prices(monkeypatch):
     """Shipped, measured on this CPU model under load: neither "this machine" nor "not this
     machine"; its batch-1 prices beside the profile's and the box's, worked out by hand below."""
-    from specdec.models.kernels import cpu_model
+    from specdec.models import kernels
     from ui.measured import ahead_label
+    monkeypatch.setattr(kernels, "cpu_model", lambda: "Chip X (family 1, model 2)")        # this machine
+    cpu_model = kernels.cpu_model
     box = Payoff(4, Measured(0.78, 0.7, 0.8, 3, Clock.WALL, 2.4, "ksweep", 6), 2.4, "here", 0.2, 1.6, 0.8)
     like = Provenance(cpu=cpu_model(), cores=2, threads=1, date="2026-12-05", load=2.6, seconds=60)
     sweep = replace(SWEEP, provenance=like, load=2.6, clock=Clock.CPU)
-    text = server.beside_box(replace(facts(1.02), ar_pass_ms_1=40.0), sweep, box, shipped=True, step_ms=10.0)
+    text = server.shipped_why(replace(facts(1.02), ar_pass_ms_1=40.0), sweep, box, step_ms=10.0)
     assert f"It ran on a machine like this one (the same CPU model, {cpu_model()}) on 2026-12-05, under load " \
            "2.6 per core" in text and "this machine's." not in text
     # its round: the pass 1.5 AR passes + drafting 20 ms / 40 ms = 0.5 -> 2.0, keeping 2.5 tokens (facts above)
@@ -127,6 +129,8 @@ def test_a_shipped_sweep_of_this_cpu_model_is_a_machine_like_this_one_with_its_o
     assert "a machine like this one" in label and "under load 2.6 per core" in label
     assert "Another machine" not in label and "not this machine" not in label
     assert "Another machine's numbers." in ahead_label(replace(like, cpu="Intel Xeon"))
+    family = ahead_label(replace(like, cpu="Chip X"))                   # the family only: model not recorded
+    assert "perhaps another one" in family and "Another machine" not in family
 
 
 def row(mode, batch: int, latency: float, seconds: tuple) -> BatchRow:

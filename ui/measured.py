@@ -12,7 +12,6 @@ from typing import Any, Callable
 
 import streamlit as st
 
-from specdec.models.kernels import cpu_model
 from specdec.records.provenance import Provenance
 from ui import jobs
 from ui.i18n import _
@@ -78,11 +77,12 @@ def ahead_label(where: Provenance) -> str:
     """Where and when a shipped result was measured: on a CPU of this machine's model "a machine
     like this one", never "this machine" and never "not this machine" (bench_words.machine_name);
     the load it ran under where the record holds it."""
-    same = where.cpu is not None and where.cpu == cpu_model()
+    named = machine_name(where.cpu) if where.cpu else "?"
     text = _("Measured ahead on {cpu} on {date} ({cores} cores, {threads} torch thread(s), {minutes:.1f} min)").format(
-        cpu=machine_name(where.cpu) if where.cpu else "?", cores=where.cores or "?", threads=where.threads or "?",
-        date=where.date or "?", minutes=(where.seconds or 0) / 60)
+        cpu=named, cores=where.cores or "?", threads=where.threads or "?", date=where.date or "?",
+        minutes=(where.seconds or 0) / 60)
     if where.load is not None:
         text += _(", under load {load:.1f} per core (1: every core busy)").format(load=where.load)
-    other = "" if same else _("Another machine's numbers.") + " "
+    # another CPU model: another machine; this model, or its family only ("perhaps another one"): not said
+    other = _("Another machine's numbers.") + " " if named == where.cpu else ""
     return text + ". " + other + _("Shipped with the app: “Measure on this machine” measures here.")

@@ -51,16 +51,21 @@ def ngram_caption(points, kind_name) -> str | None:
                           "answer so far), so it pays where the answer repeats it.")
 
 
-def priced_here(here: list, left_out: list[str], cpu: str) -> str:
+def priced_here(here: list, cpu: str) -> str:
     """A shipped comparison's drafters at this machine's prices (specdec/bench/repriced.compared),
-    the fastest first, and the drafters that could not be priced (`left_out`: their labels)."""
+    the fastest first: the page's headline."""
     ranked = sorted(here, key=lambda r: -r.speedup)
     each = ", ".join(_("{drafter} {speedup:.2f}× (c = {c:.2f})").format(
         drafter=drafter_name(r.point.drafter), speedup=r.speedup, c=r.c) for r in ranked)
-    text = _("**Here ({cpu}), priced again** at k = {k} with each drafter's c on this machine: {each}.").format(
+    return _("**Here ({cpu}), priced again** at k = {k} with each drafter's c on this machine: {each}.").format(
         cpu=cpu_name(cpu), k=ranked[0].drafts, each=each)
+
+
+def priced_left_out(left_out: list[str]) -> str:
+    """The drafters a shipped comparison could not price here (`left_out`: labels), and what travels."""
+    text = _(TRAVEL)
     if left_out:
-        text += " " + _("Not priced again: {names} (a draft-length policy drafts fewer than k in a round, and "
-                        "a drafter without a c in this machine's profile has no price here).").format(
-            names=", ".join(drafter_name(n) for n in left_out))
-    return text + " " + _(TRAVEL)
+        text = _("Not priced again: {names} (a draft-length policy drafts fewer than k in a round, and "
+                 "a drafter without a c in this machine's profile has no price here).").format(
+            names=", ".join(drafter_name(n) for n in left_out)) + " " + text
+    return text

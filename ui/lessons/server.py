@@ -51,17 +51,13 @@ def verdict(facts: Facts) -> str:
     return head + " " + _("It paid at every batch size measured here.")
 
 
-def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None, shipped: bool = False,
-               step_ms: float | None = None) -> str:
+def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None) -> str:
     """One line: the sweep's batch-size-1 speedup beside "Does it pay here?"'s figure for the same
-    pair and settings, and why they differ (what this sweep timed, from its own record; `shipped`:
-    the sweep was shipped with the app, the box is this machine's; `step_ms`: this machine's
-    profiled one-token step)."""
+    pair and settings, and what this sweep timed (from its own record; `shipped_why` says more
+    where the sweep was shipped with the app)."""
     own = _("This sweep served {r} requests ({n} prompts cycled, {tokens} new tokens each, their prompts' "
             "reading timed too) through the server's batched loop.").format(
         r=sweep.requests, n=sweep.prompts, tokens=sweep.max_new_tokens)
-    if shipped:
-        own += " " + shipped_prices(facts, sweep, box, step_ms)
     figure = None if box is None else box.measured.speedup if box.measured else box.predicted
     if figure is None:
         return _("At batch size {b}: {mine:.2f}×.").format(b=facts.first_batch, mine=facts.first) + " " + own
@@ -73,28 +69,30 @@ def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None, shipped: boo
              "({where}).").format(b=facts.first_batch, mine=facts.first, box=figure, where=where) + " " + own
 
 
-def shipped_prices(facts: Facts, sweep: BatchSweep, box: Payoff | None, step_ms: float | None) -> str:
-    """Why a shipped sweep's batch-size-1 figure is not the box's: where and under what load it ran,
-    and its own prices (a pass, drafting, tokens a round) beside this machine's profile's."""
+def shipped_why(facts: Facts, sweep: BatchSweep, box: Payoff | None, step_ms: float | None) -> str:
+    """Why a shipped sweep's batch-size-1 figure is not the box's, one point a line: where and
+    under what load it ran, its own prices (a pass, drafting, tokens a round), its pass beside this
+    machine's profiled step, and the box's price of a round (`step_ms`: the profile's step)."""
     prov = sweep.provenance
     text = _("It ran on {machine} on {date}").format(machine=machine_name(prov.cpu) if prov.cpu else "?",
                                                     date=prov.date or "?")
     text += (_(", under load {load:.1f} per core (other work shared the cores), so its speedups are on CPU "
                "time.").format(load=sweep.load) if sweep.clock == Clock.CPU else
              _(", under load {load:.1f} per core.").format(load=sweep.load))
+    lines = [text, _("Other text: the box's tokens a round come from other prompts and runs than this sweep's.")]
     ar = facts.ar_pass_ms_1
     own_round = facts.pass_ratio_1 + (facts.draft_ms_1 / ar if ar else 0.0)
-    text += " " + _("Its own prices at batch size 1: a round cost {round:.2f} of its autoregressive passes (the "
-                    "pass {v:.2f}, drafting {d:.2f}) and kept {tokens:.2f} tokens.").format(
-        round=own_round, v=facts.pass_ratio_1, d=own_round - facts.pass_ratio_1, tokens=facts.tokens_per_pass_1)
+    lines.append(_("Its own prices at batch size 1: a round cost {round:.2f} of its autoregressive passes (the "
+                   "pass {v:.2f}, drafting {d:.2f}) and kept {tokens:.2f} tokens.").format(
+        round=own_round, v=facts.pass_ratio_1, d=own_round - facts.pass_ratio_1, tokens=facts.tokens_per_pass_1))
     if step_ms and ar:
-        text += " " + _("One autoregressive pass took {ar:.1f} ms there, {ratio:.1f} times this machine's profiled "
-                        "step of {step:.1f} ms.").format(ar=ar, step=step_ms, ratio=ar / step_ms)
+        lines.append(_("One autoregressive pass took {ar:.1f} ms there, {ratio:.1f} times this machine's profiled "
+                       "step of {step:.1f} ms.").format(ar=ar, step=step_ms, ratio=ar / step_ms))
     if box is not None and box.round_steps is not None:
-        text += " " + _("The box prices a round at k·c + v(k + 1) = {k} × {c:.3f} + {v:.2f} = {steps:.2f} steps "
-                        "of this machine and counts {tokens} tokens a round.").format(
-            k=box.k, c=box.c, v=box.v, steps=box.round_steps, tokens=f"{box.tokens:.2f}" if box.tokens else "—")
-    return text
+        lines.append(_("The box prices a round at k·c + v(k + 1) = {k} × {c:.3f} + {v:.2f} = {steps:.2f} steps "
+                       "of this machine and counts {tokens} tokens a round.").format(
+            k=box.k, c=box.c, v=box.v, steps=box.round_steps, tokens=f"{box.tokens:.2f}" if box.tokens else "—"))
+    return "\n".join("- " + line for line in lines)
 
 
 def latency_note(sweep: BatchSweep) -> str | None:
