@@ -132,33 +132,33 @@ def bench_figure(bench: Bench, temperature: float) -> go.Figure:
 
 def tradeoff_figure(points, y: str, title: str, measured_on: str | None = None, here=()) -> go.Figure:
     """One bar per draft of the trade-off: the quantity `y` (a field of its points). `measured_on`:
-    the CPU of a shipped trade-off (None: measured here), named beside every c it measured; `here`:
-    its drafts priced again with this machine's profile (repriced.Repriced), each with this
-    machine's c, and for the speedups drawn beside the shipped bars as the headline."""
+    the CPU of a shipped trade-off (None: measured here); `here`: its drafts priced again with this
+    machine's profile (repriced.Repriced). A c under a bar is always this machine's: a run measured
+    here, or the profile's where the shipped run was priced here (the shipped c stays in the
+    section's table, named by its CPU). The speedups priced here are drawn beside the shipped ones."""
     priced = {r.point.draft: r for r in here}
     speed = (lambda p: priced[p.draft].speedup if p.draft in priced else 0.0) if priced else (lambda p: p.speedup)
     best = max(points, key=speed).draft
     names = [drafter_name(p.draft.split("/", 1)[-1]) + (" ★" if p.draft == best else "") +
              c_label(p, priced.get(p.draft), measured_on) for p in points]
+    if priced:
+        axis = _("drafter (ordered by size; c: this machine's profile; ★ the fastest here)")
+    else:
+        axis = _("drafter (ordered by size; ★ the fastest)") if measured_on is None else _("drafter (ordered by size)")
     if y == "speedup" and priced:
         return priced_bars(names, [priced[p.draft].speedup if p.draft in priced else None for p in points],
                            [p.speedup for p in points], _("priced again here"),
-                           _("measured on {cpu}, for comparison").format(cpu=measured_on), title,
-                           xaxis_title=_("drafter (ordered by size; ★ the fastest here)"))
+                           _("measured on {cpu}, for comparison").format(cpu=measured_on), title, xaxis_title=axis)
     colors = [COLORS.bonus if p.draft == best else COLORS.draft for p in points]
-    return labelled_bars(names, [getattr(p, y) for p in points], colors, title, y == "speedup",
-                          xaxis_title=_("drafter (ordered by size; ★ the fastest)"))
+    return labelled_bars(names, [getattr(p, y) for p in points], colors, title, y == "speedup", xaxis_title=axis)
 
 
 def c_label(point, here, measured_on: str | None) -> str:
-    """A draft's c under its bar, with the machine it was measured on: this machine's run (no
-    name), a shipped run's CPU, and this machine's profile's c where the draft was priced here."""
+    """A draft's c beside its name, only where it is this machine's: a run measured here, or this
+    machine's profile's c for a shipped draft priced here (None: not priced, no c shown)."""
     if measured_on is None:
         return f" (c = {point.c:.2f})"
-    if here is None:
-        return "<br>" + _("c = {c:.2f} on {cpu}").format(c=point.c, cpu=measured_on)
-    return "<br>" + _("c = {here:.2f} here, {there:.2f} on {cpu}").format(here=here.c, there=point.c,
-                                                                         cpu=measured_on)
+    return "" if here is None else " " + _("(c = {c:.2f} here)").format(c=here.c)
 
 
 def temperature_figure(points) -> go.Figure:
