@@ -95,8 +95,15 @@ def speed_chart(overall, here: list) -> None:
                       _("Speedup by drafter")), "drafters-speed")
 
 
+def shipped_caption() -> None:
+    """Above a table of a shipped comparison: whose c and speedups it holds."""
+    if ELSEWHERE:
+        st.caption(_("Measured on {cpu} (its c and speedups are that machine's):").format(cpu=cpu_name(ELSEWHERE)))
+
+
 def overall_numbers(overall, here: list) -> None:
     """Every drafter's numbers over all prompts, and how they were measured (behind an expander)."""
+    shipped_caption()
     table = tables.frame([replace(p, drafter=drafter_name(p.drafter)) for p in overall])
     tables.show(table[[c for c in ALL_COLUMNS if c in table]], "drafters_all")
     st.caption(_("speedup: median of {n} interleaved repeats, with their min and max; c: draft "
@@ -139,6 +146,7 @@ if points:
     with st.expander(_("Every drafter's numbers, and how they were measured")):
         overall_numbers(overall, HERE)
     st.subheader(_("Winner per kind of text"))
+    shipped_caption()
     if len(PROMPTS) < 2 * len({p.kind for p in PROMPTS}):
         st.caption(_("Each kind has {n} prompt(s) here at most: the winners per kind below are a hint, not a "
                      "ranking (Where it works measures whole sets per kind).").format(
