@@ -4,19 +4,23 @@ from dataclasses import replace
 import streamlit as st
 
 from specdec import defaults
+from specdec.bench import machine, repriced
 from specdec.bench.compared import ALL, DrafterTable, compare, variants
+from specdec.models.kernels import cpu_model
 from specdec.prompts import round_robin
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
 from ui import family, jobs, loaders, many_view, payoff_view, shell, sidebar, state, tables
 from ui.examples import kind_name
+from ui.figures.bars import priced_bars
 from ui.figures.drafters import drafters_figure
 from ui.i18n import _
 from ui.lessons import store
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import cpu_name, drafter_name
-from ui.lessons.drafters import ALL_COLUMNS, figure_key, ngram_caption
+from ui.lessons.drafters import ALL_COLUMNS, figure_key, ngram_caption, priced_here, priced_left_out
 from ui.lessons.fast import clock_note, spread_warning
+from ui.lessons.fast_repriced import no_profile
 from ui.measured import local, measured
 from ui.round_view import chart
 
@@ -64,13 +68,48 @@ KEY_OF = figure_key(TARGET, SETTINGS, VARIANTS, PROMPTS, CHAT, state.ran())
 points, ELSEWHERE = measure()          # ELSEWHERE: the CPU of a shipped result
 
 
-def overall_numbers(overall) -> None:
+def priced(overall) -> list:
+    """A shipped comparison's drafters at this machine's prices (tokens a round travel, prices do
+    not), said in one sentence; [] without this machine's profile for the pair."""
+    here = repriced.compared(overall, VARIANTS, SETTINGS.k, machine.of(PAIR) if PAIR is not None else None)
+    if not here:
+        st.markdown(no_profile(cpu_model()))
+        return []
+    done = {r.point.drafter for r in here}
+    st.markdown(priced_here(here, cpu_model()))
+    st.caption(priced_left_out([p.drafter for p in overall if p.drafter not in done]))
+    return here
+
+
+def speed_chart(overall, here: list) -> None:
+    """Speedups by drafter: this machine's prices beside a shipped comparison's, or the measured ones."""
+    title = (_("Speedup (CPU time: the machine was busy)") if overall[0].clock == Clock.CPU
+             else _("Wall-clock speedup"))
+    if not here:
+        chart(drafters_figure(overall, "speedup", title), "drafters-speed")
+        return
+    by_label = {r.point.drafter: r.speedup for r in here}
+    chart(priced_bars([drafter_name(p.drafter) for p in overall], [by_label.get(p.drafter) for p in overall],
+                      [p.speedup for p in overall], _("here, priced again ({cpu})").format(cpu=cpu_model()),
+                      _("measured on {cpu}, for comparison").format(cpu=cpu_name(ELSEWHERE)),
+                      _("Speedup by drafter")), "drafters-speed")
+
+
+def shipped_caption() -> None:
+    """Above a table of a shipped comparison: whose c and speedups it holds."""
+    if ELSEWHERE:
+        st.caption(_("Measured on {cpu} (its c and speedups are that machine's):").format(cpu=cpu_name(ELSEWHERE)))
+
+
+def overall_numbers(overall, here: list) -> None:
     """Every drafter's numbers over all prompts, and how they were measured (behind an expander)."""
+    shipped_caption()
     table = tables.frame([replace(p, drafter=drafter_name(p.drafter)) for p in overall])
     tables.show(table[[c for c in ALL_COLUMNS if c in table]], "drafters_all")
     st.caption(_("speedup: median of {n} interleaved repeats, with their min and max; c: draft "
                  "step / target one-token step.").format(n=defaults.REPEATS))
-    others = store.elsewhere_caption(overall, KEY_OF, "drafters", lambda p: p.drafter, kind_name)
+    others = store.elsewhere_caption(overall, KEY_OF, "drafters", lambda p: p.drafter, kind_name, ELSEWHERE,
+                                     {r.point.drafter: r.speedup for r in here})
     speed_set = store.PromptSet.of(family.speed_prompts(CHAT)[0], CHAT, LENGTHS.speed, "speed")
     st.caption(others or _("When it is fast measures these drafts on {other}; this page on {this}: other "
                            "prompts, so other figures.").format(
@@ -85,6 +124,7 @@ def overall_numbers(overall) -> None:
 if points:
     overall = [p for p in points if p.kind == ALL]
     fastest = max(overall, key=lambda p: p.speedup)
+    HERE = priced(overall) if ELSEWHERE else []
     headline = (_("Measured on {cpu}, for comparison: the fastest over every prompt was {drafter} at "
                   "{speedup:.2f}× the target alone ({lo:.2f}–{hi:.2f}×), acceptance {acc}.") if ELSEWHERE else
                 _("Fastest over every prompt: **{drafter}** at **{speedup:.2f}×** the target alone "
@@ -95,8 +135,7 @@ if points:
         hi=fastest.speedup_max, acc="—" if fastest.acceptance_rate is None else f"{fastest.acceptance_rate:.0%}"))
     c1, c2 = st.columns(2)
     with c1:
-        chart(drafters_figure(overall, "speedup", _("Speedup (CPU time: the machine was busy)")
-                              if overall[0].clock == Clock.CPU else _("Wall-clock speedup")), "drafters-speed")
+        speed_chart(overall, HERE)
     with c2:
         chart(drafters_figure(overall, "acceptance_rate", _("Acceptance rate")), "drafters-acc")
     note = spread_warning(overall, lambda p: drafter_name(p.drafter))
@@ -105,8 +144,9 @@ if points:
     if clock_note(overall):
         st.info(clock_note(overall))
     with st.expander(_("Every drafter's numbers, and how they were measured")):
-        overall_numbers(overall)
+        overall_numbers(overall, HERE)
     st.subheader(_("Winner per kind of text"))
+    shipped_caption()
     if len(PROMPTS) < 2 * len({p.kind for p in PROMPTS}):
         st.caption(_("Each kind has {n} prompt(s) here at most: the winners per kind below are a hint, not a "
                      "ranking (Where it works measures whole sets per kind).").format(

@@ -252,29 +252,33 @@ def tradeoff(pair, names) -> None:
     else:
         points = shipped_agree(points, key_of, names, settings, chat, key)
     st.markdown(fast.tradeoff_caption(points, None if mine else sweep.provenance.cpu))
-    if not mine:
-        fast_repriced_view.drafts(points, pair)
+    here = [] if mine else fast_repriced_view.drafts(points, pair)
+    on = None if mine else cpu_name(sweep.provenance.cpu or "?")
     busy = any(p.clock == Clock.CPU for p in points)
     c1, c2 = st.columns(2)
     with c1:
-        chart(lp.tradeoff_figure(points, "acceptance_rate", _("Acceptance rate by draft size")), "fast-acc")
+        chart(lp.tradeoff_figure(points, "acceptance_rate", _("Acceptance rate by draft size"), on, here), "fast-acc")
     with c2:
-        chart(lp.tradeoff_figure(points, "speedup", _("Speedup (CPU time: the machine was busy)") if busy
-                                 else _("Wall-clock speedup by draft size")), "fast-speed")
+        chart(lp.tradeoff_figure(points, "speedup", _("Speedup by draft size") if here else
+                                 _("Speedup (CPU time: the machine was busy)") if busy
+                                 else _("Wall-clock speedup by draft size"), on, here), "fast-speed")
     warn(points)
     with st.expander(_("Which draft is too weak or too big, and every number")):
-        tradeoff_method(points, key_of, chat)
+        tradeoff_method(points, key_of, chat, None if mine else sweep.provenance.cpu or "?", here)
 
 
-def tradeoff_method(points, key_of, chat: bool) -> None:
+def tradeoff_method(points, key_of, chat: bool, shipped_from: str | None = None, here=()) -> None:
     """Section 3 behind its expander: the drafts' roles, the same drafts on other prompts, the
-    table (the columns that fit; the CSV holds all)."""
+    table (the columns that fit; the CSV holds all). `shipped_from`: the CPU of a shipped
+    trade-off, whose c and speedups are named as that machine's; `here`: its drafts priced here."""
     sizes = roles_caption(points, lambda d: md(drafter_name(d.split("/", 1)[-1])))
     if sizes:
-        st.markdown(sizes)
+        st.markdown(sizes if shipped_from is None else _("Measured on {cpu} (its c and speedups are that machine's):")
+                    .format(cpu=cpu_name(shipped_from)) + "\n\n" + sizes)
     acceptance_note([(md(drafter_name(p.draft.split("/", 1)[-1])), p.acceptance_rate, p.mean_acceptance_length)
                      for p in points])
-    others = store.elsewhere_caption(points, key_of, "tradeoff", lambda p: p.draft, kind_name)
+    others = store.elsewhere_caption(points, key_of, "tradeoff", lambda p: p.draft, kind_name, shipped_from,
+                                     {r.point.draft: r.speedup for r in here})
     st.caption(others or _("Drafters compared measures the same drafts on prompts of every kind ({tokens} "
                            "tokens each); this page on {this}: other prompts, so other figures.").format(
         tokens=LENGTHS.drafters, this=store.set_name(speed_set(chat), kind_name)))

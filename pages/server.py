@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from specdec import defaults
+from specdec.bench import machine
 from specdec.bench import server as serving
 from specdec.bench.batching import facts as facts_of
 from specdec.bench.record import BatchSweep
@@ -77,8 +78,11 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
         k=s.k, t=s.temperature))
     rows, facts = result.rows, facts_of(result)
     st.write(server.verdict(facts))
-    st.caption(server.beside_box(facts, result, payoff_view.answer(pair, s)[0],
-                                 shipped=not local("server_sweep", key, BatchSweep)))
+    box, profile = payoff_view.answer(pair, s)[0], machine.of(pair)
+    st.caption(server.beside_box(facts, result, box))
+    if not local("server_sweep", key, BatchSweep):
+        with st.expander(_("Why its batch-size-1 figure is not the box's")):
+            st.markdown(server.shipped_why(facts, result, box, profile.step_ms if profile else None))
     c1, c2 = st.columns(2)
     with c1:
         chart(lp.batch_figure(rows, "tokens_per_s", _("Tokens per second, all requests together"),
@@ -86,6 +90,8 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     with c2:
         chart(lp.batch_figure(rows, "latency_s", _("Latency: a request's time from its arrival to its last token"),
                               _("seconds")), "server-latency")
+    if (noisy := server.latency_note(result)) is not None:
+        st.caption(noisy)
     if result.clock == Clock.CPU:
         st.info(_("The machine was busy while this was measured: tokens/s use the CPU time the runs "
                   "themselves needed (load {load:.1f} per core).").format(load=result.load))

@@ -6,9 +6,10 @@ import pandas as pd
 import streamlit as st
 
 from specdec import defaults
-from specdec.bench import where
+from specdec.bench import machine, repriced, where
 from specdec.bench.where import WhereSet
 from specdec.engine.decoder import generate
+from specdec.models.kernels import cpu_model
 from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
 from specdec.records.provenance import Clock, clock_for
 from specdec.settings import LENGTHS
@@ -17,10 +18,12 @@ from ui import catalog, examples, jobs, session, shell, sidebar, state, strip, t
 from ui.figures.where import kind_figure, per_position_by_kind_figure
 from ui.i18n import _, choice
 from ui.lessons import store
+from ui.lessons.bench_words import cpu_name
 from ui.lessons.fast import busy_note, spread_warning
-from ui.lessons.where import kind_caption
+from ui.lessons.fast_repriced import no_profile
+from ui.lessons.where import kind_caption, priced_caption, shipped_caption
 from ui.lessons.where_survival import survival_caption
-from ui.measured import measured
+from ui.measured import local, measured
 from ui.round_view import chart
 
 shell.page()
@@ -58,8 +61,9 @@ def prompt_set(pair) -> list[Prompt]:
     return prompts
 
 
-def results(pair, prompts) -> WhereSet | None:
-    """The measured set (its per-prompt results and the busiest machine load seen), or None before a run."""
+def results(pair, prompts) -> tuple[WhereSet | None, bool]:
+    """The measured set (its per-prompt results and the busiest machine load seen), or None before a
+    run; and whether it was measured on this machine (False: shipped with the app)."""
     kinds = kinds_of(prompts)
     chosen = st.multiselect(_("Kinds to run"), kinds, default=kinds, key=choice("where_kinds_sel"),
                             format_func=examples.namer(kinds))
@@ -68,12 +72,13 @@ def results(pair, prompts) -> WhereSet | None:
     as_chat = chat(pair)
     key = store.measurement("where", st.session_state.active_pair, settings, [p.key for p in prompts], as_chat,
                             state.ran())
-    return measured("where", key, lambda pr: where.run_set(pair, prompts, settings, pr, as_chat), record=WhereSet,
+    found = measured("where", key, lambda pr: where.run_set(pair, prompts, settings, pr, as_chat), record=WhereSet,
                     button=_("Run the set (k = {k}, T = {t})").format(k=settings.k, t=settings.temperature),
                     intro=_("Runs every prompt speculatively and autoregressively ({n} new tokens, "
                             "same seed), {r} times each, interleaved, for the speedup's spread. Results "
                             "are kept on this machine per pair and settings; change k or T to measure "
                             "again.").format(n=MAX_NEW, r=defaults.REPEATS))
+    return found, local("where", key, WhereSet)
 
 
 def kind_points(res: WhereSet, clock: Clock = Clock.WALL) -> list[where.KindPoint]:
@@ -95,14 +100,33 @@ def timing_notes(res: WhereSet, points: list, clock: Clock) -> None:
                      "times only: measure it again for speedups on CPU time.").format(load=res.load))
 
 
-def per_kind(res: WhereSet) -> None:
+def priced(pair, points: list, shipped_cpu: str) -> list | None:
+    """A shipped set's kinds at this machine's prices, said in one sentence; None without this
+    machine's profile (or a c) for the pair and drafter."""
+    s, profile = state.settings(), machine.of(pair)
+    c = machine.draft_c(profile, s.drafter, pair.draft_name)
+    here = repriced.each(points, s.k, c, profile.v) if profile else []
+    if not here:
+        st.markdown(no_profile(cpu_model()))
+        return None
+    st.markdown(priced_caption(here, cpu_model()))
+    st.caption(shipped_caption(points, shipped_cpu))
+    by_kind = {r.point.kind: r.speedup for r in here}
+    return [by_kind.get(p.kind) for p in points]
+
+
+def per_kind(pair, res: WhereSet, mine: bool) -> None:
     st.header(_("By kind of text"))
     clock = res.clock
     points = kind_points(res, clock)
     st.markdown(kind_caption(points))
+    shipped_cpu = res.provenance.cpu or "?"
+    here = None if mine else priced(pair, points, shipped_cpu)
+    names = (_("here, priced again ({cpu})").format(cpu=cpu_model()),
+             _("measured on {cpu}, for comparison").format(cpu=cpu_name(shipped_cpu)))
     c1, c2 = st.columns(2)
     with c1:
-        chart(kind_figure(points), "where-kinds")
+        chart(kind_figure(points, here, names), "where-kinds")
     with c2:
         chart(per_position_by_kind_figure(points), "where-perpos")
     timing_notes(res, points, clock)
@@ -159,7 +183,7 @@ prompts = prompt_set(pair)
 if pair is None or pair.draft is None:
     st.info(_("Load a model pair with a draft model in the sidebar."))
 else:
-    measurement = results(pair, prompts)
+    measurement, mine = results(pair, prompts)
     if measurement:
-        per_kind(measurement)
+        per_kind(pair, measurement, mine)
         drill_down(pair, measurement)

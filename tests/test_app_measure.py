@@ -141,9 +141,13 @@ def test_fast_page_shows_the_shipped_benchmark_against_the_fastest_plain_ways(ti
 def test_where_page_shows_the_shipped_real_pair_result_with_what_its_positions_say(monkeypatch, tmp_path):
     """The default pair and settings find the result shipped in assets/results; its rounds are
     enough for the per-position caption, computed from them."""
+    from specdec.bench import machine
     from ui.lessons import result_cache
     from ui.state import DEFAULTS
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)      # nothing measured here
+    widths = {m: 1 + 0.25 * (m - 1) for m in range(1, 18)}        # v(5) = 2.0
+    mine = machine.Profile("CPU here", "torch", 1, 10.0, widths, {"smollm2/draft": 0.25})   # by hand
+    monkeypatch.setattr(machine, "of", lambda pair: mine)
     at = AppTest.from_file(APP, default_timeout=300)
     for name in ("k", "temperature", "top_p"):      # AppTest resets sidebar sliders on a page switch
         at.session_state[name] = DEFAULTS[name]
@@ -154,3 +158,11 @@ def test_where_page_shows_the_shipped_real_pair_result_with_what_its_positions_s
     assert "Measured ahead" in captions
     assert "Taken one check at a time, the first draft of a round survived" in captions
     assert "after a round that kept every draft" in captions
+    # the shipped kinds priced again here: tokens a round L / (k·c + v(k + 1)) = L / (4 · 0.25 + 2.0) = L / 3
+    kinds = next(d.value for d in at.dataframe if "speedup min" in d.value.columns)
+    said = next(m.value for m in at.markdown if "priced again:**" in m.value)
+    assert "c = 0.250 and v(k + 1) = 2.00 (k = 4)" in said
+    lengths = kinds["mean acceptance length"]
+    assert f"predict {lengths.min() / 3:.2f}×" in said and f"to {lengths.max() / 3:.2f}×" in said
+    shipped = f"for comparison: {kinds['speedup'].min():.2f}× to {kinds['speedup'].max():.2f}×."   # beside
+    assert any(shipped in c.value for c in at.caption)

@@ -86,3 +86,59 @@ def test_the_sentence_names_the_best_k_only_where_it_is_another():
     text = fast_repriced.k_sweep(rising, "CPU here")
     assert "**1.00×** at k = 1 and at best **1.50×** at k = 2." in text and "travel between machines" in text
     assert "**1.00×** at k = 1, its best." in fast_repriced.k_sweep(rising[:1], "CPU here")
+
+
+def drafter_point(label: str, length: float | None, speedup: float = 1.36):
+    from specdec.bench.compared import DrafterPoint
+    return DrafterPoint(drafter=label, kind="all", acceptance_rate=0.2, mean_acceptance_length=length, c=0.5,
+                        speedup=speedup, speedup_min=speedup, speedup_max=speedup, load=0.2)
+
+
+def test_a_shipped_drafter_comparison_is_priced_at_each_drafters_c_here():
+    from specdec.bench.compared import Variant
+    from ui.lessons.drafters import priced_here, priced_left_out
+    variants = [Variant("draft", "fam/draft"), Variant("n-gram lookup", None, drafter="ngram"),
+                Variant("draft · heuristic", "fam/draft", policy="heuristic"),
+                Variant("early exit @ 4", None, drafter="early-exit")]
+    shipped = [drafter_point("draft", 3.0), drafter_point("n-gram lookup", 1.5),
+               drafter_point("draft · heuristic", 2.0), drafter_point("early exit @ 4", 2.0),
+               drafter_point("gone", 2.0)]
+    here = repriced.compared(shipped, variants, 4, profile({"fam/draft": 0.25}))
+    # k = 4, v(5) = 2.0: the draft 3.0 / (4 · 0.25 + 2.0) = 1.00 (not its shipped 1.36); n-gram 1.5 / 2.0 = 0.75;
+    # the policy drafts fewer than k a round, the early exit has no c here, "gone" is no variant: left out
+    assert [(r.point.drafter, r.c, r.drafts) for r in here] == [("draft", 0.25, 4), ("n-gram lookup", 0.0, 4)]
+    assert [r.speedup for r in here] == pytest.approx([1.0, 0.75])
+    assert repriced.compared(shipped, variants, 4, None) == []
+    assert priced_here(here, "CPU here") == ("**Here (CPU here), priced again** at k = 4 with each drafter's c on "
+                                             "this machine: draft 1.00× (c = 0.25), n-gram lookup 0.75× (c = 0.00).")
+    assert priced_left_out(["draft · heuristic", "early exit @ 4"]).startswith(
+        "Not priced again: draft · heuristic, early exit @ 4")
+
+
+def test_kinds_of_text_at_one_k_are_priced_and_a_kind_without_drafts_left_out():
+    from specdec.bench.where import KindPoint
+    kinds = [KindPoint(kind=kind, prompts=8, acceptance_rate=0.3, mean_acceptance_length=length, speedup=1.6,
+                       speedup_min=1.5, speedup_max=1.7, per_position=(), histogram=())
+             for kind, length in (("code", 2.5), ("none", None))]
+    here = repriced.each(kinds, 2, 0.25, WIDTHS)
+    assert [(r.point.kind, r.drafts) for r in here] == [("code", 2)]
+    assert here[0].speedup == pytest.approx(1.25)            # 2.5 / (2 · 0.25 + v(3) = 1.5)
+    assert repriced.each(kinds, 2, None, WIDTHS) == [] and repriced.each(kinds, 20, 0.25, WIDTHS) == []
+
+
+def test_every_c_under_the_trade_offs_bars_names_its_machine():
+    from ui.figures.fast import tradeoff_figure
+    shipped = [point(draft="fam/draft", drafter="model", params=1, k=4, c=0.37, mean_acceptance_length=3.0,
+                     speedup=0.54),
+               point(draft="fam/big", drafter="model", params=2, k=4, c=0.55, speedup=0.43)]    # no c here
+    here = repriced.drafts(shipped, profile({"fam/draft": 0.25}))          # 3.0 / (4 · 0.25 + 2.0) = 1.00
+    speed = tradeoff_figure(shipped, "speedup", "t", "Intel Xeon", here)
+    names = list(speed.data[0].x)
+    assert names == ["draft ★ (c = 0.25 here)", "big"]                   # the shipped 0.37 and 0.55: not shown
+    assert list(speed.data[0].y) == pytest.approx([1.0, 0.0]) and list(speed.data[1].y) == [0.54, 0.43]
+    assert "Intel Xeon" in speed.data[1].name and speed.data[0].text[1] == "—"          # not priced: no bar
+    acc = tradeoff_figure(shipped, "acceptance_rate", "t", "Intel Xeon", here)
+    assert list(acc.data[0].x) == names                                   # the same labels, one trace
+    assert list(tradeoff_figure(shipped, "speedup", "t", "Intel Xeon").data[0].x) == ["draft ★", "big"]  # no profile
+    mine = tradeoff_figure(shipped, "speedup", "t")                       # measured here: this machine's c
+    assert list(mine.data[0].x) == ["draft ★ (c = 0.37)", "big (c = 0.55)"]

@@ -105,9 +105,47 @@ def test_the_page_says_its_figure_beside_the_box_and_why():
     predicted = server.beside_box(facts(1.0371), SWEEP, Payoff(4, None, 2.4, "here", 0.2, 1.6, 0.9))
     assert "says 0.90×" in predicted and "predicted" in predicted
     assert "says" not in server.beside_box(facts(1.0371), SWEEP, None)
-    assert "It ran on Intel Xeon; the box's figure is this machine's." in server.beside_box(
-        facts(1.0371), replace(SWEEP, provenance=Provenance(cpu="Intel Xeon")), box, shipped=True)
     assert "It ran on" not in text
+
+
+def test_a_shipped_sweep_of_this_cpu_model_is_a_machine_like_this_one_with_its_own_prices(monkeypatch):
+    """Shipped, measured on this CPU model under load: neither "this machine" nor "not this
+    machine"; its batch-1 prices beside the profile's and the box's, worked out by hand below."""
+    from specdec.models import kernels
+    from ui.measured import ahead_label
+    monkeypatch.setattr(kernels, "cpu_model", lambda: "Chip X (family 1, model 2)")        # this machine
+    cpu_model = kernels.cpu_model
+    box = Payoff(4, Measured(0.78, 0.7, 0.8, 3, Clock.WALL, 2.4, "ksweep", 6), 2.4, "here", 0.2, 1.6, 0.8)
+    like = Provenance(cpu=cpu_model(), cores=2, threads=1, date="2026-12-05", load=2.6, seconds=60)
+    sweep = replace(SWEEP, provenance=like, load=2.6, clock=Clock.CPU)
+    text = server.shipped_why(replace(facts(1.02), ar_pass_ms_1=40.0), sweep, box, step_ms=10.0)
+    assert f"It ran on a machine like this one (the same CPU model, {cpu_model()}) on 2026-12-05, under load " \
+           "2.6 per core" in text and "this machine's." not in text
+    # its round: the pass 1.5 AR passes + drafting 20 ms / 40 ms = 0.5 -> 2.0, keeping 2.5 tokens (facts above)
+    assert "a round cost 2.00 of its autoregressive passes (the pass 1.50, drafting 0.50) and kept 2.50 tokens" in text
+    assert "took 40.0 ms there, 4.0 times this machine's profiled step of 10.0 ms" in text        # 40 / 10
+    assert "4 × 0.200 + 1.60 = 2.40 steps of this machine and counts 2.40 tokens a round" in text   # 0.8 + 1.6
+    label = ahead_label(like)
+    assert "a machine like this one" in label and "under load 2.6 per core" in label
+    assert "Another machine" not in label and "not this machine" not in label
+    assert "Another machine's numbers." in ahead_label(replace(like, cpu="Intel Xeon"))
+    family = ahead_label(replace(like, cpu="Chip X"))                   # the family only: model not recorded
+    assert "perhaps another one" in family and "Another machine" not in family
+
+
+def row(mode, batch: int, latency: float, seconds: tuple) -> BatchRow:
+    return BatchRow(batch, mode, 100, 50, 0.5, 10.0, 9.0, 11.0, latency, 1.0, 40.0, 5.0, 1.0, seconds=seconds)
+
+
+def test_the_latency_note_compares_the_repeats_spread_with_the_moves_between_sizes():
+    noisy = replace(SWEEP, rows=(row(AR, 1, 10.0, (10.0, 15.0)), row(AR, 2, 12.0, (10.0, 10.0))))
+    # repeats: 15 / 10 = 1.50 apart; latency between sizes: 12 / 10 = 1.20
+    text = server.latency_note(noisy)
+    assert "up to 1.50 times" in text and "(at most 1.20 times)" in text
+    calm = replace(noisy, rows=(row(AR, 1, 10.0, (10.0, 10.5)), row(AR, 2, 12.0, (10.0, 10.0))))
+    assert server.latency_note(calm) is None                               # 1.05 apart: no note
+    apart = replace(noisy, rows=(row(AR, 1, 10.0, (10.0, 12.0)), row(AR, 2, 20.0, (10.0, 10.0))))
+    assert server.latency_note(apart).endswith("1.20 times as long as each other.")    # 1.2 < 20 / 10
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])

@@ -83,6 +83,24 @@ def test_the_same_setting_on_other_prompts_is_named_as_the_difference():
     assert drafters_key(code_row).prompts.size == 2 and drafters_key(code_row) != drafters_key(row)
 
 
+def test_a_shipped_figure_is_never_called_here():
+    """Drafters compared shipped from another CPU beside the same setting measured here by When it
+    is fast: the page's figure is named by its CPU, "for comparison"; "here" is the one measured here."""
+    s = Settings(k=4, temperature=0.0)
+    prompts = [Prompt("code", "a", "a"), Prompt("prose", "b", "b")]
+    drafters_key = figure_key(PAIR[0], replace(s, max_new_tokens=32), [Variant("draft", "smollm2/draft")], prompts,
+                              True)
+    store.file(tradeoff_rows(), fast.tradeoff_figure(PAIR[0], s, SPEED), "tradeoff")       # this machine: 1.26×
+    row = DrafterPoint(drafter="draft", kind="all", acceptance_rate=0.29, mean_acceptance_length=1.4, c=0.1,
+                       speedup=1.36, speedup_min=1.3, speedup_max=1.4, load=0.2)          # shipped: 1.36×
+    text = store.elsewhere_caption([row], drafters_key, "drafters", lambda r: r.drafter, shipped_from="Other CPU",
+                                   priced={"draft": 0.9})
+    assert "here 1.36" not in text and "here 1.26× (wall-clock) and acceptance 30%" in text
+    assert "on Other CPU, for comparison, 1.36× (wall-clock) and 29% on 2 chats of every kind" in text
+    assert "its tokens a round at this machine's prices: 0.90×." in text
+    assert "both the prompts and the machine differ" in text
+
+
 def test_a_row_of_an_unknown_variant_has_no_key():
     key = figure_key(PAIR[0], Settings(), [Variant("draft", "smollm2/draft")], [], True)
     assert key(DrafterPoint(drafter="gone", kind="all", acceptance_rate=None, mean_acceptance_length=None, c=0.0,

@@ -64,6 +64,7 @@ class Facts:
     rows_growth: float
     ar_growth: float                 # autoregressive throughput's growth
     spreads: tuple[tuple[int, float], ...]   # (batch, slowest / fastest repeat) of speculative rows
+    ar_pass_ms_1: float = 0.0        # an autoregressive pass at the smallest size (ms, wall-clock)
 
 
 def requests(prompts: list, n: int) -> list[Request]:
@@ -131,7 +132,8 @@ def facts(sweep: BatchSweep) -> Facts:
                  _ratio(1.0, first.forwards_per_token), _ratio(last.pass_ms, first.pass_ms),
                  _ratio(last.pass_rows, first.pass_rows),
                  base[last.batch].tokens_per_s / base[first.batch].tokens_per_s,
-                 tuple((r.batch, r.tokens_per_s_min / r.tokens_per_s_max) for r in spec if r.tokens_per_s_max))
+                 tuple((r.batch, r.tokens_per_s_min / r.tokens_per_s_max) for r in spec if r.tokens_per_s_max),
+                 base[first.batch].pass_ms)
 
 
 def _ratio(a: float, b: float) -> float:

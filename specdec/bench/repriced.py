@@ -21,13 +21,19 @@ from specdec.bench.points import Point
 @dataclass(frozen=True)
 class Repriced:
     """One shipped point at this machine's prices."""
-    point: Point          # as shipped (its k, draft, tokens a round, and the speedup it had there)
+    point: Point          # as shipped (its tokens a round, and the speedup it had there): a sweep's
+                          # Point, a compared drafter or a kind of text
     c: float              # this machine's
     v: float              # v(k + 1), this machine's
+    k: int = 0            # drafts a round (a sweep's Point carries its own; 0: read it there)
+
+    @property
+    def drafts(self) -> int:
+        return self.k or self.point.k
 
     @property
     def round_steps(self) -> float:
-        return self.point.k * self.c + self.v
+        return self.drafts * self.c + self.v
 
     @property
     def speedup(self) -> float:
@@ -35,9 +41,12 @@ class Repriced:
         return self.point.mean_acceptance_length / self.round_steps
 
 
-def one(p: Point, c: float | None, widths: dict[int, float]) -> Repriced | None:
-    """`p` at c and the pass prices `widths` (M -> v(M)); None where either is not measured."""
-    return None if c is None or p.k + 1 not in widths else Repriced(p, c, widths[p.k + 1])
+def one(p, c: float | None, widths: dict[int, float], k: int | None = None) -> Repriced | None:
+    """`p` at c and the pass prices `widths` (M -> v(M)), drafting k a round (None: p.k); None
+    where either price is not measured, or p kept no tokens a round (nothing drafted)."""
+    k = p.k if k is None else k
+    unpriced = c is None or k + 1 not in widths or p.mean_acceptance_length is None
+    return None if unpriced else Repriced(p, c, widths[k + 1], k)
 
 
 def k_sweep(points, c: float | None, widths: dict[int, float]) -> list[Repriced]:
@@ -52,3 +61,22 @@ def drafts(points, profile: machine.Profile | None) -> list[Repriced]:
         return []
     return [r for p in points
             if (r := one(p, machine.draft_c(profile, p.drafter or "model", p.draft), profile.v)) is not None]
+
+
+def each(points, k: int, c: float | None, widths: dict[int, float]) -> list[Repriced]:
+    """Points measured at one k with one drafter (Where it works' kinds of text) at this machine's
+    prices; [] without a c or a v(k + 1) here."""
+    return [r for p in points if (r := one(p, c, widths, k)) is not None]
+
+
+def compared(points, variants, k: int, profile: machine.Profile | None) -> list[Repriced]:
+    """Drafters compared's drafters (`variants`: their labels' drafter and draft) at this machine's
+    prices, each at its own c. Left out: a drafter the profile has no c for, and a draft-length
+    policy, whose rounds draft fewer than k (a round's price needs how many it drafted)."""
+    if profile is None:
+        return []
+    by_label = {v.label: v for v in variants}
+    chains = [(p, by_label[p.drafter]) for p in points
+              if p.drafter in by_label and by_label[p.drafter].policy == "constant"]
+    return [r for p, v in chains
+            if (r := one(p, machine.draft_c(profile, v.drafter, v.draft), profile.v, k)) is not None]

@@ -19,3 +19,19 @@ def labelled_bars(names: list[str], values: list[float], colors: list[str], titl
     fig.update_yaxes(range=[0, max(values + [1.0 if break_even else 0.0]) * 1.15 or 1])
     _layout(fig, title, height=340, **kw)
     return fig.update_layout(margin_r=80 if break_even else 20)
+
+
+def priced_bars(names: list[str], here: list[float | None], there: list[float], here_name: str, there_name: str,
+                title: str, **kw) -> go.Figure:
+    """A shipped result's speedups (`there`, grey: another machine's, for comparison) beside the
+    same points priced again with this machine's profile (`here`, the headline; None: not priced)."""
+    fig = go.Figure([
+        go.Bar(x=names, y=[h or 0.0 for h in here], name=here_name, marker_color=COLORS.bonus,
+               text=["—" if h is None else f"{h:.2f}" for h in here], textposition="auto", cliponaxis=False),
+        go.Bar(x=names, y=there, name=there_name, marker_color=COLORS.discarded,
+               text=[f"{t:.2f}" for t in there], textposition="auto", cliponaxis=False)])
+    fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected, layer="below",
+                  annotation_text=_("break-even"), annotation_position="right")
+    fig.update_yaxes(range=[0, max([h or 0.0 for h in here] + there + [1.0]) * 1.15])
+    _layout(fig, title, height=360, barmode="group", **kw)
+    return fig.update_layout(margin_r=80)

@@ -8,7 +8,7 @@ from specdec.bench.record import Bench, RowKind
 from specdec.defaults import K_OFFERED
 from specdec.trace.theory import expected_tokens
 from specdec.wording import N_, _
-from ui.figures.bars import labelled_bars
+from ui.figures.bars import labelled_bars, priced_bars
 from ui.figures.rounds import COLORS, _layout
 from ui.lessons.bench_words import bench_row, drafter_name
 
@@ -156,14 +156,35 @@ def bench_figure(bench: Bench, temperature: float) -> go.Figure:
                    height=380, xaxis_title=_("k"), yaxis_title=_("speedup ×"))
 
 
-def tradeoff_figure(points, y: str, title: str) -> go.Figure:
-    """One bar per draft of the trade-off: the quantity `y` (a field of its points)."""
-    best = max(points, key=lambda p: p.speedup).draft
-    colors = [COLORS.bonus if p.draft == best else COLORS.draft for p in points]
+def tradeoff_figure(points, y: str, title: str, measured_on: str | None = None, here=()) -> go.Figure:
+    """One bar per draft of the trade-off: the quantity `y` (a field of its points). `measured_on`:
+    the CPU of a shipped trade-off (None: measured here); `here`: its drafts priced again with this
+    machine's profile (repriced.Repriced). A c under a bar is always this machine's: a run measured
+    here, or the profile's where the shipped run was priced here (the shipped c stays in the
+    section's table, named by its CPU). The speedups priced here are drawn beside the shipped ones."""
+    priced = {r.point.draft: r for r in here}
+    speed = (lambda p: priced[p.draft].speedup if p.draft in priced else 0.0) if priced else (lambda p: p.speedup)
+    best = max(points, key=speed).draft
     names = [drafter_name(p.draft.split("/", 1)[-1]) + (" ★" if p.draft == best else "") +
-             f" (c = {p.c:.2f})" for p in points]
-    return labelled_bars(names, [getattr(p, y) for p in points], colors, title, y == "speedup",
-                          xaxis_title=_("drafter (ordered by size; ★ the fastest)"))
+             c_label(p, priced.get(p.draft), measured_on) for p in points]
+    if priced:
+        axis = _("drafter (ordered by size; c: this machine's profile; ★ the fastest here)")
+    else:
+        axis = _("drafter (ordered by size; ★ the fastest)") if measured_on is None else _("drafter (ordered by size)")
+    if y == "speedup" and priced:
+        return priced_bars(names, [priced[p.draft].speedup if p.draft in priced else None for p in points],
+                           [p.speedup for p in points], _("priced again here"),
+                           _("measured on {cpu}, for comparison").format(cpu=measured_on), title, xaxis_title=axis)
+    colors = [COLORS.bonus if p.draft == best else COLORS.draft for p in points]
+    return labelled_bars(names, [getattr(p, y) for p in points], colors, title, y == "speedup", xaxis_title=axis)
+
+
+def c_label(point, here, measured_on: str | None) -> str:
+    """A draft's c beside its name, only where it is this machine's: a run measured here, or this
+    machine's profile's c for a shipped draft priced here (None: not priced, no c shown)."""
+    if measured_on is None:
+        return f" (c = {point.c:.2f})"
+    return "" if here is None else " " + _("(c = {c:.2f} here)").format(c=here.c)
 
 
 def temperature_figure(points) -> go.Figure:

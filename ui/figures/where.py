@@ -7,20 +7,25 @@ from specdec.wording import _
 from ui.figures.rounds import COLORS, _layout
 
 
-def kind_figure(points) -> go.Figure:
-    """Acceptance rate (a fraction) and speedup (a ratio) per kind, each on its own axis."""
+def kind_figure(points, here: list[float | None] | None = None, names: tuple[str, str] = ("", "")) -> go.Figure:
+    """Acceptance rate (a fraction) and speedup (a ratio) per kind, each on its own axis. `here`:
+    a shipped set's speedups priced again with this machine's profile (None: not priced), drawn as
+    the headline beside the shipped ones; `names`: (those priced here, the shipped ones)."""
     from plotly.subplots import make_subplots
     kinds = [p.kind for p in points]
     fig = make_subplots(rows=1, cols=2, horizontal_spacing=0.12,
                         subplot_titles=(_("acceptance rate"), _("speedup ×")))
     fig.add_trace(go.Bar(name=_("acceptance rate"), x=kinds, y=[p.acceptance_rate or 0 for p in points],
-                         marker_color=COLORS.accepted), row=1, col=1)
-    fig.add_trace(go.Bar(name=_("speedup ×"), x=kinds, y=[p.speedup for p in points],
-                         marker_color=COLORS.bonus), row=1, col=2)
+                         marker_color=COLORS.accepted, showlegend=False), row=1, col=1)
+    if here is not None:
+        fig.add_trace(go.Bar(name=names[0], x=kinds, y=[h or 0.0 for h in here], marker_color=COLORS.bonus),
+                      row=1, col=2)
+    fig.add_trace(go.Bar(name=names[1] if here is not None else _("speedup ×"), x=kinds,
+                         y=[p.speedup for p in points], showlegend=here is not None,
+                         marker_color=COLORS.bonus if here is None else COLORS.discarded), row=1, col=2)
     fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected, layer="below", row=1, col=2)
     fig.update_yaxes(range=[0, 1.02], row=1, col=1)
-    fig.update_layout(showlegend=False)
-    return _layout(fig, _("Acceptance and speedup by kind"), height=340)
+    return _layout(fig, _("Acceptance and speedup by kind"), height=340 if here is None else 380)
 
 
 def per_position_by_kind_figure(points) -> go.Figure:

@@ -94,6 +94,16 @@ def named_at(name: str, t: float, k: int) -> str:
     return f"{name[:-1]}, {settings})" if name.endswith(")") else f"{name} ({settings})"
 
 
+def machine_name(recorded: str) -> str:
+    """Where a shipped result ran, as a page says it: on a CPU of this machine's model, "a machine
+    like this one (the same CPU model, ...)" — neither "this machine" (it is not this one) nor
+    "not this machine's" as if it were another kind; elsewhere the CPU (cpu_name)."""
+    from specdec.models.kernels import cpu_model
+    if recorded == cpu_model():
+        return _("a machine like this one (the same CPU model, {cpu})").format(cpu=recorded)
+    return cpu_name(recorded)
+
+
 def cpu_name(recorded: str) -> str:
     """Another measurement's CPU as a page names it: where its record names this machine's CPU
     only by its family ("AMD EPYC" on an "AMD EPYC (family 25, model 1)"), it says the model was

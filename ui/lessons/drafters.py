@@ -10,7 +10,8 @@ from specdec.prompts import Prompt
 from specdec.settings import Settings
 from specdec.wording import _
 from ui.lessons import store
-from ui.lessons.bench_words import drafter_name
+from ui.lessons.bench_words import cpu_name, drafter_name
+from ui.lessons.fast_repriced import TRAVEL
 
 # "Every drafter's numbers": what fits a 1400 px window inside its expander (a run measured here
 # adds its clock, wall-clock speedup and repeats: the captions say them and the CSV keeps them)
@@ -48,3 +49,23 @@ def ngram_caption(points, kind_name) -> str | None:
         drafter=drafter_name(won.drafter), speedup=won.speedup)
     return text + " " + _("It can only propose text that appears earlier in the sequence (the prompt or the "
                           "answer so far), so it pays where the answer repeats it.")
+
+
+def priced_here(here: list, cpu: str) -> str:
+    """A shipped comparison's drafters at this machine's prices (specdec/bench/repriced.compared),
+    the fastest first: the page's headline."""
+    ranked = sorted(here, key=lambda r: -r.speedup)
+    each = ", ".join(_("{drafter} {speedup:.2f}× (c = {c:.2f})").format(
+        drafter=drafter_name(r.point.drafter), speedup=r.speedup, c=r.c) for r in ranked)
+    return _("**Here ({cpu}), priced again** at k = {k} with each drafter's c on this machine: {each}.").format(
+        cpu=cpu_name(cpu), k=ranked[0].drafts, each=each)
+
+
+def priced_left_out(left_out: list[str]) -> str:
+    """The drafters a shipped comparison could not price here (`left_out`: labels), and what travels."""
+    text = _(TRAVEL)
+    if left_out:
+        text = _("Not priced again: {names} (a draft-length policy drafts fewer than k in a round, and "
+                 "a drafter without a c in this machine's profile has no price here).").format(
+            names=", ".join(drafter_name(n) for n in left_out)) + " " + text
+    return text

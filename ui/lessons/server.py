@@ -10,8 +10,10 @@ from specdec.bench.batching import Facts, batch_bench
 from specdec.bench.payoff import Payoff
 from specdec.bench.record import BatchSweep
 from specdec.bench.server import Timeline, Together
+from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.wording import _
+from ui.lessons.bench_words import machine_name
 from ui.lessons.payoff_words import SOURCES
 
 
@@ -49,15 +51,13 @@ def verdict(facts: Facts) -> str:
     return head + " " + _("It paid at every batch size measured here.")
 
 
-def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None, shipped: bool = False) -> str:
+def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None) -> str:
     """One line: the sweep's batch-size-1 speedup beside "Does it pay here?"'s figure for the same
-    pair and settings, and why they differ (what this sweep timed, from its own record; `shipped`:
-    the sweep was measured on another machine, the box on this one)."""
+    pair and settings, and what this sweep timed (from its own record; `shipped_why` says more
+    where the sweep was shipped with the app)."""
     own = _("This sweep served {r} requests ({n} prompts cycled, {tokens} new tokens each, their prompts' "
             "reading timed too) through the server's batched loop.").format(
         r=sweep.requests, n=sweep.prompts, tokens=sweep.max_new_tokens)
-    if shipped:
-        own += " " + _("It ran on {cpu}; the box's figure is this machine's.").format(cpu=sweep.provenance.cpu or "?")
     figure = None if box is None else box.measured.speedup if box.measured else box.predicted
     if figure is None:
         return _("At batch size {b}: {mine:.2f}×.").format(b=facts.first_batch, mine=facts.first) + " " + own
@@ -67,6 +67,49 @@ def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None, shipped: boo
              if box.measured else _("predicted from this machine's prices"))
     return _("At batch size {b}: {mine:.2f}×; “Does it pay here?” says {box:.2f}× for the same pair and settings "
              "({where}).").format(b=facts.first_batch, mine=facts.first, box=figure, where=where) + " " + own
+
+
+def shipped_why(facts: Facts, sweep: BatchSweep, box: Payoff | None, step_ms: float | None) -> str:
+    """Why a shipped sweep's batch-size-1 figure is not the box's, one point a line: where and
+    under what load it ran, its own prices (a pass, drafting, tokens a round), its pass beside this
+    machine's profiled step, and the box's price of a round (`step_ms`: the profile's step)."""
+    prov = sweep.provenance
+    text = _("It ran on {machine} on {date}").format(machine=machine_name(prov.cpu) if prov.cpu else "?",
+                                                    date=prov.date or "?")
+    text += (_(", under load {load:.1f} per core (other work shared the cores), so its speedups are on CPU "
+               "time.").format(load=sweep.load) if sweep.clock == Clock.CPU else
+             _(", under load {load:.1f} per core.").format(load=sweep.load))
+    lines = [text, _("Other text: the box's tokens a round come from other prompts and runs than this sweep's.")]
+    ar = facts.ar_pass_ms_1
+    own_round = facts.pass_ratio_1 + (facts.draft_ms_1 / ar if ar else 0.0)
+    lines.append(_("Its own prices at batch size 1: a round cost {round:.2f} of its autoregressive passes (the "
+                   "pass {v:.2f}, drafting {d:.2f}) and kept {tokens:.2f} tokens.").format(
+        round=own_round, v=facts.pass_ratio_1, d=own_round - facts.pass_ratio_1, tokens=facts.tokens_per_pass_1))
+    if step_ms and ar:
+        lines.append(_("One autoregressive pass took {ar:.1f} ms there, {ratio:.1f} times this machine's profiled "
+                       "step of {step:.1f} ms.").format(ar=ar, step=step_ms, ratio=ar / step_ms))
+    if box is not None and box.round_steps is not None:
+        lines.append(_("The box prices a round at k·c + v(k + 1) = {k} × {c:.3f} + {v:.2f} = {steps:.2f} steps "
+                       "of this machine and counts {tokens} tokens a round.").format(
+            k=box.k, c=box.c, v=box.v, steps=box.round_steps, tokens=f"{box.tokens:.2f}" if box.tokens else "—"))
+    return "\n".join("- " + line for line in lines)
+
+
+def latency_note(sweep: BatchSweep) -> str | None:
+    """Where repeats of one batch size disagree on the wall clock by more than 10 per cent: by how
+    much, and whether that is more than the latency moves between sizes (then its ups and downs
+    there are the machine's load, not the batch's). None where they agree."""
+    spreads = [max(r.seconds) / min(r.seconds) for r in sweep.rows if len(r.seconds) > 1 and min(r.seconds) > 0]
+    if not spreads or max(spreads) < 1.1:
+        return None
+    moves = max(max(lat) / min(lat) for lat in
+                ([r.latency_s for r in sweep.rows if r.mode == mode] for mode in {r.mode for r in sweep.rows}))
+    text = _("Latency is timed on the wall clock, and two repeats of one batch size took up to {spread:.2f} times "
+             "as long as each other").format(spread=max(spreads))
+    if max(spreads) < moves:
+        return text + "."
+    return text + _(": more than the latency moves between batch sizes (at most {moves:.2f} times), so its ups "
+                    "and downs there are within what the machine's load changed.").format(moves=moves)
 
 
 def together_words(r: Together) -> str:

@@ -28,7 +28,7 @@ from specdec.records.provenance import Clock
 from specdec.settings import THREADS, Settings
 from specdec.wording import _
 from ui.lessons import result_cache
-from ui.lessons.bench_words import drafter_name
+from ui.lessons.bench_words import cpu_name, drafter_name
 
 KIND = "figure"
 
@@ -294,22 +294,43 @@ def set_name(p: PromptSet, kind_name: Callable[[str], str] = str) -> str:
 
 
 def elsewhere_caption(points, key_of: Callable[[object], Key | None], source: str,
-                      label: Callable[[object], str], kind_name: Callable[[str], str] = str) -> str | None:
+                      label: Callable[[object], str], kind_name: Callable[[str], str] = str,
+                      shipped_from: str | None = None, priced: dict | None = None) -> str | None:
     """One line per point whose setting another section measured on other prompts: its newest
     figure there, and that the prompts are the difference (None when no point has one). A drafter's
-    name that `label` gives ('n-gram lookup') is shown in the page's language."""
+    name that `label` gives ('n-gram lookup') is shown in the page's language. `shipped_from`: the
+    CPU that measured `points` (shipped with the app; None: this machine), named, never called
+    "here", with `priced` (label -> its speedup at this machine's prices) where it could be."""
     lines = []
     for point in points:
         k = key_of(point)
         for other, entry in elsewhere(k, source)[:1] if k is not None else []:
-            fig = entry.figure
-            lines.append(_("{name}: {speedup:.2f}× ({clock}) and acceptance {acc:.0%} on {other}; here "
-                           "{here:.2f}× ({clock_here}) and {acc_here:.0%} on {this}.").format(
-                name=drafter_name(label(point)), speedup=fig.speedup or 0.0, acc=fig.acceptance_rate or 0.0,
-                clock=clock_name(other.clock), other=set_name(other.prompts, kind_name),
-                here=point.speedup or 0.0, clock_here=clock_name(k.clock),
-                acc_here=point.acceptance_rate or 0.0, this=set_name(k.prompts, kind_name)))
+            lines.append(_elsewhere_line(point, k, other, entry.figure, label, kind_name, shipped_from,
+                                         (priced or {}).get(label(point))))
     if not lines:
         return None
-    return _("The same settings measured on other prompts (the prompts are the difference, so "
-             "the figures differ):") + "\n\n" + "\n\n".join("- " + line for line in lines)
+    head = (_("The same settings measured on other prompts (the prompts are the difference, so "
+              "the figures differ):") if shipped_from is None else
+            _("The same settings measured here on other prompts, beside this page's figures from {cpu}: both "
+              "the prompts and the machine differ. Acceptance depends on the prompts; the speed also on the "
+              "machine's prices.").format(cpu=cpu_name(shipped_from)))
+    return head + "\n\n" + "\n\n".join("- " + line for line in lines)
+
+
+def _elsewhere_line(point, k: Key, other: Key, fig: Figure, label, kind_name, shipped_from: str | None,
+                    priced: float | None) -> str:
+    """One drafter's figure measured here on other prompts, and this page's (`shipped_from`: its CPU)."""
+    name = drafter_name(label(point))
+    ours = dict(here=point.speedup or 0.0, clock_here=clock_name(k.clock), acc_here=point.acceptance_rate or 0.0,
+                this=set_name(k.prompts, kind_name))
+    theirs = dict(speedup=fig.speedup or 0.0, acc=fig.acceptance_rate or 0.0, clock=clock_name(other.clock),
+                  other=set_name(other.prompts, kind_name))
+    if shipped_from is None:
+        return _("{name}: {speedup:.2f}× ({clock}) and acceptance {acc:.0%} on {other}; here "
+                 "{here:.2f}× ({clock_here}) and {acc_here:.0%} on {this}.").format(name=name, **theirs, **ours)
+    line = _("{name}: here {speedup:.2f}× ({clock}) and acceptance {acc:.0%} on {other}; on {cpu}, for "
+             "comparison, {shipped:.2f}× ({clock_shipped}) and {acc_shipped:.0%} on {shipped_set}").format(
+        name=name, cpu=cpu_name(shipped_from), shipped=ours["here"], clock_shipped=ours["clock_here"],
+        acc_shipped=ours["acc_here"], shipped_set=ours["this"], **theirs)
+    return line + (_("; its tokens a round at this machine's prices: {priced:.2f}×.").format(priced=priced)
+                   if priced is not None else ".")

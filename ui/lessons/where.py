@@ -2,7 +2,8 @@
 measured points (specdec/bench/where.py runs and aggregates)."""
 from __future__ import annotations
 
-from specdec.wording import _
+from specdec.wording import _, times
+from ui.lessons.bench_words import cpu_name
 
 
 def kind_caption(points: list) -> str:
@@ -24,3 +25,22 @@ def kind_caption(points: list) -> str:
              "({worst_rate:.0%}); the per-position curves show how fast a run of drafts breaks once "
              "it starts.").format(best=best.kind, best_rate=best.acceptance_rate, worst=worst.kind,
                                   worst_rate=worst.acceptance_rate)
+
+
+def priced_caption(here: list, cpu: str) -> str:
+    """A shipped set's kinds at this machine's prices (specdec/bench/repriced.each): the range over
+    kinds here, the page's headline."""
+    low, high = min(here, key=lambda r: r.speedup), max(here, key=lambda r: r.speedup)
+    return _("**Here ({cpu}), priced again:** each kind's tokens a round at this machine's c = {c:.3f} and "
+             "v(k + 1) = {v:.2f} (k = {k}) predict {low} on **{low_kind}** to {high} on **{high_kind}**.").format(
+        cpu=cpu, c=low.c, v=low.v, k=low.drafts, low=times(low.speedup), low_kind=low.point.kind,
+        high=times(high.speedup), high_kind=high.point.kind)
+
+
+def shipped_caption(points: list, shipped_cpu: str) -> str:
+    """The shipped speedups' range, for comparison, and what travels between machines."""
+    there = [p.speedup for p in points]
+    text = _("Measured on {cpu}, for comparison: {low} to {high}.").format(
+        cpu=cpu_name(shipped_cpu), low=times(min(there)), high=times(max(there)))
+    return text + " " + _("Acceptance and tokens a round travel between machines (they depend on the models and "
+                          "the text); the prices of a draft step and of a pass do not (they are the machine's).")
