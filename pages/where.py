@@ -155,7 +155,7 @@ def open_in_step(text: str) -> None:
     st.session_state.start_now = True
 
 
-def drill_down(pair, res: WhereSet) -> None:
+def drill_down(pair, res: WhereSet, mine: bool) -> None:
     st.header(_("Drill down"))
     kinds = sorted({r.prompt.kind for r in res.results})
     kind = st.selectbox(_("Kind"), kinds, key=choice("where_kind"), format_func=examples.namer(kinds))
@@ -164,6 +164,9 @@ def drill_down(pair, res: WhereSet) -> None:
                               "acceptance_rate": [r.metrics.acceptance_rate for r in ranked],
                               "mean_acceptance_length": [r.metrics.mean_acceptance_length for r in ranked],
                               "speedup": [r.speedup_on(res.clock) for r in ranked]}), "where_ranked")
+    if not mine:
+        st.caption(_("Speedups in this table were measured on {cpu}, for comparison: its prices, not this "
+                     "machine's.").format(cpu=cpu_name(res.provenance.cpu or "?")))
     label = st.selectbox(_("Prompt"), [r.prompt.label for r in ranked], key=choice("where_prompt"))
     chosen = next(r for r in ranked if r.prompt.label == label)
     c1, c2 = st.columns(2)
@@ -186,4 +189,4 @@ else:
     measurement, mine = results(pair, prompts)
     if measurement:
         per_kind(pair, measurement, mine)
-        drill_down(pair, measurement)
+        drill_down(pair, measurement, mine)

@@ -166,3 +166,4 @@ def test_where_page_shows_the_shipped_real_pair_result_with_what_its_positions_s
     assert f"predict {lengths.min() / 3:.2f}×" in said and f"to {lengths.max() / 3:.2f}×" in said
     shipped = f"for comparison: {kinds['speedup'].min():.2f}× to {kinds['speedup'].max():.2f}×."   # beside
     assert any(shipped in c.value for c in at.caption)
+    assert "Speedups in this table were measured on AMD EPYC" in captions       # the drill-down's shipped speedups
