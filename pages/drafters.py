@@ -142,7 +142,7 @@ if points:
     if note:
         st.warning(note, icon=":material/warning:")
     if clock_note(overall):
-        st.info(clock_note(overall))
+        st.info(clock_note(overall, ELSEWHERE))
     with st.expander(_("Every drafter's numbers, and how they were measured")):
         overall_numbers(overall, HERE)
     st.subheader(_("Winner per kind of text"))

@@ -78,12 +78,13 @@ def acceptance_note(named: list[tuple]) -> None:
         st.caption(note)
 
 
-def warn(points) -> None:
+def warn(points, shipped_from: str | None = None) -> None:
+    """Repeats that disagree; a busy machine's clock (`shipped_from`: the CPU of a shipped result)."""
     note = fast.spread_warning(points)
     if note:
         st.warning(note, icon=":material/warning:")
     if fast.clock_note(points):
-        st.info(fast.clock_note(points))
+        st.info(fast.clock_note(points, shipped_from))
 
 
 def ksweep_key(names, settings, chat: bool) -> dict:
@@ -197,7 +198,7 @@ def ksweep_lines(points, shipped_from: str | None = None) -> None:
                "{repeats} interleaved repeats").format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup,
                                                        k=best.k, repeats=best.repeats)
              + f", {best.speedup_min:.2f}–{times(best.speedup_max)}).")
-    warn(points)
+    warn(points, shipped_from)
 
 
 def profile_c(runs_c: float, pair, drafter: str) -> None:
@@ -262,7 +263,7 @@ def tradeoff(pair, names) -> None:
         chart(lp.tradeoff_figure(points, "speedup", _("Speedup by draft size") if here else
                                  _("Speedup (CPU time: the machine was busy)") if busy
                                  else _("Wall-clock speedup by draft size"), on, here), "fast-speed")
-    warn(points)
+    warn(points, None if mine else sweep.provenance.cpu or "?")
     with st.expander(_("Which draft is too weak or too big, and every number")):
         tradeoff_method(points, key_of, chat, None if mine else sweep.provenance.cpu or "?", here)
 

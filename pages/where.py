@@ -86,15 +86,17 @@ def kind_points(res: WhereSet, clock: Clock = Clock.WALL) -> list[where.KindPoin
     return [replace(p, kind=examples.kind_name(p.kind)) for p in where.by_kind(res.results, clock)]
 
 
-def timing_notes(res: WhereSet, points: list, clock: Clock) -> None:
+def timing_notes(res: WhereSet, points: list, clock: Clock, shipped_from: str | None) -> None:
     """Repeats that disagree; on a busy machine, the CPU-time speedups and their wall-clock ones
-    (or, for a result kept without CPU times, that it should be measured again)."""
+    (or, for a result kept without CPU times, that it should be measured again); `shipped_from`:
+    the CPU of a shipped result, the machine that was busy."""
     warning = spread_warning(points, lambda p: p.kind)
     if warning:
         st.warning(warning)
     if clock == Clock.CPU:
         wall = where.group_speedup(res.results, key=lambda r: r.prompt.kind)
-        st.info(busy_note(res.load, [p.speedup for p in points], [statistics.median(g.speedups) for g in wall]))
+        st.info(busy_note(res.load, [p.speedup for p in points], [statistics.median(g.speedups) for g in wall],
+                          shipped_from))
     elif clock_for(res.load) == Clock.CPU:
         st.warning(_("The machine was busy (load {load:.1f} per core) and this result holds wall-clock "
                      "times only: measure it again for speedups on CPU time.").format(load=res.load))
@@ -129,7 +131,7 @@ def per_kind(pair, res: WhereSet, mine: bool) -> None:
         chart(kind_figure(points, here, names), "where-kinds")
     with c2:
         chart(per_position_by_kind_figure(points), "where-perpos")
-    timing_notes(res, points, clock)
+    timing_notes(res, points, clock, None if mine else shipped_cpu)
     found = survival([r.rounds for r in res.results])
     if found:
         st.caption(survival_caption(found))

@@ -56,6 +56,8 @@ def test_a_busy_machine_is_said_with_both_clocks():
             replace(row("e", 1, 0.5, 1.4, load=1.3), clock=Clock.CPU, speedup_wall=0.9)]
     note = clock_note(busy)
     assert "load 1.6 per core" in note and "1.20–1.40×" in note and "0.80–0.90×" in note
+    assert note.startswith("The machine was busy")                    # measured here
+    assert clock_note(busy, "Some Xeon").startswith("Measured on Some Xeon, for comparison: The machine was busy")
 
 
 def test_kind_caption_never_names_one_kind_as_best_and_worst():

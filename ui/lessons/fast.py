@@ -90,21 +90,25 @@ def spread_warning(points, name=lambda p: f"k = {p.k}") -> str | None:
                                                        lo=worst.speedup_min, hi=worst.speedup_max)
 
 
-def clock_note(points) -> str | None:
-    """When the machine was busy: the speedups shown are on CPU time, with the wall-clock ones."""
+def clock_note(points, shipped_from: str | None = None) -> str | None:
+    """When the machine was busy: the speedups shown are on CPU time, with the wall-clock ones
+    (`shipped_from`: the CPU of a shipped result, the machine that was busy)."""
     busy = [p for p in points if p.clock == Clock.CPU]
     if not busy:
         return None
     return busy_note(max(p.load or 0.0 for p in busy), [p.speedup for p in busy],
-                     [p.speedup_wall for p in busy if p.speedup_wall is not None])
+                     [p.speedup_wall for p in busy if p.speedup_wall is not None], shipped_from)
 
 
-def busy_note(load: float, cpus: list[float], walls: list[float]) -> str:
+def busy_note(load: float, cpus: list[float], walls: list[float], shipped_from: str | None = None) -> str:
     """The speedups on CPU time (`cpus`) of a busy machine, and the same on the wall-clock."""
-    return _("The machine was busy (load {load:.1f} per core: other work competed for the cores), so "
+    text = _("The machine was busy (load {load:.1f} per core: other work competed for the cores), so "
              "these speedups use the CPU time the runs themselves needed ({lo:.2f}–{hi:.2f}×); on the "
              "wall-clock they read {wlo:.2f}–{whi:.2f}×.").format(
         load=load, lo=min(cpus), hi=max(cpus), wlo=min(walls, default=0.0), whi=max(walls, default=0.0))
+    if shipped_from is None:
+        return text
+    return _("Measured on {cpu}, for comparison:").format(cpu=cpu_name(shipped_from)) + " " + text
 
 
 def tradeoff_caption(points, shipped_from: str | None = None) -> str:
