@@ -309,6 +309,7 @@ def test_the_upload_widget_is_reworded_for_its_key_only():
     assert len(selectors) == 4
     assert all(s.startswith(".st-key-fast_bench_file [data-testid=stFileUploaderDropzone] ") for s in selectors)
     assert 'content:"올리기"' in style and 'content:"파일당 최대 200MB • JSON"' in style
+    assert "{display:none}" in style and "{font-size:0}" not in style   # a shrunk text is still English text
     assert 'content:"a\\"b"' in css("k", 'a"b', "x")                 # a quote cannot end the rule
 
 
