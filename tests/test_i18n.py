@@ -326,3 +326,23 @@ def test_the_fast_pages_bench_charts_and_uploader_speak_korean(korean):
     # the shipped bench's target: intdot on torch, its kernel line in Korean
     assert any("타깃 계산 방식은 GGUF 자신의" in c.value and "16비트 활성값" in c.value for c in at.caption)
     assert any('content:"올리기"' in h.proto.body for h in at.get("html"))
+
+
+def test_short_choices_fit_their_boxes_in_both_languages(korean):
+    """Issue 51's cut-off boxes: the sidebar's target backend and precision, the calculator's
+    machine (one of five columns) and Beyond tokens' five metrics show whole at 1400 px. A box
+    shows its choice in 14 px text: in Chromium the sidebar's holds 226 px, a fifth of the main
+    column 139 px, a metric's label about 170 px; at about 6.5 px an average English character
+    (a Hangul syllable two) that is 32, 20 and 24 units. Details go to the box's help."""
+    from test_density import units
+
+    from specdec.bench import roofline
+    from ui.i18n import catalog
+    from ui.sidebar import BACKENDS, PRECISIONS
+    machines = [m.name for m in (*roofline.PUBLISHED, roofline.here(1.0, 1.0))]
+    metrics = ["recall of the pool", "MRR@10", "nDCG@10", "same top answer", "cost per query"]
+    for say in (lambda s: s, catalog("ko").gettext):
+        for names, room in (([*BACKENDS.values(), *PRECISIONS.values()], 32), (machines, 20), (metrics, 24)):
+            over = [(say(n), units(say(n))) for n in names if units(say(n)) > room]
+            assert not over, (room, over)
+    assert "H100" in catalog("ko").gettext(roofline.PUBLISHED[1].name)

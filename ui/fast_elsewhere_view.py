@@ -41,7 +41,8 @@ def choose(profile: Profile | None, alphas: dict[float, float]):
     machines = [*here, *roofline.PUBLISHED]
     cols = st.columns(5)
     chosen = cols[0].selectbox(_("Machine"), range(len(machines)), index=len(machines) - 1,
-                               key=choice("regime_machine"), format_func=lambda i: _(machines[i].name))
+                               key=choice("regime_machine"), format_func=lambda i: _(machines[i].name),
+                               help="\n".join(f"- {_(m.name)}: {_(m.source)}" for m in machines))
     size = cols[1].selectbox(_("Target size"), [m.params for m in roofline.MODELS], index=2, key=choice("regime_size"),
                              format_func=lambda p: next(m.name for m in roofline.MODELS if m.params == p))
     small = cols[2].selectbox(_("Draft size"), range(len(fast_elsewhere.DRAFTS)), index=1, key=choice("regime_draft"),
