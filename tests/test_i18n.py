@@ -147,12 +147,32 @@ def test_the_trees_page_runs_a_round_in_korean(korean):
 
 
 @pytest.mark.parametrize("page", ["pages/fast.py", "pages/where.py", "pages/drafters.py",
-                                  "pages/you_draft.py", "pages/home.py"])
+                                  "pages/you_draft.py", "pages/home.py", "pages/server.py"])
 def test_every_other_page_renders_in_korean(korean, page):
+    import re
     at = app_in("ko")
     at.switch_page(page).run()
     assert not at.exception
     assert all(not t.value.isascii() for t in at.title)         # the title is Korean
+    # a speedup is 1.23배 everywhere a learner reads it: texts, table cells (the published figures,
+    # the bench's "× plain") and charts
+    mixed = [m.group(0) for t in shown_texts(at.main) for m in re.finditer(r".{0,40}\d×", t)]
+    assert not mixed, mixed[:3]
+
+
+def shown_texts(node) -> list[str]:
+    """Every text of a page's column: element values and labels, table headings and cells, chart specs."""
+    from streamlit.testing.v1 import element_tree as et
+    found = []
+    for kid in getattr(node, "children", {}).values():
+        if isinstance(kid, et.Dataframe):
+            found += [str(c) for c in kid.value.columns] + [str(v) for v in kid.value.to_numpy().ravel()]
+        elif isinstance(kid, et.Block):
+            found += shown_texts(kid)
+        else:
+            found += [v for v in (getattr(kid, "value", None), getattr(kid, "label", None)) if isinstance(v, str)]
+            found += [kid.proto.spec] if getattr(kid, "type", "") == "plotly_chart" else []
+    return found
 
 
 # Streamlit calls whose text arguments a learner reads (label, body, help, placeholder, ...).

@@ -74,7 +74,7 @@ def _number(value: float | None) -> str:
 def anchors() -> None:
     """Published speedups, labelled as such, with what one of their rounds cost where computable."""
     cited = {_(a.setting).partition(": ")[0]: _(a.setting).partition(": ")[2] for a in fast_published.ANCHORS}
-    rows = [{_("method"): _(a.method), _("published speedup"): _(a.speedup) + "×",
+    rows = [{_("method"): _(a.method), _("published speedup"): _("{x}×").format(x=_(a.speedup)),   # 1.49배 in Korean
              _("tokens a step"): _number(a.tokens), _("a round in target steps"): _number(a.round_steps),
              _("source"): _(a.setting).partition(": ")[0]}
             for a in fast_published.ANCHORS]
