@@ -46,7 +46,8 @@ def pool_section(result, lang: str) -> int:
     c[0].metric(_("recall of the pool"), f"{row.recall:.0%}")
     c[1].metric(_("MRR@10"), f"{row.mrr:.3f}", f"{row.mrr - cheap:+.3f} " + _("vs cheap stage"))
     c[2].metric(_("nDCG@10"), f"{row.ndcg:.3f}")
-    c[3].metric(_("same top answer as judge everywhere"), f"{row.agree:.0%}")
+    c[3].metric(_("same top answer"), f"{row.agree:.0%}",
+                help=_("The share of questions whose first answer is the one judge everywhere ranks first."))
     c[4].metric(_("cost per query"), _("{ms:.0f} ms").format(ms=row.ms), _("{n:.0f} judge calls").format(
         n=row.judge_calls), delta_color="off")
     curve = beyond.rows(result, lang, gate=0.0)

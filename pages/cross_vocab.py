@@ -78,12 +78,14 @@ RULE = N_("Token-level intersection (TLI, Timor et al. 2025, arXiv 2502.05202). 
 
 
 def speed_section(pair) -> None:
-    st.subheader(_("Acceptance and speed here"))
+    st.subheader(_("Tokens a round measured here, speedups predicted"))
     settings = view.speed_settings(state.settings())
-    st.write(_("Against the target's own drafts, a few short runs on this computer (k = {k}, T = {t}).")
-             .format(k=settings.k, t=settings.temperature))
     entries = view.speed_entries(pair)
     prompts = family.speed_prompts(session.uses_chat(pair), n=2)
+    st.write(_("Beside the target's own drafts, each drafter writes {tokens} tokens for each of {n} prompts on this "
+               "computer (k = {k}, T = {t}). The tokens a round are measured; each speedup is predicted from them "
+               "and this machine's prices, not timed.").format(tokens=settings.max_new_tokens, n=len(prompts[0]),
+                                                               k=settings.k, t=settings.temperature))
     key = (tuple((p.target_name, p.draft_name, d) for p, d in entries), prompts[0], settings, state.ran())
     if st.button(_("Measure here"), key="cv_measure"):
         with st.spinner(_("Running {n} drafters on {m} prompts …").format(n=len(entries), m=len(prompts[0]))):
@@ -97,17 +99,17 @@ def speed_section(pair) -> None:
             st.caption(_("This computer has no profile for this target yet (the lab measures one in the "
                          "background after it starts), so only the tokens a round are shown."))
     with st.expander(_("How the speed is predicted")):
-        st.markdown(_(SPEED).format(tokens=settings.max_new_tokens))
+        st.markdown(_(SPEED).format(tokens=settings.max_new_tokens, n=len(prompts[0])))
 
 
-SPEED = N_("Each drafter writes {tokens} tokens for each of two code prompts with the sidebar's k and temperature. "
-         "Tokens a round count the accepted drafts and the token the target adds. A round costs k·c + v(k+1) "
-         "target steps, with v (a pass of k+1 tokens over a one-token step) from this machine's profile and c (a "
-         "draft step over a target step) from the profile where it was measured beside this target; otherwise from "
-         "these runs' drafting time per drafted token, which for the draft of another vocabulary includes reading "
-         "the text again with its tokenizer. Predicted speedup = tokens a round / that cost. Without a profile "
-         "(the lab measures one in the background after it starts) only the tokens a round are shown. Two short "
-         "prompts are a small sample.")
+SPEED = N_("Each drafter writes {tokens} tokens for each of {n} prompts (code, structured output) with the "
+           "sidebar's k and temperature. Tokens a round count the accepted drafts and the token the target adds."
+           " A round costs k·c + v(k+1) target steps, with v (a pass of k+1 tokens over a one-token step) from "
+           "this machine's profile and c (a draft step over a target step) from the profile where it was "
+           "measured beside this target; otherwise from these runs' drafting time per drafted token, which for "
+           "the draft of another vocabulary includes reading the text again with its tokenizer. Predicted "
+           "speedup = tokens a round / that cost. Without a profile (the lab measures one in the background "
+           "after it starts) only the tokens a round are shown. {n} short prompts are a small sample.")
 
 
 active = sidebar.active_pair()

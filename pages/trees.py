@@ -133,6 +133,9 @@ def prompts_for(pair) -> list:
     return [user_turn(p.prompt) if chat else p.prompt for p in chosen]
 
 
+TWO_PLACES = st.column_config.NumberColumn(format="%.2f")      # tokens a pass: a ratio
+
+
 def chain_or_tree(pair, settings) -> None:
     st.header(_("Chain or tree?"))
     base = replace(settings, max_new_tokens=LENGTHS.trees, seed=0)
@@ -153,7 +156,9 @@ def chain_or_tree(pair, settings) -> None:
         _("tokens/s (median)"): r.median_tps,
         _("tokens/s (min–max)"): f"{min(r.tokens_per_s):.1f}–{max(r.tokens_per_s):.1f}",
         _("accepted at depth 1, 2, …"): " ".join(f"{a:.2f}" for a in r.by_depth[:6])} for r in rows]),
-        hide_index=True, placeholder="—", key="trees_table")
+        hide_index=True, placeholder="—", key="trees_table", column_config={
+            _("tokens read per pass"): TWO_PLACES, _("tokens per target pass"): TWO_PLACES,
+            _("tokens/s (median)"): st.column_config.NumberColumn(format="%.1f")})
     st.write(verdict(rows))
 
 

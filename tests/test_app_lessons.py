@@ -1,4 +1,6 @@
 """The lesson pages added for trees, the guided tour and the rule composer (AppTest, tiny models)."""
+import json
+
 import pytest
 
 from apptest import app, rounds
@@ -27,6 +29,7 @@ def test_trees_page_verifies_a_round_and_steps_through_siblings(tiny_dirs):
     table = at.dataframe[0].value
     assert not at.exception and len(table) == 3
     assert all(0 <= x <= 1 for x in table["distance to p (TV)"])
+    assert json.loads(at.dataframe[0].proto.columns)["distance to p (TV)"]["type_config"]["format"] == "%.3f"
 
 
 def test_trees_page_chain_against_tree_states_what_it_measured(tiny_dirs):
@@ -38,6 +41,9 @@ def test_trees_page_chain_against_tree_states_what_it_measured(tiny_dirs):
     assert list(table["tokens read per pass"])[0] == 1.0
     ratio = table["tokens per target pass"][2] / table["tokens per target pass"][1]
     assert any(f"**{ratio:.2f}×**" in m.value for m in at.markdown)
+    shown = json.loads(at.dataframe[0].proto.columns)        # how the grid formats them (not 26.6498)
+    assert {name: c["type_config"]["format"] for name, c in shown.items() if "type_config" in c} == {
+        "tokens read per pass": "%.2f", "tokens per target pass": "%.2f", "tokens/s (median)": "%.1f"}
 
 
 def test_rule_composer_spells_out_the_rule_and_its_distance(tiny_dirs):

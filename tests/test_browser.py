@@ -55,7 +55,24 @@ def walk(driver, url: str, lang: str) -> None:
     assert say("Round {n}").format(n=1) in driver.page_source, lang
     assert say("1 · Draft") in driver.page_source, lang
     assert driver.title == say("Speculative Decoding Lab"), (lang, driver.title)    # the browser tab too
+    assert uploader_words(driver) == (say("Upload"), say("up to {size} MB per file • {types}").format(
+        size=200, types="JSON") if lang != "en" else "200MB per file • JSON"), lang
     assert not problems(driver), lang
+
+
+UPLOADER = """const z = document.querySelector('.st-key-upload [data-testid=stFileUploaderDropzone]');
+const seen = (e, box) => getComputedStyle(e).display !== 'none' ? e.textContent
+    : getComputedStyle(box, '::after').content.replace(/^"|"$/g, '');
+return [seen(z.querySelector('button p'), z.querySelector('button [data-testid=stMarkdownContainer]')),
+        seen(z.querySelector('[data-testid=stFileUploaderDropzoneInstructions] span'),
+             z.querySelector('[data-testid=stFileUploaderDropzoneInstructions] > div'))];"""
+
+
+def uploader_words(driver) -> tuple[str, str]:
+    """Step through's replay uploader: its button's and size line's words as the page holds
+    them: the element's own text where it is displayed, else what ui/upload.py's CSS writes in
+    its place (a text merely shrunk to nothing still counts as there, in English)."""
+    return tuple(driver.execute_script(UPLOADER))
 
 
 def test_every_page_opens_and_a_round_runs_in_english_and_korean():

@@ -121,6 +121,9 @@ def test_the_page_steps_a_round_and_compares_the_drafters_in_english(cross_dirs)
     rows = at.dataframe[1].value
     assert list(rows["drafter"]) == [str(cross_dirs / "draft"), "n-gram lookup"]      # no profile: no speed
     assert set(rows["predicted speedup ×"]) == {"—"}
+    # the speeds are predictions from the tokens a round, and the page says so and over how many prompts
+    assert any(s.value == "Tokens a round measured here, speedups predicted" for s in at.subheader)
+    assert any("for each of 2 prompts" in m.value and "predicted from them" in m.value for m in at.markdown)
     at.text_area(key="cv_prompt").set_value("").run()          # bad input: a message, never a traceback
     at.button(key="cv_next").click().run()
     assert not at.exception and len(at.main.warning) == 1

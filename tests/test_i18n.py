@@ -147,12 +147,32 @@ def test_the_trees_page_runs_a_round_in_korean(korean):
 
 
 @pytest.mark.parametrize("page", ["pages/fast.py", "pages/where.py", "pages/drafters.py",
-                                  "pages/you_draft.py", "pages/home.py"])
+                                  "pages/you_draft.py", "pages/home.py", "pages/server.py"])
 def test_every_other_page_renders_in_korean(korean, page):
+    import re
     at = app_in("ko")
     at.switch_page(page).run()
     assert not at.exception
     assert all(not t.value.isascii() for t in at.title)         # the title is Korean
+    # a speedup is 1.23배 everywhere a learner reads it: texts, table cells (the published figures,
+    # the bench's "× plain") and charts
+    mixed = [m.group(0) for t in shown_texts(at.main) for m in re.finditer(r".{0,40}\d×", t)]
+    assert not mixed, mixed[:3]
+
+
+def shown_texts(node) -> list[str]:
+    """Every text of a page's column: element values and labels, table headings and cells, chart specs."""
+    from streamlit.testing.v1 import element_tree as et
+    found = []
+    for kid in getattr(node, "children", {}).values():
+        if isinstance(kid, et.Dataframe):
+            found += [str(c) for c in kid.value.columns] + [str(v) for v in kid.value.to_numpy().ravel()]
+        elif isinstance(kid, et.Block):
+            found += shown_texts(kid)
+        else:
+            found += [v for v in (getattr(kid, "value", None), getattr(kid, "label", None)) if isinstance(v, str)]
+            found += [kid.proto.spec] if getattr(kid, "type", "") == "plotly_chart" else []
+    return found
 
 
 # Streamlit calls whose text arguments a learner reads (label, body, help, placeholder, ...).
@@ -309,6 +329,7 @@ def test_the_upload_widget_is_reworded_for_its_key_only():
     assert len(selectors) == 4
     assert all(s.startswith(".st-key-fast_bench_file [data-testid=stFileUploaderDropzone] ") for s in selectors)
     assert 'content:"올리기"' in style and 'content:"파일당 최대 200MB • JSON"' in style
+    assert "{display:none}" in style and "{font-size:0}" not in style   # a shrunk text is still English text
     assert 'content:"a\\"b"' in css("k", 'a"b', "x")                 # a quote cannot end the rule
 
 
@@ -325,3 +346,23 @@ def test_the_fast_pages_bench_charts_and_uploader_speak_korean(korean):
     # the shipped bench's target: intdot on torch, its kernel line in Korean
     assert any("타깃 계산 방식은 GGUF 자신의" in c.value and "16비트 활성값" in c.value for c in at.caption)
     assert any('content:"올리기"' in h.proto.body for h in at.get("html"))
+
+
+def test_short_choices_fit_their_boxes_in_both_languages(korean):
+    """Issue 51's cut-off boxes: the sidebar's target backend and precision, the calculator's
+    machine (one of five columns) and Beyond tokens' five metrics show whole at 1400 px. A box
+    shows its choice in 14 px text: in Chromium the sidebar's holds 226 px, a fifth of the main
+    column 139 px, a metric's label about 170 px; at about 6.5 px an average English character
+    (a Hangul syllable two) that is 32, 20 and 24 units. Details go to the box's help."""
+    from test_density import units
+
+    from specdec.bench import roofline
+    from ui.i18n import catalog
+    from ui.sidebar import BACKENDS, PRECISIONS
+    machines = [m.name for m in (*roofline.PUBLISHED, roofline.here(1.0, 1.0))]
+    metrics = ["recall of the pool", "MRR@10", "nDCG@10", "same top answer", "cost per query"]
+    for say in (lambda s: s, catalog("ko").gettext):
+        for names, room in (([*BACKENDS.values(), *PRECISIONS.values()], 32), (machines, 20), (metrics, 24)):
+            over = [(say(n), units(say(n))) for n in names if units(say(n)) > room]
+            assert not over, (room, over)
+    assert "H100" in catalog("ko").gettext(roofline.PUBLISHED[1].name)

@@ -60,6 +60,8 @@ def test_the_caption_puts_the_run_beside_the_typical_value():
     text = context_view.sentence(summarize([]), got, k, t)
     assert f"Typical for code at k = {k}, T = {t:g}: {100 * got.acceptance_rate:.0f}%" in text
     assert f"({got.prompts} prompts; shipped, measured on {got.measured})" in text
+    # the two acceptance figures side by side are each defined where they stand (issue 51: 20 % beside α̂ 0.46)
+    assert "Acceptance rate = accepted ÷ drafted tokens" in text and "α̂ = the mean β" in text
     # no speedup in the run's context, here or shipped: "Does it pay here?" states the one figure
     assert got.measured != "here"
     here = dataclasses.replace(got, measured="here")

@@ -50,7 +50,8 @@ def tree_rules_check(pair, settings, instead_of=None) -> None:
     rows, floor = found
     shown = [{_("rule at a node"): _(r["rule at a node"]), _("distance to p (TV)"): r["distance to p (TV)"]}
              for r in rows]
-    st.dataframe(pd.DataFrame(shown), hide_index=True, placeholder="—", key="tree_exact_table")
+    st.dataframe(pd.DataFrame(shown), hide_index=True, placeholder="—", key="tree_exact_table",
+                 column_config={_("distance to p (TV)"): st.column_config.NumberColumn(format="%.3f")})
     worst = max(rows[:2], key=lambda r: r["distance to p (TV)"])["distance to p (TV)"]
     wrong = rows[2]["distance to p (TV)"]
     st.write(_("With the first position's real p and q ({width} children, {n} trials): sampling noise alone "

@@ -49,6 +49,7 @@ KOREAN_TERMS = {   # concept: (chosen, rejected variants)
     "guided tour": ("둘러보기", ("가이드 투어", "투어")),           # the sidebar's page name
     "chain": ("체인", ("사슬",)),
     "profile": ("프로필", ("프로파일",)),
+    "price / cost (of a pass, a draft, a round)": ("비용", ("가격",)),
 }
 
 

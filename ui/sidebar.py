@@ -53,9 +53,9 @@ def _pair_widgets() -> None:
     _backend_widget()
 
 
-BACKENDS = {BACKEND_AUTO: N_("auto (torch: the model's own weights)"),
+BACKENDS = {BACKEND_AUTO: N_("auto (torch)"),
             "torch": N_("torch (the target's own modules)"),
-            "onnx": N_("ONNX Runtime (an int4 build of the target)")}
+            "onnx": N_("ONNX Runtime (int4 build)")}
 
 
 def _backend_widget() -> None:
@@ -67,19 +67,20 @@ def _backend_widget() -> None:
                         "it), offered for comparison. Tree drafters and batches always verify on torch."))
 
 
-PRECISIONS = {PRECISION_AUTO: N_("auto (the fastest step on this computer)"),
-              "float32": N_("float32 (the GGUF's weights exactly)"),
-              "bfloat16": N_("bfloat16 weights"), "int4": N_("int4 (4-bit weights in groups of 32)"),
-              "intdot": N_("intdot (the GGUF's blocks, integer sums)")}
+PRECISIONS = {PRECISION_AUTO: N_("auto (fastest step here)"),
+              "float32": N_("float32 (the GGUF's weights)"),
+              "bfloat16": N_("bfloat16 weights"), "int4": N_("int4 (groups of 32)"),
+              "intdot": N_("intdot (integer sums)")}
 
 
 def _precision_widget() -> None:
     st.selectbox(_("Target precision"), list(PRECISIONS), key=i18n.choice("precision"),
                  format_func=shown_as({k: _(v) for k, v in PRECISIONS.items()}),
-                 help=_("What the target's linear layers multiply in. Auto times float32, bfloat16, "
-                        "4-bit weights and integer sums over the GGUF's own blocks on this computer when the "
-                        "model loads and keeps the fastest one-token step. Each precision is its own target, "
-                        "and decoding stays exact for it: every draft is checked against the target as it runs."))
+                 help=_("What the target's linear layers multiply in: float32 keeps the GGUF's weights as they "
+                        "are, int4 packs them 4 bits each in groups of 32, intdot sums integers over the GGUF's "
+                        "own blocks. Auto times every one on this computer when the model loads and keeps the "
+                        "fastest one-token step. Each precision is its own target, and decoding stays exact for "
+                        "it: every draft is checked against the target as it runs."))
 
 
 def precision_caption(pair: specdec.Pair) -> None:

@@ -42,9 +42,9 @@ class Model:
 
 # Published peak figures (vendors' data sheets), stated as such: no run here measured them.
 PUBLISHED = (
-    Machine(N_("laptop CPU (8 cores, DDR5-5600 dual channel)"), 89.6, 1.0,
+    Machine(N_("laptop CPU, 8 cores"), 89.6, 1.0,
             N_("published: 2 × 64-bit DDR5-5600 = 89.6 GB/s; ~1 TFLOP/s fp32 for 8 AVX2/FMA cores")),
-    Machine(N_("datacenter GPU (NVIDIA H100 SXM)"), 3350.0, 989.0,
+    Machine(N_("NVIDIA H100 GPU"), 3350.0, 989.0,
             N_("published: NVIDIA H100 SXM data sheet, 3.35 TB/s HBM3, 989 TFLOP/s dense BF16")),
 )
 MODELS = (Model("135M", 0.135, 2.0), Model("1B", 1.0, 2.0), Model("8B", 8.0, 2.0), Model("70B", 70.0, 2.0))
@@ -63,7 +63,7 @@ def v(machine: Machine, model: Model, tokens: int) -> float:
 
 
 def here(bandwidth_gbs: float, gflops: float) -> Machine:
-    return Machine(N_("this machine, one core"), bandwidth_gbs, gflops / 1e3, N_("measured here"))
+    return Machine(N_("this machine, 1 core"), bandwidth_gbs, gflops / 1e3, N_("measured here"))
 
 
 def ridge(machine: Machine, model: Model) -> float:

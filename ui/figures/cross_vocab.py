@@ -33,5 +33,5 @@ def speed_figure(rows: Sequence[SpeedRow], names: Sequence[str], cpu: str, k: in
     fig.update_yaxes(range=[0, top * 1.25], row=1, col=1)
     fig.update_yaxes(range=[0, max([s or 0 for s in speeds] + [1.0]) * 1.25], row=1, col=2)
     fig.update_layout(showlegend=False)
-    return _layout(fig, _("k = {k}, measured on {cpu} (purple: a draft of another vocabulary)").format(k=k, cpu=cpu),
-                   height=340)
+    title = _("k = {k} on {cpu} (purple: a draft of another vocabulary)").format(k=k, cpu=cpu)
+    return _layout(fig, title, height=340)

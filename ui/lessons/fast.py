@@ -13,7 +13,7 @@ from specdec.bench.record import Bench, BenchFileError, Row, RowKind, Setting
 from specdec.drafters.base import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
-from specdec.wording import N_, _
+from specdec.wording import N_, _, times
 from ui.lessons import store
 from ui.lessons.bench_words import bench_row, cpu_name, drafter_name
 
@@ -154,7 +154,7 @@ def baseline_row(setting: Setting) -> dict:
     name = setting.baseline if setting.baseline in BASELINES else BASELINES[0]
     spec = setting.row(RowKind.SPEC)
     row = {"T": f"{setting.temperature:g}", "k": setting.k, _("speculative"): _short(spec),
-           _("× plain"): "—" if spec is None or spec.speedup is None else f"{spec.speedup:.2f}×",
+           _("× plain"): times(None if spec is None else spec.speedup),
            _("plain way"): bench_row(name), _("plain"): _short(setting.row(RowKind.of(name)))}
     return row | {_(label): _short(setting.row(kind), False) for kind, label in PEERS if setting.row(kind) is not None}
 
