@@ -87,7 +87,10 @@ def shipped_why(facts: Facts, sweep: BatchSweep, box: Payoff | None, step_ms: fl
         round=own_round, v=facts.pass_ratio_1, d=own_round - facts.pass_ratio_1, tokens=facts.tokens_per_pass_1))
     if step_ms and ar:
         lines.append(_("One autoregressive pass took {ar:.1f} ms there, {ratio:.1f} times this machine's profiled "
-                       "step of {step:.1f} ms.").format(ar=ar, step=step_ms, ratio=ar / step_ms))
+                       "step of {step:.1f} ms: a batch runs the model's own forward (transformers' layers under a "
+                       "padded mask), where one request alone runs the engine's lean pass (on the integer kernels, "
+                       "a layer in one call). Both columns of the sweep pay it alike.").format(
+            ar=ar, step=step_ms, ratio=ar / step_ms))
     if box is not None and box.round_steps is not None:
         lines.append(_("The box prices a round at k·c + v(k + 1) = {k} × {c:.3f} + {v:.2f} = {steps:.2f} steps "
                        "of this machine and counts {tokens} tokens a round.").format(
