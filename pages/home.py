@@ -17,7 +17,7 @@ from ui import context_view, navigation, payoff_view, session, shell, sidebar, s
 from ui.home_glossary import glossary
 from ui.i18n import _
 from ui.lessons import store
-from ui.lessons.home_race import chosen_k, fastest_k, race, verdict, why
+from ui.lessons.home_race import chosen_k, fastest_k, race, verdict, why_parts
 from ui.safe import md
 
 shell.page()
@@ -60,10 +60,18 @@ def race_box() -> None:
                        policy=PRICED if by_prices else sidebar_settings.policy)
     ran = race_now(pair, settings, chat, greedy) if st.button(
         _("Race: the target alone vs speculative decoding"), key="race_go") else None
-    # after the race, so that it can set the race's figure beside this machine's answer
-    payoff_view.render(pair, settings, race=None if ran is None else ran[1].seconds / max(ran[2].seconds, 1e-9))
+    # after the race, so that it answers for the race: its figure and its prediction at this machine's prices
+    reason = None if ran is None else reason_of(*ran, settings) or ("", "")
+    payoff_view.render(pair, settings, race=None if ran is None else (
+        ran[1].seconds / max(ran[2].seconds, 1e-9), reason[0]))
     if ran is not None:
-        explain(*ran, settings, chat)
+        explain(*ran, settings, chat, reason[1])
+
+
+def reason_of(pair, alone, spec, settings) -> tuple[str, str] | None:
+    """Why the race came out as it did, at this machine's prices (home_race.why_parts)."""
+    prices = pair.prices or machine.prices(machine.of(pair), pair, settings.drafter)
+    return why_parts(alone, spec, spec.decoder.target.name, cpu_model(), prices)
 
 
 def race_now(pair, settings, chat: bool, greedy: bool):
@@ -95,8 +103,9 @@ def race_now(pair, settings, chat: bool, greedy: bool):
     return pair, alone, spec
 
 
-def explain(pair, alone, spec, settings, chat: bool) -> None:
-    """Which k the race drafted, and why it came out as it did against this machine's prices."""
+def explain(pair, alone, spec, settings, chat: bool, gap: str) -> None:
+    """Which k the race drafted; in an expander, what explains the rest of the gap between the
+    race and its prediction (`gap`), and how this run compares with the typical one."""
     if settings.policy == PRICED:
         st.caption(chosen_k(spec, pair.prices, settings.k))
     else:
@@ -108,10 +117,8 @@ def explain(pair, alone, spec, settings, chat: bool) -> None:
     text = st.session_state.race_prompt
     kind = context_view.kind_of(text, load_prompts("chat" if chat else "text"))
     with st.expander(_("Why this speed, and how this run compares")):
-        prices = pair.prices or machine.prices(machine.of(pair), pair, settings.drafter)
-        reason = why(alone, spec, spec.decoder.target.name, cpu_model(), prices)
-        if reason:
-            st.caption(reason)
+        if gap:
+            st.caption(gap)
         context_view.render(summarize(spec.decoder.history), (pair.target_name, pair.draft_name),
                             settings.k, settings.temperature, kind, store.drafter_id(settings))
 

@@ -50,15 +50,21 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
     return p, instead if better else None
 
 
-def render(pair, settings, race: float | None = None) -> payoff.Payoff | None:
-    """The box; nothing without a pair. `race`: the speedup Home's race just measured at these
-    settings (one prompt, one run), set beside the answer."""
+def render(pair, settings, race: tuple[float, str | None] | None = None) -> payoff.Payoff | None:
+    """The box; nothing without a pair. `race`: (the speedup Home's race just measured at these
+    settings on one prompt, the race's own why at this machine's prices): the box then answers
+    for that race, with that one prediction."""
     if pair is None:
         return None
     p, instead = answer(pair, settings)
     with st.container(border=True, key="payoff_box"):
         st.caption(payoff_words.settings_line(settings, pair.draft_name))
-        st.markdown(payoff_words.headline(p, cpu_model(), race), help=_(payoff_words.SCOPE))
+        st.markdown(payoff_words.headline(p, cpu_model(), None if race is None else race[0]),
+                    help=_(payoff_words.SCOPE))
+        if race is not None:
+            if race[1]:
+                st.caption(race[1])
+            return p
         st.caption(payoff_words.why(p))
         if instead is not None:
             st.caption(payoff_words.instead(instead))

@@ -56,10 +56,18 @@ def race(pair, prompt: Prompt, settings: Settings,
 
 
 def why(alone: Racer, spec: Racer, backend: str, cpu: str, prices: Prices | None = None) -> str | None:
-    """Why the race came out as it did: with this machine's `prices` (its profile: the numbers
-    "Does it pay here?" weighs), the race's own rounds priced at them plus what the race paid
-    besides its rounds; without, from its own rounds: a speculative round's price in target
-    steps (its verification pass plus its drafting) against the tokens it kept."""
+    """Why the race came out as it did, whole (see `why_parts`)."""
+    parts = why_parts(alone, spec, backend, cpu, prices)
+    return None if parts is None else " ".join(p for p in parts if p)
+
+
+def why_parts(alone: Racer, spec: Racer, backend: str, cpu: str,
+              prices: Prices | None = None) -> tuple[str, str] | None:
+    """Why the race came out as it did, (the sentence that predicts it, what explains the rest of
+    the gap): with this machine's `prices` (its profile: the numbers "Does it pay here?" weighs),
+    the race's own rounds priced at them plus what the race paid besides its rounds; without, from
+    its own rounds: a speculative round's price in target steps (its verification pass plus its
+    drafting) against the tokens it kept."""
     steps = [r.verify_ms for r in alone.decoder.history if r.target_forwards]   # round 1: the prompt's pass
     rounds = spec.decoder.history
     if not steps or not rounds:
@@ -76,11 +84,11 @@ def why(alone: Racer, spec: Racer, backend: str, cpu: str, prices: Prices | None
               "steps more, and a round kept {kept:.2f} tokens. So a round bought {kept:.2f} tokens for "
               "{price:.2f} steps: about {predicted:.2f}× the target alone.")
             .format(cpu=cpu, backend=backend, step=step, width=width, verify=verify, draft=draft,
-                    kept=kept, price=verify + draft, predicted=kept / (verify + draft))
-            + " " + gap_words(alone, spec, kept / (verify + draft)))
+                    kept=kept, price=verify + draft, predicted=kept / (verify + draft)),
+            gap_words(alone, spec, kept / (verify + draft)))
 
 
-def priced_why(alone: Racer, spec: Racer, step: float, prices: Prices) -> str:
+def priced_why(alone: Racer, spec: Racer, step: float, prices: Prices) -> tuple[str, str]:
     """The race predicted from this machine's prices: each round's drafts at c and its pass at
     v(drafted + 1), the tokens the rounds kept, and the race's own prompt reading and work between
     passes in steps of its target step (`step` ms), set against the ratio it measured."""
@@ -96,11 +104,11 @@ def priced_why(alone: Racer, spec: Racer, step: float, prices: Prices) -> str:
         c=prices.c, price=price, kept=kept, predicted=predicted, measured=measured)
     paid = statistics.mean((r.verify_ms + r.draft_ms) / step for r in rounds)
     own = run_speedup(kept, 0, 0.0, paid, _overheads(spec, step), _overheads(alone, step))
-    if abs(own / predicted - 1) > 0.1:
-        text += " " + _("At the prices this race itself paid (a round {paid:.2f} steps) the same sum gives {own:.2f}×: "
-                        "the rest of the gap is the prices, which move with the machine's load and this prompt's "
-                        "passes.").format(paid=paid, own=own)
-    return text
+    if abs(own / predicted - 1) <= 0.1:
+        return text, ""
+    return text, _("At the prices this race itself paid (a round {paid:.2f} steps) the same sum gives {own:.2f}×: "
+                   "the rest of the gap is the prices, which move with the machine's load and this prompt's "
+                   "passes.").format(paid=paid, own=own)
 
 
 def _overheads(racer: Racer, step: float) -> Overheads:

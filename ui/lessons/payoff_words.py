@@ -52,8 +52,6 @@ def _race_headline(p: Payoff, cpu: str, race: float) -> str:
     text = _("**Does it pay here?** {answer} in this race: on this machine ({cpu}) **{speedup}** the target alone "
              "(one prompt, one run, wall-clock).").format(answer=_("Yes") if race > 1 else _("No"), cpu=cpu,
                                                           speedup=_x(race))
-    if p.predicted is not None:
-        text += " " + _("Predicted from its prices: {predicted}.").format(predicted=_x(p.predicted))
     m = p.measured
     if m is not None:
         text += " " + _("Measured on a prompt set at these settings: {speedup} ({low}–{high}).").format(
@@ -73,8 +71,12 @@ def why(p: Payoff) -> str:
         return cost + _(", against 1 step a token for the target alone.")
     where = "" if p.tokens_from == "here" else " " + _("(tokens a round measured on {cpu}: they travel, prices "
                                                        "do not)").format(cpu=cpu_name(p.tokens_from))
-    return cost + _(" and keeps **{tokens:.2f} tokens**{where}: {per:.2f} steps a token, the target alone 1.").format(
+    text = cost + _(" and keeps **{tokens:.2f} tokens**{where}: {per:.2f} steps a token, the target alone 1.").format(
         tokens=p.tokens, where=where, per=p.round_steps / p.tokens)
+    if p.predicted is not None and abs(p.predicted - p.tokens / p.round_steps) >= 0.005:
+        text += " " + _("With what the runs paid besides their rounds (reading prompts, the engine's work between "
+                        "passes), the whole run: {predicted}.").format(predicted=_x(p.predicted))
+    return text
 
 
 def instead(p: Payoff) -> str:
@@ -93,11 +95,7 @@ def source(p: Payoff) -> str:
             text += _(", the newest of {m} measurements here at these settings (from {lo:.2f}× to {hi:.2f}×, "
                       "each on its own prompts)").format(m=len(m.all_here), lo=min(m.all_here), hi=max(m.all_here))
         return text + _("; every page that asks shows this one figure.")
-    text = _("Measure it on When it is fast (section 2, the k sweep) or Drafters compared.")
-    if p.elsewhere:
-        text += " " + _("On {cpu}, for comparison: {speedup} (another machine's prices).").format(
-            cpu=cpu_name(p.elsewhere[1]), speedup=_x(p.elsewhere[0]))
-    return text
+    return _("Measure it on When it is fast (section 2, the k sweep) or Drafters compared.")
 
 
 # why the sections below may show other α̂, c and speedups than this box (shown through _())
