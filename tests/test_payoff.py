@@ -83,6 +83,9 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         assert "= 1 × 0.250 + 1.20 = **1.45 steps**" in why and "0.91 steps a token" in why, page
         assert (f"For T = 0, k by this machine's prices, up to 3, drafter: draft model ({tiny_dirs / 'draft'})"
                 in [c.value for c in at.caption])
+        if page == "pages/fast.py":      # theory starts at this machine: α̂ 0.6 (the figure), c 0.25, ε (1.8 − 1) / 4
+            assert (at.slider(key="fast_alpha").value, at.slider(key="fast_c").value,
+                    at.slider(key="fast_eps").value) == (0.6, 0.25, 0.2)
         prices = [c.value for c in at.sidebar.caption if c.value.startswith("This machine's prices (")]
         assert len(prices) == 1 and ("a target step **5.0 ms**; a pass of 2, 3, 5 tokens 1.20, 1.40, 1.80 steps; "
                                      "a draft step c = 0.250 of a target step.") in prices[0], prices

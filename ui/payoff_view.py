@@ -34,13 +34,8 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
     """The answer for `pair` (a loaded Pair) with `settings` on this machine, and what drafting k by
     this machine's prices would predict instead where the settings ask for another policy and that
     pays more (None otherwise)."""
-    names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
     prices = machine.prices(machine.of(pair), pair, settings.drafter)
-    found, alpha = measured(tuple(names), settings)
-    usual = None
-    if found is None:
-        t = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
-        usual, alpha = ((t.mean_acceptance_length, t.speedup, t.measured), t.alpha) if t else (None, None)
+    found, usual, alpha = acceptance(pair, settings)
     p = payoff.answer(settings.k, prices, found, usual, alpha if settings.policy == PRICED else None)
     if settings.policy == PRICED or alpha is None or prices is None:
         return p, None
@@ -48,6 +43,17 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
     figure = p.measured.speedup if p.measured else p.predicted
     better = instead.predicted is not None and (figure is None or instead.predicted > figure + 0.02)
     return p, instead if better else None
+
+
+def acceptance(pair, settings) -> tuple[payoff.Measured | None, tuple | None, float | None]:
+    """What the answer knows of acceptance at these settings: this machine's measured figure, else
+    the typical one (tokens a round, speedup, CPU), and the α̂ of whichever it has."""
+    names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
+    found, alpha = measured(tuple(names), settings)
+    if found is not None:
+        return found, None, alpha
+    t = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
+    return (None, (t.mean_acceptance_length, t.speedup, t.measured), t.alpha) if t else (None, None, None)
 
 
 def render(pair, settings, race: tuple[float, str | None] | None = None) -> payoff.Payoff | None:
