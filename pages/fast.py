@@ -315,7 +315,8 @@ def temperatures(pair, names) -> None:
     sweep = measured_result(
         "temps", key, lambda pr: sweeps.temperature_sweep(pair, inputs, temps, settings, pr), record=TempSweep,
         button=_("Sweep the temperature"),
-        intro=_("Measures acceptance at T = {temps} with k = {k}.").format(
+        intro=_("Measures acceptance at T = {temps} with k = {k}, on the code and structured prompts of "
+                "section 2.").format(
             temps=", ".join(map(str, temps)), k=settings.k))
     if sweep:
         chart(lp.temperature_figure(sweep.points), "fast-temps")

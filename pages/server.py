@@ -90,6 +90,8 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     with c2:
         chart(lp.batch_figure(rows, "latency_s", _("Latency: a request's time from its arrival to its last token"),
                               _("seconds")), "server-latency")
+    st.caption(_("Every request arrives at the start, so latency holds the wait in the queue: at batch size 1 a "
+                 "request waits for all before it; a bigger batch shortens the wait and lengthens each pass."))
     if (noisy := server.latency_note(result)) is not None:
         st.caption(noisy)
     if result.clock == Clock.CPU:

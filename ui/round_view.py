@@ -49,7 +49,8 @@ def step_draft(rnd: Round) -> None:
         return
     how = (_("its own argmax (greedy mode, T = 0)") if rnd.greedy else
            _("sampled from its own distribution q with the same temperature / top-p as the target"))
-    st.write(_("The drafter proposed **{n}** token(s) (limit this round: {limit}), each {how}.").format(
+    st.write(_("The drafter proposed **{n}** token(s) (limit this round: {limit}, the policy's k cut to the tokens "
+               "left before Max new tokens), each {how}.").format(
         n=rnd.drafted, limit=rnd.draft_limit, how=how))
     st.dataframe(position_table(rnd), hide_index=True, placeholder="—", key=f"tbl{rnd.index}")
 
