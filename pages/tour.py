@@ -121,8 +121,9 @@ def step_budget() -> None:
                       margin=dict(t=10, b=10))
     chart(fig, "tour_budget")
     k = best_k(alpha, c, K_CHOICES[-1])
-    st.write(_("Best k here: **{k}**, for an expected {speedup:.2f}× (Leviathan et al.'s formula; "
-               "the page *When it is fast* measures it on this machine).").format(
+    st.write(_("Best k for these sliders: **{k}**, for an expected {speedup:.2f}× (Leviathan et al.'s formula, "
+               "where checking the drafts costs one step; *When it is fast* prices it with this machine's "
+               "passes and measures it).").format(
         k=k, speedup=expected_speedup(alpha, k, c)))
     try_this(_("raise c until no k beats the dashed line: a draft that is too expensive never pays."))
 

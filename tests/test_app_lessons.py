@@ -100,7 +100,7 @@ def test_tour_budget_step_names_the_best_k_from_the_formula(tiny_dirs):
     at.run()
     at.slider(key="tour_alpha").set_value(0.8).run()
     at.slider(key="tour_c").set_value(0.05).run()
-    assert any(f"Best k here: **{best_k(0.8, 0.05, 12)}**" in m.value for m in at.markdown)
+    assert any(f"Best k for these sliders: **{best_k(0.8, 0.05, 12)}**" in m.value for m in at.markdown)
 
 
 def test_the_exactness_lab_checks_the_tree_rules_too(tiny_dirs):
