@@ -6,10 +6,9 @@ import streamlit as st
 from specdec import defaults
 from specdec.bench import machine, sweeps
 from specdec.bench.points import Sweep, TempSweep
-from specdec.defaults import K_OFFERED, K_SWEEP, TEMPERATURE_SWEEP
+from specdec.defaults import K_SWEEP, TEMPERATURE_SWEEP
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
-from specdec.trace.theory import best_k, expected_speedup, expected_tokens
 from specdec.wording import times
 from ui import (
     family,
@@ -17,6 +16,7 @@ from ui import (
     fast_regime_view,
     fast_repriced_view,
     fast_shipped_view,
+    fast_theory_view,
     jobs,
     loaders,
     many_view,
@@ -46,46 +46,6 @@ st.caption(_("Speed depends on three numbers: how often drafts are accepted (α)
              "draft (k), and how much a draft step costs relative to a target step (c)."))
 
 MAX_NEW = LENGTHS.speed
-
-
-def here_values(pair) -> tuple[float, float, float] | None:
-    """(α̂, c, ε) of this machine for the sidebar's settings: the answer's α̂, the profile's c, and
-    ε from its measured pass of 5 tokens (v(5) = 1 + 4ε); None where one of them is missing."""
-    settings, profile = state.settings(), machine.of(pair) if pair is not None else None
-    alpha = payoff_view.acceptance(pair, settings)[2] if profile is not None else None
-    c = machine.draft_c(profile, settings.drafter, pair.draft_name) if profile is not None else None
-    if alpha is None or c is None or 5 not in profile.v:
-        return None
-    return round(alpha, 2), round(c, 2), round(min(0.5, (profile.v[5] - 1) / 4), 2)
-
-
-def theory(pair) -> None:
-    st.header(_("1 · Theory (Leviathan et al. 2023, §3)"))
-    here = here_values(pair)
-    start = here or (0.8, 0.15, 0.0)
-    c1, c2, c3, c4 = st.columns(4)
-    alpha = c1.slider(_("α (acceptance rate)"), 0.0, 0.99, start[0], 0.01, key="fast_alpha")
-    k = c2.slider(_("k (draft length)"), *K_OFFERED, 4, key="fast_k")
-    c = c3.slider(_("c (draft step / target step)"), 0.0, 1.0, start[1], 0.01, key="fast_c")
-    eps = c4.slider(_("ε (extra cost per verified token)"), 0.0, 0.5, start[2], 0.01, key="fast_eps",
-                    help=_("The theorem assumes checking k + 1 tokens in one pass costs one target "
-                           "step (ε = 0: true on an idle GPU). On a CPU each extra token costs "
-                           "a little: the pass costs 1 + k·ε steps."))
-    m1, m2, m3 = st.columns(3)
-    m1.metric(_("Expected tokens per round"), f"{expected_tokens(alpha, k):.2f}",
-              help="(1 − α^(k+1)) / (1 − α)")
-    m2.metric(_("Expected speedup"), times(expected_speedup(alpha, k, c + eps)),
-              help=_("(1 − α^(k+1)) / ((1 − α)(k·c + 1 + k·ε)); Theorem 3.8 is ε = 0"))
-    m3.metric(_("Best k for this α, c and ε"), best_k(alpha, c + eps, K_OFFERED[1]))   # ε acts as c + ε
-    if here:
-        st.caption(_("The sliders start at this machine's values for the sidebar's settings: α̂ = {a:.2f}, c = {c:.2f} "
-                     "(its profile) and ε = {e:.2f} (its pass of 5 tokens, v(5) = 1 + 4ε). Move them to see where "
-                     "speculation would pay.").format(a=here[0], c=here[1], e=here[2]))
-    chart(lp.theory_figure(alpha, k, c, eps=eps), "fast-theory")
-    st.caption(_("Notice: each curve rises, peaks and falls — more drafts mean more chances but each "
-                 "costs c; below the dashed line speculation is slower than plain decoding. "
-                 "Raising ε acts exactly like raising c: a costlier verification pass favours a "
-                 "smaller k."))
 
 
 def acceptance_note(named: list[tuple]) -> None:
@@ -337,7 +297,7 @@ def many_prompts(pair) -> None:
 pair = sidebar.active_pair()
 names = st.session_state.get("active_pair")
 payoff_view.render(pair, state.settings())
-theory(pair)
+fast_theory_view.render(pair)
 st.divider()
 if pair is None or pair.draft is None:
     st.info(_("Load a model pair in the sidebar to measure."))
