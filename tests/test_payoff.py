@@ -154,3 +154,32 @@ def test_without_a_figure_or_prices_the_headline_says_only_that():
     text = payoff_words.headline(nothing, "CPU here")
     assert text == "**Does it pay here?** Not measured on this machine (CPU here) at these settings yet."
     assert "predicted" in payoff_words.headline(payoff.answer(2, PRICES, None, (2.5, 1.3, "x")), "CPU here")
+
+
+def test_a_figure_filed_without_its_alpha_takes_the_typical_one(tiny_dirs, monkeypatch, tmp_path):
+    """Drafters compared files figures without α̂: the answer (and When it is fast's sliders) then
+    read the typical run's α̂ rather than none, so the theory starts at this machine's values."""
+    from types import SimpleNamespace
+
+    from specdec.models.kernels import cpu_model
+    from specdec.settings import Settings
+    from ui import typical
+    from ui.lessons import result_cache, store
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    monkeypatch.setattr(typical, "typical", lambda *a, **kw: SimpleNamespace(
+        alpha=0.45, mean_acceptance_length=1.8, speedup=0.9, measured="Some CPU"))
+    target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
+    threads = torch.get_num_threads()
+    profile = machine.Profile(cpu_model(), "torch", threads, 5.0, WIDTHS, {draft: 0.25},
+                               9.0, 50.0, 80.0, 135.0, target=target)
+    machine.STORE.write_text(json.dumps({profile.key(): json.loads(json.dumps(machine.asdict(profile)))}))
+    settings = Settings(k=3, temperature=0.0)
+    fig = store.Figure(speedup=0.8, speedup_min=0.7, speedup_max=0.9, clock=Clock.WALL, repeats=3,
+                       mean_acceptance_length=2.0)                              # no α̂, as Drafters compared
+    k = store.key(target, draft, settings, 3, store.PromptSet.of(["a"], False, 16, "drafters/all"), Clock.WALL,
+                  store.Ran(threads=threads))
+    result_cache.save(store.KIND, store._as_dict(k), store.Filed(fig, "drafters", 1.0))
+    at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
+    assert not at.exception
+    assert at.slider(key="fast_alpha").value == 0.45 and headline_figure(at) == "0.80"

@@ -47,12 +47,15 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
 
 def acceptance(pair, settings) -> tuple[payoff.Measured | None, tuple | None, float | None]:
     """What the answer knows of acceptance at these settings: this machine's measured figure, else
-    the typical one (tokens a round, speedup, CPU), and the α̂ of whichever it has."""
+    the typical one (tokens a round, speedup, CPU), and α̂: the measured figure's, else the typical
+    one's (a figure filed without α̂, as Drafters compared files them, takes the typical α̂)."""
     names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
     found, alpha = measured(tuple(names), settings)
-    if found is not None:
+    if found is not None and alpha is not None:
         return found, None, alpha
     t = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
+    if found is not None:
+        return found, None, t.alpha if t else None
     return (None, (t.mean_acceptance_length, t.speedup, t.measured), t.alpha) if t else (None, None, None)
 
 
