@@ -43,7 +43,6 @@ class Payoff:
     c: float | None                      # from this machine's profile
     v: float | None                      # v(k + 1), from this machine's profile
     predicted: float | None              # the whole run, predicted
-    elsewhere: tuple[float, str] | None = None   # (speedup, CPU) of another machine, for comparison
 
     @property
     def round_steps(self) -> float | None:
@@ -62,7 +61,8 @@ def answer(k: int, prices: Prices | None, measured: Measured | None,
            priced_alpha: float | None = None) -> Payoff:
     """The answer at draft length k from this machine's `prices` (None: not profiled, or no c
     for this drafter), its `measured` figure and `typical` = (tokens a round, speedup, CPU) of a
-    measurement elsewhere, used for the tokens a round only when none was measured here.
+    measurement elsewhere, used for the tokens a round only when none was measured here (its
+    speedup does not travel: another machine's prices made it).
     `priced_alpha`: the run drafts as the priced policy does (models/prices.py), up to k, with
     drafts accepted at this α: the prediction prices the k it picks and eq. (1)'s tokens there."""
     tokens, source = (measured.tokens, "here") if measured and measured.tokens else (None, "")
@@ -71,7 +71,6 @@ def answer(k: int, prices: Prices | None, measured: Measured | None,
     if priced_alpha is not None and prices is not None:
         k = best_k(prices, priced_alpha, k)
         tokens, source = tokens_a_round(priced_alpha, k), source or "here"
-    elsewhere = (typical[1], typical[2]) if typical and typical[1] and typical[2] != "here" else None
     c = v = predicted = None
     if prices is not None and k + 1 in prices.v:
         c, v = prices.c, prices.v[k + 1]
@@ -79,4 +78,4 @@ def answer(k: int, prices: Prices | None, measured: Measured | None,
             spec, base = (measured.spec, measured.base) if measured and measured.spec and measured.base \
                 else (Overheads(), Overheads())
             predicted = run_speedup(tokens, k, c, v, spec, base)
-    return Payoff(k, measured, tokens, source, c, v, predicted, None if measured else elsewhere)
+    return Payoff(k, measured, tokens, source, c, v, predicted)
