@@ -62,10 +62,20 @@ def race_box() -> None:
         _("Race: the target alone vs speculative decoding"), key="race_go") else None
     # after the race, so that it answers for the race: its figure and its prediction at this machine's prices
     reason = None if ran is None else reason_of(*ran, settings) or ("", "")
-    payoff_view.render(pair, settings, race=None if ran is None else (
-        ran[1].seconds / max(ran[2].seconds, 1e-9), reason[0]))
+    races = remembered(pair, settings, None if ran is None else ran[1].seconds / max(ran[2].seconds, 1e-9))
+    payoff_view.render(pair, settings, race=None if ran is None else (races, reason[0]))
     if ran is not None:
         explain(*ran, settings, chat, reason[1])
+
+
+def remembered(pair, settings, ratio: float | None) -> tuple[float, ...]:
+    """Every race this session ran with this pair, prompt and settings, newest first (with `ratio`,
+    a race just run): their spread is what one run cannot show."""
+    key = (pair.target_name, pair.draft_name, st.session_state.race_prompt, repr(settings))
+    races = st.session_state.setdefault("home_races", {})
+    if ratio is not None:
+        races[key] = (ratio, *races.get(key, ()))
+    return races.get(key, ())
 
 
 def reason_of(pair, alone, spec, settings) -> tuple[str, str] | None:

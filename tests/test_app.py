@@ -218,7 +218,13 @@ def test_home_race_shows_both_runs_and_a_verdict_from_them(tiny_dirs, monkeypatc
     ratio = re.search(r"passes: ([0-9.]+)×", text).group(1)                # the verdict's measured ratio
     box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
     assert len(box) == 1 and "in this race" in box[0] and f"**{ratio}×** the target alone" in box[0], box
+    assert "race again" in box[0]
     assert any("busy during the race (load 1.7 per core" in c.value for c in at.caption)
+    at.button(key="race_go").click().run()                                # the same race again: its spread
+    again = re.search(r"passes: ([0-9.]+)×", at.success[0].value).group(1)
+    box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
+    low, high = sorted((ratio, again), key=float)
+    assert "median of 2 races" in box[0] and f"{low}–{high}×" in box[0], (ratio, again, box)
 
 
 def test_race_why_prices_a_round_in_target_steps():

@@ -59,16 +59,16 @@ def acceptance(pair, settings) -> tuple[payoff.Measured | None, tuple | None, fl
     return (None, (t.mean_acceptance_length, t.speedup, t.measured), t.alpha) if t else (None, None, None)
 
 
-def render(pair, settings, race: tuple[float, str | None] | None = None) -> payoff.Payoff | None:
-    """The box; nothing without a pair. `race`: (the speedup Home's race just measured at these
-    settings on one prompt, the race's own why at this machine's prices): the box then answers
-    for that race, with that one prediction."""
+def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = None) -> payoff.Payoff | None:
+    """The box; nothing without a pair. `race`: (the speedups Home's races measured at these
+    settings on one prompt, newest first; the newest race's own why at this machine's prices):
+    the box then answers for those races, with that one prediction."""
     if pair is None:
         return None
     p, instead = answer(pair, settings)
     with st.container(border=True, key="payoff_box"):
         st.caption(payoff_words.settings_line(settings, pair.draft_name))
-        st.markdown(payoff_words.headline(p, cpu_model(), None if race is None else race[0]),
+        st.markdown(payoff_words.headline(p, cpu_model(), () if race is None else race[0]),
                     help=_(payoff_words.SCOPE))
         if race is not None:
             if race[1]:

@@ -4,6 +4,8 @@ from this machine's prices. ui/payoff_view.py shows them on Home, Step through, 
 and Drafters compared."""
 from __future__ import annotations
 
+import statistics
+
 from specdec.bench.payoff import Payoff
 from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
@@ -29,11 +31,11 @@ def settings_line(settings, draft: str | None = None) -> str:
     return _("For T = {t:g}, {k}, drafter: {drafter}").format(t=settings.temperature, k=k, drafter=drafter)
 
 
-def headline(p: Payoff, cpu: str, race: float | None = None) -> str:
+def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
     """One sentence: yes or no, the figure measured here with its spread, the prediction beside it;
-    with Home's `race` (a speedup just measured here on one prompt), that figure too."""
-    if race is not None:
-        return _race_headline(p, cpu, race)
+    with Home's `races` (the speedups its races measured here on one prompt, newest first), those too."""
+    if races:
+        return _race_headline(p, cpu, races)
     m = p.measured
     if m is None and p.predicted is None:
         return _("**Does it pay here?** Not measured on this machine ({cpu}) at these settings yet.").format(cpu=cpu)
@@ -48,10 +50,19 @@ def headline(p: Payoff, cpu: str, race: float | None = None) -> str:
         predicted=_x(p.predicted))
 
 
-def _race_headline(p: Payoff, cpu: str, race: float) -> str:
-    text = _("**Does it pay here?** {answer} in this race: on this machine ({cpu}) **{speedup}** the target alone "
-             "(one prompt, one run, wall-clock).").format(answer=_("Yes") if race > 1 else _("No"), cpu=cpu,
-                                                          speedup=_x(race))
+def _race_headline(p: Payoff, cpu: str, races: tuple[float, ...]) -> str:
+    """The races' median with their range once there are two (one race has no spread to show)."""
+    figure = statistics.median(races)
+    answer = _("Yes") if figure > 1 else _("No")
+    if len(races) == 1:
+        text = _("**Does it pay here?** {answer} in this race: on this machine ({cpu}) **{speedup}** the target "
+                 "alone (one prompt, one run, wall-clock; race again to see how much a run varies).").format(
+            answer=answer, cpu=cpu, speedup=_x(figure))
+    else:
+        text = _("**Does it pay here?** {answer} in these races: on this machine ({cpu}) **{speedup}** the target "
+                 "alone (median of {n} races on this prompt, {low}–{high}, wall-clock).").format(
+            answer=answer, cpu=cpu, speedup=_x(figure), n=len(races), low=f"{min(races):.2f}",
+            high=_x(max(races)))
     m = p.measured
     if m is not None:
         text += " " + _("Measured on a prompt set at these settings: {speedup} ({low}–{high}).").format(
