@@ -18,7 +18,15 @@ from ui.i18n import _
 from ui.lessons import store
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import cpu_name, drafter_name
-from ui.lessons.drafters import ALL_COLUMNS, figure_key, ngram_caption, priced_here, priced_left_out
+from ui.lessons.drafters import (
+    ALL_COLUMNS,
+    beyond_caption,
+    figure_key,
+    ngram_caption,
+    priced_here,
+    priced_left_out,
+    winners,
+)
 from ui.lessons.fast import clock_note, spread_warning
 from ui.lessons.fast_repriced import no_profile
 from ui.measured import local, measured
@@ -152,10 +160,16 @@ if points:
                      "ranking (Where it works measures whole sets per kind).").format(
             n=max(sum(p.kind == k for p in PROMPTS) for k in {p.kind for p in PROMPTS})))
     kinds = sorted({p.kind for p in points} - {ALL})
-    winners = [max((p for p in points if p.kind == k), key=lambda p: p.speedup) for k in kinds]
-    winners = [replace(p, drafter=drafter_name(p.drafter), kind=kind_name(p.kind)) for p in winners]
-    tables.show(tables.frame(winners)[["kind", "drafter", "speedup", "acceptance_rate", "mean_acceptance_length", "c"]],
-                "drafters_winners")
+    profile = machine.of(PAIR) if PAIR is not None else None
+    rows = winners(points, kinds, lambda ps: repriced.compared(ps, VARIANTS, SETTINGS.k, profile))
+    table = tables.frame([{**r, "drafter": drafter_name(r["drafter"]), "kind": kind_name(r["kind"])} for r in rows])
+    tables.show(table, "drafters_winners")
+    if any(r["speedup_here"] is not None for r in rows):
+        st.caption(_("Each kind's winner at this machine's prices (drafters that draft k every round), from its "
+                     "tokens a round; the speedup beside it as measured ({where}).").format(
+            where=cpu_name(ELSEWHERE) if ELSEWHERE else _("here")))
+    if (odd := beyond_caption(points, kind_name, SETTINGS.temperature)) is not None:
+        st.caption(odd)
     if (said := ngram_caption(points, kind_name)) is not None:
         st.caption(said)
     jobs.csv_button(tables.frame(points), "drafters-compared", "drafters_csv")

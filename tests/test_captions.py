@@ -2,6 +2,7 @@
 caption cannot state an effect its data contradicts."""
 from dataclasses import replace
 
+import pytest
 from points import point
 
 from specdec.bench.points import TempPoint
@@ -130,7 +131,7 @@ def test_the_ngram_caption_names_another_drafter_that_won_its_best_kind():
     from ui.lessons.drafters import ngram_caption
 
     def pt(drafter, kind, speedup):
-        return DrafterPoint(drafter=drafter, kind=kind, acceptance_rate=0.3, mean_acceptance_length=1.5, c=0.0,
+        return DrafterPoint(drafter=drafter, kind=kind, acceptance_rate=0.3, mean_acceptance_length=2.0, c=0.0,
                             speedup=speedup, speedup_min=speedup, speedup_max=speedup, load=0.1)
     points = [pt(NGRAM, ALL, 2.0), pt(NGRAM, "code", 1.1), pt(NGRAM, "translation", 1.53),
               pt("suffix match", "translation", 1.61), pt("suffix match", "code", 1.0)]
@@ -140,3 +141,30 @@ def test_the_ngram_caption_names_another_drafter_that_won_its_best_kind():
     alone = ngram_caption(points[:3], str.upper)
     assert "(1.53×)." in alone and "winner" not in alone
     assert ngram_caption(points[3:], str.upper) is None
+
+
+def test_each_kinds_winner_is_priced_here_and_a_speedup_beyond_its_tokens_is_called_out():
+    from specdec.bench.compared import ALL, DrafterPoint
+    from specdec.bench.repriced import Repriced
+    from ui.lessons.drafters import beyond_caption, ngram_caption, winners
+
+    def pt(drafter, kind, speedup, tokens):
+        return DrafterPoint(drafter=drafter, kind=kind, acceptance_rate=0.1, mean_acceptance_length=tokens, c=0.0,
+                            speedup=speedup, speedup_min=speedup, speedup_max=speedup, load=0.1)
+    # translation: n-gram "measured" 1.54x with 1.16 tokens a round (impossible); the draft 0.78x with 1.2
+    points = [pt("n-gram lookup", ALL, 0.9, 1.15), pt("n-gram lookup", "translation", 1.54, 1.16),
+              pt("draft", "translation", 0.78, 1.2), pt("draft", "code", 0.72, 1.68)]
+    # priced here at k = 4, c = 0.1 (draft) / 0 (n-gram), v(5) = 1.9: 1.16 / 1.9 = 0.61, 1.2 / 2.3 = 0.52
+    c = {"n-gram lookup": 0.0, "draft": 0.1}
+    rows = winners(points, ["code", "translation"],
+                   lambda ps: [Repriced(p, c[p.drafter], 1.9, 4) for p in ps])
+    assert [(r["kind"], r["drafter"]) for r in rows] == [("code", "draft"), ("translation", "n-gram lookup")]
+    assert rows[1]["speedup_here"] == pytest.approx(1.16 / 1.9) and rows[1]["speedup"] == 1.54
+    assert rows[0]["speedup_here"] == pytest.approx(1.68 / 2.3)
+    unpriced = winners(points, ["translation"], lambda ps: [])      # no profile: the fastest as measured
+    assert unpriced[0]["drafter"] == "n-gram lookup" and unpriced[0]["speedup_here"] is None
+    text = beyond_caption(points, str.upper, 0.7)
+    assert "n-gram lookup on TRANSLATION: 1.54× with 1.16 tokens a round" in text and "T = 0.7" in text
+    assert "draft on" not in text                                      # 0.78 with 1.2 tokens is possible
+    assert beyond_caption(points[2:], str.upper, 0.7) is None
+    assert "TRANSLATION" not in (ngram_caption(points, str.upper) or "")   # its impossible best is not quoted

@@ -18,7 +18,8 @@ HEADERS = {
     "params": N_("parameters"), "temperature": N_("temperature"), "repeats": N_("repeats"),
     "load": N_("load per core"),
     "acceptance_rate": N_("acceptance rate"), "mean_acceptance_length": N_("mean acceptance length"),
-    "speedup": N_("speedup"), "speedup_min": N_("speedup min"), "speedup_max": N_("speedup max"),
+    "speedup": N_("speedup"), "speedup_here": N_("speedup priced here"),
+    "speedup_min": N_("speedup min"), "speedup_max": N_("speedup max"),
     "speedup_vs_engine_ar": N_("speedup over the engine's own plain decoding"),
     "per_position": N_("per position"), "histogram": N_("histogram"),
     "tokens_per_s": N_("tokens/s"), "baseline_tokens_per_s": N_("tokens/s, target alone"),
@@ -40,9 +41,10 @@ THREE_PLACES = {"c"}        # cost ratios are small: three decimals
 
 
 def frame(records, drop: tuple[str, ...] = ()) -> pd.DataFrame:
-    """Records (frozen dataclasses) as a table in their fields' order, without the fields in
-    `drop` and the ones that are None in every row (a k sweep's points have no draft)."""
-    table = pd.DataFrame([dataclasses.asdict(r) for r in records])
+    """Records (frozen dataclasses, or dicts of result keys) as a table in their fields' order,
+    without the fields in `drop` and the ones that are None in every row (a k sweep's points have
+    no draft)."""
+    table = pd.DataFrame([r if isinstance(r, dict) else dataclasses.asdict(r) for r in records])
     empty = [c for c in table.columns if table[c].isna().all()] if len(table) else []
     return table.drop(columns=[*empty, *(c for c in drop if c in table.columns)])
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from specdec.bench import machine
 from specdec.bench.points import Point
+from specdec.drafters.registry import DRAFTERS
 
 
 @dataclass(frozen=True)
@@ -71,12 +72,14 @@ def each(points, k: int, c: float | None, widths: dict[int, float]) -> list[Repr
 
 def compared(points, variants, k: int, profile: machine.Profile | None) -> list[Repriced]:
     """Drafters compared's drafters (`variants`: their labels' drafter and draft) at this machine's
-    prices, each at its own c. Left out: a drafter the profile has no c for, and a draft-length
-    policy, whose rounds draft fewer than k (a round's price needs how many it drafted)."""
+    prices, each at its own c. Left out: a drafter the profile has no c for, a draft-length
+    policy and a lookup (n-gram, suffix match), whose rounds draft fewer than k (a round's price
+    needs how many it drafted)."""
     if profile is None:
         return []
     by_label = {v.label: v for v in variants}
     chains = [(p, by_label[p.drafter]) for p in points
-              if p.drafter in by_label and by_label[p.drafter].policy == "constant"]
+              if p.drafter in by_label and by_label[p.drafter].policy == "constant"
+              and not DRAFTERS[by_label[p.drafter].drafter].finds]
     return [r for p, v in chains
             if (r := one(p, machine.draft_c(profile, v.drafter, v.draft), profile.v, k)) is not None]

@@ -140,6 +140,7 @@ class DrafterKind:
     # its cost model: the module one draft step runs (c = its step / the target's); None: no model
     step_model: Callable[["Pair", "Settings"], "torch.nn.Module | None"] = no_model
     hf_assistant: str | None = None  # transformers' counterpart: the generate() argument that drafts so
+    finds: bool = False              # True: it drafts only what it finds (a lookup): up to k a round, often none
 
     @property
     def uses_exit_layer(self) -> bool:

@@ -85,4 +85,4 @@ class NgramTreeDrafter(TreeDrafter):
 register(DrafterKind("ngram-tree", N_("tree of n-gram matches"), False, shape=Shape.TREE, rank=2,
                      build=lambda pair, s: NgramTreeDrafter(pair.vocab_size, s.tree_width, s.tree_budget)))
 register(DrafterKind("ngram", N_("n-gram lookup"), False, lambda pair, s: NgramDrafter(pair.vocab_size), rank=3,
-                     tree_form="ngram-tree", hf_assistant="prompt_lookup_num_tokens"))
+                     tree_form="ngram-tree", hf_assistant="prompt_lookup_num_tokens", finds=True))

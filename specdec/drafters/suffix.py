@@ -76,4 +76,5 @@ class SuffixDrafter(ChainDrafter):
         return Proposal(tokens, probs, 0)
 
 
-register(DrafterKind("suffix", N_("suffix match"), False, lambda pair, s: SuffixDrafter(pair.vocab_size), rank=4))
+register(DrafterKind("suffix", N_("suffix match"), False, lambda pair, s: SuffixDrafter(pair.vocab_size), rank=4,
+                     finds=True))

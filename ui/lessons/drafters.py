@@ -3,6 +3,7 @@ and where n-gram lookup did best."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Callable
 
 from specdec.bench.compared import ALL, Variant
 from specdec.bench.sweeps import NGRAM
@@ -38,6 +39,7 @@ def figure_key(target: str, settings: Settings, all_variants: list[Variant], pro
 def ngram_caption(points, kind_name) -> str | None:
     """Where n-gram lookup did best, and which drafter won that kind where another did
     (`kind_name`: a kind of text as the page names it)."""
+    points = [p for p in points if p not in beyond_tokens(points)]         # no run is that fast
     ngram = {p.kind: p.speedup for p in points if p.drafter == NGRAM and p.kind != ALL}
     if not ngram:
         return None
@@ -65,7 +67,49 @@ def priced_left_out(left_out: list[str]) -> str:
     """The drafters a shipped comparison could not price here (`left_out`: labels), and what travels."""
     text = _(TRAVEL)
     if left_out:
-        text = _("Not priced again: {names} (a draft-length policy drafts fewer than k in a round, and "
-                 "a drafter without a c in this machine's profile has no price here).").format(
+        text = _("Not priced again: {names} (a draft-length policy or a lookup drafts fewer than k in a round, "
+                 "and a drafter without a c in this machine's profile has no price here).").format(
             names=", ".join(drafter_name(n) for n in left_out)) + " " + text
     return text
+
+
+def winners(points, kinds: list[str], priced_of: Callable[[list], list]) -> list[dict]:
+    """The winner of each kind of text, one row each: at this machine's prices where `priced_of`
+    (a kind's points -> specdec.bench.repriced.Repriced) prices any drafter of that kind, the
+    measured speedup beside it; else the fastest as measured."""
+    rows = []
+    for kind in kinds:
+        mine = [p for p in points if p.kind == kind]
+        here = priced_of(mine)
+        if here:
+            best = max(here, key=lambda r: r.speedup)
+            point, speedup_here = best.point, best.speedup
+        else:
+            point, speedup_here = max(mine, key=lambda p: p.speedup), None
+        rows.append({"kind": kind, "drafter": point.drafter, "speedup_here": speedup_here,
+                     "speedup": point.speedup, "acceptance_rate": point.acceptance_rate,
+                     "mean_acceptance_length": point.mean_acceptance_length})
+    return rows
+
+
+def beyond_tokens(points, slack: float = 1.05) -> list:
+    """Measured per-kind speedups above the tokens a round kept (by more than `slack`): no run
+    reaches those from its rounds, since each round pays at least one target pass."""
+    return [p for p in points if p.kind != ALL and p.mean_acceptance_length
+            and p.speedup > slack * p.mean_acceptance_length]
+
+
+def beyond_caption(points, kind_name, temperature: float) -> str | None:
+    """Why a measured speedup above its tokens a round is not the drafter's speed (None: none is)."""
+    odd = beyond_tokens(points)
+    if not odd:
+        return None
+    shown = "; ".join(_("{drafter} on {kind}: {speedup:.2f}× with {tokens:.2f} tokens a round").format(
+        drafter=drafter_name(p.drafter), kind=kind_name(p.kind), speedup=p.speedup, tokens=p.mean_acceptance_length)
+        for p in sorted(odd, key=lambda p: -p.speedup)[:3])
+    why = (_("At T = {t:g} the two runs sample texts of different lengths, so the prompt's reading weighs on one "
+             "mode's time a token more than on the other's; with so few prompts a kind, that is not averaged out.")
+           .format(t=temperature) if temperature > 0 else
+           _("With so few prompts a kind, one slow or fast spell of the machine is not averaged out."))
+    return _("Measured faster than its tokens a round allow ({shown}): a round pays at least one target pass, "
+             "so no run can. {why} Read those kinds by the speedups priced here.").format(shown=shown, why=why)
