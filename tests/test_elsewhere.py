@@ -30,11 +30,14 @@ def test_a_draft_is_priced_by_its_own_bytes_on_that_machine():
     assert calc.best == k1
 
 
-def test_a_fixed_cost_per_pass_raises_the_draft_share():
-    # 2 ms of fixed cost a pass: draft 4 ms, target 22 ms
-    calc = fast_elsewhere.calculate(BOX, fast_elsewhere.model(1.0, "bf16"), fast_elsewhere.model(0.1, "bf16"), 0.5,
-                                    ks=[1], fixed_ms=2.0)
-    assert calc.c == pytest.approx(4 / 22)
+def test_a_layer_floor_sets_a_small_deep_drafts_step_and_not_a_big_targets():
+    # draft: 0.1B in 10 layers, 2 ms by the roofline, but 10 layers × 500 µs = 5 ms; the 1B target's
+    # 20 ms of reading outlasts its 16 layers × 500 µs = 8 ms: c = 5 / 20
+    target, draft = roofline.Model("1B", 1.0, 2.0, 16), roofline.Model("d", 0.1, 2.0, 10)
+    calc = fast_elsewhere.calculate(BOX, target, draft, 0.5, ks=[1], floor_us=500)
+    assert calc.step_ms == pytest.approx(20.0) and calc.draft_ms == pytest.approx(5.0) and calc.c == pytest.approx(0.25)
+    assert fast_elsewhere.calculate(BOX, target, draft, 0.5, ks=[1]).c == pytest.approx(0.1)     # no floor
+    assert fast_elsewhere.model(8.0, "bf16").layers == 32 and fast_elsewhere.DRAFTS[0].layers == 2
 
 
 def test_an_8b_target_on_a_datacenter_gpu_pays_at_least_twofold_with_the_pairs_acceptance():
@@ -79,10 +82,18 @@ def test_the_page_prices_the_gpu_with_its_own_c_not_this_machines(tiny_dirs, mon
     at.selectbox(key="regime_machine").set_value(2).run()            # the datacenter GPU
     at.selectbox(key="regime_size").set_value(8.0).run()
     assert not at.exception
+    # the default layer floor, 20 µs: the 135M draft's 30 layers take 0.6 ms against the 8B target's
+    # 16 GB / 3.35 TB/s = 4.776 ms: c = 0.126; the roofline alone gives c = 0.135 / 8 and at least 2x
+    caption = " ".join(c.value for c in at.caption if "draft step" in c.value)
+    assert f"c = {0.6 / (16e9 / 3.35e12 * 1e3):.3f}" in caption and f"{measured_c:.3f}" not in caption
     text = " ".join(m.value for m in at.markdown if "would reach" in m.value)
-    assert f"c = {0.135 / 8:.3f}" in text and f"{measured_c:.3f}" not in text
-    reached = float(re.search(r"reach \*\*([0-9.]+)×", text).group(1))
-    assert reached >= 2.0
+    low, high = map(float, re.search(r"reach \*\*([0-9.]+)–([0-9.]+)×", text).groups())
+    assert low < high and high >= 2.0
+    at.selectbox(key="regime_floor").set_value(0).run()              # the roofline alone
+    caption = " ".join(c.value for c in at.caption if "draft step" in c.value)
+    assert f"c = {0.135 / 8:.3f}" in caption
+    text = " ".join(m.value for m in at.markdown if "would reach" in m.value)
+    assert float(re.search(r"reach \*\*([0-9.]+)×", text).group(1)) == pytest.approx(high)
     at.selectbox(key="regime_size").set_value(0.135).run()           # 135M target, 135M draft
     at.selectbox(key="regime_draft").set_value(2).run()              # a 1B draft: bigger than the target
     assert not at.exception

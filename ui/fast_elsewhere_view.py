@@ -8,6 +8,7 @@ import streamlit as st
 from specdec.bench import roofline
 from specdec.bench.machine import Profile
 from specdec.records.provenance import Provenance
+from specdec.wording import times
 from ui.figures import fast_regime as figures
 from ui.i18n import _, choice
 from ui.lessons import fast_elsewhere, fast_published
@@ -22,14 +23,15 @@ def render(profile: Profile | None) -> None:
         st.info(_("The default pair's measured acceptance is not shipped with this copy, so the calculator "
                   "has nothing to price."))
         return
-    machine, target, draft, temperature = choose(profile, alphas)
+    machine, target, draft, temperature, floor = choose(profile, alphas)
     try:
-        calc = fast_elsewhere.calculate(machine, target, draft, alphas[temperature])
+        roof = fast_elsewhere.calculate(machine, target, draft, alphas[temperature])
+        calc = fast_elsewhere.calculate(machine, target, draft, alphas[temperature], floor_us=floor)
     except ValueError:
         st.warning(_("Choose a draft smaller than the target: a draft as big as the target saves nothing."))
         return
-    headline(calc, draft, temperature)
-    chart(figures.calculator_figure(calc.rows), "fast-regime-calc")
+    headline(calc, roof, draft, temperature)
+    chart(figures.calculator_figure(roof.rows, calc.rows if floor else None, floor), "fast-regime-calc")
     anchors()
     method(machine, calc, temperature, where)
 
@@ -39,7 +41,7 @@ def choose(profile: Profile | None, alphas: dict[float, float]):
     acceptance is used."""
     here = [roofline.here(profile.bandwidth_gbs, profile.gflops)] if profile else []
     machines = [*here, *roofline.PUBLISHED]
-    cols = st.columns(5)
+    cols = st.columns(6)
     chosen = cols[0].selectbox(_("Machine"), range(len(machines)), index=len(machines) - 1,
                                key=choice("regime_machine"), format_func=lambda i: _(machines[i].name),
                                help="\n".join(f"- {_(m.name)}: {_(m.source)}" for m in machines))
@@ -49,21 +51,34 @@ def choose(profile: Profile | None, alphas: dict[float, float]):
                               format_func=lambda i: fast_elsewhere.DRAFTS[i].name)
     fmt = cols[3].selectbox(_("Weights (both models)"), list(fast_elsewhere.FORMATS), key=choice("regime_format"))
     temps = sorted(alphas)
-    temperature = cols[4].selectbox(_("Acceptance measured at T ="), temps, key=choice("regime_temperature"),
+    temperature = cols[4].selectbox(_("α measured at T ="), temps, key=choice("regime_temperature"),
                                     format_func=lambda t: f"{t:g}")
+    floor = cols[5].selectbox(_("Layer floor"), fast_elsewhere.FLOORS_US, index=2, key=choice("regime_floor"),
+                              format_func=lambda us: _("none") if not us else f"{us} µs",
+                              help=_("The shortest time a layer can take however little it reads: its kernels "
+                                     "must still be launched (about ten a layer on a GPU). An assumption to "
+                                     "choose, not a measurement; none: the roofline alone."))
     draft = fast_elsewhere.DRAFTS[small]
     return (machines[chosen], fast_elsewhere.model(size, fmt), fast_elsewhere.model(draft.params, fmt, draft.name),
-            temperature)
+            temperature, floor)
 
 
-def headline(calc: fast_elsewhere.Calculation, draft, temperature: float) -> None:
-    best = calc.best
-    st.write(_("On that machine a target step takes at least **{step:.2f} ms** and a {draft} draft step "
-               "{draft_ms:.3f} ms, so a draft costs **c = {c:.3f}** of a step; a pass of {m} tokens costs "
-               "{v:.2f} steps. With the default pair's acceptance on the code and structured prompts of section 4 "
-               "(α = {alpha:.2f} at T = {t:g}) speculation would reach **{best:.2f}×** at k = {k}.").format(
+def headline(calc: fast_elsewhere.Calculation, roof: fast_elsewhere.Calculation, draft, temperature: float) -> None:
+    """The range speculation would reach (the layer floor's figure to the roofline's), then where it comes from."""
+    best, top = calc.best, roof.best
+    if calc.floor_us and abs(best.speedup - top.speedup) >= 0.005:
+        st.markdown(_("Speculation would reach **{low}–{high}** there: {high} at k = {k_top} by the roofline "
+                      "alone, {low_x} at k = {k} if every layer takes at least {floor:g} µs.").format(
+            low=f"{best.speedup:.2f}", high=times(top.speedup), low_x=times(best.speedup), k_top=top.k, k=best.k,
+            floor=calc.floor_us))
+    else:
+        st.markdown(_("Speculation would reach **{best}** there, at k = {k}.").format(best=times(best.speedup),
+                                                                                     k=best.k))
+    st.caption(_("There a target step takes at least {step:.2f} ms and a {draft} draft step {draft_ms:.3f} ms: "
+                 "c = {c:.3f}; a pass of {m} tokens costs {v:.2f} steps. α = {alpha:.2f}: the default pair's "
+                 "acceptance on section 4's code and structured prompts at T = {t:g}.").format(
         step=calc.step_ms, draft=draft.name, draft_ms=calc.draft_ms, c=calc.c, m=best.k + 1, v=best.v,
-        alpha=calc.alpha, t=temperature, best=best.speedup, k=best.k))
+        alpha=calc.alpha, t=temperature))
 
 
 def _number(value: float | None) -> str:
@@ -103,7 +118,10 @@ def method(machine: roofline.Machine, calc: fast_elsewhere.Calculation, temperat
             date=where.date or "?"))
         steps = [a.round_steps for a in fast_published.ANCHORS if a.round_steps is not None]
         best = calc.best
-        st.write(_("No fixed per-pass cost is added: none of these published figures gives one. The published "
-                   "rows show its size: their rounds cost {lo:.2f}–{hi:.2f} target steps, where this roofline "
-                   "prices a round at k = {k} at {price:.2f} — the rest is kernel launches and the engine's own "
-                   "work.").format(lo=min(steps), hi=max(steps), k=best.k, price=best.k * calc.c + best.v))
+        st.write(_("The layer floor: a layer's kernels take a few µs each however little they read, so a layer "
+                   "takes at least about ten of them. A large target's layers take far longer than that; a small "
+                   "draft's do not, and its step is its layers × the floor. Layers: SmolLM2-135M 30, vicuna-68m 2, "
+                   "Llama 3.2 1B 16, Llama 3.1 8B 32, 70B 80 — which is why drafts that pay on GPUs are shallow. "
+                   "The published rows show what real engines paid: their rounds cost {lo:.2f}–{hi:.2f} target "
+                   "steps, where this calculator prices a round at k = {k} at {price:.2f}.").format(
+            lo=min(steps), hi=max(steps), k=best.k, price=best.k * calc.c + best.v))

@@ -38,6 +38,11 @@ class Model:
     name: str
     params: float                 # parameters (billions) a token passes through
     bytes_per_param: float        # 0.5 + scales for 4-bit, 2 for bf16
+    layers: int = 0               # transformer layers (0: not known): a layer floor's count
+
+
+# Layers of the published models of each size: SmolLM2-135M, Llama 3.2 1B, Llama 3.1 8B and 70B, vicuna-68m
+LAYERS = {0.068: 2, 0.135: 30, 1.0: 16, 8.0: 32, 70.0: 80}
 
 
 # Published peak figures (vendors' data sheets), stated as such: no run here measured them.
@@ -47,7 +52,8 @@ PUBLISHED = (
     Machine(N_("NVIDIA H100 GPU"), 3350.0, 989.0,
             N_("published: NVIDIA H100 SXM data sheet, 3.35 TB/s HBM3, 989 TFLOP/s dense BF16")),
 )
-MODELS = (Model("135M", 0.135, 2.0), Model("1B", 1.0, 2.0), Model("8B", 8.0, 2.0), Model("70B", 70.0, 2.0))
+MODELS = tuple(Model(name, size, 2.0, LAYERS[size]) for name, size in (("135M", 0.135), ("1B", 1.0), ("8B", 8.0),
+                                                                        ("70B", 70.0)))
 
 
 def pass_seconds(machine: Machine, model: Model, tokens: int) -> float:

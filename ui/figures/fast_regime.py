@@ -22,14 +22,18 @@ def price_figure(measured: dict[int, float], roof: dict[int, float]) -> go.Figur
                    xaxis_title=_("tokens in the pass (M = k + 1)"), yaxis_title=_("v(M), steps"))
 
 
-def calculator_figure(rows) -> go.Figure:
-    """Per k (elsewhere.Forecast): the speedup a machine's roofline leaves."""
+def calculator_figure(rows, floored=None, floor_us: float = 0.0) -> go.Figure:
+    """Per k (elsewhere.Forecast): the speedup a machine's roofline leaves, and (`floored`) the
+    speedup with every layer taking at least `floor_us`."""
     ks = [r.k for r in rows]
-    fig = go.Figure([
-        go.Scatter(name=_("expected speedup"), x=ks, y=[r.speedup for r in rows], mode="lines+markers",
-                   line={"color": COLORS.bonus}),
-        go.Scatter(name=_("break-even"), x=ks, y=[1.0] * len(ks), mode="lines",
-                   line={"color": "grey", "dash": "dot"})])
+    lines = [go.Scatter(name=_("by the roofline alone"), x=ks, y=[r.speedup for r in rows], mode="lines+markers",
+                        line={"color": COLORS.bonus})]
+    if floored:
+        lines.append(go.Scatter(name=_("every layer at least {floor:g} µs").format(floor=floor_us), x=ks,
+                                y=[r.speedup for r in floored], mode="lines+markers",
+                                line={"color": COLORS.draft, "dash": "dash"}))
+    fig = go.Figure([*lines, go.Scatter(name=_("break-even"), x=ks, y=[1.0] * len(ks), mode="lines",
+                                        line={"color": "grey", "dash": "dot"})])
     fig.update_xaxes(dtick=1)
     return _layout(fig, _("What speculation would reach there"), height=340, xaxis_title="k",
                    yaxis_title=_("speedup (×)"))

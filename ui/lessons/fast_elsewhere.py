@@ -3,8 +3,12 @@
 Everything a round costs there comes from that machine's roofline (specdec/bench/roofline.py)
 and the two models' sizes and weight formats — never from this CPU's measured prices:
 
-    step(M) = max(bytes read / bandwidth, 2·params·M / compute rate) + fixed per-pass cost
+    step(M) = max(bytes read / bandwidth, 2·params·M / compute rate, layers · layer floor)
     c       = draft step(1) / target step(1)         v(M) = target step(M) / target step(1)
+
+The layer floor is the shortest time a layer's kernels take however little they read (launching
+them): an assumption the learner chooses, 0 for the roofline alone. A big target's layers take
+far longer; a small, deep draft's step is set by it.
 
 Only the acceptance travels from the default pair's measurements (it depends on the models and
 the text, not on the machine): α = E[β] of the shipped temperature sweep. The speedup per k is
@@ -24,7 +28,9 @@ from ui.lessons import shipped
 
 TEMPS = Path(__file__).resolve().parents[2] / "assets" / "results" / "temps-d95aaea6b84ae3da.json"
 FORMATS = {"bf16": 2.0, "int4": 0.5 + 4 / 32}      # bytes a weight reads (int4: a 16-bit scale per 32)
-DRAFTS = (roofline.Model("68M", 0.068, 2.0), roofline.Model("135M", 0.135, 2.0), roofline.Model("1B", 1.0, 2.0))
+DRAFTS = tuple(roofline.Model(name, size, 2.0, roofline.LAYERS[size]) for name, size in (("68M", 0.068),
+                                                                                        ("135M", 0.135), ("1B", 1.0)))
+FLOORS_US = (0, 10, 20, 40)          # the layer floors offered, µs (0: the roofline alone)
 
 
 @dataclass(frozen=True)
@@ -43,6 +49,7 @@ class Calculation:
     ridge: float              # tokens a pass from which the target's computing outweighs its reading
     alpha: float
     rows: tuple[Forecast, ...]
+    floor_us: float = 0.0     # the shortest a layer takes (0: the roofline alone)
 
     @property
     def best(self) -> Forecast:
@@ -53,29 +60,31 @@ def model(params_b: float, fmt: str, name: str = "") -> roofline.Model:
     """A model of `params_b` billion parameters stored as `fmt` (a key of FORMATS)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown weight format {fmt!r}: one of {', '.join(FORMATS)}")
-    return roofline.Model(name or f"{params_b:g}B", params_b, FORMATS[fmt])
+    return roofline.Model(name or f"{params_b:g}B", params_b, FORMATS[fmt], roofline.LAYERS.get(params_b, 0))
 
 
-def step_ms(machine: roofline.Machine, m: roofline.Model, tokens: int = 1, fixed_ms: float = 0.0) -> float:
-    """One pass of `tokens` tokens of `m` on `machine`: the roofline's bound plus a fixed cost."""
-    return roofline.pass_seconds(machine, m, tokens) * 1e3 + fixed_ms
+def step_ms(machine: roofline.Machine, m: roofline.Model, tokens: int = 1, floor_us: float = 0.0) -> float:
+    """One pass of `tokens` tokens of `m` on `machine`: the roofline's bound, or its layers at the
+    floor where that is longer."""
+    return max(roofline.pass_seconds(machine, m, tokens) * 1e3, m.layers * floor_us / 1e3)
 
 
 def calculate(machine: roofline.Machine, target: roofline.Model, draft: roofline.Model, alpha: float,
-              ks=defaults.K_SWEEP, fixed_ms: float = 0.0) -> Calculation:
-    """Per k, the speedup a round would reach on `machine` for `target` drafted by `draft`."""
+              ks=defaults.K_SWEEP, floor_us: float = 0.0) -> Calculation:
+    """Per k, the speedup a round would reach on `machine` for `target` drafted by `draft`, each
+    layer taking at least `floor_us` µs."""
     if draft.params >= target.params:
         raise ValueError(f"a {draft.name} draft is not smaller than the {target.name} target")
     if not 0.0 <= alpha <= 1.0:
         raise ValueError(f"acceptance α = {alpha} is not between 0 and 1")
-    one = step_ms(machine, target, 1, fixed_ms)
-    draft_ms = step_ms(machine, draft, 1, fixed_ms)
+    one = step_ms(machine, target, 1, floor_us)
+    draft_ms = step_ms(machine, draft, 1, floor_us)
     c = draft_ms / one
     rows = []
     for k in ks:
-        v = step_ms(machine, target, k + 1, fixed_ms) / one
+        v = step_ms(machine, target, k + 1, floor_us) / one
         rows.append(Forecast(k, v, expected_tokens(alpha, k), speedup_with_verify(alpha, k, c, v)))
-    return Calculation(one, draft_ms, c, roofline.ridge(machine, target), alpha, tuple(rows))
+    return Calculation(one, draft_ms, c, roofline.ridge(machine, target), alpha, tuple(rows), floor_us)
 
 
 def measured_alphas(path: Path = TEMPS) -> tuple[dict[float, float], Provenance | None]:
