@@ -7,6 +7,7 @@ from specdec import defaults
 from specdec.bench import machine, sweeps
 from specdec.bench.points import Sweep, TempSweep
 from specdec.defaults import K_SWEEP, TEMPERATURE_SWEEP
+from specdec.models.kernels import cpu_model
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
 from specdec.wording import times
@@ -33,7 +34,7 @@ from ui.i18n import _
 from ui.lessons import fast, store
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import cpu_name, drafter_name
-from ui.lessons.fast_draft_size import roles_caption
+from ui.lessons.fast_draft_size import at_prices, roles_caption
 from ui.measured import local, shipped_only
 from ui.measured import measured as measured_result
 from ui.round_view import chart
@@ -249,10 +250,13 @@ def tradeoff_method(points, key_of, chat: bool, shipped_from: str | None = None,
     """Section 3 behind its expander: the drafts' roles, the same drafts on other prompts, the
     table (the columns that fit; the CSV holds all). `shipped_from`: the CPU of a shipped
     trade-off, whose c and speedups are named as that machine's; `here`: its drafts priced here."""
-    sizes = roles_caption(points, lambda d: md(drafter_name(d.split("/", 1)[-1])))
+    priced = at_prices(here)                                                 # roles at this machine's prices
+    sizes = roles_caption(priced or points, lambda d: md(drafter_name(d.split("/", 1)[-1])))
     if sizes:
-        st.markdown(sizes if shipped_from is None else _("Measured on {cpu} (its c and speedups are that machine's):")
-                    .format(cpu=cpu_name(shipped_from)) + "\n\n" + sizes)
+        st.markdown(sizes if shipped_from is None else (
+            _("At this machine's prices ({cpu}), from each draft's tokens a round:").format(cpu=cpu_model()) if priced
+            else _("Measured on {cpu} (its c and speedups are that machine's):").format(cpu=cpu_name(shipped_from)))
+            + "\n\n" + sizes)
     acceptance_note([(md(drafter_name(p.draft.split("/", 1)[-1])), p.acceptance_rate, p.mean_acceptance_length)
                      for p in points])
     others = store.elsewhere_caption(points, key_of, "tradeoff", lambda p: p.draft, kind_name, shipped_from,

@@ -25,6 +25,11 @@ def test_roles_by_what_lost_each_draft_its_speed_not_by_parameter_count():
     assert [r.draft for r in found.too_big] == ["early exit @ 29"]
     text = roles_caption(ROWS)
     assert "**Too big**: early exit @ 29 (acceptance 27%, c = 1.40, 0.50×) — one draft step costs more" in text
+    assert "transformers' own forward" not in text                  # a row without its drafter: no reason guessed
+    exits = ROWS[:3] + [point(draft="early exit @ 29", drafter="early-exit", params=130, k=4, alpha=0.5,
+                              acceptance_rate=0.27, c=1.4, speedup=0.5)]
+    assert "— one draft step costs more than a target step (its layers run through transformers' own forward" \
+        in roles_caption(exits)
 
 
 def test_the_best_size_is_not_called_right_where_it_still_loses():
@@ -57,3 +62,20 @@ def test_an_early_exit_draft_is_measured_with_its_own_cost_and_key(pair):
     assert sweep.provenance.threads and sweep.provenance.backend      # where the sweep was measured
     key = tradeoff_figure("tiny-target", settings, None)(early)
     assert (key.draft, key.drafter) == (None, "early-exit@1")
+
+
+def test_shipped_drafts_take_their_roles_at_this_machines_prices():
+    from specdec.bench import machine, repriced
+    from ui.lessons.fast_draft_size import at_prices
+    widths = {m: 1 + 0.25 * (m - 1) for m in range(1, 10)}                   # v(5) = 2.0
+    here = machine.Profile("CPU here", "torch", 1, 10.0, widths, {"fam/draft": 0.25, "fam/big": 0.1})
+    # shipped from another CPU: c 0.37 and 0.55; priced here at k = 4: 3.0 / (1.0 + 2.0) = 1.00, 2.4 / 2.4 = 1.00
+    shipped = [point(draft="fam/draft", drafter="model", params=1, k=4, alpha=0.6, acceptance_rate=0.3, c=0.37,
+                     mean_acceptance_length=3.0, speedup=0.54),
+               point(draft="fam/big", drafter="model", params=2, k=4, alpha=0.5, acceptance_rate=0.2, c=0.55,
+                     mean_acceptance_length=2.5, speedup=0.43)]
+    priced = at_prices(repriced.drafts(shipped, here))
+    assert [(p.c, round(p.speedup, 3)) for p in priced] == [(0.25, 1.0), (0.1, round(2.5 / 2.4, 3))]
+    text = roles_caption(priced)
+    assert "c = 0.25" in text and "c = 0.10" in text and "0.37" not in text and "0.55" not in text
+    assert "**Right**: fam/big" in text                                        # cheapest here: it wins here

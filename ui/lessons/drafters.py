@@ -104,12 +104,14 @@ def beyond_caption(points, kind_name, temperature: float) -> str | None:
     odd = beyond_tokens(points)
     if not odd:
         return None
-    shown = "; ".join(_("{drafter} on {kind}: {speedup:.2f}× with {tokens:.2f} tokens a round").format(
-        drafter=drafter_name(p.drafter), kind=kind_name(p.kind), speedup=p.speedup, tokens=p.mean_acceptance_length)
-        for p in sorted(odd, key=lambda p: -p.speedup)[:3])
-    why = (_("At T = {t:g} the two runs sample texts of different lengths, so the prompt's reading weighs on one "
-             "mode's time a token more than on the other's; with so few prompts a kind, that is not averaged out.")
+    worst = max(odd, key=lambda p: p.speedup)
+    shown = _("{drafter} on {kind}: {speedup:.2f}× with {tokens:.2f} tokens a round").format(
+        drafter=drafter_name(worst.drafter), kind=kind_name(worst.kind), speedup=worst.speedup,
+        tokens=worst.mean_acceptance_length)
+    if len(odd) > 1:
+        shown += _(", and {n} more").format(n=len(odd) - 1)
+    why = (_("at T = {t:g} the two runs sampled texts of different lengths, and a kind has a prompt or two.")
            .format(t=temperature) if temperature > 0 else
-           _("With so few prompts a kind, one slow or fast spell of the machine is not averaged out."))
-    return _("Measured faster than its tokens a round allow ({shown}): a round pays at least one target pass, "
-             "so no run can. {why} Read those kinds by the speedups priced here.").format(shown=shown, why=why)
+           _("a kind has a prompt or two, and the machine's speed varies."))
+    return _("Faster than its tokens a round allow ({shown}): a round pays at least one target pass, so no run can be; "
+             "{why} Read those kinds by the speedups priced here.").format(shown=shown, why=why)

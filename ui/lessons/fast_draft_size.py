@@ -5,8 +5,9 @@ right one's) or its acceptance (expected tokens a round at its α̂ against the 
 Lost more to its cost: "too big"; more to its acceptance: "too weak"."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
+from specdec.drafters.registry import DRAFTERS
 from specdec.trace.theory import expected_tokens
 from specdec.wording import _
 
@@ -29,6 +30,12 @@ def lost_to_cost(point, right) -> bool:
     return cost > weakness
 
 
+def at_prices(here) -> list:
+    """Shipped drafts priced here (specdec/bench/repriced.Repriced) as points carrying this
+    machine's c and predicted speedup: the roles a learner's machine gives them."""
+    return [replace(r.point, c=r.c, speedup=r.speedup) for r in here]
+
+
 def roles(points) -> Roles:
     """The draft models (no n-gram lookup) in their roles."""
     models = [p for p in points if p.params > 0]
@@ -45,6 +52,9 @@ def _one(point, name) -> str:
         name=name(point.draft), acc=point.acceptance_rate, c=point.c, speedup=point.speedup)
     if point.c >= 1:
         text += " " + _("— one draft step costs more than a target step")
+        if point.drafter and DRAFTERS[point.drafter].uses_exit_layer:
+            text += " " + _("(its layers run through transformers' own forward, while the target's step is the lean "
+                            "pass: one compiled call a layer)")
     return text
 
 
