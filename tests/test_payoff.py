@@ -144,8 +144,11 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
     said = [c.value for c in at.caption if c.value.startswith("Drafting k by this machine's prices")]
     assert said == ["Drafting k by this machine's prices instead (sidebar: Draft-length policy → priced) predicts "
                     "**1.10×** at k = 1."], said
-    at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4, policy="priced")
+    at.button(key="payoff_priced").click().run()                     # one click: the sidebar's policy
+    assert at.session_state["policy"] == "priced" and not at.exception
     assert not any(c.value.startswith("Drafting k by") for c in at.caption)
+    box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
+    assert "**1.10×**" in box[0], box                                  # the prediction it offered, now the box's
 
 
 def test_without_a_figure_or_prices_the_headline_says_only_that():

@@ -3,6 +3,8 @@ settings, in one bordered box: Home (for its race's settings), Step through, Whe
 Drafters compared call `render`, so each states the same figure for the same settings."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import streamlit as st
 
 from specdec.bench import machine, payoff
@@ -48,15 +50,25 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
 def acceptance(pair, settings) -> tuple[payoff.Measured | None, tuple | None, float | None]:
     """What the answer knows of acceptance at these settings: this machine's measured figure, else
     the typical one (tokens a round, speedup, CPU), and α̂: the measured figure's, else the typical
-    one's (a figure filed without α̂, as Drafters compared files them, takes the typical α̂)."""
+    one's (a figure filed without α̂, as Drafters compared files them, takes the typical α̂; the priced
+    policy, where nothing is filed for it, takes the α̂ filed for the constant one)."""
     names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
     found, alpha = measured(tuple(names), settings)
+    if alpha is None and settings.policy == PRICED:     # α is the models' and the text's, not the policy's
+        alpha = measured(tuple(names), replace(settings, policy="constant"))[1]
     if found is not None and alpha is not None:
         return found, None, alpha
     t = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
     if found is not None:
         return found, None, t.alpha if t else None
-    return (None, (t.mean_acceptance_length, t.speedup, t.measured), t.alpha) if t else (None, None, None)
+    if t is None:
+        return None, None, alpha
+    return None, (t.mean_acceptance_length, t.speedup, t.measured), alpha if alpha is not None else t.alpha
+
+
+def _use_priced() -> None:
+    """The box's button: the sidebar's draft-length policy becomes the priced one (every page)."""
+    st.session_state["policy"] = PRICED
 
 
 def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = None) -> payoff.Payoff | None:
@@ -77,5 +89,7 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         st.caption(payoff_words.why(p))
         if instead is not None:
             st.caption(payoff_words.instead(instead))
+            st.button(_("Draft k by this machine's prices"), key="payoff_priced", icon=":material/tune:",
+                      on_click=_use_priced)
         st.caption(payoff_words.source(p))
     return p
