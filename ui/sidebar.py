@@ -89,25 +89,38 @@ def precision_caption(pair: specdec.Pair) -> None:
     from specdec.models import kernels
     from ui.lessons.bench_words import kernel_line
     if pair.passes.name == Backend.ONNX:
-        st.sidebar.caption(_("The target runs on ONNX Runtime: a 4-bit build of its weights (a re-quantised "
-                             "model, not the GGUF's own 4-bit blocks).") + _agreement())
+        st.caption(_("The target runs on ONNX Runtime: a 4-bit build of its weights (a re-quantised "
+                     "model, not the GGUF's own 4-bit blocks).") + _agreement())
         return
-    st.sidebar.caption(_("The target multiplies in: {how}.").format(how=kernel_line(kernels.describe(pair.target)))
-                       + _fidelity(pair))
+    st.caption(_("The target multiplies in: {how}.").format(how=kernel_line(kernels.describe(pair.target)))
+               + _fidelity(pair))
+
+
+def machine_notes(pair: specdec.Pair) -> None:
+    """At the foot of the sidebar, on every page, folded: this machine's prices (its title gives the
+    two that matter most) and how the target multiplies."""
+    found = machine.of(pair)
+    c = found.c.get(pair.draft_name) if found and pair.draft_name else None
+    title = (_("This machine's prices") if found is None else
+             _("This machine: a target step {step:.1f} ms").format(step=found.step_ms) if c is None else
+             _("This machine: a target step {step:.1f} ms, c = {c:.3f}").format(step=found.step_ms, c=c))
+    with st.sidebar.expander(title, icon=":material/memory:"):
+        profile_caption(pair)
+        precision_caption(pair)
 
 
 def profile_caption(pair: specdec.Pair) -> None:
-    """At the foot of the sidebar, on every page: this machine's prices, the one set of them that
-    every prediction here is computed from (the profile, specdec/bench/machine.py)."""
+    """This machine's prices, the one set of them that every prediction here is computed from (the
+    profile, specdec/bench/machine.py)."""
     found = machine.of(pair)
     if found is None:
-        st.sidebar.caption(_("This machine's prices for this target are not measured yet: the lab measures them "
-                             "in the background after it starts (about 30 s), or on When it is fast, section 5."))
+        st.caption(_("This machine's prices for this target are not measured yet: the lab measures them "
+                     "in the background after it starts (about 30 s), or on When it is fast, section 5."))
         return
     c = found.c.get(pair.draft_name) if pair.draft_name else None
     widths = [m for m in (2, 3, 5) if m in found.v]
-    st.sidebar.caption(_("This machine's prices ({cpu}, measured {when}, load {load:.1f} per core), behind every "
-                         "prediction here: a target step **{step:.1f} ms**; a pass of {m} tokens {v} steps{c}.").format(
+    st.caption(_("This machine's prices ({cpu}, measured {when}, load {load:.1f} per core), behind every "
+                 "prediction here: a target step **{step:.1f} ms**; a pass of {m} tokens {v} steps{c}.").format(
         cpu=found.cpu, when=found.measured_at, load=found.load, step=found.step_ms, m=", ".join(map(str, widths)),
         v=", ".join(f"{found.v[m]:.2f}" for m in widths),
         c="" if c is None else _("; a draft step c = {c:.3f} of a target step").format(c=c)))
@@ -238,8 +251,7 @@ def active_pair() -> specdec.Pair | None:
         return None
     try:
         pair = loaders.load(*active)
-        precision_caption(pair)
-        profile_caption(pair)
+        machine_notes(pair)
         return with_prices(pair, state.settings())
     except specdec.LoadError as err:
         st.error(_("Could not load the models: {why}.").format(why=loaders.describe(err)))
