@@ -89,7 +89,7 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         prices = [c.value for c in at.sidebar.caption if c.value.startswith("This machine's prices (")]
         assert len(prices) == 1 and ("a target step **5.0 ms**; a pass of 2, 3, 5 tokens 1.20, 1.40, 1.80 steps; "
                                      "a draft step c = 0.250 of a target step.") in prices[0], prices
-        source = " ".join(c.value for c in at.caption if c.value.startswith("Measured by"))
+        source = " ".join(m.proto.help for m in at.markdown if m.value.startswith("**Does it pay here?**"))
         assert "the newest of 2 measurements here at these settings (from 0.87× to 1.50×" in source, page
     assert set(shown.values()) == {"0.87"}, shown
 

@@ -81,7 +81,7 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
     with st.container(border=True, key="payoff_box"):
         st.caption(payoff_words.settings_line(settings, pair.draft_name))
         st.markdown(payoff_words.headline(p, cpu_model(), () if race is None else race[0]),
-                    help=_(payoff_words.SCOPE))
+                    help=payoff_words.source(p) + "\n\n" + _(payoff_words.SCOPE))     # where the figure comes from
         if race is not None:
             if race[1]:
                 st.caption(race[1])
@@ -91,5 +91,4 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
             st.caption(payoff_words.instead(instead))
             st.button(_("Draft k by this machine's prices"), key="payoff_priced", icon=":material/tune:",
                       on_click=_use_priced)
-        st.caption(payoff_words.source(p))
     return p
