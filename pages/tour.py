@@ -257,13 +257,12 @@ The text follows the target exactly — only the speed depends on the draft.""")
 
 def race_box(alone, spec, greedy: bool) -> None:
     """The race's verdict in a green box only when speculation won; otherwise a neutral one that
-    says where the difference comes from."""
+    says where its costs are measured."""
     if spec.seconds and alone.seconds / spec.seconds > 1:
         st.success(verdict(alone, spec, greedy))
         return
-    st.info(verdict(alone, spec, greedy) + " " + _("Not faster on this run: drafting and checking cost as much "
-                                                   "as the target passes they saved, or more. *When it is fast* "
-                                                   "measures each cost on this machine."))
+    st.info(verdict(alone, spec, greedy) + " " + _("Not faster on this run: *When it is fast* measures what "
+                                                   "drafting and checking cost on this machine."))
 
 
 STEPS = [(N_("Draft, then verify"), step_rounds), (N_("The draft cannot change the text"), step_exact),

@@ -124,7 +124,7 @@ def test_the_exactness_lab_checks_the_tree_rules_too(tiny_dirs):
 
 @pytest.mark.parametrize(("spec_s", "box"), [(0.5, "success"), (1.02, "info")])
 def test_the_tours_race_box_follows_the_result(tiny_dirs, monkeypatch, spec_s, box):
-    """Green only when speculation won; a slower race gets a neutral box and says why it can be."""
+    """Green only when speculation won; a slower race gets a neutral box that says where its costs are measured."""
     from types import SimpleNamespace
 
     from ui.lessons import home_race
