@@ -168,9 +168,8 @@ def live_view() -> None:
 
 def alone_note(m) -> str:
     """Why the box above does not use a finished run: it timed speculative decoding alone."""
-    return _("This run wrote {tokens} tokens in {ms:.0f} ms ({rate:.1f} tokens/s), speculative decoding alone: "
-             "with no run of the target alone to compare, that is no speedup, so the box above does not use it. "
-             "Home's race and *When it is fast* time both.").format(
+    return _("This run: {tokens} tokens in {ms:.0f} ms ({rate:.1f} tokens/s), speculation only: no speedup for the "
+             "box above. Home's race and *When it is fast* also time the target alone.").format(
         tokens=m.tokens, ms=m.wall_ms, rate=m.tokens / m.wall_ms * 1e3 if m.wall_ms else 0.0)
 
 
