@@ -5,6 +5,7 @@ from specdec.chat import has_template
 from specdec.drafters.base import FeatureReader
 from specdec.prompts import load_prompts
 from specdec.settings import Mode
+from specdec.trace.metrics import summarize
 from ui import (
     cache_story,
     catalog,
@@ -160,7 +161,16 @@ def live_view() -> None:
     st.download_button(_("Download this run (JSON)"), lambda: dec.result().to_json(),   # built on click
                        "specdec-run.json", "application/json", key="btn_download")
     payoff_view.render(pair, state.settings())
+    if dec.stop is not None and s.mode == Mode.SPECULATIVE:
+        st.caption(alone_note(summarize(dec.history, dec.prefill)))
     many_prompts(pair)
+
+
+def alone_note(m) -> str:
+    """Why the box above does not use a finished run: it timed speculative decoding alone."""
+    return _("This run: {tokens} tokens in {ms:.0f} ms ({rate:.1f} tokens/s), speculation only: no speedup for the "
+             "box above. Home's race and *When it is fast* also time the target alone.").format(
+        tokens=m.tokens, ms=m.wall_ms, rate=m.tokens / m.wall_ms * 1e3 if m.wall_ms else 0.0)
 
 
 def many_prompts(pair) -> None:

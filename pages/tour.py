@@ -121,17 +121,20 @@ def step_budget() -> None:
                       margin=dict(t=10, b=10))
     chart(fig, "tour_budget")
     k = best_k(alpha, c, K_CHOICES[-1])
-    st.write(_("Best k for these sliders: **{k}**, for an expected {speedup:.2f}× (Leviathan et al.'s formula, "
-               "where checking the drafts costs one step; *When it is fast* prices it with this machine's "
-               "passes and measures it).").format(
-        k=k, speedup=expected_speedup(alpha, k, c)))
+    st.write(_("Best k for these sliders: **{k}**, for an expected {speedup:.2f}× by Leviathan et al.'s formula, "
+               "if α = {alpha:.2f} and c = {c:.2f} as set above and checking the drafts costs one step. It assumes "
+               "those values; it is no forecast for this machine: the race in step 8 measures this machine, and "
+               "*When it is fast* starts from its measured α̂ and c.").format(
+        k=k, speedup=expected_speedup(alpha, k, c), alpha=alpha, c=c))
     try_this(_("raise c until no k beats the dashed line: a draft that is too expensive never pays."))
 
 
 def step_where(pair) -> None:
-    st.write(_("Drafts survive where the text is predictable: fixed formats, repeated names, common "
-               "code patterns. They fail at branch points and rare words. So the average speed says "
-               "less than the acceptance on the kind of text you actually serve."))
+    st.write(_("Drafts survive where the next token is easy to guess: fixed formats, names and phrases "
+               "repeated from the prompt. They fail at branch points and rare words. Which kinds of text "
+               "gain most depends on the pair and is measured, not assumed (the page *Where it works* "
+               "ranks them), so the average speed says less than the acceptance on the kind of text you "
+               "actually serve."))
     groups = by_kind(load_prompts("chat" if session.uses_chat(pair) else "text"))
     kinds = list(groups)
     c1, c2 = st.columns(2)
@@ -220,9 +223,11 @@ def step_search() -> None:
     pool = st.select_slider(_("Pool size n"), sizes, value=sizes[0], key="tour_pool")
     row = beyond.rows(result, lang, pool=pool, gate=0.0)[0]
     cheap = result.stages[result.first_stage][lang]["mrr"]
-    st.write(_("Cheap stage alone: MRR@10 {cheap:.3f}. Judge on a pool of {n}: {mrr:.3f}, {calls:.0f} judge "
-               "calls and {ms:.0f} ms a question.").format(cheap=cheap, n=pool, mrr=row.mrr,
-                                                           calls=row.judge_calls, ms=row.ms))
+    words = (_("Cheap stage alone: MRR@10 {cheap:.3f}. Judge on a pool of {n}: {mrr:.3f}, {calls:.0f} judge "
+               "call and {ms:.0f} ms a question.") if f"{row.judge_calls:.0f}" == "1" else
+             _("Cheap stage alone: MRR@10 {cheap:.3f}. Judge on a pool of {n}: {mrr:.3f}, {calls:.0f} judge "
+               "calls and {ms:.0f} ms a question."))
+    st.write(words.format(cheap=cheap, n=pool, mrr=row.mrr, calls=row.judge_calls, ms=row.ms))
     try_this(_("slide the pool from small to large, then open *Beyond tokens* to see a gate that skips the "
                "judge — and stops being exact."))
 
@@ -244,10 +249,20 @@ The text follows the target exactly — only the speed depends on the draft.""")
                            temperature=0.0 if greedy else state.settings().temperature)
         try:
             alone, spec = race(pair, round_prompt(pair)[0], settings)
-            st.success(verdict(alone, spec, greedy))
+            race_box(alone, spec, greedy)
         except specdec.InputError as err:
             st.warning(md(err))
     try_this(_("race at T = 0, then open *Step through* to see every number of every round."))
+
+
+def race_box(alone, spec, greedy: bool) -> None:
+    """The race's verdict in a green box only when speculation won; otherwise a neutral one that
+    says where its costs are measured."""
+    if spec.seconds and alone.seconds / spec.seconds > 1:
+        st.success(verdict(alone, spec, greedy))
+        return
+    st.info(verdict(alone, spec, greedy) + " " + _("Not faster on this run: *When it is fast* measures what "
+                                                   "drafting and checking cost on this machine."))
 
 
 STEPS = [(N_("Draft, then verify"), step_rounds), (N_("The draft cannot change the text"), step_exact),

@@ -83,12 +83,19 @@ def test_guided_tour_walks_eight_steps_with_a_live_widget_each(tiny_dirs):
             assert any("4 of 4 requests wrote token for token the text they wrote alone" in m.value
                        for m in at.markdown)
         if step == 6 and at.select_slider:                          # the shipped search curves
+            assert any(", 1 judge call and" in m.value for m in at.markdown)     # pool 1: one call a question
             at.select_slider(key="tour_pool").set_value(at.select_slider(key="tour_pool").options[-1]).run()
-            assert not at.exception and any("Judge on a pool of" in m.value for m in at.markdown)
+            assert not at.exception and any(" judge calls and" in m.value for m in at.markdown)
         if step < 7:
             at.button(key="tour_next").click().run()
     assert [t.split(" · ")[0] for t in titles] == ["1", "2", "3", "4", "5", "6", "7", "8"]
-    assert any("identical" in s.value for s in at.success)            # the race at T = 0
+    # the race at T = 0: a green box only when speculation won, a neutral one otherwise
+    boxes = [("success", b.value) for b in at.success] + [("info", b.value) for b in at.info
+                                                           if "identical" in b.value]
+    assert len(boxes) == 1 and "identical" in boxes[0][1], boxes
+    kind, text = boxes[0]
+    assert (kind == "success") == ("(faster on this run)" in text)
+    assert (kind == "info") == ("Not faster on this run" in text)
     at.button(key="tour_back").click().run()
     assert at.header[0].value.startswith("7 ·")
 
@@ -100,7 +107,9 @@ def test_tour_budget_step_names_the_best_k_from_the_formula(tiny_dirs):
     at.run()
     at.slider(key="tour_alpha").set_value(0.8).run()
     at.slider(key="tour_c").set_value(0.05).run()
-    assert any(f"Best k for these sliders: **{best_k(0.8, 0.05, 12)}**" in m.value for m in at.markdown)
+    said = next(m.value for m in at.markdown if "Best k for these sliders" in m.value)
+    assert f"Best k for these sliders: **{best_k(0.8, 0.05, 12)}**" in said
+    assert "if α = 0.80 and c = 0.05 as set above" in said and "no forecast for this machine" in said
 
 
 def test_the_exactness_lab_checks_the_tree_rules_too(tiny_dirs):
@@ -109,3 +118,25 @@ def test_the_exactness_lab_checks_the_tree_rules_too(tiny_dirs):
     assert not at.exception
     table = at.dataframe[-1].value
     assert len(table) == 3 and any("Still exact with a tree of drafts?" in h.value for h in at.header)
+    first, second = (f"{v:.3f}" for v in table["distance to p (TV)"][:2])     # the sentence states the table
+    assert any(f"The two exact rules give {first} and {second}," in m.value for m in at.markdown)
+
+
+@pytest.mark.parametrize(("spec_s", "box"), [(0.5, "success"), (1.02, "info")])
+def test_the_tours_race_box_follows_the_result(tiny_dirs, monkeypatch, spec_s, box):
+    """Green only when speculation won; a slower race gets a neutral box that says where its costs are measured."""
+    from types import SimpleNamespace
+
+    from ui.lessons import home_race
+
+    def racer(seconds):
+        return SimpleNamespace(seconds=seconds, steps=2, tokens=2, decoder=SimpleNamespace(generated=[1, 2]))
+    monkeypatch.setattr(home_race, "race", lambda *a, **kw: (racer(1.0), racer(spec_s)))
+    at = app(tiny_dirs, page="pages/tour.py", temperature=0.0, k=3)
+    at.session_state["tour_step"] = 7
+    at.run()
+    at.button(key="tour_race").click().run()
+    assert not at.exception
+    shown = {"success": [b.value for b in at.success], "info": [b.value for b in at.info if "on this run" in b.value]}
+    assert len(shown[box]) == 1 and not shown["info" if box == "success" else "success"], shown
+    assert ("Not faster on this run" in shown[box][0]) == (box == "info")

@@ -135,10 +135,10 @@ def test_acceptance_and_speedup_get_separate_axes_and_labels_clear_the_break_eve
             KindPoint("prose", 2, 0.31, 1.4, 0.97, 0.9, 1.0, (0.3,), (1, 1))]
     fig = kind_figure(rows)
     acc, speed = fig.data
-    assert (acc.yaxis, speed.yaxis) == ("y", "y2") and acc.xaxis != speed.xaxis
-    assert list(fig.layout.yaxis.range) == [0, 1.02]
-    line = next(s for s in fig.layout.shapes if s.y0 == 1.0)
-    assert line.layer == "below" and line.yref.startswith("y2")     # drawn behind, on the speedup axis
+    assert acc.orientation == speed.orientation == "h" and acc.xaxis != speed.xaxis   # kinds read across
+    assert list(fig.layout.xaxis.range) == [0, 1.02] and fig.layout.yaxis.automargin   # room for any name
+    line = next(s for s in fig.layout.shapes if s.x0 == 1.0)
+    assert line.layer == "below" and line.xref.startswith("x2")     # drawn behind, on the speedup axis
     def drafter(name, speedup):
         return DrafterPoint(drafter=name, kind="all", acceptance_rate=0.3, mean_acceptance_length=1.4, c=0.1,
                             speedup=speedup, speedup_min=speedup, speedup_max=speedup, load=0.1)

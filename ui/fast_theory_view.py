@@ -25,15 +25,34 @@ def here_values(pair) -> tuple[float, float, float] | None:
     return round(alpha, 2), round(c, 2), round(min(0.5, (profile.v[5] - 1) / 4), 2)
 
 
+SEEDS = "fast_theory_seeds"
+KEYS = ("fast_alpha", "fast_c", "fast_eps")
+
+
+def seed(start: tuple[float, float, float]) -> None:
+    """Start the α, c and ε sliders at `start` (this machine's values) and again whenever those
+    change (a k sweep files a new α̂, the sidebar's settings change): a slider keeps the value in
+    its key's state, so the state is overwritten before the slider is drawn. A value the reader
+    set stays until the values it started from change."""
+    before = st.session_state.get(SEEDS)
+    for i, key in enumerate(KEYS):
+        if key not in st.session_state or before is None or before[i] != start[i]:
+            st.session_state[key] = start[i]
+    st.session_state[SEEDS] = start
+
+
 def render(pair) -> None:
     st.header(_("1 · Theory (Leviathan et al. 2023, §3)"))
     here = here_values(pair)
-    start = here or (0.8, 0.15, 0.0)
+    seed(here or (0.8, 0.15, 0.0))
     c1, c2, c3, c4 = st.columns(4)
-    alpha = c1.slider(_("α (acceptance rate)"), 0.0, 0.99, start[0], 0.01, key="fast_alpha")
+    alpha = c1.slider(_("α (chance a draft token is accepted)"), 0.0, 0.99, step=0.01, key="fast_alpha",
+                      help=_("α is the expected β = Σ min(p, q) of a round's draft tokens; this machine's "
+                             "runs estimate it as α̂, the mean β they saw. Not the acceptance rate "
+                             "(accepted ÷ drafted tokens) that Step through and vLLM report."))
     k = c2.slider(_("k (draft length)"), *K_OFFERED, 4, key="fast_k")
-    c = c3.slider(_("c (draft step / target step)"), 0.0, 1.0, start[1], 0.01, key="fast_c")
-    eps = c4.slider(_("ε (extra cost per verified token)"), 0.0, 0.5, start[2], 0.01, key="fast_eps",
+    c = c3.slider(_("c (draft step / target step)"), 0.0, 1.0, step=0.01, key="fast_c")
+    eps = c4.slider(_("ε (extra cost per verified token)"), 0.0, 0.5, step=0.01, key="fast_eps",
                     help=_("The theorem assumes checking k + 1 tokens in one pass costs one target "
                            "step (ε = 0: true on an idle GPU). On a CPU each extra token costs "
                            "a little: the pass costs 1 + k·ε steps."))
@@ -48,7 +67,24 @@ def render(pair) -> None:
                      "(its profile) and ε = {e:.2f} (its pass of 5 tokens, v(5) = 1 + 4ε). Move them to see where "
                      "speculation would pay.").format(a=here[0], c=here[1], e=here[2]))
     chart(lp.theory_figure(alpha, k, c, eps=eps), "fast-theory")
-    st.caption(_("Notice: each curve rises, peaks and falls — more drafts mean more chances but each "
-                 "costs c; below the dashed line speculation is slower than plain decoding. "
-                 "Raising ε acts exactly like raising c: a costlier verification pass favours a "
-                 "smaller k."))
+    st.caption(_("Notice: {shapes}. More drafts mean more chances but each costs c; below the dashed line "
+                 "speculation is slower than plain decoding. Raising ε acts exactly like raising c: a costlier "
+                 "verification pass favours a smaller k.").format(shapes=shapes(alpha, c + eps)))
+
+
+def shapes(alpha: float, cost: float) -> str:
+    """What the chart's curves do (the family lp.ALPHAS and the slider's α, at c + ε), read off
+    the curves: those that peak past k = 1 (and where), those that only fall, those still rising
+    at the chart's last k."""
+    k_max = K_OFFERED[1]
+    peaks = {a: best_k(a, cost, k_max) for a in sorted(set(lp.ALPHAS) | {round(alpha, 2)})}
+    peaked = [a for a, k in peaks.items() if 1 < k < k_max]
+    parts = []
+    if peaked:
+        parts.append(_("the curves for α = {alphas} rise to a peak (at k = {ks}) and then fall").format(
+            alphas=", ".join(f"{a:.2f}" for a in peaked), ks=", ".join(str(peaks[a]) for a in peaked)))
+    for k, words in ((1, _("the curves for α = {alphas} only fall from k = 1")),
+                     (k_max, _("the curves for α = {alphas} still rise at k = {k}"))):
+        if group := [a for a, at in peaks.items() if at == k]:
+            parts.append(words.format(alphas=", ".join(f"{a:.2f}" for a in group), k=k))
+    return "; ".join(parts)

@@ -1,0 +1,78 @@
+"""When it is fast §1: the sliders name α (not the acceptance rate), follow this machine's α̂
+when it changes, and the caption says what the drawn curves do (hand-checked cases)."""
+from specdec.trace.theory import expected_speedup
+
+from apptest import app
+
+
+def test_a_new_alpha_hat_moves_the_slider_and_a_moved_slider_stays(tiny_dirs, monkeypatch):
+    from ui import fast_theory_view
+    here = {"values": (0.42, 0.2, 0.1)}
+    monkeypatch.setattr(fast_theory_view, "here_values", lambda pair: here["values"])
+    at = app(tiny_dirs, page="pages/fast.py", temperature=0.0, k=3)
+    alpha = at.slider(key="fast_alpha")
+    assert alpha.value == 0.42 and "acceptance rate" not in alpha.label and alpha.label.startswith("α")
+    at.slider(key="fast_alpha").set_value(0.9).run()
+    at.run()                                               # the reader's value stays while α̂ does
+    assert at.slider(key="fast_alpha").value == 0.9
+    here["values"] = (0.5, 0.2, 0.1)                       # a k sweep filed a new α̂
+    at.run()
+    assert not at.exception
+    assert (at.slider(key="fast_alpha").value, at.slider(key="fast_c").value) == (0.5, 0.2)
+    assert any("α̂ = 0.50" in c.value for c in at.caption)
+
+
+def test_the_caption_says_what_the_curves_do():
+    from ui.fast_theory_view import shapes
+    # c = 0: (1 − α^(k+1)) / (1 − α) only grows with k, so every curve still rises at k = 12
+    assert shapes(0.8, 0.0) == "the curves for α = 0.50, 0.60, 0.70, 0.80, 0.90 still rise at k = 12"
+    # c = 1: the speedup is the mean of 1, α, …, α^k, which only falls
+    assert shapes(0.42, 1.0) == "the curves for α = 0.42, 0.50, 0.60, 0.70, 0.80, 0.90 only fall from k = 1"
+
+
+def test_a_peak_named_by_the_caption_is_a_peak_of_the_curve():
+    from ui.fast_theory_view import shapes
+    text = shapes(0.42, 0.36)
+    peaked, fell = text.split("; ")
+    # α 0.42 at c 0.36: k = 1 gives 1.42 / 1.36 = 1.04, k = 2 gives 1.5964 / 1.72 = 0.93
+    assert "0.42" in fell and "0.42" not in peaked
+    alphas = [float(a) for a in peaked.split("α = ")[1].split(" rise")[0].split(", ")]
+    ks = [int(k) for k in peaked.split("(at k = ")[1].split(")")[0].split(", ")]
+    for a, k in zip(alphas, ks, strict=True):
+        assert k > 1 and expected_speedup(a, k, 0.36) > max(expected_speedup(a, k - 1, 0.36),
+                                                            expected_speedup(a, k + 1, 0.36))
+
+
+def test_a_newer_filed_alpha_hat_moves_the_slider(tiny_dirs, monkeypatch, tmp_path):
+    """The same through the store: a figure filed with α̂ 0.45, then a newer one with 0.6 (as a
+    k sweep files it) — the slider follows the answer's α̂ (payoff_view.acceptance)."""
+    import json
+
+    import torch
+
+    from specdec.bench import machine
+    from specdec.models.kernels import cpu_model
+    from specdec.records.provenance import Clock
+    from specdec.settings import Settings
+    from ui.lessons import result_cache, store
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
+    threads = torch.get_num_threads()
+    widths = {m: round(1 + 0.2 * (m - 1), 3) for m in range(1, 18)}
+    profile = machine.Profile(cpu_model(), "torch", threads, 5.0, widths, {draft: 0.25},
+                              9.0, 50.0, 80.0, 135.0, target=target)
+    machine.STORE.write_text(json.dumps({profile.key(): json.loads(json.dumps(machine.asdict(profile)))}))
+    k = store.key(target, draft, Settings(k=3, temperature=0.0), 3, store.PromptSet.of(["a"], False, 16, "ksweep"),
+                  Clock.WALL, store.Ran(threads=threads))
+
+    def file(alpha: float, at: float) -> None:
+        fig = store.Figure(speedup=0.8, speedup_min=0.7, speedup_max=0.9, clock=Clock.WALL, repeats=3,
+                           mean_acceptance_length=2.0, alpha=alpha)
+        result_cache.save(store.KIND, store._as_dict(k), store.Filed(fig, "ksweep", at))
+    file(0.45, 1.0)
+    at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
+    assert not at.exception and at.slider(key="fast_alpha").value == 0.45
+    file(0.6, 2.0)
+    at.run()
+    assert not at.exception and at.slider(key="fast_alpha").value == 0.6
