@@ -17,7 +17,7 @@ from ui.figures.drafters import drafters_figure
 from ui.i18n import _
 from ui.lessons import store
 from ui.lessons.acceptance_words import disagreement
-from ui.lessons.bench_words import cpu_name, drafter_name
+from ui.lessons.bench_words import drafter_name, machine_name
 from ui.lessons.drafters import (
     ALL_COLUMNS,
     beyond_caption,
@@ -99,14 +99,14 @@ def speed_chart(overall, here: list) -> None:
     by_label = {r.point.drafter: r.speedup for r in here}
     chart(priced_bars([drafter_name(p.drafter) for p in overall], [by_label.get(p.drafter) for p in overall],
                       [p.speedup for p in overall], _("here, priced again ({cpu})").format(cpu=cpu_model()),
-                      _("measured on {cpu}, for comparison").format(cpu=cpu_name(ELSEWHERE)),
+                      _("measured on {cpu}, for comparison").format(cpu=machine_name(ELSEWHERE)),
                       _("Speedup by drafter")), "drafters-speed")
 
 
 def shipped_caption() -> None:
     """Above a table of a shipped comparison: whose c and speedups it holds."""
     if ELSEWHERE:
-        st.caption(_("Measured on {cpu} (its c and speedups are that machine's):").format(cpu=cpu_name(ELSEWHERE)))
+        st.caption(_("Measured on {cpu} (its c and speedups are that machine's):").format(cpu=machine_name(ELSEWHERE)))
 
 
 def overall_numbers(overall, here: list) -> None:
@@ -138,7 +138,7 @@ if points:
                 _("Fastest over every prompt: **{drafter}** at **{speedup:.2f}×** the target alone "
                   "({lo:.2f}–{hi:.2f}×), acceptance {acc}."))
     st.markdown(headline.format(
-        cpu=cpu_name(ELSEWHERE) if ELSEWHERE else None, drafter=drafter_name(fastest.drafter),
+        cpu=machine_name(ELSEWHERE) if ELSEWHERE else None, drafter=drafter_name(fastest.drafter),
         speedup=fastest.speedup, lo=fastest.speedup_min,
         hi=fastest.speedup_max, acc="—" if fastest.acceptance_rate is None else f"{fastest.acceptance_rate:.0%}"))
     c1, c2 = st.columns(2)
@@ -167,7 +167,7 @@ if points:
     if any(r["speedup_here"] is not None for r in rows):
         st.caption(_("Each kind's winner at this machine's prices (drafters that draft k every round), from its "
                      "tokens a round; the speedup beside it as measured ({where}).").format(
-            where=cpu_name(ELSEWHERE) if ELSEWHERE else _("here")))
+            where=machine_name(ELSEWHERE) if ELSEWHERE else _("here")))
     if (odd := beyond_caption(points, kind_name, SETTINGS.temperature)) is not None:
         st.caption(odd)
     if (said := ngram_caption(points, kind_name)) is not None:

@@ -33,7 +33,7 @@ from ui.figures import fast as lp
 from ui.i18n import _
 from ui.lessons import fast, store
 from ui.lessons.acceptance_words import disagreement
-from ui.lessons.bench_words import cpu_name, drafter_name
+from ui.lessons.bench_words import drafter_name, machine_name
 from ui.lessons.fast_draft_size import at_prices, roles_caption
 from ui.measured import local, shipped_only
 from ui.measured import measured as measured_result
@@ -129,9 +129,9 @@ def measured(pair, names) -> None:
         profile_c(points[0].c, pair, settings.drafter)
     here = [] if mine else fast_repriced_view.k_sweep(points, pair, settings.drafter)
     alpha = round(mean_alpha(points), 2)
-    chart(lp.repriced_sweep_figure(alpha, settings.k, here, cpu_name(sweep.provenance.cpu or "?")) if here else
+    chart(lp.repriced_sweep_figure(alpha, settings.k, here, machine_name(sweep.provenance.cpu or "?")) if here else
           lp.theory_figure(alpha, settings.k, points[0].c, points, k_max=8,
-                           measured_on=None if mine else cpu_name(sweep.provenance.cpu or "?")), "fast-measured")
+                           measured_on=None if mine else machine_name(sweep.provenance.cpu or "?")), "fast-measured")
     with st.expander(_("How it was measured: tokens a round, pass prices, and every number")):
         ksweep_method(points)
 
@@ -170,7 +170,7 @@ def mean_alpha(points) -> float:
 def ksweep_lines(points, shipped_from: str | None = None) -> None:
     """The sweep's headline numbers and its timing warnings (`shipped_from`: the CPU of a shipped sweep)."""
     best = max(points, key=lambda p: p.speedup)
-    where = _("Measured") if shipped_from is None else _("Measured on {cpu}").format(cpu=cpu_name(shipped_from))
+    where = _("Measured") if shipped_from is None else _("Measured on {cpu}").format(cpu=machine_name(shipped_from))
     st.write(where + ": " + _("α̂ = **{alpha:.2f}** (mean β), c = **{c:.3f}** (draft step / target "
                "one-token step), best measured speedup **{best:.2f}×** at k = {k} (median of "
                "{repeats} interleaved repeats").format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup,
@@ -232,7 +232,7 @@ def tradeoff(pair, names) -> None:
         points = shipped_agree(points, key_of, names, settings, chat, key)
     st.markdown(fast.tradeoff_caption(points, None if mine else sweep.provenance.cpu))
     here = [] if mine else fast_repriced_view.drafts(points, pair)
-    on = None if mine else cpu_name(sweep.provenance.cpu or "?")
+    on = None if mine else machine_name(sweep.provenance.cpu or "?")
     busy = any(p.clock == Clock.CPU for p in points)
     c1, c2 = st.columns(2)
     with c1:
@@ -255,7 +255,7 @@ def tradeoff_method(points, key_of, chat: bool, shipped_from: str | None = None,
     if sizes:
         st.markdown(sizes if shipped_from is None else (
             _("At this machine's prices ({cpu}), from each draft's tokens a round:").format(cpu=cpu_model()) if priced
-            else _("Measured on {cpu} (its c and speedups are that machine's):").format(cpu=cpu_name(shipped_from)))
+            else _("Measured on {cpu} (its c and speedups are that machine's):").format(cpu=machine_name(shipped_from)))
             + "\n\n" + sizes)
     acceptance_note([(md(drafter_name(p.draft.split("/", 1)[-1])), p.acceptance_rate, p.mean_acceptance_length)
                      for p in points])

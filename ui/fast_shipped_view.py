@@ -10,7 +10,7 @@ import streamlit as st
 from ui.figures import fast as lp
 from ui.i18n import _
 from ui.lessons import shipped
-from ui.lessons.bench_words import cpu_name, drafter_name
+from ui.lessons.bench_words import drafter_name, machine_name
 from ui.round_view import chart
 
 VARY = ("T", "k")          # the sidebar's settings a shipped key may differ in
@@ -32,7 +32,7 @@ def _label(key: dict, found, settings) -> str:
     t, k = key.get("T", settings.temperature), key.get("k", settings.k)
     return _("For comparison, shipped with the app: measured on {cpu} at T = {t:g}{k} (your sidebar: T = "
              "{mine_t:g}, k = {mine_k}; not this machine).").format(
-        cpu=cpu_name(found.provenance.cpu or "?"), t=float(t), k=f", k = {k}" if "k" in key else "",
+        cpu=machine_name(found.provenance.cpu or "?"), t=float(t), k=f", k = {k}" if "k" in key else "",
         mine_t=settings.temperature, mine_k=settings.k)
 
 
@@ -50,7 +50,7 @@ def ksweep(key: dict, record, settings) -> None:
         st.markdown(_("There: best **{best:.2f}×** at k = {k}, α̂ = {alpha:.2f}, c = {c:.3f}.").format(
             best=best.speedup, k=best.k, alpha=alpha, c=points[0].c))
         chart(lp.theory_figure(round(alpha, 2), settings.k, points[0].c, points, k_max=8,
-                               measured_on=cpu_name(found.provenance.cpu or "?")), "fast-shipped-ksweep")
+                               measured_on=machine_name(found.provenance.cpu or "?")), "fast-shipped-ksweep")
 
 
 def tradeoff(key: dict, record, settings) -> None:

@@ -11,7 +11,7 @@ from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.wording import N_, _, times
-from ui.lessons.bench_words import cpu_name
+from ui.lessons.bench_words import machine_name
 
 SOURCES = {"ksweep": N_("When it is fast (its k sweep)"), "tradeoff": N_("When it is fast (every draft)"),
            "drafters": N_("Drafters compared")}
@@ -81,7 +81,7 @@ def why(p: Payoff) -> str:
     if p.tokens is None:
         return cost + _(", against 1 step a token for the target alone.")
     where = "" if p.tokens_from == "here" else " " + _("(tokens a round measured on {cpu}: they travel, prices "
-                                                       "do not)").format(cpu=cpu_name(p.tokens_from))
+                                                       "do not)").format(cpu=machine_name(p.tokens_from))
     text = cost + _(" and keeps **{tokens:.2f} tokens**{where}: {per:.2f} steps a token, the target alone 1.").format(
         tokens=p.tokens, where=where, per=p.round_steps / p.tokens)
     if p.predicted is not None and abs(p.predicted - p.tokens / p.round_steps) >= 0.005:

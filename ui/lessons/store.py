@@ -28,7 +28,7 @@ from specdec.records.provenance import Clock
 from specdec.settings import THREADS, Settings
 from specdec.wording import _
 from ui.lessons import result_cache
-from ui.lessons.bench_words import cpu_name, drafter_name
+from ui.lessons.bench_words import drafter_name, machine_name
 
 KIND = "figure"
 
@@ -313,7 +313,7 @@ def elsewhere_caption(points, key_of: Callable[[object], Key | None], source: st
               "the figures differ):") if shipped_from is None else
             _("The same settings measured here on other prompts, beside this page's figures from {cpu}: both "
               "the prompts and the machine differ. Acceptance depends on the prompts; the speed also on the "
-              "machine's prices.").format(cpu=cpu_name(shipped_from)))
+              "machine's prices.").format(cpu=machine_name(shipped_from)))
     return head + "\n\n" + "\n\n".join("- " + line for line in lines)
 
 
@@ -330,7 +330,7 @@ def _elsewhere_line(point, k: Key, other: Key, fig: Figure, label, kind_name, sh
                  "{here:.2f}× ({clock_here}) and {acc_here:.0%} on {this}.").format(name=name, **theirs, **ours)
     line = _("{name}: here {speedup:.2f}× ({clock}) and acceptance {acc:.0%} on {other}; on {cpu}, for "
              "comparison, {shipped:.2f}× ({clock_shipped}) and {acc_shipped:.0%} on {shipped_set}").format(
-        name=name, cpu=cpu_name(shipped_from), shipped=ours["here"], clock_shipped=ours["clock_here"],
+        name=name, cpu=machine_name(shipped_from), shipped=ours["here"], clock_shipped=ours["clock_here"],
         acc_shipped=ours["acc_here"], shipped_set=ours["this"], **theirs)
     return line + (_("; its tokens a round at this machine's prices: {priced:.2f}×.").format(priced=priced)
                    if priced is not None else ".")

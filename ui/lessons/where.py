@@ -3,7 +3,7 @@ measured points (specdec/bench/where.py runs and aggregates)."""
 from __future__ import annotations
 
 from specdec.wording import _, times
-from ui.lessons.bench_words import cpu_name
+from ui.lessons.bench_words import machine_name
 
 
 def kind_caption(points: list) -> str:
@@ -41,6 +41,6 @@ def shipped_caption(points: list, shipped_cpu: str) -> str:
     """The shipped speedups' range, for comparison, and what travels between machines."""
     there = [p.speedup for p in points]
     text = _("Measured on {cpu}, for comparison: {low} to {high}.").format(
-        cpu=cpu_name(shipped_cpu), low=times(min(there)), high=times(max(there)))
+        cpu=machine_name(shipped_cpu), low=times(min(there)), high=times(max(there)))
     return text + " " + _("Acceptance and tokens a round travel between machines (they depend on the models and "
                           "the text); the prices of a draft step and of a pass do not (they are the machine's).")
