@@ -17,7 +17,7 @@ from ui.figures.drafters import drafters_figure
 from ui.i18n import _
 from ui.lessons import store
 from ui.lessons.acceptance_words import disagreement
-from ui.lessons.bench_words import drafter_name, machine_name
+from ui.lessons.bench_words import drafter_name, machine_name, machine_short
 from ui.lessons.drafters import (
     ALL_COLUMNS,
     beyond_caption,
@@ -99,7 +99,7 @@ def speed_chart(overall, here: list) -> None:
     by_label = {r.point.drafter: r.speedup for r in here}
     chart(priced_bars([drafter_name(p.drafter) for p in overall], [by_label.get(p.drafter) for p in overall],
                       [p.speedup for p in overall], _("here, priced again ({cpu})").format(cpu=cpu_model()),
-                      _("measured on {cpu}, for comparison").format(cpu=machine_name(ELSEWHERE)),
+                      _("measured on {cpu}, for comparison").format(cpu=machine_short(ELSEWHERE)),
                       _("Speedup by drafter")), "drafters-speed")
 
 

@@ -33,7 +33,7 @@ from ui.figures import fast as lp
 from ui.i18n import _
 from ui.lessons import fast, store
 from ui.lessons.acceptance_words import disagreement
-from ui.lessons.bench_words import drafter_name, machine_name
+from ui.lessons.bench_words import drafter_name, machine_name, machine_short
 from ui.lessons.fast_draft_size import at_prices, roles_caption
 from ui.measured import local, shipped_only
 from ui.measured import measured as measured_result
@@ -129,9 +129,9 @@ def measured(pair, names) -> None:
         profile_c(points[0].c, pair, settings.drafter)
     here = [] if mine else fast_repriced_view.k_sweep(points, pair, settings.drafter)
     alpha = round(mean_alpha(points), 2)
-    chart(lp.repriced_sweep_figure(alpha, settings.k, here, machine_name(sweep.provenance.cpu or "?")) if here else
+    chart(lp.repriced_sweep_figure(alpha, settings.k, here, machine_short(sweep.provenance.cpu or "?")) if here else
           lp.theory_figure(alpha, settings.k, points[0].c, points, k_max=8,
-                           measured_on=None if mine else machine_name(sweep.provenance.cpu or "?")), "fast-measured")
+                           measured_on=None if mine else machine_short(sweep.provenance.cpu or "?")), "fast-measured")
     with st.expander(_("How it was measured: tokens a round, pass prices, and every number")):
         ksweep_method(points)
 
@@ -237,7 +237,7 @@ def tradeoff(pair, names) -> None:
         points = shipped_agree(points, key_of, names, settings, chat, key)
     st.markdown(fast.tradeoff_caption(points, None if mine else sweep.provenance.cpu))
     here = [] if mine else fast_repriced_view.drafts(points, pair)
-    on = None if mine else machine_name(sweep.provenance.cpu or "?")
+    on = None if mine else machine_short(sweep.provenance.cpu or "?")
     busy = any(p.clock == Clock.CPU for p in points)
     c1, c2 = st.columns(2)
     with c1:

@@ -18,7 +18,7 @@ from ui import catalog, examples, jobs, session, shell, sidebar, state, strip, t
 from ui.figures.where import kind_figure, per_position_by_kind_figure
 from ui.i18n import _, choice
 from ui.lessons import store
-from ui.lessons.bench_words import machine_name
+from ui.lessons.bench_words import machine_name, machine_short
 from ui.lessons.fast import busy_note, spread_warning
 from ui.lessons.fast_repriced import no_profile
 from ui.lessons.where import kind_caption, priced_caption, shipped_caption
@@ -125,7 +125,7 @@ def per_kind(pair, res: WhereSet, mine: bool) -> None:
     shipped_cpu = res.provenance.cpu or "?"
     here = None if mine else priced(pair, points, shipped_cpu)
     names = (_("here, priced again ({cpu})").format(cpu=cpu_model()),
-             _("measured on {cpu}, for comparison").format(cpu=machine_name(shipped_cpu)))
+             _("measured on {cpu}, for comparison").format(cpu=machine_short(shipped_cpu)))
     c1, c2 = st.columns(2)
     with c1:
         chart(kind_figure(points, here, names), "where-kinds")

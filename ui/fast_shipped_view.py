@@ -10,7 +10,7 @@ import streamlit as st
 from ui.figures import fast as lp
 from ui.i18n import _
 from ui.lessons import shipped
-from ui.lessons.bench_words import drafter_name, machine_name
+from ui.lessons.bench_words import drafter_name, machine_name, machine_short
 from ui.round_view import chart
 
 VARY = ("T", "k")          # the sidebar's settings a shipped key may differ in
@@ -50,7 +50,7 @@ def ksweep(key: dict, record, settings) -> None:
         st.markdown(_("There: best **{best:.2f}×** at k = {k}, α̂ = {alpha:.2f}, c = {c:.3f}.").format(
             best=best.speedup, k=best.k, alpha=alpha, c=points[0].c))
         chart(lp.theory_figure(round(alpha, 2), settings.k, points[0].c, points, k_max=8,
-                               measured_on=machine_name(found.provenance.cpu or "?")), "fast-shipped-ksweep")
+                               measured_on=machine_short(found.provenance.cpu or "?")), "fast-shipped-ksweep")
 
 
 def tradeoff(key: dict, record, settings) -> None:

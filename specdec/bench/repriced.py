@@ -56,12 +56,13 @@ def k_sweep(points, c: float | None, widths: dict[int, float]) -> list[Repriced]
 
 
 def drafts(points, profile: machine.Profile | None) -> list[Repriced]:
-    """A draft-size trade-off at this machine's prices, each draft at its own c from `profile`
-    (0 for a drafter that runs no model); drafts the profile has no c for are left out."""
+    """A draft-size trade-off at this machine's prices, each draft at its own c from `profile`;
+    left out: drafts the profile has no c for, and lookups (n-gram, suffix match), which draft
+    only what they find (a round's price needs how many it drafted)."""
     if profile is None:
         return []
-    return [r for p in points
-            if (r := one(p, machine.draft_c(profile, p.drafter or "model", p.draft), profile.v)) is not None]
+    return [r for p in points if not (p.drafter and DRAFTERS[p.drafter].finds)
+            and (r := one(p, machine.draft_c(profile, p.drafter or "model", p.draft), profile.v)) is not None]
 
 
 def each(points, k: int, c: float | None, widths: dict[int, float]) -> list[Repriced]:

@@ -104,6 +104,13 @@ def machine_name(recorded: str) -> str:
     return cpu_name(recorded)
 
 
+def machine_short(recorded: str) -> str:
+    """machine_name for a chart's legend: "a machine like this one" on this machine's CPU model
+    (the legend's neighbours name this machine's CPU)."""
+    from specdec.models.kernels import cpu_model
+    return _("a machine like this one") if recorded == cpu_model() else cpu_name(recorded)
+
+
 def cpu_name(recorded: str) -> str:
     """Another measurement's CPU as a page names it: where its record names this machine's CPU
     only by its family ("AMD EPYC" on an "AMD EPYC (family 25, model 1)"), it says the model was
