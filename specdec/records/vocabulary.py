@@ -46,6 +46,7 @@ QUANTITIES = {
     "speedup_wall": "the speedup on the wall-clock",
     "speedup_cpu": "the speedup on CPU time",
     "speedup_vs_engine_ar": "the speedup over this engine's own autoregressive decoding",
+    "speedup_here": "tokens a round over a round priced at this machine's c and v(k + 1) (bench/repriced.py)",
     "repeats": "interleaved repeats the median is over",
     "seconds": "wall-clock seconds, one total per repeat",
     "cpu_seconds": "CPU seconds, one total per repeat",
