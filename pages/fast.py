@@ -255,7 +255,7 @@ def tradeoff_method(points, key_of, chat: bool, shipped_from: str | None = None,
     """Section 3 behind its expander: the drafts' roles, the same drafts on other prompts, the
     table (the columns that fit; the CSV holds all). `shipped_from`: the CPU of a shipped
     trade-off, whose c and speedups are named as that machine's; `here`: its drafts priced here."""
-    priced = at_prices(here)                                                 # roles at this machine's prices
+    priced = at_prices(here, points) if here else []                        # roles at this machine's prices
     sizes = roles_caption(priced or points, lambda d: md(drafter_name(d.split("/", 1)[-1])))
     if sizes:
         st.markdown(sizes if shipped_from is None else (

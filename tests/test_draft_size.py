@@ -79,3 +79,8 @@ def test_shipped_drafts_take_their_roles_at_this_machines_prices():
     text = roles_caption(priced)
     assert "c = 0.25" in text and "c = 0.10" in text and "0.37" not in text and "0.55" not in text
     assert "**Right**: fam/big" in text                                        # cheapest here: it wins here
+    exit_ = point(draft="early exit @ 29", drafter="early-exit", params=30, k=4, alpha=0.5, acceptance_rate=0.25,
+                  c=0.98, speedup=0.35)                                    # no price here: its measured figures
+    both = at_prices(repriced.drafts(shipped + [exit_], here), shipped + [exit_])
+    assert [p.draft for p in both] == ["fam/draft", "fam/big", "early exit @ 29"] and both[2].c == 0.98
+    assert "early exit @ 29 (acceptance 25%, c = 0.98, 0.35×)" in roles_caption(both).split("**Too big**")[1]

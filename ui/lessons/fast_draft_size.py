@@ -30,10 +30,13 @@ def lost_to_cost(point, right) -> bool:
     return cost > weakness
 
 
-def at_prices(here) -> list:
+def at_prices(here, points=()) -> list:
     """Shipped drafts priced here (specdec/bench/repriced.Repriced) as points carrying this
-    machine's c and predicted speedup: the roles a learner's machine gives them."""
-    return [replace(r.point, c=r.c, speedup=r.speedup) for r in here]
+    machine's c and predicted speedup: the roles a learner's machine gives them; the draft models
+    of `points` this machine has no price for (an early exit) keep their measured figures."""
+    priced = {r.point.draft for r in here}
+    return [replace(r.point, c=r.c, speedup=r.speedup) for r in here] + \
+        [p for p in points if p.params > 0 and p.draft not in priced]
 
 
 def roles(points) -> Roles:
