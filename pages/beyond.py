@@ -7,7 +7,7 @@ from specdec.beyond.judge import Judge
 from specdec.errors import InputError
 from ui import beyond_view, shell, sidebar
 from ui.figures import beyond as fig
-from ui.i18n import LANGS, _, choice, current
+from ui.i18n import N_, _, choice
 from ui.lessons import beyond
 from ui.round_view import chart
 from ui.safe import md
@@ -152,6 +152,7 @@ def scale_section(result, lang: str, pool: int, gate: float) -> None:
 
 
 mapping()
+QUESTION_LANGS = {"en": N_("English"), "ko": N_("Korean")}      # the questions' language, in the page's
 found = beyond.shipped_result()
 if found is None:
     st.warning(_("This copy of the lab came without this lesson's measurement on its labelled questions, "
@@ -159,18 +160,19 @@ if found is None:
 else:
     result = found
     langs = beyond.languages(result)
-    st.session_state.setdefault("beyond_lang", current() if current() in langs else langs[0])
-    lang = st.radio(_("Questions asked in"), langs, format_func=LANGS.get, key=choice("beyond_lang"), horizontal=True)
+    # English first in every language: the documentation is English (Korean questions score low, said below)
+    st.session_state.setdefault("beyond_lang", "en" if "en" in langs else langs[0])
+    named = {code: _(QUESTION_LANGS.get(code, code)) for code in langs}    # worded now, in this run's language
+    lang = st.radio(_("Questions asked in"), langs, format_func=named.get, key=choice("beyond_lang"), horizontal=True)
     st.caption(_("Measured on the held-out questions ({lang}) on {cpu}, {date}, one thread; the judge is the "
                  "target {judge} on {backend}; judge everywhere = the judge over the first stage's top {n} of "
-                 "{size} passages.").format(lang=LANGS[lang], cpu=result.provenance.cpu or "?", date=result.provenance.date or "?",
+                 "{size} passages.").format(lang=_(QUESTION_LANGS.get(lang, lang)), cpu=result.provenance.cpu or "?", date=result.provenance.date or "?",
                                              judge=result.judge_format, backend=result.judge_backend,
                                              n=beyond.everywhere(result, lang), size=result.corpus_size))
     if lang == "ko":
-        with st.expander(_("Why Korean questions score lower")):
-            st.caption(_("The documentation is in English: a Korean question shares few words with it (BM25 "
-                         "matches only names such as CSV or JSON), and the embedding model and the judge were "
-                         "trained mostly on English. The gap between the two languages is part of the lesson."))
+        st.info(_("The documentation is in English: a Korean question shares few words with it (BM25 "
+                  "matches only names such as CSV or JSON), and the embedding model and the judge were "
+                  "trained mostly on English. The gap between the two languages is part of the lesson."))
     pool = pool_section(result, lang)
     live_section(pool, result.first_stage, result.judge_format)
     st.divider()

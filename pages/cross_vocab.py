@@ -104,8 +104,9 @@ def speed_section(pair) -> None:
 
 SPEED = N_("Each drafter writes {tokens} tokens for each of {n} prompts (code, structured output) with the "
            "sidebar's k and temperature. Tokens a round count the accepted drafts and the token the target adds."
-           " A round costs k·c + v(k+1) target steps, with v (a pass of k+1 tokens over a one-token step) from "
-           "this machine's profile and c (a draft step over a target step) from the profile where it was "
+           " A round costs d·c + v(d+1) target steps for the d tokens it drafted (a lookup that finds nothing "
+           "drafts none), with v (a pass of d+1 tokens over a one-token step) from this machine's profile and "
+           "c (a draft step over a target step) from the profile where it was "
            "measured beside this target; otherwise from these runs' drafting time per drafted token, which for "
            "the draft of another vocabulary includes reading the text again with its tokenizer. Predicted "
            "speedup = tokens a round / that cost. Without a profile (the lab measures one in the background "

@@ -269,7 +269,7 @@ def tradeoff_method(points, key_of, chat: bool, shipped_from: str | None = None,
     st.caption(others or _("Drafters compared measures the same drafts on prompts of every kind ({tokens} "
                            "tokens each); this page on {this}: other prompts, so other figures.").format(
         tokens=LENGTHS.drafters, this=store.set_name(speed_set(chat), kind_name)))
-    table = tables.frame(points)
+    table = tables.frame([replace(p, draft=drafter_name(p.draft)) for p in points])     # n-gram lookup in Korean
     tables.show(table[[c for c in TRADEOFF_COLUMNS if c in table]], "fast_tradeoff_rows")
     jobs.csv_button(table, "draft-tradeoff", "fast_tradeoff_csv")
 

@@ -21,7 +21,7 @@ from ui.lessons import store
 from ui.lessons.bench_words import machine_name, machine_short
 from ui.lessons.fast import busy_note, spread_warning
 from ui.lessons.fast_repriced import no_profile
-from ui.lessons.where import kind_caption, priced_caption, shipped_caption
+from ui.lessons.where import group_rows, kind_caption, priced_caption, shipped_caption
 from ui.lessons.where_survival import survival_caption
 from ui.measured import local, measured
 from ui.round_view import chart
@@ -146,10 +146,11 @@ def kind_tables(res: WhereSet, points: list) -> None:
     tables.show(table, "where_kinds")
     jobs.csv_button(tables.frame(points, drop=("per_position", "histogram")), "acceptance-by-kind", "where_csv")
     st.subheader(_("Short vs long prompts"))        # one under the other: side by side they were cut
-    tables.show(tables.frame(where.groups(where.group_metrics(res.results, where.length_bucket(res.results)))),
+    tables.show(tables.frame(group_rows(where.group_metrics(res.results, where.length_bucket(res.results)))),
                 "where_len")
     st.subheader(_("Early vs late output tokens"))
-    tables.show(tables.frame(where.groups(where.position_split(res.results))), "where_pos")
+    tables.show(tables.frame(group_rows(where.position_split(res.results))), "where_pos")
+
 
 
 def open_in_step(text: str) -> None:

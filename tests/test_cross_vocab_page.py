@@ -208,6 +208,10 @@ def test_the_speed_is_tokens_a_round_over_the_rounds_price_in_target_steps():
     assert cost_ratio(profile, known, "model", run) == (0.25, Source.PROFILE)
     assert cost_ratio(profile, other, "cross-vocab", run) == (pytest.approx(160.0 / 40 / 20.0), Source.RUN)
     assert cost_ratio(None, known, "model", run) == (None, Source.NONE)
+    # a lookup that drafted 4 in one round and found nothing in three: passes of 5 and 1 tokens, priced
+    # each at its own width, (1.5 + 3 × 1.0) / 4 = 1.125 steps; a width the profile lacks: no price
+    lookup = Tally(rounds=4, widths=(5, 1, 1, 1))
+    assert lookup.pass_steps(profile.v) == pytest.approx(4.5 / 4) and Tally(widths=(3,)).pass_steps(profile.v) is None
 
 
 def test_the_figure_colours_the_cross_vocabulary_draft_and_names_the_cpu():

@@ -80,3 +80,19 @@ def test_a_drafters_name_in_the_same_settings_elsewhere_lines_is_korean(monkeypa
         del wording._local.translate
     line = text.split("\n\n")[1]
     assert line.startswith("- " + korean("n-gram lookup") + ":") and "n-gram lookup" not in line
+
+
+def test_where_it_works_names_its_length_and_position_groups_in_korean():
+    """Session 29's review: "short prompt" and "tokens 1-16" were left in English on Korean pages."""
+    from specdec import wording
+    from specdec.bench.where import Group, summarize
+    from ui.i18n import catalog
+    from ui.lessons.where import group_rows
+    groups = [Group(name, summarize([])) for name in ("short prompt", "long prompt", "tokens 1-16", "tokens 17+")]
+    assert [r.group for r in group_rows(groups)] == ["short prompt", "long prompt", "tokens 1–16", "tokens 17 and on"]
+    wording.use(catalog("ko").gettext)
+    try:
+        names = [r.group for r in group_rows(groups)]
+    finally:
+        del wording._local.translate
+    assert names == ["짧은 프롬프트", "긴 프롬프트", "1–16번째 토큰", "17번째 토큰부터"]

@@ -41,7 +41,7 @@ def choose(profile: Profile | None, alphas: dict[float, float]):
     acceptance is used."""
     here = [roofline.here(profile.bandwidth_gbs, profile.gflops)] if profile else []
     machines = [*here, *roofline.PUBLISHED]
-    cols = st.columns(6)
+    cols = st.columns([1.4, 1, 1, 1, 1, 1])        # the machine names are the longest
     chosen = cols[0].selectbox(_("Machine"), range(len(machines)), index=len(machines) - 1,
                                key=choice("regime_machine"), format_func=lambda i: _(machines[i].name),
                                help="\n".join(f"- {_(m.name)}: {_(m.source)}" for m in machines))

@@ -1,11 +1,12 @@
 """Across vocabularies, how fast: the cross-vocab drafter beside the same-vocabulary drafters of
 one target, a few short runs here, priced with this machine's profile (specdec/bench/machine.py).
 
-Tokens a round (L) come from the runs. A round costs k·c + v(k + 1) target steps: v from the
-profile, c (a draft step / a target step) from the profile where it was measured beside this
-target (machine.prices), else from the run itself: its drafting time per drafted token over the
-profile's one-token step — for the cross-vocab drafter that time includes re-reading the
-sequence with the draft's tokenizer. Predicted speedup = L / (k·c + v(k + 1)).
+Tokens a round (L) come from the runs. A round that drafted d tokens costs d·c + v(d + 1) target
+steps (a lookup that found nothing drafts none): v from the profile, round by round; c (a draft
+step / a target step) from the profile where it was measured beside this target (machine.prices),
+else from the run itself: its drafting time per drafted token over the profile's one-token step —
+for the cross-vocab drafter that time includes re-reading the sequence with the draft's tokenizer.
+Predicted speedup = L / (mean d·c + mean v(d + 1)).
 """
 from __future__ import annotations
 
@@ -41,12 +42,19 @@ class Tally:
     drafted: int = 0
     accepted: int = 0
     draft_ms: float = 0.0
+    widths: tuple[int, ...] = ()     # each round's pass: its drafts + 1 (a lookup that found none: 1)
 
     def add(self, run) -> "Tally":
         rs = run.rounds
         return Tally(self.rounds + len(rs), self.emitted + sum(len(r.emitted) for r in rs),
                      self.drafted + sum(r.drafted for r in rs), self.accepted + sum(r.n_accepted for r in rs),
-                     self.draft_ms + sum(r.draft_ms for r in rs))
+                     self.draft_ms + sum(r.draft_ms for r in rs), self.widths + tuple(r.drafted + 1 for r in rs))
+
+    def pass_steps(self, v: dict[int, float]) -> float | None:
+        """The rounds' mean pass price at v(M) (each round its own width); None: a width not priced."""
+        if not self.widths or any(m not in v for m in self.widths):
+            return None
+        return sum(v[m] for m in self.widths) / len(self.widths)
 
 
 def tally(pair, drafter: str, prompts: list, settings) -> Tally:
@@ -78,7 +86,7 @@ def speed_row(pair, drafter: str, prompts: list, settings, profile) -> SpeedRow:
     t = tally(pair, drafter, prompts, settings)
     rounds = max(t.rounds, 1)
     c, source = cost_ratio(profile, pair, drafter, t)
-    v = None if profile is None else profile.v.get(settings.k + 1)
+    v = None if profile is None else t.pass_steps(profile.v)          # v(drafted + 1), round by round
     speed = None if c is None or v is None else predicted(t.emitted / rounds, t.drafted / rounds, c, v)
     from specdec.drafters.registry import DRAFTERS
     uses_draft = DRAFTERS[drafter].needs_draft_model

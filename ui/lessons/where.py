@@ -2,6 +2,9 @@
 measured points (specdec/bench/where.py runs and aggregates)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
+from specdec.bench import where
 from specdec.wording import _, times
 from ui.lessons.bench_words import machine_name
 
@@ -44,3 +47,16 @@ def shipped_caption(points: list, shipped_cpu: str) -> str:
         cpu=machine_name(shipped_cpu), low=times(min(there)), high=times(max(there)))
     return text + " " + _("Acceptance and tokens a round travel between machines (they depend on the models and "
                           "the text); the prices of a draft step and of a pass do not (they are the machine's).")
+
+
+def group_rows(found) -> list:
+    """where.groups' rows with each group named in the page's language ("tokens 1-16": its numbers kept)."""
+    named = {"short prompt": _("short prompt"), "long prompt": _("long prompt")}
+
+    def name(group: str) -> str:
+        if group in named:
+            return named[group]
+        first, _sep, last = group.removeprefix("tokens ").partition("-")
+        return (_("tokens {first}–{last}").format(first=first, last=last) if last else
+                _("tokens {first} and on").format(first=first.rstrip("+")))
+    return [replace(g, group=name(g.group)) for g in where.groups(found)]
