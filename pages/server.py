@@ -14,7 +14,7 @@ from specdec.bench.server import PrefixRun, Timeline
 from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS, Mode
-from ui import family, jobs, payoff_view, session, shell, sidebar, state, tables
+from ui import family, jobs, metrics_view, payoff_view, session, shell, sidebar, state, tables
 from ui.figures import server as lp
 from ui.i18n import _
 from ui.lessons import server, store
@@ -192,6 +192,8 @@ def beyond() -> None:
   communication; the draft is small and usually runs whole on one of them.
 
 This lab is where to see each decision; those engines are where to serve with it."""))
+    st.markdown(_("What they report about speculation, and what each figure is here:"))
+    metrics_view.glossary()
 
 
 intro()

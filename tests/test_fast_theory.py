@@ -20,6 +20,8 @@ def test_a_new_alpha_hat_moves_the_slider_and_a_moved_slider_stays(tiny_dirs, mo
     assert not at.exception
     assert (at.slider(key="fast_alpha").value, at.slider(key="fast_c").value) == (0.5, 0.2)
     assert any("α̂ = 0.50" in c.value for c in at.caption)
+    # nothing measured here at these settings (a fresh store): the α̂ names the pair's typical run
+    assert any("α̂ = 0.50 (the pair's typical run over every kind of text" in c.value for c in at.caption)
 
 
 def test_the_caption_says_what_the_curves_do():

@@ -21,6 +21,9 @@ def test_the_server_page_measures_draws_and_describes(tiny_dirs, monkeypatch, tm
     monkeypatch.setattr(family, "speed_prompts", lambda chat, n=8: real(chat, 2))
     at = app(tiny_dirs, page="pages/server.py", temperature=0.0, k=3)
     assert any("Beyond one machine" in h.value for h in at.header)
+    metrics = next(d.value for d in at.dataframe if "vLLM (/metrics)" in d.value.columns)    # §6: what engines report
+    assert list(metrics["SGLang"]).count("avg_spec_accept_length") == 1
+    assert "vllm:spec_decode_num_accepted_tokens" in list(metrics["vLLM (/metrics)"])
     assert any("bytes per token" in d.value.columns for d in at.dataframe)         # memory: measured at once
     for key in ("server_sweep_run", "server_timeline_run", "server_prefix_run"):
         at.button(key=key).click().run()

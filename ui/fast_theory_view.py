@@ -14,6 +14,14 @@ from ui.i18n import _
 from ui.round_view import chart
 
 
+def alpha_source(pair) -> str:
+    """Where the answer's α̂ comes from, in a few words: a figure measured here at these settings,
+    or the pair's typical run over every kind of text (Where it works' prompts)."""
+    found = payoff_view.acceptance(pair, state.settings())[0]
+    return (_("measured here at these settings") if found is not None else
+            _("the pair's typical run over every kind of text, Where it works' prompts"))
+
+
 def here_values(pair) -> tuple[float, float, float] | None:
     """(α̂, c, ε) of this machine for the sidebar's settings: the answer's α̂, the profile's c, and
     ε from its measured pass of 5 tokens (v(5) = 1 + 4ε); None where one of them is missing."""
@@ -63,9 +71,10 @@ def render(pair) -> None:
               help=_("(1 − α^(k+1)) / ((1 − α)(k·c + 1 + k·ε)); Theorem 3.8 is ε = 0"))
     m3.metric(_("Best k for this α, c and ε"), best_k(alpha, c + eps, K_OFFERED[1]))   # ε acts as c + ε
     if here:
-        st.caption(_("The sliders start at this machine's values for the sidebar's settings: α̂ = {a:.2f}, c = {c:.2f} "
-                     "(its profile) and ε = {e:.2f} (its pass of 5 tokens, v(5) = 1 + 4ε). Move them to see where "
-                     "speculation would pay.").format(a=here[0], c=here[1], e=here[2]))
+        st.caption(_("The sliders start at this machine's values for the sidebar's settings: α̂ = {a:.2f} ({source}), "
+                     "c = {c:.2f} (its profile) and ε = {e:.2f} (its pass of 5 tokens, v(5) = 1 + 4ε). Move them to "
+                     "see where speculation would pay.").format(a=here[0], source=alpha_source(pair), c=here[1],
+                                                               e=here[2]))
     chart(lp.theory_figure(alpha, k, c, eps=eps), "fast-theory")
     st.caption(_("Notice: {shapes}. More drafts mean more chances but each costs c; below the dashed line "
                  "speculation is slower than plain decoding. Raising ε acts exactly like raising c: a costlier "

@@ -50,6 +50,20 @@ def engine_rows(m) -> list[dict]:
             for a, b, c, d in rows]
 
 
+def glossary() -> None:
+    """The serving engines' speculative-decoding metrics and what each is in this lab (In a server)."""
+    rows = [("vllm:spec_decode_num_drafts", "—", _("rounds: one verification pass each")),
+            ("vllm:spec_decode_num_draft_tokens", "—", _("drafted tokens")),
+            ("vllm:spec_decode_num_accepted_tokens", "—", _("accepted drafts")),
+            ("num_accepted_tokens / num_draft_tokens", "—", _("Acceptance rate")),
+            ("1 + num_accepted_tokens / num_drafts", "avg_spec_accept_length",
+             _("Mean acceptance length: tokens a round"))]
+    st.dataframe([{_("vLLM (/metrics)"): a, _("SGLang"): b, _("in this lab"): c} for a, b, c in rows],
+                 hide_index=True, key="server_metrics")
+    st.caption(_("Step through gives these figures for your own run, under the same names, after a run "
+                 "(“The same figures as serving engines report them”)."))
+
+
 def engines(m) -> None:
     """The run's figures under the names serving engines report them by."""
     with st.expander(_("The same figures as serving engines report them")):
