@@ -170,17 +170,13 @@ def mean_alpha(points) -> float:
 def ksweep_lines(points, shipped_from: str | None = None) -> None:
     """The sweep's headline numbers and its timing warnings (`shipped_from`: the CPU of a shipped sweep)."""
     best = max(points, key=lambda p: p.speedup)
-    spread = f", {best.speedup_min:.2f}–{times(best.speedup_max)})."
-    if shipped_from is not None:      # its c was that machine's: the chart prices it at this machine's
-        st.write(_("Measured on {cpu}").format(cpu=machine_name(shipped_from)) + ": " + _(
-            "α̂ = **{alpha:.2f}** (mean β), best measured speedup **{best:.2f}×** at k = {k} (median of {repeats} "
-            "interleaved repeats").format(alpha=mean_alpha(points), best=best.speedup, k=best.k,
-                                          repeats=best.repeats) + spread)
-    else:
-        st.write(_("Measured") + ": " + _("α̂ = **{alpha:.2f}** (mean β), c = **{c:.3f}** (draft step / target "
-                   "one-token step), best measured speedup **{best:.2f}×** at k = {k} (median of "
-                   "{repeats} interleaved repeats").format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup,
-                                                           k=best.k, repeats=best.repeats) + spread)
+    where = _("Measured") if shipped_from is None else _("Measured on {cpu}").format(cpu=machine_name(shipped_from))
+    line = (_("α̂ = **{alpha:.2f}** (mean β), c = **{c:.3f}** (draft step / target one-token step), best measured "
+              "speedup **{best:.2f}×** at k = {k} (median of {repeats} interleaved repeats") if shipped_from is None
+            else _("α̂ = **{alpha:.2f}** (mean β), best measured speedup **{best:.2f}×** at k = {k} (median of "
+                   "{repeats} interleaved repeats"))      # a shipped sweep's c was that machine's
+    st.write(where + ": " + line.format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup, k=best.k,
+                                        repeats=best.repeats) + f", {best.speedup_min:.2f}–{times(best.speedup_max)}).")
     warn(points, shipped_from)
 
 

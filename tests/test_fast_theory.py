@@ -7,7 +7,7 @@ from apptest import app
 
 def test_a_new_alpha_hat_moves_the_slider_and_a_moved_slider_stays(tiny_dirs, monkeypatch):
     from ui import fast_theory_view
-    here = {"values": (0.42, 0.2, 0.1)}
+    here = {"values": (0.42, 0.2, 0.1, False)}
     monkeypatch.setattr(fast_theory_view, "here_values", lambda pair: here["values"])
     at = app(tiny_dirs, page="pages/fast.py", temperature=0.0, k=3)
     alpha = at.slider(key="fast_alpha")
@@ -15,7 +15,7 @@ def test_a_new_alpha_hat_moves_the_slider_and_a_moved_slider_stays(tiny_dirs, mo
     at.slider(key="fast_alpha").set_value(0.9).run()
     at.run()                                               # the reader's value stays while α̂ does
     assert at.slider(key="fast_alpha").value == 0.9
-    here["values"] = (0.5, 0.2, 0.1)                       # a k sweep filed a new α̂
+    here["values"] = (0.5, 0.2, 0.1, False)                     # a k sweep filed a new α̂
     at.run()
     assert not at.exception
     assert (at.slider(key="fast_alpha").value, at.slider(key="fast_c").value) == (0.5, 0.2)

@@ -14,23 +14,23 @@ from ui.i18n import _
 from ui.round_view import chart
 
 
-def alpha_source(pair) -> str:
+def alpha_source(measured_here: bool) -> str:
     """Where the answer's α̂ comes from, in a few words: a figure measured here at these settings,
     or the pair's typical run over every kind of text (Where it works' prompts)."""
-    found = payoff_view.acceptance(pair, state.settings())[0]
-    return (_("measured here at these settings") if found is not None else
+    return (_("measured here at these settings") if measured_here else
             _("the pair's typical run over every kind of text, Where it works' prompts"))
 
 
-def here_values(pair) -> tuple[float, float, float] | None:
-    """(α̂, c, ε) of this machine for the sidebar's settings: the answer's α̂, the profile's c, and
-    ε from its measured pass of 5 tokens (v(5) = 1 + 4ε); None where one of them is missing."""
+def here_values(pair) -> tuple[float, float, float, bool] | None:
+    """(α̂, c, ε, whether α̂ was measured here at these settings) of this machine for the sidebar's
+    settings: the answer's α̂, the profile's c, and ε from its measured pass of 5 tokens
+    (v(5) = 1 + 4ε); None where one of them is missing."""
     settings, profile = state.settings(), machine.of(pair) if pair is not None else None
-    alpha = payoff_view.acceptance(pair, settings)[2] if profile is not None else None
+    found, _usual, alpha = payoff_view.acceptance(pair, settings) if profile is not None else (None, None, None)
     c = machine.draft_c(profile, settings.drafter, pair.draft_name) if profile is not None else None
     if alpha is None or c is None or 5 not in profile.v:
         return None
-    return round(alpha, 2), round(c, 2), round(min(0.5, (profile.v[5] - 1) / 4), 2)
+    return round(alpha, 2), round(c, 2), round(min(0.5, (profile.v[5] - 1) / 4), 2), found is not None
 
 
 SEEDS = "fast_theory_seeds"
@@ -52,7 +52,7 @@ def seed(start: tuple[float, float, float]) -> None:
 def render(pair) -> None:
     st.header(_("1 · Theory (Leviathan et al. 2023, §3)"))
     here = here_values(pair)
-    seed(here or (0.8, 0.15, 0.0))
+    seed(here[:3] if here else (0.8, 0.15, 0.0))
     c1, c2, c3, c4 = st.columns(4)
     alpha = c1.slider(_("α (chance a draft token is accepted)"), 0.0, 0.99, step=0.01, key="fast_alpha",
                       help=_("α is the expected β = Σ min(p, q) of a round's draft tokens; this machine's "
@@ -73,7 +73,7 @@ def render(pair) -> None:
     if here:
         st.caption(_("The sliders start at this machine's values for the sidebar's settings: α̂ = {a:.2f} ({source}), "
                      "c = {c:.2f} (its profile) and ε = {e:.2f} (its pass of 5 tokens, v(5) = 1 + 4ε). Move them to "
-                     "see where speculation would pay.").format(a=here[0], source=alpha_source(pair), c=here[1],
+                     "see where speculation would pay.").format(a=here[0], source=alpha_source(here[3]), c=here[1],
                                                                e=here[2]))
     chart(lp.theory_figure(alpha, k, c, eps=eps), "fast-theory")
     st.caption(_("Notice: {shapes}. More drafts mean more chances but each costs c; below the dashed line "

@@ -39,7 +39,8 @@ def figure_key(target: str, settings: Settings, all_variants: list[Variant], pro
 def ngram_caption(points, kind_name) -> str | None:
     """Where n-gram lookup did best, and which drafter won that kind where another did
     (`kind_name`: a kind of text as the page names it)."""
-    points = [p for p in points if p not in beyond_tokens(points)]         # no run is that fast
+    odd = beyond_tokens(points)                                             # no run is that fast
+    points = [p for p in points if p not in odd]
     ngram = {p.kind: p.speedup for p in points if p.drafter == NGRAM and p.kind != ALL}
     if not ngram:
         return None
