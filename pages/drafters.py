@@ -15,7 +15,7 @@ from ui.examples import kind_name
 from ui.figures.bars import priced_bars
 from ui.figures.drafters import drafters_figure
 from ui.i18n import _
-from ui.lessons import store
+from ui.lessons import badges, store
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import drafter_name, machine_name, machine_short
 from ui.lessons.drafters import (
@@ -106,7 +106,7 @@ def speed_chart(overall, here: list) -> None:
 def shipped_caption() -> None:
     """Above a table of a shipped comparison: whose c and speedups it holds."""
     if ELSEWHERE:
-        st.caption(_("Measured on {cpu} (its c and speedups are that machine's):").format(cpu=machine_name(ELSEWHERE)))
+        st.caption(badges.shipped(ELSEWHERE) + " " + _("That machine's c and speedups:"))
 
 
 def overall_numbers(overall, here: list) -> None:
@@ -133,12 +133,11 @@ if points:
     overall = [p for p in points if p.kind == ALL]
     fastest = max(overall, key=lambda p: p.speedup)
     HERE = priced(overall) if ELSEWHERE else []
-    headline = (_("Measured on {cpu}, for comparison: the fastest over every prompt was {drafter} at "
-                  "{speedup:.2f}× the target alone ({lo:.2f}–{hi:.2f}×), acceptance {acc}.") if ELSEWHERE else
+    headline = (_("For comparison: the fastest over every prompt was {drafter} at {speedup:.2f}× the target "
+                  "alone ({lo:.2f}–{hi:.2f}×), acceptance {acc}.") if ELSEWHERE else
                 _("Fastest over every prompt: **{drafter}** at **{speedup:.2f}×** the target alone "
                   "({lo:.2f}–{hi:.2f}×), acceptance {acc}."))
-    st.markdown(headline.format(
-        cpu=machine_name(ELSEWHERE) if ELSEWHERE else None, drafter=drafter_name(fastest.drafter),
+    st.markdown(badges.of(ELSEWHERE or None) + " " + headline.format(drafter=drafter_name(fastest.drafter),
         speedup=fastest.speedup, lo=fastest.speedup_min,
         hi=fastest.speedup_max, acc="—" if fastest.acceptance_rate is None else f"{fastest.acceptance_rate:.0%}"))
     c1, c2 = st.columns(2)

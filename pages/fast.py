@@ -7,7 +7,6 @@ from specdec import defaults
 from specdec.bench import machine, sweeps
 from specdec.bench.points import Sweep, TempSweep
 from specdec.defaults import K_SWEEP, TEMPERATURE_SWEEP
-from specdec.models.kernels import cpu_model
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
 from specdec.wording import times
@@ -31,9 +30,9 @@ from ui import (
 from ui.examples import kind_name
 from ui.figures import fast as lp
 from ui.i18n import _
-from ui.lessons import fast, store
+from ui.lessons import badges, fast, store
 from ui.lessons.acceptance_words import disagreement
-from ui.lessons.bench_words import drafter_name, machine_name, machine_short
+from ui.lessons.bench_words import drafter_name, machine_short
 from ui.lessons.fast_draft_size import at_prices, roles_caption
 from ui.measured import local, shipped_only
 from ui.measured import measured as measured_result
@@ -70,21 +69,17 @@ def ksweep_key(names, settings, chat: bool) -> dict:
     return store.measurement("ksweep", names, settings, texts, chat, state.ran(), repeats=defaults.REPEATS)
 
 
-def speed_set(chat: bool) -> store.PromptSet:
-    return store.PromptSet.of(family.speed_prompts(chat)[0], chat, MAX_NEW, "speed")
-
-
 def shipped_agree(points, key_of, names, settings, chat: bool, key: dict) -> list:
     """Shipped draft sizes and a shipped k sweep measured on the same machine the same day: a
     point of the same key shows the k sweep's figure, and says so."""
     mine = shipped_only("tradeoff", key, Sweep)
-    sweep = shipped_only("ksweep", ksweep_key(names, settings, chat), Sweep)
+    sweep = shipped_only("ksweep", ksweep_key(names, settings, chat), Sweep)    # None: the k sweep is this machine's
     same = mine and sweep and all(getattr(mine.provenance, f) == getattr(sweep.provenance, f)
                                   for f in ("cpu", "date", "threads"))
     if not same:
         return points
     points, taken = store.agree_with(points, key_of, sweep.points,
-                                     fast.ksweep_figure(names, settings, speed_set(chat), state.ran()))
+                                     fast.ksweep_figure(names, settings, family.speed_set(chat), state.ran()))
     taken_caption([(p, "ksweep") for p in taken], "draft")
     return points
 
@@ -109,7 +104,7 @@ def measured(pair, names) -> None:
     chat = session.uses_chat(pair)
     texts, inputs = family.speed_prompts(chat)
     key = ksweep_key(names, settings, chat)
-    key_of = fast.ksweep_figure(names, settings, speed_set(chat), state.ran())
+    key_of = fast.ksweep_figure(names, settings, family.speed_set(chat), state.ran())
     sweep = measured_result(
         "ksweep", key, lambda pr: sweeps.k_sweep(pair, inputs, list(K_SWEEP), settings, pr, defaults.REPEATS),
         record=Sweep, on_fresh=lambda fresh: store.file(fresh.points, key_of, "ksweep"),
@@ -170,12 +165,12 @@ def mean_alpha(points) -> float:
 def ksweep_lines(points, shipped_from: str | None = None) -> None:
     """The sweep's headline numbers and its timing warnings (`shipped_from`: the CPU of a shipped sweep)."""
     best = max(points, key=lambda p: p.speedup)
-    where = _("Measured") if shipped_from is None else _("Measured on {cpu}").format(cpu=machine_name(shipped_from))
+    where = badges.of(shipped_from)
     line = (_("α̂ = **{alpha:.2f}** (mean β), c = **{c:.3f}** (draft step / target one-token step), best measured "
               "speedup **{best:.2f}×** at k = {k} (median of {repeats} interleaved repeats") if shipped_from is None
             else _("α̂ = **{alpha:.2f}** (mean β), best measured speedup **{best:.2f}×** at k = {k} (median of "
                    "{repeats} interleaved repeats"))      # a shipped sweep's c was that machine's
-    st.write(where + ": " + line.format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup, k=best.k,
+    st.write(where + " " + line.format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup, k=best.k,
                                         repeats=best.repeats) + f", {best.speedup_min:.2f}–{times(best.speedup_max)}).")
     warn(points, shipped_from)
 
@@ -212,7 +207,7 @@ def tradeoff(pair, names) -> None:
     exits = family.too_big_exits(target)
     key = store.measurement("tradeoff", (target, None), settings, texts, chat, state.ran(), drafts=drafts,
                             repeats=defaults.REPEATS, **({"exits": list(exits)} if exits else {}))
-    key_of = fast.tradeoff_figure(target, settings, speed_set(chat), state.ran())
+    key_of = fast.tradeoff_figure(target, settings, family.speed_set(chat), state.ran())
     sweep = measured_result(
         "tradeoff", key,
         lambda pr: sweeps.draft_tradeoff(loaders.load, target, drafts, inputs, settings, pr, defaults.REPEATS, exits),
@@ -232,6 +227,8 @@ def tradeoff(pair, names) -> None:
     else:
         points = shipped_agree(points, key_of, names, settings, chat, key)
     st.markdown(fast.tradeoff_caption(points, None if mine else sweep.provenance.cpu))
+    if not mine:
+        fast_shipped_view.here_too(points, key_of)
     here = [] if mine else fast_repriced_view.drafts(points, pair)
     on = None if mine else machine_short(sweep.provenance.cpu or "?")
     busy = any(p.clock == Clock.CPU for p in points)
@@ -255,16 +252,15 @@ def tradeoff_method(points, key_of, chat: bool, shipped_from: str | None = None,
     sizes = roles_caption(priced or points, lambda d: md(drafter_name(d.split("/", 1)[-1])))
     if sizes:
         st.markdown(sizes if shipped_from is None else (
-            _("At this machine's prices ({cpu}), from each draft's tokens a round:").format(cpu=cpu_model()) if priced
-            else _("Measured on {cpu} (its c and speedups are that machine's):").format(cpu=machine_name(shipped_from)))
-            + "\n\n" + sizes)
+            badges.profile() + " " + _("Each draft's tokens a round at this machine's prices:") if priced
+            else badges.shipped(shipped_from) + " " + _("That machine's c and speedups:")) + "\n\n" + sizes)
     acceptance_note([(md(drafter_name(p.draft.split("/", 1)[-1])), p.acceptance_rate, p.mean_acceptance_length)
                      for p in points])
     others = store.elsewhere_caption(points, key_of, "tradeoff", lambda p: p.draft, kind_name, shipped_from,
                                      {r.point.draft: r.speedup for r in here})
     st.caption(others or _("Drafters compared measures the same drafts on prompts of every kind ({tokens} "
                            "tokens each); this page on {this}: other prompts, so other figures.").format(
-        tokens=LENGTHS.drafters, this=store.set_name(speed_set(chat), kind_name)))
+        tokens=LENGTHS.drafters, this=store.set_name(family.speed_set(chat), kind_name)))
     table = tables.frame([replace(p, draft=drafter_name(p.draft)) for p in points])     # n-gram lookup in Korean
     tables.show(table[[c for c in TRADEOFF_COLUMNS if c in table]], "fast_tradeoff_rows")
     jobs.csv_button(table, "draft-tradeoff", "fast_tradeoff_csv")

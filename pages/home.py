@@ -63,7 +63,7 @@ def race_box() -> None:
     # after the race, so that it answers for the race: its figure and its prediction at this machine's prices
     reason = None if ran is None else reason_of(*ran, settings) or ("", "")
     races = remembered(pair, settings, None if ran is None else ran[1].seconds / max(ran[2].seconds, 1e-9))
-    payoff_view.render(pair, settings, race=None if ran is None else (races, reason[0]))
+    payoff_view.render(pair, settings, race=None if ran is None else (races, reason[0]), offer_run=False)
     if ran is not None:
         explain(*ran, settings, chat, reason[1])
 

@@ -17,8 +17,8 @@ from specdec.trace.survival import survival
 from ui import catalog, examples, jobs, session, shell, sidebar, state, strip, tables
 from ui.figures.where import kind_figure, per_position_by_kind_figure
 from ui.i18n import _, choice
-from ui.lessons import store
-from ui.lessons.bench_words import machine_name, machine_short
+from ui.lessons import badges, store
+from ui.lessons.bench_words import machine_short
 from ui.lessons.fast import busy_note, spread_warning
 from ui.lessons.fast_repriced import no_profile
 from ui.lessons.where import group_rows, kind_caption, priced_caption, shipped_caption
@@ -168,8 +168,8 @@ def drill_down(pair, res: WhereSet, mine: bool) -> None:
                               "mean_acceptance_length": [r.metrics.mean_acceptance_length for r in ranked],
                               "speedup": [r.speedup_on(res.clock) for r in ranked]}), "where_ranked")
     if not mine:
-        st.caption(_("Speedups in this table were measured on {cpu}, for comparison: its prices, not this "
-                     "machine's.").format(cpu=machine_name(res.provenance.cpu or "?")))
+        st.caption(badges.shipped(res.provenance.cpu) + " " + _("Speedups in this table were measured there, for "
+                                                                 "comparison: that machine's prices, not this one's."))
     label = st.selectbox(_("Prompt"), [r.prompt.label for r in ranked], key=choice("where_prompt"))
     chosen = next(r for r in ranked if r.prompt.label == label)
     c1, c2 = st.columns(2)

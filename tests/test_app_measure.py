@@ -7,6 +7,8 @@ import pytest
 from conftest import needs_embedded
 from streamlit.testing.v1 import AppTest
 
+from ui.lessons import badges
+
 from apptest import APP, app
 
 
@@ -45,7 +47,7 @@ def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_
     assert metrics["Expected speedup"] == "2.75×"      # (1 − 0.9^7) / (0.1 · 1.9) by hand
     at.button(key="ksweep_run").click().run()
     assert not at.exception
-    assert any("Measured: α̂" in m.value for m in at.markdown)
+    assert any(m.value.startswith(badges.here() + " α̂") for m in at.markdown)
     assert any("tokens cost v_k target steps" in m.value for m in at.markdown)
     texts = [m.value for m in [*at.markdown, *at.caption]]
     assert any("reading the prompt costs" in t and "It lands within" in t for t in texts)
@@ -167,9 +169,10 @@ def test_where_page_shows_the_shipped_real_pair_result_with_what_its_positions_s
     assert f"predict {lengths.min() / 3:.2f}×" in said and f"to {lengths.max() / 3:.2f}×" in said
     shipped = f"for comparison: {kinds['speedup'].min():.2f}× to {kinds['speedup'].max():.2f}×."   # beside
     assert any(shipped in c.value for c in at.caption)
-    # the drill-down's shipped speedups: this CPU model's are named as a machine like this one's
+    # the drill-down's shipped speedups carry their machine's badge: this CPU model's "a machine like this one"
     from specdec.models.kernels import cpu_model
     recorded = {json.loads(f.read_text())["value"]["provenance"]["cpu"]       # the shipped sets' CPUs
                 for f in (Path(APP).parent / "assets/results").glob("where-*.json")}
-    named = [f"a machine like this one (the same CPU model, {cpu})" if cpu == cpu_model() else cpu for cpu in recorded]
-    assert any(f"Speedups in this table were measured on {n}" in captions for n in named), named
+    named = ["a machine like this one" if cpu == cpu_model() else cpu for cpu in recorded]
+    drill = [c.value for c in at.caption if "Speedups in this table were measured there" in c.value]
+    assert len(drill) == 1 and drill[0].startswith(":") and any(n in drill[0] for n in named), (drill, named)

@@ -186,3 +186,31 @@ def test_a_figure_filed_without_its_alpha_takes_the_typical_one(tiny_dirs, monke
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
     assert not at.exception
     assert at.slider(key="fast_alpha").value == 0.45 and headline_figure(at) == "0.80"
+
+
+def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figure(tiny_dirs, monkeypatch, tmp_path):
+    """Nothing measured at these settings: the box offers one run of them here. After it, the box
+    states the run's figure with the measured-here badge, Drafters compared states the same, and
+    the sidebar's price table lists the run's c under the profile's."""
+    from specdec.models.kernels import cpu_model
+    from ui.lessons import result_cache
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
+    profile = machine.Profile(cpu_model(), "torch", torch.get_num_threads(), 5.0, WIDTHS, {draft: 0.25},
+                              target=target)
+    machine.STORE.write_text(json.dumps({profile.key(): json.loads(json.dumps(machine.asdict(profile)))}))
+    state = {"k": 2, "temperature": 0.0, "max_new_tokens": 4}
+    at = app(tiny_dirs, page="pages/step_through.py", **state)
+    box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
+    assert "Not measured on this machine" in box[0] and "payoff_measure" in [b.key for b in at.button]
+    at.button(key="payoff_measure").click().run()
+    assert not at.exception
+    box = [m for m in at.markdown if m.value.startswith("**Does it pay here?**")]
+    assert ":green-badge[:material/check_circle: measured here]" in box[0].value, box[0].value
+    assert "by “Measure it here” on 8 prompts" in box[0].proto.help
+    assert "payoff_measure" not in [b.key for b in at.button]                 # measured: no button
+    figure = headline_figure(at)
+    table = [m.value for m in at.sidebar.markdown if m.value.startswith("| whose | c | v(3) |")]
+    assert len(table) == 1 and "| 0.250 | 1.40 |" in table[0] and "“Measure it here” (" in table[0]
+    assert headline_figure(app(tiny_dirs, page="pages/drafters.py", **state)) == figure

@@ -77,8 +77,8 @@ def test_the_page_prices_a_shipped_k_sweep_again_here(tiny_dirs, monkeypatch, tm
     assert len(said) == 1 and "c = 0.250" in said[0], said
     assert f"**{by_hand[first.k]:.2f}×** at k = {first.k}" in said[0]
     assert (", its best." if best == first.k else f"at best **{by_hand[best]:.2f}×** at k = {best}") in said[0]
-    from ui.lessons.bench_words import machine_name
-    line = [m.value for m in at.markdown if m.value.startswith(f"Measured on {machine_name(real.provenance.cpu)}: α̂")]
+    from ui.lessons import badges
+    line = [m.value for m in at.markdown if m.value.startswith(f"{badges.shipped(real.provenance.cpu)} α̂")]
     assert len(line) == 1 and "c = " not in line[0], line        # its c was that machine's: not this page's
 
 
@@ -113,7 +113,8 @@ def test_a_shipped_drafter_comparison_is_priced_at_each_drafters_c_here():
     assert [(r.point.drafter, r.c, r.drafts) for r in here] == [("draft", 0.25, 4)]
     assert [r.speedup for r in here] == pytest.approx([1.0])
     assert repriced.compared(shipped, variants, 4, None) == []
-    assert priced_here(here, "CPU here") == ("**Here (CPU here), priced again** at k = 4 with each drafter's c on "
+    assert priced_here(here, "CPU here") == (":gray-badge[:material/calculate: predicted here] **Here (CPU here), "
+                                             "priced again** at k = 4 with each drafter's c on "
                                              "this machine: draft 1.00× (c = 0.25).")
     assert priced_left_out(["draft · heuristic", "early exit @ 4"]).startswith(
         "Not priced again: draft · heuristic, early exit @ 4")

@@ -12,8 +12,10 @@ import streamlit as st
 from specdec.errors import LoadError
 from specdec.models.names import FAST_DRAFT, FAST_TARGET, family_drafts, sized_drafts
 from specdec.prompts import Prompt, as_input, load_prompts
+from specdec.settings import LENGTHS
 from ui import loaders, session
 from ui.i18n import _
+from ui.lessons import store
 
 
 def of(pair) -> tuple[str, list[str], str]:
@@ -47,6 +49,11 @@ def speed_prompts(chat: bool, n: int = 8) -> tuple[list[str], list]:
     keys, and the engine's inputs)."""
     chosen = [p for p in prompt_set(chat) if p.kind in ("code", "structured")][:n]
     return [p.prompt for p in chosen], [as_input(p, chat) for p in chosen]
+
+
+def speed_set(chat: bool) -> store.PromptSet:
+    """speed_prompts as the figure store names them (When it is fast's k sweep, the box's own run)."""
+    return store.PromptSet.of(speed_prompts(chat)[0], chat, LENGTHS.speed, "speed")
 
 
 def plain(pair) -> bool:

@@ -8,7 +8,7 @@ from specdec.bench import machine
 from ui import fast_elsewhere_view
 from ui.figures import fast_regime as figures
 from ui.i18n import _
-from ui.lessons import fast_regime
+from ui.lessons import badges, fast_regime
 from ui.lessons.bench_words import kernel_line
 from ui.round_view import chart
 from ui.safe import md
@@ -42,14 +42,14 @@ def measure_button(pair) -> None:
 
 def here(profile: machine.Profile) -> None:
     h = fast_regime.here(profile)
-    st.write(_("Measured here ({cpu}, target on {backend}, {threads} thread(s), {when}): a step reads "
+    st.write(badges.profile() + " " + _("A step of the target on {backend} reads "
                "**{mb:.0f} MB** of weights — at **{gbs:.1f} GB/s** that alone takes {read:.1f} ms — and "
                "computes {gflop:.2f} GFLOP per token — at **{rate:.0f} GFLOP/s** {compute:.1f} ms. So from "
                "about **{ridge:.1f} tokens** a pass is limited by computing: by the roofline a pass of 5 "
                "tokens costs at least {roof5:.2f} steps; measured, it cost **{v5:.2f}** (a step took "
                "{step:.1f} ms).").format(
-        cpu=md(profile.cpu), backend=profile.backend, threads=profile.threads, when=profile.measured_at,
-        mb=profile.weight_mb, gbs=profile.bandwidth_gbs, read=h.read_ms, gflop=2 * profile.params_m / 1e3,
+        backend=profile.backend, mb=profile.weight_mb, gbs=profile.bandwidth_gbs, read=h.read_ms,
+        gflop=2 * profile.params_m / 1e3,
         rate=profile.gflops, compute=h.compute_ms, ridge=h.ridge, roof5=h.roof[5], v5=h.measured[5],
         step=profile.step_ms))
     if profile.arithmetic:

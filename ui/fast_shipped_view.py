@@ -1,17 +1,23 @@
 """A shipped result the sidebar's settings would hide (issue 51, deliverable 6): When it is fast's
 k sweep and draft sizes are shipped at one T and k; a learner whose sidebar asks for another still
-sees the shipped result, labelled with its CPU and settings, beside the learner's own."""
+sees the shipped result, labelled with its CPU and settings, beside the learner's own; and where
+this machine measured a shipped result's setting itself, its own figure beside it (`here_too`)."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import streamlit as st
 
+from specdec.records.provenance import Clock
+from specdec.wording import times
 from ui.figures import fast as lp
 from ui.i18n import _
-from ui.lessons import shipped
+from ui.lessons import badges, shipped, store
 from ui.lessons.bench_words import drafter_name, machine_name, machine_short
+from ui.lessons.payoff_words import SOURCES
 from ui.round_view import chart
+from ui.safe import md
 
 VARY = ("T", "k")          # the sidebar's settings a shipped key may differ in
 
@@ -66,3 +72,20 @@ def tradeoff(key: dict, record, settings) -> None:
         st.markdown(_("There: the fastest is {draft} at **{speedup:.2f}×**.").format(
             draft=drafter_name(best.draft.split("/", 1)[-1]), speedup=best.speedup))
         chart(lp.tradeoff_figure(points, "speedup", _("Speedup by draft size (shipped)")), "fast-shipped-tradeoff")
+
+
+def here_too(points, key_of) -> None:
+    """A shipped trade-off's drafts that this machine measured itself at the same setting and
+    prompts (the k sweep, section 2): that figure, the one the box above states, beside the
+    shipped one — never the shipped figure under this machine's name."""
+    for p in points:
+        k = key_of(p)
+        found = [e for c in Clock if k is not None and (e := store.read(replace(k, clock=c))) is not None]
+        if not found:
+            continue
+        newest = max(found, key=lambda e: e.at)
+        f = newest.figure
+        st.markdown(badges.here() + " " + _("{draft} at these settings: **{speedup}** the target alone "
+                                            "({low:.2f}–{high}), measured by {section}.").format(
+            draft=md(drafter_name(p.draft)), speedup=times(f.speedup), low=f.speedup_min or f.speedup,
+            high=times(f.speedup_max or f.speedup), section=_(SOURCES.get(newest.source, newest.source))))

@@ -7,14 +7,16 @@ from dataclasses import replace
 
 import streamlit as st
 
-from specdec.bench import machine, payoff
+from specdec import defaults
+from specdec.bench import machine, payoff, sweeps
 from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.kernels import cpu_model
+from specdec.settings import LENGTHS
 from specdec.trace.theory import Overheads
-from ui import state, typical
+from ui import family, jobs, session, state, typical
 from ui.i18n import _
-from ui.lessons import payoff_words, store
+from ui.lessons import fast, payoff_words, store
 
 
 def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | None]:
@@ -66,27 +68,46 @@ def acceptance(pair, settings) -> tuple[payoff.Measured | None, tuple | None, fl
     return None, (t.mean_acceptance_length, t.speedup, t.measured), alpha if alpha is not None else t.alpha
 
 
+def _measure(pair, settings) -> None:
+    """The box's own run: the sidebar's settings against the target alone on When it is fast's
+    prompts, repeats interleaved, filed as a k-sweep point is (so the box, section 2 and section 3
+    read one figure for it)."""
+    names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
+    chat = session.uses_chat(pair)
+    run = replace(settings, max_new_tokens=LENGTHS.speed)
+    sweep = jobs.run_job(_("Measuring these settings here"), "payoff_job", lambda pr: sweeps.k_sweep(
+        pair, family.speed_prompts(chat)[1], [settings.k], run, pr, defaults.REPEATS))
+    if sweep is not None:
+        store.file(sweep.points, fast.ksweep_figure(names, run, family.speed_set(chat), state.ran()), "box")
+        st.rerun()
+
+
 def _use_priced() -> None:
     """The box's button: the sidebar's draft-length policy becomes the priced one (every page)."""
     st.session_state["policy"] = PRICED
 
 
-def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = None) -> payoff.Payoff | None:
+def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = None,
+           offer_run: bool = True) -> payoff.Payoff | None:
     """The box; nothing without a pair. `race`: (the speedups Home's races measured at these
     settings on one prompt, newest first; the newest race's own why at this machine's prices):
-    the box then answers for those races, with that one prediction."""
+    the box then answers for those races, with that one prediction. `offer_run`: a button that
+    measures these settings here where nothing is measured (Home races instead)."""
     if pair is None:
         return None
     p, instead = answer(pair, settings)
     with st.container(border=True, key="payoff_box"):
         st.caption(payoff_words.settings_line(settings, pair.draft_name))
         st.markdown(payoff_words.headline(p, cpu_model(), () if race is None else race[0]),
-                    help=payoff_words.source(p) + "\n\n" + _(payoff_words.SCOPE))     # where the figure comes from
+                    help=payoff_words.source(p, cpu_model()) + "\n\n" + _(payoff_words.SCOPE))
         if race is not None:
             if race[1]:
                 st.caption(race[1])
             return p
         st.caption(payoff_words.why(p))
+        if offer_run and p.measured is None and st.button(_("Measure it here (about a minute)"), key="payoff_measure",
+                                            icon=":material/timer:"):
+            _measure(pair, settings)
         if instead is not None:
             st.caption(payoff_words.instead(instead))
             st.button(_("Draft k by this machine's prices"), key="payoff_priced", icon=":material/tune:",

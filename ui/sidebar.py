@@ -14,6 +14,8 @@ from specdec.settings import options
 from specdec.wording import N_
 from ui import catalog, i18n, loaders, state
 from ui.i18n import _
+from ui.lessons.price_table import markdown as price_markdown
+from ui.lessons.price_table import rows as price_table_rows
 
 
 def shown_as(names: dict[str, str]):
@@ -106,7 +108,20 @@ def machine_notes(pair: specdec.Pair) -> None:
              _("This machine: a target step {step:.1f} ms, c = {c:.3f}").format(step=found.step_ms, c=c))
     with st.sidebar.expander(title, icon=":material/memory:"):
         profile_caption(pair)
+        price_table(pair, found)
         precision_caption(pair)
+
+
+def price_table(pair: specdec.Pair, found) -> None:
+    """Every c (and v) of this draft the pages show, whose each is (ui/lessons/price_table.py)."""
+    if not pair.draft_name:
+        return
+    k = state.settings().k
+    found_rows = price_table_rows(found, pair.target_name, pair.draft_name, k)
+    if len(found_rows) > 1:
+        st.markdown(price_markdown(found_rows, k))
+        st.caption(_("Predictions use the first row. Each measurement paid its own prices: timings move with "
+                     "the machine and its load."))
 
 
 def profile_caption(pair: specdec.Pair) -> None:

@@ -10,7 +10,7 @@ from specdec.bench.sweeps import NGRAM
 from specdec.prompts import Prompt
 from specdec.settings import Settings
 from specdec.wording import _
-from ui.lessons import store
+from ui.lessons import badges, store
 from ui.lessons.bench_words import cpu_name, drafter_name
 from ui.lessons.fast_repriced import TRAVEL
 
@@ -60,7 +60,8 @@ def priced_here(here: list, cpu: str) -> str:
     ranked = sorted(here, key=lambda r: -r.speedup)
     each = ", ".join(_("{drafter} {speedup:.2f}× (c = {c:.2f})").format(
         drafter=drafter_name(r.point.drafter), speedup=r.speedup, c=r.c) for r in ranked)
-    return _("**Here ({cpu}), priced again** at k = {k} with each drafter's c on this machine: {each}.").format(
+    return badges.predicted() + " " + _(
+        "**Here ({cpu}), priced again** at k = {k} with each drafter's c on this machine: {each}.").format(
         cpu=cpu_name(cpu), k=ranked[0].drafts, each=each)
 
 

@@ -14,8 +14,8 @@ from specdec.drafters.base import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.wording import N_, _, times
-from ui.lessons import store
-from ui.lessons.bench_words import bench_row, drafter_name, machine_name
+from ui.lessons import badges, store
+from ui.lessons.bench_words import bench_row, drafter_name
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BENCH_FILE = ROOT / "build" / "bench.json"
@@ -108,7 +108,7 @@ def busy_note(load: float, cpus: list[float], walls: list[float], shipped_from: 
         load=load, lo=min(cpus), hi=max(cpus), wlo=min(walls, default=0.0), whi=max(walls, default=0.0))
     if shipped_from is None:
         return text
-    return _("Measured on {cpu}, for comparison:").format(cpu=machine_name(shipped_from)) + " " + text
+    return badges.shipped(shipped_from) + " " + text
 
 
 def tradeoff_caption(points, shipped_from: str | None = None) -> str:
@@ -126,9 +126,9 @@ def tradeoff_caption(points, shipped_from: str | None = None) -> str:
     verdict = (_("the fastest is {draft} at {speedup:.2f}×") if best.speedup > 1 else
                _("none beats the target alone (best: {draft} at {speedup:.2f}×)")).format(
         draft=drafter_name(best.draft), speedup=best.speedup)
-    where = _("Measured") if shipped_from is None else _("Measured on {cpu}").format(cpu=machine_name(shipped_from))
-    return where + ": " + _("{trend}; {verdict}. A draft pays when it is accepted often *and* cheap "
-                            "(c).").format(trend=trend, verdict=verdict)
+    text = _("{trend}; {verdict}. A draft pays when it is accepted often *and* cheap (c).").format(
+        trend=trend, verdict=verdict)
+    return badges.of(shipped_from) + " " + text[:1].upper() + text[1:]
 
 
 BASELINES = (RowKind.AR, RowKind.USER_LOADED)      # runner.BASELINES: the speedups' reference

@@ -11,10 +11,11 @@ from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.wording import N_, _, times
+from ui.lessons import badges
 from ui.lessons.bench_words import machine_name
 
 SOURCES = {"ksweep": N_("When it is fast (its k sweep)"), "tradeoff": N_("When it is fast (every draft)"),
-           "drafters": N_("Drafters compared")}
+           "drafters": N_("Drafters compared"), "box": N_("“Measure it here”")}
 
 
 def _x(value: float | None) -> str:
@@ -35,34 +36,35 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
     """One sentence: yes or no, the figure measured here with its spread, the prediction beside it;
     with Home's `races` (the speedups its races measured here on one prompt, newest first), those too."""
     if races:
-        return _race_headline(p, cpu, races)
+        return _race_headline(p, races)
     m = p.measured
     if m is None and p.predicted is None:
         return _("**Does it pay here?** Not measured on this machine ({cpu}) at these settings yet.").format(cpu=cpu)
     if m is None:
         return _("**Does it pay here?** Not measured on this machine ({cpu}) at these settings yet; predicted from "
-                 "its prices: **{predicted}**.").format(cpu=cpu, predicted=_x(p.predicted))
+                 "its prices: **{predicted}** {badge}").format(cpu=cpu, predicted=_x(p.predicted),
+                                                               badge=badges.predicted())
     clock = _("wall-clock") if m.clock == Clock.WALL else _("CPU time: the machine was busy")
-    return _("**Does it pay here?** {answer}: on this machine ({cpu}) **{speedup}** the target alone "
-             "({low}–{high}, {runs}{clock}); the whole run predicted from its prices: {predicted}.").format(
-        answer=_("Yes") if m.speedup > 1 else _("No"), cpu=cpu, speedup=_x(m.speedup), low=f"{m.low:.2f}",
+    return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({low}–{high}, {runs}{clock}). "
+             "The whole run predicted from this machine's prices: {predicted} {predicted_badge}").format(
+        answer=_("Yes") if m.speedup > 1 else _("No"), speedup=_x(m.speedup), low=f"{m.low:.2f}",
         high=_x(m.high), runs=_("{n} repeats, ").format(n=m.repeats) if m.repeats else "", clock=clock,
-        predicted=_x(p.predicted))
+        predicted=_x(p.predicted), here=badges.here(), predicted_badge=badges.predicted())
 
 
-def _race_headline(p: Payoff, cpu: str, races: tuple[float, ...]) -> str:
+def _race_headline(p: Payoff, races: tuple[float, ...]) -> str:
     """The races' median with their range once there are two (one race has no spread to show)."""
     figure = statistics.median(races)
     answer = _("Yes") if figure > 1 else _("No")
     if len(races) == 1:
-        text = _("**Does it pay here?** {answer} in this race: on this machine ({cpu}) **{speedup}** the target "
-                 "alone (one prompt, one run, wall-clock; race again to see how much a run varies).").format(
-            answer=answer, cpu=cpu, speedup=_x(figure))
+        text = _("**Does it pay here?** {answer} in this race: **{speedup}** the target alone {here} (one prompt, "
+                 "one run, wall-clock; race again to see how much a run varies).").format(
+            answer=answer, speedup=_x(figure), here=badges.here())
     else:
-        text = _("**Does it pay here?** {answer} in these races: on this machine ({cpu}) **{speedup}** the target "
-                 "alone (median of {n} races on this prompt, {low}–{high}, wall-clock).").format(
-            answer=answer, cpu=cpu, speedup=_x(figure), n=len(races), low=f"{min(races):.2f}",
-            high=_x(max(races)))
+        text = _("**Does it pay here?** {answer} in these races: **{speedup}** the target alone {here} (median "
+                 "of {n} races on this prompt, {low}–{high}, wall-clock).").format(
+            answer=answer, speedup=_x(figure), n=len(races), low=f"{min(races):.2f}",
+            high=_x(max(races)), here=badges.here())
     m = p.measured
     if m is not None:
         text += " " + _("Measured on a prompt set at these settings: {speedup} ({low}–{high}).").format(
@@ -96,12 +98,12 @@ def instead(p: Payoff) -> str:
              "**{predicted}** at k = {k}.").format(predicted=_x(p.predicted), k=p.k)
 
 
-def source(p: Payoff) -> str:
-    """Which measurement the figure is, or how to make one; another machine's figure for comparison."""
+def source(p: Payoff, cpu: str) -> str:
+    """Which measurement the figure is and on which CPU, or how to make one."""
     m = p.measured
     if m is not None:
-        text = _("Measured by {section} on {n} prompts").format(section=_(SOURCES.get(m.source, m.source)),
-                                                               n=m.prompts)
+        text = _("Measured on this machine ({cpu}) by {section} on {n} prompts").format(
+            cpu=cpu, section=_(SOURCES.get(m.source, m.source)), n=m.prompts)
         if len(m.all_here) > 1:
             text += _(", the newest of {m} measurements here at these settings (from {lo:.2f}× to {hi:.2f}×, "
                       "each on its own prompts)").format(m=len(m.all_here), lo=min(m.all_here), hi=max(m.all_here))

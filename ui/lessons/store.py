@@ -272,6 +272,11 @@ def filed_here(target: str, drafts: tuple, settings, ran: Ran = DEFAULT_RAN) -> 
     return sorted(found, key=lambda e: -e[1].at)
 
 
+def filed_of(target: str, draft: str | None) -> list[tuple[Key, Filed]]:
+    """Every figure this machine filed for the target and draft model, at any setting, newest first."""
+    return sorted(((k, e) for k, e in _filed() if k.target == target and k.draft == draft), key=lambda f: -f[1].at)
+
+
 def clock_name(clock: Clock) -> str:
     return _("CPU time") if clock == Clock.CPU else _("wall-clock")
 

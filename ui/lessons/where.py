@@ -6,7 +6,7 @@ from dataclasses import replace
 
 from specdec.bench import where
 from specdec.wording import _, times
-from ui.lessons.bench_words import machine_name
+from ui.lessons import badges
 
 
 def kind_caption(points: list) -> str:
@@ -34,7 +34,8 @@ def priced_caption(here: list, cpu: str) -> str:
     """A shipped set's kinds at this machine's prices (specdec/bench/repriced.each): the range over
     kinds here, the page's headline."""
     low, high = min(here, key=lambda r: r.speedup), max(here, key=lambda r: r.speedup)
-    return _("**Here ({cpu}), priced again:** each kind's tokens a round at this machine's c = {c:.3f} and "
+    return badges.predicted() + " " + _(
+        "**Here ({cpu}), priced again:** each kind's tokens a round at this machine's c = {c:.3f} and "
              "v(k + 1) = {v:.2f} (k = {k}) predict {low} on **{low_kind}** to {high} on **{high_kind}**.").format(
         cpu=cpu, c=low.c, v=low.v, k=low.drafts, low=times(low.speedup), low_kind=low.point.kind,
         high=times(high.speedup), high_kind=high.point.kind)
@@ -43,8 +44,8 @@ def priced_caption(here: list, cpu: str) -> str:
 def shipped_caption(points: list, shipped_cpu: str) -> str:
     """The shipped speedups' range, for comparison, and what travels between machines."""
     there = [p.speedup for p in points]
-    text = _("Measured on {cpu}, for comparison: {low} to {high}.").format(
-        cpu=machine_name(shipped_cpu), low=times(min(there)), high=times(max(there)))
+    text = badges.shipped(shipped_cpu) + " " + _("measured there, for comparison: {low} to {high}.").format(
+        low=times(min(there)), high=times(max(there)))
     return text + " " + _("Acceptance and tokens a round travel between machines (they depend on the models and "
                           "the text); the prices of a draft step and of a pass do not (they are the machine's).")
 

@@ -1,0 +1,44 @@
+"""One table of the active draft's prices (issue 51): the profile's row (every prediction's),
+then each measurement filed here, then the shipped ones, each with its badge; numbers by hand."""
+from dataclasses import replace
+
+import pytest
+from points import point
+
+from specdec.bench import machine
+from specdec.bench.points import Sweep
+from specdec.records.provenance import Clock, here
+from specdec.settings import Settings
+from ui.lessons import price_table, result_cache, shipped, store
+
+WIDTHS = {m: 1 + 0.25 * (m - 1) for m in range(1, 18)}              # v(5) = 2.0
+
+
+@pytest.fixture
+def places(tmp_path, monkeypatch):
+    weights = tmp_path / "models" / "fam" / "draft"
+    weights.mkdir(parents=True)
+    (weights / "model.safetensors").write_bytes(b"weights")
+    for module in (shipped, result_cache):
+        monkeypatch.setattr(module, "ASSETS", tmp_path / "models")
+    monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path / "shipped")
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "local")
+
+
+def test_the_profile_first_then_this_machines_runs_then_the_shipped_ones(places):
+    profile = machine.Profile("CPU here", "torch", 1, 10.0, WIDTHS, {"fam/draft": 0.25}, measured_at="today 09:00")
+    other = Sweep((point(k=2, c=0.18, verify_cost=1.4), point(k=4, c=0.18, verify_cost=1.74)),
+                  replace(here(), cpu="Other CPU", date="2026-12-01"))
+    shipped.save("ksweep", {"pair": ["fam/target", "fam/draft"], "T": 0.7}, other)
+    shipped.save("ksweep", {"pair": ["fam/target", "fam/other"], "T": 0.7}, other)         # another draft's
+    prompts = store.PromptSet.of(["a"], False, 16, "speed")
+    key_of = lambda p: store.key("fam/target", "fam/draft", Settings(k=4), 4, prompts, Clock.WALL)   # noqa: E731
+    store.file([point(c=0.31)], key_of, "ksweep")                                          # the learner's k sweep
+    rows = price_table.rows(profile, "fam/target", "fam/draft", 4)
+    assert [(r.c, r.v) for r in rows] == [(0.25, 2.0), (0.31, None), (0.18, 1.74)]
+    assert [r.whose.split("[")[0] for r in rows] == [":violet-badge", ":green-badge", ":orange-badge"]
+    assert "Other CPU" in rows[2].whose and "(2026-12-01)" in rows[2].what and "today 09:00" in rows[0].what
+    table = price_table.markdown(rows, 4).splitlines()
+    assert table[0] == "| whose | c | v(5) |" and len(table) == 5
+    assert table[2].endswith("| 0.250 | 2.00 |") and table[3].endswith("| 0.310 | — |")
+    assert price_table.rows(None, "fam/target", "fam/draft", 2)[-1].v == 1.4      # no profile yet; k = 2's pass

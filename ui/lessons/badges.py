@@ -1,0 +1,49 @@
+"""Whose number is this? A small coloured badge beside a figure says it at a glance (issue 51):
+
+    measured here          green    a run on this machine (kept in its result store)
+    this machine's prices  violet   the profile measured at start (specdec/bench/machine.py)
+    predicted here         grey     computed from those prices, not timed
+    a machine like this    blue     shipped with the app from a CPU of this machine's model
+    <another CPU>          orange   shipped from another machine: for comparison only
+
+A badge replaces the sentence a page used to repeat before every shipped figure ("Measured on
+…, for comparison"); the details (date, cores, load) stay in the line or its help.
+Badges are Streamlit Markdown (`:color-badge[text]`), so they go wherever Markdown does.
+"""
+from __future__ import annotations
+
+from specdec.models import kernels
+from specdec.wording import _
+from ui.lessons.bench_words import cpu_name
+
+
+def _badge(color: str, icon: str, text: str) -> str:
+    """One badge; a square bracket in `text` would end the directive, so it becomes a round one."""
+    safe = text.replace("[", "(").replace("]", ")")
+    return f":{color}-badge[:material/{icon}: {safe}]"
+
+
+def here() -> str:
+    return _badge("green", "check_circle", _("measured here"))
+
+
+def profile() -> str:
+    return _badge("violet", "speed", _("this machine's prices"))
+
+
+def predicted() -> str:
+    return _badge("gray", "calculate", _("predicted here"))
+
+
+def shipped(cpu: str | None, short: bool = False) -> str:
+    """A shipped result's machine: blue on this machine's CPU model ("a machine like this one",
+    not "here": it is another box of the same model), orange elsewhere, named by its CPU (`short`:
+    as recorded, without bench_words.cpu_name's note on a CPU recorded by its family only)."""
+    if cpu and cpu == kernels.cpu_model():         # read at call time (tests stand in another CPU)
+        return _badge("blue", "devices", _("a machine like this one"))
+    return _badge("orange", "public", (cpu if short else cpu_name(cpu)) if cpu else "?")
+
+
+def of(cpu: str | None) -> str:
+    """A measurement's badge: None for this machine's own run, else where it was shipped from."""
+    return here() if cpu is None else shipped(cpu)

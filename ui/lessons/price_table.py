@@ -1,0 +1,89 @@
+"""Every price of the active draft that the lab shows, in one table (issue 51): c, a draft step
+over a target step, and v(k + 1), a pass of k + 1 tokens over a target step, from
+
+    this machine's profile    measured at start; every prediction on every page uses this row
+    measurements filed here   each run paid its own prices (timings move with the machine's load)
+    shipped results           paid another machine's (or a machine like this one's)
+
+each row with its badge (badges.py), so a learner who meets c = 0.14 on one page and 0.18 on
+another finds both here and sees whose each is.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from specdec.bench.compared import ALL, DrafterTable
+from specdec.bench.points import Sweep
+from specdec.wording import _
+from ui.lessons import badges, shipped, store
+from ui.lessons.payoff_words import SOURCES
+
+
+@dataclass(frozen=True)
+class PriceRow:
+    whose: str              # a badge
+    what: str               # which measurement, in words
+    c: float | None         # draft step / target step
+    v: float | None         # a pass of k + 1 tokens / a target step (None: not measured at that width)
+
+
+def rows(profile, target: str, draft: str, k: int) -> list[PriceRow]:
+    """The profile's row first (None: not measured yet), then this machine's measurements, newest
+    first, then the shipped ones."""
+    first = [] if profile is None else [PriceRow(badges.profile(), _("measured at start ({when})").format(
+        when=profile.measured_at), profile.c.get(draft), profile.v.get(k + 1))]
+    return first + filed(target, draft) + shipped_rows(target, draft, k)
+
+
+def filed(target: str, draft: str) -> list[PriceRow]:
+    """This machine's measurements of the draft, the newest of each section (a figure has c, not v)."""
+    newest: dict[str, store.Filed] = {}
+    for _key, entry in store.filed_of(target, draft):
+        if entry.figure.c is not None and entry.source not in newest:
+            newest[entry.source] = entry
+    return [PriceRow(badges.here(), _(SOURCES.get(source, source)) + time.strftime(" (%H:%M)", time.localtime(e.at)),
+                     e.figure.c, None) for source, e in newest.items()]
+
+
+def shipped_rows(target: str, draft: str, k: int) -> list[PriceRow]:
+    """The shipped k sweep (c and v(k + 1) at k), draft sizes and drafter comparison of this draft,
+    the newest of each."""
+    out = []
+    for key, sweep in shipped.all_of("ksweep", Sweep):
+        at_k = [p for p in sweep.points if p.k == k]
+        if key.get("pair") == [target, draft] and at_k:
+            out.append(_row(sweep, "ksweep", at_k[0].c, at_k[0].verify_cost))
+    for key, sweep in shipped.all_of("tradeoff", Sweep):
+        mine = [p for p in sweep.points if p.draft == draft]
+        if key.get("target") == target and mine:
+            out.append(_row(sweep, "tradeoff", mine[0].c, None))     # its points price no pass (v = 1 there)
+    for key, table in shipped.all_of("drafters", DrafterTable):
+        mine = [p for p in table.points if p.kind == ALL and p.drafter == draft.split("/", 1)[-1]]
+        if key.get("target") == target and mine:
+            out.append(_row(table, "drafters", mine[0].c, None))
+    return _newest_of_each(out)
+
+
+def _newest_of_each(found: list[tuple[str, str, PriceRow]]) -> list[PriceRow]:
+    """One shipped row per section, its newest (an older file kept for another key says no more)."""
+    newest: dict[str, tuple[str, PriceRow]] = {}
+    for source, date, row in found:
+        if source not in newest or date > newest[source][0]:
+            newest[source] = (date, row)
+    return [row for _date, row in newest.values()]
+
+
+def _row(result, source: str, c: float | None, v: float | None) -> tuple[str, str, PriceRow]:
+    """(section, date, its row): the CPU as recorded (the sidebar is narrow)."""
+    when = result.provenance.date or "?"
+    return source, when, PriceRow(badges.shipped(result.provenance.cpu, short=True), _(SOURCES[source]) + f" ({when})",
+                                  c, v)
+
+
+def markdown(found: list[PriceRow], k: int) -> str:
+    """The rows as a Markdown table (badges render in its cells); "—" where a row has no such price."""
+    def num(x: float | None, digits: int) -> str:
+        return "—" if x is None else f"{x:.{digits}f}"
+    head = f"| {_('whose')} | c | v({k + 1}) |\n|---|--:|--:|\n"
+    return head + "".join(f"| {r.whose} {r.what} | {num(r.c, 3)} | {num(r.v, 2)} |\n" for r in found)
