@@ -8,7 +8,7 @@ from specdec.errors import InputError
 from ui import beyond_view, shell, sidebar
 from ui.figures import beyond as fig
 from ui.i18n import N_, _, choice
-from ui.lessons import beyond
+from ui.lessons import badges, beyond
 from ui.round_view import chart
 from ui.safe import md
 
@@ -164,9 +164,11 @@ else:
     st.session_state.setdefault("beyond_lang", "en" if "en" in langs else langs[0])
     named = {code: _(QUESTION_LANGS.get(code, code)) for code in langs}    # worded now, in this run's language
     lang = st.radio(_("Questions asked in"), langs, format_func=named.get, key=choice("beyond_lang"), horizontal=True)
-    st.caption(_("Measured on the held-out questions ({lang}) on {cpu}, {date}, one thread; the judge is the "
+    st.caption(badges.shipped(result.provenance.cpu) + " " + _(
+        "Measured on the held-out questions ({lang}) on {cpu}, {date}, one thread; the judge is the "
                  "target {judge} on {backend}; judge everywhere = the judge over the first stage's top {n} of "
-                 "{size} passages.").format(lang=_(QUESTION_LANGS.get(lang, lang)), cpu=result.provenance.cpu or "?", date=result.provenance.date or "?",
+                 "{size} passages.").format(lang=_(QUESTION_LANGS.get(lang, lang)), cpu=result.provenance.cpu or "?",
+                                             date=result.provenance.date or "?",
                                              judge=result.judge_format, backend=result.judge_backend,
                                              n=beyond.everywhere(result, lang), size=result.corpus_size))
     if lang == "ko":

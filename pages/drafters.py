@@ -85,6 +85,8 @@ def priced(overall) -> list:
         return []
     done = {r.point.drafter for r in here}
     st.markdown(priced_here(here, cpu_model()))
+    if (box := payoff_view.measured_line(PAIR, state.settings())) is not None:
+        st.markdown(box)
     st.caption(priced_left_out([p.drafter for p in overall if p.drafter not in done]))
     return here
 
@@ -153,7 +155,9 @@ if points:
     with st.expander(_("Every drafter's numbers, and how they were measured")):
         overall_numbers(overall, HERE)
     st.subheader(_("Winner per kind of text"))
-    shipped_caption()
+    if ELSEWHERE:
+        st.caption(badges.shipped(ELSEWHERE) + " " + _("tokens a round and measured speedups") + " · "
+                   + badges.predicted() + " " + _("speedup priced here"))
     if len(PROMPTS) < 2 * len({p.kind for p in PROMPTS}):
         st.caption(_("Each kind has {n} prompt(s) here at most: the winners per kind below are a hint, not a "
                      "ranking (Where it works measures whole sets per kind).").format(

@@ -119,7 +119,8 @@ def measured(pair, names) -> None:
     if mine:
         points, taken = store.agree(points, key_of, "ksweep")
         taken_caption(taken, "k")
-    ksweep_lines(points, None if mine else sweep.provenance.cpu)
+    scope = f"T = {settings.temperature:g}, " + store.set_name(family.speed_set(chat), kind_name)
+    ksweep_lines(points, scope, None if mine else sweep.provenance.cpu)
     if mine:
         profile_c(points[0].c, pair, settings.drafter)
     here = [] if mine else fast_repriced_view.k_sweep(points, pair, settings.drafter)
@@ -162,16 +163,18 @@ def mean_alpha(points) -> float:
     return sum(p.alpha for p in points) / len(points)
 
 
-def ksweep_lines(points, shipped_from: str | None = None) -> None:
-    """The sweep's headline numbers and its timing warnings (`shipped_from`: the CPU of a shipped sweep)."""
+def ksweep_lines(points, scope: str, shipped_from: str | None = None) -> None:
+    """The sweep's headline numbers, what it ran (`scope`: T and the prompts) and its timing warnings
+    (`shipped_from`: the CPU of a shipped sweep)."""
     best = max(points, key=lambda p: p.speedup)
     where = badges.of(shipped_from)
     line = (_("α̂ = **{alpha:.2f}** (mean β), c = **{c:.3f}** (draft step / target one-token step), best measured "
               "speedup **{best:.2f}×** at k = {k} (median of {repeats} interleaved repeats") if shipped_from is None
             else _("α̂ = **{alpha:.2f}** (mean β), best measured speedup **{best:.2f}×** at k = {k} (median of "
                    "{repeats} interleaved repeats"))      # a shipped sweep's c was that machine's
+    spread = f", {best.speedup_min:.2f}–{times(best.speedup_max)}) · {scope}."
     st.write(where + " " + line.format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup, k=best.k,
-                                        repeats=best.repeats) + f", {best.speedup_min:.2f}–{times(best.speedup_max)}).")
+                                        repeats=best.repeats) + spread)
     warn(points, shipped_from)
 
 
@@ -234,7 +237,8 @@ def tradeoff(pair, names) -> None:
     busy = any(p.clock == Clock.CPU for p in points)
     c1, c2 = st.columns(2)
     with c1:
-        chart(lp.tradeoff_figure(points, "acceptance_rate", _("Acceptance rate by draft size"), on, here), "fast-acc")
+        chart(lp.tradeoff_figure(points, "acceptance_rate", _("Acceptance rate (accepted ÷ drafted) by draft size"),
+                                 on, here), "fast-acc")
     with c2:
         chart(lp.tradeoff_figure(points, "speedup", _("Speedup by draft size") if here else
                                  _("Speedup (CPU time: the machine was busy)") if busy

@@ -17,7 +17,7 @@ from specdec.settings import LENGTHS, Mode
 from ui import family, jobs, metrics_view, payoff_view, session, shell, sidebar, state, tables
 from ui.figures import server as lp
 from ui.i18n import _
-from ui.lessons import server, store
+from ui.lessons import badges, server, store
 from ui.measured import local, measured
 from ui.round_view import chart
 
@@ -76,11 +76,11 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
                  "settings (a tree drafter is replaced by its chain; a batch cannot verify trees).").format(
         target=names[0], draft=names[1] or _("no draft model"), drafter=_(DRAFTERS[s.drafter].label),
         k=s.k, t=s.temperature))
-    rows, facts = result.rows, facts_of(result)
-    st.write(server.verdict(facts))
+    rows, facts, mine = result.rows, facts_of(result), local("server_sweep", key, BatchSweep)
+    st.write(badges.of(None if mine else result.provenance.cpu) + " " + server.verdict(facts))
     box, profile = payoff_view.answer(pair, s)[0], machine.of(pair)
     st.caption(server.beside_box(facts, result, box))
-    if not local("server_sweep", key, BatchSweep):
+    if not mine:
         with st.expander(_("Why its batch-size-1 figure is not the box's")):
             st.markdown(server.shipped_why(facts, result, box, profile.step_ms if profile else None))
     c1, c2 = st.columns(2)

@@ -15,7 +15,7 @@ from ui.exact_tree_view import tree_rules_check
 from ui.figures.rounds import prob, show
 from ui.figures.trees import mask_figure, sibling_figure, sibling_steps, tree_figure
 from ui.i18n import _, choice
-from ui.lessons import store, trees
+from ui.lessons import badges, store, trees
 from ui.measured import measured
 from ui.round_view import chart, in_code
 from ui.safe import md
@@ -36,7 +36,10 @@ def tree_settings(pair) -> specdec.Settings:
                     format_func={"top": _("the draft's top-w"), "sampled": _("w draws from q")}.get,
                     disabled=pair.draft is None,
                     help=_("Top-w children are checked as point masses (accept x with probability "
-                           "p(x)); drawn children with min(1, p/q) against the shrinking residual."))
+                           "p(x)); drawn children with min(1, p/q) against the shrinking residual. "
+                           "Draws are independent, so two siblings can hold the same token: once the "
+                           "first is rejected the residual has no mass left on it, and the second is "
+                           "rejected too."))
     drafter = tree_for(pair.draft is not None).name
     return replace(state.settings(), drafter=drafter, tree_width=width, tree_budget=budget,
                    tree_children=rule, policy="constant")
@@ -159,7 +162,7 @@ def chain_or_tree(pair, settings) -> None:
         hide_index=True, placeholder="—", key="trees_table", column_config={
             _("tokens read per pass"): TWO_PLACES, _("tokens per target pass"): TWO_PLACES,
             _("tokens/s (median)"): st.column_config.NumberColumn(format="%.1f")})
-    st.write(verdict(rows))
+    st.write(badges.here() + " " + verdict(rows))
 
 
 def verdict(rows) -> str:
@@ -198,7 +201,8 @@ def pass_price(pair) -> None:
                       yaxis_title=_("cost in one-token steps (v)"), margin=dict(t=10, b=10))
     chart(fig, "pass_price_fig")
     widest = sizes[-1]
-    st.write(_("On this machine a {n}-token pass costs **{v:.2f}** one-token steps (v). A tree of N "
+    st.write(badges.here() + " " + _(
+        "On this machine a {n}-token pass costs **{v:.2f}** one-token steps (v). A tree of N "
                "nodes buys its extra tokens per pass at v(N + 1); where v stays near 1 the tree's "
                "gain in tokens per pass becomes a gain in time.").format(n=widest, v=prices.price(widest)))
 

@@ -136,11 +136,14 @@ def per_kind(pair, res: WhereSet, mine: bool) -> None:
     if found:
         st.caption(survival_caption(found))
     with st.expander(_("Every kind's numbers; short against long prompts; early against late tokens")):
-        kind_tables(res, points)
+        kind_tables(res, points, None if mine else shipped_cpu)
 
 
-def kind_tables(res: WhereSet, points: list) -> None:
-    """The per-kind table, its CSV, and the same set split by prompt length and output position."""
+def kind_tables(res: WhereSet, points: list, shipped_cpu: str | None) -> None:
+    """The per-kind table, its CSV, and the same set split by prompt length and output position
+    (`shipped_cpu`: the CPU of a shipped set, whose speedups the table holds)."""
+    if shipped_cpu is not None:
+        st.caption(badges.shipped(shipped_cpu) + " " + _("That machine's c and speedups:"))
     table = tables.frame(points, drop=("histogram",))    # fits 1400 px (Step through shows a run's histogram)
     table["per_position"] = ["·".join(f"{x:.2f}" for x in p.per_position) for p in points]     # no spaces: it fits
     tables.show(table, "where_kinds")

@@ -131,7 +131,8 @@ def test_the_page_steps_a_round_and_compares_the_drafters_in_english(cross_dirs)
 
 # what a Korean text may keep: names, code, formulas, tokens (between ‹ ›), the paper's citation
 ALLOWED = (r"(argmax|tiny-\S+|/\S+|TLI|BPE|arXiv|SentencePiece|Timor|et al|min|top-[kp]|[pquckTv]\b|‹[^›]*›|<0x..>"
-           r"|scripts/\S+|make run)")
+           r"|scripts/\S+|make run"
+           r"|:[a-z]+-badge\[|:material/[a-z_]+:)")                  # a badge's Markdown (ui/lessons/badges.py)
 
 
 def test_the_page_speaks_korean_with_no_english_words_left(cross_dirs):

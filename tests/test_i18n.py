@@ -318,3 +318,24 @@ def test_short_choices_fit_their_boxes_in_both_languages(korean):
             over = [(say(n), units(say(n))) for n in names if units(say(n)) > room]
             assert not over, (room, over)
     assert "H100" in catalog("ko").gettext(roofline.PUBLISHED[1].name)
+
+
+def test_a_checkout_without_compiled_catalogs_still_speaks_korean(tmp_path, monkeypatch):
+    """Started without `make` (no .mo, or one older than its .po): the .po is compiled in memory."""
+    import os
+    import shutil
+
+    from ui import i18n
+    po = tmp_path / "ko" / "LC_MESSAGES" / "messages.po"
+    po.parent.mkdir(parents=True)
+    shutil.copy(i18n.LOCALES / "ko" / "LC_MESSAGES" / "messages.po", po)
+    monkeypatch.setattr(i18n, "LOCALES", tmp_path)
+    i18n.catalog.cache_clear()
+    try:
+        assert i18n.catalog("ko").gettext("measured here") == "여기서 측정"
+        (po.with_suffix(".mo")).write_bytes(b"")              # a stale, broken build beside a newer .po
+        os.utime(po.with_suffix(".mo"), (1, 1))
+        i18n.catalog.cache_clear()
+        assert i18n.catalog("ko").gettext("measured here") == "여기서 측정"
+    finally:
+        i18n.catalog.cache_clear()

@@ -143,7 +143,8 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
     said = [c.value for c in at.caption if c.value.startswith("Drafting k by this machine's prices")]
     assert said == ["Drafting k by this machine's prices instead (sidebar: Draft-length policy → priced) predicts "
-                    "**1.10×** at k = 1."], said
+                    "**1.10×** at k = 1, with α̂ = 0.60 (the newest measurement at these settings, or the pair's "
+                    "typical run: it moves when you measure)."], said
     at.button(key="payoff_priced").click().run()                     # one click: the sidebar's policy
     assert at.session_state["policy"] == "priced" and not at.exception
     assert not any(c.value.startswith("Drafting k by") for c in at.caption)
@@ -209,8 +210,15 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     box = [m for m in at.markdown if m.value.startswith("**Does it pay here?**")]
     assert ":green-badge[:material/check_circle: measured here]" in box[0].value, box[0].value
     assert "by “Measure it here” on 8 prompts" in box[0].proto.help
-    assert "payoff_measure" not in [b.key for b in at.button]                 # measured: no button
+    assert at.button(key="payoff_measure").label == "Measure again"           # measured: again on request
+    why = [c.value for c in at.caption if c.value.startswith("Why: a round costs")]
+    assert "= 2 × 0.250 + 1.40" in why[0] and "the measured runs paid c = " in why[0], why   # profile's c, run's c
     figure = headline_figure(at)
-    table = [m.value for m in at.sidebar.markdown if m.value.startswith("| whose | c | v(3) |")]
-    assert len(table) == 1 and "| 0.250 | 1.40 |" in table[0] and "“Measure it here” (" in table[0]
+    table = [m.value for m in at.sidebar.markdown if m.value.startswith("- :violet-badge[")]
+    assert len(table) == 1 and ": **c = 0.250, v(3) = 1.40**" in table[0] and "“Measure it here” (" in table[0]
     assert headline_figure(app(tiny_dirs, page="pages/drafters.py", **state)) == figure
+    from specdec.settings import Settings
+    from ui import loaders, payoff_view  # under another section's predictions: the box's figure
+    line = payoff_view.measured_line(loaders.cached(target, draft), Settings(k=2, temperature=0.0, max_new_tokens=4))
+    assert line.startswith(":green-badge[") and f"here: **{figure}×** (" in line and "on 8 prompts" in line, line
+    assert payoff_view.measured_line(loaders.cached(target, draft), Settings(k=3, temperature=0.0)) is None

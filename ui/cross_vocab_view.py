@@ -13,6 +13,7 @@ from ui import loaders, session, strip
 from ui.figures.cross_vocab import row_name, speed_figure
 from ui.figures.rounds import prob, show
 from ui.i18n import N_, _
+from ui.lessons import badges
 from ui.lessons.cross_vocab import CrossRound, cross_drafter_name
 from ui.lessons.cross_vocab_speed import Source, speed_row
 from ui.safe import md
@@ -159,6 +160,8 @@ def speed_table(rows, names) -> pd.DataFrame:
 
 
 def show_speed(rows, cpu: str, k: int) -> None:
+    """The drafters' tokens a round (measured here) and their speedups (predicted at this machine's prices)."""
     names = [row_name(r, _(DRAFTERS[r.drafter].label)) for r in rows]
+    st.markdown(badges.here() + " " + _("tokens a round") + " · " + badges.predicted() + " " + _("speedups"))
     st.plotly_chart(speed_figure(rows, names, cpu, k), key="cv_speed_chart")
     st.dataframe(speed_table(rows, names), hide_index=True, placeholder="—", key="cv_speed_table")

@@ -10,7 +10,7 @@ from specdec.models.backend import Backend
 from ui import tables
 from ui.figures import fast as lp
 from ui.i18n import _
-from ui.lessons import fast
+from ui.lessons import badges, fast
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import bench_row, kernel_line, named_at
 from ui.round_view import chart
@@ -53,7 +53,8 @@ def render() -> None:
         how = (_("the target ran on ONNX Runtime (int4 weights re-quantised by onnxruntime-genai's "
                  "builder: a different model from the GGUF's own Q4_1 blocks)") if m.backend == Backend.ONNX else
                _("the target multiplied in {how}").format(how=md(kernel_line(m.kernels or "float32"))))
-        st.caption(_("Measured on another machine and shipped with the lab (none taken here yet): {cpu}, "
+        st.caption(badges.shipped(m.cpu) + " " + _("Measured on another machine and shipped with the lab (none "
+                                                   "taken here yet): {cpu}, "
                      "{threads} thread(s); "
                      "{how}.").format(cpu=md(m.cpu or "?"), threads=m.threads or "?", how=how))
     rows = [fast.baseline_row(setting) for setting in result.settings if setting.baseline]

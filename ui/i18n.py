@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import gettext
+import io
 from pathlib import Path
 
 import streamlit as st
@@ -28,7 +29,24 @@ KEY = "lang"
 
 @functools.lru_cache(maxsize=None)
 def catalog(lang: str) -> gettext.NullTranslations:
+    """The compiled catalog (`make catalogs`); where it is missing or older than its .po (a checkout
+    started without `make`), the .po compiled in memory, so the app never falls back to English
+    for want of a build step."""
+    po = LOCALES / lang / "LC_MESSAGES" / "messages.po"
+    mo = po.with_suffix(".mo")
+    if po.exists() and (not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime):
+        return _compiled(po)
     return gettext.translation("messages", localedir=str(LOCALES), languages=[lang], fallback=True)
+
+
+def _compiled(po: Path) -> gettext.GNUTranslations:
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+    buffer = io.BytesIO()
+    with po.open("rb") as f:
+        write_mo(buffer, read_po(f))
+    buffer.seek(0)
+    return gettext.GNUTranslations(buffer)
 
 
 def _from_browser() -> str:

@@ -14,9 +14,10 @@ from specdec.drafters.registry import DRAFTERS
 from specdec.models.kernels import cpu_model
 from specdec.settings import LENGTHS
 from specdec.trace.theory import Overheads
+from specdec.wording import times
 from ui import family, jobs, session, state, typical
 from ui.i18n import _
-from ui.lessons import fast, payoff_words, store
+from ui.lessons import badges, fast, payoff_words, store
 
 
 def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | None]:
@@ -31,7 +32,7 @@ def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | No
     spec, base = (Overheads(over[0], over[1]), Overheads(over[2], over[3])) if None not in over else (None, None)
     return payoff.Measured(f.speedup, f.speedup_min or f.speedup, f.speedup_max or f.speedup, f.repeats,
                            f.clock, f.mean_acceptance_length, filed[0][1].source, key.prompts.size, spec, base,
-                           tuple(e[1].figure.speedup for e in filed)), f.alpha
+                           tuple(e[1].figure.speedup for e in filed), f.c), f.alpha
 
 
 def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
@@ -66,6 +67,21 @@ def acceptance(pair, settings) -> tuple[payoff.Measured | None, tuple | None, fl
     if t is None:
         return None, None, alpha
     return None, (t.mean_acceptance_length, t.speedup, t.measured), alpha if alpha is not None else t.alpha
+
+
+def measured_line(pair, settings) -> str | None:
+    """Under another section's predictions: the box's measured figure for the sidebar's settings,
+    with its badge, prompts and source (None where nothing is measured here at them)."""
+    if pair is None:
+        return None
+    m = answer(pair, settings)[0].measured
+    if m is None:
+        return None
+    return badges.here() + " " + _("The box above measured the sidebar's settings here: **{speedup}** ({low:.2f}–"
+                                   "{high}) on {n} prompts ({section}); the figures here are on this page's "
+                                   "prompts.").format(speedup=times(m.speedup), low=m.low, high=times(m.high),
+                                                      n=m.prompts, section=_(payoff_words.SOURCES.get(m.source,
+                                                                                                      m.source)))
 
 
 def _measure(pair, settings) -> None:
@@ -105,8 +121,8 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
                 st.caption(race[1])
             return p
         st.caption(payoff_words.why(p))
-        if offer_run and p.measured is None and st.button(_("Measure it here (about a minute)"), key="payoff_measure",
-                                            icon=":material/timer:"):
+        label = _("Measure it here (about a minute)") if p.measured is None else _("Measure again")
+        if offer_run and st.button(label, key="payoff_measure", icon=":material/timer:"):
             _measure(pair, settings)
         if instead is not None:
             st.caption(payoff_words.instead(instead))

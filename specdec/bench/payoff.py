@@ -32,6 +32,7 @@ class Measured:
     spec: Overheads | None = None    # what the runs paid besides their rounds, where recorded
     base: Overheads | None = None
     all_here: tuple[float, ...] = ()    # every figure filed here at these settings (this one too), newest first
+    c: float | None = None               # the draft step these runs paid (a step of the plain runs = 1)
 
 
 @dataclass(frozen=True)
@@ -43,6 +44,7 @@ class Payoff:
     c: float | None                      # from this machine's profile
     v: float | None                      # v(k + 1), from this machine's profile
     predicted: float | None              # the whole run, predicted
+    alpha: float | None = None           # the α the priced policy's prediction drafted at (None: not priced)
 
     @property
     def round_steps(self) -> float | None:
@@ -78,4 +80,4 @@ def answer(k: int, prices: Prices | None, measured: Measured | None,
             spec, base = (measured.spec, measured.base) if measured and measured.spec and measured.base \
                 else (Overheads(), Overheads())
             predicted = run_speedup(tokens, k, c, v, spec, base)
-    return Payoff(k, measured, tokens, source, c, v, predicted)
+    return Payoff(k, measured, tokens, source, c, v, predicted, priced_alpha if prices is not None else None)

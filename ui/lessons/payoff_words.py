@@ -45,9 +45,10 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
                  "its prices: **{predicted}** {badge}").format(cpu=cpu, predicted=_x(p.predicted),
                                                                badge=badges.predicted())
     clock = _("wall-clock") if m.clock == Clock.WALL else _("CPU time: the machine was busy")
-    return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({low}–{high}, {runs}{clock}). "
-             "The whole run predicted from this machine's prices: {predicted} {predicted_badge}").format(
-        answer=_("Yes") if m.speedup > 1 else _("No"), speedup=_x(m.speedup), low=f"{m.low:.2f}",
+    return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({low}–{high}, {runs}{n} "
+             "prompts, {clock}). The whole run predicted from this machine's prices: {predicted} "
+             "{predicted_badge}").format(
+        answer=_("Yes") if m.speedup > 1 else _("No"), speedup=_x(m.speedup), low=f"{m.low:.2f}", n=m.prompts,
         high=_x(m.high), runs=_("{n} repeats, ").format(n=m.repeats) if m.repeats else "", clock=clock,
         predicted=_x(p.predicted), here=badges.here(), predicted_badge=badges.predicted())
 
@@ -80,6 +81,10 @@ def why(p: Payoff) -> str:
                  "them in the background after it starts, or on request in When it is fast, section 5.")
     cost = _("Why: a round costs k·c + v(k + 1) = {k} × {c:.3f} + {v:.2f} = **{total:.2f} steps**").format(
         k=p.k, c=p.c, v=p.v, total=p.round_steps)
+    paid = p.measured.c if p.measured else None
+    if paid is not None and abs(paid - p.c) >= 0.01:
+        cost += " " + _("(c from this machine's profile, measured at start; the measured runs paid c = "
+                        "{paid:.3f})").format(paid=paid)
     if p.tokens is None:
         return cost + _(", against 1 step a token for the target alone.")
     where = "" if p.tokens_from == "here" else " " + _("(tokens a round measured on {cpu}: they travel, prices "
@@ -93,9 +98,11 @@ def why(p: Payoff) -> str:
 
 
 def instead(p: Payoff) -> str:
-    """What drafting k by this machine's prices would predict (a Payoff priced at the k it picks)."""
+    """What drafting k by this machine's prices would predict (a Payoff priced at the k it picks, and
+    the α̂ it drafted at: the reason the figure moves after a measurement)."""
     return _("Drafting k by this machine's prices instead (sidebar: Draft-length policy → priced) predicts "
-             "**{predicted}** at k = {k}.").format(predicted=_x(p.predicted), k=p.k)
+             "**{predicted}** at k = {k}, with α̂ = {alpha:.2f} (the newest measurement at these settings, or the "
+             "pair's typical run: it moves when you measure).").format(predicted=_x(p.predicted), k=p.k, alpha=p.alpha)
 
 
 def source(p: Payoff, cpu: str) -> str:

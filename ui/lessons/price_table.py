@@ -82,8 +82,10 @@ def _row(result, source: str, c: float | None, v: float | None) -> tuple[str, st
 
 
 def markdown(found: list[PriceRow], k: int) -> str:
-    """The rows as a Markdown table (badges render in its cells); "—" where a row has no such price."""
-    def num(x: float | None, digits: int) -> str:
-        return "—" if x is None else f"{x:.{digits}f}"
-    head = f"| {_('whose')} | c | v({k + 1}) |\n|---|--:|--:|\n"
-    return head + "".join(f"| {r.whose} {r.what} | {num(r.c, 3)} | {num(r.v, 2)} |\n" for r in found)
+    """The rows as a Markdown list, one line a row, so the sidebar's narrow column wraps them
+    (a table's columns were cut there); a price a row does not have is left out."""
+    def prices(r: PriceRow) -> str:
+        said = [f"c = {r.c:.3f}"] if r.c is not None else []
+        said += [f"v({k + 1}) = {r.v:.2f}"] if r.v is not None else []
+        return ", ".join(said) or "—"
+    return "\n".join(f"- {r.whose} {r.what}: **{prices(r)}**" for r in found)

@@ -53,12 +53,15 @@ class Row:
 
 
 def _timed(pair, prompts: list[Prompt], settings: Settings):
-    t0, rounds, tokens = time.perf_counter(), [], 0
+    """(tokens/s, every run's rounds, the prompt passes that gave a run's first token: the target
+    alone's, which no round counts)."""
+    t0, rounds, tokens, first = time.perf_counter(), [], 0, 0
     for i, prompt in enumerate(prompts):
         run = generate(pair, prompt, settings, seed=i, lean=True)
         rounds += run.rounds
         tokens += len(run.token_ids)
-    return tokens / (time.perf_counter() - t0), rounds
+        first += int(run.prefill is not None and run.prefill.first_token)
+    return tokens / (time.perf_counter() - t0), rounds, first
 
 
 def compare(pair, prompts: list[Prompt], base: Settings, budget: int, width: int, repeats: int = 3,
@@ -67,18 +70,18 @@ def compare(pair, prompts: list[Prompt], base: Settings, budget: int, width: int
     the machine hits every row alike."""
     cs = contenders(base, budget, width, pair.draft is not None)
     speeds: dict[int, list[float]] = {j: [] for j in range(len(cs))}
-    rounds: dict[int, list] = {}
+    rounds: dict[int, tuple[list, int]] = {}
     for r in range(repeats):
         for j, c in enumerate(cs):
             progress(r * len(cs) + j, repeats * len(cs),
                      _("{name} (repeat {r})").format(name=_(c.name[0]).format(**c.name[1]), r=r + 1))
-            tps, rnds = _timed(pair, prompts, c.settings)
+            tps, rnds, first = _timed(pair, prompts, c.settings)
             speeds[j].append(tps)
-            rounds.setdefault(j, rnds)
+            rounds.setdefault(j, (rnds, first))
     out = []
     for j, c in enumerate(cs):
-        m = summarize(rounds[j])
-        out.append(Row(c.name, m.tokens / m.target_forwards, m.per_position, speeds[j],
+        m = summarize(rounds[j][0])
+        out.append(Row(c.name, m.tokens / (m.target_forwards + rounds[j][1]), m.per_position, speeds[j],
                        1 + m.drafted / m.rounds))
     return out
 
