@@ -120,7 +120,7 @@ def price_table(pair: specdec.Pair, found) -> None:
     found_rows = price_table_rows(found, pair.target_name, pair.draft_name, k)
     if len(found_rows) > 1:
         st.markdown(price_markdown(found_rows, k))
-        st.caption(_("Predictions use the first row. Each measurement paid its own prices: timings move with "
+        st.caption(_("Predictions use the first line. Each measurement paid its own prices: timings move with "
                      "the machine and its load."))
 
 

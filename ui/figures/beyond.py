@@ -34,7 +34,8 @@ def cost_figure(rows: list) -> go.Figure:
                              mode="lines+markers", yaxis="y2", line_color=COLORS.correction))
     return _layout(fig, _("… and more cost"), xaxis_title=_("pool size n"), yaxis_title=_("ms per query"),
                    xaxis=dict(type="category"),
-                   yaxis2=dict(title=_("judge calls"), overlaying="y", side="right", rangemode="tozero"))
+                   yaxis2=dict(title=_("judge calls"), overlaying="y", side="right", rangemode="tozero",
+                               tickmode="auto", showgrid=False))         # its own round ticks, not y's gridlines
 
 
 def gate_figure(rows: list) -> go.Figure:
