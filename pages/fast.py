@@ -27,6 +27,7 @@ from ui import (
     state,
     tables,
 )
+from ui.context_view import TWO_FIGURES
 from ui.examples import kind_name
 from ui.figures import fast as lp
 from ui.i18n import _
@@ -243,6 +244,7 @@ def tradeoff(pair, names) -> None:
         chart(lp.tradeoff_figure(points, "speedup", _("Speedup by draft size") if here else
                                  _("Speedup (CPU time: the machine was busy)") if busy
                                  else _("Wall-clock speedup by draft size"), on, here), "fast-speed")
+    st.caption(_(TWO_FIGURES))              # why the rates above sit below section 2's α̂
     warn(points, None if mine else sweep.provenance.cpu or "?")
     with st.expander(_("Which draft is too weak or too big, and every number")):
         tradeoff_method(points, key_of, chat, None if mine else sweep.provenance.cpu or "?", here)

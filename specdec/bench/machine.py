@@ -1,7 +1,7 @@
 """This machine, measured once: what a speed figure here is made of.
 
 The target's one-token step and its price for a pass of M = 1…17 tokens (v(M), in steps) on the
-backend the pair runs on, reading a prompt per token, each embedded draft's cost ratio c as it runs
+backend the pair runs on, reading a prompt per token, each embedded draft's cost ratio c as a run pays it
 beside this target (on its kernels), the memory read rate and the
 compute rate of one core for the arithmetic the target runs (16-bit integer multiply-adds for an
 intdot target, float32 ones otherwise: the roof of its roofline), and the target's bytes and
@@ -21,20 +21,23 @@ from pathlib import Path
 import torch
 import transformers
 
-from specdec.bench.measure import machine_load, step_ms
+from specdec.bench.measure import draft_cost_in_run, machine_load, step_ms
 from specdec.drafters.base import no_model
 from specdec.drafters.registry import DRAFTERS
+from specdec.engine.decoder import generate
 from specdec.files import jsonstore
 from specdec.models import kernels, precision
 from specdec.models.backend import Backend
 from specdec.models.kernels import bandwidth_gbs, cpu_model
 from specdec.models.pair import beside
 from specdec.models.prices import Prices
+from specdec.settings import Settings
 from specdec.trace.theory import speedup_with_verify
 
 STORE = Path(__file__).resolve().parents[2] / "build" / "machine.json"
 WIDTHS = tuple(range(1, 18))
-REVISION = 5                       # bumped when what is measured changes: older entries are measured again
+REVISION = 6                       # bumped when what is measured changes: older entries are measured again
+                                   # (6: c as a run pays it, engine_c)
 
 
 @dataclass(frozen=True)
@@ -134,7 +137,7 @@ def measure(pair, drafts: dict, progress=lambda *_: None) -> Profile:
                                                                      f"round {r + 1} of {ROUNDS}"))
     one = ms[1]
     widths = {m: 1.0 if m == 1 else round(ms[m] / one, 3) for m in WIDTHS}
-    costs = {name: round(ms[name] / one, 4) for name in drafts}
+    costs = {name: round(ms[name] / one, 4) for name in drafts} | engine_c(pair, drafts)
     progress(steps - 1, steps, "reading a prompt")
     prefill = step_ms(pair.passes, pair.vocab_size, reps=5, tokens=PREFILL) / PREFILL
     progress(steps, steps, "done")
@@ -145,6 +148,28 @@ def measure(pair, drafts: dict, progress=lambda *_: None) -> Profile:
 
 
 ROUNDS = 5                         # interleaved rounds behind every price of a profile
+PROBE = "def mean(values):\n    return"
+PROBE_TOKENS = 40                  # new tokens, or half the pair's context where that is less
+
+
+def engine_c(pair, drafts: dict) -> dict[str, float]:
+    """Each draft's c as a run pays it: a draft forward inside speculative rounds, with the
+    sampling and bookkeeping around it, over a target pass of autoregressive rounds timed beside
+    them (measure.draft_cost_in_run, the k sweep's own c), on one short raw prompt at the lab's
+    default settings (k = 4, T = 0.7: sampling is part of the price).
+    The bare forward (`_interleaved`) leaves that work out: priced with it, predictions ran ahead
+    of every measurement (Intel Xeon, family 6 model 167: c 0.089 bare, 0.146-0.149 in the runs).
+    A draft whose runs give no c keeps its bare one."""
+    settings = Settings(max_new_tokens=min(PROBE_TOKENS, pair.context // 2))
+    base = generate(pair, PROBE, replace(settings, mode="autoregressive"), lean=True)
+    out = {}
+    for name, model in drafts.items():
+        drafted = pair if model is pair.draft else replace(pair, draft=model, draft_name=name)
+        spec = generate(drafted, PROBE, settings, lean=True)
+        c = draft_cost_in_run(spec.rounds, base.rounds)
+        if c is not None:
+            out[name] = round(c, 4)
+    return out
 
 
 def _interleaved(pair, drafts: dict, progress) -> dict:

@@ -1,7 +1,7 @@
-"""Every price of the active draft that the lab shows, in one table (issue 51): c, a draft step
+"""Every price of the active draft that the lab shows, in one list (issue 51): c, a draft step
 over a target step, and v(k + 1), a pass of k + 1 tokens over a target step, from
 
-    this machine's profile    measured at start; every prediction on every page uses this row
+    this machine's profile    measured at start; every prediction on every page uses this line
     measurements filed here   each run paid its own prices (timings move with the machine's load)
     shipped results           paid another machine's (or a machine like this one's)
 
