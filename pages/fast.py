@@ -136,14 +136,14 @@ def measured(pair, names) -> None:
 def ksweep_method(points) -> None:
     """Section 2 behind its expander: the pass prices, tokens a round, why measured and theory
     differ, and the sweep's table (the columns that fit; the CSV holds all)."""
-    costs = ", ".join(f"v{p.k} = {p.verify_cost:.2f}" for p in points)
-    st.write(_("In these runs one target pass over k + 1 tokens cost v_k target steps: {costs}. "
+    costs = ", ".join(f"v({p.k + 1}) = {p.verify_cost:.2f}" for p in points)
+    st.write(_("In these runs one target pass over k + 1 tokens cost v(k + 1) target steps: {costs}. "
                "The dashed grey line is the theorem with those prices.").format(costs=costs))
     chart(lp.tokens_figure(points), "fast-tokens")
     acceptance_note([(f"k = {p.k}", p.acceptance_rate, p.mean_acceptance_length) for p in points])
     below = sum(p.speedup < p.bound for p in points)
     st.caption(_("Measured speed sits below Theorem 3.8 at {below} of {n} k. The theorem prices the "
-                 "verification pass at one target step; the dashed line uses the price v_k these "
+                 "verification pass at one target step; the dashed line uses the price v(k + 1) these "
                  "runs paid. What is left is what a run pays besides its rounds: reading the prompt "
                  "and the engine's bookkeeping between passes; tokens per round do not depend on "
                  "timing.").format(below=below, n=len(points)))

@@ -105,7 +105,8 @@ def race_now(pair, settings, chat: bool, greedy: bool):
     except InputError as err:
         st.warning(md(err))
         return None
-    st.success(verdict(alone, spec, greedy))
+    won = spec.seconds > 0 and alone.seconds / spec.seconds > 1
+    (st.success if won else st.info)(verdict(alone, spec, greedy))       # green only when speculation won
     if (load := machine_load()) >= BUSY_LOAD:
         st.caption(_("The machine was busy during the race (load {load:.1f} per core: other work shared the "
                      "cores), so both racers ran slower than this machine's step: compare the ratio, not the "

@@ -210,7 +210,7 @@ def test_home_race_shows_both_runs_and_a_verdict_from_them(tiny_dirs, monkeypatc
     monkeypatch.setattr("specdec.bench.measure.machine_load", lambda: 1.7)      # another job shares the cores
     at.button(key="race_go").click().run()
     assert not at.exception
-    text = at.success[0].value
+    text = race_box(at)
     assert "At T = 0 both texts are identical" in text and "passes" in text
     assert any("target alone" in m.value for m in at.markdown)
     assert any("speculative" in m.value for m in at.markdown)
@@ -221,7 +221,7 @@ def test_home_race_shows_both_runs_and_a_verdict_from_them(tiny_dirs, monkeypatc
     assert "race again" in box[0]
     assert any("busy during the race (load 1.7 per core" in c.value for c in at.caption)
     at.button(key="race_go").click().run()                                # the same race again: its spread
-    again = re.search(r"passes: ([0-9.]+)×", at.success[0].value).group(1)
+    again = re.search(r"passes: ([0-9.]+)×", race_box(at)).group(1)
     box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
     low, high = sorted((ratio, again), key=float)
     assert "median of 2 races" in box[0] and f"{low}–{high}×" in box[0], (ratio, again, box)
@@ -287,3 +287,14 @@ def test_sidebar_shows_a_short_pair_name_and_the_full_one_below():
     assert all(len(o) <= 32 for o in box.options[:-1])          # fits the sidebar (custom aside)
     assert CHOICES[0].target == "smollm2/target" and CHOICES[0].draft == "smollm2/draft"   # issue 12
     assert any("smollm2/target" in c.value and "smollm2/draft" in c.value for c in at.sidebar.caption)
+
+
+def race_box(at) -> str:
+    """The race's verdict: in a green box when speculation won, a blue one when it lost."""
+    found = [(kind, b.value) for kind, boxes in (("won", at.success), ("lost", at.info)) for b in boxes
+             if "Speculative decoding wrote" in b.value]
+    assert len(found) == 1, found
+    kind, text = found[0]
+    ratio = float(re.search(r"passes: ([0-9.]+)×", text).group(1))
+    assert (kind == "won") == (ratio > 1) or round(ratio, 2) == 1.0, (kind, ratio)   # the colour follows the result
+    return text

@@ -48,7 +48,7 @@ def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_
     at.button(key="ksweep_run").click().run()
     assert not at.exception
     assert any(m.value.startswith(badges.here() + " α̂") for m in at.markdown)
-    assert any("tokens cost v_k target steps" in m.value for m in at.markdown)
+    assert any("tokens cost v(k + 1) target steps" in m.value for m in at.markdown)
     texts = [m.value for m in [*at.markdown, *at.caption]]
     assert any("reading the prompt costs" in t and "It lands within" in t for t in texts)
     assert list(tmp_path.glob("ksweep-*.json"))          # cached on disk for the next visit

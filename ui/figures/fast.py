@@ -89,7 +89,7 @@ def _add_measured(fig: go.Figure, measured, on: str | None = None) -> None:
     """Measured speedups (k-sweep points), and theory at the measured verification cost."""
     ks = [p.k for p in measured]
     fig.add_trace(go.Scatter(x=ks, y=[p.bound_with_verify for p in measured], mode="lines",
-                             name=_("theory at the measured verification cost v_k"),
+                             name=_("theory at the measured verification cost v(k + 1)"),
                              line=dict(dash="dash", width=3, color=COLORS.target)))
     if all(p.profile_speedup is not None for p in measured):
         fig.add_trace(go.Scatter(x=ks, y=[p.profile_speedup for p in measured], mode="lines",
@@ -122,7 +122,7 @@ def tokens_figure(measured) -> go.Figure:
 
 
 def bench_figure(bench: Bench, temperature: float) -> go.Figure:
-    """Speedup over k at one temperature: each measured row, Theorem 3.8, the bound at v_k, and
+    """Speedup over k at one temperature: each measured row, Theorem 3.8, the bound at v(k + 1), and
     the whole runs predicted from what they paid (a bench may lack it)."""
     settings = [s for s in bench.settings if s.temperature == temperature]
     ks = sorted({s.k for s in settings})
@@ -171,7 +171,8 @@ def tradeoff_figure(points, y: str, title: str, measured_on: str | None = None, 
     names = [drafter_name(p.draft.split("/", 1)[-1]) + (" ★" if p.draft == best else "") +
              c_label(p, priced.get(p.draft), measured_on) for p in points]
     if priced:
-        axis = _("drafter (ordered by size; c: this machine's profile; ★ the fastest here)")
+        axis = _("drafter (ordered by size; c: this machine's profile; ★ the fastest of those priced here; lookups "
+                 "are not priced)")
     else:
         axis = _("drafter (ordered by size; ★ the fastest)") if measured_on is None else _("drafter (ordered by size)")
     if y == "speedup" and priced:

@@ -182,7 +182,7 @@ def profile_caption(points) -> str | None:
     worst, within = _largest_gap(points, "profile_speedup")
     longest = max(points, key=lambda p: p.k)
     text = _("Predicted with the tokens a round kept read off the acceptance profile of k = {K} (not one "
-             "independent α) and the prices v_k these runs paid: within {within:.0%} of the measured "
+             "independent α) and the prices v(k + 1) these runs paid: within {within:.0%} of the measured "
              "speedup at every k (largest gap at k = {k}: measured {m:.2f}×, predicted {p:.2f}×). At k = {K} "
              "eq. (1) at the mean α̂ expects {iid:.2f} tokens a round and the runs kept {kept:.2f}: "
              "acceptances come in runs, not independently.").format(
