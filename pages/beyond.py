@@ -65,9 +65,11 @@ def pool_section(result, lang: str) -> int:
                          "when the expensive step is also the better one, as the target is in speculative "
                          "decoding by definition."))
     near = beyond.within(result, lang)
-    st.write(_("Within 2 percent of judge everywhere's MRR@10 ({best:.3f}) from a pool of **{n}**, at {calls:.0%} of "
-               "its judge calls.").format(best=near.best, n=near.pool, calls=near.calls) if near else
-             _("No pool size reaches within 2 percent of judge everywhere's MRR@10 ({best:.3f}).").format(best=best))
+    if cheap <= best:               # else the warning above says it: the cheap stage alone is nearer than any pool
+        st.write(_("Within 2 percent of judge everywhere's MRR@10 ({best:.3f}) from a pool of **{n}**, at {calls:.0%} of "
+                   "its judge calls.").format(best=near.best, n=near.pool, calls=near.calls) if near else
+                 _("No pool size reaches within 2 percent of judge everywhere's MRR@10 ({best:.3f}).").format(
+                     best=best))
     same = beyond.agreeing(result, lang)
     if same:
         st.write(_("The top answer is judge everywhere's for {agree:.0%} of the questions from a pool of **{n}**, "

@@ -58,6 +58,8 @@ def race_box() -> None:
     sidebar_settings = state.settings()
     settings = replace(sidebar_settings, temperature=0.0 if greedy else sidebar_settings.temperature,
                        policy=PRICED if by_prices else sidebar_settings.policy)
+    if (note := overridden(sidebar_settings, settings)) is not None:
+        st.caption(note)
     ran = race_now(pair, settings, chat, greedy) if st.button(
         _("Race: the target alone vs speculative decoding"), key="race_go") else None
     # after the race, so that it answers for the race: its figure and its prediction at this machine's prices
@@ -66,6 +68,18 @@ def race_box() -> None:
     payoff_view.render(pair, settings, race=None if ran is None else (races, reason[0]), offer_run=False)
     if ran is not None:
         explain(*ran, settings, chat, reason[1])
+
+
+def overridden(sidebar_settings, settings) -> str | None:
+    """One line where the race's switches set other T or k than the sidebar's (None where they agree)."""
+    if (settings.temperature, settings.policy) == (sidebar_settings.temperature, sidebar_settings.policy):
+        return None
+
+    def said(s) -> str:
+        k = (_("k by this machine's prices, up to {k}") if s.policy == PRICED else _("k = {k}")).format(k=s.k)
+        return f"T = {s.temperature:g}, {k}"
+    return _("The switches set this race's own settings ({ours}); the sidebar's ({theirs}) hold on every other "
+             "page.").format(ours=said(settings), theirs=said(sidebar_settings))
 
 
 def remembered(pair, settings, ratio: float | None) -> tuple[float, ...]:

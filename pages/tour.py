@@ -211,8 +211,9 @@ def step_beyond(pair) -> None:
 
 def step_search() -> None:
     st.write(_("The same pattern outside decoding, measured: a cheap search (BM25 and embeddings) hands a "
-               "pool of candidate passages to the target model, which judges each one. A bigger pool finds "
-               "more right answers and costs more judge calls, as a bigger k does."))
+               "pool of candidate passages to the target model, which judges each one. A bigger pool holds "
+               "the right answer more often and costs more judge calls, as a bigger k does; whether the judge "
+               "then ranks it first is measured below."))
     found = beyond.shipped_result()
     if found is None:
         st.caption(_("The page *Beyond tokens* has no shipped measurement on this install."))

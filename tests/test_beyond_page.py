@@ -41,6 +41,10 @@ def test_the_page_renders_moves_its_sliders_and_answers_a_question(tiny_dirs, la
     assert not at.exception
     assert at.title[0].value == ("Beyond tokens" if lang == "en" else "토큰 너머")
     result = beyond.shipped_result()
+    if lang == "en":    # English is shown first: a cheap stage that out-ranks the judge says so, and no pool
+        near = any(m.value.startswith(("Within 2 percent", "No pool size reaches")) for m in at.markdown)
+        ranks_better = any("the cheap stage alone ranks better" in w.value for w in at.warning)
+        assert near != ranks_better                      # "comes within 2 percent of" the worse ranker
     agents = lang in {r.lang for r in result.agent_rows}
     assert any(k.key == "beyond_k" for k in at.select_slider) == agents
     for key in ("beyond_pool", "beyond_gate") + (("beyond_k",) if agents else ()):

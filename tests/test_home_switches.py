@@ -1,0 +1,15 @@
+"""Home's race has two switches of its own (greedy, k by this machine's prices): where they set
+another T or k than the sidebar's, one line says which settings the race uses and that the
+sidebar's hold on every other page (issue 51's review: "Home silently overrides the sidebar")."""
+from apptest import app
+
+
+def test_the_race_says_when_its_switches_override_the_sidebar(tiny_dirs):
+    at = app(tiny_dirs, page="pages/home.py", temperature=0.7, k=4, policy="constant")
+    said = [c.value for c in at.caption if c.value.startswith("The switches set this race's own settings")]
+    assert said == ["The switches set this race's own settings (T = 0, k by this machine's prices, up to 4); the "
+                    "sidebar's (T = 0.7, k = 4) hold on every other page."], said
+    at.toggle(key="race_greedy").set_value(False).run()
+    at.toggle(key="race_priced").set_value(False).run()                   # now the race is the sidebar's
+    assert not at.exception
+    assert not any(c.value.startswith("The switches set") for c in at.caption)
