@@ -6,6 +6,7 @@ import streamlit as st
 from specdec import defaults
 from specdec.bench import machine, repriced
 from specdec.bench.compared import ALL, DrafterTable, compare, variants
+from specdec.drafters.registry import DRAFTERS
 from specdec.models.kernels import cpu_model
 from specdec.prompts import round_robin
 from specdec.records.provenance import Clock
@@ -21,6 +22,7 @@ from ui.lessons.bench_words import drafter_name, machine_name, machine_short
 from ui.lessons.drafters import (
     ALL_COLUMNS,
     beyond_caption,
+    beyond_tokens,
     figure_key,
     ngram_caption,
     priced_here,
@@ -29,6 +31,7 @@ from ui.lessons.drafters import (
 )
 from ui.lessons.fast import clock_note, spread_warning
 from ui.lessons.fast_repriced import no_profile
+from ui.lessons.price_table import pass_price_on
 from ui.measured import local, measured
 from ui.round_view import chart
 
@@ -74,6 +77,25 @@ def measure():
 
 KEY_OF = figure_key(TARGET, SETTINGS, VARIANTS, PROMPTS, CHAT, state.ran())
 points, ELSEWHERE = measure()          # ELSEWHERE: the CPU of a shipped result
+
+
+def pass_price() -> float | None:
+    """v(k + 1) on the machine that measured the comparison: this one's profile, or the k sweep
+    shipped from the same CPU (None: neither has it)."""
+    if not ELSEWHERE:
+        found = machine.of(PAIR) if PAIR is not None else None
+        return found.v.get(SETTINGS.k + 1) if found else None
+    return pass_price_on(ELSEWHERE, TARGET, SETTINGS.k)
+
+
+def pass_of(v: float | None):
+    """The least a round of a compared drafter pays: v(k + 1) for one that drafts k every round
+    (a draft model at a constant k), one pass for the rest (lookups draft only what they find)."""
+    every_round = {x.label for x in VARIANTS if x.policy == "constant" and not DRAFTERS[x.drafter].finds}
+    return lambda p: v if v is not None and p.drafter in every_round else 1.0
+
+
+PASS_OF = pass_of(pass_price())
 
 
 def priced(overall) -> list:
@@ -165,13 +187,16 @@ if points:
     kinds = sorted({p.kind for p in points} - {ALL})
     profile = machine.of(PAIR) if PAIR is not None else None
     rows = winners(points, kinds, lambda ps: repriced.compared(ps, VARIANTS, SETTINGS.k, profile))
-    table = tables.frame([{**r, "drafter": drafter_name(r["drafter"]), "kind": kind_name(r["kind"])} for r in rows])
+    odd = {(p.kind, p.drafter) for p in beyond_tokens(points, pass_of=PASS_OF)}      # marked in the table too
+    table = tables.frame([{**r, "drafter": drafter_name(r["drafter"]) + (" ⚠" if (r["kind"], r["drafter"]) in odd
+                                                                         else ""), "kind": kind_name(r["kind"])}
+                          for r in rows])
     tables.show(table, "drafters_winners")
     if any(r["speedup_here"] is not None for r in rows):
         st.caption(_("Each kind's winner at this machine's prices (drafters that draft k every round), from its "
                      "tokens a round; the speedup beside it as measured ({where}).").format(
             where=machine_name(ELSEWHERE) if ELSEWHERE else _("here")))
-    if (odd := beyond_caption(points, kind_name, SETTINGS.temperature)) is not None:
+    if (odd := beyond_caption(points, kind_name, SETTINGS.temperature, PASS_OF)) is not None:
         st.caption(odd)
     if (said := ngram_caption(points, kind_name)) is not None:
         st.caption(said)

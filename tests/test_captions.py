@@ -168,4 +168,10 @@ def test_each_kinds_winner_is_priced_here_and_a_speedup_beyond_its_tokens_is_cal
     assert "n-gram lookup on TRANSLATION: 1.54× with 1.16 tokens a round" in text and "T = 0.7" in text
     assert "draft on" not in text                                      # 0.78 with 1.2 tokens is possible
     assert beyond_caption(points[2:], str.upper, 0.7) is None
+    # with the measuring machine's pass price for a drafter that drafts k every round (v(5) = 1.9):
+    # the draft's 0.78x with 1.2 tokens a round is more than 1.2 / 1.9 = 0.63x allows, code's 0.72 with 1.68 is not
+    v = {"draft": 1.9, "n-gram lookup": 1.0}
+    text = beyond_caption(points[2:], str.upper, 0.7, lambda p: v[p.drafter])
+    assert "draft on TRANSLATION: 0.78× with 1.20 tokens a round, where a pass of v(k + 1) = 1.90 steps a round " \
+           "allows at most 0.63×" in text and "and 1 more" not in text
     assert "TRANSLATION" not in (ngram_caption(points, str.upper) or "")   # its impossible best is not quoted

@@ -94,22 +94,32 @@ def winners(points, kinds: list[str], priced_of: Callable[[list], list]) -> list
     return rows
 
 
-def beyond_tokens(points, slack: float = 1.05) -> list:
-    """Measured per-kind speedups above the tokens a round kept (by more than `slack`): no run
-    reaches those from its rounds, since each round pays at least one target pass."""
+def one_pass(point) -> float:
+    """The least a round of `point`'s drafter pays, in target steps, where nothing more is known:
+    one target pass."""
+    return 1.0
+
+
+def beyond_tokens(points, slack: float = 1.05, pass_of: Callable = one_pass) -> list:
+    """Measured per-kind speedups above what their rounds allow (by more than `slack`): the tokens a
+    round kept over the least a round pays (`pass_of(point)`: v(k + 1) on the measuring machine
+    for a drafter that drafts k every round, else one pass)."""
     return [p for p in points if p.kind != ALL and p.mean_acceptance_length
-            and p.speedup > slack * p.mean_acceptance_length]
+            and p.speedup > slack * p.mean_acceptance_length / pass_of(p)]
 
 
-def beyond_caption(points, kind_name, temperature: float) -> str | None:
-    """Why a measured speedup above its tokens a round is not the drafter's speed (None: none is)."""
-    odd = beyond_tokens(points)
+def beyond_caption(points, kind_name, temperature: float, pass_of: Callable = one_pass) -> str | None:
+    """Why a measured speedup above what its rounds allow is not the drafter's speed (None: none is)."""
+    odd = beyond_tokens(points, pass_of=pass_of)
     if not odd:
         return None
     worst = max(odd, key=lambda p: p.speedup)
     shown = _("{drafter} on {kind}: {speedup:.2f}× with {tokens:.2f} tokens a round").format(
         drafter=drafter_name(worst.drafter), kind=kind_name(worst.kind), speedup=worst.speedup,
         tokens=worst.mean_acceptance_length)
+    if pass_of(worst) > 1:
+        shown += _(", where a pass of v(k + 1) = {v:.2f} steps a round allows at most {most:.2f}×").format(
+            v=pass_of(worst), most=worst.mean_acceptance_length / pass_of(worst))
     if len(odd) > 1:
         shown += _(", and {n} more").format(n=len(odd) - 1)
     why = (_("at T = {t:g} the two runs sampled texts of different lengths, and a kind has a prompt or two.")

@@ -65,6 +65,16 @@ def shipped_rows(target: str, draft: str, k: int) -> list[PriceRow]:
     return _newest_of_each(out)
 
 
+def pass_price_on(cpu: str, target: str, k: int) -> float | None:
+    """v(k + 1) as the machine `cpu` paid it in the newest k sweep shipped from it for this target
+    (a pass's price is the target's; None: none was): what a shipped comparison's rounds paid at
+    least, on that machine."""
+    found = [(sweep.provenance.date or "", p.verify_cost) for key, sweep in shipped.all_of("ksweep", Sweep)
+             if (key.get("pair") or [None])[0] == target and sweep.provenance.cpu == cpu
+             for p in sweep.points if p.k == k]
+    return max(found)[1] if found else None
+
+
 def _newest_of_each(found: list[tuple[str, str, PriceRow]]) -> list[PriceRow]:
     """One shipped row per section, its newest (an older file kept for another key says no more)."""
     newest: dict[str, tuple[str, PriceRow]] = {}
