@@ -188,9 +188,10 @@ if points:
     profile = machine.of(PAIR) if PAIR is not None else None
     rows = winners(points, kinds, lambda ps: repriced.compared(ps, VARIANTS, SETTINGS.k, profile))
     odd = {(p.kind, p.drafter) for p in beyond_tokens(points, pass_of=PASS_OF)}      # marked in the table too
-    table = tables.frame([{**r, "drafter": drafter_name(r["drafter"]) + (" ⚠" if (r["kind"], r["drafter"]) in odd
-                                                                         else ""), "kind": kind_name(r["kind"])}
-                          for r in rows])
+
+    def named(r: dict) -> str:
+        return drafter_name(r["drafter"]) + (" ⚠" if (r["kind"], r["drafter"]) in odd else "")
+    table = tables.frame([{**r, "drafter": named(r), "kind": kind_name(r["kind"])} for r in rows])
     tables.show(table, "drafters_winners")
     if any(r["speedup_here"] is not None for r in rows):
         st.caption(_("Each kind's winner at this machine's prices (drafters that draft k every round), from its "

@@ -117,9 +117,9 @@ def beyond_caption(points, kind_name, temperature: float, pass_of: Callable = on
     shown = _("{drafter} on {kind}: {speedup:.2f}× with {tokens:.2f} tokens a round").format(
         drafter=drafter_name(worst.drafter), kind=kind_name(worst.kind), speedup=worst.speedup,
         tokens=worst.mean_acceptance_length)
-    if pass_of(worst) > 1:
+    if (v := pass_of(worst)) > 1:
         shown += _(", where a pass of v(k + 1) = {v:.2f} steps a round allows at most {most:.2f}×").format(
-            v=pass_of(worst), most=worst.mean_acceptance_length / pass_of(worst))
+            v=v, most=worst.mean_acceptance_length / v)
     if len(odd) > 1:
         shown += _(", and {n} more").format(n=len(odd) - 1)
     why = (_("at T = {t:g} the two runs sampled texts of different lengths, and a kind has a prompt or two.")
