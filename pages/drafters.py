@@ -30,7 +30,7 @@ from ui.lessons.drafters import (
     winners,
 )
 from ui.lessons.fast import clock_note, spread_warning
-from ui.lessons.fast_repriced import no_profile
+from ui.lessons.fast_repriced import LOOKUPS, no_profile
 from ui.lessons.price_table import pass_price_on
 from ui.measured import local, measured
 from ui.round_view import chart
@@ -106,7 +106,7 @@ def priced(overall) -> list:
         st.markdown(no_profile(cpu_model()))
         return []
     done = {r.point.drafter for r in here}
-    st.markdown(priced_here(here, cpu_model()))
+    st.markdown(priced_here(here, cpu_model(), SETTINGS.k), help=_(LOOKUPS))
     if (box := payoff_view.measured_line(PAIR, state.settings())) is not None:
         st.markdown(box)
     st.caption(priced_left_out([p.drafter for p in overall if p.drafter not in done]))

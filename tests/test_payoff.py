@@ -172,7 +172,7 @@ def test_a_figure_filed_without_its_alpha_takes_the_typical_one(tiny_dirs, monke
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
     monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
     monkeypatch.setattr(typical, "typical", lambda *a, **kw: SimpleNamespace(
-        alpha=0.45, mean_acceptance_length=1.8, speedup=0.9, measured="Some CPU"))
+        alpha=0.45, mean_acceptance_length=1.8, speedup=0.9, measured="Some CPU", prompts=8))
     target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
     threads = torch.get_num_threads()
     profile = machine.Profile(cpu_model(), "torch", threads, 5.0, WIDTHS, {draft: 0.25},

@@ -27,15 +27,25 @@ def test_a_k_sweep_is_priced_with_this_machines_c_and_pass():
 
 def test_each_draft_at_its_own_c_and_a_draft_without_one_left_out():
     shipped = [point(draft="fam/draft", drafter="model", k=4, mean_acceptance_length=3.0),
-               point(draft="n-gram lookup", drafter="ngram", k=4, mean_acceptance_length=1.5),
+               point(draft="n-gram lookup", drafter="ngram", k=4, mean_acceptance_length=1.5, drafted_per_round=1.5),
                point(draft="fam/other", drafter="model", k=4),                   # not profiled here
                point(draft="early exit @ 3", drafter="early-exit", k=4)]         # no c for an early exit
     here = repriced.drafts(shipped, profile({"fam/draft": 0.25}))
-    # the draft: 3.0 / (4 · 0.25 + 2.0) = 1.0; n-gram lookup drafts only what it finds, often fewer than
-    # k a round (a price at 4 drafts, 1.5 / 2.0 = 0.75, would be wrong): left out
-    assert [(r.point.draft, r.c) for r in here] == [("fam/draft", 0.25)]
-    assert [r.speedup for r in here] == pytest.approx([1.0])
+    # the draft: 3.0 / (4 · 0.25 + 2.0) = 1.0; n-gram lookup runs no model and drafted 1.5 a round, not
+    # k = 4: a pass of 2.5 tokens, v(2.5) = 1.375 (between 1.25 and 1.5), 1.5 / 1.375 = 1.0909
+    assert [(r.point.draft, r.c, r.drafts, r.found) for r in here] == [("fam/draft", 0.25, 4, False),
+                                                                       ("n-gram lookup", 0.0, 1.5, True)]
+    assert [r.speedup for r in here] == pytest.approx([1.0, 1.5 / 1.375])
     assert repriced.drafts(shipped, None) == []
+
+
+def test_a_lookup_without_its_count_is_priced_from_its_rate_and_left_out_where_it_kept_nothing():
+    # L = a·d + 1: 1.6 = 0.3 · d + 1, d = 2 drafts a round, v(3) = 1.5; 1.6 / 1.5
+    older = point(draft="n-gram lookup", drafter="ngram", k=4, mean_acceptance_length=1.6, acceptance_rate=0.3)
+    assert repriced.lookup(older, WIDTHS).speedup == pytest.approx(1.6 / 1.5)
+    assert repriced.lookup(point(mean_acceptance_length=1.0, acceptance_rate=0.0), WIDTHS) is None
+    assert repriced.lookup(point(drafted_per_round=17.5), WIDTHS) is None        # v(18.5) not measured here
+    assert repriced.pass_at(WIDTHS, 1.0) == 1.0 and repriced.pass_at(WIDTHS, 4.5) == pytest.approx(1.875)
 
 
 @pytest.mark.parametrize("kept", [False, True])
@@ -108,14 +118,14 @@ def test_a_shipped_drafter_comparison_is_priced_at_each_drafters_c_here():
                drafter_point("gone", 2.0)]
     here = repriced.compared(shipped, variants, 4, profile({"fam/draft": 0.25}))
     # k = 4, v(5) = 2.0: the draft 3.0 / (4 · 0.25 + 2.0) = 1.00 (not its shipped 1.36); n-gram lookup drafts
-    # only what it finds (often none: a round's price is unknown), the policy drafts fewer than k a round, the
-    # early exit has no c here, "gone" is no variant: left out
-    assert [(r.point.drafter, r.c, r.drafts) for r in here] == [("draft", 0.25, 4)]
-    assert [r.speedup for r in here] == pytest.approx([1.0])
+    # only what it finds: 1.5 = 0.2 · d + 1, d = 2.5 a round, v(3.5) = 1.625, 1.5 / 1.625 = 0.923; the policy
+    # runs draft steps it does not keep, the early exit has no c here, "gone" is no variant: left out
+    assert [(r.point.drafter, r.c, r.drafts) for r in here] == [("draft", 0.25, 4), ("n-gram lookup", 0.0, 2.5)]
+    assert [r.speedup for r in here] == pytest.approx([1.0, 1.5 / 1.625])
     assert repriced.compared(shipped, variants, 4, None) == []
-    assert priced_here(here, "CPU here") == (":gray-badge[:material/calculate: predicted here] **Here (CPU here), "
-                                             "priced again** at k = 4 with each drafter's c on "
-                                             "this machine: draft 1.00× (c = 0.25).")
+    assert priced_here(here, "CPU here", 4) == (
+        ":gray-badge[:material/calculate: predicted here] **Here (CPU here), priced again** at k = 4 with each "
+        "drafter's c on this machine: draft 1.00× (c = 0.25), n-gram lookup 0.92× (2.5 drafted a round).")
     assert priced_left_out(["draft · heuristic", "early exit @ 4"]).startswith(
         "Not priced again: draft · heuristic, early exit @ 4")
 

@@ -8,6 +8,7 @@ import streamlit as st
 from specdec.bench import machine, repriced
 from specdec.bench.repriced import Repriced
 from specdec.models.kernels import cpu_model
+from ui.i18n import _
 from ui.lessons import fast_repriced as words
 
 
@@ -22,5 +23,6 @@ def k_sweep(points, pair, drafter: str) -> list[Repriced]:
 def drafts(points, pair) -> list[Repriced]:
     """The shipped draft sizes priced here, said in one sentence; [] without this machine's prices."""
     here = repriced.drafts(points, machine.of(pair))
-    st.markdown(words.drafts(here, cpu_model()) if here else words.no_profile(cpu_model()))
+    said = words.drafts(here, cpu_model()) if here else words.no_profile(cpu_model())
+    st.markdown(said, help=_(words.TRAVEL) + " " + _(words.LOOKUPS))
     return here

@@ -9,6 +9,7 @@ import streamlit as st
 
 from specdec import defaults
 from specdec.bench import machine, payoff, sweeps
+from specdec.bench.points import Sweep
 from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.kernels import cpu_model
@@ -17,7 +18,7 @@ from specdec.trace.theory import Overheads
 from specdec.wording import times
 from ui import family, jobs, session, state, typical
 from ui.i18n import _
-from ui.lessons import badges, fast, payoff_words, store
+from ui.lessons import badges, fast, payoff_words, shipped, speed_table, store
 
 
 def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | None]:
@@ -52,7 +53,8 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
 
 def acceptance(pair, settings) -> tuple[payoff.Measured | None, tuple | None, float | None]:
     """What the answer knows of acceptance at these settings: this machine's measured figure, else
-    the typical one (tokens a round, speedup, CPU), and α̂: the measured figure's, else the typical
+    the shipped k sweep's on the same prompts (`swept`), else the typical one (tokens a round,
+    speedup, CPU), and α̂: the measured figure's, else the typical
     one's (a figure filed without α̂, as Drafters compared files them, takes the typical α̂; the priced
     policy, where nothing is filed for it, takes the α̂ filed for the constant one)."""
     names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
@@ -61,12 +63,28 @@ def acceptance(pair, settings) -> tuple[payoff.Measured | None, tuple | None, fl
         alpha = measured(tuple(names), replace(settings, policy="constant"))[1]
     if found is not None and alpha is not None:
         return found, None, alpha
-    t = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
+    t = swept(tuple(names), settings, session.uses_chat(pair)) or \
+        typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
     if found is not None:
         return found, None, t.alpha if t else None
     if t is None:
         return None, None, alpha
     return None, (t.mean_acceptance_length, t.speedup, t.measured), alpha if alpha is not None else t.alpha
+
+
+def swept(names: tuple, settings, chat: bool) -> typical.Typical | None:
+    """The shipped k sweep's point at these settings, on the box's own prompts (When it is fast's):
+    the acceptance the box prices where nothing is measured here (None: no such sweep, or another
+    drafter than the sweep's draft model)."""
+    if store.drafter_id(settings) != typical.DEFAULT_DRAFTER or settings.policy not in ("constant", PRICED):
+        return None
+    run = replace(settings, max_new_tokens=LENGTHS.speed)
+    texts = family.speed_prompts(chat)[0]
+    sweep = shipped.load("ksweep", store.measurement("ksweep", names, run, texts, chat, state.ran(),
+                                                     repeats=defaults.REPEATS), Sweep)
+    p = next((p for p in sweep.points if p.k == settings.k), None) if sweep else None
+    return None if p is None else typical.Typical(None, len(texts), p.acceptance_rate, p.alpha,
+                                                  p.mean_acceptance_length, p.speedup, sweep.provenance.cpu or "?")
 
 
 def measured_line(pair, settings) -> str | None:
@@ -128,4 +146,17 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
             st.caption(payoff_words.instead(instead))
             st.button(_("Draft k by this machine's prices"), key="payoff_priced", icon=":material/tune:",
                       on_click=_use_priced)
+        every_speedup(pair, settings, p)
     return p
+
+
+def every_speedup(pair, settings, p: payoff.Payoff) -> None:
+    """Behind an expander: every speedup the lab shows for the pair, whose each is and why it is
+    not the box's figure (speed_table.py)."""
+    names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
+    asked = speed_table.Asked(names[0], names[1], settings, family.speed_set(session.uses_chat(pair)), state.ran())
+    where = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
+    found = speed_table.rows(asked, p, machine.of(pair), where)
+    if len(found) > 1:
+        with st.expander(_("Every speedup of this pair in the lab ({n}), and why they differ").format(n=len(found))):
+            st.markdown(speed_table.markdown(found))

@@ -27,8 +27,9 @@ def signature() -> tuple:
 
 
 def uses_chat(pair: specdec.Pair) -> bool:
-    """Chat mode applies when the user chose it and the target has a chat template."""
-    return st.session_state.prompt_mode == "chat" and has_template(pair.tokenizer)
+    """Chat mode applies when the user chose it (the default where nothing set it yet) and the
+    target has a chat template."""
+    return st.session_state.get("prompt_mode", state.DEFAULTS["prompt_mode"]) == "chat" and has_template(pair.tokenizer)
 
 
 def decoder() -> specdec.Decoder | None:

@@ -34,6 +34,7 @@ class DrafterPoint:
     kind: str
     acceptance_rate: float | None
     mean_acceptance_length: float | None
+    drafted_per_round: float | None = None  # None: a record from before it was counted
     c: float
     speedup: float
     speedup_min: float
@@ -95,7 +96,8 @@ def _points(label: str, spec: list[dict[str, Pooled]], base: list[dict[str, Pool
         m = summarize(spec[0][kind].rounds)          # counts: the first repeat
         ups = _ups(spec, base, kind, clock)
         out.append(DrafterPoint(drafter=label, kind=kind, acceptance_rate=m.acceptance_rate,
-                                mean_acceptance_length=m.mean_acceptance_length, c=c,
+                                mean_acceptance_length=m.mean_acceptance_length,
+                                drafted_per_round=m.drafted / m.rounds if m.rounds else None, c=c,
                                 speedup=statistics.median(ups), speedup_min=min(ups), speedup_max=max(ups),
                                 repeats=len(ups),
                                 clock=clock, speedup_wall=statistics.median(_ups(spec, base, kind, Clock.WALL)),

@@ -21,6 +21,7 @@ class Point:
     alpha: float
     acceptance_rate: float
     mean_acceptance_length: float
+    drafted_per_round: float | None = None # None: a record from before it was counted
     c: float
     speedup: float                         # median over repeats, on `clock`
     speedup_min: float

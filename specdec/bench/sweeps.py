@@ -49,7 +49,8 @@ def point(spec: list, base: list, c: float, k: int, load: float, v: float = 1.0,
     alpha, clock = m.mean_beta or 0.0, clock_for(load)
     ups = {c_: speedups(spec, base, c_) or [0.0] for c_ in Clock}
     return Point(k=k, alpha=alpha, acceptance_rate=m.acceptance_rate or 0.0,
-                 mean_acceptance_length=m.mean_acceptance_length or 0.0, c=c,
+                 mean_acceptance_length=m.mean_acceptance_length or 0.0,
+                 drafted_per_round=m.drafted / m.rounds if m.rounds else None, c=c,
                  speedup=statistics.median(ups[clock]), speedup_min=min(ups[clock]), speedup_max=max(ups[clock]),
                  clock=clock, speedup_wall=statistics.median(ups[Clock.WALL]),
                  speedup_cpu=statistics.median(ups[Clock.CPU]), repeats=len(ups[clock]), load=load,

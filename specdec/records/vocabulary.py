@@ -23,6 +23,7 @@ QUANTITIES = {
     "alpha": "α̂: the mean β = Σ min(p, q) over drafted positions",
     "acceptance_rate": "accepted drafts / drafted tokens",
     "mean_acceptance_length": "emitted tokens / rounds (the bonus or correction token included)",
+    "drafted_per_round": "drafted tokens / rounds (below k for a lookup, which drafts only what it finds)",
     "target_forwards_per_token": "target passes / emitted tokens",
     "tokens": "tokens emitted",
     "rounds": "rounds pooled",

@@ -32,6 +32,12 @@ def verify_ceiling(k: int, c: float, v: float) -> float:
     return (k * c + 1) / (k * c + v)
 
 
+def drafted_per_round(rate: float | None, length: float | None) -> float | None:
+    """D, drafts a round, from L = a·D + 1 (every round ends with one final token: a round cut short
+    by the end of the text makes it a little larger); None when nothing was accepted."""
+    return (length - 1) / rate if rate and length is not None else None
+
+
 def best_k(alpha: float, c: float, k_max: int = 16) -> int:
     """The k in 1..k_max with the highest expected speedup."""
     return max(range(1, k_max + 1), key=lambda k: expected_speedup(alpha, k, c))

@@ -10,15 +10,11 @@ from __future__ import annotations
 import math
 from typing import Sequence
 
+from specdec.trace.theory import drafted_per_round
 from specdec.wording import _
 
 Row = tuple[str, "float | None", "float | None"]    # (name, acceptance rate, mean acceptance length)
 GAP = 0.01          # differences smaller than this read as equal at two decimals
-
-
-def drafted_per_round(rate: float | None, length: float | None) -> float | None:
-    """D from L = a·D + 1 (every round ends with one final token); None when nothing was accepted."""
-    return (length - 1) / rate if rate and length is not None else None
 
 
 def _number(value) -> bool:

@@ -12,7 +12,7 @@ from specdec.settings import Settings
 from specdec.wording import _
 from ui.lessons import badges, store
 from ui.lessons.bench_words import cpu_name, drafter_name
-from ui.lessons.fast_repriced import TRAVEL
+from ui.lessons.fast_repriced import TRAVEL, item
 
 # "Every drafter's numbers": what fits a 1400 px window inside its expander (a run measured here
 # adds its clock, wall-clock speedup and repeats: the captions say them and the CSV keeps them)
@@ -54,23 +54,21 @@ def ngram_caption(points, kind_name) -> str | None:
                           "answer so far), so it pays where the answer repeats it.")
 
 
-def priced_here(here: list, cpu: str) -> str:
+def priced_here(here: list, cpu: str, k: int) -> str:
     """A shipped comparison's drafters at this machine's prices (specdec/bench/repriced.compared),
     the fastest first: the page's headline."""
     ranked = sorted(here, key=lambda r: -r.speedup)
-    each = ", ".join(_("{drafter} {speedup:.2f}× (c = {c:.2f})").format(
-        drafter=drafter_name(r.point.drafter), speedup=r.speedup, c=r.c) for r in ranked)
     return badges.predicted() + " " + _(
         "**Here ({cpu}), priced again** at k = {k} with each drafter's c on this machine: {each}.").format(
-        cpu=cpu_name(cpu), k=ranked[0].drafts, each=each)
+        cpu=cpu_name(cpu), k=k, each=", ".join(item(r.point.drafter, r) for r in ranked))
 
 
 def priced_left_out(left_out: list[str]) -> str:
     """The drafters a shipped comparison could not price here (`left_out`: labels), and what travels."""
     text = _(TRAVEL)
     if left_out:
-        text = _("Not priced again: {names} (a draft-length policy or a lookup drafts fewer than k in a round, "
-                 "and a drafter without a c in this machine's profile has no price here).").format(
+        text = _("Not priced again: {names} (a draft-length policy runs draft steps it does not keep, and a "
+                 "drafter without a c in this machine's profile has no price here).").format(
             names=", ".join(drafter_name(n) for n in left_out)) + " " + text
     return text
 

@@ -10,6 +10,10 @@ from ui.lessons.bench_words import cpu_name, drafter_name
 TRAVEL = N_("Tokens a round travel between machines (they depend on the models and the text); prices do not "
           "(they are the machine's).")
 
+LOOKUPS = N_("A lookup (n-gram, suffix match) runs no model (c = 0) and drafts only what it finds, d tokens a "
+             "round with d from 0 to k: its rounds are priced at v(d̄ + 1), a pass over the tokens it drafted a "
+             "round on average plus one.")
+
 
 def no_profile(cpu: str) -> str:
     return _("This machine ({cpu}) has no profile for this pair yet, so the shipped figures cannot be priced "
@@ -28,11 +32,20 @@ def k_sweep(here: list[Repriced], cpu: str) -> str:
     return text + " " + _(TRAVEL)
 
 
+def item(name: str, r: Repriced) -> str:
+    """One drafter priced here: its speedup and its price, c for a model, the drafts a round it
+    paid a pass for for a lookup."""
+    if r.found:
+        return _("{drafter} {speedup:.2f}× ({d:.1f} drafted a round)").format(
+            drafter=drafter_name(name), speedup=r.speedup, d=r.drafts)
+    return _("{drafter} {speedup:.2f}× (c = {c:.2f})").format(drafter=drafter_name(name), speedup=r.speedup, c=r.c)
+
+
 def drafts(here: list[Repriced], cpu: str) -> str:
-    """One sentence: each draft's predicted speedup here, the fastest first."""
+    """One sentence: each draft's predicted speedup here, the fastest first (what travels, and how
+    a lookup is priced, go in its help: `TRAVEL`, `LOOKUPS`)."""
     ranked = sorted(here, key=lambda r: -r.speedup)
-    each = ", ".join(_("{draft} {speedup:.2f}× (c = {c:.2f})").format(
-        draft=drafter_name(r.point.draft.split("/", 1)[-1]), speedup=r.speedup, c=r.c) for r in ranked)
+    each = ", ".join(item(r.point.draft.split("/", 1)[-1], r) for r in ranked)
     return badges.predicted() + " " + _(
         "**Here ({cpu}), priced again** at k = {k} with each draft's c on this machine: {each}.").format(
-        cpu=cpu_name(cpu), k=ranked[0].point.k, each=each) + " " + _(TRAVEL)
+        cpu=cpu_name(cpu), k=ranked[0].point.k, each=each)

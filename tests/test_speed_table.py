@@ -1,0 +1,86 @@
+"""Every speedup of a pair in one table (issue 51): the box's answer first, then this machine's
+other figures, then the shipped ones, each with its badge and why it is not the box's figure;
+numbers and reasons by hand."""
+import time
+from dataclasses import replace
+
+import pytest
+from points import point
+
+from specdec.bench import machine
+from specdec.bench.payoff import Measured, Payoff
+from specdec.bench.points import Sweep
+from specdec.records.provenance import Clock, here
+from specdec.settings import Settings
+from ui.lessons import result_cache, shipped, speed_table, store
+
+WIDTHS = {m: 1 + 0.25 * (m - 1) for m in range(1, 18)}              # v(5) = 2.0
+SPEED = store.PromptSet.of(["a", "b"], False, 16, "speed")            # the box's prompts
+OTHER = store.PromptSet.of(["c"], False, 16, "speed")
+
+
+@pytest.fixture
+def places(tmp_path, monkeypatch):
+    weights = tmp_path / "models" / "fam" / "draft"
+    weights.mkdir(parents=True)
+    (weights / "model.safetensors").write_bytes(b"weights")
+    for module in (shipped, result_cache):
+        monkeypatch.setattr(module, "ASSETS", tmp_path / "models")
+    monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path / "shipped")
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "local")
+
+
+def file(settings: Settings, prompts: store.PromptSet, speedup: float, source: str, clock=Clock.WALL) -> None:
+    key_of = lambda p: store.key("fam/target", "fam/draft", settings, settings.k, prompts, clock)   # noqa: E731
+    store.file([point(k=settings.k, speedup=speedup, speedup_min=speedup - 0.05, speedup_max=speedup + 0.05)],
+               key_of, source)
+
+
+def box(speedup: float | None, predicted: float | None) -> Payoff:
+    found = None if speedup is None else Measured(speedup, speedup - 0.05, speedup + 0.05, 3, Clock.WALL, 1.6,
+                                                   "box", 2)
+    return Payoff(4, found, 1.6, "here", 0.25, 2.0, predicted)
+
+
+def test_the_box_first_then_each_figure_here_with_how_its_setting_differs(places):
+    asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
+    for settings, prompts, speedup, source, clock in [
+            (Settings(k=4, temperature=0.7), SPEED, 0.70, "ksweep", Clock.WALL),   # the box's setting, earlier
+            (Settings(k=2, temperature=0.0), SPEED, 0.95, "ksweep", Clock.WALL),   # another T and k
+            (Settings(k=4, temperature=0.7), OTHER, 0.60, "drafters", Clock.CPU),  # other prompts, a busy machine
+            (Settings(k=4, temperature=0.7), SPEED, 0.69, "box", Clock.WALL)]:     # the box's run, the newest
+        file(settings, prompts, speedup, source, clock)
+        time.sleep(0.01)
+    rows = speed_table.rows(asked, box(0.69, 0.66), None)
+    # the k sweep's 0.70 at the box's setting and prompts was replaced by the box's newer run: one figure a setting
+    assert [r.figure for r in rows] == ["0.69× (0.64–0.74)", "0.66×", "0.60× (0.55–0.65)", "0.95× (0.90–1.00)"]
+    assert [r.whose.split("[")[0] for r in rows] == [":green-badge", ":gray-badge"] + [":green-badge"] * 2
+    assert rows[0].why.startswith("the answer") and rows[1].why.startswith("this machine's prices")
+    assert rows[2].why == "other prompts: acceptance is the text's; CPU time: the machine was busy"
+    assert rows[3].why == "T = 0, not 0.7; k = 2, not 4"
+    assert rows[3].setting == "T = 0, k = 2, 2 code and structured prompts × 16 tokens (When it is fast)"
+
+
+def test_a_shipped_figure_says_its_machine_and_its_figure_at_this_machines_prices(places):
+    asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
+    other = Sweep((point(k=2, mean_acceptance_length=1.5), point(k=4, mean_acceptance_length=2.5, speedup=1.05,
+                                                                  speedup_min=1.0, speedup_max=1.1)),
+                  replace(here(), cpu="Other CPU", date="2026-12-01"))
+    shipped.save("ksweep", {"pair": ["fam/target", "fam/draft"], "T": 0.7, "prompts": ["a", "b"], "chat": False,
+                            "n": 16}, other)
+    shipped.save("ksweep", {"pair": ["fam/target", "fam/other"], "T": 0.7}, other)         # another draft's
+    profile = machine.Profile("CPU here", "torch", 1, 10.0, WIDTHS, {"fam/draft": 0.25})
+    rows = speed_table.rows(asked, box(None, 0.83), profile)
+    assert [r.figure for r in rows] == ["0.83×", "1.05× (1.00–1.10)"]           # k = 4's point only
+    assert ":orange-badge" in rows[1].whose and "Other CPU" in rows[1].whose
+    # its 2.5 tokens a round at this machine's prices: 2.5 / (4 · 0.25 + v(5) = 2.0) = 0.83
+    assert rows[1].why == "measured on another machine, at its prices; at this machine's: 0.83×"
+    assert speed_table.rows(asked, box(None, None), None)[0].why == "measured on another machine: its prices made it"
+
+
+def test_the_table_is_markdown_with_one_line_a_row(places):
+    asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
+    file(Settings(k=2, temperature=0.0), SPEED, 0.95, "ksweep")
+    lines = speed_table.markdown(speed_table.rows(asked, box(None, 0.66), None)).splitlines()
+    assert len(lines) == 2 + 2 and lines[0].startswith("| whose | speedup |") and lines[1] == "|---|---|---|---|---|"
+    assert lines[3].startswith("| :green-badge[") and "| **0.95× (0.90–1.00)** |" in lines[3]

@@ -1,0 +1,225 @@
+"""Every speedup the lab shows for one pair, in one table (issue 51): the box's answer first, then
+each figure this machine measured for the pair in any section, then each shipped from another
+machine (When it is fast, Drafters compared), then Where it works' and In a server's at the box's
+T and k, each row with its badge, its settings and why it is not the box's figure, computed by
+comparing its key with the box's settings:
+
+    another T, k, drafter or policy     the runs drafted and sampled differently
+    other prompts                       acceptance is the text's (When it is fast's set is the box's)
+    CPU time                            the machine was busy: the runs' own CPU time, not the wall-clock
+    another machine                     its prices (c, v) made it; this machine's prices give the figure
+                                        beside it (repriced.py: tokens a round travel)
+
+(the store keeps one figure a setting, so a figure of the box's own setting is the box's: its row)
+
+so a learner who meets 0.69×, 0.72× and 1.05× for "the same pair" sees whose each is and why they differ.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from specdec.bench import batching, machine, repriced
+from specdec.bench.compared import ALL, DrafterTable
+from specdec.bench.payoff import Payoff
+from specdec.bench.points import Sweep
+from specdec.bench.record import BatchSweep
+from specdec.records.provenance import Clock
+from specdec.wording import _, times
+from ui.lessons import badges, result_cache, shipped, store
+from ui.lessons.bench_words import drafter_name
+from ui.lessons.payoff_words import SOURCES
+
+SHOWN_HERE = 8          # this machine's figures shown, newest first (each section's newest of a setting)
+
+
+@dataclass(frozen=True)
+class SpeedRow:
+    whose: str          # a badge
+    section: str        # the lesson that shows it
+    figure: str         # the speedup, with its repeats' range where it has one
+    setting: str        # T, k and the prompts it ran
+    why: str            # why it is not the box's figure
+
+
+@dataclass(frozen=True)
+class Asked:
+    """The box's question: the pair, the sidebar's settings, their prompt set and key."""
+    target: str
+    draft: str | None
+    settings: object                 # specdec.settings.Settings
+    prompts: store.PromptSet         # When it is fast's set, the box's own
+    ran: store.Ran = store.DEFAULT_RAN
+
+    def key(self) -> store.Key:
+        return store.key(self.target, self.draft, self.settings, self.settings.k, self.prompts,
+                         Clock.WALL, self.ran)
+
+
+def rows(asked: Asked, box: Payoff, profile: machine.Profile | None, where=None) -> list[SpeedRow]:
+    """The box's rows, this machine's figures, the shipped ones, then Where it works' (`where`: its
+    typical.Typical at these settings) and In a server's."""
+    return (box_rows(asked, box) + filed_rows(asked, box) + shipped_rows(asked, profile)
+            + where_rows(asked, where, profile) + server_rows(asked))
+
+
+def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
+    """The box's figure measured here, and its prediction from this machine's prices."""
+    s, out = asked.settings, []
+    setting = _setting(s.temperature, s.k, asked.prompts)
+    if (m := box.measured) is not None:
+        out.append(SpeedRow(badges.here(), _(SOURCES.get(m.source, m.source)), _spread(m.speedup, m.low, m.high),
+                            setting, _("the answer: the newest figure measured here at these settings")))
+    if box.predicted is not None:
+        out.append(SpeedRow(badges.predicted(), _("this box's prediction"), times(box.predicted), setting,
+                            _("this machine's prices (c, v) with these tokens a round, not timed")))
+    return out
+
+
+def filed_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
+    """This machine's figures for the pair at any setting, each section's newest of a setting,
+    newest first; the box's own left out (it is the first row)."""
+    want, seen, out = asked.key(), set(), []
+    for key, entry in store.filed_of(asked.target, asked.draft):
+        mark = (entry.source, key.setting(), key.prompts.digest)
+        if mark in seen or entry.figure.speedup is None or _is_box(entry, box):
+            continue
+        seen.add(mark)
+        f = entry.figure
+        out.append(SpeedRow(badges.here(), _(SOURCES.get(entry.source, entry.source)),
+                            _spread(f.speedup, f.speedup_min, f.speedup_max),
+                            _setting(key.temperature, key.k, key.prompts),
+                            "; ".join(_differences(key, want))))
+    return out[:SHOWN_HERE]
+
+
+def _is_box(entry: store.Filed, box: Payoff) -> bool:
+    m = box.measured
+    return m is not None and entry.source == m.source and entry.figure.speedup == m.speedup
+
+
+def shipped_rows(asked: Asked, profile: machine.Profile | None) -> list[SpeedRow]:
+    """The k sweep's point at the box's k, the trade-off's and Drafters compared's point of this
+    draft, as shipped, each with its figure at this machine's prices."""
+    out = []
+    for source, key, result, p, k in _shipped_points(asked):
+        prompts = store.PromptSet.of(key.get("prompts") or [], bool(key.get("chat")), _new_tokens(key),
+                                     "drafters/all" if source == "drafters" else "speed")
+        differ = _differ(_temperature(key), k, prompts, asked.key())
+        here = _priced(p, asked, profile, k)
+        moved = _("measured on another machine: its prices made it") if here is None else _(
+            "measured on another machine, at its prices; at this machine's: {here}").format(here=times(here))
+        out.append(SpeedRow(badges.shipped(result.provenance.cpu, short=True), _(SOURCES[source]),
+                            _spread(p.speedup, p.speedup_min, p.speedup_max),
+                            _setting(_temperature(key), k, prompts), "; ".join(differ + [moved])))
+    return out
+
+
+def _shipped_points(asked: Asked) -> list[tuple]:
+    """(section, key, result, point, k) of each shipped section that measured this pair's draft."""
+    short = (asked.draft or "").split("/", 1)[-1]
+    found = []
+    for key, sweep in shipped.all_of("ksweep", Sweep):
+        found += [("ksweep", key, sweep, p, p.k) for p in sweep.points
+                  if key.get("pair") == [asked.target, asked.draft] and p.k == asked.settings.k]
+    for key, sweep in shipped.all_of("tradeoff", Sweep):
+        found += [("tradeoff", key, sweep, p, p.k) for p in sweep.points
+                  if key.get("target") == asked.target and p.draft == asked.draft]
+    for key, table in shipped.all_of("drafters", DrafterTable):
+        found += [("drafters", key, table, p, key["settings"]["k"]) for p in table.points
+                  if key.get("target") == asked.target and p.kind == ALL and p.drafter == short]
+    return found
+
+
+def where_rows(asked: Asked, t, profile: machine.Profile | None) -> list[SpeedRow]:
+    """Where it works' figure over all its prompts at these settings, measured here or shipped."""
+    if t is None or t.speedup is None:
+        return []
+    s = asked.settings
+    differ = [_("other prompts (every kind): acceptance is the text's")]
+    if t.measured != "here":
+        here = _priced(t, asked, profile, s.k)
+        differ.append(_("measured on another machine: its prices made it") if here is None else _(
+            "measured on another machine, at its prices; at this machine's: {here}").format(here=times(here)))
+    return [SpeedRow(badges.here() if t.measured == "here" else badges.shipped(t.measured, short=True),
+                     _("Where it works"), times(t.speedup),
+                     _("T = {t:g}, k = {k}, {n} prompts of every kind").format(t=s.temperature, k=s.k, n=t.prompts),
+                     "; ".join(differ))]
+
+
+def server_rows(asked: Asked) -> list[SpeedRow]:
+    """In a server's batch-size-1 figure for the pair at the box's T and k, newest kept, else shipped."""
+    kept = [(key, r, None) for key, r in result_cache.kept("server_sweep", BatchSweep)]
+    found = kept + [(key, r, r.provenance.cpu or "?") for key, r in shipped.all_of("server_sweep", BatchSweep)]
+    for key, sweep, cpu in found:
+        if key.get("pair") == [asked.target, asked.draft] and (sweep.k, sweep.temperature) == (
+                asked.settings.k, asked.settings.temperature):
+            facts = batching.facts(sweep)
+            why = _("a server's figure: {r} requests queued at once and served {b} at a time, tokens a second "
+                    "over all of them").format(r=sweep.requests, b=facts.first_batch)
+            if cpu is not None:
+                why += "; " + _("measured on another machine: its prices made it")
+            return [SpeedRow(badges.of(cpu), _("In a server"), times(facts.first),
+                             _("T = {t:g}, k = {k}, {n} prompts × {tokens} tokens").format(
+                                 t=sweep.temperature, k=sweep.k, n=sweep.prompts, tokens=sweep.max_new_tokens), why)]
+    return []
+
+
+def _priced(p, asked: Asked, profile: machine.Profile | None, k: int) -> float | None:
+    """A shipped point's tokens a round at this machine's c and v(k + 1) (None: not priced here)."""
+    if profile is None:
+        return None
+    r = repriced.one(p, machine.draft_c(profile, "model", asked.draft), profile.v, k)
+    return None if r is None else r.speedup
+
+
+def _temperature(key: dict) -> float:
+    return float(key["T"] if "T" in key else key["settings"]["temperature"])
+
+
+def _new_tokens(key: dict) -> int:
+    return int(key["n"] if "n" in key else key["settings"]["max_new_tokens"])
+
+
+def _differences(key: store.Key, want: store.Key) -> list[str]:
+    """How a figure filed here differs from the box's settings, in words."""
+    said = _differ(key.temperature, key.k, key.prompts, want)
+    if key.drafter != want.drafter or key.policy != want.policy:
+        said.append(_("another drafter or draft length: {drafter}, {policy}").format(
+            drafter=drafter_name(key.drafter), policy=key.policy))
+    if (key.threads, key.precision) != (want.threads, want.precision):
+        said.append(_("the target ran otherwise: {precision}, {threads} threads").format(
+            precision=key.precision, threads=key.threads))
+    if key.clock == Clock.CPU:
+        said.append(_("CPU time: the machine was busy"))
+    return said
+
+
+def _differ(temperature: float, k: int, prompts: store.PromptSet, want: store.Key) -> list[str]:
+    """How a figure's T, k and prompts differ from the box's, in words."""
+    said = []
+    if temperature != want.temperature:
+        said.append(_("T = {t:g}, not {box:g}").format(t=temperature, box=want.temperature))
+    if k != want.k:
+        said.append(_("k = {k}, not {box}").format(k=k, box=want.k))
+    if prompts.digest != want.prompts.digest:
+        said.append(_("other prompts: acceptance is the text's"))
+    return said
+
+
+def _setting(temperature: float, k: int, prompts: store.PromptSet) -> str:
+    return _("T = {t:g}, k = {k}, {prompts}").format(t=temperature, k=k, prompts=store.set_name(prompts))
+
+
+def _spread(speedup: float, low: float | None, high: float | None) -> str:
+    """'0.69× (0.67–0.70)': the median and its repeats' range, where they have one."""
+    if low is None or high is None or low == high:
+        return times(speedup)
+    return f"{times(speedup)} ({low:.2f}–{high:.2f})"
+
+
+def markdown(found: list[SpeedRow]) -> str:
+    """The rows as a Markdown table (badges render in Markdown, not in a data frame)."""
+    head = [_("whose"), _("speedup"), _("section"), _("settings"), _("why it is not the box's figure")]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += [f"| {r.whose} | **{r.figure}** | {r.section} | {r.setting} | {r.why} |" for r in found]
+    return "\n".join(lines)
