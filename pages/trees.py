@@ -85,8 +85,10 @@ def siblings(tree, label) -> None:
     if child is not None:
         c = tree.nodes[child]
         u = "" if c.u is None else f", u = {prob(c.u)}"
+        p_now = dist.prob(c.token)          # the chart's residual; the verification's own ratio kept its last digits
         st.write(_("Child `{token}`: p(x) now = {p}, acceptance probability {ratio}{u} → "
-                   "**{verdict}**.").format(token=in_code(label(c.token)), p=prob(dist.prob(c.token)),
+                   "**{verdict}**.").format(token=in_code(label(c.token)),
+                                            p="~0" if p_now == 0 and (c.ratio or 0) > 0 else prob(p_now),
                                             ratio=prob(c.ratio), u=u, verdict=_(c.verdict))
                  + (_(" On rejection p loses this child's mass (what is left is renormalised), and "
                       "the next sibling is tried against it.") if c.verdict == "rejected" else ""))

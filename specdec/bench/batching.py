@@ -65,6 +65,8 @@ class Facts:
     ar_growth: float                 # autoregressive throughput's growth
     spreads: tuple[tuple[int, float], ...]   # (batch, slowest / fastest repeat) of speculative rows
     ar_pass_ms_1: float = 0.0        # an autoregressive pass at the smallest size (ms, wall-clock)
+    first_low: float = 0.0           # the smallest size's speedup over its repeats: slowest speculative
+    first_high: float = 0.0          # over fastest autoregressive, and the other way round
 
 
 def requests(prompts: list, n: int) -> list[Request]:
@@ -133,7 +135,8 @@ def facts(sweep: BatchSweep) -> Facts:
                  _ratio(last.pass_rows, first.pass_rows),
                  base[last.batch].tokens_per_s / base[first.batch].tokens_per_s,
                  tuple((r.batch, r.tokens_per_s_min / r.tokens_per_s_max) for r in spec if r.tokens_per_s_max),
-                 base[first.batch].pass_ms)
+                 base[first.batch].pass_ms, _ratio(first.tokens_per_s_min, base[first.batch].tokens_per_s_max),
+                 _ratio(first.tokens_per_s_max, base[first.batch].tokens_per_s_min))
 
 
 def _ratio(a: float, b: float) -> float:

@@ -45,6 +45,10 @@ def verdict(facts: Facts) -> str:
                               "alone: at batch size 1 a speculative round cost {v:.1f}× an autoregressive "
                               "pass plus {d:.0f} ms of drafting, and brought {t:.2f} tokens.").format(
             v=facts.pass_ratio_1, d=facts.draft_ms_1, t=facts.tokens_per_pass_1)
+    if facts.crossover and facts.first_low <= 1.0 <= facts.first_high:
+        return head + " " + _("It was no faster from batch size **{b}** on; at batch size 1 its repeats ran "
+                              "{low:.2f}–{high:.2f}×, so even there the gain is within their spread.").format(
+            b=facts.crossover, low=facts.first_low, high=facts.first_high)
     if facts.crossover:
         return head + " " + _("It stopped paying at batch size **{b}**, the smallest measured size where "
                               "it was no faster.").format(b=facts.crossover)
