@@ -301,21 +301,33 @@ def many_prompts(pair) -> None:
     many_view.render(pair, knob="k", key="fast_many")
 
 
+def measured_tabs(pair, names, tabs) -> None:
+    """Sections 2–5, each in its tab; without a pair with a draft, each says how to get one."""
+    if pair is None or pair.draft is None:
+        for tab in tabs:
+            tab.info(_("Load a model pair in the sidebar to measure."))
+        return
+    with tabs[0]:
+        measured(pair, names)
+    with tabs[1]:
+        tradeoff(pair, names)
+    with tabs[2]:
+        temperatures(pair, names)
+        many_prompts(pair)
+    with tabs[3]:
+        fast_regime_view.render(pair)
+
+
+TABS = (_("1 · Theory"), _("2 · The k sweep"), _("3 · Draft size"), _("4 · Temperature"),
+        _("5 · The machine's limits"), _("6 · The benchmark"))
+
 pair = sidebar.active_pair()
 names = st.session_state.get("active_pair")
 payoff_view.render(pair, state.settings())
-fast_theory_view.render(pair)
-st.divider()
-if pair is None or pair.draft is None:
-    st.info(_("Load a model pair in the sidebar to measure."))
-else:
-    measured(pair, names)
-    st.divider()
-    tradeoff(pair, names)
-    st.divider()
-    temperatures(pair, names)
-    many_prompts(pair)
-    st.divider()
-    fast_regime_view.render(pair)
-st.divider()
-fast_bench_view.render()
+st.caption(_("Six sections, one a tab: the theory, then what this machine measured, then the benchmark."))
+theory, *sections, bench = st.tabs(TABS, key="fast_tabs")
+with theory:
+    fast_theory_view.render(pair)
+measured_tabs(pair, names, sections)
+with bench:
+    fast_bench_view.render()
