@@ -194,8 +194,9 @@ if points:
     table = tables.frame([{**r, "drafter": named(r), "kind": kind_name(r["kind"])} for r in rows])
     tables.show(table, "drafters_winners")
     if any(r["speedup_here"] is not None for r in rows):
-        st.caption(_("Each kind's winner at this machine's prices (drafters that draft k every round), from its "
-                     "tokens a round; the speedup beside it as measured ({where}).").format(
+        st.caption(_("Each kind's winner at this machine's prices (every drafter but the draft-length policies; a "
+                     "lookup at the pass of what it drafted), from its tokens a round; the speedup beside it as "
+                     "measured ({where}).").format(
             where=machine_name(ELSEWHERE) if ELSEWHERE else _("here")))
     if (odd := beyond_caption(points, kind_name, SETTINGS.temperature, PASS_OF)) is not None:
         st.caption(odd)
