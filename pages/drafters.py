@@ -189,9 +189,12 @@ if points:
     rows = winners(points, kinds, lambda ps: repriced.compared(ps, VARIANTS, SETTINGS.k, profile))
     odd = {(p.kind, p.drafter) for p in beyond_tokens(points, pass_of=PASS_OF)}      # marked in the table too
 
-    def named(r: dict) -> str:
-        return drafter_name(r["drafter"]) + (" ⚠" if (r["kind"], r["drafter"]) in odd else "")
-    table = tables.frame([{**r, "drafter": named(r), "kind": kind_name(r["kind"])} for r in rows])
+    def shown(r: dict) -> dict:
+        """A row as the table shows it: a speedup its rounds cannot give is left out, marked ⚠."""
+        flagged = (r["kind"], r["drafter"]) in odd
+        return {**r, "drafter": drafter_name(r["drafter"]) + (" ⚠" if flagged else ""), "kind": kind_name(r["kind"]),
+                "speedup": None if flagged else r["speedup"]}
+    table = tables.frame([shown(r) for r in rows])
     tables.show(table, "drafters_winners")
     if any(r["speedup_here"] is not None for r in rows):
         st.caption(_("Each kind's winner at this machine's prices (every drafter but the draft-length policies; a "

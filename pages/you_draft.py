@@ -61,7 +61,8 @@ def comparison(results) -> None:
                                 _("emitted in this round"): len(r.round.emitted)} for r in results]),
                  hide_index=True, placeholder="—", key="yd_compare")
     st.caption(_("Every row used the same prompt, seed and sampling, and the same k (the length of "
-                 "your text). A row that proposed nothing found no earlier match in the text (n-gram)."))
+                 "your text) as its most. The n-gram lookup proposes only what it finds after an earlier match "
+                 "in the text, so it can propose fewer, or nothing."))
 
 
 def careful_result() -> tuple:

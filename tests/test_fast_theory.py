@@ -7,7 +7,8 @@ from apptest import app
 
 def test_a_new_alpha_hat_moves_the_slider_and_a_moved_slider_stays(tiny_dirs, monkeypatch):
     from ui import fast_theory_view
-    here = {"values": (0.42, 0.2, 0.1, False)}
+    typical = "the pair's typical run on Where it works' prompts of every kind, measured on Some CPU"
+    here = {"values": (0.42, 0.2, 0.1, typical)}
     monkeypatch.setattr(fast_theory_view, "here_values", lambda pair: here["values"])
     at = app(tiny_dirs, page="pages/fast.py", temperature=0.0, k=3)
     alpha = at.slider(key="fast_alpha")
@@ -15,13 +16,20 @@ def test_a_new_alpha_hat_moves_the_slider_and_a_moved_slider_stays(tiny_dirs, mo
     at.slider(key="fast_alpha").set_value(0.9).run()
     at.run()                                               # the reader's value stays while α̂ does
     assert at.slider(key="fast_alpha").value == 0.9
-    here["values"] = (0.5, 0.2, 0.1, False)                     # a k sweep filed a new α̂
+    here["values"] = (0.5, 0.2, 0.1, typical)                   # a k sweep filed a new α̂
     at.run()
     assert not at.exception
     assert (at.slider(key="fast_alpha").value, at.slider(key="fast_c").value) == (0.5, 0.2)
     assert any("α̂ = 0.50" in c.value for c in at.caption)
-    # nothing measured here at these settings (a fresh store): the α̂ names the pair's typical run
-    assert any("α̂ = 0.50 (the pair's typical run over every kind of text" in c.value for c in at.caption)
+    # nothing measured here at these settings (a fresh store): the α̂ names where it came from
+    assert any(f"α̂ = 0.50 ({typical}" in c.value for c in at.caption)
+
+
+def test_the_alpha_names_the_measurement_it_came_from():
+    from ui.fast_theory_view import alpha_source
+    assert alpha_source(True, None) == "measured here at these settings"
+    swept = (1.85, 0.81, "Other CPU", "the shipped k sweep on When it is fast's prompts")
+    assert alpha_source(False, swept) == "the shipped k sweep on When it is fast's prompts, measured on Other CPU"
 
 
 def test_the_caption_says_what_the_curves_do():

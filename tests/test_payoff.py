@@ -42,8 +42,30 @@ def test_without_a_measurement_here_the_tokens_travel_and_the_speedup_does_not()
 def test_the_priced_policy_is_priced_at_the_k_it_picks():
     # α = 0.5 up to k = 4, widths measured: k = 2 keeps 1.75 tokens for 0.5·2 + 1.5 = 2.5 steps (0.70),
     # k = 4 keeps 1.9375 for 4.0 steps (0.48): it drafts 2
-    p = payoff.answer(4, PRICES, measured(), priced_alpha=0.5)
+    p = payoff.answer(4, PRICES, None, priced_alpha=0.5)
     assert (p.k, p.tokens, p.round_steps) == (2, 1.75, 2.5) and p.predicted == pytest.approx(0.7)
+    # measured at the priced policy: its 3.0 tokens a round mix the k each round picked, so eq. (1) at k = 2 still
+    p = payoff.answer(4, PRICES, measured(), priced_alpha=0.5)
+    assert (p.k, p.tokens, p.tokens_from) == (2, 1.75, "here") and p.predicted == pytest.approx(0.7)
+
+
+def test_beside_a_measurement_the_prediction_takes_the_c_its_runs_paid():
+    found = payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "ksweep", 8, c=0.75)
+    p = payoff.answer(4, PRICES, found)
+    # 4 drafts at the runs' c = 0.75 and a pass of 2.0 steps: 5.0 steps for 3 tokens; the profile's 0.5 named
+    assert (p.c, p.profile_c, p.round_steps) == (0.75, 0.5, 5.0) and p.predicted == pytest.approx(0.6)
+    from ui.lessons import payoff_words
+    assert "this machine's profile, measured at start, has c = 0.500" in payoff_words.why(p)
+
+
+@pytest.mark.parametrize("speedup, low, high, said", [(1.00, 0.98, 1.04, "Break-even, no gain beyond the spread"),
+                                                      (1.05, 1.02, 1.10, "Yes"), (0.95, 0.90, 0.99, "No"),
+                                                      (1.01, 1.01, 1.01, "Yes")])     # one repeat: no spread
+def test_a_range_that_holds_one_is_neither_yes_nor_no(speedup, low, high, said):
+    from ui.lessons import payoff_words
+    found = payoff.Measured(speedup, low, high, 3, Clock.WALL, 3.0, "box", 8)
+    text = payoff_words.headline(payoff.answer(4, PRICES, found), "CPU here")
+    assert text.startswith(f"**Does it pay here?** {said}: "), text
 
 
 def headline_figure(at) -> str:
@@ -143,8 +165,8 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
     said = [c.value for c in at.caption if c.value.startswith("Drafting k by this machine's prices")]
     assert said == ["Drafting k by this machine's prices instead (sidebar: Draft-length policy → priced) predicts "
-                    "**1.10×** at k = 1, with α̂ = 0.60 (the newest measurement at these settings, or the pair's "
-                    "typical run: it moves when you measure)."], said
+                    "**1.10×** at k = 1, with α̂ = 0.60 (the newest measurement at these settings: it moves when "
+                    "you measure)."], said
     at.button(key="payoff_priced").click().run()                     # one click: the sidebar's policy
     assert at.session_state["policy"] == "priced" and not at.exception
     assert not any(c.value.startswith("Drafting k by") for c in at.caption)
@@ -212,7 +234,8 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     assert "by “Measure it here” on 8 prompts" in box[0].proto.help
     assert at.button(key="payoff_measure").label == "Measure again"           # measured: again on request
     why = [c.value for c in at.caption if c.value.startswith("Why: a round costs")]
-    assert "= 2 × 0.250 + 1.40" in why[0] and "the measured runs paid c = " in why[0], why   # profile's c, run's c
+    # the prediction beside a measurement takes the c its runs paid, and names the profile's
+    assert " + 1.40 = " in why[0] and "this machine's profile, measured at start, has c = 0.250" in why[0], why
     figure = headline_figure(at)
     table = [m.value for m in at.sidebar.markdown if m.value.startswith("- :violet-badge[")]
     assert len(table) == 1 and ": **c = 0.250, v(3) = 1.40**" in table[0] and "“Measure it here” (" in table[0]

@@ -74,13 +74,35 @@ def test_a_shipped_figure_says_its_machine_and_its_figure_at_this_machines_price
     assert [r.figure for r in rows] == ["0.83×", "1.05× (1.00–1.10)"]           # k = 4's point only
     assert ":orange-badge" in rows[1].whose and "Other CPU" in rows[1].whose
     # its 2.5 tokens a round at this machine's prices: 2.5 / (4 · 0.25 + v(5) = 2.0) = 0.83
-    assert rows[1].why == "measured on another machine, at its prices; at this machine's: 0.83×"
+    assert rows[1].why == ("measured on another machine, at its prices; its tokens a round at this machine's "
+                           "prices: 0.83×")
     assert speed_table.rows(asked, box(None, None), None)[0].why == "measured on another machine: its prices made it"
+
+
+def test_one_machines_same_setting_shipped_by_two_sections_is_one_row(places):
+    asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
+    key = {"pair": ["fam/target", "fam/draft"], "T": 0.7, "prompts": ["a", "b"], "chat": False, "n": 16}
+    made = replace(here(), cpu="Other CPU", date="2026-12-01")
+    shipped.save("ksweep", key, Sweep((point(k=4, speedup=0.81),), made))
+    shipped.save("tradeoff", {**key, "target": "fam/target", "k": 4},
+                 Sweep((point(k=4, draft="fam/draft", speedup=0.74),), made))
+    rows = speed_table.rows(asked, box(None, None), None)
+    assert [(r.figure, r.section) for r in rows] == [("0.81× (0.90–1.10)", "When it is fast (its k sweep)")]
+
+
+def test_a_draft_length_policy_is_named_in_the_settings_and_the_reason(places):
+    asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7, policy="priced"), SPEED)
+    file(Settings(k=4, temperature=0.7), SPEED, 0.73, "box")                       # a constant k = 4
+    rows = speed_table.rows(asked, box(None, 1.14), None)
+    assert rows[0].setting.startswith("T = 0.7, k by this machine's prices, up to 4, ")
+    assert rows[1].setting.startswith("T = 0.7, k = 4, ")
+    assert rows[1].why == "k = 4, not k by this machine's prices, up to 4"
 
 
 def test_the_table_is_markdown_with_one_line_a_row(places):
     asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
     file(Settings(k=2, temperature=0.0), SPEED, 0.95, "ksweep")
     lines = speed_table.markdown(speed_table.rows(asked, box(None, 0.66), None)).splitlines()
-    assert len(lines) == 2 + 2 and lines[0].startswith("| whose | speedup |") and lines[1] == "|---|---|---|---|---|"
+    assert len(lines) == 2 + 2 and lines[1] == "|---|---|---|---|---|"
+    assert lines[0].startswith("| whose | speedup: median (repeats' range) |")
     assert lines[3].startswith("| :green-badge[") and "| **0.95× (0.90–1.00)** |" in lines[3]

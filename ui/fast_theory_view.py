@@ -11,26 +11,29 @@ from specdec.wording import times
 from ui import payoff_view, state
 from ui.figures import fast as lp
 from ui.i18n import _
+from ui.lessons.bench_words import machine_short
 from ui.round_view import chart
 
 
-def alpha_source(measured_here: bool) -> str:
+def alpha_source(measured_here: bool, usual) -> str:
     """Where the answer's α̂ comes from, in a few words: a figure measured here at these settings,
-    or the pair's typical run over every kind of text (Where it works' prompts)."""
-    return (_("measured here at these settings") if measured_here else
-            _("the pair's typical run over every kind of text, Where it works' prompts"))
+    or what payoff_view.acceptance found instead (`usual`: its (tokens, speedup, CPU, which prompts))."""
+    if measured_here or not usual:
+        return _("measured here at these settings")
+    return _("{on}, measured on {cpu}").format(on=usual[3], cpu=machine_short(usual[2]))
 
 
-def here_values(pair) -> tuple[float, float, float, bool] | None:
-    """(α̂, c, ε, whether α̂ was measured here at these settings) of this machine for the sidebar's
+def here_values(pair) -> tuple[float, float, float, str] | None:
+    """(α̂, c, ε, where α̂ comes from, in words) of this machine for the sidebar's
     settings: the answer's α̂, the profile's c, and ε from its measured pass of 5 tokens
     (v(5) = 1 + 4ε); None where one of them is missing."""
     settings, profile = state.settings(), machine.of(pair) if pair is not None else None
-    found, _usual, alpha = payoff_view.acceptance(pair, settings) if profile is not None else (None, None, None)
+    found, usual, alpha = payoff_view.acceptance(pair, settings) if profile is not None else (None, None, None)
     c = machine.draft_c(profile, settings.drafter, pair.draft_name) if profile is not None else None
     if alpha is None or c is None or 5 not in profile.v:
         return None
-    return round(alpha, 2), round(c, 2), round(min(0.5, (profile.v[5] - 1) / 4), 2), found is not None
+    source = alpha_source(found is not None, usual)
+    return round(alpha, 2), round(c, 2), round(min(0.5, (profile.v[5] - 1) / 4), 2), source
 
 
 SEEDS = "fast_theory_seeds"
@@ -73,7 +76,7 @@ def render(pair) -> None:
     if here:
         st.caption(_("The sliders start at this machine's values for the sidebar's settings: α̂ = {a:.2f} ({source}), "
                      "c = {c:.2f} (its profile) and ε = {e:.2f} (its pass of 5 tokens, v(5) = 1 + 4ε). Move them to "
-                     "see where speculation would pay.").format(a=here[0], source=alpha_source(here[3]), c=here[1],
+                     "see where speculation would pay.").format(a=here[0], source=here[3], c=here[1],
                                                                e=here[2]))
     chart(lp.theory_figure(alpha, k, c, eps=eps), "fast-theory")
     st.caption(_("Notice: {shapes}. More drafts mean more chances but each costs c; below the dashed line "

@@ -45,7 +45,8 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
     p = payoff.answer(settings.k, prices, found, usual, alpha if settings.policy == PRICED else None)
     if settings.policy == PRICED or alpha is None or prices is None:
         return p, None
-    instead = payoff.answer(settings.k, prices, None, None, alpha)
+    instead = replace(payoff.answer(settings.k, prices, None, None, alpha),
+                      tokens_on=usual[3] if usual and len(usual) > 3 else "")      # where α̂ came from
     figure = p.measured.speedup if p.measured else p.predicted
     better = instead.predicted is not None and (figure is None or instead.predicted > figure + 0.02)
     return p, instead if better else None
@@ -63,13 +64,16 @@ def acceptance(pair, settings) -> tuple[payoff.Measured | None, tuple | None, fl
         alpha = measured(tuple(names), replace(settings, policy="constant"))[1]
     if found is not None and alpha is not None:
         return found, None, alpha
-    t = swept(tuple(names), settings, session.uses_chat(pair)) or \
-        typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
+    t = swept(tuple(names), settings, session.uses_chat(pair))
+    on = _("the shipped k sweep on When it is fast's prompts")
+    if t is None:
+        t = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
+        on = _("the pair's typical run on Where it works' prompts of every kind")
     if found is not None:
         return found, None, t.alpha if t else None
     if t is None:
         return None, None, alpha
-    return None, (t.mean_acceptance_length, t.speedup, t.measured), alpha if alpha is not None else t.alpha
+    return None, (t.mean_acceptance_length, t.speedup, t.measured, on), alpha if alpha is not None else t.alpha
 
 
 def swept(names: tuple, settings, chat: bool) -> typical.Typical | None:

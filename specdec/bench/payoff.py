@@ -45,6 +45,8 @@ class Payoff:
     v: float | None                      # v(k + 1), from this machine's profile
     predicted: float | None              # the whole run, predicted
     alpha: float | None = None           # the α the priced policy's prediction drafted at (None: not priced)
+    profile_c: float | None = None       # the profile's c where the prediction took the c the measured runs paid
+    tokens_on: str = ""                  # which prompts the travelled tokens a round were measured on, in words
 
     @property
     def round_steps(self) -> float | None:
@@ -59,25 +61,29 @@ class Payoff:
 
 
 def answer(k: int, prices: Prices | None, measured: Measured | None,
-           typical: tuple[float | None, float | None, str] | None = None,
+           typical: tuple | None = None,
            priced_alpha: float | None = None) -> Payoff:
     """The answer at draft length k from this machine's `prices` (None: not profiled, or no c
-    for this drafter), its `measured` figure and `typical` = (tokens a round, speedup, CPU) of a
-    measurement elsewhere, used for the tokens a round only when none was measured here (its
+    for this drafter), its `measured` figure and `typical` = (tokens a round, speedup, CPU[, which
+    prompts]) of a measurement elsewhere, used for the tokens a round only when none was measured here (its
     speedup does not travel: another machine's prices made it).
     `priced_alpha`: the run drafts as the priced policy does (models/prices.py), up to k, with
-    drafts accepted at this α: the prediction prices the k it picks and eq. (1)'s tokens there."""
+    drafts accepted at this α: the prediction prices the k it picks and eq. (1)'s tokens there (the
+    measured runs' tokens a round mix the k each round picked: they are not one k's).
+    Beside a measurement the prediction takes the c its runs paid (a draft step as a run pays it moves
+    with the machine's load): what is left between the two is the model of the run, not the price."""
     tokens, source = (measured.tokens, "here") if measured and measured.tokens else (None, "")
+    on = ""
     if tokens is None and typical and typical[0]:
-        tokens, source = typical[0], typical[2]
+        tokens, source, on = typical[0], typical[2], (typical[3] if len(typical) > 3 else "")
     if priced_alpha is not None and prices is not None:
         k = best_k(prices, priced_alpha, k)
         tokens, source = tokens_a_round(priced_alpha, k), source or "here"
-    c = v = predicted = None
-    if prices is not None and k + 1 in prices.v:
-        c, v = prices.c, prices.v[k + 1]
-        if tokens:
-            spec, base = (measured.spec, measured.base) if measured and measured.spec and measured.base \
-                else (Overheads(), Overheads())
-            predicted = run_speedup(tokens, k, c, v, spec, base)
-    return Payoff(k, measured, tokens, source, c, v, predicted, priced_alpha if prices is not None else None)
+    if prices is None or k + 1 not in prices.v:
+        return Payoff(k, measured, tokens, source, None, None, None, priced_alpha if prices is not None else None,
+                      tokens_on=on)
+    c, profile_c = (measured.c, prices.c) if measured and measured.c else (prices.c, None)
+    spec, base = (measured.spec, measured.base) if measured and measured.spec and measured.base \
+        else (Overheads(), Overheads())
+    predicted = run_speedup(tokens, k, c, prices.v[k + 1], spec, base) if tokens else None
+    return Payoff(k, measured, tokens, source, c, prices.v[k + 1], predicted, priced_alpha, profile_c, on)

@@ -124,4 +124,5 @@ def beyond_caption(points, kind_name, temperature: float, pass_of: Callable = on
            .format(t=temperature) if temperature > 0 else
            _("a kind has a prompt or two, and the machine's speed varies."))
     return _("Faster than its tokens a round allow ({shown}): a round pays at least one target pass, so no run can be; "
-             "{why} Read those kinds by the speedups priced here.").format(shown=shown, why=why)
+             "{why} The table marks those rows ⚠ and leaves their measured speedup out: read them by the speedups "
+             "priced here.").format(shown=shown, why=why)

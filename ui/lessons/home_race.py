@@ -182,7 +182,8 @@ def chosen_k(spec: Racer, prices, k_max: int) -> str:
         return (_("No prices of this machine were measured for this drafter yet, so every round drafted k = {k} "
                   "(When it is fast measures them).").format(k=k_max))
     counts = Counter(r.draft_limit for r in spec.decoder.history if r.draft_limit)
-    used = ", ".join(_("k = {k} in {n} rounds").format(k=k, n=n) for k, n in sorted(counts.items()))
+    used = ", ".join((_("k = {k} in {n} rounds") if n != 1 else _("k = {k} in one round")).format(k=k, n=n)
+                     for k, n in sorted(counts.items()))
     return (_("k by this machine's prices (c = {c:.3f}; a pass of 2, 3, 5 tokens {v2:.2f}, {v3:.2f}, {v5:.2f} "
               "steps) and the acceptance seen so far, up to {k}: {used}.")
             .format(c=prices.c, v2=prices.v[2], v3=prices.v[3], v5=prices.v[5], k=k_max, used=used or "—"))

@@ -48,15 +48,22 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
     return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({low}–{high}, {runs}{n} "
              "prompts, {clock}). The whole run predicted from this machine's prices: {predicted} "
              "{predicted_badge}").format(
-        answer=_("Yes") if m.speedup > 1 else _("No"), speedup=_x(m.speedup), low=f"{m.low:.2f}", n=m.prompts,
+        answer=_answer(m.speedup, m.low, m.high), speedup=_x(m.speedup), low=f"{m.low:.2f}", n=m.prompts,
         high=_x(m.high), runs=_("{n} repeats, ").format(n=m.repeats) if m.repeats else "", clock=clock,
         predicted=_x(p.predicted), here=badges.here(), predicted_badge=badges.predicted())
+
+
+def _answer(speedup: float, low: float, high: float) -> str:
+    """Yes or no, or neither where the repeats' range holds 1: a gain within the spread is not one."""
+    if low < 1.0 < high:
+        return _("Break-even, no gain beyond the spread")
+    return _("Yes") if speedup > 1 else _("No")
 
 
 def _race_headline(p: Payoff, races: tuple[float, ...]) -> str:
     """The races' median with their range once there are two (one race has no spread to show)."""
     figure = statistics.median(races)
-    answer = _("Yes") if figure > 1 else _("No")
+    answer = _answer(figure, min(races), max(races))
     if len(races) == 1:
         text = _("**Does it pay here?** {answer} in this race: **{speedup}** the target alone {here} (one prompt, "
                  "one run, wall-clock; race again to see how much a run varies).").format(
@@ -81,14 +88,15 @@ def why(p: Payoff) -> str:
                  "them in the background after it starts, or on request in When it is fast, section 5.")
     cost = _("Why: a round costs k·c + v(k + 1) = {k} × {c:.3f} + {v:.2f} = **{total:.2f} steps**").format(
         k=p.k, c=p.c, v=p.v, total=p.round_steps)
-    paid = p.measured.c if p.measured else None
-    if paid is not None and abs(paid - p.c) >= 0.01:
-        cost += " " + _("(c from this machine's profile, measured at start; the measured runs paid c = "
-                        "{paid:.3f})").format(paid=paid)
+    if p.profile_c is not None and abs(p.profile_c - p.c) >= 0.01:
+        cost += " " + _("(c as the measured runs paid it; this machine's profile, measured at start, has c = "
+                        "{profile:.3f})").format(profile=p.profile_c)
     if p.tokens is None:
         return cost + _(", against 1 step a token for the target alone.")
-    where = "" if p.tokens_from == "here" else " " + _("(tokens a round measured on {cpu}: they travel, prices "
-                                                       "do not)").format(cpu=machine_name(p.tokens_from))
+    where = "" if p.tokens_from == "here" else " " + (_(
+        "(tokens a round measured on {cpu}, {on}: they travel, prices do not)") if p.tokens_on else _(
+        "(tokens a round measured on {cpu}: they travel, prices do not)")).format(
+        cpu=machine_name(p.tokens_from), on=p.tokens_on)
     text = cost + _(" and keeps **{tokens:.2f} tokens**{where}: {per:.2f} steps a token, the target alone 1.").format(
         tokens=p.tokens, where=where, per=p.round_steps / p.tokens)
     if p.predicted is not None and abs(p.predicted - p.tokens / p.round_steps) >= 0.005:
@@ -101,8 +109,9 @@ def instead(p: Payoff) -> str:
     """What drafting k by this machine's prices would predict (a Payoff priced at the k it picks, and
     the α̂ it drafted at: the reason the figure moves after a measurement)."""
     return _("Drafting k by this machine's prices instead (sidebar: Draft-length policy → priced) predicts "
-             "**{predicted}** at k = {k}, with α̂ = {alpha:.2f} (the newest measurement at these settings, or the "
-             "pair's typical run: it moves when you measure).").format(predicted=_x(p.predicted), k=p.k, alpha=p.alpha)
+             "**{predicted}** at k = {k}, with α̂ = {alpha:.2f} ({source}: it moves when you measure).").format(
+        predicted=_x(p.predicted), k=p.k, alpha=p.alpha,
+        source=p.tokens_on or _("the newest measurement at these settings"))
 
 
 def source(p: Payoff, cpu: str) -> str:

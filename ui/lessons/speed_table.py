@@ -23,10 +23,11 @@ from specdec.bench.compared import ALL, DrafterTable
 from specdec.bench.payoff import Payoff
 from specdec.bench.points import Sweep
 from specdec.bench.record import BatchSweep
+from specdec.drafters.policies import PRICED
+from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.wording import _, times
 from ui.lessons import badges, result_cache, shipped, store
-from ui.lessons.bench_words import drafter_name
 from ui.lessons.payoff_words import SOURCES
 
 SHOWN_HERE = 8          # this machine's figures shown, newest first (each section's newest of a setting)
@@ -59,13 +60,13 @@ def rows(asked: Asked, box: Payoff, profile: machine.Profile | None, where=None)
     """The box's rows, this machine's figures, the shipped ones, then Where it works' (`where`: its
     typical.Typical at these settings) and In a server's."""
     return (box_rows(asked, box) + filed_rows(asked, box) + shipped_rows(asked, profile)
-            + where_rows(asked, where, profile) + server_rows(asked))
+            + where_rows(asked, where, profile) + server_rows(asked, profile))
 
 
 def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
     """The box's figure measured here, and its prediction from this machine's prices."""
     s, out = asked.settings, []
-    setting = _setting(s.temperature, s.k, asked.prompts)
+    setting = _setting(s.temperature, s.k, asked.prompts, s.policy)
     if (m := box.measured) is not None:
         out.append(SpeedRow(badges.here(), _(SOURCES.get(m.source, m.source)), _spread(m.speedup, m.low, m.high),
                             setting, _("the answer: the newest figure measured here at these settings")))
@@ -87,7 +88,7 @@ def filed_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
         f = entry.figure
         out.append(SpeedRow(badges.here(), _(SOURCES.get(entry.source, entry.source)),
                             _spread(f.speedup, f.speedup_min, f.speedup_max),
-                            _setting(key.temperature, key.k, key.prompts),
+                            _setting(key.temperature, key.k, key.prompts, key.policy),
                             "; ".join(_differences(key, want))))
     return out[:SHOWN_HERE]
 
@@ -100,18 +101,29 @@ def _is_box(entry: store.Filed, box: Payoff) -> bool:
 def shipped_rows(asked: Asked, profile: machine.Profile | None) -> list[SpeedRow]:
     """The k sweep's point at the box's k, the trade-off's and Drafters compared's point of this
     draft, as shipped, each with its figure at this machine's prices."""
-    out = []
+    out, seen = [], set()
     for source, key, result, p, k in _shipped_points(asked):
         prompts = store.PromptSet.of(key.get("prompts") or [], bool(key.get("chat")), _new_tokens(key),
                                      "drafters/all" if source == "drafters" else "speed")
+        mark = (result.provenance.cpu, _temperature(key), k, prompts.digest)
+        if mark in seen:            # the same setting shipped by two sections of one machine: one figure
+            continue
+        seen.add(mark)
         differ = _differ(_temperature(key), k, prompts, asked.key())
-        here = _priced(p, asked, profile, k)
-        moved = _("measured on another machine: its prices made it") if here is None else _(
-            "measured on another machine, at its prices; at this machine's: {here}").format(here=times(here))
-        out.append(SpeedRow(badges.shipped(result.provenance.cpu, short=True), _(SOURCES[source]),
+        out.append(SpeedRow(badges.shipped(result.provenance.cpu), _(SOURCES[source]),
                             _spread(p.speedup, p.speedup_min, p.speedup_max),
-                            _setting(_temperature(key), k, prompts), "; ".join(differ + [moved])))
+                            _setting(_temperature(key), k, prompts),
+                            "; ".join(differ + [_moved(p, asked, profile, k)])))
     return out
+
+
+def _moved(p, asked: Asked, profile: machine.Profile | None, k: int) -> str:
+    """A shipped figure's machine, and its tokens a round at this machine's prices where they can be priced."""
+    here = _priced(p, asked, profile, k)
+    if here is None:
+        return _("measured on another machine: its prices made it")
+    return _("measured on another machine, at its prices; its tokens a round at this machine's prices: {here}").format(
+        here=times(here))
 
 
 def _shipped_points(asked: Asked) -> list[tuple]:
@@ -137,17 +149,16 @@ def where_rows(asked: Asked, t, profile: machine.Profile | None) -> list[SpeedRo
     s = asked.settings
     differ = [_("other prompts (every kind): acceptance is the text's")]
     if t.measured != "here":
-        here = _priced(t, asked, profile, s.k)
-        differ.append(_("measured on another machine: its prices made it") if here is None else _(
-            "measured on another machine, at its prices; at this machine's: {here}").format(here=times(here)))
-    return [SpeedRow(badges.here() if t.measured == "here" else badges.shipped(t.measured, short=True),
+        differ.append(_moved(t, asked, profile, s.k))
+    return [SpeedRow(badges.here() if t.measured == "here" else badges.shipped(t.measured),
                      _("Where it works"), times(t.speedup),
                      _("T = {t:g}, k = {k}, {n} prompts of every kind").format(t=s.temperature, k=s.k, n=t.prompts),
                      "; ".join(differ))]
 
 
-def server_rows(asked: Asked) -> list[SpeedRow]:
-    """In a server's batch-size-1 figure for the pair at the box's T and k, newest kept, else shipped."""
+def server_rows(asked: Asked, profile: machine.Profile | None = None) -> list[SpeedRow]:
+    """In a server's batch-size-1 figure for the pair at the box's T and k, newest kept, else shipped,
+    with what its batched loop paid (`profile`: this machine's step beside its plain pass)."""
     kept = [(key, r, None) for key, r in result_cache.kept("server_sweep", BatchSweep)]
     found = kept + [(key, r, r.provenance.cpu or "?") for key, r in shipped.all_of("server_sweep", BatchSweep)]
     for key, sweep, cpu in found:
@@ -155,13 +166,24 @@ def server_rows(asked: Asked) -> list[SpeedRow]:
                 asked.settings.k, asked.settings.temperature):
             facts = batching.facts(sweep)
             why = _("a server's figure: {r} requests queued at once and served {b} at a time, tokens a second "
-                    "over all of them").format(r=sweep.requests, b=facts.first_batch)
-            if cpu is not None:
-                why += "; " + _("measured on another machine: its prices made it")
+                    "over all of them").format(r=sweep.requests, b=facts.first_batch) + "; " + _server_prices(
+                facts, profile)
             return [SpeedRow(badges.of(cpu), _("In a server"), times(facts.first),
                              _("T = {t:g}, k = {k}, {n} prompts × {tokens} tokens").format(
                                  t=sweep.temperature, k=sweep.k, n=sweep.prompts, tokens=sweep.max_new_tokens), why)]
     return []
+
+
+def _server_prices(facts, profile: machine.Profile | None) -> str:
+    """What a server's round paid: its loop's plain pass (slower than the engine's lean step, so
+    drafting weighs less), a round in those passes, and its tokens a round."""
+    said = _("its batched loop's round cost {round:.2f} of its plain passes and kept {tokens:.2f} tokens").format(
+        round=facts.pass_ratio_1 + (facts.draft_ms_1 / facts.ar_pass_ms_1 if facts.ar_pass_ms_1 else 0.0),
+        tokens=facts.tokens_per_pass_1)
+    if profile is not None and facts.ar_pass_ms_1:
+        said += " " + _("(a plain pass there {ar:.1f} ms, {ratio:.1f}× this machine's step: a cheaper draft "
+                        "by comparison)").format(ar=facts.ar_pass_ms_1, ratio=facts.ar_pass_ms_1 / profile.step_ms)
+    return said
 
 
 def _priced(p, asked: Asked, profile: machine.Profile | None, k: int) -> float | None:
@@ -182,10 +204,12 @@ def _new_tokens(key: dict) -> int:
 
 def _differences(key: store.Key, want: store.Key) -> list[str]:
     """How a figure filed here differs from the box's settings, in words."""
-    said = _differ(key.temperature, key.k, key.prompts, want)
-    if key.drafter != want.drafter or key.policy != want.policy:
-        said.append(_("another drafter or draft length: {drafter}, {policy}").format(
-            drafter=drafter_name(key.drafter), policy=key.policy))
+    said = _differ(key.temperature, key.k if key.policy == want.policy else want.k, key.prompts, want)
+    if key.policy != want.policy:
+        said.append(_("{theirs}, not {box}").format(theirs=_k_words(key.k, key.policy),
+                                                    box=_k_words(want.k, want.policy)))
+    if key.drafter != want.drafter:
+        said.append(_("another drafter: {drafter}").format(drafter=_drafter_words(key.drafter)))
     if (key.threads, key.precision) != (want.threads, want.precision):
         said.append(_("the target ran otherwise: {precision}, {threads} threads").format(
             precision=key.precision, threads=key.threads))
@@ -206,8 +230,24 @@ def _differ(temperature: float, k: int, prompts: store.PromptSet, want: store.Ke
     return said
 
 
-def _setting(temperature: float, k: int, prompts: store.PromptSet) -> str:
-    return _("T = {t:g}, k = {k}, {prompts}").format(t=temperature, k=k, prompts=store.set_name(prompts))
+def _setting(temperature: float, k: int, prompts: store.PromptSet, policy: str = "constant") -> str:
+    return _("T = {t:g}, {k}, {prompts}").format(t=temperature, k=_k_words(k, policy),
+                                                 prompts=store.set_name(prompts))
+
+
+def _k_words(k: int, policy: str) -> str:
+    """'k = 4', or how a draft-length policy picks k up to it ('confidence@0.3': its threshold)."""
+    if policy == "constant":
+        return _("k = {k}").format(k=k)
+    if policy == PRICED:
+        return _("k by this machine's prices, up to {k}").format(k=k)
+    return _("k by the {policy} policy, up to {k}").format(policy=_(policy.split("@", 1)[0]), k=k)
+
+
+def _drafter_words(drafter: str) -> str:
+    """A drafter as measurements name it ('model', 'early-exit@4', 'tree:2x8'), in the page's words."""
+    name = drafter.split("@", 1)[0].split(":", 1)[0]
+    return _(DRAFTERS[name].label) if name in DRAFTERS else drafter
 
 
 def _spread(speedup: float, low: float | None, high: float | None) -> str:
@@ -219,7 +259,8 @@ def _spread(speedup: float, low: float | None, high: float | None) -> str:
 
 def markdown(found: list[SpeedRow]) -> str:
     """The rows as a Markdown table (badges render in Markdown, not in a data frame)."""
-    head = [_("whose"), _("speedup"), _("section"), _("settings"), _("why it is not the box's figure")]
+    head = [_("whose"), _("speedup: median (repeats' range)"), _("section"), _("settings"),
+            _("why it is not the box's figure")]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += [f"| {r.whose} | **{r.figure}** | {r.section} | {r.setting} | {r.why} |" for r in found]
     return "\n".join(lines)
