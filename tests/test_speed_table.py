@@ -106,3 +106,24 @@ def test_the_table_is_markdown_with_one_line_a_row(places):
     assert len(lines) == 2 + 2 and lines[1] == "|---|---|---|---|---|"
     assert lines[0].startswith("| whose | speedup: median (repeats' range) |")
     assert lines[3].startswith("| :green-badge[") and "| **0.95× (0.90–1.00)** |" in lines[3]
+
+
+def test_one_sentence_gives_the_range_of_this_machines_figures_at_the_boxs_settings(places):
+    asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
+    file(Settings(k=4, temperature=0.7), OTHER, 0.60, "drafters")          # the box's settings, other prompts
+    file(Settings(k=2, temperature=0.0), SPEED, 1.30, "ksweep")            # another setting: not counted
+    other = Sweep((point(k=4, mean_acceptance_length=2.5, speedup=1.05),), replace(here(), cpu="Other CPU"))
+    shipped.save("ksweep", {"pair": ["fam/target", "fam/draft"], "T": 0.7, "prompts": ["a", "b"], "chat": False,
+                            "n": 16}, other)
+    profile = machine.Profile("CPU here", "torch", 1, 10.0, WIDTHS, {"fam/draft": 0.25})
+    rows = speed_table.rows(asked, box(None, 0.66), profile)
+    # counted: the prediction 0.66, the filed 0.60 (other prompts), the shipped sweep priced here 2.5 / 3.0 = 0.83;
+    # not: the k = 2 figure (another setting) and the shipped 1.05 (another machine's prices)
+    said = speed_table.summary(rows, asked.settings)
+    assert said.startswith("At these settings (T = 0.7, k = 4) 3 of these figures are this machine's") and \
+        "**0.60–0.83×**, none of them pays" in said, said
+    assert speed_table.summary(rows[:1], asked.settings) is None                  # one figure: nothing to range
+    paying = speed_table.rows(asked, box(None, 1.2), profile)[:1] + [replace(rows[0], here=1.1)]
+    assert "every one pays" in speed_table.summary(paying, asked.settings)
+    both = [replace(rows[0], here=0.9), replace(rows[0], here=1.1)]
+    assert "they fall on both sides of 1" in speed_table.summary(both, asked.settings)

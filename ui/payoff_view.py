@@ -163,4 +163,6 @@ def every_speedup(pair, settings, p: payoff.Payoff) -> None:
     found = speed_table.rows(asked, p, machine.of(pair), where)
     if len(found) > 1:
         with st.expander(_("Every speedup of this pair in the lab ({n}), and why they differ").format(n=len(found))):
+            if (said := speed_table.summary(found, settings)) is not None:
+                st.markdown(said)
             st.markdown(speed_table.markdown(found))

@@ -16,7 +16,7 @@ so a learner who meets 0.69×, 0.72× and 1.05× for "the same pair" sees whose 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from specdec.bench import batching, machine, repriced
 from specdec.bench.compared import ALL, DrafterTable
@@ -26,10 +26,12 @@ from specdec.bench.record import BatchSweep
 from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
+from specdec.settings import Settings
 from specdec.wording import _, times
 from ui.lessons import badges, result_cache, shipped, store
 from ui.lessons.payoff_words import SOURCES
 
+SHIPPED_DRAFTER = store.drafter_id(Settings())   # the drafter every shipped sweep ran: the default
 SHOWN_HERE = 8          # this machine's figures shown, newest first (each section's newest of a setting)
 
 
@@ -40,6 +42,8 @@ class SpeedRow:
     figure: str         # the speedup, with its repeats' range where it has one
     setting: str        # T, k and the prompts it ran
     why: str            # why it is not the box's figure
+    here: float | None = None   # this machine's figure for the row: measured here, or priced at its prices
+    same: bool = False          # at the box's T, k and drafter (prompts may differ)
 
 
 @dataclass(frozen=True)
@@ -69,10 +73,12 @@ def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
     setting = _setting(s.temperature, s.k, asked.prompts, s.policy)
     if (m := box.measured) is not None:
         out.append(SpeedRow(badges.here(), _(SOURCES.get(m.source, m.source)), _spread(m.speedup, m.low, m.high),
-                            setting, _("the answer: the newest figure measured here at these settings")))
+                            setting, _("the answer: the newest figure measured here at these settings"),
+                            m.speedup, True))
     if box.predicted is not None:
         out.append(SpeedRow(badges.predicted(), _("this box's prediction"), times(box.predicted), setting,
-                            _("this machine's prices (c, v) with these tokens a round, not timed")))
+                            _("this machine's prices (c, v) with these tokens a round, not timed"),
+                            box.predicted, True))
     return out
 
 
@@ -89,7 +95,8 @@ def filed_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
         out.append(SpeedRow(badges.here(), _(SOURCES.get(entry.source, entry.source)),
                             _spread(f.speedup, f.speedup_min, f.speedup_max),
                             _setting(key.temperature, key.k, key.prompts, key.policy),
-                            "; ".join(_differences(key, want))))
+                            "; ".join(_differences(key, want)), f.speedup, replace(key, prompts=want.prompts,
+                                                                                  clock=want.clock) == want))
     return out[:SHOWN_HERE]
 
 
@@ -113,7 +120,8 @@ def shipped_rows(asked: Asked, profile: machine.Profile | None) -> list[SpeedRow
         out.append(SpeedRow(badges.shipped(result.provenance.cpu), _(SOURCES[source]),
                             _spread(p.speedup, p.speedup_min, p.speedup_max),
                             _setting(_temperature(key), k, prompts),
-                            "; ".join(differ + [_moved(p, asked, profile, k)])))
+                            "; ".join(differ + [_moved(p, asked, profile, k)]), _priced(p, asked, profile, k),
+                            _shipped_same(asked, _temperature(key), k)))
     return out
 
 
@@ -153,7 +161,29 @@ def where_rows(asked: Asked, t, profile: machine.Profile | None) -> list[SpeedRo
     return [SpeedRow(badges.here() if t.measured == "here" else badges.shipped(t.measured),
                      _("Where it works"), times(t.speedup),
                      _("T = {t:g}, k = {k}, {n} prompts of every kind").format(t=s.temperature, k=s.k, n=t.prompts),
-                     "; ".join(differ))]
+                     "; ".join(differ), t.speedup if t.measured == "here" else _priced(t, asked, profile, s.k),
+                     _shipped_same(asked, s.temperature, s.k))]
+
+
+def _shipped_same(asked: Asked, temperature: float, k: int) -> bool:
+    """A shipped figure (a draft model at a constant k) at the box's T, k and drafter."""
+    s = asked.settings
+    return (temperature, k, s.policy, store.drafter_id(s)) == (s.temperature, s.k, "constant", SHIPPED_DRAFTER)
+
+
+def summary(found: list[SpeedRow], settings) -> str | None:
+    """One sentence over the rows at the box's settings: the range of this machine's figures
+    (measured here, or priced at its prices) and whether they pay; None with fewer than two."""
+    values = [r.here for r in found if r.same and r.here is not None]
+    if len(values) < 2:
+        return None
+    lo, hi = min(values), max(values)
+    verdict = (_("none of them pays") if hi <= 1.0 else _("every one pays") if lo > 1.0 else
+               _("they fall on both sides of 1"))
+    return _("At these settings (T = {t:g}, {k}) {n} of these figures are this machine's, measured here or priced at "
+             "its prices: **{lo:.2f}–{hi}**, {verdict}. The others differ for the reasons each row gives.").format(
+        t=settings.temperature, k=_k_words(settings.k, settings.policy), n=len(values), lo=lo, hi=times(hi),
+        verdict=verdict)
 
 
 def server_rows(asked: Asked, profile: machine.Profile | None = None) -> list[SpeedRow]:
