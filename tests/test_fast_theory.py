@@ -28,7 +28,8 @@ def test_a_new_alpha_hat_moves_the_slider_and_a_moved_slider_stays(tiny_dirs, mo
 def test_the_alpha_names_the_measurement_it_came_from():
     from ui.fast_theory_view import alpha_source
     assert alpha_source(True, None) == "measured here at these settings"
-    swept = (1.85, 0.81, "Other CPU", "the shipped k sweep on When it is fast's prompts")
+    from specdec.bench.payoff import Elsewhere
+    swept = Elsewhere(1.85, 0.81, "Other CPU", "the shipped k sweep on When it is fast's prompts")
     assert alpha_source(False, swept) == "the shipped k sweep on When it is fast's prompts, measured on Other CPU"
 
 

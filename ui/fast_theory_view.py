@@ -17,10 +17,10 @@ from ui.round_view import chart
 
 def alpha_source(measured_here: bool, usual) -> str:
     """Where the answer's α̂ comes from, in a few words: a figure measured here at these settings,
-    or what payoff_view.acceptance found instead (`usual`: its (tokens, speedup, CPU, which prompts))."""
+    or what payoff_view.acceptance found instead (`usual`: a payoff.Elsewhere)."""
     if measured_here or not usual:
         return _("measured here at these settings")
-    return _("{on}, measured on {cpu}").format(on=usual[3], cpu=machine_short(usual[2]))
+    return _("{on}, measured on {cpu}").format(on=usual.on, cpu=machine_short(usual.cpu))
 
 
 def here_values(pair) -> tuple[float, float, float, str] | None:

@@ -46,13 +46,13 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
     if settings.policy == PRICED or alpha is None or prices is None:
         return p, None
     instead = replace(payoff.answer(settings.k, prices, None, None, alpha),
-                      tokens_on=usual[3] if usual and len(usual) > 3 else "")      # where α̂ came from
+                      tokens_on=usual.on if usual else "")              # where α̂ came from
     figure = p.measured.speedup if p.measured else p.predicted
     better = instead.predicted is not None and (figure is None or instead.predicted > figure + 0.02)
     return p, instead if better else None
 
 
-def acceptance(pair, settings) -> tuple[payoff.Measured | None, tuple | None, float | None]:
+def acceptance(pair, settings) -> tuple[payoff.Measured | None, payoff.Elsewhere | None, float | None]:
     """What the answer knows of acceptance at these settings: this machine's measured figure, else
     the shipped k sweep's on the same prompts (`swept`), else the typical one (tokens a round,
     speedup, CPU), and α̂: the measured figure's, else the typical
@@ -73,7 +73,8 @@ def acceptance(pair, settings) -> tuple[payoff.Measured | None, tuple | None, fl
         return found, None, t.alpha if t else None
     if t is None:
         return None, None, alpha
-    return None, (t.mean_acceptance_length, t.speedup, t.measured, on), alpha if alpha is not None else t.alpha
+    return None, payoff.Elsewhere(t.mean_acceptance_length, t.speedup, t.measured, on), \
+        alpha if alpha is not None else t.alpha
 
 
 def swept(names: tuple, settings, chat: bool) -> typical.Typical | None:

@@ -12,6 +12,7 @@ it is fast and Drafters compared show this one record, so they state one figure.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from specdec.models.prices import Prices, best_k, tokens_a_round
 from specdec.records.provenance import Clock
@@ -33,6 +34,14 @@ class Measured:
     base: Overheads | None = None
     all_here: tuple[float, ...] = ()    # every figure filed here at these settings (this one too), newest first
     c: float | None = None               # the draft step these runs paid (a step of the plain runs = 1)
+
+
+class Elsewhere(NamedTuple):
+    """Acceptance measured elsewhere, for the tokens a round the prediction uses."""
+    tokens: float | None         # tokens a round
+    speedup: float | None        # its speedup there (another machine's prices: it does not travel)
+    cpu: str                     # where it was measured
+    on: str = ""                 # which prompts, in words
 
 
 @dataclass(frozen=True)
@@ -61,11 +70,11 @@ class Payoff:
 
 
 def answer(k: int, prices: Prices | None, measured: Measured | None,
-           typical: tuple | None = None,
+           typical: tuple | Elsewhere | None = None,
            priced_alpha: float | None = None) -> Payoff:
     """The answer at draft length k from this machine's `prices` (None: not profiled, or no c
-    for this drafter), its `measured` figure and `typical` = (tokens a round, speedup, CPU[, which
-    prompts]) of a measurement elsewhere, used for the tokens a round only when none was measured here (its
+    for this drafter), its `measured` figure and `typical` (an `Elsewhere`, or a tuple of its fields)
+    of a measurement elsewhere, used for the tokens a round only when none was measured here (its
     speedup does not travel: another machine's prices made it).
     `priced_alpha`: the run drafts as the priced policy does (models/prices.py), up to k, with
     drafts accepted at this α: the prediction prices the k it picks and eq. (1)'s tokens there (the
@@ -73,9 +82,10 @@ def answer(k: int, prices: Prices | None, measured: Measured | None,
     Beside a measurement the prediction takes the c its runs paid (a draft step as a run pays it moves
     with the machine's load): what is left between the two is the model of the run, not the price."""
     tokens, source = (measured.tokens, "here") if measured and measured.tokens else (None, "")
-    on = ""
-    if tokens is None and typical and typical[0]:
-        tokens, source, on = typical[0], typical[2], (typical[3] if len(typical) > 3 else "")
+    elsewhere = Elsewhere(*typical) if typical else None
+    on = elsewhere.on if elsewhere else ""
+    if tokens is None and elsewhere and elsewhere.tokens:
+        tokens, source = elsewhere.tokens, elsewhere.cpu
     if priced_alpha is not None and prices is not None:
         k = best_k(prices, priced_alpha, k)
         tokens, source = tokens_a_round(priced_alpha, k), source or "here"
