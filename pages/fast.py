@@ -126,11 +126,19 @@ def measured(pair, names) -> None:
         profile_c(points[0].c, pair, settings.drafter)
     here = [] if mine else fast_repriced_view.k_sweep(points, pair, settings.drafter)
     alpha = round(mean_alpha(points), 2)
-    chart(lp.repriced_sweep_figure(alpha, settings.k, here, machine_short(sweep.provenance.cpu or "?")) if here else
+    on = machine_short(sweep.provenance.cpu or "?")
+    chart(lp.repriced_sweep_figure(alpha, settings.k, here, on, box_at_k(pair)) if here else
           lp.theory_figure(alpha, settings.k, points[0].c, points, k_max=8,
                            measured_on=None if mine else machine_short(sweep.provenance.cpu or "?")), "fast-measured")
     with st.expander(_("How it was measured: tokens a round, pass prices, and every number")):
         ksweep_method(points)
+
+
+def box_at_k(pair):
+    """The box's figure measured here for the sidebar's settings, where it drafts a constant k (a
+    point of the k sweep's chart); None otherwise."""
+    settings = state.settings()
+    return payoff_view.answer(pair, settings)[0].measured if settings.policy == "constant" else None
 
 
 def ksweep_method(points) -> None:

@@ -83,7 +83,7 @@ def test_the_page_prices_a_shipped_k_sweep_again_here(tiny_dirs, monkeypatch, tm
     first = real.points[0]
     by_hand = {p.k: p.mean_acceptance_length / (p.k * 0.25 + WIDTHS[p.k + 1]) for p in real.points}
     best = max(by_hand, key=by_hand.get)
-    said = [m.value for m in at.markdown if "priced again:**" in m.value]
+    said = [m.value for m in at.markdown if "priced again, rounds only:**" in m.value]
     assert len(said) == 1 and "c = 0.250" in said[0], said
     assert f"**{by_hand[first.k]:.2f}×** at k = {first.k}" in said[0]
     assert (", its best." if best == first.k else f"at best **{by_hand[best]:.2f}×** at k = {best}") in said[0]
@@ -124,8 +124,8 @@ def test_a_shipped_drafter_comparison_is_priced_at_each_drafters_c_here():
     assert [r.speedup for r in here] == pytest.approx([1.0, 1.5 / 1.625])
     assert repriced.compared(shipped, variants, 4, None) == []
     assert priced_here(here, "CPU here", 4) == (
-        ":gray-badge[:material/calculate: predicted here] **Here (CPU here), priced again** at k = 4 with each "
-        "drafter's c on this machine: draft 1.00× (c = 0.25), n-gram lookup 0.92× (2.5 drafted a round).")
+        ":gray-badge[:material/calculate: predicted here] **Here (CPU here), priced again, rounds only** at k = 4 "
+        "with each drafter's c on this machine: draft 1.00× (c = 0.25), n-gram lookup 0.92× (2.5 drafted a round).")
     assert priced_left_out(["draft · heuristic", "early exit @ 4"]).startswith(
         "Not priced again: draft · heuristic, early exit @ 4")
 

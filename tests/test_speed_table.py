@@ -74,8 +74,8 @@ def test_a_shipped_figure_says_its_machine_and_its_figure_at_this_machines_price
     assert [r.figure for r in rows] == ["0.83×", "1.05× (1.00–1.10)"]           # k = 4's point only
     assert ":orange-badge" in rows[1].whose and "Other CPU" in rows[1].whose
     # its 2.5 tokens a round at this machine's prices: 2.5 / (4 · 0.25 + v(5) = 2.0) = 0.83
-    assert rows[1].why == ("measured on another machine, at its prices; its tokens a round at this machine's "
-                           "prices: 0.83×")
+    assert rows[1].why == "another machine's prices; its tokens a round priced here in the next column"
+    assert rows[1].here == pytest.approx(2.5 / 3.0)
     assert speed_table.rows(asked, box(None, None), None)[0].why == "measured on another machine: its prices made it"
 
 
@@ -86,6 +86,8 @@ def test_one_machines_same_setting_shipped_by_two_sections_is_one_row(places):
     shipped.save("ksweep", key, Sweep((point(k=4, speedup=0.81),), made))
     shipped.save("tradeoff", {**key, "target": "fam/target", "k": 4},
                  Sweep((point(k=4, draft="fam/draft", speedup=0.74),), made))
+    shipped.save("tradeoff", {**key, "target": "fam/target", "k": 4, "backend": "torch"},        # another backend's
+                 Sweep((point(k=4, draft="fam/draft", speedup=0.5),), replace(made, cpu="Third CPU")))
     rows = speed_table.rows(asked, box(None, None), None)
     assert [(r.figure, r.section) for r in rows] == [("0.81× (0.90–1.10)", "When it is fast (its k sweep)")]
 
@@ -103,9 +105,10 @@ def test_the_table_is_markdown_with_one_line_a_row(places):
     asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
     file(Settings(k=2, temperature=0.0), SPEED, 0.95, "ksweep")
     lines = speed_table.markdown(speed_table.rows(asked, box(None, 0.66), None)).splitlines()
-    assert len(lines) == 2 + 2 and lines[1] == "|---|---|---|---|---|"
-    assert lines[0].startswith("| whose | speedup: median (repeats' range) |")
-    assert lines[3].startswith("| :green-badge[") and "| **0.95× (0.90–1.00)** |" in lines[3]
+    assert len(lines) == 2 + 2 and lines[1] == "|---|---|---|---|---|---|"
+    assert lines[0].startswith("| whose | speedup: median (repeats' range) | at this machine's prices |")
+    assert lines[3].startswith("| :green-badge[") and "| **0.95× (0.90–1.00)** | 0.95× |" in lines[3]
+    assert "| **0.66×** | 0.66× |" in lines[2]
 
 
 def test_one_sentence_gives_the_range_of_this_machines_figures_at_the_boxs_settings(places):
@@ -127,3 +130,16 @@ def test_one_sentence_gives_the_range_of_this_machines_figures_at_the_boxs_setti
     assert "every one pays" in speed_table.summary(paying, asked.settings)
     both = [replace(rows[0], here=0.9), replace(rows[0], here=1.1)]
     assert "they fall on both sides of 1" in speed_table.summary(both, asked.settings)
+
+
+def test_a_servers_tokens_a_round_are_priced_at_this_machines_prices():
+    from types import SimpleNamespace
+    asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
+    profile = machine.Profile("CPU here", "torch", 1, 10.0, WIDTHS, {"fam/draft": 0.25})
+    facts = SimpleNamespace(tokens_per_pass_1=1.84, pass_ratio_1=1.5, draft_ms_1=8.0, ar_pass_ms_1=20.0)
+    # 1.84 tokens a round at 4 · 0.25 + v(5) = 2.0: 3.0 steps a round
+    assert speed_table._server_here(facts, 4, asked, profile) == pytest.approx(1.84 / 3.0)
+    assert speed_table._server_here(facts, 4, asked, None) is None
+    # its round in its own passes: 1.5 + 8 / 20 = 1.9; its plain pass 20 ms, twice this machine's 10 ms step
+    said = speed_table._server_prices(facts, profile)
+    assert "round cost 1.90 of its plain passes and kept 1.84 tokens" in said and "20.0 ms, 2.0×" in said

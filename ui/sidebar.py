@@ -120,8 +120,8 @@ def price_table(pair: specdec.Pair, found) -> None:
     found_rows = price_table_rows(found, pair.target_name, pair.draft_name, k)
     if len(found_rows) > 1:
         st.markdown(price_markdown(found_rows, k))
-        st.caption(_("Predictions use the first line. Each measurement paid its own prices: timings move with "
-                     "the machine and its load."))
+        st.caption(_("Predictions use the first line, and beside a measurement the c its own runs paid. Each "
+                     "measurement paid its own prices: timings move with the machine and its load."))
 
 
 def profile_caption(pair: specdec.Pair) -> None:

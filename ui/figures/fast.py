@@ -50,10 +50,11 @@ def theory_figure(alpha: float, k: int, c: float, measured=None,
                    height=420, xaxis_title=_("k (draft length)"), yaxis_title=_("speedup ×"))
 
 
-def repriced_sweep_figure(alpha: float, k: int, here, measured_on: str) -> go.Figure:
+def repriced_sweep_figure(alpha: float, k: int, here, measured_on: str, box=None) -> go.Figure:
     """A shipped k sweep priced again on this machine (`here`: repriced.Repriced per k): the
-    prediction here in front, the theorem at α̂ and this machine's c beside it, and the speedups
-    measured on the other machine (`measured_on`) behind, for comparison. The lines priced at the
+    prediction here in front (its rounds only), the theorem at α̂ and this machine's c beside it, the
+    speedups measured on the other machine (`measured_on`) behind, for comparison, and the box's
+    figure measured here at k (`box`: payoff.Measured, with its range). The lines priced at the
     other machine's prices stay in the section's table."""
     from specdec.trace.theory import expected_speedup
     ks, c = [r.point.k for r in here], here[0].c
@@ -62,13 +63,18 @@ def repriced_sweep_figure(alpha: float, k: int, here, measured_on: str) -> go.Fi
                    name=_("theorem at α̂ = {alpha:.2f} and this machine's c (a free pass)").format(alpha=alpha),
                    line=dict(width=1.5, color="grey")),
         go.Scatter(x=ks, y=[r.speedup for r in here], mode="markers+lines",
-                   name=_("predicted here: the shipped tokens a round at this machine's prices"),
+                   name=_("predicted here (rounds only): the shipped tokens a round at this machine's prices"),
                    marker=dict(size=10, symbol="diamond", color=COLORS.accepted), line=dict(width=3))])
     _measured_points(fig, [r.point for r in here], _("measured on {cpu}, for comparison").format(cpu=measured_on))
     at_k = [r.speedup for r in here if r.point.k == k]
     if at_k:
         fig.add_trace(go.Scatter(x=[k], y=at_k, mode="markers", marker=dict(size=14, color=COLORS.bonus),
                                  name=_("your k, predicted here")))
+    if box is not None:
+        fig.add_trace(go.Scatter(x=[k], y=[box.speedup], mode="markers", name=_("your k, measured here (the box)"),
+                                 marker=dict(size=14, symbol="star", color=COLORS.target),
+                                 error_y=dict(type="data", symmetric=False, array=[box.high - box.speedup],
+                                              arrayminus=[box.speedup - box.low])))
     fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected, annotation_text=_("break-even (speedup = 1)"))
     fig.update_xaxes(dtick=1)
     return _layout(fig, _("The shipped k sweep, priced again on this machine (c = {c:.3f})").format(c=c),

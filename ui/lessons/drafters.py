@@ -59,7 +59,7 @@ def priced_here(here: list, cpu: str, k: int) -> str:
     the fastest first: the page's headline."""
     ranked = sorted(here, key=lambda r: -r.speedup)
     return badges.predicted() + " " + _(
-        "**Here ({cpu}), priced again** at k = {k} with each drafter's c on this machine: {each}.").format(
+        "**Here ({cpu}), priced again, rounds only** at k = {k} with each drafter's c on this machine: {each}.").format(
         cpu=cpu_name(cpu), k=k, each=", ".join(item(r.point.drafter, r) for r in ranked))
 
 

@@ -24,8 +24,8 @@ def k_sweep(here: list[Repriced], cpu: str) -> str:
     """One sentence: what the shipped sweep's tokens a round predict here, at k = 1 and at its best k."""
     first, best = here[0], max(here, key=lambda r: r.speedup)
     text = badges.predicted() + " " + _(
-        "**Here ({cpu}), priced again:** the same tokens a round at this machine's c = {c:.3f} and v(k + 1) "
-             "predict **{first:.2f}×** at k = {k1}").format(cpu=cpu_name(cpu), c=first.c, first=first.speedup,
+        "**Here ({cpu}), priced again, rounds only:** the same tokens a round at this machine's c = {c:.3f} and "
+        "v(k + 1) predict **{first:.2f}×** at k = {k1}").format(cpu=cpu_name(cpu), c=first.c, first=first.speedup,
                                                           k1=first.point.k)
     text += _(", its best.") if best is first else _(" and at best **{best:.2f}×** at k = {kb}.").format(
         best=best.speedup, kb=best.point.k)
@@ -47,5 +47,5 @@ def drafts(here: list[Repriced], cpu: str) -> str:
     ranked = sorted(here, key=lambda r: -r.speedup)
     each = ", ".join(item(r.point.draft.split("/", 1)[-1], r) for r in ranked)
     return badges.predicted() + " " + _(
-        "**Here ({cpu}), priced again** at k = {k} with each draft's c on this machine: {each}.").format(
+        "**Here ({cpu}), priced again, rounds only** at k = {k} with each draft's c on this machine: {each}.").format(
         cpu=cpu_name(cpu), k=ranked[0].point.k, each=each)

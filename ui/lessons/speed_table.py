@@ -126,28 +126,33 @@ def shipped_rows(asked: Asked, profile: machine.Profile | None) -> list[SpeedRow
 
 
 def _moved(p, asked: Asked, profile: machine.Profile | None, k: int) -> str:
-    """A shipped figure's machine, and its tokens a round at this machine's prices where they can be priced."""
-    here = _priced(p, asked, profile, k)
-    if here is None:
+    """A shipped figure's machine, and where its tokens a round are priced here (the next column)."""
+    if _priced(p, asked, profile, k) is None:
         return _("measured on another machine: its prices made it")
-    return _("measured on another machine, at its prices; its tokens a round at this machine's prices: {here}").format(
-        here=times(here))
+    return _("another machine's prices; its tokens a round priced here in the next column")
 
 
 def _shipped_points(asked: Asked) -> list[tuple]:
     """(section, key, result, point, k) of each shipped section that measured this pair's draft."""
     short = (asked.draft or "").split("/", 1)[-1]
     found = []
-    for key, sweep in shipped.all_of("ksweep", Sweep):
+    for key, sweep in _ran_alike("ksweep", Sweep, asked.ran):
         found += [("ksweep", key, sweep, p, p.k) for p in sweep.points
                   if key.get("pair") == [asked.target, asked.draft] and p.k == asked.settings.k]
-    for key, sweep in shipped.all_of("tradeoff", Sweep):
+    for key, sweep in _ran_alike("tradeoff", Sweep, asked.ran):
         found += [("tradeoff", key, sweep, p, p.k) for p in sweep.points
                   if key.get("target") == asked.target and p.draft == asked.draft]
-    for key, table in shipped.all_of("drafters", DrafterTable):
+    for key, table in _ran_alike("drafters", DrafterTable, asked.ran):
         found += [("drafters", key, table, p, key["settings"]["k"]) for p in table.points
                   if key.get("target") == asked.target and p.kind == ALL and p.drafter == short]
     return found
+
+
+def _ran_alike(kind: str, record, ran: store.Ran) -> list[tuple[dict, object]]:
+    """The shipped results of `kind` measured with the target run as it runs now (its key holds
+    the parts of store.Ran that differ from the defaults): what the pages show."""
+    return [(key, found) for key, found in shipped.all_of(kind, record)
+            if {name: key[name] for name in ("precision", "backend", "threads") if name in key} == ran.fields()]
 
 
 def where_rows(asked: Asked, t, profile: machine.Profile | None) -> list[SpeedRow]:
@@ -200,7 +205,8 @@ def server_rows(asked: Asked, profile: machine.Profile | None = None) -> list[Sp
                 facts, profile)
             return [SpeedRow(badges.of(cpu), _("In a server"), times(facts.first),
                              _("T = {t:g}, k = {k}, {n} prompts × {tokens} tokens").format(
-                                 t=sweep.temperature, k=sweep.k, n=sweep.prompts, tokens=sweep.max_new_tokens), why)]
+                                 t=sweep.temperature, k=sweep.k, n=sweep.prompts, tokens=sweep.max_new_tokens), why,
+                             _server_here(facts, sweep.k, asked, profile))]
     return []
 
 
@@ -214,6 +220,14 @@ def _server_prices(facts, profile: machine.Profile | None) -> str:
         said += " " + _("(a plain pass there {ar:.1f} ms, {ratio:.1f}× this machine's step: a cheaper draft "
                         "by comparison)").format(ar=facts.ar_pass_ms_1, ratio=facts.ar_pass_ms_1 / profile.step_ms)
     return said
+
+
+def _server_here(facts, k: int, asked: Asked, profile: machine.Profile | None) -> float | None:
+    """A server's tokens a round at batch size 1 priced at this machine's c and v(k + 1), rounds only."""
+    c = machine.draft_c(profile, "model", asked.draft) if profile is not None else None
+    if c is None or k + 1 not in profile.v or not facts.tokens_per_pass_1:
+        return None
+    return facts.tokens_per_pass_1 / (k * c + profile.v[k + 1])
 
 
 def _priced(p, asked: Asked, profile: machine.Profile | None, k: int) -> float | None:
@@ -289,8 +303,8 @@ def _spread(speedup: float, low: float | None, high: float | None) -> str:
 
 def markdown(found: list[SpeedRow]) -> str:
     """The rows as a Markdown table (badges render in Markdown, not in a data frame)."""
-    head = [_("whose"), _("speedup: median (repeats' range)"), _("section"), _("settings"),
-            _("why it is not the box's figure")]
+    head = [_("whose"), _("speedup: median (repeats' range)"), _("at this machine's prices"), _("section"),
+            _("settings"), _("why it is not the box's figure")]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += [f"| {r.whose} | **{r.figure}** | {r.section} | {r.setting} | {r.why} |" for r in found]
+    lines += [f"| {r.whose} | **{r.figure}** | {times(r.here)} | {r.section} | {r.setting} | {r.why} |" for r in found]
     return "\n".join(lines)

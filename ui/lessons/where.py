@@ -35,7 +35,7 @@ def priced_caption(here: list, cpu: str) -> str:
     kinds here, the page's headline."""
     low, high = min(here, key=lambda r: r.speedup), max(here, key=lambda r: r.speedup)
     return badges.predicted() + " " + _(
-        "**Here ({cpu}), priced again:** each kind's tokens a round at this machine's c = {c:.3f} and "
+        "**Here ({cpu}), priced again, rounds only:** each kind's tokens a round at this machine's c = {c:.3f} and "
              "v(k + 1) = {v:.2f} (k = {k}) predict {low} on **{low_kind}** to {high} on **{high_kind}**.").format(
         cpu=cpu, c=low.c, v=low.v, k=low.drafts, low=times(low.speedup), low_kind=low.point.kind,
         high=times(high.speedup), high_kind=high.point.kind)
