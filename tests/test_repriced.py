@@ -143,17 +143,18 @@ def test_kinds_of_text_at_one_k_are_priced_and_a_kind_without_drafts_left_out():
 
 def test_every_c_under_the_trade_offs_bars_names_its_machine():
     from ui.figures.fast import tradeoff_figure
-    shipped = [point(draft="fam/draft", drafter="model", params=1, k=4, c=0.37, mean_acceptance_length=3.0,
+    shipped = [point(draft="fam/draft", drafter="model", params=11_300_000, k=4, c=0.37, mean_acceptance_length=3.0,
                      speedup=0.54),
-               point(draft="fam/big", drafter="model", params=2, k=4, c=0.55, speedup=0.43)]    # no c here
+               point(draft="fam/big", drafter="model", params=130_000_000, k=4, c=0.55, speedup=0.43)]   # no c here
     here = repriced.drafts(shipped, profile({"fam/draft": 0.25}))          # 3.0 / (4 · 0.25 + 2.0) = 1.00
     speed = tradeoff_figure(shipped, "speedup", "t", "Intel Xeon", here)
     names = list(speed.data[0].x)
-    assert names == ["draft ★ (c = 0.25 here)", "big"]                   # the shipped 0.37 and 0.55: not shown
+    assert names == ["draft · 11.3M ★ (c = 0.25 here)", "big · 130.0M"]   # the shipped 0.37 and 0.55: not shown
     assert list(speed.data[0].y) == pytest.approx([1.0, 0.0]) and list(speed.data[1].y) == [0.54, 0.43]
     assert "Intel Xeon" in speed.data[1].name and speed.data[0].text[1] == "—"          # not priced: no bar
     acc = tradeoff_figure(shipped, "acceptance_rate", "t", "Intel Xeon", here)
     assert list(acc.data[0].x) == names                                   # the same labels, one trace
-    assert list(tradeoff_figure(shipped, "speedup", "t", "Intel Xeon").data[0].x) == ["draft ★", "big"]  # no profile
+    assert list(tradeoff_figure(shipped, "speedup", "t", "Intel Xeon").data[0].x) == ["draft · 11.3M ★",
+                                                                                      "big · 130.0M"]  # no profile
     mine = tradeoff_figure(shipped, "speedup", "t")                       # measured here: this machine's c
-    assert list(mine.data[0].x) == ["draft ★ (c = 0.37)", "big (c = 0.55)"]
+    assert list(mine.data[0].x) == ["draft · 11.3M ★ (c = 0.37)", "big · 130.0M (c = 0.55)"]

@@ -174,7 +174,7 @@ def tradeoff_figure(points, y: str, title: str, measured_on: str | None = None, 
     priced = {r.point.draft: r for r in here}
     speed = (lambda p: priced[p.draft].speedup if p.draft in priced else 0.0) if priced else (lambda p: p.speedup)
     best = max(points, key=speed).draft
-    names = [drafter_name(p.draft.split("/", 1)[-1]) + (" ★" if p.draft == best else "") +
+    names = [drafter_name(p.draft.split("/", 1)[-1]) + size_label(p) + (" ★" if p.draft == best else "") +
              c_label(p, priced.get(p.draft), measured_on) for p in points]
     if priced:
         axis = _("drafter (by size; c: this machine's; ★ the fastest here)")
@@ -186,6 +186,11 @@ def tradeoff_figure(points, y: str, title: str, measured_on: str | None = None, 
                            _("measured on {cpu}, for comparison").format(cpu=measured_on), title, xaxis_title=axis)
     colors = [COLORS.bonus if p.draft == best else COLORS.draft for p in points]
     return labelled_bars(names, [getattr(p, y) for p in points], colors, title, y == "speedup", xaxis_title=axis)
+
+
+def size_label(point) -> str:
+    """A draft's parameters beside its name (' · 11.3M'; nothing for a lookup, which runs no model)."""
+    return f" · {point.params / 1e6:.1f}M" if point.params else ""
 
 
 def c_label(point, here, measured_on: str | None) -> str:
