@@ -149,9 +149,10 @@ def chain_or_tree(pair, settings) -> None:
                                                            base.tree_budget, base.tree_width, 3, pr),
                     button=_("Measure chain against tree ({n} drafts each)").format(n=base.tree_budget),
                     intro=_("Runs six prompts ({tokens} new tokens) with the target alone, a chain of k = "
-                            "{n} drafts and a tree of {n} nodes — the same number of tokens per "
-                            "verifying pass — three times, interleaved.").format(n=base.tree_budget,
-                                                                                  tokens=base.max_new_tokens),
+                            "{n} drafts and a tree of {n} nodes (the sidebar's tree budget, not its k) — each "
+                            "reads at most {m} tokens a verifying pass, fewer where a round is cut short at "
+                            "the end — three times, interleaved.").format(n=base.tree_budget, m=base.tree_budget + 1,
+                                                                          tokens=base.max_new_tokens),
                     on_disk=False)
     if not rows:
         return

@@ -119,6 +119,9 @@ def priced(pair, points: list, shipped_cpu: str) -> list | None:
 
 def per_kind(pair, res: WhereSet, mine: bool) -> None:
     st.header(_("By kind of text"))
+    s = state.settings()
+    st.caption(_("At k = {k}, T = {t:g}, {n} new tokens a prompt (the sidebar's k and T).").format(
+        k=s.k, t=s.temperature, n=MAX_NEW))
     clock = res.clock
     points = kind_points(res, clock)
     st.markdown(kind_caption(points))
