@@ -33,8 +33,8 @@ def k_sweep(here: list[Repriced], cpu: str) -> str:
 
 
 def item(name: str, r: Repriced) -> str:
-    """One drafter priced here: its speedup and its price, c for a model, the drafts a round it
-    paid a pass for for a lookup."""
+    """One drafter priced here: its speedup and its price (c for a model; for a lookup, the tokens
+    it drafted a round, whose pass it paid)."""
     if r.found:
         return _("{drafter} {speedup:.2f}× ({d:.1f} drafted a round)").format(
             drafter=drafter_name(name), speedup=r.speedup, d=r.drafts)
