@@ -87,3 +87,16 @@ def test_a_newer_filed_alpha_hat_moves_the_slider(tiny_dirs, monkeypatch, tmp_pa
     file(0.6, 2.0)
     at.run()
     assert not at.exception and at.slider(key="fast_alpha").value == 0.6
+
+
+def test_the_formulas_tokens_a_round_are_set_beside_the_boxs():
+    from specdec.bench.payoff import Payoff
+    from specdec.settings import Settings
+    from ui.fast_theory_view import against_box
+    box = Payoff(4, None, 1.85, "AMD EPYC", 0.142, 1.95, 0.73)
+    # eq. (1) at α̂ = 0.5, k = 4: (1 − 0.5^5) / 0.5 = 1.9375
+    said = against_box(box, Settings(k=4, temperature=0.7), 0.5)
+    assert said.startswith("At k = 4 the formula expects 1.94 tokens a round from α̂ = 0.50") and \
+        "kept 1.85, so the box says 0.73×" in said
+    assert against_box(box, Settings(k=4, policy="priced"), 0.5) is None          # its rounds mix k
+    assert against_box(Payoff(4, None, None, "", None, None, None), Settings(k=4), 0.5) is None

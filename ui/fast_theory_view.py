@@ -78,10 +78,26 @@ def render(pair) -> None:
                      "c = {c:.2f} (its profile) and ε = {e:.2f} (its pass of 5 tokens, v(5) = 1 + 4ε). Move them to "
                      "see where speculation would pay.").format(a=here[0], source=here[3], c=here[1],
                                                                e=here[2]))
+        settings = state.settings()
+        if (said := against_box(payoff_view.answer(pair, settings)[0], settings, here[0])) is not None:
+            st.caption(said)
     chart(lp.theory_figure(alpha, k, c, eps=eps), "fast-theory")
     st.caption(_("Notice: {shapes}. More drafts mean more chances but each costs c; below the dashed line "
                  "speculation is slower than plain decoding. Raising ε acts exactly like raising c: a costlier "
                  "verification pass favours a smaller k.").format(shapes=shapes(alpha, c + eps)))
+
+
+def against_box(p, settings, alpha: float) -> str | None:
+    """Why the formula's figures at this machine's α̂ are not the box's (`p`, a payoff.Payoff for
+    `settings`): it assumes one α at every draft position, while the box counts the tokens a round
+    its runs (or the shipped ones) kept."""
+    figure = p.measured.speedup if p.measured else p.predicted
+    if p.tokens is None or figure is None or settings.policy != "constant":
+        return None
+    return _("At k = {k} the formula expects {expected:.2f} tokens a round from α̂ = {a:.2f}, as if every draft "
+             "position were accepted alike; the rounds behind the box kept {kept:.2f}, so the box says "
+             "{figure}.").format(k=settings.k, expected=expected_tokens(alpha, settings.k), a=alpha, kept=p.tokens,
+                                 figure=times(figure))
 
 
 def shapes(alpha: float, cost: float) -> str:

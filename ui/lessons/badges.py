@@ -4,6 +4,7 @@
     this machine's prices  violet   the profile measured at start (specdec/bench/machine.py)
     predicted here         grey     computed from those prices, not timed
     a machine like this    blue     shipped with the app from a CPU of this machine's model
+    <this CPU's family>    grey     shipped from a CPU of this family whose model was not recorded
     <another CPU>          orange   shipped from another machine: for comparison only
 
 A badge replaces the sentence a page used to repeat before every shipped figure ("Measured on
@@ -39,8 +40,11 @@ def shipped(cpu: str | None, short: bool = False) -> str:
     """A shipped result's machine: blue on this machine's CPU model ("a machine like this one",
     not "here": it is another box of the same model), orange elsewhere, named by its CPU (`short`:
     as recorded, without bench_words.cpu_name's note on a CPU recorded by its family only)."""
-    if cpu and cpu == kernels.cpu_model():         # read at call time (tests stand in another CPU)
+    here = kernels.cpu_model()                       # read at call time (tests stand in another CPU)
+    if cpu and cpu == here:
         return _badge("blue", "devices", _("a machine like this one"))
+    if cpu and here.startswith(cpu + " "):         # this CPU's family, its model not recorded: perhaps this one
+        return _badge("gray", "help", cpu if short else cpu_name(cpu))
     return _badge("orange", "public", (cpu if short else cpu_name(cpu)) if cpu else "?")
 
 

@@ -129,7 +129,7 @@ def _moved(p, asked: Asked, profile: machine.Profile | None, k: int) -> str:
     """A shipped figure's machine, and where its tokens a round are priced here (the next column)."""
     if _priced(p, asked, profile, k) is None:
         return _("measured on another machine: its prices made it")
-    return _("another machine's prices; its tokens a round priced here in the next column")
+    return _("another machine's prices; its tokens a round priced here under “at this machine's prices”")
 
 
 def _shipped_points(asked: Asked) -> list[tuple]:
@@ -186,7 +186,8 @@ def summary(found: list[SpeedRow], settings) -> str | None:
     verdict = (_("none of them pays") if hi <= 1.0 else _("every one pays") if lo > 1.0 else
                _("they fall on both sides of 1"))
     return _("At these settings (T = {t:g}, {k}) {n} of these figures are this machine's, measured here or priced at "
-             "its prices: **{lo:.2f}–{hi}**, {verdict}. The others differ for the reasons each row gives.").format(
+             "its prices (bold under “at this machine's prices”): **{lo:.2f}–{hi}**, {verdict}. The others differ "
+             "for the reasons each row gives.").format(
         t=settings.temperature, k=_k_words(settings.k, settings.policy), n=len(values), lo=lo, hi=times(hi),
         verdict=verdict)
 
@@ -301,10 +302,15 @@ def _spread(speedup: float, low: float | None, high: float | None) -> str:
     return f"{times(speedup)} ({low:.2f}–{high:.2f})"
 
 
+def _here(r: SpeedRow) -> str:
+    """A row's figure at this machine's prices, bold where the opening sentence counts it."""
+    return f"**{times(r.here)}**" if r.same and r.here is not None else times(r.here)
+
+
 def markdown(found: list[SpeedRow]) -> str:
     """The rows as a Markdown table (badges render in Markdown, not in a data frame)."""
     head = [_("whose"), _("speedup: median (repeats' range)"), _("at this machine's prices"), _("section"),
             _("settings"), _("why it is not the box's figure")]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += [f"| {r.whose} | **{r.figure}** | {times(r.here)} | {r.section} | {r.setting} | {r.why} |" for r in found]
+    lines += [f"| {r.whose} | **{r.figure}** | {_here(r)} | {r.section} | {r.setting} | {r.why} |" for r in found]
     return "\n".join(lines)

@@ -24,7 +24,7 @@ def kind_caption(points: list) -> str:
     if best.acceptance_rate - worst.acceptance_rate < 0.02:
         return _("All kinds accept about the same share of drafts here ({lo:.0%}–{hi:.0%}).").format(
             lo=worst.acceptance_rate, hi=best.acceptance_rate)
-    return _("Drafts survive most on **{best}** text ({best_rate:.0%}) and least on **{worst}** "
+    return _("The acceptance rate is highest on **{best}** text ({best_rate:.0%}) and lowest on **{worst}** "
              "({worst_rate:.0%}); the per-position curves show how fast a run of drafts breaks once "
              "it starts.").format(best=best.kind, best_rate=best.acceptance_rate, worst=worst.kind,
                                   worst_rate=worst.acceptance_rate)

@@ -1,0 +1,14 @@
+"""Whose number is this (issue 51): a shipped figure's badge says whether its CPU is this machine's
+model, another machine's, or this CPU's family with its model not recorded."""
+from specdec.models import kernels
+from ui.lessons import badges
+
+
+def test_a_shipped_badge_names_the_machine_by_what_its_record_says(monkeypatch):
+    monkeypatch.setattr(kernels, "cpu_model", lambda: "Intel Xeon (family 6, model 167)")
+    assert badges.shipped("Intel Xeon (family 6, model 167)").startswith(":blue-badge[")       # this model
+    assert badges.shipped("AMD EPYC (family 25, model 1)").startswith(":orange-badge[")       # another machine
+    family_only = badges.shipped("Intel Xeon")                                                 # model not recorded
+    assert family_only.startswith(":gray-badge[:material/help:") and "model not recorded" in family_only
+    assert badges.shipped("Intel Xeon", short=True) == ":gray-badge[:material/help: Intel Xeon]"
+    assert badges.of(None) == badges.here()
