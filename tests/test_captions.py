@@ -69,7 +69,7 @@ def test_kind_caption_never_names_one_kind_as_best_and_worst():
     tie = kind_caption([kind("code", 0.40), kind("prose", 0.41)])
     assert "about the same" in tie
     spread = kind_caption([kind("code", 0.6), kind("prose", 0.3)])
-    assert "most on **code** text (60%)" in spread and "least on **prose** (30%)" in spread
+    assert "highest on **code** text (60%)" in spread and "lowest on **prose** (30%)" in spread
 
 
 def test_a_caption_says_why_acceptance_and_alpha_move_apart(pair):
