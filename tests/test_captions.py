@@ -142,6 +142,14 @@ def test_the_ngram_caption_names_another_drafter_that_won_its_best_kind():
     alone = ngram_caption(points[:3], str.upper)
     assert "(1.53×)." in alone and "winner" not in alone
     assert ngram_caption(points[3:], str.upper) is None
+    # at this machine's prices, as the winners' table reads them: every point keeps 2.0 tokens a round; n-gram's
+    # rounds pay 1.25 steps here (1.60× on code and translation alike: the first kind it meets, code), suffix
+    # match's 1.0 (2.00×)
+    from specdec.bench.repriced import Repriced
+    price = {NGRAM: 1.25, "suffix match": 1.0}
+    text = ngram_caption(points, str.upper, lambda ps: [Repriced(p, 0.0, price[p.drafter], 1.5, True) for p in ps])
+    assert text.startswith("The n-gram drafter costs nothing; at this machine's prices it does best on **CODE** text "
+                           "(1.60×; the winner there: suffix match at 2.00×)."), text
 
 
 def test_each_kinds_winner_is_priced_here_and_a_speedup_beyond_its_tokens_is_called_out():

@@ -36,20 +36,27 @@ def figure_key(target: str, settings: Settings, all_variants: list[Variant], pro
     return key_of
 
 
-def ngram_caption(points, kind_name) -> str | None:
+def ngram_caption(points, kind_name, priced_of: Callable[[list], list] | None = None) -> str | None:
     """Where n-gram lookup did best, and which drafter won that kind where another did
-    (`kind_name`: a kind of text as the page names it)."""
-    odd = beyond_tokens(points)                                             # no run is that fast
-    points = [p for p in points if p not in odd]
-    ngram = {p.kind: p.speedup for p in points if p.drafter == NGRAM and p.kind != ALL}
+    (`kind_name`: a kind of text as the page names it); at this machine's prices where `priced_of`
+    (points -> specdec.bench.repriced.Repriced) prices them, as the winners' table does."""
+    here = {(r.point.kind, r.point.drafter): r.speedup for r in priced_of(points)} if priced_of else {}
+    if here:
+        points, speed = [p for p in points if (p.kind, p.drafter) in here], lambda p: here[(p.kind, p.drafter)]
+    else:
+        odd = beyond_tokens(points)                                         # no run is that fast
+        points, speed = [p for p in points if p not in odd], lambda p: p.speedup
+    ngram = {p.kind: speed(p) for p in points if p.drafter == NGRAM and p.kind != ALL}
     if not ngram:
         return None
     best_kind = max(ngram, key=ngram.get)
-    won = max((p for p in points if p.kind == best_kind), key=lambda p: p.speedup)
-    text = _("The n-gram drafter costs nothing; it did best on **{kind}** text ({speedup:.2f}×").format(
+    won = max((p for p in points if p.kind == best_kind), key=speed)
+    text = (_("The n-gram drafter costs nothing; at this machine's prices it does best on **{kind}** text "
+              "({speedup:.2f}×") if here else
+            _("The n-gram drafter costs nothing; it did best on **{kind}** text ({speedup:.2f}×")).format(
         kind=kind_name(best_kind), speedup=ngram[best_kind])
     text += ")." if won.drafter == NGRAM else _("; the winner there: {drafter} at {speedup:.2f}×).").format(
-        drafter=drafter_name(won.drafter), speedup=won.speedup)
+        drafter=drafter_name(won.drafter), speedup=speed(won))
     return text + " " + _("It can only propose text that appears earlier in the sequence (the prompt or the "
                           "answer so far), so it pays where the answer repeats it.")
 
