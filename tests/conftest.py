@@ -32,5 +32,19 @@ needs_embedded = pytest.mark.skipif(not EMBEDDED_READY,
 SLOW_FIRST = ("test_soak.py", "test_browser.py", "test_readonly_build.py", "test_smollm2.py")
 
 
+@pytest.fixture
+def places(tmp_path, monkeypatch):
+    """A result store of its own: shipped and kept results in tmp_path, and a draft's weights
+    (fam/draft) for their digest."""
+    from ui.lessons import result_cache, shipped
+    weights = tmp_path / "models" / "fam" / "draft"
+    weights.mkdir(parents=True)
+    (weights / "model.safetensors").write_bytes(b"weights")
+    for module in (shipped, result_cache):
+        monkeypatch.setattr(module, "ASSETS", tmp_path / "models")
+    monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path / "shipped")
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "local")
+
+
 def pytest_collection_modifyitems(config, items):
     items.sort(key=lambda item: item.path.name not in SLOW_FIRST)      # stable: the rest keep their order

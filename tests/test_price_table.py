@@ -2,27 +2,15 @@
 then each measurement filed here, then the shipped ones, each with its badge; numbers by hand."""
 from dataclasses import replace
 
-import pytest
 from points import point
 
 from specdec.bench import machine
 from specdec.bench.points import Sweep
 from specdec.records.provenance import Clock, here
 from specdec.settings import Settings
-from ui.lessons import price_table, result_cache, shipped, store
+from ui.lessons import price_table, shipped, store
 
 WIDTHS = {m: 1 + 0.25 * (m - 1) for m in range(1, 18)}              # v(5) = 2.0
-
-
-@pytest.fixture
-def places(tmp_path, monkeypatch):
-    weights = tmp_path / "models" / "fam" / "draft"
-    weights.mkdir(parents=True)
-    (weights / "model.safetensors").write_bytes(b"weights")
-    for module in (shipped, result_cache):
-        monkeypatch.setattr(module, "ASSETS", tmp_path / "models")
-    monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path / "shipped")
-    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "local")
 
 
 def test_the_profile_first_then_this_machines_runs_then_the_shipped_ones(places):

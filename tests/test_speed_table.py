@@ -12,22 +12,11 @@ from specdec.bench.payoff import Measured, Payoff
 from specdec.bench.points import Sweep
 from specdec.records.provenance import Clock, here
 from specdec.settings import Settings
-from ui.lessons import result_cache, shipped, speed_table, store
+from ui.lessons import shipped, speed_table, store
 
 WIDTHS = {m: 1 + 0.25 * (m - 1) for m in range(1, 18)}              # v(5) = 2.0
 SPEED = store.PromptSet.of(["a", "b"], False, 16, "speed")            # the box's prompts
 OTHER = store.PromptSet.of(["c"], False, 16, "speed")
-
-
-@pytest.fixture
-def places(tmp_path, monkeypatch):
-    weights = tmp_path / "models" / "fam" / "draft"
-    weights.mkdir(parents=True)
-    (weights / "model.safetensors").write_bytes(b"weights")
-    for module in (shipped, result_cache):
-        monkeypatch.setattr(module, "ASSETS", tmp_path / "models")
-    monkeypatch.setattr(shipped, "SHIPPED_DIR", tmp_path / "shipped")
-    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "local")
 
 
 def file(settings: Settings, prompts: store.PromptSet, speedup: float, source: str, clock=Clock.WALL) -> None:
