@@ -154,3 +154,26 @@ def test_a_prompt_pass_that_gave_the_first_token_counts_as_its_pass():
     m = summarize(rounds, gave)
     assert m.target_forwards == 5 and m.target_calls_saved == pytest.approx(1 - 5 / 11)
     assert m.draft_per_verify == summarize(rounds).draft_per_verify     # priced by the rounds' passes
+
+
+def test_every_section_prices_a_draft_forward_one_way_by_hand():
+    """The lab's one c (measure.c_paid): per repeat, a draft forward as the runs paid it over
+    the autoregressive step timed beside it; the median over repeats. Repeats of 2, 3 and 4 ms
+    drafts against 10 ms steps: 0.2, 0.3, 0.4 -> 0.3. A lookup (no draft forward): None."""
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from specdec.bench.measure import c_paid
+
+    def repeat(draft_ms: float | None, step_ms: float = 10.0):
+        if draft_ms is None:
+            rounds = [replace(fake_round(4, 2), index=i, draft_forwards=0) for i in range(1, 4)]
+        else:
+            rounds = [replace(fake_round(4, 2, draft_ms=draft_ms), index=i) for i in range(1, 4)]
+        return SimpleNamespace(rounds=rounds), SimpleNamespace(
+            rounds=[replace(fake_round(0, 0, verify_ms=step_ms), index=i) for i in range(1, 4)])
+    runs = [repeat(2.0), repeat(3.0), repeat(4.0)]
+    assert c_paid([s for s, _ in runs], [b for _, b in runs]) == pytest.approx(0.3)
+    lookup = [repeat(None)]
+    assert c_paid([s for s, _ in lookup], [b for _, b in lookup]) is None
+    assert c_paid([], []) is None

@@ -8,7 +8,7 @@ import statistics
 import time
 from dataclasses import dataclass, field, replace
 
-from specdec.bench.measure import drafter_cost, machine_load, timed
+from specdec.bench.measure import c_paid, drafter_cost, machine_load, timed
 from specdec.defaults import REPEATS
 from specdec.drafters.base import compared_kinds, drafts_with
 from specdec.prompts import Prompt, as_input
@@ -119,6 +119,13 @@ def _by_kind(pair, prompts: list[Prompt], settings: Settings, chat: bool) -> dic
     return out
 
 
+def _c(pair, settings: Settings, spec: list[dict[str, Pooled]], base: list[dict[str, Pooled]]) -> float:
+    """The variant's c as its runs paid it over every prompt (measure.c_paid), or a probe of one
+    step where no round ran a draft forward (0 for a lookup)."""
+    c = c_paid([s[ALL] for s in spec], [b[ALL] for b in base])
+    return drafter_cost(pair, settings)[0] if c is None else c
+
+
 def compare(load, target: str, all_variants: list[Variant], prompts: list[Prompt],
             settings: Settings, progress, repeats: int = REPEATS, chat: bool = False) -> DrafterTable:
     """Every variant against the target alone; repeats interleaved (repeat r of every run
@@ -138,5 +145,5 @@ def compare(load, target: str, all_variants: list[Variant], prompts: list[Prompt
     progress(repeats * len(runs), repeats * len(runs), "done")
     points = []
     for (label, pair, s), spec in zip(runs[1:], pooled[1:]):
-        points += _points(label, spec, pooled[0], drafter_cost(pair, s)[0], busiest)
+        points += _points(label, spec, pooled[0], _c(pair, s, spec, pooled[0]), busiest)
     return DrafterTable(tuple(points), here(runs[0][1], busiest, started))

@@ -78,6 +78,15 @@ def draft_cost_in_run(spec_rounds, base_rounds) -> float | None:
     return statistics.median(per) / step if per and step else None
 
 
+def c_paid(spec: list, base: list) -> float | None:
+    """The lab's one c: a draft forward as the runs paid it (draft_cost_in_run), the median over
+    repeats, each speculative repeat (Timed, or anything with `rounds`) against the autoregressive
+    repeat timed beside it. None: no round ran a draft forward (a lookup) or no step was timed."""
+    cs = [draft_cost_in_run(s.rounds, b.rounds) for s, b in zip(spec, base)]
+    cs = [c for c in cs if c is not None]
+    return statistics.median(cs) if cs else None
+
+
 def cost_ratio(pair) -> tuple[float, float, float]:
     """(c, draft step ms, target step ms on the pair's backend); c = 0 without a draft model."""
     target = step_ms(pair.passes, pair.vocab_size)

@@ -23,6 +23,7 @@ paid in the runs is reported too, with the bound it implies, so a gap can be att
 """
 from __future__ import annotations
 
+import statistics
 import time
 from dataclasses import replace
 
@@ -33,6 +34,7 @@ from specdec.bench.clock import Lap, stopwatch
 from specdec.bench.hf_baseline import hf_generate, library_drafting, user_load_why, user_loaded
 from specdec.bench.measure import (
     Timed,
+    c_paid,
     drafter_cost,
     machine_load,
     rate,
@@ -239,7 +241,7 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
     names, why = backend_rows(*rows_for(method, user_load_why(pair.target_name), _peers_why(pair)), pair)
     alone = {str(k): verify_cost(pair.passes, pair.vocab_size, k, target_ms) for k in ks}
     todo_by_t = {t: jobs(t, ks, max_new, names, pair, tuple(trees), drafting) for t in temps}
-    steps, done, load, settings = repeats * sum(map(len, todo_by_t.values())), 0, machine_load(), []
+    steps, done, load, settings, paid_cs = repeats * sum(map(len, todo_by_t.values())), 0, machine_load(), [], []
     for t, todo in todo_by_t.items():
         measured: dict[tuple, list[Timed]] = {key: [] for key, _, _ in todo}
         for r in range(repeats):
@@ -253,8 +255,11 @@ def bench(pair, prompts: list, ks: list[int], temps: list[float], max_new: int,
         for k in ks:
             rows = {name: measured.get((name, None)) or measured[(name, k)]
                     for name in names + tuple(tree_row(b) for b in trees)}
-            settings.append(_setting(pair, prompts, rows, k, t, c, alone[str(k)], clock))
+            paid = c_paid(rows[K.SPEC], rows[K.AR]) if K.SPEC in rows and K.AR in rows else None
+            paid_cs += [] if paid is None else [paid]
+            settings.append(_setting(pair, prompts, rows, k, t, c if paid is None else paid, alone[str(k)], clock))
     progress(steps, steps, "done")
+    c = statistics.median(paid_cs) if paid_cs else c       # the lab's one c (measure.c_paid), else the probe's
     return Bench(pair.target_name, pair.draft_name, len(prompts), max_new, repeats, c, tuple(settings),
                  drafter=drafting.drafter,
                  exit_layer=drafting.exit_layer if DRAFTERS[drafting.drafter].uses_exit_layer else None,

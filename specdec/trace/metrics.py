@@ -40,7 +40,7 @@ class Metrics:
     draft_ms: float
     verify_ms: float
     draft_per_verify: float | None   # ms per draft forward / ms per verification pass (= c / v_k;
-                                     # c itself is measure.cost_ratio, against a 1-token step)
+                                     # c itself is measure.c_paid, against a 1-token step)
     expected_tokens_per_round: float | None   # Eq. (1) with α̂ and the mean k
     expected_speedup: float | None            # Theorem 3.8 with α̂, mean k and draft_per_verify
                                               # as its c (a pass priced at one target step)
