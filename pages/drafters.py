@@ -158,9 +158,9 @@ if points:
     fastest = max(overall, key=lambda p: p.speedup)
     HERE = priced(overall) if ELSEWHERE else []
     headline = (_("For comparison: the fastest over every prompt was {drafter} at {speedup:.2f}× the target "
-                  "alone ({lo:.2f}–{hi:.2f}×), acceptance {acc}.") if ELSEWHERE else
+                  "alone ({lo:.2f}–{hi:.2f}×), acceptance rate {acc}.") if ELSEWHERE else
                 _("Fastest over every prompt: **{drafter}** at **{speedup:.2f}×** the target alone "
-                  "({lo:.2f}–{hi:.2f}×), acceptance {acc}."))
+                  "({lo:.2f}–{hi:.2f}×), acceptance rate {acc}."))
     st.markdown(badges.of(ELSEWHERE or None) + " " + headline.format(drafter=drafter_name(fastest.drafter),
         speedup=fastest.speedup, lo=fastest.speedup_min,
         hi=fastest.speedup_max, acc="—" if fastest.acceptance_rate is None else f"{fastest.acceptance_rate:.0%}"))

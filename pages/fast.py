@@ -153,7 +153,7 @@ def ksweep_method(points) -> None:
     st.caption(_("Measured speed sits below Theorem 3.8 at {below} of {n} k. The theorem prices the "
                  "verification pass at one target step; the dashed line uses the price v(k + 1) these "
                  "runs paid. What is left is what a run pays besides its rounds: reading the prompt "
-                 "and the engine's bookkeeping between passes; tokens per round do not depend on "
+                 "and the engine's bookkeeping between passes; tokens a round do not depend on "
                  "timing.").format(below=below, n=len(points)))
     if (profiled := fast.profile_caption(points)) is not None:
         st.caption(profiled)

@@ -56,7 +56,7 @@ def test_run_prints_marked_text_and_metrics(model_dirs, cli):
               "--draft", str(model_dirs["draft"]), "--k", "3", "--max-new-tokens", "20")
     assert out.returncode == 0, out.stderr
     assert out.stdout.startswith("abc") and "\033[" not in out.stdout   # piped: plain
-    assert "acceptance rate" in out.stdout and "mean acceptance length" in out.stdout
+    assert "acceptance rate" in out.stdout and "tokens a round (L, mean acceptance length)" in out.stdout
     assert "legend:" in out.stdout
 
 

@@ -9,7 +9,7 @@ from ui.tables import HEADERS, frame, headed
 
 def test_known_keys_get_readable_names_and_others_stay():
     table = headed(pd.DataFrame([{"mean_acceptance_length": 1.5, "speedup_min": 0.9, "my prompt": 1}]))
-    assert list(table.columns) == ["mean acceptance length", "speedup min", "my prompt"]
+    assert list(table.columns) == ["tokens a round (L)", "speedup min", "my prompt"]
 
 
 def test_one_quantity_one_header():

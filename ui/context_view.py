@@ -22,7 +22,7 @@ def sentence(m: Metrics, t: typical.Typical | None, k: int, temperature: float) 
                  "measure that page at these settings to see what is typical.").format(k=k, t=f"{temperature:g}")
     group = examples.kind_name(t.kind) if t.kind else _("all kinds")
     where = _("measured here") if t.measured == "here" else _("shipped, measured on {cpu}").format(cpu=t.measured)
-    run = _("This run: acceptance {acc} · α̂ {alpha} · {len} tokens per round.").format(
+    run = _("This run: acceptance rate {acc} · α̂ {alpha} · {len} tokens a round.").format(
         acc=_pct(m.acceptance_rate), alpha=_num(m.mean_beta), len=_num(m.mean_acceptance_length))
     usual = _("Typical for {group} at k = {k}, T = {t}: {tacc} · {talpha} · {tlen} ({n} prompts; {where}).").format(
         group=group, k=k, t=f"{temperature:g}", tacc=_pct(t.acceptance_rate), talpha=_num(t.alpha),

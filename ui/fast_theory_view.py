@@ -68,7 +68,7 @@ def render(pair) -> None:
                            "step (ε = 0: true on an idle GPU). On a CPU each extra token costs "
                            "a little: the pass costs 1 + k·ε steps."))
     m1, m2, m3 = st.columns(3)
-    m1.metric(_("Expected tokens per round"), f"{expected_tokens(alpha, k):.2f}",
+    m1.metric(_("Expected tokens a round"), f"{expected_tokens(alpha, k):.2f}",
               help="(1 − α^(k+1)) / (1 − α)")
     m2.metric(_("Expected speedup"), times(expected_speedup(alpha, k, c + eps)),
               help=_("(1 − α^(k+1)) / ((1 − α)(k·c + 1 + k·ε)); Theorem 3.8 is ε = 0"))

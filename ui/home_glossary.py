@@ -14,8 +14,15 @@ TERMS = (   # (English, Korean, what it means — explained through _())
     ("target model (p)", "타깃 모델 (p)",
      N_("the large model whose distribution the output must follow")),
     ("verification", "검증", N_("one target pass that scores every drafted token at once")),
-    ("acceptance rate", "수용률", N_("accepted drafts / drafted tokens")),
-    ("mean acceptance length", "평균 수용 길이", N_("tokens emitted per round, the final token included")),
+    ("acceptance rate", "수용률", N_("accepted drafts / drafted tokens; a draft after a round's first rejection "
+                                     "counts as not accepted, so it falls as k grows")),
+    ("α̂ (mean β)", "α̂ (평균 β)", N_("a drafted token's chance of acceptance at its position, β = Σ min(p, q), "
+                                   "averaged over the positions the target examined: the theory's α; above the "
+                                   "acceptance rate, which also counts the drafts a rejection discarded")),
+    ("tokens a round (L)", "라운드당 토큰 (L)", N_("tokens emitted per round, the final token included (serving "
+                                              "engines: mean acceptance length); what a verifying pass buys")),
+    ("c", "c", N_("a draft forward as the runs paid it, in one-token target steps")),
+    ("v(M)", "v(M)", N_("a target pass over M tokens, in one-token target steps (1 where the pass is flat)")),
     ("residual", "잔여 분포 (residual)",
      N_("norm(max(0, p − q)): where a rejected draft's replacement is drawn from")),
     ("bonus token", "보너스 토큰", N_("the extra token drawn from p when every draft was accepted")),

@@ -44,7 +44,7 @@ def engine_rows(m) -> list[dict]:
             (_("drafted tokens"), "num_draft_tokens", "—", str(m.drafted)),
             (_("accepted drafts"), "num_accepted_tokens", "—", str(m.accepted)),
             (_("Acceptance rate"), "num_accepted_tokens / num_draft_tokens", "—", _pct(rate)),
-            (_("Mean acceptance length"), "1 + num_accepted_tokens / num_drafts", "avg_spec_accept_length",
+            (_("Tokens a round (L)"), "1 + num_accepted_tokens / num_drafts", "avg_spec_accept_length",
              "—" if length is None else f"{length:.2f}")]
     return [{_("this page"): a, _("vLLM (/metrics, vllm:spec_decode_…)"): b, _("SGLang"): c, _("this run"): d}
             for a, b, c, d in rows]
@@ -57,7 +57,7 @@ def glossary() -> None:
             ("vllm:spec_decode_num_accepted_tokens", "—", _("accepted drafts")),
             ("num_accepted_tokens / num_draft_tokens", "—", _("Acceptance rate")),
             ("1 + num_accepted_tokens / num_drafts", "avg_spec_accept_length",
-             _("Mean acceptance length: tokens a round"))]
+             _("Tokens a round (L): the engines' mean acceptance length"))]
     st.dataframe([{_("vLLM (/metrics)"): a, _("SGLang"): b, _("in this lab"): c} for a, b, c in rows],
                  hide_index=True, key="server_metrics")
     st.caption(_("Step through gives these figures for your own run, under the same names, after a run "
@@ -68,7 +68,7 @@ def engines(m) -> None:
     """The run's figures under the names serving engines report them by."""
     with st.expander(_("The same figures as serving engines report them")):
         st.dataframe(engine_rows(m), hide_index=True, key="metrics_engines")
-        st.caption(_("Mean acceptance length here counts the tokens a round emitted; it equals 1 + accepted / "
+        st.caption(_("Tokens a round (L) here counts the tokens a round emitted; it equals 1 + accepted / "
                      "rounds except where a run stopped inside a round (its token limit or an end token)."))
 
 
@@ -78,13 +78,14 @@ def render(rounds, selected: int | None, prefill=None, context: tuple | None = N
     m = summarize(rounds, prefill)
     cols = st.columns(5)
     cols[0].metric(_("Acceptance rate"), _pct(m.acceptance_rate), help=_("accepted drafts / drafted"))
-    cols[1].metric(_("Mean acceptance length"),
+    cols[1].metric(_("Tokens a round (L)"),
                    "—" if m.mean_acceptance_length is None else f"{m.mean_acceptance_length:.2f}",
-                   help=_("tokens emitted per round, correction/bonus included"))
+                   help=_("tokens emitted per round, correction/bonus included; serving engines call it "
+                          "the mean acceptance length"))
     cols[2].metric(_("Target forwards / tokens"), f"{m.target_forwards} / {m.tokens}")
     cols[3].metric(_("Target calls saved"), _pct(m.target_calls_saved),
                    help=_("1 − target forwards / tokens emitted"))
-    cols[4].metric(_("Mean β (α̂)"), "—" if m.mean_beta is None else f"{m.mean_beta:.2f}",
+    cols[4].metric(_("α̂ (mean β)"), "—" if m.mean_beta is None else f"{m.mean_beta:.2f}",
                    help=_("average overlap Σ min(p, q) at the examined positions"))
     t0, t1, t2, t3, _spacer = st.columns([1, 1, 1, 1, 1])
     t0.metric(_("Prefill"), f"{m.prefill_ms:.0f} ms",

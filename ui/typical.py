@@ -1,4 +1,4 @@
-"""A run in context (issue 28): the pair's typical acceptance, α̂, tokens per round and speedup
+"""A run in context (issue 28): the pair's typical acceptance, α̂, tokens a round and speedup
 at the same k and T for a kind of prompt, from the kept or shipped "Where it works" results.
 
 A single run says little about a pair: one code prompt can accept 80 % of its drafts where

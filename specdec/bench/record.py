@@ -164,7 +164,7 @@ class Bench:
     prompts: int
     max_new_tokens: int
     repeats: int
-    c: float          # a draft forward as the runs paid it (measure.c_paid); where none ran: draft_step_ms / target_step_ms
+    c: float          # a draft forward as the runs paid it (measure.c_paid); else draft_step_ms / target_step_ms
     settings: tuple[Setting, ...]
     drafter: str = "model"
     exit_layer: int | None = None                  # the early-exit drafter's

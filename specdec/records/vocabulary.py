@@ -30,7 +30,8 @@ QUANTITIES = {
     "per_position": "per draft position i: rounds whose draft i was accepted / rounds that drafted i",
     "histogram": "per j = 0..k: rounds that accepted exactly j drafts",
     # prices, in one-token target steps
-    "c": "a draft forward as the runs paid it (median ms, first round left out) / a one-token step of the autoregressive runs timed beside them (measure.c_paid)",
+    "c": "a draft forward as the runs paid it (median ms, first round left out) / a one-token step of the "
+         "autoregressive runs timed beside them (measure.c_paid)",
     "verify_cost": "v_k: a (k+1)-token target pass in one-token steps, as the runs paid it",
     "verify_cost_alone": "v_k timed alone",
     "prefill_steps": "reading the prompt, speculative runs, in steps per generated token",

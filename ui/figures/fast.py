@@ -99,17 +99,17 @@ def _add_measured(fig: go.Figure, measured, on: str | None = None) -> None:
                              line=dict(dash="dash", width=3, color=COLORS.target)))
     if all(p.profile_speedup is not None for p in measured):
         fig.add_trace(go.Scatter(x=ks, y=[p.profile_speedup for p in measured], mode="lines",
-                                 name=_("the same price, tokens per round from the measured acceptance profile"),
+                                 name=_("the same price, tokens a round from the measured acceptance profile"),
                                  line=dict(dash="dashdot", width=3, color=COLORS.draft)))
     if all(p.predicted_run is not None for p in measured):
         fig.add_trace(go.Scatter(x=ks, y=[p.predicted_run for p in measured], mode="lines",
-                                 name=_("each k's own tokens per round, plus the prompt and the bookkeeping"),
+                                 name=_("each k's own tokens a round, plus the prompt and the bookkeeping"),
                                  line=dict(width=3, color=COLORS.draft)))
     _measured_points(fig, measured, _("measured here") if on is None else _("measured on {cpu}").format(cpu=on))
 
 
 def tokens_figure(measured) -> go.Figure:
-    """Measured tokens per round against Eq. (1) at one α: the mean α̂ of the runs (each k's own
+    """Measured tokens a round against Eq. (1) at one α: the mean α̂ of the runs (each k's own
     α̂ moves with its prompts' luck, and a theory line drawn through them zig-zags)."""
     ks = [p.k for p in measured]
     alpha = sum(p.alpha for p in measured) / len(measured)

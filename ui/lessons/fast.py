@@ -85,7 +85,7 @@ def spread_warning(points, name=lambda p: f"k = {p.k}") -> str | None:
         return None
     worst = max(wide, key=lambda p: p.speedup_max / p.speedup_min)
     return _("Timing is unreliable here: at {which} the repeats disagree by up to {ratio:.2f}× "
-             "({lo:.2f}–{hi:.2f}×). Acceptance and tokens per round do not depend on timing; re-measure "
+             "({lo:.2f}–{hi:.2f}×). Acceptance and tokens a round do not depend on timing; re-measure "
              "the speedups with more repeats.").format(which=name(worst), ratio=worst.speedup_max / worst.speedup_min,
                                                        lo=worst.speedup_min, hi=worst.speedup_max)
 
@@ -217,7 +217,7 @@ def _paid_caption(points) -> str:
     """What the whole-run prediction counts besides the theorem's rounds, and how close it lands."""
     worst, within = _largest_gap(points, "predicted_run")
     first = min(points, key=lambda p: p.k)
-    return _("The solid line counts what the theorem leaves out, with each k's own tokens per round: reading "
+    return _("The solid line counts what the theorem leaves out, with each k's own tokens a round: reading "
              "the prompt costs {p:.2f} steps per generated token in the autoregressive runs ({ps:.2f} with the "
              "draft's own reading) and the engine's bookkeeping {o:.2f} steps per round, paid whatever k is, so "
              "they pull every speedup toward 1. It lands within {within:.0%} of the measured speedup at every "

@@ -51,7 +51,7 @@ def roles(points) -> Roles:
 
 
 def _one(point, name) -> str:
-    text = _("{name} (acceptance {acc:.0%}, c = {c:.2f}, {speedup:.2f}×)").format(
+    text = _("{name} (acceptance rate {acc:.0%}, c = {c:.2f}, {speedup:.2f}×)").format(
         name=name(point.draft), acc=point.acceptance_rate, c=point.c, speedup=point.speedup)
     if point.c >= 1:
         text += " " + _("— one draft step costs more than a target step")

@@ -331,9 +331,9 @@ def _elsewhere_line(point, k: Key, other: Key, fig: Figure, label, kind_name, sh
     theirs = dict(speedup=fig.speedup or 0.0, acc=fig.acceptance_rate or 0.0, clock=clock_name(other.clock),
                   other=set_name(other.prompts, kind_name))
     if shipped_from is None:
-        return _("{name}: {speedup:.2f}× ({clock}) and acceptance {acc:.0%} on {other}; here "
+        return _("{name}: {speedup:.2f}× ({clock}) and acceptance rate {acc:.0%} on {other}; here "
                  "{here:.2f}× ({clock_here}) and {acc_here:.0%} on {this}.").format(name=name, **theirs, **ours)
-    line = _("{name}: here {speedup:.2f}× ({clock}) and acceptance {acc:.0%} on {other}; on {cpu}, for "
+    line = _("{name}: here {speedup:.2f}× ({clock}) and acceptance rate {acc:.0%} on {other}; on {cpu}, for "
              "comparison, {shipped:.2f}× ({clock_shipped}) and {acc_shipped:.0%} on {shipped_set}").format(
         name=name, cpu=machine_name(shipped_from), shipped=ours["here"], clock_shipped=ours["clock_here"],
         acc_shipped=ours["acc_here"], shipped_set=ours["this"], **theirs)
