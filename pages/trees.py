@@ -16,7 +16,7 @@ from ui.figures.rounds import prob, show
 from ui.figures.trees import mask_figure, sibling_figure, sibling_steps, tree_figure
 from ui.i18n import _, choice
 from ui.lessons import badges, store, trees
-from ui.measured import measured
+from ui.measured import local, measured
 from ui.round_view import chart, in_code
 from ui.safe import md
 
@@ -145,27 +145,28 @@ def chain_or_tree(pair, settings) -> None:
     st.header(_("Chain or tree?"))
     base = replace(settings, max_new_tokens=LENGTHS.trees, seed=0)
     key = store.measurement("trees", st.session_state.active_pair, base, ran=state.ran())
-    rows = measured("trees", key, lambda pr: trees.compare(pair, prompts_for(pair), base,
-                                                           base.tree_budget, base.tree_width, 3, pr),
+    table = measured("trees", key, lambda pr: trees.compare(pair, prompts_for(pair), base,
+                                                            base.tree_budget, base.tree_width, 3, pr),
                     button=_("Measure chain against tree ({n} drafts each)").format(n=base.tree_budget),
                     intro=_("Runs six prompts ({tokens} new tokens) with the target alone, a chain of k = "
                             "{n} drafts and a tree of {n} nodes (the sidebar's tree budget, not its k) — each "
                             "reads at most {m} tokens a verifying pass, fewer where a round is cut short at "
                             "the end — three times, interleaved.").format(n=base.tree_budget, m=base.tree_budget + 1,
                                                                           tokens=base.max_new_tokens),
-                    on_disk=False)
-    if not rows:
+                    record=trees.ChainOrTree)
+    if not table:
         return
     st.dataframe(pd.DataFrame([{
-        _("drafting"): _(r.name[0]).format(**r.name[1]), _("tokens read per pass"): r.verified_per_pass,
+        _("drafting"): table.name(r), _("tokens read per pass"): r.verified_per_pass,
         _("tokens per target pass"): r.tokens_per_pass,
         _("tokens/s (median)"): r.median_tps,
         _("tokens/s (min–max)"): f"{min(r.tokens_per_s):.1f}–{max(r.tokens_per_s):.1f}",
-        _("accepted at depth 1, 2, …"): " ".join(f"{a:.2f}" for a in r.by_depth[:6])} for r in rows]),
+        _("accepted at depth 1, 2, …"): " ".join(f"{a:.2f}" for a in r.by_depth[:6])} for r in table.rows]),
         hide_index=True, placeholder="—", key="trees_table", column_config={
             _("tokens read per pass"): TWO_PLACES, _("tokens per target pass"): TWO_PLACES,
             _("tokens/s (median)"): st.column_config.NumberColumn(format="%.1f")})
-    st.write(badges.here() + " " + verdict(rows))
+    st.write(badges.of(None if local("trees", key, trees.ChainOrTree) else table.provenance.cpu or "?")
+             + " " + verdict(table.rows))
 
 
 def verdict(rows) -> str:

@@ -32,7 +32,7 @@ APP = str(ROOT / "app.py")
 # measurement (its `measured` kind) -> the page it is on
 PAGES = {"where": "pages/where.py", "drafters": "pages/drafters.py", "ksweep": "pages/fast.py",
          "tradeoff": "pages/fast.py", "temps": "pages/fast.py", "server_sweep": "pages/server.py",
-         "server_timeline": "pages/server.py", "server_prefix": "pages/server.py"}
+         "server_timeline": "pages/server.py", "server_prefix": "pages/server.py", "trees": "pages/trees.py"}
 DEFAULT_PAIR = next(c.label for c in CHOICES if c.target == "smollm2/target" and c.draft == "smollm2/draft")
 
 

@@ -44,6 +44,23 @@ def test_trees_page_chain_against_tree_states_what_it_measured(tiny_dirs):
     shown = json.loads(at.dataframe[0].proto.columns)        # how the grid formats them (not 26.6498)
     assert {name: c["type_config"]["format"] for name, c in shown.items() if "type_config" in c} == {
         "tokens read per pass": "%.2f", "tokens per target pass": "%.2f", "tokens/s (median)": "%.1f"}
+    again = app(tiny_dirs, page="pages/trees.py", temperature=0.0, k=3)     # another session: kept on disk
+    assert list(again.dataframe[0].value["drafting"]) == list(table["drafting"])
+    assert again.button(key="trees_run").label == "Recompute"
+
+
+def test_chain_or_tree_is_a_record_that_ships():
+    """The measurement is a record (kept per machine, shipped with the app): its JSON reads back
+    as the same rows, and its rows are named from the budget and width in the page's language."""
+    from specdec.records import codec
+    from specdec.records.provenance import Provenance
+    from ui.lessons.trees import ChainOrTree, Row
+    rows = (Row("alone", 1.0, (), (20.0, 21.0, 19.5), 1.0), Row("chain", 1.8, (0.5, 0.3), (18.0, 18.5, 17.9), 4.2),
+            Row("tree", 2.1, (0.7, 0.4), (16.0, 16.2, 15.8), 6.0))
+    table = ChainOrTree(5, 2, rows, Provenance(cpu="Some CPU", date="2026-12-05"))
+    back = codec.from_json(ChainOrTree, codec.to_json(table))
+    assert back == table and back.rows[1].median_tps == 18.0
+    assert [table.name(r) for r in rows] == ["target alone", "chain, k = 5", "tree, 5 nodes, width 2"]
 
 
 def test_rule_composer_spells_out_the_rule_and_its_distance(tiny_dirs):

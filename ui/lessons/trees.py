@@ -9,22 +9,24 @@ from typing import Callable
 
 import torch
 
-from specdec.bench.measure import step_ms
+from specdec.bench.measure import machine_load, step_ms
 from specdec.bench.pass_prices import PassPrices
 from specdec.drafters.registry import chain_for
 from specdec.engine.decoder import generate
 from specdec.engine.prompt import Prompt
 from specdec.models.kernels import cpu_model
-from specdec.records.provenance import here
+from specdec.records.provenance import Provenance, here
 from specdec.rules.tree import TreeRule, verify_deterministic_children, verify_sampled_children, wrong_match_rule
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
 from specdec.wording import N_, _
 
+ROW_NAMES = {"alone": N_("target alone"), "chain": N_("chain, k = {k}"), "tree": N_("tree, {n} nodes, width {w}")}
+
 
 @dataclass(frozen=True)
 class Contender:
-    name: tuple[str, dict]         # (text, its parameters): worded by the page, in its language
+    kind: str                      # a key of ROW_NAMES
     settings: Settings
 
 
@@ -33,23 +35,35 @@ def contenders(base: Settings, budget: int, width: int, has_draft: bool) -> list
     verify the same number of tokens per pass (budget + 1)."""
     kind = chain_for(has_draft, with_tree=True)       # the draft model's chain, else n-gram lookup
     chain, tree = kind.name, kind.tree_form
-    return [Contender((N_("target alone"), {}), replace(base, mode="autoregressive")),
-            Contender((N_("chain, k = {k}"), {"k": budget}), replace(base, drafter=chain, k=budget)),
-            Contender((N_("tree, {n} nodes, width {w}"), {"n": budget, "w": width}),
-                      replace(base, drafter=tree, k=budget, tree_budget=budget, tree_width=width))]
+    return [Contender("alone", replace(base, mode="autoregressive")),
+            Contender("chain", replace(base, drafter=chain, k=budget)),
+            Contender("tree", replace(base, drafter=tree, k=budget, tree_budget=budget, tree_width=width))]
 
 
 @dataclass(frozen=True)
 class Row:
-    name: tuple[str, dict]
+    kind: str                       # a key of ROW_NAMES
     tokens_per_pass: float          # emitted tokens / target forwards
     by_depth: tuple[float, ...]     # acceptance at depth 1, 2, ... (metrics.per_position)
-    tokens_per_s: list[float]       # one per repeat
+    tokens_per_s: tuple[float, ...]     # one per repeat
     verified_per_pass: float        # tokens the target read per pass (1 + drafted per round)
 
     @property
     def median_tps(self) -> float:
         return statistics.median(self.tokens_per_s)
+
+
+@dataclass(frozen=True)
+class ChainOrTree:
+    """Chain against tree on one machine (a record: kept per machine, shipped with the app)."""
+    budget: int                     # the chain's k and the tree's nodes
+    width: int
+    rows: tuple[Row, ...]           # target alone, chain, tree
+    provenance: Provenance = Provenance()
+
+    def name(self, row: Row) -> str:
+        """The row's name in the page's language."""
+        return _(ROW_NAMES[row.kind]).format(k=self.budget, n=self.budget, w=self.width)
 
 
 def _timed(pair, prompts: list[Prompt], settings: Settings):
@@ -65,25 +79,27 @@ def _timed(pair, prompts: list[Prompt], settings: Settings):
 
 
 def compare(pair, prompts: list[Prompt], base: Settings, budget: int, width: int, repeats: int = 3,
-            progress: Callable = lambda *_: None) -> list[Row]:
+            progress: Callable = lambda *_: None) -> ChainOrTree:
     """Every contender on the same prompts and seeds; repeats interleaved, so a slow spell of
     the machine hits every row alike."""
+    started, load = time.perf_counter(), machine_load()
     cs = contenders(base, budget, width, pair.draft is not None)
     speeds: dict[int, list[float]] = {j: [] for j in range(len(cs))}
     rounds: dict[int, tuple[list, int]] = {}
     for r in range(repeats):
         for j, c in enumerate(cs):
-            progress(r * len(cs) + j, repeats * len(cs),
-                     _("{name} (repeat {r})").format(name=_(c.name[0]).format(**c.name[1]), r=r + 1))
+            name = _(ROW_NAMES[c.kind]).format(k=budget, n=budget, w=width)
+            progress(r * len(cs) + j, repeats * len(cs), _("{name} (repeat {r})").format(name=name, r=r + 1))
             tps, rnds, first = _timed(pair, prompts, c.settings)
             speeds[j].append(tps)
             rounds.setdefault(j, (rnds, first))
+            load = max(load, machine_load())
     out = []
     for j, c in enumerate(cs):
         m = summarize(rounds[j][0])
-        out.append(Row(c.name, m.tokens / (m.target_forwards + rounds[j][1]), m.per_position, speeds[j],
-                       1 + m.drafted / m.rounds))
-    return out
+        out.append(Row(c.kind, m.tokens / (m.target_forwards + rounds[j][1]), tuple(m.per_position),
+                       tuple(speeds[j]), 1 + m.drafted / m.rounds))
+    return ChainOrTree(budget, width, tuple(out), here(pair, load, started))
 
 
 def pass_prices(pair, sizes=(1, 4, 8, 16, 32), reps: int = 15) -> PassPrices:
