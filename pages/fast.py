@@ -200,8 +200,12 @@ def profile_c(runs_c: float, pair, drafter: str) -> None:
 def also_early(exits) -> str:
     if not exits:
         return ""
-    return " " + _("Also the target's own first {layers} layers with its head (early exit): a draft nearly as "
-                   "big as the target.").format(layers=", ".join(map(str, exits)))
+    if len(exits) == 1:
+        return " " + _("Also the target's own first {layers} layers with its head (early exit): a draft nearly "
+                       "as big as the target.").format(layers=exits[0])
+    return " " + _("Also the target's own first {layers} layers with its head (early exit): a ladder of drafts "
+                   "between the trained drafts and the target in size.").format(
+        layers=", ".join(map(str, exits)))
 
 
 def tradeoff(pair, names) -> None:

@@ -19,8 +19,10 @@ DEFAULTS = {
     "precision": PRECISION_AUTO,  # the target's (load_pair's precision), chosen under the pair
     "backend": BACKEND_AUTO,          # what runs the target's chain passes (load_pair's backend)
     **{name: options()[name][0] for name in SIDEBAR},
-    "prompt": "Write a Python class Connection that keeps a host and an optional port, "
-              "with a method that returns them as 'host:port'.",
+    # a request the SmolLM2 pair drafts well (T 0.7, k 4, seed 0: acceptance rate 0.48, 2.67 tokens a
+    # round, against 0.19 and 1.71 for the Connection class the lab opened with before): the first
+    # rounds a learner steps through accept drafts as well as reject them
+    "prompt": "Write a Python function is_even(n) that returns True when n is even.",
     "prompt_mode": "chat",        # chat (through the template, when the model has one) | raw
 }
 
