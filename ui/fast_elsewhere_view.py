@@ -11,7 +11,7 @@ from specdec.records.provenance import Provenance
 from specdec.wording import times
 from ui.figures import fast_regime as figures
 from ui.i18n import _, choice
-from ui.lessons import fast_elsewhere, fast_published
+from ui.lessons import badges, fast_elsewhere, fast_published
 from ui.round_view import chart
 from ui.safe import md
 
@@ -67,13 +67,14 @@ def headline(calc: fast_elsewhere.Calculation, roof: fast_elsewhere.Calculation,
     """The range speculation would reach (the layer floor's figure to the roofline's), then where it comes from."""
     best, top = calc.best, roof.best
     if calc.floor_us and abs(best.speedup - top.speedup) >= 0.005:
-        st.markdown(_("Speculation would reach **{low}–{high}** there: {high} at k = {k_top} by the roofline "
+        st.markdown(badges.elsewhere() + " " + _("Speculation would reach **{low}–{high}** there: {high} at k = "
+                                                 "{k_top} by the roofline "
                       "alone, {low_x} at k = {k} if every layer takes at least {floor:g} µs.").format(
             low=f"{best.speedup:.2f}", high=times(top.speedup), low_x=times(best.speedup), k_top=top.k, k=best.k,
             floor=calc.floor_us))
     else:
-        st.markdown(_("Speculation would reach **{best}** there, at k = {k}.").format(best=times(best.speedup),
-                                                                                     k=best.k))
+        st.markdown(badges.elsewhere() + " " + _("Speculation would reach **{best}** there, at k = {k}.").format(
+            best=times(best.speedup), k=best.k))
     st.caption(_("There a target step takes at least {step:.2f} ms and a {draft} draft step {draft_ms:.3f} ms: "
                  "c = {c:.3f}; a pass of {m} tokens costs {v:.2f} steps. α = {alpha:.2f}: the default pair's "
                  "acceptance on section 4's code and structured prompts at T = {t:g}.").format(
@@ -90,16 +91,16 @@ def anchors() -> None:
     """Published speedups, labelled as such, with what one of their rounds cost where computable."""
     cited = {_(a.setting).partition(": ")[0]: _(a.setting).partition(": ")[2] for a in fast_published.ANCHORS}
     rows = [{_("method"): _(a.method), _("published speedup"): _("{x}×").format(x=_(a.speedup)),   # 1.49배 in Korean
-             _("tokens a step"): _number(a.tokens), _("a round in target steps"): _number(a.round_steps),
+             _("tokens a round (L)"): _number(a.tokens), _("a round in target steps"): _number(a.round_steps),
              _("source"): _(a.setting).partition(": ")[0]}
             for a in fast_published.ANCHORS]
-    st.caption(_("Published figures, for comparison (none measured here):"))
+    st.caption(badges.published() + " " + _("Published figures, for comparison (none measured here):"))
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",       # 905 px: the 928 px column at 1400 px
                  column_config={_("method"): st.column_config.TextColumn(width=190),
                                 _("published speedup"): st.column_config.TextColumn(width=115),
-                                _("tokens a step"): st.column_config.TextColumn(width=100),
+                                _("tokens a round (L)"): st.column_config.TextColumn(width=130),
                                 _("a round in target steps"): st.column_config.TextColumn(width=160),
-                                _("source"): st.column_config.TextColumn(width=340)})
+                                _("source"): st.column_config.TextColumn(width=310)})
     st.caption("\n".join(f"- {source}: {setting}" for source, setting in cited.items() if setting))
 
 

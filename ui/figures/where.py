@@ -38,4 +38,5 @@ def per_position_by_kind_figure(points) -> go.Figure:
     fig = go.Figure([go.Scatter(name=p.kind, x=list(range(1, len(p.per_position) + 1)),
                                 y=list(p.per_position), mode="lines+markers") for p in points])
     return _layout(fig, _("Acceptance rate by draft position, per kind"), height=340,
-                   xaxis_title=_("draft position i"), yaxis=dict(range=[0, 1.02], title=_("accepted")))
+                   xaxis_title=_("draft position i"),
+                   yaxis=dict(range=[0, 1.02], title=_("acceptance rate"), automargin=True))

@@ -6,6 +6,8 @@
     a machine like this    blue     shipped with the app from a CPU of this machine's model
     <this CPU's family>    grey     shipped from a CPU of this family whose model was not recorded
     <another CPU>          orange   shipped from another machine: for comparison only
+    predicted there        grey     the calculator's figure for another machine, from its roofline
+    published              grey     a paper's figure, on its hardware and models
 
 A badge replaces the sentence a page used to repeat before every shipped figure ("Measured on
 …, for comparison"); the details (date, cores, load) stay in the line or its help.
@@ -34,6 +36,14 @@ def profile() -> str:
 
 def predicted() -> str:
     return _badge("gray", "calculate", _("predicted here"))
+
+
+def elsewhere() -> str:
+    return _badge("gray", "calculate", _("predicted for that machine"))
+
+
+def published() -> str:
+    return _badge("gray", "menu_book", _("published"))
 
 
 def shipped(cpu: str | None, short: bool = False) -> str:
