@@ -19,9 +19,10 @@ import sys
 import time
 from pathlib import Path
 
-from streamlit.testing.v1 import AppTest
+from streamlit.testing.v1 import AppTest, local_script_runner
 
 ROOT = Path(__file__).resolve().parent.parent
+
 sys.path.insert(0, str(ROOT))
 
 from ui.catalog import CHOICES  # noqa: E402
@@ -34,6 +35,24 @@ PAGES = {"where": "pages/where.py", "drafters": "pages/drafters.py", "ksweep": "
          "tradeoff": "pages/fast.py", "temps": "pages/fast.py", "server_sweep": "pages/server.py",
          "server_timeline": "pages/server.py", "server_prefix": "pages/server.py", "trees": "pages/trees.py"}
 DEFAULT_PAIR = next(c.label for c in CHOICES if c.target == "smollm2/target" and c.draft == "smollm2/draft")
+
+
+def _wait_quietly(runner, timeout: float = 3) -> None:
+    """AppTest's wait for a script run, polling every 0.2 s instead of every millisecond: its own loop
+    kept a second core busy for the whole measurement (the machine read as busy, load 1.0 per
+    core, so every shipped speedup fell back to CPU time) and took the GIL from the measuring thread
+    a thousand times a second."""
+    t0 = time.time()
+    while time.time() - t0 < timeout:
+        if runner.script_stopped():
+            return
+        time.sleep(0.2)
+    runner.request_stop()
+    runner.join()
+    raise RuntimeError(f"AppTest script run timed out after {timeout}(s)")
+
+
+local_script_runner.require_widgets_deltas = _wait_quietly
 
 
 def ship(kind: str, pair_label: str, temperature: float | None = None, backend: str = "auto") -> float:
