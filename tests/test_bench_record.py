@@ -91,3 +91,11 @@ def test_row_kinds_name_every_row_the_runner_writes():
     assert Setting(2, 0.0, (Row(tree_row(4), 1.0),)).row(RowKind.TREE).row == tree_row(4)
     with pytest.raises(ValueError):
         RowKind.of("engine treehouse")
+
+
+def test_a_bench_says_whether_its_c_is_a_probe_or_what_the_runs_paid():
+    """c_probed: c equal to draft_step_ms / target_step_ms (1.25 / 12.5 = 0.1) is the one-step probe;
+    a c the runs paid (measure.c_paid: 0.16 here) is not, nor is a bench without step times."""
+    probe = Bench.from_json(json.dumps(_bench(c=0.1, draft_step_ms=1.25, target_step_ms=12.5)))
+    paid = Bench.from_json(json.dumps(_bench(c=0.16, draft_step_ms=1.25, target_step_ms=12.5)))
+    assert probe.c_probed and not paid.c_probed and not Bench.from_json(json.dumps(_bench())).c_probed

@@ -80,6 +80,11 @@ def bench_notes(result, temps: list[float]) -> None:
                  "{c:.3f}.").format(target=md(result.target), draft=bench_drafter(result),
                                     prompts=md(result.prompts), tokens=result.max_new_tokens,
                                     repeats=result.repeats, c=result.c))
+    if result.c_probed and result.draft is not None:
+        st.caption(_("This c is one draft step timed alone over one target step ({draft:.2f} ms / {target:.2f} ms): "
+                     "the bench predates the lab's one c, a draft forward as the runs paid it (the k sweep's and "
+                     "the profile's).").format(
+            draft=result.draft_step_ms, target=result.target_step_ms))
     if result.library_drafting:
         st.caption(_("Assisted rows: transformers' own counterpart: {how}.").format(
             how=md(result.library_drafting)))

@@ -180,6 +180,13 @@ class Bench:
     def to_json(self, indent: int | None = None) -> str:
         return codec.to_json(self, indent)
 
+    @property
+    def c_probed(self) -> bool:
+        """Is c the one-step probe (draft_step_ms / target_step_ms), not what the runs paid? A bench
+        from before the lab's one c (measure.c_paid), or one whose rounds ran no draft forward."""
+        probe = self.draft_step_ms / self.target_step_ms if self.draft_step_ms and self.target_step_ms else None
+        return probe is not None and abs(self.c - probe) < 1e-9
+
     @staticmethod
     def from_json(raw: str | bytes) -> Bench:
         """A file's bench, or BenchFileError saying where it is wrong."""
