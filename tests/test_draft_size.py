@@ -24,7 +24,7 @@ def test_roles_by_what_lost_each_draft_its_speed_not_by_parameter_count():
     assert [r.draft for r in found.too_weak] == ["smollm2/draft-2l"]     # more parameters, yet weak
     assert [r.draft for r in found.too_big] == ["early exit @ 29"]
     text = roles_caption(ROWS)
-    assert "**Too big**: early exit @ 29 (acceptance 27%, c = 1.40, 0.50×) — one draft step costs more" in text
+    assert "**Too big**: early exit @ 29 (acceptance rate 27%, c = 1.40, 0.50×) — one draft step costs more" in text
     assert "transformers' own forward" not in text                  # a row without its drafter: no reason guessed
     exits = ROWS[:3] + [point(draft="early exit @ 29", drafter="early-exit", params=130, k=4, alpha=0.5,
                               acceptance_rate=0.27, c=1.4, speedup=0.5)]
@@ -83,4 +83,16 @@ def test_shipped_drafts_take_their_roles_at_this_machines_prices():
                   c=0.98, speedup=0.35)                                    # no price here: its measured figures
     both = at_prices(repriced.drafts(shipped + [exit_], here), shipped + [exit_])
     assert [p.draft for p in both] == ["fam/draft", "fam/big", "early exit @ 29"] and both[2].c == 0.98
-    assert "early exit @ 29 (acceptance 25%, c = 0.98, 0.35×)" in roles_caption(both).split("**Too big**")[1]
+    assert "early exit @ 29 (acceptance rate 25%, c = 0.98, 0.35×)" in roles_caption(both).split("**Too big**")[1]
+
+
+def test_the_trade_off_prices_each_draft_as_its_runs_paid_it(pair, monkeypatch):
+    """One c (measure.c_paid): a draft model's point takes the draft forwards its runs timed; the
+    one-step probe (here a stand-in saying 99) only where no round ran a draft forward (a lookup)."""
+    from specdec.bench import sweeps
+    monkeypatch.setattr(sweeps, "drafter_cost", lambda *_: (99.0, 1.0, 1.0))
+    settings = Settings(k=2, temperature=1.0, max_new_tokens=12)        # rounds after the first: timed
+    sweep = draft_tradeoff(lambda target, draft: pair, "tiny-target", ["tiny-draft"], ["abc (abc"], settings,
+                           lambda *_: None, repeats=1)
+    by = {p.drafter: p for p in sweep.points}
+    assert 0 < by["model"].c < 99.0 and by["ngram"].c == 99.0

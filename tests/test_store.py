@@ -73,7 +73,7 @@ def test_the_same_setting_on_other_prompts_is_named_as_the_difference():
     store.file([row, replace(row, kind="code", speedup=1.5)], drafters_key, "drafters")   # all, and a kind
     trade_key = fast.tradeoff_figure(PAIR[0], s, SPEED)
     text = store.elsewhere_caption(tradeoff_rows(), trade_key, "tradeoff", lambda r: r.draft)
-    assert "1.36× (wall-clock) and acceptance 29%" in text
+    assert "1.36× (wall-clock) and acceptance rate 29%" in text
     assert "3 chats of every kind × 32 tokens (Drafters compared)" in text and "1.50" not in text
     assert "here 1.26× (wall-clock) and 30%" in text and "2 code and structured chats × 48 tokens" in text
     assert store.elsewhere_caption(tradeoff_rows()[1:], trade_key, "tradeoff", lambda r: r.draft) is None
@@ -95,7 +95,7 @@ def test_a_shipped_figure_is_never_called_here():
                        speedup=1.36, speedup_min=1.3, speedup_max=1.4, load=0.2)          # shipped: 1.36×
     text = store.elsewhere_caption([row], drafters_key, "drafters", lambda r: r.drafter, shipped_from="Other CPU",
                                    priced={"draft": 0.9})
-    assert "here 1.36" not in text and "here 1.26× (wall-clock) and acceptance 30%" in text
+    assert "here 1.36" not in text and "here 1.26× (wall-clock) and acceptance rate 30%" in text
     assert "on Other CPU, for comparison, 1.36× (wall-clock) and 29% on 2 chats of every kind" in text
     assert "its tokens a round at this machine's prices: 0.90×." in text
     assert "both the prompts and the machine differ" in text
