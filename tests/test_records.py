@@ -68,8 +68,9 @@ def _records() -> dict:
     from specdec.bench.server import PrefixRun, Timeline
     from specdec.bench.where import WhereSet
     from specdec.beyond.record import Result
+    from ui.lessons.trees import ChainOrTree
     kinds = (Agreement, DrafterTable, Fidelity, Sweep, TempSweep, BatchSweep, Bench, PrefixRun, Timeline, WhereSet,
-             Result)
+             Result, ChainOrTree)
     return {k.__name__: k for k in kinds}
 
 

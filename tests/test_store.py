@@ -135,11 +135,13 @@ def test_every_shipped_result_is_found_by_the_key_its_page_builds():
     from specdec.bench.record import BatchSweep
     from specdec.bench.server import PrefixRun, Timeline
     from specdec.bench.where import WhereSet
+    from specdec.drafters.registry import tree_for
     from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, FAST_TARGET, family_drafts
     from specdec.prompts import load_prompts, round_robin
     from specdec.settings import LENGTHS
     from ui import family
     from ui.lessons import shipped
+    from ui.lessons.trees import ChainOrTree
     names, base = (DEFAULT_TARGET, DEFAULT_DRAFT), Settings()          # the sidebar's defaults
     texts, chat = family.speed_prompts(True)[0], True                    # SmolLM2-Instruct takes chats
     at_speed = replace(base, max_new_tokens=LENGTHS.speed)
@@ -161,6 +163,9 @@ def test_every_shipped_result_is_found_by_the_key_its_page_builds():
                                           repeats=2, workload="same requests at every size", latency="from arrival"),
         "server_timeline": store.measurement("server_timeline", names, served, texts, chat, requests=8),
         "server_prefix": store.measurement("server_prefix", names, served, texts, chat),
+        "trees": store.measurement("trees", names, replace(base, drafter=tree_for(True).name, tree_width=2,
+                                                           tree_budget=8, tree_children="sampled",
+                                                           max_new_tokens=LENGTHS.trees, seed=0)),
         **{f"where/T={t}": store.measurement("where", names, replace(base, max_new_tokens=LENGTHS.where, seed=0,
                                                                      temperature=t), where, chat)
            for t in (0.0, base.temperature)}}
@@ -168,7 +173,8 @@ def test_every_shipped_result_is_found_by_the_key_its_page_builds():
     assert missing == []
     # each loads through its one record, which says on which CPU and when it was measured
     records = {"ksweep": Sweep, "temps": TempSweep, "tradeoff": Sweep, "drafters": DrafterTable,
-               "server_sweep": BatchSweep, "server_timeline": Timeline, "server_prefix": PrefixRun, "where": WhereSet}
+               "server_sweep": BatchSweep, "server_timeline": Timeline, "server_prefix": PrefixRun, "where": WhereSet,
+               "trees": ChainOrTree}
     for name, key in keys.items():
         found = shipped.load(name.split("/")[0], key, records[name.split("/")[0]])
         assert found is not None and found.provenance.cpu and found.provenance.date, name

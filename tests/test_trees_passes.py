@@ -7,8 +7,8 @@ from ui.lessons.trees import compare
 
 def test_the_target_alone_makes_one_pass_a_token_and_a_chain_keeps_more(pair_no_eos):
     prompts = ["ab(a", "the cat"]                 # as the page passes them: the engine's inputs
-    rows = compare(pair_no_eos, prompts, Settings(temperature=0.0, max_new_tokens=12), budget=3, width=2, repeats=1)
-    alone, chain = rows[0], rows[1]
-    assert alone.name[0] == "target alone" and alone.tokens_per_pass == 1.0
+    table = compare(pair_no_eos, prompts, Settings(temperature=0.0, max_new_tokens=12), budget=3, width=2, repeats=1)
+    alone, chain = table.rows[0], table.rows[1]
+    assert alone.kind == "alone" and alone.tokens_per_pass == 1.0
     assert alone.verified_per_pass == 1.0
     assert chain.tokens_per_pass >= 1.0 and 1.0 < chain.verified_per_pass <= 4.0    # 1 + up to 3 drafted a round
