@@ -177,7 +177,7 @@ def shown_texts(node) -> list[str]:
 
 def test_the_glossary_puts_both_languages_side_by_side(korean):
     at = app_in("ko")
-    table = next(d.value for d in at.dataframe if "한국어" in d.value.columns)
+    table = next(t.value for t in at.table if "한국어" in t.value.columns)
     row = table[table["English"] == "acceptance rate"].iloc[0]
     assert row["한국어"] == "수용률" and row["뜻"].startswith("수용된 초안 / 작성된 초안 토큰")
     alpha = table[table["English"] == "α̂ (mean β)"].iloc[0]         # one word per acceptance figure

@@ -62,6 +62,6 @@ KOREAN_TERMS = {   # concept: (chosen, rejected variants)
 
 def glossary() -> None:
     with st.expander(_("Glossary: English and Korean side by side")):
-        st.dataframe(pd.DataFrame([{"English": en, "한국어": ko, _("meaning"): _(meaning)}
-                                   for en, ko, meaning in TERMS]), hide_index=True, placeholder="—", key="glossary",
-                     height="content")
+        # a table, not a data grid: a grid cuts a long meaning at its column's edge, a table wraps it
+        st.table(pd.DataFrame([{"English": en, "한국어": ko, _("meaning"): _(meaning)} for en, ko, meaning in TERMS]),
+                 hide_index=True, border="horizontal")
