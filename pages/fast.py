@@ -177,10 +177,11 @@ def ksweep_lines(points, scope: str, shipped_from: str | None = None) -> None:
     (`shipped_from`: the CPU of a shipped sweep)."""
     best = max(points, key=lambda p: p.speedup)
     where = badges.of(shipped_from)
-    line = (_("α̂ = **{alpha:.2f}** (mean β), c = **{c:.3f}** (draft step / target one-token step), best measured "
-              "speedup **{best:.2f}×** at k = {k} (median of {repeats} interleaved repeats") if shipped_from is None
-            else _("α̂ = **{alpha:.2f}** (mean β), best measured speedup **{best:.2f}×** at k = {k} (median of "
-                   "{repeats} interleaved repeats"))      # a shipped sweep's c was that machine's
+    line = (_("α̂ = **{alpha:.2f}** (mean β over every k), c = **{c:.3f}** (draft step / target one-token step), "
+              "best measured speedup **{best:.2f}×** at k = {k} (median of {repeats} interleaved repeats")
+            if shipped_from is None
+            else _("α̂ = **{alpha:.2f}** (mean β over every k), best measured speedup **{best:.2f}×** at k = {k} "
+                   "(median of {repeats} interleaved repeats"))      # a shipped sweep's c was that machine's
     spread = f", {best.speedup_min:.2f}–{times(best.speedup_max)}) · {scope}."
     st.write(where + " " + line.format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup, k=best.k,
                                         repeats=best.repeats) + spread)

@@ -26,9 +26,21 @@ def test_the_prediction_prices_a_round_with_this_machines_profile():
     # a round: 4 drafts at c = 0.5 and a 5-token pass of 2.0 steps = 4.0 steps for 3 tokens
     assert (p.c, p.v, p.round_steps) == (0.5, 2.0, 4.0) and p.predicted == pytest.approx(0.75)
     assert p.tokens_from == "here" and p.pays is False
-    # what the runs paid besides their rounds: (0.1 + 1 + 0.05) / (0.1 + (4.0 + 0.2) / 3) = 1.15 / 1.5
+    # the box predicts its rounds, the arithmetic its "why" line shows: what the runs paid besides them
+    # (reading prompts, bookkeeping) is left to the k sweep's whole-run line
     paid = payoff.answer(4, PRICES, measured(spec=Overheads(0.1, 0.2), base=Overheads(0.1, 0.05)))
-    assert paid.predicted == pytest.approx(1.15 / 1.5)
+    assert paid.predicted == pytest.approx(0.75)
+    from ui.lessons import payoff_words
+    why = payoff_words.why(paid)
+    assert "1.33 steps a token, the target alone 1, so predicted **0.75×**" in why
+    assert "The measurement is 7% above it" in why                  # 0.8 measured / 0.75 predicted
+
+
+def test_one_race_near_one_is_a_tie_not_a_yes():
+    from ui.lessons import payoff_words
+    p = payoff.answer(4, PRICES, None)
+    assert payoff_words.headline(p, "CPU here", races=(1.004,)).startswith("**Does it pay here?** A tie in this race")
+    assert payoff_words.headline(p, "CPU here", races=(1.06,)).startswith("**Does it pay here?** Yes in this race")
 
 
 def test_without_a_measurement_here_the_tokens_travel_and_the_speedup_does_not():
@@ -55,7 +67,7 @@ def test_beside_a_measurement_the_prediction_takes_the_c_its_runs_paid():
     # 4 drafts at the runs' c = 0.75 and a pass of 2.0 steps: 5.0 steps for 3 tokens; the profile's 0.5 named
     assert (p.c, p.profile_c, p.round_steps) == (0.75, 0.5, 5.0) and p.predicted == pytest.approx(0.6)
     from ui.lessons import payoff_words
-    assert "this machine's profile, measured at start, has c = 0.500" in payoff_words.why(p)
+    assert "(c as these runs paid it; the profile's: 0.500)" in payoff_words.why(p)
 
 
 @pytest.mark.parametrize("speedup, low, high, said", [(1.00, 0.98, 1.04, "Break-even, no gain beyond the spread"),
@@ -235,7 +247,7 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     assert at.button(key="payoff_measure").label == "Measure again"           # measured: again on request
     why = [c.value for c in at.caption if c.value.startswith("Why: a round costs")]
     # the prediction beside a measurement takes the c its runs paid, and names the profile's
-    assert " + 1.40 = " in why[0] and "this machine's profile, measured at start, has c = 0.250" in why[0], why
+    assert " + 1.40 = " in why[0] and "the profile's: 0.250" in why[0], why
     figure = headline_figure(at)
     table = [m.value for m in at.sidebar.markdown if m.value.startswith("- :violet-badge[")]
     assert len(table) == 1 and ": **c = 0.250, v(3) = 1.40**" in table[0] and "“Measure it here” (" in table[0]

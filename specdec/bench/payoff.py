@@ -2,12 +2,14 @@
 deliverable 2).
 
 The answer holds the speedup measured on this machine (the newest figure a lesson filed for the
-settings: its median over interleaved repeats and their range), the whole run predicted beside it
-from this machine's profile (machine.py), and the three numbers that say why: a round drafts k
-tokens at c target steps each, verifies them in one pass of v(k + 1) steps, and keeps `tokens`
-of them (Leviathan et al. 2023, Theorem 3.8 with the measured pass; theory.run_speedup adds what
-a whole run pays besides its rounds where the measurement recorded it). Home, Step through, When
-it is fast and Drafters compared show this one record, so they state one figure.
+settings: its median over interleaved repeats and their range), one prediction beside it from this
+machine's prices (machine.py), and the three numbers that say why: a round drafts k tokens at c
+target steps each, verifies them in one pass of v(k + 1) steps, and keeps `tokens` of them; the
+prediction is exactly that arithmetic, tokens / (k·c + v(k + 1)) (Leviathan et al. 2023, Theorem
+3.8 with the measured pass), so the figure and its "why" line never disagree. What a whole run pays
+besides its rounds (theory.run_speedup) is When it is fast's k sweep's to show, not the box's.
+Home, Step through, When it is fast and Drafters compared show this one record, so they state one
+figure.
 """
 from __future__ import annotations
 
@@ -52,7 +54,7 @@ class Payoff:
     tokens_from: str                     # "here", or the CPU whose measurement gave them (acceptance travels)
     c: float | None                      # from this machine's profile
     v: float | None                      # v(k + 1), from this machine's profile
-    predicted: float | None              # the whole run, predicted
+    predicted: float | None              # the rounds at these prices: tokens / (k·c + v(k + 1))
     alpha: float | None = None           # the α the priced policy's prediction drafted at (None: not priced)
     profile_c: float | None = None       # the profile's c where the prediction took the c the measured runs paid
     tokens_on: str = ""                  # which prompts the travelled tokens a round were measured on, in words
@@ -80,7 +82,7 @@ def answer(k: int, prices: Prices | None, measured: Measured | None,
     drafts accepted at this α: the prediction prices the k it picks and eq. (1)'s tokens there (the
     measured runs' tokens a round mix the k each round picked: they are not one k's).
     Beside a measurement the prediction takes the c its runs paid (a draft step as a run pays it moves
-    with the machine's load): what is left between the two is the model of the run, not the price."""
+    with the machine's load): what is left between the two is what a run pays besides its rounds."""
     tokens, source = (measured.tokens, "here") if measured and measured.tokens else (None, "")
     elsewhere = Elsewhere(*typical) if typical else None
     on = elsewhere.on if elsewhere else ""
@@ -93,7 +95,5 @@ def answer(k: int, prices: Prices | None, measured: Measured | None,
         return Payoff(k, measured, tokens, source, None, None, None, priced_alpha if prices is not None else None,
                       tokens_on=on)
     c, profile_c = (measured.c, prices.c) if measured and measured.c else (prices.c, None)
-    spec, base = (measured.spec, measured.base) if measured and measured.spec and measured.base \
-        else (Overheads(), Overheads())
-    predicted = run_speedup(tokens, k, c, prices.v[k + 1], spec, base) if tokens else None
+    predicted = run_speedup(tokens, k, c, prices.v[k + 1]) if tokens else None
     return Payoff(k, measured, tokens, source, c, prices.v[k + 1], predicted, priced_alpha, profile_c, on)

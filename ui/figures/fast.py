@@ -177,7 +177,7 @@ def tradeoff_figure(points, y: str, title: str, measured_on: str | None = None, 
     names = [drafter_name(p.draft.split("/", 1)[-1]) + size_label(p) + (" ★" if p.draft == best else "") +
              c_label(p, priced.get(p.draft), measured_on) for p in points]
     if priced:
-        axis = _("drafter (by size; c: this machine's; ★ the fastest here)")
+        axis = _("drafter (by size; c: this machine's; ★ the fastest at its prices)")
     else:
         axis = _("drafter (ordered by size; ★ the fastest)") if measured_on is None else _("drafter (ordered by size)")
     if y == "speedup" and priced:

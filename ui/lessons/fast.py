@@ -123,8 +123,8 @@ def tradeoff_caption(points, shipped_from: str | None = None) -> str:
              _("acceptance does not simply rise with draft size here ({values})").format(
                  values=", ".join(f"{drafter_name(p.draft)} {p.acceptance_rate:.2f}" for p in models)))
     best = max(points, key=lambda p: p.speedup)
-    verdict = (_("the fastest is {draft} at {speedup:.2f}×") if best.speedup > 1 else
-               _("none beats the target alone (best: {draft} at {speedup:.2f}×)")).format(
+    verdict = (_("the fastest measured is {draft} at {speedup:.2f}×") if best.speedup > 1 else
+               _("none beats the target alone (best measured: {draft} at {speedup:.2f}×)")).format(
         draft=drafter_name(best.draft), speedup=best.speedup)
     text = _("{trend}; {verdict}. A draft pays when it is accepted often *and* cheap (c).").format(
         trend=trend, verdict=verdict)

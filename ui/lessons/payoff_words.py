@@ -1,6 +1,6 @@
 """Does it pay here? The words of the one answer (specdec/bench/payoff.py): a headline with the
-speedup measured on this machine and the whole run predicted beside it, and one sentence of why
-from this machine's prices. ui/payoff_view.py shows them on Home, Step through, When it is fast
+speedup measured on this machine, and one sentence of why from this machine's prices that ends in
+the prediction. ui/payoff_view.py shows them on Home, Step through, When it is fast
 and Drafters compared."""
 from __future__ import annotations
 
@@ -46,11 +46,10 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
                                                                badge=badges.predicted())
     clock = _("wall-clock") if m.clock == Clock.WALL else _("CPU time: the machine was busy")
     return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({low}–{high}, {runs}{n} "
-             "prompts, {clock}). The whole run predicted from this machine's prices: {predicted} "
-             "{predicted_badge}").format(
+             "prompts, {clock}).").format(
         answer=_answer(m.speedup, m.low, m.high), speedup=_x(m.speedup), low=f"{m.low:.2f}", n=m.prompts,
         high=_x(m.high), runs=_("{n} repeats, ").format(n=m.repeats) if m.repeats else "", clock=clock,
-        predicted=_x(p.predicted), here=badges.here(), predicted_badge=badges.predicted())
+        here=badges.here())
 
 
 def _answer(speedup: float, low: float, high: float) -> str:
@@ -60,10 +59,15 @@ def _answer(speedup: float, low: float, high: float) -> str:
     return _("Yes") if speedup > 1 else _("No")
 
 
+TIE = 0.02          # one race within 2 % of the target alone: a tie (two racers on a busy CPU vary more)
+
+
 def _race_headline(p: Payoff, races: tuple[float, ...]) -> str:
     """The races' median with their range once there are two (one race has no spread to show)."""
     figure = statistics.median(races)
     answer = _answer(figure, min(races), max(races))
+    if len(races) == 1 and abs(figure - 1) < TIE:
+        answer = _("A tie")                # one race has no spread: a figure this near 1 is no answer
     if len(races) == 1:
         text = _("**Does it pay here?** {answer} in this race: **{speedup}** the target alone {here} (one prompt, "
                  "one run, wall-clock; race again to see how much a run varies).").format(
@@ -89,19 +93,24 @@ def why(p: Payoff) -> str:
     cost = _("Why: a round costs k·c + v(k + 1) = {k} × {c:.3f} + {v:.2f} = **{total:.2f} steps**").format(
         k=p.k, c=p.c, v=p.v, total=p.round_steps)
     if p.profile_c is not None and abs(p.profile_c - p.c) >= 0.01:
-        cost += " " + _("(c as the measured runs paid it; this machine's profile, measured at start, has c = "
-                        "{profile:.3f})").format(profile=p.profile_c)
+        cost += " " + _("(c as these runs paid it; the profile's: {profile:.3f})").format(profile=p.profile_c)
     if p.tokens is None:
         return cost + _(", against 1 step a token for the target alone.")
     where = "" if p.tokens_from == "here" else " " + (_(
         "(tokens a round measured on {cpu}, {on}: they travel, prices do not)") if p.tokens_on else _(
         "(tokens a round measured on {cpu}: they travel, prices do not)")).format(
         cpu=machine_name(p.tokens_from), on=p.tokens_on)
-    text = cost + _(" and keeps **{tokens:.2f} tokens**{where}: {per:.2f} steps a token, the target alone 1.").format(
-        tokens=p.tokens, where=where, per=p.round_steps / p.tokens)
-    if p.predicted is not None and abs(p.predicted - p.tokens / p.round_steps) >= 0.005:
-        text += " " + _("With what the runs paid besides their rounds (reading prompts, the engine's work between "
-                        "passes), the whole run: {predicted}.").format(predicted=_x(p.predicted))
+    text = cost + _(" and keeps **{tokens:.2f} tokens**{where}: {per:.2f} steps a token, the target alone 1, "
+                    "so predicted **{predicted}** {badge}.").format(
+        tokens=p.tokens, where=where, per=p.round_steps / p.tokens, predicted=_x(p.tokens / p.round_steps),
+        badge=badges.predicted())
+    if p.measured is not None and p.predicted:
+        gap = p.measured.speedup / p.predicted - 1
+        if abs(gap) < 0.02:
+            text += " " + _("The measurement is within two percent of it.")
+        else:
+            side = _("The measurement is {pct:.0%} above it") if gap > 0 else _("The measurement is {pct:.0%} below it")
+            text += " " + side.format(pct=abs(gap)) + _(": a run also reads its prompts and keeps its books.")
     return text
 
 

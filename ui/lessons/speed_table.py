@@ -76,6 +76,9 @@ def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
                             setting, _("the answer: the newest figure measured here at these settings"),
                             m.speedup, True))
     if box.predicted is not None:
+        if box.tokens_from != "here" and box.tokens_on:       # its tokens a round came from another prompt set
+            setting = _("T = {t:g}, {k}, {prompts}").format(t=s.temperature, k=_k_words(s.k, s.policy),
+                                                            prompts=box.tokens_on)
         out.append(SpeedRow(badges.predicted(), _("this box's prediction"), times(box.predicted), setting,
                             _("this machine's prices (c, v) with these tokens a round, not timed"),
                             box.predicted, True))
