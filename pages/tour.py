@@ -17,9 +17,10 @@ from specdec.trace.theory import best_k, expected_speedup
 from ui import examples, session, shell, sidebar, state, strip
 from ui.figures.rounds import COLORS
 from ui.i18n import N_, _, choice, current
-from ui.lessons import beyond, server
+from ui.lessons import badges, beyond, server
 from ui.lessons import exact as ex
 from ui.lessons.home_race import race, verdict
+from ui.lessons.payoff_words import settings_line
 from ui.lessons.you_draft import compare
 from ui.round_view import chart
 from ui.safe import md
@@ -250,6 +251,7 @@ The text follows the target exactly — only the speed depends on the draft.""")
                            temperature=0.0 if greedy else state.settings().temperature)
         try:
             alone, spec = race(pair, round_prompt(pair)[0], settings)
+            st.caption(settings_line(settings, pair.draft_name) + " · " + _("one prompt, one run"))
             race_box(alone, spec, greedy)
         except specdec.InputError as err:
             st.warning(md(err))
@@ -259,11 +261,12 @@ The text follows the target exactly — only the speed depends on the draft.""")
 def race_box(alone, spec, greedy: bool) -> None:
     """The race's verdict in a green box only when speculation won; otherwise a neutral one that
     says where its costs are measured."""
+    said = badges.here() + " " + verdict(alone, spec, greedy)
     if spec.seconds and alone.seconds / spec.seconds > 1:
-        st.success(verdict(alone, spec, greedy))
+        st.success(said)
         return
-    st.info(verdict(alone, spec, greedy) + " " + _("Not faster on this run: *When it is fast* measures what "
-                                                   "drafting and checking cost on this machine."))
+    st.info(said + " " + _("Not faster on this run: *When it is fast* measures what drafting and checking cost "
+                           "on this machine."))
 
 
 STEPS = [(N_("Draft, then verify"), step_rounds), (N_("The draft cannot change the text"), step_exact),

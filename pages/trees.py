@@ -166,19 +166,19 @@ def chain_or_tree(pair, settings) -> None:
             _("tokens read per pass"): TWO_PLACES, _("tokens per target pass"): TWO_PLACES,
             _("tokens/s (median)"): st.column_config.NumberColumn(format="%.1f")})
     st.write(badges.of(None if local("trees", key, trees.ChainOrTree) else table.provenance.cpu or "?")
-             + " " + verdict(table.rows))
+             + " " + verdict(table.rows, table.budget))
 
 
-def verdict(rows) -> str:
+def verdict(rows, budget: int) -> str:
     """What the measured rows show (computed, never fixed text)."""
     alone, chain, tree = rows
     gain = tree.tokens_per_pass / chain.tokens_per_pass
     spread = max(max(r.tokens_per_s) / min(r.tokens_per_s) for r in rows)
     text = _("Per target pass the tree emitted {tree:.2f} tokens, the chain {chain:.2f}: **{gain:.2f}×**. "
              "In wall-clock the tree ran at {tree_x:.2f}× the target alone and the chain at "
-             "{chain_x:.2f}×.").format(tree=tree.tokens_per_pass, chain=chain.tokens_per_pass,
-                                       gain=gain, tree_x=tree.median_tps / alone.median_tps,
-                                       chain_x=chain.median_tps / alone.median_tps)
+             "{chain_x:.2f}× (k = {k}, the tree budget: not the sidebar's k).").format(
+                 k=budget, tree=tree.tokens_per_pass, chain=chain.tokens_per_pass, gain=gain,
+                 tree_x=tree.median_tps / alone.median_tps, chain_x=chain.median_tps / alone.median_tps)
     if spread > 1.25:
         text += _(" The repeats differ by up to {spread:.2f}× (a busy machine): compare the "
                   "per-pass numbers, which do not depend on timing.").format(spread=spread)

@@ -97,6 +97,6 @@ def test_the_formulas_tokens_a_round_are_set_beside_the_boxs():
     # eq. (1) at α̂ = 0.5, k = 4: (1 − 0.5^5) / 0.5 = 1.9375
     said = against_box(box, Settings(k=4, temperature=0.7), 0.5)
     assert said.startswith("At k = 4 the formula expects 1.94 tokens a round from α̂ = 0.50") and \
-        "kept 1.85, so the box says 0.73×" in said
+        "kept 1.85, so the box predicts 0.73×" in said
     assert against_box(box, Settings(k=4, policy="priced"), 0.5) is None          # its rounds mix k
     assert against_box(Payoff(4, None, None, "", None, None, None), Settings(k=4), 0.5) is None

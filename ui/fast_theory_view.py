@@ -91,13 +91,13 @@ def against_box(p, settings, alpha: float) -> str | None:
     """Why the formula's figures at this machine's α̂ are not the box's (`p`, a payoff.Payoff for
     `settings`): it assumes one α at every draft position, while the box counts the tokens a round
     its runs (or the shipped ones) kept."""
-    figure = p.measured.speedup if p.measured else p.predicted
-    if p.tokens is None or figure is None or settings.policy != "constant":
+    if p.tokens is None or p.predicted is None or settings.policy != "constant":
         return None
-    return _("At k = {k} the formula expects {expected:.2f} tokens a round from α̂ = {a:.2f}, as if every draft "
-             "position were accepted alike; the rounds behind the box kept {kept:.2f}, so the box says "
+    text = _("At k = {k} the formula expects {expected:.2f} tokens a round from α̂ = {a:.2f}, as if every draft "
+             "position were accepted alike; the rounds behind the box kept {kept:.2f}, so the box predicts "
              "{figure}.").format(k=settings.k, expected=expected_tokens(alpha, settings.k), a=alpha, kept=p.tokens,
-                                 figure=times(figure))
+                                 figure=times(p.predicted))
+    return text if p.measured is None else text + " " + _("Measured: {m}.").format(m=times(p.measured.speedup))
 
 
 def shapes(alpha: float, cost: float) -> str:
