@@ -192,7 +192,10 @@ if points:
     def shown(r: dict) -> dict:
         """A row as the table shows it: a speedup its rounds cannot give is left out, marked ⚠."""
         flagged = (r["kind"], r["drafter"]) in odd
-        return {**r, "drafter": drafter_name(r["drafter"]) + (" ⚠" if flagged else ""), "kind": kind_name(r["kind"]),
+        best = r["speedup_here"] if r["speedup_here"] is not None else r["speedup"]
+        slowest = " · " + _("least slow: none pays") if best < 1 else ""       # the target alone wins that kind
+        return {**r, "drafter": drafter_name(r["drafter"]) + (" ⚠" if flagged else "") + slowest,
+                "kind": kind_name(r["kind"]),
                 "speedup": None if flagged else r["speedup"]}
     table = tables.frame([shown(r) for r in rows])
     tables.show(table, "drafters_winners")
