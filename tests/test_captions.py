@@ -28,11 +28,11 @@ def test_tradeoff_caption_follows_the_data_both_ways():
     rising = [row("d1", 1, 0.30, 1.1), row("d2", 2, 0.45, 1.3), row("d4", 4, 0.60, 1.2)]
     text = tradeoff_caption(rising)
     assert text == (":green-badge[:material/check_circle: measured here] Acceptance rises with draft size; the "
-                    "fastest is d2 at 1.30×. A draft pays when it is accepted often *and* cheap (c).")
+                    "fastest measured is d2 at 1.30×. A draft pays when it is accepted often *and* cheap (c).")
     falling = [row("d1", 1, 0.50, 0.9), row("d2", 2, 0.40, 0.8), row("d4", 4, 0.45, 0.7)]
     text = tradeoff_caption(falling)
     assert "does not simply rise" in text and "d1 0.50, d2 0.40, d4 0.45" in text
-    assert "none beats the target alone (best: d1 at 0.90×)" in text
+    assert "none beats the target alone (best measured: d1 at 0.90×)" in text
 
 
 def test_temperature_caption_follows_the_data_both_ways():
