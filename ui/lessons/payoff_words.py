@@ -12,7 +12,7 @@ from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.wording import N_, _, times
 from ui.lessons import badges
-from ui.lessons.bench_words import machine_name
+from ui.lessons.bench_words import machine_short
 
 SOURCES = {"ksweep": N_("When it is fast (its k sweep)"), "tradeoff": N_("When it is fast (every draft)"),
            "drafters": N_("Drafters compared"), "box": N_("“Measure it here”")}
@@ -99,7 +99,7 @@ def why(p: Payoff) -> str:
     where = "" if p.tokens_from == "here" else " " + (_(
         "(tokens a round measured on {cpu}, {on}: they travel, prices do not)") if p.tokens_on else _(
         "(tokens a round measured on {cpu}: they travel, prices do not)")).format(
-        cpu=machine_name(p.tokens_from), on=p.tokens_on)
+        cpu=machine_short(p.tokens_from), on=p.tokens_on)
     text = cost + _(" and keeps **{tokens:.2f} tokens**{where}: {per:.2f} steps a token, the target alone 1, "
                     "so predicted **{predicted}** {badge}.").format(
         tokens=p.tokens, where=where, per=p.round_steps / p.tokens, predicted=_x(p.tokens / p.round_steps),
