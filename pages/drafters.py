@@ -18,7 +18,7 @@ from ui.figures.drafters import drafters_figure
 from ui.i18n import _
 from ui.lessons import badges, store
 from ui.lessons.acceptance_words import disagreement
-from ui.lessons.bench_words import drafter_name, machine_name, machine_short
+from ui.lessons.bench_words import drafter_name, machine_short
 from ui.lessons.drafters import (
     ALL_COLUMNS,
     beyond_caption,
@@ -203,7 +203,7 @@ if points:
         st.caption(_("Each kind's winner at this machine's prices (every drafter but the draft-length policies; a "
                      "lookup at the pass of what it drafted), from its tokens a round; the speedup beside it as "
                      "measured ({where}).").format(
-            where=machine_name(ELSEWHERE) if ELSEWHERE else _("here")))
+            where=machine_short(ELSEWHERE) if ELSEWHERE else _("here")))
     if (odd := beyond_caption(points, kind_name, SETTINGS.temperature, PASS_OF)) is not None:
         st.caption(odd)
     if (said := ngram_caption(points, kind_name, lambda ps: repriced.compared(ps, VARIANTS, SETTINGS.k, profile))) \
