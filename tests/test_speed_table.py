@@ -88,6 +88,13 @@ def test_a_draft_length_policy_is_named_in_the_settings_and_the_reason(places):
     assert rows[0].setting.startswith("T = 0.7, k by this machine's prices, up to 4, ")
     assert rows[1].setting.startswith("T = 0.7, k = 4, ")
     assert rows[1].why == "k = 4, not k by this machine's prices, up to 4"
+    picked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7, policy="priced"), SPEED,
+                               picked=1)                                   # the k the policy picks here
+    rows = speed_table.rows(picked, box(None, 1.14), None)
+    assert rows[0].setting.startswith("T = 0.7, k by this machine's prices (here k = 1), up to 4, ")
+    assert rows[1].why == "k = 4, not k by this machine's prices (here k = 1), up to 4"
+    assert picked.policy_reason(4) == ["k = 4, not k by this machine's prices (here k = 1), up to 4"]
+    assert asked.policy_reason(4) == ["k = 4, not k by this machine's prices, up to 4"]
 
 
 def test_the_table_is_markdown_with_one_line_a_row(places):

@@ -159,7 +159,8 @@ def every_speedup(pair, settings, p: payoff.Payoff) -> None:
     """Behind an expander: every speedup the lab shows for the pair, whose each is and why it is
     not the box's figure (speed_table.py)."""
     names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
-    asked = speed_table.Asked(names[0], names[1], settings, family.speed_set(session.uses_chat(pair)), state.ran())
+    asked = speed_table.Asked(names[0], names[1], settings, family.speed_set(session.uses_chat(pair)), state.ran(),
+                              picked=p.k if settings.policy != "constant" else None)
     where = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
     found = speed_table.rows(asked, p, machine.of(pair), where)
     if len(found) > 1:

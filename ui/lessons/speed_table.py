@@ -54,6 +54,16 @@ class Asked:
     settings: object                 # specdec.settings.Settings
     prompts: store.PromptSet         # When it is fast's set, the box's own
     ran: store.Ran = store.DEFAULT_RAN
+    picked: int | None = None        # the k a draft-length policy picks here (the box's Payoff.k)
+
+    def k_words(self) -> str:
+        return _k_words(self.settings.k, self.settings.policy, self.picked)
+
+    def policy_reason(self, k: int) -> list[str]:
+        """A figure at a constant k beside a box whose policy picks k: the difference, in words."""
+        if self.settings.policy == "constant":
+            return []
+        return [_("{theirs}, not {box}").format(theirs=_k_words(k, "constant"), box=self.k_words())]
 
     def key(self) -> store.Key:
         return store.key(self.target, self.draft, self.settings, self.settings.k, self.prompts,
@@ -70,14 +80,14 @@ def rows(asked: Asked, box: Payoff, profile: machine.Profile | None, where=None)
 def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
     """The box's figure measured here, and its prediction from this machine's prices."""
     s, out = asked.settings, []
-    setting = _setting(s.temperature, s.k, asked.prompts, s.policy)
+    setting = _setting(s.temperature, s.k, asked.prompts, s.policy, asked.picked)
     if (m := box.measured) is not None:
         out.append(SpeedRow(badges.here(), _(SOURCES.get(m.source, m.source)), _spread(m.speedup, m.low, m.high),
                             setting, _("the answer: the newest figure measured here at these settings"),
                             m.speedup, True))
     if box.predicted is not None:
         if box.tokens_from != "here" and box.tokens_on:       # its tokens a round came from another prompt set
-            setting = _("T = {t:g}, {k}, {prompts}").format(t=s.temperature, k=_k_words(s.k, s.policy),
+            setting = _("T = {t:g}, {k}, {prompts}").format(t=s.temperature, k=asked.k_words(),
                                                             prompts=box.tokens_on)
         out.append(SpeedRow(badges.predicted(), _("this box's prediction"), times(box.predicted), setting,
                             _("this machine's prices (c, v) with these tokens a round, not timed"),
@@ -95,11 +105,11 @@ def filed_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
             continue
         seen.add(mark)
         f = entry.figure
+        same = replace(key, prompts=want.prompts, clock=want.clock) == want
         out.append(SpeedRow(badges.here(), _(SOURCES.get(entry.source, entry.source)),
                             _spread(f.speedup, f.speedup_min, f.speedup_max),
                             _setting(key.temperature, key.k, key.prompts, key.policy),
-                            "; ".join(_differences(key, want)), f.speedup, replace(key, prompts=want.prompts,
-                                                                                  clock=want.clock) == want))
+                            "; ".join(_differences(key, want, asked.picked)), f.speedup, same))
     return out[:SHOWN_HERE]
 
 
@@ -119,7 +129,7 @@ def shipped_rows(asked: Asked, profile: machine.Profile | None) -> list[SpeedRow
         if mark in seen:            # the same setting shipped by two sections of one machine: one figure
             continue
         seen.add(mark)
-        differ = _differ(_temperature(key), k, prompts, asked.key())
+        differ = asked.policy_reason(k) + _differ(_temperature(key), k, prompts, asked.key())
         out.append(SpeedRow(badges.shipped(result.provenance.cpu), _(SOURCES[source]),
                             _spread(p.speedup, p.speedup_min, p.speedup_max),
                             _setting(_temperature(key), k, prompts),
@@ -163,7 +173,7 @@ def where_rows(asked: Asked, t, profile: machine.Profile | None) -> list[SpeedRo
     if t is None or t.speedup is None:
         return []
     s = asked.settings
-    differ = [_("other prompts (every kind): acceptance is the text's")]
+    differ = asked.policy_reason(s.k) + [_("other prompts (every kind): acceptance is the text's")]
     if t.measured != "here":
         differ.append(_moved(t, asked, profile, s.k))
     return [SpeedRow(badges.here() if t.measured == "here" else badges.shipped(t.measured),
@@ -250,12 +260,13 @@ def _new_tokens(key: dict) -> int:
     return int(key["n"] if "n" in key else key["settings"]["max_new_tokens"])
 
 
-def _differences(key: store.Key, want: store.Key) -> list[str]:
-    """How a figure filed here differs from the box's settings, in words."""
+def _differences(key: store.Key, want: store.Key, picked: int | None = None) -> list[str]:
+    """How a figure filed here differs from the box's settings, in words (`picked`: the k the box's
+    policy picks here)."""
     said = _differ(key.temperature, key.k if key.policy == want.policy else want.k, key.prompts, want)
     if key.policy != want.policy:
         said.append(_("{theirs}, not {box}").format(theirs=_k_words(key.k, key.policy),
-                                                    box=_k_words(want.k, want.policy)))
+                                                    box=_k_words(want.k, want.policy, picked)))
     if key.drafter != want.drafter:
         said.append(_("another drafter: {drafter}").format(drafter=_drafter_words(key.drafter)))
     if (key.threads, key.precision) != (want.threads, want.precision):
@@ -278,15 +289,19 @@ def _differ(temperature: float, k: int, prompts: store.PromptSet, want: store.Ke
     return said
 
 
-def _setting(temperature: float, k: int, prompts: store.PromptSet, policy: str = "constant") -> str:
-    return _("T = {t:g}, {k}, {prompts}").format(t=temperature, k=_k_words(k, policy),
+def _setting(temperature: float, k: int, prompts: store.PromptSet, policy: str = "constant",
+             picked: int | None = None) -> str:
+    return _("T = {t:g}, {k}, {prompts}").format(t=temperature, k=_k_words(k, policy, picked),
                                                  prompts=store.set_name(prompts))
 
 
-def _k_words(k: int, policy: str) -> str:
-    """'k = 4', or how a draft-length policy picks k up to it ('confidence@0.3': its threshold)."""
+def _k_words(k: int, policy: str, picked: int | None = None) -> str:
+    """'k = 4', or how a draft-length policy picks k up to it ('confidence@0.3': its threshold;
+    `picked`: the k the priced policy picks here)."""
     if policy == "constant":
         return _("k = {k}").format(k=k)
+    if policy == PRICED and picked is not None:
+        return _("k by this machine's prices (here k = {picked}), up to {k}").format(k=k, picked=picked)
     if policy == PRICED:
         return _("k by this machine's prices, up to {k}").format(k=k)
     return _("k by the {policy} policy, up to {k}").format(policy=_(policy.split("@", 1)[0]), k=k)
