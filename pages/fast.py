@@ -244,6 +244,8 @@ def tradeoff(pair, names) -> None:
     else:
         points = shipped_agree(points, key_of, names, settings, chat, key)
     st.markdown(fast.tradeoff_caption(points, None if mine else sweep.provenance.cpu))
+    if (note := fast.size_note(points)) is not None:
+        st.caption(note)
     if not mine:
         fast_shipped_view.here_too(points, key_of)
     here = [] if mine else fast_repriced_view.drafts(points, pair)

@@ -8,7 +8,7 @@ from points import point
 from specdec.bench.points import TempPoint
 from specdec.bench.where import KindPoint
 from specdec.records.provenance import Clock
-from ui.lessons.fast import spread_warning, temperature_caption, tradeoff_caption
+from ui.lessons.fast import size_note, spread_warning, temperature_caption, tradeoff_caption
 
 
 def row(draft, params, acc, speedup, lo=None, hi=None, load=0.3):
@@ -33,6 +33,10 @@ def test_tradeoff_caption_follows_the_data_both_ways():
     text = tradeoff_caption(falling)
     assert "does not simply rise" in text and "d1 0.50, d2 0.40, d4 0.45" in text
     assert "none beats the target alone (best measured: d1 at 0.90×)" in text
+    # the smallest beats the largest (4× its size) by the most: 0.50 against 0.45 and 0.40
+    assert size_note(falling) == ("d1 (0.0M parameters) is accepted more often than d4 (0.0M, 4× its size): what "
+                                  "a draft learned to imitate counts for more than its size.")
+    assert size_note(rising) is None
 
 
 def test_temperature_caption_follows_the_data_both_ways():

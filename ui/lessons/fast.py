@@ -131,6 +131,21 @@ def tradeoff_caption(points, shipped_from: str | None = None) -> str:
     return badges.of(shipped_from) + " " + text[:1].upper() + text[1:]
 
 
+def size_note(points) -> str | None:
+    """Where a smaller draft model is accepted more often than a bigger one (by more than a point), the
+    pair with the largest size ratio, and what that says; None where acceptance follows size."""
+    models = sorted((p for p in points if p.params > 0), key=lambda p: p.params)
+    pairs = [(small, big) for i, small in enumerate(models) for big in models[i + 1:]
+             if big.params > small.params and small.acceptance_rate > big.acceptance_rate + 0.01]
+    if not pairs:
+        return None
+    small, big = max(pairs, key=lambda sb: sb[1].params / sb[0].params)
+    return _("{small} ({small_m:.1f}M parameters) is accepted more often than {big} ({big_m:.1f}M, "
+                   "{ratio:.0f}× its size): what a draft learned to imitate counts for more than its size.").format(
+        small=drafter_name(small.draft), small_m=small.params / 1e6, big=drafter_name(big.draft),
+        big_m=big.params / 1e6, ratio=big.params / small.params)
+
+
 BASELINES = (RowKind.AR, RowKind.USER_LOADED)      # runner.BASELINES: the speedups' reference
 
 
