@@ -14,7 +14,6 @@ from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.kernels import cpu_model
 from specdec.settings import LENGTHS
-from specdec.trace.theory import Overheads
 from specdec.wording import times
 from ui import family, jobs, session, state, typical
 from ui.i18n import _
@@ -29,10 +28,8 @@ def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | No
     if not filed:
         return None, None
     key, f = filed[0][0], filed[0][1].figure
-    over = (f.prefill_steps, f.round_overhead, f.base_prefill_steps, f.base_overhead)
-    spec, base = (Overheads(over[0], over[1]), Overheads(over[2], over[3])) if None not in over else (None, None)
     return payoff.Measured(f.speedup, f.speedup_min or f.speedup, f.speedup_max or f.speedup, f.repeats,
-                           f.clock, f.mean_acceptance_length, filed[0][1].source, key.prompts.size, spec, base,
+                           f.clock, f.mean_acceptance_length, filed[0][1].source, key.prompts.size,
                            tuple(e[1].figure.speedup for e in filed), f.c), f.alpha
 
 

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from specdec.models.prices import Prices, best_k, tokens_a_round
 from specdec.records.provenance import Clock
-from specdec.trace.theory import Overheads, run_speedup
+from specdec.trace.theory import run_speedup
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,6 @@ class Measured:
     tokens: float | None         # tokens a round (mean acceptance length)
     source: str                  # the section that measured it ("ksweep", "tradeoff", "drafters", ...)
     prompts: int                 # how many prompts it ran
-    spec: Overheads | None = None    # what the runs paid besides their rounds, where recorded
-    base: Overheads | None = None
     all_here: tuple[float, ...] = ()    # every figure filed here at these settings (this one too), newest first
     c: float | None = None               # the draft step these runs paid (a step of the plain runs = 1)
 

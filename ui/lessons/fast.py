@@ -141,7 +141,7 @@ def size_note(points) -> str | None:
         return None
     small, big = max(pairs, key=lambda sb: sb[1].params / sb[0].params)
     return _("{small} ({small_m:.1f}M parameters) is accepted more often than {big} ({big_m:.1f}M, "
-                   "{ratio:.0f}× its size): what a draft learned to imitate counts for more than its size.").format(
+             "{ratio:.0f}× its size): what a draft learned to imitate counts for more than its size.").format(
         small=drafter_name(small.draft), small_m=small.params / 1e6, big=drafter_name(big.draft),
         big_m=big.params / 1e6, ratio=big.params / small.params)
 

@@ -102,7 +102,7 @@ def why(p: Payoff) -> str:
         cpu=machine_short(p.tokens_from), on=p.tokens_on)
     text = cost + _(" and keeps **{tokens:.2f} tokens**{where}: {per:.2f} steps a token, the target alone 1, "
                     "so predicted **{predicted}** {badge}.").format(
-        tokens=p.tokens, where=where, per=p.round_steps / p.tokens, predicted=_x(p.tokens / p.round_steps),
+        tokens=p.tokens, where=where, per=p.round_steps / p.tokens, predicted=_x(p.predicted),
         badge=badges.predicted())
     if p.measured is not None and p.predicted:
         gap = p.measured.speedup / p.predicted - 1

@@ -87,8 +87,7 @@ def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
                             m.speedup, True))
     if box.predicted is not None:
         if box.tokens_from != "here" and box.tokens_on:       # its tokens a round came from another prompt set
-            setting = _("T = {t:g}, {k}, {prompts}").format(t=s.temperature, k=asked.k_words(),
-                                                            prompts=box.tokens_on)
+            setting = _setting_words(s.temperature, asked.k_words(), box.tokens_on)
         out.append(SpeedRow(badges.predicted(), _("this box's prediction"), times(box.predicted), setting,
                             _("this machine's prices (c, v) with these tokens a round, not timed"),
                             box.predicted, True))
@@ -291,8 +290,11 @@ def _differ(temperature: float, k: int, prompts: store.PromptSet, want: store.Ke
 
 def _setting(temperature: float, k: int, prompts: store.PromptSet, policy: str = "constant",
              picked: int | None = None) -> str:
-    return _("T = {t:g}, {k}, {prompts}").format(t=temperature, k=_k_words(k, policy, picked),
-                                                 prompts=store.set_name(prompts))
+    return _setting_words(temperature, _k_words(k, policy, picked), store.set_name(prompts))
+
+
+def _setting_words(temperature: float, k_words: str, prompts: str) -> str:
+    return _("T = {t:g}, {k}, {prompts}").format(t=temperature, k=k_words, prompts=prompts)
 
 
 def _k_words(k: int, policy: str, picked: int | None = None) -> str:

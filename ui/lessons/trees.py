@@ -63,7 +63,12 @@ class ChainOrTree:
 
     def name(self, row: Row) -> str:
         """The row's name in the page's language."""
-        return _(ROW_NAMES[row.kind]).format(k=self.budget, n=self.budget, w=self.width)
+        return row_name(row.kind, self.budget, self.width)
+
+
+def row_name(kind: str, budget: int, width: int) -> str:
+    """A contender's name (a key of ROW_NAMES) in the page's language."""
+    return _(ROW_NAMES[kind]).format(k=budget, n=budget, w=width)
 
 
 def _timed(pair, prompts: list[Prompt], settings: Settings):
@@ -88,8 +93,8 @@ def compare(pair, prompts: list[Prompt], base: Settings, budget: int, width: int
     rounds: dict[int, tuple[list, int]] = {}
     for r in range(repeats):
         for j, c in enumerate(cs):
-            name = _(ROW_NAMES[c.kind]).format(k=budget, n=budget, w=width)
-            progress(r * len(cs) + j, repeats * len(cs), _("{name} (repeat {r})").format(name=name, r=r + 1))
+            progress(r * len(cs) + j, repeats * len(cs),
+                     _("{name} (repeat {r})").format(name=row_name(c.kind, budget, width), r=r + 1))
             tps, rnds, first = _timed(pair, prompts, c.settings)
             speeds[j].append(tps)
             rounds.setdefault(j, (rnds, first))
