@@ -166,7 +166,7 @@ else:
     st.session_state.setdefault("beyond_lang", "en" if "en" in langs else langs[0])
     named = {code: _(QUESTION_LANGS.get(code, code)) for code in langs}    # worded now, in this run's language
     lang = st.radio(_("Questions asked in"), langs, format_func=named.get, key=choice("beyond_lang"), horizontal=True)
-    st.caption(badges.shipped(result.provenance.cpu) + " " + _(
+    st.caption(badges.shipped(result.provenance.cpu, date=result.provenance.date) + " " + _(
         "Measured on the held-out questions ({lang}) on {cpu}, {date}, one thread; the judge is the "
                  "target {judge} on {backend}; judge everywhere = the judge over the first stage's top {n} of "
                  "{size} passages.").format(lang=_(QUESTION_LANGS.get(lang, lang)), cpu=result.provenance.cpu or "?",

@@ -20,6 +20,7 @@ from ui import (
     jobs,
     loaders,
     many_view,
+    pair_card_view,
     payoff_view,
     session,
     shell,
@@ -35,6 +36,7 @@ from ui.lessons import badges, fast, store
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import drafter_name, machine_short
 from ui.lessons.fast_draft_size import at_prices, roles_caption
+from ui.lessons.payoff_words import SOURCES
 from ui.measured import local, shipped_only
 from ui.measured import measured as measured_result
 from ui.round_view import chart
@@ -121,7 +123,7 @@ def measured(pair, names) -> None:
         points, taken = store.agree(points, key_of, "ksweep")
         taken_caption(taken, "k")
     scope = f"T = {settings.temperature:g}, " + store.set_name(family.speed_set(chat), kind_name)
-    ksweep_lines(points, scope, None if mine else sweep.provenance.cpu)
+    ksweep_lines(points, scope, None if mine else sweep.provenance.cpu, sweep.provenance.date)
     if mine:
         profile_c(points[0].c, pair, settings.drafter)
     here = [] if mine else fast_repriced_view.k_sweep(points, pair, settings.drafter)
@@ -172,19 +174,23 @@ def mean_alpha(points) -> float:
     return sum(p.alpha for p in points) / len(points)
 
 
-def ksweep_lines(points, scope: str, shipped_from: str | None = None) -> None:
+def ksweep_lines(points, scope: str, shipped_from: str | None = None, date: str | None = None) -> None:
     """The sweep's headline numbers, what it ran (`scope`: T and the prompts) and its timing warnings
-    (`shipped_from`: the CPU of a shipped sweep)."""
+    (`shipped_from`, `date`: the CPU and day of a shipped sweep)."""
     best = max(points, key=lambda p: p.speedup)
-    where = badges.of(shipped_from)
+    where = badges.of(shipped_from, date)
     line = (_("α̂ = **{alpha:.2f}** (mean β over every k), c = **{c:.3f}** (draft step / target one-token step), "
               "best measured speedup **{best:.2f}×** at k = {k} (median of {repeats} interleaved repeats")
             if shipped_from is None
             else _("α̂ = **{alpha:.2f}** (mean β over every k), best measured speedup **{best:.2f}×** at k = {k} "
                    "(median of {repeats} interleaved repeats"))      # a shipped sweep's c was that machine's
     spread = f", {best.speedup_min:.2f}–{times(best.speedup_max)}) · {scope}."
+    settings = state.settings()
+    section = SOURCES["ksweep"]                                 # a variable: the catalog holds the words
+    card = pair_card_view.pointer(_(section), settings.temperature, settings.k)
     st.write(where + " " + line.format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup, k=best.k,
                                         repeats=best.repeats) + spread)
+    st.caption(card)
     warn(points, shipped_from)
 
 

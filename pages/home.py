@@ -113,6 +113,9 @@ def race_now(pair, settings, chat: bool, greedy: bool):
                           "passes").format(name=names[r.name], tokens=r.tokens,
                                            rate=r.tokens_per_s, passes=r.steps))
             st.html(strip.text_html(text))
+            if r.decoder.stop == "max_new_tokens":
+                st.caption(_("Cut at the sidebar's limit of {n} new tokens (Max new tokens), not finished.").format(
+                    n=r.decoder.settings.max_new_tokens))
     try:
         text = st.session_state.race_prompt
         alone, spec = race(pair, user_turn(text) if chat else text, settings, show)
@@ -145,7 +148,8 @@ def explain(pair, alone, spec, settings, chat: bool, gap: str) -> None:
         if gap:
             st.caption(gap)
         context_view.render(summarize(spec.decoder.history), (pair.target_name, pair.draft_name),
-                            settings.k, settings.temperature, kind, store.drafter_id(settings))
+                            settings.k, settings.temperature, kind, store.drafter_id(settings),
+                            state.settings().temperature)
 
 
 def _chain_of_draft_model(settings) -> bool:

@@ -77,7 +77,7 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
         target=names[0], draft=names[1] or _("no draft model"), drafter=_(DRAFTERS[s.drafter].label),
         k=s.k, t=s.temperature))
     rows, facts, mine = result.rows, facts_of(result), local("server_sweep", key, BatchSweep)
-    st.write(badges.of(None if mine else result.provenance.cpu) + " " + server.verdict(facts))
+    st.write(badges.of(None if mine else result.provenance.cpu, result.provenance.date) + " " + server.verdict(facts))
     box, profile = payoff_view.answer(pair, s)[0], machine.of(pair)
     st.caption(server.beside_box(facts, result, box))
     if not mine:
@@ -132,10 +132,11 @@ def memory(pair, inputs: list) -> None:
              _("MB at batch size 16"): round(per_token * per_request * 16 / 2**20, 1)}
             for name, per_token in ((_("target"), kv.target), (_("draft"), kv.draft)) if per_token]
     st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key="server_memory")
-    st.caption(_("Read off the caches of a short run: a request of {n} tokens ({p} of prompt and {m} new). "
-                 "Every request keeps its own cache for as long as it runs; a batch holds them all, so "
-                 "memory, not only compute, limits how many requests a server takes at once.").format(
-        n=per_request, p=kv.prompt_tokens, m=MAX_NEW))
+    said = _("Read off the caches of a short run: a request of {n} tokens ({p} of prompt and {m} new). "
+             "Every request keeps its own cache for as long as it runs; a batch holds them all, so "
+             "memory, not only compute, limits how many requests a server takes at once.").format(
+        n=per_request, p=kv.prompt_tokens, m=MAX_NEW)
+    st.caption(badges.here() + " " + said)
 
 
 def timeline(pair, names, chat: bool, texts: list[str], inputs: list) -> None:

@@ -161,11 +161,13 @@ def chain_or_tree(pair, settings) -> None:
         _("tokens per target pass"): r.tokens_per_pass,
         _("tokens/s (median)"): r.median_tps,
         _("tokens/s (min–max)"): f"{min(r.tokens_per_s):.1f}–{max(r.tokens_per_s):.1f}",
-        _("accepted at depth 1, 2, …"): " ".join(f"{a:.2f}" for a in r.by_depth[:6])} for r in table.rows]),
-        hide_index=True, placeholder="—", key="trees_table", column_config={
+        _("accepted at depth 1, 2, …"): r.depths()} for r in table.rows]),
+        hide_index=True, placeholder="—", key="trees_table", column_config={     # every depth, no spaces: it fits
+            _("accepted at depth 1, 2, …"): st.column_config.TextColumn(width="large"),
             _("tokens read per pass"): TWO_PLACES, _("tokens per target pass"): TWO_PLACES,
             _("tokens/s (median)"): st.column_config.NumberColumn(format="%.1f")})
-    st.write(badges.of(None if local("trees", key, trees.ChainOrTree) else table.provenance.cpu or "?")
+    st.write(badges.of(None if local("trees", key, trees.ChainOrTree) else table.provenance.cpu or "?",
+                       table.provenance.date)
              + " " + verdict(table.rows, table.budget))
 
 

@@ -15,6 +15,7 @@ from specdec.records.provenance import Clock, clock_for
 from specdec.settings import LENGTHS
 from specdec.trace.survival import survival
 from ui import catalog, examples, jobs, session, shell, sidebar, state, strip, tables
+from ui.context_view import ON_THE_CARD
 from ui.figures.where import kind_figure, per_position_by_kind_figure
 from ui.i18n import _, choice
 from ui.lessons import badges, store
@@ -121,7 +122,7 @@ def per_kind(pair, res: WhereSet, mine: bool) -> None:
     st.header(_("By kind of text"))
     s = state.settings()
     st.caption(_("At k = {k}, T = {t:g}, {n} new tokens a prompt (the sidebar's k and T).").format(
-        k=s.k, t=s.temperature, n=MAX_NEW))
+        k=s.k, t=s.temperature, n=MAX_NEW) + " " + _(ON_THE_CARD))
     clock = res.clock
     points = kind_points(res, clock)
     st.markdown(kind_caption(points))
@@ -146,7 +147,8 @@ def kind_tables(res: WhereSet, points: list, shipped_cpu: str | None) -> None:
     """The per-kind table, its CSV, and the same set split by prompt length and output position
     (`shipped_cpu`: the CPU of a shipped set, whose speedups the table holds)."""
     if shipped_cpu is not None:
-        st.caption(badges.shipped(shipped_cpu) + " " + _("That machine's c and speedups:"))
+        st.caption(badges.shipped(shipped_cpu) + " " + _("Speedups: that machine's. Acceptance: the models' and "
+                                                           "the text's, the same on any machine."))
     table = tables.frame(points, drop=("histogram",))    # fits 1400 px (Step through shows a run's histogram)
     table["per_position"] = ["·".join(f"{x:.2f}" for x in p.per_position) for p in points]     # no spaces: it fits
     tables.show(table, "where_kinds")
@@ -174,8 +176,9 @@ def drill_down(pair, res: WhereSet, mine: bool) -> None:
                               "mean_acceptance_length": [r.metrics.mean_acceptance_length for r in ranked],
                               "speedup": [r.speedup_on(res.clock) for r in ranked]}), "where_ranked")
     if not mine:
-        st.caption(badges.shipped(res.provenance.cpu) + " " + _("Speedups in this table were measured there, for "
-                                                                 "comparison: that machine's prices, not this one's."))
+        badge = badges.shipped(res.provenance.cpu, date=res.provenance.date)
+        st.caption(badge + " " + _("Speedups in this table were measured there, for comparison: that machine's "
+                                   "prices, not this one's."))
     label = st.selectbox(_("Prompt"), [r.prompt.label for r in ranked], key=choice("where_prompt"))
     chosen = next(r for r in ranked if r.prompt.label == label)
     c1, c2 = st.columns(2)

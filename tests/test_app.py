@@ -220,6 +220,9 @@ def test_home_race_shows_both_runs_and_a_verdict_from_them(tiny_dirs, monkeypatc
     assert len(box) == 1 and "in this race" in box[0] and f"**{ratio}×** the target alone" in box[0], box
     assert "race again" in box[0]
     assert any("busy during the race (load 1.7 per core" in c.value for c in at.caption)
+    # a text that stopped at the token limit says so under its column (the tiny model writes to the limit)
+    cut = [c.value for c in at.caption if c.value.startswith("Cut at the sidebar's limit of 16 new tokens")]
+    assert cut and len(cut) == sum(" · 16 tokens · " in m.value for m in at.markdown)
     at.button(key="race_go").click().run()                                # the same race again: its spread
     again = re.search(r"passes: ([0-9.]+)×", race_box(at)).group(1)
     box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]

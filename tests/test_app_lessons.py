@@ -42,7 +42,7 @@ def test_trees_page_chain_against_tree_states_what_it_measured(tiny_dirs):
     ratio = table["tokens per target pass"][2] / table["tokens per target pass"][1]
     assert any(f"**{ratio:.2f}×**" in m.value for m in at.markdown)
     shown = json.loads(at.dataframe[0].proto.columns)        # how the grid formats them (not 26.6498)
-    assert {name: c["type_config"]["format"] for name, c in shown.items() if "type_config" in c} == {
+    assert {name: c["type_config"]["format"] for name, c in shown.items() if "format" in c.get("type_config", {})} == {
         "tokens read per pass": "%.2f", "tokens per target pass": "%.2f", "tokens/s (median)": "%.1f"}
     again = app(tiny_dirs, page="pages/trees.py", temperature=0.0, k=3)     # another session: kept on disk
     assert list(again.dataframe[0].value["drafting"]) == list(table["drafting"])
@@ -61,6 +61,8 @@ def test_chain_or_tree_is_a_record_that_ships():
     back = codec.from_json(ChainOrTree, codec.to_json(table))
     assert back == table and back.rows[1].median_tps == 18.0
     assert [table.name(r) for r in rows] == ["target alone", "chain, k = 5", "tree, 5 nodes, width 2"]
+    deep = Row("chain", 1.8, tuple(0.1 * d for d in range(8, 0, -1)), (18.0,), 4.2)      # 8 depths: all shown
+    assert deep.depths() == "0.80·0.70·0.60·0.50·0.40·0.30·0.20·0.10" and rows[0].depths() == ""
 
 
 def test_rule_composer_spells_out_the_rule_and_its_distance(tiny_dirs):

@@ -88,7 +88,8 @@ def test_the_page_prices_a_shipped_k_sweep_again_here(tiny_dirs, monkeypatch, tm
     assert f"**{by_hand[first.k]:.2f}×** at k = {first.k}" in said[0]
     assert (", its best." if best == first.k else f"at best **{by_hand[best]:.2f}×** at k = {best}") in said[0]
     from ui.lessons import badges
-    line = [m.value for m in at.markdown if m.value.startswith(f"{badges.shipped(real.provenance.cpu)} α̂")]
+    badge = badges.shipped(real.provenance.cpu, date=real.provenance.date)
+    line = [m.value for m in at.markdown if m.value.startswith(f"{badge} α̂")]
     assert len(line) == 1 and "c = " not in line[0], line        # its c was that machine's: not this page's
 
 

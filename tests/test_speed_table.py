@@ -101,9 +101,9 @@ def test_the_table_is_markdown_with_one_line_a_row(places):
     asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
     file(Settings(k=2, temperature=0.0), SPEED, 0.95, "ksweep")
     lines = speed_table.markdown(speed_table.rows(asked, box(None, 0.66), None)).splitlines()
-    assert len(lines) == 2 + 2 and lines[1] == "|---|---|---|---|---|---|"
-    assert lines[0].startswith("| whose | speedup: median (repeats' range) | at this machine's prices |")
-    assert lines[3].startswith("| :green-badge[") and "| **0.95× (0.90–1.00)** | 0.95× |" in lines[3]  # not counted
+    assert len(lines) == 2 + 2 and lines[1] == "|---|---|---|---|---|---|---|"
+    assert lines[0].startswith("| # | whose | speedup: median (repeats' range) | at this machine's prices |")
+    assert lines[3].startswith("| 2 | :green-badge[") and "| **0.95× (0.90–1.00)** | 0.95× |" in lines[3]  # not counted
     assert "| **0.66×** | **0.66×** |" in lines[2]                          # the box's: counted, in bold
 
 

@@ -89,3 +89,16 @@ def test_a_run_that_drafted_another_k_is_compared_by_its_alpha():
     assert f"This run drafted 1.2 tokens a round, not k = {k}: compare α̂" in context_view.sentence(short, got, k, t)
     full = dataclasses.replace(summarize([]), rounds=10, drafted=10 * k)
     assert "compare α̂" not in context_view.sentence(full, got, k, t)
+
+
+def test_a_typical_set_at_another_t_than_the_sidebars_says_where_it_is_shown():
+    """Home's race runs greedy: its typical figure is Where it works' at T = 0, a page that shows
+    the sidebar's T; the caption says which T shows it (and nothing where the two agree)."""
+    key, _ = shipped_where()
+    k, t = key["settings"]["k"], key["settings"]["temperature"]
+    got = typical(PAIR, k, t, "code")
+    other = t + 0.5
+    said = context_view.sentence(summarize([]), got, k, t, shown_at=other)
+    assert f"Where it works shows that set when the sidebar's temperature is {t:g} (now {other:g})." in said
+    assert "the sidebar's temperature" not in context_view.sentence(summarize([]), got, k, t, shown_at=t)
+    assert "the pair card" in said

@@ -17,7 +17,9 @@ def _num(x, spec: str = ".2f") -> str:
     return "—" if x is None else format(x, spec)
 
 
-def sentence(m: Metrics, t: typical.Typical | None, k: int, temperature: float) -> str:
+def sentence(m: Metrics, t: typical.Typical | None, k: int, temperature: float, shown_at: float | None = None) -> str:
+    """This run's acceptance beside the typical run's; `shown_at`: the sidebar's T, at which Where it
+    works shows its results (where it is not this run's T, the page would not show the typical one)."""
     if t is None:
         return _("No kept or shipped “Where it works” result exists for this pair at k = {k}, T = {t}: "
                  "measure that page at these settings to see what is typical.").format(k=k, t=f"{temperature:g}")
@@ -34,8 +36,10 @@ def sentence(m: Metrics, t: typical.Typical | None, k: int, temperature: float) 
     drafted = m.drafted / m.rounds if m.rounds else 0.0
     other_k = _("This run drafted {d:.1f} tokens a round, not k = {k}: compare α̂.").format(d=drafted, k=k) \
         if m.rounds and abs(drafted - k) > 0.5 else ""
-    return " ".join((run, usual, _("One prompt is not the pair's average."))) + "\n\n" + \
-        " ".join(filter(None, (_(TWO_FIGURES), other_k)))
+    hidden = _("Where it works shows that set when the sidebar's temperature is {t} (now {now}).").format(
+        t=f"{temperature:g}", now=f"{shown_at:g}") if shown_at is not None and shown_at != temperature else ""
+    return " ".join(filter(None, (run, usual, hidden, _("One prompt is not the pair's average.")))) + "\n\n" + \
+        " ".join(filter(None, (_(TWO_FIGURES), other_k, _(ON_THE_CARD))))
 
 
 # why 20 % and α̂ 0.46 side by side are no contradiction (at k = 4: 0.46 + 0.46² + … ≈ 0.8 of 4 drafts)
@@ -44,11 +48,17 @@ TWO_FIGURES = N_("Acceptance rate = accepted ÷ drafted tokens: every draft afte
                  "whatever k.")
 
 
+ON_THE_CARD = N_("Every acceptance figure of this pair side by side, with its prompts, T and k: the pair card "
+                 "(its button is in the sidebar).")
+
+
 def kind_of(prompt_text: str, prompts) -> str | None:
     """The kind of a bundled example whose text this is (None: the user's own text)."""
     return next((p.kind for p in prompts if p.prompt == prompt_text), None)
 
 
-def render(m: Metrics, pair: tuple, k: int, temperature: float, kind: str | None, drafter: str) -> None:
-    """`drafter`: the run's, as measurements name it (ui/typical.drafter_of)."""
-    st.caption(sentence(m, typical.typical(pair, k, temperature, kind, drafter), k, temperature))
+def render(m: Metrics, pair: tuple, k: int, temperature: float, kind: str | None, drafter: str,
+           shown_at: float | None = None) -> None:
+    """`drafter`: the run's, as measurements name it (ui/typical.drafter_of); `shown_at`: the
+    sidebar's T where the run had its own (Home's race)."""
+    st.caption(sentence(m, typical.typical(pair, k, temperature, kind, drafter), k, temperature, shown_at))

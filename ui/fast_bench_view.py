@@ -53,10 +53,9 @@ def render() -> None:
         how = (_("the target ran on ONNX Runtime (int4 weights re-quantised by onnxruntime-genai's "
                  "builder: a different model from the GGUF's own Q4_1 blocks)") if m.backend == Backend.ONNX else
                _("the target multiplied in {how}").format(how=md(kernel_line(m.kernels or "float32"))))
-        st.caption(badges.shipped(m.cpu) + " " + _("Measured on another machine and shipped with the lab (none "
-                                                   "taken here yet): {cpu}, "
-                     "{threads} thread(s); "
-                     "{how}.").format(cpu=md(m.cpu or "?"), threads=m.threads or "?", how=how))
+        said = _("Measured on another machine and shipped with the lab (none taken here yet): {cpu}, "
+                 "{threads} thread(s); {how}.").format(cpu=md(m.cpu or "?"), threads=m.threads or "?", how=how)
+        st.caption(badges.shipped(m.cpu, date=m.date) + " " + said)
     rows = [fast.baseline_row(setting) for setting in result.settings if setting.baseline]
     if rows:
         st.caption(_("Tokens per second, the median over repeats (speculative and the plain way: their range), "

@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from ui.i18n import N_, _
+from ui.lessons import pair_card
 
 TERMS = (   # (English, Korean, what it means — explained through _())
     ("speculative decoding", "추측 디코딩",
@@ -33,6 +34,8 @@ TERMS = (   # (English, Korean, what it means — explained through _())
     ("greedy", "그리디", N_("always the most likely token (T = 0)")),
     ("round", "라운드", N_("draft → verify → accept/reject → final token")),
     ("tree of drafts", "초안 트리", N_("several candidates per position, verified in one pass")),
+    ("pair card", "쌍 카드", N_("every figure of the active pair in one table: its prompts, T, k, acceptance, prices "
+                               "and speedup (a button in the sidebar)")),
 )
 
 # One Korean word per concept. The catalog (locale/ko) uses the chosen term and none of the
@@ -65,3 +68,4 @@ def glossary() -> None:
         # a table, not a data grid: a grid cuts a long meaning at its column's edge, a table wraps it
         st.table(pd.DataFrame([{"English": en, "한국어": ko, _("meaning"): _(meaning)} for en, ko, meaning in TERMS]),
                  hide_index=True, border="horizontal")
+        st.caption(_("Badges beside a figure say whose it is:") + " " + pair_card.legend())

@@ -15,9 +15,9 @@ from specdec.drafters.registry import DRAFTERS
 from specdec.models.kernels import cpu_model
 from specdec.settings import LENGTHS
 from specdec.wording import times
-from ui import family, jobs, session, state, typical
+from ui import family, jobs, pair_card_view, session, state, typical
 from ui.i18n import _
-from ui.lessons import badges, fast, payoff_words, shipped, speed_table, store
+from ui.lessons import badges, fast, payoff_words, shipped, store
 
 
 def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | None]:
@@ -30,7 +30,8 @@ def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | No
     key, f = filed[0][0], filed[0][1].figure
     return payoff.Measured(f.speedup, f.speedup_min or f.speedup, f.speedup_max or f.speedup, f.repeats,
                            f.clock, f.mean_acceptance_length, filed[0][1].source, key.prompts.size,
-                           tuple(e[1].figure.speedup for e in filed), f.c), f.alpha
+                           tuple(e[1].figure.speedup for e in filed), f.c, f.acceptance_rate, f.alpha,
+                           f.verify_cost), f.alpha
 
 
 def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
@@ -139,6 +140,7 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         if race is not None:
             if race[1]:
                 st.caption(race[1])
+            pair_card_view.box_button(pair, settings, p)
             return p
         st.caption(payoff_words.why(p))
         label = _("Measure it here (about a minute)") if p.measured is None else _("Measure again")
@@ -148,20 +150,11 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
             st.caption(payoff_words.instead(instead))
             st.button(_("Draft k by this machine's prices"), key="payoff_priced", icon=":material/tune:",
                       on_click=_use_priced)
-        every_speedup(pair, settings, p)
+        pair_card_view.box_button(pair, settings, p)
     return p
 
 
-def every_speedup(pair, settings, p: payoff.Payoff) -> None:
-    """Behind an expander: every speedup the lab shows for the pair, whose each is and why it is
-    not the box's figure (speed_table.py)."""
-    names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
-    asked = speed_table.Asked(names[0], names[1], settings, family.speed_set(session.uses_chat(pair)), state.ran(),
-                              picked=p.k if settings.policy != "constant" else None)
-    where = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
-    found = speed_table.rows(asked, p, machine.of(pair), where)
-    if len(found) > 1:
-        with st.expander(_("Every speedup of this pair in the lab ({n}), and why they differ").format(n=len(found))):
-            if (said := speed_table.summary(found, settings)) is not None:
-                st.markdown(said)
-            st.markdown(speed_table.markdown(found))
+def card_button(pair, settings) -> None:
+    """The sidebar's way to the pair card, on every page: the box's answer at the sidebar's settings first."""
+    if pair is not None:
+        pair_card_view.sidebar_button(pair, settings, lambda: answer(pair, settings)[0])

@@ -12,7 +12,7 @@ from specdec.models.names import DEFAULT_TARGET
 from specdec.models.precision import PRECISION_AUTO
 from specdec.settings import options
 from specdec.wording import N_
-from ui import catalog, i18n, loaders, state
+from ui import catalog, i18n, loaders, payoff_view, state
 from ui.i18n import _
 from ui.lessons.price_table import markdown as price_markdown
 from ui.lessons.price_table import rows as price_table_rows
@@ -106,6 +106,7 @@ def machine_notes(pair: specdec.Pair) -> None:
     title = (_("This machine's prices") if found is None else
              _("This machine: a target step {step:.1f} ms").format(step=found.step_ms) if c is None else
              _("This machine: a target step {step:.1f} ms, c = {c:.3f}").format(step=found.step_ms, c=c))
+    payoff_view.card_button(pair, state.settings())
     with st.sidebar.expander(title, icon=":material/memory:"):
         profile_caption(pair)
         price_table(pair, found)

@@ -34,6 +34,9 @@ class Measured:
     prompts: int                 # how many prompts it ran
     all_here: tuple[float, ...] = ()    # every figure filed here at these settings (this one too), newest first
     c: float | None = None               # the draft step these runs paid (a step of the plain runs = 1)
+    acceptance_rate: float | None = None  # accepted ÷ drafted in these runs
+    alpha: float | None = None           # their α̂ (mean β)
+    v: float | None = None               # a pass of k + 1 tokens as these runs paid it
 
 
 class Elsewhere(NamedTuple):

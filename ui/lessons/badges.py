@@ -46,18 +46,30 @@ def published() -> str:
     return _badge("gray", "menu_book", _("published"))
 
 
-def shipped(cpu: str | None, short: bool = False) -> str:
+def shipped(cpu: str | None, short: bool = False, date: str | None = None) -> str:
     """A shipped result's machine: blue on this machine's CPU model ("a machine like this one",
-    not "here": it is another box of the same model), orange elsewhere, named by its CPU (`short`:
-    as recorded, without bench_words.cpu_name's note on a CPU recorded by its family only)."""
+    not "here": it is another box of the same model, on `date` where given), orange elsewhere,
+    named by its CPU (`short`: as recorded, without bench_words.cpu_name's note on a CPU recorded by
+    its family only)."""
     here = kernels.cpu_model()                       # read at call time (tests stand in another CPU)
     if cpu and cpu == here:
-        return _badge("blue", "devices", _("a machine like this one"))
+        return _badge("blue", "devices", _("a machine like this one") + (f", {date}" if date else ""))
     if cpu and here.startswith(cpu + " "):         # this CPU's family, its model not recorded: perhaps this one
         return _badge("gray", "help", cpu if short else cpu_name(cpu))
     return _badge("orange", "public", (cpu if short else cpu_name(cpu)) if cpu else "?")
 
 
-def of(cpu: str | None) -> str:
-    """A measurement's badge: None for this machine's own run, else where it was shipped from."""
-    return here() if cpu is None else shipped(cpu)
+def of(cpu: str | None, date: str | None = None) -> str:
+    """A measurement's badge: None for this machine's own run, else where it was shipped from (and
+    when, where `date` is given)."""
+    return here() if cpu is None else shipped(cpu, date=date)
+
+
+def like_this_legend() -> str:
+    """The blue badge as the legend shows it (no date)."""
+    return _badge("blue", "devices", _("a machine like this one"))
+
+
+def another_legend() -> str:
+    """The orange badge as the legend shows it (a CPU's name stands in each)."""
+    return _badge("orange", "public", _("another CPU"))

@@ -29,6 +29,7 @@ from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.wording import _, times
 from ui.lessons import badges, result_cache, shipped, store
+from ui.lessons.pair_card import Numbers
 from ui.lessons.payoff_words import SOURCES
 
 SHIPPED_DRAFTER = store.drafter_id(Settings())   # the drafter every shipped sweep ran: the default
@@ -44,6 +45,7 @@ class SpeedRow:
     why: str            # why it is not the box's figure
     here: float | None = None   # this machine's figure for the row: measured here, or priced at its prices
     same: bool = False          # at the box's T, k and drafter (prompts may differ)
+    numbers: Numbers | None = None  # its acceptance and prices, for the pair card (pair_card.py)
 
 
 @dataclass(frozen=True)
@@ -84,13 +86,13 @@ def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
     if (m := box.measured) is not None:
         out.append(SpeedRow(badges.here(), _(SOURCES.get(m.source, m.source)), _spread(m.speedup, m.low, m.high),
                             setting, _("the answer: the newest figure measured here at these settings"),
-                            m.speedup, True))
+                            m.speedup, True, Numbers(m.acceptance_rate, m.alpha, m.tokens, m.c, m.v)))
     if box.predicted is not None:
         if box.tokens_from != "here" and box.tokens_on:       # its tokens a round came from another prompt set
             setting = _setting_words(s.temperature, asked.k_words(), box.tokens_on)
         out.append(SpeedRow(badges.predicted(), _("this box's prediction"), times(box.predicted), setting,
                             _("this machine's prices (c, v) with these tokens a round, not timed"),
-                            box.predicted, True))
+                            box.predicted, True, Numbers(None, box.alpha, box.tokens, box.c, box.v)))
     return out
 
 
@@ -108,7 +110,7 @@ def filed_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
         out.append(SpeedRow(badges.here(), _(SOURCES.get(entry.source, entry.source)),
                             _spread(f.speedup, f.speedup_min, f.speedup_max),
                             _setting(key.temperature, key.k, key.prompts, key.policy),
-                            "; ".join(_differences(key, want, asked.picked)), f.speedup, same))
+                            "; ".join(_differences(key, want, asked.picked)), f.speedup, same, Numbers.of(f)))
     return out[:SHOWN_HERE]
 
 
@@ -129,11 +131,11 @@ def shipped_rows(asked: Asked, profile: machine.Profile | None) -> list[SpeedRow
             continue
         seen.add(mark)
         differ = asked.policy_reason(k) + _differ(_temperature(key), k, prompts, asked.key())
-        out.append(SpeedRow(badges.shipped(result.provenance.cpu), _(SOURCES[source]),
+        out.append(SpeedRow(badges.shipped(result.provenance.cpu, date=result.provenance.date), _(SOURCES[source]),
                             _spread(p.speedup, p.speedup_min, p.speedup_max),
                             _setting(_temperature(key), k, prompts),
                             "; ".join(differ + [_moved(p, asked, profile, k)]), _priced(p, asked, profile, k),
-                            _shipped_same(asked, _temperature(key), k)))
+                            _shipped_same(asked, _temperature(key), k), Numbers.of(p)))
     return out
 
 
@@ -179,7 +181,7 @@ def where_rows(asked: Asked, t, profile: machine.Profile | None) -> list[SpeedRo
                      _("Where it works"), times(t.speedup),
                      _("T = {t:g}, k = {k}, {n} prompts of every kind").format(t=s.temperature, k=s.k, n=t.prompts),
                      "; ".join(differ), t.speedup if t.measured == "here" else _priced(t, asked, profile, s.k),
-                     _shipped_same(asked, s.temperature, s.k))]
+                     _shipped_same(asked, s.temperature, s.k), Numbers.of(t))]
 
 
 def _shipped_same(asked: Asked, temperature: float, k: int) -> bool:
@@ -219,8 +221,15 @@ def server_rows(asked: Asked, profile: machine.Profile | None = None) -> list[Sp
             return [SpeedRow(badges.of(cpu), _("In a server"), times(facts.first),
                              _("T = {t:g}, k = {k}, {n} prompts × {tokens} tokens").format(
                                  t=sweep.temperature, k=sweep.k, n=sweep.prompts, tokens=sweep.max_new_tokens), why,
-                             _server_here(facts, sweep.k, asked, profile))]
+                             _server_here(facts, sweep.k, asked, profile), numbers=_server_numbers(facts, sweep.k))]
     return []
+
+
+def _server_numbers(facts, k: int) -> Numbers:
+    """A server's round at its smallest batch: tokens a round, and its draft and pass in its loop's
+    plain passes (no acceptance rate or α̂: its loop counts passes, not drafts)."""
+    c = facts.draft_ms_1 / (k * facts.ar_pass_ms_1) if facts.ar_pass_ms_1 and k else None
+    return Numbers(tokens=facts.tokens_per_pass_1, c=c, v=facts.pass_ratio_1)
 
 
 def _server_prices(facts, profile: machine.Profile | None) -> str:
@@ -328,9 +337,11 @@ def _here(r: SpeedRow) -> str:
 
 
 def markdown(found: list[SpeedRow]) -> str:
-    """The rows as a Markdown table (badges render in Markdown, not in a data frame)."""
-    head = [_("whose"), _("speedup: median (repeats' range)"), _("at this machine's prices"), _("section"),
+    """The rows as a Markdown table, numbered as the pair card numbers them (badges render in
+    Markdown, not in a data frame)."""
+    head = ["#", _("whose"), _("speedup: median (repeats' range)"), _("at this machine's prices"), _("section"),
             _("settings"), _("why it is not the box's figure")]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    lines += [f"| {r.whose} | **{r.figure}** | {_here(r)} | {r.section} | {r.setting} | {r.why} |" for r in found]
+    lines += [f"| {i} | {r.whose} | **{r.figure}** | {_here(r)} | {r.section} | {r.setting} | {r.why} |"
+              for i, r in enumerate(found, 1)]
     return "\n".join(lines)

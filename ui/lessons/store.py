@@ -49,6 +49,7 @@ class Figure:
     alpha: float | None = None
     mean_acceptance_length: float | None = None
     c: float | None = None
+    verify_cost: float | None = None            # v(k + 1) as the runs paid it
     tokens_per_s: float | None = None
     baseline_tokens_per_s: float | None = None
     prefill_steps: float | None = None          # what the runs paid besides their rounds (the k sweep)
@@ -291,6 +292,9 @@ def set_name(p: PromptSet, kind_name: Callable[[str], str] = str) -> str:
     if group == "drafters" and kind in ("", "all"):
         return (_("{n} chats of every kind × {t} tokens (Drafters compared)") if p.chat else
                 _("{n} prompts of every kind × {t} tokens (Drafters compared)")).format(n=n, t=t)
+    if group == "drafters" and n == 1:
+        return (_("1 chat of the kind “{kind}” × {t} tokens (Drafters compared)") if p.chat else
+                _("1 prompt of the kind “{kind}” × {t} tokens (Drafters compared)")).format(t=t, kind=kind_name(kind))
     if group == "drafters":
         return (_("{n} chats of the kind “{kind}” × {t} tokens (Drafters compared)") if p.chat else
                 _("{n} prompts of the kind “{kind}” × {t} tokens (Drafters compared)")).format(

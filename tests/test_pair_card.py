@@ -1,0 +1,92 @@
+"""The pair card (issue 51): every figure of the pair in one numbered table with the acceptance
+and prices behind it — by hand: which numbers each row carries, how they are written, and that
+the box and the sidebar open the same card."""
+import json
+
+import torch
+from points import point
+
+from specdec.bench import machine
+from specdec.bench.payoff import Measured, Payoff
+from specdec.bench.points import Sweep
+from specdec.records.provenance import Clock, here
+from specdec.settings import Settings
+from ui.lessons import badges, pair_card, shipped, speed_table, store
+
+from apptest import app
+
+SPEED = store.PromptSet.of(["a", "b"], False, 16, "speed")
+
+
+def test_a_rows_numbers_are_the_fields_its_point_has():
+    n = pair_card.Numbers.of(point(acceptance_rate=0.23, alpha=0.5, mean_acceptance_length=1.85, c=0.16,
+                                   verify_cost=2.0))
+    assert n == pair_card.Numbers(0.23, 0.5, 1.85, 0.16, 2.0)
+    assert pair_card.Numbers.of(object()) == pair_card.Numbers()           # a section that recorded none
+
+
+def test_the_card_numbers_its_rows_and_writes_a_dash_for_what_was_not_recorded():
+    rows = [speed_table.SpeedRow("W1", "Sec A", "0.74× (0.71–0.76)", "T = 0.7, k = 4, p", "why",
+                                 numbers=pair_card.Numbers(0.234, 0.5, 1.85, 0.1604, 2.0)),
+            speed_table.SpeedRow("W2", "Sec B", "0.98×", "T = 0.7, k = 4, q", "why")]
+    lines = pair_card.markdown(rows, pair_card.Numbers(c=0.142, v=1.95)).splitlines()
+    assert lines[0] == ("| # | whose | section | settings | acceptance rate | α̂ (mean β) | tokens a round (L) | c | "
+                        "v(k + 1) | speedup |")
+    assert lines[2].startswith("| 0 | :violet-badge[") and lines[2].endswith("| — | — | — | 0.142 | 1.95 | — |")
+    assert lines[3] == ("| 1 | W1 | Sec A | T = 0.7, k = 4, p | 23% | 0.50 | 1.85 | 0.160 | 2.00 | "
+                        "**0.74× (0.71–0.76)** |")
+    assert lines[4] == "| 2 | W2 | Sec B | T = 0.7, k = 4, q | — | — | — | — | — | **0.98×** |"
+    assert len(pair_card.markdown(rows).splitlines()) == 2 + 2                 # no profile yet: no row 0
+    assert pair_card.row_of(rows, "Sec B", 0.7, 4) == 2 and pair_card.row_of(rows, "Sec B", 0.0, 4) is None
+
+
+def test_every_speedup_row_carries_the_numbers_of_its_runs(places):
+    asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
+    key_of = lambda p: store.key("fam/target", "fam/draft", Settings(k=2, temperature=0.0), 2, SPEED,  # noqa: E731
+                                 Clock.WALL)
+    store.file([point(k=2, acceptance_rate=0.4, alpha=0.55, mean_acceptance_length=1.7, c=0.15, verify_cost=1.4)],
+               key_of, "ksweep")
+    sweep = Sweep((point(k=4, acceptance_rate=0.23, alpha=0.5, mean_acceptance_length=1.85, c=0.16,
+                         verify_cost=2.0),), here())
+    shipped.save("ksweep", {"pair": ["fam/target", "fam/draft"], "T": 0.7, "prompts": ["a", "b"], "chat": False,
+                            "n": 16}, sweep)
+    box = Payoff(4, Measured(0.7, 0.68, 0.72, 3, Clock.WALL, 1.8, "box", 2, (), 0.17, 0.21, 0.48, 1.9),
+                 1.8, "here", 0.17, 1.9, 0.65)
+    rows = speed_table.rows(asked, box, None)
+    assert [r.numbers for r in rows] == [
+        pair_card.Numbers(0.21, 0.48, 1.8, 0.17, 1.9),            # the box's run
+        pair_card.Numbers(None, None, 1.8, 0.17, 1.9),            # its prediction: tokens and prices, no count
+        pair_card.Numbers(0.4, 0.55, 1.7, 0.15, 1.4),             # filed here at k = 2
+        pair_card.Numbers(0.23, 0.5, 1.85, 0.16, 2.0)]            # shipped from a machine like this one
+    assert rows[3].whose == badges.shipped(here().cpu, date=here().date) and here().date in rows[3].whose
+
+
+def test_the_box_and_the_sidebar_open_one_card(tiny_dirs, monkeypatch, tmp_path):
+    """After the box measured its settings, its button opens the card with that run as row 1 (its
+    acceptance, its c) under this machine's profile as row 0; a page without the box (Where it
+    works) opens the same card from the sidebar."""
+    from specdec.models.kernels import cpu_model
+    from ui.lessons import result_cache
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
+    widths = {m: round(1 + 0.2 * (m - 1), 3) for m in range(1, 18)}
+    profile = machine.Profile(cpu_model(), "torch", torch.get_num_threads(), 5.0, widths, {draft: 0.25},
+                              target=target)
+    machine.STORE.write_text(json.dumps({profile.key(): json.loads(json.dumps(machine.asdict(profile)))}))
+    state = {"k": 2, "temperature": 0.0, "max_new_tokens": 4}
+    at = app(tiny_dirs, page="pages/step_through.py", **state)
+    at.button(key="payoff_measure").click().run()
+    at.button(key="pair_card_box").click().run()
+    assert not at.exception
+    card = [m.value for m in at.markdown if m.value.startswith("| # | whose | section |")]
+    assert len(card) == 1, [m.value[:40] for m in at.markdown]
+    lines = card[0].splitlines()
+    assert lines[2].startswith("| 0 | :violet-badge[") and lines[2].endswith("| 0.250 | 1.40 | — |")
+    assert lines[3].startswith("| 1 | :green-badge[:material/check_circle: measured here]")
+    assert "| T = 0, k = 2, 8 " in lines[3] and lines[3].count("| — |") <= 1, lines[3]
+    at = app(tiny_dirs, page="pages/where.py", **state)
+    at.sidebar.button(key="pair_card_sidebar").click().run()
+    assert not at.exception
+    again = [m.value for m in at.markdown if m.value.startswith("| # | whose | section |")]
+    assert again and again[0].splitlines()[3] == lines[3]

@@ -1,0 +1,81 @@
+"""The pair card (ui/lessons/pair_card.py) in a dialog: a button in the box (Home, Step through,
+When it is fast, Drafters compared) and one in the sidebar (every page) open it. Two tabs over
+the same numbered rows: what each figure measured (acceptance and prices), and why its speedup is
+not the box's (speed_table.py)."""
+from __future__ import annotations
+
+from typing import Callable
+
+import streamlit as st
+
+from specdec.bench import machine
+from specdec.bench.payoff import Payoff
+from ui import family, session, state, typical
+from ui.i18n import _
+from ui.lessons import pair_card, payoff_words, speed_table, store
+
+SHOWN = "_pair_card_rows"      # the card's rows as the box numbered them in this run
+
+
+def rows(pair, settings, p: Payoff) -> list[speed_table.SpeedRow]:
+    """Every figure of the pair the lab shows, the box's answer `p` first (speed_table.rows)."""
+    names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
+    asked = speed_table.Asked(names[0], names[1], settings, family.speed_set(session.uses_chat(pair)), state.ran(),
+                              picked=p.k if settings.policy != "constant" else None)
+    where = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
+    return speed_table.rows(asked, p, machine.of(pair), where)
+
+
+def box_button(pair, settings, p: Payoff) -> None:
+    """In the box: 'Pair card: every figure of this pair (N)', opening the card at its settings."""
+    found = rows(pair, settings, p)
+    st.session_state[SHOWN] = found                 # for the sections below the box (`pointer`)
+    if st.button(_("Pair card: every figure of this pair ({n})").format(n=len(found)), key="pair_card_box",
+                 icon=":material/table_chart:"):
+        _open(pair, settings, found)
+
+
+def pointer(section: str, temperature: float, k: int) -> str:
+    """Where a section's figure at T and k stands on the card the box above it numbered in this run
+    ('the pair card, row 11'), else the card without a number."""
+    n = pair_card.row_of(st.session_state.get(SHOWN) or [], section, temperature, k)
+    return (_("T = {t:g}, k = {k} on the pair card (the box's button): row {n}").format(t=temperature, k=k, n=n)
+            if n else _("every figure of this pair: the pair card (the box's button)"))
+
+
+def sidebar_button(pair, settings, answer: Callable[[], Payoff]) -> None:
+    """In the sidebar, on every page: the card at the sidebar's settings (`answer`: the box's, computed
+    only when the button is pressed)."""
+    if st.sidebar.button(_("Pair card: every figure of this pair"), key="pair_card_sidebar",
+                         icon=":material/table_chart:"):
+        _open(pair, settings, rows(pair, settings, answer()))
+
+
+def _open(pair, settings, found: list[speed_table.SpeedRow]) -> None:
+    title = _("Pair card: {target} ← {draft}").format(target=pair.target_name, draft=pair.draft_name or "—")
+    st.dialog(title, width="large")(_card)(pair, settings, found)
+
+
+def _card(pair, settings, found: list[speed_table.SpeedRow]) -> None:
+    st.caption(payoff_words.settings_line(settings, pair.draft_name) + ". " + _(
+        "Row 1 is the box's own figure; rows at the box's T and k count in the range the second tab gives."))
+    numbers, why = st.tabs([_("Acceptance and prices"), _("Why the speedups differ")])
+    with numbers:
+        st.markdown(pair_card.markdown(found, _profile(pair, settings.k)))
+        st.caption(_("acceptance rate: accepted ÷ drafted · α̂ (mean β): a drafted token's mean chance of "
+                     "acceptance · tokens a round (L): kept a round, the final token included · c: a draft "
+                     "forward in target steps · v(k + 1): a pass of k + 1 tokens in target steps · —: not "
+                     "recorded by that section"))
+    with why:
+        if (said := speed_table.summary(found, settings)) is not None:
+            st.markdown(said)
+        st.markdown(speed_table.markdown(found))
+    st.caption(pair_card.legend())
+
+
+def _profile(pair, k: int) -> pair_card.Numbers | None:
+    """This machine's prices measured at start, the card's row 0 (None: not measured yet)."""
+    found = machine.of(pair)
+    if found is None:
+        return None
+    return pair_card.Numbers(c=found.c.get(pair.draft_name) if pair.draft_name else None, v=found.v.get(k + 1))
