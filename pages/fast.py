@@ -187,7 +187,8 @@ def ksweep_lines(points, scope: str, shipped_from: str | None = None, date: str 
     spread = f", {best.speedup_min:.2f}–{times(best.speedup_max)}) · {scope}."
     settings = state.settings()
     section = SOURCES["ksweep"]                                 # a variable: the catalog holds the words
-    card = pair_card_view.pointer(_(section), settings.temperature, settings.k)
+    card = pair_card_view.pointer(settings.temperature, settings.k, prompts=scope.split(", ", 1)[-1],
+                                  **({"whose": badges.here()} if shipped_from is None else {"section": _(section)}))
     st.write(where + " " + line.format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup, k=best.k,
                                         repeats=best.repeats) + spread)
     st.caption(card)

@@ -37,7 +37,8 @@ def test_the_card_numbers_its_rows_and_writes_a_dash_for_what_was_not_recorded()
                         "**0.74× (0.71–0.76)** |")
     assert lines[4] == "| 2 | W2 | Sec B | T = 0.7, k = 4, q | — | — | — | — | — | **0.98×** |"
     assert len(pair_card.markdown(rows).splitlines()) == 2 + 2                 # no profile yet: no row 0
-    assert pair_card.row_of(rows, "Sec B", 0.7, 4) == 2 and pair_card.row_of(rows, "Sec B", 0.0, 4) is None
+    assert pair_card.row_of(rows, 0.7, 4, section="Sec B") == 2 and pair_card.row_of(rows, 0.0, 4) is None
+    assert pair_card.row_of(rows, 0.7, 4, whose="W2") == 2 and pair_card.row_of(rows, 0.7, 4, prompts="p") == 1
 
 
 def test_every_speedup_row_carries_the_numbers_of_its_runs(places):

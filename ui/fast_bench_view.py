@@ -53,8 +53,8 @@ def render() -> None:
         how = (_("the target ran on ONNX Runtime (int4 weights re-quantised by onnxruntime-genai's "
                  "builder: a different model from the GGUF's own Q4_1 blocks)") if m.backend == Backend.ONNX else
                _("the target multiplied in {how}").format(how=md(kernel_line(m.kernels or "float32"))))
-        said = _("Measured on another machine and shipped with the lab (none taken here yet): {cpu}, "
-                 "{threads} thread(s); {how}.").format(cpu=md(m.cpu or "?"), threads=m.threads or "?", how=how)
+        said = _("Shipped with the lab, measured on {cpu} (none taken here yet), {threads} thread(s); {how}.").format(
+            cpu=md(m.cpu or "?"), threads=m.threads or "?", how=how)
         st.caption(badges.shipped(m.cpu, date=m.date) + " " + said)
     rows = [fast.baseline_row(setting) for setting in result.settings if setting.baseline]
     if rows:

@@ -35,10 +35,11 @@ def box_button(pair, settings, p: Payoff) -> None:
         _open(pair, settings, found)
 
 
-def pointer(section: str, temperature: float, k: int) -> str:
+def pointer(temperature: float, k: int, **which) -> str:
     """Where a section's figure at T and k stands on the card the box above it numbered in this run
-    ('the pair card, row 11'), else the card without a number."""
-    n = pair_card.row_of(st.session_state.get(SHOWN) or [], section, temperature, k)
+    ('the pair card, row 11'; `which`: pair_card.row_of's section, whose and prompts), else the card
+    without a number."""
+    n = pair_card.row_of(st.session_state.get(SHOWN) or [], temperature, k, **which)
     return (_("T = {t:g}, k = {k} on the pair card (the box's button): row {n}").format(t=temperature, k=k, n=n)
             if n else _("every figure of this pair: the pair card (the box's button)"))
 

@@ -71,11 +71,15 @@ def _plain(x: float | None, places: int = 2) -> str:
     return "—" if x is None else f"{x:.{places}f}"
 
 
-def row_of(rows, section: str, temperature: float, k: int) -> int | None:
-    """The number of the first row of `section` (its words, as a row names it) at T and k, for a
-    page that points a learner from its own figure to the card (None: the card has no such row)."""
+def row_of(rows, temperature: float, k: int, section: str | None = None, whose: str | None = None,
+           prompts: str | None = None) -> int | None:
+    """The number of the first row at T and k — of `section` (its words, as a row names it), with the
+    badge `whose`, on `prompts` (a set's words), each where given — for a page that points a learner
+    from its own figure to the card (None: the card has no such row)."""
     mark = _("T = {t:g}, k = {k},").format(t=temperature, k=k)
-    return next((i for i, r in enumerate(rows, 1) if r.section == section and r.setting.startswith(mark)), None)
+    return next((i for i, r in enumerate(rows, 1) if r.setting.startswith(mark)
+                 and section in (None, r.section) and whose in (None, r.whose)
+                 and (prompts is None or prompts in r.setting)), None)
 
 
 def legend() -> str:
