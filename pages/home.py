@@ -18,6 +18,7 @@ from ui.home_glossary import glossary
 from ui.i18n import _
 from ui.lessons import store
 from ui.lessons.home_race import chosen_k, fastest_k, race, verdict, why_parts
+from ui.lessons.payoff_words import TIE
 from ui.safe import md
 
 shell.page()
@@ -122,8 +123,8 @@ def race_now(pair, settings, chat: bool, greedy: bool):
     except InputError as err:
         st.warning(md(err))
         return None
-    won = spec.seconds > 0 and alone.seconds / spec.seconds > 1
-    (st.success if won else st.info)(verdict(alone, spec, greedy))       # green only when speculation won
+    won = spec.seconds > 0 and alone.seconds / spec.seconds > 1 + TIE
+    (st.success if won else st.info)(verdict(alone, spec, greedy))       # green only when speculation won, not a tie
     if (load := machine_load()) >= BUSY_LOAD:
         st.caption(_("The machine was busy during the race (load {load:.1f} per core: other work shared the "
                      "cores), so both racers ran slower than this machine's step: compare the ratio, not the "

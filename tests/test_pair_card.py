@@ -2,6 +2,7 @@
 and prices behind it — by hand: which numbers each row carries, how they are written, and that
 the box and the sidebar open the same card."""
 import json
+from dataclasses import replace
 
 import torch
 from points import point
@@ -91,3 +92,26 @@ def test_the_box_and_the_sidebar_open_one_card(tiny_dirs, monkeypatch, tmp_path)
     assert not at.exception
     again = [m.value for m in at.markdown if m.value.startswith("| # | whose | section |")]
     assert again and again[0].splitlines()[3] == lines[3]
+
+
+def test_the_benchmark_and_homes_races_have_their_rows(places):
+    """The card lists the benchmark's speculative row of each (T, k) with its runs' numbers and why it
+    differs, priced here where it was shipped; on Home, the races at the box's settings come first."""
+    from specdec.bench.record import Bench, Row, Setting
+    asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
+    spec = Row("engine speculative", 30.0, speedup=0.97, acceptance_rate=0.5, alpha=0.5, mean_acceptance_length=1.5)
+    bench = Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, (spec,), verify_cost=1.28),),
+                  provenance=here())
+    profile = machine.Profile("CPU here", "torch", 1, 10.0, {m: 1 + 0.25 * (m - 1) for m in range(1, 18)},
+                              {"fam/draft": 0.25})
+    mine = speed_table.bench_rows(asked, bench, True, profile)
+    assert len(mine) == 1 and mine[0].figure == "0.97×" and mine[0].here == 0.97
+    assert mine[0].numbers == pair_card.Numbers(0.5, 0.5, 1.5, 0.16, 1.28)
+    assert mine[0].setting == "T = 0, k = 1, 6 held-out chats × 48 tokens (the benchmark)"
+    assert mine[0].why.startswith("T = 0, not 0.7; k = 1, not 4; other prompts")
+    shipped_row = speed_table.bench_rows(asked, bench, False, profile)[0]
+    assert shipped_row.here == 1.5 / (1 * 0.25 + 1.25)                # its tokens a round at this machine's prices
+    assert speed_table.bench_rows(replace(asked, draft="fam/other"), bench, True) == []   # another pair's bench
+    races = speed_table.race_rows(asked, (1.35, 1.09))
+    assert races[0].figure == "1.22× (1.09–1.35)" and races[0].section == "Home's race" and races[0].same
+    assert speed_table.race_rows(asked, ()) == []

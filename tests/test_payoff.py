@@ -243,8 +243,8 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     assert "by “Measure it here” on 8 prompts" in box[0].proto.help
     assert at.button(key="payoff_measure").label == "Measure again"           # measured: again on request
     why = [c.value for c in at.caption if c.value.startswith("Why: a round costs")]
-    # the prediction beside a measurement takes the c its runs paid, and names the profile's
-    assert " + 1.40 = " in why[0] and "the profile's: 0.250" in why[0], why
+    # the prediction beside a measurement takes the c and v its runs paid, and names the profile's
+    assert "the profile's: c = 0.250, v = 1.40)" in why[0] and " + 1.40 = " not in why[0], why
     figure = headline_figure(at)
     table = [m.value for m in at.sidebar.markdown if m.value.startswith("- :violet-badge[")]
     assert len(table) == 1 and ": **c = 0.250, v(3) = 1.40**" in table[0] and "“Measure it here” (" in table[0]
@@ -254,3 +254,50 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     line = payoff_view.measured_line(loaders.cached(target, draft), Settings(k=2, temperature=0.0, max_new_tokens=4))
     assert line.startswith(":green-badge[") and f"here: **{figure}×** (" in line and "on 8 prompts" in line, line
     assert payoff_view.measured_line(loaders.cached(target, draft), Settings(k=3, temperature=0.0)) is None
+
+
+def test_beside_a_measurement_the_prediction_takes_the_pass_its_runs_paid_too():
+    """A constant k's runs paid their own v(k + 1): the round is priced with it, the profile's named;
+    a priced policy's runs mix widths, so there the profile's v stays."""
+    from ui.lessons import payoff_words
+    found = payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "ksweep", 8, c=0.75, v=2.5)
+    p = payoff.answer(4, PRICES, found)
+    # 4 × 0.75 + 2.5 = 5.5 steps for 3 tokens (the profile's pass of 5 tokens: 2.0)
+    assert (p.v, p.profile_v, p.round_steps) == (2.5, 2.0, 5.5) and p.predicted == pytest.approx(3 / 5.5)
+    assert "(c and v as these runs paid them; the profile's: c = 0.500, v = 2.00)" in payoff_words.why(p)
+    priced = payoff.answer(4, PRICES, found, priced_alpha=0.5)
+    assert priced.v == PRICES.v[priced.k + 1] and priced.profile_v is None
+
+
+@pytest.mark.parametrize("speedup, toward_one", [(0.9, True), (0.5, False)])
+def test_the_gap_says_which_way_the_prompt_pulls(speedup, toward_one):
+    """Predicted 0.6×: a measurement above it lies toward 1 (the prompt's pass, alike in both modes,
+    pulls a ratio there); one below it lies away from 1 (the rest of what a run pays)."""
+    from ui.lessons import payoff_words
+    found = payoff.Measured(speedup, speedup, speedup, 3, Clock.WALL, 3.0, "ksweep", 8, c=0.75)
+    said = payoff_words.why(payoff.answer(4, PRICES, found))
+    assert ("pulls a ratio toward 1" in said) == toward_one and ("the engine's bookkeeping" in said) != toward_one
+
+
+def test_the_headline_says_when_and_how_many_runs_were_filed():
+    import time
+
+    from ui.lessons import payoff_words
+    at = time.mktime((2026, 12, 6, 2, 41, 0, 0, 0, -1))
+    found = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.WALL, 3.0, "box", 8, (0.85, 0.78), at=at)
+    text = payoff_words.headline(payoff.answer(4, PRICES, found), "CPU here")
+    assert "8 prompts, wall-clock, at 02:41)." in text
+    assert text.endswith("The newest of 2 measurements here at these settings, which ranged 0.78–0.85×.")
+    alone = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.WALL, 3.0, "box", 8, (0.85,))
+    assert "measurements here" not in payoff_words.headline(payoff.answer(4, PRICES, alone), "CPU here")
+
+
+def test_a_priced_prediction_says_its_tokens_were_computed_and_what_was_measured_at_its_k():
+    from ui.lessons import payoff_words
+    p = payoff.answer(4, PRICES, None, (1.8, 0.7, "Other CPU", "their prompts"), priced_alpha=0.5)
+    # the priced policy at α 0.5 picks k = 2 (1.75 tokens for 2.5 steps): eq. (1), not a run's count
+    assert "(1 + α̂ + … + α̂^k at k = 2, α̂ = 0.50 measured on Other CPU, their prompts: computed" in \
+        payoff_words.why(p)
+    said = payoff_words.instead(p, (1.03, None))
+    assert said.endswith("Measured at k = 2: **1.03×** :green-badge[:material/check_circle: measured here].")
+    assert "Measured at k" not in payoff_words.instead(p)

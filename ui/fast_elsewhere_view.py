@@ -77,7 +77,8 @@ def headline(calc: fast_elsewhere.Calculation, roof: fast_elsewhere.Calculation,
             best=times(best.speedup), k=best.k))
     st.caption(_("There a target step takes at least {step:.2f} ms and a {draft} draft step {draft_ms:.3f} ms: "
                  "c = {c:.3f}; a pass of {m} tokens costs {v:.2f} steps. α = {alpha:.2f}: the default pair's "
-                 "acceptance on section 4's code and structured prompts at T = {t:g}.").format(
+                 "acceptance on section 4's code and structured prompts at T = {t:g}, **an assumption** for "
+                 "these models: a larger pair may agree more or less often.").format(
         step=calc.step_ms, draft=draft.name, draft_ms=calc.draft_ms, c=calc.c, m=best.k + 1, v=best.v,
         alpha=calc.alpha, t=temperature))
 

@@ -12,25 +12,30 @@ from specdec.bench import machine
 from specdec.bench.payoff import Payoff
 from ui import family, session, state, typical
 from ui.i18n import _
-from ui.lessons import pair_card, payoff_words, speed_table, store
+from ui.lessons import fast, pair_card, payoff_words, speed_table, store
 
 SHOWN = "_pair_card_rows"      # the card's rows as the box numbered them in this run
 
 
-def rows(pair, settings, p: Payoff) -> list[speed_table.SpeedRow]:
-    """Every figure of the pair the lab shows, the box's answer `p` first (speed_table.rows)."""
+def rows(pair, settings, p: Payoff, races: tuple[float, ...] = ()) -> list[speed_table.SpeedRow]:
+    """Every figure of the pair the lab shows, the box's answer `p` first (speed_table.rows); on
+    Home, its `races` at these settings before it."""
     names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
     asked = speed_table.Asked(names[0], names[1], settings, family.speed_set(session.uses_chat(pair)), state.ran(),
                               picked=p.k if settings.policy != "constant" else None)
     where = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
-    return speed_table.rows(asked, p, machine.of(pair), where)
+    profile = machine.of(pair)
+    bench, mine = fast.read_bench(None)[0], fast.BENCH_FILE.exists()
+    return (speed_table.race_rows(asked, races) + speed_table.rows(asked, p, profile, where)
+            + speed_table.bench_rows(asked, bench, mine, profile))
 
 
-def box_button(pair, settings, p: Payoff) -> None:
-    """In the box: 'Pair card: every figure of this pair (N)', opening the card at its settings."""
-    found = rows(pair, settings, p)
+def box_button(pair, settings, p: Payoff, races: tuple[float, ...] = ()) -> None:
+    """In the box: 'Pair card: N figures of this pair', opening the card at its settings (`races`:
+    Home's, at these settings)."""
+    found = rows(pair, settings, p, races)
     st.session_state[SHOWN] = found                 # for the sections below the box (`pointer`)
-    if st.button(_("Pair card: every figure of this pair ({n})").format(n=len(found)), key="pair_card_box",
+    if st.button(_("Pair card: the {n} figures of this pair").format(n=len(found)), key="pair_card_box",
                  icon=":material/table_chart:"):
         _open(pair, settings, found)
 

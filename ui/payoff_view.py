@@ -31,7 +31,7 @@ def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | No
     return payoff.Measured(f.speedup, f.speedup_min or f.speedup, f.speedup_max or f.speedup, f.repeats,
                            f.clock, f.mean_acceptance_length, filed[0][1].source, key.prompts.size,
                            tuple(e[1].figure.speedup for e in filed), f.c, f.acceptance_rate, f.alpha,
-                           f.verify_cost), f.alpha
+                           f.verify_cost, filed[0][1].at), f.alpha
 
 
 def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
@@ -63,7 +63,7 @@ def acceptance(pair, settings) -> tuple[payoff.Measured | None, payoff.Elsewhere
     if found is not None and alpha is not None:
         return found, None, alpha
     t = swept(tuple(names), settings, session.uses_chat(pair))
-    on = _("the shipped k sweep on When it is fast's prompts")
+    on = _("the shipped k sweep at k = {k}, on When it is fast's prompts").format(k=settings.k)
     if t is None:
         t = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
         on = _("the pair's typical run on Where it works' prompts of every kind")
@@ -88,6 +88,17 @@ def swept(names: tuple, settings, chat: bool) -> typical.Typical | None:
     p = next((p for p in sweep.points if p.k == settings.k), None) if sweep else None
     return None if p is None else typical.Typical(None, len(texts), p.acceptance_rate, p.alpha,
                                                   p.mean_acceptance_length, p.speedup, sweep.provenance.cpu or "?")
+
+
+def at_k(pair, settings, k: int) -> tuple[float, str | None] | None:
+    """A speedup measured at a constant k for the pair at these settings: here (None as its CPU),
+    else the shipped k sweep's (its CPU); None where neither was."""
+    names = tuple(st.session_state.get("active_pair") or (pair.target_name, pair.draft_name))
+    at = replace(settings, k=k, policy="constant")
+    if (m := measured(names, at)[0]) is not None:
+        return m.speedup, None
+    t = swept(names, at, session.uses_chat(pair))
+    return None if t is None or t.speedup is None else (t.speedup, t.measured)
 
 
 def measured_line(pair, settings) -> str | None:
@@ -140,14 +151,14 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         if race is not None:
             if race[1]:
                 st.caption(race[1])
-            pair_card_view.box_button(pair, settings, p)
+            pair_card_view.box_button(pair, settings, p, race[0])
             return p
         st.caption(payoff_words.why(p))
         label = _("Measure it here (about a minute)") if p.measured is None else _("Measure again")
         if offer_run and st.button(label, key="payoff_measure", icon=":material/timer:"):
             _measure(pair, settings)
         if instead is not None:
-            st.caption(payoff_words.instead(instead))
+            st.caption(payoff_words.instead(instead, at_k(pair, settings, instead.k)))
             st.button(_("Draft k by this machine's prices"), key="payoff_priced", icon=":material/tune:",
                       on_click=_use_priced)
         pair_card_view.box_button(pair, settings, p)

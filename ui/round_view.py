@@ -44,8 +44,10 @@ def position_table(rnd: Round) -> list[dict]:
 def step_draft(rnd: Round) -> None:
     st.subheader(_("1 · Draft"))
     if not rnd.positions:
-        st.write(_("No draft this round (nothing to look up, or no room left): the target "
-                   "samples one token on its own."))
+        st.write(_("No draft this round: only one token was left before Max new tokens, so the target samples "
+                   "it on its own.") if rnd.draft_limit == 0 else
+                 _("No draft this round: the drafter proposed nothing (a lookup found no match, or the policy "
+                   "stopped at once), so the target samples one token on its own."))
         return
     how = (_("its own argmax (greedy mode, T = 0)") if rnd.greedy else
            _("sampled from its own distribution q with the same temperature / top-p as the target"))

@@ -14,6 +14,7 @@ from specdec.settings import options
 from specdec.wording import N_
 from ui import catalog, i18n, loaders, payoff_view, state
 from ui.i18n import _
+from ui.lessons import badges
 from ui.lessons.price_table import markdown as price_markdown
 from ui.lessons.price_table import rows as price_table_rows
 
@@ -162,10 +163,10 @@ def _fidelity(pair: specdec.Pair) -> str:
     if not found:
         return ""
     return " " + _("Against transformers' float32 load of the same GGUF: the same greedy text in {same} of {chats} "
-                   "held-out chats ({tokens} tokens each), the same top token at {share} of positions "
-                   "(measured on {cpu}).").format(same=found.identical_chats, chats=found.chats,
-                                                  tokens=found.tokens, cpu=found.provenance.cpu,
-                                                  share=f"{100 * found.top1_agreement:.1f} %")
+                   "held-out chats ({tokens} tokens each), the same top token at {share} of positions.").format(
+        same=found.identical_chats, chats=found.chats, tokens=found.tokens,
+        share=f"{100 * found.top1_agreement:.1f} %") + " " + badges.shipped(found.provenance.cpu, short=True,
+                                                                             date=found.provenance.date)
 
 
 def _cpu() -> str:

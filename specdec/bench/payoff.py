@@ -37,6 +37,7 @@ class Measured:
     acceptance_rate: float | None = None  # accepted ÷ drafted in these runs
     alpha: float | None = None           # their α̂ (mean β)
     v: float | None = None               # a pass of k + 1 tokens as these runs paid it
+    at: float | None = None              # when it was filed (seconds since the epoch)
 
 
 class Elsewhere(NamedTuple):
@@ -54,10 +55,11 @@ class Payoff:
     tokens: float | None                 # tokens a round the prediction uses
     tokens_from: str                     # "here", or the CPU whose measurement gave them (acceptance travels)
     c: float | None                      # from this machine's profile
-    v: float | None                      # v(k + 1), from this machine's profile
+    v: float | None                      # v(k + 1): this machine's profile, or what the measured runs paid
     predicted: float | None              # the rounds at these prices: tokens / (k·c + v(k + 1))
     alpha: float | None = None           # the α the priced policy's prediction drafted at (None: not priced)
     profile_c: float | None = None       # the profile's c where the prediction took the c the measured runs paid
+    profile_v: float | None = None       # the profile's v(k + 1) where it took the v the measured runs paid
     tokens_on: str = ""                  # which prompts the travelled tokens a round were measured on, in words
 
     @property
@@ -82,8 +84,9 @@ def answer(k: int, prices: Prices | None, measured: Measured | None,
     `priced_alpha`: the run drafts as the priced policy does (models/prices.py), up to k, with
     drafts accepted at this α: the prediction prices the k it picks and eq. (1)'s tokens there (the
     measured runs' tokens a round mix the k each round picked: they are not one k's).
-    Beside a measurement the prediction takes the c its runs paid (a draft step as a run pays it moves
-    with the machine's load): what is left between the two is what a run pays besides its rounds."""
+    Beside a measurement the prediction takes the c and v(k + 1) its runs paid (timings move with the
+    machine's load; a run of the priced policy mixes widths, so there only its c): what is left between
+    the two is what a run pays besides its rounds."""
     tokens, source = (measured.tokens, "here") if measured and measured.tokens else (None, "")
     elsewhere = Elsewhere(*typical) if typical else None
     on = elsewhere.on if elsewhere else ""
@@ -96,5 +99,7 @@ def answer(k: int, prices: Prices | None, measured: Measured | None,
         return Payoff(k, measured, tokens, source, None, None, None, priced_alpha if prices is not None else None,
                       tokens_on=on)
     c, profile_c = (measured.c, prices.c) if measured and measured.c else (prices.c, None)
-    predicted = run_speedup(tokens, k, c, prices.v[k + 1]) if tokens else None
-    return Payoff(k, measured, tokens, source, c, prices.v[k + 1], predicted, priced_alpha, profile_c, on)
+    v, profile_v = (measured.v, prices.v[k + 1]) if measured and measured.v and priced_alpha is None \
+        else (prices.v[k + 1], None)
+    predicted = run_speedup(tokens, k, c, v) if tokens else None
+    return Payoff(k, measured, tokens, source, c, v, predicted, priced_alpha, profile_c, profile_v, tokens_on=on)

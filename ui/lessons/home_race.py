@@ -18,6 +18,7 @@ from specdec.models.prices import Prices
 from specdec.settings import Settings
 from specdec.trace.theory import Overheads, run_speedup
 from specdec.wording import _, times
+from ui.lessons.payoff_words import TIE
 
 
 @dataclass
@@ -147,7 +148,7 @@ def verdict(alone: Racer, spec: Racer, greedy: bool) -> str:
               "{ratio:.2f}× ({faster} on this run).")
             .format(tokens=spec.tokens, spec_s=spec.seconds, spec_passes=spec.steps,
                     alone_s=alone.seconds, alone_passes=alone.steps, ratio=ratio,
-                    faster=_("faster") if ratio > 1 else _("slower")))
+                    faster=_("a tie") if abs(ratio - 1) < TIE else _("faster") if ratio > 1 else _("slower")))
     if greedy:
         same = alone.decoder.generated == spec.decoder.generated
         text += (_(" At T = 0 both texts are identical, token for token.") if same else

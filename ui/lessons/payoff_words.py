@@ -5,6 +5,7 @@ and Drafters compared."""
 from __future__ import annotations
 
 import statistics
+import time
 
 from specdec.bench.payoff import Payoff
 from specdec.drafters.policies import PRICED
@@ -45,11 +46,20 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
                  "its prices: **{predicted}** {badge}").format(cpu=cpu, predicted=_x(p.predicted),
                                                                badge=badges.predicted())
     clock = _("wall-clock") if m.clock == Clock.WALL else _("CPU time: the machine was busy")
+    when = "" if m.at is None else ", " + _("at {time}").format(time=time.strftime("%H:%M", time.localtime(m.at)))
     return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({low}–{high}, {runs}{n} "
-             "prompts, {clock}).").format(
+             "prompts, {clock}{when}).").format(
         answer=_answer(m.speedup, m.low, m.high), speedup=_x(m.speedup), low=f"{m.low:.2f}", n=m.prompts,
         high=_x(m.high), runs=_("{n} repeats, ").format(n=m.repeats) if m.repeats else "", clock=clock,
-        here=badges.here())
+        here=badges.here(), when=when) + _earlier(m)
+
+
+def _earlier(m) -> str:
+    """Where earlier runs at these settings were filed here: how many, and their range."""
+    if len(m.all_here) < 2:
+        return ""
+    return " " + _("The newest of {n} measurements here at these settings, which ranged {lo:.2f}–{hi}.").format(
+        n=len(m.all_here), lo=min(m.all_here), hi=_x(max(m.all_here)))
 
 
 def _answer(speedup: float, low: float, high: float) -> str:
@@ -92,14 +102,10 @@ def why(p: Payoff) -> str:
                  "them in the background after it starts, or on request in When it is fast, section 5.")
     cost = _("Why: a round costs k·c + v(k + 1) = {k} × {c:.3f} + {v:.2f} = **{total:.2f} steps**").format(
         k=p.k, c=p.c, v=p.v, total=p.round_steps)
-    if p.profile_c is not None and abs(p.profile_c - p.c) >= 0.01:
-        cost += " " + _("(c as these runs paid it; the profile's: {profile:.3f})").format(profile=p.profile_c)
+    cost += _paid(p)
     if p.tokens is None:
         return cost + _(", against 1 step a token for the target alone.")
-    where = "" if p.tokens_from == "here" else " " + (_(
-        "(tokens a round measured on {cpu}, {on}: they travel, prices do not)") if p.tokens_on else _(
-        "(tokens a round measured on {cpu}: they travel, prices do not)")).format(
-        cpu=machine_short(p.tokens_from), on=p.tokens_on)
+    where = _tokens_from(p)
     text = cost + _(" and keeps **{tokens:.2f} tokens**{where}: {per:.2f} steps a token, the target alone 1, "
                     "so predicted **{predicted}** {badge}.").format(
         tokens=p.tokens, where=where, per=p.round_steps / p.tokens, predicted=_x(p.predicted),
@@ -110,17 +116,61 @@ def why(p: Payoff) -> str:
             text += " " + _("The measurement is within two percent of it.")
         else:
             side = _("The measurement is {pct:.0%} above it") if gap > 0 else _("The measurement is {pct:.0%} below it")
-            text += " " + side.format(pct=abs(gap)) + _(": a run also reads its prompts and keeps its books.")
+            text += " " + side.format(pct=abs(gap)) + _rest(p.predicted, gap)
     return text
 
 
-def instead(p: Payoff) -> str:
+def _tokens_from(p: Payoff) -> str:
+    """Where the tokens a round came from: eq. (1) at α̂ for a priced prediction (its k was picked, not
+    run), a measurement on another machine (acceptance travels), or nothing (measured here)."""
+    if p.alpha is not None:
+        whose = _("measured here") if p.tokens_from == "here" else _("measured on {cpu}").format(
+            cpu=machine_short(p.tokens_from)) + (f", {p.tokens_on}" if p.tokens_on else "")
+        return " " + _("(1 + α̂ + … + α̂^k at k = {k}, α̂ = {alpha:.2f} {whose}: computed, not a run's count)").format(
+            k=p.k, alpha=p.alpha, whose=whose)
+    if p.tokens_from == "here":
+        return ""
+    return " " + (_("(tokens a round measured on {cpu}, {on}: they travel, prices do not)") if p.tokens_on else _(
+        "(tokens a round measured on {cpu}: they travel, prices do not)")).format(
+        cpu=machine_short(p.tokens_from), on=p.tokens_on)
+
+
+def _paid(p: Payoff) -> str:
+    """Which prices the round was priced at: the measured runs' own, with the profile's beside them."""
+    c = p.profile_c is not None and abs(p.profile_c - p.c) >= 0.01
+    v = p.profile_v is not None and abs(p.profile_v - p.v) >= 0.01
+    if c and v:
+        return " " + _("(c and v as these runs paid them; the profile's: c = {c:.3f}, v = {v:.2f})").format(
+            c=p.profile_c, v=p.profile_v)
+    if c:
+        return " " + _("(c as these runs paid it; the profile's: {profile:.3f})").format(profile=p.profile_c)
+    if v:
+        return " " + _("(v as these runs paid it; the profile's: {profile:.2f})").format(profile=p.profile_v)
+    return ""
+
+
+def _rest(predicted: float, gap: float) -> str:
+    """What the rounds leave out, by which way the measurement lies: reading the prompt (one pass, the
+    same in both modes) pulls a ratio toward 1; a gap away from 1 is the rest of what a run pays."""
+    if (predicted < 1) == (gap > 0):
+        return _(": a run also reads its prompt, one pass that costs both modes the same, and that pulls a "
+                 "ratio toward 1.")
+    return _(": a run pays more than its rounds (the engine's bookkeeping), and timings move with the machine's "
+             "load.")
+
+
+def instead(p: Payoff, seen: tuple[float, str | None] | None = None) -> str:
     """What drafting k by this machine's prices would predict (a Payoff priced at the k it picks, and
-    the α̂ it drafted at: the reason the figure moves after a measurement)."""
-    return _("Drafting k by this machine's prices instead (sidebar: Draft-length policy → priced) predicts "
+    the α̂ it drafted at: the reason the figure moves after a measurement); `seen`: a speedup measured
+    at that k (and the CPU of a shipped one, None here), said beside it."""
+    text = _("Drafting k by this machine's prices instead (sidebar: Draft-length policy → priced) predicts "
              "**{predicted}** at k = {k}, with α̂ = {alpha:.2f} ({source}: it moves when you measure).").format(
         predicted=_x(p.predicted), k=p.k, alpha=p.alpha,
         source=p.tokens_on or _("the newest measurement at these settings"))
+    if seen is not None:
+        text += " " + _("Measured at k = {k}: **{figure}** {badge}.").format(k=p.k, figure=_x(seen[0]),
+                                                                          badge=badges.of(seen[1]))
+    return text
 
 
 def source(p: Payoff, cpu: str) -> str:

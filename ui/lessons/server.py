@@ -41,7 +41,7 @@ def verdict(facts: Facts) -> str:
              "decoding; at batch size {last_b} **{last:.2f}×**.").format(
         first=facts.first, last=facts.last, last_b=facts.last_batch)
     if facts.crossover is not None and facts.crossover <= facts.first_batch:
-        return head + " " + _("It did not pay at any batch size measured here, not even for one request "
+        return head + " " + _("It did not pay at any batch size measured, not even for one request "
                               "alone: at batch size 1 a speculative round cost {v:.1f}× an autoregressive "
                               "pass plus {d:.0f} ms of drafting, and brought {t:.2f} tokens.").format(
             v=facts.pass_ratio_1, d=facts.draft_ms_1, t=facts.tokens_per_pass_1)
@@ -52,7 +52,7 @@ def verdict(facts: Facts) -> str:
     if facts.crossover:
         return head + " " + _("It stopped paying at batch size **{b}**, the smallest measured size where "
                               "it was no faster.").format(b=facts.crossover)
-    return head + " " + _("It paid at every batch size measured here.")
+    return head + " " + _("It paid at every batch size measured.")
 
 
 def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None) -> str:

@@ -16,13 +16,15 @@ so a learner who meets 0.69×, 0.72× and 1.05× for "the same pair" sees whose 
 """
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass, replace
+from types import SimpleNamespace
 
 from specdec.bench import batching, machine, repriced
 from specdec.bench.compared import ALL, DrafterTable
 from specdec.bench.payoff import Payoff
 from specdec.bench.points import Sweep
-from specdec.bench.record import BatchSweep
+from specdec.bench.record import BatchSweep, RowKind
 from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
@@ -77,6 +79,16 @@ def rows(asked: Asked, box: Payoff, profile: machine.Profile | None, where=None)
     typical.Typical at these settings) and In a server's."""
     return (box_rows(asked, box) + filed_rows(asked, box) + shipped_rows(asked, profile)
             + where_rows(asked, where, profile) + server_rows(asked, profile))
+
+
+def race_rows(asked: Asked, races: tuple[float, ...]) -> list[SpeedRow]:
+    """Home's races at the box's settings on one prompt (newest first): their median and range."""
+    if not races:
+        return []
+    s, figure = asked.settings, statistics.median(races)
+    return [SpeedRow(badges.here(), _("Home's race"), _spread(figure, min(races), max(races)),
+                     _setting_words(s.temperature, asked.k_words(), _("one prompt, {n} race(s)").format(n=len(races))),
+                     _("the box's answer on Home: races on one prompt, live"), figure, True)]
 
 
 def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
@@ -151,8 +163,8 @@ def _shipped_points(asked: Asked) -> list[tuple]:
     short = (asked.draft or "").split("/", 1)[-1]
     found = []
     for key, sweep in _ran_alike("ksweep", Sweep, asked.ran):
-        found += [("ksweep", key, sweep, p, p.k) for p in sweep.points
-                  if key.get("pair") == [asked.target, asked.draft] and p.k == asked.settings.k]
+        found += [("ksweep", key, sweep, p, p.k) for p in sweep.points   # the box's k, and the k its policy picks
+                  if key.get("pair") == [asked.target, asked.draft] and p.k in (asked.settings.k, asked.picked)]
     for key, sweep in _ran_alike("tradeoff", Sweep, asked.ran):
         found += [("tradeoff", key, sweep, p, p.k) for p in sweep.points
                   if key.get("target") == asked.target and p.draft == asked.draft]
@@ -182,6 +194,39 @@ def where_rows(asked: Asked, t, profile: machine.Profile | None) -> list[SpeedRo
                      _("T = {t:g}, k = {k}, {n} prompts of every kind").format(t=s.temperature, k=s.k, n=t.prompts),
                      "; ".join(differ), t.speedup if t.measured == "here" else _priced(t, asked, profile, s.k),
                      _shipped_same(asked, s.temperature, s.k), Numbers.of(t))]
+
+
+def bench_rows(asked: Asked, bench, mine: bool, profile: machine.Profile | None = None) -> list[SpeedRow]:
+    """The benchmark's speculative row of each (T, k) it ran with this pair and the box's drafter
+    (`bench`: a record.Bench; `mine`: measured here, else shipped), its figure at this machine's prices."""
+    if bench is None or (bench.target, bench.draft, bench.drafter) != (asked.target, asked.draft,
+                                                                        asked.settings.drafter):
+        return []
+    out = []
+    for s in bench.settings:
+        if (r := s.row(RowKind.SPEC)) is None or r.speedup is None:
+            continue
+        p = SimpleNamespace(k=s.k, mean_acceptance_length=r.mean_acceptance_length)
+        here = r.speedup if mine else _priced(p, asked, profile, s.k)
+        prompts = _("{n} held-out chats × {t} tokens (the benchmark)").format(n=bench.prompts, t=bench.max_new_tokens)
+        differ = asked.policy_reason(s.k) + _differ_words(s.temperature, s.k, asked) + [
+            _("other prompts: acceptance is the text's")] + ([] if mine else [_moved(p, asked, profile, s.k)])
+        out.append(SpeedRow(badges.here() if mine else badges.shipped(bench.provenance.cpu, date=bench.provenance.date),
+                            _("When it is fast (the benchmark)"), times(r.speedup),
+                            _setting_words(s.temperature, _k_words(s.k, "constant"), prompts), "; ".join(differ),
+                            here, False, Numbers(r.acceptance_rate, r.alpha, r.mean_acceptance_length, bench.c,
+                                                 s.verify_cost)))
+    return out
+
+
+def _differ_words(temperature: float, k: int, asked: Asked) -> list[str]:
+    """A figure's T and k against the box's, in words."""
+    s, said = asked.settings, []
+    if temperature != s.temperature:
+        said.append(_("T = {t:g}, not {box:g}").format(t=temperature, box=s.temperature))
+    if k != s.k:
+        said.append(_("k = {k}, not {box}").format(k=k, box=s.k))
+    return said
 
 
 def _shipped_same(asked: Asked, temperature: float, k: int) -> bool:
