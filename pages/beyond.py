@@ -149,7 +149,7 @@ def agents_section(result, lang: str) -> None:
 def scale_section(result, lang: str, pool: int, gate: float) -> None:
     st.header(_("5 · At scale"))
     beyond_view.scale_table(beyond.scale(result, lang, pool, gate), "beyond_scale")
-    st.caption(_("Computed from the measured times (one thread): a core that serves questions all day "
+    st.caption(badges.shipped(result.provenance.cpu, date=result.provenance.date) + " " + _("Computed from the measured times (one thread): a core that serves questions all day "
                  "answers this many a second with each design."))
 
 

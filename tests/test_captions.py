@@ -187,3 +187,5 @@ def test_each_kinds_winner_is_priced_here_and_a_speedup_beyond_its_tokens_is_cal
     assert "draft on TRANSLATION: 0.78× with 1.20 tokens a round, where a pass of v(k + 1) = 1.90 steps a round " \
            "allows at most 0.63×" in text and "and 1 more" not in text
     assert "TRANSLATION" not in (ngram_caption(points, str.upper) or "")   # its impossible best is not quoted
+    both = beyond_caption(points + [pt("draft", "code", 1.9, 1.68)], str.upper, 0.7)  # two: each named
+    assert "draft on CODE: 1.90× with 1.68 tokens a round" in both and "; also n-gram lookup on TRANSLATION" in both

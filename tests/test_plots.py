@@ -72,7 +72,7 @@ def test_metric_figures():
     bonus = replace(rnd, index=1, n_accepted=3, emitted=(0, 3, 2, 1),
                     final=replace(rnd.final, kind="bonus"))
     tl = plots.timeline_figure([rnd, bonus], selected=0)
-    assert [t.name for t in tl.data] == ["accepted draft", "correction (residual)", "bonus (p_k+1)"]
+    assert [t.name for t in tl.data] == ["accepted draft", "correction (residual)", "bonus (pₖ₊₁)"]
     assert [list(t.y) for t in tl.data] == [[1, 3], [1, 0], [0, 1]]    # emitted: 2 and 4 tokens
     assert tl.data[2].marker.color == plots.COLORS.bonus            # every colour has an entry
     cache = plots.cache_figure(rnd, {"target": "T why", "draft": "D why", "lag": "lag why"})
@@ -162,7 +162,7 @@ def test_the_strip_legend_names_every_kind_the_timeline_chart_can_show():
     an autoregressive round) is in the token strip's legend too, in the strip's own colour class."""
     from ui.strip import legend_html
     legend = legend_html()
-    for kind, words in (("correction", "correction (residual)"), ("bonus", "bonus (p_k+1)"),
+    for kind, words in (("correction", "correction (residual)"), ("bonus", "bonus (pₖ₊₁)"),
                         ("target", "target token (no draft)")):
         assert f'<span class="t {kind}" title="{words}">{words}</span>' in legend
 

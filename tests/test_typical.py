@@ -58,7 +58,7 @@ def test_the_caption_puts_the_run_beside_the_typical_value():
     k, t = key["settings"]["k"], key["settings"]["temperature"]
     got = typical(PAIR, k, t, "code")
     text = context_view.sentence(summarize([]), got, k, t)
-    assert f"Typical for code at k = {k}, T = {t:g}: {100 * got.acceptance_rate:.0f}%" in text
+    assert f"Typical for code at k = {k}, T = {t:g}: acceptance rate {100 * got.acceptance_rate:.0f}% · α̂ " in text
     assert f"({got.prompts} prompts; shipped, measured on {got.measured})" in text
     # the two acceptance figures side by side are each defined where they stand (issue 51: 20 % beside α̂ 0.46)
     assert "Acceptance rate = accepted ÷ drafted tokens" in text and "α̂ = the mean β" in text

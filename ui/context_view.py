@@ -28,8 +28,8 @@ def sentence(m: Metrics, t: typical.Typical | None, k: int, temperature: float, 
     run = _("This run: acceptance rate {acc} · α̂ {alpha} · {len} tokens a round.").format(
         acc=_pct(m.acceptance_rate), alpha=_num(m.mean_beta), len=_num(m.mean_acceptance_length))
     badge = badges.here() if t.measured == "here" else badges.shipped(t.measured)
-    usual = badge + " " + _("Typical for {group} at k = {k}, T = {t}: {tacc} · {talpha} · {tlen} ({n} prompts; "
-                            "{where}).").format(
+    usual = badge + " " + _("Typical for {group} at k = {k}, T = {t}: acceptance rate {tacc} · α̂ {talpha} · {tlen} "
+                            "tokens a round ({n} prompts; {where}).").format(
         group=group, k=k, t=f"{temperature:g}", tacc=_pct(t.acceptance_rate), talpha=_num(t.alpha),
         tlen=_num(t.mean_acceptance_length), n=t.prompts, where=where)
     # no speedup here: "Does it pay here?" (ui/payoff_view.py) states the one figure for these settings

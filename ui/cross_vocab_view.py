@@ -99,7 +99,7 @@ def split_line(cr: CrossRound) -> None:
                    .format(n=cr.half))
 
 
-FINAL = {"correction": N_("drawn from the residual"), "bonus": N_("a bonus token from p_{k+1}"),
+FINAL = {"correction": N_("drawn from the residual"), "bonus": N_("a bonus token from pₖ₊₁"),
          "target": N_("the target's own token")}
 
 

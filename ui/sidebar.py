@@ -14,7 +14,7 @@ from specdec.settings import options
 from specdec.wording import N_
 from ui import catalog, i18n, loaders, payoff_view, state
 from ui.i18n import _
-from ui.lessons import badges
+from ui.lessons import badges, pair_card
 from ui.lessons.price_table import markdown as price_markdown
 from ui.lessons.price_table import rows as price_table_rows
 
@@ -112,6 +112,7 @@ def machine_notes(pair: specdec.Pair) -> None:
         profile_caption(pair)
         price_table(pair, found)
         precision_caption(pair)
+        st.caption(_("Badges beside a figure say whose it is:") + " " + pair_card.legend())
 
 
 def price_table(pair: specdec.Pair, found) -> None:

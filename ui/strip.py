@@ -70,7 +70,7 @@ def strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round], selected: i
 def legend_html() -> str:
     items = [("accepted", _("accepted draft")), ("rejected", _("rejected draft")),
              ("discarded", _("discarded (after a rejection)")),
-             ("correction", _("correction (residual)")), ("bonus", _("bonus (p_k+1)")),
+             ("correction", _("correction (residual)")), ("bonus", _("bonus (pₖ₊₁)")),
              ("target", _("target token (no draft)")), ("prompt", _("prompt"))]
     return CSS + '<div class="strip">' + " ".join(
         _span(label, kind, label, False) for kind, label in items) + "</div>"

@@ -142,7 +142,7 @@ def source_figure(rnd: Round, label: Label) -> go.Figure:
                           marker_color=COLORS.target, opacity=0.35),
                    go.Bar(name=_("q (draft)"), x=names, y=[rejected.draft.prob(t) for t in ids],
                           marker_color=COLORS.draft, opacity=0.35)]
-    name = {"correction": _("residual norm(max(0, p − q))"), "bonus": _("p_{k+1} (target)"),
+    name = {"correction": _("residual norm(max(0, p − q))"), "bonus": _("pₖ₊₁ (target)"),
             "target": _("p (target)")}[kind]
     traces.append(go.Bar(name=name, x=names, y=[final.source.prob(t) for t in ids],
                          marker_color=COLORS.of(kind, COLORS.target)))
@@ -211,7 +211,7 @@ def timeline_figure(rounds: list[Round], selected: int | None = None) -> go.Figu
     xs = [r.index + 1 for r in rounds]
     kept = [min(r.n_accepted, len(r.emitted)) for r in rounds]
     traces = [go.Bar(name=_("accepted draft"), x=xs, y=kept, marker_color=COLORS.accepted)]
-    for kind, name in (("correction", _("correction (residual)")), ("bonus", _("bonus (p_k+1)")),
+    for kind, name in (("correction", _("correction (residual)")), ("bonus", _("bonus (pₖ₊₁)")),
                        ("target", _("target token (no draft)"))):
         ys = [1 if r.final.kind == kind and len(r.emitted) > r.n_accepted else 0 for r in rounds]
         if any(ys):

@@ -125,8 +125,10 @@ def beyond_caption(points, kind_name, temperature: float, pass_of: Callable = on
     if (v := pass_of(worst)) > 1:
         shown += _(", where a pass of v(k + 1) = {v:.2f} steps a round allows at most {most:.2f}×").format(
             v=v, most=worst.mean_acceptance_length / v)
-    if len(odd) > 1:
-        shown += _(", and {n} more").format(n=len(odd) - 1)
+    if len(odd) > 1:                 # every other one by name: the table marks each
+        shown += _("; also {others}").format(others=", ".join(
+            _("{drafter} on {kind}").format(drafter=drafter_name(p.drafter), kind=kind_name(p.kind))
+            for p in odd if p is not worst))
     why = (_("at T = {t:g} the two runs sampled texts of different lengths, and a kind has a prompt or two.")
            .format(t=temperature) if temperature > 0 else
            _("a kind has a prompt or two, and the machine's speed varies."))
