@@ -193,7 +193,7 @@ if points:
         """A row as the table shows it: a speedup its rounds cannot give is left out, marked ⚠."""
         flagged = (r["kind"], r["drafter"]) in odd
         best = r["speedup_here"] if r["speedup_here"] is not None else r["speedup"]
-        slowest = " · " + (_("least slow at this machine's prices: none pays") if r["speedup_here"] is not None
+        slowest = " · " + (_("none pays here") if r["speedup_here"] is not None
                            else _("least slow: none pays")) if best < 1 else ""       # the target alone wins that kind
         return {**r, "drafter": drafter_name(r["drafter"]) + (" ⚠" if flagged else "") + slowest,
                 "kind": kind_name(r["kind"]),

@@ -66,7 +66,9 @@ def race_box() -> None:
     # after the race, so that it answers for the race: its figure and its prediction at this machine's prices
     reason = None if ran is None else reason_of(*ran, settings) or ("", "")
     races = remembered(pair, settings, None if ran is None else ran[1].seconds / max(ran[2].seconds, 1e-9))
-    payoff_view.render(pair, settings, race=None if ran is None else (races, reason[0]), offer_run=False)
+    # the races stay the box's answer on later reruns (opening the pair card), without the why of a race not run now
+    payoff_view.render(pair, settings, race=(races, reason[0] if reason else None) if races else None,
+                       offer_run=False)
     if ran is not None:
         explain(*ran, settings, chat, reason[1])
 

@@ -228,6 +228,11 @@ def test_home_race_shows_both_runs_and_a_verdict_from_them(tiny_dirs, monkeypatc
     box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
     low, high = sorted((ratio, again), key=float)
     assert "median of 2 races" in box[0] and f"{low}–{high}×" in box[0], (ratio, again, box)
+    at.button(key="pair_card_box").click().run()               # a rerun without a race: the box still answers for them
+    box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
+    assert "median of 2 races" in box[0], box
+    card = [m.value for m in at.markdown if m.value.startswith("| # | whose | section |")]
+    assert card and "| 1 | :green-badge[:material/check_circle: measured here] | Home's race |" in card[0]
 
 
 def test_race_why_prices_a_round_in_target_steps():

@@ -100,7 +100,7 @@ def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
                             setting, _("the answer: the newest figure measured here at these settings"),
                             m.speedup, True, Numbers(m.acceptance_rate, m.alpha, m.tokens, m.c, m.v)))
     if box.predicted is not None:
-        if box.tokens_from != "here" and box.tokens_on:       # its tokens a round came from another prompt set
+        if box.tokens_on:                                     # its tokens a round came from another prompt set
             setting = _setting_words(s.temperature, asked.k_words(), box.tokens_on)
         out.append(SpeedRow(badges.predicted(), _("this box's prediction"), times(box.predicted), setting,
                             _("this machine's prices (c, v) with these tokens a round, not timed"),
