@@ -301,3 +301,11 @@ def test_a_priced_prediction_says_its_tokens_were_computed_and_what_was_measured
     said = payoff_words.instead(p, (1.03, None))
     assert said.endswith("Measured at k = 2: **1.03×** :green-badge[:material/check_circle: measured here].")
     assert "Measured at k" not in payoff_words.instead(p)
+
+
+def test_tokens_measured_here_on_other_prompts_say_which():
+    from ui.lessons import payoff_words
+    p = payoff.answer(4, PRICES, None, (1.8, 0.7, "here", "Where it works' prompts"))
+    assert "keeps **1.80 tokens** (tokens a round measured here, Where it works' prompts):" in payoff_words.why(p)
+    mine = payoff.answer(4, PRICES, payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 1.8, "box", 8))
+    assert "keeps **1.80 tokens**:" in payoff_words.why(mine)                   # its own prompts: nothing to add

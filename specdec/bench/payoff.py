@@ -54,7 +54,7 @@ class Payoff:
     measured: Measured | None            # None: not measured on this machine at these settings
     tokens: float | None                 # tokens a round the prediction uses
     tokens_from: str                     # "here", or the CPU whose measurement gave them (acceptance travels)
-    c: float | None                      # from this machine's profile
+    c: float | None                      # this machine's profile, or what the measured runs paid
     v: float | None                      # v(k + 1): this machine's profile, or what the measured runs paid
     predicted: float | None              # the rounds at these prices: tokens / (k·c + v(k + 1))
     alpha: float | None = None           # the α the priced policy's prediction drafted at (None: not priced)

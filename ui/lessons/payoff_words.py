@@ -128,8 +128,8 @@ def _tokens_from(p: Payoff) -> str:
             cpu=machine_short(p.tokens_from)) + (f", {p.tokens_on}" if p.tokens_on else "")
         return " " + _("(1 + α̂ + … + α̂^k at k = {k}, α̂ = {alpha:.2f} {whose}: computed, not a run's count)").format(
             k=p.k, alpha=p.alpha, whose=whose)
-    if p.tokens_from == "here":
-        return ""
+    if p.tokens_from == "here":           # measured here: on other prompts only where it names them
+        return " " + _("(tokens a round measured here, {on})").format(on=p.tokens_on) if p.tokens_on else ""
     return " " + (_("(tokens a round measured on {cpu}, {on}: they travel, prices do not)") if p.tokens_on else _(
         "(tokens a round measured on {cpu}: they travel, prices do not)")).format(
         cpu=machine_short(p.tokens_from), on=p.tokens_on)
