@@ -253,9 +253,18 @@ The text follows the target exactly — only the speed depends on the draft.""")
             alone, spec = race(pair, round_prompt(pair)[0], settings)
             st.caption(settings_line(settings, pair.draft_name) + " · " + _("one prompt, one run"))
             race_box(alone, spec, greedy)
+            st.caption(one_prompt(summarize(spec.decoder.history)))
         except specdec.InputError as err:
             st.warning(md(err))
     try_this(_("race at T = 0, then open *Step through* to see every number of every round."))
+
+
+def one_prompt(m) -> str:
+    """Under the tour's race: this prompt's acceptance, and that one prompt is not the pair's answer."""
+    return _("On this prompt {rate} of the drafts were accepted ({tokens:.2f} tokens a round): one prompt, not the "
+             "pair's average. Whether it pays over many prompts is the box “Does it pay here?” on Home and When "
+             "it is fast, and every figure of the pair is on the pair card (sidebar).").format(
+        rate=f"{100 * (m.acceptance_rate or 0):.0f}%", tokens=m.mean_acceptance_length or 1.0)
 
 
 def race_box(alone, spec, greedy: bool) -> None:

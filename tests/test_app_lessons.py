@@ -149,7 +149,8 @@ def test_the_tours_race_box_follows_the_result(tiny_dirs, monkeypatch, spec_s, b
     from ui.lessons import home_race
 
     def racer(seconds):
-        return SimpleNamespace(seconds=seconds, steps=2, tokens=2, decoder=SimpleNamespace(generated=[1, 2]))
+        return SimpleNamespace(seconds=seconds, steps=2, tokens=2,
+                               decoder=SimpleNamespace(generated=[1, 2], history=[]))
     monkeypatch.setattr(home_race, "race", lambda *a, **kw: (racer(1.0), racer(spec_s)))
     at = app(tiny_dirs, page="pages/tour.py", temperature=0.0, k=3)
     at.session_state["tour_step"] = 7
@@ -159,3 +160,5 @@ def test_the_tours_race_box_follows_the_result(tiny_dirs, monkeypatch, spec_s, b
     shown = {"success": [b.value for b in at.success], "info": [b.value for b in at.info if "on this run" in b.value]}
     assert len(shown[box]) == 1 and not shown["info" if box == "success" else "success"], shown
     assert ("Not faster on this run" in shown[box][0]) == (box == "info")
+    assert any(c.value.startswith("On this prompt 0% of the drafts were accepted") and "one prompt, not the pair's "
+               "average" in c.value for c in at.caption)

@@ -115,3 +115,18 @@ def test_the_benchmark_and_homes_races_have_their_rows(places):
     races = speed_table.race_rows(asked, (1.35, 1.09))
     assert races[0].figure == "1.22× (1.09–1.35)" and races[0].section == "Home's race" and races[0].same
     assert speed_table.race_rows(asked, ()) == []
+
+
+def test_a_figure_at_the_k_the_policy_picks_is_not_said_to_differ_in_k(places):
+    """Home's box drafts k by prices (here k = 1): a benchmark row at k = 1 differs by drafting it in
+    every round, not by 'k = 1, not 4'; one at k = 2 by its k."""
+    from specdec.bench.record import Bench, Row, Setting
+    asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.0, policy="priced"), SPEED,
+                              picked=1)
+    rows = [Setting(k, 0.0, (Row("engine speculative", 30.0, speedup=0.97, mean_acceptance_length=1.5),))
+            for k in (1, 2)]
+    one, two = speed_table.bench_rows(asked, Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, tuple(rows),
+                                                   provenance=here()), True)
+    assert one.why.startswith("k = 1 in every round; the policy picks it round by round; other prompts"), one.why
+    assert "not 4" not in one.why and "not 4" not in two.why
+    assert two.why.startswith("k = 2, not k by this machine's prices (here k = 1), up to 4"), two.why

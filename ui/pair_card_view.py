@@ -37,7 +37,7 @@ def box_button(pair, settings, p: Payoff, races: tuple[float, ...] = ()) -> None
     st.session_state[SHOWN] = found                 # for the sections below the box (`pointer`)
     if st.button(_("Pair card: the {n} figures of this pair").format(n=len(found)), key="pair_card_box",
                  icon=":material/table_chart:"):
-        _open(pair, settings, found)
+        _open(pair, settings, found, p.k)
 
 
 def pointer(temperature: float, k: int, **which) -> str:
@@ -54,20 +54,22 @@ def sidebar_button(pair, settings, answer: Callable[[], Payoff]) -> None:
     only when the button is pressed)."""
     if st.sidebar.button(_("Pair card: every figure of this pair"), key="pair_card_sidebar",
                          icon=":material/table_chart:"):
-        _open(pair, settings, rows(pair, settings, answer()))
+        p = answer()
+        _open(pair, settings, rows(pair, settings, p), p.k)
 
 
-def _open(pair, settings, found: list[speed_table.SpeedRow]) -> None:
+def _open(pair, settings, found: list[speed_table.SpeedRow], k: int) -> None:
+    """`k`: the k the answer drafts (a policy's pick), whose v(k + 1) row 0 shows."""
     title = _("Pair card: {target} ← {draft}").format(target=pair.target_name, draft=pair.draft_name or "—")
-    st.dialog(title, width="large")(_card)(pair, settings, found)
+    st.dialog(title, width="large")(_card)(pair, settings, found, k)
 
 
-def _card(pair, settings, found: list[speed_table.SpeedRow]) -> None:
+def _card(pair, settings, found: list[speed_table.SpeedRow], k: int) -> None:
     st.caption(payoff_words.settings_line(settings, pair.draft_name) + ". " + _(
-        "Row 1 is the box's own figure; rows at the box's T and k count in the range the second tab gives."))
+        "Row 1 answers for these settings (the box's figure, on the pages that show the box)."))
     numbers, why = st.tabs([_("Acceptance and prices"), _("Why the speedups differ")])
     with numbers:
-        st.markdown(pair_card.markdown(found, _profile(pair, settings.k)))
+        st.markdown(pair_card.markdown(found, _profile(pair, k)))
         st.caption(_("acceptance rate: accepted ÷ drafted · α̂ (mean β): a drafted token's mean chance of "
                      "acceptance · tokens a round (L): kept a round, the final token included · c: a draft "
                      "forward in target steps · v(k + 1): a pass of k + 1 tokens in target steps · —: not "

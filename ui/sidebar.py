@@ -163,11 +163,11 @@ def _fidelity(pair: specdec.Pair) -> str:
     found = shipped(precision.of(pair.target)) if pair.target_name == DEFAULT_TARGET else None
     if not found:
         return ""
-    return " " + _("Against transformers' float32 load of the same GGUF: the same greedy text in {same} of {chats} "
-                   "held-out chats ({tokens} tokens each), the same top token at {share} of positions.").format(
-        same=found.identical_chats, chats=found.chats, tokens=found.tokens,
-        share=f"{100 * found.top1_agreement:.1f} %") + " " + badges.shipped(found.provenance.cpu, short=True,
-                                                                             date=found.provenance.date)
+    badge = badges.shipped(found.provenance.cpu, short=True, date=found.provenance.date)    # whose the check is
+    return "\n\n" + badge + " " + _("Against transformers' float32 load of the same GGUF: the same greedy text in "
+                                     "{same} of {chats} held-out chats ({tokens} tokens each), the same top token at "
+                                     "{share} of positions.").format(
+        same=found.identical_chats, chats=found.chats, tokens=found.tokens, share=f"{100 * found.top1_agreement:.1f} %")
 
 
 def _cpu() -> str:

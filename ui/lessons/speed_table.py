@@ -64,10 +64,19 @@ class Asked:
         return _k_words(self.settings.k, self.settings.policy, self.picked)
 
     def policy_reason(self, k: int) -> list[str]:
-        """A figure at a constant k beside a box whose policy picks k: the difference, in words."""
+        """A figure at a constant k beside a box whose policy picks k: the difference, in words (the
+        k it picks here, where it is this figure's, is no difference in k: the policy picks it anew
+        every round)."""
         if self.settings.policy == "constant":
             return []
+        if k == self.picked:
+            return [_("k = {k} in every round; the policy picks it round by round").format(k=k)]
         return [_("{theirs}, not {box}").format(theirs=_k_words(k, "constant"), box=self.k_words())]
+
+    def k_against(self, k: int) -> int:
+        """The k a figure's k is compared with: the box's, or under a policy the figure's own (its
+        difference is policy_reason's)."""
+        return self.settings.k if self.settings.policy == "constant" else k
 
     def key(self) -> store.Key:
         return store.key(self.target, self.draft, self.settings, self.settings.k, self.prompts,
@@ -142,7 +151,8 @@ def shipped_rows(asked: Asked, profile: machine.Profile | None) -> list[SpeedRow
         if mark in seen:            # the same setting shipped by two sections of one machine: one figure
             continue
         seen.add(mark)
-        differ = asked.policy_reason(k) + _differ(_temperature(key), k, prompts, asked.key())
+        differ = asked.policy_reason(k) + _differ(_temperature(key), k, prompts,
+                                                  replace(asked.key(), k=asked.k_against(k)))
         out.append(SpeedRow(badges.shipped(result.provenance.cpu, date=result.provenance.date), _(SOURCES[source]),
                             _spread(p.speedup, p.speedup_min, p.speedup_max),
                             _setting(_temperature(key), k, prompts),
@@ -224,7 +234,7 @@ def _differ_words(temperature: float, k: int, asked: Asked) -> list[str]:
     s, said = asked.settings, []
     if temperature != s.temperature:
         said.append(_("T = {t:g}, not {box:g}").format(t=temperature, box=s.temperature))
-    if k != s.k:
+    if k != asked.k_against(k):
         said.append(_("k = {k}, not {box}").format(k=k, box=s.k))
     return said
 
@@ -317,7 +327,9 @@ def _differences(key: store.Key, want: store.Key, picked: int | None = None) -> 
     """How a figure filed here differs from the box's settings, in words (`picked`: the k the box's
     policy picks here)."""
     said = _differ(key.temperature, key.k if key.policy == want.policy else want.k, key.prompts, want)
-    if key.policy != want.policy:
+    if key.policy != want.policy and key.policy == "constant" and key.k == picked:
+        said.append(_("k = {k} in every round; the policy picks it round by round").format(k=key.k))
+    elif key.policy != want.policy:
         said.append(_("{theirs}, not {box}").format(theirs=_k_words(key.k, key.policy),
                                                     box=_k_words(want.k, want.policy, picked)))
     if key.drafter != want.drafter:
