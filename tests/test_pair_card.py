@@ -12,7 +12,7 @@ from specdec.bench.payoff import Measured, Payoff
 from specdec.bench.points import Sweep
 from specdec.records.provenance import Clock, here
 from specdec.settings import Settings
-from ui.lessons import badges, pair_card, shipped, speed_table, store
+from ui.lessons import badges, other_rows, pair_card, shipped, speed_table, store
 
 from apptest import app
 
@@ -104,17 +104,17 @@ def test_the_benchmark_and_homes_races_have_their_rows(places):
                   provenance=here())
     profile = machine.Profile("CPU here", "torch", 1, 10.0, {m: 1 + 0.25 * (m - 1) for m in range(1, 18)},
                               {"fam/draft": 0.25})
-    mine = speed_table.bench_rows(asked, bench, True, profile)
+    mine = other_rows.bench_rows(asked, bench, True, profile)
     assert len(mine) == 1 and mine[0].figure == "0.97×" and mine[0].here == 0.97
     assert mine[0].numbers == pair_card.Numbers(0.5, 0.5, 1.5, 0.16, 1.28)
     assert mine[0].setting == "T = 0, k = 1, 6 held-out chats × 48 tokens (the benchmark)"
     assert mine[0].why.startswith("T = 0, not 0.7; k = 1, not 4; other prompts")
-    shipped_row = speed_table.bench_rows(asked, bench, False, profile)[0]
+    shipped_row = other_rows.bench_rows(asked, bench, False, profile)[0]
     assert shipped_row.here == 1.5 / (1 * 0.25 + 1.25)                # its tokens a round at this machine's prices
-    assert speed_table.bench_rows(replace(asked, draft="fam/other"), bench, True) == []   # another pair's bench
-    races = speed_table.race_rows(asked, (1.35, 1.09))
+    assert other_rows.bench_rows(replace(asked, draft="fam/other"), bench, True) == []   # another pair's bench
+    races = other_rows.race_rows(asked, (1.35, 1.09))
     assert races[0].figure == "1.22× (1.09–1.35)" and races[0].section == "Home's race" and races[0].same
-    assert speed_table.race_rows(asked, ()) == []
+    assert other_rows.race_rows(asked, ()) == []
 
 
 def test_a_figure_at_the_k_the_policy_picks_is_not_said_to_differ_in_k(places):
@@ -125,7 +125,7 @@ def test_a_figure_at_the_k_the_policy_picks_is_not_said_to_differ_in_k(places):
                               picked=1)
     rows = [Setting(k, 0.0, (Row("engine speculative", 30.0, speedup=0.97, mean_acceptance_length=1.5),))
             for k in (1, 2)]
-    one, two = speed_table.bench_rows(asked, Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, tuple(rows),
+    one, two = other_rows.bench_rows(asked, Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, tuple(rows),
                                                    provenance=here()), True)
     assert one.why.startswith("k = 1 in every round; the policy picks it round by round; other prompts"), one.why
     assert "not 4" not in one.why and "not 4" not in two.why

@@ -12,7 +12,7 @@ from specdec.bench.payoff import Measured, Payoff
 from specdec.bench.points import Sweep
 from specdec.records.provenance import Clock, here
 from specdec.settings import Settings
-from ui.lessons import shipped, speed_table, store
+from ui.lessons import other_rows, shipped, speed_table, store
 
 WIDTHS = {m: 1 + 0.25 * (m - 1) for m in range(1, 18)}              # v(5) = 2.0
 SPEED = store.PromptSet.of(["a", "b"], False, 16, "speed")            # the box's prompts
@@ -134,8 +134,8 @@ def test_a_servers_tokens_a_round_are_priced_at_this_machines_prices():
     profile = machine.Profile("CPU here", "torch", 1, 10.0, WIDTHS, {"fam/draft": 0.25})
     facts = SimpleNamespace(tokens_per_pass_1=1.84, pass_ratio_1=1.5, draft_ms_1=8.0, ar_pass_ms_1=20.0)
     # 1.84 tokens a round at 4 · 0.25 + v(5) = 2.0: 3.0 steps a round
-    assert speed_table._server_here(facts, 4, asked, profile) == pytest.approx(1.84 / 3.0)
-    assert speed_table._server_here(facts, 4, asked, None) is None
+    assert other_rows._server_here(facts, 4, asked, profile) == pytest.approx(1.84 / 3.0)
+    assert other_rows._server_here(facts, 4, asked, None) is None
     # its round in its own passes: 1.5 + 8 / 20 = 1.9; its plain pass 20 ms, twice this machine's 10 ms step
-    said = speed_table._server_prices(facts, profile)
+    said = other_rows._server_prices(facts, profile)
     assert "round cost 1.90 of its plain passes and kept 1.84 tokens" in said and "20.0 ms, 2.0×" in said

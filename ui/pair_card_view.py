@@ -12,7 +12,7 @@ from specdec.bench import machine
 from specdec.bench.payoff import Payoff
 from ui import family, session, state, typical
 from ui.i18n import _
-from ui.lessons import fast, pair_card, payoff_words, speed_table, store
+from ui.lessons import fast, other_rows, pair_card, payoff_words, speed_table, store
 
 SHOWN = "_pair_card_rows"      # the card's rows as the box numbered them in this run
 
@@ -26,8 +26,9 @@ def rows(pair, settings, p: Payoff, races: tuple[float, ...] = ()) -> list[speed
     where = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
     profile = machine.of(pair)
     bench, mine = fast.read_bench(None)[0], fast.BENCH_FILE.exists()
-    return (speed_table.race_rows(asked, races) + speed_table.rows(asked, p, profile, where)
-            + speed_table.bench_rows(asked, bench, mine, profile))
+    return (other_rows.race_rows(asked, races) + speed_table.rows(asked, p, profile)
+            + other_rows.where_rows(asked, where, profile) + other_rows.server_rows(asked, profile)
+            + other_rows.bench_rows(asked, bench, mine, profile))
 
 
 def box_button(pair, settings, p: Payoff, races: tuple[float, ...] = ()) -> None:

@@ -1,7 +1,8 @@
 """Every speedup the lab shows for one pair, in one table (issue 51): the box's answer first, then
 each figure this machine measured for the pair in any section, then each shipped from another
-machine (When it is fast, Drafters compared), then Where it works' and In a server's at the box's
-T and k, each row with its badge, its settings and why it is not the box's figure, computed by
+machine (When it is fast, Drafters compared) — the other sections' rows (Home's races, Where it
+works, In a server, the benchmark) are other_rows.py's, on the same words and badges — each row
+with its badge, its settings and why it is not the box's figure, computed by
 comparing its key with the box's settings:
 
     another T, k, drafter or policy     the runs drafted and sampled differently
@@ -16,21 +17,18 @@ so a learner who meets 0.69×, 0.72× and 1.05× for "the same pair" sees whose 
 """
 from __future__ import annotations
 
-import statistics
 from dataclasses import dataclass, replace
-from types import SimpleNamespace
 
-from specdec.bench import batching, machine, repriced
+from specdec.bench import machine, repriced
 from specdec.bench.compared import ALL, DrafterTable
 from specdec.bench.payoff import Payoff
 from specdec.bench.points import Sweep
-from specdec.bench.record import BatchSweep, RowKind
 from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.wording import _, times
-from ui.lessons import badges, result_cache, shipped, store
+from ui.lessons import badges, shipped, store
 from ui.lessons.pair_card import Numbers
 from ui.lessons.payoff_words import SOURCES
 
@@ -61,7 +59,7 @@ class Asked:
     picked: int | None = None        # the k a draft-length policy picks here (the box's Payoff.k)
 
     def k_words(self) -> str:
-        return _k_words(self.settings.k, self.settings.policy, self.picked)
+        return k_words_of(self.settings.k, self.settings.policy, self.picked)
 
     def policy_reason(self, k: int) -> list[str]:
         """A figure at a constant k beside a box whose policy picks k: the difference, in words (the
@@ -71,7 +69,7 @@ class Asked:
             return []
         if k == self.picked:
             return [_("k = {k} in every round; the policy picks it round by round").format(k=k)]
-        return [_("{theirs}, not {box}").format(theirs=_k_words(k, "constant"), box=self.k_words())]
+        return [_("{theirs}, not {box}").format(theirs=k_words_of(k, "constant"), box=self.k_words())]
 
     def k_against(self, k: int) -> int:
         """The k a figure's k is compared with: the box's, or under a policy the figure's own (its
@@ -83,21 +81,10 @@ class Asked:
                          Clock.WALL, self.ran)
 
 
-def rows(asked: Asked, box: Payoff, profile: machine.Profile | None, where=None) -> list[SpeedRow]:
-    """The box's rows, this machine's figures, the shipped ones, then Where it works' (`where`: its
-    typical.Typical at these settings) and In a server's."""
-    return (box_rows(asked, box) + filed_rows(asked, box) + shipped_rows(asked, profile)
-            + where_rows(asked, where, profile) + server_rows(asked, profile))
-
-
-def race_rows(asked: Asked, races: tuple[float, ...]) -> list[SpeedRow]:
-    """Home's races at the box's settings on one prompt (newest first): their median and range."""
-    if not races:
-        return []
-    s, figure = asked.settings, statistics.median(races)
-    return [SpeedRow(badges.here(), _("Home's race"), _spread(figure, min(races), max(races)),
-                     _setting_words(s.temperature, asked.k_words(), _("one prompt, {n} race(s)").format(n=len(races))),
-                     _("the box's answer on Home: races on one prompt, live"), figure, True)]
+def rows(asked: Asked, box: Payoff, profile: machine.Profile | None) -> list[SpeedRow]:
+    """The box's rows, this machine's figures, then the shipped ones (the other sections' rows:
+    other_rows.py)."""
+    return box_rows(asked, box) + filed_rows(asked, box) + shipped_rows(asked, profile)
 
 
 def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
@@ -105,12 +92,12 @@ def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
     s, out = asked.settings, []
     setting = _setting(s.temperature, s.k, asked.prompts, s.policy, asked.picked)
     if (m := box.measured) is not None:
-        out.append(SpeedRow(badges.here(), _(SOURCES.get(m.source, m.source)), _spread(m.speedup, m.low, m.high),
+        out.append(SpeedRow(badges.here(), _(SOURCES.get(m.source, m.source)), spread(m.speedup, m.low, m.high),
                             setting, _("the answer: the newest figure measured here at these settings"),
                             m.speedup, True, Numbers(m.acceptance_rate, m.alpha, m.tokens, m.c, m.v)))
     if box.predicted is not None:
         if box.tokens_on:                                     # its tokens a round came from another prompt set
-            setting = _setting_words(s.temperature, asked.k_words(), box.tokens_on)
+            setting = setting_words(s.temperature, asked.k_words(), box.tokens_on)
         out.append(SpeedRow(badges.predicted(), _("this box's prediction"), times(box.predicted), setting,
                             _("this machine's prices (c, v) with these tokens a round, not timed"),
                             box.predicted, True, Numbers(None, box.alpha, box.tokens, box.c, box.v)))
@@ -129,7 +116,7 @@ def filed_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
         f = entry.figure
         same = replace(key, prompts=want.prompts, clock=want.clock) == want
         out.append(SpeedRow(badges.here(), _(SOURCES.get(entry.source, entry.source)),
-                            _spread(f.speedup, f.speedup_min, f.speedup_max),
+                            spread(f.speedup, f.speedup_min, f.speedup_max),
                             _setting(key.temperature, key.k, key.prompts, key.policy),
                             "; ".join(_differences(key, want, asked.picked)), f.speedup, same, Numbers.of(f)))
     return out[:SHOWN_HERE]
@@ -154,16 +141,16 @@ def shipped_rows(asked: Asked, profile: machine.Profile | None) -> list[SpeedRow
         differ = asked.policy_reason(k) + _differ(_temperature(key), k, prompts,
                                                   replace(asked.key(), k=asked.k_against(k)))
         out.append(SpeedRow(badges.shipped(result.provenance.cpu, date=result.provenance.date), _(SOURCES[source]),
-                            _spread(p.speedup, p.speedup_min, p.speedup_max),
+                            spread(p.speedup, p.speedup_min, p.speedup_max),
                             _setting(_temperature(key), k, prompts),
-                            "; ".join(differ + [_moved(p, asked, profile, k)]), _priced(p, asked, profile, k),
-                            _shipped_same(asked, _temperature(key), k), Numbers.of(p)))
+                            "; ".join(differ + [moved(p, asked, profile, k)]), priced(p, asked, profile, k),
+                            shipped_same(asked, _temperature(key), k), Numbers.of(p)))
     return out
 
 
-def _moved(p, asked: Asked, profile: machine.Profile | None, k: int) -> str:
+def moved(p, asked: Asked, profile: machine.Profile | None, k: int) -> str:
     """A shipped figure's machine, and where its tokens a round are priced here (the next column)."""
-    if _priced(p, asked, profile, k) is None:
+    if priced(p, asked, profile, k) is None:
         return _("measured on another machine: its prices made it")
     return _("another machine's prices; its tokens a round priced here under “at this machine's prices”")
 
@@ -191,55 +178,7 @@ def _ran_alike(kind: str, record, ran: store.Ran) -> list[tuple[dict, object]]:
             if {name: key[name] for name in ("precision", "backend", "threads") if name in key} == ran.fields()]
 
 
-def where_rows(asked: Asked, t, profile: machine.Profile | None) -> list[SpeedRow]:
-    """Where it works' figure over all its prompts at these settings, measured here or shipped."""
-    if t is None or t.speedup is None:
-        return []
-    s = asked.settings
-    differ = asked.policy_reason(s.k) + [_("other prompts (every kind): acceptance is the text's")]
-    if t.measured != "here":
-        differ.append(_moved(t, asked, profile, s.k))
-    return [SpeedRow(badges.here() if t.measured == "here" else badges.shipped(t.measured),
-                     _("Where it works"), times(t.speedup),
-                     _("T = {t:g}, k = {k}, {n} prompts of every kind").format(t=s.temperature, k=s.k, n=t.prompts),
-                     "; ".join(differ), t.speedup if t.measured == "here" else _priced(t, asked, profile, s.k),
-                     _shipped_same(asked, s.temperature, s.k), Numbers.of(t))]
-
-
-def bench_rows(asked: Asked, bench, mine: bool, profile: machine.Profile | None = None) -> list[SpeedRow]:
-    """The benchmark's speculative row of each (T, k) it ran with this pair and the box's drafter
-    (`bench`: a record.Bench; `mine`: measured here, else shipped), its figure at this machine's prices."""
-    if bench is None or (bench.target, bench.draft, bench.drafter) != (asked.target, asked.draft,
-                                                                        asked.settings.drafter):
-        return []
-    out = []
-    for s in bench.settings:
-        if (r := s.row(RowKind.SPEC)) is None or r.speedup is None:
-            continue
-        p = SimpleNamespace(k=s.k, mean_acceptance_length=r.mean_acceptance_length)
-        here = r.speedup if mine else _priced(p, asked, profile, s.k)
-        prompts = _("{n} held-out chats × {t} tokens (the benchmark)").format(n=bench.prompts, t=bench.max_new_tokens)
-        differ = asked.policy_reason(s.k) + _differ_words(s.temperature, s.k, asked) + [
-            _("other prompts: acceptance is the text's")] + ([] if mine else [_moved(p, asked, profile, s.k)])
-        out.append(SpeedRow(badges.here() if mine else badges.shipped(bench.provenance.cpu, date=bench.provenance.date),
-                            _("When it is fast (the benchmark)"), times(r.speedup),
-                            _setting_words(s.temperature, _k_words(s.k, "constant"), prompts), "; ".join(differ),
-                            here, False, Numbers(r.acceptance_rate, r.alpha, r.mean_acceptance_length, bench.c,
-                                                 s.verify_cost)))
-    return out
-
-
-def _differ_words(temperature: float, k: int, asked: Asked) -> list[str]:
-    """A figure's T and k against the box's, in words."""
-    s, said = asked.settings, []
-    if temperature != s.temperature:
-        said.append(_("T = {t:g}, not {box:g}").format(t=temperature, box=s.temperature))
-    if k != asked.k_against(k):
-        said.append(_("k = {k}, not {box}").format(k=k, box=s.k))
-    return said
-
-
-def _shipped_same(asked: Asked, temperature: float, k: int) -> bool:
+def shipped_same(asked: Asked, temperature: float, k: int) -> bool:
     """A shipped figure (a draft model at a constant k) at the box's T, k and drafter."""
     s = asked.settings
     return (temperature, k, s.policy, store.drafter_id(s)) == (s.temperature, s.k, "constant", SHIPPED_DRAFTER)
@@ -257,57 +196,11 @@ def summary(found: list[SpeedRow], settings) -> str | None:
     return _("At these settings (T = {t:g}, {k}) {n} of these figures are this machine's, measured here or priced at "
              "its prices (bold under “at this machine's prices”): **{lo:.2f}–{hi}**, {verdict}. The others differ "
              "for the reasons each row gives.").format(
-        t=settings.temperature, k=_k_words(settings.k, settings.policy), n=len(values), lo=lo, hi=times(hi),
+        t=settings.temperature, k=k_words_of(settings.k, settings.policy), n=len(values), lo=lo, hi=times(hi),
         verdict=verdict)
 
 
-def server_rows(asked: Asked, profile: machine.Profile | None = None) -> list[SpeedRow]:
-    """In a server's batch-size-1 figure for the pair at the box's T and k, newest kept, else shipped,
-    with what its batched loop paid (`profile`: this machine's step beside its plain pass)."""
-    kept = [(key, r, None) for key, r in result_cache.kept("server_sweep", BatchSweep)]
-    found = kept + [(key, r, r.provenance.cpu or "?") for key, r in shipped.all_of("server_sweep", BatchSweep)]
-    for key, sweep, cpu in found:
-        if key.get("pair") == [asked.target, asked.draft] and (sweep.k, sweep.temperature) == (
-                asked.settings.k, asked.settings.temperature):
-            facts = batching.facts(sweep)
-            why = _("a server's figure: {r} requests queued at once and served {b} at a time, tokens a second "
-                    "over all of them").format(r=sweep.requests, b=facts.first_batch) + "; " + _server_prices(
-                facts, profile)
-            return [SpeedRow(badges.of(cpu), _("In a server"), times(facts.first),
-                             _("T = {t:g}, k = {k}, {n} prompts × {tokens} tokens").format(
-                                 t=sweep.temperature, k=sweep.k, n=sweep.prompts, tokens=sweep.max_new_tokens), why,
-                             _server_here(facts, sweep.k, asked, profile), numbers=_server_numbers(facts, sweep.k))]
-    return []
-
-
-def _server_numbers(facts, k: int) -> Numbers:
-    """A server's round at its smallest batch: tokens a round, and its draft and pass in its loop's
-    plain passes (no acceptance rate or α̂: its loop counts passes, not drafts)."""
-    c = facts.draft_ms_1 / (k * facts.ar_pass_ms_1) if facts.ar_pass_ms_1 and k else None
-    return Numbers(tokens=facts.tokens_per_pass_1, c=c, v=facts.pass_ratio_1)
-
-
-def _server_prices(facts, profile: machine.Profile | None) -> str:
-    """What a server's round paid: its loop's plain pass (slower than the engine's lean step, so
-    drafting weighs less), a round in those passes, and its tokens a round."""
-    said = _("its batched loop's round cost {round:.2f} of its plain passes and kept {tokens:.2f} tokens").format(
-        round=facts.pass_ratio_1 + (facts.draft_ms_1 / facts.ar_pass_ms_1 if facts.ar_pass_ms_1 else 0.0),
-        tokens=facts.tokens_per_pass_1)
-    if profile is not None and facts.ar_pass_ms_1:
-        said += " " + _("(a plain pass there {ar:.1f} ms, {ratio:.1f}× this machine's step: a cheaper draft "
-                        "by comparison)").format(ar=facts.ar_pass_ms_1, ratio=facts.ar_pass_ms_1 / profile.step_ms)
-    return said
-
-
-def _server_here(facts, k: int, asked: Asked, profile: machine.Profile | None) -> float | None:
-    """A server's tokens a round at batch size 1 priced at this machine's c and v(k + 1), rounds only."""
-    c = machine.draft_c(profile, "model", asked.draft) if profile is not None else None
-    if c is None or k + 1 not in profile.v or not facts.tokens_per_pass_1:
-        return None
-    return facts.tokens_per_pass_1 / (k * c + profile.v[k + 1])
-
-
-def _priced(p, asked: Asked, profile: machine.Profile | None, k: int) -> float | None:
+def priced(p, asked: Asked, profile: machine.Profile | None, k: int) -> float | None:
     """A shipped point's tokens a round at this machine's c and v(k + 1) (None: not priced here)."""
     if profile is None:
         return None
@@ -330,8 +223,8 @@ def _differences(key: store.Key, want: store.Key, picked: int | None = None) -> 
     if key.policy != want.policy and key.policy == "constant" and key.k == picked:
         said.append(_("k = {k} in every round; the policy picks it round by round").format(k=key.k))
     elif key.policy != want.policy:
-        said.append(_("{theirs}, not {box}").format(theirs=_k_words(key.k, key.policy),
-                                                    box=_k_words(want.k, want.policy, picked)))
+        said.append(_("{theirs}, not {box}").format(theirs=k_words_of(key.k, key.policy),
+                                                    box=k_words_of(want.k, want.policy, picked)))
     if key.drafter != want.drafter:
         said.append(_("another drafter: {drafter}").format(drafter=_drafter_words(key.drafter)))
     if (key.threads, key.precision) != (want.threads, want.precision):
@@ -356,14 +249,14 @@ def _differ(temperature: float, k: int, prompts: store.PromptSet, want: store.Ke
 
 def _setting(temperature: float, k: int, prompts: store.PromptSet, policy: str = "constant",
              picked: int | None = None) -> str:
-    return _setting_words(temperature, _k_words(k, policy, picked), store.set_name(prompts))
+    return setting_words(temperature, k_words_of(k, policy, picked), store.set_name(prompts))
 
 
-def _setting_words(temperature: float, k_words: str, prompts: str) -> str:
+def setting_words(temperature: float, k_words: str, prompts: str) -> str:
     return _("T = {t:g}, {k}, {prompts}").format(t=temperature, k=k_words, prompts=prompts)
 
 
-def _k_words(k: int, policy: str, picked: int | None = None) -> str:
+def k_words_of(k: int, policy: str, picked: int | None = None) -> str:
     """'k = 4', or how a draft-length policy picks k up to it ('confidence@0.3': its threshold;
     `picked`: the k the priced policy picks here)."""
     if policy == "constant":
@@ -381,7 +274,7 @@ def _drafter_words(drafter: str) -> str:
     return _(DRAFTERS[name].label) if name in DRAFTERS else drafter
 
 
-def _spread(speedup: float, low: float | None, high: float | None) -> str:
+def spread(speedup: float, low: float | None, high: float | None) -> str:
     """'0.69× (0.67–0.70)': the median and its repeats' range, where they have one."""
     if low is None or high is None or low == high:
         return times(speedup)
