@@ -12,7 +12,17 @@ from specdec.bench.record import BatchSweep, RowKind
 from specdec.wording import _, times
 from ui.lessons import badges, result_cache, shipped
 from ui.lessons.pair_card import Numbers
-from ui.lessons.speed_table import Asked, SpeedRow, k_words_of, moved, priced, setting_words, shipped_same, spread
+from ui.lessons.speed_table import (
+    Asked,
+    SpeedRow,
+    k_words_of,
+    moved,
+    priced,
+    setting_words,
+    shipped_same,
+    spread,
+    t_and_k,
+)
 
 
 def race_rows(asked: Asked, races: tuple[float, ...]) -> list[SpeedRow]:
@@ -53,24 +63,15 @@ def bench_rows(asked: Asked, bench, mine: bool, profile: machine.Profile | None 
         p = SimpleNamespace(k=s.k, mean_acceptance_length=r.mean_acceptance_length)
         here = r.speedup if mine else priced(p, asked, profile, s.k)
         prompts = _("{n} held-out chats × {t} tokens (the benchmark)").format(n=bench.prompts, t=bench.max_new_tokens)
-        differ = asked.policy_reason(s.k) + _differ_words(s.temperature, s.k, asked) + [
-            _("other prompts: acceptance is the text's")] + ([] if mine else [moved(p, asked, profile, s.k)])
+        differ = (asked.policy_reason(s.k) + t_and_k(s.temperature, s.k, asked.settings.temperature,
+                                                      asked.k_against(s.k))
+                  + [_("other prompts: acceptance is the text's")] + ([] if mine else [moved(p, asked, profile, s.k)]))
         out.append(SpeedRow(badges.here() if mine else badges.shipped(bench.provenance.cpu, date=bench.provenance.date),
                             _("When it is fast (the benchmark)"), times(r.speedup),
                             setting_words(s.temperature, k_words_of(s.k, "constant"), prompts), "; ".join(differ),
                             here, False, Numbers(r.acceptance_rate, r.alpha, r.mean_acceptance_length, bench.c,
                                                  s.verify_cost)))
     return out
-
-
-def _differ_words(temperature: float, k: int, asked: Asked) -> list[str]:
-    """A figure's T and k against the box's, in words."""
-    s, said = asked.settings, []
-    if temperature != s.temperature:
-        said.append(_("T = {t:g}, not {box:g}").format(t=temperature, box=s.temperature))
-    if k != asked.k_against(k):
-        said.append(_("k = {k}, not {box}").format(k=k, box=s.k))
-    return said
 
 
 def server_rows(asked: Asked, profile: machine.Profile | None = None) -> list[SpeedRow]:

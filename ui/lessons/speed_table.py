@@ -235,13 +235,19 @@ def _differences(key: store.Key, want: store.Key, picked: int | None = None) -> 
     return said
 
 
+def t_and_k(temperature: float, k: int, box_temperature: float, box_k: int) -> list[str]:
+    """How a figure's T and k differ from the box's, in words."""
+    said = []
+    if temperature != box_temperature:
+        said.append(_("T = {t:g}, not {box:g}").format(t=temperature, box=box_temperature))
+    if k != box_k:
+        said.append(_("k = {k}, not {box}").format(k=k, box=box_k))
+    return said
+
+
 def _differ(temperature: float, k: int, prompts: store.PromptSet, want: store.Key) -> list[str]:
     """How a figure's T, k and prompts differ from the box's, in words."""
-    said = []
-    if temperature != want.temperature:
-        said.append(_("T = {t:g}, not {box:g}").format(t=temperature, box=want.temperature))
-    if k != want.k:
-        said.append(_("k = {k}, not {box}").format(k=k, box=want.k))
+    said = t_and_k(temperature, k, want.temperature, want.k)
     if prompts.digest != want.prompts.digest:
         said.append(_("other prompts: acceptance is the text's"))
     return said
