@@ -25,6 +25,15 @@ def test_next_round_grows_the_trace(tiny_dirs):
     assert any("Round 2" in h.value for h in at.header)
 
 
+def test_a_rounds_times_carry_the_measured_here_badge_and_the_first_says_its_caches_were_cold(tiny_dirs):
+    at, said = app(tiny_dirs), []
+    for _ in range(2):
+        at.button(key="btn_next").click().run()
+        said += [m.value for m in at.markdown if m.value.startswith("One target forward over")]
+    assert len(said) == 2 and all(":green-badge[:material/check_circle: measured here]" in s for s in said), said
+    assert ["cold caches" in s for s in said] == [True, False], said
+
+
 def test_run_to_end_and_reset(tiny_dirs):
     at = app(tiny_dirs, max_new_tokens=20)
     at.button(key="btn_end").click().run()

@@ -133,6 +133,18 @@ def test_vnni_runs_only_where_the_cpu_has_it_and_gives_avx2_bits():
     assert intdot.kernel() in (("AVX-512 VNNI", "AVX2") if has else ("AVX2", "portable C"))
 
 
+def test_the_kernel_kept_is_the_one_timed_faster_at_load_and_the_note_says_so():
+    """A process keeps VNNI exactly when it timed faster than AVX2 at load (the ratio the sidebar's
+    note shows, so a bench's AVX2 beside a server's VNNI on one CPU has its reason); no VNNI: no note."""
+    from ui.lessons.bench_words import kernel_choice
+    ratio, kept = intdot.vnni_over_avx2(), intdot.kernel()
+    if not {"avx512_vnni", "avx512vl", "avx2", "fma"} <= intdot.cpu_flags():
+        assert ratio is None and kernel_choice() is None
+        return
+    assert (ratio > 1) == (kept == "AVX-512 VNNI")
+    assert f"VNNI ran at {ratio:.2f}× AVX2's speed, so it keeps {kept}." in kernel_choice()
+
+
 def test_an_intdot_model_normalises_rows_in_c_and_float32_undoes_it():
     from specdec.models import precision
 

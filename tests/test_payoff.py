@@ -29,8 +29,10 @@ def test_the_prediction_prices_a_round_with_this_machines_profile():
     # (reading prompts, bookkeeping) is left to the k sweep's whole-run line
     from ui.lessons import payoff_words
     why = payoff_words.why(p)
-    assert "1.33 steps a token, the target alone 1, so predicted **0.75×**" in why
-    assert "The measurement is 7% above it" in why                  # 0.8 measured / 0.75 predicted
+    assert "= 4 × 0.500 + 2.00 = **4.00 steps** and keeps **3.00 tokens**, so predicted **0.75×**" in why
+    detail = payoff_words.detail(p)
+    assert "1.33 steps a token, against 1 for the target alone." in detail
+    assert "The measurement is 7% above it" in detail and "above it" not in payoff_words.why(p)   # 0.8 / 0.75
 
 
 def test_one_race_near_one_is_a_tie_not_a_yes():
@@ -64,7 +66,7 @@ def test_beside_a_measurement_the_prediction_takes_the_c_its_runs_paid():
     # 4 drafts at the runs' c = 0.75 and a pass of 2.0 steps: 5.0 steps for 3 tokens; the profile's 0.5 named
     assert (p.c, p.profile_c, p.round_steps) == (0.75, 0.5, 5.0) and p.predicted == pytest.approx(0.6)
     from ui.lessons import payoff_words
-    assert "(c as these runs paid it; the profile's: 0.500)" in payoff_words.why(p)
+    assert "c as these runs paid it; the profile's: 0.500." in payoff_words.detail(p)
 
 
 @pytest.mark.parametrize("speedup, low, high, said", [(1.00, 0.98, 1.04, "Break-even, no gain beyond the spread"),
@@ -111,7 +113,9 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         why = " ".join(c.value for c in at.caption if c.value.startswith("Why: a round"))
         # priced at α = 0.6 up to k = 3: k = 1 keeps 1.6 tokens for 0.25 + 1.2 = 1.45 steps (1.10 a step),
         # k = 2 1.96 for 1.9 (1.03), k = 3 2.176 for 2.35 (0.93): one draft, 0.91 steps a token
-        assert "= 1 × 0.250 + 1.20 = **1.45 steps**" in why and "0.91 steps a token" in why, page
+        assert "= 1 × 0.250 + 1.20 = **1.45 steps** and keeps **1.60 tokens** (from α̂ = 0.60)" in why, page
+        detail = " ".join(c.proto.help for c in at.caption if c.value.startswith("Why: a round"))
+        assert "0.91 steps a token" in detail, page
         assert (f"For T = 0, k by this machine's prices, up to 3, drafter: draft model ({tiny_dirs / 'draft'})"
                 in [c.value for c in at.caption])
         if page == "pages/fast.py":      # theory starts at this machine: α̂ 0.6 (the figure), c 0.25, ε (1.8 − 1) / 4
@@ -121,7 +125,8 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         assert len(prices) == 1 and ("a target step **5.0 ms**; a pass of 2, 3, 5 tokens 1.20, 1.40, 1.80 steps; "
                                      "a draft step c = 0.250 of a target step.") in prices[0], prices
         source = " ".join(m.proto.help for m in at.markdown if m.value.startswith("**Does it pay here?**"))
-        assert "the newest of 2 measurements here at these settings (from 0.87× to 1.50×" in source, page
+        assert "The newest of 2 measurements here at these settings (each on its own prompts), which ranged " \
+               "0.87–1.50×." in source, page
     assert set(shown.values()) == {"0.87"}, shown
 
 
@@ -172,10 +177,10 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
                   store.Ran(threads=threads))
     result_cache.save(store.KIND, store._as_dict(k), store.Filed(fig, "ksweep", 1.0))
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
-    said = [c.value for c in at.caption if c.value.startswith("Drafting k by this machine's prices")]
-    assert said == ["Drafting k by this machine's prices instead (sidebar: Draft-length policy → priced) predicts "
-                    "**1.10×** at k = 1, with α̂ = 0.60 (the newest measurement at these settings: it moves when "
-                    "you measure)."], said
+    said = [c for c in at.caption if c.value.startswith("Drafting k by this machine's prices")]
+    assert [c.value for c in said] == ["Drafting k by this machine's prices instead predicts **1.10×** at k = 1."]
+    assert said[0].proto.help.endswith("Predicted with α̂ = 0.60 (the newest measurement at these settings: it "
+                                       "moves when you measure).")
     at.button(key="payoff_priced").click().run()                     # one click: the sidebar's policy
     assert at.session_state["policy"] == "priced" and not at.exception
     assert not any(c.value.startswith("Drafting k by") for c in at.caption)
@@ -242,9 +247,9 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     assert ":green-badge[:material/check_circle: measured here]" in box[0].value, box[0].value
     assert "by “Measure it here” on 8 prompts" in box[0].proto.help
     assert at.button(key="payoff_measure").label == "Measure again"           # measured: again on request
-    why = [c.value for c in at.caption if c.value.startswith("Why: a round costs")]
+    why = [c for c in at.caption if c.value.startswith("Why: a round costs")]
     # the prediction beside a measurement takes the c and v its runs paid, and names the profile's
-    assert "the profile's: c = 0.250, v = 1.40)" in why[0] and " + 1.40 = " not in why[0], why
+    assert "the profile's: c = 0.250, v = 1.40." in why[0].proto.help and " + 1.40 = " not in why[0].value, why
     figure = headline_figure(at)
     table = [m.value for m in at.sidebar.markdown if m.value.startswith("- :violet-badge[")]
     assert len(table) == 1 and ": **c = 0.250, v(3) = 1.40**" in table[0] and "“Measure it here” (" in table[0]
@@ -264,7 +269,7 @@ def test_beside_a_measurement_the_prediction_takes_the_pass_its_runs_paid_too():
     p = payoff.answer(4, PRICES, found)
     # 4 × 0.75 + 2.5 = 5.5 steps for 3 tokens (the profile's pass of 5 tokens: 2.0)
     assert (p.v, p.profile_v, p.round_steps) == (2.5, 2.0, 5.5) and p.predicted == pytest.approx(3 / 5.5)
-    assert "(c and v as these runs paid them; the profile's: c = 0.500, v = 2.00)" in payoff_words.why(p)
+    assert "c and v as these runs paid them; the profile's: c = 0.500, v = 2.00." in payoff_words.detail(p)
     priced = payoff.answer(4, PRICES, found, priced_alpha=0.5)
     assert priced.v == PRICES.v[priced.k + 1] and priced.profile_v is None
 
@@ -275,30 +280,37 @@ def test_the_gap_says_which_way_the_prompt_pulls(speedup, toward_one):
     pulls a ratio there); one below it lies away from 1 (the rest of what a run pays)."""
     from ui.lessons import payoff_words
     found = payoff.Measured(speedup, speedup, speedup, 3, Clock.WALL, 3.0, "ksweep", 8, c=0.75)
-    said = payoff_words.why(payoff.answer(4, PRICES, found))
+    said = payoff_words.detail(payoff.answer(4, PRICES, found))
     assert ("pulls a ratio toward 1" in said) == toward_one and ("the engine's bookkeeping" in said) != toward_one
 
 
-def test_the_headline_says_when_and_how_many_runs_were_filed():
+def test_the_headline_says_how_many_runs_were_filed_and_its_details_when():
     import time
 
     from ui.lessons import payoff_words
     at = time.mktime((2026, 12, 6, 2, 41, 0, 0, 0, -1))
     found = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.WALL, 3.0, "box", 8, (0.85, 0.78), at=at)
     text = payoff_words.headline(payoff.answer(4, PRICES, found), "CPU here")
-    assert "8 prompts, wall-clock, at 02:41)." in text
-    assert text.endswith("The newest of 2 measurements here at these settings, which ranged 0.78–0.85×.")
+    assert text.endswith("(0.77–0.89×, 3 repeats, 8 prompts, the newest of 2 here).")
+    assert payoff_words.when(found) == ("Timed on the wall clock, at 02:41. The newest of 2 measurements here at "
+                                        "these settings (each on its own prompts), which ranged 0.78–0.85×.")
     alone = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.WALL, 3.0, "box", 8, (0.85,))
-    assert "measurements here" not in payoff_words.headline(payoff.answer(4, PRICES, alone), "CPU here")
+    assert "newest" not in payoff_words.headline(payoff.answer(4, PRICES, alone), "CPU here")
+    assert payoff_words.when(alone) == "Timed on the wall clock."
+    busy = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.CPU, 3.0, "box", 8, (0.85,))
+    assert payoff_words.headline(payoff.answer(4, PRICES, busy), "CPU here").endswith("CPU time: the machine was busy.")
 
 
 def test_a_priced_prediction_says_its_tokens_were_computed_and_what_was_measured_at_its_k():
     from ui.lessons import payoff_words
     p = payoff.answer(4, PRICES, None, (1.8, 0.7, "Other CPU", "their prompts"), priced_alpha=0.5)
     # the priced policy at α 0.5 picks k = 2 (1.75 tokens for 2.5 steps): eq. (1), not a run's count
-    assert "(1 + α̂ + … + α̂^k at k = 2, α̂ = 0.50 measured on Other CPU, their prompts: computed" in \
-        payoff_words.why(p)
+    assert "keeps **1.75 tokens** (from α̂ = 0.50), so predicted" in payoff_words.why(p)
+    assert "1 + α̂ + … + α̂^k at k = 2, α̂ = 0.50 measured on Other CPU, their prompts: computed" in \
+        payoff_words.detail(p)
     said = payoff_words.instead(p, (1.03, None))
+    assert said.startswith("Drafting k by this machine's prices instead predicts **0.70×** at k = 2.")
+    assert "α̂ = 0.50 (their prompts: it moves" in payoff_words.instead_detail(p)
     assert said.endswith("Measured at k = 2: **1.03×** :green-badge[:material/check_circle: measured here].")
     assert "Measured at k" not in payoff_words.instead(p)
 
@@ -306,6 +318,10 @@ def test_a_priced_prediction_says_its_tokens_were_computed_and_what_was_measured
 def test_tokens_measured_here_on_other_prompts_say_which():
     from ui.lessons import payoff_words
     p = payoff.answer(4, PRICES, None, (1.8, 0.7, "here", "Where it works' prompts"))
-    assert "keeps **1.80 tokens** (tokens a round measured here, Where it works' prompts):" in payoff_words.why(p)
+    assert "keeps **1.80 tokens**, so" in payoff_words.why(p)
+    assert "Tokens a round: measured here, Where it works' prompts." in payoff_words.detail(p)
     mine = payoff.answer(4, PRICES, payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 1.8, "box", 8))
-    assert "keeps **1.80 tokens**:" in payoff_words.why(mine)                   # its own prompts: nothing to add
+    assert "Tokens a round" not in payoff_words.detail(mine)                   # its own prompts: nothing to add
+    away = payoff.answer(4, PRICES, None, (1.8, 0.7, "Intel(R) Xeon(R) Processor (family 6, model 167)", ""))
+    assert "keeps **1.80 tokens** (measured on " in payoff_words.why(away)
+    assert "they travel, prices do not." in payoff_words.detail(away)

@@ -12,7 +12,7 @@ from ui.figures import fast as lp
 from ui.i18n import _
 from ui.lessons import badges, fast
 from ui.lessons.acceptance_words import disagreement
-from ui.lessons.bench_words import bench_row, kernel_line, named_at
+from ui.lessons.bench_words import bench_row, kernel_choice, kernel_line, named_at
 from ui.round_view import chart
 from ui.safe import md
 from ui.upload import file_uploader
@@ -55,7 +55,8 @@ def render() -> None:
                _("the target multiplied in {how}").format(how=md(kernel_line(m.kernels or "float32"))))
         said = _("Shipped with the lab, measured on {cpu} (none taken here yet), {threads} thread(s); {how}.").format(
             cpu=md(m.cpu or "?"), threads=m.threads or "?", how=how)
-        st.caption(badges.shipped(m.cpu, date=m.date) + " " + said)
+        st.caption(badges.shipped(m.cpu, date=m.date) + " " + said, help=kernel_choice() if "kernel)" in (
+            m.kernels or "") else None)
     rows = [fast.baseline_row(setting) for setting in result.settings if setting.baseline]
     if rows:
         st.caption(_("Tokens per second, the median over repeats (speculative and the plain way: their range), "

@@ -153,12 +153,13 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
                 st.caption(race[1])
             pair_card_view.box_button(pair, settings, p, race[0])
             return p
-        st.caption(payoff_words.why(p))
+        st.caption(payoff_words.why(p), help=payoff_words.detail(p))
         label = _("Measure it here (about a minute)") if p.measured is None else _("Measure again")
         if offer_run and st.button(label, key="payoff_measure", icon=":material/timer:"):
             _measure(pair, settings)
         if instead is not None:
-            st.caption(payoff_words.instead(instead, at_k(pair, settings, instead.k)))
+            st.caption(payoff_words.instead(instead, at_k(pair, settings, instead.k)),
+                       help=payoff_words.instead_detail(instead))
             st.button(_("Draft k by this machine's prices"), key="payoff_priced", icon=":material/tune:",
                       on_click=_use_priced)
         pair_card_view.box_button(pair, settings, p)

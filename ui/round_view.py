@@ -9,6 +9,7 @@ from specdec.trace.run import Round
 from ui import cache_story
 from ui.figures import rounds as plots
 from ui.i18n import N_, _, choice
+from ui.lessons import badges
 from ui.safe import plain_figure
 
 WORDS = (N_("accepted"), N_("rejected"), N_("discarded"), N_("untried"), N_("deterministic"),
@@ -57,11 +58,20 @@ def step_draft(rnd: Round) -> None:
     st.dataframe(position_table(rnd), hide_index=True, placeholder="—", key=f"tbl{rnd.index}")
 
 
+def timed(rnd: Round) -> str:
+    """The round's times are this machine's, one round's; the first runs on cold caches."""
+    text = " " + badges.here()
+    if rnd.index == 0:
+        text += " " + _("The first round runs on cold caches, so its times run high; the lab's prices (c, v) "
+                        "leave it out.")
+    return text
+
+
 def step_verify(rnd: Round, label: Callable[[int], str]) -> None:
     st.subheader(_("2 · Verify"))
     st.write(_("One target forward over {n} position(s) gave p₁…p₍ₖ₊₁₎ at once ({verify:.1f} ms; "
                "drafting took {draft:.1f} ms).").format(n=rnd.drafted + 1, verify=rnd.verify_ms,
-                                                       draft=rnd.draft_ms))
+                                                       draft=rnd.draft_ms) + timed(rnd))
     if not rnd.positions or rnd.positions[0].target is None:
         return
     names = {p.i: f"{p.i}: {plots.show(p.text)} ({_(p.verdict)})" for p in rnd.positions}
@@ -146,7 +156,7 @@ def tree_steps(rnd: Round, label: Callable[[int], str]) -> None:
     st.subheader(_("2 · Verify every node in one pass"))
     st.write(_("One target forward over {n} positions ({verify:.1f} ms; drafting took {draft:.1f} "
                "ms), with a mask so that each node sees only its own branch.").format(
-        n=len(tree.nodes) + 1, verify=rnd.verify_ms, draft=rnd.draft_ms))
+        n=len(tree.nodes) + 1, verify=rnd.verify_ms, draft=rnd.draft_ms) + timed(rnd))
     chart(mask_figure(tree, label), f"mask{rnd.index}")
     st.subheader(_("3 · Walk down, one sibling at a time"))
     tried = sum(n.verdict != "untried" for n in tree.nodes)

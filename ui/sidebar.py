@@ -7,9 +7,10 @@ import specdec
 from specdec.bench import machine
 from specdec.drafters.policies import POLICIES, PRICED
 from specdec.drafters.registry import DRAFTERS, chain_for
+from specdec.models import precision
 from specdec.models.backend import BACKEND_AUTO, Backend
 from specdec.models.names import DEFAULT_TARGET
-from specdec.models.precision import PRECISION_AUTO
+from specdec.models.precision import PRECISION_AUTO, Precision
 from specdec.settings import options
 from specdec.wording import N_
 from ui import catalog, i18n, loaders, payoff_view, state
@@ -90,13 +91,13 @@ def precision_caption(pair: specdec.Pair) -> None:
     """At the foot of the sidebar: how the loaded target multiplies (the timed or chosen precision)
     and which backend runs its passes (with the timings that chose it)."""
     from specdec.models import kernels
-    from ui.lessons.bench_words import kernel_line
+    from ui.lessons.bench_words import kernel_choice, kernel_line
     if pair.passes.name == Backend.ONNX:
         st.caption(_("The target runs on ONNX Runtime: a 4-bit build of its weights (a re-quantised "
                      "model, not the GGUF's own 4-bit blocks).") + _agreement())
         return
     st.caption(_("The target multiplies in: {how}.").format(how=kernel_line(kernels.describe(pair.target)))
-               + _fidelity(pair))
+               + _fidelity(pair), help=kernel_choice() if precision.of(pair.target) == Precision.INTDOT else None)
 
 
 def machine_notes(pair: specdec.Pair) -> None:

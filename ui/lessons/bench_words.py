@@ -88,6 +88,20 @@ def kernel_line(line: str) -> str:
     return _worded(line) or line
 
 
+def kernel_choice() -> str | None:
+    """Why one process names AVX2 and another AVX-512 VNNI on the same CPU: each times both when it
+    loads the integer kernels and keeps the faster (the bits are the same); None where no VNNI ran."""
+    from specdec.models import intdot
+    ratio = intdot.vnni_over_avx2()
+    if ratio is None:
+        return None
+    return _("Where the CPU has AVX-512 VNNI, each process times it against AVX2 when it loads the integer "
+             "kernels and keeps the faster; both give the same bits. In this process VNNI ran at {ratio:.2f}× "
+             "AVX2's speed, so it keeps {kept}. Where the two lie this close, another process (the bench, a "
+             "restart) may keep the other: the kernel a line names can differ on one CPU, the model's output "
+             "cannot.").format(ratio=ratio, kept=intdot.kernel())
+
+
 def named_at(name: str, t: float, k: int) -> str:
     """A row's name with its T and k, in one pair of brackets: "a (b)" -> "a (b, T = 0, k = 2)"."""
     settings = f"T = {t:g}, k = {k}"

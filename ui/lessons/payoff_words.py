@@ -45,20 +45,25 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
         return _("**Does it pay here?** Not measured on this machine ({cpu}) at these settings yet; predicted from "
                  "its prices: **{predicted}** {badge}").format(cpu=cpu, predicted=_x(p.predicted),
                                                                badge=badges.predicted())
-    clock = _("wall-clock") if m.clock == Clock.WALL else _("CPU time: the machine was busy")
-    when = "" if m.at is None else ", " + _("at {time}").format(time=time.strftime("%H:%M", time.localtime(m.at)))
+    busy = "" if m.clock == Clock.WALL else " " + _("CPU time: the machine was busy.")
+    newest = _(", the newest of {n} here").format(n=len(m.all_here)) if len(m.all_here) > 1 else ""
     return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({low}–{high}, {runs}{n} "
-             "prompts, {clock}{when}).").format(
+             "prompts{newest}).").format(
         answer=_answer(m.speedup, m.low, m.high), speedup=_x(m.speedup), low=f"{m.low:.2f}", n=m.prompts,
-        high=_x(m.high), runs=_("{n} repeats, ").format(n=m.repeats) if m.repeats else "", clock=clock,
-        here=badges.here(), when=when) + _earlier(m)
+        high=_x(m.high), runs=_("{n} repeats, ").format(n=m.repeats) if m.repeats else "", here=badges.here(),
+        newest=newest) + busy
 
 
-def _earlier(m) -> str:
-    """Where earlier runs at these settings were filed here: how many, and their range."""
+def when(m) -> str:
+    """The headline's details (its ⓘ): the clock, when it was measured, and where earlier runs at
+    these settings were filed here (each on its own prompts), how many and their range."""
+    clock = _("Timed on the wall clock") if m.clock == Clock.WALL else _("Timed in CPU time (the machine was busy)")
+    text = clock + ("" if m.at is None else ", " + _("at {time}").format(
+        time=time.strftime("%H:%M", time.localtime(m.at)))) + "."
     if len(m.all_here) < 2:
-        return ""
-    return " " + _("The newest of {n} measurements here at these settings, which ranged {lo:.2f}–{hi}.").format(
+        return text
+    return text + " " + _("The newest of {n} measurements here at these settings (each on its own prompts), "
+                          "which ranged {lo:.2f}–{hi}.").format(
         n=len(m.all_here), lo=min(m.all_here), hi=_x(max(m.all_here)))
 
 
@@ -96,28 +101,45 @@ def _race_headline(p: Payoff, races: tuple[float, ...]) -> str:
 
 def why(p: Payoff) -> str:
     """One short line of why, from this machine's profile: what a round costs (k·c + v(k + 1)), what
-    it keeps, and the two over each other against the target alone's 1 step a token."""
+    it keeps, and the prediction; `detail` says where each number came from."""
     if p.round_steps is None:
         return _("Why: this machine's prices for this drafter (c and v) are not measured yet; the lab measures "
                  "them in the background after it starts, or on request in When it is fast, section 5.")
     cost = _("Why: a round costs k·c + v(k + 1) = {k} × {c:.3f} + {v:.2f} = **{total:.2f} steps**").format(
         k=p.k, c=p.c, v=p.v, total=p.round_steps)
-    cost += _paid(p)
     if p.tokens is None:
         return cost + _(", against 1 step a token for the target alone.")
-    where = _tokens_from(p)
-    text = cost + _(" and keeps **{tokens:.2f} tokens**{where}: {per:.2f} steps a token, the target alone 1, "
-                    "so predicted **{predicted}** {badge}.").format(
-        tokens=p.tokens, where=where, per=p.round_steps / p.tokens, predicted=_x(p.predicted),
-        badge=badges.predicted())
+    return cost + _(" and keeps **{tokens:.2f} tokens**{whose}, so predicted **{predicted}** {badge}.").format(
+        tokens=p.tokens, whose=_whose(p), predicted=_x(p.predicted), badge=badges.predicted())
+
+
+def _whose(p: Payoff) -> str:
+    """The tokens' source in a few words where it is not this measurement's own runs."""
+    if p.alpha is not None:
+        return " " + _("(from α̂ = {alpha:.2f})").format(alpha=p.alpha)
+    return "" if p.tokens_from == "here" else " " + _("(measured on {cpu})").format(cpu=machine_short(p.tokens_from))
+
+
+def detail(p: Payoff) -> str:
+    """The why line's details (its ⓘ): steps a token, whose c and v, where the tokens came from, and
+    which way and why the measurement lies off the prediction."""
+    if p.round_steps is None or p.tokens is None:
+        return _(STEPS)
+    parts = [_(STEPS), _("{per:.2f} steps a token, against 1 for the target alone.").format(
+        per=p.round_steps / p.tokens)]
+    parts += [x for x in (_paid(p), _tokens_from(p)) if x]
     if p.measured is not None and p.predicted:
         gap = p.measured.speedup / p.predicted - 1
         if abs(gap) < 0.02:
-            text += " " + _("The measurement is within two percent of it.")
+            parts.append(_("The measurement is within two percent of it."))
         else:
             side = _("The measurement is {pct:.0%} above it") if gap > 0 else _("The measurement is {pct:.0%} below it")
-            text += " " + side.format(pct=abs(gap)) + _rest(p.predicted, gap)
-    return text
+            parts.append(side.format(pct=abs(gap)) + _rest(p.predicted, gap))
+    return "\n\n".join(parts)
+
+
+STEPS = N_("A step is the target's one-token pass on this machine; c: a draft step in steps; v(k + 1): the "
+           "target's pass over the k drafts and one more token, in steps.")
 
 
 def _tokens_from(p: Payoff) -> str:
@@ -126,12 +148,12 @@ def _tokens_from(p: Payoff) -> str:
     if p.alpha is not None:
         whose = _("measured here") if p.tokens_from == "here" else _("measured on {cpu}").format(
             cpu=machine_short(p.tokens_from)) + (f", {p.tokens_on}" if p.tokens_on else "")
-        return " " + _("(1 + α̂ + … + α̂^k at k = {k}, α̂ = {alpha:.2f} {whose}: computed, not a run's count)").format(
-            k=p.k, alpha=p.alpha, whose=whose)
+        return _("Tokens a round: 1 + α̂ + … + α̂^k at k = {k}, α̂ = {alpha:.2f} {whose}: computed, not a run's "
+                 "count.").format(k=p.k, alpha=p.alpha, whose=whose)
     if p.tokens_from == "here":           # measured here: on other prompts only where it names them
-        return " " + _("(tokens a round measured here, {on})").format(on=p.tokens_on) if p.tokens_on else ""
-    return " " + (_("(tokens a round measured on {cpu}, {on}: they travel, prices do not)") if p.tokens_on else _(
-        "(tokens a round measured on {cpu}: they travel, prices do not)")).format(
+        return _("Tokens a round: measured here, {on}.").format(on=p.tokens_on) if p.tokens_on else ""
+    return (_("Tokens a round: measured on {cpu}, {on}; they travel, prices do not.") if p.tokens_on else _(
+        "Tokens a round: measured on {cpu}; they travel, prices do not.")).format(
         cpu=machine_short(p.tokens_from), on=p.tokens_on)
 
 
@@ -140,13 +162,13 @@ def _paid(p: Payoff) -> str:
     c = p.profile_c is not None and abs(p.profile_c - p.c) >= 0.01
     v = p.profile_v is not None and abs(p.profile_v - p.v) >= 0.01
     if c and v:
-        return " " + _("(c and v as these runs paid them; the profile's: c = {c:.3f}, v = {v:.2f})").format(
+        return _("c and v as these runs paid them; the profile's: c = {c:.3f}, v = {v:.2f}.").format(
             c=p.profile_c, v=p.profile_v)
     if c:
-        return " " + _("(c as these runs paid it; the profile's: {profile:.3f})").format(profile=p.profile_c)
+        return _("c as these runs paid it; the profile's: {profile:.3f}.").format(profile=p.profile_c)
     if v:
-        return " " + _("(v as these runs paid it; the profile's: {profile:.2f})").format(profile=p.profile_v)
-    return ""
+        return _("v as these runs paid it; the profile's: {profile:.2f}.").format(profile=p.profile_v)
+    return _("c and v: this machine's profile.")
 
 
 def _rest(predicted: float, gap: float) -> str:
@@ -160,17 +182,22 @@ def _rest(predicted: float, gap: float) -> str:
 
 
 def instead(p: Payoff, seen: tuple[float, str | None] | None = None) -> str:
-    """What drafting k by this machine's prices would predict (a Payoff priced at the k it picks, and
-    the α̂ it drafted at: the reason the figure moves after a measurement); `seen`: a speedup measured
-    at that k (and the CPU of a shipped one, None here), said beside it."""
-    text = _("Drafting k by this machine's prices instead (sidebar: Draft-length policy → priced) predicts "
-             "**{predicted}** at k = {k}, with α̂ = {alpha:.2f} ({source}: it moves when you measure).").format(
-        predicted=_x(p.predicted), k=p.k, alpha=p.alpha,
-        source=p.tokens_on or _("the newest measurement at these settings"))
+    """What drafting k by this machine's prices would predict (a Payoff priced at the k it picks);
+    `seen`: a speedup measured at that k (and the CPU of a shipped one, None here), said beside it."""
+    text = _("Drafting k by this machine's prices instead predicts **{predicted}** at k = {k}.").format(
+        predicted=_x(p.predicted), k=p.k)
     if seen is not None:
         text += " " + _("Measured at k = {k}: **{figure}** {badge}.").format(k=p.k, figure=_x(seen[0]),
                                                                           badge=badges.of(seen[1]))
     return text
+
+
+def instead_detail(p: Payoff) -> str:
+    """The instead line's details (its ⓘ): where the policy is set and the α̂ it drafted at (the reason
+    the figure moves after a measurement)."""
+    return _("The sidebar's Draft-length policy → priced picks k round by round from this machine's c and v. "
+             "Predicted with α̂ = {alpha:.2f} ({source}: it moves when you measure).").format(
+        alpha=p.alpha, source=p.tokens_on or _("the newest measurement at these settings"))
 
 
 def source(p: Payoff, cpu: str) -> str:
@@ -179,10 +206,7 @@ def source(p: Payoff, cpu: str) -> str:
     if m is not None:
         text = _("Measured on this machine ({cpu}) by {section} on {n} prompts").format(
             cpu=cpu, section=_(SOURCES.get(m.source, m.source)), n=m.prompts)
-        if len(m.all_here) > 1:
-            text += _(", the newest of {m} measurements here at these settings (from {lo:.2f}× to {hi:.2f}×, "
-                      "each on its own prompts)").format(m=len(m.all_here), lo=min(m.all_here), hi=max(m.all_here))
-        return text + _("; every page that asks shows this one figure.")
+        return text + _("; every page that asks shows this one figure.") + " " + when(m)
     return _("Measure it on When it is fast (section 2, the k sweep) or Drafters compared.")
 
 

@@ -135,5 +135,15 @@ def kernel() -> str:
     return "AVX-512 VNNI" if library() is not None and _chosen() else "AVX2"
 
 
+def vnni_over_avx2() -> float | None:
+    """How much faster VNNI ran than AVX2 when this process loaded the kernels (AVX2's time over
+    VNNI's: below 1, slower), the choice `kernel()` names; None where no VNNI was timed."""
+    from specdec.models.intdot import vnni
+    if isa() != "avx2" or library() is None:
+        return None
+    _chosen()
+    return vnni.TIMED["avx2"] / vnni.TIMED["vnni"] if vnni.TIMED else None
+
+
 def available() -> bool:
     return library() is not None

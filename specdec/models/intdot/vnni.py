@@ -37,8 +37,13 @@ def _fastest(lib, layers: dict, x: torch.Tensor, on: int) -> float:
     return best
 
 
+TIMED: dict[str, float] = {}          # "vnni", "avx2" -> seconds of the layers at 1 and 5 rows, at load
+
+
 def choose(lib) -> bool:
-    """Switch VNNI on where the CPU has it, its bits equal AVX2's and it is faster; returns whether."""
+    """Switch VNNI on where the CPU has it, its bits equal AVX2's and it is faster; returns whether.
+    The two timings are kept in TIMED: on a CPU where they lie within a few percent, one process
+    may keep either (the bits are the same)."""
     if not lib.intdot_vnni(1):
         return False
     generator = torch.Generator().manual_seed(0)
@@ -48,5 +53,6 @@ def choose(lib) -> bool:
         on, off = _products(lib, 1, layers, x), _products(lib, 0, layers, x)
         if not all(torch.equal(on[kind], off[kind]) for kind in layers):
             return bool(lib.intdot_vnni(0))
-    faster = sum(_fastest(lib, layers, x[:m], 1) - _fastest(lib, layers, x[:m], 0) for m in (1, 5)) < 0
-    return bool(lib.intdot_vnni(int(faster)))
+    TIMED.update(vnni=sum(_fastest(lib, layers, x[:m], 1) for m in (1, 5)),
+                 avx2=sum(_fastest(lib, layers, x[:m], 0) for m in (1, 5)))
+    return bool(lib.intdot_vnni(int(TIMED["vnni"] < TIMED["avx2"])))
