@@ -36,8 +36,8 @@ from specdec.trace.theory import speedup_with_verify
 
 STORE = Path(__file__).resolve().parents[2] / "build" / "machine.json"
 WIDTHS = tuple(range(1, 18))
-REVISION = 6                       # bumped when what is measured changes: older entries are measured again
-                                   # (6: c as a run pays it, engine_c)
+REVISION = 7                       # bumped when what is measured changes: older entries are measured again
+                                   # (6: c as a run pays it, engine_c; 7: the integer kernel in the key)
 
 
 @dataclass(frozen=True)
@@ -69,10 +69,10 @@ PREFILL = 64                       # tokens of the pass that prices reading a pr
 
 def key(cpu: str, backend: str, threads: int, target: str = "") -> str:
     """A profile's key: measured again when the CPU, the backend, the threads, the target model,
-    what is measured or the integer kernels (their source and compiler) change."""
+    what is measured or the integer kernels (their source, compiler and instruction set) change."""
     from specdec.models import intdot
     model = f" | {target}" if target else ""
-    return f"{cpu} | {backend} | threads {threads}{model} | r{REVISION} | {intdot.build_id()}"
+    return f"{cpu} | {backend} | threads {threads}{model} | r{REVISION} | {intdot.build_id()} | {intdot.kernel()}"
 
 
 def matmul_gflops(n: int = 768, repeats: int = 5) -> float:

@@ -89,17 +89,17 @@ def kernel_line(line: str) -> str:
 
 
 def kernel_choice() -> str | None:
-    """Why one process names AVX2 and another AVX-512 VNNI on the same CPU: each times both when it
-    loads the integer kernels and keeps the faster (the bits are the same); None where no VNNI ran."""
+    """Why a shipped result may name AVX2 and this machine AVX-512 VNNI on the same CPU model: the
+    kernel is timed once per CPU and the faster kept (the bits are the same); None where no VNNI ran."""
     from specdec.models import intdot
     ratio = intdot.vnni_over_avx2()
     if ratio is None:
         return None
-    return _("Where the CPU has AVX-512 VNNI, each process times it against AVX2 when it loads the integer "
-             "kernels and keeps the faster; both give the same bits. In this process VNNI ran at {ratio:.2f}× "
-             "AVX2's speed, so it keeps {kept}. Where the two lie this close, another process (the bench, a "
-             "restart) may keep the other: the kernel a line names can differ on one CPU, the model's output "
-             "cannot.").format(ratio=ratio, kept=intdot.kernel())
+    return _("Where the CPU has AVX-512 VNNI, the lab times it against AVX2 once per CPU model (kept in "
+             "build/intdot/vnni.json) and keeps the faster; both give the same bits. Here VNNI ran at {ratio:.2f}× "
+             "AVX2's speed, so every process runs {kept}. A result measured on another machine, or before that "
+             "rule, may name the other kernel: its speeds are that kernel's, its outputs the same.").format(
+        ratio=ratio, kept=intdot.kernel())
 
 
 def named_at(name: str, t: float, k: int) -> str:
