@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import functools
 import os
-import platform
 import statistics
 import time
 from pathlib import Path
@@ -32,6 +31,7 @@ from torch import nn
 from specdec.files import jsonstore
 from specdec.models import intdot
 from specdec.models import precision as precisions
+from specdec.models.cpu import cpu_model
 from specdec.models.packed import PackedLinear, available, pack_linears, packed_count
 from specdec.models.precision import Precision
 from specdec.models.runtime import crop_cache, forward, new_cache
@@ -42,23 +42,6 @@ PREFIX = 64                        # cached positions before a timed pass
 REPEATS = 5
 PASS = "lean pass"                 # what was timed (lean.py); a timing of another pass is timed again
 STORE = Path(__file__).resolve().parents[2] / "build" / "kernels.json"
-
-
-def cpu_model() -> str:
-    """The CPU's model name; where a virtual machine hides the model number ("AMD EPYC"), its
-    family and model are added, so that two generations behind one name are not one machine."""
-    try:
-        fields = dict(line.split(":", 1) for line in Path("/proc/cpuinfo").read_text().splitlines()[:30]
-                      if ":" in line)
-    except OSError:
-        fields = {}
-    fields = {k.strip(): v.strip() for k, v in fields.items()}
-    name = fields.get("model name")
-    if not name:
-        return platform.processor() or platform.machine()
-    if any(ch.isdigit() for ch in name) or "cpu family" not in fields:
-        return name
-    return f"{name} (family {fields['cpu family']}, model {fields.get('model', '?')})"
 
 
 def _key(model: nn.Module) -> str:

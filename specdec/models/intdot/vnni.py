@@ -70,8 +70,8 @@ def choose(lib) -> bool:
 def _kept(timed) -> dict[str, float]:
     """This CPU's and library's timings from the store, else `timed()` (kept there)."""
     from specdec.files import jsonstore
+    from specdec.models.cpu import cpu_model
     from specdec.models.intdot import FOLDER, built
-    from specdec.models.kernels import cpu_model
     store, key = FOLDER / "vnni.json", f"{cpu_model()} | {built().name}"
     found = jsonstore.entry(store, key, lambda e: set(e) == {"vnni", "avx2"} and all(
         jsonstore.number(v, 1e-9) for v in e.values()))

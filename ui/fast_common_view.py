@@ -1,0 +1,68 @@
+"""When it is fast, what sections 2–4 share: the length of their runs, the notes under a sweep
+(acceptance orders, repeats that disagree, a busy clock), the k sweep's key, and which rows show
+another section's newer figure of the same setting."""
+from __future__ import annotations
+
+import streamlit as st
+
+from specdec import defaults
+from specdec.bench.points import Sweep
+from specdec.settings import LENGTHS
+from ui import family, state
+from ui.i18n import _
+from ui.lessons import fast, store
+from ui.lessons.acceptance_words import disagreement
+from ui.measured import shipped_only
+from ui.safe import md
+
+MAX_NEW = LENGTHS.speed
+
+
+def acceptance_note(named: list[tuple]) -> None:
+    """(name, acceptance rate, tokens a round) in different orders: a computed sentence says why."""
+    note = disagreement(named)
+    if note:
+        st.caption(note)
+
+
+def warn(points, shipped_from: str | None = None) -> None:
+    """Repeats that disagree; a busy machine's clock (`shipped_from`: the CPU of a shipped result)."""
+    note = fast.spread_warning(points)
+    if note:
+        st.warning(note, icon=":material/warning:")
+    if fast.clock_note(points):
+        st.info(fast.clock_note(points, shipped_from))
+
+
+def ksweep_key(names, settings, chat: bool) -> dict:
+    texts, _inputs = family.speed_prompts(chat)
+    return store.measurement("ksweep", names, settings, texts, chat, state.ran(), repeats=defaults.REPEATS)
+
+
+def shipped_agree(points, key_of, names, settings, chat: bool, key: dict) -> list:
+    """Shipped draft sizes and a shipped k sweep measured on the same machine the same day: a
+    point of the same key shows the k sweep's figure, and says so."""
+    mine = shipped_only("tradeoff", key, Sweep)
+    sweep = shipped_only("ksweep", ksweep_key(names, settings, chat), Sweep)    # None: the k sweep is this machine's
+    same = mine and sweep and all(getattr(mine.provenance, f) == getattr(sweep.provenance, f)
+                                  for f in ("cpu", "date", "threads"))
+    if not same:
+        return points
+    points, taken = store.agree_with(points, key_of, sweep.points,
+                                     fast.ksweep_figure(names, settings, family.speed_set(chat), state.ran()))
+    taken_caption([(p, "ksweep") for p in taken], "draft")
+    return points
+
+
+def taken_caption(taken: list, label: str) -> None:
+    """Say which points show another section's newer measurement of the same key."""
+    if taken:
+        named = [getattr(p, label) for p, _s in taken]
+        st.caption(_("{rows}: the newest measurement of the same setting and prompts, taken by {section} "
+                     "— one quantity, one figure.").format(
+            rows=", ".join(md(n) if isinstance(n, str) else f"k = {n}" for n in named),
+            section=", ".join(sorted({SECTIONS.get(s, s) for _r, s in taken}))))
+
+
+SECTIONS = {"ksweep": _("the k sweep (section 2)"), "tradeoff": _("Too weak vs too big (section 3)"),
+            "drafters": _("Drafters compared")}

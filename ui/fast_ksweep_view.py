@@ -1,0 +1,125 @@
+"""When it is fast, section 2: the k sweep measured on this machine (or shipped, re-priced here),
+its headline, chart and method."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+from specdec import defaults
+from specdec.bench import machine, sweeps
+from specdec.bench.points import Sweep
+from specdec.defaults import K_SWEEP
+from specdec.wording import times
+from ui import family, fast_repriced_view, fast_shipped_view, jobs, pair_card_view, payoff_view, session, state, tables
+from ui.examples import kind_name
+from ui.fast_common_view import MAX_NEW, acceptance_note, ksweep_key, taken_caption, warn
+from ui.figures import fast as lp
+from ui.i18n import _
+from ui.lessons import badges, fast, store
+from ui.lessons.bench_words import machine_short
+from ui.lessons.payoff_words import SOURCES
+from ui.measured import local
+from ui.measured import measured as measured_result
+from ui.round_view import chart
+
+KSWEEP_COLUMNS = ("k", "alpha", "mean_acceptance_length", "speedup", "speedup_min", "speedup_max", "verify_cost",
+                  "predicted_run")
+
+
+def measured(pair, names) -> None:
+    st.header(_("2 · The k sweep, measured"))
+    settings = replace(state.settings(), max_new_tokens=MAX_NEW)
+    chat = session.uses_chat(pair)
+    texts, inputs = family.speed_prompts(chat)
+    key = ksweep_key(names, settings, chat)
+    key_of = fast.ksweep_figure(names, settings, family.speed_set(chat), state.ran())
+    sweep = measured_result(
+        "ksweep", key, lambda pr: sweeps.k_sweep(pair, inputs, list(K_SWEEP), settings, pr, defaults.REPEATS),
+        record=Sweep, on_fresh=lambda fresh: store.file(fresh.points, key_of, "ksweep"),
+        button=_("Measure k = 1 … 8 here"),
+        intro=_("Runs speculative and autoregressive generation on {n} bundled prompts ({tokens} "
+                "tokens each, T = {t}) for k = 1…8, and measures c.").format(
+            n=len(texts), tokens=MAX_NEW, t=settings.temperature))
+    fast_shipped_view.ksweep(key, Sweep, settings)
+    if not sweep:
+        return
+    points, mine = list(sweep.points), local("ksweep", key, Sweep)
+    if mine:
+        points, taken = store.agree(points, key_of, "ksweep")
+        taken_caption(taken, "k")
+    scope = f"T = {settings.temperature:g}, " + store.set_name(family.speed_set(chat), kind_name)
+    ksweep_lines(points, scope, None if mine else sweep.provenance.cpu, sweep.provenance.date)
+    if mine:
+        profile_c(points[0].c, pair, settings.drafter)
+    here = [] if mine else fast_repriced_view.k_sweep(points, pair, settings.drafter)
+    alpha = round(mean_alpha(points), 2)
+    on = machine_short(sweep.provenance.cpu or "?")
+    chart(lp.repriced_sweep_figure(alpha, settings.k, here, on, box_at_k(pair)) if here else
+          lp.theory_figure(alpha, settings.k, points[0].c, points, k_max=8,
+                           measured_on=None if mine else machine_short(sweep.provenance.cpu or "?")), "fast-measured")
+    with st.expander(_("How it was measured: tokens a round, pass prices, and every number")):
+        ksweep_method(points)
+
+
+def box_at_k(pair):
+    """The box's figure measured here for the sidebar's settings, where it drafts a constant k (a
+    point of the k sweep's chart); None otherwise."""
+    settings = state.settings()
+    return payoff_view.answer(pair, settings)[0].measured if settings.policy == "constant" else None
+
+
+def ksweep_method(points) -> None:
+    """Section 2 behind its expander: the pass prices, tokens a round, why measured and theory
+    differ, and the sweep's table (the columns that fit; the CSV holds all)."""
+    costs = ", ".join(f"v({p.k + 1}) = {p.verify_cost:.2f}" for p in points)
+    st.write(_("In these runs one target pass over k + 1 tokens cost v(k + 1) target steps: {costs}. "
+               "The dashed grey line is the theorem with those prices.").format(costs=costs))
+    chart(lp.tokens_figure(points), "fast-tokens")
+    acceptance_note([(f"k = {p.k}", p.acceptance_rate, p.mean_acceptance_length) for p in points])
+    below = sum(p.speedup < p.bound for p in points)
+    st.caption(_("Measured speed sits below Theorem 3.8 at {below} of {n} k. The theorem prices the "
+                 "verification pass at one target step; the dashed line uses the price v(k + 1) these "
+                 "runs paid. What is left is what a run pays besides its rounds: reading the prompt "
+                 "and the engine's bookkeeping between passes; tokens a round do not depend on "
+                 "timing.").format(below=below, n=len(points)))
+    if (profiled := fast.profile_caption(points)) is not None:
+        st.caption(profiled)
+    table = tables.frame(points)
+    tables.show(table[[c for c in KSWEEP_COLUMNS if c in table]], "fast_rows")
+    jobs.csv_button(table, "k-sweep", "fast_csv")
+
+
+def mean_alpha(points) -> float:
+    return sum(p.alpha for p in points) / len(points)
+
+
+def ksweep_lines(points, scope: str, shipped_from: str | None = None, date: str | None = None) -> None:
+    """The sweep's headline numbers, what it ran (`scope`: T and the prompts) and its timing warnings
+    (`shipped_from`, `date`: the CPU and day of a shipped sweep)."""
+    best = max(points, key=lambda p: p.speedup)
+    where = badges.of(shipped_from, date)
+    line = (_("α̂ = **{alpha:.2f}** (mean β over every k), c = **{c:.3f}** (draft step / target one-token step), "
+              "best measured speedup **{best:.2f}×** at k = {k} (median of {repeats} interleaved repeats")
+            if shipped_from is None
+            else _("α̂ = **{alpha:.2f}** (mean β over every k), best measured speedup **{best:.2f}×** at k = {k} "
+                   "(median of {repeats} interleaved repeats"))      # a shipped sweep's c was that machine's
+    spread = f", {best.speedup_min:.2f}–{times(best.speedup_max)}) · {scope}."
+    settings = state.settings()
+    section = SOURCES["ksweep"]                                 # a variable: the catalog holds the words
+    card = pair_card_view.pointer(settings.temperature, settings.k, prompts=scope.split(", ", 1)[-1],
+                                  **({"whose": badges.here()} if shipped_from is None else {"section": _(section)}))
+    st.write(where + " " + line.format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup, k=best.k,
+                                        repeats=best.repeats) + spread)
+    st.caption(card)
+    warn(points, shipped_from)
+
+
+def profile_c(runs_c: float, pair, drafter: str) -> None:
+    """Where these runs' c is not the profile's (the machine's load moves timings), one line with both."""
+    profiled = machine.of(pair)
+    c = machine.draft_c(profiled, drafter, pair.draft_name)
+    if c and abs(runs_c / c - 1) > 0.15:
+        st.caption(_("c = {runs:.3f} in these runs; this machine's profile (measured at start) has c = {c:.3f}: "
+                     "timings move with the machine's load, so each measurement states its own.").format(
+            runs=runs_c, c=c))
