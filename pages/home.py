@@ -17,7 +17,8 @@ from ui import context_view, navigation, payoff_view, session, shell, sidebar, s
 from ui.home_glossary import glossary
 from ui.i18n import _
 from ui.lessons import store
-from ui.lessons.home_race import chosen_k, fastest_k, race, verdict, why_parts
+from ui.lessons.home_race import chosen_k, fastest_k, race, race_numbers, verdict, why_parts
+from ui.lessons.pair_card import Numbers
 from ui.lessons.payoff_words import TIE
 from ui.safe import md
 
@@ -65,9 +66,9 @@ def race_box() -> None:
         _("Race: the target alone vs speculative decoding"), key="race_go") else None
     # after the race, so that it answers for the race: its figure and its prediction at this machine's prices
     reason = None if ran is None else reason_of(*ran, settings) or ("", "")
-    races = remembered(pair, settings, None if ran is None else ran[1].seconds / max(ran[2].seconds, 1e-9))
+    races, numbers = remembered(pair, settings, ran)
     # the races stay the box's answer on later reruns (opening the pair card), without the why of a race not run now
-    payoff_view.render(pair, settings, race=(races, reason[0] if reason else None) if races else None,
+    payoff_view.render(pair, settings, race=(races, reason[0] if reason else None, numbers) if races else None,
                        offer_run=False)
     if ran is not None:
         explain(*ran, settings, chat, reason[1])
@@ -85,14 +86,17 @@ def overridden(sidebar_settings, settings) -> str | None:
              "page.").format(ours=said(settings), theirs=said(sidebar_settings))
 
 
-def remembered(pair, settings, ratio: float | None) -> tuple[float, ...]:
-    """Every race this session ran with this pair, prompt and settings, newest first (with `ratio`,
-    a race just run): their spread is what one run cannot show."""
+def remembered(pair, settings, ran) -> tuple[tuple[float, ...], Numbers | None]:
+    """Every race this session ran with this pair, prompt and settings, newest first (with `ran`, a
+    race just run: (pair, target alone, speculative)): their spread is what one run cannot show; and
+    what the newest race's rounds measured besides its speedup (the pair card's row)."""
     key = (pair.target_name, pair.draft_name, st.session_state.race_prompt, repr(settings))
     races = st.session_state.setdefault("home_races", {})
-    if ratio is not None:
-        races[key] = (ratio, *races.get(key, ()))
-    return races.get(key, ())
+    numbers = st.session_state.setdefault("home_race_numbers", {})
+    if ran is not None:
+        races[key] = (ran[1].seconds / max(ran[2].seconds, 1e-9), *races.get(key, ()))
+        numbers[key] = race_numbers(ran[1], ran[2], settings)
+    return races.get(key, ()), numbers.get(key)
 
 
 def reason_of(pair, alone, spec, settings) -> tuple[str, str] | None:

@@ -17,24 +17,26 @@ from ui.lessons import fast, other_rows, pair_card, payoff_words, speed_table, s
 SHOWN = "_pair_card_rows"      # the card's rows as the box numbered them in this run
 
 
-def rows(pair, settings, p: Payoff, races: tuple[float, ...] = ()) -> list[speed_table.SpeedRow]:
+def rows(pair, settings, p: Payoff, races: tuple[float, ...] = (),
+         numbers: pair_card.Numbers | None = None) -> list[speed_table.SpeedRow]:
     """Every figure of the pair the lab shows, the box's answer `p` first (speed_table.rows); on
-    Home, its `races` at these settings before it."""
+    Home, its `races` at these settings before it (`numbers`: the newest race's)."""
     names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
     asked = speed_table.Asked(names[0], names[1], settings, family.speed_set(session.uses_chat(pair)), state.ran(),
                               picked=p.k if settings.policy != "constant" else None)
     where = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
     profile = machine.of(pair)
     bench, mine = fast.read_bench(None)[0], fast.BENCH_FILE.exists()
-    return (other_rows.race_rows(asked, races) + speed_table.rows(asked, p, profile)
+    return (other_rows.race_rows(asked, races, numbers) + speed_table.rows(asked, p, profile)
             + other_rows.where_rows(asked, where, profile) + other_rows.server_rows(asked, profile)
             + other_rows.bench_rows(asked, bench, mine, profile))
 
 
-def box_button(pair, settings, p: Payoff, races: tuple[float, ...] = ()) -> None:
+def box_button(pair, settings, p: Payoff, races: tuple[float, ...] = (),
+               numbers: pair_card.Numbers | None = None) -> None:
     """In the box: 'Pair card: N figures of this pair', opening the card at its settings (`races`:
-    Home's, at these settings)."""
-    found = rows(pair, settings, p, races)
+    Home's, at these settings, and `numbers`: the newest race's)."""
+    found = rows(pair, settings, p, races, numbers)
     st.session_state[SHOWN] = found                 # for the sections below the box (`pointer`)
     if st.button(_("Pair card: the {n} figures of this pair").format(n=len(found)), key="pair_card_box",
                  icon=":material/table_chart:"):

@@ -138,7 +138,8 @@ def _use_priced() -> None:
 def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = None,
            offer_run: bool = True) -> payoff.Payoff | None:
     """The box; nothing without a pair. `race`: (the speedups Home's races measured at these
-    settings on one prompt, newest first; the newest race's own why at this machine's prices):
+    settings on one prompt, newest first; the newest race's own why at this machine's prices; the
+    newest race's pair_card.Numbers):
     the box then answers for those races, with that one prediction. `offer_run`: a button that
     measures these settings here where nothing is measured (Home races instead)."""
     if pair is None:
@@ -151,7 +152,7 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         if race is not None:
             if race[1]:
                 st.caption(race[1])
-            pair_card_view.box_button(pair, settings, p, race[0])
+            pair_card_view.box_button(pair, settings, p, race[0], race[2])
             return p
         st.caption(payoff_words.why(p), help=payoff_words.detail(p))
         label = _("Measure it here (about a minute)") if p.measured is None else _("Measure again")

@@ -12,12 +12,15 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
+from specdec.bench.measure import draft_cost_in_run, verify_cost_in_run
 from specdec.engine.decoder import Decoder
 from specdec.engine.prompt import Prompt
 from specdec.models.prices import Prices
 from specdec.settings import Settings
+from specdec.trace.metrics import summarize
 from specdec.trace.theory import Overheads, run_speedup
 from specdec.wording import _, times
+from ui.lessons.pair_card import Numbers
 from ui.lessons.payoff_words import TIE
 
 
@@ -54,6 +57,15 @@ def race(pair, prompt: Prompt, settings: Settings,
         racer.steps += 1
         on_step(racer)
     return alone, spec
+
+
+def race_numbers(alone: Racer, spec: Racer, settings: Settings) -> Numbers:
+    """A race's acceptance rate, α̂, tokens a round and c as its rounds paid it; v(k + 1) where every
+    round drafted the same k (a priced race's rounds mix widths)."""
+    m = summarize(spec.decoder.history)
+    rounds, base = spec.decoder.history, alone.decoder.history
+    v = verify_cost_in_run(rounds, base, settings.k) if settings.policy == "constant" else None
+    return Numbers(m.acceptance_rate, m.mean_beta, m.mean_acceptance_length, draft_cost_in_run(rounds, base), v)
 
 
 def why(alone: Racer, spec: Racer, backend: str, cpu: str, prices: Prices | None = None) -> str | None:

@@ -25,14 +25,15 @@ from ui.lessons.speed_table import (
 )
 
 
-def race_rows(asked: Asked, races: tuple[float, ...]) -> list[SpeedRow]:
-    """Home's races at the box's settings on one prompt (newest first): their median and range."""
+def race_rows(asked: Asked, races: tuple[float, ...], numbers: Numbers | None = None) -> list[SpeedRow]:
+    """Home's races at the box's settings on one prompt (newest first): their median and range, and
+    the newest race's `numbers` (acceptance, tokens a round, c, v)."""
     if not races:
         return []
     s, figure = asked.settings, statistics.median(races)
     return [SpeedRow(badges.here(), _("Home's race"), spread(figure, min(races), max(races)),
                      setting_words(s.temperature, asked.k_words(), _("one prompt, {n} race(s)").format(n=len(races))),
-                     _("the box's answer on Home: races on one prompt, live"), figure, True)]
+                     _("the box's answer on Home: races on one prompt, live"), figure, True, numbers)]
 
 
 def where_rows(asked: Asked, t, profile: machine.Profile | None) -> list[SpeedRow]:
