@@ -24,7 +24,9 @@ def test_roles_by_what_lost_each_draft_its_speed_not_by_parameter_count():
     assert [r.draft for r in found.too_weak] == ["smollm2/draft-2l"]     # more parameters, yet weak
     assert [r.draft for r in found.too_big] == ["early exit @ 29"]
     text = roles_caption(ROWS)
-    assert "**Too big**: early exit @ 29 (acceptance rate 27%, c = 1.40, 0.50×) — one draft step costs more" in text
+    assert "**Too weak** (lost more to its acceptance than to its step cost): smollm2/draft-2l" in text
+    assert ("**Too big** (lost more to its step cost than to its acceptance): early exit @ 29 (acceptance rate 27%, "
+            "c = 1.40, 0.50×) — one draft step costs more") in text
     assert "transformers' own forward" not in text                  # a row without its drafter: no reason guessed
     exits = ROWS[:3] + [point(draft="early exit @ 29", drafter="early-exit", params=130, k=4, alpha=0.5,
                               acceptance_rate=0.27, c=1.4, speedup=0.5)]

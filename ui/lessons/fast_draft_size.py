@@ -9,7 +9,7 @@ from dataclasses import dataclass, replace
 
 from specdec.drafters.registry import DRAFTERS
 from specdec.trace.theory import expected_tokens
-from specdec.wording import _
+from specdec.wording import N_, _
 
 
 @dataclass(frozen=True)
@@ -61,15 +61,21 @@ def _one(point, name) -> str:
     return text
 
 
+# a role is by what cost a draft its speed against the right one, not by its size (a larger draft
+# that agrees less with the target is too weak)
+WEAK = N_("(lost more to its acceptance than to its step cost)")
+BIG = N_("(lost more to its step cost than to its acceptance)")
+
+
 def roles_caption(points, name=lambda d: d) -> str | None:
     """One line per role; None when fewer than two draft models were measured."""
     found = roles(points)
     if found.count() < 2:
         return None
     right = _("Right") if found.right[0].speedup > 1 else _("Best of these sizes, yet slower than the target alone")
-    lines = [f"**{word}**: " + "; ".join(_one(p, name) for p in members)
-             for word, members in ((_("Too weak"), found.too_weak), (right, found.right),
-                                   (_("Too big"), found.too_big)) if members]
+    lines = [f"**{word}**{why}: " + "; ".join(_one(p, name) for p in members)
+             for word, why, members in ((_("Too weak"), " " + _(WEAK), found.too_weak), (right, "", found.right),
+                                        (_("Too big"), " " + _(BIG), found.too_big)) if members]
     if not found.too_big:
         lines.append(_("Every slower draft lost more to its acceptance than to its step cost: none is too big."))
     return "\n\n".join(lines)
