@@ -136,7 +136,7 @@ def kernel() -> str:
 
 
 def vnni_over_avx2() -> float | None:
-    """How much faster VNNI ran than AVX2 when this process loaded the kernels (AVX2's time over
+    """How much faster VNNI ran than AVX2 in the timing kept for this CPU (vnni.py; AVX2's time over
     VNNI's: below 1, slower), the choice `kernel()` names; None where no VNNI was timed."""
     from specdec.models.intdot import vnni
     if isa() != "avx2" or library() is None:
