@@ -66,7 +66,9 @@ def test_beside_a_measurement_the_prediction_takes_the_c_its_runs_paid():
     # 4 drafts at the runs' c = 0.75 and a pass of 2.0 steps: 5.0 steps for 3 tokens; the profile's 0.5 named
     assert (p.c, p.profile_c, p.round_steps) == (0.75, 0.5, 5.0) and p.predicted == pytest.approx(0.6)
     from ui.lessons import payoff_words
-    assert "c as these runs paid it; the profile's: 0.500." in payoff_words.detail(p)
+    assert "c as these runs paid it; the profile's: 0.500. v: this machine's profile." in payoff_words.detail(p)
+    near = payoff.answer(4, PRICES, payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "ksweep", 8, c=0.505))
+    assert "c as these runs paid it; the profile's: 0.500." in payoff_words.detail(near)    # close, still said
 
 
 @pytest.mark.parametrize("speedup, low, high, said", [(1.00, 0.98, 1.04, "Break-even, no gain beyond the spread"),
@@ -325,3 +327,34 @@ def test_tokens_measured_here_on_other_prompts_say_which():
     away = payoff.answer(4, PRICES, None, (1.8, 0.7, "Intel(R) Xeon(R) Processor (family 6, model 167)", ""))
     assert "keeps **1.80 tokens** (measured on " in payoff_words.why(away)
     assert "they travel, prices do not." in payoff_words.detail(away)
+
+
+def test_the_prediction_prices_the_whole_run_where_its_runs_paid_besides_their_rounds():
+    """With what the runs paid besides their rounds, the prediction is the whole run's: reading the
+    prompt (alike in both modes) pulls a ratio below 1 toward 1; the rounds alone stay in the ⓘ."""
+    from specdec.trace.theory import Overheads
+    from ui.lessons import payoff_words
+    over = (Overheads(0.1, 0.2), Overheads(0.12, 0.05))
+    found = payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "box", 8, over=over)
+    p = payoff.answer(4, PRICES, found)
+    # rounds: 3 tokens for 4 × 0.5 + 2.0 = 4.0 steps (0.75); whole: (0.12 + 1 + 0.05) / (0.1 + 4.2 / 3) = 0.78
+    assert p.rounds_only == pytest.approx(0.75) and p.predicted == pytest.approx(1.17 / 1.5)
+    assert "keeps **3.00 tokens**; with the prompt's reading, predicted **0.78×**" in payoff_words.why(p)
+    detail = payoff_words.detail(p)
+    assert "Rounds alone: 0.75×. A run also reads its prompt (0.10 steps a generated token; plain runs 0.12)" in detail
+    assert "(0.20 steps a round; plain runs 0.05), as these runs paid" in detail
+    assert "The measurement is 3% above it: each repeat paid its own prices" in detail     # 0.8 / 0.78
+
+
+def test_beside_a_prediction_the_same_settings_measured_elsewhere_are_shown_for_comparison():
+    from specdec.trace.theory import Overheads
+    from ui.lessons import payoff_words
+    there = payoff.Elsewhere(1.85, 0.74, "Other CPU", "their prompts", (Overheads(0.1), Overheads(0.1)), 0.71, 0.76,
+                             "2026-12-05")
+    text = payoff_words.headline(payoff.answer(4, PRICES, None, there), "CPU here")
+    assert text.endswith("predicted here]. For comparison: **0.74×** (0.71–0.76×) :orange-badge[:material/public: "
+                         "Other CPU] at the same settings and prompts."), text
+    # the priced policy drafts another k than the figure's: nothing to compare
+    assert "For comparison" not in payoff_words.headline(payoff.answer(4, PRICES, None, there, 0.5), "CPU here")
+    # a typical run on other prompts keeps no range: it is not the same measurement
+    assert "For comparison" not in payoff_words.headline(payoff.answer(4, PRICES, None, (1.85, 0.74, "x")), "CPU here")

@@ -14,6 +14,7 @@ from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.kernels import cpu_model
 from specdec.settings import LENGTHS
+from specdec.trace.theory import Overheads
 from specdec.wording import times
 from ui import family, jobs, pair_card_view, session, state, typical
 from ui.i18n import _
@@ -31,7 +32,16 @@ def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | No
     return payoff.Measured(f.speedup, f.speedup_min or f.speedup, f.speedup_max or f.speedup, f.repeats,
                            f.clock, f.mean_acceptance_length, filed[0][1].source, key.prompts.size,
                            tuple(e[1].figure.speedup for e in filed), f.c, f.acceptance_rate, f.alpha,
-                           f.verify_cost, filed[0][1].at), f.alpha
+                           f.verify_cost, filed[0][1].at, overheads(f)), f.alpha
+
+
+def overheads(point) -> tuple[Overheads, Overheads] | None:
+    """What a figure's or a sweep point's speculative and plain runs paid besides their rounds, in
+    steps (None where it was not recorded: only the k sweep and the box's own runs record it)."""
+    if point.prefill_steps is None or point.base_prefill_steps is None:
+        return None
+    return (Overheads(point.prefill_steps, point.round_overhead or 0.0),
+            Overheads(point.base_prefill_steps, point.base_overhead or 0.0))
 
 
 def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
@@ -43,7 +53,7 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
     p = payoff.answer(settings.k, prices, found, usual, alpha if settings.policy == PRICED else None)
     if settings.policy == PRICED or alpha is None or prices is None:
         return p, None
-    instead = replace(payoff.answer(settings.k, prices, None, None, alpha),
+    instead = replace(payoff.answer(settings.k, prices, None, None, alpha, p.over),
                       tokens_on=usual.on if usual else "")              # where α̂ came from
     figure = p.measured.speedup if p.measured else p.predicted
     better = instead.predicted is not None and (figure is None or instead.predicted > figure + 0.02)
@@ -62,7 +72,8 @@ def acceptance(pair, settings) -> tuple[payoff.Measured | None, payoff.Elsewhere
         alpha = measured(tuple(names), replace(settings, policy="constant"))[1]
     if found is not None and alpha is not None:
         return found, None, alpha
-    t = swept(tuple(names), settings, session.uses_chat(pair))
+    point, cpu, date = swept_point(tuple(names), settings, session.uses_chat(pair))
+    t = None if point is None else typical_of(point, cpu, session.uses_chat(pair))
     on = _("the shipped k sweep at k = {k}, on When it is fast's prompts").format(k=settings.k)
     if t is None:
         t = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
@@ -71,23 +82,36 @@ def acceptance(pair, settings) -> tuple[payoff.Measured | None, payoff.Elsewhere
         return found, None, t.alpha if t else None
     if t is None:
         return None, None, alpha
-    return None, payoff.Elsewhere(t.mean_acceptance_length, t.speedup, t.measured, on), \
+    spread = (point.speedup_min, point.speedup_max, date) if point is not None else (None, None, None)
+    return None, payoff.Elsewhere(t.mean_acceptance_length, t.speedup, t.measured, on,
+                                  None if point is None else overheads(point), *spread), \
         alpha if alpha is not None else t.alpha
 
 
-def swept(names: tuple, settings, chat: bool) -> typical.Typical | None:
-    """The shipped k sweep's point at these settings, on the box's own prompts (When it is fast's):
-    the acceptance the box prices where nothing is measured here (None: no such sweep, or another
-    drafter than the sweep's draft model)."""
+def swept_point(names: tuple, settings, chat: bool):
+    """The shipped k sweep's point at these settings, on the box's own prompts (When it is fast's),
+    with its CPU and day: the acceptance (and what its runs paid besides their rounds) the box
+    prices where nothing is measured here ((None, None, None): no such sweep, or another drafter
+    than the sweep's draft model)."""
     if store.drafter_id(settings) != typical.DEFAULT_DRAFTER or settings.policy not in ("constant", PRICED):
-        return None
+        return None, None, None
     run = replace(settings, max_new_tokens=LENGTHS.speed)
     texts = family.speed_prompts(chat)[0]
     sweep = shipped.load("ksweep", store.measurement("ksweep", names, run, texts, chat, state.ran(),
                                                      repeats=defaults.REPEATS), Sweep)
     p = next((p for p in sweep.points if p.k == settings.k), None) if sweep else None
-    return None if p is None else typical.Typical(None, len(texts), p.acceptance_rate, p.alpha,
-                                                  p.mean_acceptance_length, p.speedup, sweep.provenance.cpu or "?")
+    return (None, None, None) if p is None else (p, sweep.provenance.cpu or "?", sweep.provenance.date)
+
+
+def typical_of(p, cpu: str, chat: bool) -> typical.Typical:
+    return typical.Typical(None, len(family.speed_prompts(chat)[0]), p.acceptance_rate, p.alpha,
+                           p.mean_acceptance_length, p.speedup, cpu)
+
+
+def swept(names: tuple, settings, chat: bool) -> typical.Typical | None:
+    """The shipped k sweep's point at these settings as a typical run (None: none)."""
+    p, cpu, _date = swept_point(names, settings, chat)
+    return None if p is None else typical_of(p, cpu, chat)
 
 
 def at_k(pair, settings, k: int) -> tuple[float, str | None] | None:

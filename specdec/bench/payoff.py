@@ -5,11 +5,12 @@ The answer holds the speedup measured on this machine (the newest figure a lesso
 settings: its median over interleaved repeats and their range), one prediction beside it from this
 machine's prices (machine.py), and the three numbers that say why: a round drafts k tokens at c
 target steps each, verifies them in one pass of v(k + 1) steps, and keeps `tokens` of them; the
-prediction is exactly that arithmetic, tokens / (k·c + v(k + 1)) (Leviathan et al. 2023, Theorem
-3.8 with the measured pass), so the figure and its "why" line never disagree. What a whole run pays
-besides its rounds (theory.run_speedup) is When it is fast's k sweep's to show, not the box's.
-Home, Step through, When it is fast and Drafters compared show this one record, so they state one
-figure.
+prediction is that arithmetic, tokens / (k·c + v(k + 1)) (Leviathan et al. 2023, Theorem 3.8 with
+the measured pass), for a whole run where what runs at these settings paid besides their rounds is
+known (reading the prompt, the bookkeeping between passes: theory.run_speedup): rounds alone
+under-predict a run that pays less than the target alone, since the prompt's pass costs both modes
+the same and pulls a ratio toward 1. Home, Step through, When it is fast and Drafters compared show
+this one record, so they state one figure.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from typing import NamedTuple
 
 from specdec.models.prices import Prices, best_k, tokens_a_round
 from specdec.records.provenance import Clock
-from specdec.trace.theory import run_speedup
+from specdec.trace.theory import Overheads, run_speedup
 
 
 @dataclass(frozen=True)
@@ -38,6 +39,7 @@ class Measured:
     alpha: float | None = None           # their α̂ (mean β)
     v: float | None = None               # a pass of k + 1 tokens as these runs paid it
     at: float | None = None              # when it was filed (seconds since the epoch)
+    over: tuple[Overheads, Overheads] | None = None   # what its speculative and plain runs paid besides rounds
 
 
 class Elsewhere(NamedTuple):
@@ -46,6 +48,10 @@ class Elsewhere(NamedTuple):
     speedup: float | None        # its speedup there (another machine's prices: it does not travel)
     cpu: str                     # where it was measured
     on: str = ""                 # which prompts, in words
+    over: tuple[Overheads, Overheads] | None = None   # what its runs paid besides rounds, in their steps
+    low: float | None = None     # its repeats' range, where it kept one
+    high: float | None = None
+    date: str | None = None      # the day it was measured
 
 
 @dataclass(frozen=True)
@@ -61,6 +67,13 @@ class Payoff:
     profile_c: float | None = None       # the profile's c where the prediction took the c the measured runs paid
     profile_v: float | None = None       # the profile's v(k + 1) where it took the v the measured runs paid
     tokens_on: str = ""                  # which prompts the travelled tokens a round were measured on, in words
+    over: tuple[Overheads, Overheads] | None = None   # the prompt's reading and bookkeeping the prediction adds
+    elsewhere: Elsewhere | None = None   # the measurement elsewhere the tokens came from (its speedup: for comparison)
+
+    @property
+    def rounds_only(self) -> float | None:
+        """The rounds alone at these prices: tokens / (k·c + v(k + 1)), Theorem 3.8's price."""
+        return None if self.tokens is None or not self.round_steps else self.tokens / self.round_steps
 
     @property
     def round_steps(self) -> float | None:
@@ -76,7 +89,7 @@ class Payoff:
 
 def answer(k: int, prices: Prices | None, measured: Measured | None,
            typical: tuple | Elsewhere | None = None,
-           priced_alpha: float | None = None) -> Payoff:
+           priced_alpha: float | None = None, over: tuple[Overheads, Overheads] | None = None) -> Payoff:
     """The answer at draft length k from this machine's `prices` (None: not profiled, or no c
     for this drafter), its `measured` figure and `typical` (an `Elsewhere`, or a tuple of its fields)
     of a measurement elsewhere, used for the tokens a round only when none was measured here (its
@@ -85,8 +98,9 @@ def answer(k: int, prices: Prices | None, measured: Measured | None,
     drafts accepted at this α: the prediction prices the k it picks and eq. (1)'s tokens there (the
     measured runs' tokens a round mix the k each round picked: they are not one k's).
     Beside a measurement the prediction takes the c and v(k + 1) its runs paid (timings move with the
-    machine's load; a run of the priced policy mixes widths, so there only its c): what is left between
-    the two is what a run pays besides its rounds."""
+    machine's load; a run of the priced policy mixes widths, so there only its c). It prices the whole
+    run with what the measured runs (else the elsewhere ones, else `over`) paid besides their rounds,
+    where known."""
     tokens, source = (measured.tokens, "here") if measured and measured.tokens else (None, "")
     elsewhere = Elsewhere(*typical) if typical else None
     on = elsewhere.on if elsewhere else ""
@@ -97,9 +111,11 @@ def answer(k: int, prices: Prices | None, measured: Measured | None,
         tokens, source = tokens_a_round(priced_alpha, k), source or "here"
     if prices is None or k + 1 not in prices.v:
         return Payoff(k, measured, tokens, source, None, None, None, priced_alpha if prices is not None else None,
-                      tokens_on=on)
+                      tokens_on=on, elsewhere=elsewhere)
     c, profile_c = (measured.c, prices.c) if measured and measured.c else (prices.c, None)
     v, profile_v = (measured.v, prices.v[k + 1]) if measured and measured.v and priced_alpha is None \
         else (prices.v[k + 1], None)
-    predicted = run_speedup(tokens, k, c, v) if tokens else None
-    return Payoff(k, measured, tokens, source, c, v, predicted, priced_alpha, profile_c, profile_v, tokens_on=on)
+    over = measured.over if measured and measured.over else elsewhere.over if elsewhere and elsewhere.over else over
+    predicted = run_speedup(tokens, k, c, v, *(over or ())) if tokens else None
+    return Payoff(k, measured, tokens, source, c, v, predicted, priced_alpha, profile_c, profile_v, tokens_on=on,
+                  over=over, elsewhere=elsewhere)

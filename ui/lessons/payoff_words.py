@@ -44,7 +44,8 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
     if m is None:
         return _("**Does it pay here?** Not measured on this machine ({cpu}) at these settings yet; predicted from "
                  "its prices: **{predicted}** {badge}").format(cpu=cpu, predicted=_x(p.predicted),
-                                                               badge=badges.predicted())
+                                                               badge=badges.predicted()) + (
+            "." + compared(p) if compared(p) else "")
     busy = "" if m.clock == Clock.WALL else " " + _("CPU time: the machine was busy.")
     newest = _(", the newest of {n} here").format(n=len(m.all_here)) if len(m.all_here) > 1 else ""
     return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({low}–{high}, {runs}{n} "
@@ -52,6 +53,17 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
         answer=_answer(m.speedup, m.low, m.high), speedup=_x(m.speedup), low=f"{m.low:.2f}", n=m.prompts,
         high=_x(m.high), runs=_("{n} repeats, ").format(n=m.repeats) if m.repeats else "", here=badges.here(),
         newest=newest) + busy
+
+
+def compared(p: Payoff) -> str:
+    """Beside a prediction, the figure measured at the same settings and prompts on another machine
+    (the shipped k sweep), for comparison: never the headline, its badge says whose."""
+    e = p.elsewhere
+    if p.alpha is not None or e is None or e.speedup is None or e.low is None:
+        return ""
+    return " " + _("For comparison: **{speedup}** ({low:.2f}–{high}) {badge} at the same settings and "
+                   "prompts.").format(speedup=_x(e.speedup), low=e.low, high=_x(e.high),
+                                      badge=badges.of(e.cpu, e.date))
 
 
 def when(m) -> str:
@@ -109,8 +121,10 @@ def why(p: Payoff) -> str:
         k=p.k, c=p.c, v=p.v, total=p.round_steps)
     if p.tokens is None:
         return cost + _(", against 1 step a token for the target alone.")
-    return cost + _(" and keeps **{tokens:.2f} tokens**{whose}, so predicted **{predicted}** {badge}.").format(
-        tokens=p.tokens, whose=_whose(p), predicted=_x(p.predicted), badge=badges.predicted())
+    said = _(" and keeps **{tokens:.2f} tokens**{whose}; with the prompt's reading, predicted **{predicted}** "
+             "{badge}.") if p.over else _(" and keeps **{tokens:.2f} tokens**{whose}, so predicted **{predicted}** "
+                                          "{badge}.")
+    return cost + said.format(tokens=p.tokens, whose=_whose(p), predicted=_x(p.predicted), badge=badges.predicted())
 
 
 def _whose(p: Payoff) -> str:
@@ -127,15 +141,31 @@ def detail(p: Payoff) -> str:
         return _(STEPS)
     parts = [_(STEPS), _("{per:.2f} steps a token, against 1 for the target alone.").format(
         per=p.round_steps / p.tokens)]
-    parts += [x for x in (_paid(p), _tokens_from(p)) if x]
+    parts += [x for x in (_paid(p), _tokens_from(p), _outside(p)) if x]
     if p.measured is not None and p.predicted:
         gap = p.measured.speedup / p.predicted - 1
         if abs(gap) < 0.02:
             parts.append(_("The measurement is within two percent of it."))
         else:
             side = _("The measurement is {pct:.0%} above it") if gap > 0 else _("The measurement is {pct:.0%} below it")
-            parts.append(side.format(pct=abs(gap)) + _rest(p.predicted, gap))
+            parts.append(side.format(pct=abs(gap)) + (_(SPREAD) if p.over else _rest(p.predicted, gap)))
     return "\n\n".join(parts)
+
+
+SPREAD = N_(": each repeat paid its own prices, and the prediction prices their medians.")
+
+
+def _outside(p: Payoff) -> str:
+    """What the whole-run prediction adds to the rounds: the prompt's reading and the bookkeeping."""
+    if not p.over or p.rounds_only is None:
+        return ""
+    spec, base = p.over
+    whose = _("these runs paid") if p.measured is not None else _("the shipped k sweep's runs paid, in their steps")
+    return _("Rounds alone: {rounds}. A run also reads its prompt ({pre:.2f} steps a generated token; plain "
+             "runs {bpre:.2f}) and keeps its books between passes ({per:.2f} steps a round; plain runs {bper:.2f}), "
+             "as {whose}: the prompt's pass costs both modes alike and pulls the ratio toward 1.").format(
+        rounds=_x(p.rounds_only), pre=spec.prefill, bpre=base.prefill, per=spec.per_round, bper=base.per_round,
+        whose=whose)
 
 
 STEPS = N_("A step is the target's one-token pass on this machine; c: a draft step in steps; v(k + 1): the "
@@ -159,13 +189,13 @@ def _tokens_from(p: Payoff) -> str:
 
 def _paid(p: Payoff) -> str:
     """Which prices the round was priced at: the measured runs' own, with the profile's beside them."""
-    c = p.profile_c is not None and abs(p.profile_c - p.c) >= 0.01
-    v = p.profile_v is not None and abs(p.profile_v - p.v) >= 0.01
+    c, v = p.profile_c is not None, p.profile_v is not None          # taken from the measured runs
     if c and v:
         return _("c and v as these runs paid them; the profile's: c = {c:.3f}, v = {v:.2f}.").format(
             c=p.profile_c, v=p.profile_v)
     if c:
-        return _("c as these runs paid it; the profile's: {profile:.3f}.").format(profile=p.profile_c)
+        return _("c as these runs paid it; the profile's: {profile:.3f}.").format(profile=p.profile_c) + " " + _(
+            "v: this machine's profile.")
     if v:
         return _("v as these runs paid it; the profile's: {profile:.2f}.").format(profile=p.profile_v)
     return _("c and v: this machine's profile.")
