@@ -86,6 +86,12 @@ def test_shipped_drafts_take_their_roles_at_this_machines_prices():
     both = at_prices(repriced.drafts(shipped + [exit_], here), shipped + [exit_])
     assert [p.draft for p in both] == ["fam/draft", "fam/big", "early exit @ 29"] and both[2].c == 0.98
     assert "early exit @ 29 (acceptance rate 25%, c = 0.98, 0.35×)" in roles_caption(both).split("**Too big**")[1]
+    # under this machine's prices, the early exit's figures are the shipped ones: its badge says whose
+    from ui.lessons.fast_draft_size import whose
+    mine = {"fam/draft", "fam/big"}
+    named = roles_caption(both, lambda d: d + whose(d, mine, "Other CPU"))
+    assert "early exit @ 29 :orange-badge[:material/public: Other CPU] (acceptance rate 25%" in named
+    assert "fam/big (acceptance" in named and whose("fam/big", None, "Other CPU") == ""     # measured here: no badge
 
 
 def test_the_trade_off_prices_each_draft_as_its_runs_paid_it(pair, monkeypatch):

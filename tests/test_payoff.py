@@ -29,7 +29,8 @@ def test_the_prediction_prices_a_round_with_this_machines_profile():
     # (reading prompts, bookkeeping) is left to the k sweep's whole-run line
     from ui.lessons import payoff_words
     why = payoff_words.why(p)
-    assert "= 4 × 0.500 + 2.00 = **4.00 steps** and keeps **3.00 tokens**, so predicted **0.75×**" in why
+    assert ("a round costs 4 draft(s) at c = 0.500 + a pass of 5 tokens at v = 2.00, **4.00 steps** and keeps "
+            "**3.00 tokens**, so predicted **0.75×**") in why
     detail = payoff_words.detail(p)
     assert "1.33 steps a token, against 1 for the target alone." in detail
     assert "The measurement is 7% above it" in detail and "above it" not in payoff_words.why(p)   # 0.8 / 0.75
@@ -115,7 +116,8 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         why = " ".join(c.value for c in at.caption if c.value.startswith("Why: a round"))
         # priced at α = 0.6 up to k = 3: k = 1 keeps 1.6 tokens for 0.25 + 1.2 = 1.45 steps (1.10 a step),
         # k = 2 1.96 for 1.9 (1.03), k = 3 2.176 for 2.35 (0.93): one draft, 0.91 steps a token
-        assert "= 1 × 0.250 + 1.20 = **1.45 steps** and keeps **1.60 tokens** (from α̂ = 0.60)" in why, page
+        assert ("1 draft(s) at c = 0.250 + a pass of 2 tokens at v = 1.20, **1.45 steps** and keeps **1.60 tokens** "
+                "(from α̂ = 0.60)") in why, page
         detail = " ".join(c.proto.help for c in at.caption if c.value.startswith("Why: a round"))
         assert "0.91 steps a token" in detail, page
         assert (f"For T = 0, k by this machine's prices, up to 3, drafter: draft model ({tiny_dirs / 'draft'})"
@@ -251,7 +253,7 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     assert at.button(key="payoff_measure").label == "Measure again"           # measured: again on request
     why = [c for c in at.caption if c.value.startswith("Why: a round costs")]
     # the prediction beside a measurement takes the c and v its runs paid, and names the profile's
-    assert "the profile's: c = 0.250, v = 1.40." in why[0].proto.help and " + 1.40 = " not in why[0].value, why
+    assert "the profile's: c = 0.250, v = 1.40." in why[0].proto.help and "at v = 1.40," not in why[0].value, why
     figure = headline_figure(at)
     table = [m.value for m in at.sidebar.markdown if m.value.startswith("- :violet-badge[")]
     assert len(table) == 1 and ": **c = 0.250, v(3) = 1.40**" in table[0] and "“Measure it here” (" in table[0]

@@ -19,7 +19,7 @@ from ui.figures import fast as lp
 from ui.i18n import _
 from ui.lessons import badges, fast, store
 from ui.lessons.bench_words import drafter_name, machine_short
-from ui.lessons.fast_draft_size import at_prices, roles_caption
+from ui.lessons.fast_draft_size import at_prices, roles_caption, whose
 from ui.measured import local
 from ui.measured import measured as measured_result
 from ui.round_view import chart
@@ -101,7 +101,9 @@ def tradeoff_method(points, key_of, chat: bool, shipped_from: str | None = None,
     table (the columns that fit; the CSV holds all). `shipped_from`: the CPU of a shipped
     trade-off, whose c and speedups are named as that machine's; `here`: its drafts priced here."""
     priced = at_prices(here, points) if here else []                        # roles at this machine's prices
-    sizes = roles_caption(priced or points, lambda d: md(drafter_name(d.split("/", 1)[-1])))
+    mine = {r.point.draft for r in here} if priced else None
+    sizes = roles_caption(priced or points,
+                          lambda d: md(drafter_name(d.split("/", 1)[-1])) + whose(d, mine, shipped_from))
     if sizes:
         st.markdown(sizes if shipped_from is None else (
             badges.profile() + " " + _("Each draft's tokens a round at this machine's prices:") if priced

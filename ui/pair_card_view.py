@@ -34,11 +34,11 @@ def rows(pair, settings, p: Payoff, races: tuple[float, ...] = (),
 
 def box_button(pair, settings, p: Payoff, races: tuple[float, ...] = (),
                numbers: pair_card.Numbers | None = None) -> None:
-    """In the box: 'Pair card: N figures of this pair', opening the card at its settings (`races`:
+    """In the box: 'Pair card: N figures of this pair, side by side', opening the card at its settings (`races`:
     Home's, at these settings, and `numbers`: the newest race's)."""
     found = rows(pair, settings, p, races, numbers)
     st.session_state[SHOWN] = found                 # for the sections below the box (`pointer`)
-    if st.button(_("Pair card: the {n} figures of this pair").format(n=len(found)), key="pair_card_box",
+    if st.button(_("Pair card: {n} figures of this pair, side by side").format(n=len(found)), key="pair_card_box",
                  icon=":material/table_chart:"):
         _open(pair, settings, found, p.k)
 
@@ -55,7 +55,7 @@ def pointer(temperature: float, k: int, **which) -> str:
 def sidebar_button(pair, settings, answer: Callable[[], Payoff]) -> None:
     """In the sidebar, on every page: the card at the sidebar's settings (`answer`: the box's, computed
     only when the button is pressed)."""
-    if st.sidebar.button(_("Pair card: every figure of this pair"), key="pair_card_sidebar",
+    if st.sidebar.button(_("Pair card: this pair's figures, side by side"), key="pair_card_sidebar",
                          icon=":material/table_chart:"):
         p = answer()
         _open(pair, settings, rows(pair, settings, p), p.k)

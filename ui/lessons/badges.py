@@ -70,6 +70,11 @@ def like_this_legend() -> str:
     return _badge("blue", "devices", _("a machine like this one"))
 
 
+def family_legend() -> str:
+    """The grey badge as the legend shows it: a CPU recorded by its family only (its model unknown)."""
+    return _badge("gray", "help", _("this CPU's family"))
+
+
 def another_legend() -> str:
     """The orange badge as the legend shows it (a CPU's name stands in each)."""
     return _badge("orange", "public", _("another CPU"))

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from specdec.drafters.registry import DRAFTERS
 from specdec.trace.theory import expected_tokens
 from specdec.wording import N_, _
+from ui.lessons import badges
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,15 @@ def at_prices(here, points=()) -> list:
     priced = {r.point.draft for r in here}
     return [replace(r.point, c=r.c, speedup=r.speedup) for r in here] + \
         [p for p in points if p.params > 0 and p.draft not in priced]
+
+
+def whose(draft: str, priced_here: set | None, shipped_from: str | None) -> str:
+    """After a draft's name in the roles' lines: under this machine's prices (`priced_here`: the
+    drafts it priced), one it has no price for (an early exit) keeps the shipped figures, and its
+    badge says whose ("" otherwise)."""
+    if priced_here is None or draft in priced_here:
+        return ""
+    return " " + badges.shipped(shipped_from)
 
 
 def roles(points) -> Roles:

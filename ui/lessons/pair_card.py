@@ -88,4 +88,6 @@ def legend() -> str:
                       badges.profile() + " " + _("measured at start, behind every prediction"),
                       badges.predicted() + " " + _("computed from those prices, not timed"),
                       badges.like_this_legend() + " " + _("shipped: measured on a machine of this CPU model"),
+                      badges.family_legend() + " " + _("shipped from a CPU recorded by its family only: perhaps "
+                                                        "this model, perhaps another"),
                       badges.another_legend() + " " + _("shipped from another CPU: for comparison")])

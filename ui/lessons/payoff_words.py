@@ -117,8 +117,8 @@ def why(p: Payoff) -> str:
     if p.round_steps is None:
         return _("Why: this machine's prices for this drafter (c and v) are not measured yet; the lab measures "
                  "them in the background after it starts, or on request in When it is fast, section 5.")
-    cost = _("Why: a round costs k·c + v(k + 1) = {k} × {c:.3f} + {v:.2f} = **{total:.2f} steps**").format(
-        k=p.k, c=p.c, v=p.v, total=p.round_steps)
+    cost = _("Why: a round costs {k} draft(s) at c = {c:.3f} + a pass of {m} tokens at v = {v:.2f}, "
+             "**{total:.2f} steps**").format(k=p.k, c=p.c, m=p.k + 1, v=p.v, total=p.round_steps)
     if p.tokens is None:
         return cost + _(", against 1 step a token for the target alone.")
     said = _(" and keeps **{tokens:.2f} tokens**{whose}; with the prompt's reading, predicted **{predicted}** "
@@ -168,8 +168,8 @@ def _outside(p: Payoff) -> str:
         whose=whose)
 
 
-STEPS = N_("A step is the target's one-token pass on this machine; c: a draft step in steps; v(k + 1): the "
-           "target's pass over the k drafts and one more token, in steps.")
+STEPS = N_("A round costs k·c + v(k + 1) steps. A step is the target's one-token pass on this machine; c: a draft "
+           "step in steps; v(k + 1): the target's pass over the k drafts and one more token, in steps.")
 
 
 def _tokens_from(p: Payoff) -> str:
