@@ -312,9 +312,11 @@ def test_a_priced_prediction_says_its_tokens_were_computed_and_what_was_measured
     assert "keeps **1.75 tokens** (from α̂ = 0.50), so predicted" in payoff_words.why(p)
     assert "1 + α̂ + … + α̂^k at k = 2, α̂ = 0.50 measured on Other CPU, their prompts: computed" in \
         payoff_words.detail(p)
-    said = payoff_words.instead(p, (1.03, None))
+    said = payoff_words.instead(p, (1.03, None, "the k sweep, T = 0.7, 8 prompts"))
     assert said.startswith("Drafting k by this machine's prices instead predicts **0.70×** at k = 2.")
     assert "α̂ = 0.50 (their prompts: it moves" in payoff_words.instead_detail(p)
+    assert payoff_words.instead_detail(p, (1.03, None, "the k sweep, T = 0.7, 8 prompts")).endswith(
+        "Measured at k = 2 by the k sweep, T = 0.7, 8 prompts.")
     assert said.endswith("Measured at k = 2: **1.03×** :green-badge[:material/check_circle: measured here].")
     assert "Measured at k" not in payoff_words.instead(p)
 

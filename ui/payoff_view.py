@@ -114,15 +114,18 @@ def swept(names: tuple, settings, chat: bool) -> typical.Typical | None:
     return None if p is None else typical_of(p, cpu, chat)
 
 
-def at_k(pair, settings, k: int) -> tuple[float, str | None] | None:
+def at_k(pair, settings, k: int) -> tuple[float, str | None, str] | None:
     """A speedup measured at a constant k for the pair at these settings: here (None as its CPU),
-    else the shipped k sweep's (its CPU); None where neither was."""
+    else the shipped k sweep's (its CPU), with which section measured it on which prompts, in
+    words; None where neither was."""
     names = tuple(st.session_state.get("active_pair") or (pair.target_name, pair.draft_name))
     at = replace(settings, k=k, policy="constant")
+    where = _("T = {t:g}, When it is fast's {n} prompts").format(
+        t=settings.temperature, n=len(family.speed_prompts(session.uses_chat(pair))[0]))
     if (m := measured(names, at)[0]) is not None:
-        return m.speedup, None
+        return m.speedup, None, _(payoff_words.SOURCES.get(m.source, m.source)) + ", " + where
     t = swept(names, at, session.uses_chat(pair))
-    return None if t is None or t.speedup is None else (t.speedup, t.measured)
+    return None if t is None or t.speedup is None else (t.speedup, t.measured, _("the shipped k sweep") + ", " + where)
 
 
 def measured_line(pair, settings) -> str | None:
@@ -183,8 +186,8 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         if offer_run and st.button(label, key="payoff_measure", icon=":material/timer:"):
             _measure(pair, settings)
         if instead is not None:
-            st.caption(payoff_words.instead(instead, at_k(pair, settings, instead.k)),
-                       help=payoff_words.instead_detail(instead))
+            seen = at_k(pair, settings, instead.k)
+            st.caption(payoff_words.instead(instead, seen), help=payoff_words.instead_detail(instead, seen))
             st.button(_("Draft k by this machine's prices"), key="payoff_priced", icon=":material/tune:",
                       on_click=_use_priced)
         pair_card_view.box_button(pair, settings, p)

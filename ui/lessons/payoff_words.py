@@ -211,9 +211,10 @@ def _rest(predicted: float, gap: float) -> str:
              "load.")
 
 
-def instead(p: Payoff, seen: tuple[float, str | None] | None = None) -> str:
+def instead(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> str:
     """What drafting k by this machine's prices would predict (a Payoff priced at the k it picks);
-    `seen`: a speedup measured at that k (and the CPU of a shipped one, None here), said beside it."""
+    `seen`: a speedup measured at that k (the CPU of a shipped one, None here; where, in words),
+    said beside it."""
     text = _("Drafting k by this machine's prices instead predicts **{predicted}** at k = {k}.").format(
         predicted=_x(p.predicted), k=p.k)
     if seen is not None:
@@ -222,12 +223,15 @@ def instead(p: Payoff, seen: tuple[float, str | None] | None = None) -> str:
     return text
 
 
-def instead_detail(p: Payoff) -> str:
-    """The instead line's details (its ⓘ): where the policy is set and the α̂ it drafted at (the reason
-    the figure moves after a measurement)."""
-    return _("The sidebar's Draft-length policy → priced picks k round by round from this machine's c and v. "
+def instead_detail(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> str:
+    """The instead line's details (its ⓘ): where the policy is set, the α̂ it drafted at (the reason
+    the figure moves after a measurement), and where the figure at that k was measured."""
+    text = _("The sidebar's Draft-length policy → priced picks k round by round from this machine's c and v. "
              "Predicted with α̂ = {alpha:.2f} ({source}: it moves when you measure).").format(
         alpha=p.alpha, source=p.tokens_on or _("the newest measurement at these settings"))
+    if seen is not None:
+        text += "\n\n" + _("Measured at k = {k} by {where}.").format(k=p.k, where=seen[2])
+    return text
 
 
 def source(p: Payoff, cpu: str) -> str:
