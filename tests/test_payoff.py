@@ -343,9 +343,10 @@ def test_the_prediction_prices_the_whole_run_where_its_runs_paid_besides_their_r
     p = payoff.answer(4, PRICES, found)
     # rounds: 3 tokens for 4 × 0.5 + 2.0 = 4.0 steps (0.75); whole: (0.12 + 1 + 0.05) / (0.1 + 4.2 / 3) = 0.78
     assert p.rounds_only == pytest.approx(0.75) and p.predicted == pytest.approx(1.17 / 1.5)
-    assert "keeps **3.00 tokens**; with the prompt's reading, predicted **0.78×**" in payoff_words.why(p)
+    assert "keeps **3.00 tokens**; counting the prompt's prefill too, predicted **0.78×**" in payoff_words.why(p)
     detail = payoff_words.detail(p)
-    assert "Rounds alone: 0.75×. A run also reads its prompt (0.10 steps a generated token; plain runs 0.12)" in detail
+    assert "Rounds alone: 0.75×. A run also reads its prompt, the prefill (0.10 steps a generated token; plain runs " \
+        "0.12)" in detail
     assert "(0.20 steps a round; plain runs 0.05), as these runs paid" in detail
     assert "The measurement is 3% above it: each repeat paid its own prices" in detail     # 0.8 / 0.78
 

@@ -21,8 +21,13 @@ def test_a_k_sweep_is_priced_with_this_machines_c_and_pass():
     here = repriced.k_sweep(shipped, 0.25, WIDTHS)
     # k = 1: 1.5 / (0.25 + 1.25) = 1.0; k = 2: 2.0 / (0.5 + 1.5) = 1.0 (not the shipped c = 0.9)
     assert [(r.point.k, r.c, r.v) for r in here] == [(1, 0.25, 1.25), (2, 0.25, 1.5)]
-    assert [r.speedup for r in here] == pytest.approx([1.0, 1.0])
+    assert [r.speedup for r in here] == pytest.approx([1.0, 1.0]) and here[0].over is None     # rounds only
     assert repriced.k_sweep(shipped, None, WIDTHS) == []                  # no c for this draft here
+    # a point that recorded its prompt's reading and bookkeeping is priced for the whole run:
+    # (0.2 + 1 + 0.05) / (0.1 + (0.25 + 1.25 + 0.1) / 1.5) = 1.25 / 1.1667
+    whole = repriced.one(point(k=1, mean_acceptance_length=1.5, prefill_steps=0.1, base_prefill_steps=0.2,
+                               round_overhead=0.1, base_overhead=0.05), 0.25, WIDTHS)
+    assert whole.speedup == pytest.approx(1.25 / (0.1 + 1.6 / 1.5))
 
 
 def test_each_draft_at_its_own_c_and_a_draft_without_one_left_out():
@@ -81,9 +86,13 @@ def test_the_page_prices_a_shipped_k_sweep_again_here(tiny_dirs, monkeypatch, tm
                                       "at start) has c = 0.250") for c in at.caption)
         return
     first = real.points[0]
-    by_hand = {p.k: p.mean_acceptance_length / (p.k * 0.25 + WIDTHS[p.k + 1]) for p in real.points}
+
+    def whole(p) -> float:        # the shipped runs' prompt reading and bookkeeping, in their steps
+        return (p.base_prefill_steps + 1 + p.base_overhead) / (
+            p.prefill_steps + (p.k * 0.25 + WIDTHS[p.k + 1] + p.round_overhead) / p.mean_acceptance_length)
+    by_hand = {p.k: whole(p) for p in real.points}
     best = max(by_hand, key=by_hand.get)
-    said = [m.value for m in at.markdown if "priced again, rounds only:**" in m.value]
+    said = [m.value for m in at.markdown if "priced again, whole runs:**" in m.value]
     assert len(said) == 1 and "c = 0.250" in said[0], said
     assert f"**{by_hand[first.k]:.2f}×** at k = {first.k}" in said[0]
     assert (", its best." if best == first.k else f"at best **{by_hand[best]:.2f}×** at k = {best}") in said[0]

@@ -68,6 +68,20 @@ def test_a_shipped_figure_says_its_machine_and_its_figure_at_this_machines_price
     assert speed_table.rows(asked, box(None, None), None)[0].why == "measured on another machine: its prices made it"
 
 
+def test_a_figure_shipped_from_this_cpu_model_is_not_called_another_machines(places, monkeypatch):
+    from specdec.models import kernels
+    monkeypatch.setattr(kernels, "cpu_model", lambda: "Same CPU")
+    asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
+    p = point(k=4, mean_acceptance_length=2.5)
+    profile = machine.Profile("Same CPU", "torch", 1, 10.0, WIDTHS, {"fam/draft": 0.25})
+    assert speed_table.moved(p, asked, profile, 4, "Same CPU") == (
+        "a machine like this one: its prices that day; its tokens a round priced here under “at this machine's "
+        "prices”")
+    assert speed_table.moved(p, asked, None, 4, "Same CPU") == "measured on a machine like this one: its prices " \
+        "that day made it"
+    assert speed_table.moved(p, asked, None, 4, "Other CPU") == "measured on another machine: its prices made it"
+
+
 def test_one_machines_same_setting_shipped_by_two_sections_is_one_row(places):
     asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
     key = {"pair": ["fam/target", "fam/draft"], "T": 0.7, "prompts": ["a", "b"], "chat": False, "n": 16}

@@ -7,8 +7,10 @@ here is predicted from its own tokens a round L and this machine's prices,
 
     L / (k·c + v(k + 1))           (Leviathan et al. 2023, Theorem 3.8 with the measured pass)
 
-rounds only: what a run pays besides them (the prompt, bookkeeping) is the machine's too and is
-not carried over. A lookup (n-gram, suffix match) drafts only what it finds, d tokens a round
+for the rounds; where the point recorded what its runs paid besides them (the k sweep's points:
+reading the prompt and the bookkeeping, in that machine's steps), for the whole run with those
+(theory.run_speedup), as "Does it pay here?" prices its own (payoff.py): one convention for the
+figures a learner compares. A lookup (n-gram, suffix match) drafts only what it finds, d tokens a round
 with d from 0 to k, and runs no model (c = 0): its round is priced at v(d̄ + 1), d̄ its drafts a
 round on average, v read between the two measured widths around d̄ + 1.
 """
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from specdec.bench import machine
 from specdec.bench.points import Point
 from specdec.drafters.registry import DRAFTERS
-from specdec.trace.theory import drafted_per_round
+from specdec.trace.theory import Overheads, drafted_per_round, run_speedup
 
 
 @dataclass(frozen=True)
@@ -42,9 +44,19 @@ class Repriced:
         return self.drafts * self.c + self.v
 
     @property
+    def over(self) -> tuple[Overheads, Overheads] | None:
+        """What the point's runs paid besides their rounds (None: not recorded, rounds only)."""
+        p = self.point
+        if getattr(p, "prefill_steps", None) is None or getattr(p, "base_prefill_steps", None) is None:
+            return None
+        return Overheads(p.prefill_steps, p.round_overhead or 0.0), Overheads(p.base_prefill_steps,
+                                                                              p.base_overhead or 0.0)
+
+    @property
     def speedup(self) -> float:
-        """Predicted here."""
-        return self.point.mean_acceptance_length / self.round_steps
+        """Predicted here: the whole run where the point recorded what its runs paid besides
+        their rounds, else the rounds alone."""
+        return run_speedup(self.point.mean_acceptance_length, 0, 0.0, self.round_steps, *(self.over or ()))
 
 
 def one(p, c: float | None, widths: dict[int, float], k: int | None = None) -> Repriced | None:

@@ -52,7 +52,8 @@ def theory_figure(alpha: float, k: int, c: float, measured=None,
 
 def repriced_sweep_figure(alpha: float, k: int, here, measured_on: str, box=None) -> go.Figure:
     """A shipped k sweep priced again on this machine (`here`: repriced.Repriced per k): the
-    prediction here in front (its rounds only), the theorem at α̂ and this machine's c beside it, the
+    prediction here in front (whole runs where the sweep recorded what they paid besides rounds), the
+    theorem at α̂ and this machine's c beside it, the
     speedups measured on the other machine (`measured_on`) behind, for comparison, and the box's
     figure measured here at k (`box`: payoff.Measured, with its range). The lines priced at the
     other machine's prices stay in the section's table."""
@@ -63,7 +64,9 @@ def repriced_sweep_figure(alpha: float, k: int, here, measured_on: str, box=None
                    name=_("theorem at α̂ = {alpha:.2f} and this machine's c (a free pass)").format(alpha=alpha),
                    line=dict(width=1.5, color="grey")),
         go.Scatter(x=ks, y=[r.speedup for r in here], mode="markers+lines",
-                   name=_("predicted here (rounds only): the shipped tokens a round at this machine's prices"),
+                   name=_("predicted here (whole runs): the shipped tokens a round at this machine's prices")
+                   if here[0].over else _("predicted here (rounds only): the shipped tokens a round at this machine's "
+                                          "prices"),
                    marker=dict(size=10, symbol="diamond", color=COLORS.accepted), line=dict(width=3))])
     _measured_points(fig, [r.point for r in here], _("measured on {cpu}, for comparison").format(cpu=measured_on))
     at_k = [r.speedup for r in here if r.point.k == k]

@@ -43,7 +43,7 @@ def where_rows(asked: Asked, t, profile: machine.Profile | None) -> list[SpeedRo
     s = asked.settings
     differ = asked.policy_reason(s.k) + [_("other prompts (every kind): acceptance is the text's")]
     if t.measured != "here":
-        differ.append(moved(t, asked, profile, s.k))
+        differ.append(moved(t, asked, profile, s.k, t.measured))
     return [SpeedRow(badges.here() if t.measured == "here" else badges.shipped(t.measured),
                      _("Where it works"), times(t.speedup),
                      _("T = {t:g}, k = {k}, {n} prompts of every kind").format(t=s.temperature, k=s.k, n=t.prompts),
@@ -66,7 +66,8 @@ def bench_rows(asked: Asked, bench, mine: bool, profile: machine.Profile | None 
         prompts = _("{n} held-out chats × {t} tokens (the benchmark)").format(n=bench.prompts, t=bench.max_new_tokens)
         differ = (asked.policy_reason(s.k) + t_and_k(s.temperature, s.k, asked.settings.temperature,
                                                       asked.k_against(s.k))
-                  + [_("other prompts: acceptance is the text's")] + ([] if mine else [moved(p, asked, profile, s.k)]))
+                  + [_("other prompts: acceptance is the text's")]
+                  + ([] if mine else [moved(p, asked, profile, s.k, bench.provenance.cpu)]))
         out.append(SpeedRow(badges.here() if mine else badges.shipped(bench.provenance.cpu, date=bench.provenance.date),
                             _("When it is fast (the benchmark)"), times(r.speedup),
                             setting_words(s.temperature, k_words_of(s.k, "constant"), prompts), "; ".join(differ),

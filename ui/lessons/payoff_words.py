@@ -121,9 +121,9 @@ def why(p: Payoff) -> str:
              "**{total:.2f} steps**").format(k=p.k, c=p.c, m=p.k + 1, v=p.v, total=p.round_steps)
     if p.tokens is None:
         return cost + _(", against 1 step a token for the target alone.")
-    said = _(" and keeps **{tokens:.2f} tokens**{whose}; with the prompt's reading, predicted **{predicted}** "
-             "{badge}.") if p.over else _(" and keeps **{tokens:.2f} tokens**{whose}, so predicted **{predicted}** "
-                                          "{badge}.")
+    said = _(" and keeps **{tokens:.2f} tokens**{whose}; counting the prompt's prefill too, predicted "
+             "**{predicted}** {badge}.") if p.over else _(" and keeps **{tokens:.2f} tokens**{whose}, so predicted "
+                                                         "**{predicted}** {badge}.")
     return cost + said.format(tokens=p.tokens, whose=_whose(p), predicted=_x(p.predicted), badge=badges.predicted())
 
 
@@ -161,9 +161,10 @@ def _outside(p: Payoff) -> str:
         return ""
     spec, base = p.over
     whose = _("these runs paid") if p.measured is not None else _("the shipped k sweep's runs paid, in their steps")
-    return _("Rounds alone: {rounds}. A run also reads its prompt ({pre:.2f} steps a generated token; plain "
-             "runs {bpre:.2f}) and keeps its books between passes ({per:.2f} steps a round; plain runs {bper:.2f}), "
-             "as {whose}: the prompt's pass costs both modes alike and pulls the ratio toward 1.").format(
+    return _("Rounds alone: {rounds}. A run also reads its prompt, the prefill ({pre:.2f} steps a generated token; "
+             "plain runs {bpre:.2f}), and the engine does its bookkeeping between passes ({per:.2f} steps a round; "
+             "plain runs {bper:.2f}), as {whose}: the prefill costs both modes alike and pulls the ratio toward "
+             "1.").format(
         rounds=_x(p.rounds_only), pre=spec.prefill, bpre=base.prefill, per=spec.per_round, bper=base.per_round,
         whose=whose)
 

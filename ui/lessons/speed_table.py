@@ -25,6 +25,7 @@ from specdec.bench.payoff import Payoff
 from specdec.bench.points import Sweep
 from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
+from specdec.models import kernels
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.wording import _, times
@@ -143,16 +144,22 @@ def shipped_rows(asked: Asked, profile: machine.Profile | None) -> list[SpeedRow
         out.append(SpeedRow(badges.shipped(result.provenance.cpu, date=result.provenance.date), _(SOURCES[source]),
                             spread(p.speedup, p.speedup_min, p.speedup_max),
                             _setting(_temperature(key), k, prompts),
-                            "; ".join(differ + [moved(p, asked, profile, k)]), priced(p, asked, profile, k),
+                            "; ".join(differ + [moved(p, asked, profile, k, result.provenance.cpu)]),
+                            priced(p, asked, profile, k),
                             shipped_same(asked, _temperature(key), k), Numbers.of(p)))
     return out
 
 
-def moved(p, asked: Asked, profile: machine.Profile | None, k: int) -> str:
-    """A shipped figure's machine, and where its tokens a round are priced here (the next column)."""
+def moved(p, asked: Asked, profile: machine.Profile | None, k: int, cpu: str | None = None) -> str:
+    """A shipped figure's machine, and where its tokens a round are priced here (the next column);
+    `cpu`: the shipped figure's, where it is this CPU model (another box of it, another day's load)."""
+    alike = cpu is not None and cpu == kernels.cpu_model()
     if priced(p, asked, profile, k) is None:
-        return _("measured on another machine: its prices made it")
-    return _("another machine's prices; its tokens a round priced here under “at this machine's prices”")
+        return _("measured on a machine like this one: its prices that day made it") if alike else _(
+            "measured on another machine: its prices made it")
+    return _("a machine like this one: its prices that day; its tokens a round priced here under “at this machine's "
+             "prices”") if alike else _("another machine's prices; its tokens a round priced here under “at this "
+                                        "machine's prices”")
 
 
 def _shipped_points(asked: Asked) -> list[tuple]:
