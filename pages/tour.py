@@ -90,7 +90,8 @@ def step_exact() -> None:
                "probability min(1, p/q), and when one fails, the replacement is drawn from exactly "
                "the probability the draft left uncovered. Added up, every token comes out with the "
                "target's own probability."))
-    bias = st.slider(_("How sure the draft is of its favourite word"), 0.0, 1.0, 0.5, key="tour_bias")
+    bias = st.slider(_("How far the draft leans toward one word (0: the target's own p; 1: always that word)"),
+                     0.0, 1.0, 0.5, key="tour_bias")
     q = (1 - bias) * P + bias * torch.nn.functional.one_hot(torch.tensor(1), 5).double()
     law = ex.composed_law("ratio", "residual", P, q)
     fig = go.Figure([go.Bar(name=_("p (target)"), x=TOKENS, y=P.tolist(), marker_color=COLORS.target),
@@ -261,7 +262,8 @@ The text follows the target exactly — only the speed depends on the draft.""")
 
 def one_prompt(m) -> str:
     """Under the tour's race: this prompt's acceptance, and that one prompt is not the pair's answer."""
-    return _("On this prompt {rate} of the drafts were accepted ({tokens:.2f} tokens a round): one prompt, not the "
+    return _("On this prompt {rate} of the drafts were accepted ({tokens:.2f} tokens a round, the bonus token "
+             "included; a round cut short by the token limit or the text's end keeps fewer): one prompt, not the "
              "pair's average. Whether it pays over many prompts is the box “Does it pay here?” on Home and When "
              "it is fast, and every figure of the pair is on the pair card (sidebar).").format(
         rate=f"{100 * (m.acceptance_rate or 0):.0f}%", tokens=m.mean_acceptance_length or 1.0)

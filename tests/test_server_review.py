@@ -105,7 +105,11 @@ def test_the_page_says_its_figure_beside_the_box_and_why():
     predicted = server.beside_box(facts(1.0371), SWEEP, Payoff(4, None, 2.4, "here", 0.2, 1.6, 0.9))
     assert "says 0.90×" in predicted and "predicted" in predicted
     assert "says" not in server.beside_box(facts(1.0371), SWEEP, None)
-    assert "It ran on" not in text
+    assert "It ran on" not in text and "plain pass" not in text
+    # the batched loop's plain pass at 49.7 ms against a 18.2 ms step (2.7×): the line says so
+    slow = server.beside_box(replace(facts(1.0371), ar_pass_ms_1=49.7), SWEEP, box, step_ms=18.2)
+    assert "The batched loop's plain pass took 49.7 ms, 2.7× this machine's step of 18.2 ms" in slow
+    assert "plain pass" not in server.beside_box(replace(facts(1.0371), ar_pass_ms_1=20.0), SWEEP, box, step_ms=18.2)
 
 
 def test_a_shipped_sweep_of_this_cpu_model_is_a_machine_like_this_one_with_its_own_prices(monkeypatch):

@@ -55,10 +55,11 @@ def verdict(facts: Facts) -> str:
     return head + " " + _("It paid at every batch size measured.")
 
 
-def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None) -> str:
+def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None, step_ms: float | None = None) -> str:
     """One line: the sweep's batch-size-1 speedup beside "Does it pay here?"'s figure for the same
-    pair and settings, and what this sweep timed (from its own record; `shipped_why` says more
-    where the sweep was shipped with the app)."""
+    pair and settings, the main reason they differ where the batched loop's plain pass is much
+    slower than this machine's profiled step (`step_ms`), and what this sweep timed (from its own
+    record; `shipped_why` says more where the sweep was shipped with the app)."""
     own = _("This sweep served {r} requests ({n} prompts cycled, {tokens} new tokens each, their prompts' "
             "reading timed too) through the server's batched loop.").format(
         r=sweep.requests, n=sweep.prompts, tokens=sweep.max_new_tokens)
@@ -69,8 +70,17 @@ def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None) -> str:
                                                                                     box.measured.source)),
                                                               n=box.measured.prompts)
              if box.measured else _("predicted from this machine's prices"))
-    return _("At batch size {b}: {mine:.2f}×; “Does it pay here?” says {box:.2f}× for the same pair and settings "
-             "({where}).").format(b=facts.first_batch, mine=facts.first, box=figure, where=where) + " " + own
+    text = _("At batch size {b}: {mine:.2f}×; “Does it pay here?” says {box:.2f}× for the same pair and settings "
+             "({where}).").format(b=facts.first_batch, mine=facts.first, box=figure, where=where)
+    ar = facts.ar_pass_ms_1
+    if step_ms and ar and ar / step_ms >= SLOW_LOOP:
+        text += " " + _("The batched loop's plain pass took {ar:.1f} ms, {ratio:.1f}× this machine's step of "
+                        "{step:.1f} ms (the model's own forward, not the lean pass): against a slower plain "
+                        "baseline, drafting costs less in its steps.").format(ar=ar, ratio=ar / step_ms, step=step_ms)
+    return text + " " + own
+
+
+SLOW_LOOP = 1.5          # the batched loop's plain pass this many times the profiled step: the headline says so
 
 
 def shipped_why(facts: Facts, sweep: BatchSweep, box: Payoff | None, step_ms: float | None) -> str:
