@@ -22,7 +22,7 @@ from ui.lessons import badges, store
 from ui.lessons.bench_words import machine_short
 from ui.lessons.fast import busy_note, spread_warning
 from ui.lessons.fast_repriced import no_profile
-from ui.lessons.where import group_rows, kind_caption, priced_caption, shipped_caption
+from ui.lessons.where import TRAVELS, group_rows, kind_caption, priced_caption, shipped_caption
 from ui.lessons.where_survival import survival_caption
 from ui.measured import local, measured
 from ui.round_view import chart
@@ -113,7 +113,7 @@ def priced(pair, points: list, shipped_cpu: str) -> list | None:
         st.markdown(no_profile(cpu_model()))
         return None
     st.markdown(priced_caption(here, cpu_model()))
-    st.caption(shipped_caption(points, shipped_cpu))
+    st.caption(shipped_caption(points, shipped_cpu), help=_(TRAVELS))
     by_kind = {r.point.kind: r.speedup for r in here}
     return [by_kind.get(p.kind) for p in points]
 

@@ -107,7 +107,7 @@ def test_the_sentence_names_the_best_k_only_where_it_is_another():
     rising = repriced.k_sweep([point(k=1, mean_acceptance_length=1.5), point(k=2, mean_acceptance_length=3.0)],
                               0.25, WIDTHS)                              # 1.00× at k = 1, 1.50× at k = 2
     text = fast_repriced.k_sweep(rising, "CPU here")
-    assert "**1.00×** at k = 1 and at best **1.50×** at k = 2." in text and "travel between machines" in text
+    assert text.endswith("**1.00×** at k = 1 and at best **1.50×** at k = 2.")    # what travels: in its help
     assert "**1.00×** at k = 1, its best." in fast_repriced.k_sweep(rising[:1], "CPU here")
 
 

@@ -16,7 +16,8 @@ def k_sweep(points, pair, drafter: str) -> list[Repriced]:
     """The shipped k sweep priced here, said in one sentence; [] without this machine's prices."""
     found = machine.of(pair)
     here = repriced.k_sweep(points, machine.draft_c(found, drafter, pair.draft_name), found.v) if found else []
-    st.markdown(words.k_sweep(here, cpu_model()) if here else words.no_profile(cpu_model()))
+    st.markdown(words.k_sweep(here, cpu_model()) if here else words.no_profile(cpu_model()),
+                help=_(words.TRAVEL) if here else None)
     return here
 
 

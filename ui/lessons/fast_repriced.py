@@ -21,7 +21,8 @@ def no_profile(cpu: str) -> str:
 
 
 def k_sweep(here: list[Repriced], cpu: str) -> str:
-    """One sentence: what the shipped sweep's tokens a round predict here, at k = 1 and at its best k."""
+    """One sentence: what the shipped sweep's tokens a round predict here, at k = 1 and at its best k
+    (what travels between machines goes in its help: `TRAVEL`)."""
     first, best = here[0], max(here, key=lambda r: r.speedup)
     said = _("**Here ({cpu}), priced again, whole runs:** the same tokens a round at this machine's c = {c:.3f} and "
              "v(k + 1), with the prefill and bookkeeping as that sweep's runs paid them, predict "
@@ -31,7 +32,7 @@ def k_sweep(here: list[Repriced], cpu: str) -> str:
     text = badges.predicted() + " " + said.format(cpu=cpu_name(cpu), c=first.c, first=first.speedup, k1=first.point.k)
     text += _(", its best.") if best is first else _(" and at best **{best:.2f}×** at k = {kb}.").format(
         best=best.speedup, kb=best.point.k)
-    return text + " " + _(TRAVEL)
+    return text
 
 
 def item(name: str, r: Repriced) -> str:

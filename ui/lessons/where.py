@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from specdec.bench import where
-from specdec.wording import _, times
+from specdec.wording import N_, _, times
 from ui.lessons import badges
 
 
@@ -42,12 +42,14 @@ def priced_caption(here: list, cpu: str) -> str:
 
 
 def shipped_caption(points: list, shipped_cpu: str) -> str:
-    """The shipped speedups' range, for comparison, and what travels between machines."""
+    """The shipped speedups' range, for comparison (what travels between machines: `TRAVELS`, its help)."""
     there = [p.speedup for p in points]
-    text = badges.shipped(shipped_cpu) + " " + _("measured there, for comparison: {low} to {high}.").format(
+    return badges.shipped(shipped_cpu) + " " + _("measured there, for comparison: {low} to {high}.").format(
         low=times(min(there)), high=times(max(there)))
-    return text + " " + _("Acceptance and tokens a round travel between machines (they depend on the models and "
-                          "the text); the prices of a draft step and of a pass do not (they are the machine's).")
+
+
+TRAVELS = N_("Acceptance and tokens a round travel between machines (they depend on the models and the text); the "
+             "prices of a draft step and of a pass do not (they are the machine's).")
 
 
 def group_rows(found) -> list:
