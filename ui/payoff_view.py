@@ -8,13 +8,12 @@ from dataclasses import replace
 import streamlit as st
 
 from specdec import defaults
-from specdec.bench import machine, payoff, sweeps
+from specdec.bench import machine, payoff, repriced, sweeps
 from specdec.bench.points import Sweep
 from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.kernels import cpu_model
 from specdec.settings import LENGTHS
-from specdec.trace.theory import Overheads
 from specdec.wording import times
 from ui import family, jobs, pair_card_view, session, state, typical
 from ui.i18n import _
@@ -32,16 +31,7 @@ def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | No
     return payoff.Measured(f.speedup, f.speedup_min or f.speedup, f.speedup_max or f.speedup, f.repeats,
                            f.clock, f.mean_acceptance_length, filed[0][1].source, key.prompts.size,
                            tuple(e[1].figure.speedup for e in filed), f.c, f.acceptance_rate, f.alpha,
-                           f.verify_cost, filed[0][1].at, overheads(f)), f.alpha
-
-
-def overheads(point) -> tuple[Overheads, Overheads] | None:
-    """What a figure's or a sweep point's speculative and plain runs paid besides their rounds, in
-    steps (None where it was not recorded: only the k sweep and the box's own runs record it)."""
-    if point.prefill_steps is None or point.base_prefill_steps is None:
-        return None
-    return (Overheads(point.prefill_steps, point.round_overhead or 0.0),
-            Overheads(point.base_prefill_steps, point.base_overhead or 0.0))
+                           f.verify_cost, filed[0][1].at, repriced.overheads(f)), f.alpha
 
 
 def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
@@ -84,7 +74,7 @@ def acceptance(pair, settings) -> tuple[payoff.Measured | None, payoff.Elsewhere
         return None, None, alpha
     spread = (point.speedup_min, point.speedup_max, date) if point is not None else (None, None, None)
     return None, payoff.Elsewhere(t.mean_acceptance_length, t.speedup, t.measured, on,
-                                  None if point is None else overheads(point), *spread), \
+                                  None if point is None else repriced.overheads(point), *spread), \
         alpha if alpha is not None else t.alpha
 
 

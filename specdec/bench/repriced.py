@@ -46,17 +46,22 @@ class Repriced:
     @property
     def over(self) -> tuple[Overheads, Overheads] | None:
         """What the point's runs paid besides their rounds (None: not recorded, rounds only)."""
-        p = self.point
-        if getattr(p, "prefill_steps", None) is None or getattr(p, "base_prefill_steps", None) is None:
-            return None
-        return Overheads(p.prefill_steps, p.round_overhead or 0.0), Overheads(p.base_prefill_steps,
-                                                                              p.base_overhead or 0.0)
+        return overheads(self.point)
 
     @property
     def speedup(self) -> float:
         """Predicted here: the whole run where the point recorded what its runs paid besides
         their rounds, else the rounds alone."""
         return run_speedup(self.point.mean_acceptance_length, 0, 0.0, self.round_steps, *(self.over or ()))
+
+
+def overheads(p) -> tuple[Overheads, Overheads] | None:
+    """What a point's (or a filed figure's) speculative and plain runs paid besides their rounds, in
+    their steps: reading the prompt and the bookkeeping (None where it was not recorded: only the k
+    sweep and the box's own runs record it)."""
+    if getattr(p, "prefill_steps", None) is None or getattr(p, "base_prefill_steps", None) is None:
+        return None
+    return Overheads(p.prefill_steps, p.round_overhead or 0.0), Overheads(p.base_prefill_steps, p.base_overhead or 0.0)
 
 
 def one(p, c: float | None, widths: dict[int, float], k: int | None = None) -> Repriced | None:
