@@ -1,0 +1,163 @@
+"""Does it pay here? on the pages (issue 51, deliverable 2): Home, Step through, When it is fast and
+Drafters compared state one figure for the same pair and settings, the box measures its own
+settings, and a constant policy is told what the priced one would predict (AppTest, tiny models,
+a profile and figures written by hand)."""
+import json
+import re
+
+import torch
+from test_payoff import WIDTHS
+
+from specdec.bench import machine
+from specdec.records.provenance import Clock
+
+from apptest import app
+
+
+def headline_figure(at) -> str:
+    """The figure the page's "Does it pay here?" states (its first bold number)."""
+    found = [m.value for m in at.markdown if "Does it pay here?" in m.value]
+    assert len(found) == 1, found
+    return re.search(r"\*\*([0-9.]+)×\*\*", found[0]).group(1)
+
+
+def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatch, tmp_path):
+    from specdec.models.kernels import cpu_model
+    from specdec.settings import Settings
+    from ui.lessons import result_cache, store
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
+    threads = torch.get_num_threads()
+    profile = machine.Profile(cpu_model(), "torch", threads, 5.0, WIDTHS, {draft: 0.25},
+                               9.0, 50.0, 80.0, 135.0, target=target)
+    machine.STORE.write_text(json.dumps({profile.key(): json.loads(json.dumps(machine.asdict(profile)))}))
+    settings = Settings(k=3, temperature=0.0, policy="priced")           # Home's race: greedy, k by prices
+    ran = store.Ran(threads=threads)
+    fig = store.Figure(speedup=0.87, speedup_min=0.81, speedup_max=0.93, clock=Clock.WALL, repeats=3,
+                       mean_acceptance_length=2.2, alpha=0.6)
+    older = store.Figure(speedup=1.5, speedup_min=1.4, speedup_max=1.6, clock=Clock.WALL, repeats=3)
+    for figure, name, at in ((older, "speed", 1.0), (fig, "drafters/all", 2.0)):       # the newest is stated
+        k = store.key(target, draft, settings, 3, store.PromptSet.of(["a"], False, 16, name), Clock.WALL, ran)
+        result_cache.save(store.KIND, store._as_dict(k), store.Filed(figure, "drafters", at))
+    state = {"k": 3, "temperature": 0.0, "policy": "priced", "max_new_tokens": 4}
+    shown = {}
+    for page in ("pages/home.py", "pages/step_through.py", "pages/fast.py", "pages/drafters.py"):
+        at = app(tiny_dirs, page=page, **state)
+        shown[page] = headline_figure(at)
+        why = " ".join(c.value for c in at.caption if c.value.startswith("Why: a round"))
+        # priced at α = 0.6 up to k = 3: k = 1 keeps 1.6 tokens for 0.25 + 1.2 = 1.45 steps (1.10 a step),
+        # k = 2 1.96 for 1.9 (1.03), k = 3 2.176 for 2.35 (0.93): one draft, 0.91 steps a token
+        assert ("1 draft(s) at c = 0.250 + a pass of 2 tokens at v = 1.20, **1.45 steps** and keeps **1.60 tokens** "
+                "(from α̂ = 0.60)") in why, page
+        detail = " ".join(c.proto.help for c in at.caption if c.value.startswith("Why: a round"))
+        assert "0.91 steps a token" in detail, page
+        assert (f"For T = 0, k by this machine's prices, up to 3, drafter: draft model ({tiny_dirs / 'draft'})"
+                in [c.value for c in at.caption])
+        if page == "pages/fast.py":      # theory starts at this machine: α̂ 0.6 (the figure), c 0.25, ε (1.8 − 1) / 4
+            assert (at.slider(key="fast_alpha").value, at.slider(key="fast_c").value,
+                    at.slider(key="fast_eps").value) == (0.6, 0.25, 0.2)
+        prices = [c.value for c in at.sidebar.caption if c.value.startswith("This machine's prices (")]
+        assert len(prices) == 1 and ("a target step **5.0 ms**; a pass of 2, 3, 5 tokens 1.20, 1.40, 1.80 steps; "
+                                     "a draft step c = 0.250 of a target step.") in prices[0], prices
+        source = " ".join(m.proto.help for m in at.markdown if m.value.startswith("**Does it pay here?**"))
+        assert "The newest of 2 measurements here at these settings (each on its own prompts), which ranged " \
+               "0.87–1.50×." in source, page
+    assert set(shown.values()) == {"0.87"}, shown
+
+
+def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, monkeypatch, tmp_path):
+    """The box at k = 3 with the constant policy: the same α priced by this machine's prices picks
+    one draft (see the four-pages test: 1.6 tokens for 1.45 steps, 1.10×), more than k = 3's
+    2.176 tokens for 2.35 steps (0.93×), so the box says so."""
+    from specdec.models.kernels import cpu_model
+    from specdec.settings import Settings
+    from ui.lessons import result_cache, store
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
+    threads = torch.get_num_threads()
+    profile = machine.Profile(cpu_model(), "torch", threads, 5.0, WIDTHS, {draft: 0.25}, 9.0, 50.0, 80.0, 135.0,
+                              target=target)
+    machine.save(profile)
+    settings = Settings(k=3, temperature=0.0)
+    fig = store.Figure(speedup=0.9, speedup_min=0.85, speedup_max=0.95, clock=Clock.WALL, repeats=3,
+                       mean_acceptance_length=2.176, alpha=0.6)
+    k = store.key(target, draft, settings, 3, store.PromptSet.of(["a"], False, 16, "speed"), Clock.WALL,
+                  store.Ran(threads=threads))
+    result_cache.save(store.KIND, store._as_dict(k), store.Filed(fig, "ksweep", 1.0))
+    at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
+    said = [c for c in at.caption if c.value.startswith("Drafting k by this machine's prices")]
+    assert [c.value for c in said] == ["Drafting k by this machine's prices instead predicts **1.10×** at k = 1."]
+    assert said[0].proto.help.endswith("Predicted with α̂ = 0.60 (the newest measurement at these settings: it "
+                                       "moves when you measure).")
+    at.button(key="payoff_priced").click().run()                     # one click: the sidebar's policy
+    assert at.session_state["policy"] == "priced" and not at.exception
+    assert not any(c.value.startswith("Drafting k by") for c in at.caption)
+    box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
+    assert "**1.10×**" in box[0], box                                  # the prediction it offered, now the box's
+
+
+def test_a_figure_filed_without_its_alpha_takes_the_typical_one(tiny_dirs, monkeypatch, tmp_path):
+    """Drafters compared files figures without α̂: the answer (and When it is fast's sliders) then
+    read the typical run's α̂ rather than none, so the theory starts at this machine's values."""
+    from types import SimpleNamespace
+
+    from specdec.models.kernels import cpu_model
+    from specdec.settings import Settings
+    from ui import typical
+    from ui.lessons import result_cache, store
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    monkeypatch.setattr(typical, "typical", lambda *a, **kw: SimpleNamespace(
+        alpha=0.45, mean_acceptance_length=1.8, speedup=0.9, measured="Some CPU", prompts=8))
+    target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
+    threads = torch.get_num_threads()
+    profile = machine.Profile(cpu_model(), "torch", threads, 5.0, WIDTHS, {draft: 0.25},
+                               9.0, 50.0, 80.0, 135.0, target=target)
+    machine.STORE.write_text(json.dumps({profile.key(): json.loads(json.dumps(machine.asdict(profile)))}))
+    settings = Settings(k=3, temperature=0.0)
+    fig = store.Figure(speedup=0.8, speedup_min=0.7, speedup_max=0.9, clock=Clock.WALL, repeats=3,
+                       mean_acceptance_length=2.0)                              # no α̂, as Drafters compared
+    k = store.key(target, draft, settings, 3, store.PromptSet.of(["a"], False, 16, "drafters/all"), Clock.WALL,
+                  store.Ran(threads=threads))
+    result_cache.save(store.KIND, store._as_dict(k), store.Filed(fig, "drafters", 1.0))
+    at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
+    assert not at.exception
+    assert at.slider(key="fast_alpha").value == 0.45 and headline_figure(at) == "0.80"
+
+
+def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figure(tiny_dirs, monkeypatch, tmp_path):
+    """Nothing measured at these settings: the box offers one run of them here. After it, the box
+    states the run's figure with the measured-here badge, Drafters compared states the same, and
+    the sidebar's price table lists the run's c under the profile's."""
+    from specdec.models.kernels import cpu_model
+    from ui.lessons import result_cache
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
+    profile = machine.Profile(cpu_model(), "torch", torch.get_num_threads(), 5.0, WIDTHS, {draft: 0.25},
+                              target=target)
+    machine.STORE.write_text(json.dumps({profile.key(): json.loads(json.dumps(machine.asdict(profile)))}))
+    state = {"k": 2, "temperature": 0.0, "max_new_tokens": 4}
+    at = app(tiny_dirs, page="pages/step_through.py", **state)
+    box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
+    assert "Not measured on this machine" in box[0] and "payoff_measure" in [b.key for b in at.button]
+    at.button(key="payoff_measure").click().run()
+    assert not at.exception
+    box = [m for m in at.markdown if m.value.startswith("**Does it pay here?**")]
+    assert ":green-badge[:material/check_circle: measured here]" in box[0].value, box[0].value
+    assert "by “Measure it here” on 8 prompts" in box[0].proto.help
+    assert at.button(key="payoff_measure").label == "Measure again"           # measured: again on request
+    why = [c for c in at.caption if c.value.startswith("Why: a round costs")]
+    # the prediction beside a measurement takes the c and v its runs paid, and names the profile's
+    assert "the profile's: c = 0.250, v = 1.40." in why[0].proto.help and "at v = 1.40," not in why[0].value, why
+    figure = headline_figure(at)
+    table = [m.value for m in at.sidebar.markdown if m.value.startswith("- :violet-badge[")]
+    assert len(table) == 1 and ": **c = 0.250, v(3) = 1.40**" in table[0] and "“Measure it here” (" in table[0]
+    assert headline_figure(app(tiny_dirs, page="pages/drafters.py", **state)) == figure
+    from specdec.settings import Settings
+    from ui import loaders, payoff_view  # under another section's predictions: the box's figure
+    line = payoff_view.measured_line(loaders.cached(target, draft), Settings(k=2, temperature=0.0, max_new_tokens=4))
+    assert line.startswith(":green-badge[") and f"here: **{figure}×** (" in line and "on 8 prompts" in line, line
+    assert payoff_view.measured_line(loaders.cached(target, draft), Settings(k=3, temperature=0.0)) is None
