@@ -11,7 +11,7 @@ from specdec.models.kernels import cpu_model
 from specdec.prompts import round_robin
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
-from ui import family, jobs, loaders, many_view, payoff_view, shell, sidebar, state, tables
+from ui import best_drafter_view, family, jobs, loaders, many_view, payoff_view, shell, sidebar, state, tables
 from ui.examples import kind_name
 from ui.figures.bars import priced_bars
 from ui.figures.drafters import drafters_figure
@@ -27,6 +27,7 @@ from ui.lessons.drafters import (
     ngram_caption,
     priced_here,
     priced_left_out,
+    result_key,
     winners,
 )
 from ui.lessons.fast import clock_note, spread_warning
@@ -44,7 +45,7 @@ st.caption(_("Same prompts, same target ({target}): which drafter wins, and on w
            .format(target=TARGET))
 payoff_view.render(PAIR, state.settings())
 
-N = st.slider(_("Prompts (taken one of each kind in turn)"), 2, 20, 10, key="drafters_n")
+N = st.slider(_("Prompts (taken one of each kind in turn)"), 2, 32, defaults.DRAFTERS_PROMPTS, key="drafters_n")
 PROMPTS = round_robin(family.prompt_set(CHAT), N)
 MAX_NEW = LENGTHS.drafters
 
@@ -55,8 +56,7 @@ VARIANTS = variants(DRAFTS, POLICY_DRAFT, SETTINGS)
 
 def measure():
     s = SETTINGS
-    key = store.measurement("drafters", (TARGET, None), s, [p.prompt for p in PROMPTS], CHAT, state.ran(),
-                            drafts=DRAFTS, repeats=defaults.REPEATS)
+    key = result_key(TARGET, DRAFTS, s, PROMPTS, CHAT, state.ran())
     table = measured(
         "drafters", key,
         lambda pr: compare(loaders.load, TARGET, VARIANTS, PROMPTS, s, pr, repeats=defaults.REPEATS, chat=CHAT),
@@ -154,6 +154,7 @@ def overall_numbers(overall, here: list) -> None:
 
 
 if points:
+    best_drafter_view.render(PAIR, state.settings(), N)
     overall = [p for p in points if p.kind == ALL]
     fastest = max(overall, key=lambda p: p.speedup)
     HERE = priced(overall) if ELSEWHERE else []

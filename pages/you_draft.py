@@ -39,7 +39,7 @@ def your_round(result, label) -> None:
     st.html(strip.strip_html([], [rnd], None))
     table = verdict_table(rnd, label)
     st.dataframe(table, hide_index=True, placeholder="—", key="yd_table",
-                 height=min(36 * (len(table) + 1) + 3, 800))          # every guessed token in view
+                 height="content")              # every guessed token in view, no blank row below
     kept, total = rnd.n_accepted, rnd.drafted
     if kept == total:
         st.write(_("The target kept all **{total}** of your tokens and added `{bonus}` as a bonus.")

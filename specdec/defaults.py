@@ -30,6 +30,8 @@ CONFIDENCE = 0.3
 # timing
 REPEATS = 3                      # timed repeats of every lesson sweep (k, drafts, drafters, where, server)
 SIZES = (1, 2, 4, 8, 16)         # In a server: the batch sizes swept
+DRAFTERS_PROMPTS = 24            # Drafters compared's prompts, one of each kind in turn: 3 of each of 8 kinds
+                                 # (with one or two a kind, sampled texts of other lengths decided a winner)
 
 
 @dataclass(frozen=True)

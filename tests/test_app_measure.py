@@ -163,7 +163,7 @@ def test_where_page_shows_the_shipped_real_pair_result_with_what_its_positions_s
     assert "after a round that kept every draft" in captions
     # the shipped kinds priced again here: tokens a round L / (k·c + v(k + 1)) = L / (4 · 0.25 + 2.0) = L / 3
     kinds = next(d.value for d in at.dataframe if "speedup min" in d.value.columns)
-    said = next(m.value for m in at.markdown if "priced again, rounds only:**" in m.value)
+    said = next(m.value for m in at.markdown if "priced again, rounds only**:" in m.value)
     assert "c = 0.250 and v(k + 1) = 2.00 (k = 4)" in said
     lengths = kinds["tokens a round (L)"]
     assert f"predict {lengths.min() / 3:.2f}×" in said and f"to {lengths.max() / 3:.2f}×" in said

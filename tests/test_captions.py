@@ -41,11 +41,13 @@ def test_tradeoff_caption_follows_the_data_both_ways():
 
 def test_temperature_caption_follows_the_data_both_ways():
     sharper = [temp(0.0, 0.7), temp(1.5, 0.4)]
-    assert "agree more often, as expected" in temperature_caption(sharper)
+    said = temperature_caption(sharper, "8 code chats")
+    assert said.startswith("On 8 code chats, from T = 0 to T = 1.5, α̂ went from 0.70 to 0.40")   # its prompts named
+    assert "agree more often, as expected" in said
     flatter = [temp(0.0, 0.3), temp(1.5, 0.5)]
-    assert "agrees *more* at high temperature" in temperature_caption(flatter)
+    assert "agrees *more* at high temperature" in temperature_caption(flatter, "x")
     flat = [temp(0.0, 0.50), temp(1.5, 0.51)]
-    assert "no clear effect" in temperature_caption(flat)
+    assert "no clear effect" in temperature_caption(flat, "x")
 
 
 def test_spread_warning_only_when_repeats_disagree():

@@ -1,4 +1,6 @@
 """Engine-standard metrics on hand-made traces with known answers, and the theory."""
+import statistics
+
 import pytest
 
 from specdec.trace.metrics import summarize
@@ -177,3 +179,36 @@ def test_every_section_prices_a_draft_forward_one_way_by_hand():
     lookup = [repeat(None)]
     assert c_paid([s for s, _ in lookup], [b for _, b in lookup]) is None
     assert c_paid([], []) is None
+
+
+def test_besides_is_each_repeat_in_its_own_steps_and_the_median_over_repeats():
+    """What Drafters compared, the draft sizes and Where it works record besides their rounds
+    (measure.besides): each speculative repeat against the plain repeat timed beside it."""
+    from types import SimpleNamespace as NS
+
+    from specdec.bench.measure import Timed, besides
+
+    def rnd(index, verify_ms, draft_ms=0.0):
+        return NS(index=index, drafted=0, verify_ms=verify_ms, draft_ms=draft_ms, draft_forwards=0,
+                  target_forwards=1)
+
+    def repeat(step_ms, spec_prefill, spec_seconds):
+        # plain: 4 tokens, 4 rounds (the first on cold caches), 20 ms of prefill, 4 ms of bookkeeping
+        base = Timed(tokens=4, seconds=(20 + 30 + 3 * step_ms + 4) / 1e3,
+                     rounds=(rnd(0, 30.0), rnd(1, step_ms), rnd(2, step_ms), rnd(3, step_ms)), texts=(),
+                     prefill_ms=20.0)
+        # speculative: 4 tokens in 2 rounds of 25 + 5 ms
+        spec = Timed(tokens=4, seconds=spec_seconds / 1e3, rounds=(rnd(0, 25.0, 5.0), rnd(1, 25.0, 5.0)),
+                     texts=(), prefill_ms=spec_prefill)
+        return spec, base
+    repeats = [repeat(10.0, 20.0, 84.0), repeat(20.0, 40.0, 104.0), repeat(10.0, 30.0, 94.0)]
+    paid = besides([s for s, _ in repeats], [b for _, b in repeats])
+    # speculative prefill a token, in each repeat's step: 20/10/4 = 0.5, 40/20/4 = 0.5, 30/10/4 = 0.75
+    assert paid.prefill_steps == pytest.approx(0.5)
+    assert paid.base_prefill_steps == pytest.approx(statistics.median([20 / 10 / 4, 20 / 20 / 4, 20 / 10 / 4]))
+    # bookkeeping a round: (84 − 20 − 60) / 10 / 2 = 0.2; (104 − 40 − 60) / 20 / 2 = 0.1; (94 − 30 − 60) / 10 / 2
+    assert paid.round_overhead == pytest.approx(0.2)
+    # plain: (seconds − prefill − passes) over the step and 4 rounds: 4 ms / 10 / 4 = 0.1, 4 / 20 / 4 = 0.05
+    assert paid.base_overhead == pytest.approx(0.1)
+    untimed = Timed(tokens=1, seconds=0.01, rounds=(rnd(0, 10.0),), texts=())     # only a cold first round
+    assert besides([repeats[0][0]], [untimed]) is None

@@ -155,7 +155,7 @@ def test_a_priced_prediction_says_its_tokens_were_computed_and_what_was_measured
     from ui.lessons import payoff_words
     p = payoff.answer(4, PRICES, None, (1.8, 0.7, "Other CPU", "their prompts"), priced_alpha=0.5)
     # the priced policy at α 0.5 picks k = 2 (1.75 tokens for 2.5 steps): eq. (1), not a run's count
-    assert "keeps **1.75 tokens** (from α̂ = 0.50), so predicted" in payoff_words.why(p)
+    assert "keeps **1.75 tokens** (from α̂ = 0.50, their prompts), so predicted" in payoff_words.why(p)
     assert "1 + α̂ + … + α̂^k at k = 2, α̂ = 0.50 measured on Other CPU, their prompts: computed" in \
         payoff_words.detail(p)
     said = payoff_words.instead(p, (1.03, None, "the k sweep, T = 0.7, 8 prompts"))

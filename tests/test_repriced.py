@@ -118,6 +118,8 @@ def drafter_point(label: str, length: float | None, speedup: float = 1.36):
 
 
 def test_a_shipped_drafter_comparison_is_priced_at_each_drafters_c_here():
+    from dataclasses import replace
+
     from specdec.bench.compared import Variant
     from ui.lessons.drafters import priced_here, priced_left_out
     variants = [Variant("draft", "fam/draft"), Variant("n-gram lookup", None, drafter="ngram"),
@@ -138,9 +140,19 @@ def test_a_shipped_drafter_comparison_is_priced_at_each_drafters_c_here():
         "with each drafter's c on this machine: draft 1.00× (c = 0.25), n-gram lookup 0.92× (2.5 drafted a round).")
     assert priced_left_out(["draft · heuristic", "early exit @ 4"]).startswith(
         "Not priced again: draft · heuristic, early exit @ 4")
+    # a comparison that recorded what its runs paid besides their rounds is priced for the whole run, and
+    # says so: the draft (0.3 + 1 + 0.05) / (0.4 + (4 · 0.25 + 2.0 + 0.2) / 3.0); the lookup
+    # (0.3 + 1 + 0.05) / (0.4 + (1.625 + 0.2) / 1.5)
+    paid = dict(prefill_steps=0.4, base_prefill_steps=0.3, round_overhead=0.2, base_overhead=0.05)
+    whole = repriced.compared([replace(p, **paid) for p in shipped], variants, 4, profile({"fam/draft": 0.25}))
+    assert [r.speedup for r in whole] == pytest.approx([1.35 / (0.4 + 3.2 / 3.0), 1.35 / (0.4 + 1.825 / 1.5)])
+    assert "**Here (CPU here), priced again, whole runs** at k = 4" in priced_here(whole, "CPU here", 4)
+    assert "rounds only" in priced_here(here + whole[:1], "CPU here", 4)      # one point without: rounds only
 
 
 def test_kinds_of_text_at_one_k_are_priced_and_a_kind_without_drafts_left_out():
+    from dataclasses import replace
+
     from specdec.bench.where import KindPoint
     kinds = [KindPoint(kind=kind, prompts=8, acceptance_rate=0.3, mean_acceptance_length=length, speedup=1.6,
                        speedup_min=1.5, speedup_max=1.7, per_position=(), histogram=())
@@ -149,6 +161,13 @@ def test_kinds_of_text_at_one_k_are_priced_and_a_kind_without_drafts_left_out():
     assert [(r.point.kind, r.drafts) for r in here] == [("code", 2)]
     assert here[0].speedup == pytest.approx(1.25)            # 2.5 / (2 · 0.25 + v(3) = 1.5)
     assert repriced.each(kinds, 2, None, WIDTHS) == [] and repriced.each(kinds, 20, 0.25, WIDTHS) == []
+    # with what its runs paid besides their rounds: (0.3 + 1 + 0.05) / (0.4 + (0.5 + 1.5 + 0.2) / 2.5)
+    paid = replace(kinds[0], prefill_steps=0.4, base_prefill_steps=0.3, round_overhead=0.2, base_overhead=0.05)
+    whole = repriced.each([paid], 2, 0.25, WIDTHS)
+    assert whole[0].speedup == pytest.approx(1.35 / (0.4 + 2.2 / 2.5))
+    from ui.lessons.where import priced_caption
+    assert "priced again, whole runs**: each kind's tokens a round" in priced_caption(whole, "CPU here")
+    assert "priced again, rounds only**: each kind's" in priced_caption(here, "CPU here")
 
 
 def test_every_c_under_the_trade_offs_bars_names_its_machine():

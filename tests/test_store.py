@@ -147,7 +147,7 @@ def test_every_shipped_result_is_found_by_the_key_its_page_builds():
     at_speed = replace(base, max_new_tokens=LENGTHS.speed)
     drafts, exits = family_drafts(DEFAULT_TARGET), list(family.too_big_exits(DEFAULT_TARGET))
     served = replace(server.speculative(base, SimpleNamespace(draft=DEFAULT_DRAFT)), max_new_tokens=LENGTHS.server)
-    chosen = round_robin(family.prompt_set(chat), 10)                    # Drafters compared's default N
+    chosen = round_robin(family.prompt_set(chat), defaults.DRAFTERS_PROMPTS)   # Drafters compared's default N
     where = [p.key for p in load_prompts("chat")]
     keys = {
         "ksweep": store.measurement("ksweep", names, at_speed, texts, chat, repeats=defaults.REPEATS),

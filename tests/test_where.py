@@ -79,3 +79,22 @@ def test_results_survive_their_json_form_and_a_damaged_file_is_refused(pair):
     data["results"][1]["rounds"][0]["n_accepted"] = "many"
     with pytest.raises(codec.RecordFileError, match="where\\.results\\[1\\]\\.rounds\\[0\\]\\.n_accepted"):
         codec.from_data(where.WhereSet, data, "where")
+
+
+def test_a_kinds_prefill_and_bookkeeping_pool_its_prompts_by_tokens_and_rounds():
+    """by_kind's whole-run inputs (the page prices them here): each prompt's, weighted by its tokens
+    (the prefill a generated token) or its rounds (the bookkeeping); none for an older record."""
+    from dataclasses import replace
+
+    from specdec.bench.where import by_kind
+    long = replace(result("code", [fake_round(4, 4), fake_round(4, 2)]), base_tokens=8,     # 8 tokens, 2 rounds
+                   prefill_steps=0.5, base_prefill_steps=0.4, round_overhead=0.2, base_overhead=0.1)
+    short = replace(result("code", [fake_round(4, 0)]), base_tokens=2,                      # 1 token, 1 round
+                    prefill_steps=2.0, base_prefill_steps=1.0, round_overhead=0.5, base_overhead=0.3)
+    code = by_kind([long, short])[0]
+    assert code.prefill_steps == pytest.approx((0.5 * 8 + 2.0 * 1) / 9)
+    assert code.base_prefill_steps == pytest.approx((0.4 * 8 + 1.0 * 2) / 10)
+    assert code.round_overhead == pytest.approx((0.2 * 2 + 0.5 * 1) / 3)
+    assert code.base_overhead == pytest.approx((0.1 * 8 + 0.3 * 2) / 10)
+    older = by_kind([long, result("code", [fake_round(4, 0)])])[0]            # one prompt recorded none
+    assert older.prefill_steps is None and older.round_overhead is None

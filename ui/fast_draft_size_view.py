@@ -11,7 +11,7 @@ from specdec.bench import sweeps
 from specdec.bench.points import Sweep
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
-from ui import family, fast_repriced_view, fast_shipped_view, jobs, loaders, state, tables
+from ui import best_drafter_view, family, fast_repriced_view, fast_shipped_view, jobs, loaders, state, tables
 from ui.context_view import TWO_FIGURES
 from ui.examples import kind_name
 from ui.fast_common_view import MAX_NEW, acceptance_note, shipped_agree, taken_caption, warn
@@ -19,7 +19,7 @@ from ui.figures import fast as lp
 from ui.i18n import _
 from ui.lessons import badges, fast, store
 from ui.lessons.bench_words import drafter_name, machine_short
-from ui.lessons.fast_draft_size import at_prices, roles_caption, whose
+from ui.lessons.fast_draft_size import at_prices, result_key, roles_caption, whose
 from ui.measured import local
 from ui.measured import measured as measured_result
 from ui.round_view import chart
@@ -53,8 +53,7 @@ def tradeoff(pair, names) -> None:
     chat = family.chats(target)
     texts, inputs = family.speed_prompts(chat)
     exits = family.too_big_exits(target)
-    key = store.measurement("tradeoff", (target, None), settings, texts, chat, state.ran(), drafts=drafts,
-                            repeats=defaults.REPEATS, **({"exits": list(exits)} if exits else {}))
+    key = result_key(target, drafts, settings, texts, chat, state.ran(), exits)
     key_of = fast.tradeoff_figure(target, settings, family.speed_set(chat), state.ran())
     sweep = measured_result(
         "tradeoff", key,
@@ -74,6 +73,7 @@ def tradeoff(pair, names) -> None:
         taken_caption(taken, "draft")
     else:
         points = shipped_agree(points, key_of, names, settings, chat, key)
+    best_drafter_view.render(pair, state.settings())
     st.markdown(fast.tradeoff_caption(points, None if mine else sweep.provenance.cpu))
     if (note := fast.size_note(points)) is not None:
         st.caption(note)

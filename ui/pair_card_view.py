@@ -68,11 +68,15 @@ def _open(pair, settings, found: list[speed_table.SpeedRow], k: int) -> None:
 
 
 def _card(pair, settings, found: list[speed_table.SpeedRow], k: int) -> None:
-    st.caption(payoff_words.settings_line(settings, pair.draft_name) + ". " + _(
-        "Row 1 answers for these settings (the box's figure, on the pages that show the box)."))
+    profile = _profile(pair, k)
+    rows = _("Row 1 answers for these settings (the box's figure, on the pages that show the box).")
+    if profile is not None:
+        rows = _("Row 0: this machine's prices, measured at start (not a figure, so the button does not count "
+                 "it). Rows 1–{n}: the figures; row 1 answers for these settings.").format(n=len(found))
+    st.caption(payoff_words.settings_line(settings, pair.draft_name) + ". " + rows)
     numbers, why = st.tabs([_("Acceptance and prices"), _("Why the speedups differ")])
     with numbers:
-        st.markdown(pair_card.markdown(found, _profile(pair, k)))
+        st.markdown(pair_card.markdown(found, profile))
         st.caption(_("acceptance rate: accepted ÷ drafted · α̂ (mean β): a drafted token's mean chance of "
                      "acceptance · tokens a round (L): kept a round, the final token included · c: a draft "
                      "forward in target steps · v(k + 1): a pass of k + 1 tokens in target steps · —: not "

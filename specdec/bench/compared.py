@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import statistics
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 
-from specdec.bench.measure import c_paid, drafter_cost, machine_load, timed
+from specdec.bench.measure import besides, c_paid, drafter_cost, machine_load, timed
 from specdec.defaults import REPEATS
 from specdec.drafters.base import compared_kinds, drafts_with
 from specdec.prompts import Prompt, as_input
@@ -43,6 +43,10 @@ class DrafterPoint:
     speedup_wall: float | None = None
     load: float
     repeats: int | None = None              # interleaved repeats behind the speedup (None: an older record)
+    prefill_steps: float | None = None      # what its runs paid besides their rounds (measure.Besides;
+    base_prefill_steps: float | None = None # None: an older record)
+    round_overhead: float | None = None
+    base_overhead: float | None = None
 
 
 @dataclass(frozen=True)
@@ -60,6 +64,7 @@ class Pooled:
     tokens: int = 0
     seconds: float = 0.0
     cpu_seconds: float = 0.0
+    prefill_ms: float = 0.0
     rounds: list = field(default_factory=list)
 
     def tokens_per_s(self, clock: Clock = Clock.WALL) -> float:
@@ -90,18 +95,20 @@ def _ups(spec: list[dict[str, Pooled]], base: list[dict[str, Pooled]], kind: str
 def _points(label: str, spec: list[dict[str, Pooled]], base: list[dict[str, Pooled]], c: float,
             load: float) -> list[DrafterPoint]:
     """spec, base: per repeat, the pooled runs by kind. Speedup: median and range over repeats,
-    on CPU time when the machine was busy (clock_for), with the wall-clock median."""
+    on CPU time when the machine was busy (clock_for), with the wall-clock median; what the runs
+    paid besides their rounds (measure.besides)."""
     out, clock = [], clock_for(load)
     for kind in [ALL] + sorted(k for k in spec[0] if k != ALL):
         m = summarize(spec[0][kind].rounds)          # counts: the first repeat
         ups = _ups(spec, base, kind, clock)
+        paid = besides([s[kind] for s in spec], [b[kind] for b in base])
         out.append(DrafterPoint(drafter=label, kind=kind, acceptance_rate=m.acceptance_rate,
                                 mean_acceptance_length=m.mean_acceptance_length,
                                 drafted_per_round=m.drafted / m.rounds if m.rounds else None, c=c,
                                 speedup=statistics.median(ups), speedup_min=min(ups), speedup_max=max(ups),
                                 repeats=len(ups),
                                 clock=clock, speedup_wall=statistics.median(_ups(spec, base, kind, Clock.WALL)),
-                                load=load))
+                                load=load, **(asdict(paid) if paid else {})))
     return out
 
 
@@ -115,6 +122,7 @@ def _by_kind(pair, prompts: list[Prompt], settings: Settings, chat: bool) -> dic
             acc.tokens += t.tokens
             acc.seconds += t.seconds
             acc.cpu_seconds += t.cpu_seconds
+            acc.prefill_ms += t.prefill_ms
             acc.rounds += list(t.rounds)
     return out
 

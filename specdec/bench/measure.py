@@ -222,6 +222,30 @@ def overheads(runs: list[Timed], step: float) -> Overheads:
     return Overheads(statistics.median(prefill), max(0.0, statistics.median(rest)), statistics.median(steps))
 
 
+@dataclass(frozen=True)
+class Besides:
+    """What speculative runs and the autoregressive runs timed beside them paid besides their
+    rounds, in steps (Point's fields of the same names; theory.Overheads)."""
+    prefill_steps: float         # reading the prompt, speculative runs, per generated token
+    base_prefill_steps: float    # the same, autoregressive runs
+    round_overhead: float        # the engine's bookkeeping a round, speculative runs
+    base_overhead: float         # the same, autoregressive runs (a round: a token)
+
+
+def besides(spec: list, base: list) -> Besides | None:
+    """`Besides` for repeats of speculative runs and of the autoregressive ones timed beside them
+    (Timed, or anything with tokens, seconds, prefill_ms and rounds): each repeat in the steps of
+    the autoregressive repeat beside it, the median over repeats. None: no step was timed."""
+    paid = [(overheads([s], step), overheads([b], step)) for s, b in zip(spec, base)
+            if (step := pass_ms(b.rounds, 0))]
+    if not paid:
+        return None
+    def median(f) -> float:
+        return statistics.median(f(s, b) for s, b in paid)
+    return Besides(median(lambda s, b: s.prefill), median(lambda s, b: b.prefill),
+                   median(lambda s, b: s.per_round), median(lambda s, b: b.per_round))
+
+
 def whole_run(spec: Timed, base: Timed, k: int, c: float) -> float | None:
     """theory.run_speedup for one speculative run set against its autoregressive one: the
     tokens its rounds kept, priced as both paid (paid_in). None: nothing to price."""

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, replace
 from typing import Callable
 
 from specdec.bench.measure import (
+    besides,
     c_paid,
     cost_ratio,
     draft_cost_in_run,
@@ -145,16 +146,19 @@ def _entries(pairs: dict, target_only, settings: Settings, exits: tuple[int, ...
 
 def _measured(label: str, pair, settings: Settings, timings: dict, busy: float) -> Point:
     """One entry's point: its c as the runs paid it (measure.c_paid; a probe of one step where
-    no round ran a draft forward), and its parameters: the draft model's, or those of the module
-    one draft step runs (an early-exit view; none: 0)."""
+    no round ran a draft forward), what its runs paid besides their rounds (measure.besides), and
+    its parameters: the draft model's, or those of the module one draft step runs (an early-exit
+    view; none: 0)."""
     kind = DRAFTERS[settings.drafter]
     model = pair.draft if kind.needs_draft_model else kind.step_model(pair, settings)
     c = c_paid(timings[label], timings["base"])
     measured = point(timings[label], timings["base"], drafter_cost(pair, settings)[0] if c is None else c,
                      settings.k, busy)
+    paid = besides(timings[label], timings["base"])
     return replace(measured, draft=label, drafter=kind.name,
                    params=0 if model is None else sum(p.numel() for p in model.parameters()),
-                   exit_layer=settings.exit_layer if kind.uses_exit_layer else None)
+                   exit_layer=settings.exit_layer if kind.uses_exit_layer else None,
+                   **(asdict(paid) if paid else {}))
 
 
 def temperature_sweep(pair, prompts: list[str], temps: list[float], settings: Settings,

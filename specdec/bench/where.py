@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import statistics
 import time
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 
-from specdec.bench.measure import machine_load, timed
+from specdec.bench.measure import besides, machine_load, timed
 from specdec.defaults import REPEATS
 from specdec.prompts import Prompt, as_input
 from specdec.records.provenance import Clock, Provenance, clock_for, here
@@ -29,6 +29,11 @@ class PromptResult:
     base_tokens_per_s: tuple[float, ...]
     spec_cpu_tokens_per_s: tuple[float, ...] = ()   # the same on CPU time
     base_cpu_tokens_per_s: tuple[float, ...] = ()
+    base_tokens: int | None = None           # the autoregressive run's tokens (None: an older record)
+    prefill_steps: float | None = None       # what the runs paid besides their rounds (measure.Besides;
+    base_prefill_steps: float | None = None  # None: an older record)
+    round_overhead: float | None = None
+    base_overhead: float | None = None
 
     @property
     def metrics(self) -> Metrics:
@@ -72,6 +77,10 @@ class KindPoint:
     speedup_max: float
     per_position: tuple[float, ...]
     histogram: tuple[int, ...]
+    prefill_steps: float | None = None       # its prompts' runs pooled (pooled_besides; None: an older record)
+    base_prefill_steps: float | None = None
+    round_overhead: float | None = None
+    base_overhead: float | None = None
 
 
 @dataclass(frozen=True)
@@ -103,11 +112,12 @@ def run_set(pair, prompts: list[Prompt], settings: Settings, progress, chat: boo
             spec.append(timed(pair, [text], settings))
             base.append(timed(pair, [text], replace(settings, mode="autoregressive")))
         load = max(load, machine_load())
-        rounds = spec[0].rounds
+        rounds, paid = spec[0].rounds, besides(spec, base)
         n = rounds[0].prefix_len if rounds else 0           # the prompt, as the model read it
         out.append(PromptResult(p, n, rounds, tuple(t.tokens_per_s for t in spec),
                                 tuple(t.tokens_per_s for t in base),
-                                tuple(t.tokens_per_cpu_s for t in spec), tuple(t.tokens_per_cpu_s for t in base)))
+                                tuple(t.tokens_per_cpu_s for t in spec), tuple(t.tokens_per_cpu_s for t in base),
+                                base[0].tokens, **(asdict(paid) if paid else {})))
     progress(len(prompts), len(prompts), "done")
     return WhereSet(tuple(out), here(pair, load, started))
 
@@ -153,12 +163,30 @@ def _repeat_speedups(rs: list[PromptResult], clock: Clock) -> tuple[float, ...]:
 
 
 def by_kind(results, clock: Clock = Clock.WALL) -> list[KindPoint]:
-    """One point per kind of text: pooled acceptance, speedup median and range over repeats."""
+    """One point per kind of text: pooled acceptance, speedup median and range over repeats,
+    what its runs paid besides their rounds (pooled_besides)."""
     metrics = {g.name: g.metrics for g in group_metrics(results, key=lambda r: r.prompt.kind)}
     speed = {g.name: g.speedups for g in group_speedup(results, key=lambda r: r.prompt.kind, clock=clock)}
     return [KindPoint(k, sum(r.prompt.kind == k for r in results), m.acceptance_rate, m.mean_acceptance_length,
                       statistics.median(speed[k]), min(speed[k]), max(speed[k]), tuple(m.per_position),
-                      tuple(m.histogram)) for k, m in metrics.items()]
+                      tuple(m.histogram), **pooled_besides([r for r in results if r.prompt.kind == k]))
+            for k, m in metrics.items()]
+
+
+def pooled_besides(rs: list[PromptResult]) -> dict[str, float]:
+    """KindPoint's prefill_steps, base_prefill_steps, round_overhead and base_overhead over the
+    prompts `rs`: each prompt's (in its own runs' steps) weighted by its tokens (the prefill a
+    generated token) or its rounds (the bookkeeping; an autoregressive round is a token).
+    {} where a prompt recorded none (an older record)."""
+    if not rs or any(r.prefill_steps is None or not r.base_tokens for r in rs):
+        return {}
+    spec = [(r.metrics.tokens, r.metrics.rounds) for r in rs]
+    def mean(values, weights) -> float:
+        return sum(v * w for v, w in zip(values, weights)) / max(1, sum(weights))
+    return {"prefill_steps": mean([r.prefill_steps for r in rs], [t for t, _ in spec]),
+            "base_prefill_steps": mean([r.base_prefill_steps for r in rs], [r.base_tokens for r in rs]),
+            "round_overhead": mean([r.round_overhead for r in rs], [n for _, n in spec]),
+            "base_overhead": mean([r.base_overhead for r in rs], [r.base_tokens for r in rs])}
 
 
 def groups(found: tuple[Group, ...]) -> list[GroupPoint]:

@@ -26,6 +26,7 @@ QUANTITIES = {
     "drafted_per_round": "drafted tokens / rounds (below k for a lookup, which drafts only what it finds)",
     "target_forwards_per_token": "target passes / emitted tokens",
     "tokens": "tokens emitted",
+    "base_tokens": "tokens the autoregressive run emitted for the same prompt (sampled: may differ)",
     "rounds": "rounds pooled",
     "per_position": "per draft position i: rounds whose draft i was accepted / rounds that drafted i",
     "histogram": "per j = 0..k: rounds that accepted exactly j drafts",

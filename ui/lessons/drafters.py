@@ -7,16 +7,25 @@ from typing import Callable
 
 from specdec.bench.compared import ALL, Variant
 from specdec.bench.sweeps import NGRAM
+from specdec.defaults import REPEATS
 from specdec.prompts import Prompt
 from specdec.settings import Settings
 from specdec.wording import _
 from ui.lessons import badges, store
-from ui.lessons.bench_words import cpu_name, drafter_name
-from ui.lessons.fast_repriced import TRAVEL, item
+from ui.lessons.bench_words import drafter_name
+from ui.lessons.fast_repriced import TRAVEL, item, priced_again
 
 # "Every drafter's numbers": what fits a 1400 px window inside its expander (a run measured here
 # adds its clock, wall-clock speedup and repeats: the captions say them and the CSV keeps them)
 ALL_COLUMNS = ("drafter", "acceptance_rate", "mean_acceptance_length", "c", "speedup", "speedup_min", "speedup_max")
+
+
+def result_key(target: str, drafts: list[str], settings: Settings, prompts: list[Prompt], chat: bool,
+               ran: store.Ran = store.DEFAULT_RAN) -> dict:
+    """The key of a comparison's result (kept here or shipped) at `settings` (its length and seed
+    set) on `prompts`: the page's and the best-drafter answer's (ui/best_drafter_view.py)."""
+    return store.measurement("drafters", (target, None), settings, [p.prompt for p in prompts], chat, ran,
+                             drafts=drafts, repeats=REPEATS)
 
 
 def figure_key(target: str, settings: Settings, all_variants: list[Variant], prompts: list[Prompt], chat: bool,
@@ -65,9 +74,8 @@ def priced_here(here: list, cpu: str, k: int) -> str:
     """A shipped comparison's drafters at this machine's prices (specdec/bench/repriced.compared),
     the fastest first: the page's headline."""
     ranked = sorted(here, key=lambda r: -r.speedup)
-    return badges.predicted() + " " + _(
-        "**Here ({cpu}), priced again, rounds only** at k = {k} with each drafter's c on this machine: {each}.").format(
-        cpu=cpu_name(cpu), k=k, each=", ".join(item(r.point.drafter, r) for r in ranked))
+    return badges.predicted() + " " + _("{lead} at k = {k} with each drafter's c on this machine: {each}.").format(
+        lead=priced_again(here, cpu), k=k, each=", ".join(item(r.point.drafter, r) for r in ranked))
 
 
 def priced_left_out(left_out: list[str]) -> str:

@@ -174,13 +174,14 @@ def baseline_row(setting: Setting) -> dict:
     return row | {_(label): _short(setting.row(kind), False) for kind, label in PEERS if setting.row(kind) is not None}
 
 
-def temperature_caption(points) -> str:
-    """What the temperature sweep shows, computed from its α̂ values."""
+def temperature_caption(points, on: str) -> str:
+    """What the temperature sweep shows, computed from its α̂ values; `on`: its prompts, in words (α̂
+    moves with the text: another section's α̂ compares only on the same prompts)."""
     ordered = sorted(points, key=lambda p: p.temperature)
     lo, hi = ordered[0], ordered[-1]
     change = lo.alpha - hi.alpha
-    head = _("From T = {lo:g} to T = {hi:g}, α̂ went from {a_lo:.2f} to {a_hi:.2f}").format(
-        lo=lo.temperature, hi=hi.temperature, a_lo=lo.alpha, a_hi=hi.alpha)
+    head = _("On {on}, from T = {lo:g} to T = {hi:g}, α̂ went from {a_lo:.2f} to {a_hi:.2f}").format(
+        on=on, lo=lo.temperature, hi=hi.temperature, a_lo=lo.alpha, a_hi=hi.alpha)
     if change > 0.02:
         return head + _(": sharper distributions agree more often, as expected.")
     if change < -0.02:

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from specdec.defaults import REPEATS
 from specdec.drafters.registry import DRAFTERS
 from specdec.trace.theory import expected_tokens
 from specdec.wording import N_, _
-from ui.lessons import badges
+from ui.lessons import badges, store
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,14 @@ def lost_to_cost(point, right) -> bool:
     cost = (k * point.c + 1) / (k * right.c + 1)
     weakness = expected_tokens(right.alpha, k) / expected_tokens(point.alpha, k)
     return cost > weakness
+
+
+def result_key(target: str, drafts: list[str], settings, texts: list[str], chat: bool, ran,
+               exits: tuple[int, ...] = ()) -> dict:
+    """The key of a draft-size trade-off's result (kept here or shipped) at `settings` (its length
+    set) on the prompts `texts`: section 3's and the best-drafter answer's (ui/best_drafter_view.py)."""
+    return store.measurement("tradeoff", (target, None), settings, texts, chat, ran, drafts=drafts,
+                             repeats=REPEATS, **({"exits": list(exits)} if exits else {}))
 
 
 def at_prices(here, points=()) -> list:

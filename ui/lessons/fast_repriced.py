@@ -20,6 +20,14 @@ def no_profile(cpu: str) -> str:
              "again here; the lab measures one in the background after it starts.").format(cpu=cpu_name(cpu))
 
 
+def priced_again(here: list[Repriced], cpu: str) -> str:
+    """The lead of a re-priced sentence: whole runs where every point recorded what its runs paid
+    besides their rounds (the prefill, the bookkeeping: repriced.overheads), else rounds only."""
+    if all(r.over for r in here):
+        return _("**Here ({cpu}), priced again, whole runs**").format(cpu=cpu_name(cpu))
+    return _("**Here ({cpu}), priced again, rounds only**").format(cpu=cpu_name(cpu))
+
+
 def k_sweep(here: list[Repriced], cpu: str) -> str:
     """One sentence: what the shipped sweep's tokens a round predict here, at k = 1 and at its best k
     (what travels between machines goes in its help: `TRAVEL`)."""
@@ -49,6 +57,5 @@ def drafts(here: list[Repriced], cpu: str) -> str:
     a lookup is priced, go in its help: `TRAVEL`, `LOOKUPS`)."""
     ranked = sorted(here, key=lambda r: -r.speedup)
     each = ", ".join(item(r.point.draft.split("/", 1)[-1], r) for r in ranked)
-    return badges.predicted() + " " + _(
-        "**Here ({cpu}), priced again, rounds only** at k = {k} with each draft's c on this machine: {each}.").format(
-        cpu=cpu_name(cpu), k=ranked[0].point.k, each=each)
+    return badges.predicted() + " " + _("{lead} at k = {k} with each draft's c on this machine: {each}.").format(
+        lead=priced_again(here, cpu), k=ranked[0].point.k, each=each)

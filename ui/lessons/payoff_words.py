@@ -130,8 +130,19 @@ def why(p: Payoff) -> str:
 def _whose(p: Payoff) -> str:
     """The tokens' source in a few words where it is not this measurement's own runs."""
     if p.alpha is not None:
-        return " " + _("(from α̂ = {alpha:.2f})").format(alpha=p.alpha)
+        return " " + _("(from α̂ = {alpha:.2f}, {prompts})").format(alpha=p.alpha, prompts=alpha_prompts(p))
     return "" if p.tokens_from == "here" else " " + _("(measured on {cpu})").format(cpu=machine_short(p.tokens_from))
+
+
+def alpha_prompts(p: Payoff) -> str:
+    """Which prompts the priced prediction's α̂ was measured on, in a few words (α̂ moves with the text:
+    a learner compares it with the α̂ of other sections only on the same prompts)."""
+    if p.tokens_on:
+        return p.tokens_on
+    if p.measured is not None:
+        return _("as {section} measured it here").format(section=_(SOURCES.get(p.measured.source,
+                                                                              p.measured.source)))
+    return _("the newest measurement at these settings")
 
 
 def detail(p: Payoff) -> str:

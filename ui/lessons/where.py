@@ -7,6 +7,7 @@ from dataclasses import replace
 from specdec.bench import where
 from specdec.wording import N_, _, times
 from ui.lessons import badges
+from ui.lessons.fast_repriced import priced_again
 
 
 def kind_caption(points: list) -> str:
@@ -35,10 +36,10 @@ def priced_caption(here: list, cpu: str) -> str:
     kinds here, the page's headline."""
     low, high = min(here, key=lambda r: r.speedup), max(here, key=lambda r: r.speedup)
     return badges.predicted() + " " + _(
-        "**Here ({cpu}), priced again, rounds only:** each kind's tokens a round at this machine's c = {c:.3f} and "
-             "v(k + 1) = {v:.2f} (k = {k}) predict {low} on **{low_kind}** to {high} on **{high_kind}**.").format(
-        cpu=cpu, c=low.c, v=low.v, k=low.drafts, low=times(low.speedup), low_kind=low.point.kind,
-        high=times(high.speedup), high_kind=high.point.kind)
+        "{lead}: each kind's tokens a round at this machine's c = {c:.3f} and v(k + 1) = {v:.2f} (k = {k}) "
+        "predict {low} on **{low_kind}** to {high} on **{high_kind}**.").format(
+        lead=priced_again(here, cpu), c=low.c, v=low.v, k=low.drafts, low=times(low.speedup),
+        low_kind=low.point.kind, high=times(high.speedup), high_kind=high.point.kind)
 
 
 def shipped_caption(points: list, shipped_cpu: str) -> str:

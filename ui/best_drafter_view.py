@@ -1,0 +1,71 @@
+""""Best drafter here" (ui/lessons/best_drafter.py): the fastest drafter of each prompt set that ranks
+drafters — When it is fast's draft sizes and Drafters compared — read from their results (kept
+here, else shipped and priced at this machine's prices), said the same on both pages."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import streamlit as st
+
+from specdec import defaults
+from specdec.bench import machine, repriced
+from specdec.bench.compared import ALL, DrafterTable, variants
+from specdec.bench.points import Sweep
+from specdec.prompts import round_robin
+from specdec.settings import LENGTHS
+from ui import family, state
+from ui.examples import kind_name
+from ui.lessons import best_drafter, drafters, fast_draft_size, result_cache, shipped, store
+from ui.lessons.best_drafter import Best
+
+
+def _result(kind: str, key: dict, record):
+    """(the result, measured here?): kept on this machine, else shipped ((None, False): neither)."""
+    mine = result_cache.load(kind, key, record)
+    return (mine, True) if mine is not None else (shipped.load(kind, key, record), False)
+
+
+def sizes(pair, settings) -> Best | None:
+    """The fastest of section 3's drafts (When it is fast's prompts)."""
+    target, drafts = family.sizes(pair)
+    chat = family.chats(target)
+    texts = family.speed_prompts(chat)[0]
+    run = replace(settings, max_new_tokens=LENGTHS.speed)
+    sweep, mine = _result("tradeoff", fast_draft_size.result_key(target, drafts, run, texts, chat, state.ran(),
+                                                                   family.too_big_exits(target)), Sweep)
+    if sweep is None:
+        return None
+    name = store.set_name(family.speed_set(chat), kind_name)
+    if mine:
+        return best_drafter.best_of([(p.draft, p.speedup) for p in sweep.points], True, name)
+    here = repriced.drafts(sweep.points, machine.of(pair)) if target == pair.target_name else []
+    return best_drafter.best_of([(r.point.draft, r.speedup) for r in here], False, name)
+
+
+def compared(pair, settings, n: int = defaults.DRAFTERS_PROMPTS) -> Best | None:
+    """The fastest drafter of Drafters compared over its `n` prompts of every kind."""
+    target, drafts, policy_draft = family.of(pair)
+    chat = family.chats(target)
+    prompts = round_robin(family.prompt_set(chat), n)
+    run = replace(settings, max_new_tokens=LENGTHS.drafters, seed=0)
+    table, mine = _result("drafters", drafters.result_key(target, drafts, run, prompts, chat, state.ran()),
+                          DrafterTable)
+    if table is None:
+        return None
+    overall = [p for p in table.points if p.kind == ALL]
+    name = store.set_name(store.PromptSet.of([p.prompt for p in prompts], chat, LENGTHS.drafters, "drafters/all"),
+                          kind_name)
+    if mine:
+        return best_drafter.best_of([(p.drafter, p.speedup) for p in overall], True, name)
+    here = repriced.compared(overall, variants(drafts, policy_draft, run), run.k, machine.of(pair)) \
+        if target == pair.target_name else []
+    return best_drafter.best_of([(r.point.drafter, r.speedup) for r in here], False, name)
+
+
+def render(pair, settings, n: int = defaults.DRAFTERS_PROMPTS) -> None:
+    """The sentence, where a set ranked drafters at these settings (nothing without a pair)."""
+    if pair is None:
+        return
+    found = [b for b in (sizes(pair, settings), compared(pair, settings, n)) if b is not None]
+    if (said := best_drafter.sentence(found, settings.k, settings.temperature)) is not None:
+        st.markdown(said, help=best_drafter.help_text())

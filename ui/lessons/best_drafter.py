@@ -1,0 +1,67 @@
+"""One answer to "which drafter is best here?" (issue 51; reviews 10–11 found three): the fastest
+drafter on each prompt set that ranks drafters (When it is fast's draft sizes, Drafters compared),
+measured here where it was, else the shipped tokens a round priced at this machine's prices. Both
+pages say the same sentence: the sets differ in their text, so their winners may too, and the
+sentence says so."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from specdec.wording import _, times
+from ui.lessons import badges
+from ui.lessons.bench_words import drafter_name
+
+
+@dataclass(frozen=True)
+class Best:
+    """The fastest drafter of one prompt set."""
+    drafter: str          # its label as the set's records name it (a draft's name, "n-gram lookup", ...)
+    speedup: float        # measured here, or predicted at this machine's prices
+    measured: bool        # True: measured here; False: shipped tokens a round priced here
+    prompts: str          # the set, in words ("8 code and structured chats × 48 tokens (When it is fast)")
+
+
+def best_of(ranked: list[tuple[str, float]], measured: bool, prompts: str) -> Best | None:
+    """The fastest of (label, speedup) pairs; None for an empty set."""
+    if not ranked:
+        return None
+    label, speedup = max(ranked, key=lambda r: r[1])
+    return Best(label, speedup, measured, prompts)
+
+
+def _figure(b: Best) -> str:
+    return "**{x}** {badge}".format(x=times(b.speedup), badge=badges.here() if b.measured else badges.predicted())
+
+
+def _name(b: Best) -> str:
+    return drafter_name(b.drafter.split("/", 1)[-1])
+
+
+def sentence(bests: list[Best], k: int, temperature: float) -> str | None:
+    """'Best drafter here at k, T: …', one figure per prompt set (None: no set ranked)."""
+    if not bests:
+        return None
+    head = _("**Best drafter here** at k = {k}, T = {t:g}:").format(k=k, t=temperature)
+    names = {_name(b) for b in bests}
+    if len(bests) == 1:
+        b = bests[0]
+        said = _("**{name}**, {figure} on {prompts}.").format(name=_name(b), figure=_figure(b), prompts=b.prompts)
+    elif len(names) == 1:
+        said = _("**{name}** on both prompt sets that rank drafters: {each}.").format(
+            name=_name(bests[0]), each="; ".join(_("{figure} on {prompts}").format(figure=_figure(b), prompts=b.prompts)
+                                                     for b in bests))
+    else:
+        said = _("it depends on the text: {each}.").format(each="; ".join(
+            _("**{name}** on {prompts} ({figure})").format(name=_name(b), prompts=b.prompts, figure=_figure(b))
+            for b in bests))
+    if all(b.speedup < 1 for b in bests):
+        said += " " + _("None beats the target alone at these settings here.")
+    return head + " " + said
+
+
+def help_text() -> str:
+    """The sentence's ⓘ: what each figure is, and why the sets may disagree."""
+    return _("Each set ranks the drafters it ran on its own prompts; text moves acceptance, so the sets may "
+             "name different winners. A figure measured here is those runs' own speedup; a predicted one prices "
+             "the shipped runs' tokens a round at this machine's c and v(k + 1). The draft-length policies and "
+             "early exit are ranked only where measured here (this machine has no price for them).")
