@@ -98,8 +98,8 @@ def step_exact() -> None:
                      go.Bar(name=_("q (draft)"), x=TOKENS, y=q.tolist(), marker_color=COLORS.draft),
                      go.Bar(name=_("what comes out"), x=TOKENS, y=law.tolist(),
                             marker_color=COLORS.accepted)])
-    fig.update_layout(barmode="group", height=300, margin=dict(t=10, b=10),
-                      yaxis_title=_("probability"))
+    fig.update_layout(barmode="group", height=300, margin=dict(t=40, b=10), yaxis_title=_("probability"),
+                      legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))    # left of the toolbar
     chart(fig, "tour_exact")
     beta = float(torch.minimum(P, q).sum())
     st.write(_("A draft survives {share:.0%} of the time here; the largest gap between what comes "

@@ -159,9 +159,11 @@ def test_the_ngram_caption_names_another_drafter_that_won_its_best_kind():
 
 
 def test_each_kinds_winner_is_priced_here_and_a_speedup_beyond_its_tokens_is_called_out():
+    from dataclasses import replace
+
     from specdec.bench.compared import ALL, DrafterPoint
     from specdec.bench.repriced import Repriced
-    from ui.lessons.drafters import beyond_caption, ngram_caption, winners
+    from ui.lessons.drafters import beyond_caption, beyond_tokens, most, ngram_caption, winners
 
     def pt(drafter, kind, speedup, tokens):
         return DrafterPoint(drafter=drafter, kind=kind, acceptance_rate=0.1, mean_acceptance_length=tokens, c=0.0,
@@ -191,3 +193,10 @@ def test_each_kinds_winner_is_priced_here_and_a_speedup_beyond_its_tokens_is_cal
     assert "TRANSLATION" not in (ngram_caption(points, str.upper) or "")   # its impossible best is not quoted
     both = beyond_caption(points + [pt("draft", "code", 1.9, 1.68)], str.upper, 0.7)  # two: each named
     assert "draft on CODE: 1.90× with 1.68 tokens a round" in both and "; also n-gram lookup on TRANSLATION" in both
+    # where the runs recorded their prefill, a lookup whose runs sampled a longer text than the plain
+    # ones (0.29 steps of prefill a token against 0.57) may pass its tokens a round: the whole run allows
+    # (0.57 + 1 + 0.04) / (0.29 + (1 + 0.05) / 1.15) = 1.34×, so 1.07× is no longer called out
+    longer = replace(pt("n-gram lookup", "translation", 1.07, 1.15), prefill_steps=0.29, base_prefill_steps=0.57,
+                     round_overhead=0.05, base_overhead=0.04)
+    assert most(longer) == pytest.approx(1.61 / (0.29 + 1.05 / 1.15))
+    assert beyond_tokens([longer]) == [] and beyond_tokens([replace(longer, speedup=1.5)]) != []

@@ -9,7 +9,7 @@ from specdec import defaults
 from specdec.bench.points import Sweep
 from specdec.settings import LENGTHS
 from ui import family, state
-from ui.i18n import _
+from ui.i18n import N_, _
 from ui.lessons import fast, store
 from ui.lessons.acceptance_words import disagreement
 from ui.measured import shipped_only
@@ -58,11 +58,11 @@ def taken_caption(taken: list, label: str) -> None:
     """Say which points show another section's newer measurement of the same key."""
     if taken:
         named = [getattr(p, label) for p, _s in taken]
-        st.caption(_("{rows}: the newest measurement of the same setting and prompts, taken by {section} "
-                     "— one quantity, one figure.").format(
+        st.caption(_("{rows}: shows the newer run of the same setting and prompts, by {section} (one setting, "
+                     "one figure).").format(
             rows=", ".join(md(n) if isinstance(n, str) else f"k = {n}" for n in named),
-            section=", ".join(sorted({SECTIONS.get(s, s) for _r, s in taken}))))
+            section=", ".join(sorted({_(SECTIONS.get(s, s)) for _r, s in taken}))))
 
 
-SECTIONS = {"ksweep": _("the k sweep (section 2)"), "tradeoff": _("Too weak vs too big (section 3)"),
-            "drafters": _("Drafters compared")}
+SECTIONS = {"ksweep": N_("the k sweep (section 2)"), "tradeoff": N_("Too weak vs too big (section 3)"),
+            "drafters": N_("Drafters compared"), "box": N_("“Measure it here”")}

@@ -11,6 +11,8 @@ from specdec.wording import _, times
 from ui.lessons import badges
 from ui.lessons.bench_words import drafter_name
 
+TIE = 0.03          # drafters within 3 % of a set's fastest share its lead: closer than repeats agree
+
 
 @dataclass(frozen=True)
 class Best:
@@ -19,44 +21,66 @@ class Best:
     speedup: float        # measured here, or predicted at this machine's prices
     measured: bool        # True: measured here; False: shipped tokens a round priced here
     prompts: str          # the set, in words ("8 code and structured chats × 48 tokens (When it is fast)")
+    tied: tuple[str, ...] = ()   # the others within TIE of it, fastest first
 
 
 def best_of(ranked: list[tuple[str, float]], measured: bool, prompts: str) -> Best | None:
-    """The fastest of (label, speedup) pairs; None for an empty set."""
+    """The fastest of (label, speedup) pairs, with those within TIE of it; None for an empty set."""
     if not ranked:
         return None
-    label, speedup = max(ranked, key=lambda r: r[1])
-    return Best(label, speedup, measured, prompts)
+    ordered = sorted(ranked, key=lambda r: -r[1])
+    label, speedup = ordered[0]
+    return Best(label, speedup, measured, prompts, tuple(n for n, x in ordered[1:] if x >= (1 - TIE) * speedup))
 
 
 def _figure(b: Best) -> str:
     return "**{x}** {badge}".format(x=times(b.speedup), badge=badges.here() if b.measured else badges.predicted())
 
 
-def _name(b: Best) -> str:
-    return drafter_name(b.drafter.split("/", 1)[-1])
+def _name(label: str) -> str:
+    return drafter_name(label.split("/", 1)[-1])
+
+
+def _leaders(b: Best) -> list[str]:
+    return [_name(n) for n in (b.drafter, *b.tied)]
+
+
+def _shared(bests: list[Best]) -> list[str]:
+    """The drafters that lead every set (its fastest or within TIE of it), in the first set's order."""
+    return [n for n in _leaders(bests[0]) if all(n in _leaders(b) for b in bests[1:])]
 
 
 def sentence(bests: list[Best], k: int, temperature: float) -> str | None:
-    """'Best drafter here at k, T: …', one figure per prompt set (None: no set ranked)."""
+    """'Best drafter here at k, T: …', one figure per prompt set (None: no set ranked): one drafter where
+    every set's fastest is the same, the drafters leading every set where their leads tie (TIE), else
+    each set's own."""
     if not bests:
         return None
     head = _("**Best drafter here** at k = {k}, T = {t:g}:").format(k=k, t=temperature)
-    names = {_name(b) for b in bests}
+    tops, shared = {_name(b.drafter) for b in bests}, _shared(bests)
     if len(bests) == 1:
         b = bests[0]
-        said = _("**{name}**, {figure} on {prompts}.").format(name=_name(b), figure=_figure(b), prompts=b.prompts)
-    elif len(names) == 1:
-        said = _("**{name}** on both prompt sets that rank drafters: {each}.").format(
-            name=_name(bests[0]), each="; ".join(_("{figure} on {prompts}").format(figure=_figure(b), prompts=b.prompts)
-                                                     for b in bests))
+        said = _("**{name}**, {figure} on {prompts}.").format(name=_name(b.drafter), figure=_figure(b),
+                                                               prompts=b.prompts)
+    elif len(tops) == 1:
+        said = _("**{name}** on both prompt sets that rank drafters: {each}.").format(name=_name(bests[0].drafter),
+                                                                                     each=_each(bests, False))
+    elif shared:
+        said = _("{names} lead both prompt sets that rank drafters, each within {tie:.0%} of the fastest there: "
+                 "{each}.").format(names=", ".join(f"**{n}**" for n in shared), tie=TIE, each=_each(bests, True))
     else:
-        said = _("it depends on the text: {each}.").format(each="; ".join(
-            _("**{name}** on {prompts} ({figure})").format(name=_name(b), prompts=b.prompts, figure=_figure(b))
-            for b in bests))
+        said = _("it depends on the text: {each}.").format(each=_each(bests, True))
     if all(b.speedup < 1 for b in bests):
         said += " " + _("None beats the target alone at these settings here.")
     return head + " " + said
+
+
+def _each(bests: list[Best], named: bool) -> str:
+    """Each set's fastest figure on its prompts (`named`: with the drafter's name)."""
+    if named:
+        return "; ".join(_("{name} {figure} on {prompts}").format(name=_name(b.drafter), figure=_figure(b),
+                                                                   prompts=b.prompts) for b in bests)
+    return "; ".join(_("{figure} on {prompts}").format(figure=_figure(b), prompts=b.prompts) for b in bests)
 
 
 def help_text() -> str:

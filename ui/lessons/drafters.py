@@ -6,10 +6,12 @@ from dataclasses import replace
 from typing import Callable
 
 from specdec.bench.compared import ALL, Variant
+from specdec.bench.repriced import overheads
 from specdec.bench.sweeps import NGRAM
 from specdec.defaults import REPEATS
 from specdec.prompts import Prompt
 from specdec.settings import Settings
+from specdec.trace.theory import run_speedup
 from specdec.wording import _
 from ui.lessons import badges, store
 from ui.lessons.bench_words import drafter_name
@@ -113,12 +115,19 @@ def one_pass(point) -> float:
     return 1.0
 
 
+def most(point, pass_of: Callable = one_pass) -> float:
+    """The most `point`'s rounds allow: its tokens a round over the least a round pays
+    (`pass_of(point)`: v(k + 1) on the measuring machine for a drafter that drafts k every round,
+    else one pass) with free drafts; for the whole run where its runs recorded what they paid
+    besides their rounds (a run that sampled a longer text shares its prompt's prefill among more
+    tokens: repriced.overheads)."""
+    return run_speedup(point.mean_acceptance_length, 0, 0.0, pass_of(point), *(overheads(point) or ()))
+
+
 def beyond_tokens(points, slack: float = 1.05, pass_of: Callable = one_pass) -> list:
-    """Measured per-kind speedups above what their rounds allow (by more than `slack`): the tokens a
-    round kept over the least a round pays (`pass_of(point)`: v(k + 1) on the measuring machine
-    for a drafter that drafts k every round, else one pass)."""
+    """Measured per-kind speedups above what their rounds allow (`most`, by more than `slack`)."""
     return [p for p in points if p.kind != ALL and p.mean_acceptance_length
-            and p.speedup > slack * p.mean_acceptance_length / pass_of(p)]
+            and p.speedup > slack * most(p, pass_of)]
 
 
 def beyond_caption(points, kind_name, temperature: float, pass_of: Callable = one_pass) -> str | None:
@@ -132,7 +141,7 @@ def beyond_caption(points, kind_name, temperature: float, pass_of: Callable = on
         tokens=worst.mean_acceptance_length)
     if (v := pass_of(worst)) > 1:
         shown += _(", where a pass of v(k + 1) = {v:.2f} steps a round allows at most {most:.2f}×").format(
-            v=v, most=worst.mean_acceptance_length / v)
+            v=v, most=most(worst, pass_of))
     if len(odd) > 1:                 # every other one by name: the table marks each
         shown += _("; also {others}").format(others=", ".join(
             _("{drafter} on {kind}").format(drafter=drafter_name(p.drafter), kind=kind_name(p.kind))
