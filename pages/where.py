@@ -34,6 +34,9 @@ st.caption(_("Drafts survive where the next tokens are predictable. An average h
 MAX_NEW = LENGTHS.where
 
 
+BESIDES = ("prefill_steps", "base_prefill_steps", "round_overhead", "base_overhead")
+
+
 def chat(pair) -> bool:
     return pair is not None and session.uses_chat(pair)
 
@@ -149,7 +152,8 @@ def kind_tables(res: WhereSet, points: list, shipped_cpu: str | None) -> None:
     if shipped_cpu is not None:
         st.caption(badges.shipped(shipped_cpu) + " " + _("Speedups: that machine's. Acceptance: the models' and "
                                                            "the text's, the same on any machine."))
-    table = tables.frame(points, drop=("histogram",))    # fits 1400 px (Step through shows a run's histogram)
+    table = tables.frame(points, drop=("histogram",) + BESIDES)    # fits 1400 px (Step through shows a run's
+                                                                   # histogram; the CSV holds what runs paid besides)
     table["per_position"] = ["·".join(f"{x:.2f}" for x in p.per_position) for p in points]     # no spaces: it fits
     tables.show(table, "where_kinds")
     jobs.csv_button(tables.frame(points, drop=("per_position", "histogram")), "acceptance-by-kind", "where_csv")
