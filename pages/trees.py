@@ -61,10 +61,11 @@ def round_story(rnd, label) -> str:
     tree, n = rnd.tree, len(rnd.tree.nodes)
     tried = sum(node.verdict != "untried" for node in tree.nodes)
     final = f"`{in_code(label(rnd.final.token))}` ({_(rnd.final.kind)})"
-    return _("The drafter grew **{n}** nodes; one target pass read them all ({read} tokens with the "
+    said = _("The drafter grew **{n}** nodes; one target pass read them all ({read} tokens with the "
              "root). Walking down, **{tried}** node(s) tried, **{kept}** accepted (depth {kept}); "
              "the round ends with {final}: **{emitted}** token(s) for one pass.").format(
         n=n, read=n + 1, tried=tried, kept=rnd.n_accepted, final=final, emitted=len(rnd.emitted))
+    return said + (" " + trees.twins_note(n_twins) if (n_twins := trees.twins(tree)) else "")
 
 
 def siblings(tree, label) -> None:

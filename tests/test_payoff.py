@@ -1,6 +1,8 @@
 """Does it pay here? (issue 51, deliverable 2): the answer's arithmetic and its words — the
 prediction, whose prices, the headline, the why line and their details (the pages that show it:
 test_payoff_pages.py). Expected values by hand."""
+from dataclasses import replace
+
 import pytest
 
 from specdec.bench import payoff
@@ -56,15 +58,20 @@ def test_the_priced_policy_is_priced_at_the_k_it_picks():
     assert (p.k, p.tokens, p.tokens_from) == (2, 1.75, "here") and p.predicted == pytest.approx(0.7)
 
 
-def test_beside_a_measurement_the_prediction_takes_the_c_its_runs_paid():
+def test_beside_a_measurement_the_prediction_keeps_the_profile_and_names_the_c_its_runs_paid():
+    """One price set for every prediction (the pair card, the k sweep's chart and the sliders price at
+    the profile too): the runs' own c only beside it, in the details."""
     found = payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "ksweep", 8, c=0.75)
     p = payoff.answer(4, PRICES, found)
-    # 4 drafts at the runs' c = 0.75 and a pass of 2.0 steps: 5.0 steps for 3 tokens; the profile's 0.5 named
-    assert (p.c, p.profile_c, p.round_steps) == (0.75, 0.5, 5.0) and p.predicted == pytest.approx(0.6)
+    # 4 drafts at the profile's c = 0.5 and a pass of 2.0 steps: 4.0 steps for 3 tokens; at the runs'
+    # c = 0.75: 5.0 steps, 0.6
+    assert (p.c, p.paid_c, p.round_steps) == (0.5, 0.75, 4.0) and p.predicted == pytest.approx(0.75)
+    assert p.at_paid == pytest.approx(0.6)
     from ui.lessons import payoff_words
-    assert "c as these runs paid it; the profile's: 0.500. v: this machine's profile." in payoff_words.detail(p)
-    near = payoff.answer(4, PRICES, payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "ksweep", 8, c=0.505))
-    assert "c as these runs paid it; the profile's: 0.500." in payoff_words.detail(near)    # close, still said
+    assert ("c and v: this machine's profile, as every prediction here. The measured runs paid c = 0.750 that "
+            "day; at those prices, 0.60×.") in payoff_words.detail(p)
+    alone = payoff.answer(4, PRICES, payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "ksweep", 8))
+    assert alone.at_paid is None and "The measured runs paid" not in payoff_words.detail(alone)
 
 
 @pytest.mark.parametrize("speedup, low, high, said", [(1.00, 0.98, 1.04, "Break-even, no gain beyond the spread"),
@@ -111,17 +118,17 @@ def test_without_a_figure_or_prices_the_headline_says_only_that():
     assert "predicted" in payoff_words.headline(payoff.answer(2, PRICES, None, (2.5, 1.3, "x")), "CPU here")
 
 
-def test_beside_a_measurement_the_prediction_takes_the_pass_its_runs_paid_too():
-    """A constant k's runs paid their own v(k + 1): the round is priced with it, the profile's named;
-    a priced policy's runs mix widths, so there the profile's v stays."""
+def test_beside_a_measurement_the_pass_its_runs_paid_is_named_too():
+    """A constant k's runs paid their own v(k + 1): said beside the profile's prediction; a priced
+    policy's runs mix widths, so there only their c."""
     from ui.lessons import payoff_words
     found = payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "ksweep", 8, c=0.75, v=2.5)
     p = payoff.answer(4, PRICES, found)
-    # 4 × 0.75 + 2.5 = 5.5 steps for 3 tokens (the profile's pass of 5 tokens: 2.0)
-    assert (p.v, p.profile_v, p.round_steps) == (2.5, 2.0, 5.5) and p.predicted == pytest.approx(3 / 5.5)
-    assert "c and v as these runs paid them; the profile's: c = 0.500, v = 2.00." in payoff_words.detail(p)
+    # the profile: 4 × 0.5 + 2.0 = 4.0 steps for 3 tokens; the runs': 4 × 0.75 + 2.5 = 5.5
+    assert (p.v, p.paid_v, p.round_steps) == (2.0, 2.5, 4.0) and p.at_paid == pytest.approx(3 / 5.5)
+    assert "The measured runs paid c = 0.750, v = 2.50 that day; at those prices, 0.55×." in payoff_words.detail(p)
     priced = payoff.answer(4, PRICES, found, priced_alpha=0.5)
-    assert priced.v == PRICES.v[priced.k + 1] and priced.profile_v is None
+    assert priced.v == PRICES.v[priced.k + 1] and priced.paid_v is None and priced.paid_c == 0.75
 
 
 @pytest.mark.parametrize("speedup, toward_one", [(0.9, True), (0.5, False)])
@@ -194,7 +201,7 @@ def test_the_prediction_prices_the_whole_run_where_its_runs_paid_besides_their_r
     assert "Rounds alone: 0.75×. A run also reads its prompt, the prefill (0.10 steps a generated token; plain runs " \
         "0.12)" in detail
     assert "(0.20 steps a round; plain runs 0.05), as these runs paid" in detail
-    assert "The measurement is 3% above it: each repeat paid its own prices" in detail     # 0.8 / 0.78
+    assert "The measurement is 3% above it: the runs paid that day's prices" in detail     # 0.8 / 0.78
 
 
 def test_beside_a_prediction_the_same_settings_measured_elsewhere_are_shown_for_comparison():
@@ -209,3 +216,13 @@ def test_beside_a_prediction_the_same_settings_measured_elsewhere_are_shown_for_
     assert "For comparison" not in payoff_words.headline(payoff.answer(4, PRICES, None, there, 0.5), "CPU here")
     # a typical run on other prompts keeps no range: it is not the same measurement
     assert "For comparison" not in payoff_words.headline(payoff.answer(4, PRICES, None, (1.85, 0.74, "x")), "CPU here")
+
+
+def test_a_band_is_the_range_of_measured_over_predicted_from_three_measurements_on():
+    assert payoff.band([(0.9, 1.0), (1.1, 1.0)]) is None                    # two: no range yet
+    found = payoff.band([(0.9, 1.0), (1.1, 1.0), (0.75, 0.75)])
+    assert found == payoff.Band(0.9, pytest.approx(1.1), 3)
+    p = replace(payoff.answer(2, PRICES, None, (2.5, 1.3, "Other CPU")), band=found)
+    assert p.likely == pytest.approx((0.9 * p.predicted, 1.1 * p.predicted))
+    from ui.lessons import payoff_words
+    assert f"predicted **{p.predicted:.2f}×** ({0.9 * p.predicted:.2f}–{1.1 * p.predicted:.2f}×)" in payoff_words.why(p)

@@ -150,8 +150,11 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     assert "by “Measure it here” on 8 prompts" in box[0].proto.help
     assert at.button(key="payoff_measure").label == "Measure again"           # measured: again on request
     why = [c for c in at.caption if c.value.startswith("Why: a round costs")]
-    # the prediction beside a measurement takes the c and v its runs paid, and names the profile's
-    assert "the profile's: c = 0.250, v = 1.40." in why[0].proto.help and "at v = 1.40," not in why[0].value, why
+    # the prediction beside a measurement prices at the profile, as every prediction does; its ⓘ names the
+    # prices the runs paid
+    assert "at c = 0.250 + a pass of 3 tokens at v = 1.40," in why[0].value, why
+    assert "c and v: this machine's profile, as every prediction here. The measured runs paid c = " in \
+        why[0].proto.help
     figure = headline_figure(at)
     table = [m.value for m in at.sidebar.markdown if m.value.startswith("- :violet-badge[")]
     assert len(table) == 1 and ": **c = 0.250, v(3) = 1.40**" in table[0] and "“Measure it here” (" in table[0]
@@ -161,3 +164,40 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     line = payoff_view.measured_line(loaders.cached(target, draft), Settings(k=2, temperature=0.0, max_new_tokens=4))
     assert line.startswith(":green-badge[") and f"here: **{figure}×** (" in line and "on 8 prompts" in line, line
     assert payoff_view.measured_line(loaders.cached(target, draft), Settings(k=3, temperature=0.0)) is None
+
+
+def test_a_prediction_carries_the_range_where_measurements_here_landed_against_theirs(tiny_dirs, monkeypatch,
+                                                                                      tmp_path):
+    """Three figures filed here at constant k, each with what its runs paid besides their rounds: each
+    priced as the box prices (the profile, its tokens a round, its overheads) gives measured ÷
+    predicted; their range, applied to the box's prediction, follows it."""
+    from specdec.models.kernels import cpu_model
+    from specdec.settings import Settings
+    from specdec.trace.theory import Overheads, run_speedup
+    from ui.lessons import result_cache, store
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
+    threads = torch.get_num_threads()
+    profile = machine.Profile(cpu_model(), "torch", threads, 5.0, WIDTHS, {draft: 0.25}, 9.0, 50.0, 80.0, 135.0,
+                              target=target)
+    machine.STORE.write_text(json.dumps({profile.key(): json.loads(json.dumps(machine.asdict(profile)))}))
+    ran = store.Ran(threads=threads)
+    paid = dict(prefill_steps=0.2, base_prefill_steps=0.25, round_overhead=0.1, base_overhead=0.05)
+    over = (Overheads(0.2, 0.1), Overheads(0.25, 0.05))
+    # k = 1 (a pass of 2: 1.2 steps), k = 2 (1.4), k = 4 (1.8): each one's prediction by hand
+    filed = [(1, 1.5, 0.95), (2, 1.9, 0.9), (4, 2.4, 0.7)]          # k, tokens a round, measured speedup
+    predicted = {k: run_speedup(t, k, 0.25, WIDTHS[k + 1], *over) for k, t, _x in filed}
+    ratios = [x / predicted[k] for k, _t, x in filed]
+    for i, (k, tokens, speedup) in enumerate(filed):
+        fig = store.Figure(speedup=speedup, speedup_min=speedup, speedup_max=speedup, clock=Clock.WALL, repeats=3,
+                           mean_acceptance_length=tokens, **paid)
+        key = store.key(target, draft, Settings(k=k, temperature=0.0), k,
+                        store.PromptSet.of(["a"], False, 16, "speed"), Clock.WALL, ran)
+        result_cache.save(store.KIND, store._as_dict(key), store.Filed(fig, "ksweep", float(i)))
+    at = app(tiny_dirs, page="pages/step_through.py", k=2, temperature=0.0, max_new_tokens=4)
+    why = next(c for c in at.caption if c.value.startswith("Why: a round costs"))
+    low, high = predicted[2] * min(ratios), predicted[2] * max(ratios)
+    assert f"predicted **{predicted[2]:.2f}×** ({low:.2f}–{high:.2f}×)" in why.value, why.value
+    assert (f"where 3 measurements here landed against their own predictions (measured ÷ predicted "
+            f"{min(ratios):.2f}–{max(ratios):.2f})") in why.proto.help

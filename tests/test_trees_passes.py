@@ -12,3 +12,16 @@ def test_the_target_alone_makes_one_pass_a_token_and_a_chain_keeps_more(pair_no_
     assert alone.kind == "alone" and alone.tokens_per_pass == 1.0
     assert alone.verified_per_pass == 1.0
     assert chain.tokens_per_pass >= 1.0 and 1.0 < chain.verified_per_pass <= 4.0    # 1 + up to 3 drafted a round
+
+
+def test_a_sibling_drawn_twice_is_counted_and_said():
+    """Sampled children are independent draws from q: a tree may hold one token twice under one parent
+    (Many drafts at once says so, with how many)."""
+    from types import SimpleNamespace as NS
+
+    from ui.lessons.trees import twins, twins_note
+    tree = NS(nodes=[NS(parent=-1, token=5), NS(parent=-1, token=5), NS(parent=-1, token=7),
+                     NS(parent=0, token=5), NS(parent=0, token=9), NS(parent=0, token=9), NS(parent=0, token=9)])
+    assert twins(tree) == 3                          # one 5 under the root, two 9s under node 0
+    assert twins(NS(nodes=[NS(parent=-1, token=5), NS(parent=0, token=5)])) == 0      # other parents
+    assert twins_note(3).startswith("3 node(s) repeat a sibling's token")

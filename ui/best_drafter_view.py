@@ -13,8 +13,9 @@ from specdec.bench.compared import ALL, DrafterTable, variants
 from specdec.bench.points import Sweep
 from specdec.prompts import round_robin
 from specdec.settings import LENGTHS
-from ui import family, state
+from ui import family, payoff_view, state
 from ui.examples import kind_name
+from ui.i18n import _
 from ui.lessons import best_drafter, drafters, fast_draft_size, result_cache, shipped, store
 from ui.lessons.best_drafter import Best
 
@@ -35,11 +36,11 @@ def sizes(pair, settings) -> Best | None:
                                                                    family.too_big_exits(target)), Sweep)
     if sweep is None:
         return None
-    name = store.set_name(family.speed_set(chat), kind_name)
+    words = (_("When it is fast"), store.set_name(family.speed_set(chat), kind_name))
     if mine:
-        return best_drafter.best_of([(p.draft, p.speedup) for p in sweep.points], True, name)
+        return best_drafter.best_of([(p.draft, p.speedup) for p in sweep.points], True, *words)
     here = repriced.drafts(sweep.points, machine.of(pair)) if target == pair.target_name else []
-    return best_drafter.best_of([(r.point.draft, r.speedup) for r in here], False, name)
+    return best_drafter.best_of([(r.point.draft, r.speedup) for r in here], False, *words)
 
 
 def compared(pair, settings, n: int = defaults.DRAFTERS_PROMPTS) -> Best | None:
@@ -53,13 +54,13 @@ def compared(pair, settings, n: int = defaults.DRAFTERS_PROMPTS) -> Best | None:
     if table is None:
         return None
     overall = [p for p in table.points if p.kind == ALL]
-    name = store.set_name(store.PromptSet.of([p.prompt for p in prompts], chat, LENGTHS.drafters, "drafters/all"),
-                          kind_name)
+    words = (_("Drafters compared"), store.set_name(store.PromptSet.of([p.prompt for p in prompts], chat,
+                                                                     LENGTHS.drafters, "drafters/all"), kind_name))
     if mine:
-        return best_drafter.best_of([(p.drafter, p.speedup) for p in overall], True, name)
+        return best_drafter.best_of([(p.drafter, p.speedup) for p in overall], True, *words)
     here = repriced.compared(overall, variants(drafts, policy_draft, run), run.k, machine.of(pair)) \
         if target == pair.target_name else []
-    return best_drafter.best_of([(r.point.drafter, r.speedup) for r in here], False, name)
+    return best_drafter.best_of([(r.point.drafter, r.speedup) for r in here], False, *words)
 
 
 def render(pair, settings, n: int = defaults.DRAFTERS_PROMPTS) -> None:
@@ -67,5 +68,7 @@ def render(pair, settings, n: int = defaults.DRAFTERS_PROMPTS) -> None:
     if pair is None:
         return
     found = [b for b in (sizes(pair, settings), compared(pair, settings, n)) if b is not None]
-    if (said := best_drafter.sentence(found, settings.k, settings.temperature)) is not None:
-        st.markdown(said, help=best_drafter.help_text())
+    other = payoff_view.answer(pair, settings)[1] if pair.draft_name else None       # the box's other answer
+    instead = (pair.draft_name, other.k, other.predicted) if other is not None and other.predicted else None
+    if (said := best_drafter.sentence(found, settings.k, settings.temperature, instead)) is not None:
+        st.markdown(said, help=best_drafter.help_text(found))

@@ -14,6 +14,7 @@ from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.kernels import cpu_model
 from specdec.settings import LENGTHS
+from specdec.trace.theory import run_speedup
 from specdec.wording import times
 from ui import family, jobs, pair_card_view, session, state, typical
 from ui.i18n import _
@@ -40,14 +41,33 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
     pays more (None otherwise)."""
     prices = machine.prices(machine.of(pair), pair, settings.drafter)
     found, usual, alpha = acceptance(pair, settings)
-    p = payoff.answer(settings.k, prices, found, usual, alpha if settings.policy == PRICED else None)
+    fared = calibration(pair, settings, prices)
+    p = replace(payoff.answer(settings.k, prices, found, usual, alpha if settings.policy == PRICED else None),
+                band=fared)
     if settings.policy == PRICED or alpha is None or prices is None:
         return p, None
     instead = replace(payoff.answer(settings.k, prices, None, None, alpha, p.over),
-                      tokens_on=usual.on if usual else "")              # where α̂ came from
+                      tokens_on=usual.on if usual else "", band=fared)              # where α̂ came from
     figure = p.measured.speedup if p.measured else p.predicted
     better = instead.predicted is not None and (figure is None or instead.predicted > figure + 0.02)
     return p, instead if better else None
+
+
+def calibration(pair, settings, prices) -> payoff.Band | None:
+    """How this machine's measurements of the pair's drafter at a constant k (on a lesson's whole prompt
+    set, with what their runs paid besides their rounds) fell against the box's prediction for each: the
+    profile's prices, the tokens a round they kept, their overheads (None: fewer than three)."""
+    if prices is None:
+        return None
+    names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
+    pairs = []
+    for key, entry in store.filed_of(names[0], names[1]):
+        f, over = entry.figure, repriced.overheads(entry.figure)
+        if key.policy != "constant" or key.drafter != store.drafter_id(settings) or not store.whole_set(key.prompts) \
+                or not (f.speedup and f.mean_acceptance_length and over) or key.k + 1 not in prices.v:
+            continue
+        pairs.append((f.speedup, run_speedup(f.mean_acceptance_length, key.k, prices.c, prices.v[key.k + 1], *over)))
+    return payoff.band(pairs)
 
 
 def acceptance(pair, settings) -> tuple[payoff.Measured | None, payoff.Elsewhere | None, float | None]:

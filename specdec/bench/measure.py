@@ -240,6 +240,7 @@ def besides(spec: list, base: list) -> Besides | None:
             if (step := pass_ms(b.rounds, 0))]
     if not paid:
         return None
+
     def median(f) -> float:
         return statistics.median(f(s, b) for s, b in paid)
     return Besides(median(lambda s, b: s.prefill), median(lambda s, b: b.prefill),

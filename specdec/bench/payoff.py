@@ -54,21 +54,52 @@ class Elsewhere(NamedTuple):
     date: str | None = None      # the day it was measured
 
 
+class Band(NamedTuple):
+    """How measurements on this machine fell against their own predictions (each priced as the box
+    prices: the profile, the tokens they kept, what they paid besides their rounds)."""
+    low: float                   # the lowest measured ÷ predicted
+    high: float                  # the highest
+    n: int                       # measurements behind it
+
+
+def band(pairs: list[tuple[float, float]], least: int = 3) -> Band | None:
+    """The range of measured ÷ predicted over (measured, predicted) pairs; None with fewer than `least`."""
+    ratios = [m / p for m, p in pairs if m and p]
+    return Band(min(ratios), max(ratios), len(ratios)) if len(ratios) >= least else None
+
+
 @dataclass(frozen=True)
 class Payoff:
     k: int
     measured: Measured | None            # None: not measured on this machine at these settings
     tokens: float | None                 # tokens a round the prediction uses
     tokens_from: str                     # "here", or the CPU whose measurement gave them (acceptance travels)
-    c: float | None                      # this machine's profile, or what the measured runs paid
-    v: float | None                      # v(k + 1): this machine's profile, or what the measured runs paid
-    predicted: float | None              # the rounds at these prices: tokens / (k·c + v(k + 1))
+    c: float | None                      # this machine's profile: every prediction's one price set
+    v: float | None                      # v(k + 1): this machine's profile
+    predicted: float | None              # the whole run (or the rounds alone) at these prices (theory.run_speedup)
     alpha: float | None = None           # the α the priced policy's prediction drafted at (None: not priced)
-    profile_c: float | None = None       # the profile's c where the prediction took the c the measured runs paid
-    profile_v: float | None = None       # the profile's v(k + 1) where it took the v the measured runs paid
+    paid_c: float | None = None          # the c the measured runs paid (None: no measurement, or none kept)
+    paid_v: float | None = None          # the v(k + 1) they paid (None: none, or a priced policy's mixed widths)
     tokens_on: str = ""                  # which prompts the travelled tokens a round were measured on, in words
     over: tuple[Overheads, Overheads] | None = None   # the prompt's reading and bookkeeping the prediction adds
     elsewhere: Elsewhere | None = None   # the measurement elsewhere the tokens came from (its speedup: for comparison)
+    band: Band | None = None             # how earlier measurements here fell against their predictions
+
+    @property
+    def likely(self) -> tuple[float, float] | None:
+        """The prediction widened by `band`: where measurements here have landed around theirs."""
+        if self.band is None or self.predicted is None:
+            return None
+        return self.predicted * self.band.low, self.predicted * self.band.high
+
+    @property
+    def at_paid(self) -> float | None:
+        """The same prediction at the prices the measured runs paid (their c, and their v where kept):
+        how much of the gap to the measurement the day's prices explain (None: no such runs)."""
+        if self.paid_c is None and self.paid_v is None or not self.tokens or self.c is None or self.v is None:
+            return None
+        c, v = self.paid_c or self.c, self.paid_v or self.v
+        return run_speedup(self.tokens, self.k, c, v, *(self.over or ()))
 
     @property
     def rounds_only(self) -> float | None:
@@ -97,10 +128,11 @@ def answer(k: int, prices: Prices | None, measured: Measured | None,
     `priced_alpha`: the run drafts as the priced policy does (models/prices.py), up to k, with
     drafts accepted at this α: the prediction prices the k it picks and eq. (1)'s tokens there (the
     measured runs' tokens a round mix the k each round picked: they are not one k's).
-    Beside a measurement the prediction takes the c and v(k + 1) its runs paid (timings move with the
-    machine's load; a run of the priced policy mixes widths, so there only its c). It prices the whole
-    run with what the measured runs (else the elsewhere ones, else `over`) paid besides their rounds,
-    where known."""
+    Every prediction prices at this machine's profile, the one price set every page predicts with (a
+    pair card's row, the k sweep's chart, the theory's sliders); the c and v(k + 1) a measurement's runs
+    paid are kept beside it (`at_paid`; a run of the priced policy mixes widths, so there only its c).
+    It prices the whole run with what the measured runs (else the elsewhere ones, else `over`) paid
+    besides their rounds, in their steps, where known."""
     tokens, source = (measured.tokens, "here") if measured and measured.tokens else (None, "")
     elsewhere = Elsewhere(*typical) if typical else None
     on = elsewhere.on if elsewhere else ""
@@ -112,10 +144,10 @@ def answer(k: int, prices: Prices | None, measured: Measured | None,
     if prices is None or k + 1 not in prices.v:
         return Payoff(k, measured, tokens, source, None, None, None, priced_alpha if prices is not None else None,
                       tokens_on=on, elsewhere=elsewhere)
-    c, profile_c = (measured.c, prices.c) if measured and measured.c else (prices.c, None)
-    v, profile_v = (measured.v, prices.v[k + 1]) if measured and measured.v and priced_alpha is None \
-        else (prices.v[k + 1], None)
+    c, v = prices.c, prices.v[k + 1]
+    paid_c = measured.c if measured and measured.c else None
+    paid_v = measured.v if measured and measured.v and priced_alpha is None else None
     over = measured.over if measured and measured.over else elsewhere.over if elsewhere and elsewhere.over else over
     predicted = run_speedup(tokens, k, c, v, *(over or ())) if tokens else None
-    return Payoff(k, measured, tokens, source, c, v, predicted, priced_alpha, profile_c, profile_v, tokens_on=on,
+    return Payoff(k, measured, tokens, source, c, v, predicted, priced_alpha, paid_c, paid_v, tokens_on=on,
                   over=over, elsewhere=elsewhere)

@@ -181,6 +181,7 @@ def pooled_besides(rs: list[PromptResult]) -> dict[str, float]:
     if not rs or any(r.prefill_steps is None or not r.base_tokens for r in rs):
         return {}
     spec = [(r.metrics.tokens, r.metrics.rounds) for r in rs]
+
     def mean(values, weights) -> float:
         return sum(v * w for v, w in zip(values, weights)) / max(1, sum(weights))
     return {"prefill_steps": mean([r.prefill_steps for r in rs], [t for t, _ in spec]),

@@ -20,17 +20,19 @@ class Best:
     drafter: str          # its label as the set's records name it (a draft's name, "n-gram lookup", ...)
     speedup: float        # measured here, or predicted at this machine's prices
     measured: bool        # True: measured here; False: shipped tokens a round priced here
+    section: str          # the page (section) whose set it is, in a few words ("When it is fast")
     prompts: str          # the set, in words ("8 code and structured chats × 48 tokens (When it is fast)")
     tied: tuple[str, ...] = ()   # the others within TIE of it, fastest first
 
 
-def best_of(ranked: list[tuple[str, float]], measured: bool, prompts: str) -> Best | None:
+def best_of(ranked: list[tuple[str, float]], measured: bool, section: str, prompts: str) -> Best | None:
     """The fastest of (label, speedup) pairs, with those within TIE of it; None for an empty set."""
     if not ranked:
         return None
     ordered = sorted(ranked, key=lambda r: -r[1])
     label, speedup = ordered[0]
-    return Best(label, speedup, measured, prompts, tuple(n for n, x in ordered[1:] if x >= (1 - TIE) * speedup))
+    return Best(label, speedup, measured, section, prompts,
+                tuple(n for n, x in ordered[1:] if x >= (1 - TIE) * speedup))
 
 
 def _figure(b: Best) -> str:
@@ -50,42 +52,51 @@ def _shared(bests: list[Best]) -> list[str]:
     return [n for n in _leaders(bests[0]) if all(n in _leaders(b) for b in bests[1:])]
 
 
-def sentence(bests: list[Best], k: int, temperature: float) -> str | None:
+def sentence(bests: list[Best], k: int, temperature: float,
+             instead: tuple[str, int, float] | None = None) -> str | None:
     """'Best drafter here at k, T: …', one figure per prompt set (None: no set ranked): one drafter where
     every set's fastest is the same, the drafters leading every set where their leads tie (TIE), else
-    each set's own."""
+    each set's own. `instead`: (the sidebar's draft, the k this machine's prices pick, its predicted
+    speedup), the box's other answer, said where nothing pays at k and it does."""
     if not bests:
         return None
     head = _("**Best drafter here** at k = {k}, T = {t:g}:").format(k=k, t=temperature)
     tops, shared = {_name(b.drafter) for b in bests}, _shared(bests)
     if len(bests) == 1:
         b = bests[0]
-        said = _("**{name}**, {figure} on {prompts}.").format(name=_name(b.drafter), figure=_figure(b),
-                                                               prompts=b.prompts)
+        said = _("**{name}**, {figure} ({section}).").format(name=_name(b.drafter), figure=_figure(b),
+                                                              section=b.section)
     elif len(tops) == 1:
-        said = _("**{name}** on both prompt sets that rank drafters: {each}.").format(name=_name(bests[0].drafter),
-                                                                                     each=_each(bests, False))
+        said = _("**{name}** on both prompt sets: {each}.").format(name=_name(bests[0].drafter),
+                                                                  each=_each(bests, False))
     elif shared:
-        said = _("{names} lead both prompt sets that rank drafters, each within {tie:.0%} of the fastest there: "
-                 "{each}.").format(names=", ".join(f"**{n}**" for n in shared), tie=TIE, each=_each(bests, True))
+        said = _("{names} lead both prompt sets (within {tie:.0%}): {each}.").format(
+            names=", ".join(f"**{n}**" for n in shared), tie=TIE, each=_each(bests, True))
     else:
         said = _("it depends on the text: {each}.").format(each=_each(bests, True))
     if all(b.speedup < 1 for b in bests):
-        said += " " + _("None beats the target alone at these settings here.")
+        said += " " + _("None beats the target alone at k = {k} here.").format(k=k)
+        if instead is not None and instead[2] > 1:
+            said += " " + _("With k picked by this machine's prices, **{name}** at k = {k}: predicted **{x}** "
+                            "{badge} (the box above).").format(name=_name(instead[0]), k=instead[1],
+                                                               x=times(instead[2]), badge=badges.predicted())
     return head + " " + said
 
 
 def _each(bests: list[Best], named: bool) -> str:
-    """Each set's fastest figure on its prompts (`named`: with the drafter's name)."""
+    """Each set's fastest figure and its section (`named`: with the drafter's name)."""
     if named:
-        return "; ".join(_("{name} {figure} on {prompts}").format(name=_name(b.drafter), figure=_figure(b),
-                                                                   prompts=b.prompts) for b in bests)
-    return "; ".join(_("{figure} on {prompts}").format(figure=_figure(b), prompts=b.prompts) for b in bests)
+        return "; ".join(_("{name} {figure} ({section})").format(name=_name(b.drafter), figure=_figure(b),
+                                                                  section=b.section) for b in bests)
+    return "; ".join(_("{figure} ({section})").format(figure=_figure(b), section=b.section) for b in bests)
 
 
-def help_text() -> str:
-    """The sentence's ⓘ: what each figure is, and why the sets may disagree."""
-    return _("Each set ranks the drafters it ran on its own prompts; text moves acceptance, so the sets may "
-             "name different winners. A figure measured here is those runs' own speedup; a predicted one prices "
-             "the shipped runs' tokens a round at this machine's c and v(k + 1). The draft-length policies and "
-             "early exit are ranked only where measured here (this machine has no price for them).")
+def help_text(bests: list[Best]) -> str:
+    """The sentence's ⓘ: each set's prompts, what each figure is, and why the sets may disagree."""
+    sets = " ".join(_("{section}: {prompts}.").format(section=b.section, prompts=b.prompts) for b in bests)
+    return sets + " " + _(
+        "Each set ranks the drafters it ran on its own prompts; text moves acceptance, so the sets may name "
+        "different winners (drafters within {tie:.0%} of the fastest share the lead). A figure measured here is "
+        "those runs' own speedup; a predicted one prices the shipped runs' tokens a round at this machine's c and "
+        "v(k + 1). The draft-length policies and early exit are ranked only where measured here (this machine has "
+        "no price for them).").format(tie=TIE)

@@ -122,9 +122,26 @@ def why(p: Payoff) -> str:
     if p.tokens is None:
         return cost + _(", against 1 step a token for the target alone.")
     said = _(" and keeps **{tokens:.2f} tokens**{whose}; counting the prompt's prefill too, predicted "
-             "**{predicted}** {badge}.") if p.over else _(" and keeps **{tokens:.2f} tokens**{whose}, so predicted "
-                                                         "**{predicted}** {badge}.")
-    return cost + said.format(tokens=p.tokens, whose=_whose(p), predicted=_x(p.predicted), badge=badges.predicted())
+             "**{predicted}**{likely} {badge}.") if p.over else _(" and keeps **{tokens:.2f} tokens**{whose}, so "
+                                                                 "predicted **{predicted}**{likely} {badge}.")
+    return cost + said.format(tokens=p.tokens, whose=_whose(p), predicted=_x(p.predicted), likely=_likely(p),
+                              badge=badges.predicted())
+
+
+def _likely(p: Payoff) -> str:
+    """' (0.70–0.77×)' after a prediction: where measurements here landed around theirs ('' without)."""
+    if p.likely is None:
+        return ""
+    return " ({low:.2f}–{high})".format(low=p.likely[0], high=_x(p.likely[1]))
+
+
+def band_detail(p: Payoff) -> str:
+    """What the range after a prediction is ('' without one)."""
+    if p.likely is None:
+        return ""
+    return _("{low:.2f}–{high}: where {n} measurements here landed against their own predictions (measured ÷ "
+             "predicted {lo:.2f}–{hi:.2f}), applied to this one.").format(
+        low=p.likely[0], high=_x(p.likely[1]), n=p.band.n, lo=p.band.low, hi=p.band.high)
 
 
 def _whose(p: Payoff) -> str:
@@ -152,7 +169,7 @@ def detail(p: Payoff) -> str:
         return _(STEPS)
     parts = [_(STEPS), _("{per:.2f} steps a token, against 1 for the target alone.").format(
         per=p.round_steps / p.tokens)]
-    parts += [x for x in (_paid(p), _tokens_from(p), _outside(p)) if x]
+    parts += [x for x in (band_detail(p), _paid(p), _tokens_from(p), _outside(p)) if x]
     if p.measured is not None and p.predicted:
         gap = p.measured.speedup / p.predicted - 1
         if abs(gap) < 0.02:
@@ -163,7 +180,7 @@ def detail(p: Payoff) -> str:
     return "\n\n".join(parts)
 
 
-SPREAD = N_(": each repeat paid its own prices, and the prediction prices their medians.")
+SPREAD = N_(": the runs paid that day's prices (above), the prediction this machine's profile.")
 
 
 def _outside(p: Payoff) -> str:
@@ -200,17 +217,15 @@ def _tokens_from(p: Payoff) -> str:
 
 
 def _paid(p: Payoff) -> str:
-    """Which prices the round was priced at: the measured runs' own, with the profile's beside them."""
-    c, v = p.profile_c is not None, p.profile_v is not None          # taken from the measured runs
-    if c and v:
-        return _("c and v as these runs paid them; the profile's: c = {c:.3f}, v = {v:.2f}.").format(
-            c=p.profile_c, v=p.profile_v)
-    if c:
-        return _("c as these runs paid it; the profile's: {profile:.3f}.").format(profile=p.profile_c) + " " + _(
-            "v: this machine's profile.")
-    if v:
-        return _("v as these runs paid it; the profile's: {profile:.2f}.").format(profile=p.profile_v)
-    return _("c and v: this machine's profile.")
+    """The one price set (this machine's profile), and the prices the measured runs paid beside it."""
+    said = _("c and v: this machine's profile, as every prediction here.")
+    if p.at_paid is None:
+        return said
+    paid = _("c = {c:.3f}, v = {v:.2f}").format(c=p.paid_c, v=p.paid_v) if p.paid_c is not None and \
+        p.paid_v is not None else _("c = {c:.3f}").format(c=p.paid_c) if p.paid_c is not None else \
+        _("v = {v:.2f}").format(v=p.paid_v)
+    return said + " " + _("The measured runs paid {paid} that day; at those prices, {x}.").format(
+        paid=paid, x=_x(p.at_paid))
 
 
 def _rest(predicted: float, gap: float) -> str:
@@ -227,8 +242,8 @@ def instead(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> str
     """What drafting k by this machine's prices would predict (a Payoff priced at the k it picks);
     `seen`: a speedup measured at that k (the CPU of a shipped one, None here; where, in words),
     said beside it."""
-    text = _("Drafting k by this machine's prices instead predicts **{predicted}** at k = {k}.").format(
-        predicted=_x(p.predicted), k=p.k)
+    text = _("Drafting k by this machine's prices instead predicts **{predicted}**{likely} at k = {k}.").format(
+        predicted=_x(p.predicted), likely=_likely(p), k=p.k)
     if seen is not None:
         text += " " + _("Measured at k = {k}: **{figure}** {badge}.").format(k=p.k, figure=_x(seen[0]),
                                                                           badge=badges.of(seen[1]))
@@ -243,7 +258,7 @@ def instead_detail(p: Payoff, seen: tuple[float, str | None, str] | None = None)
         alpha=p.alpha, source=p.tokens_on or _("the newest measurement at these settings"))
     if seen is not None:
         text += "\n\n" + _("Measured at k = {k} by {where}.").format(k=p.k, where=seen[2])
-    return text
+    return text + ("\n\n" + band_detail(p) if p.likely else "")
 
 
 def source(p: Payoff, cpu: str) -> str:

@@ -69,7 +69,7 @@ class Asked:
         if self.settings.policy == "constant":
             return []
         if k == self.picked:
-            return [_("k = {k} in every round; the policy picks it round by round").format(k=k)]
+            return [_("this row fixes k = {k}; the box's policy picks k each round").format(k=k)]
         return [_("{theirs}, not {box}").format(theirs=k_words_of(k, "constant"), box=self.k_words())]
 
     def k_against(self, k: int) -> int:
@@ -228,7 +228,7 @@ def _differences(key: store.Key, want: store.Key, picked: int | None = None) -> 
     policy picks here)."""
     said = _differ(key.temperature, key.k if key.policy == want.policy else want.k, key.prompts, want)
     if key.policy != want.policy and key.policy == "constant" and key.k == picked:
-        said.append(_("k = {k} in every round; the policy picks it round by round").format(k=key.k))
+        said.append(_("this row fixes k = {k}; the box's policy picks k each round").format(k=key.k))
     elif key.policy != want.policy:
         said.append(_("{theirs}, not {box}").format(theirs=k_words_of(key.k, key.policy),
                                                     box=k_words_of(want.k, want.policy, picked)))

@@ -165,3 +165,15 @@ def noise_floor(p: torch.Tensor, n: int, seed: int = 1, sets: int = 200) -> Nois
     draws = torch.multinomial(p.double(), n * sets, replacement=True, generator=g).view(sets, n)
     tvs = sorted(total_variation(torch.bincount(d, minlength=len(p)).double() / n, p) for d in draws)
     return Noise(sum(tvs) / sets, tvs[int(0.95 * (sets - 1))])
+
+
+def twins(tree) -> int:
+    """Nodes that repeat a sibling's token (the same parent and token): sampled children are
+    independent draws from q, so a likely token can be drawn twice."""
+    return len(tree.nodes) - len({(node.parent, node.token) for node in tree.nodes})
+
+
+def twins_note(n: int) -> str:
+    return _("{n} node(s) repeat a sibling's token: sampled children are independent draws from q, so a likely "
+             "token can come twice. Each copy is one more try against what is left of p, and the output stays "
+             "exact.").format(n=n)
