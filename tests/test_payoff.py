@@ -226,3 +226,17 @@ def test_a_band_is_the_range_of_measured_over_predicted_from_three_measurements_
     assert p.likely == pytest.approx((0.9 * p.predicted, 1.1 * p.predicted))
     from ui.lessons import payoff_words
     assert f"predicted **{p.predicted:.2f}×** ({0.9 * p.predicted:.2f}–{1.1 * p.predicted:.2f}×)" in payoff_words.why(p)
+
+
+def test_a_priced_prediction_names_what_was_measured_at_the_k_it_picks():
+    """Home's box (k by this machine's prices, nothing measured at these settings): beside the
+    prediction, a speedup measured at the k it picks, badged with its machine, never the headline."""
+    from ui.lessons import badges, payoff_words
+    p = payoff.answer(4, PRICES, None, (1.8, 0.7, "Other CPU", "their prompts"), priced_alpha=0.5)   # picks k = 2
+    seen = (1.01, "Other CPU", "the benchmark, T = 0, 6 held-out chats")
+    text = payoff_words.headline(p, "CPU here", (), seen)
+    assert text.startswith("**Does it pay here?** Not measured on this machine (CPU here) at these settings yet; "
+                           "predicted from its prices: **0.70×**")
+    assert text.endswith(f"For comparison at k = 2, the k these prices pick: **1.01×** {badges.of('Other CPU')} "
+                         "(the benchmark, T = 0, 6 held-out chats).")
+    assert "For comparison" not in payoff_words.headline(p, "CPU here")               # nothing measured at k = 2

@@ -6,6 +6,7 @@ import json
 import re
 
 import torch
+from conftest import needs_embedded
 from test_payoff import WIDTHS
 
 from specdec.bench import machine
@@ -201,3 +202,25 @@ def test_a_prediction_carries_the_range_where_measurements_here_landed_against_t
     assert f"predicted **{predicted[2]:.2f}×** ({low:.2f}–{high:.2f}×)" in why.value, why.value
     assert (f"where 3 measurements here landed against their own predictions (measured ÷ predicted "
             f"{min(ratios):.2f}–{max(ratios):.2f})") in why.proto.help
+
+
+@needs_embedded
+def test_homes_priced_box_sets_the_shipped_benchmark_at_its_k_beside_the_prediction(monkeypatch, tmp_path):
+    """Home races at T = 0 with k by this machine's prices; nothing measured here at those settings, the
+    box's prediction has the benchmark's speculative row at the k the prices pick beside it."""
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    from ui.lessons import fast, result_cache
+
+    from apptest import APP
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)      # nothing measured here
+    monkeypatch.setattr(fast, "BENCH_FILE", tmp_path / "bench.json")  # no local bench: the shipped one
+    shipped = json.loads((Path(APP).parent / "assets/bench/best-baseline.json").read_text())
+    at = AppTest.from_file(APP, default_timeout=300).run()
+    box = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
+    k = int(re.search(r"For comparison at k = (\d+)", box).group(1))
+    row = next(r for s in shipped["settings"] if s["k"] == k and s["temperature"] == 0.0 for r in s["rows"]
+               if r["row"] == "engine speculative")
+    assert f"the k these prices pick: **{row['speedup']:.2f}×**" in box and "(the benchmark, T = 0, 6 held-out" in box

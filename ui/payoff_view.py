@@ -10,6 +10,7 @@ import streamlit as st
 from specdec import defaults
 from specdec.bench import machine, payoff, repriced, sweeps
 from specdec.bench.points import Sweep
+from specdec.bench.record import RowKind
 from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.kernels import cpu_model
@@ -135,7 +136,22 @@ def at_k(pair, settings, k: int) -> tuple[float, str | None, str] | None:
     if (m := measured(names, at)[0]) is not None:
         return m.speedup, None, _(payoff_words.SOURCES.get(m.source, m.source)) + ", " + where
     t = swept(names, at, session.uses_chat(pair))
-    return None if t is None or t.speedup is None else (t.speedup, t.measured, _("the shipped k sweep") + ", " + where)
+    if t is not None and t.speedup is not None:
+        return t.speedup, t.measured, _("the shipped k sweep") + ", " + where
+    return benched(names, at)
+
+
+def benched(names: tuple, settings) -> tuple[float, str | None, str] | None:
+    """The benchmark's speculative speedup for the pair at these settings' T and k (kept here: None as
+    its CPU; else shipped: its CPU), with its prompts in words; None where it ran no such row."""
+    bench = fast.read_bench(None)[0]
+    if bench is None or (bench.target, bench.draft, bench.drafter) != (*names, settings.drafter):
+        return None
+    for s in bench.settings:
+        if s.k == settings.k and s.temperature == settings.temperature and (r := s.row(RowKind.SPEC)) and r.speedup:
+            return r.speedup, None if fast.BENCH_FILE.exists() else bench.provenance.cpu, _(
+                "the benchmark, T = {t:g}, {n} held-out chats").format(t=s.temperature, n=bench.prompts)
+    return None
 
 
 def measured_line(pair, settings) -> str | None:
@@ -184,7 +200,8 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
     p, instead = answer(pair, settings)
     with st.container(border=True, key="payoff_box"):
         st.caption(payoff_words.settings_line(settings, pair.draft_name))
-        st.markdown(payoff_words.headline(p, cpu_model(), () if race is None else race[0]),
+        seen = at_k(pair, settings, p.k) if p.alpha is not None and p.measured is None else None
+        st.markdown(payoff_words.headline(p, cpu_model(), () if race is None else race[0], seen),
                     help=payoff_words.source(p, cpu_model()) + "\n\n" + _(payoff_words.SCOPE))
         if race is not None:
             if race[1]:

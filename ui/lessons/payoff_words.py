@@ -33,9 +33,11 @@ def settings_line(settings, draft: str | None = None) -> str:
     return _("For T = {t:g}, {k}, drafter: {drafter}").format(t=settings.temperature, k=k, drafter=drafter)
 
 
-def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
+def headline(p: Payoff, cpu: str, races: tuple[float, ...] = (),
+             seen: tuple[float, str | None, str] | None = None) -> str:
     """One sentence: yes or no, the figure measured here with its spread, the prediction beside it;
-    with Home's `races` (the speedups its races measured here on one prompt, newest first), those too."""
+    with Home's `races` (the speedups its races measured here on one prompt, newest first), those too.
+    `seen`: for a priced prediction, a speedup measured at the k it picks (see `compared`)."""
     if races:
         return _race_headline(p, races)
     m = p.measured
@@ -43,9 +45,9 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
         return _("**Does it pay here?** Not measured on this machine ({cpu}) at these settings yet.").format(cpu=cpu)
     if m is None:
         return _("**Does it pay here?** Not measured on this machine ({cpu}) at these settings yet; predicted from "
-                 "its prices: **{predicted}** {badge}").format(cpu=cpu, predicted=_x(p.predicted),
-                                                               badge=badges.predicted()) + (
-            "." + compared(p) if compared(p) else "")
+                 "its prices: **{predicted}**{likely} {badge}").format(cpu=cpu, predicted=_x(p.predicted),
+                                                                       likely=_likely(p), badge=badges.predicted()) + (
+            "." + compared(p, seen) if compared(p, seen) else "")
     busy = "" if m.clock == Clock.WALL else " " + _("CPU time: the machine was busy.")
     newest = _(", the newest of {n} here").format(n=len(m.all_here)) if len(m.all_here) > 1 else ""
     return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({low}–{high}, {runs}{n} "
@@ -55,9 +57,14 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
         newest=newest) + busy
 
 
-def compared(p: Payoff) -> str:
+def compared(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> str:
     """Beside a prediction, the figure measured at the same settings and prompts on another machine
-    (the shipped k sweep), for comparison: never the headline, its badge says whose."""
+    (the shipped k sweep), for comparison: never the headline, its badge says whose. A priced
+    prediction (its k picked, not asked) instead names `seen`: (a speedup measured at the k it picks,
+    the CPU of a shipped one (None: here), where, in words)."""
+    if p.alpha is not None and seen is not None:
+        return " " + _("For comparison at k = {k}, the k these prices pick: **{x}** {badge} ({where}).").format(
+            k=p.k, x=_x(seen[0]), badge=badges.of(seen[1]), where=seen[2])
     e = p.elsewhere
     if p.alpha is not None or e is None or e.speedup is None or e.low is None:
         return ""
