@@ -24,7 +24,8 @@ def bench_row(name: str) -> str:
 
 # ui/lessons/drafters.variants' labels that are words (draft model names stay as they are)
 POLICY_NAMES = (N_("heuristic"), N_("confidence"))
-READS_NAMES = (N_("early exit @ {value}"),)   # a drafter that reads a setting of its own, named with its value
+# a drafter that reads a setting of its own, named with its value (what the value is, said)
+READS_NAMES = {"early exit": N_("early exit @ {value} layers")}
 
 
 def drafter_name(label: str) -> str:
@@ -36,7 +37,7 @@ def drafter_name(label: str) -> str:
             return _(name)
         value = re.fullmatch(re.escape(name) + r" @ (\S+)", label) if kind.reads else None
         if value:
-            return _(f"{name} @ {{value}}").format(value=value.group(1))     # e.g. READS_NAMES
+            return _(READS_NAMES.get(name, f"{name} @ {{value}}")).format(value=value.group(1))
     draft, dot, policy = label.rpartition(" · ")
     return f"{draft} · {_(policy)}" if dot and policy in POLICY_NAMES else label
 
