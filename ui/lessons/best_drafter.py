@@ -75,11 +75,12 @@ def sentence(bests: list[Best], k: int, temperature: float,
     else:
         said = _("it depends on the text: {each}.").format(each=_each(bests, True))
     if all(b.speedup < 1 for b in bests):
-        said += " " + _("None beats the target alone at k = {k} here, over a whole prompt set.").format(k=k)
         if instead is not None and instead[2] > 1:
-            said += " " + _("With k picked by this machine's prices, **{name}** at k = {k}: predicted **{x}** "
-                            "{badge} (the box above).").format(name=_name(instead[0]), k=instead[1],
-                                                               x=times(instead[2]), badge=badges.predicted())
+            said += " " + _("None pays at k = {k} over a whole set; at k = {k1}, picked by this machine's prices, "
+                            "**{name}** is predicted **{x}** {badge}.").format(
+                k=k, k1=instead[1], name=_name(instead[0]), x=times(instead[2]), badge=badges.predicted())
+        else:
+            said += " " + _("None pays at k = {k} over a whole set.").format(k=k)
     return head + " " + said
 
 
