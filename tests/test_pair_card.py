@@ -133,3 +133,29 @@ def test_a_figure_at_the_k_the_policy_picks_is_not_said_to_differ_in_k(places):
     assert one.why.startswith("this row fixes k = 1; the box's policy picks k each round; other prompts"), one.why
     assert "not 4" not in one.why and "not 4" not in two.why
     assert two.why.startswith("k = 2, not k by this machine's prices (here k = 1), up to 4"), two.why
+
+
+def test_the_sidebar_measures_this_machines_prices_again_and_every_prediction_follows(tiny_dirs, monkeypatch,
+                                                                                       tmp_path):
+    """"Measure these prices again" replaces the profile (the pair's draft priced with it) and the page
+    predicts with the new one: the box's why line and the sidebar both show the new c."""
+    from specdec.models.kernels import cpu_model
+    from ui.lessons import result_cache
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
+    widths = {m: round(1 + 0.2 * (m - 1), 3) for m in range(1, 18)}
+    old = machine.Profile(cpu_model(), "torch", torch.get_num_threads(), 5.0, widths, {draft: 0.25}, target=target)
+    machine.STORE.write_text(json.dumps({old.key(): json.loads(json.dumps(machine.asdict(old)))}))
+    asked = []
+
+    def measure(pair, drafts, progress=lambda *_: None):
+        asked.append(sorted(drafts))
+        return replace(old, step_ms=4.0, c={draft: 0.125})
+    monkeypatch.setattr(machine, "measure", measure)
+    at = app(tiny_dirs, page="pages/step_through.py", k=2, temperature=0.0, max_new_tokens=4)
+    assert any("c = 0.250 + a pass of 3 tokens" in c.value for c in at.caption)
+    at.button(key="profile_again").click().run()
+    assert not at.exception and asked == [[draft]]                       # the pair's draft priced again
+    assert any("c = 0.125 + a pass of 3 tokens" in c.value for c in at.caption)      # the box follows
+    assert any("a target step **4.0 ms**" in c.value for c in at.sidebar.caption)

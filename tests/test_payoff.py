@@ -240,3 +240,14 @@ def test_a_priced_prediction_names_what_was_measured_at_the_k_it_picks():
     assert text.endswith(f"For comparison at k = 2, the k these prices pick: **1.01×** {badges.of('Other CPU')} "
                          "(the benchmark, T = 0, 6 held-out chats).")
     assert "For comparison" not in payoff_words.headline(p, "CPU here")               # nothing measured at k = 2
+
+
+def test_a_measurement_outside_its_predictions_range_says_the_prices_its_runs_paid_in_the_open():
+    from ui.lessons import payoff_words
+    # the profile: 4 × 0.5 + 2.0 = 4.0 steps for 3 tokens, 0.75; the runs paid c = 0.25: 3.0 steps, 1.0
+    far = payoff.answer(4, PRICES, payoff.Measured(0.95, 0.9, 1.0, 3, Clock.WALL, 3.0, "box", 8, c=0.25))
+    assert payoff_words.why(far).endswith("Its runs paid c = 0.250; at those, 1.00×.")
+    near = payoff.answer(4, PRICES, payoff.Measured(0.77, 0.7, 0.8, 3, Clock.WALL, 3.0, "box", 8, c=0.25))
+    assert "Its runs paid" not in payoff_words.why(near)                     # within 5 % of 0.75
+    banded = replace(far, band=payoff.Band(0.9, 1.3, 4))                      # 0.675–0.975: 0.95 lies inside
+    assert "Its runs paid" not in payoff_words.why(banded)

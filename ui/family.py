@@ -95,3 +95,15 @@ TOO_BIG_EXITS = {"smollm2/target": (24, 27, 29)}
 
 def too_big_exits(target: str) -> tuple[int, ...]:
     return TOO_BIG_EXITS.get(target, ())
+
+
+def profile_drafts(pair) -> dict:
+    """name -> draft model of every draft made for the pair's target (the pair's own among them): what
+    this machine's profile prices (specdec/bench/machine.py), so measuring again keeps every draft's c."""
+    out = {pair.draft_name: pair.draft} if pair.draft is not None and pair.draft_name else {}
+    for name in family_drafts(pair.target_name):
+        if name not in out:
+            found = loaders.load(pair.target_name, name)
+            if found is not None and found.draft is not None:
+                out[name] = found.draft
+    return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from specdec.bench import machine
-from ui import fast_elsewhere_view
+from ui import family, fast_elsewhere_view
 from ui.figures import fast_regime as figures
 from ui.i18n import _
 from ui.lessons import badges, fast_regime
@@ -34,10 +34,16 @@ def measure_button(pair) -> None:
     st.info(_("This machine has not been measured yet with this backend ({backend}). The lab measures it "
               "in the background after it starts, or now with the button below.").format(backend=pair.passes.name))
     if st.button(_("Measure this machine (about 20 s)"), key="regime_measure"):
-        bar = st.progress(0.0)
-        drafts = {pair.draft_name: pair.draft} if pair.draft is not None else {}
-        machine.save(machine.measure(pair, drafts, lambda done, total, text: bar.progress(done / total, text)))
-        st.rerun()
+        measure_now(pair)
+
+
+def measure_now(pair, where=st) -> None:
+    """This machine's prices measured now for the pair's target and every draft of its family (its
+    profile, replacing the one kept), with a progress bar; then the page again."""
+    bar = where.progress(0.0)
+    machine.save(machine.measure(pair, family.profile_drafts(pair),
+                                 lambda done, total, text: bar.progress(done / total, text)))
+    st.rerun()
 
 
 def here(profile: machine.Profile) -> None:

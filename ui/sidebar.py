@@ -13,7 +13,7 @@ from specdec.models.names import DEFAULT_TARGET
 from specdec.models.precision import PRECISION_AUTO, Precision
 from specdec.settings import options
 from specdec.wording import N_
-from ui import catalog, i18n, loaders, payoff_view, state
+from ui import catalog, fast_regime_view, i18n, loaders, payoff_view, state
 from ui.i18n import _
 from ui.lessons import badges, pair_card
 from ui.lessons.price_table import markdown as price_markdown
@@ -112,8 +112,15 @@ def machine_notes(pair: specdec.Pair) -> None:
     with st.sidebar.expander(title, icon=":material/memory:"):
         profile_caption(pair)
         price_table(pair, found)
+        if found is not None and st.button(_("Measure these prices again (about 40 s)"), key="profile_again",
+                                           help=_(AGAIN)):
+            fast_regime_view.measure_now(pair)
         precision_caption(pair)
         st.caption(_("Badges beside a figure say whose it is:") + " " + pair_card.legend())
+
+
+AGAIN = N_("Every prediction prices at this machine's profile. The machine's load moves a draft step's cost: "
+           "when the measurements below paid other prices, measure the profile again and every prediction follows.")
 
 
 def price_table(pair: specdec.Pair, found) -> None:
@@ -124,8 +131,8 @@ def price_table(pair: specdec.Pair, found) -> None:
     found_rows = price_table_rows(found, pair.target_name, pair.draft_name, k)
     if len(found_rows) > 1:
         st.markdown(price_markdown(found_rows, k))
-        st.caption(_("Predictions use the first line, and beside a measurement the c its own runs paid. Each "
-                     "measurement paid its own prices: timings move with the machine and its load."))
+        st.caption(_("Every prediction uses the first line. Each measurement paid its own prices that day: "
+                     "timings move with the machine and its load."))
 
 
 def profile_caption(pair: specdec.Pair) -> None:

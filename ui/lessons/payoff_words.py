@@ -132,7 +132,19 @@ def why(p: Payoff) -> str:
              "**{predicted}**{likely} {badge}.") if p.over else _(" and keeps **{tokens:.2f} tokens**{whose}, so "
                                                                  "predicted **{predicted}**{likely} {badge}.")
     return cost + said.format(tokens=p.tokens, whose=_whose(p), predicted=_x(p.predicted), likely=_likely(p),
-                              badge=badges.predicted())
+                              badge=badges.predicted()) + _off(p)
+
+
+def _off(p: Payoff) -> str:
+    """Where the measurement lies outside the prediction's range (±5 % without one), in the open: the
+    prices its runs paid, and what they give (the profile may be stale: the sidebar measures it again)."""
+    m, paid = p.measured, _paid_prices(p)
+    if m is None or p.at_paid is None or not paid:
+        return ""
+    low, high = p.likely or (0.95 * p.predicted, 1.05 * p.predicted)
+    if low <= m.speedup <= high:
+        return ""
+    return " " + _("Its runs paid {paid}; at those, {x}.").format(paid=paid, x=_x(p.at_paid))
 
 
 def _likely(p: Payoff) -> str:
@@ -228,11 +240,17 @@ def _paid(p: Payoff) -> str:
     said = _("c and v: this machine's profile, as every prediction here.")
     if p.at_paid is None:
         return said
-    paid = _("c = {c:.3f}, v = {v:.2f}").format(c=p.paid_c, v=p.paid_v) if p.paid_c is not None and \
-        p.paid_v is not None else _("c = {c:.3f}").format(c=p.paid_c) if p.paid_c is not None else \
-        _("v = {v:.2f}").format(v=p.paid_v)
     return said + " " + _("The measured runs paid {paid} that day; at those prices, {x}.").format(
-        paid=paid, x=_x(p.at_paid))
+        paid=_paid_prices(p), x=_x(p.at_paid))
+
+
+def _paid_prices(p: Payoff) -> str:
+    """'c = 0.104, v = 1.92': what the measured runs paid ('' without them)."""
+    if p.paid_c is not None and p.paid_v is not None:
+        return _("c = {c:.3f}, v = {v:.2f}").format(c=p.paid_c, v=p.paid_v)
+    if p.paid_c is not None:
+        return _("c = {c:.3f}").format(c=p.paid_c)
+    return "" if p.paid_v is None else _("v = {v:.2f}").format(v=p.paid_v)
 
 
 def _rest(predicted: float, gap: float) -> str:
@@ -275,7 +293,8 @@ def source(p: Payoff, cpu: str) -> str:
         text = _("Measured on this machine ({cpu}) by {section} on {n} prompts").format(
             cpu=cpu, section=_(SOURCES.get(m.source, m.source)), n=m.prompts)
         return text + _("; every page that asks shows this one figure.") + " " + when(m)
-    return _("Measure it on When it is fast (section 2, the k sweep) or Drafters compared.")
+    return _("Not measured yet: “Measure it here” below runs these settings (about a minute); When it is fast "
+             "(section 2, the k sweep) and Drafters compared measure them too.")
 
 
 # why the sections below may show other α̂, c and speedups than this box (shown through _())
