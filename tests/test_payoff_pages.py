@@ -224,3 +224,8 @@ def test_homes_priced_box_sets_the_shipped_benchmark_at_its_k_beside_the_predict
     row = next(r for s in shipped["settings"] if s["k"] == k and s["temperature"] == 0.0 for r in s["rows"]
                if r["row"] == "engine speculative")
     assert f"the k these prices pick: **{row['speedup']:.2f}×**" in box and "(the benchmark, T = 0, 6 held-out" in box
+    # its prediction prices the whole run: the typical run it takes its α̂ from recorded its prefill
+    why = next(c.value for c in at.caption if c.value.startswith("Why: a round costs"))
+    assert "counting the prompt's prefill too, predicted" in why, why
+    said = next(m.proto.help for m in at.markdown if m.value.startswith("**Does it pay here?**"))
+    assert said.startswith("Not measured yet on a prompt set: the race below times one prompt")   # no box button

@@ -95,7 +95,7 @@ def acceptance(pair, settings) -> tuple[payoff.Measured | None, payoff.Elsewhere
         return None, None, alpha
     spread = (point.speedup_min, point.speedup_max, date) if point is not None else (None, None, None)
     return None, payoff.Elsewhere(t.mean_acceptance_length, t.speedup, t.measured, on,
-                                  None if point is None else repriced.overheads(point), *spread), \
+                                  t.over if point is None else repriced.overheads(point), *spread), \
         alpha if alpha is not None else t.alpha
 
 
@@ -202,7 +202,8 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         st.caption(payoff_words.settings_line(settings, pair.draft_name))
         seen = at_k(pair, settings, p.k) if p.alpha is not None and p.measured is None else None
         st.markdown(payoff_words.headline(p, cpu_model(), () if race is None else race[0], seen),
-                    help=payoff_words.source(p, cpu_model()) + "\n\n" + _(payoff_words.SCOPE))
+                    help=payoff_words.source(p, cpu_model(), offer_run and race is None) + "\n\n" +
+                    _(payoff_words.SCOPE))
         if race is not None:
             if race[1]:
                 st.caption(race[1])

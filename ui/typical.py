@@ -15,6 +15,7 @@ from specdec.bench import where
 from specdec.bench.where import WhereSet
 from specdec.errors import InputError
 from specdec.settings import Mode, Settings
+from specdec.trace.theory import Overheads
 from ui.lessons import result_cache, shipped, store
 
 
@@ -27,6 +28,8 @@ class Typical:
     mean_acceptance_length: float | None
     speedup: float | None
     measured: str                # "here", or the CPU of a shipped result
+    over: tuple | None = None    # (speculative, plain) theory.Overheads its runs paid besides their rounds
+                                 # (where.pooled_besides; None: a result that recorded none)
 
 
 def _candidates():
@@ -80,5 +83,14 @@ def typical(pair: tuple, k: int, temperature: float, kind: str | None,
         ups = where.group_speedup(chosen, key=lambda r: "all", clock=where.clock_of(chosen, found.load))[0].speedups
         return Typical(kind if chosen is not results else None, len(chosen), group.acceptance_rate,
                        group.mean_beta, group.mean_acceptance_length,
-                       statistics.median(ups) if ups else None, measured)
+                       statistics.median(ups) if ups else None, measured, _over(chosen))
     return None
+
+
+def _over(results) -> tuple[Overheads, Overheads] | None:
+    """What the runs of `results` paid besides their rounds, pooled (where.pooled_besides)."""
+    paid = where.pooled_besides(results)
+    if not paid:
+        return None
+    return (Overheads(paid["prefill_steps"], paid["round_overhead"]),
+            Overheads(paid["base_prefill_steps"], paid["base_overhead"]))

@@ -286,13 +286,17 @@ def instead_detail(p: Payoff, seen: tuple[float, str | None, str] | None = None)
     return text + ("\n\n" + band_detail(p) if p.likely else "")
 
 
-def source(p: Payoff, cpu: str) -> str:
-    """Which measurement the figure is and on which CPU, or how to make one."""
+def source(p: Payoff, cpu: str, offered: bool = True) -> str:
+    """Which measurement the figure is and on which CPU, or how to make one (`offered`: the box has its
+    own "Measure it here" button; Home races instead)."""
     m = p.measured
     if m is not None:
         text = _("Measured on this machine ({cpu}) by {section} on {n} prompts").format(
             cpu=cpu, section=_(SOURCES.get(m.source, m.source)), n=m.prompts)
         return text + _("; every page that asks shows this one figure.") + " " + when(m)
+    if not offered:
+        return _("Not measured yet on a prompt set: the race below times one prompt; When it is fast (section 2, "
+                 "the k sweep) and Drafters compared measure these settings on a whole set.")
     return _("Not measured yet: “Measure it here” below runs these settings (about a minute); When it is fast "
              "(section 2, the k sweep) and Drafters compared measure them too.")
 
