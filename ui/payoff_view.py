@@ -61,10 +61,11 @@ def calibration(pair, settings, prices) -> payoff.Band | None:
     if prices is None:
         return None
     names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
-    pairs = []
+    ran, pairs = state.ran(), []
     for key, entry in store.filed_of(names[0], names[1]):
         f, over = entry.figure, repriced.overheads(entry.figure)
         if key.policy != "constant" or key.drafter != store.drafter_id(settings) or not store.whole_set(key.prompts) \
+                or (key.threads, key.precision) != (ran.threads, ran.label()) \
                 or not (f.speedup and f.mean_acceptance_length and over) or key.k + 1 not in prices.v:
             continue
         pairs.append((f.speedup, run_speedup(f.mean_acceptance_length, key.k, prices.c, prices.v[key.k + 1], *over)))
