@@ -251,3 +251,22 @@ def test_a_measurement_outside_its_predictions_range_says_the_prices_its_runs_pa
     assert "Its runs paid" not in payoff_words.why(near)                     # within 5 % of 0.75
     banded = replace(far, band=payoff.Band(0.9, 1.3, 4))                      # 0.675–0.975: 0.95 lies inside
     assert "Its runs paid" not in payoff_words.why(banded)
+
+
+def test_a_gap_the_days_prices_do_not_explain_is_said_to_be_unexplained():
+    """Review 14: the ⓘ said "the runs paid that day's prices" where those prices predicted further from
+    the measurement than the profile did."""
+    from specdec.trace.theory import Overheads
+    from ui.lessons import payoff_words
+    over = (Overheads(0.1, 0.2), Overheads(0.12, 0.05))
+    # the profile predicts 0.78 (see the whole-run test); runs that paid c = 0.75 predict less:
+    # (0.12 + 1 + 0.05) / (0.1 + (4 · 0.75 + 2.0 + 0.2) / 3) = 1.17 / 1.833 = 0.64
+    dearer = payoff.answer(4, PRICES, payoff.Measured(0.85, 0.8, 0.9, 3, Clock.WALL, 3.0, "box", 8, c=0.75,
+                                                      over=over))
+    assert dearer.at_paid < dearer.predicted < 0.85
+    assert "the prices these runs paid do not explain it (at those, 0.64×); the rest is unexplained here" in \
+        payoff_words.detail(dearer)
+    # runs that paid c = 0.4: 1.17 / (0.1 + 3.8 / 3) = 0.86, toward the measured 0.85: the prices say why
+    cheaper = payoff.answer(4, PRICES, payoff.Measured(0.85, 0.8, 0.9, 3, Clock.WALL, 3.0, "box", 8, c=0.4,
+                                                       over=over))
+    assert "the runs paid that day's prices (above)" in payoff_words.detail(cheaper)

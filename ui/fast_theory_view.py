@@ -93,10 +93,14 @@ def against_box(p, settings, alpha: float) -> str | None:
     its runs (or the shipped ones) kept."""
     if p.tokens is None or p.predicted is None or settings.policy != "constant":
         return None
-    text = _("At k = {k} the formula expects {expected:.2f} tokens a round from α̂ = {a:.2f}, as if every draft "
+    said = _("At k = {k} the formula expects {expected:.2f} tokens a round from α̂ = {a:.2f}, as if every draft "
              "position were accepted alike; the rounds behind the box kept {kept:.2f}, so the box predicts "
-             "{figure}.").format(k=settings.k, expected=expected_tokens(alpha, settings.k), a=alpha, kept=p.tokens,
-                                 figure=times(p.predicted))
+             "{figure}") if not p.over else _(
+        "At k = {k} the formula expects {expected:.2f} tokens a round from α̂ = {a:.2f}, as if every draft position "
+        "were accepted alike; the rounds behind the box kept {kept:.2f}, and counting the prompt's prefill (alike in "
+        "both modes, it pulls a ratio toward 1) the box predicts {figure}")
+    text = said.format(k=settings.k, expected=expected_tokens(alpha, settings.k), a=alpha, kept=p.tokens,
+                       figure=times(p.predicted)) + "."
     return text if p.measured is None else text + " " + _("Measured: {m}.").format(m=times(p.measured.speedup))
 
 

@@ -195,11 +195,20 @@ def detail(p: Payoff) -> str:
             parts.append(_("The measurement is within two percent of it."))
         else:
             side = _("The measurement is {pct:.0%} above it") if gap > 0 else _("The measurement is {pct:.0%} below it")
-            parts.append(side.format(pct=abs(gap)) + (_(SPREAD) if p.over else _rest(p.predicted, gap)))
+            parts.append(side.format(pct=abs(gap)) + (_spread(p) if p.over else _rest(p.predicted, gap)))
     return "\n\n".join(parts)
 
 
 SPREAD = N_(": the runs paid that day's prices (above), the prediction this machine's profile.")
+
+
+def _spread(p: Payoff) -> str:
+    """Why a whole-run prediction misses: the day's prices where they move it toward the measurement,
+    else said plainly that they do not (the rest moves with the machine's load on each mode's timings)."""
+    if p.at_paid is not None and abs(p.measured.speedup - p.at_paid) >= abs(p.measured.speedup - p.predicted):
+        return _(": the prices these runs paid do not explain it (at those, {x}); the rest is unexplained here: "
+                 "the two modes' timings move with the machine's load.").format(x=_x(p.at_paid))
+    return _(SPREAD)
 
 
 def _outside(p: Payoff) -> str:
