@@ -97,6 +97,18 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
     assert not any(c.value.startswith("Drafting k by") for c in at.caption)
     box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
     assert "**1.10×**" in box[0], box                                  # the prediction it offered, now the box's
+    # a constant k = 1 measured here: the offer prices its tokens a round (1.7 for 0.25 + v(2) 1.2 steps),
+    # the figure section 2 and the pair card give k = 1, not eq. (1)'s 1.6
+    one = store.key(target, draft, Settings(k=1, temperature=0.0), 1, store.PromptSet.of(["a"], False, 16, "speed"),
+                    Clock.WALL, store.Ran(threads=threads))
+    result_cache.save(store.KIND, store._as_dict(one), store.Filed(
+        store.Figure(speedup=1.05, speedup_min=1.0, speedup_max=1.1, clock=Clock.WALL, repeats=3,
+                     mean_acceptance_length=1.7, alpha=0.6), "ksweep", 2.0))
+    at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4, policy="constant")
+    said = next(c for c in at.caption if c.value.startswith("Drafting k by this machine's prices"))
+    assert said.value.startswith(f"Drafting k by this machine's prices instead predicts **{1.7 / 1.45:.2f}×** at "
+                                 "k = 1.")
+    assert "Predicted with the tokens a round a constant k = 1 kept (measured here)" in said.proto.help
 
 
 def test_a_figure_filed_without_its_alpha_takes_the_typical_one(tiny_dirs, monkeypatch, tmp_path):

@@ -49,9 +49,27 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
         return p, None
     instead = replace(payoff.answer(settings.k, prices, None, None, alpha, p.over),
                       tokens_on=usual.on if usual else "", band=fared)              # where α̂ came from
+    instead = at_its_k(pair, settings, prices, instead)
     figure = p.measured.speedup if p.measured else p.predicted
     better = instead.predicted is not None and (figure is None or instead.predicted > figure + 0.02)
     return p, instead if better else None
+
+
+def at_its_k(pair, settings, prices, instead: payoff.Payoff) -> payoff.Payoff:
+    """The priced prediction at the tokens a round measured at the k it picks, where a constant-k run
+    was measured there (here, else the shipped k sweep): the figure section 2 and the pair card price,
+    one figure for that k (reviews 13–14). Else as it came (eq. (1) at α̂)."""
+    names = tuple(st.session_state.get("active_pair") or (pair.target_name, pair.draft_name))
+    at = replace(settings, k=instead.k, policy="constant")
+    found = measured(names, at)[0]
+    point = None if found is not None else swept_point(names, at, session.uses_chat(pair))[0]
+    tokens = found.tokens if found is not None else point.mean_acceptance_length if point is not None else None
+    if not tokens or instead.k + 1 not in prices.v:
+        return instead
+    over = (found.over if found is not None else repriced.overheads(point)) or instead.over
+    where = _("measured here") if found is not None else _("the shipped k sweep")
+    return replace(instead, alpha=None, tokens=tokens, over=over, tokens_on=where,
+                   predicted=run_speedup(tokens, instead.k, prices.c, prices.v[instead.k + 1], *(over or ())))
 
 
 def calibration(pair, settings, prices) -> payoff.Band | None:

@@ -287,9 +287,15 @@ def instead(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> str
 def instead_detail(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> str:
     """The instead line's details (its ⓘ): where the policy is set, the α̂ it drafted at (the reason
     the figure moves after a measurement), and where the figure at that k was measured."""
-    text = _("The sidebar's Draft-length policy → priced picks k round by round from this machine's c and v. "
-             "Predicted with α̂ = {alpha:.2f} ({source}: it moves when you measure).").format(
-        alpha=p.alpha, source=p.tokens_on or _("the newest measurement at these settings"))
+    if p.alpha is None:                      # priced at the tokens a round measured at the k it picks
+        text = _("The sidebar's Draft-length policy → priced picks k round by round from this machine's c and v; "
+                 "here it picks k = {k}. Predicted with the tokens a round a constant k = {k} kept ({source}), at "
+                 "this machine's prices: the figure section 2 and the pair card give that k.").format(
+            k=p.k, source=p.tokens_on)
+    else:
+        text = _("The sidebar's Draft-length policy → priced picks k round by round from this machine's c and v. "
+                 "Predicted with α̂ = {alpha:.2f} ({source}: it moves when you measure).").format(
+            alpha=p.alpha, source=p.tokens_on or _("the newest measurement at these settings"))
     if seen is not None:
         text += "\n\n" + _("Measured at k = {k} by {where}.").format(k=p.k, where=seen[2])
     return text + ("\n\n" + band_detail(p) if p.likely else "")
