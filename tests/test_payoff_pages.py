@@ -67,20 +67,27 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
     assert set(shown.values()) == {"0.87"}, shown
 
 
-def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, monkeypatch, tmp_path):
-    """The box at k = 3 with the constant policy: the same α priced by this machine's prices picks
-    one draft (see the four-pages test: 1.6 tokens for 1.45 steps, 1.10×), more than k = 3's
-    2.176 tokens for 2.35 steps (0.93×), so the box says so."""
+def hand_profile(tiny_dirs, monkeypatch, tmp_path) -> tuple[str, str, int]:
+    """Nothing kept here but a profile of this machine written by hand (c = 0.25, WIDTHS): the tiny
+    pair's target, draft and the torch threads its key holds."""
     from specdec.models.kernels import cpu_model
-    from specdec.settings import Settings
-    from ui.lessons import result_cache, store
+    from ui.lessons import result_cache
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
     monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
     target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
     threads = torch.get_num_threads()
-    profile = machine.Profile(cpu_model(), "torch", threads, 5.0, WIDTHS, {draft: 0.25}, 9.0, 50.0, 80.0, 135.0,
-                              target=target)
-    machine.save(profile)
+    machine.save(machine.Profile(cpu_model(), "torch", threads, 5.0, WIDTHS, {draft: 0.25}, 9.0, 50.0, 80.0, 135.0,
+                                 target=target))
+    return target, draft, threads
+
+
+def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, monkeypatch, tmp_path):
+    """The box at k = 3 with the constant policy: the same α priced by this machine's prices picks
+    one draft (see the four-pages test: 1.6 tokens for 1.45 steps, 1.10×), more than k = 3's
+    2.176 tokens for 2.35 steps (0.93×), so the box says so."""
+    from specdec.settings import Settings
+    from ui.lessons import result_cache, store
+    target, draft, threads = hand_profile(tiny_dirs, monkeypatch, tmp_path)
     settings = Settings(k=3, temperature=0.0)
     fig = store.Figure(speedup=0.9, speedup_min=0.85, speedup_max=0.95, clock=Clock.WALL, repeats=3,
                        mean_acceptance_length=2.176, alpha=0.6)
@@ -184,17 +191,10 @@ def test_a_prediction_carries_the_range_where_measurements_here_landed_against_t
     """Three figures filed here at constant k, each with what its runs paid besides their rounds: each
     priced as the box prices (the profile, its tokens a round, its overheads) gives measured ÷
     predicted; their range, applied to the box's prediction, follows it."""
-    from specdec.models.kernels import cpu_model
     from specdec.settings import Settings
     from specdec.trace.theory import Overheads, run_speedup
     from ui.lessons import result_cache, store
-    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path / "kept")
-    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
-    target, draft = str(tiny_dirs / "target"), str(tiny_dirs / "draft")
-    threads = torch.get_num_threads()
-    profile = machine.Profile(cpu_model(), "torch", threads, 5.0, WIDTHS, {draft: 0.25}, 9.0, 50.0, 80.0, 135.0,
-                              target=target)
-    machine.STORE.write_text(json.dumps({profile.key(): json.loads(json.dumps(machine.asdict(profile)))}))
+    target, draft, threads = hand_profile(tiny_dirs, monkeypatch, tmp_path)
     ran = store.Ran(threads=threads)
     paid = dict(prefill_steps=0.2, base_prefill_steps=0.25, round_overhead=0.1, base_overhead=0.05)
     over = (Overheads(0.2, 0.1), Overheads(0.25, 0.05))
