@@ -16,8 +16,8 @@ from specdec.trace.metrics import summarize
 from ui import context_view, navigation, payoff_view, session, shell, sidebar, state, strip
 from ui.home_glossary import glossary
 from ui.i18n import _
-from ui.lessons import store
-from ui.lessons.home_race import chosen_k, fastest_k, race, race_numbers, verdict, why_parts
+from ui.lessons import badges, store
+from ui.lessons.home_race import alone_rate, chosen_k, fastest_k, race, race_numbers, verdict, why_parts
 from ui.lessons.pair_card import Numbers
 from ui.lessons.payoff_words import TIE
 from ui.safe import md
@@ -109,6 +109,7 @@ def race_now(pair, settings, chat: bool, greedy: bool):
     """Run the race live in two columns and say its verdict: (the pair as it raced, the target alone,
     speculative), or None where the prompt is refused."""
     pair = sidebar.with_prices(pair, settings, say=False)
+    profile = machine.of(pair)
     left, right = st.columns(2)
     boxes = {"target alone": left.empty(), "speculative": right.empty()}
     names = {"target alone": _("target alone"), "speculative": _("speculative")}
@@ -118,7 +119,8 @@ def race_now(pair, settings, chat: bool, greedy: bool):
         with boxes[r.name].container(border=True):
             st.markdown(_("**{name}** · {tokens} tokens · {rate:.1f} tokens/s · {passes} target "
                           "passes").format(name=names[r.name], tokens=r.tokens,
-                                           rate=r.tokens_per_s, passes=r.steps))
+                                           rate=r.tokens_per_s, passes=r.steps) + " " + badges.here(),
+                        help=alone_rate(r, profile.step_ms if profile else None) if r.name == "target alone" else None)
             st.html(strip.text_html(text))
             if r.decoder.stop == "max_new_tokens":
                 st.caption(_("Cut at the sidebar's limit of {n} new tokens (Max new tokens), not finished.").format(

@@ -286,6 +286,21 @@ def test_race_verdict_follows_the_numbers():
     assert "texts differ" in verdict(racer(1.0, [1, 2]), racer(1.0, [1, 3]), greedy=True)
 
 
+def test_the_races_target_alone_rate_is_split_by_this_machines_step():
+    """The target-alone tokens/s is its passes at the profile's step, the prompt's prefill and the rest:
+    20 passes at 10 ms = 0.20 s, prefill 0.05 s, of 0.40 s: 0.15 s left for sampling and bookkeeping."""
+    from types import SimpleNamespace
+
+    from ui.lessons.home_race import alone_rate
+    alone = SimpleNamespace(tokens=20, steps=20, seconds=0.4, tokens_per_s=50.0,
+                            decoder=SimpleNamespace(prefill=SimpleNamespace(target_ms=50.0)))
+    text = alone_rate(alone, 10.0)
+    for part in ("50.0 tokens/s: 20 tokens in 0.40 s", "(10.0 ms) its 20 one-token passes take 0.20 s (100 tokens/s)",
+                 "reading the prompt took 0.05 s", "the other 0.15 s"):
+        assert part in text, (part, text)
+    assert "profile step" not in alone_rate(alone, None)                  # no profile: the rate alone
+
+
 def test_a_pair_that_fails_to_load_keeps_the_previous_one(tiny_dirs, tmp_path):
     at = app(tiny_dirs)
     at.button(key="btn_next").click().run()

@@ -25,6 +25,8 @@ def test_roles_by_what_lost_each_draft_its_speed_not_by_parameter_count():
     assert [r.draft for r in found.too_big] == ["early exit @ 29"]
     text = roles_caption(ROWS)
     assert "**Too weak** (lost more to its acceptance than to its step cost): smollm2/draft-2l" in text
+    assert ("smollm2/draft-2l (acceptance rate 13%, c = 0.08, 1.02×) — larger than smollm2/draft, yet it agrees less "
+            "with the target (α̂ 0.33 against 0.45)") in text
     assert ("**Too big** (lost more to its step cost than to its acceptance): early exit @ 29 (acceptance rate 27%, "
             "c = 1.40, 0.50×) — one draft step costs more") in text
     assert "transformers' own forward" not in text                  # a row without its drafter: no reason guessed

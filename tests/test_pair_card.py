@@ -42,6 +42,19 @@ def test_the_card_numbers_its_rows_and_writes_a_dash_for_what_was_not_recorded()
     assert pair_card.row_of(rows, 0.7, 4, whose="W2") == 2 and pair_card.row_of(rows, 0.7, 4, prompts="p") == 1
 
 
+def test_the_card_says_the_range_of_c_measured_on_this_cpu_model_against_row_0():
+    """This machine's and a machine like it's c count; another CPU's and the server's batched loop's do not."""
+    def row(whose, c, section="Sec"):
+        return speed_table.SpeedRow(whose, section, "1×", "s", "why", numbers=pair_card.Numbers(c=c))
+    rows = [row(badges.here(), 0.13), row(badges.like_this_legend(), 0.18), row(badges.another_legend(), 0.4),
+            row(badges.here(), 0.05, "In a server")]
+    said = pair_card.c_spread(rows, pair_card.Numbers(c=0.15), 20.0)
+    assert said.startswith("c on this CPU model, where a run measured it: 0.130–0.180 (row 0: 0.150).") and \
+        "about 3.0 ms" in said, said
+    assert pair_card.c_spread(rows[:1], pair_card.Numbers(c=0.15), 20.0) == ""         # one figure: no range
+    assert pair_card.c_spread(rows, None, 20.0) == ""                                  # no profile yet
+
+
 def test_every_speedup_row_carries_the_numbers_of_its_runs(places):
     asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
     key_of = lambda p: store.key("fam/target", "fam/draft", Settings(k=2, temperature=0.0), 2, SPEED,  # noqa: E731

@@ -245,3 +245,45 @@ def test_homes_priced_box_sets_the_shipped_benchmark_at_its_k_beside_the_predict
     assert "counting the prompt's prefill too, predicted" in why, why
     said = next(m.proto.help for m in at.markdown if m.value.startswith("**Does it pay here?**"))
     assert said.startswith("Not measured yet on a prompt set: the race below times one prompt")   # no box button
+
+
+@needs_embedded
+def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model(monkeypatch, tmp_path):
+    """Nothing filed here (a fresh clone): the box's range comes from the shipped k sweep's points, each
+    priced by hand as the box prices (this machine's c and v, the point's tokens a round and overheads),
+    where that sweep ran on this CPU model; on another CPU model, no range."""
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    from specdec.trace.theory import Overheads, run_speedup
+    from ui import payoff_view
+    from ui.lessons import result_cache
+    from ui.state import DEFAULTS
+
+    from apptest import APP
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)      # nothing measured or filed here
+    filed = json.loads(next((Path(APP).parent / "assets/results").glob("ksweep-*.json")).read_text())
+    shipped = filed["value"]
+    widths = {m: 1 + 0.3 * (m - 1) for m in range(1, 18)}
+    mine = machine.Profile(shipped["provenance"]["cpu"], "torch", 1, 10.0, widths, {"smollm2/draft": 0.2},
+                           9.0, 50.0, 80.0, 135.0)
+    monkeypatch.setattr(machine, "of", lambda pair: mine)
+    ratios = [p["speedup"] / run_speedup(p["mean_acceptance_length"], p["k"], 0.2, widths[p["k"] + 1],
+                                          Overheads(p["prefill_steps"], p["round_overhead"] or 0.0),
+                                          Overheads(p["base_prefill_steps"], p["base_overhead"] or 0.0))
+              for p in shipped["points"]]
+
+    def why(cpu: str) -> str:
+        monkeypatch.setattr(payoff_view, "cpu_model", lambda: cpu)
+        at = AppTest.from_file(APP, default_timeout=300)
+        for name in ("k", "temperature", "top_p"):
+            at.session_state[name] = DEFAULTS[name]
+        at.session_state["temperature"] = filed["key"]["T"]
+        at.run().switch_page("pages/fast.py").run()
+        return next(c for c in at.caption if c.value.startswith("Why: a round costs"))
+
+    line = why(shipped["provenance"]["cpu"])
+    assert (f"where the shipped k sweep's {len(ratios)} points, measured on a machine like this one, landed against "
+            f"their own predictions (measured ÷ predicted {min(ratios):.2f}–{max(ratios):.2f})") in line.proto.help
+    assert "where the shipped k sweep" not in why("Another CPU").proto.help

@@ -45,7 +45,7 @@ def test_the_box_first_then_each_figure_here_with_how_its_setting_differs(places
     assert [r.figure for r in rows] == ["0.69× (0.64–0.74)", "0.66×", "0.60× (0.55–0.65)", "0.95× (0.90–1.00)"]
     assert [r.whose.split("[")[0] for r in rows] == [":green-badge", ":gray-badge"] + [":green-badge"] * 2
     assert rows[0].why.startswith("the answer") and rows[1].why.startswith("this machine's prices")
-    assert rows[2].why == "other prompts: acceptance is the text's; CPU time: the machine was busy"
+    assert rows[2].why == "other prompts; CPU time: the machine was busy"
     assert rows[3].why == "T = 0, not 0.7; k = 2, not 4"
     assert rows[3].setting == "T = 0, k = 2, 2 code and structured prompts × 16 tokens (When it is fast)"
 
@@ -63,9 +63,10 @@ def test_a_shipped_figure_says_its_machine_and_its_figure_at_this_machines_price
     assert [r.figure for r in rows] == ["0.83×", "1.05× (1.00–1.10)"]           # k = 4's point only
     assert ":orange-badge" in rows[1].whose and "Other CPU" in rows[1].whose
     # its 2.5 tokens a round at this machine's prices: 2.5 / (4 · 0.25 + v(5) = 2.0) = 0.83
-    assert rows[1].why == "another machine's prices; its tokens a round priced here under “at this machine's prices”"
+    assert rows[1].why == "another machine's prices"
     assert rows[1].here == pytest.approx(2.5 / 3.0)
-    assert speed_table.rows(asked, box(None, None), None)[0].why == "measured on another machine: its prices made it"
+    assert speed_table.rows(asked, box(None, None), None)[0].why == \
+        "another machine's prices, not priced here (no profile yet)"
 
 
 def test_a_figure_shipped_from_this_cpu_model_is_not_called_another_machines(places, monkeypatch):
@@ -74,12 +75,11 @@ def test_a_figure_shipped_from_this_cpu_model_is_not_called_another_machines(pla
     asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
     p = point(k=4, mean_acceptance_length=2.5)
     profile = machine.Profile("Same CPU", "torch", 1, 10.0, WIDTHS, {"fam/draft": 0.25})
-    assert speed_table.moved(p, asked, profile, 4, "Same CPU") == (
-        "a machine like this one: its prices that day; its tokens a round priced here under “at this machine's "
-        "prices”")
-    assert speed_table.moved(p, asked, None, 4, "Same CPU") == "measured on a machine like this one: its prices " \
-        "that day made it"
-    assert speed_table.moved(p, asked, None, 4, "Other CPU") == "measured on another machine: its prices made it"
+    assert speed_table.moved(p, asked, profile, 4, "Same CPU") == "a machine like this one, its prices that day"
+    assert speed_table.moved(p, asked, None, 4, "Same CPU") == \
+        "a machine like this one, its prices that day, not priced here (no profile yet)"
+    assert speed_table.moved(p, asked, None, 4, "Other CPU") == \
+        "another machine's prices, not priced here (no profile yet)"
 
 
 def test_one_machines_same_setting_shipped_by_two_sections_is_one_row(places):

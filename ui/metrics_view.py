@@ -7,6 +7,7 @@ from specdec.trace.metrics import summarize
 from ui import context_view
 from ui.figures import rounds as plots
 from ui.i18n import _
+from ui.lessons import badges
 from ui.round_view import chart
 
 
@@ -77,7 +78,9 @@ def render(rounds, selected: int | None, prefill=None, context: tuple | None = N
     `context`: (pair names, k, T, kind, drafter id) for the run-in-context caption (ui/context_view.py)."""
     m = summarize(rounds, prefill)
     cols = st.columns(5)
-    cols[0].metric(_("Acceptance rate"), _pct(m.acceptance_rate), help=_("accepted drafts / drafted"))
+    cols[0].metric(_("Acceptance rate"), _pct(m.acceptance_rate),
+                   help=_("accepted drafts ÷ drafted tokens, counting the drafts thrown away after a rejection "
+                          "unexamined, so it runs below α̂"))
     cols[1].metric(_("Tokens a round (L)"),
                    "—" if m.mean_acceptance_length is None else f"{m.mean_acceptance_length:.2f}",
                    help=_("tokens emitted per round, correction/bonus included; serving engines call it "
@@ -86,7 +89,9 @@ def render(rounds, selected: int | None, prefill=None, context: tuple | None = N
     cols[3].metric(_("Target calls saved"), _pct(m.target_calls_saved),
                    help=_("1 − target forwards / tokens emitted"))
     cols[4].metric(_("α̂ (mean β)"), "—" if m.mean_beta is None else f"{m.mean_beta:.2f}",
-                   help=_("average overlap Σ min(p, q) at the examined positions"))
+                   help=_("a drafted token's chance of acceptance where it is examined: the mean overlap "
+                          "Σ min(p, q) of p and q there. It sets the expected tokens a round, "
+                          "(1 − α̂ᵏ⁺¹) ÷ (1 − α̂)"))
     t0, t1, t2, t3, _spacer = st.columns([1, 1, 1, 1, 1])
     t0.metric(_("Prefill"), f"{m.prefill_ms:.0f} ms",
               help=_("wall-clock of reading the prompt before round 1 (target, and a draft with a "
@@ -97,6 +102,8 @@ def render(rounds, selected: int | None, prefill=None, context: tuple | None = N
     t3.metric(_("Total so far"), f"{m.wall_ms:.0f} ms",
               help=_("prefill + drafting + verifying; compare k, drafters and policies on this page: "
                      "same prompt, same seed"))
+    st.caption(badges.here() + " " + _("Times: this run's wall clock on this machine, the first round's on cold "
+                                       "caches."))
     c1, c2, c3 = st.columns(3)
     with c1:
         chart(plots.timeline_figure(list(rounds), selected), "m-timeline")

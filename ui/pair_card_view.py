@@ -81,10 +81,16 @@ def _card(pair, settings, found: list[speed_table.SpeedRow], k: int) -> None:
                      "acceptance · tokens a round (L): kept a round, the final token included · c: a draft "
                      "forward in target steps · v(k + 1): a pass of k + 1 tokens in target steps · —: not "
                      "recorded by that section"))
+        if spread := pair_card.c_spread(found, profile, getattr(machine.of(pair), "step_ms", None)):
+            st.caption(spread)
     with why:
         if (said := speed_table.summary(found, settings)) is not None:
             st.markdown(said)
         st.markdown(speed_table.markdown(found))
+        st.caption(_("other prompts: acceptance is the text's, so another prompt set keeps other tokens a round · "
+                     "a machine like this one: the same CPU model on another day, at that day's prices; the "
+                     "column “at this machine's prices” prices its tokens a round here · another T, k or "
+                     "policy: the runs drafted and sampled otherwise"))
     st.caption(pair_card.legend())
 
 

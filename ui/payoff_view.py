@@ -87,7 +87,20 @@ def calibration(pair, settings, prices) -> payoff.Band | None:
                 or not (f.speedup and f.mean_acceptance_length and over) or key.k + 1 not in prices.v:
             continue
         pairs.append((f.speedup, run_speedup(f.mean_acceptance_length, key.k, prices.c, prices.v[key.k + 1], *over)))
-    return payoff.band(pairs)
+    return payoff.band(pairs) or shipped_calibration(tuple(names), settings, prices, session.uses_chat(pair))
+
+
+def shipped_calibration(names: tuple, settings, prices, chat: bool) -> payoff.Band | None:
+    """Where this machine has filed too few figures (a fresh clone): the shipped k sweep's points, if it
+    was measured on this CPU model, each priced as the box prices (None: no such sweep)."""
+    sweep, cpu = shipped_sweep(names, settings, chat)
+    if sweep is None or cpu != cpu_model():
+        return None
+    pairs = [(p.speedup, run_speedup(p.mean_acceptance_length, p.k, prices.c, prices.v[p.k + 1],
+                                     *repriced.overheads(p)))
+             for p in sweep.points if p.speedup and p.mean_acceptance_length and repriced.overheads(p)
+             and p.k + 1 in prices.v]
+    return payoff.band(pairs, on=cpu)
 
 
 def acceptance(pair, settings) -> tuple[payoff.Measured | None, payoff.Elsewhere | None, float | None]:
@@ -123,14 +136,21 @@ def swept_point(names: tuple, settings, chat: bool):
     with its CPU and day: the acceptance (and what its runs paid besides their rounds) the box
     prices where nothing is measured here ((None, None, None): no such sweep, or another drafter
     than the sweep's draft model)."""
+    sweep = shipped_sweep(names, settings, chat)[0]
+    p = next((p for p in sweep.points if p.k == settings.k), None) if sweep else None
+    return (None, None, None) if p is None else (p, sweep.provenance.cpu or "?", sweep.provenance.date)
+
+
+def shipped_sweep(names: tuple, settings, chat: bool) -> tuple[Sweep | None, str | None]:
+    """The shipped k sweep of the pair's draft model at these settings (When it is fast's prompts), and
+    its CPU ((None, None): none, or another drafter or policy)."""
     if store.drafter_id(settings) != typical.DEFAULT_DRAFTER or settings.policy not in ("constant", PRICED):
-        return None, None, None
+        return None, None
     run = replace(settings, max_new_tokens=LENGTHS.speed)
     texts = family.speed_prompts(chat)[0]
     sweep = shipped.load("ksweep", store.measurement("ksweep", names, run, texts, chat, state.ran(),
                                                      repeats=defaults.REPEATS), Sweep)
-    p = next((p for p in sweep.points if p.k == settings.k), None) if sweep else None
-    return (None, None, None) if p is None else (p, sweep.provenance.cpu or "?", sweep.provenance.date)
+    return (sweep, sweep.provenance.cpu or "?") if sweep else (None, None)
 
 
 def typical_of(p, cpu: str, chat: bool) -> typical.Typical:

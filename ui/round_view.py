@@ -67,11 +67,17 @@ def timed(rnd: Round) -> str:
     return text
 
 
+def each(rnd: Round) -> str:
+    """', 2.1 ms a draft step' where the round ran the draft model more than once ('' otherwise)."""
+    steps = rnd.draft_forwards
+    return _(", {ms:.1f} ms a draft step").format(ms=rnd.draft_ms / steps) if steps > 1 else ""
+
+
 def step_verify(rnd: Round, label: Callable[[int], str]) -> None:
     st.subheader(_("2 · Verify"))
     st.write(_("One target forward over {n} position(s) gave p₁…p₍ₖ₊₁₎ at once ({verify:.1f} ms; "
-               "drafting took {draft:.1f} ms).").format(n=rnd.drafted + 1, verify=rnd.verify_ms,
-                                                       draft=rnd.draft_ms) + timed(rnd))
+               "drafting took {draft:.1f} ms{each}).").format(n=rnd.drafted + 1, verify=rnd.verify_ms,
+                                                              draft=rnd.draft_ms, each=each(rnd)) + timed(rnd))
     if not rnd.positions or rnd.positions[0].target is None:
         return
     names = {p.i: f"{p.i}: {plots.show(p.text)} ({_(p.verdict)})" for p in rnd.positions}

@@ -80,6 +80,14 @@ def _one(point, name) -> str:
     return text
 
 
+def _larger(point, right, name) -> str:
+    """After a too-weak draft larger than the right one: its weakness is agreement, not size."""
+    if point.params <= right.params or point.alpha is None or right.alpha is None:
+        return ""
+    return " " + _("— larger than {right}, yet it agrees less with the target (α̂ {a:.2f} against {b:.2f})").format(
+        right=name(right.draft), a=point.alpha, b=right.alpha)
+
+
 # a role is by what cost a draft its speed against the right one, not by its size (a larger draft
 # that agrees less with the target is too weak)
 WEAK = N_("(lost more to its acceptance than to its step cost)")
@@ -92,9 +100,12 @@ def roles_caption(points, name=lambda d: d) -> str | None:
     if found.count() < 2:
         return None
     right = _("Right") if found.right[0].speedup > 1 else _("Best of these sizes, yet slower than the target alone")
-    lines = [f"**{word}**{why}: " + "; ".join(_one(p, name) for p in members)
-             for word, why, members in ((_("Too weak"), " " + _(WEAK), found.too_weak), (right, "", found.right),
-                                        (_("Too big"), " " + _(BIG), found.too_big)) if members]
+    best = found.right[0]
+    weak = [_one(p, name) + _larger(p, best, name) for p in found.too_weak]
+    lines = [f"**{word}**{why}: " + "; ".join(members)
+             for word, why, members in ((_("Too weak"), " " + _(WEAK), weak), (right, "", [_one(best, name)]),
+                                        (_("Too big"), " " + _(BIG), [_one(p, name) for p in found.too_big]))
+             if members]
     if not found.too_big:
         lines.append(_("Every slower draft lost more to its acceptance than to its step cost: none is too big."))
     return "\n\n".join(lines)

@@ -200,3 +200,22 @@ def chosen_k(spec: Racer, prices, k_max: int) -> str:
     return (_("k by this machine's prices (c = {c:.3f}; a pass of 2, 3, 5 tokens {v2:.2f}, {v3:.2f}, {v5:.2f} "
               "steps) and the acceptance seen so far, up to {k}: {used}.")
             .format(c=prices.c, v2=prices.v[2], v3=prices.v[3], v5=prices.v[5], k=k_max, used=used or "—"))
+
+
+def alone_rate(alone: Racer, step_ms: float | None) -> str:
+    """Where the target-alone tokens/s of this race came from, against this machine's profile step (the
+    other pages' target-alone rates time other prompts and lengths, so this line bridges them)."""
+    if not alone.tokens or not alone.seconds:
+        return ""
+    prefill = alone.decoder.prefill.target_ms / 1e3 if alone.decoder.prefill else 0.0
+    text = _("{rate:.1f} tokens/s: {n} tokens in {s:.2f} s, measured here.").format(
+        rate=alone.tokens_per_s, n=alone.tokens, s=alone.seconds)
+    if not step_ms:
+        return text
+    passes = alone.steps * step_ms / 1e3
+    return text + " " + _("At this machine's profile step ({step:.1f} ms) its {n} one-token passes take {p:.2f} s "
+                          "({rate:.0f} tokens/s); reading the prompt took {prefill:.2f} s, sampling and "
+                          "bookkeeping the other {rest:.2f} s. Other pages time other prompts and lengths, so "
+                          "their target-alone tokens/s differ.").format(
+        step=step_ms, n=alone.steps, p=passes, rate=1e3 / step_ms, prefill=prefill,
+        rest=max(0.0, alone.seconds - passes - prefill))

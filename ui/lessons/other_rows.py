@@ -41,7 +41,7 @@ def where_rows(asked: Asked, t, profile: machine.Profile | None) -> list[SpeedRo
     if t is None or t.speedup is None:
         return []
     s = asked.settings
-    differ = asked.policy_reason(s.k) + [_("other prompts (every kind): acceptance is the text's")]
+    differ = asked.policy_reason(s.k) + [_("other prompts (every kind)")]
     if t.measured != "here":
         differ.append(moved(t, asked, profile, s.k, t.measured))
     return [SpeedRow(badges.here() if t.measured == "here" else badges.shipped(t.measured),
@@ -66,7 +66,7 @@ def bench_rows(asked: Asked, bench, mine: bool, profile: machine.Profile | None 
         prompts = _("{n} held-out chats × {t} tokens (the benchmark)").format(n=bench.prompts, t=bench.max_new_tokens)
         differ = (asked.policy_reason(s.k) + t_and_k(s.temperature, s.k, asked.settings.temperature,
                                                       asked.k_against(s.k))
-                  + [_("other prompts: acceptance is the text's")]
+                  + [_("other prompts")]
                   + ([] if mine else [moved(p, asked, profile, s.k, bench.provenance.cpu)]))
         out.append(SpeedRow(badges.here() if mine else badges.shipped(bench.provenance.cpu, date=bench.provenance.date),
                             _("When it is fast (the benchmark)"), times(r.speedup),

@@ -91,3 +91,17 @@ def legend() -> str:
                       badges.family_legend() + " " + _("shipped from a CPU recorded by its family only: perhaps "
                                                         "this model, perhaps another"),
                       badges.another_legend() + " " + _("shipped from another CPU: for comparison")])
+
+
+def c_spread(rows, profile: Numbers | None, step_ms: float | None) -> str:
+    """The range of c the figures measured on this CPU model (this machine's runs, shipped ones from a
+    machine like it) against row 0's, and why it moves: a draft step lasts a few ms ('' with fewer
+    than two such figures, or no profile)."""
+    cs = [r.numbers.c for r in rows if r.numbers and r.numbers.c and r.section != _("In a server")
+          and r.whose.startswith((":green-badge", ":blue-badge"))]
+    if len(cs) < 2 or profile is None or profile.c is None or not step_ms:
+        return ""
+    return _("c on this CPU model, where a run measured it: {low:.3f}–{high:.3f} (row 0: {c:.3f}). A draft step "
+             "lasts about {ms:.1f} ms, so a little other work on the machine, or colder caches, moves it from run "
+             "to run; every prediction prices at row 0.").format(
+        low=min(cs), high=max(cs), c=profile.c, ms=profile.c * step_ms)

@@ -158,6 +158,11 @@ def band_detail(p: Payoff) -> str:
     """What the range after a prediction is ('' without one)."""
     if p.likely is None:
         return ""
+    if p.band.on != "here":
+        return _("{low:.2f}–{high}: where the shipped k sweep's {n} points, measured on a machine like this one, "
+                 "landed against their own predictions (measured ÷ predicted {lo:.2f}–{hi:.2f}), applied to this "
+                 "one. Once three measurements are filed here, theirs instead.").format(
+            low=p.likely[0], high=_x(p.likely[1]), n=p.band.n, lo=p.band.low, hi=p.band.high)
     return _("{low:.2f}–{high}: where {n} measurements here landed against their own predictions (measured ÷ "
              "predicted {lo:.2f}–{hi:.2f}), applied to this one.").format(
         low=p.likely[0], high=_x(p.likely[1]), n=p.band.n, lo=p.band.low, hi=p.band.high)

@@ -154,12 +154,8 @@ def moved(p, asked: Asked, profile: machine.Profile | None, k: int, cpu: str | N
     """A shipped figure's machine, and where its tokens a round are priced here (the next column);
     `cpu`: the shipped figure's, where it is this CPU model (another box of it, another day's load)."""
     alike = cpu is not None and cpu == kernels.cpu_model()
-    if priced(p, asked, profile, k) is None:
-        return _("measured on a machine like this one: its prices that day made it") if alike else _(
-            "measured on another machine: its prices made it")
-    return _("a machine like this one: its prices that day; its tokens a round priced here under “at this machine's "
-             "prices”") if alike else _("another machine's prices; its tokens a round priced here under “at this "
-                                        "machine's prices”")
+    said = _("a machine like this one, its prices that day") if alike else _("another machine's prices")
+    return said if priced(p, asked, profile, k) is not None else said + _(", not priced here (no profile yet)")
 
 
 def _shipped_points(asked: Asked) -> list[tuple]:
@@ -256,7 +252,7 @@ def _differ(temperature: float, k: int, prompts: store.PromptSet, want: store.Ke
     """How a figure's T, k and prompts differ from the box's, in words."""
     said = t_and_k(temperature, k, want.temperature, want.k)
     if prompts.digest != want.prompts.digest:
-        said.append(_("other prompts: acceptance is the text's"))
+        said.append(_("other prompts"))
     return said
 
 
