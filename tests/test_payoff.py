@@ -26,7 +26,7 @@ def test_the_prediction_prices_a_round_with_this_machines_profile():
     # (reading prompts, bookkeeping) is left to the k sweep's whole-run line
     from ui.lessons import payoff_words
     why = payoff_words.why(p)
-    assert ("a round costs 4 draft(s) at c = 0.500 + a pass of 5 tokens at v = 2.00, **4.00 steps** and keeps "
+    assert ("a round costs **4.00 steps** (4 draft(s) at c = 0.500 + a pass of 5 tokens at v = 2.00) and keeps "
             "**3.00 tokens**, so predicted **0.75×**") in why
     detail = payoff_words.detail(p)
     assert "1.33 steps a token, against 1 for the target alone." in detail

@@ -124,8 +124,8 @@ def why(p: Payoff) -> str:
     if p.round_steps is None:
         return _("Why: this machine's prices for this drafter (c and v) are not measured yet; the lab measures "
                  "them in the background after it starts, or on request in When it is fast, section 5.")
-    cost = _("Why: a round costs {k} draft(s) at c = {c:.3f} + a pass of {m} tokens at v = {v:.2f}, "
-             "**{total:.2f} steps**").format(k=p.k, c=p.c, m=p.k + 1, v=p.v, total=p.round_steps)
+    cost = _("Why: a round costs **{total:.2f} steps** ({k} draft(s) at c = {c:.3f} + a pass of {m} tokens at "
+             "v = {v:.2f})").format(k=p.k, c=p.c, m=p.k + 1, v=p.v, total=p.round_steps)
     if p.tokens is None:
         return cost + _(", against 1 step a token for the target alone.")
     said = _(" and keeps **{tokens:.2f} tokens**{whose}; counting the prompt's prefill too, predicted "
