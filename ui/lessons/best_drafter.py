@@ -70,10 +70,10 @@ def sentence(bests: list[Best], k: int, temperature: float,
         said = _("**{name}** on both prompt sets: {each}.").format(name=_name(bests[0].drafter),
                                                                   each=_each(bests, False))
     elif shared:
-        said = _("{names} lead both prompt sets (within {tie:.0%}): {each}.").format(
-            names=", ".join(f"**{n}**" for n in shared), tie=TIE, each=_each(bests, True))
+        said = _("{names} tie for the lead on both prompt sets (within {tie:.0%}); each set's fastest — "
+                 "{each}.").format(names=_(" and ").join(f"**{n}**" for n in shared), tie=TIE, each=_each(bests, True))
     else:
-        said = _("it depends on the text: {each}.").format(each=_each(bests, True))
+        said = _("it depends on the text; each set's fastest — {each}.").format(each=_each(bests, True))
     if all(b.speedup < 1 for b in bests):
         if instead is not None and instead[2] > 1:
             said += " " + _("None pays at k = {k} over a whole set; at k = {k1}, picked by this machine's prices, "
@@ -87,8 +87,8 @@ def sentence(bests: list[Best], k: int, temperature: float,
 def _each(bests: list[Best], named: bool) -> str:
     """Each set's fastest figure and its section (`named`: with the drafter's name)."""
     if named:
-        return "; ".join(_("{name} {figure} ({section})").format(name=_name(b.drafter), figure=_figure(b),
-                                                                  section=b.section) for b in bests)
+        return "; ".join(_("{section}: {name} {figure}").format(name=_name(b.drafter), figure=_figure(b),
+                                                                 section=b.section) for b in bests)
     return "; ".join(_("{figure} ({section})").format(figure=_figure(b), section=b.section) for b in bests)
 
 
