@@ -243,6 +243,8 @@ def test_homes_priced_box_sets_the_shipped_benchmark_at_its_k_beside_the_predict
     # its prediction prices the whole run: the typical run it takes its α̂ from recorded its prefill
     why = next(c.value for c in at.caption if c.value.startswith("Why: a round costs"))
     assert "counting the prompt's prefill too, predicted" in why, why
+    # and the tokens a round the benchmark kept at that k (not eq. (1) at α̂): one figure for that k
+    assert f"keeps **{row['mean_acceptance_length']:.2f} tokens**" in why and "α̂" not in why, why
     said = next(m.proto.help for m in at.markdown if m.value.startswith("**Does it pay here?**"))
     assert said.startswith("Not measured yet on a prompt set: the race below times one prompt")   # no box button
 

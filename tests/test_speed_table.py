@@ -153,3 +153,21 @@ def test_a_servers_tokens_a_round_are_priced_at_this_machines_prices():
     # its round in its own passes: 1.5 + 8 / 20 = 1.9; its plain pass 20 ms, twice this machine's 10 ms step
     said = other_rows._server_prices(facts, profile)
     assert "round cost 1.90 of its plain passes and kept 1.84 tokens" in said and "20.0 ms, 2.0×" in said
+
+
+def test_where_it_works_shipped_row_is_priced_here_for_the_whole_run_its_prompts_paid(places):
+    """A typical run shipped from another CPU with its pooled overheads: its tokens a round at this
+    machine's prices for the whole run (as every other priced row), not its rounds alone."""
+    from specdec.trace.theory import Overheads, run_speedup
+    from ui.lessons import other_rows
+    from ui.typical import Typical
+    asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
+    over = (Overheads(0.2, 0.1), Overheads(0.25, 0.05))
+    t = Typical(None, 64, 0.18, 0.42, 1.66, 0.71, "Other CPU", over)
+    profile = machine.Profile("CPU here", "torch", 1, 10.0, WIDTHS, {"fam/draft": 0.25})
+    row = other_rows.where_rows(asked, t, profile)[0]
+    # a round: 4 · 0.25 + v(5) = 2.0 → 3.0 steps for 1.66 tokens; plus prefill and bookkeeping both ways
+    assert row.here == pytest.approx(run_speedup(1.66, 0, 0.0, 3.0, *over))
+    assert row.here != pytest.approx(1.66 / 3.0)                         # not the rounds alone
+    bare = other_rows.where_rows(asked, replace(t, over=None), profile)[0]
+    assert bare.here == pytest.approx(1.66 / 3.0)                         # nothing recorded: the rounds

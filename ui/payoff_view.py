@@ -45,9 +45,11 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
     fared = calibration(pair, settings, prices)
     p = replace(payoff.answer(settings.k, prices, found, usual, alpha if settings.policy == PRICED else None),
                 band=fared)
+    if settings.policy == PRICED and p.measured is None and prices is not None:
+        return at_its_k(pair, settings, prices, p), None            # one figure for the k it picks
     if settings.policy == PRICED or alpha is None or prices is None:
         return p, None
-    instead = replace(payoff.answer(settings.k, prices, None, None, alpha, p.over),
+    instead = replace(payoff.answer(settings.k, prices, None, None, alpha, p.over, p.over_on or _("the measured runs")),
                       tokens_on=usual.on if usual else "", band=fared)              # where α̂ came from
     instead = at_its_k(pair, settings, prices, instead)
     figure = p.measured.speedup if p.measured else p.predicted
@@ -57,18 +59,23 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
 
 def at_its_k(pair, settings, prices, instead: payoff.Payoff) -> payoff.Payoff:
     """The priced prediction at the tokens a round measured at the k it picks, where a constant-k run
-    was measured there (here, else the shipped k sweep): the figure section 2 and the pair card price,
-    one figure for that k (reviews 13–14). Else as it came (eq. (1) at α̂)."""
+    was measured there (here, else the shipped k sweep, else the benchmark): the figure section 2 and
+    the pair card price, one figure for that k (reviews 13–15). Else as it came (eq. (1) at α̂)."""
     names = tuple(st.session_state.get("active_pair") or (pair.target_name, pair.draft_name))
     at = replace(settings, k=instead.k, policy="constant")
     found = measured(names, at)[0]
     point = None if found is not None else swept_point(names, at, session.uses_chat(pair))[0]
-    tokens = found.tokens if found is not None else point.mean_acceptance_length if point is not None else None
+    bench = None if found is not None or point is not None else bench_row(names, at)
+    tokens = found.tokens if found is not None else point.mean_acceptance_length if point is not None else \
+        bench[0].mean_acceptance_length if bench is not None else None
     if not tokens or instead.k + 1 not in prices.v:
         return instead
-    over = (found.over if found is not None else repriced.overheads(point)) or instead.over
-    where = _("measured here") if found is not None else _("the shipped k sweep")
-    return replace(instead, alpha=None, tokens=tokens, over=over, tokens_on=where,
+    over = found.over if found is not None else repriced.overheads(point) if point is not None else None
+    where = _("measured here") if found is not None else _("the shipped k sweep") if point is not None else \
+        _("the benchmark")
+    whose = _("the runs measured here") if found is not None else where
+    over, over_on = (over, whose) if over else (instead.over, instead.over_on)
+    return replace(instead, alpha=None, tokens=tokens, over=over, over_on=over_on, tokens_on=where,
                    predicted=run_speedup(tokens, instead.k, prices.c, prices.v[instead.k + 1], *(over or ())))
 
 
@@ -183,13 +190,23 @@ def at_k(pair, settings, k: int) -> tuple[float, str | None, str] | None:
 def benched(names: tuple, settings) -> tuple[float, str | None, str] | None:
     """The benchmark's speculative speedup for the pair at these settings' T and k (kept here: None as
     its CPU; else shipped: its CPU), with its prompts in words; None where it ran no such row."""
+    found = bench_row(names, settings)
+    if found is None:
+        return None
+    r, bench = found
+    return r.speedup, None if fast.BENCH_FILE.exists() else bench.provenance.cpu, _(
+        "the benchmark, T = {t:g}, {n} held-out chats").format(t=settings.temperature, n=bench.prompts)
+
+
+def bench_row(names: tuple, settings):
+    """(the benchmark's speculative row for the pair at these settings' T and k, the benchmark), kept
+    here else shipped; None where it ran no such row."""
     bench = fast.read_bench(None)[0]
     if bench is None or (bench.target, bench.draft, bench.drafter) != (*names, settings.drafter):
         return None
     for s in bench.settings:
         if s.k == settings.k and s.temperature == settings.temperature and (r := s.row(RowKind.SPEC)) and r.speedup:
-            return r.speedup, None if fast.BENCH_FILE.exists() else bench.provenance.cpu, _(
-                "the benchmark, T = {t:g}, {n} held-out chats").format(t=s.temperature, n=bench.prompts)
+            return r, bench
     return None
 
 
@@ -239,7 +256,7 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
     p, instead = answer(pair, settings)
     with st.container(border=True, key="payoff_box"):
         st.caption(payoff_words.settings_line(settings, pair.draft_name))
-        seen = at_k(pair, settings, p.k) if p.alpha is not None and p.measured is None else None
+        seen = at_k(pair, settings, p.k) if p.picked and p.measured is None else None
         st.markdown(payoff_words.headline(p, cpu_model(), () if race is None else race[0], seen),
                     help=payoff_words.source(p, cpu_model(), offer_run and race is None) + "\n\n" +
                     _(payoff_words.SCOPE))

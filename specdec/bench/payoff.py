@@ -85,6 +85,8 @@ class Payoff:
     over: tuple[Overheads, Overheads] | None = None   # the prompt's reading and bookkeeping the prediction adds
     elsewhere: Elsewhere | None = None   # the measurement elsewhere the tokens came from (its speedup: for comparison)
     band: Band | None = None             # how earlier measurements here fell against their predictions
+    over_on: str = ""                    # whose runs paid `over`, in words ("": the measured runs, or none)
+    picked: bool = False                 # k picked by this machine's prices (the priced policy), not asked
 
     @property
     def likely(self) -> tuple[float, float] | None:
@@ -121,7 +123,8 @@ class Payoff:
 
 def answer(k: int, prices: Prices | None, measured: Measured | None,
            typical: tuple | Elsewhere | None = None,
-           priced_alpha: float | None = None, over: tuple[Overheads, Overheads] | None = None) -> Payoff:
+           priced_alpha: float | None = None, over: tuple[Overheads, Overheads] | None = None,
+           over_on: str = "") -> Payoff:
     """The answer at draft length k from this machine's `prices` (None: not profiled, or no c
     for this drafter), its `measured` figure and `typical` (an `Elsewhere`, or a tuple of its fields)
     of a measurement elsewhere, used for the tokens a round only when none was measured here (its
@@ -133,7 +136,7 @@ def answer(k: int, prices: Prices | None, measured: Measured | None,
     pair card's row, the k sweep's chart, the theory's sliders); the c and v(k + 1) a measurement's runs
     paid are kept beside it (`at_paid`; a run of the priced policy mixes widths, so there only its c).
     It prices the whole run with what the measured runs (else the elsewhere ones, else `over`) paid
-    besides their rounds, in their steps, where known."""
+    besides their rounds, in their steps, where known (`over_on`: whose runs paid `over`, in words)."""
     tokens, source = (measured.tokens, "here") if measured and measured.tokens else (None, "")
     elsewhere = Elsewhere(*typical) if typical else None
     on = elsewhere.on if elsewhere else ""
@@ -144,11 +147,14 @@ def answer(k: int, prices: Prices | None, measured: Measured | None,
         tokens, source = tokens_a_round(priced_alpha, k), source or "here"
     if prices is None or k + 1 not in prices.v:
         return Payoff(k, measured, tokens, source, None, None, None, priced_alpha if prices is not None else None,
-                      tokens_on=on, elsewhere=elsewhere)
+                      tokens_on=on, elsewhere=elsewhere, picked=priced_alpha is not None and prices is not None)
     c, v = prices.c, prices.v[k + 1]
     paid_c = measured.c if measured and measured.c else None
     paid_v = measured.v if measured and measured.v and priced_alpha is None else None
-    over = measured.over if measured and measured.over else elsewhere.over if elsewhere and elsewhere.over else over
+    if measured and measured.over:
+        over, over_on = measured.over, ""
+    elif elsewhere and elsewhere.over:
+        over, over_on = elsewhere.over, on
     predicted = run_speedup(tokens, k, c, v, *(over or ())) if tokens else None
     return Payoff(k, measured, tokens, source, c, v, predicted, priced_alpha, paid_c, paid_v, tokens_on=on,
-                  over=over, elsewhere=elsewhere)
+                  over=over, elsewhere=elsewhere, over_on=over_on, picked=priced_alpha is not None)

@@ -58,9 +58,11 @@ class Repriced:
 def overheads(p) -> tuple[Overheads, Overheads] | None:
     """What a point's (or a filed figure's) speculative and plain runs paid besides their rounds, in
     their steps: reading the prompt and the bookkeeping (None where it was not recorded: only the k
-    sweep and the box's own runs record it)."""
+    sweep and the box's own runs record it). A record that pooled them over its prompts carries them
+    whole as `over` (ui/typical.Typical, from where.pooled_besides)."""
     if getattr(p, "prefill_steps", None) is None or getattr(p, "base_prefill_steps", None) is None:
-        return None
+        pooled = getattr(p, "over", None)
+        return pooled if isinstance(pooled, tuple) and len(pooled) == 2 else None
     return Overheads(p.prefill_steps, p.round_overhead or 0.0), Overheads(p.base_prefill_steps, p.base_overhead or 0.0)
 
 

@@ -67,7 +67,8 @@ def bench_rows(asked: Asked, bench, mine: bool, profile: machine.Profile | None 
         differ = (asked.policy_reason(s.k) + t_and_k(s.temperature, s.k, asked.settings.temperature,
                                                       asked.k_against(s.k))
                   + [_("other prompts")]
-                  + ([] if mine else [moved(p, asked, profile, s.k, bench.provenance.cpu)]))
+                  + ([] if mine else [moved(p, asked, profile, s.k, bench.provenance.cpu)])
+                  + ([_("priced for its rounds alone: the benchmark kept no prefill")] if here and not mine else []))
         out.append(SpeedRow(badges.here() if mine else badges.shipped(bench.provenance.cpu, date=bench.provenance.date),
                             _("When it is fast (the benchmark)"), times(r.speedup),
                             setting_words(s.temperature, k_words_of(s.k, "constant"), prompts), "; ".join(differ),

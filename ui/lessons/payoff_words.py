@@ -62,11 +62,11 @@ def compared(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> st
     (the shipped k sweep), for comparison: never the headline, its badge says whose. A priced
     prediction (its k picked, not asked) instead names `seen`: (a speedup measured at the k it picks,
     the CPU of a shipped one (None: here), where, in words)."""
-    if p.alpha is not None and seen is not None:
+    if p.picked and seen is not None:
         return " " + _("For comparison at k = {k}, the k these prices pick: **{x}** {badge} ({where}).").format(
             k=p.k, x=_x(seen[0]), badge=badges.of(seen[1]), where=seen[2])
     e = p.elsewhere
-    if p.alpha is not None or e is None or e.speedup is None or e.low is None:
+    if p.picked or e is None or e.speedup is None or e.low is None:
         return ""
     return " " + _("For comparison: **{speedup}** ({low:.2f}–{high}) {badge} at the same settings and "
                    "prompts.").format(speedup=_x(e.speedup), low=e.low, high=_x(e.high),
@@ -221,7 +221,8 @@ def _outside(p: Payoff) -> str:
     if not p.over or p.rounds_only is None:
         return ""
     spec, base = p.over
-    whose = _("these runs paid") if p.measured is not None else _("the shipped k sweep's runs paid, in their steps")
+    whose = _("these runs paid") if p.measured is not None else \
+        _("{on} paid, in its runs' steps").format(on=p.over_on) if p.over_on else _("earlier runs paid, in their steps")
     return _("Rounds alone: {rounds}. A run also reads its prompt, the prefill ({pre:.2f} steps a generated token; "
              "plain runs {bpre:.2f}), and the engine does its bookkeeping between passes ({per:.2f} steps a round; "
              "plain runs {bper:.2f}), as {whose}: the prefill costs both modes alike and pulls the ratio toward "
@@ -295,8 +296,9 @@ def instead_detail(p: Payoff, seen: tuple[float, str | None, str] | None = None)
     if p.alpha is None:                      # priced at the tokens a round measured at the k it picks
         text = _("The sidebar's Draft-length policy → priced picks k round by round from this machine's c and v; "
                  "here it picks k = {k}. Predicted with the tokens a round a constant k = {k} kept ({source}), at "
-                 "this machine's prices: the figure section 2 and the pair card give that k.").format(
-            k=p.k, source=p.tokens_on)
+                 "this machine's prices").format(k=p.k, source=p.tokens_on)
+        text += _(", counting the prefill the pair's typical run paid.") if p.tokens_on == _("the benchmark") else \
+            _(": the figure section 2 and the pair card give that k.")
     else:
         text = _("The sidebar's Draft-length policy → priced picks k round by round from this machine's c and v. "
                  "Predicted with α̂ = {alpha:.2f} ({source}: it moves when you measure).").format(
