@@ -1,6 +1,7 @@
 """Step through: draft → verify → accept/reject, one round per click."""
 import streamlit as st
 
+from specdec.bench import machine
 from specdec.chat import has_template
 from specdec.drafters.base import FeatureReader
 from specdec.prompts import load_prompts
@@ -25,6 +26,7 @@ from ui import (
 from ui import examples as examples_ui
 from ui.i18n import N_, _, choice
 from ui.lessons import store
+from ui.lessons.step_through_prices import Priced, run_at_prices
 from ui.safe import md
 from ui.upload import file_uploader
 
@@ -97,8 +99,9 @@ def round_selector(n: int) -> int:
 
 
 def show_run(rounds, prompt_ids, label, finished_reason, prefill, drafter, reads_features=None,
-             context=None) -> None:
-    """`context`: (pair names, k, T, kind, drafter id) for the run-in-context caption."""
+             context=None, priced: Priced | None = None) -> None:
+    """`context`: (pair names, k, T, kind, drafter id) for the run-in-context caption; `priced`: this
+    machine's profile beside each round's times (None: a replayed run)."""
     sel = round_selector(len(rounds))
     st.caption(_("Output so far (emitted tokens only)"))
     st.html(strip.output_html(rounds, label))
@@ -111,7 +114,7 @@ def show_run(rounds, prompt_ids, label, finished_reason, prefill, drafter, reads
     st.divider()
     prefill_view.render(prefill, len(prompt_ids), drafter, first=sel == 0)
     st.header(_("Round {n}").format(n=sel + 1))
-    round_view.render(rounds[sel], label, cache_story.kind_of(rounds, prefill, reads_features))
+    round_view.render(rounds[sel], label, cache_story.kind_of(rounds, prefill, reads_features), priced)
     st.divider()
     st.header(_("Metrics so far"))
     metrics_view.render(rounds, sel, prefill, context)
@@ -156,14 +159,22 @@ def live_view() -> None:
     context = ((dec.pair.target_name, dec.pair.draft_name), s.k, s.temperature,
                context_view.kind_of(st.session_state.prompt, examples(pair)), store.drafter_id(s)) \
         if s.mode == Mode.SPECULATIVE else None
+    priced = priced_of(dec.pair, s.drafter)
     show_run(dec.history, dec.prompt_ids, label, dec.stop, dec.prefill, s.drafter,
-             isinstance(dec.drafter, FeatureReader), context)
+             isinstance(dec.drafter, FeatureReader), context, priced)
     st.download_button(_("Download this run (JSON)"), lambda: dec.result().to_json(),   # built on click
                        "specdec-run.json", "application/json", key="btn_download")
     payoff_view.render(pair, state.settings())
     if dec.stop is not None and s.mode == Mode.SPECULATIVE:
-        st.caption(alone_note(summarize(dec.history, dec.prefill)))
+        st.caption(alone_note(summarize(dec.history, dec.prefill)) + " " + run_at_prices(dec.history, priced))
     many_prompts(pair)
+
+
+def priced_of(pair, drafter: str) -> Priced | None:
+    """This machine's profile for the pair's rounds (None: not measured yet)."""
+    profile = machine.of(pair)
+    return None if profile is None else Priced(profile.step_ms, machine.draft_c(profile, drafter, pair.draft_name),
+                                               dict(profile.v))
 
 
 def alone_note(m) -> str:

@@ -10,6 +10,7 @@ from ui import cache_story
 from ui.figures import rounds as plots
 from ui.i18n import N_, _, choice
 from ui.lessons import badges
+from ui.lessons.step_through_prices import Priced, in_steps
 from ui.safe import plain_figure
 
 WORDS = (N_("accepted"), N_("rejected"), N_("discarded"), N_("untried"), N_("deterministic"),
@@ -52,8 +53,8 @@ def step_draft(rnd: Round) -> None:
         return
     how = (_("its own argmax (greedy mode, T = 0)") if rnd.greedy else
            _("sampled from its own distribution q with the same temperature / top-p as the target"))
-    st.write(_("The drafter proposed **{n}** token(s) (limit this round: {limit}, the policy's k cut to the tokens "
-               "left before Max new tokens), each {how}.").format(
+    st.write(_("The drafter proposed **{n}** token(s) (limit this round: {limit}, the policy's k, or fewer near "
+               "Max new tokens), each {how}.").format(
         n=rnd.drafted, limit=rnd.draft_limit, how=how))
     st.dataframe(position_table(rnd), hide_index=True, placeholder="—", key=f"tbl{rnd.index}")
 
@@ -73,11 +74,17 @@ def each(rnd: Round) -> str:
     return _(", {ms:.1f} ms a draft step").format(ms=rnd.draft_ms / steps) if steps > 1 else ""
 
 
-def step_verify(rnd: Round, label: Callable[[int], str]) -> None:
+def step_verify(rnd: Round, label: Callable[[int], str], priced: Priced | None = None) -> None:
     st.subheader(_("2 · Verify"))
-    st.write(_("One target forward over {n} position(s) gave p₁…p₍ₖ₊₁₎ at once ({verify:.1f} ms; "
-               "drafting took {draft:.1f} ms{each}).").format(n=rnd.drafted + 1, verify=rnd.verify_ms,
-                                                              draft=rnd.draft_ms, each=each(rnd)) + timed(rnd))
+    if not rnd.drafted:
+        st.write(_("One target forward over the last position gave p for the next token ({verify:.1f} ms); "
+                   "nothing was drafted.").format(verify=rnd.verify_ms) + timed(rnd))
+    else:
+        st.write(_("One target forward over {n} position(s) gave p₁…p₍ₖ₊₁₎ at once ({verify:.1f} ms; "
+                   "drafting took {draft:.1f} ms{each}).").format(n=rnd.drafted + 1, verify=rnd.verify_ms,
+                                                                  draft=rnd.draft_ms, each=each(rnd)) + timed(rnd))
+    if said := in_steps(rnd, priced):
+        st.caption(said)
     if not rnd.positions or rnd.positions[0].target is None:
         return
     names = {p.i: f"{p.i}: {plots.show(p.text)} ({_(p.verdict)})" for p in rnd.positions}
@@ -150,7 +157,7 @@ def step_rollback(rnd: Round, cache_kind: str) -> None:
         st.markdown("\n".join(f"- {line}" for line in target + draft + [cache_story.final_line(rnd)]))
 
 
-def tree_steps(rnd: Round, label: Callable[[int], str]) -> None:
+def tree_steps(rnd: Round, label: Callable[[int], str], priced: Priced | None = None) -> None:
     """Steps 1-3 of a tree round: the tree, the one pass over it, the walk down."""
     from ui.figures.trees import mask_figure, tree_figure
     tree = rnd.tree
@@ -163,6 +170,8 @@ def tree_steps(rnd: Round, label: Callable[[int], str]) -> None:
     st.write(_("One target forward over {n} positions ({verify:.1f} ms; drafting took {draft:.1f} "
                "ms), with a mask so that each node sees only its own branch.").format(
         n=len(tree.nodes) + 1, verify=rnd.verify_ms, draft=rnd.draft_ms) + timed(rnd))
+    if said := in_steps(rnd, priced):
+        st.caption(said)
     chart(mask_figure(tree, label), f"mask{rnd.index}")
     st.subheader(_("3 · Walk down, one sibling at a time"))
     tried = sum(n.verdict != "untried" for n in tree.nodes)
@@ -173,13 +182,14 @@ def tree_steps(rnd: Round, label: Callable[[int], str]) -> None:
         st.dataframe(position_table(rnd), hide_index=True, placeholder="—", key=f"tbl{rnd.index}")
 
 
-def render(rnd: Round, label: Callable[[int], str], cache_kind: str = "unknown") -> None:
-    """`cache_kind`: what the drafter keeps (ui/cache_story.py), for step 5's reasons."""
+def render(rnd: Round, label: Callable[[int], str], cache_kind: str = "unknown", priced: Priced | None = None) -> None:
+    """`cache_kind`: what the drafter keeps (ui/cache_story.py), for step 5's reasons; `priced`: this
+    machine's profile, beside the round's own times (None: a replayed run, or no profile)."""
     if rnd.tree is not None:
-        tree_steps(rnd, label)
+        tree_steps(rnd, label, priced)
     else:
         step_draft(rnd)
-        step_verify(rnd, label)
+        step_verify(rnd, label, priced)
         step_accept(rnd)
     step_final(rnd, label)
     step_rollback(rnd, cache_kind)

@@ -1,0 +1,39 @@
+"""A Step-through round's times in this machine's steps beside the profile (review 15), by hand."""
+from types import SimpleNamespace
+
+from ui.lessons import step_through_prices as round_prices
+from ui.lessons.step_through_prices import Priced, in_steps, run_at_prices
+
+PRICED = Priced(step_ms=20.0, c=0.15, v={1: 1.0, 5: 2.2})
+
+
+def rnd(index=1, drafted=4, verify_ms=40.0, draft_ms=10.0, draft_forwards=4, emitted=(1, 2)):
+    return SimpleNamespace(index=index, drafted=drafted, verify_ms=verify_ms, draft_ms=draft_ms,
+                           draft_forwards=draft_forwards, emitted=emitted)
+
+
+def test_a_round_at_the_profiles_prices_is_said_in_steps_without_a_reason():
+    # 40 ms / 20 ms = 2.00 steps against v(5) = 2.2; 10 ms / 4 drafts / 20 ms = 0.125 against c = 0.15
+    said = in_steps(rnd(), PRICED)
+    assert said == ("In this machine's steps (20.0 ms): the pass took 2.00, the profile prices 2.20; a draft step "
+                    "took 0.125, the profile's c is 0.150."), said
+
+
+def test_a_slow_round_says_why_from_the_load_or_the_cold_first_round(monkeypatch):
+    monkeypatch.setattr(round_prices, "machine_load", lambda: 1.7)
+    slow = in_steps(rnd(verify_ms=160.0), PRICED)                 # 8.00 steps > 1.5 × 2.2
+    assert "the pass took 8.00" in slow and slow.endswith("Slower than the profile: other work shares the cores "
+                                                          "(load now 1.7 per core).")
+    assert "Slower" in in_steps(rnd(draft_ms=40.0), PRICED)      # a draft step 0.5 > 1.5 × 0.15
+    assert in_steps(rnd(index=0, verify_ms=160.0), PRICED).endswith("the first round runs on cold caches.")
+    monkeypatch.setattr(round_prices, "machine_load", lambda: 0.2)
+    assert in_steps(rnd(verify_ms=160.0), PRICED).endswith("(the load now: 0.2 per core).")
+    assert in_steps(rnd(drafted=7), PRICED) == "" and in_steps(rnd(), None) == ""     # v(8) not measured; no profile
+
+
+def test_a_whole_run_is_priced_from_its_rounds():
+    # 3 and 1 tokens kept, 4 drafts each: 2.00 tokens for 4 · 0.15 + 2.2 = 2.80 steps a round
+    said = run_at_prices([rnd(emitted=(1, 2, 3)), rnd(emitted=(1,))], PRICED)
+    assert said == ("At this machine's prices its rounds predict 0.71× against the target alone (2.00 tokens for "
+                    "2.80 steps a round, rounds alone)."), said
+    assert run_at_prices([], PRICED) == "" and run_at_prices([rnd()], PRICED._replace(c=None)) == ""

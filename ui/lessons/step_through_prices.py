@@ -1,0 +1,56 @@
+"""A Step-through round's own times in this machine's steps, beside the profile's prices (review 15:
+a busy round's 147.8 ms pass read as "8 steps where the profile says 2.22" with nothing to say why),
+and what a whole run's rounds predict at those prices."""
+from __future__ import annotations
+
+import statistics
+from typing import NamedTuple
+
+from specdec.bench.measure import machine_load
+from specdec.records.provenance import BUSY_LOAD
+from specdec.wording import _, times
+
+SLOW = 1.5          # a round this much over the profile's price is called slower than the profile
+
+
+class Priced(NamedTuple):
+    """This machine's profile as a round's times need it."""
+    step_ms: float              # the target's one-token step
+    c: float | None             # the drafter's draft step / a target step (None: not profiled)
+    v: dict[int, float]         # M -> a pass of M tokens / a one-token step
+
+
+def in_steps(rnd, priced: Priced | None) -> str:
+    """The round's pass (and draft step) in this machine's steps against the profile's v (and c); where
+    either ran SLOW times over, why: the first round's cold caches, else the load now ('' without a
+    profile, or for a pass width it did not measure)."""
+    m = rnd.drafted + 1
+    if priced is None or m not in priced.v:
+        return ""
+    steps, v = rnd.verify_ms / priced.step_ms, priced.v[m]
+    text = _("In this machine's steps ({step:.1f} ms): the pass took {steps:.2f}, the profile prices {v:.2f}").format(
+        step=priced.step_ms, steps=steps, v=v)
+    slow = steps > SLOW * v
+    if rnd.draft_forwards and priced.c:
+        each = rnd.draft_ms / rnd.draft_forwards / priced.step_ms
+        text += _("; a draft step took {each:.3f}, the profile's c is {c:.3f}").format(each=each, c=priced.c)
+        slow = slow or each > SLOW * priced.c
+    if not slow:
+        return text + "."
+    if rnd.index == 0:
+        return text + ". " + _("Slower than the profile: the first round runs on cold caches.")
+    load = machine_load()
+    if load >= BUSY_LOAD:
+        return text + ". " + _("Slower than the profile: other work shares the cores (load now {load:.1f} per "
+                               "core).").format(load=load)
+    return text + ". " + _("Slower than the profile (the load now: {load:.1f} per core).").format(load=load)
+
+
+def run_at_prices(rounds, priced: Priced | None) -> str:
+    """What the run's rounds predict at this machine's prices, the rounds alone ('' without prices)."""
+    if priced is None or priced.c is None or not rounds or any(r.drafted + 1 not in priced.v for r in rounds):
+        return ""
+    tokens = statistics.mean(len(r.emitted) for r in rounds)
+    cost = statistics.mean(r.drafted * priced.c + priced.v[r.drafted + 1] for r in rounds)
+    return _("At this machine's prices its rounds predict {x} against the target alone ({tokens:.2f} tokens for "
+             "{cost:.2f} steps a round, rounds alone).").format(x=times(tokens / cost), tokens=tokens, cost=cost)
