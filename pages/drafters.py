@@ -160,8 +160,9 @@ if points:
     HERE = priced(overall) if ELSEWHERE else []
     if ELSEWHERE:                   # measured here, the sentence above names the fastest
         st.caption(badges.of(ELSEWHERE) + " " + _(
-            "For comparison: the fastest over every prompt was {drafter} at {speedup:.2f}× the target alone "
-            "({lo:.2f}–{hi:.2f}×), acceptance rate {acc}.").format(
+            "For comparison, as measured there at that day's prices: the fastest over every prompt was {drafter} "
+            "at {speedup:.2f}× ({lo:.2f}–{hi:.2f}×), acceptance rate {acc}. The line above ranks at this machine's "
+            "prices, which price no draft-length policy.").format(
             drafter=drafter_name(fastest.drafter), speedup=fastest.speedup, lo=fastest.speedup_min,
             hi=fastest.speedup_max, acc="—" if fastest.acceptance_rate is None else f"{fastest.acceptance_rate:.0%}"))
     c1, c2 = st.columns(2)

@@ -54,34 +54,40 @@ def _shared(bests: list[Best]) -> list[str]:
 
 def sentence(bests: list[Best], k: int, temperature: float,
              instead: tuple[str, int, float] | None = None) -> str | None:
-    """'Best drafter here at k, T: …', one figure per prompt set (None: no set ranked): one drafter where
-    every set's fastest is the same, the drafters leading every set where their leads tie (TIE), else
-    each set's own. `instead`: (the sidebar's draft, the k this machine's prices pick, its predicted
-    speedup), the box's other answer, said where nothing pays at k and it does."""
+    """'Best drafter here …', one figure per prompt set (None: no set ranked): one drafter where every
+    set's fastest is the same, the drafters leading every set where their leads tie (TIE), else each
+    set's own. `instead`: (the sidebar's draft, the k this machine's prices pick, its predicted
+    speedup), the box's other answer: where nothing pays at k and it does, it leads the sentence (the
+    one setting predicted to pay), and the sets' leaders at k follow it."""
     if not bests:
         return None
-    head = _("**Best drafter here** at k = {k}, T = {t:g}:").format(k=k, t=temperature)
+    leaders = _leaders_at_k(bests)
+    if all(b.speedup < 1 for b in bests) and instead is not None and instead[2] > 1:
+        return _("**Best drafter here**: **{name}** at k = {k1}, the k this machine's prices pick, predicted **{x}** "
+                 "{badge}. At the sidebar's k = {k}, T = {t:g}, none pays over a whole set: {leaders}").format(
+            name=_name(instead[0]), k1=instead[1], x=times(instead[2]), badge=badges.predicted(), k=k, t=temperature,
+            leaders=leaders)
+    said = _("**Best drafter here** at k = {k}, T = {t:g}:").format(k=k, t=temperature) + " " + leaders
+    if all(b.speedup < 1 for b in bests):
+        said += " " + _("None pays at k = {k} over a whole set.").format(k=k)
+    return said
+
+
+def _leaders_at_k(bests: list[Best]) -> str:
+    """Who leads the prompt sets at the sidebar's k: one drafter, tied leaders, or each set's own."""
     tops, shared = {_name(b.drafter) for b in bests}, _shared(bests)
     if len(bests) == 1:
         b = bests[0]
-        said = _("**{name}**, {figure} ({section}).").format(name=_name(b.drafter), figure=_figure(b),
+        return _("**{name}**, {figure} ({section}).").format(name=_name(b.drafter), figure=_figure(b),
                                                               section=b.section)
-    elif len(tops) == 1:
-        said = _("**{name}** on both prompt sets: {each}.").format(name=_name(bests[0].drafter),
+    if len(tops) == 1:
+        return _("**{name}** on both prompt sets: {each}.").format(name=_name(bests[0].drafter),
                                                                   each=_each(bests, False))
-    elif shared:
-        said = _("{names} tie for the lead on both prompt sets (within {tie:.0%}); each set's fastest — "
-                 "{each}.").format(names=_(" and ").join(f"**{n}**" for n in shared), tie=TIE, each=_each(bests, True))
-    else:
-        said = _("it depends on the text; each set's fastest — {each}.").format(each=_each(bests, True))
-    if all(b.speedup < 1 for b in bests):
-        if instead is not None and instead[2] > 1:
-            said += " " + _("None pays at k = {k} over a whole set; at k = {k1}, picked by this machine's prices, "
-                            "**{name}** is predicted **{x}** {badge}.").format(
-                k=k, k1=instead[1], name=_name(instead[0]), x=times(instead[2]), badge=badges.predicted())
-        else:
-            said += " " + _("None pays at k = {k} over a whole set.").format(k=k)
-    return head + " " + said
+    if shared:
+        return _("{names} tie for the lead on both prompt sets (within {tie:.0%}); each set's fastest — "
+                 "{each}.").format(names=_(" and ").join(f"**{n}**" for n in shared), tie=TIE,
+                                   each=_each(bests, True))
+    return _("it depends on the text; each set's fastest — {each}.").format(each=_each(bests, True))
 
 
 def _each(bests: list[Best], named: bool) -> str:
