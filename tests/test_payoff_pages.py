@@ -58,9 +58,9 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         if page == "pages/fast.py":      # theory starts at this machine: α̂ 0.6 (the figure), c 0.25, ε (1.8 − 1) / 4
             assert (at.slider(key="fast_alpha").value, at.slider(key="fast_c").value,
                     at.slider(key="fast_eps").value) == (0.6, 0.25, 0.2)
-        prices = [c.value for c in at.sidebar.caption if c.value.startswith("This machine's prices (")]
-        assert len(prices) == 1 and ("a target step **5.0 ms**; a pass of 2, 3, 5 tokens 1.20, 1.40, 1.80 steps; "
-                                     "a draft step c = 0.250 of a target step.") in prices[0], prices
+        prices = [c.value for c in at.sidebar.caption if c.value.startswith("This machine's prices, behind")]
+        assert len(prices) == 1 and ("- a target step **5.0 ms**\n- a pass of 2 / 3 / 5 tokens: 1.20 / 1.40 / 1.80 "
+                                     "steps\n- a draft step: c = 0.250 of a target step") in prices[0], prices
         source = " ".join(m.proto.help for m in at.markdown if m.value.startswith("**Does it pay here?**"))
         assert "The newest of 2 measurements here at these settings (each on its own prompts), which ranged " \
                "0.87–1.50×." in source, page

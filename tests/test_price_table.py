@@ -21,13 +21,14 @@ def test_the_profile_first_then_this_machines_runs_then_the_shipped_ones(places)
     shipped.save("ksweep", {"pair": ["fam/target", "fam/other"], "T": 0.7}, other)         # another draft's
     prompts = store.PromptSet.of(["a"], False, 16, "speed")
     key_of = lambda p: store.key("fam/target", "fam/draft", Settings(k=4), 4, prompts, Clock.WALL)   # noqa: E731
-    store.file([point(c=0.31)], key_of, "ksweep")                                          # the learner's k sweep
+    store.file([point(c=0.31, verify_cost=1.9)], key_of, "ksweep")                         # the learner's k sweep
     rows = price_table.rows(profile, "fam/target", "fam/draft", 4)
-    assert [(r.c, r.v) for r in rows] == [(0.25, 2.0), (0.31, None), (0.18, 1.74)]
+    assert [(r.c, r.v) for r in rows] == [(0.25, 2.0), (0.31, 1.9), (0.18, 1.74)]         # its v(5), at k = 4
+    assert price_table.rows(profile, "fam/target", "fam/draft", 2)[1].v is None          # another k: no v(3) paid
     assert [r.whose.split("[")[0] for r in rows] == [":violet-badge", ":green-badge", ":orange-badge"]
     assert "Other CPU" in rows[2].whose and "(2026-12-01)" in rows[2].what and "today 09:00" in rows[0].what
     lines = price_table.markdown(rows, 4).splitlines()
     assert len(lines) == 3 and all(line.startswith("- :") for line in lines)
-    assert lines[0].endswith(": **c = 0.250, v(5) = 2.00**") and lines[1].endswith(": **c = 0.310**")
+    assert lines[0].endswith(": **c = 0.250, v(5) = 2.00**") and lines[1].endswith(": **c = 0.310, v(5) = 1.90**")
     assert lines[2].endswith("(2026-12-01): **c = 0.180, v(5) = 1.74**")
     assert price_table.rows(None, "fam/target", "fam/draft", 2)[-1].v == 1.4      # no profile yet; k = 2's pass

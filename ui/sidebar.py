@@ -145,11 +145,12 @@ def profile_caption(pair: specdec.Pair) -> None:
         return
     c = found.c.get(pair.draft_name) if pair.draft_name else None
     widths = [m for m in (2, 3, 5) if m in found.v]
-    st.caption(_("This machine's prices ({cpu}, measured {when}, load {load:.1f} per core), behind every "
-                 "prediction here: a target step **{step:.1f} ms**; a pass of {m} tokens {v} steps{c}.").format(
-        cpu=found.cpu, when=found.measured_at, load=found.load, step=found.step_ms, m=", ".join(map(str, widths)),
-        v=", ".join(f"{found.v[m]:.2f}" for m in widths),
-        c="" if c is None else _("; a draft step c = {c:.3f} of a target step").format(c=c)))
+    st.caption(_("This machine's prices, behind every prediction here (measured {when}, load {load:.1f} per "
+                 "core):").format(when=found.measured_at, load=found.load) + "\n\n" + "\n".join(
+        ["- " + _("a target step **{step:.1f} ms**").format(step=found.step_ms),
+         "- " + _("a pass of {m} tokens: {v} steps").format(m=" / ".join(map(str, widths)),
+                                                           v=" / ".join(f"{found.v[m]:.2f}" for m in widths))]
+        + ([] if c is None else ["- " + _("a draft step: c = {c:.3f} of a target step").format(c=c)])))
 
 
 def _agreement() -> str:

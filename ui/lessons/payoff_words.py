@@ -48,7 +48,8 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = (),
                  "its prices: **{predicted}**{likely} {badge}").format(cpu=cpu, predicted=_x(p.predicted),
                                                                        likely=_likely(p), badge=badges.predicted()) + (
             "." + compared(p, seen) if compared(p, seen) else "")
-    busy = "" if m.clock == Clock.WALL else " " + _("CPU time: the machine was busy.")
+    busy = "" if m.clock == Clock.WALL else " " + _("Each mode timed in its own CPU time: the machine was busy, "
+                                                    "and its wall clock would count the other work.")
     newest = _(", the newest of {n} here").format(n=len(m.all_here)) if len(m.all_here) > 1 else ""
     return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({low}–{high}, {runs}{n} "
              "prompts{newest}).").format(
@@ -208,12 +209,17 @@ SPREAD = N_(": the runs paid that day's prices (above), the prediction this mach
 
 
 def _spread(p: Payoff) -> str:
-    """Why a whole-run prediction misses: the day's prices where they move it toward the measurement,
-    else said plainly that they do not (the rest moves with the machine's load on each mode's timings)."""
-    if p.at_paid is not None and abs(p.measured.speedup - p.at_paid) >= abs(p.measured.speedup - p.predicted):
-        return _(": the prices these runs paid do not explain it (at those, {x}); the rest is unexplained here: "
-                 "the two modes' timings move with the machine's load.").format(x=_x(p.at_paid))
-    return _(SPREAD)
+    """Why a whole-run prediction misses: the day's prices where they bring it closer to the measurement;
+    where they move it past the measurement by more than the gap, that it lies between the two; else,
+    said plainly, that they do not explain it (each mode's timings move with the machine's load)."""
+    m, paid = p.measured.speedup, p.at_paid
+    if paid is None or abs(m - paid) < abs(m - p.predicted):
+        return _(SPREAD)
+    if min(p.predicted, paid) <= m <= max(p.predicted, paid):
+        return _(": it lies between this prediction and the one at the prices these runs paid ({x}); the day's "
+                 "prices move the prediction its way, and past it.").format(x=_x(paid))
+    return _(": the prices these runs paid do not explain it (at those, {x}); the rest is unexplained here: "
+             "the two modes' timings move with the machine's load.").format(x=_x(paid))
 
 
 def _outside(p: Payoff) -> str:

@@ -33,17 +33,19 @@ def rows(profile, target: str, draft: str, k: int) -> list[PriceRow]:
     first, then the shipped ones."""
     first = [] if profile is None else [PriceRow(badges.profile(), _("measured at start ({when})").format(
         when=profile.measured_at), profile.c.get(draft), profile.v.get(k + 1))]
-    return first + filed(target, draft) + shipped_rows(target, draft, k)
+    return first + filed(target, draft, k) + shipped_rows(target, draft, k)
 
 
-def filed(target: str, draft: str) -> list[PriceRow]:
-    """This machine's measurements of the draft, the newest of each section (a figure has c, not v)."""
-    newest: dict[str, store.Filed] = {}
-    for _key, entry in store.filed_of(target, draft):
+def filed(target: str, draft: str, k: int) -> list[PriceRow]:
+    """This machine's measurements of the draft, the newest of each section, with the v(k + 1) its runs
+    paid where it drafted a constant k (other ks pass other widths; a policy mixes them)."""
+    newest: dict[str, tuple] = {}
+    for key, entry in store.filed_of(target, draft):
         if entry.figure.c is not None and entry.source not in newest:
-            newest[entry.source] = entry
+            newest[entry.source] = (key, entry)
     return [PriceRow(badges.here(), _(SOURCES.get(source, source)) + time.strftime(" (%H:%M)", time.localtime(e.at)),
-                     e.figure.c, None) for source, e in newest.items()]
+                     e.figure.c, e.figure.verify_cost if (key.k, key.policy) == (k, "constant") else None)
+            for source, (key, e) in newest.items()]
 
 
 def shipped_rows(target: str, draft: str, k: int) -> list[PriceRow]:
