@@ -238,7 +238,7 @@ def test_a_priced_prediction_names_what_was_measured_at_the_k_it_picks():
     text = payoff_words.headline(p, "CPU here", (), seen)
     assert text.startswith("**Does it pay here?** Not measured on this machine (CPU here) at these settings yet; "
                            "predicted from its prices: **0.70×**")
-    assert text.endswith(f"For comparison at k = 2, the k these prices pick: **1.01×** {badges.of('Other CPU')} "
+    assert text.endswith(f"Measured at k = 2: **1.01×** {badges.of('Other CPU')} "
                          "(the benchmark, T = 0, 6 held-out chats).")
     assert "For comparison" not in payoff_words.headline(p, "CPU here")               # nothing measured at k = 2
 

@@ -64,7 +64,7 @@ def compared(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> st
     prediction (its k picked, not asked) instead names `seen`: (a speedup measured at the k it picks,
     the CPU of a shipped one (None: here), where, in words)."""
     if p.picked and seen is not None:
-        return " " + _("For comparison at k = {k}, the k these prices pick: **{x}** {badge} ({where}).").format(
+        return " " + _("Measured at k = {k}: **{x}** {badge} ({where}).").format(
             k=p.k, x=_x(seen[0]), badge=badges.of(seen[1]), where=seen[2])
     e = p.elsewhere
     if p.picked or e is None or e.speedup is None or e.low is None:
