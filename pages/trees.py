@@ -6,6 +6,7 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import specdec
+from specdec.bench import machine
 from specdec.chat import user_turn
 from specdec.drafters.registry import tree_for
 from specdec.prompts import load_prompts, round_robin
@@ -170,6 +171,26 @@ def chain_or_tree(pair, settings) -> None:
     st.write(badges.of(None if local("trees", key, trees.ChainOrTree) else table.provenance.cpu or "?",
                        table.provenance.date)
              + " " + verdict(table.rows, table.budget))
+    if said := priced_here(pair, table):
+        st.caption(said)
+
+
+def priced_here(pair, table) -> str:
+    """Chain and tree at this machine's profile, rounds alone, and which way the tree's wider pass
+    tips it ('' without a profile, or for a record that kept no draft forwards)."""
+    profile = machine.of(pair)
+    chain = trees.contenders(state.settings(), table.budget, table.width, pair.draft is not None)[1].settings.drafter
+    found = dict((r.kind, (r, x)) for r, x in trees.at_prices(
+        table.rows, machine.draft_c(profile, chain, pair.draft_name), dict(profile.v))) if profile else {}
+    if not found:
+        return ""
+    text = badges.predicted() + " " + _("At this machine's prices (its profile), rounds alone: {each}.").format(
+        each=", ".join(f"{table.name(r)} **{x:.2f}×**" for r, x in found.values()))
+    if {"chain", "tree"} <= set(found):
+        text += " " + (_("The tree's wider pass and extra draft forwards cost more here than its extra tokens "
+                         "bring.") if found["tree"][1] < found["chain"][1] else
+                       _("The tree's extra tokens outweigh its wider pass here."))
+    return text
 
 
 def verdict(rows, budget: int) -> str:
