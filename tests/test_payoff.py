@@ -247,11 +247,12 @@ def test_a_measurement_outside_its_predictions_range_says_the_prices_its_runs_pa
     from ui.lessons import payoff_words
     # the profile: 4 × 0.5 + 2.0 = 4.0 steps for 3 tokens, 0.75; the runs paid c = 0.25: 3.0 steps, 1.0
     far = payoff.answer(4, PRICES, payoff.Measured(0.95, 0.9, 1.0, 3, Clock.WALL, 3.0, "box", 8, c=0.25))
-    assert payoff_words.why(far).endswith("Its runs paid c = 0.250; at those, 1.00×.")
+    assert payoff_words.why(far).endswith("Outside the range: its runs paid c = 0.250; at those, 1.00×. The sidebar's "
+                                          "“Measure these prices again” (This machine) updates the profile.")
     near = payoff.answer(4, PRICES, payoff.Measured(0.77, 0.7, 0.8, 3, Clock.WALL, 3.0, "box", 8, c=0.25))
-    assert "Its runs paid" not in payoff_words.why(near)                     # within 5 % of 0.75
+    assert "its runs paid" not in payoff_words.why(near)                     # within 5 % of 0.75
     banded = replace(far, band=payoff.Band(0.9, 1.3, 4))                      # 0.675–0.975: 0.95 lies inside
-    assert "Its runs paid" not in payoff_words.why(banded)
+    assert "its runs paid" not in payoff_words.why(banded)
 
 
 def test_a_gap_the_days_prices_do_not_explain_is_said_to_be_unexplained():

@@ -283,9 +283,24 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
             at.session_state[name] = DEFAULTS[name]
         at.session_state["temperature"] = filed["key"]["T"]
         at.run().switch_page("pages/fast.py").run()
+        assert not at.exception, at.exception
         return next(c for c in at.caption if c.value.startswith("Why: a round costs"))
 
     line = why(shipped["provenance"]["cpu"])
     assert (f"where the shipped k sweep's {len(ratios)} points, measured on a machine like this one, landed against "
             f"their own predictions (measured ÷ predicted {min(ratios):.2f}–{max(ratios):.2f})") in line.proto.help
     assert "where the shipped k sweep" not in why("Another CPU").proto.help
+    # one figure filed here joins them (review 16: a band from the shipped sweep alone missed the box's run)
+    from specdec.settings import Settings
+    from ui.lessons import store
+    figure = store.Figure(speedup=0.9, speedup_min=0.9, speedup_max=0.9, clock=Clock.WALL, repeats=3,
+                          mean_acceptance_length=1.8, prefill_steps=0.2, base_prefill_steps=0.2, round_overhead=0.1,
+                          base_overhead=0.04)
+    key = store.key("smollm2/target", "smollm2/draft", Settings(k=2, temperature=0.7), 2,
+                    store.PromptSet.of(["a"], True, 48, "speed"), Clock.WALL, store.Ran(threads=1))
+    result_cache.save(store.KIND, store._as_dict(key), store.Filed(figure, "ksweep", 1.0))
+    here = figure.speedup / run_speedup(1.8, 2, 0.2, widths[3], Overheads(0.2, 0.1), Overheads(0.2, 0.04))
+    both = ratios + [here]
+    assert (f"where {len(both)} measurements landed against their own predictions (1 here, {len(ratios)} from the "
+            f"shipped k sweep on a machine like this one; measured ÷ predicted {min(both):.2f}–{max(both):.2f})") \
+        in why(shipped["provenance"]["cpu"]).proto.help

@@ -94,20 +94,20 @@ def calibration(pair, settings, prices) -> payoff.Band | None:
                 or not (f.speedup and f.mean_acceptance_length and over) or key.k + 1 not in prices.v:
             continue
         pairs.append((f.speedup, run_speedup(f.mean_acceptance_length, key.k, prices.c, prices.v[key.k + 1], *over)))
-    return payoff.band(pairs) or shipped_calibration(tuple(names), settings, prices, session.uses_chat(pair))
+    alike = shipped_calibration(tuple(names), settings, prices, session.uses_chat(pair))
+    return payoff.band(pairs + alike, shipped=len(alike))
 
 
-def shipped_calibration(names: tuple, settings, prices, chat: bool) -> payoff.Band | None:
-    """Where this machine has filed too few figures (a fresh clone): the shipped k sweep's points, if it
-    was measured on this CPU model, each priced as the box prices (None: no such sweep)."""
+def shipped_calibration(names: tuple, settings, prices, chat: bool) -> list[tuple[float, float]]:
+    """The shipped k sweep's points, if it was measured on this CPU model, each priced as the box prices:
+    (measured, predicted) pairs beside this machine's own ([]: no such sweep)."""
     sweep, cpu = shipped_sweep(names, settings, chat)
     if sweep is None or cpu != cpu_model():
-        return None
-    pairs = [(p.speedup, run_speedup(p.mean_acceptance_length, p.k, prices.c, prices.v[p.k + 1],
-                                     *repriced.overheads(p)))
-             for p in sweep.points if p.speedup and p.mean_acceptance_length and repriced.overheads(p)
-             and p.k + 1 in prices.v]
-    return payoff.band(pairs, on=cpu)
+        return []
+    return [(p.speedup, run_speedup(p.mean_acceptance_length, p.k, prices.c, prices.v[p.k + 1],
+                                    *repriced.overheads(p)))
+            for p in sweep.points if p.speedup and p.mean_acceptance_length and repriced.overheads(p)
+            and p.k + 1 in prices.v]
 
 
 def acceptance(pair, settings) -> tuple[payoff.Measured | None, payoff.Elsewhere | None, float | None]:

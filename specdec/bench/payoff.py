@@ -60,13 +60,14 @@ class Band(NamedTuple):
     low: float                   # the lowest measured ÷ predicted
     high: float                  # the highest
     n: int                       # measurements behind it
-    on: str = "here"             # "here", or the CPU model of the shipped sweep it fell back on
+    shipped: int = 0             # of them, points shipped from a machine of this CPU model
 
 
-def band(pairs: list[tuple[float, float]], least: int = 3, on: str = "here") -> Band | None:
-    """The range of measured ÷ predicted over (measured, predicted) pairs; None with fewer than `least`."""
+def band(pairs: list[tuple[float, float]], least: int = 3, shipped: int = 0) -> Band | None:
+    """The range of measured ÷ predicted over (measured, predicted) pairs, the last `shipped` of them
+    shipped from a machine like this one; None with fewer than `least`."""
     ratios = [m / p for m, p in pairs if m and p]
-    return Band(min(ratios), max(ratios), len(ratios), on) if len(ratios) >= least else None
+    return Band(min(ratios), max(ratios), len(ratios), shipped) if len(ratios) >= least else None
 
 
 @dataclass(frozen=True)

@@ -145,7 +145,8 @@ def _off(p: Payoff) -> str:
     low, high = p.likely or (0.95 * p.predicted, 1.05 * p.predicted)
     if low <= m.speedup <= high:
         return ""
-    return " " + _("Its runs paid {paid}; at those, {x}.").format(paid=paid, x=_x(p.at_paid))
+    return " " + _("Outside the range: its runs paid {paid}; at those, {x}. The sidebar's “Measure these prices "
+                   "again” (This machine) updates the profile.").format(paid=paid, x=_x(p.at_paid))
 
 
 def _likely(p: Payoff) -> str:
@@ -159,11 +160,16 @@ def band_detail(p: Payoff) -> str:
     """What the range after a prediction is ('' without one)."""
     if p.likely is None:
         return ""
-    if p.band.on != "here":
+    if p.band.shipped == p.band.n:
         return _("{low:.2f}–{high}: where the shipped k sweep's {n} points, measured on a machine like this one, "
                  "landed against their own predictions (measured ÷ predicted {lo:.2f}–{hi:.2f}), applied to this "
-                 "one. Once three measurements are filed here, theirs instead.").format(
-            low=p.likely[0], high=_x(p.likely[1]), n=p.band.n, lo=p.band.low, hi=p.band.high)
+                 "one.").format(low=p.likely[0], high=_x(p.likely[1]), n=p.band.n, lo=p.band.low, hi=p.band.high)
+    if p.band.shipped:
+        return _("{low:.2f}–{high}: where {n} measurements landed against their own predictions ({here} here, "
+                 "{shipped} from the shipped k sweep on a machine like this one; measured ÷ predicted "
+                 "{lo:.2f}–{hi:.2f}), applied to this one.").format(
+            low=p.likely[0], high=_x(p.likely[1]), n=p.band.n, here=p.band.n - p.band.shipped,
+            shipped=p.band.shipped, lo=p.band.low, hi=p.band.high)
     return _("{low:.2f}–{high}: where {n} measurements here landed against their own predictions (measured ÷ "
              "predicted {lo:.2f}–{hi:.2f}), applied to this one.").format(
         low=p.likely[0], high=_x(p.likely[1]), n=p.band.n, lo=p.band.low, hi=p.band.high)
