@@ -6,7 +6,6 @@ import plotly.graph_objects as go
 import streamlit as st
 
 import specdec
-from specdec.bench import machine
 from specdec.chat import user_turn
 from specdec.drafters.registry import tree_for
 from specdec.prompts import load_prompts, round_robin
@@ -160,37 +159,18 @@ def chain_or_tree(pair, settings) -> None:
         return
     st.dataframe(pd.DataFrame([{
         _("drafting"): table.name(r), _("tokens read per pass"): r.verified_per_pass,
-        _("tokens per target pass"): r.tokens_per_pass,
+        _("tokens per target pass"): r.tokens_per_pass, _("draft forwards a round"): r.drafts_per_round,
         _("tokens/s (median)"): r.median_tps,
         _("tokens/s (min–max)"): f"{min(r.tokens_per_s):.1f}–{max(r.tokens_per_s):.1f}",
         _("accepted at depth 1, 2, …"): r.depths()} for r in table.rows]),
         hide_index=True, placeholder="—", key="trees_table", column_config={     # every depth, no spaces: it fits
             _("accepted at depth 1, 2, …"): st.column_config.TextColumn(width="large"),
             _("tokens read per pass"): TWO_PLACES, _("tokens per target pass"): TWO_PLACES,
+            _("draft forwards a round"): st.column_config.NumberColumn(format="%.1f"),
             _("tokens/s (median)"): st.column_config.NumberColumn(format="%.1f")})
     st.write(badges.of(None if local("trees", key, trees.ChainOrTree) else table.provenance.cpu or "?",
                        table.provenance.date)
              + " " + verdict(table.rows, table.budget))
-    if said := priced_here(pair, table):
-        st.caption(said)
-
-
-def priced_here(pair, table) -> str:
-    """Chain and tree at this machine's profile, rounds alone, and which way the tree's wider pass
-    tips it ('' without a profile, or for a record that kept no draft forwards)."""
-    profile = machine.of(pair)
-    chain = trees.contenders(state.settings(), table.budget, table.width, pair.draft is not None)[1].settings.drafter
-    found = dict((r.kind, (r, x)) for r, x in trees.at_prices(
-        table.rows, machine.draft_c(profile, chain, pair.draft_name), dict(profile.v))) if profile else {}
-    if not found:
-        return ""
-    text = badges.predicted() + " " + _("At this machine's prices (its profile), rounds alone: {each}.").format(
-        each=", ".join(f"{table.name(r)} **{x:.2f}×**" for r, x in found.values()))
-    if {"chain", "tree"} <= set(found):
-        text += " " + (_("The tree's wider pass and extra draft forwards cost more here than its extra tokens "
-                         "bring.") if found["tree"][1] < found["chain"][1] else
-                       _("The tree's extra tokens outweigh its wider pass here."))
-    return text
 
 
 def verdict(rows, budget: int) -> str:

@@ -26,18 +26,3 @@ def test_a_sibling_drawn_twice_is_counted_and_said():
     assert twins(tree) == 3                          # one 5 under the root, two 9s under node 0
     assert twins(NS(nodes=[NS(parent=-1, token=5), NS(parent=0, token=5)])) == 0      # other parents
     assert twins_note(3).startswith("3 node(s) repeat a sibling's token")
-
-
-def test_chain_and_tree_are_priced_at_this_machines_profile_by_hand():
-    """Tokens a pass over a round's draft forwards at c and a pass of the tokens read (between measured
-    widths, straight); the target alone and a record without draft forwards are not priced."""
-    from ui.lessons.trees import Row, at_prices
-    widths = {1: 1.0, 9: 2.0, 10: 2.2}
-    alone = Row("alone", 1.0, (), (40.0,), 1.0, 0.0)
-    chain = Row("chain", 1.75, (), (25.0,), 9.0, 8.0)        # 1.75 / (8 · 0.15 + 2.0) = 0.547
-    tree = Row("tree", 1.93, (), (21.0,), 9.5, 3.0)          # 1.93 / (3 · 0.15 + 2.1) = 0.757
-    old = Row("tree", 1.93, (), (21.0,), 9.5)                # kept no draft forwards
-    found = [(r.kind, round(x, 3)) for r, x in at_prices([alone, chain, tree, old], 0.15, widths)]
-    assert found == [("chain", 0.547), ("tree", 0.757)]
-    assert at_prices([chain], None, widths) == [] and at_prices([Row("chain", 2.0, (), (1.0,), 12.0, 11.0)],
-                                                                0.15, widths) == []     # v(12) not measured

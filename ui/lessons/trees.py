@@ -9,7 +9,6 @@ from typing import Callable
 
 import torch
 
-from specdec.bench import repriced
 from specdec.bench.measure import machine_load, step_ms
 from specdec.bench.pass_prices import PassPrices
 from specdec.drafters.registry import chain_for
@@ -111,19 +110,6 @@ def compare(pair, prompts: list[Prompt], base: Settings, budget: int, width: int
         out.append(Row(c.kind, m.tokens / (m.target_forwards + rounds[j][1]), tuple(m.per_position),
                        tuple(speeds[j]), 1 + m.drafted / m.rounds, m.draft_forwards / m.rounds))
     return ChainOrTree(budget, width, tuple(out), here(pair, load, started))
-
-
-def at_prices(rows, c: float | None, widths: dict[int, float]) -> list[tuple[Row, float]]:
-    """Chain and tree at this machine's prices, rounds alone: tokens a pass over a round's draft
-    forwards at c and a pass of the tokens it read at v (straight between the measured widths);
-    [] where a row kept no draft forwards (an older record) or c or a width is not measured."""
-    out = []
-    for r in rows:
-        v = repriced.pass_at(widths, r.verified_per_pass)
-        if r.kind == "alone" or c is None or r.drafts_per_round is None or v is None:
-            continue
-        out.append((r, r.tokens_per_pass / (r.drafts_per_round * c + v)))
-    return out
 
 
 def pass_prices(pair, sizes=(1, 4, 8, 16, 32), reps: int = 15) -> PassPrices:
