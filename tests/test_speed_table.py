@@ -82,7 +82,7 @@ def test_a_figure_shipped_from_this_cpu_model_is_not_called_another_machines(pla
         "another machine's prices, not priced here (no profile yet)"
 
 
-def test_one_machines_same_setting_shipped_by_two_sections_is_one_row(places):
+def test_one_machines_same_setting_shipped_by_two_sections_is_a_row_each_said_to_be_another_run(places):
     asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
     key = {"pair": ["fam/target", "fam/draft"], "T": 0.7, "prompts": ["a", "b"], "chat": False, "n": 16}
     made = replace(here(), cpu="Other CPU", date="2026-12-01")
@@ -92,7 +92,10 @@ def test_one_machines_same_setting_shipped_by_two_sections_is_one_row(places):
     shipped.save("tradeoff", {**key, "target": "fam/target", "k": 4, "backend": "torch"},        # another backend's
                  Sweep((point(k=4, draft="fam/draft", speedup=0.5),), replace(made, cpu="Third CPU")))
     rows = speed_table.rows(asked, box(None, None), None)
-    assert [(r.figure, r.section) for r in rows] == [("0.81× (0.90–1.10)", "When it is fast (its k sweep)")]
+    assert [(r.figure, r.section) for r in rows] == [("0.81× (0.90–1.10)", "When it is fast (its k sweep)"),
+                                                     ("0.74× (0.90–1.10)", "When it is fast (every draft)")], rows
+    assert "another run of the same setting" in rows[1].why and "another run" not in rows[0].why
+    assert rows[1].numbers.v is None and rows[0].numbers.v is not None      # the draft sizes price no pass
 
 
 def test_a_draft_length_policy_is_named_in_the_settings_and_the_reason(places):

@@ -136,18 +136,25 @@ def shipped_rows(asked: Asked, profile: machine.Profile | None) -> list[SpeedRow
         prompts = store.PromptSet.of(key.get("prompts") or [], bool(key.get("chat")), _new_tokens(key),
                                      "drafters/all" if source == "drafters" else "speed")
         mark = (result.provenance.cpu, _temperature(key), k, prompts.digest)
-        if mark in seen:            # the same setting shipped by two sections of one machine: one figure
+        if (*mark, p.speedup) in seen:      # the same figure shipped by two sections of one machine: one row
             continue
-        seen.add(mark)
+        again = mark in seen                # the same setting, another run: every figure is a row
+        seen |= {mark, (*mark, p.speedup)}
         differ = asked.policy_reason(k) + _differ(_temperature(key), k, prompts,
                                                   replace(asked.key(), k=asked.k_against(k)))
+        differ += [_("another run of the same setting: runs vary")] if again else []
         out.append(SpeedRow(badges.shipped(result.provenance.cpu, date=result.provenance.date), _(SOURCES[source]),
                             spread(p.speedup, p.speedup_min, p.speedup_max),
                             _setting(_temperature(key), k, prompts),
                             "; ".join(differ + [moved(p, asked, profile, k, result.provenance.cpu)]),
                             priced(p, asked, profile, k),
-                            shipped_same(asked, _temperature(key), k), Numbers.of(p)))
+                            shipped_same(asked, _temperature(key), k), _numbers(source, p)))
     return out
+
+
+def _numbers(source: str, p) -> Numbers:
+    """A shipped point's numbers; the draft sizes' points price no pass (their v is 1 by construction)."""
+    return replace(Numbers.of(p), v=None) if source == "tradeoff" else Numbers.of(p)
 
 
 def moved(p, asked: Asked, profile: machine.Profile | None, k: int, cpu: str | None = None) -> str:
