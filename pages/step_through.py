@@ -26,7 +26,7 @@ from ui import (
 from ui import examples as examples_ui
 from ui.i18n import N_, _, choice
 from ui.lessons import store
-from ui.lessons.step_through_prices import Priced, run_at_prices
+from ui.lessons.step_through_prices import Priced, alone_at_step, run_at_prices
 from ui.safe import md
 from ui.upload import file_uploader
 
@@ -166,7 +166,9 @@ def live_view() -> None:
                        "specdec-run.json", "application/json", key="btn_download")
     payoff_view.render(pair, state.settings())
     if dec.stop is not None and s.mode == Mode.SPECULATIVE:
-        st.caption(alone_note(summarize(dec.history, dec.prefill)) + " " + run_at_prices(dec.history, priced))
+        m = summarize(dec.history, dec.prefill)
+        st.caption(" ".join(filter(None, (alone_note(m), alone_at_step(m.tokens, m.wall_ms, priced),
+                                          run_at_prices(dec.history, priced)))))
     many_prompts(pair)
 
 

@@ -29,7 +29,8 @@ def test_the_prediction_prices_a_round_with_this_machines_profile():
     assert ("a round costs **4.00 steps** (4 draft(s) at c = 0.500 + a pass of 5 tokens at v = 2.00) and keeps "
             "**3.00 tokens**, so predicted **0.75×**") in why
     detail = payoff_words.detail(p)
-    assert "1.33 steps a token, against 1 for the target alone." in detail
+    assert detail.startswith("In short: 1.33 target steps a token, against 1 for the target alone, so its rounds "
+                             "alone run slower.")
     assert "The measurement is 7% above it" in detail and "above it" not in payoff_words.why(p)   # 0.8 / 0.75
 
 
@@ -199,9 +200,8 @@ def test_the_prediction_prices_the_whole_run_where_its_runs_paid_besides_their_r
     assert p.rounds_only == pytest.approx(0.75) and p.predicted == pytest.approx(1.17 / 1.5)
     assert "keeps **3.00 tokens**; counting the prompt's prefill too, predicted **0.78×**" in payoff_words.why(p)
     detail = payoff_words.detail(p)
-    assert "Rounds alone: 0.75×. A run also reads its prompt, the prefill (0.10 steps a generated token; plain runs " \
-        "0.12)" in detail
-    assert "(0.20 steps a round; plain runs 0.05), as these runs paid" in detail
+    assert "Rounds alone: 0.75×. The whole run adds reading the prompt (0.10 steps a token; plain 0.12)" in detail
+    assert "bookkeeping (0.20 steps a round; plain 0.05), as these runs paid" in detail
     assert "The measurement is 3% above it: the runs paid that day's prices" in detail     # 0.8 / 0.78
 
 

@@ -2,7 +2,7 @@
 from types import SimpleNamespace
 
 from ui.lessons import step_through_prices as round_prices
-from ui.lessons.step_through_prices import Priced, in_steps, run_at_prices
+from ui.lessons.step_through_prices import Priced, alone_at_step, in_steps, run_at_prices
 
 PRICED = Priced(step_ms=20.0, c=0.15, v={1: 1.0, 5: 2.2})
 
@@ -37,3 +37,11 @@ def test_a_whole_run_is_priced_from_its_rounds():
     assert said == ("At this machine's prices its rounds predict 0.71× against the target alone (2.00 tokens for "
                     "2.80 steps a round, rounds alone)."), said
     assert run_at_prices([], PRICED) == "" and run_at_prices([rnd()], PRICED._replace(c=None)) == ""
+
+
+def test_a_finished_run_is_set_against_the_target_alones_passes_at_this_machines_step():
+    # 48 tokens × 20 ms = 960 ms (50 tokens/s) against the run's 1200 ms
+    assert alone_at_step(48, 1200.0, PRICED) == ("The target alone would make these 48 tokens' passes in about 960 ms "
+                                                 "at this machine's step (20.0 ms; 50 tokens/s), against this run's "
+                                                 "1200 ms.")
+    assert alone_at_step(48, 1200.0, None) == "" and alone_at_step(0, 0.0, PRICED) == ""

@@ -25,7 +25,7 @@ def sentence(m: Metrics, t: typical.Typical | None, k: int, temperature: float, 
                  "measure that page at these settings to see what is typical.").format(k=k, t=f"{temperature:g}")
     group = examples.kind_name(t.kind) if t.kind else _("all kinds")
     where = _("measured here") if t.measured == "here" else _("shipped, measured on {cpu}").format(cpu=t.measured)
-    run = _("This run: acceptance rate {acc} · α̂ {alpha} · {len} tokens a round.").format(
+    run = badges.here() + " " + _("This run: acceptance rate {acc} · α̂ {alpha} · {len} tokens a round.").format(
         acc=_pct(m.acceptance_rate), alpha=_num(m.mean_beta), len=_num(m.mean_acceptance_length))
     badge = badges.here() if t.measured == "here" else badges.shipped(t.measured)
     usual = badge + " " + _("Typical for {group} at k = {k}, T = {t}: acceptance rate {tacc} · α̂ {talpha} · {tlen} "
@@ -38,8 +38,8 @@ def sentence(m: Metrics, t: typical.Typical | None, k: int, temperature: float, 
         if m.rounds and abs(drafted - k) > 0.5 else ""
     hidden = _("Where it works shows that set when the sidebar's temperature is {t} (now {now}).").format(
         t=f"{temperature:g}", now=f"{shown_at:g}") if shown_at is not None and shown_at != temperature else ""
-    return " ".join(filter(None, (run, usual, hidden, _("One prompt is not the pair's average.")))) + "\n\n" + \
-        " ".join(filter(None, (_(TWO_FIGURES), other_k, _(ON_THE_CARD))))
+    typical_line = " ".join(filter(None, (usual, hidden, _("One prompt is not the pair's average."))))
+    return "\n\n".join((run, typical_line, " ".join(filter(None, (_(TWO_FIGURES), other_k, _(ON_THE_CARD))))))
 
 
 # why 20 % and α̂ 0.46 side by side are no contradiction (at k = 4: 0.46 + 0.46² + … ≈ 0.8 of 4 drafts)

@@ -198,8 +198,11 @@ def detail(p: Payoff) -> str:
     which way and why the measurement lies off the prediction."""
     if p.round_steps is None or p.tokens is None:
         return _(STEPS)
-    parts = [_(STEPS), _("{per:.2f} steps a token, against 1 for the target alone.").format(
-        per=p.round_steps / p.tokens)]
+    per = p.round_steps / p.tokens
+    plain = _("In short: {per:.2f} target steps a token, against 1 for the target alone, so its rounds alone run "
+              "slower.") if per > 1 else _("In short: {per:.2f} target steps a token, against 1 for the target "
+                                           "alone, so its rounds alone run faster.")
+    parts = [plain.format(per=per), _(STEPS)]
     parts += [x for x in (band_detail(p), _paid(p), _tokens_from(p), _outside(p)) if x]
     if p.measured is not None and p.predicted:
         gap = p.measured.speedup / p.predicted - 1
@@ -235,10 +238,9 @@ def _outside(p: Payoff) -> str:
     spec, base = p.over
     whose = _("these runs paid") if p.measured is not None else \
         _("{on} paid, in its runs' steps").format(on=p.over_on) if p.over_on else _("earlier runs paid, in their steps")
-    return _("Rounds alone: {rounds}. A run also reads its prompt, the prefill ({pre:.2f} steps a generated token; "
-             "plain runs {bpre:.2f}), and the engine does its bookkeeping between passes ({per:.2f} steps a round; "
-             "plain runs {bper:.2f}), as {whose}: the prefill costs both modes alike and pulls the ratio toward "
-             "1.").format(
+    return _("Rounds alone: {rounds}. The whole run adds reading the prompt ({pre:.2f} steps a token; plain "
+             "{bpre:.2f}) and bookkeeping ({per:.2f} steps a round; plain {bper:.2f}), as {whose}; the prefill, "
+             "alike in both modes, pulls the ratio toward 1.").format(
         rounds=_x(p.rounds_only), pre=spec.prefill, bpre=base.prefill, per=spec.per_round, bper=base.per_round,
         whose=whose)
 

@@ -10,7 +10,7 @@ from specdec.bench.measure import machine_load
 from specdec.records.provenance import BUSY_LOAD
 from specdec.wording import _, times
 
-SLOW = 1.5          # a round this much over the profile's price is called slower than the profile
+SLOW = 1.25         # a round this much over the profile's price is called slower than the profile
 
 
 class Priced(NamedTuple):
@@ -54,3 +54,14 @@ def run_at_prices(rounds, priced: Priced | None) -> str:
     cost = statistics.mean(r.drafted * priced.c + priced.v[r.drafted + 1] for r in rounds)
     return _("At this machine's prices its rounds predict {x} against the target alone ({tokens:.2f} tokens for "
              "{cost:.2f} steps a round, rounds alone).").format(x=times(tokens / cost), tokens=tokens, cost=cost)
+
+
+def alone_at_step(tokens: int, wall_ms: float, priced: Priced | None) -> str:
+    """What the target alone would take for these tokens at this machine's step, beside this run's time
+    (its passes alone, without reading the prompt): a yardstick for the run's tokens/s."""
+    if priced is None or not tokens:
+        return ""
+    alone = tokens * priced.step_ms
+    return _("The target alone would make these {n} tokens' passes in about {alone:.0f} ms at this machine's step "
+             "({step:.1f} ms; {rate:.0f} tokens/s), against this run's {ms:.0f} ms.").format(
+        n=tokens, alone=alone, step=priced.step_ms, rate=1e3 / priced.step_ms, ms=wall_ms)
