@@ -154,7 +154,7 @@ def overall_numbers(overall, here: list) -> None:
 
 
 if points:
-    best_drafter_view.render(PAIR, state.settings(), N)
+    best_drafter_view.render(PAIR, state.settings(), N, table=True)
     overall = [p for p in points if p.kind == ALL]
     fastest = max(overall, key=lambda p: p.speedup)
     HERE = priced(overall) if ELSEWHERE else []
