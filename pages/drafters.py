@@ -208,8 +208,8 @@ if points:
             where=machine_short(ELSEWHERE) if ELSEWHERE else _("here")))
     if (odd := beyond_caption(points, kind_name, SETTINGS.temperature, PASS_OF)) is not None:
         st.caption(odd)
-    if (said := ngram_caption(points, kind_name, lambda ps: repriced.compared(ps, VARIANTS, SETTINGS.k, profile))) \
-            is not None:
+    if (said := ngram_caption(points, kind_name, lambda ps: repriced.compared(ps, VARIANTS, SETTINGS.k, profile),
+                              PAIR.draft_name.split("/", 1)[-1] if PAIR.draft_name else None)) is not None:
         st.caption(said)
     jobs.csv_button(tables.frame(points), "drafters-compared", "drafters_csv")
 

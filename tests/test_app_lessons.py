@@ -43,7 +43,9 @@ def test_trees_page_chain_against_tree_states_what_it_measured(tiny_dirs):
     assert any(f"**{ratio:.2f}×**" in m.value for m in at.markdown)
     shown = json.loads(at.dataframe[0].proto.columns)        # how the grid formats them (not 26.6498)
     assert {name: c["type_config"]["format"] for name, c in shown.items() if "format" in c.get("type_config", {})} == {
-        "tokens read per pass": "%.2f", "tokens per target pass": "%.2f", "tokens/s (median)": "%.1f"}
+        "tokens read per pass": "%.2f", "tokens per target pass": "%.2f", "tokens/s (median)": "%.1f",
+        "draft forwards a round": "%.1f"}
+    assert list(table["draft forwards a round"])[0] == 0 and list(table["draft forwards a round"])[1] > 0
     again = app(tiny_dirs, page="pages/trees.py", temperature=0.0, k=3)     # another session: kept on disk
     assert list(again.dataframe[0].value["drafting"]) == list(table["drafting"])
     assert again.button(key="trees_run").label == "Recompute"

@@ -147,6 +147,12 @@ def test_the_ngram_caption_names_another_drafter_that_won_its_best_kind():
     assert "best on **TRANSLATION** text (1.53×; the winner there: suffix match at 1.61×)." in text
     alone = ngram_caption(points[:3], str.upper)
     assert "(1.53×)." in alone and "winner" not in alone
+    # where the draft model is accepted least on that kind, the caption says so
+    draft = [replace(pt("draft", "code", 0.9), acceptance_rate=0.2), replace(pt("draft", "translation", 0.6),
+                                                                             acceptance_rate=0.1)]
+    assert text.endswith("so it pays where the answer repeats it.")
+    assert ngram_caption(points + draft, str.upper, draft="draft").endswith(
+        "The draft model is accepted least there (10%): it predicts the answer, while a lookup copies it.")
     assert ngram_caption(points[3:], str.upper) is None
     # at this machine's prices, as the winners' table reads them: every point keeps 2.0 tokens a round; n-gram's
     # rounds pay 1.25 steps here (1.60× on code and translation alike: the first kind it meets, code), suffix

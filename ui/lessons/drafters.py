@@ -47,10 +47,13 @@ def figure_key(target: str, settings: Settings, all_variants: list[Variant], pro
     return key_of
 
 
-def ngram_caption(points, kind_name, priced_of: Callable[[list], list] | None = None) -> str | None:
+def ngram_caption(points, kind_name, priced_of: Callable[[list], list] | None = None,
+                  draft: str | None = None) -> str | None:
     """Where n-gram lookup did best, and which drafter won that kind where another did
     (`kind_name`: a kind of text as the page names it); at this machine's prices where `priced_of`
-    (points -> specdec.bench.repriced.Repriced) prices them, as the winners' table does."""
+    (points -> specdec.bench.repriced.Repriced) prices them, as the winners' table does; where that kind
+    is the one the draft model (`draft`, its label) was accepted least on, it says so (review 16: Where
+    it works calls it the worst kind)."""
     here = {(r.point.kind, r.point.drafter): r.speedup for r in priced_of(points)} if priced_of else {}
     if here:
         points, speed = [p for p in points if (p.kind, p.drafter) in here], lambda p: here[(p.kind, p.drafter)]
@@ -68,8 +71,14 @@ def ngram_caption(points, kind_name, priced_of: Callable[[list], list] | None = 
         kind=kind_name(best_kind), speedup=ngram[best_kind])
     text += ")." if won.drafter == NGRAM else _("; the winner there: {drafter} at {speedup:.2f}×).").format(
         drafter=drafter_name(won.drafter), speedup=speed(won))
-    return text + " " + _("It can only propose text that appears earlier in the sequence (the prompt or the "
-                          "answer so far), so it pays where the answer repeats it.")
+    text += " " + _("It can only propose text that appears earlier in the sequence (the prompt or the answer so "
+                    "far), so it pays where the answer repeats it.")
+    rates = {p.kind: p.acceptance_rate for p in points if p.drafter == draft and p.kind != ALL
+             and p.acceptance_rate is not None}
+    if rates and min(rates, key=rates.get) == best_kind:
+        text += " " + _("The draft model is accepted least there ({rate:.0%}): it predicts the answer, while a "
+                        "lookup copies it.").format(rate=rates[best_kind])
+    return text
 
 
 def priced_here(here: list, cpu: str, k: int) -> str:
