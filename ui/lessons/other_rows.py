@@ -89,7 +89,8 @@ def server_rows(asked: Asked, profile: machine.Profile | None = None) -> list[Sp
             why = _("a server's figure: {r} requests queued at once and served {b} at a time, tokens a second "
                     "over all of them").format(r=sweep.requests, b=facts.first_batch) + "; " + _server_prices(
                 facts, profile)
-            return [SpeedRow(badges.of(cpu), _("In a server"), times(facts.first),
+            whose = badges.of(cpu, sweep.provenance.date if cpu else None)
+            return [SpeedRow(whose, _("In a server"), times(facts.first),
                              _("T = {t:g}, k = {k}, {n} prompts × {tokens} tokens").format(
                                  t=sweep.temperature, k=sweep.k, n=sweep.prompts, tokens=sweep.max_new_tokens), why,
                              _server_here(facts, sweep.k, asked, profile), numbers=_server_numbers(facts, sweep.k))]

@@ -99,7 +99,7 @@ def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
     if box.predicted is not None:
         if box.tokens_on:                                     # its tokens a round came from another prompt set
             setting = setting_words(s.temperature, asked.k_words(), box.tokens_on)
-        out.append(SpeedRow(badges.predicted(), _("this box's prediction"), times(box.predicted), setting,
+        out.append(SpeedRow(badges.predicted(), _("“Does it pay here?”'s prediction"), times(box.predicted), setting,
                             _("this machine's prices (c, v) with these tokens a round, not timed"),
                             box.predicted, True, Numbers(None, box.alpha, box.tokens, box.c, box.v)))
     return out
