@@ -62,21 +62,26 @@ def at_its_k(pair, settings, prices, instead: payoff.Payoff) -> payoff.Payoff:
     was measured there (here, else the shipped k sweep, else the benchmark): the figure section 2 and
     the pair card price, one figure for that k (reviews 13–15). Else as it came (eq. (1) at α̂)."""
     names = tuple(st.session_state.get("active_pair") or (pair.target_name, pair.draft_name))
-    at = replace(settings, k=instead.k, policy="constant")
-    found = measured(names, at)[0]
-    point = None if found is not None else swept_point(names, at, session.uses_chat(pair))[0]
-    bench = None if found is not None or point is not None else bench_row(names, at)
-    tokens = found.tokens if found is not None else point.mean_acceptance_length if point is not None else \
-        bench[0].mean_acceptance_length if bench is not None else None
-    if not tokens or instead.k + 1 not in prices.v:
+    found = kept_at(names, replace(settings, k=instead.k, policy="constant"), session.uses_chat(pair))
+    if found is None or instead.k + 1 not in prices.v:
         return instead
-    over = found.over if found is not None else repriced.overheads(point) if point is not None else None
-    where = _("measured here") if found is not None else _("the shipped k sweep") if point is not None else \
-        _("the benchmark")
-    whose = _("the runs measured here") if found is not None else where
+    tokens, over, where, whose = found
     over, over_on = (over, whose) if over else (instead.over, instead.over_on)
     return replace(instead, alpha=None, tokens=tokens, over=over, over_on=over_on, tokens_on=where,
                    predicted=run_speedup(tokens, instead.k, prices.c, prices.v[instead.k + 1], *(over or ())))
+
+
+def kept_at(names: tuple, at, chat: bool) -> tuple | None:
+    """(tokens a round, what the runs paid besides their rounds, where, whose runs) of a constant-k run at
+    `at`: measured here, else the shipped k sweep, else the benchmark (which kept no overheads)."""
+    if (found := measured(names, at)[0]) is not None and found.tokens:
+        return found.tokens, found.over, _("measured here"), _("the runs measured here")
+    if (point := swept_point(names, at, chat)[0]) is not None and point.mean_acceptance_length:
+        where = _("the shipped k sweep")
+        return point.mean_acceptance_length, repriced.overheads(point), where, where
+    if (row := bench_row(names, at)) is not None and row[0].mean_acceptance_length:
+        return row[0].mean_acceptance_length, None, _("the benchmark"), ""
+    return None
 
 
 def calibration(pair, settings, prices) -> payoff.Band | None:
