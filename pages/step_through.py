@@ -167,7 +167,7 @@ def live_view() -> None:
     payoff_view.render(pair, state.settings())
     if dec.stop is not None and s.mode == Mode.SPECULATIVE:
         m = summarize(dec.history, dec.prefill)
-        st.caption(" ".join(filter(None, (alone_note(m), alone_at_step(m.tokens, m.wall_ms, priced),
+        st.caption(" ".join(filter(None, (alone_note(m), alone_at_step(m.tokens, m.draft_ms + m.verify_ms, priced),
                                           run_at_prices(dec.history, priced)))))
     many_prompts(pair)
 

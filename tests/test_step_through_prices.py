@@ -43,5 +43,5 @@ def test_a_finished_run_is_set_against_the_target_alones_passes_at_this_machines
     # 48 tokens × 20 ms = 960 ms (50 tokens/s) against the run's 1200 ms
     assert alone_at_step(48, 1200.0, PRICED) == ("The target alone would make these 48 tokens' passes in about 960 ms "
                                                  "at this machine's step (20.0 ms; 50 tokens/s), against this run's "
-                                                 "1200 ms.")
+                                                 "rounds' 1200 ms (the prompt's reading aside in both).")
     assert alone_at_step(48, 1200.0, None) == "" and alone_at_step(0, 0.0, PRICED) == ""

@@ -56,12 +56,13 @@ def run_at_prices(rounds, priced: Priced | None) -> str:
              "{cost:.2f} steps a round, rounds alone).").format(x=times(tokens / cost), tokens=tokens, cost=cost)
 
 
-def alone_at_step(tokens: int, wall_ms: float, priced: Priced | None) -> str:
-    """What the target alone would take for these tokens at this machine's step, beside this run's time
-    (its passes alone, without reading the prompt): a yardstick for the run's tokens/s."""
+def alone_at_step(tokens: int, rounds_ms: float, priced: Priced | None) -> str:
+    """What the target alone would take for these tokens at this machine's step, beside this run's rounds
+    (both without reading the prompt): a yardstick for the run's tokens/s."""
     if priced is None or not tokens:
         return ""
     alone = tokens * priced.step_ms
     return _("The target alone would make these {n} tokens' passes in about {alone:.0f} ms at this machine's step "
-             "({step:.1f} ms; {rate:.0f} tokens/s), against this run's {ms:.0f} ms.").format(
-        n=tokens, alone=alone, step=priced.step_ms, rate=1e3 / priced.step_ms, ms=wall_ms)
+             "({step:.1f} ms; {rate:.0f} tokens/s), against this run's rounds' {ms:.0f} ms (the prompt's reading "
+             "aside in both).").format(n=tokens, alone=alone, step=priced.step_ms, rate=1e3 / priced.step_ms,
+                                       ms=rounds_ms)
