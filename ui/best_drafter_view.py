@@ -45,8 +45,10 @@ def sizes(pair, settings) -> Best | None:
     return best_drafter.best_of([(r.point.draft, r.speedup) for r in here], False, *words)
 
 
-def compared(pair, settings, n: int = defaults.DRAFTERS_PROMPTS) -> Best | None:
-    """The fastest drafter of Drafters compared over its `n` prompts of every kind."""
+def _comparison(pair, settings, n: int):
+    """Drafters compared's result at these settings over its `n` prompts, as (its every-prompt points,
+    measured here?, its variants by label, its run settings, its target, its prompt set's words);
+    None where neither this machine nor the app holds one."""
     target, drafts, policy_draft = family.of(pair)
     chat = family.chats(target)
     prompts = round_robin(family.prompt_set(chat), n)
@@ -55,31 +57,37 @@ def compared(pair, settings, n: int = defaults.DRAFTERS_PROMPTS) -> Best | None:
                           DrafterTable)
     if table is None:
         return None
-    overall = [p for p in table.points if p.kind == ALL]
     words = (_("Drafters compared"), store.set_name(store.PromptSet.of([p.prompt for p in prompts], chat,
                                                                      LENGTHS.drafters, "drafters/all"), kind_name))
+    return ([p for p in table.points if p.kind == ALL], mine, {v.label: v for v in variants(drafts, policy_draft, run)},
+            run, target, words, table.provenance.cpu)
+
+
+def _priced(pair, overall, vs, run, target) -> dict[str, float]:
+    """The drafters this machine has a price for, at its prices (label -> predicted speedup)."""
+    if target != pair.target_name:
+        return {}
+    return {r.point.drafter: r.speedup for r in repriced.compared(overall, list(vs.values()), run.k, machine.of(pair))}
+
+
+def compared(pair, settings, n: int = defaults.DRAFTERS_PROMPTS) -> Best | None:
+    """The fastest drafter of Drafters compared over its `n` prompts of every kind."""
+    if (found := _comparison(pair, settings, n)) is None:
+        return None
+    overall, mine, vs, run, target, words, _cpu = found
     if mine:
         return best_drafter.best_of([(p.drafter, p.speedup) for p in overall], True, *words)
-    here = repriced.compared(overall, variants(drafts, policy_draft, run), run.k, machine.of(pair)) \
-        if target == pair.target_name else []
-    return best_drafter.best_of([(r.point.drafter, r.speedup) for r in here], False, *words)
+    return best_drafter.best_of(list(_priced(pair, overall, vs, run, target).items()), False, *words)
 
 
 def every_drafter(pair, settings, instead, n: int = defaults.DRAFTERS_PROMPTS) -> list[tuple[str, str, float, str]]:
     """Each drafter Drafters compared ran, fastest first, as (drafter, k, speedup, whose): measured here,
     else priced at this machine's prices, else (a draft-length policy, an early exit: no price here) as
     shipped with its badge; the box's other answer (the draft model at the k these prices pick) on top."""
-    target, drafts, policy_draft = family.of(pair)
-    chat = family.chats(target)
-    run = replace(settings, max_new_tokens=LENGTHS.drafters, seed=0)
-    table, mine = _result("drafters", drafters.result_key(target, drafts, run, round_robin(family.prompt_set(chat), n),
-                                                          chat, state.ran()), DrafterTable)
-    if table is None:
+    if (found := _comparison(pair, settings, n)) is None:
         return []
-    overall = [p for p in table.points if p.kind == ALL]
-    vs = {v.label: v for v in variants(drafts, policy_draft, run)}
-    priced = {} if mine or target != pair.target_name else \
-        {r.point.drafter: r.speedup for r in repriced.compared(overall, list(vs.values()), run.k, machine.of(pair))}
+    overall, mine, vs, run, target, _words, cpu = found
+    priced = {} if mine else _priced(pair, overall, vs, run, target)
     rows = []
     for p in overall:
         k = f"{run.k}" if p.drafter not in vs or vs[p.drafter].policy == "constant" else f"≤ {run.k}"
@@ -88,11 +96,9 @@ def every_drafter(pair, settings, instead, n: int = defaults.DRAFTERS_PROMPTS) -
         elif p.drafter in priced:
             rows.append((drafter_name(p.drafter), k, priced[p.drafter], badges.predicted()))
         else:
-            rows.append((drafter_name(p.drafter), k, p.speedup,
-                         badges.shipped(table.provenance.cpu) + " " + _("not priced here")))
+            rows.append((drafter_name(p.drafter), k, p.speedup, badges.shipped(cpu) + " " + _("not priced here")))
     top = [(drafter_name(instead[0].split("/", 1)[-1]), _("{k}, picked by this machine's prices").format(k=instead[1]),
-            instead[2], badges.predicted())] \
-        if instead else []
+            instead[2], badges.predicted())] if instead else []
     return top + sorted(rows, key=lambda r: -r[2])
 
 
