@@ -81,8 +81,9 @@ def step_rounds(pair) -> None:
         st.write(_("Round {n}: {drafted} drafted, **{kept}** kept, {written} token(s) written for "
                    "one target pass.").format(n=last.index + 1, drafted=last.drafted,
                                               kept=last.n_accepted, written=len(last.emitted)))
-    try_this(_("run a few rounds and count the green tokens each one keeps — every green token is "
-               "a pass of the large model you did not pay for."))
+    try_this(_("run a few rounds and count the green tokens each one keeps — every green token is one the large "
+               "model did not have to write on its own pass; whether that saves time depends on what drafting and "
+               "the wider check cost (step 3)."))
 
 
 def step_exact() -> None:
