@@ -17,7 +17,7 @@ from specdec.models.kernels import cpu_model
 from specdec.settings import LENGTHS
 from specdec.trace.theory import run_speedup
 from specdec.wording import times
-from ui import family, jobs, pair_card_view, session, state, typical
+from ui import family, fast_regime_view, jobs, pair_card_view, session, state, typical
 from ui.i18n import _
 from ui.lessons import badges, fast, payoff_words, shipped, store
 
@@ -274,6 +274,11 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         label = _("Measure it here (about a minute)") if p.measured is None else _("Measure again")
         if offer_run and st.button(label, key="payoff_measure", icon=":material/timer:"):
             _measure(pair, settings)
+        if offer_run and (moved := payoff_words.stale(p)):
+            st.caption(moved)
+            if st.button(_("Measure this machine's prices again (about 40 s)"), key="payoff_prices",
+                         icon=":material/speed:"):
+                fast_regime_view.measure_now(pair)
         if instead is not None:
             seen = at_k(pair, settings, instead.k)
             st.caption(payoff_words.instead(instead, seen), help=payoff_words.instead_detail(instead, seen))

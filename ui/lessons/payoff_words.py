@@ -273,6 +273,18 @@ def _paid(p: Payoff) -> str:
         paid=_paid_prices(p), x=_x(p.at_paid))
 
 
+STALE = 0.15        # the measured runs' c off the profile's by this share: the profile may be stale
+
+
+def stale(p: Payoff) -> str:
+    """Where the measured runs paid a c more than STALE off the profile's, a line that says so ('' else):
+    every prediction prices at the profile, so a stale one moves them all."""
+    if p.measured is None or p.paid_c is None or not p.c or abs(p.paid_c / p.c - 1) <= STALE:
+        return ""
+    return _("Its runs paid c = {paid:.3f}, the profile says {c:.3f}: this machine's prices may have moved since "
+             "they were measured.").format(paid=p.paid_c, c=p.c)
+
+
 def _paid_prices(p: Payoff) -> str:
     """'c = 0.104, v = 1.92': what the measured runs paid ('' without them)."""
     if p.paid_c is not None and p.paid_v is not None:
