@@ -115,7 +115,7 @@ def test_without_a_figure_or_prices_the_headline_says_only_that():
     from ui.lessons import payoff_words
     nothing = payoff.answer(4, None, None)
     text = payoff_words.headline(nothing, "CPU here")
-    assert text == "**Does it pay here?** Not measured on this machine (CPU here) at these settings yet."
+    assert text == "**Does it pay here?** Not measured here yet (CPU here) at these settings."
     assert "predicted" in payoff_words.headline(payoff.answer(2, PRICES, None, (2.5, 1.3, "x")), "CPU here")
 
 
@@ -211,8 +211,8 @@ def test_beside_a_prediction_the_same_settings_measured_elsewhere_are_shown_for_
     there = payoff.Elsewhere(1.85, 0.74, "Other CPU", "their prompts", (Overheads(0.1), Overheads(0.1)), 0.71, 0.76,
                              "2026-12-05")
     text = payoff_words.headline(payoff.answer(4, PRICES, None, there), "CPU here")
-    assert text.endswith("predicted here]. For comparison: **0.74×** (0.71–0.76×) :orange-badge[:material/public: "
-                         "Other CPU] at the same settings and prompts."), text
+    assert text.endswith("from this machine's prices; not measured here yet. For comparison: **0.74×** (0.71–0.76×) "
+                         ":orange-badge[:material/public: Other CPU] at the same settings and prompts."), text
     # the priced policy drafts another k than the figure's: nothing to compare
     assert "For comparison" not in payoff_words.headline(payoff.answer(4, PRICES, None, there, 0.5), "CPU here")
     # a typical run on other prompts keeps no range: it is not the same measurement
@@ -236,8 +236,8 @@ def test_a_priced_prediction_names_what_was_measured_at_the_k_it_picks():
     p = payoff.answer(4, PRICES, None, (1.8, 0.7, "Other CPU", "their prompts"), priced_alpha=0.5)   # picks k = 2
     seen = (1.01, "Other CPU", "the benchmark, T = 0, 6 held-out chats")
     text = payoff_words.headline(p, "CPU here", (), seen)
-    assert text.startswith("**Does it pay here?** Not measured on this machine (CPU here) at these settings yet; "
-                           "predicted from its prices: **0.70×**")
+    assert text.startswith(f"**Does it pay here?** Predicted: No, **0.70×** {badges.predicted()} from this machine's "
+                           "prices; not measured here yet.")
     assert text.endswith(f"Measured at k = 2: **1.01×** {badges.of('Other CPU')} "
                          "(the benchmark, T = 0, 6 held-out chats).")
     assert "For comparison" not in payoff_words.headline(p, "CPU here")               # nothing measured at k = 2

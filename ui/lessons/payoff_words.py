@@ -42,12 +42,13 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = (),
         return _race_headline(p, races)
     m = p.measured
     if m is None and p.predicted is None:
-        return _("**Does it pay here?** Not measured on this machine ({cpu}) at these settings yet.").format(cpu=cpu)
+        return _("**Does it pay here?** Not measured here yet ({cpu}) at these settings.").format(cpu=cpu)
     if m is None:
-        return _("**Does it pay here?** Not measured on this machine ({cpu}) at these settings yet; predicted from "
-                 "its prices: **{predicted}**{likely} {badge}").format(cpu=cpu, predicted=_x(p.predicted),
-                                                                       likely=_likely(p), badge=badges.predicted()) + (
-            "." + compared(p, seen) if compared(p, seen) else "")
+        low, high = p.likely or (p.predicted, p.predicted)
+        return _("**Does it pay here?** Predicted: {answer}, **{predicted}**{likely} {badge} from this machine's "
+                 "prices; not measured here yet.").format(
+            answer=_answer(p.predicted, low, high), predicted=_x(p.predicted), likely=_likely(p),
+            badge=badges.predicted()) + compared(p, seen)
     busy = "" if m.clock == Clock.WALL else " " + _("Each mode timed in its own CPU time: the machine was busy, "
                                                     "and its wall clock would count the other work.")
     newest = _(", the newest of {n} here").format(n=len(m.all_here)) if len(m.all_here) > 1 else ""
