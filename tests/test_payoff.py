@@ -29,8 +29,8 @@ def test_the_prediction_prices_a_round_with_this_machines_profile():
     assert ("a round costs **4.00 steps** (4 draft(s) at c = 0.500 + a pass of 5 tokens at v = 2.00) and keeps "
             "**3.00 tokens**, so predicted **0.75×**") in why
     detail = payoff_words.detail(p)
-    assert detail.startswith("In short: 1.33 target steps a token, against 1 for the target alone, so its rounds "
-                             "alone run slower.")
+    assert detail.startswith("In short: 1.33 steps a token (a step: the target's one-token pass here), against 1 for "
+                             "the target alone, so its rounds alone run slower.")
     assert "The measurement is 7% above it" in detail and "above it" not in payoff_words.why(p)   # 0.8 / 0.75
 
 

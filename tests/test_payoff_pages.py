@@ -52,7 +52,7 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         assert ("**1.45 steps** (1 draft(s) at c = 0.250 + a pass of 2 tokens at v = 1.20) and keeps **1.60 tokens** "
                 "(from α̂ = 0.60, as Drafters compared measured it here)") in why, page
         detail = " ".join(c.proto.help for c in at.caption if c.value.startswith("Why: a round"))
-        assert "0.91 target steps a token" in detail, page
+        assert "In short: 0.91 steps a token" in detail, page
         assert (f"For T = 0, k by this machine's prices, up to 3, drafter: draft model ({tiny_dirs / 'draft'})"
                 in [c.value for c in at.caption])
         if page == "pages/fast.py":      # theory starts at this machine: α̂ 0.6 (the figure), c 0.25, ε (1.8 − 1) / 4
@@ -247,6 +247,11 @@ def test_homes_priced_box_sets_the_shipped_benchmark_at_its_k_beside_the_predict
     assert f"keeps **{row['mean_acceptance_length']:.2f} tokens**" in why and "α̂" not in why, why
     said = next(m.proto.help for m in at.markdown if m.value.startswith("**Does it pay here?**"))
     assert said.startswith("Not measured yet on a prompt set: the race below times one prompt")   # no box button
+    # under it, what every other page's box says at the sidebar's settings: the same figure as When it is fast's
+    line = next(c.value for c in at.caption if c.value.startswith("At the sidebar's settings ("))
+    elsewhere = next(m.value for m in at.switch_page("pages/fast.py").run().markdown
+                     if m.value.startswith("**Does it pay here?**"))
+    assert re.search(r"\*\*(?:Yes|No|Break-even[^,]*), ([0-9.]+×)\*\*", line).group(1) in elsewhere, (line, elsewhere)
 
 
 @needs_embedded

@@ -2,7 +2,7 @@
 from types import SimpleNamespace
 
 from ui.lessons import step_through_prices as round_prices
-from ui.lessons.step_through_prices import Priced, alone_at_step, in_steps, run_at_prices
+from ui.lessons.step_through_prices import Priced, alone_at_step, in_steps
 
 PRICED = Priced(step_ms=20.0, c=0.15, v={1: 1.0, 5: 2.2})
 
@@ -31,17 +31,10 @@ def test_a_slow_round_says_why_from_the_load_or_the_cold_first_round(monkeypatch
     assert in_steps(rnd(drafted=7), PRICED) == "" and in_steps(rnd(), None) == ""     # v(8) not measured; no profile
 
 
-def test_a_whole_run_is_priced_from_its_rounds():
-    # 3 and 1 tokens kept, 4 drafts each: 2.00 tokens for 4 · 0.15 + 2.2 = 2.80 steps a round
-    said = run_at_prices([rnd(emitted=(1, 2, 3)), rnd(emitted=(1,))], PRICED)
-    assert said == ("At this machine's prices its rounds predict 0.71× against the target alone (2.00 tokens for "
-                    "2.80 steps a round, rounds alone)."), said
-    assert run_at_prices([], PRICED) == "" and run_at_prices([rnd()], PRICED._replace(c=None)) == ""
-
-
 def test_a_finished_run_is_set_against_the_target_alones_passes_at_this_machines_step():
-    # 48 tokens × 20 ms = 960 ms (50 tokens/s) against the run's 1200 ms
-    assert alone_at_step(48, 1200.0, PRICED) == ("The target alone would make these 48 tokens' passes in about 960 ms "
-                                                 "at this machine's step (20.0 ms; 50 tokens/s), against this run's "
-                                                 "rounds' 1200 ms (the prompt's reading aside in both).")
-    assert alone_at_step(48, 1200.0, None) == "" and alone_at_step(0, 0.0, PRICED) == ""
+    # 48 tokens × 20 ms = 960 ms for the target alone against the run's rounds' 800 ms: 1.20×
+    said = alone_at_step(48, 800.0, 2.67, PRICED)
+    assert said == ("Its rounds took 800 ms; the target alone would take about 960 ms for these tokens at this "
+                    "machine's step (20.0 ms): **1.20×** on this prompt, which kept 2.67 tokens a round (the box "
+                    "below measures When it is fast's prompts)."), said
+    assert alone_at_step(48, 800.0, 2.67, None) == "" and alone_at_step(0, 0.0, None, PRICED) == ""

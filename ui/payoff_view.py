@@ -244,6 +244,22 @@ def _measure(pair, settings) -> None:
         st.rerun()
 
 
+def elsewhere_line(pair, settings) -> str | None:
+    """Under Home's box, where its race sets other settings than the sidebar's: what the box says at the
+    sidebar's settings on every other page, in one line (None without a figure)."""
+    p = answer(pair, settings)[0]
+    if p.measured is not None:
+        figure, badge, low, high = p.measured.speedup, badges.here(), p.measured.low, p.measured.high
+    elif p.predicted is not None:
+        figure, badge = p.predicted, badges.predicted()
+        low, high = p.likely or (p.predicted, p.predicted)
+    else:
+        return None
+    word = payoff_words.answer_word(figure, low, high)
+    return _("At the sidebar's settings (T = {t:g}, k = {k}) the box on every other page says: **{answer}, {x}** "
+             "{badge}.").format(t=settings.temperature, k=settings.k, answer=word, x=times(figure), badge=badge)
+
+
 def _use_priced() -> None:
     """The box's button: the sidebar's draft-length policy becomes the priced one (every page)."""
     st.session_state["policy"] = PRICED

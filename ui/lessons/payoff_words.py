@@ -88,6 +88,11 @@ def when(m) -> str:
         n=len(m.all_here), lo=min(m.all_here), hi=_x(max(m.all_here)))
 
 
+def answer_word(speedup: float, low: float, high: float) -> str:
+    """Yes, No or Break-even for a figure and its range (the headline's word)."""
+    return _answer(speedup, low, high)
+
+
 def _answer(speedup: float, low: float, high: float) -> str:
     """Yes or no, or neither where the repeats' range holds 1: a gain within the spread is not one."""
     if low < 1.0 < high:
@@ -200,10 +205,11 @@ def detail(p: Payoff) -> str:
     if p.round_steps is None or p.tokens is None:
         return _(STEPS)
     per = p.round_steps / p.tokens
-    plain = _("In short: {per:.2f} target steps a token, against 1 for the target alone, so its rounds alone run "
-              "slower.") if per > 1 else _("In short: {per:.2f} target steps a token, against 1 for the target "
-                                           "alone, so its rounds alone run faster.")
-    parts = [plain.format(per=per), _(STEPS)]
+    plain = _("In short: {per:.2f} steps a token (a step: the target's one-token pass here), against 1 for the "
+              "target alone, so its rounds alone run slower.") if per > 1 else _(
+        "In short: {per:.2f} steps a token (a step: the target's one-token pass here), against 1 for the target "
+        "alone, so its rounds alone run faster.")
+    parts = [plain.format(per=per)]        # the step arithmetic itself is in the why line: no definition here
     parts += [x for x in (band_detail(p), _paid(p), _tokens_from(p), _outside(p)) if x]
     if p.measured is not None and p.predicted:
         gap = p.measured.speedup / p.predicted - 1

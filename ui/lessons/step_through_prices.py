@@ -1,9 +1,8 @@
 """A Step-through round's own times in this machine's steps, beside the profile's prices (review 15:
 a busy round's 147.8 ms pass read as "8 steps where the profile says 2.22" with nothing to say why),
-and what a whole run's rounds predict at those prices."""
+and a finished run's rounds against the target alone's passes at them."""
 from __future__ import annotations
 
-import statistics
 from typing import NamedTuple
 
 from specdec.bench.measure import machine_load
@@ -46,23 +45,13 @@ def in_steps(rnd, priced: Priced | None) -> str:
     return text + ". " + _("Slower than the profile (the load now: {load:.1f} per core).").format(load=load)
 
 
-def run_at_prices(rounds, priced: Priced | None) -> str:
-    """What the run's rounds predict at this machine's prices, the rounds alone ('' without prices)."""
-    if priced is None or priced.c is None or not rounds or any(r.drafted + 1 not in priced.v for r in rounds):
-        return ""
-    tokens = statistics.mean(len(r.emitted) for r in rounds)
-    cost = statistics.mean(r.drafted * priced.c + priced.v[r.drafted + 1] for r in rounds)
-    return _("At this machine's prices its rounds predict {x} against the target alone ({tokens:.2f} tokens for "
-             "{cost:.2f} steps a round, rounds alone).").format(x=times(tokens / cost), tokens=tokens, cost=cost)
-
-
-def alone_at_step(tokens: int, rounds_ms: float, priced: Priced | None) -> str:
-    """What the target alone would take for these tokens at this machine's step, beside this run's rounds
-    (both without reading the prompt): a yardstick for the run's tokens/s."""
-    if priced is None or not tokens:
+def alone_at_step(tokens: int, rounds_ms: float, per_round: float | None, priced: Priced | None) -> str:
+    """This run's rounds against the target alone's passes for the same tokens at this machine's step
+    (both without reading the prompt): one ratio for this prompt, with the tokens a round behind it."""
+    if priced is None or not tokens or not rounds_ms:
         return ""
     alone = tokens * priced.step_ms
-    return _("The target alone would make these {n} tokens' passes in about {alone:.0f} ms at this machine's step "
-             "({step:.1f} ms; {rate:.0f} tokens/s), against this run's rounds' {ms:.0f} ms (the prompt's reading "
-             "aside in both).").format(n=tokens, alone=alone, step=priced.step_ms, rate=1e3 / priced.step_ms,
-                                       ms=rounds_ms)
+    return _("Its rounds took {ms:.0f} ms; the target alone would take about {alone:.0f} ms for these tokens at this "
+             "machine's step ({step:.1f} ms): **{x}** on this prompt, which kept {per:.2f} tokens a round (the box "
+             "below measures When it is fast's prompts).").format(
+        ms=rounds_ms, alone=alone, step=priced.step_ms, x=times(alone / rounds_ms), per=per_round or 0.0)
