@@ -47,14 +47,14 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = (),
         low, high = p.likely or (p.predicted, p.predicted)
         return _("**Does it pay here?** Predicted: {answer}, **{predicted}**{likely} {badge} from this machine's "
                  "prices; not measured here yet.").format(
-            answer=_answer(p.predicted, low, high), predicted=_x(p.predicted), likely=_likely(p),
+            answer=answer_word(p.predicted, low, high), predicted=_x(p.predicted), likely=_likely(p),
             badge=badges.predicted()) + compared(p, seen)
     busy = "" if m.clock == Clock.WALL else " " + _("Each mode timed in its own CPU time: the machine was busy, "
                                                     "and its wall clock would count the other work.")
     newest = _(", the newest of {n} here").format(n=len(m.all_here)) if len(m.all_here) > 1 else ""
     return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({low}–{high}, {runs}{n} "
              "prompts{newest}).").format(
-        answer=_answer(m.speedup, m.low, m.high), speedup=_x(m.speedup), low=f"{m.low:.2f}", n=m.prompts,
+        answer=answer_word(m.speedup, m.low, m.high), speedup=_x(m.speedup), low=f"{m.low:.2f}", n=m.prompts,
         high=_x(m.high), runs=_("{n} repeats, ").format(n=m.repeats) if m.repeats else "", here=badges.here(),
         newest=newest) + busy
 
@@ -89,12 +89,8 @@ def when(m) -> str:
 
 
 def answer_word(speedup: float, low: float, high: float) -> str:
-    """Yes, No or Break-even for a figure and its range (the headline's word)."""
-    return _answer(speedup, low, high)
-
-
-def _answer(speedup: float, low: float, high: float) -> str:
-    """Yes or no, or neither where the repeats' range holds 1: a gain within the spread is not one."""
+    """Yes or no, or neither where the range holds 1: a gain within the spread is not one (the headline's
+    word, and Home's line for the sidebar's settings)."""
     if low < 1.0 < high:
         return _("Break-even, no gain beyond the spread")
     return _("Yes") if speedup > 1 else _("No")
@@ -106,7 +102,7 @@ TIE = 0.02          # one race within 2 % of the target alone: a tie (two racers
 def _race_headline(p: Payoff, races: tuple[float, ...]) -> str:
     """The races' median with their range once there are two (one race has no spread to show)."""
     figure = statistics.median(races)
-    answer = _answer(figure, min(races), max(races))
+    answer = answer_word(figure, min(races), max(races))
     if len(races) == 1 and abs(figure - 1) < TIE:
         answer = _("A tie")                # one race has no spread: a figure this near 1 is no answer
     if len(races) == 1:
