@@ -283,10 +283,10 @@ def test_a_gap_the_days_prices_do_not_explain_is_said_to_be_unexplained():
 
 def test_runs_that_paid_a_c_far_off_the_profile_say_the_prices_may_have_moved():
     """Review 17: the profile's c (0.150) beside runs that paid 0.120, with nothing said in the box."""
-    from ui.lessons import payoff_words
+    from ui.lessons import payoff_paid
     # the profile's c is 0.5 (PRICES); runs that paid 0.4 are 20 % off it, runs that paid 0.45 10 %
     far = payoff.answer(4, PRICES, payoff.Measured(0.95, 0.9, 1.0, 3, Clock.WALL, 3.0, "box", 8, c=0.4))
-    assert payoff_words.stale(far) == ("Its runs paid c = 0.400, the profile says 0.500: this machine's prices may "
+    assert payoff_paid.stale(far) == ("Its runs paid c = 0.400, the profile says 0.500: this machine's prices may "
                                        "have moved since they were measured.")
     near = payoff.answer(4, PRICES, payoff.Measured(0.95, 0.9, 1.0, 3, Clock.WALL, 3.0, "box", 8, c=0.45))
-    assert payoff_words.stale(near) == "" and payoff_words.stale(payoff.answer(4, PRICES, None)) == ""
+    assert payoff_paid.stale(near) == "" and payoff_paid.stale(payoff.answer(4, PRICES, None)) == ""

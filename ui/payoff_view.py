@@ -19,7 +19,7 @@ from specdec.trace.theory import run_speedup
 from specdec.wording import times
 from ui import family, fast_regime_view, jobs, pair_card_view, session, state, typical
 from ui.i18n import _
-from ui.lessons import badges, fast, payoff_words, shipped, store
+from ui.lessons import badges, fast, payoff_paid, payoff_words, shipped, store
 
 
 def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | None]:
@@ -290,7 +290,7 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         label = _("Measure it here (about a minute)") if p.measured is None else _("Measure again")
         if offer_run and st.button(label, key="payoff_measure", icon=":material/timer:"):
             _measure(pair, settings)
-        if offer_run and (moved := payoff_words.stale(p)):
+        if offer_run and (moved := payoff_paid.stale(p)):
             st.caption(moved)
             if st.button(_("Measure this machine's prices again (about 40 s)"), key="payoff_prices",
                          icon=":material/speed:"):

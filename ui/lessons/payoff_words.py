@@ -12,7 +12,7 @@ from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.wording import N_, _, times
-from ui.lessons import badges
+from ui.lessons import badges, payoff_paid
 from ui.lessons.bench_words import machine_short
 
 SOURCES = {"ksweep": N_("When it is fast (its k sweep)"), "tradeoff": N_("When it is fast (every draft)"),
@@ -135,20 +135,7 @@ def why(p: Payoff) -> str:
              "**{predicted}**{likely} {badge}.") if p.over else _(" and keeps **{tokens:.2f} tokens**{whose}, so "
                                                                  "predicted **{predicted}**{likely} {badge}.")
     return cost + said.format(tokens=p.tokens, whose=_whose(p), predicted=_x(p.predicted), likely=_likely(p),
-                              badge=badges.predicted()) + _off(p)
-
-
-def _off(p: Payoff) -> str:
-    """Where the measurement lies outside the prediction's range (±5 % without one), in the open: the
-    prices its runs paid, and what they give (the profile may be stale: the sidebar measures it again)."""
-    m, paid = p.measured, _paid_prices(p)
-    if m is None or p.at_paid is None or not paid:
-        return ""
-    low, high = p.likely or (0.95 * p.predicted, 1.05 * p.predicted)
-    if low <= m.speedup <= high:
-        return ""
-    return " " + _("Outside the range: its runs paid {paid}; at those, {x}. The sidebar's “Measure these prices "
-                   "again” (This machine) updates the profile.").format(paid=paid, x=_x(p.at_paid))
+                              badge=badges.predicted()) + payoff_paid.off(p)
 
 
 def _likely(p: Payoff) -> str:
@@ -206,32 +193,15 @@ def detail(p: Payoff) -> str:
         "In short: {per:.2f} steps a token (a step: the target's one-token pass here), against 1 for the target "
         "alone, so its rounds alone run faster.")
     parts = [plain.format(per=per)]        # the step arithmetic itself is in the why line: no definition here
-    parts += [x for x in (band_detail(p), _paid(p), _tokens_from(p), _outside(p)) if x]
+    parts += [x for x in (band_detail(p), payoff_paid.paid(p), _tokens_from(p), _outside(p)) if x]
     if p.measured is not None and p.predicted:
         gap = p.measured.speedup / p.predicted - 1
         if abs(gap) < 0.02:
             parts.append(_("The measurement is within two percent of it."))
         else:
             side = _("The measurement is {pct:.0%} above it") if gap > 0 else _("The measurement is {pct:.0%} below it")
-            parts.append(side.format(pct=abs(gap)) + (_spread(p) if p.over else _rest(p.predicted, gap)))
+            parts.append(side.format(pct=abs(gap)) + (payoff_paid.spread(p) if p.over else _rest(p.predicted, gap)))
     return "\n\n".join(parts)
-
-
-SPREAD = N_(": the runs paid that day's prices (above), the prediction this machine's profile.")
-
-
-def _spread(p: Payoff) -> str:
-    """Why a whole-run prediction misses: the day's prices where they bring it closer to the measurement;
-    where they move it past the measurement by more than the gap, that it lies between the two; else,
-    said plainly, that they do not explain it (each mode's timings move with the machine's load)."""
-    m, paid = p.measured.speedup, p.at_paid
-    if paid is None or abs(m - paid) < abs(m - p.predicted):
-        return _(SPREAD)
-    if min(p.predicted, paid) <= m <= max(p.predicted, paid):
-        return _(": it lies between this prediction and the one at the prices these runs paid ({x}); the day's "
-                 "prices move the prediction its way, and past it.").format(x=_x(paid))
-    return _(": the prices these runs paid do not explain it (at those, {x}); the rest is unexplained here: "
-             "the two modes' timings move with the machine's load.").format(x=_x(paid))
 
 
 def _outside(p: Payoff) -> str:
@@ -265,36 +235,6 @@ def _tokens_from(p: Payoff) -> str:
     return (_("Tokens a round: measured on {cpu}, {on}; they travel, prices do not.") if p.tokens_on else _(
         "Tokens a round: measured on {cpu}; they travel, prices do not.")).format(
         cpu=machine_short(p.tokens_from), on=p.tokens_on)
-
-
-def _paid(p: Payoff) -> str:
-    """The one price set (this machine's profile), and the prices the measured runs paid beside it."""
-    said = _("c and v: this machine's profile, as every prediction here.")
-    if p.at_paid is None:
-        return said
-    return said + " " + _("The measured runs paid {paid} that day; at those prices, {x}.").format(
-        paid=_paid_prices(p), x=_x(p.at_paid))
-
-
-STALE = 0.15        # the measured runs' c off the profile's by this share: the profile may be stale
-
-
-def stale(p: Payoff) -> str:
-    """Where the measured runs paid a c more than STALE off the profile's, a line that says so ('' else):
-    every prediction prices at the profile, so a stale one moves them all."""
-    if p.measured is None or p.paid_c is None or not p.c or abs(p.paid_c / p.c - 1) <= STALE:
-        return ""
-    return _("Its runs paid c = {paid:.3f}, the profile says {c:.3f}: this machine's prices may have moved since "
-             "they were measured.").format(paid=p.paid_c, c=p.c)
-
-
-def _paid_prices(p: Payoff) -> str:
-    """'c = 0.104, v = 1.92': what the measured runs paid ('' without them)."""
-    if p.paid_c is not None and p.paid_v is not None:
-        return _("c = {c:.3f}, v = {v:.2f}").format(c=p.paid_c, v=p.paid_v)
-    if p.paid_c is not None:
-        return _("c = {c:.3f}").format(c=p.paid_c)
-    return "" if p.paid_v is None else _("v = {v:.2f}").format(v=p.paid_v)
 
 
 def _rest(predicted: float, gap: float) -> str:
