@@ -116,8 +116,8 @@ def show_run(rounds, prompt_ids, label, finished_reason, prefill, drafter, reads
     st.header(_("Round {n}").format(n=sel + 1))
     round_view.render(rounds[sel], label, cache_story.kind_of(rounds, prefill, reads_features), priced)
     st.divider()
-    st.header(_("Metrics so far"))
-    metrics_view.render(rounds, sel, prefill, context)
+    st.header(_("Metrics of the whole run") if finished_reason else _("Metrics so far"))
+    metrics_view.render(rounds, sel, prefill, context, finished=bool(finished_reason))
 
 
 def replay_view() -> None:

@@ -7,6 +7,7 @@ import streamlit as st
 import torch
 
 import specdec
+from specdec.bench import machine
 from specdec.bench import server as serving
 from specdec.chat import user_turn
 from specdec.defaults import K_CHOICES
@@ -14,7 +15,7 @@ from specdec.prompts import by_kind, load_prompts
 from specdec.settings import LENGTHS
 from specdec.trace.metrics import summarize
 from specdec.trace.theory import best_k, expected_speedup
-from ui import examples, session, shell, sidebar, state, strip
+from ui import examples, fast_theory_view, session, shell, sidebar, state, strip
 from ui.figures.rounds import COLORS
 from ui.i18n import N_, _, choice, current
 from ui.lessons import badges, beyond, server
@@ -109,13 +110,18 @@ def step_exact() -> None:
                "stay on the grey ones."))
 
 
-def step_budget() -> None:
+def step_budget(pair) -> None:
     st.write(_("Speed is a balance. The draft has to agree with the target often (α, the chance a "
                "draft survives), and it has to be cheap (c, one draft step as a fraction of a "
                "target step). A weak draft wastes its guesses; a big one costs as much as it saves."))
+    here = fast_theory_view.here_values(pair) if pair is not None else None
+    fast_theory_view.seed(here[:2] if here else (0.7, 0.1), ("tour_alpha", "tour_c"), "tour_seeds")
     c1, c2 = st.columns(2)
-    alpha = c1.slider(_("α: how often a draft survives"), 0.05, 0.95, 0.7, key="tour_alpha")
-    c = c2.slider(_("c: draft step / target step"), 0.0, 1.0, 0.1, key="tour_c")
+    alpha = c1.slider(_("α: how often a draft survives"), 0.05, 0.95, step=0.01, key="tour_alpha")
+    c = c2.slider(_("c: draft step / target step"), 0.0, 1.0, step=0.01, key="tour_c")
+    if here:
+        st.caption(_("The sliders start at this machine's values for the active pair: α̂ = {a:.2f} ({source}), "
+                     "c = {c:.2f} (its profile).").format(a=here[0], source=here[3], c=here[1]))
     ks = list(K_CHOICES)
     fig = go.Figure(go.Scatter(x=ks, y=[expected_speedup(alpha, k, c) for k in ks], mode="lines+markers"))
     fig.add_hline(y=1.0, line_dash="dash", annotation_text=_("target alone"))
@@ -129,6 +135,9 @@ def step_budget() -> None:
                "those values; it is no forecast for this machine: the race in step 8 measures this machine, and "
                "*When it is fast* starts from its measured α̂ and c.").format(
         k=k, speedup=expected_speedup(alpha, k, c), alpha=alpha, c=c))
+    if here and (v := machine.of(pair).v.get(5)):
+        st.caption(_("Here checking is not free: a pass over 5 tokens costs {v:.2f} target steps on this machine, "
+                     "which this formula leaves out.").format(v=v))
     try_this(_("raise c until no k beats the dashed line: a draft that is too expensive never pays."))
 
 
@@ -300,7 +309,7 @@ st.header(f"{i + 1} · {_(title)}")
 pair = sidebar.active_pair()
 if body in NEEDS_PAIR and pair is None:
     st.warning(_("No model pair is loaded: choose one in the sidebar."))
-elif body in NEEDS_PAIR:
+elif body in NEEDS_PAIR or body is step_budget:
     body(pair)
 else:
     body()

@@ -161,16 +161,27 @@ def chain_or_tree(pair, settings) -> None:
         _("drafting"): table.name(r), _("tokens read per pass"): r.verified_per_pass,
         _("tokens per target pass"): r.tokens_per_pass, _("draft forwards a round"): r.drafts_per_round,
         _("tokens/s (median)"): r.median_tps,
-        _("tokens/s (min–max)"): f"{min(r.tokens_per_s):.1f}–{max(r.tokens_per_s):.1f}",
-        _("accepted at depth 1, 2, …"): r.depths()} for r in table.rows]),
-        hide_index=True, placeholder="—", key="trees_table", column_config={     # every depth, no spaces: it fits
-            _("accepted at depth 1, 2, …"): st.column_config.TextColumn(width="large"),
+        _("tokens/s (min–max)"): f"{min(r.tokens_per_s):.1f}–{max(r.tokens_per_s):.1f}"} for r in table.rows]),
+        hide_index=True, placeholder="—", key="trees_table", column_config={
             _("tokens read per pass"): TWO_PLACES, _("tokens per target pass"): TWO_PLACES,
             _("draft forwards a round"): st.column_config.NumberColumn(format="%.1f"),
             _("tokens/s (median)"): st.column_config.NumberColumn(format="%.1f")})
+    depths(table)
     st.write(badges.of(None if local("trees", key, trees.ChainOrTree) else table.provenance.cpu or "?",
                        table.provenance.date)
              + " " + verdict(table.rows, table.budget))
+
+
+def depths(table) -> None:
+    """Acceptance at each depth of the drafts, one column a depth (a table of its own: every depth fits)."""
+    drafted = [r for r in table.rows if r.by_depth]
+    if not drafted:
+        return
+    st.caption(_("Of the rounds that drafted to each depth, the share that kept the draft there (depth 1: the first "
+                 "draft):"))
+    st.dataframe(pd.DataFrame([{_("drafting"): table.name(r), **{str(d + 1): a for d, a in enumerate(r.by_depth)}}
+                               for r in drafted]), hide_index=True, placeholder="—", key="trees_depths",
+                 column_config={str(d + 1): TWO_PLACES for d in range(max(len(r.by_depth) for r in drafted))})
 
 
 def verdict(rows, budget: int) -> str:

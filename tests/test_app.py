@@ -186,9 +186,17 @@ def test_step_through_jumps_folds_and_shows_the_output(tiny_dirs):
     picked = rounds(at)[at.session_state["round_sel"] - 1]
     assert picked.final.kind == "bonus" or any("No such round" in i.value for i in at.info)
     assert any("Output so far" in c.value for c in at.caption)
-    assert {m.label for m in at.metric} >= {"Drafting so far", "Verifying so far", "Total so far"}
+    labels = {m.label for m in at.metric}
+    if at.session_state["run"]["decoder"].stop:                 # ended: the whole run's times, no "so far"
+        assert labels >= {"Drafting", "Verifying", "Total"} and "Metrics of the whole run" in at.header.values
+    else:
+        assert labels >= {"Drafting so far", "Verifying so far", "Total so far"} and "Metrics so far" in \
+            at.header.values
     at.toggle(key="show_drafts").set_value(False).run()
     assert not at.exception
+    if not at.session_state["run"]["decoder"].stop:
+        at.button(key="btn_end").click().run()
+    assert "Metrics of the whole run" in at.header.values and "Total" in {m.label for m in at.metric}
 
 
 def test_you_are_the_drafter_verifies_a_typed_continuation(tiny_dirs):

@@ -46,6 +46,9 @@ def test_trees_page_chain_against_tree_states_what_it_measured(tiny_dirs):
         "tokens read per pass": "%.2f", "tokens per target pass": "%.2f", "tokens/s (median)": "%.1f",
         "draft forwards a round": "%.1f"}
     assert list(table["draft forwards a round"])[0] == 0 and list(table["draft forwards a round"])[1] > 0
+    depths = at.dataframe[1].value                        # its own table: one column a depth, none clipped
+    assert list(depths["drafting"]) == list(table["drafting"])[1:] and "1" in depths.columns
+    assert all(0 <= a <= 1 for a in depths["1"]) and len(depths.columns) - 1 <= 8
     again = app(tiny_dirs, page="pages/trees.py", temperature=0.0, k=3)     # another session: kept on disk
     assert list(again.dataframe[0].value["drafting"]) == list(table["drafting"])
     assert again.button(key="trees_run").label == "Recompute"
@@ -63,8 +66,6 @@ def test_chain_or_tree_is_a_record_that_ships():
     back = codec.from_json(ChainOrTree, codec.to_json(table))
     assert back == table and back.rows[1].median_tps == 18.0
     assert [table.name(r) for r in rows] == ["target alone", "chain, k = 5", "tree, 5 nodes, width 2"]
-    deep = Row("chain", 1.8, tuple(0.1 * d for d in range(8, 0, -1)), (18.0,), 4.2)      # 8 depths: all shown
-    assert deep.depths() == "0.80·0.70·0.60·0.50·0.40·0.30·0.20·0.10" and rows[0].depths() == ""
 
 
 def test_rule_composer_spells_out_the_rule_and_its_distance(tiny_dirs):

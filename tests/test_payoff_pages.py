@@ -147,6 +147,28 @@ def test_a_figure_filed_without_its_alpha_takes_the_typical_one(tiny_dirs, monke
     assert at.slider(key="fast_alpha").value == 0.45 and headline_figure(at) == "0.80"
 
 
+def test_the_setting_the_prices_pick_is_measured_here_with_one_click(tiny_dirs, monkeypatch, tmp_path):
+    """The box at a constant k = 3 offers k = 1 (the priced pick, as above) and a button that measures a
+    constant k = 1 here: after one click the offer states that run's figure, measured here, the button
+    is gone, and the box still answers for k = 3."""
+    from specdec.settings import Settings
+    from ui.lessons import result_cache, store
+    target, draft, threads = hand_profile(tiny_dirs, monkeypatch, tmp_path)
+    fig = store.Figure(speedup=0.9, speedup_min=0.85, speedup_max=0.95, clock=Clock.WALL, repeats=3,
+                       mean_acceptance_length=2.176, alpha=0.6)
+    k = store.key(target, draft, Settings(k=3, temperature=0.0), 3, store.PromptSet.of(["a"], False, 16, "speed"),
+                  Clock.WALL, store.Ran(threads=threads))
+    result_cache.save(store.KIND, store._as_dict(k), store.Filed(fig, "ksweep", 1.0))
+    at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
+    assert at.button(key="payoff_measure_k").label == "Measure k = 1 here (about a minute)"
+    at.button(key="payoff_measure_k").click().run()
+    assert not at.exception
+    said = next(c.value for c in at.caption if c.value.startswith("Drafting k by this machine's prices"))
+    assert "Measured at k = 1: **" in said and ":green-badge[:material/check_circle: measured here]" in said, said
+    assert "payoff_measure_k" not in [b.key for b in at.button]
+    assert headline_figure(at) == "0.90"                              # the box's own k = 3, as filed
+
+
 def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figure(tiny_dirs, monkeypatch, tmp_path):
     """Nothing measured at these settings: the box offers one run of them here. After it, the box
     states the run's figure with the measured-here badge, Drafters compared states the same, and
@@ -309,3 +331,22 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
     assert (f"where {len(both)} measurements landed against their own predictions (1 here, {len(ratios)} from the "
             f"shipped k sweep on a machine like this one; measured ÷ predicted {min(both):.2f}–{max(both):.2f})") \
         in why(shipped["provenance"]["cpu"]).proto.help
+
+
+def test_the_tours_balance_step_starts_at_this_machines_values(tiny_dirs, monkeypatch, tmp_path):
+    """Tour step 3: the α and c sliders start at the α̂ measured here at the sidebar's settings and the
+    profile's c (not fixed numbers), and the step names the profile's price of a 5-token pass."""
+    from specdec.settings import Settings
+    from ui.lessons import result_cache, store
+    target, draft, threads = hand_profile(tiny_dirs, monkeypatch, tmp_path)
+    fig = store.Figure(speedup=0.9, speedup_min=0.85, speedup_max=0.95, clock=Clock.WALL, repeats=3,
+                       mean_acceptance_length=2.176, alpha=0.63)
+    k = store.key(target, draft, Settings(k=3, temperature=0.0), 3, store.PromptSet.of(["a"], False, 16, "speed"),
+                  Clock.WALL, store.Ran(threads=threads))
+    result_cache.save(store.KIND, store._as_dict(k), store.Filed(fig, "ksweep", 1.0))
+    at = app(tiny_dirs, page="pages/tour.py", k=3, temperature=0.0, tour_step=2)
+    assert not at.exception
+    assert (at.slider(key="tour_alpha").value, at.slider(key="tour_c").value) == (0.63, 0.25)
+    assert any(c.value.startswith("The sliders start at this machine's values for the active pair: α̂ = 0.63 ("
+                                  "measured here at these settings), c = 0.25") for c in at.caption)
+    assert any(f"a pass over 5 tokens costs {WIDTHS[5]:.2f} target steps" in c.value for c in at.caption)

@@ -40,16 +40,16 @@ SEEDS = "fast_theory_seeds"
 KEYS = ("fast_alpha", "fast_c", "fast_eps")
 
 
-def seed(start: tuple[float, float, float]) -> None:
-    """Start the α, c and ε sliders at `start` (this machine's values) and again whenever those
+def seed(start: tuple[float, ...], keys: tuple[str, ...] = KEYS, seeds: str = SEEDS) -> None:
+    """Start the sliders `keys` (α, c and ε) at `start` (this machine's values) and again whenever those
     change (a k sweep files a new α̂, the sidebar's settings change): a slider keeps the value in
     its key's state, so the state is overwritten before the slider is drawn. A value the reader
-    set stays until the values it started from change."""
-    before = st.session_state.get(SEEDS)
-    for i, key in enumerate(KEYS):
+    set stays until the values it started from change (`seeds`: where the last start is kept)."""
+    before = st.session_state.get(seeds)
+    for i, key in enumerate(keys):
         if key not in st.session_state or before is None or before[i] != start[i]:
             st.session_state[key] = start[i]
-    st.session_state[SEEDS] = start
+    st.session_state[seeds] = start
 
 
 def render(pair) -> None:

@@ -73,9 +73,10 @@ def engines(m) -> None:
                      "rounds except where a run stopped inside a round (its token limit or an end token)."))
 
 
-def render(rounds, selected: int | None, prefill=None, context: tuple | None = None) -> None:
+def render(rounds, selected: int | None, prefill=None, context: tuple | None = None, finished: bool = False) -> None:
     """`prefill`: the run's Prefill record (None: a file from before it was recorded);
-    `context`: (pair names, k, T, kind, drafter id) for the run-in-context caption (ui/context_view.py)."""
+    `context`: (pair names, k, T, kind, drafter id) for the run-in-context caption (ui/context_view.py);
+    `finished`: the run has ended, so its times are the whole run's, not "so far"."""
     m = summarize(rounds, prefill)
     cols = st.columns(5)
     cols[0].metric(_("Acceptance rate"), _pct(m.acceptance_rate),
@@ -96,10 +97,11 @@ def render(rounds, selected: int | None, prefill=None, context: tuple | None = N
     t0.metric(_("Prefill"), f"{m.prefill_ms:.0f} ms",
               help=_("wall-clock of reading the prompt before round 1 (target, and a draft with a "
                      "cache); not a round, so not in the acceptance or per-round figures"))
-    t1.metric(_("Drafting so far"), f"{m.draft_ms:.0f} ms",
+    t1.metric(_("Drafting") if finished else _("Drafting so far"), f"{m.draft_ms:.0f} ms",
               help=_("wall-clock of every draft step of this run on this machine"))
-    t2.metric(_("Verifying so far"), f"{m.verify_ms:.0f} ms", help=_("wall-clock of every target pass"))
-    t3.metric(_("Total so far"), f"{m.wall_ms:.0f} ms",
+    t2.metric(_("Verifying") if finished else _("Verifying so far"), f"{m.verify_ms:.0f} ms",
+              help=_("wall-clock of every target pass"))
+    t3.metric(_("Total") if finished else _("Total so far"), f"{m.wall_ms:.0f} ms",
               help=_("prefill + drafting + verifying; compare k, drafters and policies on this page: "
                      "same prompt, same seed"))
     st.caption(badges.here() + " " + _("Times: this run's wall clock on this machine, the first round's on cold "

@@ -54,7 +54,9 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
     instead = at_its_k(pair, settings, prices, instead)
     figure = p.measured.speedup if p.measured else p.predicted
     better = instead.predicted is not None and (figure is None or instead.predicted > figure + 0.02)
-    return p, instead if better else None
+    names = tuple(st.session_state.get("active_pair") or (pair.target_name, pair.draft_name))
+    tried = measured(names, replace(settings, k=instead.k, policy="constant"))[0] is not None  # its click's answer
+    return p, instead if better or (tried and instead.k != settings.k) else None
 
 
 def at_its_k(pair, settings, prices, instead: payoff.Payoff) -> payoff.Payoff:
@@ -244,6 +246,16 @@ def _measure(pair, settings) -> None:
         st.rerun()
 
 
+def _offer_k(pair, settings, k: int, where) -> None:
+    """A button that measures a constant `k` (the k this machine's prices pick) here at the sidebar's other
+    settings, where this machine has no figure for it yet: the setting predicted to pay, one click away."""
+    names = tuple(st.session_state.get("active_pair") or (pair.target_name, pair.draft_name))
+    at = replace(settings, k=k, policy="constant")
+    if measured(names, at)[0] is None and where.button(
+            _("Measure k = {k} here (about a minute)").format(k=k), key="payoff_measure_k", icon=":material/timer:"):
+        _measure(pair, at)
+
+
 def elsewhere_line(pair, settings) -> str | None:
     """Under Home's box, where its race sets other settings than the sidebar's: what the box says at the
     sidebar's settings on every other page, in one line (None without a figure)."""
@@ -297,9 +309,14 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
                 fast_regime_view.measure_now(pair)
         if instead is not None:
             seen = at_k(pair, settings, instead.k)
-            st.caption(payoff_words.instead(instead, seen), help=payoff_words.instead_detail(instead, seen))
-            st.button(_("Draft k by this machine's prices"), key="payoff_priced", icon=":material/tune:",
-                      on_click=_use_priced)
+            figure = p.measured.speedup if p.measured else p.predicted
+            st.caption(payoff_words.instead(instead, seen, figure, settings.k),
+                       help=payoff_words.instead_detail(instead, seen))
+            left, right = st.columns(2)
+            left.button(_("Draft k by this machine's prices"), key="payoff_priced", icon=":material/tune:",
+                        on_click=_use_priced)
+            if offer_run:
+                _offer_k(pair, settings, instead.k, right)
         pair_card_view.box_button(pair, settings, p)
     return p
 

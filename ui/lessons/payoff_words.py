@@ -247,15 +247,19 @@ def _rest(predicted: float, gap: float) -> str:
              "load.")
 
 
-def instead(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> str:
+def instead(p: Payoff, seen: tuple[float, str | None, str] | None = None, box: float | None = None,
+            box_k: int | None = None) -> str:
     """What drafting k by this machine's prices would predict (a Payoff priced at the k it picks);
     `seen`: a speedup measured at that k (the CPU of a shipped one, None here; where, in words),
-    said beside it."""
+    said beside it; where it was measured here and is no faster than the box's figure `box` at
+    `box_k`, that too."""
     text = _("Drafting k by this machine's prices instead predicts **{predicted}**{likely} at k = {k}.").format(
         predicted=_x(p.predicted), likely=_likely(p), k=p.k)
     if seen is not None:
         text += " " + _("Measured at k = {k}: **{figure}** {badge}.").format(k=p.k, figure=_x(seen[0]),
                                                                           badge=badges.of(seen[1]))
+        if seen[1] is None and box is not None and seen[0] <= box + 0.02:
+            text += " " + _("No faster here than k = {k}'s {figure}.").format(k=box_k, figure=_x(box))
     return text
 
 

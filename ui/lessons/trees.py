@@ -53,10 +53,6 @@ class Row:
     def median_tps(self) -> float:
         return statistics.median(self.tokens_per_s)
 
-    def depths(self) -> str:
-        """Acceptance at every depth, as the table shows it ('0.70·0.40'; no spaces: it fits)."""
-        return "·".join(f"{a:.2f}" for a in self.by_depth)
-
 
 @dataclass(frozen=True)
 class ChainOrTree:
