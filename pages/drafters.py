@@ -157,14 +157,17 @@ if points:
     best_drafter_view.render(PAIR, state.settings(), N, table=True)
     overall = [p for p in points if p.kind == ALL]
     fastest = max(overall, key=lambda p: p.speedup)
-    HERE = priced(overall) if ELSEWHERE else []
+    HERE = []
     if ELSEWHERE:                   # measured here, the sentence above names the fastest
-        st.caption(badges.of(ELSEWHERE) + " " + _(
-            "For comparison, as measured there at that day's prices: the fastest over every prompt was {drafter} "
-            "at {speedup:.2f}× ({lo:.2f}–{hi:.2f}×), acceptance rate {acc}. The line above ranks at this machine's "
-            "prices, which price no draft-length policy.").format(
-            drafter=drafter_name(fastest.drafter), speedup=fastest.speedup, lo=fastest.speedup_min,
-            hi=fastest.speedup_max, acc="—" if fastest.acceptance_rate is None else f"{fastest.acceptance_rate:.0%}"))
+        with st.expander(_("How the table's figures were priced")):
+            HERE = priced(overall)
+            st.caption(badges.of(ELSEWHERE) + " " + _(
+                "For comparison, as measured there at that day's prices: the fastest over every prompt was "
+                "{drafter} at {speedup:.2f}× ({lo:.2f}–{hi:.2f}×), acceptance rate {acc}. The table ranks at this "
+                "machine's prices, which price no draft-length policy.").format(
+                drafter=drafter_name(fastest.drafter), speedup=fastest.speedup, lo=fastest.speedup_min,
+                hi=fastest.speedup_max,
+                acc="—" if fastest.acceptance_rate is None else f"{fastest.acceptance_rate:.0%}"))
     c1, c2 = st.columns(2)
     with c1:
         speed_chart(overall, HERE)

@@ -83,12 +83,16 @@ def test_both_pages_that_rank_drafters_say_the_same_best_drafter(monkeypatch, tm
     if "none pays" in text.lower():       # the box's other answer, where it pays, beside it
         box = [c.value for c in at.caption if c.value.startswith("Drafting k by this machine's prices instead")]
         assert all(b.split("predicts ")[1].split(" ")[0] in text for b in box), (box, text)   # its figure
-    # Drafters compared lists every drafter it ran, fastest first: priced here where this machine has a price,
-    # else as shipped and said to be not priced here (a draft-length policy runs drafts it does not keep)
+    # Drafters compared lists every drafter it ran: priced here where this machine has a price, fastest first,
+    # then as shipped and said to be not priced here (a draft-length policy runs drafts it does not keep)
     table = next(m.value for m in at.markdown if m.value.startswith("| drafter | k | speedup | whose |"))
     rows = [r.split(" | ") for r in table.splitlines()[2:]]
-    figures = [float(r[2].strip("*×")) for r in rows if "picked by" not in r[1]]
-    assert figures == sorted(figures, reverse=True) and len(rows) >= 6, table
+    unpriced = ["not priced here" in r[3] for r in rows]
+    assert unpriced == sorted(unpriced) and any(unpriced) and not all(unpriced), table      # priced ones first
+    for group in (False, True):
+        figures = [float(r[2].strip("*×")) for r, u in zip(rows, unpriced) if u is group and "picked by" not in r[1]]
+        assert figures == sorted(figures, reverse=True), table
+    assert len(rows) >= 6, table
     policy = next(r for r in rows if r[0].endswith("draft · confidence"))
     assert policy[1] == "≤ 4" and "not priced here" in policy[3], policy
     assert all(badges.predicted() in r[3] for r in rows if r[0].endswith(("n-gram lookup", "suffix match")))

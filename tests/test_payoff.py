@@ -27,10 +27,12 @@ def test_the_prediction_prices_a_round_with_this_machines_profile():
     from ui.lessons import payoff_words
     why = payoff_words.why(p)
     assert ("a round costs **4.00 steps** (4 draft(s) at c = 0.500 + a pass of 5 tokens at v = 2.00) and keeps "
-            "**3.00 tokens**, so predicted **0.75×**") in why
+            "**3.00 tokens**: **1.33 steps a token**, against 1 for the target alone; predicted **0.75×**") in why
     detail = payoff_words.detail(p)
-    assert detail.startswith("In short: 1.33 steps a token (a step: the target's one-token pass here), against 1 for "
-                             "the target alone, so its rounds alone run slower.")
+    assert detail.startswith("A step: the target's one-token pass here. At 1.33 steps a token, the rounds alone run "
+                             "slower than the target alone.")
+    unmeasured = payoff_words.why(payoff.answer(4, PRICES, None, (3.0, 0.7, "here", "")))
+    assert unmeasured.endswith("**1.33 steps a token**, against 1 for the target alone.")   # the headline predicts
     assert "The measurement is 7% above it" in detail and "above it" not in payoff_words.why(p)   # 0.8 / 0.75
 
 
@@ -164,7 +166,7 @@ def test_a_priced_prediction_says_its_tokens_were_computed_and_what_was_measured
     from ui.lessons import payoff_words
     p = payoff.answer(4, PRICES, None, (1.8, 0.7, "Other CPU", "their prompts"), priced_alpha=0.5)
     # the priced policy at α 0.5 picks k = 2 (1.75 tokens for 2.5 steps): eq. (1), not a run's count
-    assert "keeps **1.75 tokens** (from α̂ = 0.50, their prompts), so predicted" in payoff_words.why(p)
+    assert "keeps **1.75 tokens**: **1.43 steps a token**" in payoff_words.why(p)       # 2.5 steps for 1.75
     assert "1 + α̂ + … + α̂^k at k = 2, α̂ = 0.50 measured on Other CPU, their prompts: computed" in \
         payoff_words.detail(p)
     said = payoff_words.instead(p, (1.03, None, "the k sweep, T = 0.7, 8 prompts"))
@@ -179,12 +181,12 @@ def test_a_priced_prediction_says_its_tokens_were_computed_and_what_was_measured
 def test_tokens_measured_here_on_other_prompts_say_which():
     from ui.lessons import payoff_words
     p = payoff.answer(4, PRICES, None, (1.8, 0.7, "here", "Where it works' prompts"))
-    assert "keeps **1.80 tokens**, so" in payoff_words.why(p)
+    assert "keeps **1.80 tokens**: " in payoff_words.why(p)
     assert "Tokens a round: measured here, Where it works' prompts." in payoff_words.detail(p)
     mine = payoff.answer(4, PRICES, payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 1.8, "box", 8))
     assert "Tokens a round" not in payoff_words.detail(mine)                   # its own prompts: nothing to add
     away = payoff.answer(4, PRICES, None, (1.8, 0.7, "Intel(R) Xeon(R) Processor (family 6, model 167)", ""))
-    assert "keeps **1.80 tokens** (measured on " in payoff_words.why(away)
+    assert "Tokens a round: measured on " in payoff_words.detail(away)
     assert "they travel, prices do not." in payoff_words.detail(away)
 
 
@@ -198,7 +200,8 @@ def test_the_prediction_prices_the_whole_run_where_its_runs_paid_besides_their_r
     p = payoff.answer(4, PRICES, found)
     # rounds: 3 tokens for 4 × 0.5 + 2.0 = 4.0 steps (0.75); whole: (0.12 + 1 + 0.05) / (0.1 + 4.2 / 3) = 0.78
     assert p.rounds_only == pytest.approx(0.75) and p.predicted == pytest.approx(1.17 / 1.5)
-    assert "keeps **3.00 tokens**; counting the prompt's prefill too, predicted **0.78×**" in payoff_words.why(p)
+    assert "keeps **3.00 tokens**: **1.33 steps a token**, against 1 for the target alone; the whole run predicted " \
+           "**0.78×**" in payoff_words.why(p)
     detail = payoff_words.detail(p)
     assert "Rounds alone: 0.75×. The whole run adds reading the prompt (0.10 steps a token; plain 0.12)" in detail
     assert "bookkeeping (0.20 steps a round; plain 0.05), as these runs paid" in detail
@@ -226,7 +229,8 @@ def test_a_band_is_the_range_of_measured_over_predicted_from_three_measurements_
     p = replace(payoff.answer(2, PRICES, None, (2.5, 1.3, "Other CPU")), band=found)
     assert p.likely == pytest.approx((0.9 * p.predicted, 1.1 * p.predicted))
     from ui.lessons import payoff_words
-    assert f"predicted **{p.predicted:.2f}×** ({0.9 * p.predicted:.2f}–{1.1 * p.predicted:.2f}×)" in payoff_words.why(p)
+    said = f"**{p.predicted:.2f}×** ({0.9 * p.predicted:.2f}–{1.1 * p.predicted:.2f}×)"
+    assert said in payoff_words.headline(p, "CPU here") and said in payoff_words.detail(p)
 
 
 def test_a_priced_prediction_names_what_was_measured_at_the_k_it_picks():

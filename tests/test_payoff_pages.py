@@ -49,10 +49,11 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         why = " ".join(c.value for c in at.caption if c.value.startswith("Why: a round"))
         # priced at α = 0.6 up to k = 3: k = 1 keeps 1.6 tokens for 0.25 + 1.2 = 1.45 steps (1.10 a step),
         # k = 2 1.96 for 1.9 (1.03), k = 3 2.176 for 2.35 (0.93): one draft, 0.91 steps a token
-        assert ("**1.45 steps** (1 draft(s) at c = 0.250 + a pass of 2 tokens at v = 1.20) and keeps **1.60 tokens** "
-                "(from α̂ = 0.60, as Drafters compared measured it here)") in why, page
+        assert ("**1.45 steps** (1 draft(s) at c = 0.250 + a pass of 2 tokens at v = 1.20) and keeps **1.60 tokens**: "
+                "**0.91 steps a token**") in why, page
         detail = " ".join(c.proto.help for c in at.caption if c.value.startswith("Why: a round"))
-        assert "In short: 0.91 steps a token" in detail, page
+        assert "At 0.91 steps a token, the rounds alone run faster" in detail, page
+        assert "α̂ = 0.60 as Drafters compared measured it here: computed" in detail, page
         assert (f"For T = 0, k by this machine's prices, up to 3, drafter: draft model ({tiny_dirs / 'draft'})"
                 in [c.value for c in at.caption])
         if page == "pages/fast.py":      # theory starts at this machine: α̂ 0.6 (the figure), c 0.25, ε (1.8 − 1) / 4
@@ -263,10 +264,10 @@ def test_homes_priced_box_sets_the_shipped_benchmark_at_its_k_beside_the_predict
                if r["row"] == "engine speculative")
     assert f"Measured at k = {k}: **{row['speedup']:.2f}×**" in box and "(the benchmark, T = 0, 6 held-out" in box
     # its prediction prices the whole run: the typical run it takes its α̂ from recorded its prefill
-    why = next(c.value for c in at.caption if c.value.startswith("Why: a round costs"))
-    assert "counting the prompt's prefill too, predicted" in why, why
+    why = next(c for c in at.caption if c.value.startswith("Why: a round costs"))
+    assert "The whole run adds reading the prompt" in why.proto.help, why.proto.help
     # and the tokens a round the benchmark kept at that k (not eq. (1) at α̂): one figure for that k
-    assert f"keeps **{row['mean_acceptance_length']:.2f} tokens**" in why and "α̂" not in why, why
+    assert f"keeps **{row['mean_acceptance_length']:.2f} tokens**" in why.value and "α̂" not in why.value, why.value
     said = next(m.proto.help for m in at.markdown if m.value.startswith("**Does it pay here?**"))
     assert said.startswith("Not measured yet on a prompt set: the race below times one prompt")   # no box button
     # under it, what every other page's box says at the sidebar's settings: the same figure as When it is fast's

@@ -81,14 +81,15 @@ def compared(pair, settings, n: int = defaults.DRAFTERS_PROMPTS) -> Best | None:
 
 
 def every_drafter(pair, settings, instead, n: int = defaults.DRAFTERS_PROMPTS) -> list[tuple[str, str, float, str]]:
-    """Each drafter Drafters compared ran, fastest first, as (drafter, k, speedup, whose): measured here,
-    else priced at this machine's prices, else (a draft-length policy, an early exit: no price here) as
-    shipped with its badge; the box's other answer (the draft model at the k these prices pick) on top."""
+    """Each drafter Drafters compared ran as (drafter, k, speedup, whose): measured here, else priced at
+    this machine's prices, fastest first; then (a draft-length policy, an early exit: no price here) as
+    shipped with its badge, fastest first, below them (another day's prices: not ranked among this
+    machine's); the box's other answer (the draft model at the k these prices pick) on top."""
     if (found := _comparison(pair, settings, n)) is None:
         return []
     overall, mine, vs, run, target, _words, cpu = found
     priced = {} if mine else _priced(pair, overall, vs, run, target)
-    rows = []
+    rows, shipped = [], []
     for p in overall:
         k = f"{run.k}" if p.drafter not in vs or vs[p.drafter].policy == "constant" else f"≤ {run.k}"
         if mine:
@@ -96,10 +97,10 @@ def every_drafter(pair, settings, instead, n: int = defaults.DRAFTERS_PROMPTS) -
         elif p.drafter in priced:
             rows.append((drafter_name(p.drafter), k, priced[p.drafter], badges.predicted()))
         else:
-            rows.append((drafter_name(p.drafter), k, p.speedup, badges.shipped(cpu) + " " + _("not priced here")))
+            shipped.append((drafter_name(p.drafter), k, p.speedup, badges.shipped(cpu) + " " + _("not priced here")))
     top = [(drafter_name(instead[0].split("/", 1)[-1]), _("{k}, picked by this machine's prices").format(k=instead[1]),
             instead[2], badges.predicted())] if instead else []
-    return top + sorted(rows, key=lambda r: -r[2])
+    return top + sorted(rows, key=lambda r: -r[2]) + sorted(shipped, key=lambda r: -r[2])
 
 
 def table_markdown(rows) -> str:

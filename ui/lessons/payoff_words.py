@@ -131,11 +131,14 @@ def why(p: Payoff) -> str:
              "v = {v:.2f})").format(k=p.k, c=p.c, m=p.k + 1, v=p.v, total=p.round_steps)
     if p.tokens is None:
         return cost + _(", against 1 step a token for the target alone.")
-    said = _(" and keeps **{tokens:.2f} tokens**{whose}; counting the prompt's prefill too, predicted "
-             "**{predicted}**{likely} {badge}.") if p.over else _(" and keeps **{tokens:.2f} tokens**{whose}, so "
-                                                                 "predicted **{predicted}**{likely} {badge}.")
-    return cost + said.format(tokens=p.tokens, whose=_whose(p), predicted=_x(p.predicted), likely=_likely(p),
-                              badge=badges.predicted()) + payoff_paid.off(p)
+    per = _(" and keeps **{tokens:.2f} tokens**: **{per:.2f} steps a token**, against 1 for the target alone").format(
+        tokens=p.tokens, per=p.round_steps / p.tokens)
+    if p.measured is None:              # the headline states the prediction: not again here
+        return cost + per + "." + payoff_paid.off(p)
+    said = _("; the whole run predicted **{predicted}**{likely} {badge}.") if p.over else _(
+        "; predicted **{predicted}**{likely} {badge}.")
+    return cost + per + said.format(predicted=_x(p.predicted), likely=_likely(p), badge=badges.predicted()) \
+        + payoff_paid.off(p)
 
 
 def _likely(p: Payoff) -> str:
@@ -164,13 +167,6 @@ def band_detail(p: Payoff) -> str:
         low=p.likely[0], high=_x(p.likely[1]), n=p.band.n, lo=p.band.low, hi=p.band.high)
 
 
-def _whose(p: Payoff) -> str:
-    """The tokens' source in a few words where it is not this measurement's own runs."""
-    if p.alpha is not None:
-        return " " + _("(from α̂ = {alpha:.2f}, {prompts})").format(alpha=p.alpha, prompts=alpha_prompts(p))
-    return "" if p.tokens_from == "here" else " " + _("(measured on {cpu})").format(cpu=machine_short(p.tokens_from))
-
-
 def alpha_prompts(p: Payoff) -> str:
     """Which prompts the priced prediction's α̂ was measured on, in a few words (α̂ moves with the text:
     a learner compares it with the α̂ of other sections only on the same prompts)."""
@@ -188,11 +184,14 @@ def detail(p: Payoff) -> str:
     if p.round_steps is None or p.tokens is None:
         return _(STEPS)
     per = p.round_steps / p.tokens
-    plain = _("In short: {per:.2f} steps a token (a step: the target's one-token pass here), against 1 for the "
-              "target alone, so its rounds alone run slower.") if per > 1 else _(
-        "In short: {per:.2f} steps a token (a step: the target's one-token pass here), against 1 for the target "
-        "alone, so its rounds alone run faster.")
-    parts = [plain.format(per=per)]        # the step arithmetic itself is in the why line: no definition here
+    plain = _("A step: the target's one-token pass here. At {per:.2f} steps a token, the rounds alone run slower "
+              "than the target alone.") if per > 1 else _(
+        "A step: the target's one-token pass here. At {per:.2f} steps a token, the rounds alone run faster than "
+        "the target alone.")
+    parts = [plain.format(per=per)]
+    if p.measured is None:              # the why line leaves the prediction to the headline
+        parts.append(_("Predicted for the whole run: **{predicted}**{likely}.").format(predicted=_x(p.predicted),
+                                                                                    likely=_likely(p)))
     parts += [x for x in (band_detail(p), payoff_paid.paid(p), _tokens_from(p), _outside(p)) if x]
     if p.measured is not None and p.predicted:
         gap = p.measured.speedup / p.predicted - 1
@@ -226,8 +225,11 @@ def _tokens_from(p: Payoff) -> str:
     """Where the tokens a round came from: eq. (1) at α̂ for a priced prediction (its k was picked, not
     run), a measurement on another machine (acceptance travels), or nothing (measured here)."""
     if p.alpha is not None:
-        whose = _("measured here") if p.tokens_from == "here" else _("measured on {cpu}").format(
-            cpu=machine_short(p.tokens_from)) + (f", {p.tokens_on}" if p.tokens_on else "")
+        if p.tokens_from == "here":
+            whose = _("measured here") + ", " + p.tokens_on if p.tokens_on else alpha_prompts(p)
+        else:
+            whose = _("measured on {cpu}").format(cpu=machine_short(p.tokens_from)) + (
+                ", " + p.tokens_on if p.tokens_on else "")
         return _("Tokens a round: 1 + α̂ + … + α̂^k at k = {k}, α̂ = {alpha:.2f} {whose}: computed, not a run's "
                  "count.").format(k=p.k, alpha=p.alpha, whose=whose)
     if p.tokens_from == "here":           # measured here: on other prompts only where it names them
