@@ -17,14 +17,18 @@ def kind_figure(points, here: list[float | None] | None = None, names: tuple[str
     kinds = [p.kind for p in points]
     fig = make_subplots(rows=1, cols=2, shared_yaxes=True, horizontal_spacing=0.06,
                         subplot_titles=(_("acceptance rate"), _("speedup ×")))
-    fig.add_trace(go.Bar(name=_("acceptance rate"), y=kinds, x=[p.acceptance_rate or 0 for p in points],
+    rates = [p.acceptance_rate or 0 for p in points]
+    fig.add_trace(go.Bar(name=_("acceptance rate"), y=kinds, x=rates, text=[f"{r:.0%}" for r in rates],
                          orientation="h", marker_color=COLORS.accepted, showlegend=False), row=1, col=1)
     if here is not None:
         fig.add_trace(go.Bar(name=names[0], y=kinds, x=[h or 0.0 for h in here], orientation="h",
-                             marker_color=COLORS.bonus), row=1, col=2)
+                             text=["" if h is None else f"{h:.2f}" for h in here], marker_color=COLORS.bonus),
+                      row=1, col=2)
     fig.add_trace(go.Bar(name=names[1] if here is not None else _("speedup ×"), y=kinds, orientation="h",
-                         x=[p.speedup for p in points], showlegend=here is not None,
+                         x=[p.speedup for p in points], text=[f"{p.speedup:.2f}" for p in points],
+                         showlegend=here is not None,
                          marker_color=COLORS.bonus if here is None else COLORS.discarded), row=1, col=2)
+    fig.update_traces(textposition="inside", insidetextanchor="end", textfont_size=11)     # each bar's value
     fig.add_vline(x=1.0, line_dash="dash", line_color=COLORS.rejected, layer="below", row=1, col=2)
     fig.update_xaxes(range=[0, 1.02], row=1, col=1)
     top = max([p.speedup or 0.0 for p in points] + [h or 0.0 for h in here or ()] + [1.0])
