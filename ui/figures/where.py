@@ -28,11 +28,11 @@ def kind_figure(points, here: list[float | None] | None = None, names: tuple[str
                          x=[p.speedup for p in points], text=[f"{p.speedup:.2f}" for p in points],
                          showlegend=here is not None,
                          marker_color=COLORS.bonus if here is None else COLORS.discarded), row=1, col=2)
-    fig.update_traces(textposition="inside", insidetextanchor="end", textfont_size=11)     # each bar's value
+    fig.update_traces(textposition="outside", textangle=0, cliponaxis=False, textfont_size=11)   # each bar's value
     fig.add_vline(x=1.0, line_dash="dash", line_color=COLORS.rejected, layer="below", row=1, col=2)
     fig.update_xaxes(range=[0, 1.02], row=1, col=1)
     top = max([p.speedup or 0.0 for p in points] + [h or 0.0 for h in here or ()] + [1.0])
-    fig.update_xaxes(range=[0, top * 1.08], row=1, col=2)              # the break-even line inside
+    fig.update_xaxes(range=[0, top * 1.15], row=1, col=2)              # the break-even line and the labels inside
     fig.update_yaxes(autorange="reversed", automargin=True, row=1, col=1)     # the first kind on top
     return _layout(fig, _("Acceptance and speedup by kind"), height=300 + 12 * len(kinds) if here is None
                    else 320 + 16 * len(kinds))
