@@ -128,7 +128,7 @@ def per_kind(pair, res: WhereSet, mine: bool) -> None:
         k=s.k, t=s.temperature, n=MAX_NEW) + " " + _(ON_THE_CARD))
     clock = res.clock
     points = kind_points(res, clock)
-    st.markdown(kind_caption(points))
+    st.markdown(kind_caption(points, examples.kind_name))
     shipped_cpu = res.provenance.cpu or "?"
     here = None if mine else priced(pair, points, shipped_cpu)
     names = (_("here, priced again ({cpu})").format(cpu=cpu_model()),

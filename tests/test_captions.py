@@ -76,6 +76,9 @@ def test_kind_caption_never_names_one_kind_as_best_and_worst():
     assert "about the same" in tie
     spread = kind_caption([kind("code", 0.6), kind("prose", 0.3)])
     assert "highest on **code** text (60%)" in spread and "lowest on **prose** (30%)" in spread
+    assert spread.endswith("What those prompts ask: **code**: a program, whose syntax and names repeat; "
+                           "**prose**: free writing, where many next words fit equally well.")
+    assert "What those prompts ask" not in kind_caption([kind("mine", 0.6), kind("yours", 0.3)])   # a user's kinds
 
 
 def test_a_caption_says_why_acceptance_and_alpha_move_apart(pair):

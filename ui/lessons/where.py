@@ -10,9 +10,10 @@ from ui.lessons import badges
 from ui.lessons.fast_repriced import priced_again
 
 
-def kind_caption(points: list) -> str:
-    """What the per-kind acceptance shows, computed (one kind, a tie, or a spread); `points`:
-    where.KindPoint with the kinds as shown."""
+def kind_caption(points: list, named=lambda kind: kind) -> str:
+    """What the per-kind acceptance shows, computed (one kind, a tie, or a spread), and what the
+    leading and trailing kinds' prompts ask; `points`: where.KindPoint with the kinds as shown,
+    `named`: a bundled kind's name as shown."""
     measured = [p for p in points if p.acceptance_rate is not None]
     if not measured:
         return _("Nothing was drafted in these runs.")
@@ -25,10 +26,31 @@ def kind_caption(points: list) -> str:
     if best.acceptance_rate - worst.acceptance_rate < 0.02:
         return _("All kinds accept about the same share of drafts here ({lo:.0%}–{hi:.0%}).").format(
             lo=worst.acceptance_rate, hi=best.acceptance_rate)
-    return _("The acceptance rate is highest on **{best}** text ({best_rate:.0%}) and lowest on **{worst}** "
+    said = _("The acceptance rate is highest on **{best}** text ({best_rate:.0%}) and lowest on **{worst}** "
              "({worst_rate:.0%}); the per-position curves show how fast a run of drafts breaks once "
              "it starts.").format(best=best.kind, best_rate=best.acceptance_rate, worst=worst.kind,
                                   worst_rate=worst.acceptance_rate)
+    asks = {named(kind): why for kind, why in KIND_ASKS.items()}
+    reasons = [_("**{kind}**: {why}").format(kind=p.kind, why=_(asks[p.kind])) for p in (best, worst) if p.kind in asks]
+    return said + ("" if not reasons else " " + _("What those prompts ask: {reasons}.").format(
+        reasons="; ".join(reasons)))
+
+
+# what the bundled prompts of each kind ask of the answer (true of the prompts by construction): the
+# likely reason a kind's drafts survive more or less often, said beside the kinds that lead and trail
+KIND_ASKS = {
+    "code": N_("a program, whose syntax and names repeat"),
+    "edit": N_("a rewrite of code or text given in the prompt, so much of the answer repeats it"),
+    "structured": N_("a fixed format (JSON keys, brackets) that leaves few choices"),
+    "summarise": N_("a sentence made of the passage's own words, though which ones is a choice"),
+    "passage-qa": N_("a fact quoted from the passage in the prompt"),
+    "arithmetic": N_("a short answer in set phrasing, with numbers to work out"),
+    "creative": N_("free writing, where many next words fit equally well"),
+    "translation": N_("every word in another language, which a small draft knows less well than its target"),
+    "prose": N_("free writing, where many next words fit equally well"),
+    "identifiers": N_("rare names that the draft has to guess"),
+    "repetitive": N_("text that repeats itself"),
+}
 
 
 def priced_caption(here: list, cpu: str) -> str:
