@@ -51,7 +51,11 @@ def alone_at_step(tokens: int, rounds_ms: float, per_round: float | None, priced
     if priced is None or not tokens or not rounds_ms:
         return ""
     alone = tokens * priced.step_ms
-    return _("Its rounds took {ms:.0f} ms; the target alone would take about {alone:.0f} ms for these tokens at this "
+    said = _("Its rounds took {ms:.0f} ms; the target alone would take about {alone:.0f} ms for these tokens at this "
              "machine's step ({step:.1f} ms): **{x}** on this prompt, which kept {per:.2f} tokens a round (the box "
              "below measures When it is fast's prompts).").format(
         ms=rounds_ms, alone=alone, step=priced.step_ms, x=times(alone / rounds_ms), per=per_round or 0.0)
+    if (load := machine_load()) >= BUSY_LOAD:       # the step was profiled on a quieter machine than these rounds
+        said += " " + _("Other work shares the cores now (load {load:.1f} per core), so these rounds ran slower than "
+                        "the profile's step assumes: run it again when the machine is quiet.").format(load=load)
+    return said
