@@ -135,7 +135,7 @@ def one_round(pair, settings) -> None:
 
 def prompts_for(pair) -> list:
     chat = session.uses_chat(pair)
-    chosen = round_robin(load_prompts("chat" if chat else "text"), 6)
+    chosen = round_robin(load_prompts("chat" if chat else "text"), trees.PROMPTS)
     return [user_turn(p.prompt) if chat else p.prompt for p in chosen]
 
 
@@ -149,11 +149,11 @@ def chain_or_tree(pair, settings) -> None:
     table = measured("trees", key, lambda pr: trees.compare(pair, prompts_for(pair), base,
                                                             base.tree_budget, base.tree_width, 3, pr),
                     button=_("Measure chain against tree ({n} drafts each)").format(n=base.tree_budget),
-                    intro=_("Runs six prompts ({tokens} new tokens) with the target alone, a chain of k = "
+                    intro=_("Runs {p} prompts ({tokens} new tokens) with the target alone, a chain of k = "
                             "{n} drafts and a tree of {n} nodes (the sidebar's tree budget, not its k) — each "
                             "reads at most {m} tokens a verifying pass, fewer where a round is cut short at "
                             "the end — three times, interleaved.").format(n=base.tree_budget, m=base.tree_budget + 1,
-                                                                          tokens=base.max_new_tokens),
+                                                                          tokens=base.max_new_tokens, p=trees.PROMPTS),
                     record=trees.ChainOrTree)
     if not table:
         return

@@ -2,6 +2,7 @@
 (specdec/bench/machine.py) and the When-it-is-fast section that shows them. Expected values are
 worked out by hand in the comments."""
 import json
+import statistics
 
 import pytest
 
@@ -141,7 +142,17 @@ def test_a_burst_of_load_during_one_width_does_not_make_its_pass_dearer(monkeypa
     pair = type("Pair", (), {"passes": "target", "vocab_size": 8})()
     ms = machine._interleaved(pair, {"d": "draft"}, lambda r: None)
     assert calls[:5] == [1, 2, 3, 4, 1]                                # interleaved: every width, then the draft
-    assert ms == {1: 10.0, 2: 12.5, 3: 15.0, 4: 17.5, "d": 1.0}
+    assert {key: statistics.median(t) for key, t in ms.items()} == {1: 10.0, 2: 12.5, 3: 15.0, 4: 17.5, "d": 1.0}
+    assert machine._ratio(ms[4], ms[1]) == 1.75 and machine._ratio(ms["d"], ms[1]) == 0.1
+
+
+def test_a_price_is_a_ratio_within_each_round_so_a_machine_that_drifts_keeps_it():
+    """The machine slows to half speed in round 3, after its step was timed and before its pass: the
+    medians (10 ms and 40 ms) come from different speeds and would price the pass at 4 steps; the
+    ratio within each round is 2 but in round 3, and their median is 2."""
+    steps, passes = [10.0, 10.0, 10.0, 20.0, 20.0], [20.0, 20.0, 40.0, 40.0, 40.0]
+    assert statistics.median(passes) / statistics.median(steps) == 4.0
+    assert machine._ratio(passes, steps) == 2.0
 
 
 def test_a_measured_pass_never_costs_less_than_its_own_bound(monkeypatch, tmp_path):

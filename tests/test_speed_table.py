@@ -174,3 +174,30 @@ def test_where_it_works_shipped_row_is_priced_here_for_the_whole_run_its_prompts
     assert row.here != pytest.approx(1.66 / 3.0)                         # not the rounds alone
     bare = other_rows.where_rows(asked, replace(t, over=None), profile)[0]
     assert bare.here == pytest.approx(1.66 / 3.0)                         # nothing recorded: the rounds
+
+
+def test_many_drafts_at_once_gives_the_card_its_chain_and_its_tree(places, monkeypatch):
+    """Chain against tree at the box's T, kept here: both figures are this machine's (each repeat's
+    tokens a second over the target alone's in the same repeat); shipped from another CPU, the chain
+    is priced here like any constant k (rounds alone), the tree is not (a tree's draft forward is no c)."""
+    from specdec.records.provenance import Provenance
+    from ui.lessons import result_cache
+    from ui.lessons.trees import ChainOrTree, Row
+    asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
+    rows = (Row("alone", 1.0, (), (20.0, 21.0, 19.0), 1.0, 0.0), Row("chain", 1.75, (0.5,), (12.0, 12.6, 11.4), 8.0, 7.0),
+            Row("tree", 1.9, (0.6,), (10.0, 10.5, 9.5), 8.8, 3.9))
+    table = ChainOrTree(8, 2, rows, Provenance(cpu="Other CPU", date="2026-12-06"))
+    key = {"pair": ["fam/target", "fam/draft"], "settings": {"temperature": 0.7, "max_new_tokens": 32}}
+    profile = machine.Profile("CPU here", "torch", 1, 10.0, WIDTHS, {"fam/draft": 0.25})
+    result_cache.save("trees", key, table)
+    chain, tree = other_rows.tree_rows(asked, profile)
+    assert (chain.figure, chain.here, tree.figure, tree.here) == ("0.60×", pytest.approx(0.6), "0.50×",
+                                                                  pytest.approx(0.5))
+    assert chain.setting == "T = 0.7, k = 8, 6 prompts × 32 tokens" and chain.why.startswith("k = 8, not 4")
+    assert chain.numbers.tokens == 1.75 and tree.setting.startswith("T = 0.7, a tree of 8 nodes")
+    assert other_rows.tree_rows(replace(asked, settings=Settings(k=4, temperature=0.0)), profile) == []   # another T
+    monkeypatch.setattr(result_cache, "kept", lambda kind, record: [])
+    monkeypatch.setattr(shipped, "all_of", lambda kind, record: [(key, table)])
+    chain, tree = other_rows.tree_rows(asked, profile)
+    assert chain.here == pytest.approx(1.75 / (8 * 0.25 + 3.0))          # 8 drafts at c + v(9) = 3.0 steps
+    assert tree.here is None and "not priced here" in tree.why and "Other CPU" in chain.whose

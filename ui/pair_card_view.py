@@ -29,6 +29,7 @@ def rows(pair, settings, p: Payoff, races: tuple[float, ...] = (),
     bench, mine = fast.read_bench(None)[0], fast.BENCH_FILE.exists()
     return (other_rows.race_rows(asked, races, numbers) + speed_table.rows(asked, p, profile)
             + other_rows.where_rows(asked, where, profile) + other_rows.server_rows(asked, profile)
+            + other_rows.tree_rows(asked, profile)
             + other_rows.bench_rows(asked, bench, mine, profile))
 
 

@@ -135,9 +135,9 @@ def measure(pair, drafts: dict, progress=lambda *_: None) -> Profile:
             beside(pair.target, model)          # priced as it runs in a pair with this target
     ms = _interleaved(pair, drafts, lambda r: progress(2 + r, steps, f"passes of 1 to {WIDTHS[-1]} tokens, "
                                                                      f"round {r + 1} of {ROUNDS}"))
-    one = ms[1]
-    widths = {m: 1.0 if m == 1 else round(ms[m] / one, 3) for m in WIDTHS}
-    costs = {name: round(ms[name] / one, 4) for name in drafts} | engine_c(pair, drafts)
+    one = statistics.median(ms[1])
+    widths = {m: 1.0 if m == 1 else round(_ratio(ms[m], ms[1]), 3) for m in WIDTHS}
+    costs = {name: round(_ratio(ms[name], ms[1]), 4) for name in drafts} | engine_c(pair, drafts)
     progress(steps - 1, steps, "reading a prompt")
     prefill = step_ms(pair.passes, pair.vocab_size, reps=5, tokens=PREFILL) / PREFILL
     progress(steps, steps, "done")
@@ -172,10 +172,18 @@ def engine_c(pair, drafts: dict) -> dict[str, float]:
     return out
 
 
-def _interleaved(pair, drafts: dict, progress) -> dict:
-    """Median ms of every pass width M (key M) and every draft's step (key: its name), over ROUNDS
-    rounds that each time them all in turn: a burst of load then touches every price a little,
-    never one width's whole measurement (which had made v(3) dearer than v(4) here)."""
+def _ratio(times: list[float], steps: list[float]) -> float:
+    """The median over rounds of a price over the one-token step timed in the same round: a machine
+    that runs faster or slower from one round to the next (its clock, other work) moves both alike,
+    so the ratio holds where a ratio of two medians taken at different moments would not (a profile
+    here had priced v(5) at 2.22 where its runs paid 2.00, and an hour later measured 1.78–1.99)."""
+    return statistics.median(t / s for t, s in zip(times, steps))
+
+
+def _interleaved(pair, drafts: dict, progress) -> dict[object, list[float]]:
+    """The ms of every pass width M (key M) and every draft's step (key: its name) in each of ROUNDS
+    rounds that each time them all in turn (a list, one a round): a burst of load then touches every
+    price a little, never one width's whole measurement (which had made v(3) dearer than v(4) here)."""
     times: dict = {}
     for r in range(ROUNDS):
         progress(r)
@@ -183,7 +191,7 @@ def _interleaved(pair, drafts: dict, progress) -> dict:
             times.setdefault(m, []).append(step_ms(pair.passes, pair.vocab_size, reps=5, tokens=m))
         for name, model in drafts.items():
             times.setdefault(name, []).append(step_ms(model, pair.vocab_size, reps=5))
-    return {key: statistics.median(values) for key, values in times.items()}
+    return times
 
 
 def best_k(profile: Profile, draft: str, alpha: float) -> tuple[int, float] | None:

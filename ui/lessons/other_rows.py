@@ -1,7 +1,7 @@
 """The pair's figures from the sections beside the box's own measurements, as speed_table rows
 (issue 51, the pair card): Home's races at the box's settings, Where it works' typical run, In a
-server's batch-size-1 figure and the benchmark's speculative rows — each with its badge, its
-numbers and why it is not the box's figure."""
+server's batch-size-1 figure, Many drafts at once's chain and tree, and the benchmark's speculative rows —
+each with its badge, its numbers and why it is not the box's figure."""
 from __future__ import annotations
 
 import statistics
@@ -23,6 +23,7 @@ from ui.lessons.speed_table import (
     spread,
     t_and_k,
 )
+from ui.lessons.trees import PROMPTS, ChainOrTree
 
 
 def race_rows(asked: Asked, races: tuple[float, ...], numbers: Numbers | None = None) -> list[SpeedRow]:
@@ -122,3 +123,36 @@ def _server_here(facts, k: int, asked: Asked, profile: machine.Profile | None) -
     if c is None or k + 1 not in profile.v or not facts.tokens_per_pass_1:
         return None
     return facts.tokens_per_pass_1 / (k * c + profile.v[k + 1])
+
+
+def tree_rows(asked: Asked, profile: machine.Profile | None = None) -> list[SpeedRow]:
+    """Many drafts at once' chain (k = its budget) and tree against the target alone for the pair at the box's
+    T, kept here else shipped: the chain priced at this machine's c and v like any constant k (rounds alone),
+    the tree not (its draft forwards read several branches at once: not a chain's c)."""
+    kept = [(key, r, None) for key, r in result_cache.kept("trees", ChainOrTree)]
+    found = kept + [(key, r, r.provenance.cpu or "?") for key, r in shipped.all_of("trees", ChainOrTree)]
+    for key, table, cpu in found:
+        if key.get("pair") != [asked.target, asked.draft] or \
+                key["settings"]["temperature"] != asked.settings.temperature:
+            continue
+        alone, chain, tree = table.rows
+        whose, t, n = badges.of(cpu, table.provenance.date if cpu else None), asked.settings.temperature, table.budget
+        prompts = _("{n} prompts × {t} tokens").format(n=PROMPTS, t=key["settings"]["max_new_tokens"])
+        ratios = {r.kind: [x / a for x, a in zip(r.tokens_per_s, alone.tokens_per_s)] for r in (chain, tree)}
+        differ = t_and_k(t, n, t, asked.k_against(n)) + [_("other prompts")]
+        point = SimpleNamespace(k=n, mean_acceptance_length=chain.tokens_per_pass)
+        chained = chain.median_tps / alone.median_tps
+        chain_why = differ + ([] if cpu is None else [moved(point, asked, profile, n, cpu)])
+        tree_why = [_("a tree of {n} nodes, width {w}: another drafter").format(n=n, w=table.width), _("other prompts")]
+        tree_why += [] if cpu is None else [_("not priced here: a tree's draft forward reads several branches at "
+                                              "once, which c does not price")]
+        return [SpeedRow(whose, _("Many drafts at once"), spread(chained, min(ratios["chain"]), max(ratios["chain"])),
+                         setting_words(t, k_words_of(n, "constant"), prompts), "; ".join(chain_why),
+                         chained if cpu is None else priced(point, asked, profile, n), False,
+                         Numbers(tokens=chain.tokens_per_pass)),
+                SpeedRow(whose, _("Many drafts at once"), spread(tree.median_tps / alone.median_tps,
+                                                                 min(ratios["tree"]), max(ratios["tree"])),
+                         setting_words(t, _("a tree of {n} nodes").format(n=n), prompts), "; ".join(tree_why),
+                         tree.median_tps / alone.median_tps if cpu is None else None, False,
+                         Numbers(tokens=tree.tokens_per_pass))]
+    return []

@@ -40,6 +40,9 @@ def contenders(base: Settings, budget: int, width: int, has_draft: bool) -> list
             Contender("tree", replace(base, drafter=tree, k=budget, tree_budget=budget, tree_width=width))]
 
 
+PROMPTS = 6             # chain against tree: prompts taken one of each kind in turn
+
+
 @dataclass(frozen=True)
 class Row:
     kind: str                       # a key of ROW_NAMES
