@@ -184,7 +184,8 @@ def test_many_drafts_at_once_gives_the_card_its_chain_and_its_tree(places, monke
     from ui.lessons import result_cache
     from ui.lessons.trees import ChainOrTree, Row
     asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
-    rows = (Row("alone", 1.0, (), (20.0, 21.0, 19.0), 1.0, 0.0), Row("chain", 1.75, (0.5,), (12.0, 12.6, 11.4), 8.0, 7.0),
+    rows = (Row("alone", 1.0, (), (20.0, 21.0, 19.0), 1.0, 0.0),
+            Row("chain", 1.75, (0.5,), (12.0, 12.6, 11.4), 8.0, 7.0),
             Row("tree", 1.9, (0.6,), (10.0, 10.5, 9.5), 8.8, 3.9))
     table = ChainOrTree(8, 2, rows, Provenance(cpu="Other CPU", date="2026-12-06"))
     key = {"pair": ["fam/target", "fam/draft"], "settings": {"temperature": 0.7, "max_new_tokens": 32}}
