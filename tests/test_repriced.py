@@ -139,7 +139,7 @@ def test_a_shipped_drafter_comparison_is_priced_at_each_drafters_c_here():
         ":gray-badge[:material/calculate: predicted here] **Here (CPU here), priced again, rounds only** at k = 4 "
         "with each drafter's c on this machine: draft 1.00× (c = 0.25), n-gram lookup 0.92× (2.5 drafted a round).")
     assert priced_left_out(["draft · heuristic", "early exit @ 4"]).startswith(
-        "Not priced again: draft · heuristic, early exit @ 4 layers")
+        "Not priced again: draft · heuristic, early exit (first 4 layers)")
     # a comparison that recorded what its runs paid besides their rounds is priced for the whole run, and
     # says so: the draft (0.3 + 1 + 0.05) / (0.4 + (4 · 0.25 + 2.0 + 0.2) / 3.0); the lookup
     # (0.3 + 1 + 0.05) / (0.4 + (1.625 + 0.2) / 1.5)

@@ -66,4 +66,4 @@ def test_a_drafter_with_a_setting_of_its_own_keys_and_names_its_measurements_by_
     assert kind.key_id(Settings(tree_width=3)) == "widthy@3"
     assert kind.compared_as(Settings(tree_width=3)) == "widthy @ 3"
     assert DRAFTERS["early-exit"].compared_as(Settings(exit_layer=7)) == "early exit @ 7"
-    assert drafter_name("early exit @ 7") == "early exit @ 7 layers"        # what the value is, said
+    assert drafter_name("early exit @ 7") == "early exit (first 7 layers)"        # what the value is, said

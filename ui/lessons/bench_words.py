@@ -25,7 +25,7 @@ def bench_row(name: str) -> str:
 # ui/lessons/drafters.variants' labels that are words (draft model names stay as they are)
 POLICY_NAMES = (N_("heuristic"), N_("confidence"))
 # a drafter that reads a setting of its own, named with its value (what the value is, said)
-READS_NAMES = {"early exit": N_("early exit @ {value} layers")}
+READS_NAMES = {"early exit": N_("early exit (first {value} layers)")}
 
 
 def drafter_name(label: str) -> str:
