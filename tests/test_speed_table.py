@@ -67,6 +67,9 @@ def test_a_shipped_figure_says_its_machine_and_its_figure_at_this_machines_price
     assert rows[1].here == pytest.approx(2.5 / 3.0)
     assert speed_table.rows(asked, box(None, None), None)[0].why == \
         "another machine's prices, not priced here (no profile yet)"
+    # the box offers k = 2 (picked by this machine's prices): the sweep's k = 2 point is a row too
+    offered = speed_table.rows(replace(asked, offered=2), box(None, 0.83), profile)
+    assert len(offered) == 3 and any(r.setting.startswith("T = 0.7, k = 2,") for r in offered), offered
 
 
 def test_a_figure_shipped_from_this_cpu_model_is_not_called_another_machines(places, monkeypatch):

@@ -18,12 +18,13 @@ SHOWN = "_pair_card_rows"      # the card's rows as the box numbered them in thi
 
 
 def rows(pair, settings, p: Payoff, races: tuple[float, ...] = (),
-         numbers: pair_card.Numbers | None = None) -> list[speed_table.SpeedRow]:
+         numbers: pair_card.Numbers | None = None, offered: int | None = None) -> list[speed_table.SpeedRow]:
     """Every figure of the pair the lab shows, the box's answer `p` first (speed_table.rows); on
-    Home, its `races` at these settings before it (`numbers`: the newest race's)."""
+    Home, its `races` at these settings before it (`numbers`: the newest race's); `offered`: the k the
+    box offers instead (the shipped k sweep's figure there is a row too)."""
     names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
     asked = speed_table.Asked(names[0], names[1], settings, family.speed_set(session.uses_chat(pair)), state.ran(),
-                              picked=p.k if settings.policy != "constant" else None)
+                              picked=p.k if settings.policy != "constant" else None, offered=offered)
     where = typical.typical(tuple(names), settings.k, settings.temperature, None, store.drafter_id(settings))
     profile = machine.of(pair)
     bench, mine = fast.read_bench(None)[0], fast.BENCH_FILE.exists()
@@ -34,10 +35,10 @@ def rows(pair, settings, p: Payoff, races: tuple[float, ...] = (),
 
 
 def box_button(pair, settings, p: Payoff, races: tuple[float, ...] = (),
-               numbers: pair_card.Numbers | None = None) -> None:
+               numbers: pair_card.Numbers | None = None, offered: int | None = None) -> None:
     """In the box: 'Pair card: N figures of this pair, side by side', opening the card at its settings (`races`:
-    Home's, at these settings, and `numbers`: the newest race's)."""
-    found = rows(pair, settings, p, races, numbers)
+    Home's, at these settings, and `numbers`: the newest race's; `offered`: the k the box offers instead)."""
+    found = rows(pair, settings, p, races, numbers, offered)
     st.session_state[SHOWN] = found                 # for the sections below the box (`pointer`)
     if st.button(_("Pair card: {n} figures of this pair, side by side").format(n=len(found)), key="pair_card_box",
                  icon=":material/table_chart:"):

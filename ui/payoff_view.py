@@ -317,7 +317,7 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
                         on_click=_use_priced)
             if offer_run:
                 _offer_k(pair, settings, instead.k, right)
-        pair_card_view.box_button(pair, settings, p)
+        pair_card_view.box_button(pair, settings, p, offered=instead.k if instead is not None else None)
     return p
 
 

@@ -58,6 +58,7 @@ class Asked:
     prompts: store.PromptSet         # When it is fast's set, the box's own
     ran: store.Ran = store.DEFAULT_RAN
     picked: int | None = None        # the k a draft-length policy picks here (the box's Payoff.k)
+    offered: int | None = None       # the k the box offers instead, picked by this machine's prices
 
     def k_words(self) -> str:
         return k_words_of(self.settings.k, self.settings.policy, self.picked)
@@ -171,7 +172,8 @@ def _shipped_points(asked: Asked) -> list[tuple]:
     found = []
     for key, sweep in _ran_alike("ksweep", Sweep, asked.ran):
         found += [("ksweep", key, sweep, p, p.k) for p in sweep.points   # the box's k, and the k its policy picks
-                  if key.get("pair") == [asked.target, asked.draft] and p.k in (asked.settings.k, asked.picked)]
+                  if key.get("pair") == [asked.target, asked.draft]
+                  and p.k in (asked.settings.k, asked.picked, asked.offered)]
     for key, sweep in _ran_alike("tradeoff", Sweep, asked.ran):
         found += [("tradeoff", key, sweep, p, p.k) for p in sweep.points
                   if key.get("target") == asked.target and p.draft == asked.draft]
