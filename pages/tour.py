@@ -14,7 +14,7 @@ from specdec.defaults import K_CHOICES
 from specdec.prompts import by_kind, load_prompts
 from specdec.settings import LENGTHS
 from specdec.trace.metrics import summarize
-from specdec.trace.theory import best_k, expected_speedup
+from specdec.trace.theory import best_k, expected_speedup, speedup_with_verify
 from ui import examples, fast_theory_view, session, shell, sidebar, state, strip
 from ui.figures.rounds import COLORS
 from ui.i18n import N_, _, choice, current
@@ -136,8 +136,12 @@ def step_budget(pair) -> None:
                "*When it is fast* starts from its measured α̂ and c.").format(
         k=k, speedup=expected_speedup(alpha, k, c), alpha=alpha, c=c))
     if here and (v := machine.of(pair).v.get(5)):
+        widths = machine.of(pair).v
+        best = max((speedup_with_verify(alpha, m - 1, c, widths[m]), m - 1) for m in widths
+                   if 1 < m <= K_CHOICES[-1] + 1)
         st.caption(_("Here checking is not free: a pass over 5 tokens costs {v:.2f} target steps on this machine, "
-                     "which this formula leaves out.").format(v=v))
+                     "which this formula leaves out. With this machine's passes, the same sliders give at best "
+                     "**{x:.2f}×** (k = {k}; rounds alone).").format(v=v, x=best[0], k=best[1]))
     try_this(_("raise c until no k beats the dashed line: a draft that is too expensive never pays."))
 
 
