@@ -36,11 +36,16 @@ def test_winners_that_differ_by_text_are_named_per_set_and_a_loss_everywhere_is_
     assert said.endswith("None pays at k = 1 over a whole set.")
     # the box's other answer, where it pays: k picked by this machine's prices
     # where nothing pays at k and the k these prices pick does, that setting leads the sentence
-    said = sentence([Best("fam/draft", 0.9, False, FAST, SIZES)], 4, 0.7, ("fam/draft", 1, 1.07))
+    said = sentence([Best("fam/draft", 0.9, False, FAST, SIZES)], 4, 0.7, ("fam/draft", 1, 1.07, False))
     assert said == ("**Best drafter here**: **draft** at k = 1, the k this machine's prices pick, predicted **1.07×** "
                     f"{badges.predicted()}. At the sidebar's k = 4, T = 0.7, none pays over a whole set: **draft**, "
                     f"**0.90×** {badges.predicted()} (When it is fast)."), said
-    assert "picked" not in sentence([Best("fam/draft", 0.9, False, FAST, SIZES)], 4, 0.7, ("fam/draft", 1, 0.98))
+    # measured here at that k: the measurement replaces the prediction
+    said = sentence([Best("fam/draft", 0.9, False, FAST, SIZES)], 4, 0.7, ("fam/draft", 1, 1.05, True))
+    assert said.startswith("**Best drafter here**: **draft** at k = 1, the k this machine's prices pick, measured "
+                           f"**1.05×** {badges.here()}."), said
+    assert "picked" not in sentence([Best("fam/draft", 0.9, False, FAST, SIZES)], 4, 0.7,
+                                    ("fam/draft", 1, 0.98, False))
     # leads that tie (within 3 %) are not "it depends on the text": the drafters leading both sets are named
     tied = sentence([Best("n-gram lookup", 0.90, False, FAST, SIZES, ("suffix match",)),
                      Best("suffix match", 0.91, False, COMPARED, EVERY, ("n-gram lookup", "fam/draft"))], 4, 0.7)

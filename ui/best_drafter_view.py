@@ -99,7 +99,7 @@ def every_drafter(pair, settings, instead, n: int = defaults.DRAFTERS_PROMPTS) -
         else:
             shipped.append((drafter_name(p.drafter), k, p.speedup, badges.shipped(cpu) + " " + _("not priced here")))
     top = [(drafter_name(instead[0].split("/", 1)[-1]), _("{k}, picked by this machine's prices").format(k=instead[1]),
-            instead[2], badges.predicted())] if instead else []
+            instead[2], badges.here() if instead[3] else badges.predicted())] if instead else []
     return top + sorted(rows, key=lambda r: -r[2]) + sorted(shipped, key=lambda r: -r[2])
 
 
@@ -110,13 +110,23 @@ def table_markdown(rows) -> str:
     return "\n".join(lines + [f"| {name} | {k} | **{times(x)}** | {whose} |" for name, k, x, whose in rows])
 
 
+def _instead(pair, settings) -> tuple[str, int, float, bool] | None:
+    """The box's other answer (the draft model at the k this machine's prices pick): its speedup measured
+    here at that constant k where it was (a measurement replaces the prediction), else predicted."""
+    other = payoff_view.answer(pair, settings)[1] if pair.draft_name else None
+    if other is None or not other.predicted:
+        return None
+    if (m := payoff_view.measured_at(pair, settings, other.k)) is not None:
+        return pair.draft_name, other.k, m.speedup, True
+    return pair.draft_name, other.k, other.predicted, False
+
+
 def render(pair, settings, n: int = defaults.DRAFTERS_PROMPTS, table: bool = False) -> None:
     """The sentence, where a set ranked drafters at these settings (nothing without a pair)."""
     if pair is None:
         return
     found = [b for b in (sizes(pair, settings), compared(pair, settings, n)) if b is not None]
-    other = payoff_view.answer(pair, settings)[1] if pair.draft_name else None       # the box's other answer
-    instead = (pair.draft_name, other.k, other.predicted) if other is not None and other.predicted else None
+    instead = _instead(pair, settings)
     if (said := best_drafter.sentence(found, settings.k, settings.temperature, instead)) is not None:
         st.markdown(said, help=best_drafter.help_text(found))
     if table and (rows := every_drafter(pair, settings, instead if instead and instead[2] > 1 else None, n)):

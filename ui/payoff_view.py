@@ -54,8 +54,7 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
     instead = at_its_k(pair, settings, prices, instead)
     figure = p.measured.speedup if p.measured else p.predicted
     better = instead.predicted is not None and (figure is None or instead.predicted > figure + 0.02)
-    names = tuple(st.session_state.get("active_pair") or (pair.target_name, pair.draft_name))
-    tried = measured(names, replace(settings, k=instead.k, policy="constant"))[0] is not None  # its click's answer
+    tried = measured_at(pair, settings, instead.k) is not None          # the answer to its button's click
     return p, instead if better or (tried and instead.k != settings.k) else None
 
 
@@ -246,12 +245,17 @@ def _measure(pair, settings) -> None:
         st.rerun()
 
 
+def measured_at(pair, settings, k: int) -> payoff.Measured | None:
+    """This machine's newest figure at a constant `k` and the sidebar's other settings (None: none)."""
+    names = tuple(st.session_state.get("active_pair") or (pair.target_name, pair.draft_name))
+    return measured(names, replace(settings, k=k, policy="constant"))[0]
+
+
 def _offer_k(pair, settings, k: int, where) -> None:
     """A button that measures a constant `k` (the k this machine's prices pick) here at the sidebar's other
     settings, where this machine has no figure for it yet: the setting predicted to pay, one click away."""
-    names = tuple(st.session_state.get("active_pair") or (pair.target_name, pair.draft_name))
     at = replace(settings, k=k, policy="constant")
-    if measured(names, at)[0] is None and where.button(
+    if measured_at(pair, settings, k) is None and where.button(
             _("Measure k = {k} here (about a minute)").format(k=k), key="payoff_measure_k", icon=":material/timer:"):
         _measure(pair, at)
 

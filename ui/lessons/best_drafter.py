@@ -53,20 +53,23 @@ def _shared(bests: list[Best]) -> list[str]:
 
 
 def sentence(bests: list[Best], k: int, temperature: float,
-             instead: tuple[str, int, float] | None = None) -> str | None:
+             instead: tuple[str, int, float, bool] | None = None) -> str | None:
     """'Best drafter here …', one figure per prompt set (None: no set ranked): one drafter where every
     set's fastest is the same, the drafters leading every set where their leads tie (TIE), else each
-    set's own. `instead`: (the sidebar's draft, the k this machine's prices pick, its predicted
-    speedup), the box's other answer: where nothing pays at k and it does, it leads the sentence (the
-    one setting predicted to pay), and the sets' leaders at k follow it."""
+    set's own. `instead`: (the sidebar's draft, the k this machine's prices pick, its speedup, whether
+    that was measured here, else predicted), the box's other answer: where nothing pays at k and it does,
+    it leads the sentence (the one setting that pays), and the sets' leaders at k follow it."""
     if not bests:
         return None
     leaders = _leaders_at_k(bests)
     if all(b.speedup < 1 for b in bests) and instead is not None and instead[2] > 1:
-        return _("**Best drafter here**: **{name}** at k = {k1}, the k this machine's prices pick, predicted **{x}** "
-                 "{badge}. At the sidebar's k = {k}, T = {t:g}, none pays over a whole set: {leaders}").format(
-            name=_name(instead[0]), k1=instead[1], x=times(instead[2]), badge=badges.predicted(), k=k, t=temperature,
-            leaders=leaders)
+        said = _("**Best drafter here**: **{name}** at k = {k1}, the k this machine's prices pick, measured **{x}** "
+                 "{badge}.") if instead[3] else _("**Best drafter here**: **{name}** at k = {k1}, the k this "
+                                                  "machine's prices pick, predicted **{x}** {badge}.")
+        return said.format(name=_name(instead[0]), k1=instead[1], x=times(instead[2]),
+                           badge=badges.here() if instead[3] else badges.predicted()) + " " + _(
+            "At the sidebar's k = {k}, T = {t:g}, none pays over a whole set: {leaders}").format(
+            k=k, t=temperature, leaders=leaders)
     said = _("**Best drafter here** at k = {k}, T = {t:g}:").format(k=k, t=temperature) + " " + leaders
     if all(b.speedup < 1 for b in bests):
         said += " " + _("None pays at k = {k} over a whole set.").format(k=k)
