@@ -270,7 +270,7 @@ def test_bench_rows_and_the_kernel_line_are_worded_in_korean(korean):
             "(the fastest step timed on AMD EPYC (family 25, model 1))")     # a CPU name with brackets of its own
     assert in_korean(korean, kernel_line, here) == ("GGUF 자신의 Q4_1 층과 Q8_0 LM 헤드 × 16비트 활성값, 정수 합 "
                                                    "(AVX2 커널) (AMD EPYC (family 25, model 1)에서 잰 가장 빠른 스텝)")
-    assert in_korean(korean, drafter_name, "early exit @ 4") == "조기 종료 @ 4층"
+    assert in_korean(korean, drafter_name, "early exit @ 4") == "조기 종료 (앞 4층)"
     assert in_korean(korean, drafter_name, "draft-2l · heuristic") == "draft-2l · 휴리스틱"
 
 

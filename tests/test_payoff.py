@@ -33,7 +33,8 @@ def test_the_prediction_prices_a_round_with_this_machines_profile():
                              "slower than the target alone.")
     unmeasured = payoff_words.why(payoff.answer(4, PRICES, None, (3.0, 0.7, "here", "")))
     assert unmeasured.endswith("**1.33 steps a token**, against 1 for the target alone.")   # the headline predicts
-    assert "The measurement is 7% above it" in detail and "above it" not in payoff_words.why(p)   # 0.8 / 0.75
+    assert "The measurement is 7% above the profile's price (0.75×)" in detail        # 0.8 / 0.75
+    assert "above" not in payoff_words.why(p)
 
 
 def test_one_race_near_one_is_a_tie_not_a_yes():
@@ -205,7 +206,8 @@ def test_the_prediction_prices_the_whole_run_where_its_runs_paid_besides_their_r
     detail = payoff_words.detail(p)
     assert "Rounds alone: 0.75×. The whole run adds reading the prompt (0.10 steps a token; plain 0.12)" in detail
     assert "bookkeeping (0.20 steps a round; plain 0.05), as these runs paid" in detail
-    assert "The measurement is 3% above it: the runs paid that day's prices" in detail     # 0.8 / 0.78
+    assert "The measurement is 3% above the profile's price (0.78×): the runs paid that day's prices" in \
+        detail                                                                        # 0.8 / 0.78
 
 
 def test_beside_a_prediction_the_same_settings_measured_elsewhere_are_shown_for_comparison():
@@ -231,6 +233,14 @@ def test_a_band_is_the_range_of_measured_over_predicted_from_three_measurements_
     from ui.lessons import payoff_words
     said = f"**{p.predicted:.2f}×** ({0.9 * p.predicted:.2f}–{1.1 * p.predicted:.2f}×)"
     assert said in payoff_words.headline(p, "CPU here") and said in payoff_words.detail(p)
+    # measurements that all land below their predictions (0.87–0.99, median 0.92): the figure moves to the
+    # median, inside its range, and the profile's own price is kept beside it
+    below = replace(p, band=payoff.band([(0.87, 1.0), (0.92, 1.0), (0.99, 1.0)]))
+    moved = below.calibrated()
+    assert moved.predicted == pytest.approx(0.92 * p.predicted) and moved.priced == p.predicted
+    assert moved.likely == below.likely and moved.likely[0] <= moved.predicted <= moved.likely[1]
+    assert moved.calibrated() == moved and p.calibrated().predicted == pytest.approx(p.predicted)   # mid 1.0
+    assert f"the profile's own price, {p.predicted:.2f}×, times their median (0.92)" in payoff_words.detail(moved)
 
 
 def test_a_priced_prediction_names_what_was_measured_at_the_k_it_picks():
@@ -281,7 +291,7 @@ def test_a_gap_the_days_prices_do_not_explain_is_said_to_be_unexplained():
     past = payoff.answer(4, PRICES, payoff.Measured(0.85, 0.8, 0.9, 3, Clock.WALL, 3.0, "box", 8, c=0.25,
                                                     over=over))
     assert past.predicted < 0.85 < past.at_paid and past.at_paid - 0.85 > 0.85 - past.predicted
-    assert "it lies between this prediction and the one at the prices these runs paid (1.00×)" in \
+    assert "it lies between the profile's price and the one at the prices these runs paid (1.00×)" in \
         payoff_words.detail(past)
 
 

@@ -46,12 +46,12 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
     p = replace(payoff.answer(settings.k, prices, found, usual, alpha if settings.policy == PRICED else None),
                 band=fared)
     if settings.policy == PRICED and p.measured is None and prices is not None:
-        return at_its_k(pair, settings, prices, p), None            # one figure for the k it picks
+        return at_its_k(pair, settings, prices, p).calibrated(), None            # one figure for the k it picks
     if settings.policy == PRICED or alpha is None or prices is None:
-        return p, None
+        return p.calibrated(), None
     instead = replace(payoff.answer(settings.k, prices, None, None, alpha, p.over, p.over_on or _("the measured runs")),
                       tokens_on=usual.on if usual else "", band=fared)              # where α̂ came from
-    instead = at_its_k(pair, settings, prices, instead)
+    instead, p = at_its_k(pair, settings, prices, instead).calibrated(), p.calibrated()
     figure = p.measured.speedup if p.measured else p.predicted
     better = instead.predicted is not None and (figure is None or instead.predicted > figure + 0.02)
     tried = measured_at(pair, settings, instead.k) is not None          # the answer to its button's click

@@ -14,7 +14,8 @@ this one record, so they state one figure.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+import statistics
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from specdec.models.prices import Prices, best_k, tokens_a_round
@@ -61,13 +62,16 @@ class Band(NamedTuple):
     high: float                  # the highest
     n: int                       # measurements behind it
     shipped: int = 0             # of them, points shipped from a machine of this CPU model
+    mid: float = 1.0             # their median: where a measurement typically lands against its prediction
 
 
 def band(pairs: list[tuple[float, float]], least: int = 3, shipped: int = 0) -> Band | None:
-    """The range of measured ÷ predicted over (measured, predicted) pairs, the last `shipped` of them
-    shipped from a machine like this one; None with fewer than `least`."""
+    """The range and median of measured ÷ predicted over (measured, predicted) pairs, the last
+    `shipped` of them shipped from a machine like this one; None with fewer than `least`."""
     ratios = [m / p for m, p in pairs if m and p]
-    return Band(min(ratios), max(ratios), len(ratios), shipped) if len(ratios) >= least else None
+    if len(ratios) < least:
+        return None
+    return Band(min(ratios), max(ratios), len(ratios), shipped, statistics.median(ratios))
 
 
 @dataclass(frozen=True)
@@ -88,13 +92,26 @@ class Payoff:
     band: Band | None = None             # how earlier measurements here fell against their predictions
     over_on: str = ""                    # whose runs paid `over`, in words ("": the measured runs, or none)
     picked: bool = False                 # k picked by this machine's prices (the priced policy), not asked
+    priced: float | None = None          # the profile's own price where `predicted` is calibrated (`calibrated`)
+
+    @property
+    def raw(self) -> float | None:
+        """The prediction at the profile's prices alone, before calibration."""
+        return self.predicted if self.priced is None else self.priced
 
     @property
     def likely(self) -> tuple[float, float] | None:
-        """The prediction widened by `band`: where measurements here have landed around theirs."""
-        if self.band is None or self.predicted is None:
+        """The profile's price widened by `band`: where measurements here have landed around theirs."""
+        if self.band is None or self.raw is None:
             return None
-        return self.predicted * self.band.low, self.predicted * self.band.high
+        return self.raw * self.band.low, self.raw * self.band.high
+
+    def calibrated(self) -> "Payoff":
+        """The prediction moved to where measurements here typically land against theirs (the profile's
+        price × the band's median), so it lies inside its range; the price itself kept as `priced`."""
+        if self.band is None or self.predicted is None or self.priced is not None:
+            return self
+        return replace(self, priced=self.predicted, predicted=self.predicted * self.band.mid)
 
     @property
     def at_paid(self) -> float | None:

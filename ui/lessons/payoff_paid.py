@@ -13,7 +13,7 @@ def off(p: Payoff) -> str:
     m, prices = p.measured, paid_prices(p)
     if m is None or p.at_paid is None or not prices:
         return ""
-    low, high = p.likely or (0.95 * p.predicted, 1.05 * p.predicted)
+    low, high = p.likely or (0.95 * p.raw, 1.05 * p.raw)
     if low <= m.speedup <= high:
         return ""
     return " " + _("Outside the range: its runs paid {paid}; at those, {x}. The sidebar's “Measure these prices "
@@ -28,11 +28,11 @@ def spread(p: Payoff) -> str:
     where they move it past the measurement by more than the gap, that it lies between the two; else,
     said plainly, that they do not explain it (each mode's timings move with the machine's load)."""
     m, at = p.measured.speedup, p.at_paid
-    if at is None or abs(m - at) < abs(m - p.predicted):
+    if at is None or abs(m - at) < abs(m - p.raw):
         return _(SPREAD)
-    if min(p.predicted, at) <= m <= max(p.predicted, at):
-        return _(": it lies between this prediction and the one at the prices these runs paid ({x}); the day's "
-                 "prices move the prediction its way, and past it.").format(x=times(at))
+    if min(p.raw, at) <= m <= max(p.raw, at):
+        return _(": it lies between the profile's price and the one at the prices these runs paid ({x}); the "
+                 "day's prices move the prediction its way, and past it.").format(x=times(at))
     return _(": the prices these runs paid do not explain it (at those, {x}); the rest is unexplained here: "
              "the two modes' timings move with the machine's load.").format(x=times(at))
 

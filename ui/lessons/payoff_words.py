@@ -149,9 +149,18 @@ def _likely(p: Payoff) -> str:
 
 
 def band_detail(p: Payoff) -> str:
-    """What the range after a prediction is ('' without one)."""
+    """What the range after a prediction is, and the figure inside it ('' without one)."""
     if p.likely is None:
         return ""
+    said = _range_detail(p)
+    if p.priced is None:
+        return said
+    return said + " " + _("The figure is the profile's own price, {raw}, times their median ({mid:.2f}): where a "
+                          "measurement here typically lands.").format(raw=_x(p.priced), mid=p.band.mid)
+
+
+def _range_detail(p: Payoff) -> str:
+    """Where the range comes from: how many measurements, here or shipped, and their measured ÷ predicted."""
     if p.band.shipped == p.band.n:
         return _("{low:.2f}–{high}: where the shipped k sweep's {n} points, measured on a machine like this one, "
                  "landed against their own predictions (measured ÷ predicted {lo:.2f}–{hi:.2f}), applied to this "
@@ -193,13 +202,16 @@ def detail(p: Payoff) -> str:
         parts.append(_("Predicted for the whole run: **{predicted}**{likely}.").format(predicted=_x(p.predicted),
                                                                                     likely=_likely(p)))
     parts += [x for x in (band_detail(p), payoff_paid.paid(p), _tokens_from(p), _outside(p)) if x]
-    if p.measured is not None and p.predicted:
-        gap = p.measured.speedup / p.predicted - 1
+    if p.measured is not None and p.raw:
+        gap = p.measured.speedup / p.raw - 1
         if abs(gap) < 0.02:
-            parts.append(_("The measurement is within two percent of it."))
+            parts.append(_("The measurement is within two percent of the profile's price ({raw}).").format(
+                raw=_x(p.raw)))
         else:
-            side = _("The measurement is {pct:.0%} above it") if gap > 0 else _("The measurement is {pct:.0%} below it")
-            parts.append(side.format(pct=abs(gap)) + (payoff_paid.spread(p) if p.over else _rest(p.predicted, gap)))
+            side = _("The measurement is {pct:.0%} above the profile's price ({raw})") if gap > 0 else _(
+                "The measurement is {pct:.0%} below the profile's price ({raw})")
+            parts.append(side.format(pct=abs(gap), raw=_x(p.raw)) + (payoff_paid.spread(p) if p.over
+                                                                     else _rest(p.raw, gap)))
     return "\n\n".join(parts)
 
 

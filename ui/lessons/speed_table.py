@@ -100,8 +100,12 @@ def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
     if box.predicted is not None:
         if box.tokens_on:                                     # its tokens a round came from another prompt set
             setting = setting_words(s.temperature, asked.k_words(), box.tokens_on)
+        why = _("this machine's prices (c, v) with these tokens a round, not timed")
+        if box.priced is not None:
+            why += "; " + _("{raw} at those prices, moved to where measurements here typically land").format(
+                raw=times(box.priced))
         out.append(SpeedRow(badges.predicted(), _("“Does it pay here?”'s prediction"), times(box.predicted), setting,
-                            _("this machine's prices (c, v) with these tokens a round, not timed"),
+                            why,
                             box.predicted, True, Numbers(None, box.alpha, box.tokens, box.c, box.v)))
     return out
 
