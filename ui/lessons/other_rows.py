@@ -49,7 +49,7 @@ def where_rows(asked: Asked, t, profile: machine.Profile | None) -> list[SpeedRo
                      _("Where it works"), times(t.speedup),
                      _("T = {t:g}, k = {k}, {n} prompts of every kind").format(t=s.temperature, k=s.k, n=t.prompts),
                      "; ".join(differ), t.speedup if t.measured == "here" else priced(t, asked, profile, s.k),
-                     shipped_same(asked, s.temperature, s.k), Numbers.of(t))]
+                     shipped_same(asked, s.temperature, s.k), Numbers.of(t), priced(t, asked, profile, s.k))]
 
 
 def bench_rows(asked: Asked, bench, mine: bool, profile: machine.Profile | None = None) -> list[SpeedRow]:
@@ -74,7 +74,7 @@ def bench_rows(asked: Asked, bench, mine: bool, profile: machine.Profile | None 
                             _("When it is fast (the benchmark)"), times(r.speedup),
                             setting_words(s.temperature, k_words_of(s.k, "constant"), prompts), "; ".join(differ),
                             here, False, Numbers(r.acceptance_rate, r.alpha, r.mean_acceptance_length, bench.c,
-                                                 s.verify_cost)))
+                                                 s.verify_cost), priced(p, asked, profile, s.k)))
     return out
 
 
@@ -91,10 +91,11 @@ def server_rows(asked: Asked, profile: machine.Profile | None = None) -> list[Sp
                     "over all of them").format(r=sweep.requests, b=facts.first_batch) + "; " + _server_prices(
                 facts, profile)
             whose = badges.of(cpu, sweep.provenance.date if cpu else None)
+            here = _server_here(facts, sweep.k, asked, profile)
             return [SpeedRow(whose, _("In a server"), times(facts.first),
                              _("T = {t:g}, k = {k}, {n} prompts × {tokens} tokens").format(
                                  t=sweep.temperature, k=sweep.k, n=sweep.prompts, tokens=sweep.max_new_tokens), why,
-                             _server_here(facts, sweep.k, asked, profile), numbers=_server_numbers(facts, sweep.k))]
+                             here, numbers=_server_numbers(facts, sweep.k), priced=here)]
     return []
 
 
@@ -149,7 +150,7 @@ def tree_rows(asked: Asked, profile: machine.Profile | None = None) -> list[Spee
         return [SpeedRow(whose, _("Many drafts at once"), spread(chained, min(ratios["chain"]), max(ratios["chain"])),
                          setting_words(t, k_words_of(n, "constant"), prompts), "; ".join(chain_why),
                          chained if cpu is None else priced(point, asked, profile, n), False,
-                         Numbers(tokens=chain.tokens_per_pass)),
+                         Numbers(tokens=chain.tokens_per_pass), priced(point, asked, profile, n)),
                 SpeedRow(whose, _("Many drafts at once"), spread(tree.median_tps / alone.median_tps,
                                                                  min(ratios["tree"]), max(ratios["tree"])),
                          setting_words(t, _("a tree of {n} nodes").format(n=n), prompts), "; ".join(tree_why),

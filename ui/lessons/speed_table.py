@@ -47,6 +47,11 @@ class SpeedRow:
     here: float | None = None   # this machine's figure for the row: measured here, or priced at its prices
     same: bool = False          # at the box's T, k and drafter (prompts may differ)
     numbers: Numbers | None = None  # its acceptance and prices, for the pair card (pair_card.py)
+    priced: float | None = None     # its tokens a round at this machine's profile, every row alike (None: unpriced)
+
+    def at_prices(self) -> float | None:
+        """The card's column: the profile's price for the row's tokens a round (a shipped row's `here`)."""
+        return self.priced if self.priced is not None or self.whose == badges.here() else self.here
 
 
 @dataclass(frozen=True)
@@ -86,7 +91,7 @@ class Asked:
 def rows(asked: Asked, box: Payoff, profile: machine.Profile | None) -> list[SpeedRow]:
     """The box's rows, this machine's figures, then the shipped ones (the other sections' rows:
     other_rows.py)."""
-    return box_rows(asked, box) + filed_rows(asked, box) + shipped_rows(asked, profile)
+    return box_rows(asked, box) + filed_rows(asked, box, profile) + shipped_rows(asked, profile)
 
 
 def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
@@ -96,7 +101,8 @@ def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
     if (m := box.measured) is not None:
         out.append(SpeedRow(badges.here(), _(SOURCES.get(m.source, m.source)), spread(m.speedup, m.low, m.high),
                             setting, _("the answer: the newest figure measured here at these settings"),
-                            m.speedup, True, Numbers(m.acceptance_rate, m.alpha, m.tokens, m.c, m.v)))
+                            m.speedup, True, Numbers(m.acceptance_rate, m.alpha, m.tokens, m.c, m.v),
+                            box.raw if box.tokens_from == "here" else None))
     if box.predicted is not None:
         if box.tokens_on:                                     # its tokens a round came from another prompt set
             setting = setting_words(s.temperature, asked.k_words(), box.tokens_on)
@@ -106,13 +112,14 @@ def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
                 raw=times(box.priced))
         out.append(SpeedRow(badges.predicted(), _("“Does it pay here?”'s prediction"), times(box.predicted), setting,
                             why,
-                            box.predicted, True, Numbers(None, box.alpha, box.tokens, box.c, box.v)))
+                            box.predicted, True, Numbers(None, box.alpha, box.tokens, box.c, box.v), box.raw))
     return out
 
 
-def filed_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
+def filed_rows(asked: Asked, box: Payoff, profile: machine.Profile | None = None) -> list[SpeedRow]:
     """This machine's figures for the pair at any setting, each section's newest of a setting,
-    newest first; the box's own left out (it is the first row)."""
+    newest first, each with its tokens a round at this machine's profile; the box's own left out (it is
+    the first row)."""
     want, seen, out = asked.key(), set(), []
     for key, entry in store.filed_of(asked.target, asked.draft):
         mark = (entry.source, key.setting(), key.prompts.digest)
@@ -124,8 +131,17 @@ def filed_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
         out.append(SpeedRow(badges.here(), _(SOURCES.get(entry.source, entry.source)),
                             spread(f.speedup, f.speedup_min, f.speedup_max),
                             _setting(key.temperature, key.k, key.prompts, key.policy),
-                            "; ".join(_differences(key, want, asked.picked)), f.speedup, same, Numbers.of(f)))
+                            "; ".join(_differences(key, want, asked.picked)), f.speedup, same, Numbers.of(f),
+                            _priced_filed(key, f, asked, profile)))
     return out[:SHOWN_HERE]
+
+
+def _priced_filed(key: store.Key, f, asked: Asked, profile: machine.Profile | None) -> float | None:
+    """A figure measured here at a constant k with the draft model, priced at the profile as the box prices
+    (None: another drafter or policy, whose rounds c and one v(k + 1) do not price)."""
+    if key.policy != "constant" or key.drafter != SHIPPED_DRAFTER:
+        return None
+    return priced(f, asked, profile, key.k)
 
 
 def _is_box(entry: store.Filed, box: Payoff) -> bool:
@@ -210,8 +226,8 @@ def summary(found: list[SpeedRow], settings) -> str | None:
     verdict = (_("none of them pays") if hi <= 1.0 else _("every one pays") if lo > 1.0 else
                _("they fall on both sides of 1"))
     return _("At these settings (T = {t:g}, {k}) {n} of these figures are this machine's, measured here or priced at "
-             "its prices (bold under “at this machine's prices”): **{lo:.2f}–{hi}**, {verdict}. The others differ "
-             "for the reasons each row gives.").format(
+             "its prices (their rows bold under “at this machine's prices”): **{lo:.2f}–{hi}**, {verdict}. The others "
+             "differ for the reasons each row gives.").format(
         t=settings.temperature, k=k_words_of(settings.k, settings.policy), n=len(values), lo=lo, hi=times(hi),
         verdict=verdict)
 
@@ -304,8 +320,9 @@ def spread(speedup: float, low: float | None, high: float | None) -> str:
 
 
 def _here(r: SpeedRow) -> str:
-    """A row's figure at this machine's prices, bold where the opening sentence counts it."""
-    return f"**{times(r.here)}**" if r.same and r.here is not None else times(r.here)
+    """A row's tokens a round at this machine's prices, bold where the opening sentence counts the row."""
+    x = r.at_prices()
+    return "—" if x is None else f"**{times(x)}**" if r.same else times(x)
 
 
 def markdown(found: list[SpeedRow]) -> str:
