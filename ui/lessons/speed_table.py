@@ -225,9 +225,9 @@ def summary(found: list[SpeedRow], settings) -> str | None:
     lo, hi = min(values), max(values)
     verdict = (_("none of them pays") if hi <= 1.0 else _("every one pays") if lo > 1.0 else
                _("they fall on both sides of 1"))
-    return _("At these settings (T = {t:g}, {k}) {n} of these figures are this machine's, measured here or priced at "
-             "its prices (their rows bold under “at this machine's prices”): **{lo:.2f}–{hi}**, {verdict}. The others "
-             "differ for the reasons each row gives.").format(
+    return _("At these settings (T = {t:g}, {k}) {n} of these figures are this machine's, measured here where they "
+             "were, else priced at its prices: **{lo:.2f}–{hi}**, {verdict}. The others differ for the reasons each "
+             "row gives.").format(
         t=settings.temperature, k=k_words_of(settings.k, settings.policy), n=len(values), lo=lo, hi=times(hi),
         verdict=verdict)
 
@@ -320,9 +320,8 @@ def spread(speedup: float, low: float | None, high: float | None) -> str:
 
 
 def _here(r: SpeedRow) -> str:
-    """A row's tokens a round at this machine's prices, bold where the opening sentence counts the row."""
-    x = r.at_prices()
-    return "—" if x is None else f"**{times(x)}**" if r.same else times(x)
+    """A row's tokens a round at this machine's prices."""
+    return times(r.at_prices())
 
 
 def markdown(found: list[SpeedRow]) -> str:
