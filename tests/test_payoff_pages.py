@@ -54,8 +54,9 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         detail = " ".join(c.proto.help for c in at.caption if c.value.startswith("Why: a round"))
         assert "At 0.91 steps a token, the rounds alone run faster" in detail, page
         assert "α̂ = 0.60 as Drafters compared measured it here: computed" in detail, page
-        assert (f"For T = 0, k by this machine's prices, up to 3, drafter: draft model ({tiny_dirs / 'draft'})"
-                in [c.value for c in at.caption])
+        line = next(c.value for c in at.caption if c.value.startswith(
+            f"For T = 0, k by this machine's prices, up to 3, drafter: draft model ({tiny_dirs / 'draft'})"))
+        assert line.endswith("× 48 tokens (When it is fast)") or page == "pages/home.py", line   # its prompts
         if page == "pages/fast.py":      # theory starts at this machine: α̂ 0.6 (the figure), c 0.25, ε (1.8 − 1) / 4
             assert (at.slider(key="fast_alpha").value, at.slider(key="fast_c").value,
                     at.slider(key="fast_eps").value) == (0.6, 0.25, 0.2)

@@ -292,7 +292,8 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         return None
     p, instead = answer(pair, settings)
     with st.container(border=True, key="payoff_box"):
-        st.caption(payoff_words.settings_line(settings, pair.draft_name))
+        on = "" if race is not None else " · " + store.set_name(family.speed_set(session.uses_chat(pair)))
+        st.caption(payoff_words.settings_line(settings, pair.draft_name) + on)         # its prompts, said inline
         seen = at_k(pair, settings, p.k) if p.picked and p.measured is None else None
         st.markdown(payoff_words.headline(p, cpu_model(), () if race is None else race[0], seen),
                     help=payoff_words.source(p, cpu_model(), offer_run and race is None) + "\n\n" +
