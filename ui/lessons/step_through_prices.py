@@ -59,3 +59,13 @@ def alone_at_step(tokens: int, rounds_ms: float, per_round: float | None, priced
         said += " " + _("Other work shares the cores now (load {load:.1f} per core), so these rounds ran slower than "
                         "the profile's step assumes: run it again when the machine is quiet.").format(load=load)
     return said
+
+
+def alone_now(tokens: int, rounds_ms: float, alone_tokens: int, alone_ms: float) -> str:
+    """This run's rounds against the target alone timed just now on the same prompt and settings (its
+    passes, with the same recording): one ratio per token, measured here, both at this moment's load."""
+    if not tokens or not rounds_ms or not alone_tokens or not alone_ms:
+        return ""
+    mine, alone = rounds_ms / tokens, alone_ms / alone_tokens
+    return _("Timed just now on this prompt, the target alone's passes took {alone:.1f} ms a token and this run's "
+             "rounds {mine:.1f}: **{x}**, measured here.").format(alone=alone, mine=mine, x=times(alone / mine))
