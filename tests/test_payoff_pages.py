@@ -201,7 +201,7 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
         why[0].proto.help
     figure = headline_figure(at)
     table = [m.value for m in at.sidebar.markdown if m.value.startswith("- :violet-badge[")]
-    assert len(table) == 1 and ": **c = 0.250, v(3) = 1.40**" in table[0] and "“Measure it here” (" in table[0]
+    assert len(table) == 1 and ": **c = 0.250, v(3) = 1.40**" in table[0] and "“Measure it here” at k = 2 (" in table[0]
     assert headline_figure(app(tiny_dirs, page="pages/drafters.py", **state)) == figure
     from specdec.settings import Settings
     from ui import loaders, payoff_view  # under another section's predictions: the box's figure

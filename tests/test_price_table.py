@@ -27,6 +27,7 @@ def test_the_profile_first_then_this_machines_runs_then_the_shipped_ones(places)
     assert price_table.rows(profile, "fam/target", "fam/draft", 2)[1].v is None          # another k: no v(3) paid
     assert [r.whose.split("[")[0] for r in rows] == [":violet-badge", ":green-badge", ":orange-badge"]
     assert "Other CPU" in rows[2].whose and "(2026-12-01)" in rows[2].what and "today 09:00" in rows[0].what
+    assert rows[1].what.startswith("When it is fast (its k sweep) at k = 4 (")          # the k its runs drafted
     lines = price_table.markdown(rows, 4).splitlines()
     assert len(lines) == 3 and all(line.startswith("- :") for line in lines)
     assert lines[0].endswith(": **c = 0.250, v(5) = 2.00**") and lines[1].endswith(": **c = 0.310, v(5) = 1.90**")

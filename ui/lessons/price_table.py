@@ -43,9 +43,19 @@ def filed(target: str, draft: str, k: int) -> list[PriceRow]:
     for key, entry in store.filed_of(target, draft):
         if entry.figure.c is not None and entry.source not in newest:
             newest[entry.source] = (key, entry)
-    return [PriceRow(badges.here(), _(SOURCES.get(source, source)) + time.strftime(" (%H:%M)", time.localtime(e.at)),
+    return [PriceRow(badges.here(), _("{section} at {k}").format(section=_(SOURCES.get(source, source)),
+                                                                k=_k_words(key))
+                     + time.strftime(" (%H:%M)", time.localtime(e.at)),
                      e.figure.c, e.figure.verify_cost if (key.k, key.policy) == (k, "constant") else None)
             for source, (key, e) in newest.items()]
+
+
+def _k_words(key: store.Key) -> str:
+    """'k = 1', or 'k by a policy, up to 4': the draft length a filed figure ran (a c paid at k = 1 is dearer
+    a step than at k = 4: every draft step of a round of one reads the tokens the last round emitted)."""
+    if key.policy == "constant":
+        return _("k = {k}").format(k=key.k)
+    return _("k by its policy, up to {k}").format(k=key.k)
 
 
 def shipped_rows(target: str, draft: str, k: int) -> list[PriceRow]:
