@@ -147,8 +147,11 @@ def show_real(pair, result: dict | None) -> None:
     tv = float((ex.output_law(result["rule"], p, result["q"]) - p).abs().sum()) / 2
     jobs.csv_button([{"token": n, "p": a, "emitted": b} for n, a, b in zip(names, rest(p), rest(counts))],
                     "real-view", "real_csv")
-    st.caption(_("Exact total variation between this rule's output and p: {tv:.4f} (0 means "
-                 "lossless). Notice how far the wrong rules' bars sit from the grey p bars.").format(tv=tv))
+    st.caption(_("Exact total variation between this rule's output and p: {tv:.4f} (0 means lossless). The "
+                 "coloured bars sit on the grey p bars up to sampling noise: pick a wrong rule above to see them "
+                 "leave.").format(tv=tv) if result["rule"] == "correct" else _(
+        "Exact total variation between this rule's output and p: {tv:.4f} (0 means lossless). Notice how far "
+        "this wrong rule's bars sit from the grey p bars.").format(tv=tv))
 
 
 def composer() -> None:

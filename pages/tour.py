@@ -130,11 +130,16 @@ def step_budget(pair) -> None:
                       margin=dict(t=10, b=10))
     chart(fig, "tour_budget")
     k = best_k(alpha, c, K_CHOICES[-1])
-    st.write(_("Best k for these sliders: **{k}**, for an expected {speedup:.2f}× by Leviathan et al.'s formula, "
-               "if α = {alpha:.2f} and c = {c:.2f} as set above and checking the drafts costs one step. It assumes "
-               "those values; it is no forecast for this machine: the race in step 8 measures this machine, and "
-               "*When it is fast* starts from its measured α̂ and c.").format(
-        k=k, speedup=expected_speedup(alpha, k, c), alpha=alpha, c=c))
+    if expected_speedup(alpha, k, c) < 1:
+        st.write(_("At α = {alpha:.2f} and c = {c:.2f} no k beats the target alone by Leviathan et al.'s formula "
+                   "(at best {speedup:.2f}×, k = {k}): do not speculate with such a draft.").format(
+            alpha=alpha, c=c, speedup=expected_speedup(alpha, k, c), k=k))
+    else:
+        st.write(_("Best k for these sliders: **{k}**, for an expected {speedup:.2f}× by Leviathan et al.'s formula, "
+                   "if α = {alpha:.2f} and c = {c:.2f} as set above and checking the drafts costs one step. It "
+                   "assumes those values; it is no forecast for this machine: the race in step 8 measures this "
+                   "machine, and *When it is fast* starts from its measured α̂ and c.").format(
+            k=k, speedup=expected_speedup(alpha, k, c), alpha=alpha, c=c))
     if here and (v := machine.of(pair).v.get(5)):
         widths = machine.of(pair).v
         best = max((speedup_with_verify(alpha, m - 1, c, widths[m]), m - 1) for m in widths

@@ -132,6 +132,10 @@ def test_tour_budget_step_names_the_best_k_from_the_formula(tiny_dirs):
     said = next(m.value for m in at.markdown if "Best k for these sliders" in m.value)
     assert f"Best k for these sliders: **{best_k(0.8, 0.05, 12)}**" in said
     assert "if α = 0.80 and c = 0.05 as set above" in said and "no forecast for this machine" in said
+    at.slider(key="tour_alpha").set_value(0.2).run()                 # no k pays: said, not "best k = 1"
+    at.slider(key="tour_c").set_value(0.9).run()
+    said = " ".join(m.value for m in at.markdown)
+    assert "no k beats the target alone" in said and "Best k for these sliders" not in said
 
 
 def test_the_exactness_lab_checks_the_tree_rules_too(tiny_dirs):

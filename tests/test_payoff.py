@@ -176,6 +176,9 @@ def test_a_priced_prediction_says_its_tokens_were_computed_and_what_was_measured
     assert payoff_words.instead_detail(p, (1.03, None, "the k sweep, T = 0.7, 8 prompts")).endswith(
         "Measured at k = 2 by the k sweep, T = 0.7, 8 prompts.")
     assert said.endswith("Measured at k = 2: **1.03×** :green-badge[:material/check_circle: measured here].")
+    ranged = payoff_words.instead(p, (1.03, None, "the k sweep", (0.98, 1.07)))    # measured here: its repeats
+    assert ranged.endswith("Measured at k = 2: **1.03×** (0.98–1.07×) :green-badge[:material/check_circle: "
+                           "measured here].")
     assert "Measured at k" not in payoff_words.instead(p)
 
 

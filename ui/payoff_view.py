@@ -177,16 +177,16 @@ def swept(names: tuple, settings, chat: bool) -> typical.Typical | None:
     return None if p is None else typical_of(p, cpu, chat)
 
 
-def at_k(pair, settings, k: int) -> tuple[float, str | None, str] | None:
-    """A speedup measured at a constant k for the pair at these settings: here (None as its CPU),
-    else the shipped k sweep's (its CPU), with which section measured it on which prompts, in
-    words; None where neither was."""
+def at_k(pair, settings, k: int) -> tuple | None:
+    """A speedup measured at a constant k for the pair at these settings: here (None as its CPU, and its
+    repeats' range after the words), else the shipped k sweep's (its CPU), with which section measured
+    it on which prompts, in words; None where neither was."""
     names = tuple(st.session_state.get("active_pair") or (pair.target_name, pair.draft_name))
     at = replace(settings, k=k, policy="constant")
     where = _("T = {t:g}, When it is fast's {n} prompts").format(
         t=settings.temperature, n=len(family.speed_prompts(session.uses_chat(pair))[0]))
-    if (m := measured(names, at)[0]) is not None:
-        return m.speedup, None, _(payoff_words.SOURCES.get(m.source, m.source)) + ", " + where
+    if (m := measured(names, at)[0]) is not None:                   # with its repeats' range
+        return m.speedup, None, _(payoff_words.SOURCES.get(m.source, m.source)) + ", " + where, (m.low, m.high)
     t = swept(names, at, session.uses_chat(pair))
     if t is not None and t.speedup is not None:
         return t.speedup, t.measured, _("the shipped k sweep") + ", " + where

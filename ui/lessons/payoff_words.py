@@ -270,8 +270,9 @@ def instead(p: Payoff, seen: tuple[float, str | None, str] | None = None, box: f
     text = _("Drafting k by this machine's prices instead predicts **{predicted}**{likely} at k = {k}.").format(
         predicted=_x(p.predicted), likely=_likely(p), k=p.k)
     if seen is not None:
-        text += " " + _("Measured at k = {k}: **{figure}** {badge}.").format(k=p.k, figure=_x(seen[0]),
-                                                                          badge=badges.of(seen[1]))
+        spread = f" ({seen[3][0]:.2f}–{_x(seen[3][1])})" if len(seen) > 3 and seen[3][0] != seen[3][1] else ""
+        text += " " + _("Measured at k = {k}: **{figure}**{spread} {badge}.").format(
+            k=p.k, figure=_x(seen[0]), spread=spread, badge=badges.of(seen[1]))
         if seen[1] is None and box is not None and seen[0] <= box + 0.02:
             text += " " + _("No faster here than k = {k}'s {figure}.").format(k=box_k, figure=_x(box))
     return text
