@@ -86,7 +86,7 @@ def test_both_pages_that_rank_drafters_say_the_same_best_drafter(monkeypatch, tm
     assert "When it is fast" in text and "Drafters compared" in text
     assert text.count(badges.predicted()) >= 2 and badges.here() not in text      # both priced here
     if "none pays" in text.lower():       # the box's other answer, where it pays, beside it
-        box = [c.value for c in at.caption if c.value.startswith("Drafting k by this machine's prices instead")]
+        box = [c.value for c in at.markdown if c.value.startswith("Drafting k by this machine's prices instead")]
         assert all(b.split("predicts ")[1].split(" ")[0] in text for b in box), (box, text)   # its figure
     # Drafters compared lists every drafter it ran: priced here where this machine has a price, fastest first,
     # then as shipped and said to be not priced here (a draft-length policy runs drafts it does not keep)

@@ -97,13 +97,13 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
                   store.Ran(threads=threads))
     result_cache.save(store.KIND, store._as_dict(k), store.Filed(fig, "ksweep", 1.0))
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
-    said = [c for c in at.caption if c.value.startswith("Drafting k by this machine's prices")]
+    said = [c for c in at.markdown if c.value.startswith("Drafting k by this machine's prices")]
     assert [c.value for c in said] == ["Drafting k by this machine's prices instead predicts **1.10×** at k = 1."]
     assert said[0].proto.help.endswith("Predicted with α̂ = 0.60 (the newest measurement at these settings: it "
                                        "moves when you measure).")
     at.button(key="payoff_priced").click().run()                     # one click: the sidebar's policy
     assert at.session_state["policy"] == "priced" and not at.exception
-    assert not any(c.value.startswith("Drafting k by") for c in at.caption)
+    assert not any(c.value.startswith("Drafting k by") for c in at.markdown)
     box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
     assert "**1.10×**" in box[0], box                                  # the prediction it offered, now the box's
     # a constant k = 1 measured here: the offer prices its tokens a round (1.7 for 0.25 + v(2) 1.2 steps),
@@ -114,7 +114,7 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
         store.Figure(speedup=1.05, speedup_min=1.0, speedup_max=1.1, clock=Clock.WALL, repeats=3,
                      mean_acceptance_length=1.7, alpha=0.6), "ksweep", 2.0))
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4, policy="constant")
-    said = next(c for c in at.caption if c.value.startswith("Drafting k by this machine's prices"))
+    said = next(c for c in at.markdown if c.value.startswith("Drafting k by this machine's prices"))
     assert said.value.startswith(f"Drafting k by this machine's prices instead predicts **{1.7 / 1.45:.2f}×** at "
                                  "k = 1.")
     assert "Predicted with the tokens a round a constant k = 1 kept (measured here)" in said.proto.help
@@ -165,7 +165,7 @@ def test_the_setting_the_prices_pick_is_measured_here_with_one_click(tiny_dirs, 
     assert at.button(key="payoff_measure_k").label == "Measure k = 1 here (about a minute)"
     at.button(key="payoff_measure_k").click().run()
     assert not at.exception
-    said = next(c.value for c in at.caption if c.value.startswith("Drafting k by this machine's prices"))
+    said = next(c.value for c in at.markdown if c.value.startswith("Drafting k by this machine's prices"))
     assert "Measured at k = 1: **" in said and ":green-badge[:material/check_circle: measured here]" in said, said
     assert "payoff_measure_k" not in [b.key for b in at.button]
     assert headline_figure(at) == "0.90"                              # the box's own k = 3, as filed

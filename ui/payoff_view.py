@@ -303,27 +303,34 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
                 st.caption(race[1])
             pair_card_view.box_button(pair, settings, p, race[0], race[2])
             return p
-        st.caption(payoff_words.why(p), help=payoff_words.detail(p))
-        label = _("Measure it here (about a minute)") if p.measured is None else _("Measure again")
-        if offer_run and st.button(label, key="payoff_measure", icon=":material/timer:"):
-            _measure(pair, settings)
-        if offer_run and (moved := payoff_paid.stale(p)):
-            st.caption(moved)
-            if st.button(_("Measure this machine's prices again (about 40 s)"), key="payoff_prices",
-                         icon=":material/speed:"):
-                fast_regime_view.measure_now(pair)
-        if instead is not None:
+        if instead is not None:                 # the setting that pays, next to the verdict
             seen = at_k(pair, settings, instead.k)
             figure = p.measured.speedup if p.measured else p.predicted
-            st.caption(payoff_words.instead(instead, seen, figure, settings.k),
-                       help=payoff_words.instead_detail(instead, seen))
-            left, right = st.columns(2)
-            left.button(_("Draft k by this machine's prices"), key="payoff_priced", icon=":material/tune:",
-                        on_click=_use_priced)
-            if offer_run:
-                _offer_k(pair, settings, instead.k, right)
+            st.markdown(payoff_words.instead(instead, seen, figure, settings.k),
+                        help=payoff_words.instead_detail(instead, seen))
+        st.caption(payoff_words.why(p), help=payoff_words.detail(p))
+        _buttons(pair, settings, p, instead, offer_run)
         pair_card_view.box_button(pair, settings, p, offered=instead.k if instead is not None else None)
     return p
+
+
+def _buttons(pair, settings, p: payoff.Payoff, instead: payoff.Payoff | None, offer_run: bool) -> None:
+    """The box's actions in one row: measure its settings here, measure the k the prices pick, draft k by
+    them; under them, where the runs paid other prices than the profile, a way to measure it again."""
+    mine, other, priced = st.columns(3)
+    label = _("Measure it here (about a minute)") if p.measured is None else _("Measure again")
+    if offer_run and mine.button(label, key="payoff_measure", icon=":material/timer:"):
+        _measure(pair, settings)
+    if instead is not None:
+        if offer_run:
+            _offer_k(pair, settings, instead.k, other)
+        priced.button(_("Draft k by this machine's prices"), key="payoff_priced", icon=":material/tune:",
+                      on_click=_use_priced)
+    if offer_run and (moved := payoff_paid.stale(p)):
+        st.caption(moved)
+        if st.button(_("Measure this machine's prices again (about 40 s)"), key="payoff_prices",
+                     icon=":material/speed:"):
+            fast_regime_view.measure_now(pair)
 
 
 def card_button(pair, settings) -> None:
