@@ -18,3 +18,16 @@ def test_the_profile_keeps_the_engines_c_not_the_bare_forwards(pair, monkeypatch
     monkeypatch.setattr(machine, "engine_c", lambda p, drafts: {})      # no rounds gave one: the bare ratio
     bare = machine.measure(pair, {"tiny/draft": pair.draft}).c["tiny/draft"]
     assert bare > 0 and bare != 0.5
+
+
+def test_the_probe_is_a_chat_where_the_pair_has_a_template_and_its_c_the_median_of_three(pair, monkeypatch):
+    """The lessons prompt a chat model with a chat (a longer context costs a draft step more: one raw probe
+    had priced c at 0.106 where chat runs paid 0.123-0.147); one probe's c moves with the moment, so three
+    interleaved probes and their median."""
+    from types import SimpleNamespace
+    chat = SimpleNamespace(tokenizer=SimpleNamespace(chat_template="{{ messages }}"))
+    raw = SimpleNamespace(tokenizer=SimpleNamespace(chat_template=None))
+    assert machine.probe(raw) == machine.PROBE and machine.probe(chat)[0].content == machine.PROBE_CHAT
+    paid = iter([0.1, 0.5, 0.2])
+    monkeypatch.setattr(machine, "draft_cost_in_run", lambda spec, base: next(paid))
+    assert machine.engine_c(pair, {"tiny/draft": pair.draft}) == {"tiny/draft": 0.2}

@@ -22,6 +22,7 @@ import torch
 import transformers
 
 from specdec.bench.measure import draft_cost_in_run, machine_load, step_ms
+from specdec.chat import has_template, user_turn
 from specdec.drafters.base import no_model
 from specdec.drafters.registry import DRAFTERS
 from specdec.engine.decoder import generate
@@ -149,27 +150,37 @@ def measure(pair, drafts: dict, progress=lambda *_: None) -> Profile:
 
 ROUNDS = 5                         # interleaved rounds behind every price of a profile
 PROBE = "def mean(values):\n    return"
+PROBE_CHAT = "Write a Python function mean(values) that returns the average of a list of numbers."
 PROBE_TOKENS = 40                  # new tokens, or half the pair's context where that is less
+PROBE_REPEATS = 3                  # interleaved probes a draft, their median kept
+
+
+def probe(pair):
+    """The probe as the lessons prompt this pair: a chat where its tokenizer has a template (the lessons'
+    default; a template's longer context costs a draft step more), else raw text."""
+    return user_turn(PROBE_CHAT) if has_template(pair.tokenizer) else PROBE
 
 
 def engine_c(pair, drafts: dict) -> dict[str, float]:
     """Each draft's c as a run pays it: a draft forward inside speculative rounds, with the
     sampling and bookkeeping around it, over a target pass of autoregressive rounds timed beside
-    them (measure.draft_cost_in_run, the k sweep's own c), on one short raw prompt at the lab's
-    default settings (k = 4, T = 0.7: sampling is part of the price).
+    them (measure.draft_cost_in_run, the k sweep's own c), on a short prompt at the lab's default
+    settings (k = 4, T = 0.7: sampling is part of the price), the median of PROBE_REPEATS probes
+    interleaved with the plain runs.
     The bare forward (`_interleaved`) leaves that work out: priced with it, predictions ran ahead
     of every measurement (Intel Xeon, family 6 model 167: c 0.089 bare, 0.146-0.149 in the runs).
+    One raw-text probe had priced c at 0.106 where the lessons' chat runs paid 0.123-0.147 (same CPU).
     A draft whose runs give no c keeps its bare one."""
-    settings = Settings(max_new_tokens=min(PROBE_TOKENS, pair.context // 2))
-    base = generate(pair, PROBE, replace(settings, mode="autoregressive"), lean=True)
-    out = {}
-    for name, model in drafts.items():
-        drafted = pair if model is pair.draft else replace(pair, draft=model, draft_name=name)
-        spec = generate(drafted, PROBE, settings, lean=True)
-        c = draft_cost_in_run(spec.rounds, base.rounds)
-        if c is not None:
-            out[name] = round(c, 4)
-    return out
+    settings, prompt = Settings(max_new_tokens=min(PROBE_TOKENS, pair.context // 2)), probe(pair)
+    found: dict[str, list[float]] = {}
+    for seed in range(PROBE_REPEATS):
+        base = generate(pair, prompt, replace(settings, mode="autoregressive", seed=seed), lean=True)
+        for name, model in drafts.items():
+            drafted = pair if model is pair.draft else replace(pair, draft=model, draft_name=name)
+            spec = generate(drafted, prompt, replace(settings, seed=seed), lean=True)
+            if (c := draft_cost_in_run(spec.rounds, base.rounds)) is not None:
+                found.setdefault(name, []).append(c)
+    return {name: round(statistics.median(cs), 4) for name, cs in found.items()}
 
 
 def _ratio(times: list[float], steps: list[float]) -> float:
