@@ -14,7 +14,7 @@ from specdec.bench.server import PrefixRun, Timeline
 from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS, Mode
-from ui import family, jobs, metrics_view, payoff_view, session, shell, sidebar, state, tables
+from ui import family, jobs, metrics_view, payoff_answer, session, shell, sidebar, state, tables
 from ui.figures import server as lp
 from ui.i18n import _
 from ui.lessons import badges, server, store
@@ -78,7 +78,7 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
         k=s.k, t=s.temperature))
     rows, facts, mine = result.rows, facts_of(result), local("server_sweep", key, BatchSweep)
     st.write(badges.of(None if mine else result.provenance.cpu, result.provenance.date) + " " + server.verdict(facts))
-    box, profile = payoff_view.answer(pair, s)[0], machine.of(pair)
+    box, profile = payoff_answer.answer(pair, s)[0], machine.of(pair)
     st.caption(server.beside_box(facts, result, box, profile.step_ms if profile else None))
     if not mine:
         with st.expander(_("Why its batch-size-1 figure is not the box's")):

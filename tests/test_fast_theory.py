@@ -56,7 +56,7 @@ def test_a_peak_named_by_the_caption_is_a_peak_of_the_curve():
 
 def test_a_newer_filed_alpha_hat_moves_the_slider(tiny_dirs, monkeypatch, tmp_path):
     """The same through the store: a figure filed with α̂ 0.45, then a newer one with 0.6 (as a
-    k sweep files it) — the slider follows the answer's α̂ (payoff_view.acceptance)."""
+    k sweep files it) — the slider follows the answer's α̂ (payoff_answer.acceptance)."""
     import json
 
     import torch

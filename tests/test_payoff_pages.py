@@ -293,7 +293,7 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
     from streamlit.testing.v1 import AppTest
 
     from specdec.trace.theory import Overheads, run_speedup
-    from ui import payoff_view
+    from ui import payoff_answer, payoff_view
     from ui.lessons import result_cache
     from ui.state import DEFAULTS
 
@@ -311,6 +311,7 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
               for p in shipped["points"]]
 
     def why(cpu: str) -> str:
+        monkeypatch.setattr(payoff_answer, "cpu_model", lambda: cpu)
         monkeypatch.setattr(payoff_view, "cpu_model", lambda: cpu)
         at = AppTest.from_file(APP, default_timeout=300)
         for name in ("k", "temperature", "top_p"):

@@ -14,7 +14,7 @@ from specdec.bench.points import Sweep
 from specdec.prompts import round_robin
 from specdec.settings import LENGTHS
 from specdec.wording import times
-from ui import family, payoff_view, state
+from ui import family, payoff_answer, state
 from ui.examples import kind_name
 from ui.i18n import _
 from ui.lessons import badges, best_drafter, drafters, fast_draft_size, result_cache, shipped, store
@@ -113,10 +113,10 @@ def table_markdown(rows) -> str:
 def _instead(pair, settings) -> tuple[str, int, float, bool] | None:
     """The box's other answer (the draft model at the k this machine's prices pick): its speedup measured
     here at that constant k where it was (a measurement replaces the prediction), else predicted."""
-    other = payoff_view.answer(pair, settings)[1] if pair.draft_name else None
+    other = payoff_answer.answer(pair, settings)[1] if pair.draft_name else None
     if other is None or not other.predicted:
         return None
-    if (m := payoff_view.measured_at(pair, settings, other.k)) is not None:
+    if (m := payoff_answer.measured_at(pair, settings, other.k)) is not None:
         return pair.draft_name, other.k, m.speedup, True
     return pair.draft_name, other.k, other.predicted, False
 

@@ -11,7 +11,17 @@ from specdec.bench import machine, sweeps
 from specdec.bench.points import Sweep
 from specdec.defaults import K_SWEEP
 from specdec.wording import times
-from ui import family, fast_repriced_view, fast_shipped_view, jobs, pair_card_view, payoff_view, session, state, tables
+from ui import (
+    family,
+    fast_repriced_view,
+    fast_shipped_view,
+    jobs,
+    pair_card_view,
+    payoff_answer,
+    session,
+    state,
+    tables,
+)
 from ui.examples import kind_name
 from ui.fast_common_view import MAX_NEW, acceptance_note, ksweep_key, taken_caption, warn
 from ui.figures import fast as lp
@@ -66,7 +76,7 @@ def box_at_k(pair):
     """The box's figure measured here for the sidebar's settings, where it drafts a constant k (a
     point of the k sweep's chart); None otherwise."""
     settings = state.settings()
-    return payoff_view.answer(pair, settings)[0].measured if settings.policy == "constant" else None
+    return payoff_answer.answer(pair, settings)[0].measured if settings.policy == "constant" else None
 
 
 def ksweep_method(points) -> None:

@@ -8,7 +8,7 @@ from specdec.bench import machine
 from specdec.defaults import K_OFFERED
 from specdec.trace.theory import best_k, expected_speedup, expected_tokens
 from specdec.wording import times
-from ui import payoff_view, state
+from ui import payoff_answer, state
 from ui.figures import fast as lp
 from ui.i18n import _
 from ui.lessons.bench_words import machine_short
@@ -17,7 +17,7 @@ from ui.round_view import chart
 
 def alpha_source(measured_here: bool, usual) -> str:
     """Where the answer's α̂ comes from, in a few words: a figure measured here at these settings,
-    or what payoff_view.acceptance found instead (`usual`: a payoff.Elsewhere)."""
+    or what payoff_answer.acceptance found instead (`usual`: a payoff.Elsewhere)."""
     if measured_here or not usual:
         return _("measured here at these settings")
     return _("{on}, measured on {cpu}").format(on=usual.on, cpu=machine_short(usual.cpu))
@@ -28,7 +28,7 @@ def here_values(pair) -> tuple[float, float, float, str] | None:
     settings: the answer's α̂, the profile's c, and ε from its measured pass of 5 tokens
     (v(5) = 1 + 4ε); None where one of them is missing."""
     settings, profile = state.settings(), machine.of(pair) if pair is not None else None
-    found, usual, alpha = payoff_view.acceptance(pair, settings) if profile is not None else (None, None, None)
+    found, usual, alpha = payoff_answer.acceptance(pair, settings) if profile is not None else (None, None, None)
     c = machine.draft_c(profile, settings.drafter, pair.draft_name) if profile is not None else None
     if alpha is None or c is None or 5 not in profile.v:
         return None
@@ -79,7 +79,7 @@ def render(pair) -> None:
                      "see where speculation would pay.").format(a=here[0], source=here[3], c=here[1],
                                                                e=here[2]))
         settings = state.settings()
-        if (said := against_box(payoff_view.answer(pair, settings)[0], settings, here[0])) is not None:
+        if (said := against_box(payoff_answer.answer(pair, settings)[0], settings, here[0])) is not None:
             st.caption(said)
     chart(lp.theory_figure(alpha, k, c, eps=eps), "fast-theory")
     st.caption(_("Notice: {shapes}. More drafts mean more chances but each costs c; below the dashed line "

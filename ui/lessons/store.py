@@ -261,7 +261,7 @@ def whole_set(p: PromptSet) -> bool:
 def newest(target: str, drafts: tuple, settings, ran: Ran = DEFAULT_RAN) -> tuple[Key, Filed] | None:
     """The newest figure this machine filed for the setting (target, drafter, policy, k, T,
     threads, precision; the draft one of `drafts`) on a whole prompt set, any clock: what "does it
-    pay here?" states (ui/payoff_view.py) — one figure on every page that asks."""
+    pay here?" states (ui/payoff_answer.py) — one figure on every page that asks."""
     return next(iter(filed_here(target, drafts, settings, ran)), None)
 
 
