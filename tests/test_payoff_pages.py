@@ -310,13 +310,13 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
                                           Overheads(p["base_prefill_steps"], p["base_overhead"] or 0.0))
               for p in shipped["points"]]
 
-    def why(cpu: str) -> str:
+    def why(cpu: str, temperature: float = filed["key"]["T"]) -> str:
         monkeypatch.setattr(payoff_answer, "cpu_model", lambda: cpu)
         monkeypatch.setattr(payoff_view, "cpu_model", lambda: cpu)
         at = AppTest.from_file(APP, default_timeout=300)
         for name in ("k", "temperature", "top_p"):
             at.session_state[name] = DEFAULTS[name]
-        at.session_state["temperature"] = filed["key"]["T"]
+        at.session_state["temperature"] = temperature
         at.run().switch_page("pages/fast.py").run()
         assert not at.exception, at.exception
         return next(c for c in at.caption if c.value.startswith("Why: a round costs"))
@@ -325,6 +325,8 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
     assert (f"where the shipped k sweep's {len(ratios)} points, measured on a machine like this one, landed against "
             f"their own predictions (measured ÷ predicted {min(ratios):.2f}–{max(ratios):.2f})") in line.proto.help
     assert "where the shipped k sweep" not in why("Another CPU").proto.help
+    # how runs land against their prices is the machine's, not T's: another T has the same range
+    assert f"where the shipped k sweep's {len(ratios)} points" in why(shipped["provenance"]["cpu"], 0.0).proto.help
     # one figure filed here joins them (review 16: a band from the shipped sweep alone missed the box's run)
     from specdec.settings import Settings
     from ui.lessons import store

@@ -19,7 +19,7 @@ from specdec.settings import LENGTHS
 from specdec.trace.theory import run_speedup
 from ui import family, session, state, typical
 from ui.i18n import _
-from ui.lessons import fast, payoff_words, shipped, store
+from ui.lessons import fast, payoff_words, shipped, speed_table, store
 
 
 def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | None]:
@@ -105,15 +105,19 @@ def calibration(pair, settings, prices) -> payoff.Band | None:
 
 
 def shipped_calibration(names: tuple, settings, prices, chat: bool) -> list[tuple[float, float]]:
-    """The shipped k sweep's points, if it was measured on this CPU model, each priced as the box prices:
-    (measured, predicted) pairs beside this machine's own ([]: no such sweep)."""
-    sweep, cpu = shipped_sweep(names, settings, chat)
-    if sweep is None or cpu != cpu_model():
+    """The shipped k sweeps' points of the pair's draft model measured on this CPU model, at every T (how
+    runs land against their profile's prices is the machine's, not the temperature's: one range for T = 0
+    and T = 0.7 alike), each priced as the box prices: (measured, predicted) pairs beside this machine's
+    own ([]: no such sweep, or another drafter or policy)."""
+    if store.drafter_id(settings) != typical.DEFAULT_DRAFTER or settings.policy not in ("constant", PRICED):
         return []
+    sweeps = [sweep for key, sweep in speed_table.ran_alike("ksweep", Sweep, state.ran())
+              if key.get("pair") == list(names) and bool(key.get("chat")) == chat
+              and sweep.provenance.cpu == cpu_model()]
     return [(p.speedup, run_speedup(p.mean_acceptance_length, p.k, prices.c, prices.v[p.k + 1],
                                     *repriced.overheads(p)))
-            for p in sweep.points if p.speedup and p.mean_acceptance_length and repriced.overheads(p)
-            and p.k + 1 in prices.v]
+            for sweep in sweeps for p in sweep.points
+            if p.speedup and p.mean_acceptance_length and repriced.overheads(p) and p.k + 1 in prices.v]
 
 
 def acceptance(pair, settings) -> tuple[payoff.Measured | None, payoff.Elsewhere | None, float | None]:

@@ -190,20 +190,20 @@ def _shipped_points(asked: Asked) -> list[tuple]:
     """(section, key, result, point, k) of each shipped section that measured this pair's draft."""
     short = (asked.draft or "").split("/", 1)[-1]
     found = []
-    for key, sweep in _ran_alike("ksweep", Sweep, asked.ran):
+    for key, sweep in ran_alike("ksweep", Sweep, asked.ran):
         found += [("ksweep", key, sweep, p, p.k) for p in sweep.points   # the box's k, and the k its policy picks
                   if key.get("pair") == [asked.target, asked.draft]
                   and p.k in (asked.settings.k, asked.picked, asked.offered)]
-    for key, sweep in _ran_alike("tradeoff", Sweep, asked.ran):
+    for key, sweep in ran_alike("tradeoff", Sweep, asked.ran):
         found += [("tradeoff", key, sweep, p, p.k) for p in sweep.points
                   if key.get("target") == asked.target and p.draft == asked.draft]
-    for key, table in _ran_alike("drafters", DrafterTable, asked.ran):
+    for key, table in ran_alike("drafters", DrafterTable, asked.ran):
         found += [("drafters", key, table, p, key["settings"]["k"]) for p in table.points
                   if key.get("target") == asked.target and p.kind == ALL and p.drafter == short]
     return found
 
 
-def _ran_alike(kind: str, record, ran: store.Ran) -> list[tuple[dict, object]]:
+def ran_alike(kind: str, record, ran: store.Ran) -> list[tuple[dict, object]]:
     """The shipped results of `kind` measured with the target run as it runs now (its key holds
     the parts of store.Ran that differ from the defaults): what the pages show."""
     return [(key, found) for key, found in shipped.all_of(kind, record)
