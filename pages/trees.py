@@ -144,7 +144,7 @@ TWO_PLACES = st.column_config.NumberColumn(format="%.2f")      # tokens a pass: 
 
 def chain_or_tree(pair, settings) -> None:
     st.header(_("Chain or tree?"))
-    base = replace(settings, max_new_tokens=LENGTHS.trees, seed=0)
+    base = replace(settings, max_new_tokens=LENGTHS.trees, seed=0, policy="constant")   # a chain of the budget
     key = store.measurement("trees", st.session_state.active_pair, base, ran=state.ran())
     table = measured("trees", key, lambda pr: trees.compare(pair, prompts_for(pair), base,
                                                             base.tree_budget, base.tree_width, 3, pr),

@@ -101,3 +101,12 @@ def test_both_pages_that_rank_drafters_say_the_same_best_drafter(monkeypatch, tm
     policy = next(r for r in rows if r[0].endswith("draft · confidence"))
     assert policy[1] == "≤ 4" and "not priced here" in policy[3], policy
     assert all(badges.predicted() in r[3] for r in rows if r[0].endswith(("n-gram lookup", "suffix match")))
+    # the sidebar drafting k by this machine's prices: the comparison still ranks drafters at a constant k
+    # (its policies are rows), and the sentence leads with the box's own priced answer
+    at.session_state["policy"] = "priced"
+    at.run()
+    assert not at.exception
+    assert any(m.value.startswith("| drafter | k | speedup | whose |") for m in at.markdown)
+    assert any(c.value.startswith("Every drafter below drafts a constant k = 4") for c in at.caption)
+    said = next(m.value for m in at.markdown if m.value.startswith("**Best drafter here**"))
+    assert "the k this machine's prices pick" in said or "at k = 4" in said, said

@@ -254,8 +254,8 @@ def test_a_priced_prediction_names_what_was_measured_at_the_k_it_picks():
     seen = (1.01, "Other CPU", "the benchmark, T = 0, 6 held-out chats")
     text = payoff_words.headline(p, "CPU here", (), seen)
     assert text.startswith(f"**Does it pay here?** Predicted: No, **0.70×** {badges.predicted()} from this machine's "
-                           "prices; not measured here yet.")
-    assert text.endswith(f"Measured at k = 2: **1.01×** {badges.of('Other CPU')} "
+                           "prices; this policy is not measured here yet.")
+    assert text.endswith(f"A constant k = 2, measured: **1.01×** {badges.of('Other CPU')} "
                          "(the benchmark, T = 0, 6 held-out chats).")
     assert "For comparison" not in payoff_words.headline(p, "CPU here")               # nothing measured at k = 2
 

@@ -2,7 +2,7 @@
 from types import SimpleNamespace
 
 from ui.lessons import step_through_prices as round_prices
-from ui.lessons.step_through_prices import Priced, alone_at_step, in_steps
+from ui.lessons.step_through_prices import Priced, alone_now, in_steps
 
 PRICED = Priced(step_ms=20.0, c=0.15, v={1: 1.0, 5: 2.2})
 
@@ -31,15 +31,9 @@ def test_a_slow_round_says_why_from_the_load_or_the_cold_first_round(monkeypatch
     assert in_steps(rnd(drafted=7), PRICED) == "" and in_steps(rnd(), None) == ""     # v(8) not measured; no profile
 
 
-def test_a_finished_run_is_set_against_the_target_alones_passes_at_this_machines_step(monkeypatch):
-    # 48 tokens × 20 ms = 960 ms for the target alone against the run's rounds' 800 ms: 1.20×
-    monkeypatch.setattr(round_prices, "machine_load", lambda: 0.2)
-    said = alone_at_step(48, 800.0, 2.67, PRICED)
-    assert said == ("Its rounds took 800 ms; the target alone would take about 960 ms for these tokens at this "
-                    "machine's step (20.0 ms): **1.20×** on this prompt, which kept 2.67 tokens a round (the box "
-                    "below measures When it is fast's prompts)."), said
-    assert alone_at_step(48, 800.0, 2.67, None) == "" and alone_at_step(0, 0.0, None, PRICED) == ""
-    monkeypatch.setattr(round_prices, "machine_load", lambda: 1.6)                 # a busy machine: said
-    assert alone_at_step(48, 800.0, 2.67, PRICED).endswith("(load 1.6 per core), so these rounds ran slower than the "
-                                                           "profile's step assumes: run it again when the machine is "
-                                                           "quiet.")
+def test_a_finished_run_is_set_against_the_target_alone_timed_on_the_same_prompt():
+    # the target alone: 960 ms for 48 tokens (20.0 a token); the run's rounds 800 ms for 48 (16.7): 1.20×
+    said = alone_now(48, 800.0, 48, 960.0)
+    assert said == ("Timed just now on this prompt, the target alone's passes took 20.0 ms a token and this run's "
+                    "rounds 16.7: **1.20×**, measured here."), said
+    assert alone_now(48, 800.0, 0, 0.0) == "" and alone_now(0, 0.0, 48, 960.0) == ""

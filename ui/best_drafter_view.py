@@ -11,6 +11,7 @@ from specdec import defaults
 from specdec.bench import machine, repriced
 from specdec.bench.compared import ALL, DrafterTable, variants
 from specdec.bench.points import Sweep
+from specdec.drafters.policies import PRICED
 from specdec.prompts import round_robin
 from specdec.settings import LENGTHS
 from specdec.wording import times
@@ -113,7 +114,10 @@ def table_markdown(rows) -> str:
 def _instead(pair, settings) -> tuple[str, int, float, bool] | None:
     """The box's other answer (the draft model at the k this machine's prices pick): its speedup measured
     here at that constant k where it was (a measurement replaces the prediction), else predicted."""
-    other = payoff_answer.answer(pair, settings)[1] if pair.draft_name else None
+    if not pair.draft_name:
+        return None
+    box, other = payoff_answer.answer(pair, settings)
+    other = box if settings.policy == PRICED else other          # the box drafts k by the prices itself
     if other is None or not other.predicted:
         return None
     if (m := payoff_answer.measured_at(pair, settings, other.k)) is not None:
@@ -125,9 +129,10 @@ def render(pair, settings, n: int = defaults.DRAFTERS_PROMPTS, table: bool = Fal
     """The sentence, where a set ranked drafters at these settings (nothing without a pair)."""
     if pair is None:
         return
-    found = [b for b in (sizes(pair, settings), compared(pair, settings, n)) if b is not None]
+    ranked = replace(settings, policy="constant")   # the sets rank drafters at a constant k (policies: rows)
+    found = [b for b in (sizes(pair, ranked), compared(pair, ranked, n)) if b is not None]
     instead = _instead(pair, settings)
     if (said := best_drafter.sentence(found, settings.k, settings.temperature, instead)) is not None:
         st.markdown(said, help=best_drafter.help_text(found))
-    if table and (rows := every_drafter(pair, settings, instead if instead and instead[2] > 1 else None, n)):
+    if table and (rows := every_drafter(pair, ranked, instead if instead and instead[2] > 1 else None, n)):
         st.markdown(table_markdown(rows))

@@ -69,8 +69,9 @@ def elsewhere_line(pair, settings) -> str | None:
     else:
         return None
     word = payoff_words.answer_word(figure, low, high)
-    return _("At the sidebar's settings (T = {t:g}, k = {k}) the box on every other page says: **{answer}, {x}** "
-             "{badge}.").format(t=settings.temperature, k=settings.k, answer=word, x=times(figure), badge=badge)
+    k = (_("k by this machine's prices, up to {k}") if settings.policy == PRICED else _("k = {k}")).format(k=settings.k)
+    return _("At the sidebar's settings (T = {t:g}, {k}) the box on every other page says: **{answer}, {x}** "
+             "{badge}.").format(t=settings.temperature, k=k, answer=word, x=times(figure), badge=badge)
 
 
 def _use_priced() -> None:
@@ -89,7 +90,8 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         return None
     p, instead = answer(pair, settings)
     with st.container(border=True, key="payoff_box"):
-        on = "" if race is not None else " · " + store.set_name(family.speed_set(session.uses_chat(pair)))
+        on = "" if race is not None or not offer_run else " · " + store.set_name(   # Home races its own prompt
+            family.speed_set(session.uses_chat(pair)))
         st.caption(payoff_words.settings_line(settings, pair.draft_name) + on)         # its prompts, said inline
         seen = at_k(pair, settings, p.k) if p.picked and p.measured is None else None
         st.markdown(payoff_words.headline(p, cpu_model(), () if race is None else race[0], seen),

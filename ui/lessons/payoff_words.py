@@ -45,10 +45,12 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = (),
         return _("**Does it pay here?** Not measured here yet ({cpu}) at these settings.").format(cpu=cpu)
     if m is None:
         low, high = p.likely or (p.predicted, p.predicted)
-        return _("**Does it pay here?** Predicted: {answer}, **{predicted}**{likely} {badge} from this machine's "
-                 "prices; not measured here yet.").format(
-            answer=answer_word(p.predicted, low, high), predicted=_x(p.predicted), likely=_likely(p),
-            badge=badges.predicted()) + compared(p, seen)
+        said = _("**Does it pay here?** Predicted: {answer}, **{predicted}**{likely} {badge} from this machine's "
+                 "prices; this policy is not measured here yet.") if p.picked else _(
+            "**Does it pay here?** Predicted: {answer}, **{predicted}**{likely} {badge} from this machine's "
+            "prices; not measured here yet.")
+        return said.format(answer=answer_word(p.predicted, low, high), predicted=_x(p.predicted), likely=_likely(p),
+                           badge=badges.predicted()) + compared(p, seen)
     busy = "" if m.clock == Clock.WALL else " " + _("Each mode timed in its own CPU time: the machine was busy, "
                                                     "and its wall clock would count the other work.")
     newest = _(", the newest of {n} here").format(n=len(m.all_here)) if len(m.all_here) > 1 else ""
@@ -65,7 +67,7 @@ def compared(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> st
     prediction (its k picked, not asked) instead names `seen`: (a speedup measured at the k it picks,
     the CPU of a shipped one (None: here), where, in words)."""
     if p.picked and seen is not None:
-        return " " + _("Measured at k = {k}: **{x}** {badge} ({where}).").format(
+        return " " + _("A constant k = {k}, measured: **{x}** {badge} ({where}).").format(
             k=p.k, x=_x(seen[0]), badge=badges.of(seen[1]), where=seen[2])
     e = p.elsewhere
     if p.picked or e is None or e.speedup is None or e.low is None:

@@ -1,6 +1,6 @@
 """A Step-through round's own times in this machine's steps, beside the profile's prices (review 15:
 a busy round's 147.8 ms pass read as "8 steps where the profile says 2.22" with nothing to say why),
-and a finished run's rounds against the target alone's passes at them."""
+and a finished run's rounds against the target alone's passes timed on the same prompt."""
 from __future__ import annotations
 
 from typing import NamedTuple
@@ -43,22 +43,6 @@ def in_steps(rnd, priced: Priced | None) -> str:
         return text + ". " + _("Slower than the profile: other work shares the cores (load now {load:.1f} per "
                                "core).").format(load=load)
     return text + ". " + _("Slower than the profile (the load now: {load:.1f} per core).").format(load=load)
-
-
-def alone_at_step(tokens: int, rounds_ms: float, per_round: float | None, priced: Priced | None) -> str:
-    """This run's rounds against the target alone's passes for the same tokens at this machine's step
-    (both without reading the prompt): one ratio for this prompt, with the tokens a round behind it."""
-    if priced is None or not tokens or not rounds_ms:
-        return ""
-    alone = tokens * priced.step_ms
-    said = _("Its rounds took {ms:.0f} ms; the target alone would take about {alone:.0f} ms for these tokens at this "
-             "machine's step ({step:.1f} ms): **{x}** on this prompt, which kept {per:.2f} tokens a round (the box "
-             "below measures When it is fast's prompts).").format(
-        ms=rounds_ms, alone=alone, step=priced.step_ms, x=times(alone / rounds_ms), per=per_round or 0.0)
-    if (load := machine_load()) >= BUSY_LOAD:       # the step was profiled on a quieter machine than these rounds
-        said += " " + _("Other work shares the cores now (load {load:.1f} per core), so these rounds ran slower than "
-                        "the profile's step assumes: run it again when the machine is quiet.").format(load=load)
-    return said
 
 
 def alone_now(tokens: int, rounds_ms: float, alone_tokens: int, alone_ms: float) -> str:
