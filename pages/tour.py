@@ -123,11 +123,16 @@ def step_budget(pair) -> None:
         st.caption(_("The sliders start at this machine's values for the active pair: α̂ = {a:.2f} ({source}), "
                      "c = {c:.2f} (its profile).").format(a=here[0], source=here[3], c=here[1]))
     ks = list(K_CHOICES)
-    fig = go.Figure(go.Scatter(x=ks, y=[expected_speedup(alpha, k, c) for k in ks], mode="lines+markers"))
+    widths = machine.of(pair).v if here else {}
+    fig = go.Figure(go.Scatter(x=ks, y=[expected_speedup(alpha, k, c) for k in ks], mode="lines+markers",
+                               name=_("the formula: checking costs one step")))
+    priced = [(k, speedup_with_verify(alpha, k, c, widths[k + 1])) for k in ks if k + 1 in widths]
+    if priced:                  # the same sliders with this machine's passes: its real balance
+        fig.add_trace(go.Scatter(x=[k for k, _x in priced], y=[x for _k, x in priced], mode="lines+markers",
+                                 line_dash="dot", name=_("with this machine's passes")))
     fig.add_hline(y=1.0, line_dash="dash", annotation_text=_("target alone"))
-    fig.update_layout(height=280, xaxis_title=_("k (drafts per round)"),
-                      yaxis_title=_("expected speedup"),
-                      margin=dict(t=10, b=10))
+    fig.update_layout(height=300, xaxis_title=_("k (drafts per round)"), yaxis_title=_("expected speedup"),
+                      margin=dict(t=10, b=10), legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
     chart(fig, "tour_budget")
     k = best_k(alpha, c, K_CHOICES[-1])
     if expected_speedup(alpha, k, c) < 1:
@@ -140,13 +145,12 @@ def step_budget(pair) -> None:
                    "assumes those values; it is no forecast for this machine: the race in step 8 measures this "
                    "machine, and *When it is fast* starts from its measured α̂ and c.").format(
             k=k, speedup=expected_speedup(alpha, k, c), alpha=alpha, c=c))
-    if here and (v := machine.of(pair).v.get(5)):
-        widths = machine.of(pair).v
-        best = max((speedup_with_verify(alpha, m - 1, c, widths[m]), m - 1) for m in widths
-                   if 1 < m <= K_CHOICES[-1] + 1)
-        st.caption(_("Here checking is not free: a pass over 5 tokens costs {v:.2f} target steps on this machine, "
-                     "which this formula leaves out. With this machine's passes, the same sliders give at best "
-                     "**{x:.2f}×** (k = {k}; rounds alone).").format(v=v, x=best[0], k=best[1]))
+    if priced:
+        best, x = max(priced, key=lambda kx: kx[1])
+        st.caption(_("Here checking is not free: a pass over k + 1 tokens costs v(k + 1) target steps on this "
+                     "machine (v({m}) = {v:.2f}), which the formula leaves out. With this machine's passes (dotted) "
+                     "the same sliders give at best **{x:.2f}×** (k = {k}; rounds alone).").format(
+            m=best + 1, v=widths[best + 1], x=x, k=best))
     try_this(_("raise c until no k beats the dashed line: a draft that is too expensive never pays."))
 
 

@@ -129,6 +129,8 @@ def per_kind(pair, res: WhereSet, mine: bool) -> None:
     clock = res.clock
     points = kind_points(res, clock)
     st.markdown(kind_caption(points, examples.kind_name))
+    st.caption(_("This ranks the sidebar's drafter. A lookup copies from the prompt instead of predicting, so it "
+                 "ranks the kinds otherwise: Drafters compared, “Winner per kind of text”."))
     shipped_cpu = res.provenance.cpu or "?"
     here = None if mine else priced(pair, points, shipped_cpu)
     names = (_("here, priced again ({cpu})").format(cpu=cpu_model()),

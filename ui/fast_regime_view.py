@@ -52,8 +52,9 @@ def here(profile: machine.Profile) -> None:
                "**{mb:.0f} MB** of weights — at **{gbs:.1f} GB/s** that alone takes {read:.1f} ms — and "
                "computes {gflop:.2f} GFLOP per token — at **{rate:.0f} GFLOP/s** {compute:.1f} ms. So from "
                "about **{ridge:.1f} tokens** a pass is limited by computing: by the roofline a pass of 5 "
-               "tokens costs at least {roof5:.2f} steps; measured, it cost **{v5:.2f}** (a step took "
-               "{step:.1f} ms).").format(
+               "tokens takes at least {roof5_ms:.1f} ms ({roof5:.2f} of the measured step: real kernels run "
+               "below the roofline, a one-token step too); measured, it cost **{v5:.2f}** steps (a step took "
+               "{step:.1f} ms).").format(roof5_ms=h.roof[5] * profile.step_ms,
         backend=profile.backend, mb=profile.weight_mb, gbs=profile.bandwidth_gbs, read=h.read_ms,
         gflop=2 * profile.params_m / 1e3,
         rate=profile.gflops, compute=h.compute_ms, ridge=h.ridge, roof5=h.roof[5], v5=h.measured[5],

@@ -54,13 +54,13 @@ def pointer(temperature: float, k: int, **which) -> str:
             if n else _("every figure of this pair: the pair card (the box's button)"))
 
 
-def sidebar_button(pair, settings, answer: Callable[[], Payoff]) -> None:
-    """In the sidebar, on every page: the card at the sidebar's settings (`answer`: the box's, computed
-    only when the button is pressed)."""
+def sidebar_button(pair, settings, answer: Callable[[], tuple[Payoff, Payoff | None]]) -> None:
+    """In the sidebar, on every page: the card at the sidebar's settings (`answer`: the box's answer and
+    the k it offers instead, computed only when the button is pressed): the same rows as the box's card."""
     if st.sidebar.button(_("Pair card: this pair's figures, side by side"), key="pair_card_sidebar",
                          icon=":material/table_chart:"):
-        p = answer()
-        _open(pair, settings, rows(pair, settings, p), p.k)
+        p, instead = answer()
+        _open(pair, settings, rows(pair, settings, p, offered=instead.k if instead is not None else None), p.k)
 
 
 def _open(pair, settings, found: list[speed_table.SpeedRow], k: int) -> None:

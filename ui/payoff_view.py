@@ -135,4 +135,4 @@ def _buttons(pair, settings, p: payoff.Payoff, instead: payoff.Payoff | None, of
 def card_button(pair, settings) -> None:
     """The sidebar's way to the pair card, on every page: the box's answer at the sidebar's settings first."""
     if pair is not None:
-        pair_card_view.sidebar_button(pair, settings, lambda: answer(pair, settings)[0])
+        pair_card_view.sidebar_button(pair, settings, lambda: answer(pair, settings))
