@@ -182,9 +182,9 @@ ALONE_NOW = "_alone_now"          # (the decoder it was timed for, the target al
 
 
 def finished_note(dec) -> None:
-    """A finished run against the target alone, timed once now on the same prompt and settings (both at this
-    moment's load: one prompt's ratio, measured; review 19 saw a ratio against the profile's step swing
-    0.42×–1.19× with the load)."""
+    """A finished run against the target alone, timed once when the run ends on the same prompt and settings
+    (one prompt's ratio, measured; review 19 saw a ratio against the profile's step swing 0.42×–1.19× with
+    the load)."""
     m = summarize(dec.history, dec.prefill)
     timed = st.session_state.get(ALONE_NOW)
     if timed is None or timed[0] is not dec:

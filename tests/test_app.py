@@ -44,8 +44,10 @@ def test_run_to_end_and_reset(tiny_dirs):
     note = next(i.value for i in at.info if i.value.startswith("This run:"))
     ms = re.search(r"the target alone's passes took ([\d.]+) ms a token and this run's rounds ([\d.]+): \*\*([\d.]+)×",
                    note)
-    assert ms and abs(float(ms[3]) - float(ms[1]) / float(ms[2])) < 0.02, note
-    assert "against the profile" not in note and "at this machine's step" not in note       # one ratio, measured
+    alone, mine, x = (float(v) for v in ms.groups()) if ms else (0.0, 0.0, -1.0)
+    # the ratio of the two times shown, within their rounding to 0.1 ms
+    assert (alone - 0.05) / (mine + 0.05) - 0.01 <= x <= (alone + 0.05) / max(mine - 0.05, 1e-9) + 0.01, note
+    assert "at this machine's step" not in note and ":green-badge[" in note            # one ratio, measured here
     at.button(key="btn_reset").click().run()
     assert "run" not in at.session_state
 

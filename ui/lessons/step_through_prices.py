@@ -8,6 +8,7 @@ from typing import NamedTuple
 from specdec.bench.measure import machine_load
 from specdec.records.provenance import BUSY_LOAD
 from specdec.wording import _, times
+from ui.lessons import badges
 
 SLOW = 1.25         # a round this much over the profile's price is called slower than the profile
 
@@ -46,10 +47,11 @@ def in_steps(rnd, priced: Priced | None) -> str:
 
 
 def alone_now(tokens: int, rounds_ms: float, alone_tokens: int, alone_ms: float) -> str:
-    """This run's rounds against the target alone timed just now on the same prompt and settings (its
-    passes, with the same recording): one ratio per token, measured here, both at this moment's load."""
+    """This run's rounds against the target alone timed once the run ended, on the same prompt and settings
+    (its passes, with the same recording): one ratio per token, measured here."""
     if not tokens or not rounds_ms or not alone_tokens or not alone_ms:
         return ""
     mine, alone = rounds_ms / tokens, alone_ms / alone_tokens
     return _("Timed just now on this prompt, the target alone's passes took {alone:.1f} ms a token and this run's "
-             "rounds {mine:.1f}: **{x}**, measured here.").format(alone=alone, mine=mine, x=times(alone / mine))
+             "rounds {mine:.1f}: **{x}** {badge}.").format(alone=alone, mine=mine, x=times(alone / mine),
+                                                          badge=badges.here())
