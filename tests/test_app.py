@@ -242,7 +242,7 @@ def test_home_race_shows_both_runs_and_a_verdict_from_them(tiny_dirs, monkeypatc
     assert any(c.value.startswith("Why: on this machine") and "target on torch" in c.value for c in at.caption)
     ratio = re.search(r"passes: ([0-9.]+)×", text).group(1)                # the verdict's measured ratio
     box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
-    assert len(box) == 1 and "in this race" in box[0] and f"**{ratio}×** the target alone" in box[0], box
+    assert len(box) == 1 and "One race on one prompt" in box[0] and f"**{ratio}×** the target alone" in box[0], box
     assert "race again" in box[0]
     assert any("busy during the race (load 1.7 per core" in c.value for c in at.caption)
     # a text that stopped at the token limit says so under its column (the tiny model writes to the limit)

@@ -40,8 +40,10 @@ def test_the_prediction_prices_a_round_with_this_machines_profile():
 def test_one_race_near_one_is_a_tie_not_a_yes():
     from ui.lessons import payoff_words
     p = payoff.answer(4, PRICES, None)
-    assert payoff_words.headline(p, "CPU here", races=(1.004,)).startswith("**Does it pay here?** A tie in this race")
-    assert payoff_words.headline(p, "CPU here", races=(1.06,)).startswith("**Does it pay here?** Yes in this race")
+    one = payoff_words.headline(p, "CPU here", races=(1.06,))          # one run: a figure, no verdict
+    assert one.startswith("**Does it pay here?** One race on one prompt: **1.06×**") and "Yes" not in one
+    two = payoff_words.headline(p, "CPU here", races=(1.06, 1.10))
+    assert two.startswith("**Does it pay here?** Yes in these races")
 
 
 def test_without_a_measurement_here_the_tokens_travel_and_the_speedup_does_not():

@@ -118,6 +118,10 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
     assert said.value.startswith(f"Drafting k by this machine's prices instead predicts **{1.7 / 1.45:.2f}×** at "
                                  "k = 1.")
     assert "Predicted with the tokens a round a constant k = 1 kept (measured here)" in said.proto.help
+    # the priced policy picks k = 1: that k measured here is its answer (review 21: "not measured yet" beside it)
+    at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4, policy="priced")
+    box = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
+    assert headline_figure(at) == "1.05" and box.endswith("Measured at a constant k = 1, the k these prices pick."), box
 
 
 def test_a_figure_filed_without_its_alpha_takes_the_typical_one(tiny_dirs, monkeypatch, tmp_path):

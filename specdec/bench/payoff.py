@@ -93,6 +93,7 @@ class Payoff:
     over_on: str = ""                    # whose runs paid `over`, in words ("": the measured runs, or none)
     picked: bool = False                 # k picked by this machine's prices (the priced policy), not asked
     priced: float | None = None          # the profile's own price where `predicted` is calibrated (`calibrated`)
+    constant: bool = False               # `measured` ran a constant k: the one a priced policy picks here
 
     @property
     def raw(self) -> float | None:

@@ -58,7 +58,8 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = (),
              "prompts{newest}).").format(
         answer=answer_word(m.speedup, m.low, m.high), speedup=_x(m.speedup), low=f"{m.low:.2f}", n=m.prompts,
         high=_x(m.high), runs=_("{n} repeats, ").format(n=m.repeats) if m.repeats else "", here=badges.here(),
-        newest=newest) + busy
+        newest=newest) + busy + (" " + _("Measured at a constant k = {k}, the k these prices pick.").format(k=p.k)
+                                 if p.constant else "")
 
 
 def compared(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> str:
@@ -105,12 +106,10 @@ def _race_headline(p: Payoff, races: tuple[float, ...]) -> str:
     """The races' median with their range once there are two (one race has no spread to show)."""
     figure = statistics.median(races)
     answer = answer_word(figure, min(races), max(races))
-    if len(races) == 1 and abs(figure - 1) < TIE:
-        answer = _("A tie")                # one race has no spread: a figure this near 1 is no answer
-    if len(races) == 1:
-        text = _("**Does it pay here?** {answer} in this race: **{speedup}** the target alone {here} (one prompt, "
-                 "one run, wall-clock; race again to see how much a run varies).").format(
-            answer=answer, speedup=_x(figure), here=badges.here())
+    if len(races) == 1:                     # one run has no spread: a figure, not a verdict (review 21)
+        text = _("**Does it pay here?** One race on one prompt: **{speedup}** the target alone {here} (wall-clock; "
+                 "one run is no verdict: race again to see how much a run varies).").format(
+            speedup=_x(figure), here=badges.here())
     else:
         text = _("**Does it pay here?** {answer} in these races: **{speedup}** the target alone {here} (median "
                  "of {n} races on this prompt, {low}–{high}, wall-clock).").format(

@@ -108,8 +108,8 @@ def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
             setting = setting_words(s.temperature, asked.k_words(), box.tokens_on)
         why = _("this machine's prices (c, v) with these tokens a round, not timed")
         if box.priced is not None:
-            why += "; " + _("{raw} at those prices, moved to where measurements here typically land").format(
-                raw=times(box.priced))
+            why += "; " + _("the price in the next column × {mid:.2f}, where measurements here typically land against "
+                            "their own prices").format(mid=box.band.mid)
         out.append(SpeedRow(badges.predicted(), _("“Does it pay here?”'s prediction"), times(box.predicted), setting,
                             why,
                             box.predicted, True, Numbers(None, box.alpha, box.tokens, box.c, box.v), box.raw))
