@@ -9,8 +9,10 @@ prediction is that arithmetic, tokens / (k·c + v(k + 1)) (Leviathan et al. 2023
 the measured pass), for a whole run where what runs at these settings paid besides their rounds is
 known (reading the prompt, the bookkeeping between passes: theory.run_speedup): rounds alone
 under-predict a run that pays less than the target alone, since the prompt's pass costs both modes
-the same and pulls a ratio toward 1. Home, Step through, When it is fast and Drafters compared show
-this one record, so they state one figure.
+the same and pulls a ratio toward 1. Where three or more measurements of this machine (or shipped from
+its CPU model) say how runs land against their own predictions (`Band`), the prediction is moved to their
+median and given their range (`Payoff.calibrated`; the profile's own price stays as `priced`). Home, Step
+through, When it is fast and Drafters compared show this one record, so they state one figure.
 """
 from __future__ import annotations
 
