@@ -9,6 +9,7 @@ import specdec
 from specdec.chat import user_turn
 from specdec.drafters.registry import tree_for
 from specdec.prompts import load_prompts, round_robin
+from specdec.records.provenance import BUSY_LOAD
 from specdec.settings import LENGTHS
 from ui import family, session, shell, sidebar, state
 from ui.exact_tree_view import tree_rules_check
@@ -224,6 +225,10 @@ def pass_price(pair) -> None:
         "On this machine a {n}-token pass costs **{v:.2f}** one-token steps (v). A tree of N "
                "nodes buys its extra tokens per pass at v(N + 1); where v stays near 1 the tree's "
                "gain in tokens per pass becomes a gain in time.").format(n=widest, v=prices.price(widest)))
+    load = prices.provenance.load
+    st.caption(_("Each v: the median over five rounds that time every width in turn.") + (" " + _(
+        "Other work shared the cores while they ran (load up to {load:.1f} per core): time them again when the "
+        "machine is quiet.").format(load=load) if load is not None and load >= BUSY_LOAD else ""))
 
 
 pair = sidebar.active_pair()

@@ -25,6 +25,7 @@ def test_trees_page_verifies_a_round_and_steps_through_siblings(tiny_dirs):
     assert not at.exception
     at.button(key="pass_price_run").click().run()
     assert not at.exception and any("-token pass costs" in m.value for m in at.markdown)
+    assert any(c.value.startswith("Each v: the median over five rounds") for c in at.caption)
     at.button(key="tree_exact_run").click().run()
     table = at.dataframe[0].value
     assert not at.exception and len(table) == 3

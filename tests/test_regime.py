@@ -143,7 +143,7 @@ def test_a_burst_of_load_during_one_width_does_not_make_its_pass_dearer(monkeypa
     ms = machine._interleaved(pair, {"d": "draft"}, lambda r: None)
     assert calls[:5] == [1, 2, 3, 4, 1]                                # interleaved: every width, then the draft
     assert {key: statistics.median(t) for key, t in ms.items()} == {1: 10.0, 2: 12.5, 3: 15.0, 4: 17.5, "d": 1.0}
-    assert machine._ratio(ms[4], ms[1]) == 1.75 and machine._ratio(ms["d"], ms[1]) == 0.1
+    assert machine.ratio(ms[4], ms[1]) == 1.75 and machine.ratio(ms["d"], ms[1]) == 0.1
 
 
 def test_a_price_is_a_ratio_within_each_round_so_a_machine_that_drifts_keeps_it():
@@ -152,7 +152,7 @@ def test_a_price_is_a_ratio_within_each_round_so_a_machine_that_drifts_keeps_it(
     ratio within each round is 2 but in round 3, and their median is 2."""
     steps, passes = [10.0, 10.0, 10.0, 20.0, 20.0], [20.0, 20.0, 40.0, 40.0, 40.0]
     assert statistics.median(passes) / statistics.median(steps) == 4.0
-    assert machine._ratio(passes, steps) == 2.0
+    assert machine.ratio(passes, steps) == 2.0
 
 
 def test_a_measured_pass_never_costs_less_than_its_own_bound(monkeypatch, tmp_path):
@@ -186,3 +186,27 @@ def test_the_race_says_which_k_this_machine_favours():
     assert "k = 1 would be the fastest: about 1.15×" in text and "against 0.57× at this race's k = 4" in text
     assert fastest_k(p, "d", 0.5, 1) is None                          # the race already ran the best k
     assert fastest_k(None, "d", 0.5, 4) is None and fastest_k(p, None, 0.5, 4) is None
+
+
+def test_many_drafts_wide_pass_prices_are_timed_in_interleaved_rounds(monkeypatch):
+    """Many drafts at once' "What a wide pass costs here": every width in each round, v the median of each
+    round's ratio, so a burst (here the second round's wide pass, ten times slower) leaves v at its value."""
+    from types import SimpleNamespace
+
+    import torch
+
+    from ui.lessons import trees
+    calls = []
+
+    def step_ms(model, vocab, tokens=1, reps=30):
+        calls.append(tokens)
+        burst = 10.0 if len(calls) == 4 else 1.0                          # round 2's 3-token pass
+        return burst * 10.0 * (1 + 0.5 * (tokens - 1))
+
+    monkeypatch.setattr(trees, "step_ms", step_ms)
+    target = torch.nn.Linear(1, 1)
+    pair = SimpleNamespace(passes=SimpleNamespace(name="torch"), vocab_size=8, target=target, target_name="t")
+    monkeypatch.setattr(trees, "here", lambda *a: trees.Provenance())
+    prices = trees.pass_prices(pair, sizes=(1, 3), rounds=3)
+    assert calls == [1, 3, 1, 3, 1, 3]                                       # interleaved: every width, each round
+    assert prices.price(3) == 2.0 and prices.step_ms == 10.0

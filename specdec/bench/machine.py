@@ -137,8 +137,8 @@ def measure(pair, drafts: dict, progress=lambda *_: None) -> Profile:
     ms = _interleaved(pair, drafts, lambda r: progress(2 + r, steps, f"passes of 1 to {WIDTHS[-1]} tokens, "
                                                                      f"round {r + 1} of {ROUNDS}"))
     one = statistics.median(ms[1])
-    widths = {m: 1.0 if m == 1 else round(_ratio(ms[m], ms[1]), 3) for m in WIDTHS}
-    costs = {name: round(_ratio(ms[name], ms[1]), 4) for name in drafts} | engine_c(pair, drafts)
+    widths = {m: 1.0 if m == 1 else round(ratio(ms[m], ms[1]), 3) for m in WIDTHS}
+    costs = {name: round(ratio(ms[name], ms[1]), 4) for name in drafts} | engine_c(pair, drafts)
     progress(steps - 1, steps, "reading a prompt")
     prefill = step_ms(pair.passes, pair.vocab_size, reps=5, tokens=PREFILL) / PREFILL
     progress(steps, steps, "done")
@@ -183,7 +183,7 @@ def engine_c(pair, drafts: dict) -> dict[str, float]:
     return {name: round(statistics.median(cs), 4) for name, cs in found.items()}
 
 
-def _ratio(times: list[float], steps: list[float]) -> float:
+def ratio(times: list[float], steps: list[float]) -> float:
     """The median over rounds of a price over the one-token step timed in the same round: a machine
     that runs faster or slower from one round to the next (its clock, other work) moves both alike,
     so the ratio holds where a ratio of two medians taken at different moments would not (a profile

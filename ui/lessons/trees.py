@@ -9,6 +9,7 @@ from typing import Callable
 
 import torch
 
+from specdec.bench import machine
 from specdec.bench.measure import machine_load, step_ms
 from specdec.bench.pass_prices import PassPrices
 from specdec.drafters.registry import chain_for
@@ -111,14 +112,20 @@ def compare(pair, prompts: list[Prompt], base: Settings, budget: int, width: int
     return ChainOrTree(budget, width, tuple(out), here(pair, load, started))
 
 
-def pass_prices(pair, sizes=(1, 4, 8, 16, 32), reps: int = 15) -> PassPrices:
-    """v(n): median ms of an n-token target pass / median ms of a one-token step, timed the
-    same way on this machine (so v(1) = 1), as the record the GPU measurement ships."""
-    started = time.perf_counter()
-    ms = {n: step_ms(pair.passes, pair.vocab_size, tokens=n, reps=reps) for n in sorted(set(sizes) | {1})}
+def pass_prices(pair, sizes=(1, 4, 8, 16, 32), reps: int = 3, rounds: int = 5) -> PassPrices:
+    """v(n): an n-token target pass over a one-token step, timed the same way on this machine (so
+    v(1) = 1), as the record the GPU measurement ships: `rounds` rounds that each time every width
+    in turn, v the median of each round's ratio (machine.ratio: one click had given a 32-token
+    pass 9.7, 7.0 and 4.1 steps as the load moved between widths)."""
+    started, load, widths = time.perf_counter(), machine_load(), sorted(set(sizes) | {1})
+    ms: dict[int, list[float]] = {n: [] for n in widths}
+    for _round in range(rounds):
+        for n in widths:
+            ms[n].append(step_ms(pair.passes, pair.vocab_size, tokens=n, reps=reps))
+        load = max(load, machine_load())
     dtype = str(next(pair.target.parameters()).dtype).removeprefix("torch.")
-    return PassPrices(pair.target_name, cpu_model(), dtype, ms[1], tuple(sizes), tuple(ms[n] / ms[1] for n in sizes),
-                      {}, here(pair, None, started))
+    return PassPrices(pair.target_name, cpu_model(), dtype, statistics.median(ms[1]), tuple(sizes),
+                      tuple(machine.ratio(ms[n], ms[1]) for n in sizes), {}, here(pair, load, started))
 
 
 RULES = {   # shown through _()
