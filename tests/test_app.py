@@ -1,4 +1,4 @@
-"""Home, Step through, the sidebar, replays and the race (AppTest, tiny models)."""
+"""Home, Step through, the sidebar and replays (AppTest, tiny models); the race: test_home_race.py."""
 import re
 
 import pytest
@@ -230,93 +230,6 @@ def test_you_are_the_drafter_verifies_a_typed_continuation(tiny_dirs):
     assert list(at.dataframe[1].value["drafter"]) == ["you", "n-gram lookup", "draft model"]
 
 
-def test_home_race_shows_both_runs_and_a_verdict_from_them(tiny_dirs, monkeypatch):
-    at = app(tiny_dirs, page=None, k=3, max_new_tokens=16)
-    monkeypatch.setattr("specdec.bench.measure.machine_load", lambda: 1.7)      # another job shares the cores
-    at.button(key="race_go").click().run()
-    assert not at.exception
-    text = race_box(at)
-    assert "At T = 0 both texts are identical" in text and "passes" in text
-    assert any("target alone" in m.value for m in at.markdown)
-    assert any("speculative" in m.value for m in at.markdown)
-    assert any(c.value.startswith("Why: on this machine") and "target on torch" in c.value for c in at.caption)
-    ratio = re.search(r"passes: ([0-9.]+)×", text).group(1)                # the verdict's measured ratio
-    box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
-    assert len(box) == 1 and "One race on one prompt" in box[0] and f"**{ratio}×** the target alone" in box[0], box
-    assert "race again" in box[0]
-    assert any("busy during the race (load 1.7 per core" in c.value for c in at.caption)
-    # a text that stopped at the token limit says so under its column (the tiny model writes to the limit)
-    cut = [c.value for c in at.caption if c.value.startswith("Cut at the sidebar's limit of 16 new tokens")]
-    assert cut and len(cut) == sum(" · 16 tokens · " in m.value for m in at.markdown)
-    at.button(key="race_go").click().run()                                # the same race again: its spread
-    again = re.search(r"passes: ([0-9.]+)×", race_box(at)).group(1)
-    box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
-    low, high = sorted((ratio, again), key=float)
-    assert "median of 2 races" in box[0] and f"{low}–{high}×" in box[0], (ratio, again, box)
-    at.button(key="pair_card_box").click().run()               # a rerun without a race: the box still answers for them
-    box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
-    assert "median of 2 races" in box[0], box
-    card = [m.value for m in at.markdown if m.value.startswith("| # | whose | section |")]
-    assert card and "| 1 | :green-badge[:material/check_circle: measured here] | Home's race |" in card[0]
-    # its row carries the newest race's acceptance, tokens a round and c; no v: a priced race mixes widths
-    row = [cell.strip() for cell in next(r for r in card[0].splitlines() if r.startswith("| 1 |")).split("|")[1:-1]]
-    assert re.fullmatch(r"\d+%", row[4]) and re.fullmatch(r"\d\.\d\d", row[5]), row
-    assert float(row[6]) >= 1 and re.fullmatch(r"\d\.\d+", row[7]) and row[8] == "—", row
-
-
-def test_race_why_prices_a_round_in_target_steps():
-    """The reason is the race's own numbers: a round's pass and drafting over a target step,
-    against the tokens the round kept."""
-    from types import SimpleNamespace
-
-    from ui.lessons.home_race import why
-
-    def racer(rounds, seconds=1.0, prefill_ms=0.0):
-        return SimpleNamespace(seconds=seconds, decoder=SimpleNamespace(
-            history=[SimpleNamespace(**{"draft_ms": 0.0, **r}) for r in rounds],
-            prefill=SimpleNamespace(target_ms=prefill_ms)))
-    alone = racer([{"verify_ms": 0.1, "target_forwards": 0}, {"verify_ms": 10.0, "target_forwards": 1},
-                   {"verify_ms": 30.0, "target_forwards": 1}, {"verify_ms": 20.0, "target_forwards": 1}])
-    # median step 20 ms: the first round made no pass (the prompt's gave its token) and is left out
-    spec = racer([{"verify_ms": 40.0, "draft_ms": 10.0, "drafted": 4, "emitted": (1, 2, 3)},
-                  {"verify_ms": 40.0, "draft_ms": 10.0, "drafted": 4, "emitted": (1,)}])
-    text = why(alone, spec, "onnx", "Some CPU")
-    # pass 40 / 20 = 2.00 steps, drafting 10 / 20 = 0.50, 2 tokens kept a round: 2 / 2.5 = 0.80x
-    for part in ("Some CPU, target on onnx", "20.0 ms", "5.0 tokens", "2.00 steps", "0.50 steps",
-                 "2.00 tokens for 2.50 steps", "about 0.80×"):
-        assert part in text, part
-    assert why(racer([]), spec, "torch", "x") is None
-
-
-def test_race_verdict_follows_the_numbers():
-    """The sentence says faster or slower as the measured times say, never fixed text."""
-    from types import SimpleNamespace
-
-    from ui.lessons.home_race import verdict
-
-    def racer(seconds, ids):
-        return SimpleNamespace(seconds=seconds, steps=len(ids), tokens=len(ids),
-                               decoder=SimpleNamespace(generated=ids))
-    assert "2.00× (faster" in verdict(racer(2.0, [1, 2]), racer(1.0, [1, 2]), greedy=True)
-    assert "0.50× (slower" in verdict(racer(1.0, [1, 2]), racer(2.0, [1, 2]), greedy=True)
-    assert "texts differ" in verdict(racer(1.0, [1, 2]), racer(1.0, [1, 3]), greedy=True)
-
-
-def test_the_races_target_alone_rate_is_split_by_this_machines_step():
-    """The target-alone tokens/s is its passes at the profile's step, the prompt's prefill and the rest:
-    20 passes at 10 ms = 0.20 s, prefill 0.05 s, of 0.40 s: 0.15 s left for sampling and bookkeeping."""
-    from types import SimpleNamespace
-
-    from ui.lessons.home_race import alone_rate
-    alone = SimpleNamespace(tokens=20, steps=20, seconds=0.4, tokens_per_s=50.0,
-                            decoder=SimpleNamespace(prefill=SimpleNamespace(target_ms=50.0)))
-    text = alone_rate(alone, 10.0)
-    for part in ("50.0 tokens/s: 20 tokens in 0.40 s", "(10.0 ms) its 20 one-token passes take 0.20 s (100 tokens/s)",
-                 "reading the prompt took 0.05 s", "the other 0.15 s"):
-        assert part in text, (part, text)
-    assert "profile step" not in alone_rate(alone, None)                  # no profile: the rate alone
-
-
 def test_a_pair_that_fails_to_load_keeps_the_previous_one(tiny_dirs, tmp_path):
     at = app(tiny_dirs)
     at.button(key="btn_next").click().run()
@@ -339,14 +252,3 @@ def test_sidebar_shows_a_short_pair_name_and_the_full_one_below():
     assert all(len(o) <= 32 for o in box.options[:-1])          # fits the sidebar (custom aside)
     assert CHOICES[0].target == "smollm2/target" and CHOICES[0].draft == "smollm2/draft"   # issue 12
     assert any("smollm2/target" in c.value and "smollm2/draft" in c.value for c in at.sidebar.caption)
-
-
-def race_box(at) -> str:
-    """The race's verdict: in a green box when speculation won, a blue one when it lost."""
-    found = [(kind, b.value) for kind, boxes in (("won", at.success), ("lost", at.info)) for b in boxes
-             if "Speculative decoding wrote" in b.value]
-    assert len(found) == 1, found
-    kind, text = found[0]
-    ratio = float(re.search(r"passes: ([0-9.]+)×", text).group(1))
-    assert (kind == "won") == (ratio > 1) or round(ratio, 2) == 1.0, (kind, ratio)   # the colour follows the result
-    return text

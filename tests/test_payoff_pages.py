@@ -83,6 +83,17 @@ def hand_profile(tiny_dirs, monkeypatch, tmp_path) -> tuple[str, str, int]:
     return target, draft, threads
 
 
+def file_k3(target: str, draft: str, threads: int, alpha: float = 0.6) -> None:
+    """A k sweep's figure filed here at k = 3, T = 0: 0.90× (0.85–0.95), 2.176 tokens a round (α 0.6 at k = 3)."""
+    from specdec.settings import Settings
+    from ui.lessons import result_cache, store
+    fig = store.Figure(speedup=0.9, speedup_min=0.85, speedup_max=0.95, clock=Clock.WALL, repeats=3,
+                       mean_acceptance_length=2.176, alpha=alpha)
+    k = store.key(target, draft, Settings(k=3, temperature=0.0), 3, store.PromptSet.of(["a"], False, 16, "speed"),
+                  Clock.WALL, store.Ran(threads=threads))
+    result_cache.save(store.KIND, store._as_dict(k), store.Filed(fig, "ksweep", 1.0))
+
+
 def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, monkeypatch, tmp_path):
     """The box at k = 3 with the constant policy: the same α priced by this machine's prices picks
     one draft (see the four-pages test: 1.6 tokens for 1.45 steps, 1.10×), more than k = 3's
@@ -90,12 +101,7 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
     from specdec.settings import Settings
     from ui.lessons import result_cache, store
     target, draft, threads = hand_profile(tiny_dirs, monkeypatch, tmp_path)
-    settings = Settings(k=3, temperature=0.0)
-    fig = store.Figure(speedup=0.9, speedup_min=0.85, speedup_max=0.95, clock=Clock.WALL, repeats=3,
-                       mean_acceptance_length=2.176, alpha=0.6)
-    k = store.key(target, draft, settings, 3, store.PromptSet.of(["a"], False, 16, "speed"), Clock.WALL,
-                  store.Ran(threads=threads))
-    result_cache.save(store.KIND, store._as_dict(k), store.Filed(fig, "ksweep", 1.0))
+    file_k3(target, draft, threads)
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
     said = [c for c in at.markdown if c.value.startswith("Drafting k by this machine's prices")]
     assert [c.value for c in said] == ["Drafting k by this machine's prices instead predicts **1.10×** at k = 1."]
@@ -157,14 +163,8 @@ def test_the_setting_the_prices_pick_is_measured_here_with_one_click(tiny_dirs, 
     """The box at a constant k = 3 offers k = 1 (the priced pick, as above) and a button that measures a
     constant k = 1 here: after one click the offer states that run's figure, measured here, the button
     is gone, and the box still answers for k = 3."""
-    from specdec.settings import Settings
-    from ui.lessons import result_cache, store
     target, draft, threads = hand_profile(tiny_dirs, monkeypatch, tmp_path)
-    fig = store.Figure(speedup=0.9, speedup_min=0.85, speedup_max=0.95, clock=Clock.WALL, repeats=3,
-                       mean_acceptance_length=2.176, alpha=0.6)
-    k = store.key(target, draft, Settings(k=3, temperature=0.0), 3, store.PromptSet.of(["a"], False, 16, "speed"),
-                  Clock.WALL, store.Ran(threads=threads))
-    result_cache.save(store.KIND, store._as_dict(k), store.Filed(fig, "ksweep", 1.0))
+    file_k3(target, draft, threads)
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
     assert at.button(key="payoff_measure_k").label == "Measure k = 1 here (about a minute)"
     at.button(key="payoff_measure_k").click().run()
@@ -346,27 +346,3 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
     assert (f"where {len(both)} measurements landed against their own predictions (1 here, {len(ratios)} from the "
             f"shipped k sweep on a machine like this one; measured ÷ predicted {min(both):.2f}–{max(both):.2f})") \
         in why(shipped["provenance"]["cpu"]).proto.help
-
-
-def test_the_tours_balance_step_starts_at_this_machines_values(tiny_dirs, monkeypatch, tmp_path):
-    """Tour step 3: the α and c sliders start at the α̂ measured here at the sidebar's settings and the
-    profile's c (not fixed numbers), and the step names the profile's price of a 5-token pass."""
-    from specdec.settings import Settings
-    from ui.lessons import result_cache, store
-    target, draft, threads = hand_profile(tiny_dirs, monkeypatch, tmp_path)
-    fig = store.Figure(speedup=0.9, speedup_min=0.85, speedup_max=0.95, clock=Clock.WALL, repeats=3,
-                       mean_acceptance_length=2.176, alpha=0.63)
-    k = store.key(target, draft, Settings(k=3, temperature=0.0), 3, store.PromptSet.of(["a"], False, 16, "speed"),
-                  Clock.WALL, store.Ran(threads=threads))
-    result_cache.save(store.KIND, store._as_dict(k), store.Filed(fig, "ksweep", 1.0))
-    at = app(tiny_dirs, page="pages/tour.py", k=3, temperature=0.0, tour_step=2)
-    assert not at.exception
-    assert (at.slider(key="tour_alpha").value, at.slider(key="tour_c").value) == (0.63, 0.25)
-    assert any(c.value.startswith("The sliders start at this machine's values for the active pair: α̂ = 0.63 ("
-                                  "measured here at these settings), c = 0.25") for c in at.caption)
-    said = next(c.value for c in at.caption if c.value.startswith("Here checking is not free"))
-    from specdec.trace.theory import speedup_with_verify  # the same α and c with this machine's passes
-    best, k = max((speedup_with_verify(0.63, m - 1, 0.25, WIDTHS[m]), m - 1) for m in range(2, 14))
-    assert f"(v({k + 1}) = {WIDTHS[k + 1]:.2f})" in said and f"give at best **{best:.2f}×** (k = {k};" in said, said
-    chart = json.loads(at.get("plotly_chart")[0].proto.spec)              # both curves drawn
-    assert [t["name"] for t in chart["data"]] == ["the formula: checking costs one step", "with this machine's passes"]

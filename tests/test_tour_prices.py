@@ -1,0 +1,26 @@
+"""Tour step 3 at this machine's values: its sliders start at the α̂ measured here and the profile's c,
+and it draws the same sliders with this machine's pass prices beside Leviathan et al.'s formula."""
+import json
+
+from test_payoff import WIDTHS
+from test_payoff_pages import file_k3, hand_profile
+
+from apptest import app
+
+
+def test_the_tours_balance_step_starts_at_this_machines_values(tiny_dirs, monkeypatch, tmp_path):
+    """Tour step 3: the α and c sliders start at the α̂ measured here at the sidebar's settings and the
+    profile's c (not fixed numbers), and the step names the profile's price of a 5-token pass."""
+    target, draft, threads = hand_profile(tiny_dirs, monkeypatch, tmp_path)
+    file_k3(target, draft, threads, alpha=0.63)
+    at = app(tiny_dirs, page="pages/tour.py", k=3, temperature=0.0, tour_step=2)
+    assert not at.exception
+    assert (at.slider(key="tour_alpha").value, at.slider(key="tour_c").value) == (0.63, 0.25)
+    assert any(c.value.startswith("The sliders start at this machine's values for the active pair: α̂ = 0.63 ("
+                                  "measured here at these settings), c = 0.25") for c in at.caption)
+    said = next(c.value for c in at.caption if c.value.startswith("Here checking is not free"))
+    from specdec.trace.theory import speedup_with_verify  # the same α and c with this machine's passes
+    best, k = max((speedup_with_verify(0.63, m - 1, 0.25, WIDTHS[m]), m - 1) for m in range(2, 14))
+    assert f"(v({k + 1}) = {WIDTHS[k + 1]:.2f})" in said and f"give at best **{best:.2f}×** (k = {k};" in said, said
+    chart = json.loads(at.get("plotly_chart")[0].proto.spec)              # both curves drawn
+    assert [t["name"] for t in chart["data"]] == ["the formula: checking costs one step", "with this machine's passes"]
