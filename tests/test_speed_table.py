@@ -210,3 +210,4 @@ def test_many_drafts_at_once_gives_the_card_its_chain_and_its_tree(places, monke
     chain, tree = other_rows.tree_rows(asked, profile)
     assert chain.here == pytest.approx(1.75 / (8 * 0.25 + 3.0))          # 8 drafts at c + v(9) = 3.0 steps
     assert tree.here is None and "not priced here" in tree.why and "Other CPU" in chain.whose
+    assert chain.why.endswith("priced for its rounds alone: Many drafts at once kept no prefill")

@@ -143,7 +143,9 @@ def tree_rows(asked: Asked, profile: machine.Profile | None = None) -> list[Spee
         differ = t_and_k(t, n, t, asked.k_against(n)) + [_("other prompts")]
         point = SimpleNamespace(k=n, mean_acceptance_length=chain.tokens_per_pass)
         chained = chain.median_tps / alone.median_tps
-        chain_why = differ + ([] if cpu is None else [moved(point, asked, profile, n, cpu)])
+        chain_why = differ + ([] if cpu is None else [moved(point, asked, profile, n, cpu)]) + (
+            [_("priced for its rounds alone: Many drafts at once kept no prefill")]
+            if priced(point, asked, profile, n) is not None else [])
         tree_why = [_("a tree of {n} nodes, width {w}: another drafter").format(n=n, w=table.width), _("other prompts")]
         tree_why += [] if cpu is None else [_("not priced here: a tree's draft forward reads several branches at "
                                               "once, which c does not price")]
