@@ -1,4 +1,6 @@
 """Step through: draft → verify → accept/reject, one round per click."""
+import weakref
+
 import streamlit as st
 
 from specdec.bench import machine
@@ -178,7 +180,7 @@ def priced_of(pair, drafter: str) -> Priced | None:
                                                dict(profile.v))
 
 
-ALONE_NOW = "_alone_now"          # (the decoder it was timed for, the target alone's tokens and ms)
+ALONE_NOW = "_alone_now"          # (a weak reference to the decoder it was timed for, the target alone's tokens, ms)
 
 
 def finished_note(dec) -> None:
@@ -187,10 +189,10 @@ def finished_note(dec) -> None:
     the load)."""
     m = summarize(dec.history, dec.prefill)
     timed = st.session_state.get(ALONE_NOW)
-    if timed is None or timed[0] is not dec:
+    if timed is None or timed[0]() is not dec:
         with st.spinner(_("Running the target alone on this prompt, for comparison")):
             alone = autoregressive(dec.pair, dec.prompt, dec.settings, max_new_tokens=m.tokens)
-        timed = (dec, len(alone.token_ids), sum(r.verify_ms for r in alone.rounds))
+        timed = (weakref.ref(dec), len(alone.token_ids), sum(r.verify_ms for r in alone.rounds))   # keeps no caches
         st.session_state[ALONE_NOW] = timed
     said = (alone_note(m), alone_now(m.tokens, m.draft_ms + m.verify_ms, *timed[1:]))
     st.info(" ".join(filter(None, said)), icon=":material/timer:")
