@@ -39,3 +39,11 @@ def app(tiny_dirs, page: str | None = STEP, **state) -> AppTest:
 
 def rounds(at):
     return at.session_state["run"]["decoder"].history
+
+
+WORKING = "How these figures were worked out"
+
+
+def working(at) -> str:
+    """The text behind the payoff box's one expander (ui/payoff_view.py): where its figures come from."""
+    return "\n\n".join(m.value for e in at.expander if e.label.startswith(WORKING) for m in e.markdown)

@@ -32,7 +32,7 @@ def test_tradeoff_caption_follows_the_data_both_ways():
     falling = [row("d1", 1, 0.50, 0.9), row("d2", 2, 0.40, 0.8), row("d4", 4, 0.45, 0.7)]
     text = tradeoff_caption(falling)
     assert "does not simply rise" in text and "d1 0.50, d2 0.40, d4 0.45" in text
-    assert "none beats the target alone (best as measured: d1 at 0.90×)" in text
+    assert "none beats the target alone (the best: d1, 0.90×)" in text
     # the smallest beats the largest (4× its size) by the most: 0.50 against 0.45 and 0.40
     assert size_note(falling) == ("d1 (0.0M parameters) is accepted more often than d4 (0.0M, 4× its size): what "
                                   "a draft learned to imitate counts for more than its size.")

@@ -147,14 +147,18 @@ def test_the_gap_says_which_way_the_prompt_pulls(speedup, toward_one):
     assert ("pulls a ratio toward 1" in said) == toward_one and ("the engine's bookkeeping" in said) != toward_one
 
 
-def test_the_headline_says_how_many_runs_were_filed_and_its_details_when():
+def test_the_headline_says_its_spread_and_its_working_how_many_runs_were_filed_and_when():
     import time
 
     from ui.lessons import payoff_words
     at = time.mktime((2026, 12, 6, 2, 41, 0, 0, 0, -1))
     found = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.WALL, 3.0, "box", 8, (0.85, 0.78), at=at)
     text = payoff_words.headline(payoff.answer(4, PRICES, found), "CPU here")
-    assert text.endswith("(0.77–0.89×, 3 repeats, 8 prompts, the newest of 2 here).")
+    assert text.endswith("(0.77–0.89×, 8 prompts).")
+    assert "3 repeats interleaved with the target alone" in payoff_words.source(payoff.answer(4, PRICES, found), "x")
+    same = payoff.Measured(0.85, 0.851, 0.854, 3, Clock.WALL, 3.0, "box", 8, (0.85,))       # rounds to one figure
+    assert payoff_words.headline(payoff.answer(4, PRICES, same), "CPU here").endswith(
+        "(0.85× in every repeat, 8 prompts).")
     assert payoff_words.when(found) == ("Timed on the wall clock, at 02:41. The newest of 2 measurements here at "
                                         "these settings (each on its own prompts), which ranged 0.78–0.85×.")
     alone = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.WALL, 3.0, "box", 8, (0.85,))
@@ -166,22 +170,23 @@ def test_the_headline_says_how_many_runs_were_filed_and_its_details_when():
 
 
 def test_a_priced_prediction_says_its_tokens_were_computed_and_what_was_measured_at_its_k():
-    from ui.lessons import payoff_words
+    from ui.lessons import badges, payoff_words
     p = payoff.answer(4, PRICES, None, (1.8, 0.7, "Other CPU", "their prompts"), priced_alpha=0.5)
     # the priced policy at α 0.5 picks k = 2 (1.75 tokens for 2.5 steps): eq. (1), not a run's count
     assert "keeps **1.75 tokens**: **1.43 steps a token**" in payoff_words.why(p)       # 2.5 steps for 1.75
     assert "1 + α̂ + … + α̂^k at k = 2, α̂ = 0.50 measured on Other CPU, their prompts: computed" in \
         payoff_words.detail(p)
-    said = payoff_words.instead(p, (1.03, None, "the k sweep, T = 0.7, 8 prompts"))
-    assert said.startswith("Drafting k by this machine's prices instead predicts **0.70×** at k = 2.")
-    assert "α̂ = 0.50 (their prompts: it moves" in payoff_words.instead_detail(p)
+    # the verdict's second half: the prediction, or the figure measured here at that k (with its repeats' range)
+    assert payoff_words.instead(p) == \
+        f" At k = 2, the k this machine's prices pick: No, **0.70×** {badges.predicted()}."
+    assert "Predicted **0.70×** with α̂ = 0.50 (their prompts: it moves" in payoff_words.instead_detail(p)
     assert payoff_words.instead_detail(p, (1.03, None, "the k sweep, T = 0.7, 8 prompts")).endswith(
         "Measured at k = 2 by the k sweep, T = 0.7, 8 prompts.")
-    assert said.endswith("Measured at k = 2: **1.03×** :green-badge[:material/check_circle: measured here].")
     ranged = payoff_words.instead(p, (1.03, None, "the k sweep", (0.98, 1.07)))    # measured here: its repeats
-    assert ranged.endswith("Measured at k = 2: **1.03×** (0.98–1.07×) :green-badge[:material/check_circle: "
-                           "measured here].")
-    assert "Measured at k" not in payoff_words.instead(p)
+    assert ranged.endswith(f"Break-even, no gain beyond the spread, **1.03×** (0.98–1.07×) {badges.here()}.")
+    shipped = payoff_words.instead(p, (1.03, "Other CPU", "the k sweep"))         # elsewhere: beside, not instead
+    assert "**0.70×**" in shipped and "1.03" not in shipped
+    assert "At k = 2: **1.03×**" in payoff_words.comparisons(p, None, p, (1.03, "Other CPU", "the k sweep"))
 
 
 def test_tokens_measured_here_on_other_prompts_say_which():
@@ -220,13 +225,14 @@ def test_beside_a_prediction_the_same_settings_measured_elsewhere_are_shown_for_
     from ui.lessons import payoff_words
     there = payoff.Elsewhere(1.85, 0.74, "Other CPU", "their prompts", (Overheads(0.1), Overheads(0.1)), 0.71, 0.76,
                              "2026-12-05")
-    text = payoff_words.headline(payoff.answer(4, PRICES, None, there), "CPU here")
-    assert text.endswith("from this machine's prices; not measured here yet. For comparison: **0.74×** (0.71–0.76×) "
-                         ":orange-badge[:material/public: Other CPU] at the same settings and prompts."), text
+    p = payoff.answer(4, PRICES, None, there)
+    assert payoff_words.headline(p, "CPU here").endswith("not measured here yet.")     # the verdict: this machine's
+    assert payoff_words.comparisons(p) == ("For comparison: **0.74×** (0.71–0.76×) :orange-badge[:material/public: "
+                                           "Other CPU] at the same settings and prompts."), payoff_words.comparisons(p)
     # the priced policy drafts another k than the figure's: nothing to compare
-    assert "For comparison" not in payoff_words.headline(payoff.answer(4, PRICES, None, there, 0.5), "CPU here")
+    assert payoff_words.comparisons(payoff.answer(4, PRICES, None, there, 0.5)) == ""
     # a typical run on other prompts keeps no range: it is not the same measurement
-    assert "For comparison" not in payoff_words.headline(payoff.answer(4, PRICES, None, (1.85, 0.74, "x")), "CPU here")
+    assert payoff_words.comparisons(payoff.answer(4, PRICES, None, (1.85, 0.74, "x"))) == ""
 
 
 def test_a_band_is_the_range_of_measured_over_predicted_from_three_measurements_on():
@@ -254,12 +260,12 @@ def test_a_priced_prediction_names_what_was_measured_at_the_k_it_picks():
     from ui.lessons import badges, payoff_words
     p = payoff.answer(4, PRICES, None, (1.8, 0.7, "Other CPU", "their prompts"), priced_alpha=0.5)   # picks k = 2
     seen = (1.01, "Other CPU", "the benchmark, T = 0, 6 held-out chats")
-    text = payoff_words.headline(p, "CPU here", (), seen)
-    assert text.startswith(f"**Does it pay here?** Predicted: No, **0.70×** {badges.predicted()} from this machine's "
-                           "prices; this policy is not measured here yet.")
-    assert text.endswith(f"A constant k = 2, measured: **1.01×** {badges.of('Other CPU')} "
-                         "(the benchmark, T = 0, 6 held-out chats).")
-    assert "For comparison" not in payoff_words.headline(p, "CPU here")               # nothing measured at k = 2
+    text = payoff_words.headline(p, "CPU here")
+    assert text == f"**Does it pay here?** Predicted: No, **0.70×** {badges.predicted()}; this policy is not " \
+                   "measured here yet."
+    assert payoff_words.comparisons(p, seen) == (f"A constant k = 2, measured: **1.01×** {badges.of('Other CPU')} "
+                                                 "(the benchmark, T = 0, 6 held-out chats).")
+    assert payoff_words.comparisons(p) == ""                                           # nothing measured at k = 2
 
 
 def test_a_measurement_outside_its_predictions_range_says_the_prices_its_runs_paid_in_the_open():

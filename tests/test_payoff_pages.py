@@ -11,8 +11,9 @@ from test_payoff import WIDTHS
 
 from specdec.bench import machine
 from specdec.records.provenance import Clock
+from ui.lessons import badges
 
-from apptest import app
+from apptest import app, working
 
 
 def headline_figure(at) -> str:
@@ -51,7 +52,7 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         # k = 2 1.96 for 1.9 (1.03), k = 3 2.176 for 2.35 (0.93): one draft, 0.91 steps a token
         assert ("**1.45 steps** (1 draft(s) at c = 0.250 + a pass of 2 tokens at v = 1.20) and keeps **1.60 tokens**: "
                 "**0.91 steps a token**") in why, page
-        detail = " ".join(c.proto.help for c in at.caption if c.value.startswith("Why: a round"))
+        detail = working(at)
         assert "At 0.91 steps a token, the rounds alone run faster" in detail, page
         assert "α̂ = 0.60 as Drafters compared measured it here: computed" in detail, page
         line = next(c.value for c in at.caption if c.value.startswith(
@@ -63,7 +64,7 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         prices = [c.value for c in at.sidebar.caption if c.value.startswith("This machine's prices, behind")]
         assert len(prices) == 1 and ("- a target step **5.0 ms**\n- a pass of 2 / 3 / 5 tokens: 1.20 / 1.40 / 1.80 "
                                      "steps\n- a draft step: c = 0.250 of a target step") in prices[0], prices
-        source = " ".join(m.proto.help for m in at.markdown if m.value.startswith("**Does it pay here?**"))
+        source = working(at)
         assert "The newest of 2 measurements here at these settings (each on its own prompts), which ranged " \
                "0.87–1.50×." in source, page
     assert set(shown.values()) == {"0.87"}, shown
@@ -103,15 +104,14 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
     target, draft, threads = hand_profile(tiny_dirs, monkeypatch, tmp_path)
     file_k3(target, draft, threads)
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
-    said = [c for c in at.markdown if c.value.startswith("Drafting k by this machine's prices")]
-    assert [c.value for c in said] == ["Drafting k by this machine's prices instead predicts **1.10×** at k = 1."]
-    assert said[0].proto.help.endswith("Predicted with α̂ = 0.60 (the newest measurement at these settings: it "
-                                       "moves when you measure).")
+    box = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
+    assert box.endswith(f" At k = 1, the k this machine's prices pick: Yes, **1.10×** {badges.predicted()}."), box
+    assert "here it picks k = 1. Predicted **1.10×** with α̂ = 0.60 (the newest measurement at these settings: it " \
+           "moves when you measure)." in working(at)
     at.button(key="payoff_priced").click().run()                     # one click: the sidebar's policy
     assert at.session_state["policy"] == "priced" and not at.exception
-    assert not any(c.value.startswith("Drafting k by") for c in at.markdown)
     box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
-    assert "**1.10×**" in box[0], box                                  # the prediction it offered, now the box's
+    assert "prices pick:" not in box[0] and "**1.10×**" in box[0], box  # the prediction it offered, now the box's
     # a constant k = 1 measured here: the offer prices its tokens a round (1.7 for 0.25 + v(2) 1.2 steps),
     # the figure section 2 and the pair card give k = 1, not eq. (1)'s 1.6
     one = store.key(target, draft, Settings(k=1, temperature=0.0), 1, store.PromptSet.of(["a"], False, 16, "speed"),
@@ -120,10 +120,10 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
         store.Figure(speedup=1.05, speedup_min=1.0, speedup_max=1.1, clock=Clock.WALL, repeats=3,
                      mean_acceptance_length=1.7, alpha=0.6), "ksweep", 2.0))
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4, policy="constant")
-    said = next(c for c in at.markdown if c.value.startswith("Drafting k by this machine's prices"))
-    assert said.value.startswith(f"Drafting k by this machine's prices instead predicts **{1.7 / 1.45:.2f}×** at "
-                                 "k = 1.")
-    assert "Predicted with the tokens a round a constant k = 1 kept (measured here)" in said.proto.help
+    box = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
+    assert box.endswith(f" At k = 1, the k this machine's prices pick: Yes, **1.05×** (1.00–1.10×) {badges.here()}.")
+    assert f"Predicted **{1.7 / 1.45:.2f}×** with the tokens a round a constant k = 1 kept (measured here)" \
+        in working(at)
     # the priced policy picks k = 1: that k measured here is its answer (review 21: "not measured yet" beside it)
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4, policy="priced")
     box = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
@@ -169,8 +169,8 @@ def test_the_setting_the_prices_pick_is_measured_here_with_one_click(tiny_dirs, 
     assert at.button(key="payoff_measure_k").label == "Measure k = 1 here (about a minute)"
     at.button(key="payoff_measure_k").click().run()
     assert not at.exception
-    said = next(c.value for c in at.markdown if c.value.startswith("Drafting k by this machine's prices"))
-    assert "Measured at k = 1: **" in said and ":green-badge[:material/check_circle: measured here]" in said, said
+    said = next(c.value for c in at.markdown if c.value.startswith("**Does it pay here?**"))
+    assert said.endswith(f" {badges.here()}.") and " At k = 1, the k this machine's prices pick: " in said, said
     assert "payoff_measure_k" not in [b.key for b in at.button]
     assert headline_figure(at) == "0.90"                              # the box's own k = 3, as filed
 
@@ -195,14 +195,13 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     assert not at.exception
     box = [m for m in at.markdown if m.value.startswith("**Does it pay here?**")]
     assert ":green-badge[:material/check_circle: measured here]" in box[0].value, box[0].value
-    assert "by “Measure it here” on 8 prompts" in box[0].proto.help
+    assert "by “Measure it here” on 8 prompts" in working(at)
     assert at.button(key="payoff_measure").label == "Measure again"           # measured: again on request
     why = [c for c in at.caption if c.value.startswith("Why: a round costs")]
     # the prediction beside a measurement prices at the profile, as every prediction does; its ⓘ names the
     # prices the runs paid
     assert "at c = 0.250 + a pass of 3 tokens at v = 1.40)" in why[0].value, why
-    assert "c and v: this machine's profile, as every prediction here. The measured runs paid c = " in \
-        why[0].proto.help
+    assert "c and v: this machine's profile, as every prediction here. The measured runs paid c = " in working(at)
     figure = headline_figure(at)
     table = [m.value for m in at.sidebar.markdown if m.value.startswith("- :violet-badge[")]
     assert len(table) == 1 and ": **c = 0.250, v(3) = 1.40**" in table[0] and "“Measure it here” at k = 2 (" in table[0]
@@ -244,9 +243,9 @@ def test_a_prediction_carries_the_range_where_measurements_here_landed_against_t
     assert low <= central <= high
     assert f"predicted **{central:.2f}×** ({low:.2f}–{high:.2f}×)" in why.value, why.value
     assert (f"where 3 measurements here landed against their own predictions (measured ÷ predicted "
-            f"{min(ratios):.2f}–{max(ratios):.2f})") in why.proto.help
+            f"{min(ratios):.2f}–{max(ratios):.2f})") in working(at)
     assert f"The figure is the profile's own price, {predicted[2]:.2f}×, times their median " \
-           f"({sorted(ratios)[1]:.2f})" in why.proto.help
+           f"({sorted(ratios)[1]:.2f})" in working(at)
 
 
 @needs_embedded
@@ -268,7 +267,7 @@ def test_homes_priced_box_sets_the_shipped_benchmark_at_its_k_beside_the_predict
     monkeypatch.setattr(machine, "of", lambda pair: mine)
     shipped = json.loads((Path(APP).parent / "assets/bench/best-baseline.json").read_text())
     at = AppTest.from_file(APP, default_timeout=300).run()
-    box = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
+    box = next(c.value for c in at.caption if c.value.startswith("A constant k = "))   # under the verdict
     k = int(re.search(r"A constant k = (\d+), measured", box).group(1))
     row = next(r for s in shipped["settings"] if s["k"] == k and s["temperature"] == 0.0 for r in s["rows"]
                if r["row"] == "engine speculative")
@@ -276,11 +275,10 @@ def test_homes_priced_box_sets_the_shipped_benchmark_at_its_k_beside_the_predict
     assert "(the benchmark, T = 0, 6 held-out" in box
     # its prediction prices the whole run: the typical run it takes its α̂ from recorded its prefill
     why = next(c for c in at.caption if c.value.startswith("Why: a round costs"))
-    assert "The whole run adds reading the prompt" in why.proto.help, why.proto.help
+    assert "The whole run adds reading the prompt" in working(at)
     # and the tokens a round the benchmark kept at that k (not eq. (1) at α̂): one figure for that k
     assert f"keeps **{row['mean_acceptance_length']:.2f} tokens**" in why.value and "α̂" not in why.value, why.value
-    said = next(m.proto.help for m in at.markdown if m.value.startswith("**Does it pay here?**"))
-    assert said.startswith("Not measured yet on a prompt set: the race below times one prompt")   # no box button
+    assert "**The figure.** Not measured yet on a prompt set: the race below times one prompt" in working(at)
     # under it, what every other page's box says at the sidebar's settings: the same figure as When it is fast's
     line = next(c.value for c in at.caption if c.value.startswith("At the sidebar's settings ("))
     elsewhere = next(m.value for m in at.switch_page("pages/fast.py").run().markdown
@@ -315,7 +313,7 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
                                           Overheads(p["base_prefill_steps"], p["base_overhead"] or 0.0))
               for p in shipped["points"]]
 
-    def why(cpu: str, temperature: float = filed["key"]["T"]) -> str:
+    def why(cpu: str, temperature: float = filed["key"]["T"]) -> str:   # the box's working
         monkeypatch.setattr(payoff_answer, "cpu_model", lambda: cpu)
         monkeypatch.setattr(payoff_view, "cpu_model", lambda: cpu)
         at = AppTest.from_file(APP, default_timeout=300)
@@ -324,14 +322,14 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
         at.session_state["temperature"] = temperature
         at.run().switch_page("pages/fast.py").run()
         assert not at.exception, at.exception
-        return next(c for c in at.caption if c.value.startswith("Why: a round costs"))
+        return working(at)
 
     line = why(shipped["provenance"]["cpu"])
     assert (f"where the shipped k sweep's {len(ratios)} points, measured on a machine like this one, landed against "
-            f"their own predictions (measured ÷ predicted {min(ratios):.2f}–{max(ratios):.2f})") in line.proto.help
-    assert "where the shipped k sweep" not in why("Another CPU").proto.help
+            f"their own predictions (measured ÷ predicted {min(ratios):.2f}–{max(ratios):.2f})") in line
+    assert "where the shipped k sweep" not in why("Another CPU")
     # how runs land against their prices is the machine's, not T's: another T has the same range
-    assert f"where the shipped k sweep's {len(ratios)} points" in why(shipped["provenance"]["cpu"], 0.0).proto.help
+    assert f"where the shipped k sweep's {len(ratios)} points" in why(shipped["provenance"]["cpu"], 0.0)
     # one figure filed here joins them (review 16: a band from the shipped sweep alone missed the box's run)
     from specdec.settings import Settings
     from ui.lessons import store
@@ -345,4 +343,4 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
     both = ratios + [here]
     assert (f"where {len(both)} measurements landed against their own predictions (1 here, {len(ratios)} from the "
             f"shipped k sweep on a machine like this one; measured ÷ predicted {min(both):.2f}–{max(both):.2f})") \
-        in why(shipped["provenance"]["cpu"]).proto.help
+        in why(shipped["provenance"]["cpu"])

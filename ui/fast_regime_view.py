@@ -48,17 +48,19 @@ def measure_now(pair, where=st) -> None:
 
 def here(profile: machine.Profile) -> None:
     h = fast_regime.here(profile)
-    st.write(badges.profile() + " " + _("A step of the target on {backend} reads "
-               "**{mb:.0f} MB** of weights — at **{gbs:.1f} GB/s** that alone takes {read:.1f} ms — and "
-               "computes {gflop:.2f} GFLOP per token — at **{rate:.0f} GFLOP/s** {compute:.1f} ms. So from "
-               "about **{ridge:.1f} tokens** a pass is limited by computing: by the roofline a pass of 5 "
-               "tokens takes at least {roof5_ms:.1f} ms ({roof5:.2f} of the measured step: real kernels run "
-               "below the roofline, a one-token step too); measured, it cost **{v5:.2f}** steps (a step took "
-               "{step:.1f} ms).").format(roof5_ms=h.roof[5] * profile.step_ms,
-        backend=profile.backend, mb=profile.weight_mb, gbs=profile.bandwidth_gbs, read=h.read_ms,
-        gflop=2 * profile.params_m / 1e3,
-        rate=profile.gflops, compute=h.compute_ms, ridge=h.ridge, roof5=h.roof[5], v5=h.measured[5],
-        step=profile.step_ms))
+    st.write(badges.profile() + " " + _("From about **{ridge:.1f} tokens** a pass is limited by computing, by the "
+                                        "roofline; measured here, a pass of 5 tokens cost **{v5:.2f}** steps (a step "
+                                        "took {step:.1f} ms).").format(ridge=h.ridge, v5=h.measured[5],
+                                                                       step=profile.step_ms))
+    st.markdown("\n".join("- " + line for line in (
+        _("Memory: a step of the target on {backend} reads **{mb:.0f} MB** of weights; at **{gbs:.1f} GB/s** that "
+          "alone takes {read:.1f} ms.").format(backend=profile.backend, mb=profile.weight_mb,
+                                               gbs=profile.bandwidth_gbs, read=h.read_ms),
+        _("Compute: {gflop:.2f} GFLOP a token; at **{rate:.0f} GFLOP/s** that takes {compute:.1f} ms.").format(
+            gflop=2 * profile.params_m / 1e3, rate=profile.gflops, compute=h.compute_ms),
+        _("So a pass of 5 tokens takes at least {roof5_ms:.1f} ms ({roof5:.2f} of the measured step): real kernels "
+          "run below the roofline, a one-token step too.").format(roof5_ms=h.roof[5] * profile.step_ms,
+                                                                  roof5=h.roof[5]))))
     if profile.arithmetic:
         st.caption(_("The compute rate is that of the arithmetic this target runs, timed here: {arithmetic}.")
                    .format(arithmetic=md(kernel_line(profile.arithmetic))))

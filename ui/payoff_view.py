@@ -27,11 +27,10 @@ def measured_line(pair, settings) -> str | None:
     m = answer(pair, settings)[0].measured
     if m is None:
         return None
-    return badges.here() + " " + _("The box above measured the sidebar's settings here: **{speedup}** ({low:.2f}–"
-                                   "{high}) on {n} prompts ({section}); the figures here are on this page's "
-                                   "prompts.").format(speedup=times(m.speedup), low=m.low, high=times(m.high),
-                                                      n=m.prompts, section=_(payoff_words.SOURCES.get(m.source,
-                                                                                                      m.source)))
+    return badges.here() + " " + _("The box above measured the sidebar's settings here: **{speedup}** ({span}) on "
+                                   "{n} prompts ({section}); the figures here are on this page's prompts.").format(
+        speedup=times(m.speedup), span=payoff_words.span(m.low, m.high), n=m.prompts,
+        section=_(payoff_words.SOURCES.get(m.source, m.source)))
 
 
 def _measure(pair, settings) -> None:
@@ -94,23 +93,28 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
             family.speed_set(session.uses_chat(pair)))
         st.caption(payoff_words.settings_line(settings, pair.draft_name) + on)         # its prompts, said inline
         seen = at_k(pair, settings, p.k) if p.picked and p.measured is None else None
-        st.markdown(payoff_words.headline(p, cpu_model(), () if race is None else race[0], seen),
-                    help=payoff_words.source(p, cpu_model(), offer_run and race is None) + "\n\n" +
-                    _(payoff_words.SCOPE))
-        if race is not None:
-            if race[1]:
-                st.caption(race[1])
-            pair_card_view.box_button(pair, settings, p, race[0], race[2])
-            return p
-        if instead is not None:                 # the setting that pays, next to the verdict
-            seen = at_k(pair, settings, instead.k)
-            figure = p.measured.speedup if p.measured else p.predicted
-            st.markdown(payoff_words.instead(instead, seen, figure, settings.k),
-                        help=payoff_words.instead_detail(instead, seen))
-        st.caption(payoff_words.why(p), help=payoff_words.detail(p))
-        _buttons(pair, settings, p, instead, offer_run)
-        pair_card_view.box_button(pair, settings, p, offered=instead.k if instead is not None else None)
+        seen_instead = at_k(pair, settings, instead.k) if instead is not None else None
+        verdict = payoff_words.headline(p, cpu_model(), () if race is None else race[0])
+        st.markdown(verdict + (payoff_words.instead(instead, seen_instead) if instead is not None else ""))
+        if race is None and (other := payoff_words.comparisons(p, seen, instead, seen_instead)):
+            st.caption(other)
+        if race is not None and race[1]:
+            st.caption(race[1])
+        if race is None:
+            st.caption(payoff_words.why(p))
+            _buttons(pair, settings, p, instead, offer_run)
+        _working(payoff_words.working(p, cpu_model(), offer_run and race is None, instead, seen_instead))
+        pair_card_view.box_button(pair, settings, p, *(race[0], race[2]) if race is not None else (),
+                                  offered=instead.k if instead is not None else None)
     return p
+
+
+def _working(parts: list[tuple[str, str]]) -> None:
+    """Where each figure of the box comes from, and why other sections differ: one expander, closed."""
+    with st.expander(_("How these figures were worked out, and why other pages may differ"),
+                     icon=":material/calculate:"):
+        for heading, text in parts:
+            st.markdown(f"**{heading}.** {text}")
 
 
 def _buttons(pair, settings, p: payoff.Payoff, instead: payoff.Payoff | None, offer_run: bool) -> None:

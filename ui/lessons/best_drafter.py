@@ -47,6 +47,11 @@ def _leaders(b: Best) -> list[str]:
     return [_name(n) for n in (b.drafter, *b.tied)]
 
 
+def _tops(bests: list[Best]) -> list[str]:
+    """Each set's fastest drafter, once each, in the sets' order."""
+    return list(dict.fromkeys(_name(b.drafter) for b in bests))
+
+
 def _shared(bests: list[Best]) -> list[str]:
     """The drafters that lead every set (its fastest or within TIE of it), in the first set's order."""
     return [n for n in _leaders(bests[0]) if all(n in _leaders(b) for b in bests[1:])]
@@ -61,16 +66,15 @@ def sentence(bests: list[Best], k: int, temperature: float,
     it leads the sentence (the one setting that pays), and the sets' leaders at k follow it."""
     if not bests:
         return None
-    leaders = _leaders_at_k(bests)
     if all(b.speedup < 1 for b in bests) and instead is not None and instead[2] > 1:
         said = _("**Best drafter here**: **{name}** at k = {k1}, the k this machine's prices pick, measured **{x}** "
                  "{badge}.") if instead[3] else _("**Best drafter here**: **{name}** at k = {k1}, the k this "
                                                   "machine's prices pick, predicted **{x}** {badge}.")
         return said.format(name=_name(instead[0]), k1=instead[1], x=times(instead[2]),
                            badge=badges.here() if instead[3] else badges.predicted()) + " " + _(
-            "At the sidebar's k = {k}, T = {t:g}, none pays over a whole set: {leaders}").format(
-            k=k, t=temperature, leaders=leaders)
-    said = _("**Best drafter here** at k = {k}, T = {t:g}:").format(k=k, t=temperature) + " " + leaders
+            "At the sidebar's k = {k}, T = {t:g}, none pays over a whole set (fastest: {names}).").format(
+            k=k, t=temperature, names=_(" and ").join(f"**{n}**" for n in _shared(bests) or _tops(bests)))
+    said = _("**Best drafter here** at k = {k}, T = {t:g}:").format(k=k, t=temperature) + " " + _leaders_at_k(bests)
     if all(b.speedup < 1 for b in bests):
         said += " " + _("None pays at k = {k} over a whole set.").format(k=k)
     return said

@@ -124,7 +124,7 @@ def tradeoff_caption(points, shipped_from: str | None = None) -> str:
                  values=", ".join(f"{drafter_name(p.draft)} {p.acceptance_rate:.2f}" for p in models)))
     best = max(points, key=lambda p: p.speedup)
     verdict = (_("the fastest measured is {draft} at {speedup:.2f}×") if best.speedup > 1 else
-               _("none beats the target alone (best as measured: {draft} at {speedup:.2f}×)")).format(
+               _("none beats the target alone (the best: {draft}, {speedup:.2f}×)")).format(
         draft=drafter_name(best.draft), speedup=best.speedup)
     text = _("{trend}; {verdict}. A draft pays when it is accepted often *and* cheap (c).").format(
         trend=trend, verdict=verdict)

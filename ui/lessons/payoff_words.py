@@ -33,11 +33,10 @@ def settings_line(settings, draft: str | None = None) -> str:
     return _("For T = {t:g}, {k}, drafter: {drafter}").format(t=settings.temperature, k=k, drafter=drafter)
 
 
-def headline(p: Payoff, cpu: str, races: tuple[float, ...] = (),
-             seen: tuple[float, str | None, str] | None = None) -> str:
-    """One sentence: yes or no, the figure measured here with its spread, the prediction beside it;
+def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
+    """One sentence: yes or no, this machine's figure (measured here with its spread, else predicted);
     with Home's `races` (the speedups its races measured here on one prompt, newest first), those too.
-    `seen`: for a priced prediction, a speedup measured at the k it picks (see `compared`)."""
+    Figures from other machines go under it (`comparisons`), the working behind its expander (`working`)."""
     if races:
         return _race_headline(p, races)
     m = p.measured
@@ -45,21 +44,17 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = (),
         return _("**Does it pay here?** Not measured here yet ({cpu}) at these settings.").format(cpu=cpu)
     if m is None:
         low, high = p.likely or (p.predicted, p.predicted)
-        said = _("**Does it pay here?** Predicted: {answer}, **{predicted}**{likely} {badge} from this machine's "
-                 "prices; this policy is not measured here yet.") if p.picked else _(
-            "**Does it pay here?** Predicted: {answer}, **{predicted}**{likely} {badge} from this machine's "
-            "prices; not measured here yet.")
+        said = _("**Does it pay here?** Predicted: {answer}, **{predicted}**{likely} {badge}; this policy is not "
+                 "measured here yet.") if p.picked else _(
+            "**Does it pay here?** Predicted: {answer}, **{predicted}**{likely} {badge}; not measured here yet.")
         return said.format(answer=answer_word(p.predicted, low, high), predicted=_x(p.predicted), likely=_likely(p),
-                           badge=badges.predicted()) + compared(p, seen)
+                           badge=badges.predicted())
     busy = "" if m.clock == Clock.WALL else " " + _("Each mode timed in its own CPU time: the machine was busy, "
                                                     "and its wall clock would count the other work.")
-    newest = _(", the newest of {n} here").format(n=len(m.all_here)) if len(m.all_here) > 1 else ""
-    return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({low}–{high}, {runs}{n} "
-             "prompts{newest}).").format(
-        answer=answer_word(m.speedup, m.low, m.high), speedup=_x(m.speedup), low=f"{m.low:.2f}", n=m.prompts,
-        high=_x(m.high), runs=_("{n} repeats, ").format(n=m.repeats) if m.repeats else "", here=badges.here(),
-        newest=newest) + busy + (" " + _("Measured at a constant k = {k}, the k these prices pick.").format(k=p.k)
-                                 if p.constant else "")
+    return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({span}, {n} prompts).").format(
+        answer=answer_word(m.speedup, m.low, m.high), speedup=_x(m.speedup), span=span(m.low, m.high), n=m.prompts,
+        here=badges.here()) + busy + (" " + _("Measured at a constant k = {k}, the k these prices pick.").format(k=p.k)
+                                      if p.constant else "")
 
 
 def compared(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> str:
@@ -262,21 +257,36 @@ def _rest(predicted: float, gap: float) -> str:
              "load.")
 
 
-def instead(p: Payoff, seen: tuple[float, str | None, str] | None = None, box: float | None = None,
-            box_k: int | None = None) -> str:
-    """What drafting k by this machine's prices would predict (a Payoff priced at the k it picks);
-    `seen`: a speedup measured at that k (the CPU of a shipped one, None here; where, in words),
-    said beside it; where it was measured here and is no faster than the box's figure `box` at
-    `box_k`, that too."""
-    text = _("Drafting k by this machine's prices instead predicts **{predicted}**{likely} at k = {k}.").format(
-        predicted=_x(p.predicted), likely=_likely(p), k=p.k)
-    if seen is not None:
-        spread = f" ({seen[3][0]:.2f}–{_x(seen[3][1])})" if len(seen) > 3 and seen[3][0] != seen[3][1] else ""
-        text += " " + _("Measured at k = {k}: **{figure}**{spread} {badge}.").format(
-            k=p.k, figure=_x(seen[0]), spread=spread, badge=badges.of(seen[1]))
-        if seen[1] is None and box is not None and seen[0] <= box + 0.02:
-            text += " " + _("No faster here than k = {k}'s {figure}.").format(k=box_k, figure=_x(box))
-    return text
+def instead(p: Payoff, seen: tuple | None = None) -> str:
+    """The verdict's second half: the k this machine's prices pick (a Payoff priced at it) and what it gives:
+    measured here where `seen` (a speedup at that k: (figure, its CPU, None here; where, in words; its
+    repeats' range)) is this machine's, else the prediction."""
+    if seen is not None and seen[1] is None:
+        low, high = seen[3] if len(seen) > 3 else (seen[0], seen[0])
+        figure, badge, extra = seen[0], badges.here(), f" ({span(low, high)})"
+    else:
+        (low, high), figure, badge, extra = p.likely or (p.predicted, p.predicted), p.predicted, \
+            badges.predicted(), _likely(p)
+    return " " + _("At k = {k}, the k this machine's prices pick: {answer}, **{figure}**{extra} {badge}.").format(
+        k=p.k, answer=answer_word(figure, low, high), figure=_x(figure), extra=extra, badge=badge)
+
+
+def comparisons(p: Payoff, seen: tuple | None = None, instead_p: Payoff | None = None,
+                seen_instead: tuple | None = None) -> str:
+    """Under the verdict: the figures measured at its settings on another machine (or, for a priced
+    prediction, at the k it picks), for comparison only ('' without any)."""
+    said = compared(p, seen).strip()
+    if instead_p is not None and seen_instead is not None and seen_instead[1] is not None:
+        said += (" " if said else "") + _("At k = {k}: **{x}** {badge} ({where}).").format(
+            k=instead_p.k, x=_x(seen_instead[0]), badge=badges.of(seen_instead[1]), where=seen_instead[2])
+    return said
+
+
+def span(low: float, high: float) -> str:
+    """A range of speedups, '0.74–0.78×'; one figure where the two round alike ('0.76× in every repeat')."""
+    if f"{low:.2f}" == f"{high:.2f}":
+        return _("{x} in every repeat").format(x=_x(low))
+    return f"{low:.2f}–{_x(high)}"
 
 
 def instead_detail(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> str:
@@ -284,14 +294,16 @@ def instead_detail(p: Payoff, seen: tuple[float, str | None, str] | None = None)
     the figure moves after a measurement), and where the figure at that k was measured."""
     if p.alpha is None:                      # priced at the tokens a round measured at the k it picks
         text = _("The sidebar's Draft-length policy → priced picks k round by round from this machine's c and v; "
-                 "here it picks k = {k}. Predicted with the tokens a round a constant k = {k} kept ({source}), at "
-                 "this machine's prices").format(k=p.k, source=p.tokens_on)
+                 "here it picks k = {k}. Predicted **{x}**{likely} with the tokens a round a constant k = {k} kept "
+                 "({source}), at this machine's prices").format(k=p.k, x=_x(p.predicted), likely=_likely(p),
+                                                                source=p.tokens_on)
         text += _(", counting the prefill the pair's typical run paid.") if p.tokens_on == _("the benchmark") else \
             _(": the figure section 2 and the pair card give that k.")
     else:
-        text = _("The sidebar's Draft-length policy → priced picks k round by round from this machine's c and v. "
-                 "Predicted with α̂ = {alpha:.2f} ({source}: it moves when you measure).").format(
-            alpha=p.alpha, source=p.tokens_on or _("the newest measurement at these settings"))
+        text = _("The sidebar's Draft-length policy → priced picks k round by round from this machine's c and v; "
+                 "here it picks k = {k}. Predicted **{x}**{likely} with α̂ = {alpha:.2f} ({source}: it moves when you "
+                 "measure).").format(k=p.k, x=_x(p.predicted), likely=_likely(p), alpha=p.alpha,
+                                     source=p.tokens_on or _("the newest measurement at these settings"))
     if seen is not None:
         text += "\n\n" + _("Measured at k = {k} by {where}.").format(k=p.k, where=seen[2])
     return text + ("\n\n" + band_detail(p) if p.likely else "")
@@ -303,7 +315,8 @@ def source(p: Payoff, cpu: str, offered: bool = True) -> str:
     m = p.measured
     if m is not None:
         text = _("Measured on this machine ({cpu}) by {section} on {n} prompts").format(
-            cpu=cpu, section=_(SOURCES.get(m.source, m.source)), n=m.prompts)
+            cpu=cpu, section=_(SOURCES.get(m.source, m.source)), n=m.prompts) + (
+            _(", {n} repeats interleaved with the target alone").format(n=m.repeats) if m.repeats else "")
         return text + _("; every page that asks shows this one figure.") + " " + when(m)
     if not offered:
         return _("Not measured yet on a prompt set: the race below times one prompt; When it is fast (section 2, "
@@ -315,3 +328,14 @@ def source(p: Payoff, cpu: str, offered: bool = True) -> str:
 # why the sections below may show other α̂, c and speedups than this box (shown through _())
 SCOPE = N_("Other sections measure other settings (their own k, T, prompts, or another machine), so their α̂, c "
            "and speedups differ; this box answers for these settings on this machine.")
+
+
+def working(p: Payoff, cpu: str, offered: bool = True, instead_p: Payoff | None = None,
+            seen_instead: tuple | None = None) -> list[tuple[str, str]]:
+    """The box's working, behind one expander (review 21: one verdict line, the working in one place):
+    (heading, text) for the figure's source, the why's arithmetic, the k the prices pick, and why other
+    sections differ."""
+    parts = [(_("The figure"), source(p, cpu, offered)), (_("Why"), detail(p))]
+    if instead_p is not None:
+        parts.append((_("The k this machine's prices pick"), instead_detail(instead_p, seen_instead)))
+    return parts + [(_("Other sections"), _(SCOPE))]
