@@ -69,9 +69,7 @@ def race_box() -> None:
     races, numbers = remembered(pair, settings, ran)
     # the races stay the box's answer on later reruns (opening the pair card), without the why of a race not run now
     payoff_view.render(pair, settings, race=(races, reason[0] if reason else None, numbers) if races else None,
-                       offer_run=False)
-    if settings != sidebar_settings and (line := payoff_view.elsewhere_line(pair, sidebar_settings)):
-        st.caption(line)
+                       offer_run=False, sidebar=sidebar_settings)
     if ran is not None:
         explain(*ran, settings, chat, reason[1])
 

@@ -146,11 +146,11 @@ def step_budget(pair) -> None:
                    "machine, and *When it is fast* starts from its measured α̂ and c.").format(
             k=k, speedup=expected_speedup(alpha, k, c), alpha=alpha, c=c))
     if priced:
-        best, x = max(priced, key=lambda kx: kx[1])
+        best = max(priced, key=lambda kx: kx[1])[0]     # its figure is the chart's: the box states the run's
         st.caption(_("Here checking is not free: a pass over k + 1 tokens costs v(k + 1) target steps on this "
                      "machine (v({m}) = {v:.2f}), which the formula leaves out. With this machine's passes (dotted) "
-                     "the same sliders give at best **{x:.2f}×** (k = {k}; rounds alone).").format(
-            m=best + 1, v=widths[best + 1], x=x, k=best))
+                     "the best k for the same sliders is **{k}**; the box “Does it pay here?” on the lesson pages "
+                     "states what whole runs measure.").format(m=best + 1, v=widths[best + 1], k=best))
     try_this(_("raise c until no k beats the dashed line: a draft that is too expensive never pays."))
 
 

@@ -187,6 +187,7 @@ def test_where_page_shows_the_shipped_real_pair_result_with_what_its_positions_s
     from specdec.models.kernels import cpu_model
     recorded = {json.loads(f.read_text())["value"]["provenance"]["cpu"]       # the shipped sets' CPUs
                 for f in (Path(APP).parent / "assets/results").glob("where-*.json")}
-    named = ["a machine like this one" if cpu == cpu_model() else cpu for cpu in recorded]
+    from ui.lessons.bench_words import tidy
+    named = ["a machine like this one" if cpu == cpu_model() else tidy(cpu) for cpu in recorded]
     drill = [c.value for c in at.caption if "Speedups in this table were measured there" in c.value]
     assert len(drill) == 1 and drill[0].startswith(":") and any(n in drill[0] for n in named), (drill, named)

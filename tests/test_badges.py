@@ -12,3 +12,13 @@ def test_a_shipped_badge_names_the_machine_by_what_its_record_says(monkeypatch):
     assert family_only.startswith(":gray-badge[:material/help:") and "model not recorded" in family_only
     assert badges.shipped("Intel Xeon", short=True) == ":gray-badge[:material/help: Intel Xeon]"
     assert badges.of(None) == badges.here()
+
+
+def test_a_cpus_name_is_shown_without_its_trademark_marks(monkeypatch):
+    from ui.lessons.bench_words import tidy
+    monkeypatch.setattr(kernels, "cpu_model", lambda: "AMD EPYC (family 25, model 17)")       # another machine
+    assert tidy("Intel(R) Xeon(R) Processor (family 6, model 167)") == "Intel Xeon (family 6, model 167)"
+    assert tidy("AMD EPYC 9R14 96-Core Processor") == "AMD EPYC 9R14 96-Core"
+    assert tidy("Intel(R) Core(TM) i7-8650U CPU @ 1.90GHz") == "Intel Core i7-8650U CPU @ 1.90GHz"
+    assert badges.shipped("Intel(R) Xeon(R) Processor (family 6, model 167)") == \
+        ":orange-badge[:material/public: Intel Xeon (family 6, model 167)]"

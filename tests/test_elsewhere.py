@@ -87,6 +87,7 @@ def test_the_page_prices_the_gpu_with_its_own_c_not_this_machines(tiny_dirs, mon
     caption = " ".join(c.value for c in at.caption if "draft step" in c.value)
     assert f"c = {0.6 / (16e9 / 3.35e12 * 1e3):.3f}" in caption and f"{measured_c:.3f}" not in caption
     text = " ".join(m.value for m in at.markdown if "would reach" in m.value)
+    assert "On NVIDIA H100 GPU (target 8B, draft " in text, text                  # whose figure it is, named
     low, high = map(float, re.search(r"reach \*\*([0-9.]+)–([0-9.]+)×", text).groups())
     assert low < high and high >= 2.0
     at.selectbox(key="regime_floor").set_value(0).run()              # the roofline alone
@@ -98,3 +99,22 @@ def test_the_page_prices_the_gpu_with_its_own_c_not_this_machines(tiny_dirs, mon
     at.selectbox(key="regime_draft").set_value(2).run()              # a 1B draft: bigger than the target
     assert not at.exception
     assert any("smaller than the target" in w.value for w in at.warning)
+
+
+@pytest.mark.parametrize("v5, said", [(3.0, True), (2.2, False)])
+def test_this_machine_in_the_calculator_is_a_ceiling_where_its_passes_cost_more_than_its_roofline(
+        tiny_dirs, monkeypatch, tmp_path, v5, said):
+    """A 100M-parameter target at 1 byte a weight, 10 GB/s and 40 GFLOP/s: a step reads for 10 ms, a pass of
+    5 tokens computes for 25 ms, so the roofline prices v(5) = 2.5. A measured 3.0 is above it: the page says its
+    figure for this machine is a ceiling; a measured 2.2 is not, and nothing is said."""
+    monkeypatch.setattr(machine, "STORE", tmp_path / "machine.json")
+    machine.save(Profile(cpu=cpu_model(), backend="torch", threads=torch.get_num_threads(), step_ms=12.0,
+                         v={1: 1.0, 5: v5, 9: 3.9}, c={"draft": 0.3}, bandwidth_gbs=10.0, gflops=40.0,
+                         weight_mb=100.0, params_m=100.0, target=str(tiny_dirs / "target")))
+    at = app(tiny_dirs, page="pages/fast.py", temperature=0.8, k=2)
+    at.selectbox(key="regime_machine").set_value(0).run()            # this machine
+    assert not at.exception
+    found = [c.value for c in at.caption if c.value.startswith("This machine's own passes cost more")]
+    assert bool(found) is said
+    if said:
+        assert "cost **3.00** steps here, where the roofline prices 2.50." in found[0]

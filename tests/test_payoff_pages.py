@@ -280,7 +280,7 @@ def test_homes_priced_box_sets_the_shipped_benchmark_at_its_k_beside_the_predict
     assert f"keeps **{row['mean_acceptance_length']:.2f} tokens**" in why.value and "α̂" not in why.value, why.value
     assert "**The figure.** Not measured yet on a prompt set: the race below times one prompt" in working(at)
     # under it, what every other page's box says at the sidebar's settings: the same figure as When it is fast's
-    line = next(c.value for c in at.caption if c.value.startswith("At the sidebar's settings ("))
+    line = next(m.value for m in at.markdown if m.value.startswith("At the sidebar's settings ("))   # in the box
     elsewhere = next(m.value for m in at.switch_page("pages/fast.py").run().markdown
                      if m.value.startswith("**Does it pay here?**"))
     assert re.search(r"\*\*(?:Yes|No|Break-even[^,]*), ([0-9.]+×)\*\*", line).group(1) in elsewhere, (line, elsewhere)

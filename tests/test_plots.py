@@ -144,7 +144,8 @@ def test_acceptance_and_speedup_get_separate_axes_and_labels_clear_the_break_eve
         return DrafterPoint(drafter=name, kind="all", acceptance_rate=0.3, mean_acceptance_length=1.4, c=0.1,
                             speedup=speedup, speedup_min=speedup, speedup_max=speedup, load=0.1)
     bars = drafters_figure([drafter("n-gram", 1.02), drafter("draft", 0.4)], "speedup", "Wall-clock speedup")
-    assert bars.data[0].textposition == "auto" and list(bars.data[0].text) == ["1.02", "0.40"]
+    assert (bars.data[0].textposition, bars.data[0].textangle) == ("outside", 0)      # level, above the bar
+    assert list(bars.data[0].text) == ["1.02", "0.40"]
     assert next(s for s in bars.layout.shapes if s.y0 == 1.0).layer == "below"
     assert bars.layout.yaxis.range[1] > 1.02 * 1.1                  # room above the tallest label
 

@@ -70,9 +70,9 @@ def test_the_fast_page_measures_this_machine_and_explains_it(tiny_dirs, monkeypa
     at.button(key="regime_measure").click().run()
     assert not at.exception
     text = " ".join(m.value for m in at.markdown)
-    assert ":violet-badge[:material/speed: this machine's prices] A step of the target on torch reads" in text
-    assert "a pass of 5 tokens" in text
-    assert "Speculation would reach" in text
+    assert ":violet-badge[:material/speed: this machine's prices] From about **" in text
+    assert "Memory: a step of the target on torch reads" in text and "a pass of 5 tokens" in text
+    assert "speculation would reach" in text
     saved = machine.load(machine.cpu_model(), "torch", 1, at.session_state["active_pair"][0])
     assert saved is not None and saved.target == str(tiny_dirs / "target")
     assert set(saved.v) == {1, 2, 5} and saved.v[1] == 1.0

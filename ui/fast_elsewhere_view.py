@@ -30,7 +30,9 @@ def render(profile: Profile | None) -> None:
     except ValueError:
         st.warning(_("Choose a draft smaller than the target: a draft as big as the target saves nothing."))
         return
-    headline(calc, roof, draft, temperature)
+    headline(calc, roof, machine, target, draft, temperature)
+    if profile is not None and machine.source == roofline.here(0.0, 0.0).source:
+        ceiling(profile, machine)
     chart(figures.calculator_figure(roof.rows, calc.rows if floor else None, floor), "fast-regime-calc")
     anchors()
     method(machine, calc, temperature, where)
@@ -63,24 +65,41 @@ def choose(profile: Profile | None, alphas: dict[float, float]):
             temperature, floor)
 
 
-def headline(calc: fast_elsewhere.Calculation, roof: fast_elsewhere.Calculation, draft, temperature: float) -> None:
-    """The range speculation would reach (the layer floor's figure to the roofline's), then where it comes from."""
+def headline(calc: fast_elsewhere.Calculation, roof: fast_elsewhere.Calculation, machine: roofline.Machine,
+             target: roofline.Model, draft, temperature: float) -> None:
+    """The range speculation would reach (the layer floor's figure to the roofline's) on the machine and
+    models chosen, named in the sentence (review 21: the figure read as this machine's), then where it comes from."""
     best, top = calc.best, roof.best
+    where = _("{machine} (target {target}, draft {draft})").format(machine=_(machine.name), target=target.name,
+                                                                         draft=draft.name)
     if calc.floor_us and abs(best.speedup - top.speedup) >= 0.005:
-        st.markdown(badges.elsewhere() + " " + _("Speculation would reach **{low}–{high}** there: {high} at k = "
-                                                 "{k_top} by the roofline "
-                      "alone, {low_x} at k = {k} if every layer takes at least {floor:g} µs.").format(
-            low=f"{best.speedup:.2f}", high=times(top.speedup), low_x=times(best.speedup), k_top=top.k, k=best.k,
-            floor=calc.floor_us))
+        st.markdown(badges.elsewhere() + " " + _("On {where}, speculation would reach **{low}–{high}**: {high} at "
+                                                 "k = {k_top} by the roofline alone, {low_x} at k = {k} if every "
+                                                 "layer takes at least {floor:g} µs.").format(
+            where=where, low=f"{best.speedup:.2f}", high=times(top.speedup), low_x=times(best.speedup), k_top=top.k,
+            k=best.k, floor=calc.floor_us))
     else:
-        st.markdown(badges.elsewhere() + " " + _("Speculation would reach **{best}** there, at k = {k}.").format(
-            best=times(best.speedup), k=best.k))
+        st.markdown(badges.elsewhere() + " " + _("On {where}, speculation would reach **{best}**, at k = {k}.").format(
+            where=where, best=times(best.speedup), k=best.k))
     st.caption(_("There a target step takes at least {step:.2f} ms and a {draft} draft step {draft_ms:.3f} ms: "
                  "c = {c:.3f}; a pass of {m} tokens costs {v:.2f} steps. α = {alpha:.2f}: the default pair's "
                  "acceptance on section 4's code and structured prompts at T = {t:g}, **an assumption** for "
                  "these models: a larger pair may agree more or less often.").format(
         step=calc.step_ms, draft=draft.name, draft_ms=calc.draft_ms, c=calc.c, m=best.k + 1, v=best.v,
         alpha=calc.alpha, t=temperature))
+
+
+def ceiling(profile: Profile, machine: roofline.Machine) -> None:
+    """Where the calculator prices this machine: its roofline against the passes it measured (review 22:
+    "1.71×" for an 8B target here read as a forecast, while section 5 shows passes far above the roofline)."""
+    if not profile.params_m or 5 not in profile.v:
+        return
+    bound = roofline.v(machine, roofline.Model("", profile.params_m / 1e3, profile.weight_mb / profile.params_m), 5)
+    if profile.v[5] <= 1.02 * bound:
+        return
+    st.caption(_("This machine's own passes cost more than its roofline: a pass of 5 tokens of its target cost "
+                 "**{v5:.2f}** steps here, where the roofline prices {roof:.2f}. Read its figure as a ceiling; the box "
+                 "“Does it pay here?” measures this machine.").format(v5=profile.v[5], roof=bound))
 
 
 def _number(value: float | None) -> str:

@@ -79,12 +79,14 @@ def _use_priced() -> None:
 
 
 def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = None,
-           offer_run: bool = True) -> payoff.Payoff | None:
+           offer_run: bool = True, sidebar=None) -> payoff.Payoff | None:
     """The box; nothing without a pair. `race`: (the speedups Home's races measured at these
     settings on one prompt, newest first; the newest race's own why at this machine's prices; the
     newest race's pair_card.Numbers):
     the box then answers for those races, with that one prediction. `offer_run`: a button that
-    measures these settings here where nothing is measured (Home races instead)."""
+    measures these settings here where nothing is measured (Home races instead). `sidebar`: the sidebar's
+    settings where they are not the box's (Home's race): what every other page's box says at them, under the
+    verdict (review 22: Home's "Yes" read as a contradiction of the other pages' "No")."""
     if pair is None:
         return None
     p, instead = answer(pair, settings)
@@ -96,6 +98,8 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         seen_instead = at_k(pair, settings, instead.k) if instead is not None else None
         verdict = payoff_words.headline(p, cpu_model(), () if race is None else race[0])
         st.markdown(verdict + (payoff_words.instead(instead, seen_instead) if instead is not None else ""))
+        if sidebar is not None and sidebar != settings and (line := elsewhere_line(pair, sidebar)):
+            st.markdown(line)
         if race is None and (other := payoff_words.comparisons(p, seen, instead, seen_instead)):
             st.caption(other)
         if race is not None and race[1]:

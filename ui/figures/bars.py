@@ -6,13 +6,15 @@ import plotly.graph_objects as go
 from specdec.wording import _
 from ui.figures.rounds import COLORS, _layout
 
+LABELS = dict(textposition="outside", textangle=0, cliponaxis=False, textfont_size=11)   # a bar's value, above it
+
 
 def labelled_bars(names: list[str], values: list[float], colors: list[str], title: str,
                    break_even: bool, **kw) -> go.Figure:
-    """Bars with their values written inside (outside only when a bar is too short), and
-    the break-even line behind the bars, so no label sits on the line."""
+    """Bars with their values written above them, level and readable (review 22: values rotated inside
+    narrow bars were too small to read), and the break-even line behind the bars."""
     fig = go.Figure([go.Bar(x=names, y=values, marker_color=colors, text=[f"{v:.2f}" for v in values],
-                            textposition="auto", cliponaxis=False)])
+                            **LABELS)])
     if break_even:
         fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected, layer="below",
                       annotation_text=_("break-even"), annotation_position="right")   # in the margin
@@ -27,9 +29,9 @@ def priced_bars(names: list[str], here: list[float | None], there: list[float], 
     same points priced again with this machine's profile (`here`, the headline; None: not priced)."""
     fig = go.Figure([
         go.Bar(x=names, y=[h or 0.0 for h in here], name=here_name, marker_color=COLORS.bonus,
-               text=["—" if h is None else f"{h:.2f}" for h in here], textposition="auto", cliponaxis=False),
+               text=["—" if h is None else f"{h:.2f}" for h in here], **LABELS),
         go.Bar(x=names, y=there, name=there_name, marker_color=COLORS.discarded,
-               text=[f"{t:.2f}" for t in there], textposition="auto", cliponaxis=False)])
+               text=[f"{t:.2f}" for t in there], **LABELS)])
     fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected, layer="below",
                   annotation_text=_("break-even"), annotation_position="right")
     fig.update_yaxes(range=[0, max([h or 0.0 for h in here] + there + [1.0]) * 1.15])

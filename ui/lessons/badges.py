@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from specdec.models import kernels
 from specdec.wording import _
-from ui.lessons.bench_words import cpu_name
+from ui.lessons.bench_words import cpu_name, tidy
 
 
 def _badge(color: str, icon: str, text: str) -> str:
@@ -55,8 +55,8 @@ def shipped(cpu: str | None, short: bool = False, date: str | None = None) -> st
     if cpu and cpu == here:
         return _badge("blue", "devices", _("a machine like this one") + (f", {date}" if date else ""))
     if cpu and here.startswith(cpu + " "):         # this CPU's family, its model not recorded: perhaps this one
-        return _badge("gray", "help", cpu if short else cpu_name(cpu))
-    return _badge("orange", "public", (cpu if short else cpu_name(cpu)) if cpu else "?")
+        return _badge("gray", "help", tidy(cpu) if short else cpu_name(cpu))
+    return _badge("orange", "public", (tidy(cpu) if short else cpu_name(cpu)) if cpu else "?")
 
 
 def of(cpu: str | None, date: str | None = None) -> str:

@@ -133,5 +133,12 @@ def cpu_name(recorded: str) -> str:
     from specdec.models.kernels import cpu_model
     here = cpu_model()
     if recorded != here and here.startswith(recorded + " "):
-        return _("{cpu} (model not recorded: perhaps another one)").format(cpu=recorded)
-    return recorded
+        return _("{cpu} (model not recorded: perhaps another one)").format(cpu=tidy(recorded))
+    return tidy(recorded)
+
+
+def tidy(cpu: str) -> str:
+    """A CPU's name without its trademark marks and filler words ("Intel(R) Xeon(R) Processor (family 6,
+    model 167)" -> "Intel Xeon (family 6, model 167)"): the same machine, in a badge that fits the sidebar."""
+    name = re.sub(r"\((?:R|TM)\)|\bProcessor\b", "", cpu)
+    return re.sub(r"\s+", " ", name).strip()
