@@ -172,3 +172,11 @@ def test_the_sidebar_measures_this_machines_prices_again_and_every_prediction_fo
     assert not at.exception and asked == [[draft]]                       # the pair's draft priced again
     assert any("c = 0.125 + a pass of 3 tokens" in c.value for c in at.caption)      # the box follows
     assert any("a target step **4.0 ms**" in c.value for c in at.sidebar.caption)
+
+
+def test_the_cards_legend_names_only_the_badges_it_shows():
+    shown = f"| 1 | {badges.here()} | 0.76× |\n| 2 | {badges.shipped('Some other CPU (family 1, model 2)')} |"
+    said = pair_card.legend(shown)
+    assert "a run on this machine" in said and "shipped from another CPU" in said
+    assert "computed from those prices" not in said and "this CPU model" not in said and "family only" not in said
+    assert pair_card.legend().count("-badge[") == 6                       # the glossary's: every badge

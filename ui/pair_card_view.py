@@ -77,8 +77,9 @@ def _card(pair, settings, found: list[speed_table.SpeedRow], k: int) -> None:
                  "it). Rows 1–{n}: the figures; row 1 answers for these settings.").format(n=len(found))
     st.caption(payoff_words.settings_line(settings, pair.draft_name) + ". " + rows)
     numbers, why = st.tabs([_("Acceptance and prices"), _("Why the speedups differ")])
+    table, reasons = pair_card.markdown(found, profile), speed_table.markdown(found)
     with numbers:
-        st.markdown(pair_card.markdown(found, profile))
+        st.markdown(table)
         st.caption(_("acceptance rate: accepted ÷ drafted · α̂ (mean β): a drafted token's mean chance of "
                      "acceptance · tokens a round (L): kept a round, the final token included · c: a draft "
                      "forward in target steps · v(k + 1): a pass of k + 1 tokens in target steps · —: not "
@@ -88,12 +89,12 @@ def _card(pair, settings, found: list[speed_table.SpeedRow], k: int) -> None:
     with why:
         if (said := speed_table.summary(found, settings)) is not None:
             st.markdown(said)
-        st.markdown(speed_table.markdown(found))
+        st.markdown(reasons)
         st.caption(_("other prompts: acceptance is the text's, so another prompt set keeps other tokens a round · "
                      "a machine like this one: the same CPU model on another day, at that day's prices; the "
                      "column “at this machine's prices” prices its tokens a round here · another T, k or "
                      "policy: the runs drafted and sampled otherwise"))
-    st.caption(pair_card.legend())
+    st.caption(pair_card.legend(table + reasons))     # the badges this card shows
 
 
 def _profile(pair, k: int) -> pair_card.Numbers | None:
