@@ -42,6 +42,28 @@ def test_a_shipped_result_is_found_by_key_and_the_weights_content(places):
     assert shipped.load("sweep", {"k": 4}, TempSweep) is None
 
 
+def test_a_second_cpu_model_ships_beside_the_first_and_each_machine_reads_its_own(places, monkeypatch):
+    """Sessions run on machines of several CPU models: each ships its own result for a key beside the first
+    one, and a machine reads its CPU model's where there is one, else the first (one a key, in all_of too)."""
+    def on(cpu: str, alpha: float) -> TempSweep:
+        made = sweep(alpha)
+        return replace(made, provenance=replace(made.provenance, cpu=cpu))
+    monkeypatch.setattr(shipped, "cpu_model", lambda: "CPU A (family 1, model 1)")
+    first = shipped.save("sweep", {"k": 4}, on("CPU A (family 1, model 1)", 0.5))
+    assert first == shipped.path_for("sweep", {"k": 4})                               # the key's first result
+    again = shipped.save("sweep", {"k": 4}, on("CPU A (family 1, model 1)", 0.55))     # the same CPU: replaced
+    assert again == first and shipped.load("sweep", {"k": 4}, TempSweep).points[0].alpha == 0.55
+    beside = shipped.save("sweep", {"k": 4}, on("CPU B (family 2, model 2)", 0.6))     # another CPU model
+    assert beside != first and first.is_file()
+    assert shipped.load("sweep", {"k": 4}, TempSweep).points[0].alpha == 0.55         # machine A reads A's
+    assert [r.points[0].alpha for _k, r in shipped.all_of("sweep", TempSweep)] == [0.55]
+    monkeypatch.setattr(shipped, "cpu_model", lambda: "CPU B (family 2, model 2)")
+    assert shipped.load("sweep", {"k": 4}, TempSweep).points[0].alpha == 0.6          # machine B reads B's
+    assert [r.points[0].alpha for _k, r in shipped.all_of("sweep", TempSweep)] == [0.6]
+    monkeypatch.setattr(shipped, "cpu_model", lambda: "CPU C (family 3, model 3)")
+    assert shipped.load("sweep", {"k": 4}, TempSweep).points[0].alpha == 0.55         # a third: the first
+
+
 @pytest.mark.parametrize("store", [shipped, result_cache])
 def test_results_timed_by_an_older_engine_are_not_shown(places, monkeypatch, store):
     store.save("sweep", {"k": 4}, sweep())

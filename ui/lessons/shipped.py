@@ -18,6 +18,7 @@ from pathlib import Path
 
 from specdec.bench.measure import TIMING_REVISION
 from specdec.files import atomic
+from specdec.models.kernels import cpu_model
 from specdec.models.names import ASSETS
 from specdec.records import codec
 from ui.lessons import result_cache
@@ -49,15 +50,18 @@ def _digest(root: str, files: tuple) -> str:
     return h.hexdigest()
 
 
-def path_for(kind: str, key: dict) -> Path:
-    blob = json.dumps({"key": key, "weights": weights_digest(), "timing": TIMING_REVISION},
+def path_for(kind: str, key: dict, cpu: str | None = None) -> Path:
+    """The file of a result shipped for `key` (`cpu`: the one a later CPU model shipped beside the first)."""
+    blob = json.dumps({"key": key, "weights": weights_digest(), "timing": TIMING_REVISION, **({"cpu": cpu} if cpu
+                                                                                            else {})},
                       sort_keys=True, default=str)
     return SHIPPED_DIR / f"{kind}-{hashlib.sha1(blob.encode()).hexdigest()[:16]}.json"
 
 
 def load(kind: str, key: dict, record):
-    """The shipped `record` (a type, with its provenance) for this key and these weights, or None."""
-    return read(path_for(kind, key), record)
+    """The shipped `record` (a type, with its provenance) for this key and these weights, or None: the
+    one measured on this machine's CPU model where one was shipped, else the first shipped."""
+    return read(path_for(kind, key, cpu_model()), record) or read(path_for(kind, key), record)
 
 
 def read(path: Path, record):
@@ -68,22 +72,30 @@ def read(path: Path, record):
 
 def all_of(kind: str, record) -> list[tuple[dict, object]]:
     """(key, record) of every shipped result of `kind` that is valid for these weights and this
-    engine's timing revision (its file name is its key's digest)."""
-    out = []
+    engine's timing revision (its file name is its key's digest), one a key: as `load` picks it."""
+    found: dict[str, tuple[dict, object]] = {}
     for path in sorted(SHIPPED_DIR.glob(f"{kind}-*.json")):
         try:
-            key = json.loads(path.read_text())["key"]
-        except (OSError, ValueError, KeyError, TypeError):
+            data = json.loads(path.read_text())
+            key, cpu = data["key"], data.get("cpu")
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
-        found = read(path, record) if path_for(kind, key) == path else None
-        if found is not None:
-            out.append((key, found))
-    return out
+        value = read(path, record) if path_for(kind, key, cpu) == path else None
+        name = json.dumps(key, sort_keys=True, default=str)
+        if value is not None and (name not in found or cpu == cpu_model()):
+            found[name] = (key, value)
+    return list(found.values())
 
 
 def save(kind: str, key: dict, record) -> Path:
-    """Ship `record` (its provenance says where, when and how long) under this key."""
-    path = path_for(kind, key)
+    """Ship `record` (its provenance says where, when and how long) under this key: as the key's first
+    result, or beside it where a machine of another CPU model shipped that (each machine then reads its
+    own CPU model's, others the first)."""
+    mine = getattr(getattr(record, "provenance", None), "cpu", None)
+    first = read(path_for(kind, key), type(record))
+    other = first is not None and mine and getattr(first.provenance, "cpu", None) != mine
+    path = path_for(kind, key, mine if other else None)
     path.parent.mkdir(parents=True, exist_ok=True)
-    atomic.write_text(path, json.dumps({"kind": kind, "key": key, "value": codec.to_data(record)}) + "\n")
+    atomic.write_text(path, json.dumps({"kind": kind, "key": key, "value": codec.to_data(record),
+                                        **({"cpu": mine} if other else {})}) + "\n")
     return path
