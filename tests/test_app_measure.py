@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 from conftest import needs_embedded
+from shown import shown_files
 from streamlit.testing.v1 import AppTest
 
 from ui.lessons import badges
@@ -174,9 +175,8 @@ def test_where_page_shows_the_shipped_real_pair_result_with_what_its_positions_s
     kinds = next(d.value for d in at.dataframe if "speedup min" in d.value.columns)
     said = next(m.value for m in at.markdown if "priced again, whole runs**:" in m.value)
     assert "c = 0.250 and v(k + 1) = 2.00 (k = 4)" in said
-    shown = next(f for f in (Path(APP).parent / "assets/results").glob("where-*.json")
-                 if json.loads(f.read_text())["key"]["settings"]["temperature"] == DEFAULTS["temperature"])
-    pooled = where.by_kind(from_data(where.WhereSet, json.loads(shown.read_text())["value"]).results)
+    shown = next(f for f in shown_files("where") if f["key"]["settings"]["temperature"] == DEFAULTS["temperature"])
+    pooled = where.by_kind(from_data(where.WhereSet, shown["value"]).results)
     whole = [(p.base_prefill_steps + 1 + p.base_overhead) /
              (p.prefill_steps + (3 + p.round_overhead) / p.mean_acceptance_length) for p in pooled]
     assert f"predict {min(whole):.2f}×" in said and f"to {max(whole):.2f}×" in said

@@ -7,6 +7,7 @@ import re
 
 import torch
 from conftest import needs_embedded
+from shown import shown_files
 from test_payoff import WIDTHS
 
 from specdec.bench import machine
@@ -291,7 +292,6 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
     """Nothing filed here (a fresh clone): the box's range comes from the shipped k sweep's points, each
     priced by hand as the box prices (this machine's c and v, the point's tokens a round and overheads),
     where that sweep ran on this CPU model; on another CPU model, no range."""
-    from pathlib import Path
 
     from streamlit.testing.v1 import AppTest
 
@@ -302,7 +302,7 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
 
     from apptest import APP
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)      # nothing measured or filed here
-    filed = json.loads(next((Path(APP).parent / "assets/results").glob("ksweep-*.json")).read_text())
+    filed = shown_files("ksweep")[0]                                 # the sweep this machine reads
     shipped = filed["value"]
     widths = {m: 1 + 0.3 * (m - 1) for m in range(1, 18)}
     mine = machine.Profile(shipped["provenance"]["cpu"], "torch", 1, 10.0, widths, {"smollm2/draft": 0.2},

@@ -4,6 +4,7 @@ import dataclasses
 import json
 
 import pytest
+from shown import shown_files
 
 from specdec.prompts import load_prompts
 from specdec.trace.metrics import summarize
@@ -24,7 +25,7 @@ def nothing_kept(tmp_path, monkeypatch):
 def shipped_where() -> tuple[dict, dict]:
     """The shipped Where result of the default pair at T = 0 (Home races at T = 0): its key and its
     value as the file holds it (JSON, read here without the app's decoder)."""
-    files = [json.loads(p.read_text()) for p in sorted(shipped.SHIPPED_DIR.glob("where-*.json"))]
+    files = shown_files("where")                         # this machine's CPU model's, else the first shipped
     (key, value), = [(f["key"], f["value"]) for f in files if f["key"]["pair"] == list(PAIR)
                      and f["key"]["settings"]["temperature"] == 0]
     return key, value
