@@ -155,6 +155,7 @@ def scale_section(result, lang: str, pool: int, gate: float) -> None:
 
 mapping()
 QUESTION_LANGS = {"en": N_("English"), "ko": N_("Korean")}      # the questions' language, in the page's
+JUDGES = {"likelihood": N_("query likelihood"), "yes-no": N_("yes or no")}      # how the judge scores, in words
 found = beyond.shipped_result()
 if found is None:
     st.warning(_("This copy of the lab came without this lesson's measurement on its labelled questions, "
@@ -171,7 +172,8 @@ else:
                  "target {judge} on {backend}; judge everywhere = the judge over the first stage's top {n} of "
                  "{size} passages.").format(lang=_(QUESTION_LANGS.get(lang, lang)), cpu=result.provenance.cpu or "?",
                                              date=result.provenance.date or "?",
-                                             judge=result.judge_format, backend=result.judge_backend,
+                                             judge=_(JUDGES.get(result.judge_format, result.judge_format)),
+                                             backend=result.judge_backend,
                                              n=beyond.everywhere(result, lang), size=result.corpus_size))
     if lang == "ko":
         st.info(_("The documentation is in English: a Korean question shares few words with it (BM25 "

@@ -80,6 +80,8 @@ def test_metric_figures():
     assert [(list(t.base), list(t.x)) for t in cropped] == [([6], [2]), ([6], [1])]  # target 8→6, draft 7→6
     assert [t.hovertext[0] for t in cropped] == ["T why", "D why"]
     assert list(plots.histogram_figure((3, 1, 0)).data[0].y) == [3, 1, 0]
+    assert plots.histogram_figure((3, 1, 0)).layout.yaxis.dtick == 1              # counts: whole ticks
+    assert plots.histogram_figure((40, 1, 0)).layout.yaxis.dtick == 7             # about six of them
     assert plots.near_tie(Dist((0.50, 0.4995, 0.0005))) is not None
     assert plots.near_tie(Dist((0.50, 0.495, 0.005))) is None      # 5e-3 apart: not a near-tie
     assert plots.near_tie(P1) is None

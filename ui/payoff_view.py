@@ -67,7 +67,7 @@ def elsewhere_line(pair, settings) -> str | None:
         low, high = p.likely or (p.predicted, p.predicted)
     else:
         return None
-    word = payoff_words.answer_word(figure, low, high)
+    word = payoff_words.answer_word(figure, low, high, p.measured is None)
     k = (_("k by this machine's prices, up to {k}") if settings.policy == PRICED else _("k = {k}")).format(k=settings.k)
     return _("At the sidebar's settings (T = {t:g}, {k}) the box on every other page says: **{answer}, {x}** "
              "{badge}.").format(t=settings.temperature, k=k, answer=word, x=times(figure), badge=badge)

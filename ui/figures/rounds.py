@@ -201,6 +201,8 @@ def per_position_figure(per_position: tuple[float, ...]) -> go.Figure:
 def histogram_figure(histogram: tuple[int, ...]) -> go.Figure:
     fig = go.Figure([go.Bar(x=[str(j) for j in range(len(histogram))], y=list(histogram),
                             marker_color=COLORS.target)])
+    step = max(1, -(-max(histogram, default=1) // 6))            # counts: whole ticks (review 23: 0.5, 1.5, …)
+    fig.update_yaxes(tick0=0, dtick=step, rangemode="tozero")
     return _layout(fig, _("Rounds by drafts accepted"), height=300,
                    xaxis_title=_("accepted drafts j"), yaxis_title=_("rounds"))
 

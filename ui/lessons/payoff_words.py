@@ -47,7 +47,8 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
         said = _("**Does it pay here?** Predicted: {answer}, **{predicted}**{likely} {badge}; this policy is not "
                  "measured here yet.") if p.picked else _(
             "**Does it pay here?** Predicted: {answer}, **{predicted}**{likely} {badge}; not measured here yet.")
-        return said.format(answer=answer_word(p.predicted, low, high), predicted=_x(p.predicted), likely=_likely(p),
+        return said.format(answer=answer_word(p.predicted, low, high, True), predicted=_x(p.predicted),
+                           likely=_likely(p),
                            badge=badges.predicted())
     busy = "" if m.clock == Clock.WALL else " " + _("Each mode timed in its own CPU time: the machine was busy, "
                                                     "and its wall clock would count the other work.")
@@ -86,11 +87,12 @@ def when(m) -> str:
         n=len(m.all_here), lo=min(m.all_here), hi=_x(max(m.all_here)))
 
 
-def answer_word(speedup: float, low: float, high: float) -> str:
+def answer_word(speedup: float, low: float, high: float, predicted: bool = False) -> str:
     """Yes or no, or neither where the range holds 1: a gain within the spread is not one (the headline's
-    word, and Home's line for the sidebar's settings)."""
+    word, and Home's line for the sidebar's settings); for a `predicted` figure, that the range leaves it
+    open (review 23: "Break-even … 1.10× (0.95–1.24×)" read as a contradiction)."""
     if low < 1.0 < high:
-        return _("Break-even, no gain beyond the spread")
+        return _("Uncertain: its range holds 1") if predicted else _("Break-even, no gain beyond the spread")
     return _("Yes") if speedup > 1 else _("No")
 
 
@@ -263,12 +265,12 @@ def instead(p: Payoff, seen: tuple | None = None) -> str:
     repeats' range)) is this machine's, else the prediction."""
     if seen is not None and seen[1] is None:
         low, high = seen[3] if len(seen) > 3 else (seen[0], seen[0])
-        figure, badge, extra = seen[0], badges.here(), f" ({span(low, high)})"
+        figure, badge, extra, guess = seen[0], badges.here(), f" ({span(low, high)})", False
     else:
-        (low, high), figure, badge, extra = p.likely or (p.predicted, p.predicted), p.predicted, \
-            badges.predicted(), _likely(p)
+        (low, high), figure, badge, extra, guess = p.likely or (p.predicted, p.predicted), p.predicted, \
+            badges.predicted(), _likely(p), True
     return " " + _("At k = {k}, the k this machine's prices pick: {answer}, **{figure}**{extra} {badge}.").format(
-        k=p.k, answer=answer_word(figure, low, high), figure=_x(figure), extra=extra, badge=badge)
+        k=p.k, answer=answer_word(figure, low, high, guess), figure=_x(figure), extra=extra, badge=badge)
 
 
 def comparisons(p: Payoff, seen: tuple | None = None, instead_p: Payoff | None = None,
@@ -319,8 +321,9 @@ def source(p: Payoff, cpu: str, offered: bool = True) -> str:
             _(", {n} repeats interleaved with the target alone").format(n=m.repeats) if m.repeats else "")
         return text + _("; every page that asks shows this one figure.") + " " + when(m)
     if not offered:
-        return _("Not measured yet on a prompt set: the race below times one prompt; When it is fast (section 2, "
-                 "the k sweep) and Drafters compared measure these settings on a whole set.")
+        return _("Not measured yet on a prompt set: the race (the button above) times one prompt, on the wall "
+                 "clock; When it is fast (section 2, the k sweep) and Drafters compared measure these settings on a "
+                 "whole set, and the figure they file becomes this box's.")
     return _("Not measured yet: “Measure it here” below runs these settings (about a minute); When it is fast "
              "(section 2, the k sweep) and Drafters compared measure them too.")
 
