@@ -83,3 +83,17 @@ def test_pool_size_within_two_percent_and_agreeing_by_hand():
     cheap, cascade_, pool, every = beyond.scale(r, "en", 2, 0.0)
     assert (cheap.ms, pool.ms, every.ms) == (2.0, 2.0 + 10.0 + 200.0, 2.0 + 10.0 + 400.0)
     assert cascade_.ms == pool.ms and every.judge_calls == 4
+
+
+
+def test_a_shipped_run_on_a_busy_machine_says_its_times_run_long(tiny_dirs):
+    """Review 23: the shipped run's 10 s a query beside a question asked here in 1.2 s, unexplained; the
+    shipped record's own load (per core) says whether its machine was busy."""
+    from specdec.records.provenance import BUSY_LOAD
+    load = beyond.shipped_result().provenance.load
+    at = app(tiny_dirs, page=PAGE)
+    said = [c.value for c in at.caption if "The machine was busy then" in c.value]
+    busy = load is not None and load >= BUSY_LOAD
+    assert bool(said) is busy
+    if busy:
+        assert f"(load {load:.1f} per core)" in said[0]

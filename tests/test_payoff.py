@@ -238,6 +238,24 @@ def test_beside_a_prediction_the_same_settings_measured_elsewhere_are_shown_for_
     assert payoff_words.comparisons(payoff.answer(4, PRICES, None, (1.85, 0.74, "x"))) == ""
 
 
+def test_a_prediction_lands_where_measurements_at_its_own_k_landed_where_there_are_some():
+    """Review 23: the profile misprices wide passes more than narrow ones, so every k's median moved k = 1 too
+    far; a k measured here (or on this CPU model) moves by its own measurements' median; beside a measurement at
+    these settings, by every k's (this k's would hold that very measurement)."""
+    from ui.lessons import payoff_words
+    found = payoff.band([(0.9, 1.0, 2), (1.2, 1.0, 4), (1.1, 1.0, 4), (1.0, 1.0, 1)])
+    assert found.at_k == ((1, 1.0), (2, 0.9), (4, pytest.approx(1.15))) and found.mid == pytest.approx(1.05)
+    assert found.mid_for(2) == (0.9, True) and found.mid_for(3) == (pytest.approx(1.05), False)
+    p = replace(payoff.answer(2, PRICES, None, (2.5, 1.3, "Other CPU")), band=found)
+    moved = p.calibrated()
+    assert moved.predicted == pytest.approx(0.9 * p.predicted) and moved.priced == p.predicted
+    assert "times 0.90: the median of those measured at k = 2" in payoff_words.detail(moved)
+    here = payoff.Measured(0.95, 0.9, 1.0, 3, Clock.WALL, 2.5, "box", 8)
+    beside = replace(payoff.answer(2, PRICES, here), band=found).calibrated()
+    assert beside.predicted == pytest.approx(1.05 * beside.priced)
+    assert "times their median (1.05)" in payoff_words.detail(beside)
+
+
 def test_a_band_is_the_range_of_measured_over_predicted_from_three_measurements_on():
     assert payoff.band([(0.9, 1.0), (1.1, 1.0)]) is None                    # two: no range yet
     found = payoff.band([(0.9, 1.0), (1.1, 1.0), (0.75, 0.75)])

@@ -62,6 +62,7 @@ def test_a_second_cpu_model_ships_beside_the_first_and_each_machine_reads_its_ow
     assert [r.points[0].alpha for _k, r in shipped.all_of("sweep", TempSweep)] == [0.6]
     monkeypatch.setattr(shipped, "cpu_model", lambda: "CPU C (family 3, model 3)")
     assert shipped.load("sweep", {"k": 4}, TempSweep).points[0].alpha == 0.55         # a third: the first
+    assert [r.points[0].alpha for _k, r in shipped.all_of("sweep", TempSweep)] == [0.55]   # whichever file sorts first
 
 
 @pytest.mark.parametrize("store", [shipped, result_cache])

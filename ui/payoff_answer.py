@@ -102,15 +102,16 @@ def calibration(pair, settings, prices) -> payoff.Band | None:
                 or (key.threads, key.precision) != (ran.threads, ran.label()) \
                 or not (f.speedup and f.mean_acceptance_length and over) or key.k + 1 not in prices.v:
             continue
-        pairs.append((f.speedup, run_speedup(f.mean_acceptance_length, key.k, prices.c, prices.v[key.k + 1], *over)))
+        pairs.append((f.speedup, run_speedup(f.mean_acceptance_length, key.k, prices.c, prices.v[key.k + 1], *over),
+                      key.k))
     alike = shipped_calibration(tuple(names), settings, prices, session.uses_chat(pair))
     return payoff.band(pairs + alike, shipped=len(alike))
 
 
-def shipped_calibration(names: tuple, settings, prices, chat: bool) -> list[tuple[float, float]]:
+def shipped_calibration(names: tuple, settings, prices, chat: bool) -> list[tuple[float, float, int]]:
     """The shipped k sweeps' points of the pair's draft model measured on this CPU model, at every T (how
     runs land against their profile's prices is the machine's, not the temperature's: one range for T = 0
-    and T = 0.7 alike), each priced as the box prices: (measured, predicted) pairs beside this machine's
+    and T = 0.7 alike), each priced as the box prices: (measured, predicted, k) beside this machine's
     own ([]: no such sweep, or another drafter or policy)."""
     if store.drafter_id(settings) != typical.DEFAULT_DRAFTER or settings.policy not in ("constant", PRICED):
         return []
@@ -118,7 +119,7 @@ def shipped_calibration(names: tuple, settings, prices, chat: bool) -> list[tupl
               if key.get("pair") == list(names) and bool(key.get("chat")) == chat
               and sweep.provenance.cpu == cpu_model()]
     return [(p.speedup, run_speedup(p.mean_acceptance_length, p.k, prices.c, prices.v[p.k + 1],
-                                    *repriced.overheads(p)))
+                                    *repriced.overheads(p)), p.k)
             for sweep in sweeps for p in sweep.points
             if p.speedup and p.mean_acceptance_length and repriced.overheads(p) and p.k + 1 in prices.v]
 

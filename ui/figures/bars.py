@@ -7,6 +7,7 @@ from specdec.wording import _
 from ui.figures.rounds import COLORS, _layout
 
 LABELS = dict(textposition="outside", textangle=0, cliponaxis=False, textfont_size=11)   # a bar's value, above it
+PAIRED = {**LABELS, "textfont_size": 9}             # two bars a name: half the room for each value
 
 
 def labelled_bars(names: list[str], values: list[float], colors: list[str], title: str,
@@ -29,9 +30,9 @@ def priced_bars(names: list[str], here: list[float | None], there: list[float], 
     same points priced again with this machine's profile (`here`, the headline; None: not priced)."""
     fig = go.Figure([
         go.Bar(x=names, y=[h or 0.0 for h in here], name=here_name, marker_color=COLORS.bonus,
-               text=["—" if h is None else f"{h:.2f}" for h in here], **LABELS),
+               text=["—" if h is None else f"{h:.2f}" for h in here], **PAIRED),
         go.Bar(x=names, y=there, name=there_name, marker_color=COLORS.discarded,
-               text=[f"{t:.2f}" for t in there], **LABELS)])
+               text=[f"{t:.2f}" for t in there], **PAIRED)])
     fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected, layer="below",
                   annotation_text=_("break-even"), annotation_position="right")
     fig.update_yaxes(range=[0, max([h or 0.0 for h in here] + there + [1.0]) * 1.15])

@@ -138,7 +138,7 @@ def cpu_name(recorded: str) -> str:
 
 
 def tidy(cpu: str) -> str:
-    """A CPU's name without its trademark marks and filler words ("Intel(R) Xeon(R) Processor (family 6,
+    """A CPU's name without its trademark marks and the word "Processor" ("Intel(R) Xeon(R) Processor (family 6,
     model 167)" -> "Intel Xeon (family 6, model 167)"): the same machine, in a badge that fits the sidebar."""
     name = re.sub(r"\((?:R|TM)\)|\bProcessor\b", "", cpu)
     return re.sub(r"\s+", " ", name).strip()

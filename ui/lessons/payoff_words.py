@@ -48,8 +48,7 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
                  "measured here yet.") if p.picked else _(
             "**Does it pay here?** Predicted: {answer}, **{predicted}**{likely} {badge}; not measured here yet.")
         return said.format(answer=answer_word(p.predicted, low, high, True), predicted=_x(p.predicted),
-                           likely=_likely(p),
-                           badge=badges.predicted())
+                           likely=_likely(p), badge=badges.predicted())
     busy = "" if m.clock == Clock.WALL else " " + _("Each mode timed in its own CPU time: the machine was busy, "
                                                     "and its wall clock would count the other work.")
     return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({span}, {n} prompts).").format(
@@ -153,8 +152,13 @@ def band_detail(p: Payoff) -> str:
     said = _range_detail(p)
     if p.priced is None:
         return said
+    mid, at_k = p.landing()
+    if at_k:
+        return said + " " + _("The figure is the profile's own price, {raw}, times {mid:.2f}: the median of those "
+                              "measured at k = {k}, where a measurement at this k typically lands.").format(
+            raw=_x(p.priced), mid=mid, k=p.k)
     return said + " " + _("The figure is the profile's own price, {raw}, times their median ({mid:.2f}): where a "
-                          "measurement here typically lands.").format(raw=_x(p.priced), mid=p.band.mid)
+                          "measurement here typically lands.").format(raw=_x(p.priced), mid=mid)
 
 
 def _range_detail(p: Payoff) -> str:

@@ -52,9 +52,8 @@ def _digest(root: str, files: tuple) -> str:
 
 def path_for(kind: str, key: dict, cpu: str | None = None) -> Path:
     """The file of a result shipped for `key` (`cpu`: the one a later CPU model shipped beside the first)."""
-    blob = json.dumps({"key": key, "weights": weights_digest(), "timing": TIMING_REVISION, **({"cpu": cpu} if cpu
-                                                                                            else {})},
-                      sort_keys=True, default=str)
+    made = {"key": key, "weights": weights_digest(), "timing": TIMING_REVISION} | ({"cpu": cpu} if cpu else {})
+    blob = json.dumps(made, sort_keys=True, default=str)
     return SHIPPED_DIR / f"{kind}-{hashlib.sha1(blob.encode()).hexdigest()[:16]}.json"
 
 
@@ -73,7 +72,7 @@ def read(path: Path, record):
 def all_of(kind: str, record) -> list[tuple[dict, object]]:
     """(key, record) of every shipped result of `kind` that is valid for these weights and this
     engine's timing revision (its file name is its key's digest), one a key: as `load` picks it."""
-    found: dict[str, tuple[dict, object]] = {}
+    found: dict[str, tuple[int, dict, object]] = {}
     for path in sorted(SHIPPED_DIR.glob(f"{kind}-*.json")):
         try:
             data = json.loads(path.read_text())
@@ -81,10 +80,10 @@ def all_of(kind: str, record) -> list[tuple[dict, object]]:
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             continue
         value = read(path, record) if path_for(kind, key, cpu) == path else None
-        name = json.dumps(key, sort_keys=True, default=str)
-        if value is not None and (name not in found or cpu == cpu_model()):
-            found[name] = (key, value)
-    return list(found.values())
+        name, rank = json.dumps(key, sort_keys=True, default=str), 0 if cpu == cpu_model() else 1 if not cpu else 2
+        if value is not None and (name not in found or rank < found[name][0]):   # mine, else the first, else any
+            found[name] = (rank, key, value)
+    return [(key, value) for _rank, key, value in found.values()]
 
 
 def save(kind: str, key: dict, record) -> Path:

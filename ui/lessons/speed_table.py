@@ -109,7 +109,7 @@ def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
         why = _("this machine's prices (c, v) with these tokens a round, not timed")
         if box.priced is not None:
             why += "; " + _("the price in the next column × {mid:.2f}, where measurements here typically land against "
-                            "their own prices").format(mid=box.band.mid)
+                            "their own prices").format(mid=box.landing()[0])
         out.append(SpeedRow(badges.predicted(), _("“Does it pay here?”'s prediction"), times(box.predicted), setting,
                             why,
                             box.predicted, True, Numbers(None, box.alpha, box.tokens, box.c, box.v), box.raw))
