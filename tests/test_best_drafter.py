@@ -40,12 +40,12 @@ def test_winners_that_differ_by_text_are_named_per_set_and_a_loss_everywhere_is_
     # where nothing pays at k and the k these prices pick does, that setting leads the sentence
     said = sentence([Best("fam/draft", 0.9, False, FAST, SIZES)], 4, 0.7, ("fam/draft", 1, 1.07, False))
     assert said == ("**Best drafter here**: **draft** at k = 1, the k this machine's prices pick, predicted **1.07×** "
-                    f"{badges.predicted()}. At the sidebar's k = 4, T = 0.7, none pays over a whole set (fastest: "
+                    f"{badges.predicted()}. At the sidebar's k = 4, T = 0.7, none pays over a whole set (in the lead: "
                     "**draft**)."), said
     # two sets led by different drafters: both named, once each (their figures are the table's)
     two = sentence([Best("fam/draft", 0.9, False, FAST, SIZES), Best("n-gram lookup", 0.8, False, COMPARED, EVERY)],
                    4, 0.7, ("fam/draft", 1, 1.07, False))
-    assert two.endswith("none pays over a whole set (fastest: **draft** and **n-gram lookup**)."), two
+    assert two.endswith("none pays over a whole set (in the lead: **draft** and **n-gram lookup**)."), two
     # measured here at that k: the measurement replaces the prediction
     said = sentence([Best("fam/draft", 0.9, False, FAST, SIZES)], 4, 0.7, ("fam/draft", 1, 1.05, True))
     assert said.startswith("**Best drafter here**: **draft** at k = 1, the k this machine's prices pick, measured "

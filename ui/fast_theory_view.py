@@ -72,7 +72,10 @@ def render(pair) -> None:
               help="(1 − α^(k+1)) / (1 − α)")
     m2.metric(_("Expected speedup"), times(expected_speedup(alpha, k, c + eps)),
               help=_("(1 − α^(k+1)) / ((1 − α)(k·c + 1 + k·ε)); Theorem 3.8 is ε = 0"))
-    m3.metric(_("Best k for this α, c and ε"), best_k(alpha, c + eps, K_OFFERED[1]))   # ε acts as c + ε
+    best = best_k(alpha, c + eps, K_OFFERED[1])                                       # ε acts as c + ε
+    at_best = expected_speedup(alpha, best, c + eps)
+    m3.metric(_("Best k for this α, c and ε"), best, delta=times(at_best), delta_color="normal" if at_best > 1 else
+              "inverse", delta_arrow="off", help=_("The delta: the expected speedup at that k; below 1× no k pays."))
     if here:
         st.caption(_("The sliders start at this machine's values for the sidebar's settings: α̂ = {a:.2f} ({source}), "
                      "c = {c:.2f} (its profile) and ε = {e:.2f} (its pass of 5 tokens, v(5) = 1 + 4ε). Move them to "

@@ -46,10 +46,10 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
     p = replace(payoff.answer(settings.k, prices, found, usual, alpha if settings.policy == PRICED else None),
                 band=fared)
     if settings.policy == PRICED and p.measured is None and prices is not None:
-        picked = at_its_k(pair, settings, prices, p)                              # one figure for the k it picks
+        picked = at_its_k(pair, settings, prices, p).calibrated()                 # one figure for the k it picks
         if (m := measured_at(pair, settings, picked.k)) is not None:             # that k, measured here: the answer
-            picked = replace(picked, measured=m, constant=True)
-        return picked.calibrated(), None
+            picked = replace(picked, measured=m, constant=True)                  # (its prediction as the offer's)
+        return picked, None
     if settings.policy == PRICED or alpha is None or prices is None:
         return p.calibrated(), None
     instead = replace(payoff.answer(settings.k, prices, None, None, alpha, p.over, p.over_on or _("the measured runs")),

@@ -72,7 +72,7 @@ def sentence(bests: list[Best], k: int, temperature: float,
                                                   "machine's prices pick, predicted **{x}** {badge}.")
         return said.format(name=_name(instead[0]), k1=instead[1], x=times(instead[2]),
                            badge=badges.here() if instead[3] else badges.predicted()) + " " + _(
-            "At the sidebar's k = {k}, T = {t:g}, none pays over a whole set (fastest: {names}).").format(
+            "At the sidebar's k = {k}, T = {t:g}, none pays over a whole set (in the lead: {names}).").format(
             k=k, t=temperature, names=_(" and ").join(f"**{n}**" for n in _shared(bests) or _tops(bests)))
     said = _("**Best drafter here** at k = {k}, T = {t:g}:").format(k=k, t=temperature) + " " + _leaders_at_k(bests)
     if all(b.speedup < 1 for b in bests):
