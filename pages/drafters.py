@@ -16,7 +16,7 @@ from ui.examples import kind_name
 from ui.figures.bars import priced_bars
 from ui.figures.drafters import drafters_figure
 from ui.i18n import _
-from ui.lessons import badges, store
+from ui.lessons import badges, shipped, store
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import drafter_name, machine_short
 from ui.lessons.drafters import (
@@ -80,6 +80,7 @@ def measure():
 
 KEY_OF = figure_key(TARGET, SETTINGS, VARIANTS, PROMPTS, CHAT, state.ran())
 points, ELSEWHERE = measure()          # ELSEWHERE: the CPU of a shipped result
+PRICED_HERE = bool(ELSEWHERE) and not shipped.alike(ELSEWHERE)   # another CPU model's: its tokens priced here
 
 
 def pass_price() -> float | None:
@@ -161,7 +162,7 @@ if points:
     overall = [p for p in points if p.kind == ALL]
     fastest = max(overall, key=lambda p: p.speedup)
     HERE = []
-    if ELSEWHERE:                   # measured here, the sentence above names the fastest
+    if PRICED_HERE:                 # measured here or on a machine like this one: the sentence above names the fastest
         with st.expander(_("How the table's figures were priced")):
             HERE = priced(overall)
             st.caption(badges.of(ELSEWHERE) + " " + _(
@@ -184,15 +185,18 @@ if points:
     with st.expander(_("Every drafter's numbers, and how they were measured")):
         overall_numbers(overall, HERE)
     st.subheader(_("Winner per kind of text"))
-    if ELSEWHERE:
+    if PRICED_HERE:
         st.caption(badges.shipped(ELSEWHERE) + " " + _("tokens a round and measured speedups") + " · "
                    + badges.predicted() + " " + _("speedup priced here"))
+    elif ELSEWHERE:
+        st.caption(badges.shipped(ELSEWHERE) + " " + _("tokens a round and measured speedups"))
     if len(PROMPTS) < 2 * len({p.kind for p in PROMPTS}):
         st.caption(_("Each kind has {n} prompt(s) here at most: the winners per kind below are a hint, not a "
                      "ranking (Where it works measures whole sets per kind).").format(
             n=max(sum(p.kind == k for p in PROMPTS) for k in {p.kind for p in PROMPTS})))
     kinds = sorted({p.kind for p in points} - {ALL})
-    profile = machine.of(PAIR) if PAIR is not None else None
+    alike = bool(ELSEWHERE) and not PRICED_HERE                  # a machine like this one's: shown as measured
+    profile = machine.of(PAIR) if PAIR is not None and not alike else None
     rows = winners(points, kinds, lambda ps: repriced.compared(ps, VARIANTS, SETTINGS.k, profile))
     odd = {(p.kind, p.drafter) for p in beyond_tokens(points, pass_of=PASS_OF)}      # marked in the table too
 

@@ -18,7 +18,7 @@ from ui import catalog, examples, jobs, session, shell, sidebar, state, strip, t
 from ui.context_view import ON_THE_CARD
 from ui.figures.where import kind_figure, per_position_by_kind_figure
 from ui.i18n import _, choice
-from ui.lessons import badges, store
+from ui.lessons import badges, shipped, store
 from ui.lessons.bench_words import machine_short
 from ui.lessons.fast import busy_note, spread_warning
 from ui.lessons.fast_repriced import no_profile
@@ -132,7 +132,7 @@ def per_kind(pair, res: WhereSet, mine: bool) -> None:
     st.caption(_("This ranks the sidebar's drafter. A lookup copies from the prompt instead of predicting, so it "
                  "ranks the kinds otherwise: Drafters compared, “Winner per kind of text”."))
     shipped_cpu = res.provenance.cpu or "?"
-    here = None if mine else priced(pair, points, shipped_cpu)
+    here = None if mine or shipped.alike(shipped_cpu) else priced(pair, points, shipped_cpu)   # alike: as measured
     names = (_("here, priced again ({cpu})").format(cpu=cpu_model()),
              _("measured on {cpu}, for comparison").format(cpu=machine_short(shipped_cpu)))
     c1, c2 = st.columns(2)
@@ -183,8 +183,9 @@ def drill_down(pair, res: WhereSet, mine: bool) -> None:
                               "speedup": [r.speedup_on(res.clock) for r in ranked]}), "where_ranked")
     if not mine:
         badge = badges.shipped(res.provenance.cpu, date=res.provenance.date)
-        st.caption(badge + " " + _("Speedups in this table were measured there, for comparison: that machine's "
-                                   "prices, not this one's."))
+        st.caption(badge + " " + (_("Speedups in this table were measured on a machine like this one: the same CPU "
+                                    "model, on another day.") if shipped.alike(res.provenance.cpu) else _(
+            "Speedups in this table were measured there, for comparison: that machine's prices, not this one's.")))
     label = st.selectbox(_("Prompt"), [r.prompt.label for r in ranked], key=choice("where_prompt"))
     chosen = next(r for r in ranked if r.prompt.label == label)
     c1, c2 = st.columns(2)

@@ -12,3 +12,16 @@ def shown_files(kind: str) -> list[dict]:
     mine = {json.dumps(f["key"], sort_keys=True) for f in files if f.get("cpu") == cpu_model()}
     return [f for f in files if f.get("cpu") == cpu_model()
             or (not f.get("cpu") and json.dumps(f["key"], sort_keys=True) not in mine)]
+
+
+def stand_in_cpu(monkeypatch, name: str) -> None:
+    """Make the lab read `name` as this machine's CPU model everywhere it asks (the modules that imported
+    cpu_model, and kernels, whose name page scripts import when they run): a test then takes the branch of
+    a machine like the one that shipped a result, or of another one, whatever CPU runs it."""
+    import sys
+
+    from specdec.models import cpu, kernels
+    real = cpu.cpu_model
+    for module in [kernels, *(m for n, m in list(sys.modules.items()) if n.startswith(("ui.", "specdec.")))]:
+        if getattr(module, "cpu_model", None) is real:
+            monkeypatch.setattr(module, "cpu_model", lambda: name)

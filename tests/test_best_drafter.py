@@ -73,7 +73,9 @@ def test_both_pages_that_rank_drafters_say_the_same_best_drafter(monkeypatch, tm
     from ui.state import DEFAULTS
 
     from apptest import APP
+    from shown import stand_in_cpu
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)      # nothing measured here
+    stand_in_cpu(monkeypatch, "CPU here")                            # no shipped result is a machine like it
     widths = {m: 1 + 0.25 * (m - 1) for m in range(1, 18)}
     mine = machine.Profile("CPU here", "torch", 1, 10.0, widths, {"smollm2/draft": 0.15, "smollm2/draft-2l": 0.2},
                            9.0, 50.0, 80.0, 135.0)        # and its memory and compute rates, for the roofline
@@ -92,8 +94,12 @@ def test_both_pages_that_rank_drafters_say_the_same_best_drafter(monkeypatch, tm
     assert badges.here() not in text                                               # priced here, not measured
     if "none pays" in text.lower():       # the box's other answer, where it pays, leads; the sets' leaders follow
         box = next(c.value for c in at.markdown if c.value.startswith("**Does it pay here?**"))
-        picked = re.search(r"the k this machine's prices pick: [^*]+(\*\*[0-9.]+×\*\*)", box).group(1)
-        assert f"the k this machine's prices pick, predicted {picked}" in text, (box, text)   # its figure
+        found = re.search(r"the k this machine's prices pick: [^*]+(\*\*[0-9.]+×\*\*)[^:]*(:[a-z]+-badge\[[^\]]+\])",
+                          box)
+        picked, badge = found.groups()
+        # its figure, with its badge: measured on a machine like this one where one shipped it, else predicted
+        said = "measured" if "predicted" not in badge else "predicted"
+        assert f"the k this machine's prices pick, {said} {picked} {badge}" in text, (box, text)
     else:
         assert "When it is fast" in text and "Drafters compared" in text and text.count(badges.predicted()) >= 2
     # Drafters compared lists every drafter it ran: priced here where this machine has a price, fastest first,

@@ -40,8 +40,9 @@ def sizes(pair, settings) -> Best | None:
     if sweep is None:
         return None
     words = (_("When it is fast"), store.set_name(family.speed_set(chat), kind_name))
-    if mine:
-        return best_drafter.best_of([(p.draft, p.speedup) for p in sweep.points], True, *words)
+    if mine or shipped.alike(sweep.provenance.cpu):        # measured: here, or on a machine like this one
+        return best_drafter.best_of([(p.draft, p.speedup) for p in sweep.points], True, *words,
+                                    cpu=None if mine else sweep.provenance.cpu)
     here = repriced.drafts(sweep.points, machine.of(pair)) if target == pair.target_name else []
     return best_drafter.best_of([(r.point.draft, r.speedup) for r in here], False, *words)
 
@@ -75,9 +76,10 @@ def compared(pair, settings, n: int = defaults.DRAFTERS_PROMPTS) -> Best | None:
     """The fastest drafter of Drafters compared over its `n` prompts of every kind."""
     if (found := _comparison(pair, settings, n)) is None:
         return None
-    overall, mine, vs, run, target, words, _cpu = found
-    if mine:
-        return best_drafter.best_of([(p.drafter, p.speedup) for p in overall], True, *words)
+    overall, mine, vs, run, target, words, cpu = found
+    if mine or shipped.alike(cpu):
+        return best_drafter.best_of([(p.drafter, p.speedup) for p in overall], True, *words,
+                                    cpu=None if mine else cpu)
     return best_drafter.best_of(list(_priced(pair, overall, vs, run, target).items()), False, *words)
 
 
@@ -89,19 +91,20 @@ def every_drafter(pair, settings, instead, n: int = defaults.DRAFTERS_PROMPTS) -
     if (found := _comparison(pair, settings, n)) is None:
         return []
     overall, mine, vs, run, target, _words, cpu = found
-    priced = {} if mine else _priced(pair, overall, vs, run, target)
-    rows, shipped = [], []
+    measured = mine or shipped.alike(cpu)                  # here, or on a machine like this one: as measured
+    priced = {} if measured else _priced(pair, overall, vs, run, target)
+    rows, other = [], []
     for p in overall:
         k = f"{run.k}" if p.drafter not in vs or vs[p.drafter].policy == "constant" else f"≤ {run.k}"
-        if mine:
-            rows.append((drafter_name(p.drafter), k, p.speedup, badges.here()))
+        if measured:
+            rows.append((drafter_name(p.drafter), k, p.speedup, badges.of(None if mine else cpu)))
         elif p.drafter in priced:
             rows.append((drafter_name(p.drafter), k, priced[p.drafter], badges.predicted()))
         else:
-            shipped.append((drafter_name(p.drafter), k, p.speedup, badges.shipped(cpu) + " " + _("not priced here")))
+            other.append((drafter_name(p.drafter), k, p.speedup, badges.shipped(cpu) + " " + _("not priced here")))
     top = [(drafter_name(instead[0].split("/", 1)[-1]), _("{k}, picked by this machine's prices").format(k=instead[1]),
-            instead[2], badges.here() if instead[3] else badges.predicted())] if instead else []
-    return top + sorted(rows, key=lambda r: -r[2]) + sorted(shipped, key=lambda r: -r[2])
+            instead[2], best_drafter.badge(instead))] if instead else []
+    return top + sorted(rows, key=lambda r: -r[2]) + sorted(other, key=lambda r: -r[2])
 
 
 def table_markdown(rows) -> str:
@@ -111,18 +114,19 @@ def table_markdown(rows) -> str:
     return "\n".join(lines + [f"| {name} | {k} | **{times(x)}** | {whose} |" for name, k, x, whose in rows])
 
 
-def _instead(pair, settings) -> tuple[str, int, float, bool] | None:
+def _instead(pair, settings) -> best_drafter.Instead | None:
     """The box's other answer (the draft model at the k this machine's prices pick): its speedup measured
-    here at that constant k where it was (a measurement replaces the prediction), else predicted."""
+    at that constant k where it was, here or on a machine like this one (a measurement replaces the
+    prediction), else predicted."""
     if not pair.draft_name:
         return None
     box, other = payoff_answer.answer(pair, settings)
     other = box if settings.policy == PRICED else other          # the box drafts k by the prices itself
     if other is None or not other.predicted:
         return None
-    if (m := payoff_answer.measured_at(pair, settings, other.k)) is not None:
-        return pair.draft_name, other.k, m.speedup, True
-    return pair.draft_name, other.k, other.predicted, False
+    if (m := payoff_answer.seen_at(pair, settings, other.k)) is not None:
+        return best_drafter.Instead(pair.draft_name, other.k, m.speedup, True, m.cpu)
+    return best_drafter.Instead(pair.draft_name, other.k, other.predicted, False)
 
 
 def render(pair, settings, n: int = defaults.DRAFTERS_PROMPTS, table: bool = False) -> None:

@@ -17,7 +17,7 @@ from ui.examples import kind_name
 from ui.fast_common_view import MAX_NEW, acceptance_note, shipped_agree, taken_caption, warn
 from ui.figures import fast as lp
 from ui.i18n import _
-from ui.lessons import badges, fast, store
+from ui.lessons import badges, fast, shipped, store
 from ui.lessons.bench_words import drafter_name, machine_short
 from ui.lessons.fast_draft_size import at_prices, result_key, roles_caption, whose
 from ui.measured import local
@@ -79,7 +79,7 @@ def tradeoff(pair, names) -> None:
         st.caption(note)
     if not mine:
         fast_shipped_view.here_too(points, key_of)
-    here = [] if mine else fast_repriced_view.drafts(points, pair)
+    here = [] if mine or shipped.alike(sweep.provenance.cpu) else fast_repriced_view.drafts(points, pair)
     on = None if mine else machine_short(sweep.provenance.cpu or "?")
     busy = any(p.clock == Clock.CPU for p in points)
     c1, c2 = st.columns(2)

@@ -26,7 +26,7 @@ from ui.examples import kind_name
 from ui.fast_common_view import MAX_NEW, acceptance_note, ksweep_key, taken_caption, warn
 from ui.figures import fast as lp
 from ui.i18n import _
-from ui.lessons import badges, fast, store
+from ui.lessons import badges, fast, shipped, store
 from ui.lessons.bench_words import machine_short
 from ui.lessons.payoff_words import SOURCES
 from ui.measured import local
@@ -62,7 +62,8 @@ def measured(pair, names) -> None:
     ksweep_lines(points, scope, None if mine else sweep.provenance.cpu, sweep.provenance.date)
     if mine:
         profile_c(points[0].c, pair, settings.drafter)
-    here = [] if mine else fast_repriced_view.k_sweep(points, pair, settings.drafter)
+    alike = shipped.alike(sweep.provenance.cpu)             # its figures are this machine's kind's
+    here = [] if mine or alike else fast_repriced_view.k_sweep(points, pair, settings.drafter)
     alpha = round(mean_alpha(points), 2)
     on = machine_short(sweep.provenance.cpu or "?")
     chart(lp.repriced_sweep_figure(alpha, settings.k, here, on, box_at_k(pair)) if here else

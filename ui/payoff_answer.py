@@ -47,7 +47,7 @@ def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
                 band=fared)
     if settings.policy == PRICED and p.measured is None and prices is not None:
         picked = at_its_k(pair, settings, prices, p).calibrated()                 # one figure for the k it picks
-        if (m := measured_at(pair, settings, picked.k)) is not None:             # that k, measured here: the answer
+        if (m := seen_at(pair, settings, picked.k)) is not None:                 # that k, measured: the answer
             picked = replace(picked, measured=m, constant=True)                  # (its prediction as the offer's)
         return picked, None
     if settings.policy == PRICED or alpha is None or prices is None:
@@ -132,6 +132,8 @@ def acceptance(pair, settings) -> tuple[payoff.Measured | None, payoff.Elsewhere
     policy, where nothing is filed for it, takes the α̂ filed for the constant one)."""
     names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
     found, alpha = measured(tuple(names), settings)
+    if found is None and (alike := alike_at(tuple(names), settings, session.uses_chat(pair))) is not None:
+        return alike, None, alike.alpha
     if alpha is None and settings.policy == PRICED:     # α is the models' and the text's, not the policy's
         alpha = measured(tuple(names), replace(settings, policy="constant"))[1]
     if found is not None and alpha is not None:
@@ -150,6 +152,27 @@ def acceptance(pair, settings) -> tuple[payoff.Measured | None, payoff.Elsewhere
     return None, payoff.Elsewhere(t.mean_acceptance_length, t.speedup, t.measured, on,
                                   t.over if point is None else repriced.overheads(point), *spread), \
         alpha if alpha is not None else t.alpha
+
+
+def alike_at(names: tuple, settings, chat: bool) -> payoff.Measured | None:
+    """The shipped k sweep's point at these (constant-k) settings where a machine of this CPU model measured it:
+    that machine's kind's measurement, the answer until this one measures its own (None: none, another CPU
+    model's, or a policy that picks k)."""
+    if settings.policy != "constant":
+        return None
+    p, cpu, date = swept_point(names, settings, chat)
+    if p is None or not shipped.alike(cpu):
+        return None
+    return payoff.Measured(p.speedup, p.speedup_min or p.speedup, p.speedup_max or p.speedup, p.repeats, p.clock,
+                           p.mean_acceptance_length, "ksweep", len(family.speed_prompts(chat)[0]), (p.speedup,),
+                           p.c, p.acceptance_rate, p.alpha, p.verify_cost, None, repriced.overheads(p), cpu, date)
+
+
+def seen_at(pair, settings, k: int) -> payoff.Measured | None:
+    """A constant `k` at the sidebar's other settings, measured: here, else on a machine like this one."""
+    names = tuple(st.session_state.get("active_pair") or (pair.target_name, pair.draft_name))
+    at = replace(settings, k=k, policy="constant")
+    return measured(names, at)[0] or alike_at(names, at, session.uses_chat(pair))
 
 
 def swept_point(names: tuple, settings, chat: bool):
@@ -179,12 +202,6 @@ def typical_of(p, cpu: str, chat: bool) -> typical.Typical:
                            p.mean_acceptance_length, p.speedup, cpu)
 
 
-def swept(names: tuple, settings, chat: bool) -> typical.Typical | None:
-    """The shipped k sweep's point at these settings as a typical run (None: none)."""
-    p, cpu, _date = swept_point(names, settings, chat)
-    return None if p is None else typical_of(p, cpu, chat)
-
-
 def at_k(pair, settings, k: int) -> tuple | None:
     """A speedup measured at a constant k for the pair at these settings: here (None as its CPU, and its
     repeats' range after the words), else the shipped k sweep's (its CPU), with which section measured
@@ -195,9 +212,10 @@ def at_k(pair, settings, k: int) -> tuple | None:
         t=settings.temperature, n=len(family.speed_prompts(session.uses_chat(pair))[0]))
     if (m := measured(names, at)[0]) is not None:                   # with its repeats' range
         return m.speedup, None, _(payoff_words.SOURCES.get(m.source, m.source)) + ", " + where, (m.low, m.high)
-    t = swept(names, at, session.uses_chat(pair))
-    if t is not None and t.speedup is not None:
-        return t.speedup, t.measured, _("the shipped k sweep") + ", " + where
+    p, cpu, _date = swept_point(names, at, session.uses_chat(pair))
+    if p is not None and p.speedup is not None:
+        return p.speedup, cpu, _("the shipped k sweep") + ", " + where, (p.speedup_min or p.speedup,
+                                                                         p.speedup_max or p.speedup)
     return benched(names, at)
 
 

@@ -27,6 +27,11 @@ def measured_line(pair, settings) -> str | None:
     m = answer(pair, settings)[0].measured
     if m is None:
         return None
+    if m.cpu is not None:
+        said = _("The box above, for the sidebar's settings: **{speedup}** ({span}) on {n} prompts; the figures "
+                 "here are on this page's prompts.")
+        return badges.of(m.cpu, m.date) + " " + said.format(speedup=times(m.speedup),
+                                                            span=payoff_words.span(m.low, m.high), n=m.prompts)
     return badges.here() + " " + _("The box above measured the sidebar's settings here: **{speedup}** ({span}) on "
                                    "{n} prompts ({section}); the figures here are on this page's prompts.").format(
         speedup=times(m.speedup), span=payoff_words.span(m.low, m.high), n=m.prompts,
@@ -61,7 +66,8 @@ def elsewhere_line(pair, settings) -> str | None:
     sidebar's settings on every other page, in one line (None without a figure)."""
     p = answer(pair, settings)[0]
     if p.measured is not None:
-        figure, badge, low, high = p.measured.speedup, badges.here(), p.measured.low, p.measured.high
+        figure, badge, low, high = p.measured.speedup, badges.of(p.measured.cpu, p.measured.date), p.measured.low, \
+            p.measured.high
     elif p.predicted is not None:
         figure, badge = p.predicted, badges.predicted()
         low, high = p.likely or (p.predicted, p.predicted)
@@ -125,7 +131,7 @@ def _buttons(pair, settings, p: payoff.Payoff, instead: payoff.Payoff | None, of
     """The box's actions in one row: measure its settings here, measure the k the prices pick, draft k by
     them; under them, where the runs paid other prices than the profile, a way to measure it again."""
     mine, other, priced = st.columns(3)
-    label = _("Measure it here (about a minute)") if p.measured is None else _("Measure again")
+    label = _("Measure it here (about a minute)") if p.measured is None or p.measured.cpu else _("Measure again")
     if offer_run and mine.button(label, key="payoff_measure", icon=":material/timer:"):
         _measure(pair, settings)
     if instead is not None:

@@ -43,6 +43,8 @@ class Measured:
     v: float | None = None               # a pass of k + 1 tokens as these runs paid it
     at: float | None = None              # when it was filed (seconds since the epoch)
     over: tuple[Overheads, Overheads] | None = None   # what its speculative and plain runs paid besides rounds
+    cpu: str | None = None               # shipped from a machine of this CPU model (None: measured on this one)
+    date: str | None = None              # the day a shipped one was measured
 
 
 class Elsewhere(NamedTuple):

@@ -6,6 +6,7 @@ sentence says so."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from specdec.wording import _, times
 from ui.lessons import badges
@@ -19,24 +20,42 @@ class Best:
     """The fastest drafter of one prompt set."""
     drafter: str          # its label as the set's records name it (a draft's name, "n-gram lookup", ...)
     speedup: float        # measured here, or predicted at this machine's prices
-    measured: bool        # True: measured here; False: shipped tokens a round priced here
+    measured: bool        # True: measured (here, or on a machine like this one: `cpu`); False: priced here
     section: str          # the page (section) whose set it is, in a few words ("When it is fast")
     prompts: str          # the set, in words ("8 code and structured chats × 48 tokens (When it is fast)")
     tied: tuple[str, ...] = ()   # the others within TIE of it, fastest first
+    cpu: str | None = None       # the CPU model of a shipped measurement (None: here, or priced here)
 
 
-def best_of(ranked: list[tuple[str, float]], measured: bool, section: str, prompts: str) -> Best | None:
-    """The fastest of (label, speedup) pairs, with those within TIE of it; None for an empty set."""
+class Instead(NamedTuple):
+    """The box's other answer: the sidebar's draft at the k this machine's prices pick."""
+    draft: str
+    k: int
+    speedup: float
+    measured: bool               # measured (here, or on a machine like this one: `cpu`), else predicted
+    cpu: str | None = None
+
+
+def badge(instead: tuple) -> str:
+    """An Instead's badge (a plain 4-tuple reads as one measured here or predicted)."""
+    one = Instead(*instead)
+    return badges.of(one.cpu) if one.measured else badges.predicted()
+
+
+def best_of(ranked: list[tuple[str, float]], measured: bool, section: str, prompts: str,
+            cpu: str | None = None) -> Best | None:
+    """The fastest of (label, speedup) pairs, with those within TIE of it (`cpu`: a shipped measurement's CPU
+    model); None for an empty set."""
     if not ranked:
         return None
     ordered = sorted(ranked, key=lambda r: -r[1])
     label, speedup = ordered[0]
     return Best(label, speedup, measured, section, prompts,
-                tuple(n for n, x in ordered[1:] if x >= (1 - TIE) * speedup))
+                tuple(n for n, x in ordered[1:] if x >= (1 - TIE) * speedup), cpu)
 
 
 def _figure(b: Best) -> str:
-    return "**{x}** {badge}".format(x=times(b.speedup), badge=badges.here() if b.measured else badges.predicted())
+    return "**{x}** {badge}".format(x=times(b.speedup), badge=badges.of(b.cpu) if b.measured else badges.predicted())
 
 
 def _name(label: str) -> str:
@@ -71,7 +90,7 @@ def sentence(bests: list[Best], k: int, temperature: float,
                  "{badge}.") if instead[3] else _("**Best drafter here**: **{name}** at k = {k1}, the k this "
                                                   "machine's prices pick, predicted **{x}** {badge}.")
         return said.format(name=_name(instead[0]), k1=instead[1], x=times(instead[2]),
-                           badge=badges.here() if instead[3] else badges.predicted()) + " " + _(
+                           badge=badge(instead)) + " " + _(
             "At the sidebar's k = {k}, T = {t:g}, none pays over a whole set (in the lead: {names}).").format(
             k=k, t=temperature, names=_(" and ").join(f"**{n}**" for n in _shared(bests) or _tops(bests)))
     said = _("**Best drafter here** at k = {k}, T = {t:g}:").format(k=k, t=temperature) + " " + _leaders_at_k(bests)

@@ -11,7 +11,7 @@ def off(p: Payoff) -> str:
     """Where the measurement lies outside the prediction's range (±5 % without one), in the open: the
     prices its runs paid, and what they give (the profile may be stale: the sidebar measures it again)."""
     m, prices = p.measured, paid_prices(p)
-    if m is None or p.at_paid is None or not prices:
+    if m is None or m.cpu is not None or p.at_paid is None or not prices:    # a machine like this one: its day
         return ""
     low, high = p.likely or (0.95 * p.raw, 1.05 * p.raw)
     if low <= m.speedup <= high:
@@ -52,7 +52,8 @@ STALE = 0.15        # the measured runs' c off the profile's by this share: the 
 def stale(p: Payoff) -> str:
     """Where the measured runs paid a c more than STALE off the profile's, a line that says so ('' else):
     every prediction prices at the profile, so a stale one moves them all."""
-    if p.measured is None or p.paid_c is None or not p.c or abs(p.paid_c / p.c - 1) <= STALE:
+    if p.measured is None or p.measured.cpu is not None or p.paid_c is None or not p.c \
+            or abs(p.paid_c / p.c - 1) <= STALE:                          # another machine's c says nothing here
         return ""
     return _("Its runs paid c = {paid:.3f}, the profile says {c:.3f}: this machine's prices may have moved since "
              "they were measured.").format(paid=p.paid_c, c=p.c)

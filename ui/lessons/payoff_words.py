@@ -12,7 +12,7 @@ from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.wording import N_, _, times
-from ui.lessons import badges, payoff_paid
+from ui.lessons import badges, payoff_paid, shipped
 from ui.lessons.bench_words import machine_short
 
 SOURCES = {"ksweep": N_("When it is fast (its k sweep)"), "tradeoff": N_("When it is fast (every draft)"),
@@ -53,8 +53,8 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
                                                     "and its wall clock would count the other work.")
     return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({span}, {n} prompts).").format(
         answer=answer_word(m.speedup, m.low, m.high), speedup=_x(m.speedup), span=span(m.low, m.high), n=m.prompts,
-        here=badges.here()) + busy + (" " + _("Measured at a constant k = {k}, the k these prices pick.").format(k=p.k)
-                                      if p.constant else "")
+        here=badges.of(m.cpu, m.date)) + busy + (" " + _("Measured at a constant k = {k}, the k these prices "
+                                                         "pick.").format(k=p.k) if p.constant else "")
 
 
 def compared(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> str:
@@ -130,12 +130,8 @@ def why(p: Payoff) -> str:
         return cost + _(", against 1 step a token for the target alone.")
     per = _(" and keeps **{tokens:.2f} tokens**: **{per:.2f} steps a token**, against 1 for the target alone").format(
         tokens=p.tokens, per=p.round_steps / p.tokens)
-    if p.measured is None:              # the headline states the prediction: not again here
-        return cost + per + "." + payoff_paid.off(p)
-    said = _("; the whole run predicted **{predicted}**{likely} {badge}.") if p.over else _(
-        "; predicted **{predicted}**{likely} {badge}.")
-    return cost + per + said.format(predicted=_x(p.predicted), likely=_likely(p), badge=badges.predicted()) \
-        + payoff_paid.off(p)
+    return cost + per + "." + payoff_paid.off(p)     # the prediction: the headline's, or the working's beside a
+                                                     # measurement (one figure in view for one setting)
 
 
 def _likely(p: Payoff) -> str:
@@ -200,7 +196,7 @@ def detail(p: Payoff) -> str:
         "A step: the target's one-token pass here. At {per:.2f} steps a token, the rounds alone run faster than "
         "the target alone.")
     parts = [plain.format(per=per)]
-    if p.measured is None:              # the why line leaves the prediction to the headline
+    if p.predicted is not None:
         parts.append(_("Predicted for the whole run: **{predicted}**{likely}.").format(predicted=_x(p.predicted),
                                                                                     likely=_likely(p)))
     parts += [x for x in (band_detail(p), payoff_paid.paid(p), _tokens_from(p), _outside(p)) if x]
@@ -267,9 +263,9 @@ def instead(p: Payoff, seen: tuple | None = None) -> str:
     """The verdict's second half: the k this machine's prices pick (a Payoff priced at it) and what it gives:
     measured here where `seen` (a speedup at that k: (figure, its CPU, None here; where, in words; its
     repeats' range)) is this machine's, else the prediction."""
-    if seen is not None and seen[1] is None:
+    if seen is not None and (seen[1] is None or shipped.alike(seen[1])):     # measured: here, or a machine like it
         low, high = seen[3] if len(seen) > 3 else (seen[0], seen[0])
-        figure, badge, extra, guess = seen[0], badges.here(), f" ({span(low, high)})", False
+        figure, badge, extra, guess = seen[0], badges.of(seen[1]), f" ({span(low, high)})", False
     else:
         (low, high), figure, badge, extra, guess = p.likely or (p.predicted, p.predicted), p.predicted, \
             badges.predicted(), _likely(p), True
@@ -282,7 +278,8 @@ def comparisons(p: Payoff, seen: tuple | None = None, instead_p: Payoff | None =
     """Under the verdict: the figures measured at its settings on another machine (or, for a priced
     prediction, at the k it picks), for comparison only ('' without any)."""
     said = compared(p, seen).strip()
-    if instead_p is not None and seen_instead is not None and seen_instead[1] is not None:
+    if instead_p is not None and seen_instead is not None and seen_instead[1] is not None \
+            and not shipped.alike(seen_instead[1]):                     # a machine like this one's: the verdict's
         said += (" " if said else "") + _("At k = {k}: **{x}** {badge} ({where}).").format(
             k=instead_p.k, x=_x(seen_instead[0]), badge=badges.of(seen_instead[1]), where=seen_instead[2])
     return said
@@ -319,6 +316,11 @@ def source(p: Payoff, cpu: str, offered: bool = True) -> str:
     """Which measurement the figure is and on which CPU, or how to make one (`offered`: the box has its
     own "Measure it here" button; Home races instead)."""
     m = p.measured
+    if m is not None and m.cpu is not None:
+        return _("Measured on a machine like this one (the same CPU model, {cpu}) on {date} by the shipped k sweep on "
+                 "{n} prompts, {r} repeats interleaved with the target alone; not yet on this one: “Measure it here” "
+                 "below runs these settings here (about a minute), and its figure replaces this one.").format(
+            cpu=cpu, date=m.date or "?", n=m.prompts, r=m.repeats or "?")
     if m is not None:
         text = _("Measured on this machine ({cpu}) by {section} on {n} prompts").format(
             cpu=cpu, section=_(SOURCES.get(m.source, m.source)), n=m.prompts) + (

@@ -28,6 +28,13 @@ SHIPPED_DIR = ROOT / "assets" / "results"
 SHIP_ENV = "SPECDEC_SHIP"
 
 
+def alike(cpu: str | None) -> bool:
+    """A shipped result measured on a CPU of this machine's model: its figures are this machine's kind's,
+    shown as measured ("a machine like this one"), never priced again beside themselves (reviews 22–24: one
+    setting, one figure)."""
+    return bool(cpu) and cpu == cpu_model()
+
+
 def shipping() -> bool:
     """Set SPECDEC_SHIP=1 to write each fresh result into assets/results as well."""
     return os.environ.get(SHIP_ENV, "").strip() in ("1", "true", "yes")
