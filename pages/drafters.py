@@ -111,8 +111,6 @@ def priced(overall) -> list:
         return []
     done = {r.point.drafter for r in here}
     st.markdown(priced_here(here, cpu_model(), SETTINGS.k), help=_(LOOKUPS))
-    if (box := payoff_view.measured_line(PAIR, state.settings())) is not None:
-        st.markdown(box)
     st.caption(priced_left_out([p.drafter for p in overall if p.drafter not in done]))
     return here
 
@@ -159,6 +157,8 @@ def overall_numbers(overall, here: list) -> None:
 
 if points:
     best_drafter_view.render(PAIR, state.settings(), N, table=True)
+    if (box := payoff_view.measured_line(PAIR, state.settings())) is not None:
+        st.caption(box)                                 # the box's figure is on other prompts: said once, here
     overall = [p for p in points if p.kind == ALL]
     fastest = max(overall, key=lambda p: p.speedup)
     HERE = []

@@ -22,7 +22,7 @@ from ui.lessons import badges, shipped, store
 from ui.lessons.bench_words import machine_short
 from ui.lessons.fast import busy_note, spread_warning
 from ui.lessons.fast_repriced import no_profile
-from ui.lessons.where import TRAVELS, group_rows, kind_caption, priced_caption, shipped_caption
+from ui.lessons.where import TRAVELS, group_rows, kind_caption, measured_caption, priced_caption, shipped_caption
 from ui.lessons.where_survival import survival_caption
 from ui.measured import local, measured
 from ui.round_view import chart
@@ -132,7 +132,10 @@ def per_kind(pair, res: WhereSet, mine: bool) -> None:
     st.caption(_("This ranks the sidebar's drafter. A lookup copies from the prompt instead of predicting, so it "
                  "ranks the kinds otherwise: Drafters compared, “Winner per kind of text”."))
     shipped_cpu = res.provenance.cpu or "?"
-    here = None if mine or shipped.alike(shipped_cpu) else priced(pair, points, shipped_cpu)   # alike: as measured
+    alike = not mine and shipped.alike(shipped_cpu)          # a machine like this one's: as measured, not priced
+    here = None if mine or alike else priced(pair, points, shipped_cpu)
+    if mine or alike:
+        st.markdown(measured_caption(points, shipped_cpu if alike else None, examples.kind_name))
     names = (_("here, priced again ({cpu})").format(cpu=cpu_model()),
              _("measured on {cpu}, for comparison").format(cpu=machine_short(shipped_cpu)))
     c1, c2 = st.columns(2)

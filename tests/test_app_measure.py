@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 from conftest import needs_embedded
-from shown import shown_files
+from shown import shown_files, stand_in_cpu
 from streamlit.testing.v1 import AppTest
 
 from ui.lessons import badges
@@ -154,6 +154,7 @@ def test_where_page_shows_the_shipped_real_pair_result_with_what_its_positions_s
     from ui.lessons import result_cache
     from ui.state import DEFAULTS
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)      # nothing measured here
+    stand_in_cpu(monkeypatch, "CPU here")                            # of a model that shipped nothing
     widths = {m: 1 + 0.25 * (m - 1) for m in range(1, 18)}        # v(5) = 2.0
     mine = machine.Profile("CPU here", "torch", 1, 10.0, widths, {"smollm2/draft": 0.25})   # by hand
     monkeypatch.setattr(machine, "of", lambda pair: mine)

@@ -66,6 +66,7 @@ def test_winners_that_differ_by_text_are_named_per_set_and_a_loss_everywhere_is_
 def test_both_pages_that_rank_drafters_say_the_same_best_drafter(monkeypatch, tmp_path):
     """When it is fast (section 3) and Drafters compared read the same two shipped rankings at this
     machine's prices and say one sentence, word for word, naming both prompt sets."""
+    from shown import stand_in_cpu
     from streamlit.testing.v1 import AppTest
 
     from specdec.bench import machine
@@ -73,7 +74,6 @@ def test_both_pages_that_rank_drafters_say_the_same_best_drafter(monkeypatch, tm
     from ui.state import DEFAULTS
 
     from apptest import APP
-    from shown import stand_in_cpu
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)      # nothing measured here
     stand_in_cpu(monkeypatch, "CPU here")                            # no shipped result is a machine like it
     widths = {m: 1 + 0.25 * (m - 1) for m in range(1, 18)}

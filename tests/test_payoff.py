@@ -30,7 +30,8 @@ def test_the_prediction_prices_a_round_with_this_machines_profile():
                         "keeps **3.00 tokens**: **1.33 steps a token**, against 1 for the target alone.")
     assert "0.75" not in why
     detail = payoff_words.detail(p)
-    assert "Predicted for the whole run: **0.75×**." in detail
+    assert "| Rounds alone: 3.00 tokens for 4.00 steps | 0.75× |" in detail           # no band: no third row
+    assert "| Measured :green-badge" in detail and "| **0.80×** (0.70–0.90×) |" in detail
     assert detail.startswith("A step: the target's one-token pass here. At 1.33 steps a token, the rounds alone run "
                              "slower than the target alone.")
     unmeasured = payoff_words.why(payoff.answer(4, PRICES, None, (3.0, 0.7, "here", "")))
@@ -218,9 +219,9 @@ def test_the_prediction_prices_the_whole_run_where_its_runs_paid_besides_their_r
     assert p.rounds_only == pytest.approx(0.75) and p.predicted == pytest.approx(1.17 / 1.5)
     assert "0.78" not in payoff_words.why(p)
     detail = payoff_words.detail(p)
-    assert "Predicted for the whole run: **0.78×**." in detail
-    assert "Rounds alone: 0.75×. The whole run adds reading the prompt (0.10 steps a token; plain 0.12)" in detail
-    assert "bookkeeping (0.20 steps a round; plain 0.05), as these runs paid" in detail
+    assert "| Rounds alone: 3.00 tokens for 4.00 steps | 0.75× |" in detail
+    assert "| + reading the prompt (0.10 steps a token; plain 0.12) and bookkeeping (0.20 steps a round; plain " \
+           "0.05), as these runs paid | 0.78× |" in detail
     assert "The measurement is 3% above the profile's price (0.78×): the runs paid that day's prices" in \
         detail                                                                        # 0.8 / 0.78
 

@@ -7,7 +7,7 @@ import re
 
 import torch
 from conftest import needs_embedded
-from shown import shown_files
+from shown import shown_files, stand_in_cpu
 from test_payoff import WIDTHS
 
 from specdec.bench import machine
@@ -244,11 +244,11 @@ def test_a_prediction_carries_the_range_where_measurements_here_landed_against_t
     central = predicted[2] * sorted(ratios)[1]
     assert low <= central <= high
     assert f"{central:.2f}×" not in why.value, why.value
-    assert f"Predicted for the whole run: **{central:.2f}×** ({low:.2f}–{high:.2f}×)." in working(at)
-    assert (f"where 3 measurements here landed against their own predictions (measured ÷ predicted "
-            f"{min(ratios):.2f}–{max(ratios):.2f})") in working(at)
-    assert f"The figure is the profile's own price, {predicted[2]:.2f}×, times their median " \
-           f"({sorted(ratios)[1]:.2f})" in working(at)
+    # the working's ladder: the profile's whole-run price, then × the median ratio, with the range and whose
+    table = working(at)
+    assert f"| {predicted[2]:.2f}× |" in table, table
+    assert (f"| × {sorted(ratios)[1]:.2f}, where runs land against their prediction (3 here: {min(ratios):.2f}–"
+            f"{max(ratios):.2f}) | **{central:.2f}×** ({low:.2f}–{high:.2f}×) |") in table, table
 
 
 @needs_embedded
@@ -300,7 +300,6 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
     from streamlit.testing.v1 import AppTest
 
     from specdec.trace.theory import Overheads, run_speedup
-    from ui import payoff_answer, payoff_view
     from ui.lessons import result_cache
     from ui.state import DEFAULTS
 
@@ -318,8 +317,7 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
               for p in shipped["points"]]
 
     def why(cpu: str, temperature: float = filed["key"]["T"]) -> str:   # the box's working
-        monkeypatch.setattr(payoff_answer, "cpu_model", lambda: cpu)
-        monkeypatch.setattr(payoff_view, "cpu_model", lambda: cpu)
+        stand_in_cpu(monkeypatch, cpu)
         at = AppTest.from_file(APP, default_timeout=300)
         for name in ("k", "temperature", "top_p"):
             at.session_state[name] = DEFAULTS[name]
@@ -329,11 +327,11 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
         return working(at)
 
     line = why(shipped["provenance"]["cpu"])
-    assert (f"where the shipped k sweep's {len(ratios)} points, measured on a machine like this one, landed against "
-            f"their own predictions (measured ÷ predicted {min(ratios):.2f}–{max(ratios):.2f})") in line
-    assert "where the shipped k sweep" not in why("Another CPU")
+    assert f"land against their prediction ({len(ratios)} from a machine like this one: {min(ratios):.2f}–" \
+           f"{max(ratios):.2f})" in line, line
+    assert "from a machine like this one:" not in why("Another CPU")
     # how runs land against their prices is the machine's, not T's: another T has the same range
-    assert f"where the shipped k sweep's {len(ratios)} points" in why(shipped["provenance"]["cpu"], 0.0)
+    assert f"({len(ratios)} from a machine like this one: {min(ratios):.2f}–" in why(shipped["provenance"]["cpu"], 0.0)
     # one figure filed here joins them (review 16: a band from the shipped sweep alone missed the box's run)
     from specdec.settings import Settings
     from ui.lessons import store
@@ -345,6 +343,5 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
     result_cache.save(store.KIND, store._as_dict(key), store.Filed(figure, "ksweep", 1.0))
     here = figure.speedup / run_speedup(1.8, 2, 0.2, widths[3], Overheads(0.2, 0.1), Overheads(0.2, 0.04))
     both = ratios + [here]
-    assert (f"where {len(both)} measurements landed against their own predictions (1 here, {len(ratios)} from the "
-            f"shipped k sweep on a machine like this one; measured ÷ predicted {min(both):.2f}–{max(both):.2f})") \
+    assert f"(1 here, {len(ratios)} from a machine like this one: {min(both):.2f}–{max(both):.2f})" \
         in why(shipped["provenance"]["cpu"])

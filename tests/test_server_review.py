@@ -18,7 +18,7 @@ from specdec.records.codec import RecordFileError
 from specdec.records.provenance import Clock, Provenance
 from specdec.settings import Mode
 from ui.figures.server import pass_price_figure
-from ui.lessons import server
+from ui.lessons import badges, server
 
 from apptest import app
 
@@ -100,10 +100,13 @@ SWEEP = BatchSweep((), 4, 0.7, "model", 32, 8, 16, 2, 0.7, Clock.WALL, 2)
 def test_the_page_says_its_figure_beside_the_box_and_why():
     box = Payoff(4, Measured(0.78, 0.7, 0.8, 3, Clock.WALL, 2.4, "ksweep", 6), 2.4, "here", 0.2, 1.6, 0.8)
     text = server.beside_box(facts(1.0371), SWEEP, box)
-    assert "At batch size 1: 1.04×" in text and "says 0.78×" in text and "on 6 prompts" in text
+    assert "At batch size 1: 1.04×" in text and f"says 0.78× {badges.here()} for the same pair" in text
     assert "16 requests (8 prompts cycled, 32 new tokens each" in text
     predicted = server.beside_box(facts(1.0371), SWEEP, Payoff(4, None, 2.4, "here", 0.2, 1.6, 0.9))
-    assert "says 0.90×" in predicted and "predicted" in predicted
+    assert f"says 0.90× {badges.predicted()}" in predicted
+    alike = Payoff(4, Measured(0.78, 0.7, 0.8, 3, Clock.WALL, 2.4, "ksweep", 6, cpu="CPU there"), 2.4, "here", 0.2,
+                   1.6, 0.8)
+    assert f"says 0.78× {badges.shipped('CPU there')}" in server.beside_box(facts(1.0371), SWEEP, alike)
     assert "says" not in server.beside_box(facts(1.0371), SWEEP, None)
     assert "It ran on" not in text and "plain pass" not in text
     # the batched loop's plain pass at 49.7 ms against a 18.2 ms step (2.7×): the line says so

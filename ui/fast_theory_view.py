@@ -15,9 +15,12 @@ from ui.lessons.bench_words import machine_short
 from ui.round_view import chart
 
 
-def alpha_source(measured_here: bool, usual) -> str:
-    """Where the answer's α̂ comes from, in a few words: a figure measured here at these settings,
-    or what payoff_answer.acceptance found instead (`usual`: a payoff.Elsewhere)."""
+def alpha_source(measured_here: bool, usual, alike: bool = False) -> str:
+    """Where the answer's α̂ comes from, in a few words: a figure measured at these settings (here, or
+    `alike`: on a machine like this one), or what payoff_answer.acceptance found instead (`usual`: a
+    payoff.Elsewhere)."""
+    if alike:
+        return _("measured at these settings on a machine like this one")
     if measured_here or not usual:
         return _("measured here at these settings")
     return _("{on}, measured on {cpu}").format(on=usual.on, cpu=machine_short(usual.cpu))
@@ -32,7 +35,7 @@ def here_values(pair) -> tuple[float, float, float, str] | None:
     c = machine.draft_c(profile, settings.drafter, pair.draft_name) if profile is not None else None
     if alpha is None or c is None or 5 not in profile.v:
         return None
-    source = alpha_source(found is not None, usual)
+    source = alpha_source(found is not None, usual, found is not None and found.cpu is not None)
     return round(alpha, 2), round(c, 2), round(min(0.5, (profile.v[5] - 1) / 4), 2), source
 
 

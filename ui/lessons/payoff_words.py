@@ -195,11 +195,8 @@ def detail(p: Payoff) -> str:
               "than the target alone.") if per > 1 else _(
         "A step: the target's one-token pass here. At {per:.2f} steps a token, the rounds alone run faster than "
         "the target alone.")
-    parts = [plain.format(per=per)]
-    if p.predicted is not None:
-        parts.append(_("Predicted for the whole run: **{predicted}**{likely}.").format(predicted=_x(p.predicted),
-                                                                                    likely=_likely(p)))
-    parts += [x for x in (band_detail(p), payoff_paid.paid(p), _tokens_from(p), _outside(p)) if x]
+    parts = [plain.format(per=per), ladder(p)]
+    parts += [x for x in (payoff_paid.paid(p), _tokens_from(p)) if x]
     if p.measured is not None and p.raw:
         gap = p.measured.speedup / p.raw - 1
         if abs(gap) < 0.02:
@@ -213,18 +210,48 @@ def detail(p: Payoff) -> str:
     return "\n\n".join(parts)
 
 
-def _outside(p: Payoff) -> str:
-    """What the whole-run prediction adds to the rounds: the prompt's reading and the bookkeeping."""
-    if not p.over or p.rounds_only is None:
+def ladder(p: Payoff) -> str:
+    """From the rounds' arithmetic to the figure in the verdict, one step a row (review 24: the working's
+    range was a sentence of five numbers): the rounds alone, the whole run, where runs land against their
+    prediction, and the measurement; a Markdown table ('' without tokens a round or prices)."""
+    if p.rounds_only is None:
         return ""
-    spec, base = p.over
-    whose = _("these runs paid") if p.measured is not None else \
-        _("{on} paid, in its runs' steps").format(on=p.over_on) if p.over_on else _("earlier runs paid, in their steps")
-    return _("Rounds alone: {rounds}. The whole run adds reading the prompt ({pre:.2f} steps a token; plain "
-             "{bpre:.2f}) and bookkeeping ({per:.2f} steps a round; plain {bper:.2f}), as {whose}; the prefill, "
-             "alike in both modes, pulls the ratio toward 1.").format(
-        rounds=_x(p.rounds_only), pre=spec.prefill, bpre=base.prefill, per=spec.per_round, bper=base.per_round,
-        whose=whose)
+    rows = [(_("Rounds alone: {tokens:.2f} tokens for {steps:.2f} steps").format(tokens=p.tokens,
+                                                                              steps=p.round_steps),
+             _x(p.rounds_only))]
+    if p.over:
+        spec, base = p.over
+        rows.append((_("+ reading the prompt ({pre:.2f} steps a token; plain {bpre:.2f}) and bookkeeping ({per:.2f} "
+                       "steps a round; plain {bper:.2f}), as {whose}").format(
+            pre=spec.prefill, bpre=base.prefill, per=spec.per_round, bper=base.per_round, whose=_whose_over(p)),
+            _x(p.raw)))
+    if p.likely is not None:
+        mid, at_k = p.landing()
+        said = _("× {mid:.2f}, where runs at k = {k} land against their prediction") if at_k else _(
+            "× {mid:.2f}, where runs land against their prediction")
+        rows.append((said.format(mid=mid, k=p.k) + " (" + _band_words(p) + ")",
+                     f"**{_x(p.predicted)}**{_likely(p)}"))
+    if p.measured is not None:
+        m = p.measured
+        rows.append((_("Measured") + " " + badges.of(m.cpu, m.date), f"**{_x(m.speedup)}** ({span(m.low, m.high)})"))
+    head = "| " + _("From the arithmetic to the figure") + " | " + _("speedup") + " |\n|---|---|\n"
+    return head + "\n".join(f"| {step} | {figure} |" for step, figure in rows)
+
+
+def _whose_over(p: Payoff) -> str:
+    if p.measured is not None:
+        return _("these runs paid")
+    return _("{on} paid, in its runs' steps").format(on=p.over_on) if p.over_on else _(
+        "earlier runs paid, in their steps")
+
+
+def _band_words(p: Payoff) -> str:
+    """Which measurements the band holds, in a few words: how many, from where, their measured ÷ predicted."""
+    b = p.band
+    whose = _("{n} here").format(n=b.n) if not b.shipped else _(
+        "{n} from a machine like this one").format(n=b.n) if b.shipped == b.n else _(
+        "{here} here, {shipped} from a machine like this one").format(here=b.n - b.shipped, shipped=b.shipped)
+    return _("{whose}: {lo:.2f}–{hi:.2f}").format(whose=whose, lo=b.low, hi=b.high)
 
 
 STEPS = N_("A round costs k·c + v(k + 1) steps. A step is the target's one-token pass on this machine; c: a draft "

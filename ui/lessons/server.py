@@ -13,8 +13,8 @@ from specdec.bench.server import Timeline, Together
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.wording import _
+from ui.lessons import badges
 from ui.lessons.bench_words import machine_name
-from ui.lessons.payoff_words import SOURCES
 
 
 @dataclass(frozen=True)
@@ -66,12 +66,9 @@ def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None, step_ms: flo
     figure = None if box is None else box.measured.speedup if box.measured else box.predicted
     if figure is None:
         return _("At batch size {b}: {mine:.2f}×.").format(b=facts.first_batch, mine=facts.first) + " " + own
-    where = (_("measured by {section} on {n} prompts").format(section=_(SOURCES.get(box.measured.source,
-                                                                                    box.measured.source)),
-                                                              n=box.measured.prompts)
-             if box.measured else _("predicted from this machine's prices"))
-    text = _("At batch size {b}: {mine:.2f}×; “Does it pay here?” says {box:.2f}× for the same pair and settings "
-             "({where}).").format(b=facts.first_batch, mine=facts.first, box=figure, where=where)
+    badge = badges.of(box.measured.cpu) if box.measured else badges.predicted()      # whose, in a badge
+    text = _("At batch size {b}: {mine:.2f}×; “Does it pay here?” says {box:.2f}× {badge} for the same pair and "
+             "settings.").format(b=facts.first_batch, mine=facts.first, box=figure, badge=badge)
     ar = facts.ar_pass_ms_1
     if step_ms and ar and ar / step_ms >= SLOW_LOOP:
         text += " " + _("The batched loop's plain pass took {ar:.1f} ms, {ratio:.1f}× this machine's step of "

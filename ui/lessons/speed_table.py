@@ -91,7 +91,7 @@ class Asked:
 def rows(asked: Asked, box: Payoff, profile: machine.Profile | None) -> list[SpeedRow]:
     """The box's rows, this machine's figures, then the shipped ones (the other sections' rows:
     other_rows.py)."""
-    return box_rows(asked, box) + filed_rows(asked, box, profile) + shipped_rows(asked, profile)
+    return box_rows(asked, box) + filed_rows(asked, box, profile) + shipped_rows(asked, profile, box.measured)
 
 
 def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
@@ -99,8 +99,10 @@ def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
     s, out = asked.settings, []
     setting = _setting(s.temperature, s.k, asked.prompts, s.policy, asked.picked)
     if (m := box.measured) is not None:
-        out.append(SpeedRow(badges.here(), _(SOURCES.get(m.source, m.source)), spread(m.speedup, m.low, m.high),
-                            setting, _("the answer: the newest figure measured here at these settings"),
+        said = _("the answer: the newest figure measured here at these settings") if m.cpu is None else _(
+            "the answer until this machine measures them: a machine like this one's, at these settings")
+        out.append(SpeedRow(badges.of(m.cpu, m.date), _(SOURCES.get(m.source, m.source)),
+                            spread(m.speedup, m.low, m.high), setting, said,
                             m.speedup, True, Numbers(m.acceptance_rate, m.alpha, m.tokens, m.c, m.v),
                             box.raw if box.tokens_from == "here" else None))
     if box.predicted is not None:
@@ -149,11 +151,15 @@ def _is_box(entry: store.Filed, box: Payoff) -> bool:
     return m is not None and entry.source == m.source and entry.figure.speedup == m.speedup
 
 
-def shipped_rows(asked: Asked, profile: machine.Profile | None) -> list[SpeedRow]:
+def shipped_rows(asked: Asked, profile: machine.Profile | None, answer=None) -> list[SpeedRow]:
     """The k sweep's point at the box's k, the trade-off's and Drafters compared's point of this
-    draft, as shipped, each with its figure at this machine's prices."""
+    draft, as shipped, each with its figure at this machine's prices; not the box's own `answer` (a
+    payoff.Measured shipped from a machine like this one: its row is the box's)."""
     out, seen = [], set()
     for source, key, result, p, k in _shipped_points(asked):
+        if answer is not None and answer.cpu is not None and (source, k, p.speedup) == ("ksweep", asked.settings.k,
+                                                                                        answer.speedup):
+            continue
         prompts = store.PromptSet.of(key.get("prompts") or [], bool(key.get("chat")), _new_tokens(key),
                                      "drafters/all" if source == "drafters" else "speed")
         mark = (result.provenance.cpu, _temperature(key), k, prompts.digest)

@@ -64,6 +64,15 @@ def priced_caption(here: list, cpu: str) -> str:
         low_kind=low.point.kind, high=times(high.speedup), high_kind=high.point.kind)
 
 
+def measured_caption(points: list, cpu: str | None, named=lambda kind: kind) -> str:
+    """The kinds' measured speedups, lowest and highest (`cpu`: a machine like this one's; None: here;
+    `named`: a kind as the page names it)."""
+    low, high = min(points, key=lambda p: p.speedup), max(points, key=lambda p: p.speedup)
+    return badges.of(cpu) + " " + _("Measured by kind: {low} on **{low_kind}** to {high} on **{high_kind}** (these "
+                                    "prompts; the box on other pages answers for When it is fast's).").format(
+        low=times(low.speedup), low_kind=named(low.kind), high=times(high.speedup), high_kind=named(high.kind))
+
+
 def shipped_caption(points: list, shipped_cpu: str) -> str:
     """The shipped speedups' range, for comparison (what travels between machines: `TRAVELS`, its help)."""
     there = [p.speedup for p in points]
