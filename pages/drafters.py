@@ -25,6 +25,7 @@ from ui.lessons.drafters import (
     beyond_tokens,
     figure_key,
     ngram_caption,
+    own_row,
     priced_here,
     priced_left_out,
     result_key,
@@ -157,9 +158,12 @@ def overall_numbers(overall, here: list) -> None:
 
 if points:
     best_drafter_view.render(PAIR, state.settings(), N, table=True)
-    if (box := payoff_view.measured_line(PAIR, state.settings())) is not None:
-        st.caption(box)                                 # the box's figure is on other prompts: said once, here
     overall = [p for p in points if p.kind == ALL]
+    here_set = store.set_name(store.PromptSet.of([p.prompt for p in PROMPTS], CHAT, MAX_NEW, "drafters/all"),
+                              kind_name)
+    if (box := payoff_view.measured_line(PAIR, state.settings(), own_row(overall, PAIR.draft_name, SETTINGS.k,
+                                                                         here_set))) is not None:
+        st.caption(box)                                 # the box's figure is on other prompts: said once, here
     fastest = max(overall, key=lambda p: p.speedup)
     HERE = []
     if PRICED_HERE:                 # measured here or on a machine like this one: the sentence above names the fastest

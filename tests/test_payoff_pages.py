@@ -210,7 +210,11 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     from specdec.settings import Settings
     from ui import loaders, payoff_view  # under another section's predictions: the box's figure
     line = payoff_view.measured_line(loaders.cached(target, draft), Settings(k=2, temperature=0.0, max_new_tokens=4))
-    assert line.startswith(":green-badge[") and f"here: **{figure}×** (" in line and "on 8 prompts" in line, line
+    assert line.startswith(":green-badge[") and f"The box above: **{figure}×** (" in line, line
+    assert "code and structured prompts" in line and "(When it is fast)" in line, line   # the box's prompts, named
+    beside = payoff_view.measured_line(loaders.cached(target, draft), Settings(k=2, temperature=0.0, max_new_tokens=4),
+                                       "draft at k = 2 in this table: **0.50×** on 24 prompts")
+    assert beside.endswith("draft at k = 2 in this table: **0.50×** on 24 prompts: other text, another figure."), beside
     assert payoff_view.measured_line(loaders.cached(target, draft), Settings(k=3, temperature=0.0)) is None
 
 

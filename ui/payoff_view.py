@@ -19,23 +19,24 @@ from ui.lessons import badges, fast, payoff_paid, payoff_words, store
 from ui.payoff_answer import answer, at_k, measured_at
 
 
-def measured_line(pair, settings) -> str | None:
-    """Under another section's predictions: the box's measured figure for the sidebar's settings,
-    with its badge, prompts and source (None where nothing is measured here at them)."""
+def measured_line(pair, settings, mine: str = "", above: bool = True) -> str | None:
+    """Under a section that ran other prompts: the box's measured figure for the sidebar's settings, with its
+    badge and prompts, beside `mine` (the section's own figure of that setting, in words: "draft at k = 4 here:
+    0.70× on …"), so the two read as one setting on two texts (`above`: the page shows the box; None where
+    nothing is measured at them)."""
     if pair is None:
         return None
     m = answer(pair, settings)[0].measured
     if m is None:
         return None
-    if m.cpu is not None:
-        said = _("The box above, for the sidebar's settings: **{speedup}** ({span}) on {n} prompts; the figures "
-                 "here are on this page's prompts.")
-        return badges.of(m.cpu, m.date) + " " + said.format(speedup=times(m.speedup),
-                                                            span=payoff_words.span(m.low, m.high), n=m.prompts)
-    return badges.here() + " " + _("The box above measured the sidebar's settings here: **{speedup}** ({span}) on "
-                                   "{n} prompts ({section}); the figures here are on this page's prompts.").format(
-        speedup=times(m.speedup), span=payoff_words.span(m.low, m.high), n=m.prompts,
-        section=_(payoff_words.SOURCES.get(m.source, m.source)))
+    where = store.set_name(family.speed_set(session.uses_chat(pair))) if m.source in ("box", "ksweep") else \
+        _("{n} prompts").format(n=m.prompts)
+    said = (_("The box above: **{speedup}** ({span}) on {prompts}.") if above else _(
+        "“Does it pay here?” on the other pages: **{speedup}** ({span}) on {prompts}.")).format(
+        speedup=times(m.speedup), span=payoff_words.span(m.low, m.high), prompts=where)
+    if mine:
+        said += " " + _("{mine}: other text, another figure.").format(mine=mine)
+    return badges.of(m.cpu, m.date) + " " + said
 
 
 def _measure(pair, settings) -> None:

@@ -12,7 +12,7 @@ from specdec.defaults import REPEATS
 from specdec.prompts import Prompt
 from specdec.settings import Settings
 from specdec.trace.theory import run_speedup
-from specdec.wording import _
+from specdec.wording import _, times
 from ui.lessons import badges, store
 from ui.lessons.bench_words import drafter_name
 from ui.lessons.fast_repriced import TRAVEL, item, priced_again
@@ -79,6 +79,17 @@ def ngram_caption(points, kind_name, priced_of: Callable[[list], list] | None = 
         text += " " + _("The draft model is accepted least there ({rate:.0%}): it predicts the answer, while a "
                         "lookup copies it.").format(rate=rates[best_kind])
     return text
+
+
+def own_row(overall, draft: str | None, k: int, prompts: str) -> str:
+    """The comparison's row of the sidebar's draft at a constant k, in words, for the box's line beside it
+    ('' where it ran none)."""
+    short = (draft or "").split("/", 1)[-1]
+    row = next((p for p in overall if p.drafter == short), None)
+    if row is None:
+        return ""
+    return _("{drafter} at k = {k} in this table: **{x}** on {prompts}").format(
+        drafter=drafter_name(short), k=k, x=times(row.speedup), prompts=prompts)
 
 
 def priced_here(here: list, cpu: str, k: int) -> str:

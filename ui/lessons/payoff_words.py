@@ -141,37 +141,21 @@ def _likely(p: Payoff) -> str:
     return " ({low:.2f}–{high})".format(low=p.likely[0], high=_x(p.likely[1]))
 
 
-def band_detail(p: Payoff) -> str:
-    """What the range after a prediction is, and the figure inside it ('' without one)."""
+def landing_line(p: Payoff) -> str:
+    """How a prediction with a range was made, in one line: the profile's price, the factor where runs land
+    against theirs, and whose runs those were ('' without a range)."""
     if p.likely is None:
         return ""
-    said = _range_detail(p)
-    if p.priced is None:
-        return said
+    return _("The profile's price, {raw}, {times} ({whose}).").format(raw=_x(p.raw), times=_landing(p),
+                                                                     whose=_band_words(p))
+
+
+def _landing(p: Payoff) -> str:
+    """'× 1.07, where runs land against their prediction': the band's median the prediction is moved by."""
     mid, at_k = p.landing()
-    if at_k:
-        return said + " " + _("The figure is the profile's own price, {raw}, times {mid:.2f}: the median of those "
-                              "measured at k = {k}, where a measurement at this k typically lands.").format(
-            raw=_x(p.priced), mid=mid, k=p.k)
-    return said + " " + _("The figure is the profile's own price, {raw}, times their median ({mid:.2f}): where a "
-                          "measurement here typically lands.").format(raw=_x(p.priced), mid=mid)
-
-
-def _range_detail(p: Payoff) -> str:
-    """Where the range comes from: how many measurements, here or shipped, and their measured ÷ predicted."""
-    if p.band.shipped == p.band.n:
-        return _("{low:.2f}–{high}: where the shipped k sweep's {n} points, measured on a machine like this one, "
-                 "landed against their own predictions (measured ÷ predicted {lo:.2f}–{hi:.2f}), applied to this "
-                 "one.").format(low=p.likely[0], high=_x(p.likely[1]), n=p.band.n, lo=p.band.low, hi=p.band.high)
-    if p.band.shipped:
-        return _("{low:.2f}–{high}: where {n} measurements landed against their own predictions ({here} here, "
-                 "{shipped} from the shipped k sweep on a machine like this one; measured ÷ predicted "
-                 "{lo:.2f}–{hi:.2f}), applied to this one.").format(
-            low=p.likely[0], high=_x(p.likely[1]), n=p.band.n, here=p.band.n - p.band.shipped,
-            shipped=p.band.shipped, lo=p.band.low, hi=p.band.high)
-    return _("{low:.2f}–{high}: where {n} measurements here landed against their own predictions (measured ÷ "
-             "predicted {lo:.2f}–{hi:.2f}), applied to this one.").format(
-        low=p.likely[0], high=_x(p.likely[1]), n=p.band.n, lo=p.band.low, hi=p.band.high)
+    said = _("× {mid:.2f}, where runs at k = {k} land against their prediction") if at_k else _(
+        "× {mid:.2f}, where runs land against their prediction")
+    return said.format(mid=mid, k=p.k)
 
 
 def alpha_prompts(p: Payoff) -> str:
@@ -226,11 +210,7 @@ def ladder(p: Payoff) -> str:
             pre=spec.prefill, bpre=base.prefill, per=spec.per_round, bper=base.per_round, whose=_whose_over(p)),
             _x(p.raw)))
     if p.likely is not None:
-        mid, at_k = p.landing()
-        said = _("× {mid:.2f}, where runs at k = {k} land against their prediction") if at_k else _(
-            "× {mid:.2f}, where runs land against their prediction")
-        rows.append((said.format(mid=mid, k=p.k) + " (" + _band_words(p) + ")",
-                     f"**{_x(p.predicted)}**{_likely(p)}"))
+        rows.append((_landing(p) + " (" + _band_words(p) + ")", f"**{_x(p.predicted)}**{_likely(p)}"))
     if p.measured is not None:
         m = p.measured
         rows.append((_("Measured") + " " + badges.of(m.cpu, m.date), f"**{_x(m.speedup)}** ({span(m.low, m.high)})"))
@@ -336,7 +316,7 @@ def instead_detail(p: Payoff, seen: tuple[float, str | None, str] | None = None)
                                      source=p.tokens_on or _("the newest measurement at these settings"))
     if seen is not None:
         text += "\n\n" + _("Measured at k = {k} by {where}.").format(k=p.k, where=seen[2])
-    return text + ("\n\n" + band_detail(p) if p.likely else "")
+    return text + ("\n\n" + landing_line(p) if p.likely else "")
 
 
 def source(p: Payoff, cpu: str, offered: bool = True) -> str:

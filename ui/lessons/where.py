@@ -68,8 +68,7 @@ def measured_caption(points: list, cpu: str | None, named=lambda kind: kind) -> 
     """The kinds' measured speedups, lowest and highest (`cpu`: a machine like this one's; None: here;
     `named`: a kind as the page names it)."""
     low, high = min(points, key=lambda p: p.speedup), max(points, key=lambda p: p.speedup)
-    return badges.of(cpu) + " " + _("Measured by kind: {low} on **{low_kind}** to {high} on **{high_kind}** (these "
-                                    "prompts; the box on other pages answers for When it is fast's).").format(
+    return badges.of(cpu) + " " + _("Measured by kind: {low} on **{low_kind}** to {high} on **{high_kind}**.").format(
         low=times(low.speedup), low_kind=named(low.kind), high=times(high.speedup), high_kind=named(high.kind))
 
 
