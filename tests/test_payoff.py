@@ -252,11 +252,12 @@ def test_a_prediction_lands_where_measurements_at_its_own_k_landed_where_there_a
     p = replace(payoff.answer(2, PRICES, None, (2.5, 1.3, "Other CPU")), band=found)
     moved = p.calibrated()
     assert moved.predicted == pytest.approx(0.9 * p.predicted) and moved.priced == p.predicted
-    assert "times 0.90: the median of those measured at k = 2" in payoff_words.detail(moved)
+    assert "| × 0.90, where runs at k = 2 land against their prediction (4 here: 0.90–1.20) |" in \
+        payoff_words.detail(moved)                                                      # k = 2's own median
     here = payoff.Measured(0.95, 0.9, 1.0, 3, Clock.WALL, 2.5, "box", 8)
     beside = replace(payoff.answer(2, PRICES, here), band=found).calibrated()
     assert beside.predicted == pytest.approx(1.05 * beside.priced)
-    assert "times their median (1.05)" in payoff_words.detail(beside)
+    assert "| × 1.05, where runs land against their prediction (4 here: 0.90–1.20) |" in payoff_words.detail(beside)
 
 
 def test_a_band_is_the_range_of_measured_over_predicted_from_three_measurements_on():
@@ -275,7 +276,10 @@ def test_a_band_is_the_range_of_measured_over_predicted_from_three_measurements_
     assert moved.predicted == pytest.approx(0.92 * p.predicted) and moved.priced == p.predicted
     assert moved.likely == below.likely and moved.likely[0] <= moved.predicted <= moved.likely[1]
     assert moved.calibrated() == moved and p.calibrated().predicted == pytest.approx(p.predicted)   # mid 1.0
-    assert f"the profile's own price, {p.predicted:.2f}×, times their median (0.92)" in payoff_words.detail(moved)
+    assert "| + reading" not in payoff_words.detail(moved)                            # no overheads: rounds alone
+    assert f"| Rounds alone: 2.50 tokens for 2.50 steps | {p.predicted:.2f}× |" in payoff_words.detail(moved)
+    assert f"| × 0.92, where runs land against their prediction (3 here: 0.87–0.99) | **{0.92 * p.predicted:.2f}×** " \
+           in payoff_words.detail(moved)
 
 
 def test_a_priced_prediction_names_what_was_measured_at_the_k_it_picks():

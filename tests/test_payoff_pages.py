@@ -213,8 +213,9 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     assert line.startswith(":green-badge[") and f"The box above: **{figure}×** (" in line, line
     assert "code and structured prompts" in line and "(When it is fast)" in line, line   # the box's prompts, named
     beside = payoff_view.measured_line(loaders.cached(target, draft), Settings(k=2, temperature=0.0, max_new_tokens=4),
-                                       "draft at k = 2 in this table: **0.50×** on 24 prompts")
-    assert beside.endswith("draft at k = 2 in this table: **0.50×** on 24 prompts: other text, another figure."), beside
+                                       "In this table, draft at k = 2: **0.50×** on 24 prompts")
+    assert beside.endswith("In this table, draft at k = 2: **0.50×** on 24 prompts: other text, another "
+                           "figure."), beside
     assert payoff_view.measured_line(loaders.cached(target, draft), Settings(k=3, temperature=0.0)) is None
 
 
@@ -256,35 +257,35 @@ def test_a_prediction_carries_the_range_where_measurements_here_landed_against_t
 
 
 @needs_embedded
-def test_homes_priced_box_sets_the_shipped_benchmark_at_its_k_beside_the_prediction(monkeypatch, tmp_path):
-    """Home races at T = 0 with k by this machine's prices; nothing measured here at those settings, the
-    box's prediction has the benchmark's speculative row at the k the prices pick beside it."""
-    from pathlib import Path
-
+def test_homes_priced_box_sets_the_shipped_k_sweep_at_its_k_beside_the_prediction(monkeypatch, tmp_path):
+    """Home races at T = 0 with k by this machine's prices; nothing measured here at those settings. On a
+    machine of another CPU model the box predicts, with the shipped T = 0 k sweep's point at the k the prices
+    pick beside it (its tokens a round priced here: one figure for that k); on a machine like the one that
+    shipped it, that point is the answer."""
     from streamlit.testing.v1 import AppTest
 
-    from ui.lessons import fast, result_cache
+    from ui.lessons import badges, result_cache
 
     from apptest import APP
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)      # nothing measured here
-    monkeypatch.setattr(fast, "BENCH_FILE", tmp_path / "bench.json")  # no local bench: the shipped one
+    stand_in_cpu(monkeypatch, "CPU here")                            # of a model that shipped nothing
     # this machine's prices by hand (a clean clone has no profile until the server measures one)
     widths = {m: 1 + 0.25 * (m - 1) for m in range(1, 18)}
     mine = machine.Profile("CPU here", "torch", 1, 10.0, widths, {"smollm2/draft": 0.15}, 9.0, 50.0, 80.0, 135.0)
     monkeypatch.setattr(machine, "of", lambda pair: mine)
-    shipped = json.loads((Path(APP).parent / "assets/bench/best-baseline.json").read_text())
+    greedy = next(f for f in shown_files("ksweep") if f["key"]["T"] == 0.0 and f["key"]["pair"] == ["smollm2/target",
+                                                                                                   "smollm2/draft"])
     at = AppTest.from_file(APP, default_timeout=300).run()
     box = next(c.value for c in at.caption if c.value.startswith("A constant k = "))   # under the verdict
     k = int(re.search(r"A constant k = (\d+), measured", box).group(1))
-    row = next(r for s in shipped["settings"] if s["k"] == k and s["temperature"] == 0.0 for r in s["rows"]
-               if r["row"] == "engine speculative")
-    assert f"A constant k = {k}, measured: **{row['speedup']:.2f}×**" in box
-    assert "(the benchmark, T = 0, 6 held-out" in box
-    # its prediction prices the whole run: the typical run it takes its α̂ from recorded its prefill
+    point = next(p for p in greedy["value"]["points"] if p["k"] == k)
+    cpu = greedy["value"]["provenance"]["cpu"]
+    assert f"A constant k = {k}, measured: **{point['speedup']:.2f}×** {badges.shipped(cpu)}" in box, box
+    assert "(the shipped k sweep, T = 0, When it is fast's 8 prompts)" in box
+    # its prediction prices the whole run with the tokens a round that point kept (not eq. (1) at α̂)
     why = next(c for c in at.caption if c.value.startswith("Why: a round costs"))
-    assert "The whole run adds reading the prompt" in working(at)
-    # and the tokens a round the benchmark kept at that k (not eq. (1) at α̂): one figure for that k
-    assert f"keeps **{row['mean_acceptance_length']:.2f} tokens**" in why.value and "α̂" not in why.value, why.value
+    assert f"keeps **{point['mean_acceptance_length']:.2f} tokens**" in why.value and "α̂" not in why.value, why.value
+    assert "| + reading the prompt (" in working(at)
     assert "**The figure.** Not measured yet on a prompt set: the race (the button above) times one prompt" in \
         working(at)
     # under it, what every other page's box says at the sidebar's settings: the same figure as When it is fast's
@@ -293,6 +294,15 @@ def test_homes_priced_box_sets_the_shipped_benchmark_at_its_k_beside_the_predict
                      if m.value.startswith("**Does it pay here?**"))
     said = re.search(r"\*\*(?:Yes|No|Break-even[^,]*|Uncertain[^,]*), ([0-9.]+×)\*\*", line).group(1)
     assert said in elsewhere, (line, elsewhere)
+    # on a machine like the one that shipped it, that measurement is the answer, with its range
+    stand_in_cpu(monkeypatch, cpu)
+    at = AppTest.from_file(APP, default_timeout=300).run()
+    verdict = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
+    like = badges.shipped(cpu, date=greedy["value"]["provenance"]["date"])
+    assert f"**{point['speedup']:.2f}×** the target alone {like}" in verdict, verdict
+    assert f"({point['speedup_min']:.2f}–" in verdict, verdict
+    assert f"Measured at a constant k = {k}, the k these prices pick." in verdict
+    assert not any(c.value.startswith("A constant k = ") for c in at.caption)         # not again beside it
 
 
 @needs_embedded
@@ -309,8 +319,12 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
 
     from apptest import APP
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)      # nothing measured or filed here
-    filed = shown_files("ksweep")[0]                                 # the sweep this machine reads
+    pair = ["smollm2/target", "smollm2/draft"]
+    shown = [f for f in shown_files("ksweep") if f["key"]["pair"] == pair]      # the sweeps this machine reads
+    filed = shown[0]
     shipped = filed["value"]
+    points = [p for f in shown if f["value"]["provenance"]["cpu"] == shipped["provenance"]["cpu"]    # every T's:
+              for p in f["value"]["points"]]                                   # how runs land is the machine's
     widths = {m: 1 + 0.3 * (m - 1) for m in range(1, 18)}
     mine = machine.Profile(shipped["provenance"]["cpu"], "torch", 1, 10.0, widths, {"smollm2/draft": 0.2},
                            9.0, 50.0, 80.0, 135.0)
@@ -318,7 +332,7 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
     ratios = [p["speedup"] / run_speedup(p["mean_acceptance_length"], p["k"], 0.2, widths[p["k"] + 1],
                                           Overheads(p["prefill_steps"], p["round_overhead"] or 0.0),
                                           Overheads(p["base_prefill_steps"], p["base_overhead"] or 0.0))
-              for p in shipped["points"]]
+              for p in points]
 
     def why(cpu: str, temperature: float = filed["key"]["T"]) -> str:   # the box's working
         stand_in_cpu(monkeypatch, cpu)

@@ -152,6 +152,8 @@ def test_every_shipped_result_is_found_by_the_key_its_page_builds():
     where = [p.key for p in load_prompts("chat")]
     keys = {
         "ksweep": store.measurement("ksweep", names, at_speed, texts, chat, repeats=defaults.REPEATS),
+        "ksweep/T=0": store.measurement("ksweep", names, replace(at_speed, temperature=0.0), texts, chat,
+                                        repeats=defaults.REPEATS),                  # Home races greedily
         "temps": store.measurement("temps", names, at_speed, texts, chat),
         "tradeoff": store.measurement("tradeoff", (DEFAULT_TARGET, None), at_speed, texts, chat, drafts=drafts,
                                       repeats=defaults.REPEATS, exits=exits),

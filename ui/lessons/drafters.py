@@ -88,7 +88,7 @@ def own_row(overall, draft: str | None, k: int, prompts: str) -> str:
     row = next((p for p in overall if p.drafter == short), None)
     if row is None:
         return ""
-    return _("{drafter} at k = {k} in this table: **{x}** on {prompts}").format(
+    return _("In this table, {drafter} at k = {k}: **{x}** on {prompts}").format(
         drafter=drafter_name(short), k=k, x=times(row.speedup), prompts=prompts)
 
 

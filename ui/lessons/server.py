@@ -72,8 +72,8 @@ def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None, step_ms: flo
     ar = facts.ar_pass_ms_1
     if step_ms and ar and ar / step_ms >= SLOW_LOOP:
         text += " " + _("The batched loop's plain pass took {ar:.1f} ms, {ratio:.1f}× this machine's step of "
-                        "{step:.1f} ms (the model's own forward, not the lean pass): against a slower plain "
-                        "baseline, drafting costs less in its steps.").format(ar=ar, ratio=ar / step_ms, step=step_ms)
+                        "{step:.1f} ms (the model's own forward): against a slower baseline, drafting costs less "
+                        "in its steps.").format(ar=ar, ratio=ar / step_ms, step=step_ms)
     return text + " " + own
 
 
