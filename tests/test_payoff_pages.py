@@ -5,6 +5,7 @@ a profile and figures written by hand)."""
 import json
 import re
 
+import pytest
 import torch
 from conftest import needs_embedded
 from shown import shown_files, stand_in_cpu
@@ -249,11 +250,14 @@ def test_a_prediction_carries_the_range_where_measurements_here_landed_against_t
     central = predicted[2] * sorted(ratios)[1]
     assert low <= central <= high
     assert f"{central:.2f}×" not in why.value, why.value
-    # the working's ladder: the profile's whole-run price, then × the median ratio, with the range and whose
+    # the working's ladder: the profile's whole-run price, then the measurement (which answers: the prediction
+    # moved by where runs land is not shown beside it)
     table = working(at)
-    assert f"| {predicted[2]:.2f}× |" in table, table
-    assert (f"| × {sorted(ratios)[1]:.2f}, where runs land against their prediction (3 here: {min(ratios):.2f}–"
-            f"{max(ratios):.2f}) | **{central:.2f}×** ({low:.2f}–{high:.2f}×) |") in table, table
+    assert f"| {predicted[2]:.2f}× |" in table and "| **0.90×** (0.90× in every repeat) |" in table, table
+    assert "land against their prediction" not in table.split("**The k this")[0], table
+    from ui import loaders, payoff_answer
+    box = payoff_answer.answer(loaders.cached(target, draft), Settings(k=2, temperature=0.0, max_new_tokens=4))[0]
+    assert box.predicted == pytest.approx(central) and box.likely == pytest.approx((low, high))
 
 
 @needs_embedded

@@ -67,10 +67,17 @@ def measured(pair, names) -> None:
     alpha = round(mean_alpha(points), 2)
     on = machine_short(sweep.provenance.cpu or "?")
     chart(lp.repriced_sweep_figure(alpha, settings.k, here, on, box_at_k(pair)) if here else
-          lp.theory_figure(alpha, settings.k, points[0].c, points, k_max=8,
+          lp.theory_figure(alpha, settings.k, points[0].c, points, k_max=8, eps=sweep_eps(points),
                            measured_on=None if mine else machine_short(sweep.provenance.cpu or "?")), "fast-measured")
     with st.expander(_("How it was measured: tokens a round, pass prices, and every number")):
         ksweep_method(points)
+
+
+def sweep_eps(points) -> float:
+    """ε as these runs paid it (a pass of k + 1 tokens = 1 + k·ε steps, the mean over their k), so the chart's
+    curve prices the verification pass as section 1 does (review 25: a free pass drew a gain at k = 4)."""
+    paid = [(p.verify_cost - 1) / p.k for p in points if p.verify_cost and p.k]
+    return max(0.0, sum(paid) / len(paid)) if paid else 0.0
 
 
 def box_at_k(pair):

@@ -86,12 +86,17 @@ def when(m) -> str:
         n=len(m.all_here), lo=min(m.all_here), hi=_x(max(m.all_here)))
 
 
+EVEN = 0.03        # a figure within 3 % of the target alone: break-even (repeats of one run vary about as much)
+
+
 def answer_word(speedup: float, low: float, high: float, predicted: bool = False) -> str:
-    """Yes or no, or neither where the range holds 1: a gain within the spread is not one (the headline's
-    word, and Home's line for the sidebar's settings); for a `predicted` figure, that the range leaves it
-    open (review 23: "Break-even … 1.10× (0.95–1.24×)" read as a contradiction)."""
+    """Yes or no, or neither where the range holds 1 (a gain within the spread is not one) or the figure lies
+    within EVEN of 1 (review 25: "Yes, 1.01×" beside "Break-even, 1.07×"): the headline's word, and Home's
+    line for the sidebar's settings; for a `predicted` figure, that the range leaves it open (review 23)."""
     if low < 1.0 < high:
         return _("Uncertain: its range holds 1") if predicted else _("Break-even, no gain beyond the spread")
+    if abs(speedup - 1.0) < EVEN:
+        return _("Break-even, within {pct:.0%} of the target alone").format(pct=EVEN)
     return _("Yes") if speedup > 1 else _("No")
 
 
@@ -130,8 +135,9 @@ def why(p: Payoff) -> str:
         return cost + _(", against 1 step a token for the target alone.")
     per = _(" and keeps **{tokens:.2f} tokens**: **{per:.2f} steps a token**, against 1 for the target alone").format(
         tokens=p.tokens, per=p.round_steps / p.tokens)
-    return cost + per + "." + payoff_paid.off(p)     # the prediction: the headline's, or the working's beside a
-                                                     # measurement (one figure in view for one setting)
+    pull = _("; reading the prompt, the same in both modes, pulls a whole run toward 1") if p.over else ""
+    return cost + per + pull + "." + payoff_paid.off(p)     # the prediction: the headline's, or the working's
+                                                            # beside a measurement (one figure for one setting)
 
 
 def _likely(p: Payoff) -> str:
@@ -184,11 +190,11 @@ def detail(p: Payoff) -> str:
     if p.measured is not None and p.raw:
         gap = p.measured.speedup / p.raw - 1
         if abs(gap) < 0.02:
-            parts.append(_("The measurement is within two percent of the profile's price ({raw}).").format(
+            parts.append(_("Measured within two percent of the prediction at this machine's prices ({raw}).").format(
                 raw=_x(p.raw)))
         else:
-            side = _("The measurement is {pct:.0%} above the profile's price ({raw})") if gap > 0 else _(
-                "The measurement is {pct:.0%} below the profile's price ({raw})")
+            side = _("Measured {pct:.0%} above the prediction at this machine's prices ({raw})") if gap > 0 else _(
+                "Measured {pct:.0%} below the prediction at this machine's prices ({raw})")
             parts.append(side.format(pct=abs(gap), raw=_x(p.raw)) + (payoff_paid.spread(p) if p.over
                                                                      else _rest(p.raw, gap)))
     return "\n\n".join(parts)
@@ -209,7 +215,7 @@ def ladder(p: Payoff) -> str:
                        "steps a round; plain {bper:.2f}), as {whose}").format(
             pre=spec.prefill, bpre=base.prefill, per=spec.per_round, bper=base.per_round, whose=_whose_over(p)),
             _x(p.raw)))
-    if p.likely is not None:
+    if p.likely is not None and p.measured is None:          # beside a measurement, the measurement answers
         rows.append((_landing(p) + " (" + _band_words(p) + ")", f"**{_x(p.predicted)}**{_likely(p)}"))
     if p.measured is not None:
         m = p.measured
@@ -324,10 +330,13 @@ def source(p: Payoff, cpu: str, offered: bool = True) -> str:
     own "Measure it here" button; Home races instead)."""
     m = p.measured
     if m is not None and m.cpu is not None:
-        return _("Measured on a machine like this one (the same CPU model, {cpu}) on {date} by the shipped k sweep on "
-                 "{n} prompts, {r} repeats interleaved with the target alone; not yet on this one: “Measure it here” "
-                 "below runs these settings here (about a minute), and its figure replaces this one.").format(
+        said = _("Measured on a machine like this one (the same CPU model, {cpu}) on {date} by the shipped k sweep on "
+                 "{n} prompts, {r} repeats interleaved with the target alone.").format(
             cpu=cpu, date=m.date or "?", n=m.prompts, r=m.repeats or "?")
+        return said + " " + (_("Not yet on this one: “Measure it here” below runs these settings here (about a "
+                               "minute), and its figure replaces this one.") if offered else _(
+            "Not yet on this one: When it is fast (section 2, the k sweep) measures these settings here, and its "
+            "figure replaces this one."))
     if m is not None:
         text = _("Measured on this machine ({cpu}) by {section} on {n} prompts").format(
             cpu=cpu, section=_(SOURCES.get(m.source, m.source)), n=m.prompts) + (

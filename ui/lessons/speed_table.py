@@ -91,7 +91,7 @@ class Asked:
 def rows(asked: Asked, box: Payoff, profile: machine.Profile | None) -> list[SpeedRow]:
     """The box's rows, this machine's figures, then the shipped ones (the other sections' rows:
     other_rows.py)."""
-    return box_rows(asked, box) + filed_rows(asked, box, profile) + shipped_rows(asked, profile, box.measured)
+    return box_rows(asked, box) + filed_rows(asked, box, profile) + shipped_rows(asked, profile, box)
 
 
 def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
@@ -151,13 +151,14 @@ def _is_box(entry: store.Filed, box: Payoff) -> bool:
     return m is not None and entry.source == m.source and entry.figure.speedup == m.speedup
 
 
-def shipped_rows(asked: Asked, profile: machine.Profile | None, answer=None) -> list[SpeedRow]:
+def shipped_rows(asked: Asked, profile: machine.Profile | None, box: Payoff | None = None) -> list[SpeedRow]:
     """The k sweep's point at the box's k, the trade-off's and Drafters compared's point of this
-    draft, as shipped, each with its figure at this machine's prices; not the box's own `answer` (a
-    payoff.Measured shipped from a machine like this one: its row is the box's)."""
+    draft, as shipped, each with its figure at this machine's prices; not the box's own answer (a
+    point shipped from a machine like this one, at the k it answers for: its row is the box's)."""
     out, seen = [], set()
+    answer = box.measured if box is not None else None
     for source, key, result, p, k in _shipped_points(asked):
-        if answer is not None and answer.cpu is not None and (source, k, p.speedup) == ("ksweep", asked.settings.k,
+        if answer is not None and answer.cpu is not None and (source, k, p.speedup) == ("ksweep", box.k,
                                                                                         answer.speedup):
             continue
         prompts = store.PromptSet.of(key.get("prompts") or [], bool(key.get("chat")), _new_tokens(key),
@@ -228,14 +229,11 @@ def summary(found: list[SpeedRow], settings) -> str | None:
     values = [r.here for r in found if r.same and r.here is not None]
     if len(values) < 2:
         return None
-    lo, hi = min(values), max(values)
-    verdict = (_("none of them pays") if hi <= 1.0 else _("every one pays") if lo > 1.0 else
-               _("they fall on both sides of 1"))
+    lo, hi = min(values), max(values)            # whether they pay: the box's word, not a second one here
     return _("At these settings (T = {t:g}, {k}) {n} of these figures are this machine's, measured here where they "
-             "were, else priced at its prices: **{lo:.2f}–{hi}**, {verdict}. The others differ for the reasons each "
-             "row gives.").format(
-        t=settings.temperature, k=k_words_of(settings.k, settings.policy), n=len(values), lo=lo, hi=times(hi),
-        verdict=verdict)
+             "were, else priced at its prices: **{lo:.2f}–{hi}**. The others differ for the reasons each row "
+             "gives.").format(
+        t=settings.temperature, k=k_words_of(settings.k, settings.policy), n=len(values), lo=lo, hi=times(hi))
 
 
 def priced(p, asked: Asked, profile: machine.Profile | None, k: int) -> float | None:
