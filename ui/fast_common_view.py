@@ -25,9 +25,10 @@ def acceptance_note(named: list[tuple]) -> None:
         st.caption(note)
 
 
-def warn(points, shipped_from: str | None = None) -> None:
-    """Repeats that disagree; a busy machine's clock (`shipped_from`: the CPU of a shipped result)."""
-    note = fast.spread_warning(points)
+def warn(points, shipped_from: str | None = None, name=lambda p: f"k = {p.k}") -> None:
+    """Repeats that disagree, naming the point (`name`); a busy machine's clock (`shipped_from`: the CPU of a
+    shipped result)."""
+    note = fast.spread_warning(points, name)
     if note:
         st.warning(note, icon=":material/warning:")
     if fast.clock_note(points):

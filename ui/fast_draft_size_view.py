@@ -91,7 +91,7 @@ def tradeoff(pair, names) -> None:
                                  _("Speedup (CPU time: the machine was busy)") if busy
                                  else _("Wall-clock speedup by draft size"), on, here), "fast-speed")
     st.caption(_(TWO_FIGURES))              # why the rates above sit below section 2's α̂
-    warn(points, None if mine else sweep.provenance.cpu or "?")
+    warn(points, None if mine else sweep.provenance.cpu or "?", lambda p: md(drafter_name(p.draft.split("/", 1)[-1])))
     with st.expander(_("Which draft is too weak or too big, and every number")):
         tradeoff_method(points, key_of, chat, None if mine else sweep.provenance.cpu or "?", here)
 
