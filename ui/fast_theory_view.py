@@ -11,6 +11,7 @@ from specdec.wording import times
 from ui import payoff_answer, state
 from ui.figures import fast as lp
 from ui.i18n import _
+from ui.lessons import badges
 from ui.lessons.bench_words import machine_short
 from ui.round_view import chart
 
@@ -87,6 +88,8 @@ def render(pair) -> None:
         settings = state.settings()
         if (said := against_box(payoff_answer.answer(pair, settings)[0], settings, here[0])) is not None:
             st.caption(said)
+        if (said := best_against_measured(pair, settings, best, at_best, eps)) is not None:
+            st.caption(said)
     chart(lp.theory_figure(alpha, k, c, eps=eps), "fast-theory")
     st.caption(_("Notice: {shapes}. More drafts mean more chances but each costs c; below the dashed line "
                  "speculation is slower than plain decoding. Raising ε acts exactly like raising c: a costlier "
@@ -108,6 +111,19 @@ def against_box(p, settings, alpha: float) -> str | None:
     text = said.format(k=settings.k, expected=expected_tokens(alpha, settings.k), a=alpha, kept=p.tokens,
                        figure=times(p.predicted)) + "."
     return text if p.measured is None else text + " " + _("Measured: {m}.").format(m=times(p.measured.speedup))
+
+
+def best_against_measured(pair, settings, best: int, at_best: float, eps: float) -> str | None:
+    """Where the formula's best k is not the sidebar's: its figure there beside what a constant k of it measured
+    (review 26: "Best k 1, 0.98×" beside the box's "1.08×"), and the pass price one ε gets wrong there."""
+    profile = machine.of(pair)
+    seen = payoff_answer.at_k(pair, settings, best) if best != settings.k else None
+    if seen is None or profile is None or best + 1 not in profile.v:
+        return None
+    return _("Its best k, {k}, at {x}: one ε prices a pass of {m} tokens at {lin:.2f} steps, where this machine's "
+             "costs {v:.2f}; measured at k = {k}: {seen} {badge}.").format(
+        k=best, x=times(at_best), m=best + 1, lin=1 + best * eps, v=profile.v[best + 1], seen=times(seen[0]),
+        badge=badges.of(seen[1]))
 
 
 def shapes(alpha: float, cost: float) -> str:

@@ -131,15 +131,15 @@ def _working(parts: list[tuple[str, str]]) -> None:
 def _buttons(pair, settings, p: payoff.Payoff, instead: payoff.Payoff | None, offer_run: bool) -> None:
     """The box's actions in one row: measure its settings here, measure the k the prices pick, draft k by
     them; under them, where the runs paid other prices than the profile, a way to measure it again."""
-    mine, other, priced = st.columns(3)
+    row = st.container(horizontal=True)                  # only the buttons that show: no gap between them
     label = _("Measure it here (about a minute)") if p.measured is None or p.measured.cpu else _("Measure again")
-    if offer_run and mine.button(label, key="payoff_measure", icon=":material/timer:"):
+    if offer_run and row.button(label, key="payoff_measure", icon=":material/timer:"):
         _measure(pair, settings)
     if instead is not None:
         if offer_run:
-            _offer_k(pair, settings, instead.k, other)
-        priced.button(_("Draft k by this machine's prices"), key="payoff_priced", icon=":material/tune:",
-                      on_click=_use_priced)
+            _offer_k(pair, settings, instead.k, row)
+        row.button(_("Draft k by this machine's prices"), key="payoff_priced", icon=":material/tune:",
+                   on_click=_use_priced)
     if offer_run and (moved := payoff_paid.stale(p)):
         st.caption(moved)
         if st.button(_("Measure this machine's prices again (about 40 s)"), key="payoff_prices",
