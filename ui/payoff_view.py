@@ -21,9 +21,9 @@ from ui.payoff_answer import answer, at_k, measured_at
 
 def measured_line(pair, settings, mine: str = "", above: bool = True) -> str | None:
     """Under a section that ran other prompts: the box's measured figure for the sidebar's settings, with its
-    badge and prompts, beside `mine` (the section's own figure of that setting, in words: "draft at k = 4 here:
-    0.70× on …"), so the two read as one setting on two texts (`above`: the page shows the box; None where
-    nothing is measured at them)."""
+    badge and prompts, beside `mine` (the section's own figure of that setting, in words: "In this table, draft
+    at k = 4: 0.70× on …"), so the two read as one setting on two texts (`above`: the page shows the box; None
+    where nothing is measured at them)."""
     if pair is None:
         return None
     m = answer(pair, settings)[0].measured

@@ -203,8 +203,9 @@ def detail(p: Payoff) -> str:
 
 def ladder(p: Payoff) -> str:
     """From the rounds' arithmetic to the figure in the verdict, one step a row (review 24: the working's
-    range was a sentence of five numbers): the rounds alone, the whole run, where runs land against their
-    prediction, and the measurement; a Markdown table ('' without tokens a round or prices)."""
+    range was a sentence of five numbers): the rounds alone, the whole run, then the measurement where there is
+    one, else the prediction moved to where runs land against theirs; a Markdown table ('' without tokens a round
+    or prices)."""
     if p.rounds_only is None:
         return ""
     rows = [(_("Rounds alone: {tokens:.2f} tokens for {steps:.2f} steps").format(tokens=p.tokens,
