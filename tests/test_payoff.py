@@ -190,7 +190,9 @@ def test_a_priced_prediction_says_its_tokens_were_computed_and_what_was_measured
         f" At k = 2, the k this machine's prices pick: No, **0.70×** {badges.predicted()}."
     assert "Predicted **0.70×** with α̂ = 0.50 (their prompts: it moves" in payoff_words.instead_detail(p)
     assert payoff_words.instead_detail(p, (1.03, None, "the k sweep, T = 0.7, 8 prompts")).endswith(
-        "Measured at k = 2 by the k sweep, T = 0.7, 8 prompts.")
+        "Measured at k = 2 by the k sweep, T = 0.7, 8 prompts: 1.03×, 47% above the prediction.")   # 1.03 / 0.70
+    assert payoff_words.instead_detail(p, (0.71, None, "the k sweep")).endswith("0.71×, within two percent of the "
+                                                                                "prediction.")
     ranged = payoff_words.instead(p, (1.03, None, "the k sweep", (0.98, 1.07)))    # measured here: its repeats
     assert ranged.endswith(f"Break-even, no gain beyond the spread, **1.03×** (0.98–1.07×) {badges.here()}.")
     shipped = payoff_words.instead(p, (1.03, "Other CPU", "the k sweep"))         # elsewhere: beside, not instead
@@ -255,12 +257,13 @@ def test_a_prediction_lands_where_measurements_at_its_own_k_landed_where_there_a
     p = replace(payoff.answer(2, PRICES, None, (2.5, 1.3, "Other CPU")), band=found)
     moved = p.calibrated()
     assert moved.predicted == pytest.approx(0.9 * p.predicted) and moved.priced == p.predicted
-    assert "| × 0.90, where runs at k = 2 land against their prediction (4 here: 0.90–1.20) |" in \
+    assert "| × 0.90: measured runs at k = 2 came out at this many times their prediction (the median of 4 runs " \
+           "here; 0.90–1.20) |" in \
         payoff_words.detail(moved)                                                      # k = 2's own median
     here = payoff.Measured(0.95, 0.9, 1.0, 3, Clock.WALL, 2.5, "box", 8)
     beside = replace(payoff.answer(2, PRICES, here), band=found).calibrated()
     assert beside.predicted == pytest.approx(1.05 * beside.priced)
-    assert "land against their prediction" not in payoff_words.detail(beside)    # the measurement answers there
+    assert "times their prediction" not in payoff_words.detail(beside)    # the measurement answers there
 
 
 def test_a_band_is_the_range_of_measured_over_predicted_from_three_measurements_on():
@@ -281,7 +284,8 @@ def test_a_band_is_the_range_of_measured_over_predicted_from_three_measurements_
     assert moved.calibrated() == moved and p.calibrated().predicted == pytest.approx(p.predicted)   # mid 1.0
     assert "| + reading" not in payoff_words.detail(moved)                            # no overheads: rounds alone
     assert f"| Rounds alone: 2.50 tokens for 2.50 steps | {p.predicted:.2f}× |" in payoff_words.detail(moved)
-    assert f"| × 0.92, where runs land against their prediction (3 here: 0.87–0.99) | **{0.92 * p.predicted:.2f}×** " \
+    assert f"| × 0.92: measured runs came out at this many times their prediction (the median of 3 runs here; " \
+           f"0.87–0.99) | **{0.92 * p.predicted:.2f}×** " \
            in payoff_words.detail(moved)
 
 

@@ -255,7 +255,7 @@ def test_a_prediction_carries_the_range_where_measurements_here_landed_against_t
     # moved by where runs land is not shown beside it)
     table = working(at)
     assert f"| {predicted[2]:.2f}× |" in table and "| **0.90×** (0.90× in every repeat) |" in table, table
-    assert "land against their prediction" not in table.split("**The k this")[0], table
+    assert "times their prediction" not in table.split("**The k this")[0], table
     from ui import loaders, payoff_answer
     box = payoff_answer.answer(loaders.cached(target, draft), Settings(k=2, temperature=0.0, max_new_tokens=4))[0]
     assert box.predicted == pytest.approx(central) and box.likely == pytest.approx((low, high))
@@ -350,11 +350,12 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
         return working(at)
 
     line = why(shipped["provenance"]["cpu"])
-    assert f"land against their prediction ({len(ratios)} from a machine like this one: {min(ratios):.2f}–" \
+    assert f"(the median of {len(ratios)} runs on a machine like this one; {min(ratios):.2f}–" \
            f"{max(ratios):.2f})" in line, line
-    assert "from a machine like this one:" not in why("Another CPU")
+    assert "on a machine like this one;" not in why("Another CPU")
     # how runs land against their prices is the machine's, not T's: another T has the same range
-    assert f"({len(ratios)} from a machine like this one: {min(ratios):.2f}–" in why(shipped["provenance"]["cpu"], 0.0)
+    assert f"(the median of {len(ratios)} runs on a machine like this one; {min(ratios):.2f}–" in \
+        why(shipped["provenance"]["cpu"], 0.0)
     # one figure filed here joins them (review 16: a band from the shipped sweep alone missed the box's run)
     from specdec.settings import Settings
     from ui.lessons import store
@@ -366,5 +367,5 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
     result_cache.save(store.KIND, store._as_dict(key), store.Filed(figure, "ksweep", 1.0))
     here = figure.speedup / run_speedup(1.8, 2, 0.2, widths[3], Overheads(0.2, 0.1), Overheads(0.2, 0.04))
     both = ratios + [here]
-    assert f"(1 here, {len(ratios)} from a machine like this one: {min(both):.2f}–{max(both):.2f})" \
+    assert f"(the median of 1 here and {len(ratios)} on a machine like this one; {min(both):.2f}–{max(both):.2f})" \
         in why(shipped["provenance"]["cpu"])

@@ -108,8 +108,9 @@ def against_box(p, settings, alpha: float) -> str | None:
         "At k = {k} the formula expects {expected:.2f} tokens a round from α̂ = {a:.2f}, as if every draft position "
         "were accepted alike; the rounds behind the box kept {kept:.2f}, and counting the prompt's prefill (alike in "
         "both modes, it pulls a ratio toward 1) the box predicts {figure}")
+    figure = p.raw if p.measured is not None else p.predicted      # beside a measurement, the working's price
     text = said.format(k=settings.k, expected=expected_tokens(alpha, settings.k), a=alpha, kept=p.tokens,
-                       figure=times(p.predicted)) + "."
+                       figure=times(figure)) + "."
     return text if p.measured is None else text + " " + _("Measured: {m}.").format(m=times(p.measured.speedup))
 
 

@@ -45,7 +45,8 @@ def theory_figure(alpha: float, k: int, c: float, measured=None,
     if measured:
         _add_measured(fig, measured, measured_on)
     cost = "k·c + 1 + k·ε" if eps else "k·c + 1"
-    values = f"c = {c:.2f}, ε = {eps:.2f}" if eps else f"c = {c:.2f}"
+    values = (f"c = {c:.2f}, ε = {eps:.2f}" if eps else f"c = {c:.2f}") + (_(", as these runs paid them") if measured
+                                                                           else "")   # section 1: the profile's
     return _layout(fig, _("Expected speedup") + f" (1 − α^(k+1)) / ((1 − α)({cost})), {values}",
                    height=420, xaxis_title=_("k (draft length)"), yaxis_title=_("speedup ×"))
 

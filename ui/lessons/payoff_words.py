@@ -153,15 +153,16 @@ def landing_line(p: Payoff) -> str:
     against theirs, and whose runs those were ('' without a range)."""
     if p.likely is None:
         return ""
-    return _("The profile's price, {raw}, {times} ({whose}).").format(raw=_x(p.raw), times=_landing(p),
-                                                                     whose=_band_words(p))
+    return _("{raw} at this machine's prices {times} ({whose}).").format(raw=_x(p.raw), times=_landing(p),
+                                                                        whose=_band_words(p))
 
 
 def _landing(p: Payoff) -> str:
-    """'× 1.07, where runs land against their prediction': the band's median the prediction is moved by."""
+    """'× 1.07: measured runs came out at this many times their prediction': the band's median the prediction
+    is moved by."""
     mid, at_k = p.landing()
-    said = _("× {mid:.2f}, where runs at k = {k} land against their prediction") if at_k else _(
-        "× {mid:.2f}, where runs land against their prediction")
+    said = _("× {mid:.2f}: measured runs at k = {k} came out at this many times their prediction") if at_k else _(
+        "× {mid:.2f}: measured runs came out at this many times their prediction")
     return said.format(mid=mid, k=p.k)
 
 
@@ -236,10 +237,10 @@ def _whose_over(p: Payoff) -> str:
 def _band_words(p: Payoff) -> str:
     """Which measurements the band holds, in a few words: how many, from where, their measured ÷ predicted."""
     b = p.band
-    whose = _("{n} here").format(n=b.n) if not b.shipped else _(
-        "{n} from a machine like this one").format(n=b.n) if b.shipped == b.n else _(
-        "{here} here, {shipped} from a machine like this one").format(here=b.n - b.shipped, shipped=b.shipped)
-    return _("{whose}: {lo:.2f}–{hi:.2f}").format(whose=whose, lo=b.low, hi=b.high)
+    whose = _("{n} runs here").format(n=b.n) if not b.shipped else _(
+        "{n} runs on a machine like this one").format(n=b.n) if b.shipped == b.n else _(
+        "{here} here and {shipped} on a machine like this one").format(here=b.n - b.shipped, shipped=b.shipped)
+    return _("the median of {whose}; {lo:.2f}–{hi:.2f}").format(whose=whose, lo=b.low, hi=b.high)
 
 
 STEPS = N_("A round costs k·c + v(k + 1) steps. A step is the target's one-token pass on this machine; c: a draft "
@@ -323,8 +324,20 @@ def instead_detail(p: Payoff, seen: tuple[float, str | None, str] | None = None)
                  "measure).").format(k=p.k, x=_x(p.predicted), likely=_likely(p), alpha=p.alpha,
                                      source=p.tokens_on or _("the newest measurement at these settings"))
     if seen is not None:
-        text += "\n\n" + _("Measured at k = {k} by {where}.").format(k=p.k, where=seen[2])
+        text += "\n\n" + _("Measured at k = {k} by {where}: {x}, {gap}.").format(
+            k=p.k, where=seen[2], x=_x(seen[0]), gap=_gap(seen[0], p.predicted))
     return text + ("\n\n" + landing_line(p) if p.likely else "")
+
+
+def _gap(measured: float, predicted: float | None) -> str:
+    """How a measurement lies against its prediction, in words (review 27: a 10% miss went unsaid)."""
+    if not predicted:
+        return _("not predicted")
+    gap = measured / predicted - 1
+    if abs(gap) < 0.02:
+        return _("within two percent of the prediction")
+    return (_("{pct:.0%} above the prediction") if gap > 0 else _("{pct:.0%} below the prediction")).format(
+        pct=abs(gap))
 
 
 def source(p: Payoff, cpu: str, offered: bool = True) -> str:

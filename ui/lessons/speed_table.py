@@ -109,12 +109,12 @@ def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
         if box.tokens_on:                                     # its tokens a round came from another prompt set
             setting = setting_words(s.temperature, asked.k_words(), box.tokens_on)
         why = _("this machine's prices (c, v) with these tokens a round, not timed")
-        if box.priced is not None:
+        figure = box.raw if m is not None else box.predicted          # beside a measurement: the working's price
+        if box.priced is not None and m is None:
             why += "; " + _("the price in the next column × {mid:.2f}, where measurements here typically land against "
                             "their own prices").format(mid=box.landing()[0])
-        out.append(SpeedRow(badges.predicted(), _("“Does it pay here?”'s prediction"), times(box.predicted), setting,
-                            why,
-                            box.predicted, True, Numbers(None, box.alpha, box.tokens, box.c, box.v), box.raw))
+        out.append(SpeedRow(badges.predicted(), _("“Does it pay here?”'s prediction"), times(figure), setting,
+                            why, figure, True, Numbers(None, box.alpha, box.tokens, box.c, box.v), box.raw))
     return out
 
 
