@@ -16,6 +16,7 @@ from ui import (
     context_view,
     many_view,
     metrics_view,
+    payoff_answer,
     payoff_view,
     prefill_view,
     round_view,
@@ -29,7 +30,7 @@ from ui import (
 from ui import examples as examples_ui
 from ui.i18n import N_, _, choice
 from ui.lessons import store
-from ui.lessons.step_through_prices import Priced, alone_now
+from ui.lessons.step_through_prices import Priced, alone_now, beside_box
 from ui.safe import md
 from ui.upload import file_uploader
 
@@ -194,7 +195,9 @@ def finished_note(dec) -> None:
             alone = autoregressive(dec.pair, dec.prompt, dec.settings, max_new_tokens=m.tokens)
         timed = (weakref.ref(dec), len(alone.token_ids), sum(r.verify_ms for r in alone.rounds))   # keeps no caches
         st.session_state[ALONE_NOW] = timed
-    said = (alone_note(m), alone_now(m.tokens, m.draft_ms + m.verify_ms, *timed[1:]))
+    box = payoff_answer.answer(dec.pair, state.settings())[0]
+    said = (alone_note(m), alone_now(m.tokens, m.draft_ms + m.verify_ms, *timed[1:]),
+            beside_box(m.mean_acceptance_length, box))
     st.info(" ".join(filter(None, said)), icon=":material/timer:")
 
 

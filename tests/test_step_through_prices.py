@@ -37,3 +37,15 @@ def test_a_finished_run_is_set_against_the_target_alone_timed_on_the_same_prompt
     assert said == ("Timed just now on this prompt, the target alone's passes took 20.0 ms a token and this run's "
                     "rounds 16.7: **1.20×** :green-badge[:material/check_circle: measured here]."), said
     assert alone_now(48, 800.0, 0, 0.0) == "" and alone_now(0, 0.0, 48, 960.0) == ""
+
+
+def test_a_finished_run_says_its_tokens_a_round_beside_the_boxs():
+    from specdec.bench.payoff import Measured, Payoff
+    from specdec.records.provenance import Clock
+    from ui.lessons.step_through_prices import beside_box
+    box = Payoff(4, Measured(0.73, 0.68, 0.74, 3, Clock.WALL, 1.85, "ksweep", 8), 1.85, "here", 0.16, 2.48, 0.7)
+    assert beside_box(2.67, box) == ("This prompt kept 2.67 tokens a round, the box's prompts 1.85: one prompt is one "
+                                     "draw, so its ratio is not the box's 0.73×.")
+    predicted = Payoff(4, None, 1.85, "here", 0.16, 2.48, 0.7)
+    assert beside_box(2.67, predicted).endswith("not the box's 0.70×.")          # no measurement: its prediction
+    assert beside_box(None, box) == "" and beside_box(2.67, Payoff(4, None, None, "", None, None, None)) == ""

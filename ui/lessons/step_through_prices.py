@@ -55,3 +55,13 @@ def alone_now(tokens: int, rounds_ms: float, alone_tokens: int, alone_ms: float)
     return _("Timed just now on this prompt, the target alone's passes took {alone:.1f} ms a token and this run's "
              "rounds {mine:.1f}: **{x}** {badge}.").format(alone=alone, mine=mine, x=times(alone / mine),
                                                           badge=badges.here())
+
+
+def beside_box(tokens_a_round: float | None, box) -> str:
+    """A finished run's tokens a round beside those behind the box's figure (`box`: a payoff.Payoff), where it
+    has both (review 27: "0.99×" on one prompt above the box's "0.73×", unexplained)."""
+    if not tokens_a_round or box is None or not box.tokens:
+        return ""
+    figure = box.measured.speedup if box.measured else box.predicted
+    return _("This prompt kept {mine:.2f} tokens a round, the box's prompts {theirs:.2f}: one prompt is one draw, "
+             "so its ratio is not the box's {x}.").format(mine=tokens_a_round, theirs=box.tokens, x=times(figure))
