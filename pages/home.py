@@ -64,6 +64,8 @@ def race_box() -> None:
         st.caption(note)
     ran = race_now(pair, settings, chat, greedy) if st.button(
         _("Race: the target alone vs speculative decoding"), key="race_go") else None
+    if ran is None:
+        shown_again(race_key(pair, settings))       # a rerun (the pair card, a toggle) keeps the last race in view
     # after the race, so that it answers for the race: its figure and its prediction at this machine's prices
     reason = None if ran is None else reason_of(*ran, settings) or ("", "")
     races, numbers = remembered(pair, settings, ran)
@@ -90,7 +92,7 @@ def remembered(pair, settings, ran) -> tuple[tuple[float, ...], Numbers | None]:
     """Every race this session ran with this pair, prompt and settings, newest first (with `ran`, a
     race just run: (pair, target alone, speculative)): their spread is what one run cannot show; and
     what the newest race's rounds measured besides its speedup (the pair card's row)."""
-    key = (pair.target_name, pair.draft_name, st.session_state.race_prompt, repr(settings))
+    key = race_key(pair, settings)
     races = st.session_state.setdefault("home_races", {})
     numbers = st.session_state.setdefault("home_race_numbers", {})
     if ran is not None:
@@ -105,6 +107,30 @@ def reason_of(pair, alone, spec, settings) -> tuple[str, str] | None:
     return why_parts(alone, spec, spec.decoder.target.name, cpu_model(), prices)
 
 
+def race_key(pair, settings) -> tuple:
+    """What makes two races the same race: the pair, the prompt and the settings."""
+    return pair.target_name, pair.draft_name, st.session_state.race_prompt, repr(settings)
+
+
+LAST_RACE = "home_last_race"      # (race_key, the two columns' words and texts, the verdict): what a rerun shows
+
+
+def shown_again(key: tuple) -> None:
+    """The last race of these settings as it ended, without running it again (review 28: opening the pair card
+    erased it); nothing where the last race ran other settings or a prompt since changed."""
+    last = st.session_state.get(LAST_RACE)
+    if last is None or last[0] != key:
+        return
+    _key, columns, (won, said) = last
+    for col, (head, text, cut) in zip(st.columns(2), columns):
+        with col.container(border=True):
+            st.markdown(head)
+            st.html(strip.text_html(text))
+            if cut:
+                st.caption(cut)
+    (st.success if won else st.info)(said)
+
+
 def race_now(pair, settings, chat: bool, greedy: bool):
     """Run the race live in two columns and say its verdict: (the pair as it raced, the target alone,
     speculative), or None where the prompt is refused."""
@@ -114,17 +140,21 @@ def race_now(pair, settings, chat: bool, greedy: bool):
     boxes = {"target alone": left.empty(), "speculative": right.empty()}
     names = {"target alone": _("target alone"), "speculative": _("speculative")}
 
+    columns = {}
+
     def show(r) -> None:
         text = pair.tokenizer.decode(r.decoder.generated, skip_special_tokens=True)
+        head = _("**{name}** · {tokens} tokens · {rate:.1f} tokens/s · {passes} target passes").format(
+            name=names[r.name], tokens=r.tokens, rate=r.tokens_per_s, passes=r.steps) + " " + badges.here()
+        cut = _("Cut at the sidebar's limit of {n} new tokens (Max new tokens), not finished.").format(
+            n=r.decoder.settings.max_new_tokens) if r.decoder.stop == "max_new_tokens" else ""
+        columns[r.name] = (head, text, cut)
         with boxes[r.name].container(border=True):
-            st.markdown(_("**{name}** · {tokens} tokens · {rate:.1f} tokens/s · {passes} target "
-                          "passes").format(name=names[r.name], tokens=r.tokens,
-                                           rate=r.tokens_per_s, passes=r.steps) + " " + badges.here(),
-                        help=alone_rate(r, profile.step_ms if profile else None) if r.name == "target alone" else None)
+            st.markdown(head, help=alone_rate(r, profile.step_ms if profile else None)
+                        if r.name == "target alone" else None)
             st.html(strip.text_html(text))
-            if r.decoder.stop == "max_new_tokens":
-                st.caption(_("Cut at the sidebar's limit of {n} new tokens (Max new tokens), not finished.").format(
-                    n=r.decoder.settings.max_new_tokens))
+            if cut:
+                st.caption(cut)
     try:
         text = st.session_state.race_prompt
         alone, spec = race(pair, user_turn(text) if chat else text, settings, show)
@@ -132,7 +162,9 @@ def race_now(pair, settings, chat: bool, greedy: bool):
         st.warning(md(err))
         return None
     won = spec.seconds > 0 and alone.seconds / spec.seconds > 1 + TIE
-    (st.success if won else st.info)(verdict(alone, spec, greedy))       # green only when speculation won, not a tie
+    said = verdict(alone, spec, greedy)
+    (st.success if won else st.info)(said)       # green only when speculation won, not a tie
+    st.session_state[LAST_RACE] = (race_key(pair, settings), [columns[n] for n in boxes], (won, said))
     if (load := machine_load()) >= BUSY_LOAD:
         st.caption(_("The machine was busy during the race (load {load:.1f} per core: other work shared the "
                      "cores), so both racers ran slower than this machine's step: compare the ratio, not the "

@@ -76,3 +76,46 @@ def test_a_machine_like_the_shipping_one_reads_its_figures_as_measured(monkeypat
     assert rows and all(like[:-1] in r[3] and "not priced here" not in r[3] for r in rows), table
     figures = [float(r[2].strip("*×")) for r in rows if "picked by" not in r[1]]
     assert figures == sorted(figures, reverse=True), table
+
+
+@needs_embedded
+def test_a_setting_measured_here_since_replaces_the_shipped_point_of_a_machine_like_this_one(monkeypatch, tmp_path):
+    """After "Measure it here" at the sidebar's settings, the k sweep's and the draft sizes' shipped points of that
+    setting show this machine's newer figure, and say so (review 28: the sweep kept 1.08× after 1.01× here)."""
+    import time
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from streamlit.testing.v1 import AppTest
+
+    from specdec.bench import machine
+    from specdec.records.provenance import Clock
+    from specdec.settings import LENGTHS, Settings
+    from ui import family, state
+    from ui.lessons import fast, result_cache, store
+
+    from apptest import APP
+    sweep = first_sweep()
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
+    stand_in_cpu(monkeypatch, sweep["value"]["provenance"]["cpu"])
+    widths = {m: 1 + 0.25 * (m - 1) for m in range(1, 18)}
+    mine = machine.Profile(sweep["value"]["provenance"]["cpu"], "torch", 1, 10.0, widths,
+                           {"smollm2/draft": 0.15, "smollm2/draft-2l": 0.2}, 9.0, 50.0, 80.0, 135.0)
+    monkeypatch.setattr(machine, "of", lambda pair: mine)
+    run = replace(Settings(), max_new_tokens=LENGTHS.speed)           # the box's run: the sidebar's defaults
+    key = fast.ksweep_figure(tuple(PAIR), run, family.speed_set(True), state.ran())(SimpleNamespace(k=4,
+                                                                                                    clock=Clock.WALL))
+    figure = store.Figure(speedup=0.5, speedup_min=0.45, speedup_max=0.55, clock=Clock.WALL, repeats=3,
+                          mean_acceptance_length=1.8)
+    result_cache.save(store.KIND, store._as_dict(key), store.Filed(figure, "box", time.time()))
+    at = AppTest.from_file(APP, default_timeout=300)
+    at.run()
+    at.switch_page("pages/fast.py").run()
+    assert not at.exception
+    verdict = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
+    assert verdict.startswith(f"**Does it pay here?** No: **0.50×** the target alone {badges.here()}"), verdict
+    said = [c.value for c in at.caption if "shows the newer run of the same setting and prompts" in c.value]
+    assert any(c.startswith("k = 4:") and "“Measure it here”" in c for c in said), said          # the k sweep
+    assert any(c.startswith("smollm2/draft:") and "“Measure it here”" in c for c in said), said  # the draft sizes
+    kept = [k for k, _e in result_cache.kept(store.KIND, store.Filed)]
+    assert len(kept) == 1                                  # the shipped points were not filed as this machine's

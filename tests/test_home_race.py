@@ -31,6 +31,9 @@ def test_home_race_shows_both_runs_and_a_verdict_from_them(tiny_dirs, monkeypatc
     at.button(key="pair_card_box").click().run()               # a rerun without a race: the box still answers for them
     box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
     assert "median of 2 races" in box[0], box
+    # and the last race stays in view as it ended (review 28: opening the pair card erased it)
+    assert f"passes: {again}×" in race_box(at)
+    assert sum(" · 16 tokens · " in m.value for m in at.markdown) == len(cut)
     card = [m.value for m in at.markdown if m.value.startswith("| # | whose | section |")]
     assert card and "| 1 | :green-badge[:material/check_circle: measured here] | Home's race |" in card[0]
     # its row carries the newest race's acceptance, tokens a round and c; no v: a priced race mixes widths

@@ -48,6 +48,12 @@ def test_one_race_near_one_is_a_tie_not_a_yes():
     assert one.startswith("**Does it pay here?** One race on one prompt: **1.06×**") and "Yes" not in one
     two = payoff_words.headline(p, "CPU here", races=(1.06, 1.10))
     assert two.startswith("**Does it pay here?** Yes in these races")
+    # beside a prompt set's measurement, that one gives the verdict (review 28: "Yes in these races: 1.07×"
+    # beside "Break-even … 1.07× (0.93–1.10×)")
+    both = payoff_words.headline(payoff.answer(4, PRICES, payoff.Measured(1.07, 0.93, 1.10, 3, Clock.WALL, 1.6,
+                                                                          "ksweep", 8)), "CPU here", (1.06, 1.10))
+    assert both.startswith("**Does it pay here?** In these races: **1.08×**") and "Yes" not in both, both
+    assert "On a prompt set at these settings: Break-even, no gain beyond the spread, 1.07× (0.93–1.10×)" in both
 
 
 def test_without_a_measurement_here_the_tokens_travel_and_the_speedup_does_not():

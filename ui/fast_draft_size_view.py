@@ -73,11 +73,14 @@ def tradeoff(pair, names) -> None:
         taken_caption(taken, "draft")
     else:
         points = shipped_agree(points, key_of, names, settings, chat, key)
+        if shipped.alike(sweep.provenance.cpu):             # a setting measured here since: its newer figure
+            points, taken = store.agree(points, key_of, "tradeoff", keep=False)
+            taken_caption(taken, "draft")
     best_drafter_view.render(pair, state.settings())
     st.markdown(fast.tradeoff_caption(points, None if mine else sweep.provenance.cpu))
     if (note := fast.size_note(points)) is not None:
         st.caption(note)
-    if not mine:
+    if not mine and not shipped.alike(sweep.provenance.cpu):      # alike: the bars took this machine's figures
         fast_shipped_view.here_too(points, key_of)
     here = [] if mine or shipped.alike(sweep.provenance.cpu) else fast_repriced_view.drafts(points, pair)
     on = None if mine else machine_short(sweep.provenance.cpu or "?")

@@ -55,14 +55,14 @@ def measured(pair, names) -> None:
     if not sweep:
         return
     points, mine = list(sweep.points), local("ksweep", key, Sweep)
-    if mine:
-        points, taken = store.agree(points, key_of, "ksweep")
+    alike = shipped.alike(sweep.provenance.cpu)             # its figures are this machine's kind's
+    if mine or alike:                                       # a setting measured here since: its newer figure
+        points, taken = store.agree(points, key_of, "ksweep", keep=bool(mine))
         taken_caption(taken, "k")
     scope = f"T = {settings.temperature:g}, " + store.set_name(family.speed_set(chat), kind_name)
     ksweep_lines(points, scope, None if mine else sweep.provenance.cpu, sweep.provenance.date)
     if mine:
         profile_c(points[0].c, pair, settings.drafter)
-    alike = shipped.alike(sweep.provenance.cpu)             # its figures are this machine's kind's
     here = [] if mine or alike else fast_repriced_view.k_sweep(points, pair, settings.drafter)
     alpha = round(mean_alpha(points), 2)
     on = machine_short(sweep.provenance.cpu or "?")

@@ -111,15 +111,20 @@ def _race_headline(p: Payoff, races: tuple[float, ...]) -> str:
         text = _("**Does it pay here?** One race on one prompt: **{speedup}** the target alone {here} (wall-clock; "
                  "one run is no verdict: race again to see how much a run varies).").format(
             speedup=_x(figure), here=badges.here())
-    else:
+    elif p.measured is None:
         text = _("**Does it pay here?** {answer} in these races: **{speedup}** the target alone {here} (median "
                  "of {n} races on this prompt, {low}–{high}, wall-clock).").format(
             answer=answer, speedup=_x(figure), n=len(races), low=f"{min(races):.2f}",
             high=_x(max(races)), here=badges.here())
+    else:         # a prompt set's verdict is the verdict (review 28: "Break-even, 1.07×", then "Yes in these races")
+        text = _("**Does it pay here?** In these races: **{speedup}** the target alone {here} (median of {n} "
+                 "races on this prompt, {low}–{high}, wall-clock).").format(
+            speedup=_x(figure), n=len(races), low=f"{min(races):.2f}", high=_x(max(races)), here=badges.here())
     m = p.measured
     if m is not None:
-        text += " " + _("Measured on a prompt set at these settings: {speedup} ({low}–{high}).").format(
-            speedup=_x(m.speedup), low=f"{m.low:.2f}", high=_x(m.high))
+        text += " " + _("On a prompt set at these settings: {answer}, {speedup} ({low}–{high}) {badge}.").format(
+            answer=answer_word(m.speedup, m.low, m.high), speedup=_x(m.speedup), low=f"{m.low:.2f}",
+            high=_x(m.high), badge=badges.of(m.cpu, m.date))
     return text
 
 

@@ -200,16 +200,18 @@ def _differs(point, merged) -> bool:
     return any(getattr(point, f, None) != getattr(merged, f, None) for f in FIELDS)
 
 
-def agree(points, key_of: Callable[[object], Key | None], source: str) -> tuple[list, list[tuple[object, str]]]:
+def agree(points, key_of: Callable[[object], Key | None], source: str,
+          keep: bool = True) -> tuple[list, list[tuple[object, str]]]:
     """Points as the store has them: each point whose key holds a figure takes it (a point kept
-    from before the store, whose key holds none, is filed now). Returns the points and (point,
-    section) for every point whose figure came from another section."""
+    from before the store, whose key holds none, is filed now; not with `keep` False: a shipped point is
+    not this machine's). Returns the points and (point, section) for every point whose figure came from
+    another section."""
     out, taken = [], []
     for point in points:
         k = key_of(point)
         entry = read(k) if k is not None else None
         if entry is None:
-            if k is not None:
+            if k is not None and keep:
                 file([point], key_of, source)
             out.append(point)
             continue
