@@ -196,8 +196,10 @@ def finished_note(dec) -> None:
         timed = (weakref.ref(dec), len(alone.token_ids), sum(r.verify_ms for r in alone.rounds))   # keeps no caches
         st.session_state[ALONE_NOW] = timed
     box = payoff_answer.answer(dec.pair, state.settings())[0]
+    ratio = timed[2] / timed[1] / ((m.draft_ms + m.verify_ms) / m.tokens) if timed[1] and m.tokens and \
+        m.draft_ms + m.verify_ms else None                   # the target alone's ms a token over this run's
     said = (alone_note(m), alone_now(m.tokens, m.draft_ms + m.verify_ms, *timed[1:]),
-            beside_box(m.mean_acceptance_length, box))
+            beside_box(m.mean_acceptance_length, box, ratio))
     st.info(" ".join(filter(None, said)), icon=":material/timer:")
 
 

@@ -39,7 +39,7 @@ def test_a_finished_run_is_set_against_the_target_alone_timed_on_the_same_prompt
     assert alone_now(48, 800.0, 0, 0.0) == "" and alone_now(0, 0.0, 48, 960.0) == ""
 
 
-def test_a_finished_run_says_its_tokens_a_round_beside_the_boxs():
+def test_a_finished_run_says_its_tokens_a_round_beside_the_boxs(monkeypatch):
     from specdec.bench.payoff import Measured, Payoff
     from specdec.records.provenance import Clock
     from ui.lessons.step_through_prices import beside_box
@@ -49,3 +49,8 @@ def test_a_finished_run_says_its_tokens_a_round_beside_the_boxs():
     predicted = Payoff(4, None, 1.85, "here", 0.16, 2.48, 0.7)
     assert beside_box(2.67, predicted).endswith("not the box's 0.70×.")          # no measurement: its prediction
     assert beside_box(None, box) == "" and beside_box(2.67, Payoff(4, None, None, "", None, None, None)) == ""
+    # more tokens a round than the box's, and slower: the timing, not the text, went the other way
+    monkeypatch.setattr(round_prices, "machine_load", lambda: 1.4)
+    assert "Its timing went the other way" in beside_box(2.67, box, 0.66) and "(load now 1.4 per core)" in \
+        beside_box(2.67, box, 0.66)
+    assert "other way" not in beside_box(2.67, box, 0.99) and "other way" not in beside_box(1.5, box, 0.6)

@@ -57,11 +57,18 @@ def alone_now(tokens: int, rounds_ms: float, alone_tokens: int, alone_ms: float)
                                                           badge=badges.here())
 
 
-def beside_box(tokens_a_round: float | None, box) -> str:
+def beside_box(tokens_a_round: float | None, box, ratio: float | None = None) -> str:
     """A finished run's tokens a round beside those behind the box's figure (`box`: a payoff.Payoff), where it
-    has both (review 27: "0.99×" on one prompt above the box's "0.73×", unexplained)."""
+    has both (review 27: "0.99×" on one prompt above the box's "0.73×", unexplained); where the run's `ratio`
+    (timed against the target alone) lies the other way than its tokens a round say, that one prompt's timing
+    moves with the load (review 28: more tokens a round, and slower)."""
     if not tokens_a_round or box is None or not box.tokens:
         return ""
     figure = box.measured.speedup if box.measured else box.predicted
-    return _("This prompt kept {mine:.2f} tokens a round, the box's prompts {theirs:.2f}: one prompt is one draw, "
+    said = _("This prompt kept {mine:.2f} tokens a round, the box's prompts {theirs:.2f}: one prompt is one draw, "
              "so its ratio is not the box's {x}.").format(mine=tokens_a_round, theirs=box.tokens, x=times(figure))
+    if ratio and figure and (tokens_a_round > box.tokens) != (ratio > figure):
+        said += " " + _("Its timing went the other way: one run's two timings move with what else the machine "
+                        "does (load now {load:.1f} per core); the box's repeats average that out.").format(
+            load=machine_load())
+    return said
