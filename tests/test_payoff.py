@@ -24,13 +24,13 @@ def test_the_prediction_prices_a_round_with_this_machines_profile():
     assert p.tokens_from == "here" and p.pays is False
     # the "why" line shows the arithmetic of a round; beside a measurement, the prediction it gives is in the
     # working only (one figure in view for one setting: reviews 22–24)
-    from ui.lessons import payoff_words
+    from ui.lessons import payoff_words, payoff_working
     why = payoff_words.why(p)
     assert why.endswith("a round costs **4.00 steps** (a step: the target alone making one token): 4 draft(s) at "
                         "0.500 each (c) and one check of 5 tokens at 2.00 (v); it keeps **3.00 tokens**: **1.33 steps "
                         "a token**, against 1 for the target alone.")
     assert "0.75" not in why
-    detail = payoff_words.detail(p)
+    detail = payoff_working.detail(p)
     assert "| Rounds alone: 3.00 tokens for 4.00 steps | 0.75× |" in detail           # no band: no third row
     assert "| Measured :green-badge" in detail and "| **0.80×** (0.70–0.90×) |" in detail
     assert detail.startswith("A step: the target's one-token pass here. At 1.33 steps a token, the rounds alone run "
@@ -83,11 +83,11 @@ def test_beside_a_measurement_the_prediction_keeps_the_profile_and_names_the_c_i
     # c = 0.75: 5.0 steps, 0.6
     assert (p.c, p.paid_c, p.round_steps) == (0.5, 0.75, 4.0) and p.predicted == pytest.approx(0.75)
     assert p.at_paid == pytest.approx(0.6)
-    from ui.lessons import payoff_words
+    from ui.lessons import payoff_working
     assert ("c and v: this machine's profile, as every prediction here. The measured runs paid c = 0.750 that "
-            "day; at those prices, 0.60×.") in payoff_words.detail(p)
+            "day; at those prices, 0.60×.") in payoff_working.detail(p)
     alone = payoff.answer(4, PRICES, payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "ksweep", 8))
-    assert alone.at_paid is None and "The measured runs paid" not in payoff_words.detail(alone)
+    assert alone.at_paid is None and "The measured runs paid" not in payoff_working.detail(alone)
 
 
 @pytest.mark.parametrize("speedup, low, high, said", [(1.00, 0.98, 1.04, "Break-even, no gain beyond the spread"),
@@ -142,12 +142,12 @@ def test_without_a_figure_or_prices_the_headline_says_only_that():
 def test_beside_a_measurement_the_pass_its_runs_paid_is_named_too():
     """A constant k's runs paid their own v(k + 1): said beside the profile's prediction; a priced
     policy's runs mix widths, so there only their c."""
-    from ui.lessons import payoff_words
+    from ui.lessons import payoff_working
     found = payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "ksweep", 8, c=0.75, v=2.5)
     p = payoff.answer(4, PRICES, found)
     # the profile: 4 × 0.5 + 2.0 = 4.0 steps for 3 tokens; the runs': 4 × 0.75 + 2.5 = 5.5
     assert (p.v, p.paid_v, p.round_steps) == (2.0, 2.5, 4.0) and p.at_paid == pytest.approx(3 / 5.5)
-    assert "The measured runs paid c = 0.750, v = 2.50 that day; at those prices, 0.55×." in payoff_words.detail(p)
+    assert "The measured runs paid c = 0.750, v = 2.50 that day; at those prices, 0.55×." in payoff_working.detail(p)
     priced = payoff.answer(4, PRICES, found, priced_alpha=0.5)
     assert priced.v == PRICES.v[priced.k + 1] and priced.paid_v is None and priced.paid_c == 0.75
 
@@ -156,48 +156,48 @@ def test_beside_a_measurement_the_pass_its_runs_paid_is_named_too():
 def test_the_gap_says_which_way_the_prompt_pulls(speedup, toward_one):
     """Predicted 0.6×: a measurement above it lies toward 1 (the prompt's pass, alike in both modes,
     pulls a ratio there); one below it lies away from 1 (the rest of what a run pays)."""
-    from ui.lessons import payoff_words
+    from ui.lessons import payoff_working
     found = payoff.Measured(speedup, speedup, speedup, 3, Clock.WALL, 3.0, "ksweep", 8, c=0.75)
-    said = payoff_words.detail(payoff.answer(4, PRICES, found))
+    said = payoff_working.detail(payoff.answer(4, PRICES, found))
     assert ("pulls a ratio toward 1" in said) == toward_one and ("the engine's bookkeeping" in said) != toward_one
 
 
 def test_the_headline_says_its_spread_and_its_working_how_many_runs_were_filed_and_when():
     import time
 
-    from ui.lessons import payoff_words
+    from ui.lessons import payoff_words, payoff_working
     at = time.mktime((2026, 12, 6, 2, 41, 0, 0, 0, -1))
     found = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.WALL, 3.0, "box", 8, (0.85, 0.78), at=at)
     text = payoff_words.headline(payoff.answer(4, PRICES, found), "CPU here")
     assert text.endswith("(0.77–0.89×, 8 prompts).")
-    assert "3 repeats interleaved with the target alone" in payoff_words.source(payoff.answer(4, PRICES, found), "x")
+    assert "3 repeats interleaved with the target alone" in payoff_working.source(payoff.answer(4, PRICES, found), "x")
     same = payoff.Measured(0.85, 0.851, 0.854, 3, Clock.WALL, 3.0, "box", 8, (0.85,))       # rounds to one figure
     assert payoff_words.headline(payoff.answer(4, PRICES, same), "CPU here").endswith(
         "(0.85× in every repeat, 8 prompts).")
-    assert payoff_words.when(found) == ("Timed on the wall clock, at 02:41. The newest of 2 measurements here at "
+    assert payoff_working.when(found) == ("Timed on the wall clock, at 02:41. The newest of 2 measurements here at "
                                         "these settings (each on its own prompts), which ranged 0.78–0.85×.")
     alone = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.WALL, 3.0, "box", 8, (0.85,))
     assert "newest" not in payoff_words.headline(payoff.answer(4, PRICES, alone), "CPU here")
-    assert payoff_words.when(alone) == "Timed on the wall clock."
+    assert payoff_working.when(alone) == "Timed on the wall clock."
     busy = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.CPU, 3.0, "box", 8, (0.85,))
     assert payoff_words.headline(payoff.answer(4, PRICES, busy), "CPU here").endswith(
         "Each mode timed in its own CPU time: the machine was busy, and its wall clock would count the other work.")
 
 
 def test_a_priced_prediction_says_its_tokens_were_computed_and_what_was_measured_at_its_k():
-    from ui.lessons import badges, payoff_words
+    from ui.lessons import badges, payoff_words, payoff_working
     p = payoff.answer(4, PRICES, None, (1.8, 0.7, "Other CPU", "their prompts"), priced_alpha=0.5)
     # the priced policy at α 0.5 picks k = 2 (1.75 tokens for 2.5 steps): eq. (1), not a run's count
     assert "keeps **1.75 tokens**: **1.43 steps a token**" in payoff_words.why(p)       # 2.5 steps for 1.75
     assert "1 + α̂ + … + α̂^k at k = 2, α̂ = 0.50 measured on Other CPU, their prompts: computed" in \
-        payoff_words.detail(p)
+        payoff_working.detail(p)
     # the verdict's second half: the prediction, or the figure measured here at that k (with its repeats' range)
     assert payoff_words.instead(p) == \
         f" At k = 2, the k this machine's prices pick: No, **0.70×** {badges.predicted()}."
-    assert "Predicted **0.70×** with α̂ = 0.50 (their prompts: it moves" in payoff_words.instead_detail(p)
-    assert payoff_words.instead_detail(p, (1.03, None, "the k sweep, T = 0.7, 8 prompts")).endswith(
+    assert "Predicted **0.70×** with α̂ = 0.50 (their prompts: it moves" in payoff_working.instead_detail(p)
+    assert payoff_working.instead_detail(p, (1.03, None, "the k sweep, T = 0.7, 8 prompts")).endswith(
         "Measured at k = 2 by the k sweep, T = 0.7, 8 prompts: 1.03×, 47% above the prediction.")   # 1.03 / 0.70
-    assert payoff_words.instead_detail(p, (0.71, None, "the k sweep")).endswith("0.71×, within two percent of the "
+    assert payoff_working.instead_detail(p, (0.71, None, "the k sweep")).endswith("0.71×, within two percent of the "
                                                                                 "prediction.")
     ranged = payoff_words.instead(p, (1.03, None, "the k sweep", (0.98, 1.07)))    # measured here: its repeats
     assert ranged.endswith(f"Break-even, no gain beyond the spread, **1.03×** (0.98–1.07×) {badges.here()}.")
@@ -207,29 +207,29 @@ def test_a_priced_prediction_says_its_tokens_were_computed_and_what_was_measured
 
 
 def test_tokens_measured_here_on_other_prompts_say_which():
-    from ui.lessons import payoff_words
+    from ui.lessons import payoff_words, payoff_working
     p = payoff.answer(4, PRICES, None, (1.8, 0.7, "here", "Where it works' prompts"))
     assert "keeps **1.80 tokens**: " in payoff_words.why(p)
-    assert "Tokens a round: measured here, Where it works' prompts." in payoff_words.detail(p)
+    assert "Tokens a round: measured here, Where it works' prompts." in payoff_working.detail(p)
     mine = payoff.answer(4, PRICES, payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 1.8, "box", 8))
-    assert "Tokens a round" not in payoff_words.detail(mine)                   # its own prompts: nothing to add
+    assert "Tokens a round" not in payoff_working.detail(mine)                   # its own prompts: nothing to add
     away = payoff.answer(4, PRICES, None, (1.8, 0.7, "Intel(R) Xeon(R) Processor (family 6, model 167)", ""))
-    assert "Tokens a round: measured on " in payoff_words.detail(away)
-    assert "they travel, prices do not." in payoff_words.detail(away)
+    assert "Tokens a round: measured on " in payoff_working.detail(away)
+    assert "they travel, prices do not." in payoff_working.detail(away)
 
 
 def test_the_prediction_prices_the_whole_run_where_its_runs_paid_besides_their_rounds():
     """With what the runs paid besides their rounds, the prediction is the whole run's: reading the
     prompt (alike in both modes) pulls a ratio below 1 toward 1; the rounds alone stay in the ⓘ."""
     from specdec.trace.theory import Overheads
-    from ui.lessons import payoff_words
+    from ui.lessons import payoff_words, payoff_working
     over = (Overheads(0.1, 0.2), Overheads(0.12, 0.05))
     found = payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "box", 8, over=over)
     p = payoff.answer(4, PRICES, found)
     # rounds: 3 tokens for 4 × 0.5 + 2.0 = 4.0 steps (0.75); whole: (0.12 + 1 + 0.05) / (0.1 + 4.2 / 3) = 0.78
     assert p.rounds_only == pytest.approx(0.75) and p.predicted == pytest.approx(1.17 / 1.5)
     assert "0.78" not in payoff_words.why(p)
-    detail = payoff_words.detail(p)
+    detail = payoff_working.detail(p)
     assert "| Rounds alone: 3.00 tokens for 4.00 steps | 0.75× |" in detail
     assert "| + reading the prompt (0.10 steps a token; plain 0.12) and bookkeeping (0.20 steps a round; plain " \
            "0.05), as these runs paid | 0.78× |" in detail
@@ -256,7 +256,7 @@ def test_a_prediction_lands_where_measurements_at_its_own_k_landed_where_there_a
     """Review 23: the profile misprices wide passes more than narrow ones, so every k's median moved k = 1 too
     far; a k measured here (or on this CPU model) moves by its own measurements' median; beside a measurement at
     these settings, by every k's (this k's would hold that very measurement)."""
-    from ui.lessons import payoff_words
+    from ui.lessons import payoff_working
     found = payoff.band([(0.9, 1.0, 2), (1.2, 1.0, 4), (1.1, 1.0, 4), (1.0, 1.0, 1)])
     assert found.at_k == ((1, 1.0), (2, 0.9), (4, pytest.approx(1.15))) and found.mid == pytest.approx(1.05)
     assert found.mid_for(2) == (0.9, True) and found.mid_for(3) == (pytest.approx(1.05), False)
@@ -265,11 +265,11 @@ def test_a_prediction_lands_where_measurements_at_its_own_k_landed_where_there_a
     assert moved.predicted == pytest.approx(0.9 * p.predicted) and moved.priced == p.predicted
     assert "| × 0.90: measured runs at k = 2 came out at this many times their prediction (the median of 4 runs " \
            "here; 0.90–1.20) |" in \
-        payoff_words.detail(moved)                                                      # k = 2's own median
+        payoff_working.detail(moved)                                                      # k = 2's own median
     here = payoff.Measured(0.95, 0.9, 1.0, 3, Clock.WALL, 2.5, "box", 8)
     beside = replace(payoff.answer(2, PRICES, here), band=found).calibrated()
     assert beside.predicted == pytest.approx(1.05 * beside.priced)
-    assert "times their prediction" not in payoff_words.detail(beside)    # the measurement answers there
+    assert "times their prediction" not in payoff_working.detail(beside)    # the measurement answers there
 
 
 def test_a_band_is_the_range_of_measured_over_predicted_from_three_measurements_on():
@@ -278,9 +278,9 @@ def test_a_band_is_the_range_of_measured_over_predicted_from_three_measurements_
     assert found == payoff.Band(0.9, pytest.approx(1.1), 3)
     p = replace(payoff.answer(2, PRICES, None, (2.5, 1.3, "Other CPU")), band=found)
     assert p.likely == pytest.approx((0.9 * p.predicted, 1.1 * p.predicted))
-    from ui.lessons import payoff_words
+    from ui.lessons import payoff_words, payoff_working
     said = f"**{p.predicted:.2f}×** ({0.9 * p.predicted:.2f}–{1.1 * p.predicted:.2f}×)"
-    assert said in payoff_words.headline(p, "CPU here") and said in payoff_words.detail(p)
+    assert said in payoff_words.headline(p, "CPU here") and said in payoff_working.detail(p)
     # measurements that all land below their predictions (0.87–0.99, median 0.92): the figure moves to the
     # median, inside its range, and the profile's own price is kept beside it
     below = replace(p, band=payoff.band([(0.87, 1.0), (0.92, 1.0), (0.99, 1.0)]))
@@ -288,11 +288,11 @@ def test_a_band_is_the_range_of_measured_over_predicted_from_three_measurements_
     assert moved.predicted == pytest.approx(0.92 * p.predicted) and moved.priced == p.predicted
     assert moved.likely == below.likely and moved.likely[0] <= moved.predicted <= moved.likely[1]
     assert moved.calibrated() == moved and p.calibrated().predicted == pytest.approx(p.predicted)   # mid 1.0
-    assert "| + reading" not in payoff_words.detail(moved)                            # no overheads: rounds alone
-    assert f"| Rounds alone: 2.50 tokens for 2.50 steps | {p.predicted:.2f}× |" in payoff_words.detail(moved)
+    assert "| + reading" not in payoff_working.detail(moved)                            # no overheads: rounds alone
+    assert f"| Rounds alone: 2.50 tokens for 2.50 steps | {p.predicted:.2f}× |" in payoff_working.detail(moved)
     assert f"| × 0.92: measured runs came out at this many times their prediction (the median of 3 runs here; " \
            f"0.87–0.99) | **{0.92 * p.predicted:.2f}×** " \
-           in payoff_words.detail(moved)
+           in payoff_working.detail(moved)
 
 
 def test_a_priced_prediction_names_what_was_measured_at_the_k_it_picks():
@@ -325,7 +325,7 @@ def test_a_gap_the_days_prices_do_not_explain_is_said_to_be_unexplained():
     """Review 14: the ⓘ said "the runs paid that day's prices" where those prices predicted further from
     the measurement than the profile did."""
     from specdec.trace.theory import Overheads
-    from ui.lessons import payoff_words
+    from ui.lessons import payoff_working
     over = (Overheads(0.1, 0.2), Overheads(0.12, 0.05))
     # the profile predicts 0.78 (see the whole-run test); runs that paid c = 0.75 predict less:
     # (0.12 + 1 + 0.05) / (0.1 + (4 · 0.75 + 2.0 + 0.2) / 3) = 1.17 / 1.833 = 0.64
@@ -333,18 +333,18 @@ def test_a_gap_the_days_prices_do_not_explain_is_said_to_be_unexplained():
                                                       over=over))
     assert dearer.at_paid < dearer.predicted < 0.85
     assert "the prices these runs paid do not explain it (at those, 0.64×); the rest is unexplained here" in \
-        payoff_words.detail(dearer)
+        payoff_working.detail(dearer)
     # runs that paid c = 0.4: 1.17 / (0.1 + 3.8 / 3) = 0.86, toward the measured 0.85: the prices say why
     cheaper = payoff.answer(4, PRICES, payoff.Measured(0.85, 0.8, 0.9, 3, Clock.WALL, 3.0, "box", 8, c=0.4,
                                                        over=over))
-    assert "the runs paid that day's prices (above)" in payoff_words.detail(cheaper)
+    assert "the runs paid that day's prices (above)" in payoff_working.detail(cheaper)
     # review 15: runs that paid c = 0.25 predict 1.17 / (0.1 + 3.2 / 3) = 1.00, past the measured 0.85 by
     # more than the profile's 0.78 falls short: it lies between the two
     past = payoff.answer(4, PRICES, payoff.Measured(0.85, 0.8, 0.9, 3, Clock.WALL, 3.0, "box", 8, c=0.25,
                                                     over=over))
     assert past.predicted < 0.85 < past.at_paid and past.at_paid - 0.85 > 0.85 - past.predicted
     assert "it lies between the profile's price and the one at the prices these runs paid (1.00×)" in \
-        payoff_words.detail(past)
+        payoff_working.detail(past)
 
 
 def test_runs_that_paid_a_c_far_off_the_profile_say_the_prices_may_have_moved():

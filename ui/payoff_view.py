@@ -15,7 +15,7 @@ from specdec.settings import LENGTHS
 from specdec.wording import times
 from ui import family, fast_regime_view, jobs, pair_card_view, session, state
 from ui.i18n import _
-from ui.lessons import badges, fast, payoff_paid, payoff_words, store
+from ui.lessons import badges, fast, payoff_paid, payoff_words, payoff_working, store
 from ui.payoff_answer import answer, at_k, measured_at
 
 
@@ -114,7 +114,7 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         if race is None:
             st.caption(payoff_words.why(p))
             _buttons(pair, settings, p, instead, offer_run)
-        _working(payoff_words.working(p, cpu_model(), offer_run and race is None, instead, seen_instead))
+        _working(payoff_working.working(p, cpu_model(), offer_run and race is None, instead, seen_instead))
         pair_card_view.box_button(pair, settings, p, *(race[0], race[2]) if race is not None else (),
                                   offered=instead.k if instead is not None else None)
     return p

@@ -1,11 +1,10 @@
-"""Does it pay here? The words of the one answer (specdec/bench/payoff.py): a headline with the
-speedup measured on this machine, and one sentence of why from this machine's prices that ends in
-the prediction. ui/payoff_view.py shows them on Home, Step through, When it is fast
-and Drafters compared."""
+"""Does it pay here? The words of the one answer (specdec/bench/payoff.py): the verdict line (this machine's
+figure, measured or predicted, and the k its prices pick), the figures measured elsewhere under it, and one
+short line of why from this machine's prices; the working behind the expander is payoff_working.py's.
+ui/payoff_view.py shows them on Home, Step through, When it is fast and Drafters compared."""
 from __future__ import annotations
 
 import statistics
-import time
 
 from specdec.bench.payoff import Payoff
 from specdec.drafters.policies import PRICED
@@ -13,7 +12,6 @@ from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.wording import N_, _, times
 from ui.lessons import badges, payoff_paid, shipped
-from ui.lessons.bench_words import machine_short
 
 SOURCES = {"ksweep": N_("When it is fast (its k sweep)"), "tradeoff": N_("When it is fast (every draft)"),
            "drafters": N_("Drafters compared"), "box": N_("“Measure it here”")}
@@ -48,7 +46,7 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
                  "measured here yet.") if p.picked else _(
             "**Does it pay here?** Predicted: {answer}, **{predicted}**{likely} {badge}; not measured here yet.")
         return said.format(answer=answer_word(p.predicted, low, high, True), predicted=_x(p.predicted),
-                           likely=_likely(p), badge=badges.predicted())
+                           likely=likely(p), badge=badges.predicted())
     busy = "" if m.clock == Clock.WALL else " " + _("Each mode timed in its own CPU time: the machine was busy, "
                                                     "and its wall clock would count the other work.")
     return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({span}, {n} prompts).").format(
@@ -71,19 +69,6 @@ def compared(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> st
     return " " + _("For comparison: **{speedup}** ({low:.2f}–{high}) {badge} at the same settings and "
                    "prompts.").format(speedup=_x(e.speedup), low=e.low, high=_x(e.high),
                                       badge=badges.of(e.cpu, e.date))
-
-
-def when(m) -> str:
-    """The headline's details (its ⓘ): the clock, when it was measured, and where earlier runs at
-    these settings were filed here (each on its own prompts), how many and their range."""
-    clock = _("Timed on the wall clock") if m.clock == Clock.WALL else _("Timed in CPU time (the machine was busy)")
-    text = clock + ("" if m.at is None else ", " + _("at {time}").format(
-        time=time.strftime("%H:%M", time.localtime(m.at)))) + "."
-    if len(m.all_here) < 2:
-        return text
-    return text + " " + _("The newest of {n} measurements here at these settings (each on its own prompts), "
-                          "which ranged {lo:.2f}–{hi}.").format(
-        n=len(m.all_here), lo=min(m.all_here), hi=_x(max(m.all_here)))
 
 
 EVEN = 0.03        # a figure within 3 % of the target alone: break-even (repeats of one run vary about as much)
@@ -146,138 +131,11 @@ def why(p: Payoff) -> str:
                                                             # beside a measurement (one figure for one setting)
 
 
-def _likely(p: Payoff) -> str:
+def likely(p: Payoff) -> str:
     """' (0.70–0.77×)' after a prediction: where measurements here landed around theirs ('' without)."""
     if p.likely is None:
         return ""
     return " ({low:.2f}–{high})".format(low=p.likely[0], high=_x(p.likely[1]))
-
-
-def landing_line(p: Payoff) -> str:
-    """How a prediction with a range was made, in one line: the profile's price, the factor where runs land
-    against theirs, and whose runs those were ('' without a range)."""
-    if p.likely is None:
-        return ""
-    return _("{raw} at this machine's prices {times} ({whose}).").format(raw=_x(p.raw), times=_landing(p),
-                                                                        whose=_band_words(p))
-
-
-def _landing(p: Payoff) -> str:
-    """'× 1.07: measured runs came out at this many times their prediction': the band's median the prediction
-    is moved by."""
-    mid, at_k = p.landing()
-    said = _("× {mid:.2f}: measured runs at k = {k} came out at this many times their prediction") if at_k else _(
-        "× {mid:.2f}: measured runs came out at this many times their prediction")
-    return said.format(mid=mid, k=p.k)
-
-
-def alpha_prompts(p: Payoff) -> str:
-    """Which prompts the priced prediction's α̂ was measured on, in a few words (α̂ moves with the text:
-    a learner compares it with the α̂ of other sections only on the same prompts)."""
-    if p.tokens_on:
-        return p.tokens_on
-    if p.measured is not None:
-        return _("as {section} measured it here").format(section=_(SOURCES.get(p.measured.source,
-                                                                              p.measured.source)))
-    return _("the newest measurement at these settings")
-
-
-def detail(p: Payoff) -> str:
-    """The why line's details (its ⓘ): steps a token, whose c and v, where the tokens came from, and
-    which way and why the measurement lies off the prediction."""
-    if p.round_steps is None or p.tokens is None:
-        return _(STEPS)
-    per = p.round_steps / p.tokens
-    plain = _("A step: the target's one-token pass here. At {per:.2f} steps a token, the rounds alone run slower "
-              "than the target alone.") if per > 1 else _(
-        "A step: the target's one-token pass here. At {per:.2f} steps a token, the rounds alone run faster than "
-        "the target alone.")
-    parts = [plain.format(per=per), ladder(p)]
-    parts += [x for x in (payoff_paid.paid(p), _tokens_from(p)) if x]
-    if p.measured is not None and p.raw:
-        gap = p.measured.speedup / p.raw - 1
-        if abs(gap) < 0.02:
-            parts.append(_("Measured within two percent of the prediction at this machine's prices ({raw}).").format(
-                raw=_x(p.raw)))
-        else:
-            side = _("Measured {pct:.0%} above the prediction at this machine's prices ({raw})") if gap > 0 else _(
-                "Measured {pct:.0%} below the prediction at this machine's prices ({raw})")
-            parts.append(side.format(pct=abs(gap), raw=_x(p.raw)) + (payoff_paid.spread(p) if p.over
-                                                                     else _rest(p.raw, gap)))
-    return "\n\n".join(parts)
-
-
-def ladder(p: Payoff) -> str:
-    """From the rounds' arithmetic to the figure in the verdict, one step a row (review 24: the working's
-    range was a sentence of five numbers): the rounds alone, the whole run, then the measurement where there is
-    one, else the prediction moved to where runs land against theirs; a Markdown table ('' without tokens a round
-    or prices)."""
-    if p.rounds_only is None:
-        return ""
-    rows = [(_("Rounds alone: {tokens:.2f} tokens for {steps:.2f} steps").format(tokens=p.tokens,
-                                                                              steps=p.round_steps),
-             _x(p.rounds_only))]
-    if p.over:
-        spec, base = p.over
-        rows.append((_("+ reading the prompt ({pre:.2f} steps a token; plain {bpre:.2f}) and bookkeeping ({per:.2f} "
-                       "steps a round; plain {bper:.2f}), as {whose}").format(
-            pre=spec.prefill, bpre=base.prefill, per=spec.per_round, bper=base.per_round, whose=_whose_over(p)),
-            _x(p.raw)))
-    if p.likely is not None and p.measured is None:          # beside a measurement, the measurement answers
-        rows.append((_landing(p) + " (" + _band_words(p) + ")", f"**{_x(p.predicted)}**{_likely(p)}"))
-    if p.measured is not None:
-        m = p.measured
-        rows.append((_("Measured") + " " + badges.of(m.cpu, m.date), f"**{_x(m.speedup)}** ({span(m.low, m.high)})"))
-    head = "| " + _("From the arithmetic to the figure") + " | " + _("speedup") + " |\n|---|---|\n"
-    return head + "\n".join(f"| {step} | {figure} |" for step, figure in rows)
-
-
-def _whose_over(p: Payoff) -> str:
-    if p.measured is not None:
-        return _("these runs paid")
-    return _("{on} paid, in its runs' steps").format(on=p.over_on) if p.over_on else _(
-        "earlier runs paid, in their steps")
-
-
-def _band_words(p: Payoff) -> str:
-    """Which measurements the band holds, in a few words: how many, from where, their measured ÷ predicted."""
-    b = p.band
-    whose = _("{n} runs here").format(n=b.n) if not b.shipped else _(
-        "{n} runs on a machine like this one").format(n=b.n) if b.shipped == b.n else _(
-        "{here} here and {shipped} on a machine like this one").format(here=b.n - b.shipped, shipped=b.shipped)
-    return _("the median of {whose}; {lo:.2f}–{hi:.2f}").format(whose=whose, lo=b.low, hi=b.high)
-
-
-STEPS = N_("A round costs k·c + v(k + 1) steps. A step is the target's one-token pass on this machine; c: a draft "
-           "step in steps; v(k + 1): the target's pass over the k drafts and one more token, in steps.")
-
-
-def _tokens_from(p: Payoff) -> str:
-    """Where the tokens a round came from: eq. (1) at α̂ for a priced prediction (its k was picked, not
-    run), a measurement on another machine (acceptance travels), or nothing (measured here)."""
-    if p.alpha is not None:
-        if p.tokens_from == "here":
-            whose = _("measured here") + ", " + p.tokens_on if p.tokens_on else alpha_prompts(p)
-        else:
-            whose = _("measured on {cpu}").format(cpu=machine_short(p.tokens_from)) + (
-                ", " + p.tokens_on if p.tokens_on else "")
-        return _("Tokens a round: 1 + α̂ + … + α̂^k at k = {k}, α̂ = {alpha:.2f} {whose}: computed, not a run's "
-                 "count.").format(k=p.k, alpha=p.alpha, whose=whose)
-    if p.tokens_from == "here":           # measured here: on other prompts only where it names them
-        return _("Tokens a round: measured here, {on}.").format(on=p.tokens_on) if p.tokens_on else ""
-    return (_("Tokens a round: measured on {cpu}, {on}; they travel, prices do not.") if p.tokens_on else _(
-        "Tokens a round: measured on {cpu}; they travel, prices do not.")).format(
-        cpu=machine_short(p.tokens_from), on=p.tokens_on)
-
-
-def _rest(predicted: float, gap: float) -> str:
-    """What the rounds leave out, by which way the measurement lies: reading the prompt (one pass, the
-    same in both modes) pulls a ratio toward 1; a gap away from 1 is the rest of what a run pays."""
-    if (predicted < 1) == (gap > 0):
-        return _(": a run also reads its prompt, one pass that costs both modes the same, and that pulls a "
-                 "ratio toward 1.")
-    return _(": a run pays more than its rounds (the engine's bookkeeping), and timings move with the machine's "
-             "load.")
 
 
 def instead(p: Payoff, seen: tuple | None = None) -> str:
@@ -289,7 +147,7 @@ def instead(p: Payoff, seen: tuple | None = None) -> str:
         figure, badge, extra, guess = seen[0], badges.of(seen[1]), f" ({span(low, high)})", False
     else:
         (low, high), figure, badge, extra, guess = p.likely or (p.predicted, p.predicted), p.predicted, \
-            badges.predicted(), _likely(p), True
+            badges.predicted(), likely(p), True
     return " " + _("At k = {k}, the k this machine's prices pick: {answer}, **{figure}**{extra} {badge}.").format(
         k=p.k, answer=answer_word(figure, low, high, guess), figure=_x(figure), extra=extra, badge=badge)
 
@@ -312,75 +170,3 @@ def span(low: float, high: float) -> str:
         return _("{x} in every repeat").format(x=_x(low))
     return f"{low:.2f}–{_x(high)}"
 
-
-def instead_detail(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> str:
-    """The instead line's details (its ⓘ): where the policy is set, the α̂ it drafted at (the reason
-    the figure moves after a measurement), and where the figure at that k was measured."""
-    if p.alpha is None:                      # priced at the tokens a round measured at the k it picks
-        text = _("The sidebar's Draft-length policy → priced picks k round by round from this machine's c and v; "
-                 "here it picks k = {k}. Predicted **{x}**{likely} with the tokens a round a constant k = {k} kept "
-                 "({source}), at this machine's prices").format(k=p.k, x=_x(p.predicted), likely=_likely(p),
-                                                                source=p.tokens_on)
-        text += _(", counting the prefill the pair's typical run paid.") if p.tokens_on == _("the benchmark") else \
-            _(": the figure section 2 and the pair card give that k.")
-    else:
-        text = _("The sidebar's Draft-length policy → priced picks k round by round from this machine's c and v; "
-                 "here it picks k = {k}. Predicted **{x}**{likely} with α̂ = {alpha:.2f} ({source}: it moves when you "
-                 "measure).").format(k=p.k, x=_x(p.predicted), likely=_likely(p), alpha=p.alpha,
-                                     source=p.tokens_on or _("the newest measurement at these settings"))
-    if seen is not None:
-        text += "\n\n" + _("Measured at k = {k} by {where}: {x}, {gap}.").format(
-            k=p.k, where=seen[2], x=_x(seen[0]), gap=_gap(seen[0], p.predicted))
-    return text + ("\n\n" + landing_line(p) if p.likely else "")
-
-
-def _gap(measured: float, predicted: float | None) -> str:
-    """How a measurement lies against its prediction, in words (review 27: a 10% miss went unsaid)."""
-    if not predicted:
-        return _("not predicted")
-    gap = measured / predicted - 1
-    if abs(gap) < 0.02:
-        return _("within two percent of the prediction")
-    return (_("{pct:.0%} above the prediction") if gap > 0 else _("{pct:.0%} below the prediction")).format(
-        pct=abs(gap))
-
-
-def source(p: Payoff, cpu: str, offered: bool = True) -> str:
-    """Which measurement the figure is and on which CPU, or how to make one (`offered`: the box has its
-    own "Measure it here" button; Home races instead)."""
-    m = p.measured
-    if m is not None and m.cpu is not None:
-        said = _("Measured on a machine like this one (the same CPU model, {cpu}) on {date} by the shipped k sweep on "
-                 "{n} prompts, {r} repeats interleaved with the target alone.").format(
-            cpu=cpu, date=m.date or "?", n=m.prompts, r=m.repeats or "?")
-        return said + " " + (_("Not yet on this one: “Measure it here” below runs these settings here (about a "
-                               "minute), and its figure replaces this one.") if offered else _(
-            "Not yet on this one: When it is fast (section 2, the k sweep) measures these settings here, and its "
-            "figure replaces this one."))
-    if m is not None:
-        text = _("Measured on this machine ({cpu}) by {section} on {n} prompts").format(
-            cpu=cpu, section=_(SOURCES.get(m.source, m.source)), n=m.prompts) + (
-            _(", {n} repeats interleaved with the target alone").format(n=m.repeats) if m.repeats else "")
-        return text + _("; every page that asks shows this one figure.") + " " + when(m)
-    if not offered:
-        return _("Not measured yet on a prompt set: the race (the button above) times one prompt, on the wall "
-                 "clock; When it is fast (section 2, the k sweep) and Drafters compared measure these settings on a "
-                 "whole set, and the figure they file becomes this box's.")
-    return _("Not measured yet: “Measure it here” below runs these settings (about a minute); When it is fast "
-             "(section 2, the k sweep) and Drafters compared measure them too.")
-
-
-# why the sections below may show other α̂, c and speedups than this box (shown through _())
-SCOPE = N_("Other sections measure other settings (their own k, T, prompts, or another machine), so their α̂, c "
-           "and speedups differ; this box answers for these settings on this machine.")
-
-
-def working(p: Payoff, cpu: str, offered: bool = True, instead_p: Payoff | None = None,
-            seen_instead: tuple | None = None) -> list[tuple[str, str]]:
-    """The box's working, behind one expander (review 21: one verdict line, the working in one place):
-    (heading, text) for the figure's source, the why's arithmetic, the k the prices pick, and why other
-    sections differ."""
-    parts = [(_("The figure"), source(p, cpu, offered)), (_("Why"), detail(p))]
-    if instead_p is not None:
-        parts.append((_("The k this machine's prices pick"), instead_detail(instead_p, seen_instead)))
-    return parts + [(_("Other sections"), _(SCOPE))]
