@@ -369,3 +369,20 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
     both = ratios + [here]
     assert f"(the median of 1 here and {len(ratios)} on a machine like this one; {min(both):.2f}–{max(both):.2f})" \
         in why(shipped["provenance"]["cpu"])
+
+
+def test_a_draft_sizes_figure_names_no_pass_price_it_never_measured(tiny_dirs, monkeypatch, tmp_path):
+    """The draft sizes' points price no pass (their v is 1 by construction): a box answered by one names the c
+    its runs paid, never "v = 1.00" as a price they paid."""
+    from specdec.settings import Settings
+    from ui.lessons import result_cache, store
+    target, draft, threads = hand_profile(tiny_dirs, monkeypatch, tmp_path)
+    fig = store.Figure(speedup=0.9, speedup_min=0.85, speedup_max=0.95, clock=Clock.WALL, repeats=3,
+                       mean_acceptance_length=1.9, c=0.3, verify_cost=1.0)
+    key = store.key(target, draft, Settings(k=2, temperature=0.0), 2, store.PromptSet.of(["a"], False, 16, "speed"),
+                    Clock.WALL, store.Ran(threads=threads))
+    result_cache.save(store.KIND, store._as_dict(key), store.Filed(fig, "tradeoff", 1.0))
+    at = app(tiny_dirs, page="pages/step_through.py", k=2, temperature=0.0, max_new_tokens=4)
+    said = working(at)
+    assert "The measured runs paid c = 0.300 that day" in said, said
+    assert "v = 1.00" not in said

@@ -30,10 +30,11 @@ def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | No
     if not filed:
         return None, None
     key, f = filed[0][0], filed[0][1].figure
-    return payoff.Measured(f.speedup, f.speedup_min or f.speedup, f.speedup_max or f.speedup, f.repeats,
+    v = None if filed[0][1].source == "tradeoff" else f.verify_cost     # the draft sizes price no pass (v is 1 there
+    return payoff.Measured(f.speedup, f.speedup_min or f.speedup, f.speedup_max or f.speedup, f.repeats,  # by design)
                            f.clock, f.mean_acceptance_length, filed[0][1].source, key.prompts.size,
                            tuple(e[1].figure.speedup for e in filed), f.c, f.acceptance_rate, f.alpha,
-                           f.verify_cost, filed[0][1].at, repriced.overheads(f)), f.alpha
+                           v, filed[0][1].at, repriced.overheads(f)), f.alpha
 
 
 def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
