@@ -11,7 +11,19 @@ from specdec.models.kernels import cpu_model
 from specdec.prompts import round_robin
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS
-from ui import best_drafter_view, family, jobs, loaders, many_view, payoff_view, shell, sidebar, state, tables
+from ui import (
+    best_drafter_view,
+    family,
+    jobs,
+    loaders,
+    many_view,
+    payoff_view,
+    picked_k_view,
+    shell,
+    sidebar,
+    state,
+    tables,
+)
 from ui.examples import kind_name
 from ui.figures.bars import priced_bars
 from ui.figures.drafters import drafters_figure
@@ -119,7 +131,7 @@ def priced(overall) -> list:
 def speed_chart(overall, here: list) -> None:
     """Speedups by drafter: this machine's prices beside a shipped comparison's, or the measured ones."""
     title = (_("Speedup (CPU time: the machine was busy)") if overall[0].clock == Clock.CPU
-             else _("Wall-clock speedup"))
+             else _("Wall-clock speedup")) + " · " + at_k()
     if not here:
         chart(drafters_figure(overall, "speedup", title), "drafters-speed")
         return
@@ -128,6 +140,12 @@ def speed_chart(overall, here: list) -> None:
                       [p.speedup for p in overall], _("here, priced again ({cpu})").format(cpu=cpu_model()),
                       _("measured on {cpu}, for comparison").format(cpu=machine_short(ELSEWHERE)),
                       _("Speedup by drafter")), "drafters-speed")
+
+
+def at_k() -> str:
+    """The charts' scope in their titles: the sidebar's k, on this page's prompts (the table's row of the k
+    this machine's prices pick ran on the box's; review 28: a green bar beside another winner above)."""
+    return _("k = {k} (the sidebar's), {n} prompts").format(k=SETTINGS.k, n=len(PROMPTS))
 
 
 def shipped_caption() -> None:
@@ -158,6 +176,7 @@ def overall_numbers(overall, here: list) -> None:
 
 if points:
     best_drafter_view.render(PAIR, state.settings(), N, table=True)
+    picked_k_view.offer(PAIR, state.settings(), "drafters_picked_k")        # the comparison at the k that pays here
     overall = [p for p in points if p.kind == ALL]
     here_set = store.set_name(store.PromptSet.of([p.prompt for p in PROMPTS], CHAT, MAX_NEW, "drafters/all"),
                               kind_name)
@@ -180,7 +199,7 @@ if points:
     with c1:
         speed_chart(overall, HERE)
     with c2:
-        chart(drafters_figure(overall, "acceptance_rate", _("Acceptance rate")), "drafters-acc")
+        chart(drafters_figure(overall, "acceptance_rate", _("Acceptance rate") + " · " + at_k()), "drafters-acc")
     note = spread_warning(overall, lambda p: drafter_name(p.drafter))
     if note:
         st.warning(note, icon=":material/warning:")

@@ -41,13 +41,14 @@ def start() -> None:
 st.title(_("Speculative Decoding Lab"))
 
 
-def race_box() -> None:
-    """Target alone vs speculative, live, on one prompt: speed and exactness before any formula."""
+def race_box():
+    """Target alone vs speculative, live, on one prompt: speed and exactness before any formula. Returns the
+    sidebar's pair (None: none loaded)."""
     st.subheader(_("A race, before any formula"))
     pair = sidebar.active_pair()
     if pair is None:
         st.info(_("Load a model pair in the sidebar to race."))
-        return
+        return None
     c1, c2 = st.columns([3, 1])
     chat = chatting(pair)
     c1.text_input(_("Your message") if chat else _("Prompt"), value=CHAT_EXAMPLE if chat else EXAMPLE,
@@ -74,6 +75,7 @@ def race_box() -> None:
                        offer_run=False, sidebar=sidebar_settings)
     if ran is not None:
         explain(*ran, settings, chat, reason[1])
+    return pair
 
 
 def overridden(sidebar_settings, settings) -> str | None:
@@ -199,7 +201,7 @@ def _chain_of_draft_model(settings) -> bool:
     return kind.needs_draft_model and kind.shape == Shape.CHAIN
 
 
-race_box()
+PAIR = race_box()
 st.markdown(_("A large language model writes one token per forward pass, and each pass is slow. "
               "**Speculative decoding** lets a small **draft** model *q* guess the next *k* tokens "
               "cheaply; the large **target** model *p* then checks all of them in **one** forward pass:"))
@@ -210,6 +212,10 @@ st.markdown(_("""1. **Draft** — the draft samples d₁…dₖ from q.
    if all k survive, draw a free bonus token from pₖ₊₁.
 5. **Roll back** — crop both KV caches to what was accepted."""))
 st.markdown(_("The output has **exactly** the target's distribution — the draft only changes the speed."))
+if PAIR is not None and PAIR.reads_features:
+    st.caption(_("This pair's draft is a **feature draft**: besides the text it reads the target's last hidden "
+                 "state (EAGLE's idea), so it guesses better than a model of the text alone. It still proposes "
+                 "a distribution q, so every step above, and why the result is exact, stay the same."))
 with st.expander(_("The models this lab runs")):
     st.markdown(_("Here you can watch every number that decides each token, on models that run on this "
                   "machine: a small family trained on Python's standard library (fast enough for lessons "

@@ -14,7 +14,7 @@ from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
 from specdec.records.provenance import Clock, clock_for
 from specdec.settings import LENGTHS
 from specdec.trace.survival import survival
-from ui import catalog, examples, jobs, payoff_view, session, shell, sidebar, state, strip, tables
+from ui import catalog, examples, jobs, payoff_view, picked_k_view, session, shell, sidebar, state, strip, tables
 from ui.context_view import ON_THE_CARD
 from ui.figures.where import kind_figure, per_position_by_kind_figure
 from ui.i18n import _, choice
@@ -138,6 +138,7 @@ def per_kind(pair, res: WhereSet, mine: bool) -> None:
         st.markdown(measured_caption(points, shipped_cpu if alike else None, examples.kind_name))
         if (box := payoff_view.measured_line(pair, s, above=False)) is not None:
             st.caption(box)                                   # the same setting on When it is fast's prompts
+    picked_k_view.offer(pair, s, "where_picked_k")            # the comparison at the k that pays here
     names = (_("here, priced again ({cpu})").format(cpu=cpu_model()),
              _("measured on {cpu}, for comparison").format(cpu=machine_short(shipped_cpu)))
     c1, c2 = st.columns(2)

@@ -3,6 +3,7 @@
     SPECDEC_SHIP=1 .venv/bin/python scripts/ship_results.py            # SmolLM2 pair, every page
     SPECDEC_SHIP=1 .venv/bin/python scripts/ship_results.py --pages drafters,ksweep
     SPECDEC_SHIP=1 .venv/bin/python scripts/ship_results.py --pages where --temperature 0
+    SPECDEC_SHIP=1 .venv/bin/python scripts/ship_results.py --pages where,drafters --k 1
 
 Runs each page as a user would (Streamlit's AppTest: the page's own defaults, the pair chosen
 in the sidebar), presses its measure button and waits; with SPECDEC_SHIP=1 the page writes
@@ -55,11 +56,14 @@ def _wait_quietly(runner, timeout: float = 3) -> None:
 local_script_runner.require_widgets_deltas = _wait_quietly
 
 
-def ship(kind: str, pair_label: str, temperature: float | None = None, backend: str = "auto") -> float:
-    """Run the page's measurement; `temperature` replaces the sidebar's default (the run-in-
-    context captions need results at the temperatures the pages run: Home races at T = 0);
-    `backend` the sidebar's target backend (a result for another than auto is keyed by it)."""
-    values = {**DEFAULTS, **({} if temperature is None else {"temperature": temperature})}
+def ship(kind: str, pair_label: str, temperature: float | None = None, backend: str = "auto",
+         k: int | None = None) -> float:
+    """Run the page's measurement; `temperature` and `k` replace the sidebar's defaults (the run-in-
+    context captions need results at the temperatures the pages run: Home races at T = 0; the
+    comparisons at the k a machine's prices pick); `backend` the sidebar's target backend (a result
+    for another than auto is keyed by it)."""
+    values = {**DEFAULTS, **({} if temperature is None else {"temperature": temperature}),
+              **({} if k is None else {"k": k})}
     at = AppTest.from_file(APP, default_timeout=3 * 3600)
     at.session_state["pair_label"] = pair_label
     at.session_state["backend"] = backend
@@ -82,13 +86,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--pair", default=DEFAULT_PAIR, help="the sidebar's pair label")
     ap.add_argument("--temperature", type=float, default=None, help="instead of the sidebar's default")
     ap.add_argument("--backend", default="auto", help="the sidebar's target backend (auto, torch, onnx)")
+    ap.add_argument("--k", type=int, default=None, help="instead of the sidebar's default draft length")
     args = ap.parse_args(argv)
     if not shipped.shipping():
         print(f"set {shipped.SHIP_ENV}=1: without it the pages keep results for this machine only")
         return 2
     for kind in args.pages.split(","):
         started = time.time()
-        seconds = ship(kind, args.pair, args.temperature, args.backend)
+        seconds = ship(kind, args.pair, args.temperature, args.backend, args.k)
         new = [p.name for p in shipped.SHIPPED_DIR.glob(f"{kind}-*.json") if p.stat().st_mtime >= started]
         print(f"{kind}: {seconds:.0f} s -> {', '.join(new) or 'nothing written'}", flush=True)
     return 0

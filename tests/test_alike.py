@@ -5,7 +5,7 @@ so the test reads the same branch on any machine."""
 import json
 
 from conftest import needs_embedded
-from shown import stand_in_cpu
+from shown import shown_files, stand_in_cpu
 
 from ui.lessons import badges, shipped
 
@@ -119,3 +119,70 @@ def test_a_setting_measured_here_since_replaces_the_shipped_point_of_a_machine_l
     assert any(c.startswith("smollm2/draft:") and "“Measure it here”" in c for c in said), said  # the draft sizes
     kept = [k for k, _e in result_cache.kept(store.KIND, store.Filed)]
     assert len(kept) == 1                                  # the shipped points were not filed as this machine's
+
+
+def test_the_bench_shipped_from_this_cpu_model_is_the_one_the_pages_read(monkeypatch, tmp_path):
+    """Two benches shipped from two CPU models: a machine of either model reads its own (as measured);
+    a third model reads the first shipped, "for comparison" (issue 51: a figure from another machine is
+    never the headline where this machine's kind has one)."""
+    from dataclasses import replace
+
+    from specdec.bench.record import Bench
+    from ui.lessons import fast
+    shipped_one = Bench.from_json(fast.SHIPPED_BENCH.read_bytes())
+    first, second = tmp_path / "best-baseline.json", tmp_path / "best-baseline-zen4.json"
+    for path, cpu in ((first, "Xeon X"), (second, "EPYC Y")):
+        path.write_text(replace(shipped_one, provenance=replace(shipped_one.provenance, cpu=cpu)).to_json())
+    (tmp_path / "best-baseline-broken.json").write_text("{")            # unreadable: never chosen, no error
+    monkeypatch.setattr(fast, "SHIPPED_BENCH", first)
+    monkeypatch.setattr(fast, "BENCH_FILE", tmp_path / "none.json")
+    for cpu, path in (("EPYC Y", second), ("Xeon X", first), ("Third Z", first)):
+        stand_in_cpu(monkeypatch, cpu)
+        assert fast.shipped_bench() == path
+        assert fast.read_bench(None)[0].provenance.cpu == ("Xeon X" if path == first else "EPYC Y")
+    stand_in_cpu(monkeypatch, "EPYC Y")
+    assert "a machine like this one" in badges.shipped(fast.read_bench(None)[0].provenance.cpu)
+
+
+@needs_embedded
+def test_where_nothing_pays_at_the_sidebars_k_one_click_shows_the_comparison_at_the_k_that_pays(monkeypatch, tmp_path):
+    """Where it works and Drafters compared rank at the sidebar's k (4), where nothing pays on the shipping
+    CPU; a button sets the sidebar's k to the k this machine's prices pick, and the pages then read the
+    comparisons shipped at that k (review 26: every comparison at k = 4)."""
+    from streamlit.testing.v1 import AppTest
+
+    from specdec.bench import machine
+    from ui.lessons import result_cache
+    from ui.state import DEFAULTS
+
+    from apptest import APP
+    at_1 = [f for f in shown_files("where") if f["key"]["settings"]["k"] == 1 and f["key"]["pair"] == PAIR]
+    assert at_1, "no Where it works shipped at k = 1 for the default pair"
+    cpu = at_1[0]["value"]["provenance"]["cpu"]                    # a machine like the one that shipped it
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
+    stand_in_cpu(monkeypatch, cpu)
+    widths = {m: 1 + 0.25 * (m - 1) for m in range(1, 18)}       # c = 0.15, v(2) = 1.25: k = 1 pays most
+    mine = machine.Profile(cpu, "torch", 1, 10.0, widths, {"smollm2/draft": 0.15, "smollm2/draft-2l": 0.2},
+                           9.0, 50.0, 80.0, 135.0)
+    monkeypatch.setattr(machine, "of", lambda pair: mine)
+    at = AppTest.from_file(APP, default_timeout=300)
+    for name in ("k", "temperature", "top_p"):
+        at.session_state[name] = DEFAULTS[name]
+    at.run()
+    for page, key in (("pages/where.py", "where_picked_k"), ("pages/drafters.py", "drafters_picked_k")):
+        at.session_state["k"] = DEFAULTS["k"]
+        at.switch_page(page).run()
+        assert not at.exception, page
+        button = at.button(key=key)
+        assert button.label == "Show it at k = 1, the k this machine's prices pick"
+        button.click().run()
+        assert not at.exception and at.session_state["k"] == 1
+        assert not [b for b in at.button if b.key == key]                # at that k: nothing more to offer
+        shown = texts(at)
+        assert not any(m.startswith(("Measure on this machine", "Run the comparison")) for m in shown)
+        if page == "pages/where.py":                                     # the kinds shipped at k = 1, as measured
+            assert any(m.startswith("At k = 1, T = 0.7") for m in shown)
+            assert any("Measured by kind:" in m and badges.shipped(cpu)[:-1] in m for m in shown), shown
+        else:                                                            # the drafters shipped at k = 1
+            table = next(m for m in shown if m.startswith("| drafter | k | speedup | whose |"))
+            assert "| 1 |" in table and "| 4 |" not in table, table

@@ -14,6 +14,7 @@ def test_home_renders(tiny_dirs):
     at = app(tiny_dirs, page=None)
     assert "Speculative Decoding Lab" in at.title[0].value
     assert at.button(key="home_start")
+    assert not any("feature draft" in c.value for c in at.caption)      # the tiny pair's draft reads text only
 
 
 def test_next_round_grows_the_trace(tiny_dirs):

@@ -132,6 +132,7 @@ def test_fast_page_shows_the_shipped_benchmark_against_the_fastest_plain_ways(ti
     setting's line computed from its rows."""
     from ui.lessons import fast
     monkeypatch.setattr(fast, "BENCH_FILE", tmp_path / "none.json")
+    stand_in_cpu(monkeypatch, "CPU here")            # of a model that shipped no bench: the first one shipped
     from specdec.bench.record import Bench, RowKind
     shipped = Bench.from_json(fast.SHIPPED_BENCH.read_bytes())
     at = app(tiny_dirs, page="pages/fast.py")
@@ -176,7 +177,8 @@ def test_where_page_shows_the_shipped_real_pair_result_with_what_its_positions_s
     kinds = next(d.value for d in at.dataframe if "speedup min" in d.value.columns)
     said = next(m.value for m in at.markdown if "priced again, whole runs**:" in m.value)
     assert "c = 0.250 and v(k + 1) = 2.00 (k = 4)" in said
-    shown = next(f for f in shown_files("where") if f["key"]["settings"]["temperature"] == DEFAULTS["temperature"])
+    shown = next(f for f in shown_files("where") if (f["key"]["settings"]["temperature"], f["key"]["settings"]["k"])
+                 == (DEFAULTS["temperature"], DEFAULTS["k"]))
     pooled = where.by_kind(from_data(where.WhereSet, shown["value"]).results)
     whole = [(p.base_prefill_steps + 1 + p.base_overhead) /
              (p.prefill_steps + (3 + p.round_overhead) / p.mean_acceptance_length) for p in pooled]

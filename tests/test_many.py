@@ -5,10 +5,10 @@ from dataclasses import replace
 import pytest
 
 from specdec.bench import many
-from specdec.records.provenance import Provenance
+from specdec.records.provenance import Clock, Provenance
 from specdec.settings import Settings
 from ui.figures.many import many_figure
-from ui.lessons.many_words import claim, sentence
+from ui.lessons.many_words import against_alone, claim, sentence
 
 from tiny import tiny_pair
 
@@ -20,7 +20,8 @@ def test_runs_are_interleaved_and_share_prompts_and_seeds(pair):
     seen = []
     arms = [many.Arm("A", pair, BASE), many.Arm("B", pair, BASE)]        # the same setting twice
     result = many.compare(arms, PROMPTS, lambda done, total, text: seen.append(text), seed=5)
-    assert seen[:-1] == ["A · 1/3", "B · 1/3", "A · 2/3", "B · 2/3", "A · 3/3", "B · 3/3"]
+    assert seen[:-1] == ["target alone · 1/3", "A · 1/3", "B · 1/3", "target alone · 2/3", "A · 2/3", "B · 2/3",
+                         "target alone · 3/3", "A · 3/3", "B · 3/3"]
     for a, b in zip(result.of("A"), result.of("B")):                  # same prompt, same seed: same run
         assert (a.tokens, a.acceptance_rate, a.mean_acceptance_length) == \
             (b.tokens, b.acceptance_rate, b.mean_acceptance_length)
@@ -37,6 +38,31 @@ def test_a_self_draft_accepts_everything_and_plain_decoding_passes_once_per_toke
     assert plain.target_forwards_per_token.mean == 1.0   # the first token's is the prompt's own
     assert plain.acceptance_rate is None           # nothing drafted: no rate, not 0
     assert mine.of("target_forwards_per_token").hi < 1.0
+
+
+def test_each_setting_is_timed_against_the_target_alone_on_the_same_prompt(pair):
+    """The target alone runs each prompt first (plain decoding: one pass a token, nothing drafted); each
+    setting's speedup is its tokens/s over that run's, prompt by prompt, on both clocks."""
+    arms = [many.Arm("A", pair, BASE), many.Arm("B", pair, replace(BASE, k=1))]
+    result = many.compare(arms, PROMPTS, seed=2)
+    assert len(result.alone) == len(PROMPTS)
+    for i, alone in enumerate(result.alone):
+        assert alone.target_forwards_per_token == 1.0 and alone.acceptance_rate is None
+        for arm in result.arms:
+            run = result.of(arm)[i]
+            assert run.speedup == pytest.approx(run.tokens_per_s / alone.tokens_per_s)
+            assert run.value("speedup", Clock.CPU) == pytest.approx(run.tokens_per_cpu_s / alone.tokens_per_cpu_s)
+    assert all(s.speedup is not None and s.speedup.n == len(PROMPTS) for s in many.summary(result))
+
+
+def test_the_speedup_sentence_gives_each_settings_mean_range_and_wins():
+    runs = (tuple(replace(run(0.3), speedup=x) for x in (0.8, 1.2, 1.0)),
+            tuple(replace(run(0.2), speedup=x) for x in (0.6, 0.7, 0.5)))
+    result = many.Comparison(("k = 4", "k = 1"), runs, 3, Provenance(load=0.0))
+    assert against_alone(result) == ("Against the target alone, run on each prompt just before them: k = 4 1.00× "
+                                     "(0.80–1.20×), faster on 1 of 3 prompts; k = 1 0.60× (0.50–0.70×), faster on "
+                                     "0 of 3 prompts.")
+    assert against_alone(fake([0.3], [0.2])) is None                    # no target alone: nothing said
 
 
 def test_spread_by_hand():

@@ -125,8 +125,11 @@ def test_the_benchmark_and_homes_races_have_their_rows(places):
     assert mine[0].numbers == pair_card.Numbers(0.5, 0.5, 1.5, 0.16, 1.28)
     assert mine[0].setting == "T = 0, k = 1, 6 held-out chats × 48 tokens (the benchmark)"
     assert mine[0].why.startswith("T = 0, not 0.7; k = 1, not 4; other prompts")
-    shipped_row = other_rows.bench_rows(asked, bench, False, profile)[0]
+    elsewhere = replace(bench, provenance=replace(here(), cpu="Other CPU"))
+    shipped_row = other_rows.bench_rows(asked, elsewhere, False, profile)[0]
     assert shipped_row.here == 1.5 / (1 * 0.25 + 1.25)                # its tokens a round at this machine's prices
+    alike = other_rows.bench_rows(asked, bench, False, profile)[0]     # shipped from this CPU model: as measured
+    assert alike.here == 0.97 and alike.at_prices() is None
     assert other_rows.bench_rows(replace(asked, draft="fam/other"), bench, True) == []   # another pair's bench
     races = other_rows.race_rows(asked, (1.35, 1.09))
     assert races[0].figure == "1.22× (1.09–1.35)" and races[0].section == "Home's race" and races[0].same

@@ -281,6 +281,8 @@ def test_homes_priced_box_sets_the_shipped_k_sweep_at_its_k_beside_the_predictio
     greedy = next(f for f in shown_files("ksweep") if f["key"]["T"] == 0.0 and f["key"]["pair"] == ["smollm2/target",
                                                                                                    "smollm2/draft"])
     at = AppTest.from_file(APP, default_timeout=300).run()
+    # the default pair's draft reads the target's hidden states: Home says so beside the steps (review 27)
+    assert any(c.value.startswith("This pair's draft is a **feature draft**") for c in at.caption)
     box = next(c.value for c in at.caption if c.value.startswith("A constant k = "))   # under the verdict
     k = int(re.search(r"A constant k = (\d+), measured", box).group(1))
     point = next(p for p in greedy["value"]["points"] if p["k"] == k)

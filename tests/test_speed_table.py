@@ -72,17 +72,29 @@ def test_a_shipped_figure_says_its_machine_and_its_figure_at_this_machines_price
     assert len(offered) == 3 and any(r.setting.startswith("T = 0.7, k = 2,") for r in offered), offered
 
 
-def test_a_figure_shipped_from_this_cpu_model_is_not_called_another_machines(places, monkeypatch):
-    from specdec.models import kernels
-    monkeypatch.setattr(kernels, "cpu_model", lambda: "Same CPU")
+def test_a_figure_shipped_from_this_cpu_model_stands_as_measured_and_is_not_priced_again(places, monkeypatch):
+    """A machine like this one's figure is this machine's kind's: its row says so, reads its own speedup
+    as this machine's figure and leaves the column of this machine's prices empty (review 28: a shipped
+    1.08× beside its own re-pricing at 1.05× was one more near-duplicate figure); another CPU's is priced."""
+    from shown import stand_in_cpu
+    stand_in_cpu(monkeypatch, "Same CPU")
     asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
     p = point(k=4, mean_acceptance_length=2.5)
     profile = machine.Profile("Same CPU", "torch", 1, 10.0, WIDTHS, {"fam/draft": 0.25})
     assert speed_table.moved(p, asked, profile, 4, "Same CPU") == "a machine like this one, its prices that day"
-    assert speed_table.moved(p, asked, None, 4, "Same CPU") == \
-        "a machine like this one, its prices that day, not priced here (no profile yet)"
+    assert speed_table.moved(p, asked, None, 4, "Same CPU") == "a machine like this one, its prices that day"
     assert speed_table.moved(p, asked, None, 4, "Other CPU") == \
         "another machine's prices, not priced here (no profile yet)"
+    key = {"pair": ["fam/target", "fam/draft"], "T": 0.7, "prompts": ["a", "b"], "chat": False, "n": 16}
+    shipped.save("ksweep", key, Sweep((point(k=4, mean_acceptance_length=2.5, speedup=0.8),),
+                                      replace(here(), cpu="Same CPU", date="2026-12-01")))
+    row = speed_table.rows(asked, box(None, 0.83), profile)[1]
+    assert row.figure.startswith("0.80×") and row.mine and row.here == 0.8       # this machine's kind's figure
+    assert row.at_prices() is None                                               # 2.5 / 3.0 = 0.83 not shown
+    assert f"| **{row.figure}** | — |" in speed_table.markdown([row])
+    stand_in_cpu(monkeypatch, "Other CPU")                                       # from another CPU: priced here
+    row = speed_table.rows(asked, box(None, 0.83), profile)[1]
+    assert not row.mine and row.at_prices() == pytest.approx(2.5 / 3.0)
 
 
 def test_one_machines_same_setting_shipped_by_two_sections_is_a_row_each_said_to_be_another_run(places):
@@ -123,13 +135,13 @@ def test_the_table_is_markdown_with_one_line_a_row(places):
     lines = speed_table.markdown(speed_table.rows(asked, box(None, 0.66), None)).splitlines()
     assert len(lines) == 2 + 2 and lines[1] == "|---|---|---|---|---|---|---|"
     assert lines[0].startswith("| # | whose | speedup: median (repeats' range) | at this machine's prices |")
-    # measured here, the column prices its tokens a round at the profile: none yet, so nothing
     assert lines[3].startswith("| 2 | :green-badge[") and "| **0.95× (0.90–1.00)** | — |" in lines[3]  # not counted
     assert "| **0.66×** | 0.66× |" in lines[2]                              # the box's prediction: its price
     profile = machine.Profile("CPU here", "torch", 1, 10.0, WIDTHS, {"fam/draft": 0.25})
     lines = speed_table.markdown(speed_table.rows(asked, box(None, 0.66), profile)).splitlines()
-    # its 1.5 tokens a round at 2 · 0.25 + v(3) = 1.5 steps: 0.75×, beside the 0.95× it measured
-    assert "| **0.95× (0.90–1.00)** | 0.75× |" in lines[3], lines[3]
+    # measured here, it stands as measured: its 1.5 tokens a round at 2 · 0.25 + v(3) = 1.5 steps (0.75×) are
+    # not a second figure beside the 0.95× it measured (review 28)
+    assert "| **0.95× (0.90–1.00)** | — |" in lines[3] and "0.75×" not in lines[3], lines[3]
 
 
 def test_one_sentence_gives_the_range_of_this_machines_figures_at_the_boxs_settings(places):

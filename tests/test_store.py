@@ -171,7 +171,13 @@ def test_every_shipped_result_is_found_by_the_key_its_page_builds():
                                                            max_new_tokens=LENGTHS.trees, seed=0)),
         **{f"where/T={t}": store.measurement("where", names, replace(base, max_new_tokens=LENGTHS.where, seed=0,
                                                                      temperature=t), where, chat)
-           for t in (0.0, base.temperature)}}
+           for t in (0.0, base.temperature)},
+        # the comparisons at the k the shipping CPU's prices pick (picked_k_view's button)
+        "where/k=1": store.measurement("where", names, replace(base, max_new_tokens=LENGTHS.where, seed=0, k=1),
+                                       where, chat),
+        "drafters/k=1": store.measurement("drafters", (DEFAULT_TARGET, None),
+                                          replace(base, max_new_tokens=LENGTHS.drafters, seed=0, k=1),
+                                          [p.prompt for p in chosen], chat, drafts=drafts, repeats=defaults.REPEATS)}
     missing = [name for name, key in keys.items() if not shipped.path_for(name.split("/")[0], key).is_file()]
     assert missing == []
     # each loads through its one record, which says on which CPU and when it was measured

@@ -45,10 +45,13 @@ def test_every_header_in_words_has_a_korean_name():
 
 def test_float_columns_get_two_decimals_and_c_three_by_their_shown_header():
     from ui.tables import number_formats
-    frame = pd.DataFrame([{"k": 2, "c": 0.0467, "speedup_min": 1.2278, "my prompt": "x", "alpha": 0.49},
-                          {"k": 4, "c": 0.05, "speedup_min": None, "my prompt": None, "alpha": None}])
+    frame = pd.DataFrame([{"k": 2, "c": 0.0467, "speedup_min": 1.2278, "my prompt": "x", "alpha": 0.49,
+                           "acceptance_rate": 0.17},
+                          {"k": 4, "c": 0.05, "speedup_min": None, "my prompt": None, "alpha": None,
+                           "acceptance_rate": 0.27}])
     formats = {header: config["type_config"]["format"] for header, config in number_formats(frame).items()}
-    assert formats == {"c": "%.3f", "speedup min": "%.2f", "α̂": "%.2f"}      # k (int) and text untouched
+    # k (int) and text untouched; an acceptance rate in percent, as the charts and sentences give it (review 28)
+    assert formats == {"c": "%.3f", "speedup min": "%.2f", "α̂": "%.2f", "acceptance rate": "percent"}
     assert set(formats) <= set(headed(frame).columns)
 
 

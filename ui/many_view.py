@@ -19,7 +19,7 @@ from ui.examples import kind_name, namer
 from ui.figures.many import many_figure
 from ui.i18n import N_, _, choice
 from ui.lessons import store
-from ui.lessons.many_words import agrees, backend_note, sentence
+from ui.lessons.many_words import against_alone, agrees, backend_note, sentence
 from ui.measured import measured
 from ui.round_view import chart
 
@@ -84,8 +84,8 @@ def render(pair, kind: str | None = None, knob: str = "temperature", key: str = 
                                   knob=knob, other=other, kind=kind, n=n),
         lambda pr: many.compare(arms, inputs, pr, seed=s.seed), on_disk=False,
         button=_("Try it on many prompts"),
-        intro=_("Runs {a} and {b} on {n} {kind} prompts ({tokens} new tokens each): the same prompts and seeds "
-                "for both, one after the other prompt by prompt.").format(
+        intro=_("Runs the target alone, {a} and {b} on {n} {kind} prompts ({tokens} new tokens each): the same "
+                "prompts and seeds for all three, one after the other prompt by prompt.").format(
             a=mine_name, b=other_name, n=n, kind=kind_name(kind), tokens=s.max_new_tokens))
     if result:
         show(result, knob, getattr(s, knob), other, kind_name(kind), learner_run(), key, pair.passes.name)
@@ -97,6 +97,8 @@ def show(result: many.Comparison, knob: str, a, b, kind: str, mine: many.PromptR
         mine = replace(mine, tokens_per_s=None)     # the run's own time is wall-clock, the boxes CPU time
     chart(many_figure(result, mine), f"{key}-fig")
     numeric = knob != "drafter"
+    if (alone := against_alone(result)) is not None:
+        st.markdown(alone)
     st.write(sentence(result, knob, a if numeric else 0, b if numeric else 0, kind, mine))
     if knob == "temperature" and backend == Backend.ONNX and agrees(result, knob, a, b) is False:
         from specdec.bench.agreement import shipped

@@ -91,8 +91,9 @@ def _card(pair, settings, found: list[speed_table.SpeedRow], k: int) -> None:
             st.markdown(said)
         st.markdown(reasons)
         st.caption(_("other prompts: acceptance is the text's, so another prompt set keeps other tokens a round · "
-                     "a machine like this one: the same CPU model on another day, at that day's prices; the "
-                     "column “at this machine's prices” prices its tokens a round here · another T, k or "
+                     "a machine like this one: the same CPU model on another day, at that day's prices · the "
+                     "column “at this machine's prices” prices another machine's tokens a round here (—: measured "
+                     "here or on a machine like this one, so the figure stands as measured) · another T, k or "
                      "policy: the runs drafted and sampled otherwise"))
     st.caption(pair_card.legend(table + reasons))     # the badges this card shows
 

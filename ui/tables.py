@@ -38,6 +38,7 @@ HEADERS = {
 
 
 THREE_PLACES = {"c"}        # cost ratios are small: three decimals
+PERCENT = {"acceptance_rate"}   # as the charts and sentences say it: 17%, not 0.17 (review 28)
 
 
 def frame(records, drop: tuple[str, ...] = ()) -> pd.DataFrame:
@@ -51,9 +52,10 @@ def frame(records, drop: tuple[str, ...] = ()) -> pd.DataFrame:
 
 def number_formats(frame: pd.DataFrame) -> dict:
     """column_config for the number columns of `frame` (its result keys, before `headed`), gaps
-    (None among numbers) included: two decimals, c three; keyed by the header `headed` gives."""
+    (None among numbers) included: two decimals, c three, acceptance rates in percent; keyed by the
+    header `headed` gives."""
     return {_(HEADERS[c]) if c in HEADERS else c:
-            st.column_config.NumberColumn(format=f"%.{3 if c in THREE_PLACES else 2}f")
+            st.column_config.NumberColumn(format="percent" if c in PERCENT else f"%.{3 if c in THREE_PLACES else 2}f")
             for c in frame.columns if _numbers(frame[c])}
 
 

@@ -4,23 +4,27 @@ spell of the machine hits both alike. One prompt is one draw; the lesson is in t
 and its spread over prompts (issue 40).
 
 Per prompt and setting a `PromptRun`: acceptance rate, mean acceptance length, target passes
-per emitted token, and tokens/s on the wall-clock and on CPU time (the `Comparison`'s clock is
-CPU time when the machine was busy: records/provenance.clock_for).
+per emitted token, tokens/s on the wall-clock and on CPU time (the `Comparison`'s clock is
+CPU time when the machine was busy: records/provenance.clock_for), and the speedup over the target
+alone, which runs each prompt with the same seed just before the two settings (review 28: two
+settings compared with each other said nothing of whether either pays).
 """
 from __future__ import annotations
 
 import statistics
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from specdec.bench.clock import stopwatch
 from specdec.bench.measure import machine_load
 from specdec.engine.decoder import generate
 from specdec.records.provenance import Clock, Provenance, here
-from specdec.settings import Settings
+from specdec.settings import Mode, Settings
+from specdec.wording import _
 
-METRICS = ("acceptance_rate", "mean_acceptance_length", "target_forwards_per_token", "tokens_per_s")
+METRICS = ("acceptance_rate", "mean_acceptance_length", "target_forwards_per_token", "tokens_per_s", "speedup")
+ON_CPU = {"tokens_per_s": "tokens_per_cpu_s", "speedup": "speedup_cpu"}     # a metric on CPU time
 Progress = Callable[[int, int, str], None]
 
 
@@ -42,19 +46,30 @@ class PromptRun:
     tokens_per_cpu_s: float | None = None
     tokens: int = 0
     alpha: float | None = None
+    speedup: float | None = None        # tokens/s over the target alone's on the same prompt and seed
+    speedup_cpu: float | None = None    # the same on CPU time
 
     def value(self, metric: str, clock: Clock = Clock.WALL) -> float | None:
-        """The metric (one of METRICS); tokens/s on `clock`."""
-        return self.tokens_per_cpu_s if metric == "tokens_per_s" and clock == Clock.CPU else getattr(self, metric)
+        """The metric (one of METRICS); tokens/s and the speedup on `clock`."""
+        return getattr(self, ON_CPU[metric] if clock == Clock.CPU and metric in ON_CPU else metric)
+
+    def against(self, alone: "PromptRun") -> "PromptRun":
+        """This run with its speedup over `alone` (the target alone on the same prompt), on both clocks."""
+        def ratio(x, y):
+            return x / y if x and y else None
+        return replace(self, speedup=ratio(self.tokens_per_s, alone.tokens_per_s),
+                       speedup_cpu=ratio(self.tokens_per_cpu_s, alone.tokens_per_cpu_s))
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """Every arm's runs, prompt by prompt in the same order (`runs[i]` is `arms[i]`'s)."""
+    """Every arm's runs, prompt by prompt in the same order (`runs[i]` is `arms[i]`'s; `alone`: the target
+    alone's run of each prompt, the speedups' baseline)."""
     arms: tuple[str, ...]
     runs: tuple[tuple[PromptRun, ...], ...]
     prompts: int
     provenance: Provenance
+    alone: tuple[PromptRun, ...] = ()
 
     def of(self, arm: str) -> tuple[PromptRun, ...]:
         return self.runs[self.arms.index(arm)]
@@ -91,18 +106,22 @@ def one_run(pair, prompt, settings: Settings, seed: int) -> PromptRun:
 
 
 def compare(arms: list[Arm], prompts: list, progress: Progress = lambda *_: None, seed: int = 0) -> Comparison:
-    """Every prompt under every arm, interleaved (prompt i: A then B), prompt i with seed
-    `seed + i` for all arms."""
-    started, runs = time.perf_counter(), [[] for _ in arms]
-    load, total = machine_load(), len(prompts) * len(arms)
+    """Every prompt under every arm, interleaved (prompt i: the target alone, then A, then B), prompt i
+    with seed `seed + i` for all; each arm's run with its speedup over the target alone's."""
+    started, runs, alone = time.perf_counter(), [[] for _ in arms], []
+    load, total, step = machine_load(), len(prompts) * (len(arms) + 1), 0
+    plain = replace(arms[0].settings, mode=Mode.AUTOREGRESSIVE.value)
     for i, prompt in enumerate(prompts):
+        progress(step, total, _("target alone") + f" · {i + 1}/{len(prompts)}")
+        alone.append(one_run(arms[0].pair, prompt, plain, seed + i))
+        step += 1
         for j, arm in enumerate(arms):
-            progress(i * len(arms) + j, total, f"{arm.name} · {i + 1}/{len(prompts)}")
-            runs[j].append(one_run(arm.pair, prompt, arm.settings, seed + i))
-            load = max(load, machine_load())
+            progress(step, total, f"{arm.name} · {i + 1}/{len(prompts)}")
+            runs[j].append(one_run(arm.pair, prompt, arm.settings, seed + i).against(alone[-1]))
+            load, step = max(load, machine_load()), step + 1
     progress(total, total, "done")
     return Comparison(tuple(a.name for a in arms), tuple(map(tuple, runs)), len(prompts),
-                      here(arms[0].pair, load, started))
+                      here(arms[0].pair, load, started), tuple(alone))
 
 
 def values(runs, metric: str, clock: Clock = Clock.WALL) -> list[float]:
@@ -125,6 +144,7 @@ class ArmSummary:
     mean_acceptance_length: Spread | None
     target_forwards_per_token: Spread | None
     tokens_per_s: Spread | None                 # on the result's clock
+    speedup: Spread | None = None               # over the target alone, on the result's clock
 
     def of(self, metric: str) -> Spread | None:
         return getattr(self, metric)

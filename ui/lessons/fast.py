@@ -3,6 +3,7 @@ sentences computed from them (specdec/bench/sweeps.py measures), and the bench f
 reads."""
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -14,20 +15,47 @@ from specdec.drafters.base import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.wording import N_, _, times
-from ui.lessons import badges, store
+from ui.lessons import badges, shipped, store
 from ui.lessons.bench_words import bench_row, drafter_name
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 BENCH_FILE = ROOT / "build" / "bench.json"
 # written by `python -m specdec bench --out build/bench.json`; without one the page shows the
-# shipped measurement of the default pair against the fastest plain baselines (README).
+# shipped measurement of the default pair against the fastest plain baselines (README): the one
+# shipped from this machine's CPU model where there is one (best-baseline-*.json), else the first.
 SHIPPED_BENCH = ROOT / "assets" / "bench" / "best-baseline.json"
+
+
+def shipped_bench(first: Path | None = None) -> Path:
+    """The shipped bench measured on a CPU of this machine's model, else `first` (SHIPPED_BENCH): a
+    machine like this one's reads as measured; another's stays "for comparison" (issue 51)."""
+    first = first or SHIPPED_BENCH
+    for path in sorted(first.parent.glob(first.stem + "*.json")):
+        if shipped.alike(_bench_cpu(path)):
+            return path
+    return first
+
+
+def _bench_cpu(path: Path) -> str | None:
+    """The CPU a bench file was measured on (None where it cannot be read)."""
+    try:
+        return _cpu_of(str(path), path.stat().st_mtime_ns)
+    except OSError:
+        return None
+
+
+@functools.lru_cache(maxsize=16)
+def _cpu_of(path: str, _mtime: int) -> str | None:                 # read once a version of a file
+    try:
+        return Bench.from_json(Path(path).read_bytes()).provenance.cpu
+    except (OSError, BenchFileError):
+        return None
 
 
 def read_bench(uploaded: bytes | None, default: Path | None = None) -> tuple[Bench | None, str | None]:
     """(benchmark result, error message): an uploaded file, else the local one, else the shipped one."""
     if default is None:
-        default = BENCH_FILE if BENCH_FILE.exists() else SHIPPED_BENCH
+        default = BENCH_FILE if BENCH_FILE.exists() else shipped_bench()
     if uploaded is None and not default.exists():
         return None, None
     try:

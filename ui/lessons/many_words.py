@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from specdec.bench.many import Comparison, PromptRun, Spread, paired, summary
-from specdec.wording import _
+from specdec.wording import _, times
 
 CLEAR = 0.75      # the share of prompts that must move one way for an effect to count as clear
 
@@ -33,11 +33,27 @@ def claim(knob: str, a: float, b: float) -> Claim | None:
 
 def metric_name(metric: str) -> str:
     return {"acceptance_rate": _("acceptance rate"), "mean_acceptance_length": _("tokens a round"),
-            "target_forwards_per_token": _("target passes per token"), "tokens_per_s": _("tokens/s")}[metric]
+            "target_forwards_per_token": _("target passes per token"), "tokens_per_s": _("tokens/s"),
+            "speedup": _("speedup over the target alone")}[metric]
 
 
 def fmt(metric: str, x: float) -> str:
+    if metric == "speedup":
+        return times(x)
     return f"{100 * x:.0f}%" if metric == "acceptance_rate" else f"{x:.2f}" if x < 10 else f"{x:.1f}"
+
+
+def against_alone(result: Comparison) -> str | None:
+    """Each setting's speedup over the target alone on the same prompts: its mean, its range over the
+    prompts and on how many it was faster (None where the target alone did not run)."""
+    found = [(s.arm, s.speedup, sum(r.value("speedup", result.clock) > 1 for r in result.of(s.arm)
+                                   if r.value("speedup", result.clock) is not None))
+             for s in summary(result)]
+    if any(s is None for _name, s, _n in found):
+        return None
+    return _("Against the target alone, run on each prompt just before them: {parts}.").format(parts="; ".join(
+        _("{name} {mean} ({lo:.2f}–{hi}), faster on {wins} of {n} prompts").format(
+            name=name, mean=times(s.mean), lo=s.lo, hi=times(s.hi), wins=wins, n=s.n) for name, s, wins in found))
 
 
 def change(metric: str, names: list[str], spreads: list[Spread], n: int, kind: str) -> str:

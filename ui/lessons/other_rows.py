@@ -34,7 +34,7 @@ def race_rows(asked: Asked, races: tuple[float, ...], numbers: Numbers | None = 
     s, figure = asked.settings, statistics.median(races)
     return [SpeedRow(badges.here(), _("Home's race"), spread(figure, min(races), max(races)),
                      setting_words(s.temperature, asked.k_words(), _("one prompt, {n} race(s)").format(n=len(races))),
-                     _("the box's answer on Home: races on one prompt, live"), figure, True, numbers)]
+                     _("the box's answer on Home: races on one prompt, live"), figure, True, numbers, mine=True)]
 
 
 def where_rows(asked: Asked, t, profile: machine.Profile | None) -> list[SpeedRow]:
@@ -45,11 +45,12 @@ def where_rows(asked: Asked, t, profile: machine.Profile | None) -> list[SpeedRo
     differ = asked.policy_reason(s.k) + [_("other prompts (every kind)")]
     if t.measured != "here":
         differ.append(moved(t, asked, profile, s.k, t.measured))
+    mine = t.measured == "here" or shipped.alike(t.measured)        # stands as measured: not priced again
     return [SpeedRow(badges.here() if t.measured == "here" else badges.shipped(t.measured),
                      _("Where it works"), times(t.speedup),
                      _("T = {t:g}, k = {k}, {n} prompts of every kind").format(t=s.temperature, k=s.k, n=t.prompts),
-                     "; ".join(differ), t.speedup if t.measured == "here" else priced(t, asked, profile, s.k),
-                     shipped_same(asked, s.temperature, s.k), Numbers.of(t), priced(t, asked, profile, s.k))]
+                     "; ".join(differ), t.speedup if mine else priced(t, asked, profile, s.k),
+                     shipped_same(asked, s.temperature, s.k), Numbers.of(t), priced(t, asked, profile, s.k), mine)]
 
 
 def bench_rows(asked: Asked, bench, mine: bool, profile: machine.Profile | None = None) -> list[SpeedRow]:
@@ -63,18 +64,20 @@ def bench_rows(asked: Asked, bench, mine: bool, profile: machine.Profile | None 
         if (r := s.row(RowKind.SPEC)) is None or r.speedup is None:
             continue
         p = SimpleNamespace(k=s.k, mean_acceptance_length=r.mean_acceptance_length)
-        here = r.speedup if mine else priced(p, asked, profile, s.k)
+        measured = mine or shipped.alike(bench.provenance.cpu)       # stands as measured: not priced again
+        here = r.speedup if measured else priced(p, asked, profile, s.k)
         prompts = _("{n} held-out chats × {t} tokens (the benchmark)").format(n=bench.prompts, t=bench.max_new_tokens)
         differ = (asked.policy_reason(s.k) + t_and_k(s.temperature, s.k, asked.settings.temperature,
                                                       asked.k_against(s.k))
                   + [_("other prompts")]
                   + ([] if mine else [moved(p, asked, profile, s.k, bench.provenance.cpu)])
-                  + ([_("priced for its rounds alone: the benchmark kept no prefill")] if here and not mine else []))
+                  + ([_("priced for its rounds alone: the benchmark kept no prefill")]
+                     if here and not measured else []))
         out.append(SpeedRow(badges.here() if mine else badges.shipped(bench.provenance.cpu, date=bench.provenance.date),
                             _("When it is fast (the benchmark)"), times(r.speedup),
                             setting_words(s.temperature, k_words_of(s.k, "constant"), prompts), "; ".join(differ),
                             here, False, Numbers(r.acceptance_rate, r.alpha, r.mean_acceptance_length, bench.c,
-                                                 s.verify_cost), priced(p, asked, profile, s.k)))
+                                                 s.verify_cost), priced(p, asked, profile, s.k), measured))
     return out
 
 
@@ -95,7 +98,8 @@ def server_rows(asked: Asked, profile: machine.Profile | None = None) -> list[Sp
             return [SpeedRow(whose, _("In a server"), times(facts.first),
                              _("T = {t:g}, k = {k}, {n} prompts × {tokens} tokens").format(
                                  t=sweep.temperature, k=sweep.k, n=sweep.prompts, tokens=sweep.max_new_tokens), why,
-                             here, numbers=_server_numbers(facts, sweep.k), priced=here)]
+                             here, numbers=_server_numbers(facts, sweep.k), priced=here,
+                             mine=cpu is None or shipped.alike(cpu))]
     return []
 
 
@@ -143,19 +147,20 @@ def tree_rows(asked: Asked, profile: machine.Profile | None = None) -> list[Spee
         differ = t_and_k(t, n, t, asked.k_against(n)) + [_("other prompts")]
         point = SimpleNamespace(k=n, mean_acceptance_length=chain.tokens_per_pass)
         chained = chain.median_tps / alone.median_tps
+        mine = cpu is None or shipped.alike(cpu)                      # stands as measured: not priced again
         chain_why = differ + ([] if cpu is None else [moved(point, asked, profile, n, cpu)]) + (
             [_("priced for its rounds alone: Many drafts at once kept no prefill")]
-            if priced(point, asked, profile, n) is not None else [])
+            if not mine and priced(point, asked, profile, n) is not None else [])
         tree_why = [_("a tree of {n} nodes, width {w}: another drafter").format(n=n, w=table.width), _("other prompts")]
         tree_why += [] if cpu is None else [_("not priced here: a tree's draft forward reads several branches at "
                                               "once, which c does not price")]
         return [SpeedRow(whose, _("Many drafts at once"), spread(chained, min(ratios["chain"]), max(ratios["chain"])),
                          setting_words(t, k_words_of(n, "constant"), prompts), "; ".join(chain_why),
-                         chained if cpu is None else priced(point, asked, profile, n), False,
-                         Numbers(tokens=chain.tokens_per_pass), priced(point, asked, profile, n)),
+                         chained if mine else priced(point, asked, profile, n), False,
+                         Numbers(tokens=chain.tokens_per_pass), priced(point, asked, profile, n), mine),
                 SpeedRow(whose, _("Many drafts at once"), spread(tree.median_tps / alone.median_tps,
                                                                  min(ratios["tree"]), max(ratios["tree"])),
                          setting_words(t, _("a tree of {n} nodes").format(n=n), prompts), "; ".join(tree_why),
                          tree.median_tps / alone.median_tps if cpu is None else None, False,
-                         Numbers(tokens=tree.tokens_per_pass))]
+                         Numbers(tokens=tree.tokens_per_pass), mine=mine)]
     return []

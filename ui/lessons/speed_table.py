@@ -25,7 +25,6 @@ from specdec.bench.payoff import Payoff
 from specdec.bench.points import Sweep
 from specdec.drafters.policies import PRICED
 from specdec.drafters.registry import DRAFTERS
-from specdec.models import kernels
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.wording import _, times
@@ -47,11 +46,14 @@ class SpeedRow:
     here: float | None = None   # this machine's figure for the row: measured here, or priced at its prices
     same: bool = False          # at the box's T, k and drafter (prompts may differ)
     numbers: Numbers | None = None  # its acceptance and prices, for the pair card (pair_card.py)
-    priced: float | None = None     # its tokens a round at this machine's profile, every row alike (None: unpriced)
+    priced: float | None = None     # its tokens a round at this machine's profile (None: unpriced)
+    mine: bool = False              # measured here or on a machine like this one: it stands as measured
 
     def at_prices(self) -> float | None:
-        """The card's column: the profile's price for the row's tokens a round (a shipped row's `here`)."""
-        return self.priced if self.priced is not None or self.whose == badges.here() else self.here
+        """The card's column: the profile's price for another machine's tokens a round (a shipped row's
+        `here`) and the box's prediction; None for a figure measured here or on a machine like this one,
+        which no page prices again beside itself (review 28: near-duplicate predictions)."""
+        return None if self.mine else (self.priced if self.priced is not None else self.here)
 
 
 @dataclass(frozen=True)
@@ -103,8 +105,7 @@ def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
             "the answer until this machine measures them: a machine like this one's, at these settings")
         out.append(SpeedRow(badges.of(m.cpu, m.date), _(SOURCES.get(m.source, m.source)),
                             spread(m.speedup, m.low, m.high), setting, said,
-                            m.speedup, True, Numbers(m.acceptance_rate, m.alpha, m.tokens, m.c, m.v),
-                            box.raw if box.tokens_from == "here" else None))
+                            m.speedup, True, Numbers(m.acceptance_rate, m.alpha, m.tokens, m.c, m.v), mine=True))
     if box.predicted is not None:
         if box.tokens_on:                                     # its tokens a round came from another prompt set
             setting = setting_words(s.temperature, asked.k_words(), box.tokens_on)
@@ -134,16 +135,8 @@ def filed_rows(asked: Asked, box: Payoff, profile: machine.Profile | None = None
                             spread(f.speedup, f.speedup_min, f.speedup_max),
                             _setting(key.temperature, key.k, key.prompts, key.policy),
                             "; ".join(_differences(key, want, asked.picked)), f.speedup, same, Numbers.of(f),
-                            _priced_filed(key, f, asked, profile)))
+                            mine=True))
     return out[:SHOWN_HERE]
-
-
-def _priced_filed(key: store.Key, f, asked: Asked, profile: machine.Profile | None) -> float | None:
-    """A figure measured here at a constant k with the draft model, priced at the profile as the box prices
-    (None: another drafter or policy, whose rounds c and one v(k + 1) do not price)."""
-    if key.policy != "constant" or key.drafter != SHIPPED_DRAFTER:
-        return None
-    return priced(f, asked, profile, key.k)
 
 
 def _is_box(entry: store.Filed, box: Payoff) -> bool:
@@ -171,12 +164,13 @@ def shipped_rows(asked: Asked, profile: machine.Profile | None, box: Payoff | No
         differ = asked.policy_reason(k) + _differ(_temperature(key), k, prompts,
                                                   replace(asked.key(), k=asked.k_against(k)))
         differ += [_("another run of the same setting: runs vary")] if again else []
+        alike = shipped.alike(result.provenance.cpu)          # read as measured: not priced again
         out.append(SpeedRow(badges.shipped(result.provenance.cpu, date=result.provenance.date), _(SOURCES[source]),
                             spread(p.speedup, p.speedup_min, p.speedup_max),
                             _setting(_temperature(key), k, prompts),
                             "; ".join(differ + [moved(p, asked, profile, k, result.provenance.cpu)]),
-                            priced(p, asked, profile, k),
-                            shipped_same(asked, _temperature(key), k), _numbers(source, p)))
+                            p.speedup if alike else priced(p, asked, profile, k),
+                            shipped_same(asked, _temperature(key), k), _numbers(source, p), mine=alike))
     return out
 
 
@@ -188,8 +182,9 @@ def _numbers(source: str, p) -> Numbers:
 def moved(p, asked: Asked, profile: machine.Profile | None, k: int, cpu: str | None = None) -> str:
     """A shipped figure's machine, and where its tokens a round are priced here (the next column);
     `cpu`: the shipped figure's, where it is this CPU model (another box of it, another day's load)."""
-    alike = cpu is not None and cpu == kernels.cpu_model()
-    said = _("a machine like this one, its prices that day") if alike else _("another machine's prices")
+    if shipped.alike(cpu):
+        return _("a machine like this one, its prices that day")
+    said = _("another machine's prices")
     return said if priced(p, asked, profile, k) is not None else said + _(", not priced here (no profile yet)")
 
 
