@@ -145,7 +145,11 @@ def per_kind(pair, res: WhereSet, mine: bool) -> None:
     with c1:
         chart(kind_figure(points, here, names), "where-kinds")
     with c2:
-        chart(per_position_by_kind_figure(points), "where-perpos")
+        if max(len(p.per_position) for p in points) > 1:
+            chart(per_position_by_kind_figure(points), "where-perpos")
+        else:                                           # k = 1: one position, no curve to read
+            st.caption(_("At k = 1 every round drafts one token: there is no later draft position to compare "
+                         "with the first. The per-position curves show at k of 2 and more."))
     timing_notes(res, points, clock, None if mine else shipped_cpu)
     found = survival([r.rounds for r in res.results])
     if found:

@@ -55,6 +55,16 @@ def test_each_setting_is_timed_against_the_target_alone_on_the_same_prompt(pair)
     assert all(s.speedup is not None and s.speedup.n == len(PROMPTS) for s in many.summary(result))
 
 
+def test_the_figure_marks_break_even_in_the_speedup_panel_where_the_target_alone_ran():
+    runs = (tuple(replace(run(0.3), speedup=x) for x in (0.8, 1.2)), tuple(replace(run(0.2), speedup=x)
+                                                                            for x in (0.6, 0.7)))
+    alone = many.Comparison(("A", "B"), runs, 2, Provenance(load=0.0), alone=(run(None), run(None)))
+    lines = [s for s in many_figure(alone).layout.shapes if s.type == "line"]
+    assert len(lines) == 1 and lines[0].y0 == lines[0].y1 == 1 and lines[0].yref == "y5"   # the fifth panel
+    assert "by the target alone" in many_figure(alone).layout.title.text
+    assert not [s for s in many_figure(fake([0.3], [0.2])).layout.shapes if s.type == "line"]
+
+
 def test_the_speedup_sentence_gives_each_settings_mean_range_and_wins():
     runs = (tuple(replace(run(0.3), speedup=x) for x in (0.8, 1.2, 1.0)),
             tuple(replace(run(0.2), speedup=x) for x in (0.6, 0.7, 0.5)))

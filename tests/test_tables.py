@@ -51,7 +51,7 @@ def test_float_columns_get_two_decimals_and_c_three_by_their_shown_header():
                            "acceptance_rate": 0.27}])
     formats = {header: config["type_config"]["format"] for header, config in number_formats(frame).items()}
     # k (int) and text untouched; an acceptance rate in percent, as the charts and sentences give it (review 28)
-    assert formats == {"c": "%.3f", "speedup min": "%.2f", "α̂": "%.2f", "acceptance rate": "percent"}
+    assert formats == {"c": "%.3f", "speedup min": "%.2f", "α̂": "%.2f", "acceptance rate": "%.0f%%"}
     assert set(formats) <= set(headed(frame).columns)
 
 
@@ -67,3 +67,4 @@ def test_a_gap_in_a_table_is_a_dash_not_none():
     assert not at.exception
     shown = at.dataframe[0]
     assert shown.proto.placeholder == "—" and shown.value["acceptance rate"].isna().tolist() == [True, False]
+    assert shown.value["acceptance rate"].iloc[1] == 40.0                  # shown as "40%" by its format

@@ -55,7 +55,7 @@ def number_formats(frame: pd.DataFrame) -> dict:
     (None among numbers) included: two decimals, c three, acceptance rates in percent; keyed by the
     header `headed` gives."""
     return {_(HEADERS[c]) if c in HEADERS else c:
-            st.column_config.NumberColumn(format="percent" if c in PERCENT else f"%.{3 if c in THREE_PLACES else 2}f")
+            st.column_config.NumberColumn(format="%.0f%%" if c in PERCENT else f"%.{3 if c in THREE_PLACES else 2}f")
             for c in frame.columns if _numbers(frame[c])}
 
 
@@ -75,5 +75,6 @@ def show(frame: pd.DataFrame, key: str, place=st) -> None:
     """A result table as every page shows one: readable headers, numbers to two places (c three),
     a dash where a row has no value (an autoregressive row's acceptance), not "None"."""
     frame = frame.astype({c: float for c in frame.columns if _numbers(frame[c])})     # None -> NaN
+    frame = frame.assign(**{c: frame[c] * 100 for c in PERCENT if c in frame.columns and _numbers(frame[c])})
     place.dataframe(headed(frame), hide_index=True, key=key, column_config=number_formats(frame),
                     placeholder="—", height="content" if len(frame) <= 30 else "auto")     # every row in view

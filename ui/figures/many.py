@@ -33,11 +33,15 @@ def many_figure(result: Comparison, mine: PromptRun | None = None) -> go.Figure:
         for name, color in zip(names, ARM_COLORS):
             for trace in _box(name, values(result.of(name), metric, clock), color, col == 1):
                 fig.add_trace(trace, row=1, col=col)
+        if metric == "speedup" and result.alone:            # over the target alone: where it breaks even
+            fig.add_hline(y=1, line_dash="dash", line_color=COLORS.rejected, row=1, col=col)
         x = getattr(mine, metric) if mine else None
         if x is not None:
             fig.add_trace(go.Scatter(x=[names[0]], y=[x], mode="markers", name=_("your run"),
                                      marker=dict(symbol="star", size=16, color=COLORS.rejected,
                                                  line=dict(width=1, color="white")),
                                      showlegend=col == 1, legendgroup="mine"), row=1, col=col)
-    return _layout(fig, _("{n} prompts, each run under both settings (box: middle half; whiskers: "
-                          "min–max; dashed: mean)").format(n=result.prompts), height=340)
+    title = _("{n} prompts, each run under both settings and by the target alone (box: middle half; whiskers: "
+              "min–max; dashed: mean; red: break-even)") if result.alone else _(
+        "{n} prompts, each run under both settings (box: middle half; whiskers: min–max; dashed: mean)")
+    return _layout(fig, title.format(n=result.prompts), height=340)

@@ -34,7 +34,7 @@ def claim(knob: str, a: float, b: float) -> Claim | None:
 def metric_name(metric: str) -> str:
     return {"acceptance_rate": _("acceptance rate"), "mean_acceptance_length": _("tokens a round"),
             "target_forwards_per_token": _("target passes per token"), "tokens_per_s": _("tokens/s"),
-            "speedup": _("speedup over the target alone")}[metric]
+            "speedup": _("speedup")}[metric]
 
 
 def fmt(metric: str, x: float) -> str:
