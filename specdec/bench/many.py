@@ -1,7 +1,7 @@
 """Try it on many prompts: the learner's setting (A) against one other setting (B) on N prompts
-of one kind — the same prompts and seeds for both, runs interleaved A, B, A, B, … so a slow
-spell of the machine hits both alike. One prompt is one draw; the lesson is in the average
-and its spread over prompts (issue 40).
+of one kind — the same prompts and seeds for both, runs interleaved (the target alone, A, B; the
+target alone, A, B; …) so a slow spell of the machine hits all alike. One prompt is one draw; the
+lesson is in the average and its spread over prompts (issue 40).
 
 Per prompt and setting a `PromptRun`: acceptance rate, mean acceptance length, target passes
 per emitted token, tokens/s on the wall-clock and on CPU time (the `Comparison`'s clock is
