@@ -22,7 +22,15 @@ from ui.lessons import badges, shipped, store
 from ui.lessons.bench_words import machine_short
 from ui.lessons.fast import busy_note, spread_warning
 from ui.lessons.fast_repriced import no_profile
-from ui.lessons.where import TRAVELS, group_rows, kind_caption, measured_caption, priced_caption, shipped_caption
+from ui.lessons.where import (
+    TRAVELS,
+    group_rows,
+    kind_caption,
+    measured_caption,
+    priced_caption,
+    ranking_note,
+    shipped_caption,
+)
 from ui.lessons.where_survival import survival_caption
 from ui.measured import local, measured
 from ui.round_view import chart
@@ -136,6 +144,8 @@ def per_kind(pair, res: WhereSet, mine: bool) -> None:
     here = None if mine or alike else priced(pair, points, shipped_cpu)
     if mine or alike:
         st.markdown(measured_caption(points, shipped_cpu if alike else None, examples.kind_name))
+        if (odd := ranking_note(points, examples.kind_name)) is not None:
+            st.caption(odd)                                   # the fastest kind is not the most accepted: why
         if (box := payoff_view.measured_line(pair, s, above=False)) is not None:
             st.caption(box)                                   # the same setting on When it is fast's prompts
     picked_k_view.offer(pair, s, "where_picked_k")            # the comparison at the k that pays here

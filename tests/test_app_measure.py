@@ -1,6 +1,7 @@
 """The measuring pages: Why it is exact, When it is fast, Where it works, Drafters compared
 (AppTest, tiny models)."""
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ from shown import shown_files, stand_in_cpu
 from streamlit.testing.v1 import AppTest
 
 from ui.lessons import badges
+from ui.lessons.payoff_words import answer_word
 
 from apptest import APP, app
 
@@ -53,7 +55,11 @@ def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_
     assert metrics["Expected speedup"] == "2.75×"      # (1 − 0.9^7) / (0.1 · 1.9) by hand
     at.button(key="ksweep_run").click().run()
     assert not at.exception
-    assert any(m.value.startswith(badges.here() + " α̂") for m in at.markdown)
+    line = next(m.value for m in at.markdown if m.value.startswith(badges.here() + " α̂"))
+    # the best k's word by the box's rule, from its own figure and range (review 29: "best 1.03×" beside "Break-even")
+    best = re.search(r"best measured speedup \*\*([\d.]+)×\*\* at k = \d+ \(median of \d+ interleaved repeats, "
+                     r"([\d.]+)–([\d.]+)×\): ([^·]+) ·", line)
+    assert best and best.group(4).strip() == answer_word(*(float(best.group(i)) for i in (1, 2, 3))), line
     assert any("tokens cost v(k + 1) target steps" in m.value for m in at.markdown)
     texts = [m.value for m in [*at.markdown, *at.caption]]
     assert any("reading the prompt costs" in t and "It lands within" in t for t in texts)

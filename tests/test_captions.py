@@ -37,6 +37,11 @@ def test_tradeoff_caption_follows_the_data_both_ways():
     assert size_note(falling) == ("d1 (0.0M parameters) is accepted more often than d4 (0.0M, 4× its size): what "
                                   "a draft learned to imitate counts for more than its size.")
     assert size_note(rising) is None
+    # a larger draft accepted more often still is said too, not left out (review 29: a 29-layer exit at 25% against 23%)
+    mixed = [row("d1", 1, 0.50, 0.9), row("d2", 2, 0.40, 0.8), row("d4", 4, 0.45, 0.7), row("d8", 8, 0.55, 0.6)]
+    assert size_note(mixed) == ("d1 (0.0M parameters) is accepted more often than d4 (0.0M, 4× its size): what a "
+                                "draft learned to imitate counts for more than its size. Only d8 (0.0M) is accepted "
+                                "more often still (55% against 50%).")
 
 
 def test_temperature_caption_follows_the_data_both_ways():
@@ -209,3 +214,24 @@ def test_each_kinds_winner_is_priced_here_and_a_speedup_beyond_its_tokens_is_cal
                      round_overhead=0.05, base_overhead=0.04)
     assert most(longer) == pytest.approx(1.61 / (0.29 + 1.05 / 1.15))
     assert beyond_tokens([longer]) == [] and beyond_tokens([replace(longer, speedup=1.5)]) != []
+
+
+def test_the_bench_says_when_transformers_drafting_defaults_beat_every_constant_k():
+    """Review 29: at T = 1 the engine with transformers' defaults ran 1.15×, above every constant k (1.06× at
+    k = 1), and the page did not say so; at T = 0 a constant k led and nothing is added."""
+    from specdec.bench.record import Bench, Row, Setting
+    from specdec.records.provenance import here
+    from ui.lessons.fast import fastest_caption
+
+    def setting(k, t, spec, library):
+        return Setting(k, t, (Row("engine speculative", 60.0, speedup=spec),
+                              Row("engine speculative (library defaults)", 70.0, speedup=library,
+                                  mean_acceptance_length=1.56)))
+    bench = Bench("fam/target", "fam/draft", 6, 48, 3, 0.16,
+                  (setting(1, 0.0, 1.01, 0.95), setting(2, 0.0, 1.00, 0.95),
+                   setting(1, 1.0, 1.06, 1.15), setting(2, 1.0, 0.92, 1.15)), provenance=here())
+    assert fastest_caption(bench, 0.0) is None
+    assert fastest_caption(bench, 1.0).startswith(
+        "At T = 1 the fastest is the engine with transformers' drafting defaults, 1.15× (the best constant k: 1.06× "
+        "at k = 1)")
+    assert fastest_caption(bench, 1.0).endswith("(1.56 tokens a round).")

@@ -100,8 +100,8 @@ SHARED_LESSONS = {"acceptance_words", "badges", "bench_words", "best_drafter", "
 SHARED_FIGURES = {"bars", "many", "rounds"}
 SHARED_VIEWS = {"best_drafter_view", "cache_story", "context_view", "many_view", "metrics_view", "pair_card_view",
                 "payoff_answer", "payoff_view", "picked_k_view", "prefill_view", "round_view"}
-GLUE = {"catalog", "examples", "family", "i18n", "jobs", "loaders", "measured", "navigation", "safe", "session",
-        "shell", "sidebar", "state", "strip", "tables", "typical", "upload"}
+GLUE = {"catalog", "examples", "family", "i18n", "jobs", "korean", "loaders", "measured", "navigation", "safe",
+        "session", "shell", "sidebar", "state", "strip", "tables", "typical", "upload"}
 
 
 def test_a_pages_lesson_code_goes_by_the_pages_name_and_the_server_keeps_to_itself():

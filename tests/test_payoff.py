@@ -84,8 +84,8 @@ def test_beside_a_measurement_the_prediction_keeps_the_profile_and_names_the_c_i
     assert (p.c, p.paid_c, p.round_steps) == (0.5, 0.75, 4.0) and p.predicted == pytest.approx(0.75)
     assert p.at_paid == pytest.approx(0.6)
     from ui.lessons import payoff_working
-    assert ("c and v: this machine's profile, as every prediction here. The measured runs paid c = 0.750 that "
-            "day; at those prices, 0.60×.") in payoff_working.detail(p)
+    assert ("c and v: this machine's profile, as every prediction here. The measured runs paid c = 0.750 as they "
+            "ran; at those prices, 0.60×.") in payoff_working.detail(p)
     alone = payoff.answer(4, PRICES, payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "ksweep", 8))
     assert alone.at_paid is None and "The measured runs paid" not in payoff_working.detail(alone)
 
@@ -147,7 +147,7 @@ def test_beside_a_measurement_the_pass_its_runs_paid_is_named_too():
     p = payoff.answer(4, PRICES, found)
     # the profile: 4 × 0.5 + 2.0 = 4.0 steps for 3 tokens; the runs': 4 × 0.75 + 2.5 = 5.5
     assert (p.v, p.paid_v, p.round_steps) == (2.0, 2.5, 4.0) and p.at_paid == pytest.approx(3 / 5.5)
-    assert "The measured runs paid c = 0.750, v = 2.50 that day; at those prices, 0.55×." in payoff_working.detail(p)
+    assert "The measured runs paid c = 0.750, v = 2.50 as they ran; at those prices, 0.55×." in payoff_working.detail(p)
     priced = payoff.answer(4, PRICES, found, priced_alpha=0.5)
     assert priced.v == PRICES.v[priced.k + 1] and priced.paid_v is None and priced.paid_c == 0.75
 
@@ -179,6 +179,10 @@ def test_the_headline_says_its_spread_and_its_working_how_many_runs_were_filed_a
     alone = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.WALL, 3.0, "box", 8, (0.85,))
     assert "newest" not in payoff_words.headline(payoff.answer(4, PRICES, alone), "CPU here")
     assert payoff_working.when(alone) == "Timed on the wall clock."
+    loaded = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.WALL, 3.0, "box", 8, (0.85,), at=at, load=0.92)
+    # the load it ran under, as shipped figures say theirs (review 29: was 1.01× here a busy machine's?)
+    assert payoff_working.when(loaded) == ("Timed on the wall clock, at 02:41, under load 0.9 per core (1: every core "
+                                           "busy).")
     busy = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.CPU, 3.0, "box", 8, (0.85,))
     assert payoff_words.headline(payoff.answer(4, PRICES, busy), "CPU here").endswith(
         "Each mode timed in its own CPU time: the machine was busy, and its wall clock would count the other work.")
@@ -233,8 +237,8 @@ def test_the_prediction_prices_the_whole_run_where_its_runs_paid_besides_their_r
     assert "| Rounds alone: 3.00 tokens for 4.00 steps | 0.75× |" in detail
     assert "| + reading the prompt (0.10 steps a token; plain 0.12) and bookkeeping (0.20 steps a round; plain " \
            "0.05), as these runs paid | 0.78× |" in detail
-    assert "Measured 3% above the prediction at this machine's prices (0.78×): the runs paid that day's prices" in \
-        detail                                                                        # 0.8 / 0.78
+    assert ("Measured 3% above the prediction at this machine's prices (0.78×): the runs paid their own prices as "
+            "they ran") in detail                                                     # 0.8 / 0.78
 
 
 def test_beside_a_prediction_the_same_settings_measured_elsewhere_are_shown_for_comparison():
@@ -266,6 +270,11 @@ def test_a_prediction_lands_where_measurements_at_its_own_k_landed_where_there_a
     assert "| × 0.90: measured runs at k = 2 came out at this many times their prediction (the median of 4 runs " \
            "here; 0.90–1.20) |" in \
         payoff_working.detail(moved)                                                      # k = 2's own median
+    # the k the prices pick, measured: its working gives the measurement against the prediction, not also how the
+    # prediction was moved (review 29: "1.05× at this machine's prices × 1.01 …" beside "Predicted 1.06×")
+    assert "came out at this many times" in payoff_working.instead_detail(moved)
+    seen = payoff_working.instead_detail(moved, (1.01, None, "“Measure it here”"))
+    assert "came out at this many times" not in seen and "Measured at k = 2 by “Measure it here”: 1.01×, " in seen
     here = payoff.Measured(0.95, 0.9, 1.0, 3, Clock.WALL, 2.5, "box", 8)
     beside = replace(payoff.answer(2, PRICES, here), band=found).calibrated()
     assert beside.predicted == pytest.approx(1.05 * beside.priced)
@@ -337,7 +346,7 @@ def test_a_gap_the_days_prices_do_not_explain_is_said_to_be_unexplained():
     # runs that paid c = 0.4: 1.17 / (0.1 + 3.8 / 3) = 0.86, toward the measured 0.85: the prices say why
     cheaper = payoff.answer(4, PRICES, payoff.Measured(0.85, 0.8, 0.9, 3, Clock.WALL, 3.0, "box", 8, c=0.4,
                                                        over=over))
-    assert "the runs paid that day's prices (above)" in payoff_working.detail(cheaper)
+    assert "the runs paid their own prices as they ran (above)" in payoff_working.detail(cheaper)
     # review 15: runs that paid c = 0.25 predict 1.17 / (0.1 + 3.2 / 3) = 1.00, past the measured 0.85 by
     # more than the profile's 0.78 falls short: it lies between the two
     past = payoff.answer(4, PRICES, payoff.Measured(0.85, 0.8, 0.9, 3, Clock.WALL, 3.0, "box", 8, c=0.25,

@@ -98,3 +98,22 @@ def test_a_kinds_prefill_and_bookkeeping_pool_its_prompts_by_tokens_and_rounds()
     assert code.base_overhead == pytest.approx((0.1 * 8 + 0.3 * 2) / 10)
     older = by_kind([long, result("code", [fake_round(4, 0)])])[0]            # one prompt recorded none
     assert older.prefill_steps is None and older.round_overhead is None
+
+
+def test_a_fastest_kind_that_is_not_the_most_accepted_is_explained_by_its_runs_prompt_reading():
+    """At k = 1, T = 0.7 the shipped set ran translation fastest though it was accepted least (review 29): its
+    speculative runs wrote longer answers, so the prompt's one pass weighed less on each token. Said only where
+    the runs show it (the target alone's prompt reading a token 5% above the speculative runs')."""
+    from specdec.bench.where import KindPoint
+    from ui.lessons.where import ranking_note
+
+    def kind(name, rate, speedup, spec=0.6, base=0.6):
+        return KindPoint(name, 8, rate, 1 + rate, speedup, speedup, speedup, (rate,), (1,), spec, base)
+    odd = [kind("arithmetic", 0.61, 1.02), kind("translation", 0.27, 1.03, spec=0.68, base=0.86)]
+    said = ranking_note(odd)
+    assert said.startswith("**translation** ran fastest (1.03×), though its drafts were accepted 27% of the time "
+                           "against 61% on **arithmetic**")
+    assert "cost them 0.68 steps a token against 0.86 for the target alone" in said
+    assert ranking_note([kind("arithmetic", 0.61, 1.04), odd[1]]) is None           # the most accepted is fastest
+    assert ranking_note([odd[0], kind("translation", 0.27, 1.03, spec=0.68, base=0.70)]) is None   # same reading
+    assert ranking_note([odd[0], kind("translation", 0.27, 1.03, spec=None, base=None)]) is None   # older record

@@ -66,6 +66,8 @@ def render() -> None:
     for col, t in zip(st.columns(len(temps)), temps):
         with col:
             chart(lp.bench_figure(result, t), f"fast-bench-{t}")
+    for fastest in filter(None, (fast.fastest_caption(result, t) for t in temps)):
+        st.caption(fastest)                          # full width: a half-width column made it a paragraph
     with st.expander(_("What the lines are, and every number")):
         bench_notes(result, temps)
 

@@ -28,7 +28,7 @@ from ui.figures import fast as lp
 from ui.i18n import _
 from ui.lessons import badges, fast, shipped, store
 from ui.lessons.bench_words import machine_short
-from ui.lessons.payoff_words import SOURCES
+from ui.lessons.payoff_words import SOURCES, answer_word
 from ui.measured import local
 from ui.measured import measured as measured_result
 from ui.round_view import chart
@@ -122,7 +122,9 @@ def ksweep_lines(points, scope: str, shipped_from: str | None = None, date: str 
             if shipped_from is None
             else _("α̂ = **{alpha:.2f}** (mean β over every k), best measured speedup **{best:.2f}×** at k = {k} "
                    "(median of {repeats} interleaved repeats"))      # a shipped sweep's c was that machine's
-    spread = f", {best.speedup_min:.2f}–{times(best.speedup_max)}) · {scope}."
+    # its word by the box's rule: a best within the spread of 1 is break-even, not a k that pays (review 29)
+    word = answer_word(best.speedup, best.speedup_min, best.speedup_max)
+    spread = f", {best.speedup_min:.2f}–{times(best.speedup_max)}): {word} · {scope}."
     settings = state.settings()
     section = SOURCES["ksweep"]                                 # a variable: the catalog holds the words
     card = pair_card_view.pointer(settings.temperature, settings.k, prompts=scope.split(", ", 1)[-1],

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from ui.korean import Text
+
 LOCALES = Path(__file__).resolve().parent.parent / "locale"
 LANGS = {"ko": "한국어", "en": "English"}
 KEY = "lang"
@@ -63,8 +65,11 @@ def current() -> str:
 
 
 def _(text: str) -> str:
-    """`text` in the session's language (English when the catalog has no translation)."""
-    return catalog(current()).gettext(text)
+    """`text` in the session's language (English when the catalog has no translation); in Korean, a
+    text whose `format` makes the particles after its figures agree with them (ui/korean.py)."""
+    lang = current()
+    found = catalog(lang).gettext(text)
+    return Text(found) if lang == "ko" else found
 
 
 SWITCH = "lang_switch"

@@ -131,7 +131,7 @@ def price_table(pair: specdec.Pair, found) -> None:
     found_rows = price_table_rows(found, pair.target_name, pair.draft_name, k)
     if len(found_rows) > 1:
         st.markdown(price_markdown(found_rows, k))
-        st.caption(_("Every prediction uses the first line. Each measurement paid its own prices that day: "
+        st.caption(_("Every prediction uses the first line. Each measurement paid its own prices as it ran: "
                      "timings move with the machine and its load."))
 
 

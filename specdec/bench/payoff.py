@@ -45,6 +45,7 @@ class Measured:
     over: tuple[Overheads, Overheads] | None = None   # what its speculative and plain runs paid besides rounds
     cpu: str | None = None               # shipped from a machine of this CPU model (None: measured on this one)
     date: str | None = None              # the day a shipped one was measured
+    load: float | None = None            # the machine's load per core while it ran (1: every core busy)
 
 
 class Elsewhere(NamedTuple):

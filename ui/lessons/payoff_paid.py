@@ -20,7 +20,7 @@ def off(p: Payoff) -> str:
                    "again” (This machine) updates the profile.").format(paid=prices, x=times(p.at_paid))
 
 
-SPREAD = N_(": the runs paid that day's prices (above), the prediction this machine's profile.")
+SPREAD = N_(": the runs paid their own prices as they ran (above), the prediction this machine's profile.")
 
 
 def spread(p: Payoff) -> str:
@@ -42,7 +42,7 @@ def paid(p: Payoff) -> str:
     said = _("c and v: this machine's profile, as every prediction here.")
     if p.at_paid is None:
         return said
-    return said + " " + _("The measured runs paid {paid} that day; at those prices, {x}.").format(
+    return said + " " + _("The measured runs paid {paid} as they ran; at those prices, {x}.").format(
         paid=paid_prices(p), x=times(p.at_paid))
 
 

@@ -18,7 +18,8 @@ def when(m) -> str:
     these settings were filed here (each on its own prompts), how many and their range."""
     clock = _("Timed on the wall clock") if m.clock == Clock.WALL else _("Timed in CPU time (the machine was busy)")
     text = clock + ("" if m.at is None else ", " + _("at {time}").format(
-        time=time.strftime("%H:%M", time.localtime(m.at)))) + "."
+        time=time.strftime("%H:%M", time.localtime(m.at)))) + ("" if m.load is None else ", " + _(
+            "under load {load:.1f} per core (1: every core busy)").format(load=m.load)) + "."
     if len(m.all_here) < 2:
         return text
     return text + " " + _("The newest of {n} measurements here at these settings (each on its own prompts), "
@@ -168,8 +169,8 @@ def instead_detail(p: Payoff, seen: tuple[float, str | None, str] | None = None)
                  "here it picks k = {k}. Predicted **{x}**{likely} with α̂ = {alpha:.2f} ({source}: it moves when you "
                  "measure).").format(k=p.k, x=times(p.predicted), likely=likely(p), alpha=p.alpha,
                                      source=p.tokens_on or _("the newest measurement at these settings"))
-    if seen is not None:
-        text += "\n\n" + _("Measured at k = {k} by {where}: {x}, {gap}.").format(
+    if seen is not None:                    # the measurement answers: how the prediction was moved is not needed
+        return text + "\n\n" + _("Measured at k = {k} by {where}: {x}, {gap}.").format(
             k=p.k, where=seen[2], x=times(seen[0]), gap=_gap(seen[0], p.predicted))
     return text + ("\n\n" + landing_line(p) if p.likely else "")
 

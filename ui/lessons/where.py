@@ -72,6 +72,27 @@ def measured_caption(points: list, cpu: str | None, named=lambda kind: kind) -> 
         low=times(low.speedup), low_kind=named(low.kind), high=times(high.speedup), high_kind=named(high.kind))
 
 
+LONGER = 1.05      # the target alone's prompt reading a token above the speculative runs' by this share
+
+
+def ranking_note(points: list, named=lambda kind: kind) -> str | None:
+    """Why the fastest kind is not the most accepted, where the runs say it: at T > 0 the two modes sample
+    their own answers, and where the speculative ones ran longer, reading the prompt (the same pass in both
+    modes) weighs less on each of their tokens (review 29: translation, accepted least, ran fastest)."""
+    fastest = max(points, key=lambda p: p.speedup)
+    most = max(points, key=lambda p: p.acceptance_rate or 0.0)
+    spec, base = fastest.prefill_steps, fastest.base_prefill_steps
+    if fastest.kind == most.kind or spec is None or base is None or base < LONGER * spec:
+        return None
+    lead = _("**{kind}** ran fastest ({x}), though its drafts were accepted {rate:.0%} of the time against {top:.0%} "
+             "on **{top_kind}**").format(kind=named(fastest.kind), x=times(fastest.speedup),
+                                        rate=fastest.acceptance_rate or 0.0, top=most.acceptance_rate,
+                                        top_kind=named(most.kind))
+    return lead + _(": at T > 0 each mode samples its own answer, and its speculative runs wrote longer ones, so "
+                    "reading the prompt cost them {spec:.2f} steps a token against {base:.2f} for the target alone: "
+                    "a difference in the text written, not in the drafting.").format(spec=spec, base=base)
+
+
 def shipped_caption(points: list, shipped_cpu: str) -> str:
     """The shipped speedups' range, for comparison (what travels between machines: `TRAVELS`, its help)."""
     there = [p.speedup for p in points]
