@@ -114,6 +114,8 @@ def test_both_pages_that_rank_drafters_say_the_same_best_drafter(monkeypatch, tm
     assert len(rows) >= 6, table
     policy = next(r for r in rows if r[0].endswith("draft · confidence"))
     assert policy[1] == "≤ 4" and "not priced here" in policy[3], policy
+    # the heuristic starts at k and grows past it (+2 after a round that kept every draft): not "≤ k" (review 30)
+    assert next(r for r in rows if r[0].endswith("draft · heuristic"))[1] == "from 4, up to 64"
     assert all(badges.predicted() in r[3] for r in rows if r[0].endswith(("n-gram lookup", "suffix match")))
     # the sidebar drafting k by this machine's prices: the comparison still ranks drafters at a constant k
     # (its policies are rows), and the sentence leads with the box's own priced answer

@@ -235,3 +235,17 @@ def test_the_bench_says_when_transformers_drafting_defaults_beat_every_constant_
         "At T = 1 the fastest is the engine with transformers' drafting defaults, 1.15× (the best constant k: 1.06× "
         "at k = 1)")
     assert fastest_caption(bench, 1.0).endswith("(1.56 tokens a round).")
+
+
+def test_the_bench_table_says_which_transformers_its_column_is():
+    from specdec.bench.record import Bench, Row, Setting
+    from specdec.records.provenance import here
+    from ui.lessons.fast import transformers_note
+    rows = (Row("engine autoregressive", 67.3), Row("transformers generate", 38.9),
+            Row("transformers generate (as a user loads it)", 15.6))
+    bench = Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, rows),), provenance=here())
+    assert transformers_note(bench) == ("transformers: `generate()` on the GGUF as a user loads it (float32 weights), "
+                                        "15.6 tokens/s at T = 0; on this engine's own modules (the integer kernels) "
+                                        "38.9; the engine's own plain loop 67.3.")
+    assert transformers_note(Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, rows[:2]),),
+                                   provenance=here())) is None

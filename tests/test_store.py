@@ -64,6 +64,19 @@ def test_the_clock_and_the_exit_layer_are_part_of_the_key():
     assert key(point()) != fast.ksweep_figure(PAIR, replace(s, exit_layer=3), SPEED)(point())
 
 
+def test_a_run_timed_in_cpu_time_is_still_the_newer_run_of_its_setting():
+    """Review 30: "Measure k = 1 here" under load filed its figure in CPU time; the k sweep's shipped point of
+    the same setting and prompts (wall clock) kept its own figure beside the box's. The newest of either clock."""
+    s = Settings(k=4, temperature=0.0)
+    key = fast.ksweep_figure(PAIR, s, SPEED)
+    shipped = point(k=4, speedup=1.08, clock=Clock.WALL)
+    store.file([replace(shipped, speedup=1.03, clock=Clock.CPU)], key, "box")        # measured here, busy
+    rows, taken = store.agree([shipped], key, "ksweep", keep=False)
+    assert rows[0].speedup == 1.03 and rows[0].clock == Clock.CPU and [t[1] for t in taken] == ["box"]
+    store.file([replace(shipped, speedup=0.98)], key, "box")                         # then once more, idle
+    assert store.agree([shipped], key, "ksweep", keep=False)[0][0].speedup == 0.98
+
+
 def test_the_same_setting_on_other_prompts_is_named_as_the_difference():
     s = Settings(k=4, temperature=0.0)
     prompts = [Prompt("code", "a", "a"), Prompt("prose", "b", "b"), Prompt("code", "c", "c")]

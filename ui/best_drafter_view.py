@@ -11,6 +11,7 @@ from specdec import defaults
 from specdec.bench import machine, repriced
 from specdec.bench.compared import ALL, DrafterTable, variants
 from specdec.bench.points import Sweep
+from specdec.defaults import K_MAX
 from specdec.drafters.policies import PRICED
 from specdec.prompts import round_robin
 from specdec.settings import LENGTHS
@@ -95,7 +96,7 @@ def every_drafter(pair, settings, instead, n: int = defaults.DRAFTERS_PROMPTS) -
     priced = {} if measured else _priced(pair, overall, vs, run, target)
     rows, other = [], []
     for p in overall:
-        k = f"{run.k}" if p.drafter not in vs or vs[p.drafter].policy == "constant" else f"≤ {run.k}"
+        k = _k_words(vs[p.drafter].policy if p.drafter in vs else "constant", run.k)
         if measured:
             rows.append((drafter_name(p.drafter), k, p.speedup, badges.of(None if mine else cpu)))
         elif p.drafter in priced:
@@ -105,6 +106,16 @@ def every_drafter(pair, settings, instead, n: int = defaults.DRAFTERS_PROMPTS) -
     top = [(drafter_name(instead[0].split("/", 1)[-1]), _("{k}, picked by this machine's prices").format(k=instead[1]),
             instead[2], best_drafter.badge(instead))] if instead else []
     return top + sorted(rows, key=lambda r: -r[2]) + sorted(other, key=lambda r: -r[2])
+
+
+def _k_words(policy: str, k: int) -> str:
+    """The k column of a row: a constant k; a policy that stops early, at most k; the heuristic, which starts
+    at k and moves by +2 / −1 each round, past it (review 30: "≤ 1" beside 1.8 drafts a round)."""
+    if policy == "constant":
+        return f"{k}"
+    if policy.split("@", 1)[0] == "heuristic":
+        return _("from {k}, up to {most}").format(k=k, most=K_MAX)
+    return f"≤ {k}"
 
 
 def table_markdown(rows) -> str:

@@ -62,6 +62,8 @@ def render() -> None:
         st.caption(_("Tokens per second, the median over repeats (speculative and the plain way: their range), "
                      "against the faster plain way to run the same target:"))
         st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key="fast_bench_peers", height="content")
+        if (note := fast.transformers_note(result)) is not None:
+            st.caption(note)
     temps = sorted({s.temperature for s in result.settings})
     for col, t in zip(st.columns(len(temps)), temps):
         with col:

@@ -41,7 +41,7 @@ def many_figure(result: Comparison, mine: PromptRun | None = None) -> go.Figure:
                                      marker=dict(symbol="star", size=16, color=COLORS.rejected,
                                                  line=dict(width=1, color="white")),
                                      showlegend=col == 1, legendgroup="mine"), row=1, col=col)
-    title = _("{n} prompts, each run under both settings and by the target alone (box: middle half; whiskers: "
-              "min–max; dashed: mean; red: break-even)") if result.alone else _(
+    title = _("{n} prompts, each run three ways (box: middle half; whiskers: min–max; dashed: mean; red: "
+              "break-even)") if result.alone else _(
         "{n} prompts, each run under both settings (box: middle half; whiskers: min–max; dashed: mean)")
     return _layout(fig, title.format(n=result.prompts), height=340)

@@ -197,6 +197,19 @@ PEERS = ((RowKind.USER_LOADED, N_("transformers")), (RowKind.LLAMA, N_("llama.cp
          (RowKind.AR_TORCH, N_("engine on torch")))
 
 
+def transformers_note(bench: Bench) -> str | None:
+    """Which transformers the table's column is, and the other one's rate (review 30: "transformers 15.6" beside
+    a 0.58× row of 39 tokens/s): None where the bench ran neither."""
+    for s in bench.settings:
+        loaded, ours, plain = s.row(RowKind.USER_LOADED), s.row(RowKind.HF), s.row(RowKind.AR)
+        if loaded is not None and ours is not None and plain is not None:
+            return _("transformers: `generate()` on the GGUF as a user loads it (float32 weights), {loaded:.1f} "
+                     "tokens/s at T = {t:g}; on this engine's own modules (the integer kernels) {ours:.1f}; the "
+                     "engine's own plain loop {plain:.1f}.").format(loaded=loaded.tokens_per_s, t=s.temperature,
+                                                                    ours=ours.tokens_per_s, plain=plain.tokens_per_s)
+    return None
+
+
 def baseline_row(setting: Setting) -> dict:
     """One bench setting against the faster plain way to run the same target and its peers (tokens/s,
     the median; speculative and the plain way with their range over repeats), from its rows: a table

@@ -44,16 +44,17 @@ def fmt(metric: str, x: float) -> str:
 
 
 def against_alone(result: Comparison) -> str | None:
-    """Each setting's speedup over the target alone on the same prompts: its mean, its range over the
-    prompts and on how many it was faster (None where the target alone did not run)."""
+    """Each setting's speedup over the target alone on the same prompts: its median over the prompts (one easy
+    prompt moves a mean, review 30), their range and on how many it was faster (None where the target alone did
+    not run)."""
     found = [(s.arm, s.speedup, sum(r.value("speedup", result.clock) > 1 for r in result.of(s.arm)
                                    if r.value("speedup", result.clock) is not None))
              for s in summary(result)]
     if any(s is None for _name, s, _n in found):
         return None
     return _("Against the target alone, run on each prompt just before them: {parts}.").format(parts="; ".join(
-        _("{name} {mean} ({lo:.2f}–{hi}), faster on {wins} of {n} prompts").format(
-            name=name, mean=times(s.mean), lo=s.lo, hi=times(s.hi), wins=wins, n=s.n) for name, s, wins in found))
+        _("{name} {median} (the median; {lo:.2f}–{hi}), faster on {wins} of {n} prompts").format(
+            name=name, median=times(s.median), lo=s.lo, hi=times(s.hi), wins=wins, n=s.n) for name, s, wins in found))
 
 
 def change(metric: str, names: list[str], spreads: list[Spread], n: int, kind: str) -> str:
