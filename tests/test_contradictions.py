@@ -25,6 +25,20 @@ def test_the_race_says_why_it_measured_other_than_it_predicted():
     assert "target alone 100 ms, speculative 150 ms" in text and "(840 ms and 250 ms)" in text
 
 
+def test_a_priced_race_gives_its_rounds_alone_beside_what_its_own_timings_add():
+    """Review 30: two races with the same rounds predicted 1.14× and 1.01×: the part that moves is what each race
+    paid besides its rounds, timed in that race; the rounds alone at this machine's prices do not move."""
+    from specdec.models.prices import Prices
+    alone = racer([{"verify_ms": 20.0, "draft_ms": 0.0, "target_forwards": 1}] * 3, 1.0, 100.0)
+    spec = racer([{"verify_ms": 40.0, "draft_ms": 10.0, "drafted": 1, "emitted": (1, 2), "target_forwards": 1}] * 2,
+                 0.5, 150.0)
+    alone.tokens, spec.tokens = 3, 4
+    text = home_race.why(alone, spec, "torch", "cpu", Prices(0.2, {1: 1.0, 2: 1.3}))
+    # a round: 1 draft at 0.2 + a pass of 2 tokens at 1.3 = 1.5 steps for 2 tokens: 1.33× for the rounds alone
+    assert "a round of this race cost 1.50 steps and kept 2.00 tokens: 1.33× for the rounds alone" in text
+    assert "timed in this race (they move from race to race)" in text
+
+
 def test_the_tour_counts_the_requests_whose_text_matched():
     from dataclasses import replace
 

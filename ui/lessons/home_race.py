@@ -112,9 +112,10 @@ def priced_why(alone: Racer, spec: Racer, step: float, prices: Prices) -> tuple[
     predicted = run_speedup(kept, 0, 0.0, price, _overheads(spec, step), _overheads(alone, step))
     measured = alone.seconds / spec.seconds if spec.seconds else 0.0
     text = _("Why: at this machine's prices (c = {c:.3f}; a pass of M tokens v(M) steps) a round of this race cost "
-             "{price:.2f} steps and kept {kept:.2f} tokens. With the race's own prompt reading and the engine's work "
-             "between passes, that predicts {predicted:.2f}× for the whole race; it measured {measured:.2f}×.").format(
-        c=prices.c, price=price, kept=kept, predicted=predicted, measured=measured)
+             "{price:.2f} steps and kept {kept:.2f} tokens: {rounds:.2f}× for the rounds alone. With the race's own "
+             "prompt reading and the engine's work between passes, timed in this race (they move from race to race), "
+             "that predicts {predicted:.2f}× for the whole race; it measured {measured:.2f}×.").format(
+        c=prices.c, price=price, kept=kept, rounds=kept / price, predicted=predicted, measured=measured)
     paid = statistics.mean((r.verify_ms + r.draft_ms) / step for r in rounds)
     own = run_speedup(kept, 0, 0.0, paid, _overheads(spec, step), _overheads(alone, step))
     if abs(own / predicted - 1) <= 0.1:
