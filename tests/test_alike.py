@@ -26,8 +26,9 @@ def texts(at) -> list[str]:
     return [m.value for m in at.markdown] + [c.value for c in at.caption]
 
 
-@needs_embedded
-def test_a_machine_like_the_shipping_one_reads_its_figures_as_measured(monkeypatch, tmp_path):
+def like_machine_app(monkeypatch, tmp_path, cpu: str):
+    """The app on a machine of `cpu`'s model with nothing measured here and this machine's prices by hand
+    (c = 0.15, v(2) = 1.25: k = 1 pays most), run once at the sidebar's defaults."""
     from streamlit.testing.v1 import AppTest
 
     from specdec.bench import machine
@@ -35,9 +36,6 @@ def test_a_machine_like_the_shipping_one_reads_its_figures_as_measured(monkeypat
     from ui.state import DEFAULTS
 
     from apptest import APP
-    sweep = first_sweep()
-    cpu = sweep["value"]["provenance"]["cpu"]
-    at_4 = next(p for p in sweep["value"]["points"] if p["k"] == 4)
     monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)      # nothing measured on this machine
     stand_in_cpu(monkeypatch, cpu)                                   # a machine like the one that shipped them
     widths = {m: 1 + 0.25 * (m - 1) for m in range(1, 18)}
@@ -47,7 +45,15 @@ def test_a_machine_like_the_shipping_one_reads_its_figures_as_measured(monkeypat
     at = AppTest.from_file(APP, default_timeout=300)
     for name in ("k", "temperature", "top_p"):
         at.session_state[name] = DEFAULTS[name]
-    at.run()
+    return at.run()
+
+
+@needs_embedded
+def test_a_machine_like_the_shipping_one_reads_its_figures_as_measured(monkeypatch, tmp_path):
+    sweep = first_sweep()
+    cpu = sweep["value"]["provenance"]["cpu"]
+    at_4 = next(p for p in sweep["value"]["points"] if p["k"] == 4)
+    at = like_machine_app(monkeypatch, tmp_path, cpu)
     like = badges.shipped(cpu)
     assert like.startswith(":blue-badge[")
     said, best = {}, {}
@@ -149,26 +155,11 @@ def test_where_nothing_pays_at_the_sidebars_k_one_click_shows_the_comparison_at_
     """Where it works and Drafters compared rank at the sidebar's k (4), where nothing pays on the shipping
     CPU; a button sets the sidebar's k to the k this machine's prices pick, and the pages then read the
     comparisons shipped at that k (review 26: every comparison at k = 4)."""
-    from streamlit.testing.v1 import AppTest
-
-    from specdec.bench import machine
-    from ui.lessons import result_cache
     from ui.state import DEFAULTS
-
-    from apptest import APP
     at_1 = [f for f in shown_files("where") if f["key"]["settings"]["k"] == 1 and f["key"]["pair"] == PAIR]
     assert at_1, "no Where it works shipped at k = 1 for the default pair"
     cpu = at_1[0]["value"]["provenance"]["cpu"]                    # a machine like the one that shipped it
-    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)
-    stand_in_cpu(monkeypatch, cpu)
-    widths = {m: 1 + 0.25 * (m - 1) for m in range(1, 18)}       # c = 0.15, v(2) = 1.25: k = 1 pays most
-    mine = machine.Profile(cpu, "torch", 1, 10.0, widths, {"smollm2/draft": 0.15, "smollm2/draft-2l": 0.2},
-                           9.0, 50.0, 80.0, 135.0)
-    monkeypatch.setattr(machine, "of", lambda pair: mine)
-    at = AppTest.from_file(APP, default_timeout=300)
-    for name in ("k", "temperature", "top_p"):
-        at.session_state[name] = DEFAULTS[name]
-    at.run()
+    at = like_machine_app(monkeypatch, tmp_path, cpu)
     for page, key in (("pages/where.py", "where_picked_k"), ("pages/drafters.py", "drafters_picked_k")):
         at.session_state["k"] = DEFAULTS["k"]
         at.switch_page(page).run()
