@@ -28,7 +28,7 @@ from ui.examples import kind_name
 from ui.figures.bars import priced_bars
 from ui.figures.drafters import drafters_figure
 from ui.i18n import _
-from ui.lessons import badges, shipped, store
+from ui.lessons import badges, shipped, store, store_words
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import drafter_name, machine_short
 from ui.lessons.drafters import (
@@ -161,13 +161,13 @@ def overall_numbers(overall, here: list) -> None:
     tables.show(table[[c for c in ALL_COLUMNS if c in table]], "drafters_all")
     st.caption(_("speedup: median of {n} interleaved repeats, with their min and max; c: draft "
                  "step / target one-token step.").format(n=defaults.REPEATS))
-    others = store.elsewhere_caption(overall, KEY_OF, "drafters", lambda p: p.drafter, kind_name, ELSEWHERE,
+    others = store_words.elsewhere_caption(overall, KEY_OF, "drafters", lambda p: p.drafter, kind_name, ELSEWHERE,
                                      {r.point.drafter: r.speedup for r in here})
     speed_set = store.PromptSet.of(family.speed_prompts(CHAT)[0], CHAT, LENGTHS.speed, "speed")
     st.caption(others or _("When it is fast measures these drafts on {other}; this page on {this}: other "
                            "prompts, so other figures.").format(
-        other=store.set_name(speed_set, kind_name),
-        this=store.set_name(store.PromptSet.of([p.prompt for p in PROMPTS], CHAT, MAX_NEW, "drafters/all"),
+        other=store_words.set_name(speed_set, kind_name),
+        this=store_words.set_name(store.PromptSet.of([p.prompt for p in PROMPTS], CHAT, MAX_NEW, "drafters/all"),
                             kind_name)))
     note = disagreement([(drafter_name(p.drafter), p.acceptance_rate, p.mean_acceptance_length) for p in overall])
     if note:
@@ -178,7 +178,7 @@ if points:
     best_drafter_view.render(PAIR, state.settings(), N, table=True)
     picked_k_view.offer(PAIR, state.settings(), "drafters_picked_k")        # the comparison at the k that pays here
     overall = [p for p in points if p.kind == ALL]
-    here_set = store.set_name(store.PromptSet.of([p.prompt for p in PROMPTS], CHAT, MAX_NEW, "drafters/all"),
+    here_set = store_words.set_name(store.PromptSet.of([p.prompt for p in PROMPTS], CHAT, MAX_NEW, "drafters/all"),
                               kind_name)
     if (box := payoff_view.measured_line(PAIR, state.settings(), own_row(overall, PAIR.draft_name, SETTINGS.k,
                                                                          here_set))) is not None:

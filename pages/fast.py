@@ -27,7 +27,7 @@ from ui.examples import kind_name
 from ui.fast_common_view import MAX_NEW, acceptance_note
 from ui.figures import fast as lp
 from ui.i18n import _
-from ui.lessons import fast, store
+from ui.lessons import fast, store, store_words
 from ui.measured import measured as measured_result
 from ui.round_view import chart
 
@@ -53,7 +53,7 @@ def temperatures(pair, names) -> None:
             temps=", ".join(map(str, temps)), k=settings.k))
     if sweep:
         chart(lp.temperature_figure(sweep.points), "fast-temps")
-        st.caption(fast.temperature_caption(sweep.points, store.set_name(family.speed_set(chat), kind_name)))
+        st.caption(fast.temperature_caption(sweep.points, store_words.set_name(family.speed_set(chat), kind_name)))
         acceptance_note([(f"T = {p.temperature:g}", p.acceptance_rate, p.mean_acceptance_length)
                          for p in sweep.points])
         jobs.csv_button(tables.frame(sweep.points), "temperature-sweep", "fast_temps_csv")

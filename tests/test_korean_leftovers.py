@@ -67,7 +67,7 @@ def test_a_drafters_name_in_the_same_settings_elsewhere_lines_is_korean(monkeypa
 
     from specdec import wording
     from specdec.records.provenance import Clock
-    from ui.lessons import store
+    from ui.lessons import store, store_words
     here, there = (store.Key("t", None, "ngram", "fixed", 4, 0.0, prompts, Clock.WALL) for prompts in
                    (store.PromptSet("a", 10, True, 32, "drafters/all"), store.PromptSet("b", 8, True, 48, "speed")))
     filed = SimpleNamespace(figure=SimpleNamespace(speedup=0.87, acceptance_rate=0.12))
@@ -75,7 +75,7 @@ def test_a_drafters_name_in_the_same_settings_elsewhere_lines_is_korean(monkeypa
     point = SimpleNamespace(drafter="n-gram lookup", speedup=0.92, acceptance_rate=0.11)
     wording.use(catalog("ko").gettext)
     try:
-        text = store.elsewhere_caption([point], lambda p: here, "drafters", lambda p: p.drafter)
+        text = store_words.elsewhere_caption([point], lambda p: here, "drafters", lambda p: p.drafter)
     finally:
         del wording._local.translate
     line = text.split("\n\n")[1]

@@ -10,7 +10,7 @@ from specdec.bench.compared import DrafterPoint, DrafterTable, Variant
 from specdec.prompts import Prompt
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
-from ui.lessons import fast, result_cache, store
+from ui.lessons import fast, result_cache, store, store_words
 from ui.lessons.drafters import figure_key
 
 
@@ -86,13 +86,13 @@ def test_the_same_setting_on_other_prompts_is_named_as_the_difference():
                        speedup=1.36, speedup_min=1.3, speedup_max=1.4, load=0.2)
     store.file([row, replace(row, kind="code", speedup=1.5)], drafters_key, "drafters")   # all, and a kind
     trade_key = fast.tradeoff_figure(PAIR[0], s, SPEED)
-    text = store.elsewhere_caption(tradeoff_rows(), trade_key, "tradeoff", lambda r: r.draft)
+    text = store_words.elsewhere_caption(tradeoff_rows(), trade_key, "tradeoff", lambda r: r.draft)
     assert "1.36× (wall-clock) and acceptance rate 29%" in text
     assert "3 chats of every kind × 32 tokens (Drafters compared)" in text and "1.50" not in text
     assert "here 1.26× (wall-clock) and 30%" in text and "2 code and structured chats × 48 tokens" in text
-    assert store.elsewhere_caption(tradeoff_rows()[1:], trade_key, "tradeoff", lambda r: r.draft) is None
+    assert store_words.elsewhere_caption(tradeoff_rows()[1:], trade_key, "tradeoff", lambda r: r.draft) is None
     # a section's own rows on other prompts (its per-kind rows) are not "elsewhere"
-    assert store.elsewhere_caption([row], drafters_key, "drafters", lambda r: r.drafter) is None
+    assert store_words.elsewhere_caption([row], drafters_key, "drafters", lambda r: r.drafter) is None
     code_row = replace(row, kind="code")                      # the code prompts alone: another set
     assert drafters_key(code_row).prompts.size == 2 and drafters_key(code_row) != drafters_key(row)
 
@@ -107,7 +107,7 @@ def test_a_shipped_figure_is_never_called_here():
     store.file(tradeoff_rows(), fast.tradeoff_figure(PAIR[0], s, SPEED), "tradeoff")       # this machine: 1.26×
     row = DrafterPoint(drafter="draft", kind="all", acceptance_rate=0.29, mean_acceptance_length=1.4, c=0.1,
                        speedup=1.36, speedup_min=1.3, speedup_max=1.4, load=0.2)          # shipped: 1.36×
-    text = store.elsewhere_caption([row], drafters_key, "drafters", lambda r: r.drafter, shipped_from="Other CPU",
+    text = store_words.elsewhere_caption([row], drafters_key, "drafters", lambda r: r.drafter, shipped_from="Other CPU",
                                    priced={"draft": 0.9})
     assert "here 1.36" not in text and "here 1.26× (wall-clock) and acceptance rate 30%" in text
     assert "on Other CPU, for comparison, 1.36× (wall-clock) and 29% on 2 chats of every kind" in text

@@ -19,7 +19,7 @@ from specdec.wording import times
 from ui import family, payoff_answer, state
 from ui.examples import kind_name
 from ui.i18n import _
-from ui.lessons import badges, best_drafter, drafters, fast_draft_size, result_cache, shipped, store
+from ui.lessons import badges, best_drafter, drafters, fast_draft_size, result_cache, shipped, store, store_words
 from ui.lessons.bench_words import drafter_name
 from ui.lessons.best_drafter import Best
 
@@ -40,7 +40,7 @@ def sizes(pair, settings) -> Best | None:
                                                                    family.too_big_exits(target)), Sweep)
     if sweep is None:
         return None
-    words = (_("When it is fast"), store.set_name(family.speed_set(chat), kind_name))
+    words = (_("When it is fast"), store_words.set_name(family.speed_set(chat), kind_name))
     if mine or shipped.alike(sweep.provenance.cpu):        # measured: here, or on a machine like this one
         return best_drafter.best_of([(p.draft, p.speedup) for p in sweep.points], True, *words,
                                     cpu=None if mine else sweep.provenance.cpu)
@@ -60,7 +60,7 @@ def _comparison(pair, settings, n: int):
                           DrafterTable)
     if table is None:
         return None
-    words = (_("Drafters compared"), store.set_name(store.PromptSet.of([p.prompt for p in prompts], chat,
+    words = (_("Drafters compared"), store_words.set_name(store.PromptSet.of([p.prompt for p in prompts], chat,
                                                                      LENGTHS.drafters, "drafters/all"), kind_name))
     return ([p for p in table.points if p.kind == ALL], mine, {v.label: v for v in variants(drafts, policy_draft, run)},
             run, target, words, table.provenance.cpu)

@@ -17,7 +17,7 @@ from ui.examples import kind_name
 from ui.fast_common_view import MAX_NEW, acceptance_note, shipped_agree, taken_caption, warn
 from ui.figures import fast as lp
 from ui.i18n import _
-from ui.lessons import badges, fast, shipped, store
+from ui.lessons import badges, fast, shipped, store, store_words
 from ui.lessons.bench_words import drafter_name, machine_short
 from ui.lessons.fast_draft_size import at_prices, result_key, roles_caption, whose
 from ui.measured import local
@@ -113,11 +113,11 @@ def tradeoff_method(points, key_of, chat: bool, shipped_from: str | None = None,
             else badges.shipped(shipped_from) + " " + _("That machine's c and speedups:")) + "\n\n" + sizes)
     acceptance_note([(md(drafter_name(p.draft.split("/", 1)[-1])), p.acceptance_rate, p.mean_acceptance_length)
                      for p in points])
-    others = store.elsewhere_caption(points, key_of, "tradeoff", lambda p: p.draft, kind_name, shipped_from,
+    others = store_words.elsewhere_caption(points, key_of, "tradeoff", lambda p: p.draft, kind_name, shipped_from,
                                      {r.point.draft: r.speedup for r in here})
     st.caption(others or _("Drafters compared measures the same drafts on prompts of every kind ({tokens} "
                            "tokens each); this page on {this}: other prompts, so other figures.").format(
-        tokens=LENGTHS.drafters, this=store.set_name(family.speed_set(chat), kind_name)))
+        tokens=LENGTHS.drafters, this=store_words.set_name(family.speed_set(chat), kind_name)))
     table = tables.frame([replace(p, draft=drafter_name(p.draft)) for p in points])     # n-gram lookup in Korean
     tables.show(table[[c for c in TRADEOFF_COLUMNS if c in table]], "fast_tradeoff_rows")
     jobs.csv_button(table, "draft-tradeoff", "fast_tradeoff_csv")

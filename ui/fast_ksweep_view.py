@@ -26,7 +26,7 @@ from ui.examples import kind_name
 from ui.fast_common_view import MAX_NEW, acceptance_note, ksweep_key, taken_caption, warn
 from ui.figures import fast as lp
 from ui.i18n import _
-from ui.lessons import badges, fast, shipped, store
+from ui.lessons import badges, fast, shipped, store, store_words
 from ui.lessons.bench_words import machine_short
 from ui.lessons.payoff_words import SOURCES, answer_word
 from ui.measured import local
@@ -59,7 +59,7 @@ def measured(pair, names) -> None:
     if mine or alike:                                       # a setting measured here since: its newer figure
         points, taken = store.agree(points, key_of, "ksweep", keep=bool(mine))
         taken_caption(taken, "k")
-    scope = f"T = {settings.temperature:g}, " + store.set_name(family.speed_set(chat), kind_name)
+    scope = f"T = {settings.temperature:g}, " + store_words.set_name(family.speed_set(chat), kind_name)
     ksweep_lines(points, scope, None if mine else sweep.provenance.cpu, sweep.provenance.date)
     if mine:
         profile_c(points[0].c, pair, settings.drafter)

@@ -15,7 +15,7 @@ from specdec.settings import LENGTHS
 from specdec.wording import times
 from ui import family, fast_regime_view, jobs, pair_card_view, session, state
 from ui.i18n import _
-from ui.lessons import badges, fast, payoff_paid, payoff_words, payoff_working, store
+from ui.lessons import badges, fast, payoff_paid, payoff_words, payoff_working, store, store_words
 from ui.payoff_answer import answer, at_k, measured_at
 
 
@@ -29,7 +29,7 @@ def measured_line(pair, settings, mine: str = "", above: bool = True) -> str | N
     m = answer(pair, settings)[0].measured
     if m is None:
         return None
-    where = store.set_name(family.speed_set(session.uses_chat(pair))) if m.source in ("box", "ksweep") else \
+    where = store_words.set_name(family.speed_set(session.uses_chat(pair))) if m.source in ("box", "ksweep") else \
         _("{n} prompts").format(n=m.prompts)
     said = (_("The box above: **{speedup}** ({span}) on {prompts}.") if above else _(
         "“Does it pay here?” on the other pages: **{speedup}** ({span}) on {prompts}.")).format(
@@ -98,7 +98,7 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         return None
     p, instead = answer(pair, settings)
     with st.container(border=True, key="payoff_box"):
-        on = "" if race is not None or not offer_run else " · " + store.set_name(   # Home races its own prompt
+        on = "" if race is not None or not offer_run else " · " + store_words.set_name(   # Home races its own prompt
             family.speed_set(session.uses_chat(pair)))
         st.caption(payoff_words.settings_line(settings, pair.draft_name) + on)         # its prompts, said inline
         seen = at_k(pair, settings, p.k) if p.picked and p.measured is None else None

@@ -28,7 +28,7 @@ from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.wording import _, times
-from ui.lessons import badges, shipped, store
+from ui.lessons import badges, shipped, store, store_words
 from ui.lessons.pair_card import Numbers
 from ui.lessons.payoff_words import SOURCES
 
@@ -286,7 +286,7 @@ def _differ(temperature: float, k: int, prompts: store.PromptSet, want: store.Ke
 
 def _setting(temperature: float, k: int, prompts: store.PromptSet, policy: str = "constant",
              picked: int | None = None) -> str:
-    return setting_words(temperature, k_words_of(k, policy, picked), store.set_name(prompts))
+    return setting_words(temperature, k_words_of(k, policy, picked), store_words.set_name(prompts))
 
 
 def setting_words(temperature: float, k_words: str, prompts: str) -> str:
