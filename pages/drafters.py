@@ -220,8 +220,9 @@ if points:
     kinds = sorted({p.kind for p in points} - {ALL})
     alike = bool(ELSEWHERE) and not PRICED_HERE                  # a machine like this one's: shown as measured
     profile = machine.of(PAIR) if PAIR is not None and not alike else None
-    rows = winners(points, kinds, lambda ps: repriced.compared(ps, VARIANTS, SETTINGS.k, profile))
-    odd = {(p.kind, p.drafter) for p in beyond_tokens(points, pass_of=PASS_OF)}      # marked in the table too
+    beyond = beyond_tokens(points, pass_of=PASS_OF)
+    rows = winners(points, kinds, lambda ps: repriced.compared(ps, VARIANTS, SETTINGS.k, profile), beyond)
+    odd = {(p.kind, p.drafter) for p in beyond}      # marked in the table too
 
     def shown(r: dict) -> dict:
         """A row as the table shows it: a speedup its rounds cannot give is left out, marked ⚠."""
@@ -239,7 +240,7 @@ if points:
                      "lookup at the pass of what it drafted), from its tokens a round; the speedup beside it as "
                      "measured ({where}).").format(
             where=machine_short(ELSEWHERE) if ELSEWHERE else _("here")))
-    if (odd := beyond_caption(points, kind_name, SETTINGS.temperature, PASS_OF)) is not None:
+    if (odd := beyond_caption(points, kind_name, SETTINGS.temperature, PASS_OF, profile is not None)) is not None:
         st.caption(odd)
     if (said := ngram_caption(points, kind_name, lambda ps: repriced.compared(ps, VARIANTS, SETTINGS.k, profile),
                               PAIR.draft_name.split("/", 1)[-1] if PAIR.draft_name else None)) is not None:

@@ -41,6 +41,8 @@ def test_run_to_end_and_reset(tiny_dirs):
     dec = at.session_state["run"]["decoder"]
     assert not at.exception and dec.stop is not None
     assert any("Run finished" in s.value for s in at.success)
+    drafted = [i for i, r in enumerate(rounds(at), 1) if r.drafted]      # the inspector: the last round that drafted
+    assert at.session_state["round_sel"] == drafted[-1]
     # the target alone timed once on the same prompt when the run ends: one ratio a token, measured here
     note = next(i.value for i in at.info if i.value.startswith("This run:"))
     ms = re.search(r"the target alone's passes took ([\d.]+) ms a token and this run's rounds ([\d.]+): \*\*([\d.]+)×",
@@ -253,3 +255,15 @@ def test_sidebar_shows_a_short_pair_name_and_the_full_one_below():
     assert all(len(o) <= 32 for o in box.options[:-1])          # fits the sidebar (custom aside)
     assert CHOICES[0].target == "smollm2/target" and CHOICES[0].draft == "smollm2/draft"   # issue 12
     assert any("smollm2/target" in c.value and "smollm2/draft" in c.value for c in at.sidebar.caption)
+
+
+def test_run_to_end_shows_the_last_round_that_drafted_and_next_round_the_newest():
+    """Review 31: after Run to end the inspector sat on a last round left no room to draft."""
+    from types import SimpleNamespace
+
+    from ui.session import shown_round
+    history = [SimpleNamespace(drafted=d) for d in (4, 4, 2, 0)]
+    assert shown_round(history, finished=True) == 3
+    assert shown_round(history, finished=False) == 4
+    assert shown_round(history[:1], finished=True) == 1
+    assert shown_round([SimpleNamespace(drafted=0)], finished=True) == 1

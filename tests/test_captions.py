@@ -216,6 +216,35 @@ def test_each_kinds_winner_is_priced_here_and_a_speedup_beyond_its_tokens_is_cal
     assert beyond_tokens([longer]) == [] and beyond_tokens([replace(longer, speedup=1.5)]) != []
 
 
+def test_a_kinds_speedup_its_rounds_cannot_give_wins_nothing_and_the_text_written_is_named():
+    """Review 31: n-gram lookup "won" translation at 1.35× with 1.10 tokens a round (k = 1), suffix match at 1.23×
+    with 1.15 (k = 4): the target alone's runs wrote shorter answers, so they read their prompt 1.26 steps a token
+    against 0.63 for the speculative runs; the rounds alone allow at most 1.10× and 1.15×."""
+    from dataclasses import replace
+
+    from specdec.bench.compared import DrafterPoint
+    from ui.lessons.drafters import beyond_caption, beyond_tokens, ngram_caption, text_written, winners
+
+    def pt(drafter, speedup, tokens):
+        return DrafterPoint(drafter=drafter, kind="translation", acceptance_rate=0.1, mean_acceptance_length=tokens,
+                            c=0.0, speedup=speedup, speedup_min=speedup, speedup_max=speedup, load=0.1,
+                            prefill_steps=0.63, base_prefill_steps=1.26, round_overhead=0.05, base_overhead=0.04)
+    lookup, draft = pt("n-gram lookup", 1.35, 1.10), pt("draft", 0.97, 1.30)
+    # the whole run allows (1.26 + 1 + 0.04) / (0.63 + 1.05 / 1.10) = 1.45x: the text written explains 1.35x
+    assert beyond_tokens([lookup, draft]) == [lookup] and text_written(lookup)
+    assert not text_written(replace(lookup, base_prefill_steps=0.5))      # the target alone's text was the longer
+    row = winners([lookup, draft], ["translation"], lambda ps: [], [lookup])[0]
+    assert row["drafter"] == "draft" and row["speedup"] == 0.97
+    assert winners([lookup], ["translation"], lambda ps: [], [lookup])[0]["drafter"] == "n-gram lookup"  # all odd
+    text = beyond_caption([lookup, draft], str.upper, 0.7)
+    assert "n-gram lookup on TRANSLATION: 1.35× with 1.10 tokens a round, where its rounds alone allow at most " \
+           "1.10×" in text
+    assert "0.63 steps a token against 1.26" in text and "not in the drafting" in text
+    assert "no run can be" not in text and "priced here" not in text
+    assert "no run can be" in beyond_caption([replace(lookup, speedup=1.9)], str.upper, 0.7)   # beyond the whole run
+    assert "TRANSLATION" not in (ngram_caption([lookup, draft], str.upper) or "")
+
+
 def test_the_bench_says_when_transformers_drafting_defaults_beat_every_constant_k():
     """Review 29: at T = 1 the engine with transformers' defaults ran 1.15×, above every constant k (1.06× at
     k = 1), and the page did not say so; at T = 0 a constant k led and nothing is added."""

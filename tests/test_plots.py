@@ -142,6 +142,8 @@ def test_acceptance_and_speedup_get_separate_axes_and_labels_clear_the_break_eve
     line = next(s for s in fig.layout.shapes if s.x0 == 1.0)
     assert line.layer == "below" and line.xref.startswith("x2")     # drawn behind, on the speedup axis
     assert list(acc.text) == ["62%", "31%"] and list(speed.text) == ["1.80", "0.97"]     # each bar's value on it
+    # a speedup's value inside the end of its bar: one near 1 outside sat on the break-even line (review 31)
+    assert (speed.textposition, speed.insidetextanchor, acc.textposition) == ("inside", "end", "outside")
     def drafter(name, speedup):
         return DrafterPoint(drafter=name, kind="all", acceptance_rate=0.3, mean_acceptance_length=1.4, c=0.1,
                             speedup=speedup, speedup_min=speedup, speedup_max=speedup, load=0.1)

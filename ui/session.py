@@ -92,9 +92,16 @@ def _advance(until_end: bool) -> None:
             if note:
                 out[NOTE] = note
                 break
-        out[SELECTED] = len(dec.history)
+        out[SELECTED] = shown_round(dec.history, until_end and dec.stop is not None)
     except specdec.InputError as err:
         out[ERROR] = err.worded(_)
+
+
+def shown_round(history: list, finished: bool) -> int:
+    """The round (1-based) the inspector shows after a click: the newest, or where a run went to its end, the
+    last round that drafted (a last round left no room to draft is the least to see: review 31)."""
+    drafted = [i for i, r in enumerate(history, 1) if r.drafted] if finished else []
+    return drafted[-1] if drafted else len(history)
 
 
 PAUSED = N_("Stopped after round {n} ({tokens} of {limit} new tokens) because you clicked or "

@@ -29,6 +29,9 @@ def kind_figure(points, here: list[float | None] | None = None, names: tuple[str
                          showlegend=here is not None,
                          marker_color=COLORS.bonus if here is None else COLORS.discarded), row=1, col=2)
     fig.update_traces(textposition="outside", textangle=0, cliponaxis=False, textfont_size=11)   # each bar's value
+    # a speedup's value inside its bar's end: outside, one near 1 sat on the break-even line (review 31)
+    fig.update_traces(selector=dict(xaxis="x2"), textposition="inside", insidetextanchor="end",
+                      textfont_color="white")
     fig.add_vline(x=1.0, line_dash="dash", line_color=COLORS.rejected, layer="below", row=1, col=2)
     fig.update_xaxes(range=[0, 1.02], row=1, col=1)
     top = max([p.speedup or 0.0 for p in points] + [h or 0.0 for h in here or ()] + [1.0])

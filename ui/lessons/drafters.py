@@ -110,10 +110,11 @@ def priced_left_out(left_out: list[str]) -> str:
     return text
 
 
-def winners(points, kinds: list[str], priced_of: Callable[[list], list]) -> list[dict]:
+def winners(points, kinds: list[str], priced_of: Callable[[list], list], skip=()) -> list[dict]:
     """The winner of each kind of text, one row each: at this machine's prices where `priced_of`
     (a kind's points -> specdec.bench.repriced.Repriced) prices any drafter of that kind, the
-    measured speedup beside it; else the fastest as measured."""
+    measured speedup beside it; else the fastest as measured, of the points not in `skip` (those
+    whose speedup their rounds cannot give: `beyond_tokens`) where any is left."""
     rows = []
     for kind in kinds:
         mine = [p for p in points if p.kind == kind]
@@ -121,8 +122,9 @@ def winners(points, kinds: list[str], priced_of: Callable[[list], list]) -> list
         if here:
             best = max(here, key=lambda r: r.speedup)
             point, speedup_here = best.point, best.speedup
-        else:
-            point, speedup_here = max(mine, key=lambda p: p.speedup), None
+        else:             # a speedup its rounds cannot give wins nothing (review 31: lookup "1.35×" on translation)
+            plain = [p for p in mine if p not in skip] or mine
+            point, speedup_here = max(plain, key=lambda p: p.speedup), None
         rows.append({"kind": kind, "drafter": point.drafter, "speedup_here": speedup_here,
                      "speedup": point.speedup, "acceptance_rate": point.acceptance_rate,
                      "mean_acceptance_length": point.mean_acceptance_length})
@@ -144,14 +146,32 @@ def most(point, pass_of: Callable = one_pass) -> float:
     return run_speedup(point.mean_acceptance_length, 0, 0.0, pass_of(point), *(overheads(point) or ()))
 
 
+def rounds_most(point, pass_of: Callable = one_pass) -> float:
+    """The most `point`'s rounds alone allow: its tokens a round over the least a round pays, with
+    free drafts and nothing paid besides (`most` adds what its runs paid besides their rounds)."""
+    return point.mean_acceptance_length / pass_of(point)
+
+
 def beyond_tokens(points, slack: float = 1.05, pass_of: Callable = one_pass) -> list:
-    """Measured per-kind speedups above what their rounds allow (`most`, by more than `slack`)."""
+    """Measured per-kind speedups above what their rounds alone allow (`rounds_most`, by more than
+    `slack`): the drafting cannot have bought them (a run that wrote a longer text than the target
+    alone's reads its prompt fewer times a token: `most`, and `text_written` says which)."""
     return [p for p in points if p.kind != ALL and p.mean_acceptance_length
-            and p.speedup > slack * most(p, pass_of)]
+            and p.speedup > slack * rounds_most(p, pass_of)]
 
 
-def beyond_caption(points, kind_name, temperature: float, pass_of: Callable = one_pass) -> str | None:
-    """Why a measured speedup above what its rounds allow is not the drafter's speed (None: none is)."""
+def text_written(point, slack: float = 1.05, pass_of: Callable = one_pass) -> bool:
+    """Whether what its runs paid besides their rounds explains a speedup beyond its rounds: the
+    speculative runs read the prompt fewer steps a token (they wrote longer answers) and the whole
+    run allows the figure."""
+    over = overheads(point)
+    return over is not None and over[0].prefill < over[1].prefill and point.speedup <= slack * most(point, pass_of)
+
+
+def beyond_caption(points, kind_name, temperature: float, pass_of: Callable = one_pass,
+                   priced: bool = False) -> str | None:
+    """Why a measured speedup above what its rounds allow is not the drafter's speed (None: none is);
+    `priced`: the table has speedups priced here to read instead."""
     odd = beyond_tokens(points, pass_of=pass_of)
     if not odd:
         return None
@@ -161,14 +181,31 @@ def beyond_caption(points, kind_name, temperature: float, pass_of: Callable = on
         tokens=worst.mean_acceptance_length)
     if (v := pass_of(worst)) > 1:
         shown += _(", where a pass of v(k + 1) = {v:.2f} steps a round allows at most {most:.2f}×").format(
-            v=v, most=most(worst, pass_of))
-    if len(odd) > 1:                 # every other one by name: the table marks each
-        shown += _("; also {others}").format(others=", ".join(
-            _("{drafter} on {kind}").format(drafter=drafter_name(p.drafter), kind=kind_name(p.kind))
-            for p in odd if p is not worst))
-    why = (_("at T = {t:g} the two runs sampled texts of different lengths, and a kind has a prompt or two.")
-           .format(t=temperature) if temperature > 0 else
-           _("a kind has a prompt or two, and the machine's speed varies."))
-    return _("Faster than its tokens a round allow ({shown}): a round pays at least one target pass, so no run can be; "
-             "{why} The table marks those rows ⚠ and leaves their measured speedup out: read them by the speedups "
-             "priced here.").format(shown=shown, why=why)
+            v=v, most=rounds_most(worst, pass_of))
+    else:
+        shown += _(", where its rounds alone allow at most {most:.2f}×").format(most=rounds_most(worst, pass_of))
+    others = [p for p in odd if p is not worst]
+    if others:                 # the others by name (the table marks each)
+        named = ", ".join(_("{drafter} on {kind}").format(drafter=drafter_name(p.drafter), kind=kind_name(p.kind))
+                          for p in others[:3])
+        shown += _("; also {others}").format(others=named) + (
+            _(" and {n} more").format(n=len(others) - 3) if len(others) > 3 else "")
+    end = _("The table marks those rows ⚠ and leaves their measured speedup out") + (
+        _(": read them by the speedups priced here.") if priced else ".")
+    return _("Faster than its tokens a round allow ({shown}). {why} {end}").format(
+        shown=shown, why=_beyond_why(worst, temperature, pass_of), end=end)
+
+
+def _beyond_why(point, temperature: float, pass_of: Callable) -> str:
+    """Why `point` ran faster than its rounds: the text its runs wrote, where they recorded it, else the
+    few prompts of a kind."""
+    if temperature > 0 and text_written(point, pass_of=pass_of):
+        spec, base = (o.prefill for o in overheads(point))
+        return _("At T = {t:g} each mode samples its own answer, and these speculative runs wrote longer ones: "
+                 "reading the prompt cost them {spec:.2f} steps a token against {base:.2f} for the target alone. "
+                 "A difference in the text written, not in the drafting.").format(t=temperature, spec=spec, base=base)
+    if temperature > 0:
+        return _("A round pays at least one target pass, so no run can be: at T = {t:g} the two runs sampled texts "
+                 "of different lengths, and a kind has a prompt or two.").format(t=temperature)
+    return _("A round pays at least one target pass, so no run can be: a kind has a prompt or two, and the "
+             "machine's speed varies.")
