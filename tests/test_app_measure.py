@@ -130,7 +130,9 @@ def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path, dra
     assert any("counterpart: assistant\\_early\\_exit = 4" in c.value for c in at.caption) == bool(drafter)
     table = [d for d in at.dataframe if len(d.value) == len(ROWS)]
     assert list(table[0].value["row"]) == list(ROWS)
-    assert list(table[0].value["v (pass cost in steps)"]) == [1.3] * len(ROWS)
+    drafts_k = {"engine speculative", "transformers assisted (k, constant)", "llama.cpp prompt lookup (k)"}
+    v = table[0].value["v (pass cost in steps)"]
+    assert [x == 1.3 for x in v] == [name in drafts_k for name in ROWS]     # the rows that ignore k have no pass
 
 
 def test_fast_page_shows_the_shipped_benchmark_against_the_fastest_plain_ways(tiny_dirs, monkeypatch, tmp_path):
@@ -200,3 +202,27 @@ def test_where_page_shows_the_shipped_real_pair_result_with_what_its_positions_s
     named = ["a machine like this one" if cpu == cpu_model() else tidy(cpu) for cpu in recorded]
     drill = [c.value for c in at.caption if "Speedups in this table were measured there" in c.value]
     assert len(drill) == 1 and drill[0].startswith(":") and any(n in drill[0] for n in named), (drill, named)
+
+
+def test_the_k_sweeps_best_is_set_beside_the_k_the_prices_pick():
+    """Review 31: after "Measure k = 1 here" the sweep said "best measured speedup 1.03× at k = 2" (shipped) while
+    the box named k = 1 (1.01× here) the k this machine's prices pick, and nothing set the two side by side."""
+    from types import SimpleNamespace
+
+    from ui.fast_ksweep_view import picked_clause
+
+    def pt(k, x, low, high):
+        return SimpleNamespace(k=k, speedup=x, speedup_min=low, speedup_max=high)
+    sweep = [pt(1, 1.01, 0.98, 1.03), pt(2, 1.03, 0.99, 1.05), pt(4, 0.67, 0.64, 0.70)]
+    best = sweep[1]
+    mine = {1}                                                    # k = 1 measured here since
+
+    def whose(p):
+        return "HERE" if p.k in mine else "ALIKE"
+    said = picked_clause(sweep, best, 1, whose)
+    assert "At k = 1, the k this machine's prices pick: **1.01×** (0.98–1.03×) HERE" in said
+    assert "cannot tell k = 2 from k = 1" in said
+    apart = picked_clause([pt(1, 0.90, 0.88, 0.92), best], best, 1, whose)       # 0.92 below 0.99: told apart
+    assert "k = 2 measured faster beyond the spread" in apart and "cannot tell" not in apart
+    assert picked_clause(sweep, best, 2, whose) == "" and picked_clause(sweep, best, None, whose) == ""
+    assert picked_clause(sweep, best, 3, whose) == ""                          # a k the sweep did not run

@@ -247,23 +247,32 @@ def test_a_kinds_speedup_its_rounds_cannot_give_wins_nothing_and_the_text_writte
 
 def test_the_bench_says_when_transformers_drafting_defaults_beat_every_constant_k():
     """Review 29: at T = 1 the engine with transformers' defaults ran 1.15×, above every constant k (1.06× at
-    k = 1), and the page did not say so; at T = 0 a constant k led and nothing is added."""
+    k = 1), and the page did not say so; review 31: its runs wrote 280 tokens against the plain runs' 203 (part
+    of the lead is the text), and at T = 0, where it trailed (0.95× against 1.01×), nothing said why."""
     from specdec.bench.record import Bench, Row, Setting
     from specdec.records.provenance import here
     from ui.lessons.fast import fastest_caption
 
-    def setting(k, t, spec, library):
-        return Setting(k, t, (Row("engine speculative", 60.0, speedup=spec),
-                              Row("engine speculative (library defaults)", 70.0, speedup=library,
-                                  mean_acceptance_length=1.56)))
+    def setting(k, t, spec, library, tokens=208):
+        return Setting(k, t, (Row("engine autoregressive", 67.0, tokens=208, speedup=1.0),
+                              Row("engine speculative", 60.0, tokens=208, speedup=spec, acceptance_rate=0.5,
+                                  mean_acceptance_length=1.5),
+                              Row("engine speculative (library defaults)", 70.0, tokens=tokens, speedup=library,
+                                  acceptance_rate=0.4, mean_acceptance_length=1.84 if t == 0 else 1.56)))
     bench = Bench("fam/target", "fam/draft", 6, 48, 3, 0.16,
                   (setting(1, 0.0, 1.01, 0.95), setting(2, 0.0, 1.00, 0.95),
-                   setting(1, 1.0, 1.06, 1.15), setting(2, 1.0, 0.92, 1.15)), provenance=here())
-    assert fastest_caption(bench, 0.0) is None
-    assert fastest_caption(bench, 1.0).startswith(
-        "At T = 1 the fastest is the engine with transformers' drafting defaults, 1.15× (the best constant k: 1.06× "
-        "at k = 1)")
-    assert fastest_caption(bench, 1.0).endswith("(1.56 tokens a round).")
+                   setting(1, 1.0, 1.06, 1.15, 280), setting(2, 1.0, 0.92, 1.15, 280)), provenance=here())
+    # T = 0: (1.84 - 1) / 0.4 = 2.1 drafts a round against (1.5 - 1) / 0.5 = 1.0 at k = 1
+    assert fastest_caption(bench, 0.0) == (
+        "At T = 0 transformers' drafting defaults ran 0.95×, below the best constant k (1.01× at k = 1): they drafted "
+        "about 2.1 tokens a round and 40% were accepted, against 1.0 and 50% at k = 1, so each kept token paid for "
+        "more drafting.")
+    lead = fastest_caption(bench, 1.0)
+    assert lead.startswith("At T = 1 the fastest is the engine with transformers' drafting defaults, 1.15× (the best "
+                           "constant k: 1.06× at k = 1)")
+    assert "(1.56 tokens a round). Its runs also wrote 280 tokens against the plain runs' 208" in lead
+    same = Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (setting(1, 1.0, 1.06, 1.15),), provenance=here())
+    assert fastest_caption(same, 1.0).endswith("(1.56 tokens a round).")          # the same length: no such clause
 
 
 def test_the_bench_table_says_which_transformers_its_column_is():
@@ -278,3 +287,29 @@ def test_the_bench_table_says_which_transformers_its_column_is():
                                         "38.9; the engine's own plain loop 67.3.")
     assert transformers_note(Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, rows[:2]),),
                                    provenance=here())) is None
+    # review 31: llama.cpp's columns unexplained, and which plain way the speedups divide by
+    peers = rows + (Row("llama.cpp generate", 42.8), Row("llama.cpp prompt lookup (k)", 35.4))
+    said = transformers_note(Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, peers),),
+                                   provenance=here()))
+    assert said.endswith("67.3. llama.cpp, on the same GGUF file: 42.8 tokens/s decoding plainly; 35.4 with its prompt "
+                         "lookup (drafts of k tokens copied from earlier in the text, no draft model). The fastest "
+                         "plain way in this benchmark is engine autoregressive (67.3 tokens/s): every speedup on this "
+                         "tab divides by it."), said
+    faster = (rows[0], rows[1], rows[2], Row("llama.cpp generate", 80.0))
+    assert "The fastest plain way in this benchmark is llama.cpp generate (80.0 tokens/s)" in transformers_note(
+        Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, faster),), provenance=here()))
+
+
+def test_the_bench_table_lists_a_row_that_ignores_k_once_a_temperature_without_a_k():
+    """Review 31: "library defaults" listed at "k = 1" though it ignores k (and every plain row twice)."""
+    from specdec.bench.record import Bench, Row, Setting
+    from specdec.records.provenance import here
+    from ui.lessons.fast import bench_table
+
+    def setting(k):
+        return Setting(k, 0.0, (Row("engine autoregressive", 67.3), Row("engine speculative", 68.0),
+                                Row("engine speculative (library defaults)", 63.7)))
+    table = bench_table(Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (setting(1), setting(2)), provenance=here()))
+    ks = [(row, None if k != k else int(k)) for row, k in zip(table["row"], table["k"])]     # NaN: no k
+    assert ks == [("engine autoregressive", None), ("engine speculative", 1),
+                  ("engine speculative (library defaults)", None), ("engine speculative", 2)], ks

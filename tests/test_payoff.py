@@ -47,7 +47,9 @@ def test_one_race_near_one_is_a_tie_not_a_yes():
     one = payoff_words.headline(p, "CPU here", races=(1.06,))          # one run: a figure, no verdict
     assert one.startswith("**Does it pay here?** One race on one prompt: **1.06×**") and "Yes" not in one
     two = payoff_words.headline(p, "CPU here", races=(1.06, 1.10))
-    assert two.startswith("**Does it pay here?** Yes in these races")
+    assert two.startswith("**Does it pay here?** A little, under 10% in these races")      # median 1.08
+    three = payoff_words.headline(p, "CPU here", races=(1.12, 1.16))
+    assert three.startswith("**Does it pay here?** Yes in these races")
     # beside a prompt set's measurement, that one gives the verdict (review 28: "Yes in these races: 1.07×"
     # beside "Break-even … 1.07× (0.93–1.10×)")
     both = payoff_words.headline(payoff.answer(4, PRICES, payoff.Measured(1.07, 0.93, 1.10, 3, Clock.WALL, 1.6,
@@ -91,8 +93,10 @@ def test_beside_a_measurement_the_prediction_keeps_the_profile_and_names_the_c_i
 
 
 @pytest.mark.parametrize("speedup, low, high, said", [(1.00, 0.98, 1.04, "Break-even, no gain beyond the spread"),
-                                                      (1.05, 1.02, 1.10, "Yes"), (0.95, 0.90, 0.99, "No"),
-                                                      (1.04, 1.01, 1.19, "Yes"),
+                                                      (1.05, 1.02, 1.10, "A little, under 10%"),
+                                                      (0.95, 0.90, 0.99, "No"),
+                                                      (1.04, 1.01, 1.19, "A little, under 10%"),
+                                                      (1.12, 1.04, 1.19, "Yes"), (0.85, 0.80, 0.90, "No"),
                                                       (1.01, 1.01, 1.01, "Break-even, within 3% of the target alone"),
                                                       (0.98, 0.97, 0.99, "Break-even, within 3% of the target alone")])
 def test_a_range_that_holds_one_is_neither_yes_nor_no(speedup, low, high, said):

@@ -2,7 +2,7 @@
 its headline, chart and method."""
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 
 import streamlit as st
 
@@ -31,6 +31,7 @@ from ui.lessons.bench_words import machine_short
 from ui.lessons.payoff_words import SOURCES, answer_word
 from ui.measured import local
 from ui.measured import measured as measured_result
+from ui.picked_k_view import picked_k
 from ui.round_view import chart
 
 KSWEEP_COLUMNS = ("k", "alpha", "mean_acceptance_length", "speedup", "speedup_min", "speedup_max", "verify_cost",
@@ -54,13 +55,15 @@ def measured(pair, names) -> None:
     fast_shipped_view.ksweep(key, Sweep, settings)
     if not sweep:
         return
-    points, mine = list(sweep.points), local("ksweep", key, Sweep)
+    points, mine, taken = list(sweep.points), local("ksweep", key, Sweep), []
     alike = shipped.alike(sweep.provenance.cpu)             # its figures are this machine's kind's
     if mine or alike:                                       # a setting measured here since: its newer figure
         points, taken = store.agree(points, key_of, "ksweep", keep=bool(mine))
         taken_caption(taken, "k")
     scope = f"T = {settings.temperature:g}, " + store_words.set_name(family.speed_set(chat), kind_name)
-    ksweep_lines(points, scope, None if mine else sweep.provenance.cpu, sweep.provenance.date)
+    picked = picked_k(pair, state.settings()) or (settings.k if settings.policy == "constant" else None)
+    ksweep_lines(points, scope, None if mine else sweep.provenance.cpu, sweep.provenance.date,
+                 Whose({p.k for p, _s in taken}, picked))
     if mine:
         profile_c(points[0].c, pair, settings.drafter)
     here = [] if mine or alike else fast_repriced_view.k_sweep(points, pair, settings.drafter)
@@ -112,11 +115,23 @@ def mean_alpha(points) -> float:
     return sum(p.alpha for p in points) / len(points)
 
 
-def ksweep_lines(points, scope: str, shipped_from: str | None = None, date: str | None = None) -> None:
+@dataclass(frozen=True)
+class Whose:
+    """Which k of a shipped sweep show a newer run here (`here`), and the k this machine's prices pick."""
+    here: set = field(default_factory=set)
+    picked: int | None = None
+
+
+def ksweep_lines(points, scope: str, shipped_from: str | None = None, date: str | None = None,
+                 whose: Whose = Whose()) -> None:
     """The sweep's headline numbers, what it ran (`scope`: T and the prompts) and its timing warnings
-    (`shipped_from`, `date`: the CPU and day of a shipped sweep)."""
+    (`shipped_from`, `date`: the CPU and day of a shipped sweep; `whose`: the k measured here since, and the
+    k the prices pick, set beside the best where it is another)."""
     best = max(points, key=lambda p: p.speedup)
-    where = badges.of(shipped_from, date)
+
+    def badge(p) -> str:
+        return badges.here() if p.k in whose.here else badges.of(shipped_from, date)
+    where = badge(best)
     line = (_("α̂ = **{alpha:.2f}** (mean β over every k), c = **{c:.3f}** (draft step / target one-token step), "
               "best measured speedup **{best:.2f}×** at k = {k} (median of {repeats} interleaved repeats")
             if shipped_from is None
@@ -130,9 +145,25 @@ def ksweep_lines(points, scope: str, shipped_from: str | None = None, date: str 
     card = pair_card_view.pointer(settings.temperature, settings.k, prompts=scope.split(", ", 1)[-1],
                                   **({"whose": badges.here()} if shipped_from is None else {"section": _(section)}))
     st.write(where + " " + line.format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup, k=best.k,
-                                        repeats=best.repeats) + spread)
+                                        repeats=best.repeats) + spread + picked_clause(points, best, whose.picked,
+                                                                                       badge))
     st.caption(card)
     warn(points, shipped_from)
+
+
+def picked_clause(points, best, k: int | None, badge) -> str:
+    """Where the prices pick another k than the sweep's best, that k's measured figure beside it and whether the
+    two can be told apart (review 31: "best 1.03× at k = 2" beside the box's k = 1); '' otherwise."""
+    at = next((p for p in points if p.k == k), None)
+    if at is None or at.k == best.k:
+        return ""
+    overlap = at.speedup_max >= best.speedup_min
+    said = _(" At k = {k}, the k this machine's prices pick: **{x}** ({low:.2f}–{high}) {badge}: ") + (
+        _("the two ranges overlap, so these runs cannot tell k = {best} from k = {k}.") if overlap else
+        _("k = {best} measured faster beyond the spread; the prices' pick is a prediction, these runs a "
+          "measurement."))
+    return said.format(k=at.k, x=times(at.speedup), low=at.speedup_min, high=times(at.speedup_max), badge=badge(at),
+                       best=best.k)
 
 
 def profile_c(runs_c: float, pair, drafter: str) -> None:

@@ -51,6 +51,10 @@ class RowKind(StrEnum):
         return cls.TREE if name.startswith(f"{cls.TREE.value} (") else cls(name)
 
 
+# rows that depend on k (a tree's budget too); the others are shared by every k of a temperature
+PER_K = (RowKind.SPEC, RowKind.ASSISTED_K, RowKind.LLAMA_LOOKUP, RowKind.SPEC_TORCH)
+
+
 @dataclass(frozen=True)
 class Row:
     row: str                                       # its name: a RowKind's value, or a tree row's

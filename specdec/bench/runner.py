@@ -42,7 +42,7 @@ from specdec.bench.measure import (
     verify_cost_in_run,
     whole_run,
 )
-from specdec.bench.record import Bench, Row, RowKind, Setting
+from specdec.bench.record import PER_K, Bench, Row, RowKind, Setting
 from specdec.drafters.registry import DRAFTERS, tree_for
 from specdec.engine.decoder import generate
 from specdec.engine.prompt import encode_prompt
@@ -62,7 +62,6 @@ ROWS = (K.AR, K.SPEC, K.HF, K.ASSISTED_K, K.ASSISTED_DEFAULTS, K.SPEC_DEFAULTS, 
 ON_TORCH = K.AR_TORCH, K.SPEC_TORCH
 GENAI = K.GENAI
 BACKEND_ROWS = (*ON_TORCH, GENAI)
-PER_K = K.SPEC, K.ASSISTED_K, K.LLAMA_LOOKUP, K.SPEC_TORCH    # rows that depend on k; the others are shared
 # transformers' assistant defaults (num_assistant_tokens=20, constant schedule,
 # assistant_confidence_threshold=0.4) as this engine's confidence policy; the library
 # also adapts its threshold during a run, this engine keeps it fixed.

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from specdec.bench.record import Bench, BenchFileError, Row, RowKind, Setting
+from specdec.bench.record import PER_K, Bench, BenchFileError, Row, RowKind, Setting
 from specdec.drafters.base import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
@@ -78,11 +78,32 @@ BENCH_COLUMNS = ("tokens_per_s", "target_forwards_per_token", "acceptance_rate",
                  "measured_over_bound_with_verify", "predicted_run", "measured_over_predicted_run")
 
 
+USES_K = {*PER_K, RowKind.TREE}
+
+
+def _drafts_k(name: str) -> bool:
+    """Whether a bench row's name is one that drafts the setting's k (an unknown name: as if it did)."""
+    try:
+        return RowKind.of(name) in USES_K
+    except ValueError:
+        return True
+
+
 def bench_table(bench: Bench) -> pd.DataFrame:
-    """One line per (temperature, k, row): the setting, the row's name as shown, its headline numbers."""
-    return pd.DataFrame([{"temperature": s.temperature, "k": s.k, "verify_cost": s.verify_cost,
-                          "row": bench_row(r.row), **{c: getattr(r, c) for c in BENCH_COLUMNS}}
-                         for s in bench.settings for r in s.rows])
+    """One line per (temperature, k, row) for a row that drafts k, one per (temperature, row) with no k for the
+    rest (the plain ways and transformers' drafting defaults ignore k: review 31, "library defaults" at "k = 1"):
+    the setting, the row's name as shown, its headline numbers."""
+    lines, seen = [], set()
+    for s in bench.settings:
+        for r in s.rows:
+            drafts_k = _drafts_k(r.row)
+            if not drafts_k and (s.temperature, r.row) in seen:
+                continue
+            seen.add((s.temperature, r.row))
+            lines.append({"temperature": s.temperature, "k": s.k if drafts_k else None,
+                          "verify_cost": s.verify_cost if drafts_k else None, "row": bench_row(r.row),
+                          **{c: getattr(r, c) for c in BENCH_COLUMNS}})
+    return pd.DataFrame(lines)
 
 
 def ksweep_figure(names, settings: Settings, prompts: store.PromptSet, ran: store.Ran = store.DEFAULT_RAN):
@@ -199,15 +220,32 @@ PEERS = ((RowKind.USER_LOADED, N_("transformers")), (RowKind.LLAMA, N_("llama.cp
 
 def transformers_note(bench: Bench) -> str | None:
     """Which transformers the table's column is, and the other one's rate (review 30: "transformers 15.6" beside
-    a 0.58× row of 39 tokens/s): None where the bench ran neither."""
+    a 0.58× row of 39 tokens/s), then llama.cpp's columns and which plain way every speedup divides by (review 31:
+    "the llama.cpp columns are never explained"): None where the bench ran neither transformers row."""
     for s in bench.settings:
         loaded, ours, plain = s.row(RowKind.USER_LOADED), s.row(RowKind.HF), s.row(RowKind.AR)
         if loaded is not None and ours is not None and plain is not None:
-            return _("transformers: `generate()` on the GGUF as a user loads it (float32 weights), {loaded:.1f} "
+            text = _("transformers: `generate()` on the GGUF as a user loads it (float32 weights), {loaded:.1f} "
                      "tokens/s at T = {t:g}; on this engine's own modules (the integer kernels) {ours:.1f}; the "
                      "engine's own plain loop {plain:.1f}.").format(loaded=loaded.tokens_per_s, t=s.temperature,
                                                                     ours=ours.tokens_per_s, plain=plain.tokens_per_s)
+            return text + _llama_words(s, plain)
     return None
+
+
+def _llama_words(s: Setting, plain: Row) -> str:
+    """llama.cpp's two columns in words, and the plain way the speedups divide by ('' where it did not run)."""
+    llama, lookup = s.row(RowKind.LLAMA), s.row(RowKind.LLAMA_LOOKUP)
+    if llama is None:
+        return ""
+    text = " " + _("llama.cpp, on the same GGUF file: {llama:.1f} tokens/s decoding plainly").format(
+        llama=llama.tokens_per_s)
+    if lookup is not None:
+        text += _("; {lookup:.1f} with its prompt lookup (drafts of k tokens copied from earlier in the text, no "
+                  "draft model)").format(lookup=lookup.tokens_per_s)
+    fastest = max((r for r in (plain, llama) if r is not None), key=lambda r: r.tokens_per_s)
+    return text + ". " + _("The fastest plain way in this benchmark is {name} ({rate:.1f} tokens/s): every speedup "
+                           "on this tab divides by it.").format(name=bench_row(fastest.row), rate=fastest.tokens_per_s)
 
 
 def baseline_row(setting: Setting) -> dict:
@@ -278,23 +316,52 @@ def bench_run_caption(bench: Bench, temperature: float) -> str | None:
 
 
 def fastest_caption(bench: Bench, temperature: float) -> str | None:
-    """At one temperature, the fastest speculative way the bench ran (each constant k, and the engine with
-    transformers' drafting defaults), where the defaults beat every constant k: what they do otherwise
-    (review 29: 1.15× at T = 1 above every k, unsaid). None where a constant k leads or a row is missing."""
+    """At one temperature, transformers' drafting defaults in the engine against the best constant k the bench
+    ran: where they lead, what they do (review 29: 1.15× at T = 1 above every k, unsaid) and, where their runs
+    wrote another length than the plain runs, that part of the lead is the text; where they trail, why from their
+    rounds (review 31: 0.95× at T = 0 unexplained). None where a row is missing."""
     at = [s for s in bench.settings if s.temperature == temperature]
     ks = [(s.k, r) for s in at if (r := s.row(RowKind.SPEC)) is not None and r.speedup is not None]
     library = next((r for s in at if (r := s.row(RowKind.SPEC_DEFAULTS)) is not None and r.speedup is not None), None)
+    plain = next((r for s in at if (r := s.row(RowKind.AR)) is not None), None)
     if not ks or library is None:
         return None
     k, best = max(ks, key=lambda kr: kr[1].speedup)
     if library.speedup <= best.speedup:
-        return None
-    return _("At T = {t:g} the fastest is the engine with transformers' drafting defaults, {x} (the best constant k: "
+        return _trailing(temperature, library, k, best)
+    text = _("At T = {t:g} the fastest is the engine with transformers' drafting defaults, {x} (the best constant k: "
              "{best} at k = {k}): it drafts while the draft is sure (probability at least 0.4, up to 20 tokens) and "
              "stops where it is not, so its rounds are long on easy text and short on hard ({tokens:.2f} tokens a "
              "round).").format(
         t=temperature, x=times(library.speedup), best=times(best.speedup), k=k,
         tokens=library.mean_acceptance_length or 0.0)
+    if plain is not None and plain.tokens and library.tokens > LONGER_TEXT * plain.tokens:
+        text += " " + _("Its runs also wrote {n} tokens against the plain runs' {m} (at T > 0 each run samples its own "
+                        "text), and a longer text reads its prompt fewer times a token: part of that lead is the text "
+                        "written, not the drafting.").format(n=library.tokens, m=plain.tokens)
+    return text
+
+
+LONGER_TEXT = 1.1      # runs that wrote 10 % more tokens than the plain runs: the text is part of the figure
+
+
+def _drafts_a_round(row: Row) -> float | None:
+    """Drafts a round from a row's tokens a round (the accepted drafts plus one) and acceptance rate."""
+    if not row.mean_acceptance_length or not row.acceptance_rate:
+        return None
+    return (row.mean_acceptance_length - 1) / row.acceptance_rate
+
+
+def _trailing(temperature: float, library: Row, k: int, best: Row) -> str | None:
+    """Why transformers' drafting defaults ran slower than the best constant k: more drafts a round, fewer kept."""
+    theirs, ours = _drafts_a_round(library), _drafts_a_round(best)
+    if theirs is None or ours is None:
+        return None
+    return _("At T = {t:g} transformers' drafting defaults ran {x}, below the best constant k ({best} at k = {k}): "
+             "they drafted about {theirs:.1f} tokens a round and {rate:.0%} were accepted, against {ours:.1f} and "
+             "{best_rate:.0%} at k = {k}, so each kept token paid for more drafting.").format(
+        t=temperature, x=times(library.speedup), best=times(best.speedup), k=k, theirs=theirs,
+        rate=library.acceptance_rate, ours=ours, best_rate=best.acceptance_rate)
 
 
 def _paid_caption(points) -> str:
