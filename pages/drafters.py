@@ -41,6 +41,8 @@ from ui.lessons.drafters import (
     priced_here,
     priced_left_out,
     result_key,
+    text_kinds,
+    text_kinds_caption,
     winners,
 )
 from ui.lessons.fast import clock_note, spread_warning
@@ -223,6 +225,7 @@ if points:
     beyond = beyond_tokens(points, pass_of=PASS_OF)
     rows = winners(points, kinds, lambda ps: repriced.compared(ps, VARIANTS, SETTINGS.k, profile), beyond)
     odd = {(p.kind, p.drafter) for p in beyond}      # marked in the table too
+    shorter = text_kinds(points)                     # kinds whose figures are mostly the text written: †
 
     def shown(r: dict) -> dict:
         """A row as the table shows it: a speedup its rounds cannot give is left out, marked ⚠."""
@@ -231,7 +234,7 @@ if points:
         slowest = " · " + (_("none pays here") if r["speedup_here"] is not None
                            else _("least slow: none pays")) if best < 1 else ""       # the target alone wins that kind
         return {**r, "drafter": drafter_name(r["drafter"]) + (" ⚠" if flagged else "") + slowest,
-                "kind": kind_name(r["kind"]),
+                "kind": kind_name(r["kind"]) + (" †" if r["kind"] in shorter else ""),
                 "speedup": None if flagged else r["speedup"]}
     table = tables.frame([shown(r) for r in rows])
     tables.show(table, "drafters_winners")
@@ -242,6 +245,8 @@ if points:
             where=machine_short(ELSEWHERE) if ELSEWHERE else _("here")))
     if (odd := beyond_caption(points, kind_name, SETTINGS.temperature, PASS_OF, profile is not None)) is not None:
         st.caption(odd)
+    if (text := text_kinds_caption(points, kind_name)) is not None:
+        st.caption(text)
     if (said := ngram_caption(points, kind_name, lambda ps: repriced.compared(ps, VARIANTS, SETTINGS.k, profile),
                               PAIR.draft_name.split("/", 1)[-1] if PAIR.draft_name else None)) is not None:
         st.caption(said)

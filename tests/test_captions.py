@@ -313,3 +313,23 @@ def test_the_bench_table_lists_a_row_that_ignores_k_once_a_temperature_without_a
     ks = [(row, None if k != k else int(k)) for row, k in zip(table["row"], table["k"])]     # NaN: no k
     assert ks == [("engine autoregressive", None), ("engine speculative", 1),
                   ("engine speculative (library defaults)", None), ("engine speculative", 2)], ks
+
+
+def test_a_kind_whose_target_alone_wrote_far_shorter_answers_is_marked():
+    """Review 31: on translation the target alone's runs read their prompt 1.26 steps a token against 0.63 for the
+    speculative runs (far shorter answers), so every drafter's speedup there, the winner's too, is the text."""
+    from specdec.bench.compared import DrafterPoint
+    from ui.lessons.drafters import text_kinds, text_kinds_caption
+
+    def pt(drafter, kind, spec, base):
+        return DrafterPoint(drafter=drafter, kind=kind, acceptance_rate=0.3, mean_acceptance_length=1.3, c=0.1,
+                            speedup=1.1, speedup_min=1.0, speedup_max=1.2, load=0.1, prefill_steps=spec,
+                            base_prefill_steps=base, round_overhead=0.05, base_overhead=0.04)
+    points = [pt("draft", "translation", 0.61, 1.26), pt("n-gram lookup", "translation", 0.65, 1.26),
+              pt("draft", "code", 0.60, 0.66), pt("draft", "edit", 0.60, 0.85),           # 1.42x: not far enough
+              DrafterPoint(drafter="draft", kind="prose", acceptance_rate=0.3, mean_acceptance_length=1.3, c=0.1,
+                           speedup=1.0, speedup_min=1.0, speedup_max=1.0, load=0.1)]       # nothing recorded
+    assert text_kinds(points) == {"translation": (0.63, 1.26)}
+    said = text_kinds_caption(points, str.upper)
+    assert "TRANSLATION: 1.26 against 0.63" in said and "mostly the text written" in said and "CODE" not in said
+    assert text_kinds_caption(points[2:], str.upper) is None

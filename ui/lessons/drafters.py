@@ -2,6 +2,7 @@
 and where n-gram lookup did best."""
 from __future__ import annotations
 
+import statistics
 from dataclasses import replace
 from typing import Callable
 
@@ -166,6 +167,37 @@ def text_written(point, slack: float = 1.05, pass_of: Callable = one_pass) -> bo
     run allows the figure."""
     over = overheads(point)
     return over is not None and over[0].prefill < over[1].prefill and point.speedup <= slack * most(point, pass_of)
+
+
+SHORTER = 1.5      # the target alone read its prompt 1.5× the steps a token of the speculative runs: far shorter text
+
+
+def text_kinds(points) -> dict[str, tuple[float, float]]:
+    """The kinds whose target-alone runs wrote far shorter answers than the speculative runs (at T > 0 each
+    samples its own): kind -> (the speculative runs' median prompt reading a token, the target alone's), in
+    steps. Every speedup of such a kind is mostly the text written (review 31: translation, 1.26 against 0.63)."""
+    found = {}
+    for kind in sorted({p.kind for p in points} - {ALL}):
+        over = [o for p in points if p.kind == kind and (o := overheads(p)) is not None]
+        if not over:
+            continue
+        spec, base = statistics.median(o[0].prefill for o in over), statistics.median(o[1].prefill for o in over)
+        if spec > 0 and base >= SHORTER * spec:
+            found[kind] = (spec, base)
+    return found
+
+
+def text_kinds_caption(points, kind_name) -> str | None:
+    """† beside a kind whose target-alone runs wrote far shorter answers (None: no kind did)."""
+    found = text_kinds(points)
+    if not found:
+        return None
+    named = "; ".join(_("{kind}: {base:.2f} against {spec:.2f}").format(kind=kind_name(k), base=b, spec=sp)
+                      for k, (sp, b) in found.items())
+    return _("† On these kinds the target alone's answers were far shorter than the speculative runs' (reading the "
+             "prompt, steps a token, target alone against speculative: {named}): a shorter answer reads its prompt "
+             "more times a token, so every speedup there is mostly the text written, not the drafting.").format(
+        named=named)
 
 
 def beyond_caption(points, kind_name, temperature: float, pass_of: Callable = one_pass,
