@@ -170,10 +170,10 @@ def test_the_sidebar_measures_this_machines_prices_again_and_every_prediction_fo
         return replace(old, step_ms=4.0, c={draft: 0.125})
     monkeypatch.setattr(machine, "measure", measure)
     at = app(tiny_dirs, page="pages/step_through.py", k=2, temperature=0.0, max_new_tokens=4)
-    assert any("at 0.250 each (c) and one check of 3 tokens" in c.value for c in at.caption)
+    assert any("at 0.250 each (c) and a check of 3 tokens" in c.value for c in at.caption)
     at.button(key="profile_again").click().run()
     assert not at.exception and asked == [[draft]]                       # the pair's draft priced again
-    assert any("at 0.125 each (c) and one check of 3 tokens" in c.value for c in at.caption)   # the box follows
+    assert any("at 0.125 each (c) and a check of 3 tokens" in c.value for c in at.caption)   # the box follows
     assert any("a target step **4.0 ms**" in c.value for c in at.sidebar.caption)
 
 

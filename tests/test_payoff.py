@@ -26,8 +26,8 @@ def test_the_prediction_prices_a_round_with_this_machines_profile():
     # working only (one figure in view for one setting: reviews 22–24)
     from ui.lessons import payoff_words, payoff_working
     why = payoff_words.why(p)
-    assert why.endswith("a round costs **4.00 steps** (a step: the target alone making one token): 4 draft(s) at "
-                        "0.500 each (c) and one check of 5 tokens at 2.00 (v); it keeps **3.00 tokens**: **1.33 steps "
+    assert why.endswith("a round costs **4.00 steps** (1 step: the target alone making one token): 4 drafts at "
+                        "0.500 each (c) and a check of 5 tokens at 2.00 (v); it keeps **3.00 tokens**: **1.33 steps "
                         "a token**, against 1 for the target alone.")
     assert "0.75" not in why
     detail = payoff_working.detail(p)

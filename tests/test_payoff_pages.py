@@ -52,7 +52,7 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         why = " ".join(c.value for c in at.caption if c.value.startswith("Why: a round"))
         # priced at α = 0.6 up to k = 3: k = 1 keeps 1.6 tokens for 0.25 + 1.2 = 1.45 steps (1.10 a step),
         # k = 2 1.96 for 1.9 (1.03), k = 3 2.176 for 2.35 (0.93): one draft, 0.91 steps a token
-        assert ("**1.45 steps** (a step: the target alone making one token): 1 draft(s) at 0.250 each (c) and one "
+        assert ("**1.45 steps** (1 step: the target alone making one token): 1 draft at 0.250 (c) and a "
                 "check of 2 tokens at 1.20 (v); it keeps **1.60 tokens**: "
                 "**0.91 steps a token**") in why, page
         detail = working(at)
@@ -204,7 +204,7 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     why = [c for c in at.caption if c.value.startswith("Why: a round costs")]
     # the prediction beside a measurement prices at the profile, as every prediction does; its ⓘ names the
     # prices the runs paid
-    assert "at 0.250 each (c) and one check of 3 tokens at 1.40 (v)" in why[0].value, why
+    assert "at 0.250 each (c) and a check of 3 tokens at 1.40 (v)" in why[0].value, why
     assert "c and v: this machine's profile, as every prediction here. The measured runs paid c = " in working(at)
     figure = headline_figure(at)
     table = [m.value for m in at.sidebar.markdown if m.value.startswith("- :violet-badge[")]

@@ -124,16 +124,16 @@ def why(p: Payoff) -> str:
     if p.round_steps is None:
         return _("Why: this machine's prices for this drafter (c and v) are not measured yet; the lab measures "
                  "them in the background after it starts, or on request in When it is fast, section 5.")
-    cost = _("Why: a round costs **{total:.2f} steps** (a step: the target alone making one token): {k} draft(s) "
-             "at {c:.3f} each (c) and one check of {m} tokens at {v:.2f} (v)").format(
-        k=p.k, c=p.c, m=p.k + 1, v=p.v, total=p.round_steps)
+    drafts = (_("1 draft at {c:.3f} (c)") if p.k == 1 else _("{k} drafts at {c:.3f} each (c)")).format(k=p.k, c=p.c)
+    cost = _("Why: a round costs **{total:.2f} steps** (1 step: the target alone making one token): {drafts} and a "
+             "check of {m} tokens at {v:.2f} (v)").format(drafts=drafts, m=p.k + 1, v=p.v, total=p.round_steps)
     if p.tokens is None:
         return cost + _(", against 1 step a token for the target alone.")
     per = _("; it keeps **{tokens:.2f} tokens**: **{per:.2f} steps a token**, against 1 for the target alone").format(
         tokens=p.tokens, per=p.round_steps / p.tokens)
-    pull = _("; reading the prompt, the same in both modes, pulls a whole run toward 1") if p.over else ""
-    return cost + per + pull + "." + payoff_paid.off(p)     # the prediction: the headline's, or the working's
-                                                            # beside a measurement (one figure for one setting)
+    return cost + per + "." + payoff_paid.off(p)     # the prediction: the headline's, or the working's beside a
+                                                     # measurement (one figure for one setting); the prompt's
+                                                     # reading, which pulls a run toward 1, is in the working
 
 
 def likely(p: Payoff) -> str:
