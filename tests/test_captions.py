@@ -206,7 +206,7 @@ def test_each_kinds_winner_is_priced_here_and_a_speedup_beyond_its_tokens_is_cal
            "allows at most 0.63×" in text and "and 1 more" not in text
     assert "TRANSLATION" not in (ngram_caption(points, str.upper) or "")   # its impossible best is not quoted
     both = beyond_caption(points + [pt("draft", "code", 1.9, 1.68)], str.upper, 0.7)  # two: each named
-    assert "draft on CODE: 1.90× with 1.68 tokens a round" in both and "; also n-gram lookup on TRANSLATION" in both
+    assert "draft on CODE: 1.90× with 1.68 tokens a round" in both and "; and 1 more row)" in both   # the table: ⚠
     # where the runs recorded their prefill, a lookup whose runs sampled a longer text than the plain
     # ones (0.29 steps of prefill a token against 0.57) may pass its tokens a round: the whole run allows
     # (0.57 + 1 + 0.04) / (0.29 + (1 + 0.05) / 1.15) = 1.34×, so 1.07× is no longer called out
@@ -239,7 +239,7 @@ def test_a_kinds_speedup_its_rounds_cannot_give_wins_nothing_and_the_text_writte
     text = beyond_caption([lookup, draft], str.upper, 0.7)
     assert "n-gram lookup on TRANSLATION: 1.35× with 1.10 tokens a round, where its rounds alone allow at most " \
            "1.10×" in text
-    assert "0.63 steps a token against 1.26" in text and "not in the drafting" in text
+    assert "0.63 steps a token against 1.26" in text and "the text written, not the drafting" in text
     assert "no run can be" not in text and "priced here" not in text
     assert "no run can be" in beyond_caption([replace(lookup, speedup=1.9)], str.upper, 0.7)   # beyond the whole run
     assert "TRANSLATION" not in (ngram_caption([lookup, draft], str.upper) or "")
@@ -251,7 +251,7 @@ def test_the_bench_says_when_transformers_drafting_defaults_beat_every_constant_
     of the lead is the text), and at T = 0, where it trailed (0.95× against 1.01×), nothing said why."""
     from specdec.bench.record import Bench, Row, Setting
     from specdec.records.provenance import here
-    from ui.lessons.fast import fastest_caption
+    from ui.lessons.fast import fastest_caption, longer_caption
 
     def setting(k, t, spec, library, tokens=208):
         return Setting(k, t, (Row("engine autoregressive", 67.0, tokens=208, speedup=1.0),
@@ -270,15 +270,16 @@ def test_the_bench_says_when_transformers_drafting_defaults_beat_every_constant_
     lead = fastest_caption(bench, 1.0)
     assert lead.startswith("At T = 1 the fastest is the engine with transformers' drafting defaults, 1.15× (the best "
                            "constant k: 1.06× at k = 1)")
-    assert "(1.56 tokens a round). Its runs also wrote 280 tokens against the plain runs' 208" in lead
+    assert lead.endswith("(1.56 tokens a round).")
+    assert longer_caption(bench, 1.0).startswith("Its runs also wrote 280 tokens against the plain runs' 208")
     same = Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (setting(1, 1.0, 1.06, 1.15),), provenance=here())
-    assert fastest_caption(same, 1.0).endswith("(1.56 tokens a round).")          # the same length: no such clause
+    assert longer_caption(same, 1.0) is None and longer_caption(bench, 0.0) is None   # same length; trailing
 
 
 def test_the_bench_table_says_which_transformers_its_column_is():
     from specdec.bench.record import Bench, Row, Setting
     from specdec.records.provenance import here
-    from ui.lessons.fast import transformers_note
+    from ui.lessons.fast import llama_note, transformers_note
     rows = (Row("engine autoregressive", 67.3), Row("transformers generate", 38.9),
             Row("transformers generate (as a user loads it)", 15.6))
     bench = Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, rows),), provenance=here())
@@ -289,15 +290,15 @@ def test_the_bench_table_says_which_transformers_its_column_is():
                                    provenance=here())) is None
     # review 31: llama.cpp's columns unexplained, and which plain way the speedups divide by
     peers = rows + (Row("llama.cpp generate", 42.8), Row("llama.cpp prompt lookup (k)", 35.4))
-    said = transformers_note(Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, peers),),
-                                   provenance=here()))
-    assert said.endswith("67.3. llama.cpp, on the same GGUF file: 42.8 tokens/s decoding plainly; 35.4 with its prompt "
-                         "lookup (drafts of k tokens copied from earlier in the text, no draft model). The fastest "
-                         "plain way in this benchmark is engine autoregressive (67.3 tokens/s): every speedup on this "
-                         "tab divides by it."), said
+    said = llama_note(Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, peers),), provenance=here()))
+    assert said == ("llama.cpp, on the same GGUF file: 42.8 tokens/s decoding plainly; 35.4 with its prompt lookup "
+                    "(drafts of k tokens copied from earlier in the text, no draft model). The fastest plain way in "
+                    "this benchmark is engine autoregressive (67.3 tokens/s): every speedup on this tab divides by "
+                    "it."), said
     faster = (rows[0], rows[1], rows[2], Row("llama.cpp generate", 80.0))
-    assert "The fastest plain way in this benchmark is llama.cpp generate (80.0 tokens/s)" in transformers_note(
+    assert "The fastest plain way in this benchmark is llama.cpp generate (80.0 tokens/s)" in llama_note(
         Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, faster),), provenance=here()))
+    assert llama_note(bench) is None                                                 # llama.cpp did not run
 
 
 def test_the_bench_table_lists_a_row_that_ignores_k_once_a_temperature_without_a_k():

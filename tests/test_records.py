@@ -31,6 +31,23 @@ def test_the_revision_is_the_checkouts_commit_read_without_git():
     assert revision(Path("/nonexistent")) is None
 
 
+def test_the_revision_of_a_worktree_is_its_own_commit(tmp_path):
+    """A worktree's .git is a file naming its folder: its HEAD there, its branch's ref in the common folder."""
+    def git(*args, cwd=tmp_path / "repo"):
+        return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=cwd,
+                              capture_output=True, text=True, check=True).stdout.strip()
+    (tmp_path / "repo").mkdir()
+    git("init", "-q", "-b", "main")
+    for n in ("one", "two"):
+        (tmp_path / "repo" / "f").write_text(n)
+        git("add", "f")
+        git("commit", "-q", "-m", n)
+    git("worktree", "add", "-q", "-b", "side", str(tmp_path / "side"), "HEAD~1")
+    side = git("rev-parse", "HEAD", cwd=tmp_path / "side")
+    assert (tmp_path / "side" / ".git").is_file() and side != git("rev-parse", "HEAD")
+    assert revision(tmp_path / "side") == side[:12] and revision(tmp_path / "repo") == git("rev-parse", "HEAD")[:12]
+
+
 @dataclasses.dataclass(frozen=True)
 class Thing:
     x: float

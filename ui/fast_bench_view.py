@@ -62,14 +62,15 @@ def render() -> None:
         st.caption(_("Tokens per second, the median over repeats (speculative and the plain way: their range), "
                      "against the faster plain way to run the same target:"))
         st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key="fast_bench_peers", height="content")
-        if (note := fast.transformers_note(result)) is not None:
+        for note in filter(None, (fast.transformers_note(result), fast.llama_note(result))):
             st.caption(note)
     temps = sorted({s.temperature for s in result.settings})
     for col, t in zip(st.columns(len(temps)), temps):
         with col:
             chart(lp.bench_figure(result, t), f"fast-bench-{t}")
-    for fastest in filter(None, (fast.fastest_caption(result, t) for t in temps)):
-        st.caption(fastest)                          # full width: a half-width column made it a paragraph
+    for t in temps:                                  # full width: a half-width column made it a paragraph
+        for line in filter(None, (fast.fastest_caption(result, t), fast.longer_caption(result, t))):
+            st.caption(line)
     with st.expander(_("What the lines are, and every number")):
         bench_notes(result, temps)
 

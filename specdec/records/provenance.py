@@ -69,16 +69,27 @@ def here(pair=None, load: float | None = None, started: float | None = None) -> 
 
 
 def revision(root: Path = ROOT) -> str | None:
-    """The checkout's commit now, read from .git without running git (None outside a checkout)."""
+    """The checkout's commit now, read from .git without running git (None outside a checkout); a worktree's
+    .git file names its own folder (its HEAD) and that one the common folder (the refs)."""
     try:
-        head = (root / ".git" / "HEAD").read_text().strip()
+        git = _git_dir(root)
+        head = (git / "HEAD").read_text().strip()
         if not head.startswith("ref: "):
             return head[:12]
         ref = head[5:]
-        loose = root / ".git" / ref
+        common = git / (git / "commondir").read_text().strip() if (git / "commondir").is_file() else git
+        loose = common / ref
         if loose.is_file():
             return loose.read_text().strip()[:12]
-        packed = (root / ".git" / "packed-refs").read_text().splitlines()
+        packed = (common / "packed-refs").read_text().splitlines()
         return next((line.split()[0][:12] for line in packed if line.endswith(" " + ref)), None)
     except (OSError, IndexError):
         return None
+
+
+def _git_dir(root: Path) -> Path:
+    """A checkout's git folder: .git, or where a worktree's .git file points ("gitdir: <path>")."""
+    dot = root / ".git"
+    if dot.is_file() and (text := dot.read_text().strip()).startswith("gitdir: "):
+        return root / text[len("gitdir: "):]
+    return dot

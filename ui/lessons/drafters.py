@@ -216,12 +216,8 @@ def beyond_caption(points, kind_name, temperature: float, pass_of: Callable = on
             v=v, most=rounds_most(worst, pass_of))
     else:
         shown += _(", where its rounds alone allow at most {most:.2f}×").format(most=rounds_most(worst, pass_of))
-    others = [p for p in odd if p is not worst]
-    if others:                 # the others by name (the table marks each)
-        named = ", ".join(_("{drafter} on {kind}").format(drafter=drafter_name(p.drafter), kind=kind_name(p.kind))
-                          for p in others[:3])
-        shown += _("; also {others}").format(others=named) + (
-            _(" and {n} more").format(n=len(others) - 3) if len(others) > 3 else "")
+    others = len(odd) - 1                      # the table marks each ⚠
+    shown += (_("; and {n} more row") if others == 1 else _("; and {n} more rows")).format(n=others) if others else ""
     end = _("The table marks those rows ⚠ and leaves their measured speedup out") + (
         _(": read them by the speedups priced here.") if priced else ".")
     return _("Faster than its tokens a round allow ({shown}). {why} {end}").format(
@@ -233,9 +229,9 @@ def _beyond_why(point, temperature: float, pass_of: Callable) -> str:
     few prompts of a kind."""
     if temperature > 0 and text_written(point, pass_of=pass_of):
         spec, base = (o.prefill for o in overheads(point))
-        return _("At T = {t:g} each mode samples its own answer, and these speculative runs wrote longer ones: "
-                 "reading the prompt cost them {spec:.2f} steps a token against {base:.2f} for the target alone. "
-                 "A difference in the text written, not in the drafting.").format(t=temperature, spec=spec, base=base)
+        return _("At T = {t:g} each mode samples its own answer and these speculative runs wrote longer ones "
+                 "(reading the prompt: {spec:.2f} steps a token against {base:.2f} for the target alone): the text "
+                 "written, not the drafting.").format(t=temperature, spec=spec, base=base)
     if temperature > 0:
         return _("A round pays at least one target pass, so no run can be: at T = {t:g} the two runs sampled texts "
                  "of different lengths, and a kind has a prompt or two.").format(t=temperature)

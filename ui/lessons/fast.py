@@ -229,16 +229,22 @@ def transformers_note(bench: Bench) -> str | None:
                      "tokens/s at T = {t:g}; on this engine's own modules (the integer kernels) {ours:.1f}; the "
                      "engine's own plain loop {plain:.1f}.").format(loaded=loaded.tokens_per_s, t=s.temperature,
                                                                     ours=ours.tokens_per_s, plain=plain.tokens_per_s)
-            return text + _llama_words(s, plain)
+            return text
     return None
 
 
-def _llama_words(s: Setting, plain: Row) -> str:
-    """llama.cpp's two columns in words, and the plain way the speedups divide by ('' where it did not run)."""
-    llama, lookup = s.row(RowKind.LLAMA), s.row(RowKind.LLAMA_LOOKUP)
-    if llama is None:
+def llama_note(bench: Bench) -> str | None:
+    """llama.cpp's two columns in words, and the plain way the speedups divide by (review 31: "the llama.cpp
+    columns are never explained"): None where it did not run."""
+    return next((text for s in bench.settings if (text := _llama_words(s))), None)
+
+
+def _llama_words(s: Setting) -> str:
+    """One setting's llama.cpp rows in words ('' where it has none, or no plain row of the engine)."""
+    llama, lookup, plain = s.row(RowKind.LLAMA), s.row(RowKind.LLAMA_LOOKUP), s.row(RowKind.AR)
+    if llama is None or plain is None:
         return ""
-    text = " " + _("llama.cpp, on the same GGUF file: {llama:.1f} tokens/s decoding plainly").format(
+    text = _("llama.cpp, on the same GGUF file: {llama:.1f} tokens/s decoding plainly").format(
         llama=llama.tokens_per_s)
     if lookup is not None:
         text += _("; {lookup:.1f} with its prompt lookup (drafts of k tokens copied from earlier in the text, no "
@@ -317,29 +323,39 @@ def bench_run_caption(bench: Bench, temperature: float) -> str | None:
 
 def fastest_caption(bench: Bench, temperature: float) -> str | None:
     """At one temperature, transformers' drafting defaults in the engine against the best constant k the bench
-    ran: where they lead, what they do (review 29: 1.15× at T = 1 above every k, unsaid) and, where their runs
-    wrote another length than the plain runs, that part of the lead is the text; where they trail, why from their
-    rounds (review 31: 0.95× at T = 0 unexplained). None where a row is missing."""
+    ran: where they lead, what they do (review 29: 1.15× at T = 1 above every k, unsaid; `longer_caption` adds
+    where their runs wrote another length); where they trail, why from their rounds (review 31: 0.95× at T = 0
+    unexplained). None where a row is missing."""
     at = [s for s in bench.settings if s.temperature == temperature]
     ks = [(s.k, r) for s in at if (r := s.row(RowKind.SPEC)) is not None and r.speedup is not None]
     library = next((r for s in at if (r := s.row(RowKind.SPEC_DEFAULTS)) is not None and r.speedup is not None), None)
-    plain = next((r for s in at if (r := s.row(RowKind.AR)) is not None), None)
     if not ks or library is None:
         return None
     k, best = max(ks, key=lambda kr: kr[1].speedup)
     if library.speedup <= best.speedup:
         return _trailing(temperature, library, k, best)
-    text = _("At T = {t:g} the fastest is the engine with transformers' drafting defaults, {x} (the best constant k: "
+    return _("At T = {t:g} the fastest is the engine with transformers' drafting defaults, {x} (the best constant k: "
              "{best} at k = {k}): it drafts while the draft is sure (probability at least 0.4, up to 20 tokens) and "
              "stops where it is not, so its rounds are long on easy text and short on hard ({tokens:.2f} tokens a "
              "round).").format(
         t=temperature, x=times(library.speedup), best=times(best.speedup), k=k,
         tokens=library.mean_acceptance_length or 0.0)
-    if plain is not None and plain.tokens and library.tokens > LONGER_TEXT * plain.tokens:
-        text += " " + _("Its runs also wrote {n} tokens against the plain runs' {m} (at T > 0 each run samples its own "
-                        "text), and a longer text reads its prompt fewer times a token: part of that lead is the text "
-                        "written, not the drafting.").format(n=library.tokens, m=plain.tokens)
-    return text
+
+
+def longer_caption(bench: Bench, temperature: float) -> str | None:
+    """Where transformers' drafting defaults led and their runs wrote a longer text than the plain runs (review
+    31: 280 tokens against 203 at T = 1), that part of the lead is the text; None otherwise."""
+    at = [s for s in bench.settings if s.temperature == temperature]
+    best = max((r.speedup for s in at if (r := s.row(RowKind.SPEC)) is not None and r.speedup is not None),
+               default=None)
+    library = next((r for s in at if (r := s.row(RowKind.SPEC_DEFAULTS)) is not None and r.speedup is not None), None)
+    plain = next((r for s in at if (r := s.row(RowKind.AR)) is not None), None)
+    if best is None or library is None or plain is None or not plain.tokens or library.speedup <= best or \
+            library.tokens <= LONGER_TEXT * plain.tokens:
+        return None
+    return _("Its runs also wrote {n} tokens against the plain runs' {m} (at T > 0 each run samples its own text), and "
+             "a longer text reads its prompt fewer times a token: part of that lead is the text written, not the "
+             "drafting.").format(n=library.tokens, m=plain.tokens)
 
 
 LONGER_TEXT = 1.1      # runs that wrote 10 % more tokens than the plain runs: the text is part of the figure
