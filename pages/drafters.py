@@ -235,7 +235,7 @@ if points:
                            else _("least slow: none pays")) if best < 1 else ""       # the target alone wins that kind
         return {**r, "drafter": drafter_name(r["drafter"]) + (" ⚠" if flagged else "") + slowest,
                 "kind": kind_name(r["kind"]) + (" †" if r["kind"] in shorter else ""),
-                "speedup": None if flagged else r["speedup"]}
+                "speedup": None if flagged or r["kind"] in shorter else r["speedup"]}
     table = tables.frame([shown(r) for r in rows])
     tables.show(table, "drafters_winners")
     if any(r["speedup_here"] is not None for r in rows):

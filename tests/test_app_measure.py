@@ -226,3 +226,16 @@ def test_the_k_sweeps_best_is_set_beside_the_k_the_prices_pick():
     assert "k = 2 measured faster beyond the spread" in apart and "cannot tell" not in apart
     assert picked_clause(sweep, best, 2, whose) == "" and picked_clause(sweep, best, None, whose) == ""
     assert picked_clause(sweep, best, 3, whose) == ""                          # a k the sweep did not run
+
+
+def test_the_k_sweeps_clause_reads_right_in_korean(monkeypatch):
+    """Review 32: "k = 2와 k = 1를": the clause's parts were joined before their figures filled them."""
+    from types import SimpleNamespace
+
+    from ui import i18n
+    from ui.fast_ksweep_view import picked_clause
+    monkeypatch.setattr(i18n, "current", lambda: "ko")
+    sweep = [SimpleNamespace(k=k, speedup=x, speedup_min=x - 0.03, speedup_max=x + 0.02) for k, x in ((1, 1.01),
+                                                                                                       (2, 1.03))]
+    korean = picked_clause(sweep, sweep[1], 1, lambda p: "")
+    assert "k = 2와 k = 1을" in korean, korean

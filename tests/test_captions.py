@@ -303,6 +303,8 @@ def test_the_bench_table_says_which_transformers_its_column_is():
 
 def test_the_bench_table_lists_a_row_that_ignores_k_once_a_temperature_without_a_k():
     """Review 31: "library defaults" listed at "k = 1" though it ignores k (and every plain row twice)."""
+    import pandas as pd
+
     from specdec.bench.record import Bench, Row, Setting
     from specdec.records.provenance import here
     from ui.lessons.fast import bench_table
@@ -311,7 +313,8 @@ def test_the_bench_table_lists_a_row_that_ignores_k_once_a_temperature_without_a
         return Setting(k, 0.0, (Row("engine autoregressive", 67.3), Row("engine speculative", 68.0),
                                 Row("engine speculative (library defaults)", 63.7)))
     table = bench_table(Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (setting(1), setting(2)), provenance=here()))
-    ks = [(row, None if k != k else int(k)) for row, k in zip(table["row"], table["k"])]     # NaN: no k
+    ks = [(row, None if pd.isna(k) else k) for row, k in zip(table["row"], table["k"])]     # NA: no k
+    assert str(table["k"].dtype) == "Int64"                      # whole numbers (review 32: "1.00", "2.00")
     assert ks == [("engine autoregressive", None), ("engine speculative", 1),
                   ("engine speculative (library defaults)", None), ("engine speculative", 2)], ks
 
@@ -334,3 +337,21 @@ def test_a_kind_whose_target_alone_wrote_far_shorter_answers_is_marked():
     said = text_kinds_caption(points, str.upper)
     assert "TRANSLATION: 1.26 against 0.63" in said and "mostly the text written" in said and "CODE" not in said
     assert text_kinds_caption(points[2:], str.upper) is None
+
+
+def test_the_bench_says_which_rows_it_did_not_run_and_why():
+    """Review 32: the benchmark's intro names transformers' assisted generation; its table had no such row, unsaid."""
+    from specdec.bench.record import Bench, Row, Setting
+    from specdec.records.provenance import here
+    from ui.fast_bench_view import skipped
+    from ui.lessons.bench_words import named_at
+    rows = (Row("engine autoregressive", 67.3),)
+    bench = Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, rows),), provenance=here(),
+                  skipped_rows=("transformers assisted (k, constant)",),
+                  skipped_why="transformers cannot use this draft as an assistant: it reads the target's features")
+    said = skipped(bench)
+    assert said.startswith("Not in this benchmark: ") and said.endswith(
+        "(transformers cannot use this draft as an assistant: it reads the target's features).")
+    assert skipped(Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, rows),), provenance=here())) \
+        is None
+    assert named_at("a (b)", 0.0, None) == "a (b, T = 0)" and named_at("a", 1.0, 2) == "a (T = 1, k = 2)"

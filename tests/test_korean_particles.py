@@ -16,6 +16,8 @@ from ui.korean import Text, agreed, ending
     ("{n}이상", {"n": 3}, "3이상"),                                # 이상 is a word, not a particle: untouched
     ("{name}을 봅니다", {"name": "draft"}, "draft을 봅니다"),     # a Latin letter: left as written
     ("{}을 {}", (5, "끝"), "5를 끝"),                                # auto-numbered fields
+    ("α̂ = {a:.2f}로부터", {"a": 0.5}, "α̂ = 0.50으로부터"),       # review 32: 로부터 after 영
+    ("α̂ = {a:.2f}으로부터", {"a": 0.51}, "α̂ = 0.51로부터"),
 ])
 def test_a_particle_after_a_placeholder_agrees_with_the_figure(template, values, shown):
     text = Text(template)

@@ -62,7 +62,7 @@ def render() -> None:
         st.caption(_("Tokens per second, the median over repeats (speculative and the plain way: their range), "
                      "against the faster plain way to run the same target:"))
         st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key="fast_bench_peers", height="content")
-        for note in filter(None, (fast.transformers_note(result), fast.llama_note(result))):
+        for note in filter(None, (fast.transformers_note(result), fast.llama_note(result), skipped(result))):
             st.caption(note)
     temps = sorted({s.temperature for s in result.settings})
     for col, t in zip(st.columns(len(temps)), temps):
@@ -73,6 +73,16 @@ def render() -> None:
             st.caption(line)
     with st.expander(_("What the lines are, and every number")):
         bench_notes(result, temps)
+
+
+def skipped(result) -> str | None:
+    """The rows the command runs that this benchmark did not, and why (review 32: the intro names assisted
+    generation, the table has no such row); None where it ran them all."""
+    if not result.skipped_rows:
+        return None
+    why = _(result.skipped_why) if result.skipped_why else "—"
+    return _("Not in this benchmark: {rows} ({why}).").format(rows=", ".join(bench_row(r) for r in result.skipped_rows),
+                                                               why=why)
 
 
 BENCH_SHOWN = ("temperature", "k", "row", "speedup", "predicted_run", "verify_cost")     # fits 1400 px
@@ -102,7 +112,8 @@ def bench_notes(result, temps: list[float]) -> None:
     for line in filter(None, (fast.bench_run_caption(result, t) for t in temps)):
         st.caption(line)
     for t in temps:                          # rows of one temperature: the same text to draft
-        acceptance_note([(md(named_at(bench_row(r.row), t, s.k)), r.acceptance_rate, r.mean_acceptance_length)
-                         for s in result.settings if s.temperature == t for r in s.rows])
+        named = {named_at(bench_row(r.row), t, s.k if fast.drafts_k(r.row) else None): r      # a row that ignores
+                 for s in result.settings if s.temperature == t for r in s.rows}            # k: once, without it
+        acceptance_note([(md(name), r.acceptance_rate, r.mean_acceptance_length) for name, r in named.items()])
     table = fast.bench_table(result)
     tables.show(table[[c for c in BENCH_SHOWN if c in table]], "fast_bench_rows")

@@ -158,12 +158,12 @@ def picked_clause(points, best, k: int | None, badge) -> str:
     if at is None or at.k == best.k:
         return ""
     overlap = at.speedup_max >= best.speedup_min
-    said = _(" At k = {k}, the k this machine's prices pick: **{x}** ({low:.2f}–{high}) {badge}: ") + (
-        _("the two ranges overlap, so these runs cannot tell k = {best} from k = {k}.") if overlap else
-        _("k = {best} measured faster beyond the spread; the prices' pick is a prediction, these runs a "
-          "measurement."))
-    return said.format(k=at.k, x=times(at.speedup), low=at.speedup_min, high=times(at.speedup_max), badge=badge(at),
-                       best=best.k)
+    head = _(" At k = {k}, the k this machine's prices pick: **{x}** ({low:.2f}–{high}) {badge}: ").format(
+        k=at.k, x=times(at.speedup), low=at.speedup_min, high=times(at.speedup_max), badge=badge(at))
+    tail = (_("the two ranges overlap, so these runs cannot tell k = {best} from k = {k}.") if overlap else
+            _("k = {best} measured faster beyond the spread; the prices' pick is a prediction, these runs a "
+              "measurement."))       # each part formatted alone: Korean particles agree in format (ui/korean.py)
+    return head + tail.format(k=at.k, best=best.k)
 
 
 def profile_c(runs_c: float, pair, drafter: str) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import string
 
 # each pair: (after a final consonant, after a vowel)
-PAIRS = (("을", "를"), ("이", "가"), ("은", "는"), ("과", "와"), ("으로", "로"))
+PAIRS = (("을", "를"), ("이", "가"), ("은", "는"), ("과", "와"), ("으로부터", "로부터"), ("으로", "로"))
 # how a digit is read: 영 일 이 삼 사 오 육 칠 팔 구 — c: a final consonant, l: a final ㄹ, v: a vowel
 DIGITS = dict(zip("0123456789", "clvcvvcllv"))
 SIGNS = {"%": "v", "×": "v"}          # 퍼센트, 배
@@ -49,7 +49,7 @@ def agreed(before: str, after: str) -> str:
         for found in sorted((consonant, vowel), key=len, reverse=True):
             rest = text[len(found):]
             if text.startswith(found) and not (rest and HANGUL[0] <= rest[0] <= HANGUL[1]):
-                if vowel == "로":
+                if vowel.startswith("로"):
                     right = vowel if sound in "vl" else consonant
                 else:
                     right = vowel if sound == "v" else consonant

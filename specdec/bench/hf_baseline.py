@@ -11,6 +11,7 @@ import torch
 
 from specdec.bench.clock import stopwatch
 from specdec.settings import Settings
+from specdec.wording import N_
 
 
 class ForwardCounter:
@@ -104,12 +105,12 @@ def _early_exit(pair, settings: Settings) -> LibraryDrafting:
 
 def _assistant_model(pair, settings: Settings) -> LibraryDrafting | str:
     if pair.draft is None:
-        return "there is no draft model"
+        return N_("there is no draft model")
     if pair.reads_features:
-        return "transformers cannot use this draft as an assistant: it reads the target's features"
+        return N_("transformers cannot use this draft as an assistant: it reads the target's features")
     assistant = library_assistant(pair.draft)
     if assistant is None:
-        return "transformers cannot use this draft as an assistant: it is not a transformers model"
+        return N_("transformers cannot use this draft as an assistant: it is not a transformers model")
     view = " (its full-vocabulary view: same modules, q = 0 outside its vocabulary)" \
         if assistant is not pair.draft else ""
     return LibraryDrafting(f"assistant_model = the draft{view}",

@@ -103,9 +103,10 @@ def kernel_choice() -> str | None:
         ratio=ratio, kept=intdot.kernel())
 
 
-def named_at(name: str, t: float, k: int) -> str:
-    """A row's name with its T and k, in one pair of brackets: "a (b)" -> "a (b, T = 0, k = 2)"."""
-    settings = f"T = {t:g}, k = {k}"
+def named_at(name: str, t: float, k: int | None) -> str:
+    """A row's name with its T and k (None: a row that ignores k), in one pair of brackets: "a (b)" -> "a (b, T =
+    0, k = 2)"."""
+    settings = f"T = {t:g}" + ("" if k is None else f", k = {k}")
     return f"{name[:-1]}, {settings})" if name.endswith(")") else f"{name} ({settings})"
 
 

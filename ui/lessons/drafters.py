@@ -196,7 +196,8 @@ def text_kinds_caption(points, kind_name) -> str | None:
                       for k, (sp, b) in found.items())
     return _("† On these kinds the target alone's answers were far shorter than the speculative runs' (reading the "
              "prompt, steps a token, target alone against speculative: {named}): a shorter answer reads its prompt "
-             "more times a token, so every speedup there is mostly the text written, not the drafting.").format(
+             "more times a token, so every speedup there is mostly the text written, not the drafting: the table "
+             "leaves it out.").format(
         named=named)
 
 
@@ -218,7 +219,7 @@ def beyond_caption(points, kind_name, temperature: float, pass_of: Callable = on
         shown += _(", where its rounds alone allow at most {most:.2f}×").format(most=rounds_most(worst, pass_of))
     others = len(odd) - 1                      # the table marks each ⚠
     shown += (_("; and {n} more row") if others == 1 else _("; and {n} more rows")).format(n=others) if others else ""
-    end = _("The table marks those rows ⚠ and leaves their measured speedup out") + (
+    end = _("No such row wins a kind in the table (⚠ and no speedup where every drafter of a kind is one)") + (
         _(": read them by the speedups priced here.") if priced else ".")
     return _("Faster than its tokens a round allow ({shown}). {why} {end}").format(
         shown=shown, why=_beyond_why(worst, temperature, pass_of), end=end)

@@ -81,7 +81,7 @@ BENCH_COLUMNS = ("tokens_per_s", "target_forwards_per_token", "acceptance_rate",
 USES_K = {*PER_K, RowKind.TREE}
 
 
-def _drafts_k(name: str) -> bool:
+def drafts_k(name: str) -> bool:
     """Whether a bench row's name is one that drafts the setting's k (an unknown name: as if it did)."""
     try:
         return RowKind.of(name) in USES_K
@@ -96,14 +96,17 @@ def bench_table(bench: Bench) -> pd.DataFrame:
     lines, seen = [], set()
     for s in bench.settings:
         for r in s.rows:
-            drafts_k = _drafts_k(r.row)
-            if not drafts_k and (s.temperature, r.row) in seen:
+            uses_k = drafts_k(r.row)
+            if not uses_k and (s.temperature, r.row) in seen:
                 continue
             seen.add((s.temperature, r.row))
-            lines.append({"temperature": s.temperature, "k": s.k if drafts_k else None,
-                          "verify_cost": s.verify_cost if drafts_k else None, "row": bench_row(r.row),
+            lines.append({"temperature": s.temperature, "k": s.k if uses_k else None,
+                          "verify_cost": s.verify_cost if uses_k else None, "row": bench_row(r.row),
                           **{c: getattr(r, c) for c in BENCH_COLUMNS}})
-    return pd.DataFrame(lines)
+    table = pd.DataFrame(lines)
+    if "k" in table:
+        table["k"] = table["k"].astype("Int64")      # whole numbers, blank where a row ignores k (review 32: "1.00")
+    return table
 
 
 def ksweep_figure(names, settings: Settings, prompts: store.PromptSet, ran: store.Ran = store.DEFAULT_RAN):
