@@ -241,3 +241,21 @@ def test_a_shipped_sweep_is_drawn_as_predicted_here_with_the_other_machines_poin
     assert list(other.error_y.arrayminus) == pytest.approx([0.05, 0.1])
     dot = next(t for t in fig.data if t.name == "your k, predicted here")
     assert list(dot.y) == pytest.approx([here[1].speedup])
+
+
+def test_the_k_sweeps_chart_names_the_points_measured_here_since():
+    """Review 32: after "Measure k = 1 here" the chart still called k = 1 "measured on a machine like this one"."""
+    from types import SimpleNamespace
+
+    from ui.figures.fast import theory_figure
+
+    def pt(k, x):
+        return SimpleNamespace(k=k, speedup=x, speedup_min=x - 0.02, speedup_max=x + 0.02, bound_with_verify=x + 0.1,
+                               profile_speedup=None, predicted_run=None)
+    points = [pt(1, 1.01), pt(2, 1.03), pt(4, 0.67)]
+    fig = theory_figure(0.5, 4, 0.16, points, k_max=8, measured_on="EPYC", here_ks=frozenset({1, 4}))
+    by_name = {t.name: list(t.x) for t in fig.data if t.name and t.name.startswith("measured")}
+    assert by_name == {"measured on EPYC": [2], "measured here": [1, 4]}
+    alone = theory_figure(0.5, 4, 0.16, points, k_max=8, measured_on="EPYC")
+    assert {t.name: list(t.x) for t in alone.data if t.name and t.name.startswith("measured")} == {
+        "measured on EPYC": [1, 2, 4]}

@@ -10,6 +10,7 @@ from specdec import defaults
 from specdec.bench import machine, sweeps
 from specdec.bench.points import Sweep
 from specdec.defaults import K_SWEEP
+from specdec.records.provenance import Clock
 from specdec.wording import times
 from ui import (
     family,
@@ -62,8 +63,8 @@ def measured(pair, names) -> None:
         taken_caption(taken, "k")
     scope = f"T = {settings.temperature:g}, " + store_words.set_name(family.speed_set(chat), kind_name)
     picked = picked_k(pair, state.settings()) or (settings.k if settings.policy == "constant" else None)
-    ksweep_lines(points, scope, None if mine else sweep.provenance.cpu, sweep.provenance.date,
-                 Whose({p.k for p, _s in taken}, picked))
+    whose = Whose({p.k for p, _s in taken}, picked)
+    ksweep_lines(points, scope, None if mine else sweep.provenance.cpu, sweep.provenance.date, whose)
     if mine:
         profile_c(points[0].c, pair, settings.drafter)
     here = [] if mine or alike else fast_repriced_view.k_sweep(points, pair, settings.drafter)
@@ -71,7 +72,8 @@ def measured(pair, names) -> None:
     on = machine_short(sweep.provenance.cpu or "?")
     chart(lp.repriced_sweep_figure(alpha, settings.k, here, on, box_at_k(pair)) if here else
           lp.theory_figure(alpha, settings.k, points[0].c, points, k_max=8, eps=sweep_eps(points),
-                           measured_on=None if mine else machine_short(sweep.provenance.cpu or "?")), "fast-measured")
+                           measured_on=None if mine else machine_short(sweep.provenance.cpu or "?"),
+                          here_ks=frozenset(whose.here)), "fast-measured")
     with st.expander(_("How it was measured: tokens a round, pass prices, and every number")):
         ksweep_method(points)
 
@@ -148,7 +150,8 @@ def ksweep_lines(points, scope: str, shipped_from: str | None = None, date: str 
                                         repeats=best.repeats) + spread + picked_clause(points, best, whose.picked,
                                                                                        badge))
     st.caption(card)
-    warn(points, shipped_from)
+    busy = [p for p in points if p.clock == Clock.CPU]      # a busy run measured here says so as here's (review 32)
+    warn(points, None if busy and all(p.k in whose.here for p in busy) else shipped_from)
 
 
 def picked_clause(points, best, k: int | None, badge) -> str:

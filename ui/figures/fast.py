@@ -16,11 +16,13 @@ ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
 
 def theory_figure(alpha: float, k: int, c: float, measured=None,
-                  k_max: int = K_OFFERED[1], eps: float = 0.0, measured_on: str | None = None) -> go.Figure:
+                  k_max: int = K_OFFERED[1], eps: float = 0.0, measured_on: str | None = None,
+                  here_ks=frozenset()) -> go.Figure:
     """Expected speedup over k for several α at this c; break-even line; measured points.
 
     eps: extra cost of each verified token, so a (k+1)-token pass costs 1 + k·eps steps.
-    measured_on: the CPU of shipped measured points (None: measured here).
+    measured_on: the CPU of shipped measured points (None: measured here); here_ks: the k among them
+    measured here since.
     """
     from specdec.trace.theory import expected_speedup
 
@@ -43,7 +45,7 @@ def theory_figure(alpha: float, k: int, c: float, measured=None,
                              marker=dict(size=14, color=COLORS.bonus),
                              name=_("your k, as measured") if at_k else _("your k")))
     if measured:
-        _add_measured(fig, measured, measured_on)
+        _add_measured(fig, measured, measured_on, here_ks)
     cost = "k·c + 1 + k·ε" if eps else "k·c + 1"
     values = (f"c = {c:.2f}, ε = {eps:.2f}" if eps else f"c = {c:.2f}") + (_(", as these runs paid them") if measured
                                                                            else "")   # section 1: the profile's
@@ -85,18 +87,19 @@ def repriced_sweep_figure(alpha: float, k: int, here, measured_on: str, box=None
                    height=420, xaxis_title=_("k (draft length)"), yaxis_title=_("speedup ×"))
 
 
-def _measured_points(fig: go.Figure, points, name: str) -> None:
+def _measured_points(fig: go.Figure, points, name: str, color: str = COLORS.correction) -> None:
     """Measured speedups with their spread over repeats (median, min to max)."""
     fig.add_trace(go.Scatter(x=[p.k for p in points], y=[p.speedup for p in points], mode="markers+lines",
                              line=dict(dash="dot"), name=name,
-                             marker=dict(size=11, symbol="x", color=COLORS.correction),
+                             marker=dict(size=11, symbol="x", color=color),
                              error_y=dict(type="data", symmetric=False,
                                           array=[p.speedup_max - p.speedup for p in points],
                                           arrayminus=[p.speedup - p.speedup_min for p in points])))
 
 
-def _add_measured(fig: go.Figure, measured, on: str | None = None) -> None:
-    """Measured speedups (k-sweep points), and theory at the measured verification cost."""
+def _add_measured(fig: go.Figure, measured, on: str | None = None, here_ks=frozenset()) -> None:
+    """Measured speedups (k-sweep points), and theory at the measured verification cost; `on`: the CPU of
+    shipped points, `here_ks`: the k of those among them measured here since (review 32: labelled as shipped)."""
     ks = [p.k for p in measured]
     fig.add_trace(go.Scatter(x=ks, y=[p.bound_with_verify for p in measured], mode="lines",
                              name=_("theory at the measured verification cost v(k + 1)"),
@@ -109,7 +112,14 @@ def _add_measured(fig: go.Figure, measured, on: str | None = None) -> None:
         fig.add_trace(go.Scatter(x=ks, y=[p.predicted_run for p in measured], mode="lines",
                                  name=_("each k's own tokens a round, plus the prompt and the bookkeeping"),
                                  line=dict(width=3, color=COLORS.draft)))
-    _measured_points(fig, measured, _("measured here") if on is None else _("measured on {cpu}").format(cpu=on))
+    if on is None:
+        _measured_points(fig, measured, _("measured here"))
+        return
+    shipped, here = [p for p in measured if p.k not in here_ks], [p for p in measured if p.k in here_ks]
+    if shipped:
+        _measured_points(fig, shipped, _("measured on {cpu}").format(cpu=on))
+    if here:
+        _measured_points(fig, here, _("measured here"), COLORS.accepted)
 
 
 def tokens_figure(measured) -> go.Figure:
