@@ -275,7 +275,7 @@ The text follows the target exactly — only the speed depends on the draft.""")
                            temperature=0.0 if greedy else state.settings().temperature)
         try:
             alone, spec = race(pair, round_prompt(pair)[0], settings)
-            st.caption(settings_line(settings, pair.draft_name) + " · " + _("one prompt, one run"))
+            st.caption(settings_line(settings, pair.draft_name, pair.reads_features) + " · " + _("one prompt, one run"))
             race_box(alone, spec, greedy)
             st.caption(one_prompt(summarize(spec.decoder.history)))
         except specdec.InputError as err:

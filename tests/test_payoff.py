@@ -369,3 +369,12 @@ def test_runs_that_paid_a_c_far_off_the_profile_say_the_prices_may_have_moved():
                                        "have moved since they were measured.")
     near = payoff.answer(4, PRICES, payoff.Measured(0.95, 0.9, 1.0, 3, Clock.WALL, 3.0, "box", 8, c=0.45))
     assert payoff_paid.stale(near) == "" and payoff_paid.stale(payoff.answer(4, PRICES, None)) == ""
+
+
+def test_the_settings_line_names_a_feature_draft_as_one():
+    """Review 32: "drafter: draft model" under a pair the page calls a feature draft."""
+    from specdec.settings import Settings
+    from ui.lessons.payoff_words import settings_line
+    s = Settings(k=4, temperature=0.7)
+    assert settings_line(s, "smollm2/draft", True).endswith("drafter: feature draft (smollm2/draft)")
+    assert settings_line(s, "smollm2/draft").endswith("drafter: draft model (smollm2/draft)")

@@ -75,7 +75,7 @@ def _card(pair, settings, found: list[speed_table.SpeedRow], k: int) -> None:
     if profile is not None:
         rows = _("Row 0: this machine's prices, measured at start (not a figure, so the button does not count "
                  "it). Rows 1–{n}: the figures; row 1 answers for these settings.").format(n=len(found))
-    st.caption(payoff_words.settings_line(settings, pair.draft_name) + ". " + rows)
+    st.caption(payoff_words.settings_line(settings, pair.draft_name, pair.reads_features) + ". " + rows)
     numbers, why = st.tabs([_("Acceptance and prices"), _("Why the speedups differ")])
     table, reasons = pair_card.markdown(found, profile), speed_table.markdown(found)
     with numbers:

@@ -100,7 +100,7 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
     with st.container(border=True, key="payoff_box"):
         on = "" if race is not None or not offer_run else " · " + store_words.set_name(   # Home races its own prompt
             family.speed_set(session.uses_chat(pair)))
-        st.caption(payoff_words.settings_line(settings, pair.draft_name) + on)         # its prompts, said inline
+        st.caption(payoff_words.settings_line(settings, pair.draft_name, pair.reads_features) + on)   # its prompts
         seen = at_k(pair, settings, p.k) if p.picked and p.measured is None else None
         seen_instead = at_k(pair, settings, instead.k) if instead is not None else None
         verdict = payoff_words.headline(p, cpu_model(), () if race is None else race[0])

@@ -21,13 +21,14 @@ def _x(value: float | None) -> str:
     return times(value)
 
 
-def settings_line(settings, draft: str | None = None) -> str:
+def settings_line(settings, draft: str | None = None, features: bool = False) -> str:
     """Which settings the box answers for (Home's race has its own: greedy, k by prices), with the
-    draft model's name where the drafter runs one."""
+    draft model's name where the drafter runs one (`features`: a feature draft, named so: review 32)."""
     k = (_("k by this machine's prices, up to {k}") if settings.policy == PRICED else _("k = {k}")).format(
         k=settings.k)
     kind = DRAFTERS[settings.drafter]
-    drafter = _(kind.label) + (f" ({draft})" if draft and kind.needs_draft_model else "")
+    label = _("feature draft") if features and kind.needs_draft_model else _(kind.label)
+    drafter = label + (f" ({draft})" if draft and kind.needs_draft_model else "")
     return _("For T = {t:g}, {k}, drafter: {drafter}").format(t=settings.temperature, k=k, drafter=drafter)
 
 
