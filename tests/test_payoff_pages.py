@@ -70,7 +70,16 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         source = working(at)
         assert "The newest of 2 measurements here at these settings (each on its own prompts), which ranged " \
                "0.87–1.50×." in source, page
+        assert sidebar_figure(at) == shown[page], page          # the sidebar's line: the box's figure (review 32)
     assert set(shown.values()) == {"0.87"}, shown
+    assert sidebar_figure(app(tiny_dirs, page="pages/where.py", **state)) == "0.87"     # a page without the box
+
+
+def sidebar_figure(at) -> str:
+    """The figure of the sidebar's one line at its settings, on every page."""
+    found = [c.value for c in at.sidebar.caption if c.value.startswith("**Here, at these settings:**")]
+    assert len(found) == 1, found
+    return re.search(r"\*\*([0-9.]+)×\*\*", found[0]).group(1)
 
 
 def hand_profile(tiny_dirs, monkeypatch, tmp_path) -> tuple[str, str, int]:

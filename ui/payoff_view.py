@@ -62,10 +62,8 @@ def _offer_k(pair, settings, k: int, where) -> None:
         _measure(pair, at)
 
 
-def elsewhere_line(pair, settings) -> str | None:
-    """Under Home's box, where its race sets other settings than the sidebar's: what the box says at the
-    sidebar's settings on every other page, in one line (None without a figure)."""
-    p = answer(pair, settings)[0]
+def verdict(p: payoff.Payoff) -> tuple[str, float, str] | None:
+    """The box's word, figure and badge for an answer: measured, else predicted (None without either)."""
     if p.measured is not None:
         figure, badge, low, high = p.measured.speedup, badges.of(p.measured.cpu, p.measured.date), p.measured.low, \
             p.measured.high
@@ -74,10 +72,37 @@ def elsewhere_line(pair, settings) -> str | None:
         low, high = p.likely or (p.predicted, p.predicted)
     else:
         return None
-    word = payoff_words.answer_word(figure, low, high, p.measured is None)
+    return payoff_words.answer_word(figure, low, high, p.measured is None), figure, badge
+
+
+def elsewhere_line(pair, settings) -> str | None:
+    """Under Home's box, where its race sets other settings than the sidebar's: what the box says at the
+    sidebar's settings on every other page, in one line (None without a figure)."""
+    found = verdict(answer(pair, settings)[0])
+    if found is None:
+        return None
+    word, figure, badge = found
     k = (_("k by this machine's prices, up to {k}") if settings.policy == PRICED else _("k = {k}")).format(k=settings.k)
     return _("At the sidebar's settings (T = {t:g}, {k}) the box on every other page says: **{answer}, {x}** "
              "{badge}.").format(t=settings.temperature, k=k, answer=word, x=times(figure), badge=badge)
+
+
+def sidebar_verdict(pair, settings) -> str | None:
+    """In the sidebar, on every page: the box's answer at the sidebar's settings in a few words, and the k this
+    machine's prices pick where it is another (review 32: "a single page-wide verdict line would help")."""
+    p, instead = answer(pair, settings)
+    found = verdict(p)
+    if found is None:
+        return None
+    word, figure, badge = found
+    text = _("**Here, at these settings:** {answer}, **{x}** {badge}").format(answer=word, x=times(figure),
+                                                                             badge=badge)
+    seen = at_k(pair, settings, instead.k) if instead is not None else None
+    if seen is not None:
+        low, high = seen[3] if len(seen) > 3 else (seen[0], seen[0])
+        text += " · " + _("at k = {k}: {answer}, **{x}**").format(
+            k=instead.k, answer=payoff_words.answer_word(seen[0], low, high), x=times(seen[0]))
+    return text
 
 
 def _use_priced() -> None:

@@ -108,6 +108,8 @@ def machine_notes(pair: specdec.Pair) -> None:
     title = (_("This machine's prices") if found is None else
              _("This machine: a target step {step:.1f} ms").format(step=found.step_ms) if c is None else
              _("This machine: a target step {step:.1f} ms, c = {c:.3f}").format(step=found.step_ms, c=c))
+    if (said := payoff_view.sidebar_verdict(pair, state.settings())) is not None:
+        st.sidebar.caption(said)
     payoff_view.card_button(pair, state.settings())
     with st.sidebar.expander(title, icon=":material/memory:"):
         profile_caption(pair)

@@ -31,9 +31,11 @@ def weights_stamp(root: Path | None = None) -> list:
                   for f in root.glob("**/model.safetensors"))
 
 
-def path_for(kind: str, key: dict) -> Path:
-    key = {**key, "machine": platform.node(), "cpu": platform.processor(), "weights": weights_stamp(),
-           "timing": TIMING_REVISION}
+def path_for(kind: str, key: dict, weights: list | None = None) -> Path:
+    """Where (kind, key)'s result is kept on this machine for these weights (`weights`: weights_stamp(), given
+    where many paths are built at once)."""
+    key = {**key, "machine": platform.node(), "cpu": platform.processor(),
+           "weights": weights_stamp() if weights is None else weights, "timing": TIMING_REVISION}
     digest = hashlib.sha1(json.dumps(key, sort_keys=True).encode()).hexdigest()[:16]
     return RESULTS_DIR / f"{kind}-{digest}.json"
 
@@ -58,7 +60,7 @@ def read(path: Path, record, kept: bool = True):
     return _decoded(str(path), stat.st_mtime_ns, stat.st_size, record, kept)
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=1024)      # every kept figure (hundreds) read on one page: a small cache thrashed
 def _decoded(path: str, _mtime: int, _size: int, record, kept: bool):
     try:
         data = json.loads(Path(path).read_text())
@@ -91,13 +93,20 @@ def _cannot_keep(folder: Path, err: OSError) -> None:
 def kept(kind: str, record) -> list[tuple[dict, object]]:
     """(key, record) of every result of `kind` kept for this machine and these weights (a file
     whose name no longer matches its key, e.g. after retraining, is left out)."""
-    out = []
+    out, stamp = [], weights_stamp()                 # once, not once a file (a glob of the weights each)
     for path in sorted(RESULTS_DIR.glob(f"{kind}-*.json")):
         try:
-            key = json.loads(path.read_text())["key"]
+            stat = path.stat()
+            key = json.loads(_key_text(str(path), stat.st_mtime_ns, stat.st_size))
         except (OSError, ValueError, KeyError, TypeError):
             continue
-        found = read(path, record) if path_for(kind, key) == path else None
+        found = read(path, record) if path_for(kind, key, stamp) == path else None
         if found is not None:
             out.append((key, found))
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _key_text(path: str, _mtime: int, _size: int) -> str:
+    """A kept file's key as JSON text, read once per file state."""
+    return json.dumps(json.loads(Path(path).read_text())["key"])
