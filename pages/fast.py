@@ -40,6 +40,10 @@ st.caption(_("Speed depends on three numbers: how often drafts are accepted (α)
 
 def temperatures(pair, names) -> None:
     st.header(_("4 · Temperature and acceptance"))
+    st.write(_("A draft token survives with chance β = Σ min(p, q), the overlap of the two distributions. At T = 0 "
+               "that is 1 where the two models' top tokens agree and 0 where they differ; a higher T spreads both "
+               "over more tokens, and where the draft's next choices are not the target's, the overlap shrinks "
+               "(at a very high T both turn flat and it grows back toward 1)."))      # review 32: one line of why
     temps = list(TEMPERATURE_SWEEP)
     settings = replace(state.settings(), max_new_tokens=MAX_NEW)
     chat = session.uses_chat(pair)
