@@ -228,7 +228,8 @@ if points:
     shorter = text_kinds(points)                     # kinds whose figures are mostly the text written: †
 
     def shown(r: dict) -> dict:
-        """A row as the table shows it: a speedup its rounds cannot give is left out, marked ⚠."""
+        """A row as the table shows it: a speedup its rounds cannot give is left out, marked ⚠; so is the speedup
+        of a kind whose target-alone runs wrote far shorter text, marked †."""
         flagged = (r["kind"], r["drafter"]) in odd
         best = r["speedup_here"] if r["speedup_here"] is not None else r["speedup"]
         slowest = " · " + (_("none pays here") if r["speedup_here"] is not None

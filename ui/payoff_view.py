@@ -62,7 +62,7 @@ def _offer_k(pair, settings, k: int, where) -> None:
         _measure(pair, at)
 
 
-def verdict(p: payoff.Payoff) -> tuple[str, float, str] | None:
+def box_word(p: payoff.Payoff) -> tuple[str, float, str] | None:
     """The box's word, figure and badge for an answer: measured, else predicted (None without either)."""
     if p.measured is not None:
         figure, badge, low, high = p.measured.speedup, badges.of(p.measured.cpu, p.measured.date), p.measured.low, \
@@ -78,7 +78,7 @@ def verdict(p: payoff.Payoff) -> tuple[str, float, str] | None:
 def elsewhere_line(pair, settings) -> str | None:
     """Under Home's box, where its race sets other settings than the sidebar's: what the box says at the
     sidebar's settings on every other page, in one line (None without a figure)."""
-    found = verdict(answer(pair, settings)[0])
+    found = box_word(answer(pair, settings)[0])
     if found is None:
         return None
     word, figure, badge = found
@@ -91,7 +91,7 @@ def sidebar_verdict(pair, settings) -> str | None:
     """In the sidebar, on every page: the box's answer at the sidebar's settings in a few words, and the k this
     machine's prices pick where it is another (review 32: "a single page-wide verdict line would help")."""
     p, instead = answer(pair, settings)
-    found = verdict(p)
+    found = box_word(p)
     if found is None:
         return None
     word, figure, badge = found
