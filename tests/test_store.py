@@ -215,3 +215,15 @@ def test_how_the_target_ran_is_part_of_a_key_only_when_not_the_default():
         {**plain, "precision": "int4", "backend": "onnx", "threads": 2}
     assert store.Ran("int4").label() == "int4" and store.Ran("int4", "onnx").label() == "int4/onnx"
     assert fast.ksweep_figure(PAIR, s, SPEED, store.Ran(threads=2))(point()).threads == 2
+
+
+def test_every_constant_k_of_a_setting_is_read_back_by_k():
+    """The box's "In short" (review 33): every whole-set run at a constant k and the other settings, any section."""
+    s = Settings(k=4, temperature=0.7)
+    store.file([point(k=1, speedup=1.02), point(k=4, speedup=0.69)], fast.ksweep_figure(PAIR, s, SPEED), "box")
+    store.file([point(k=1, speedup=1.05)], fast.ksweep_figure(PAIR, s, SPEED), "ksweep")          # newer, same key
+    store.file([point(k=2, speedup=1.3)], fast.ksweep_figure(PAIR, replace(s, temperature=0.0), SPEED), "box")
+    found = store.filed_by_k(PAIR[0], (PAIR[1],), replace(s, policy="constant"))
+    assert sorted(found) == [1, 4] and [e.figure.speedup for e in found[4]] == [0.69]
+    assert found[1][0].figure.speedup == 1.05                           # one key, its newest filing
+    assert store.filed_by_k(PAIR[0], ("other/draft",), s) == {}

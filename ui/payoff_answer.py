@@ -20,6 +20,7 @@ from specdec.trace.theory import run_speedup
 from ui import family, session, state, typical
 from ui.i18n import _
 from ui.lessons import fast, payoff_words, shipped, speed_table, store
+from ui.lessons.bottom_line import Run
 
 
 def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | None]:
@@ -153,6 +154,28 @@ def acceptance(pair, settings) -> tuple[payoff.Measured | None, payoff.Elsewhere
     return None, payoff.Elsewhere(t.mean_acceptance_length, t.speedup, t.measured, on,
                                   t.over if point is None else repriced.overheads(point), *spread), \
         alpha if alpha is not None else t.alpha
+
+
+def runs_by_k(pair, settings) -> dict[int, list[Run]]:
+    """k -> the speedups of every whole-set run at a constant k and the settings' other values, measured here
+    (any section) or in the k sweep shipped from a machine like this one: what the box's "In short" weighs."""
+    if settings.policy not in ("constant", PRICED):
+        return {}
+    names = tuple(st.session_state.get("active_pair") or (pair.target_name, pair.draft_name))
+    at = replace(settings, policy="constant")
+    drafts = (names[1],) if DRAFTERS[settings.drafter].needs_draft_model else (None, names[1])
+    out = {k: [_run(e.figure) for e in found if e.figure.speedup is not None]
+           for k, found in store.filed_by_k(names[0], drafts, at, state.ran()).items()}
+    sweep, cpu = shipped_sweep(names, at, session.uses_chat(pair))
+    if sweep is not None and shipped.alike(cpu):
+        for p in sweep.points:
+            out.setdefault(p.k, []).append(_run(p))
+    return out
+
+
+def _run(figure) -> Run:
+    """A filed figure or a sweep point as one run: its speedup and its range over its prompts."""
+    return Run(figure.speedup, figure.speedup_min or figure.speedup, figure.speedup_max or figure.speedup)
 
 
 def alike_at(names: tuple, settings, chat: bool) -> payoff.Measured | None:

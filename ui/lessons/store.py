@@ -281,6 +281,18 @@ def filed_here(target: str, drafts: tuple, settings, ran: Ran = DEFAULT_RAN) -> 
     return sorted(found, key=lambda e: -e[1].at)
 
 
+def filed_by_k(target: str, drafts: tuple, settings, ran: Ran = DEFAULT_RAN) -> dict[int, list[Filed]]:
+    """Every figure this machine filed for the setting at any constant k, on a whole prompt set: k -> the
+    filed figures (the bottom line across k, ui/lessons/bottom_line.py)."""
+    want = key(target, None, settings, settings.k, PromptSet("", 0, False, 0, ""), Clock.WALL, ran)
+    found: dict[int, list[Filed]] = {}
+    for other, entry in _filed():
+        if other.draft in drafts and whole_set(other.prompts) and \
+                replace(other, draft=None, k=want.k).same_setting(want):
+            found.setdefault(other.k, []).append(entry)
+    return found
+
+
 def filed_of(target: str, draft: str | None) -> list[tuple[Key, Filed]]:
     """Every figure this machine filed for the target and draft model, at any setting, newest first."""
     return sorted(((k, e) for k, e in _filed() if k.target == target and k.draft == draft), key=lambda f: -f[1].at)
