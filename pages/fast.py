@@ -57,7 +57,8 @@ def temperatures(pair, names) -> None:
             temps=", ".join(map(str, temps)), k=settings.k))
     if sweep:
         chart(lp.temperature_figure(sweep.points), "fast-temps")
-        st.caption(fast.temperature_caption(sweep.points, store_words.set_name(family.speed_set(chat), kind_name)))
+        on = store_words.set_name(family.speed_set(chat), kind_name) + f", k = {settings.k}"   # review 33: which k
+        st.caption(fast.temperature_caption(sweep.points, on))
         acceptance_note([(f"T = {p.temperature:g}", p.acceptance_rate, p.mean_acceptance_length)
                          for p in sweep.points])
         jobs.csv_button(tables.frame(sweep.points), "temperature-sweep", "fast_temps_csv")

@@ -355,3 +355,17 @@ def test_the_bench_says_which_rows_it_did_not_run_and_why():
     assert skipped(Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, rows),), provenance=here())) \
         is None
     assert named_at("a (b)", 0.0, None) == "a (b, T = 0)" and named_at("a", 1.0, 2) == "a (T = 1, k = 2)"
+
+
+def test_the_lookups_best_kind_is_never_a_kind_whose_figures_are_the_text_written():
+    """Review 33: "n-gram … did best on translation (1.08×)" beside the table's "—" for translation (†)."""
+    from specdec.bench.compared import DrafterPoint
+    from ui.lessons.drafters import ngram_caption
+
+    def pt(kind, speedup, spec, base):
+        return DrafterPoint(drafter="n-gram lookup", kind=kind, acceptance_rate=0.2, mean_acceptance_length=1.15,
+                            c=0.0, speedup=speedup, speedup_min=speedup, speedup_max=speedup, load=0.1,
+                            prefill_steps=spec, base_prefill_steps=base, round_overhead=0.05, base_overhead=0.04)
+    points = [pt("translation", 1.08, 0.63, 1.18), pt("edit", 1.05, 0.6, 0.62)]
+    said = ngram_caption(points, str.upper)
+    assert "did best on **EDIT** text (1.05×)" in said and "TRANSLATION" not in said, said

@@ -58,9 +58,9 @@ def ngram_caption(points, kind_name, priced_of: Callable[[list], list] | None = 
     here = {(r.point.kind, r.point.drafter): r.speedup for r in priced_of(points)} if priced_of else {}
     if here:
         points, speed = [p for p in points if (p.kind, p.drafter) in here], lambda p: here[(p.kind, p.drafter)]
-    else:
-        odd = beyond_tokens(points)                                         # no run is that fast
-        points, speed = [p for p in points if p not in odd], lambda p: p.speedup
+    else:             # no run is that fast; a kind of far shorter target-alone text is the text (review 33)
+        odd, text = beyond_tokens(points), text_kinds(points)
+        points, speed = [p for p in points if p not in odd and p.kind not in text], lambda p: p.speedup
     ngram = {p.kind: speed(p) for p in points if p.drafter == NGRAM and p.kind != ALL}
     if not ngram:
         return None
