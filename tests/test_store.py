@@ -227,3 +227,20 @@ def test_every_constant_k_of_a_setting_is_read_back_by_k():
     assert sorted(found) == [1, 4] and [e.figure.speedup for e in found[4]] == [0.69]
     assert found[1][0].figure.speedup == 1.05                           # one key, its newest filing
     assert store.filed_by_k(PAIR[0], ("other/draft",), s) == {}
+
+
+def test_a_results_key_reads_the_repeats_when_it_is_built(monkeypatch):
+    """A test that measured with fewer repeats (monkeypatched) left Drafters compared's and the draft sizes' keys at
+    its count for every later test in the process (bound at import): their shipped results went unfound."""
+    from specdec import defaults
+    from specdec.prompts import Prompt
+    from ui.lessons import drafters, fast_draft_size
+    s, prompts, ran = Settings(k=4, temperature=0.7), [Prompt("code", "a", "a")], store.DEFAULT_RAN
+
+    def keys():
+        return (drafters.result_key(PAIR[0], ["smollm2/draft"], s, prompts, True),
+                fast_draft_size.result_key(PAIR[0], ["smollm2/draft"], s, ["a"], True, ran))
+    before = keys()
+    monkeypatch.setattr(defaults, "REPEATS", defaults.REPEATS + 1)
+    after = keys()
+    assert before[0] != after[0] and before[1] != after[1]

@@ -67,7 +67,7 @@ def tradeoff(pair, names) -> None:
     fast_shipped_view.tradeoff(key, Sweep, settings)
     if not sweep:
         return
-    points, mine = sorted(sweep.points, key=lambda p: p.params), local("tradeoff", key, Sweep)
+    points, mine, taken = sorted(sweep.points, key=lambda p: p.params), local("tradeoff", key, Sweep), []
     if mine:
         points, taken = store.agree(points, key_of, "tradeoff")
         taken_caption(taken, "draft")
@@ -94,7 +94,10 @@ def tradeoff(pair, names) -> None:
                                  _("Speedup (CPU time: the machine was busy)") if busy
                                  else _("Wall-clock speedup by draft size"), on, here), "fast-speed")
     st.caption(_(TWO_FIGURES))              # why the rates above sit below section 2's α̂
-    warn(points, None if mine else sweep.provenance.cpu or "?", lambda p: md(drafter_name(p.draft.split("/", 1)[-1])))
+    here_since = {p.draft for p, _s in taken}                # a busy run measured here says so as here's (review 33)
+    busy_here = busy and all(p.draft in here_since for p in points if p.clock == Clock.CPU)
+    warn(points, None if mine or busy_here else sweep.provenance.cpu or "?",
+         lambda p: md(drafter_name(p.draft.split("/", 1)[-1])))
     with st.expander(_("Which draft is too weak or too big, and every number")):
         tradeoff_method(points, key_of, chat, None if mine else sweep.provenance.cpu or "?", here)
 

@@ -6,10 +6,10 @@ import statistics
 from dataclasses import replace
 from typing import Callable
 
+from specdec import defaults
 from specdec.bench.compared import ALL, Variant
 from specdec.bench.repriced import overheads
 from specdec.bench.sweeps import NGRAM
-from specdec.defaults import REPEATS
 from specdec.prompts import Prompt
 from specdec.settings import Settings
 from specdec.trace.theory import run_speedup
@@ -28,7 +28,7 @@ def result_key(target: str, drafts: list[str], settings: Settings, prompts: list
     """The key of a comparison's result (kept here or shipped) at `settings` (its length and seed
     set) on `prompts`: the page's and the best-drafter answer's (ui/best_drafter_view.py)."""
     return store.measurement("drafters", (target, None), settings, [p.prompt for p in prompts], chat, ran,
-                             drafts=drafts, repeats=REPEATS)
+                             drafts=drafts, repeats=defaults.REPEATS)
 
 
 def figure_key(target: str, settings: Settings, all_variants: list[Variant], prompts: list[Prompt], chat: bool,

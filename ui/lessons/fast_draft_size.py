@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from specdec.defaults import REPEATS
+from specdec import defaults
 from specdec.drafters.registry import DRAFTERS
 from specdec.trace.theory import expected_tokens
 from specdec.wording import N_, _
@@ -37,7 +37,7 @@ def result_key(target: str, drafts: list[str], settings, texts: list[str], chat:
     """The key of a draft-size trade-off's result (kept here or shipped) at `settings` (its length
     set) on the prompts `texts`: section 3's and the best-drafter answer's (ui/best_drafter_view.py)."""
     return store.measurement("tradeoff", (target, None), settings, texts, chat, ran, drafts=drafts,
-                             repeats=REPEATS, **({"exits": list(exits)} if exits else {}))
+                             repeats=defaults.REPEATS, **({"exits": list(exits)} if exits else {}))
 
 
 def at_prices(here, points=()) -> list:
