@@ -223,16 +223,14 @@ PEERS = ((RowKind.USER_LOADED, N_("transformers")), (RowKind.LLAMA, N_("llama.cp
 
 def transformers_note(bench: Bench) -> str | None:
     """Which transformers the table's column is, and the other one's rate (review 30: "transformers 15.6" beside
-    a 0.58× row of 39 tokens/s), then llama.cpp's columns and which plain way every speedup divides by (review 31:
-    "the llama.cpp columns are never explained"): None where the bench ran neither transformers row."""
+    a 0.58× row of 39 tokens/s): None where the bench ran neither (llama.cpp's columns: `llama_note`)."""
     for s in bench.settings:
         loaded, ours, plain = s.row(RowKind.USER_LOADED), s.row(RowKind.HF), s.row(RowKind.AR)
         if loaded is not None and ours is not None and plain is not None:
-            text = _("transformers: `generate()` on the GGUF as a user loads it (float32 weights), {loaded:.1f} "
+            return _("transformers: `generate()` on the GGUF as a user loads it (float32 weights), {loaded:.1f} "
                      "tokens/s at T = {t:g}; on this engine's own modules (the integer kernels) {ours:.1f}; the "
                      "engine's own plain loop {plain:.1f}.").format(loaded=loaded.tokens_per_s, t=s.temperature,
                                                                     ours=ours.tokens_per_s, plain=plain.tokens_per_s)
-            return text
     return None
 
 
