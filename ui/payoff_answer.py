@@ -164,12 +164,14 @@ def runs_by_k(pair, settings) -> dict[int, list[Run]]:
     names = tuple(st.session_state.get("active_pair") or (pair.target_name, pair.draft_name))
     at = replace(settings, policy="constant")
     drafts = (names[1],) if DRAFTERS[settings.drafter].needs_draft_model else (None, names[1])
-    out = {k: [_run(e.figure) for e in found if e.figure.speedup is not None]
-           for k, found in store.filed_by_k(names[0], drafts, at, state.ran()).items()}
+    out: dict[int, list[Run]] = {}
     sweep, cpu = shipped_sweep(names, at, session.uses_chat(pair))
-    if sweep is not None and shipped.alike(cpu):
+    if sweep is not None and shipped.alike(cpu):                # shipped first: the older runs
         for p in sweep.points:
             out.setdefault(p.k, []).append(_run(p))
+    for k, found in store.filed_by_k(names[0], drafts, at, state.ran()).items():
+        out.setdefault(k, []).extend(_run(e.figure) for e in sorted(found, key=lambda e: e.at)
+                                     if e.figure.speedup is not None)
     return out
 
 

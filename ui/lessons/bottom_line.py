@@ -18,25 +18,34 @@ class Run(NamedTuple):
 
 
 def bottom_line(t: float, runs: dict[int, list[Run]]) -> str | None:
-    """`runs`: k -> the runs measured at T = `t`; the best k is the one whose runs' median is highest, its word
-    the box's rule on that median and the range of all its runs (None without any run)."""
+    """`runs`: k -> the runs measured at T = `t` (oldest first); the best k is the one whose runs' median is
+    highest, its word the box's rule on that median and the range of all its runs, each run's figure named (review
+    34: a pooled "1.04×" beside the box's newest "1.00×" read as a second answer) (None without any run)."""
     runs = {k: rs for k, rs in runs.items() if rs}
     if not runs:
         return None
     order = sorted(runs, key=lambda k: -statistics.median(r.speedup for r in runs[k]))
     best = runs[order[0]]
     x, lo, hi = statistics.median(r.speedup for r in best), min(r.low for r in best), max(r.high for r in best)
-    n = sum(len(rs) for rs in runs.values())
-    figures = dict(k=order[0], x=times(x), lo=lo, hi=times(hi), m=len(best), n=n, t=t)
+    figures = dict(k=order[0], lo=lo, hi=times(hi), t=t, runs=_runs(best))
     if hi < 1:
-        text = _("**In short**, at T = {t:g} on this machine: no k pays; the best, k = {k}, {x} ({lo:.2f}–{hi}; "
-                 "{m} of {n} runs).").format(**figures)
+        text = _("**In short**, at T = {t:g} on this machine: no k pays; the best, k = {k}: {runs} ({lo:.2f}–{hi} "
+                 "over the prompts).").format(**figures)
     else:
         word = answer_word(x, lo, hi)
         word = _("it pays") if word == _("Yes") else word[:1].lower() + word[1:]
-        text = _("**In short**, at T = {t:g} on this machine: at best {word}, at k = {k}: {x} ({lo:.2f}–{hi}; {m} "
-                 "of {n} runs).").format(word=word, **figures)
+        text = _("**In short**, at T = {t:g} on this machine: at best {word}, at k = {k}: {runs} ({lo:.2f}–{hi} over "
+                 "the prompts).").format(word=word, **figures)
     if len(order) > 1:
         text += " " + _("Next: k = {k}, {x}.").format(k=order[1], x=times(statistics.median(
             r.speedup for r in runs[order[1]])))
     return text
+
+
+def _runs(runs: list[Run]) -> str:
+    """A k's runs in words: "one run, 1.08×", or each run's figure, newest last ("two runs, 1.08× and 1.00×")."""
+    if len(runs) == 1:
+        return _("one run, {x}").format(x=times(runs[0].speedup))
+    xs = [times(r.speedup) for r in runs]
+    return _("{n} runs, {xs}").format(n=len(runs), xs=_("{first} and {last}").format(first=", ".join(xs[:-1]),
+                                                                                      last=xs[-1]))
