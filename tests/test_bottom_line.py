@@ -6,8 +6,8 @@ def test_the_best_k_by_its_runs_median_with_the_range_of_all_its_runs():
     # k = 1: a shipped run 1.08 (1.03–1.10) and one here 1.02 (1.01–1.04): median 1.05, range 1.01–1.10
     runs = {1: [Run(1.08, 1.03, 1.10), Run(1.02, 1.01, 1.04)], 2: [Run(1.03, 0.99, 1.05)], 4: [Run(0.73, 0.68, 0.74)]}
     said = bottom_line(0.7, runs)
-    assert said == ("**In short**, at T = 0.7 on this machine: at best a little, under 10%, at k = 1: 2 runs, 1.08× and "
-                    "1.02× (1.01–1.10× over the prompts). Next: k = 2, 1.03×."), said
+    assert said == ("**In short**, at T = 0.7 on this machine: at best a little, under 10%, at k = 1: 2 runs, "
+                    "1.08× and 1.02× (1.01–1.10× over the prompts). Next: k = 2, 1.03×."), said
 
 
 def test_a_best_whose_range_holds_one_is_break_even_and_none_that_reaches_one_pays_nothing():

@@ -40,19 +40,19 @@ def ksweep_key(names, settings, chat: bool) -> dict:
     return store.measurement("ksweep", names, settings, texts, chat, state.ran(), repeats=defaults.REPEATS)
 
 
-def shipped_agree(points, key_of, names, settings, chat: bool, key: dict) -> list:
+def shipped_agree(points, key_of, names, settings, chat: bool, key: dict) -> tuple[list, list]:
     """Shipped draft sizes and a shipped k sweep measured on the same machine the same day: a
-    point of the same key shows the k sweep's figure, and says so."""
+    point of the same key shows the k sweep's figure ((points, [(point, "ksweep")] of those that took one):
+    the caller says so, once with any newer run here: review 34)."""
     mine = shipped_only("tradeoff", key, Sweep)
     sweep = shipped_only("ksweep", ksweep_key(names, settings, chat), Sweep)    # None: the k sweep is this machine's
     same = mine and sweep and all(getattr(mine.provenance, f) == getattr(sweep.provenance, f)
                                   for f in ("cpu", "date", "threads"))
     if not same:
-        return points
+        return points, []
     points, taken = store.agree_with(points, key_of, sweep.points,
                                      fast.ksweep_figure(names, settings, family.speed_set(chat), state.ran()))
-    taken_caption([(p, "ksweep") for p in taken], "draft")
-    return points
+    return points, [(p, "ksweep") for p in taken]
 
 
 def taken_caption(taken: list, label: str) -> None:

@@ -72,10 +72,11 @@ def tradeoff(pair, names) -> None:
         points, taken = store.agree(points, key_of, "tradeoff")
         taken_caption(taken, "draft")
     else:
-        points = shipped_agree(points, key_of, names, settings, chat, key)
+        points, swept = shipped_agree(points, key_of, names, settings, chat, key)
         if shipped.alike(sweep.provenance.cpu):             # a setting measured here since: its newer figure
             points, taken = store.agree(points, key_of, "tradeoff", keep=False)
-            taken_caption(taken, "draft")
+        here_now = {p.draft for p, _s in taken}             # one caption a draft: its newest source (review 34)
+        taken_caption([(p, s) for p, s in swept if p.draft not in here_now] + taken, "draft")
     best_drafter_view.render(pair, state.settings())
     st.markdown(fast.tradeoff_caption(points, None if mine else sweep.provenance.cpu))
     if (note := fast.size_note(points)) is not None:
