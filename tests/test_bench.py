@@ -241,7 +241,7 @@ def test_without_llama_cpp_its_rows_say_how_to_install_it(monkeypatch):
 def test_the_fast_page_says_how_speculation_compares_with_the_fastest_plain_ways():
     """Computed from the file's rows: medians with their range over repeats, the baseline the
     file names (only a known one: a file's text is not trusted), and llama.cpp when present."""
-    from ui.lessons.fast import baseline_row
+    from ui.lessons.bench_lines import baseline_row
 
     def row(name, tokens, seconds, speedup=None):
         return Row(name, tokens / sorted(seconds)[len(seconds) // 2], tokens, tuple(seconds), speedup=speedup)

@@ -3,7 +3,7 @@ import pandas as pd
 
 from specdec.bench.record import Bench, Row, Setting
 from specdec.records.vocabulary import QUANTITIES
-from ui.lessons.fast import bench_table
+from ui.lessons.bench_lines import bench_table
 from ui.tables import HEADERS, frame, headed
 
 

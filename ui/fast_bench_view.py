@@ -10,7 +10,7 @@ from specdec.models.backend import Backend
 from ui import tables
 from ui.figures import fast as lp
 from ui.i18n import _
-from ui.lessons import badges, fast
+from ui.lessons import badges, bench_lines, fast
 from ui.lessons.acceptance_words import disagreement
 from ui.lessons.bench_words import bench_row, kernel_choice, kernel_line, named_at
 from ui.round_view import chart
@@ -57,19 +57,20 @@ def render() -> None:
             cpu=md(m.cpu or "?"), threads=m.threads or "?", how=how)
         st.caption(badges.shipped(m.cpu, date=m.date) + " " + said, help=kernel_choice() if "kernel)" in (
             m.kernels or "") else None)
-    rows = [fast.baseline_row(setting) for setting in result.settings if setting.baseline]
+    rows = [bench_lines.baseline_row(setting) for setting in result.settings if setting.baseline]
     if rows:
         st.caption(_("Tokens per second, the median over repeats (speculative and the plain way: their range), "
                      "against the faster plain way to run the same target:"))
         st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key="fast_bench_peers", height="content")
-        for note in filter(None, (fast.transformers_note(result), fast.llama_note(result), skipped(result))):
+        notes = (bench_lines.transformers_note(result), bench_lines.llama_note(result), skipped(result))
+        for note in filter(None, notes):
             st.caption(note)
     temps = sorted({s.temperature for s in result.settings})
     for col, t in zip(st.columns(len(temps)), temps):
         with col:
             chart(lp.bench_figure(result, t), f"fast-bench-{t}")
     for t in temps:                                  # full width: a half-width column made it a paragraph
-        for line in filter(None, (fast.fastest_caption(result, t), fast.longer_caption(result, t))):
+        for line in filter(None, (bench_lines.fastest_caption(result, t), bench_lines.longer_caption(result, t))):
             st.caption(line)
     with st.expander(_("What the lines are, and every number")):
         bench_notes(result, temps)
@@ -109,11 +110,11 @@ def bench_notes(result, temps: list[float]) -> None:
                  "that suits the draft better than the average α suggests. Dotted: transformers' "
                  "default drafting (up to 20 drafts a round, stop when q(d) < 0.4) in the library "
                  "and in this engine — it ignores k, so it is flat."))
-    for line in filter(None, (fast.bench_run_caption(result, t) for t in temps)):
+    for line in filter(None, (bench_lines.bench_run_caption(result, t) for t in temps)):
         st.caption(line)
     for t in temps:                          # rows of one temperature: the same text to draft
-        named = {named_at(bench_row(r.row), t, s.k if fast.drafts_k(r.row) else None): r      # a row that ignores
-                 for s in result.settings if s.temperature == t for r in s.rows}            # k: once, without it
+        named = {named_at(bench_row(r.row), t, s.k if bench_lines.drafts_k(r.row) else None): r   # a row that
+                 for s in result.settings if s.temperature == t for r in s.rows}    # ignores k: once, without it
         acceptance_note([(md(name), r.acceptance_rate, r.mean_acceptance_length) for name, r in named.items()])
-    table = fast.bench_table(result)
+    table = bench_lines.bench_table(result)
     tables.show(table[[c for c in BENCH_SHOWN if c in table]], "fast_bench_rows")
