@@ -121,8 +121,9 @@ def test_a_setting_measured_here_since_replaces_the_shipped_point_of_a_machine_l
     verdict = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
     assert verdict.startswith(f"**Does it pay here?** No: **0.50×** the target alone {badges.here()}"), verdict
     said = [c.value for c in at.caption if "shows the newer run of the same setting and prompts" in c.value]
-    assert any(c.startswith("k = 4:") and "“Measure it here”" in c for c in said), said          # the k sweep
-    assert any(c.startswith("smollm2/draft:") and "“Measure it here”" in c for c in said), said  # the draft sizes
+    box = "the “Does it pay here?” box"
+    assert any(c.startswith("k = 4:") and box in c for c in said), said              # the k sweep
+    assert any(c.startswith("smollm2/draft:") and box in c for c in said), said      # the draft sizes
     kept = [k for k, _e in result_cache.kept(store.KIND, store.Filed)]
     assert len(kept) == 1                                  # the shipped points were not filed as this machine's
 

@@ -1,5 +1,5 @@
 """The box's "In short": every k's runs at one T, the best by the box's rule and the next (review 33)."""
-from ui.lessons.bottom_line import Run, bottom_line
+from ui.lessons.bottom_line import Run, bottom_line, ranked, restates
 
 
 def test_the_best_k_by_its_runs_median_with_the_range_of_all_its_runs():
@@ -20,3 +20,15 @@ def test_a_best_whose_range_holds_one_is_break_even_and_none_that_reaches_one_pa
     assert bottom_line(0.7, {}) is None and bottom_line(0.7, {1: []}) is None
     assert bottom_line(0.7, {2: [Run(1.2, 1.12, 1.3)]}).startswith(
         "**In short**, at T = 0.7 on this machine: at best it pays, at k = 2: one run, 1.20×")     # one k: no "Next"
+
+
+def test_the_k_the_prices_pick_is_named_and_a_lone_run_the_verdict_states_is_not_repeated():
+    runs = {1: [Run(1.08, 1.03, 1.10)], 4: [Run(0.73, 0.68, 0.74)]}
+    assert bottom_line(0.7, runs, picked=1).startswith(
+        "**In short**, at T = 0.7 on this machine: at best a little, under 10%, at k = 1, the k this machine's prices "
+        "pick: one run, 1.08×")
+    assert "prices pick" not in bottom_line(0.7, runs, picked=2)
+    assert not restates(runs, 4) and not restates(runs, None)   # the verdict's k = 4 is not the best: In short
+    assert restates(runs, 1)                                    # the verdict states k = 1's one run: once is enough
+    assert not restates({1: [Run(1.08, 1.03, 1.10), Run(1.0, 0.98, 1.02)]}, 1)   # two runs: In short names each
+    assert ranked({1: [Run(1.0, 1, 1)], 2: [Run(1.03, 1, 1.1)], 3: []}) == [2, 1]

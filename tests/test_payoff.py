@@ -277,8 +277,9 @@ def test_a_prediction_lands_where_measurements_at_its_own_k_landed_where_there_a
     # the k the prices pick, measured: its working gives the measurement against the prediction, not also how the
     # prediction was moved (review 29: "1.05× at this machine's prices × 1.01 …" beside "Predicted 1.06×")
     assert "came out at this many times" in payoff_working.instead_detail(moved)
-    seen = payoff_working.instead_detail(moved, (1.01, None, "“Measure it here”"))
-    assert "came out at this many times" not in seen and "Measured at k = 2 by “Measure it here”: 1.01×, " in seen
+    seen = payoff_working.instead_detail(moved, (1.01, None, "the “Does it pay here?” box"))
+    assert "came out at this many times" not in seen
+    assert "Measured at k = 2 by the “Does it pay here?” box: 1.01×, " in seen
     here = payoff.Measured(0.95, 0.9, 1.0, 3, Clock.WALL, 2.5, "box", 8)
     beside = replace(payoff.answer(2, PRICES, here), band=found).calibrated()
     assert beside.predicted == pytest.approx(1.05 * beside.priced)

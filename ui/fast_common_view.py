@@ -66,4 +66,4 @@ def taken_caption(taken: list, label: str) -> None:
 
 
 SECTIONS = {"ksweep": N_("the k sweep (section 2)"), "tradeoff": N_("Too weak vs too big (section 3)"),
-            "drafters": N_("Drafters compared"), "box": N_("“Measure it here”")}
+            "drafters": N_("Drafters compared"), "box": N_("the “Does it pay here?” box")}

@@ -16,7 +16,7 @@ from specdec.wording import times
 from ui import family, fast_regime_view, jobs, pair_card_view, session, state
 from ui.i18n import _
 from ui.lessons import badges, fast, payoff_paid, payoff_words, payoff_working, store, store_words
-from ui.lessons.bottom_line import bottom_line
+from ui.lessons.bottom_line import bottom_line, ranked, restates
 from ui.payoff_answer import answer, at_k, measured_at, runs_by_k
 
 
@@ -127,12 +127,17 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         on = "" if race is not None or not offer_run else " · " + store_words.set_name(   # Home races its own prompt
             family.speed_set(session.uses_chat(pair)))
         st.caption(payoff_words.settings_line(settings, pair.draft_name, pair.reads_features) + on)   # its prompts
-        if (short := bottom_line(settings.temperature, runs_by_k(pair, settings))) is not None:
+        runs, picked = runs_by_k(pair, settings), instead.k if instead is not None else None
+        short = None if restates(runs, p.k if p.measured is not None else None) else \
+            bottom_line(settings.temperature, runs, picked)
+        if short is not None:
             st.markdown(short)                         # every k's runs at this T, first (review 33)
         seen = at_k(pair, settings, p.k) if p.picked and p.measured is None else None
         seen_instead = at_k(pair, settings, instead.k) if instead is not None else None
         verdict = payoff_words.headline(p, cpu_model(), () if race is None else race[0])
-        st.markdown(verdict + (payoff_words.instead(instead, seen_instead) if instead is not None else ""))
+        said = short is not None and ranked(runs)[0] == picked           # In short gave the picked k's runs
+        st.markdown(verdict + (payoff_words.instead(instead, seen_instead) if instead is not None and not said
+                               else ""))
         if sidebar is not None and sidebar != settings and (line := elsewhere_line(pair, sidebar)):
             st.markdown(line)
         if race is None and (other := payoff_words.comparisons(p, seen, instead, seen_instead)):

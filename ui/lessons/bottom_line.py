@@ -17,24 +17,37 @@ class Run(NamedTuple):
     high: float
 
 
-def bottom_line(t: float, runs: dict[int, list[Run]]) -> str | None:
+def ranked(runs: dict[int, list[Run]]) -> list[int]:
+    """The ks with runs, the best first: by their runs' median speedup."""
+    return sorted((k for k, rs in runs.items() if rs), key=lambda k: -statistics.median(r.speedup for r in runs[k]))
+
+
+def restates(runs: dict[int, list[Run]], k: int | None) -> bool:
+    """Whether In short would only repeat the verdict: its best k is the verdict's measured `k` and has one run
+    (the verdict's figure), so the box says it once (review 34: "many figures for one setting")."""
+    order = ranked(runs)
+    return bool(order) and order[0] == k and len(runs[k]) == 1
+
+
+def bottom_line(t: float, runs: dict[int, list[Run]], picked: int | None = None) -> str | None:
     """`runs`: k -> the runs measured at T = `t` (oldest first); the best k is the one whose runs' median is
     highest, its word the box's rule on that median and the range of all its runs, each run's figure named (review
-    34: a pooled "1.04×" beside the box's newest "1.00×" read as a second answer) (None without any run)."""
-    runs = {k: rs for k, rs in runs.items() if rs}
-    if not runs:
+    34: a pooled "1.04×" beside the box's newest "1.00×" read as a second answer); where it is `picked`, the k this
+    machine's prices pick, it says so (the verdict then leaves that k to it) (None without any run)."""
+    order = ranked(runs)
+    if not order:
         return None
-    order = sorted(runs, key=lambda k: -statistics.median(r.speedup for r in runs[k]))
     best = runs[order[0]]
     x, lo, hi = statistics.median(r.speedup for r in best), min(r.low for r in best), max(r.high for r in best)
-    figures = dict(k=order[0], lo=lo, hi=times(hi), t=t, runs=_runs(best))
+    at = (_("k = {k}, the k this machine's prices pick") if order[0] == picked else _("k = {k}")).format(k=order[0])
+    figures = dict(k=at, lo=lo, hi=times(hi), t=t, runs=_runs(best))
     if hi < 1:
-        text = _("**In short**, at T = {t:g} on this machine: no k pays; the best, k = {k}: {runs} ({lo:.2f}–{hi} "
+        text = _("**In short**, at T = {t:g} on this machine: no k pays; the best, {k}: {runs} ({lo:.2f}–{hi} "
                  "over the prompts).").format(**figures)
     else:
         word = answer_word(x, lo, hi)
         word = _("it pays") if word == _("Yes") else word[:1].lower() + word[1:]
-        text = _("**In short**, at T = {t:g} on this machine: at best {word}, at k = {k}: {runs} ({lo:.2f}–{hi} over "
+        text = _("**In short**, at T = {t:g} on this machine: at best {word}, at {k}: {runs} ({lo:.2f}–{hi} over "
                  "the prompts).").format(word=word, **figures)
     if len(order) > 1:
         text += " " + _("Next: k = {k}, {x}.").format(k=order[1], x=times(statistics.median(

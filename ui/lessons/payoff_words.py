@@ -14,7 +14,7 @@ from specdec.wording import N_, _, times
 from ui.lessons import badges, payoff_paid, shipped
 
 SOURCES = {"ksweep": N_("When it is fast (its k sweep)"), "tradeoff": N_("When it is fast (every draft)"),
-           "drafters": N_("Drafters compared"), "box": N_("“Measure it here”")}
+           "drafters": N_("Drafters compared"), "box": N_("the “Does it pay here?” box")}
 
 
 def _x(value: float | None) -> str:
