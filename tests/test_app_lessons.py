@@ -117,7 +117,7 @@ def test_guided_tour_walks_eight_steps_with_a_live_widget_each(tiny_dirs):
                                                            if "identical" in b.value]
     assert len(boxes) == 1 and "identical" in boxes[0][1], boxes
     kind, text = boxes[0]
-    assert (kind == "success") == ("(faster on this run)" in text)
+    assert (kind == "success") == ("(faster on this one prompt)" in text)
     assert (kind == "info") == ("Not faster on this run" in text)
     at.button(key="tour_back").click().run()
     assert at.header[0].value.startswith("7 ·")

@@ -101,7 +101,7 @@ def test_the_box_and_the_sidebar_open_one_card(tiny_dirs, monkeypatch, tmp_path)
     assert lines[3].startswith("| 1 | :green-badge[:material/check_circle: measured here]")
     assert "| T = 0, k = 2, 8 " in lines[3] and lines[3].count("| — |") <= 1, lines[3]
     figures = len(lines) - 3                    # below the header, its rule and row 0 (prices, not a figure)
-    assert at.button(key="pair_card_box").label == f"Pair card: {figures} figures of this pair, side by side"
+    assert at.button(key="pair_card_box").label == at.sidebar.button(key="pair_card_sidebar").label  # no count
     assert any(f"Rows 1–{figures}: the figures" in c.value for c in at.caption)
     at = app(tiny_dirs, page="pages/where.py", **state)
     at.sidebar.button(key="pair_card_sidebar").click().run()

@@ -237,6 +237,11 @@ def test_the_prediction_prices_the_whole_run_where_its_runs_paid_besides_their_r
     # rounds: 3 tokens for 4 × 0.5 + 2.0 = 4.0 steps (0.75); whole: (0.12 + 1 + 0.05) / (0.1 + 4.2 / 3) = 0.78
     assert p.rounds_only == pytest.approx(0.75) and p.predicted == pytest.approx(1.17 / 1.5)
     assert "0.78" not in payoff_words.why(p)
+    assert payoff_words.why(p).endswith("**1.33 steps a token**, against 1 for the target alone. Reading the prompt, "
+                                        "the same work in both modes, brings a whole run nearer 1 (the working "
+                                        "below).")                         # 0.78 lies nearer 1 than 0.75 (review 35)
+    costly = payoff.answer(4, PRICES, replace(found, over=(Overheads(0.0, 0.9), Overheads(0.0, 0.0))))
+    assert "nearer 1" not in payoff_words.why(costly)   # bookkeeping alone: the whole run lies farther from 1
     detail = payoff_working.detail(p)
     assert "| Rounds alone: 3.00 tokens for 4.00 steps | 0.75× |" in detail
     assert "| + reading the prompt (0.10 steps a token; plain 0.12) and bookkeeping (0.20 steps a round; plain " \

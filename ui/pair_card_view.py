@@ -36,11 +36,12 @@ def rows(pair, settings, p: Payoff, races: tuple[float, ...] = (),
 
 def box_button(pair, settings, p: Payoff, races: tuple[float, ...] = (),
                numbers: pair_card.Numbers | None = None, offered: int | None = None) -> None:
-    """In the box: 'Pair card: N figures of this pair, side by side', opening the card at its settings (`races`:
+    """In the box: the pair card's button, named as the sidebar's (a count read as a figure that moved from page to
+    page: review 35), opening the card at its settings (`races`:
     Home's, at these settings, and `numbers`: the newest race's; `offered`: the k the box offers instead)."""
     found = rows(pair, settings, p, races, numbers, offered)
     st.session_state[SHOWN] = found                 # for the sections below the box (`pointer`)
-    if st.button(_("Pair card: {n} figures of this pair, side by side").format(n=len(found)), key="pair_card_box",
+    if st.button(_("Pair card: this pair's figures, side by side"), key="pair_card_box",
                  icon=":material/table_chart:"):
         _open(pair, settings, found, p.k)
 

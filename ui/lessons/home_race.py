@@ -158,7 +158,7 @@ def verdict(alone: Racer, spec: Racer, greedy: bool) -> str:
     ratio = alone.seconds / spec.seconds if spec.seconds else 0.0
     text = (_("Speculative decoding wrote {tokens} tokens in {spec_s:.2f} s with {spec_passes} "
               "target passes; the target alone needed {alone_s:.2f} s and {alone_passes} passes: "
-              "{ratio:.2f}× ({faster} on this run).")
+              "{ratio:.2f}× ({faster} on this one prompt).")
             .format(tokens=spec.tokens, spec_s=spec.seconds, spec_passes=spec.steps,
                     alone_s=alone.seconds, alone_passes=alone.steps, ratio=ratio,
                     faster=_("a tie") if abs(ratio - 1) < TIE else _("faster") if ratio > 1 else _("slower")))
