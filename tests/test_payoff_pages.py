@@ -134,8 +134,9 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4, policy="constant")
     box = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
     short = next(m.value for m in at.markdown if m.value.startswith("**In short**"))
-    assert short.startswith("**In short**, at T = 0 on this machine: at best a little, under 10%, at k = 1, the k "
-                            "this machine's prices pick: one run, 1.05× (1.00–1.10× over the prompts)."), short
+    assert short.startswith("**In short**, at T = 0 on this machine: at best within run-to-run noise, under 10%, at "
+                            "k = 1, the k this machine's prices pick: one run, 1.05× (1.00–1.10× over the prompts)."), \
+        short
     assert box.endswith("(0.85–0.95×, 1 prompts).") and "prices pick" not in box, box   # said once, in In short
     assert f"Predicted **{1.7 / 1.45:.2f}×** with the tokens a round a constant k = 1 kept (measured here)" \
         in working(at)
@@ -314,7 +315,7 @@ def test_homes_priced_box_sets_the_shipped_k_sweep_at_its_k_beside_the_predictio
     line = next(m.value for m in at.markdown if m.value.startswith("At the sidebar's settings ("))   # in the box
     elsewhere = next(m.value for m in at.switch_page("pages/fast.py").run().markdown
                      if m.value.startswith("**Does it pay here?**"))
-    said = re.search(r"\*\*(?:Yes|No|A little[^,]*|Break-even[^,]*|Uncertain[^,]*), ([0-9.]+×)\*\*", line).group(1)
+    said = re.search(r"\*\*[^*]*?([0-9.]+×)\*\*", line).group(1)                 # "**{answer}, {figure}**"
     assert said in elsewhere, (line, elsewhere)
     # on a machine like the one that shipped it, that measurement is the answer, with its range
     stand_in_cpu(monkeypatch, cpu)

@@ -45,7 +45,7 @@ def bottom_line(t: float, runs: dict[int, list[Run]], picked: int | None = None)
         text = _("**In short**, at T = {t:g} on this machine: no k pays; the best, {k}: {runs} ({lo:.2f}–{hi} "
                  "over the prompts).").format(**figures)
     else:
-        word = answer_word(x, lo, hi)
+        word = answer_word(x, lo, hi, runs=len(best))
         word = _("it pays") if word == _("Yes") else word[:1].lower() + word[1:]
         text = _("**In short**, at T = {t:g} on this machine: at best {word}, at {k}: {runs} ({lo:.2f}–{hi} over "
                  "the prompts).").format(word=word, **figures)

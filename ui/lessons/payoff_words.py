@@ -74,20 +74,22 @@ def compared(p: Payoff, seen: tuple[float, str | None, str] | None = None) -> st
 
 EVEN = 0.03        # a figure within 3 % of the target alone: break-even (repeats of one run vary about as much)
 SMALL = 0.10       # a gain under 10 %: a little (two runs of one setting on one CPU model differed by 7 %: k = 1,
-                   # T = 0.7, 1.08× shipped and 1.01× measured again, review 31)
+                   # T = 0.7, 1.08× shipped and 1.01× measured again, review 31), and one run's no more than noise
 
 
-def answer_word(speedup: float, low: float, high: float, predicted: bool = False) -> str:
+def answer_word(speedup: float, low: float, high: float, predicted: bool = False, runs: int = 1) -> str:
     """Yes or no, or neither where the range holds 1 (a gain within the spread is not one) or the figure lies
     within EVEN of 1 (review 25: "Yes, 1.01×" beside "Break-even, 1.07×"), or "a little" for a gain under SMALL
-    (review 31: "Yes, 1.08×" became "Break-even, 1.01×" on the next run): the headline's word, and Home's
+    that `runs` of at least two show (one run's is within what runs of one setting differ by here: review 35, a
+    shipped "A little, 1.08×" became "Break-even, 0.99×" on the next run): the headline's word, and Home's
     line for the sidebar's settings; for a `predicted` figure, that the range leaves it open (review 23)."""
     if low < 1.0 < high:
         return _("Uncertain: its range holds 1") if predicted else _("Break-even, no gain beyond the spread")
     if abs(speedup - 1.0) < EVEN:
         return _("Break-even, within {pct:.0%} of the target alone").format(pct=EVEN)
     if 1 < speedup < 1 + SMALL:
-        return _("A little, under {pct:.0%}").format(pct=SMALL)
+        return _("A little, under {pct:.0%}").format(pct=SMALL) if predicted or runs > 1 else _(
+            "Within run-to-run noise, under {pct:.0%}").format(pct=SMALL)
     return _("Yes") if speedup > 1 else _("No")
 
 
@@ -97,7 +99,7 @@ TIE = 0.02          # one race within 2 % of the target alone: a tie (two racers
 def _race_headline(p: Payoff, races: tuple[float, ...]) -> str:
     """The races' median with their range once there are two (one race has no spread to show)."""
     figure = statistics.median(races)
-    answer = answer_word(figure, min(races), max(races))
+    answer = answer_word(figure, min(races), max(races), runs=len(races))
     if len(races) == 1:                     # one run has no spread: a figure, not a verdict (review 21)
         text = _("**Does it pay here?** One race on one prompt: **{speedup}** the target alone {here} (wall-clock; "
                  "one run is no verdict: race again to see how much a run varies).").format(
