@@ -244,10 +244,12 @@ if points:
                      "lookup at the pass of what it drafted), from its tokens a round; the speedup beside it as "
                      "measured ({where}).").format(
             where=machine_short(ELSEWHERE) if ELSEWHERE else _("here")))
-    if (odd := beyond_caption(points, kind_name, SETTINGS.temperature, PASS_OF, profile is not None)) is not None:
-        st.caption(odd)
-    if (text := text_kinds_caption(points, kind_name)) is not None:
-        st.caption(text)
+    marks = [said for said in (beyond_caption(points, kind_name, SETTINGS.temperature, PASS_OF, profile is not None),
+                               text_kinds_caption(points, kind_name)) if said is not None]
+    if marks:                                        # caveats behind an expander (issue 51: fewer words in view)
+        with st.expander(_("Why rows are marked ⚠ or †"), icon=":material/help:"):
+            for said in marks:
+                st.caption(said)
     if (said := ngram_caption(points, kind_name, lambda ps: repriced.compared(ps, VARIANTS, SETTINGS.k, profile),
                               PAIR.draft_name.split("/", 1)[-1] if PAIR.draft_name else None)) is not None:
         st.caption(said)
