@@ -101,4 +101,4 @@ with theory:
     fast_theory_view.render(pair)
 measured_tabs(pair, names, sections)
 with bench:
-    fast_bench_view.render()
+    fast_bench_view.render(pair)

@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from specdec import defaults
-from specdec.bench import machine
+from specdec.bench import machine, roofline
 from specdec.bench import server as serving
 from specdec.bench.batching import facts as facts_of
 from specdec.bench.record import BatchSweep
@@ -14,10 +14,11 @@ from specdec.bench.server import PrefixRun, Timeline
 from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import LENGTHS, Mode
+from specdec.wording import times
 from ui import family, jobs, metrics_view, payoff_answer, session, shell, sidebar, state, tables
 from ui.figures import server as lp
 from ui.i18n import _
-from ui.lessons import badges, server, store
+from ui.lessons import badges, fast_elsewhere, server, store
 from ui.measured import local, measured
 from ui.round_view import chart
 
@@ -182,8 +183,41 @@ def prefix(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
                  "several times share the document."))
 
 
+GPU_FLOOR_US = 20          # the calculator's default layer floor (When it is fast, section 5)
+
+
+def gpu() -> None:
+    """Where the gain disappears on a datacenter GPU, by its roofline (no GPU is measured here): an 8B target and
+    a 135M draft in bf16, the calculator's defaults, at the sidebar's k and the default pair's α at its T."""
+    alphas, _where = fast_elsewhere.measured_alphas()
+    if not alphas:
+        return
+    s = state.settings()
+    t = min(alphas, key=lambda a: abs(a - s.temperature))
+    gpu_machine = roofline.PUBLISHED[-1]
+    target, draft = fast_elsewhere.model(8.0, "bf16"), fast_elsewhere.model(0.135, "bf16", "135M")
+    points = fast_elsewhere.batched(gpu_machine, target, draft, alphas[t], s.k, floor_us=GPU_FLOOR_US)
+    st.subheader(_("On a datacenter GPU: where the gain disappears"))
+    stop, last = fast_elsewhere.stops_paying(points), points[-1]
+    ends = _("below break-even from batch size {b}").format(b=stop) if stop is not None else _(
+        "still above break-even at batch size {b}").format(b=last[0])
+    st.markdown(badges.predicted() + " " + _(
+        "On an {machine}, an 8B target drafted by a 135M model (bf16, k = {k}, α = {alpha:.2f}: the default pair "
+        "at T = {t:g}) would run **{first}** at batch size 1, {ends}.").format(
+        machine=_(gpu_machine.name), k=s.k, alpha=alphas[t], t=t, first=times(points[0][1]), ends=ends))
+    chart(lp.gpu_batch_figure(points, _("Predicted speedup against batch size, by the GPU's roofline")), "server-gpu")
+    st.caption(_("A plain pass of B requests reads the weights once for all of them; a speculative one feeds "
+                 "B·(k + 1) tokens. Up to about {ridge:.0f} tokens a pass the reading dominates and the drafts' rows "
+                 "are nearly free; past it every row is arithmetic, and a rejected draft's row is paid for and "
+                 "thrown away. Peak figures from the data sheet, a layer taking at least {floor} µs, weights only "
+                 "(each request's KV cache, read too, grows with the batch): a prediction, not a measurement; "
+                 "When it is fast, section 5, prices other machines and sizes.").format(
+        ridge=roofline.ridge(gpu_machine, target), floor=GPU_FLOOR_US))
+
+
 def beyond() -> None:
     st.header(_("6 · Beyond one machine"))
+    gpu()
     st.markdown(_("""The same settings in serving engines:
 - **vLLM**: `speculative_config` with `method` = a draft model, `ngram` (prompt lookup) or an EAGLE
   head, and `num_speculative_tokens` = k.

@@ -75,7 +75,7 @@ def siblings(tree, label) -> None:
     names = {-1: _("root")} | {i: _("node {i} {token}").format(i=i, token=show(label(tree.nodes[i].token)))
                                for i in tree.path}
     node = st.selectbox(_("Verification at"), nodes, format_func=names.get, key=choice("tree_at"))
-    steps = sibling_steps(tree, node)
+    steps = sibling_steps(tree, node, label)
     if len(steps) == 1:
         st.write(_("Nothing was tried here: this node has no drafted children, so the final token "
                    "is drawn from its own p (a bonus)."))

@@ -21,6 +21,8 @@ def test_trees_page_verifies_a_round_and_steps_through_siblings(tiny_dirs):
     assert any(f"**{len(rnd.tree.nodes)}** nodes" in m.value for m in at.markdown)
     assert at.selectbox(key="tree_at").value == -1                    # the root first
     steps = at.select_slider(key="tree_step_-1")
+    kids = [j for j, n in enumerate(rnd.tree.nodes) if n.parent == -1 and n.verdict != "untried"]
+    assert str(steps.options[0]).startswith(f"try node {kids[0]} "), steps.options   # numbered as the tree's nodes
     steps.set_value(len(steps.options) - 1).run()
     assert not at.exception
     at.button(key="pass_price_run").click().run()

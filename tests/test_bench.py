@@ -5,7 +5,7 @@ from types import SimpleNamespace
 import pytest
 
 from specdec.bench.greedy import greedy_mismatches
-from specdec.bench.measure import verify_cost_in_run
+from specdec.bench.measure import v_paid, verify_cost_in_run
 from specdec.bench.record import Bench, Mismatch, Row, RowKind, Setting
 from specdec.bench.runner import (
     DEFAULTS,
@@ -89,6 +89,11 @@ def test_verification_price_is_read_from_the_runs_own_rounds():
     base = [rnd(0, 0, 40.0), rnd(1, 0, 10.0), rnd(2, 0, 11.0), rnd(3, 0, 10.0)]
     assert verify_cost_in_run(spec, base, 2) == pytest.approx(14.0 / 10.0)
     assert verify_cost_in_run(spec, base, 4) is None          # no 5-token pass in these rounds
+    # over repeats, the median of each repeat's against the plain one beside it (a cold first repeat: one of three)
+    cold = [rnd(0, 0, 40.0), rnd(1, 0, 15.0), rnd(2, 0, 16.0)]
+    repeats = [SimpleNamespace(rounds=r) for r in (spec, spec, spec)], \
+        [SimpleNamespace(rounds=r) for r in (cold, base, base)]
+    assert v_paid(*repeats, 2) == pytest.approx(14.0 / 10.0) and v_paid(*repeats, 4) is None
 
 
 def test_library_drafting_row_mirrors_transformers_defaults():

@@ -6,27 +6,27 @@ def test_the_best_k_by_its_runs_median_with_the_range_of_all_its_runs():
     # k = 1: a shipped run 1.08 (1.03–1.10) and one here 1.02 (1.01–1.04): median 1.05, range 1.01–1.10
     runs = {1: [Run(1.08, 1.03, 1.10), Run(1.02, 1.01, 1.04)], 2: [Run(1.03, 0.99, 1.05)], 4: [Run(0.73, 0.68, 0.74)]}
     said = bottom_line(0.7, runs)
-    assert said == ("**In short**, at T = 0.7 on this machine: at best a little, under 10%, at k = 1: 2 runs, "
-                    "1.08× and 1.02× (1.01–1.10× over the prompts). Next: k = 2, 1.03×."), said
+    assert said == ("**In short**, at T = 0.7 on this machine the best is k = 1: a little, under 10% (2 runs, "
+                    "1.08× and 1.02×; 1.01–1.10× over the prompts). Next: k = 2, 1.03×."), said
 
 
 def test_a_best_whose_range_holds_one_is_break_even_and_none_that_reaches_one_pays_nothing():
     even = bottom_line(0.0, {1: [Run(1.07, 0.93, 1.10)], 2: [Run(0.96, 0.9, 1.0)]})
-    assert even.startswith("**In short**, at T = 0 on this machine: at best break-even, no gain beyond the spread, "
-                           "at k = 1: one run, 1.07× (0.93–1.10× over the prompts).")
+    assert even.startswith("**In short**, at T = 0 on this machine the best is k = 1: break-even, no gain beyond the "
+                           "spread (one run, 1.07×; 0.93–1.10× over the prompts).")
     none = bottom_line(0.7, {4: [Run(0.73, 0.68, 0.74)], 8: [Run(0.5, 0.45, 0.55)]})
     assert none == ("**In short**, at T = 0.7 on this machine: no k pays; the best, k = 4: one run, 0.73× (0.68–0.74× "
                     "over the prompts). Next: k = 8, 0.50×.")
     assert bottom_line(0.7, {}) is None and bottom_line(0.7, {1: []}) is None
     assert bottom_line(0.7, {2: [Run(1.2, 1.12, 1.3)]}).startswith(
-        "**In short**, at T = 0.7 on this machine: at best it pays, at k = 2: one run, 1.20×")     # one k: no "Next"
+        "**In short**, at T = 0.7 on this machine the best is k = 2: it pays (one run, 1.20×")     # one k: no "Next"
 
 
 def test_the_k_the_prices_pick_is_named_and_a_lone_run_the_verdict_states_is_not_repeated():
     runs = {1: [Run(1.08, 1.03, 1.10)], 4: [Run(0.73, 0.68, 0.74)]}
     assert bottom_line(0.7, runs, picked=1).startswith(
-        "**In short**, at T = 0.7 on this machine: at best within run-to-run noise, under 10%, at k = 1, the k this "
-        "machine's prices pick: one run, 1.08×")                 # one run's gain under 10%: no more than noise
+        "**In short**, at T = 0.7 on this machine the best is k = 1, the k this machine's prices pick: within "
+        "run-to-run noise, under 10% (one run, 1.08×")           # one run's gain under 10%: no more than noise
     assert "prices pick" not in bottom_line(0.7, runs, picked=2)
     assert not restates(runs, 4) and not restates(runs, None)   # the verdict's k = 4 is not the best: In short
     assert restates(runs, 1)                                    # the verdict states k = 1's one run: once is enough

@@ -118,3 +118,24 @@ def test_this_machine_in_the_calculator_is_a_ceiling_where_its_passes_cost_more_
     assert bool(found) is said
     if said:
         assert "cost **3.00** steps here, where the roofline prices 2.50." in found[0]
+
+
+def test_a_batch_turns_the_checking_pass_into_arithmetic_and_the_gain_disappears():
+    """BOX: a 1B bf16 target reads 20 ms a step and computes 2 ms a token; a 0.1B draft 2 ms and 0.2 ms. At k = 1,
+    α = 0.5 (1.5 tokens a round): batch 1 checks 2 tokens in 20 ms, 1.5 × 20 / (2 + 20) = 1.36×; batch 8 checks 16
+    tokens in 32 ms against a plain pass of 8 in 20: 1.5 × 20 / (2 + 32) = 0.88×; batch 32: 64 tokens in 128 ms
+    against 64 ms plain, the draft 6.4 ms a step: 1.5 × 64 / (6.4 + 128) = 0.71×."""
+    target, draft = fast_elsewhere.model(1.0, "bf16"), fast_elsewhere.model(0.1, "bf16")
+    points = dict(fast_elsewhere.batched(BOX, target, draft, 0.5, 1, batches=(1, 8, 32)))
+    assert points[1] == pytest.approx(1.5 * 20 / 22) and points[8] == pytest.approx(1.5 * 20 / 34)
+    assert points[32] == pytest.approx(1.5 * 64 / 134.4)
+    assert fast_elsewhere.stops_paying(tuple(points.items())) == 8
+    assert fast_elsewhere.stops_paying(((1, 1.4), (2, 1.1))) is None
+    # batch 1 is the calculator's own round: one price for one setting
+    one = fast_elsewhere.calculate(BOX, target, draft, 0.5, ks=[1]).rows[0]
+    assert points[1] == pytest.approx(one.speedup)
+    # on the H100 an 8B target's pass stays a read of its weights for small batches: the gain holds, then goes
+    h100 = fast_elsewhere.batched(H100, fast_elsewhere.model(8.0, "bf16"), fast_elsewhere.model(0.135, "bf16"), 0.5,
+                                  4, floor_us=20)
+    assert h100[0][1] > 1.2 and fast_elsewhere.stops_paying(h100) is not None
+    assert [x for _b, x in h100] == sorted((x for _b, x in h100), reverse=True)

@@ -134,9 +134,9 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4, policy="constant")
     box = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
     short = next(m.value for m in at.markdown if m.value.startswith("**In short**"))
-    assert short.startswith("**In short**, at T = 0 on this machine: at best within run-to-run noise, under 10%, at "
-                            "k = 1, the k this machine's prices pick: one run, 1.05× (1.00–1.10× over the prompts)."), \
-        short
+    assert short.startswith("**In short**, at T = 0 on this machine the best is k = 1, the k this machine's prices "
+                            "pick: within run-to-run noise, under 10% (one run, 1.05×; 1.00–1.10× over the "
+                            "prompts)."), short
     assert box.endswith("(0.85–0.95×, 1 prompts).") and "prices pick" not in box, box   # said once, in In short
     assert f"Predicted **{1.7 / 1.45:.2f}×** with the tokens a round a constant k = 1 kept (measured here)" \
         in working(at)
@@ -186,7 +186,7 @@ def test_the_setting_the_prices_pick_is_measured_here_with_one_click(tiny_dirs, 
     at.button(key="payoff_measure_k").click().run()
     assert not at.exception
     said = " ".join(c.value for c in at.markdown if c.value.startswith(("**In short**", "**Does it pay here?**")))
-    best = "at k = 1, the k this machine's prices pick: one run, " in said          # In short: k = 1 ran fastest
+    best = "the best is k = 1, the k this machine's prices pick: " in said          # In short: k = 1 ran fastest
     assert best or " At k = 1, the k this machine's prices pick: " in said and said.endswith(f"{badges.here()}."), \
         said                                                            # else the verdict's, measured here
     assert "payoff_measure_k" not in [b.key for b in at.button]
@@ -409,3 +409,26 @@ def test_a_draft_sizes_figure_names_no_pass_price_it_never_measured(tiny_dirs, m
     said = working(at)
     assert "The measured runs paid c = 0.300 as they ran" in said, said
     assert "v = 1.00" not in said
+
+
+def test_the_benchmark_at_the_sidebars_settings_is_set_beside_the_boxs_figure(tiny_dirs, monkeypatch, tmp_path):
+    """When it is fast's last tab: where the benchmark ran the pair at the sidebar's k and T, its figure stands
+    beside the box's, one setting on two texts (review 35); at a k it did not run, no such line."""
+    from specdec.bench.runner import ROWS
+    from ui.lessons import fast
+    target, draft, threads = hand_profile(tiny_dirs, monkeypatch, tmp_path)
+    file_k3(target, draft, threads)                                          # the box: 0.90× at k = 3, T = 0
+    rows = [{"row": name, "tokens_per_s": 100.0, "speedup": 0.8 if name == "engine speculative" else 1.0}
+            for name in ROWS]
+    bench = {"schema": 3, "record": "Bench", "target": target, "draft": draft, "prompts": 3, "max_new_tokens": 8,
+             "repeats": 1, "c": 0.2, "settings": [{"temperature": 0.0, "k": 3, "verify_cost": 1.3, "rows": rows,
+                                                   "baseline": "engine autoregressive"}]}
+    (tmp_path / "bench.json").write_text(json.dumps(bench))
+    monkeypatch.setattr(fast, "BENCH_FILE", tmp_path / "bench.json")
+    at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
+    assert not at.exception
+    line = [c.value for c in at.caption if "In this benchmark, k = 3, T = 0: **0.80×**" in c.value]
+    assert len(line) == 1 and "The box above: **0.90×**" in line[0], line
+    assert line[0].endswith("on 3 held-out chats × 8 tokens: other text, another figure."), line
+    at = app(tiny_dirs, page="pages/fast.py", k=2, temperature=0.0, max_new_tokens=4)
+    assert not any("In this benchmark" in c.value for c in at.caption)       # it ran no k = 2

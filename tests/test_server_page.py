@@ -3,11 +3,12 @@ described with numbers computed from it; and the captions follow the data both w
 from dataclasses import replace
 
 from specdec import defaults
+from specdec.bench import roofline
 from specdec.bench.batching import facts as facts_of
 from specdec.bench.record import BatchRow, BatchSweep
 from specdec.records.provenance import Clock
 from specdec.settings import Mode
-from ui.lessons import server
+from ui.lessons import fast_elsewhere, server
 
 from apptest import app
 
@@ -21,6 +22,13 @@ def test_the_server_page_measures_draws_and_describes(tiny_dirs, monkeypatch, tm
     monkeypatch.setattr(family, "speed_prompts", lambda chat, n=8: real(chat, 2))
     at = app(tiny_dirs, page="pages/server.py", temperature=0.0, k=3)
     assert any("Beyond one machine" in h.value for h in at.header)
+    # §6 first: the gain's end on a datacenter GPU, predicted from the default pair's α at the sidebar's T and k
+    alphas, _where = fast_elsewhere.measured_alphas()
+    points = fast_elsewhere.batched(roofline.PUBLISHED[-1], fast_elsewhere.model(8.0, "bf16"),
+                                    fast_elsewhere.model(0.135, "bf16"), alphas[0.0], 3, floor_us=20)
+    gpu = next(m.value for m in at.markdown if "an 8B target drafted by a 135M model" in m.value)
+    assert f"would run **{points[0][1]:.2f}×** at batch size 1, below break-even from batch size " \
+        f"{fast_elsewhere.stops_paying(points)}." in gpu and "k = 3" in gpu, gpu
     metrics = next(d.value for d in at.dataframe if "vLLM (/metrics)" in d.value.columns)    # §6: what engines report
     assert list(metrics["SGLang"]).count("avg_spec_accept_length") == 1
     assert "vllm:spec_decode_num_accepted_tokens" in list(metrics["vLLM (/metrics)"])

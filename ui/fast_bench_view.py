@@ -7,7 +7,8 @@ import streamlit as st
 
 from specdec.drafters.registry import DRAFTERS
 from specdec.models.backend import Backend
-from ui import tables
+from specdec.wording import times
+from ui import payoff_answer, payoff_view, state, tables
 from ui.figures import fast as lp
 from ui.i18n import _
 from ui.lessons import badges, bench_lines, fast
@@ -34,7 +35,8 @@ def bench_drafter(result) -> str:
     return _(kind.label)
 
 
-def render() -> None:
+def render(pair=None) -> None:
+    """The tab; `pair`: the active pair, whose box figure is set beside the bench's at the sidebar's settings."""
     st.header(_("6 · The benchmark: this engine vs the plain ways to run the same model"))
     with st.expander(_("For people running the lab themselves: the benchmark, or a file from another machine")):
         st.write(_("`python -m specdec bench --out build/bench.json` runs this engine's autoregressive and "
@@ -62,7 +64,8 @@ def render() -> None:
         st.caption(_("Tokens per second, the median over repeats (speculative and the plain way: their range), "
                      "against the faster plain way to run the same target:"))
         st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key="fast_bench_peers", height="content")
-        notes = (bench_lines.transformers_note(result), bench_lines.llama_note(result), skipped(result))
+        notes = (bench_lines.transformers_note(result), bench_lines.llama_note(result), skipped(result),
+                 None if upload is not None else beside_box(pair, result))
         for note in filter(None, notes):
             st.caption(note)
     temps = sorted({s.temperature for s in result.settings})
@@ -74,6 +77,23 @@ def render() -> None:
             st.caption(line)
     with st.expander(_("What the lines are, and every number")):
         bench_notes(result, temps)
+
+
+def beside_box(pair, result) -> str | None:
+    """Where this benchmark (the one the box reads, not an upload) ran the active pair at the sidebar's k and T: its
+    speculative figure beside the box's, one setting on two texts (review 35 asked for the defaults here; then
+    they are a second figure for them)."""
+    if pair is None:
+        return None
+    settings = state.settings()
+    names = tuple(st.session_state.get("active_pair") or (pair.target_name, pair.draft_name))
+    found = payoff_answer.bench_row(names, settings) if settings.policy == "constant" else None
+    if found is None:
+        return None
+    mine = _("In this benchmark, k = {k}, T = {t:g}: **{x}** on {n} held-out chats × {tokens} tokens").format(
+        k=settings.k, t=settings.temperature, x=times(found[0].speedup), n=result.prompts,
+        tokens=result.max_new_tokens)
+    return payoff_view.measured_line(pair, settings, mine)
 
 
 def skipped(result) -> str | None:

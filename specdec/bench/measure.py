@@ -68,6 +68,15 @@ def verify_cost_in_run(spec_rounds, base_rounds, k: int) -> float | None:
     return spec_ms / step if spec_ms and step else None
 
 
+def v_paid(spec: list, base: list, k: int) -> float | None:
+    """v_k as runs paid it over every repeat: the median of each speculative repeat's (verify_cost_in_run) against
+    the autoregressive repeat timed beside it, as `c_paid` does for c (one repeat alone read 0.93 for a 2-token
+    pass on a Zen 4: its plain repeat ran first, on cold caches). None: no repeat timed such a pass."""
+    vs = [verify_cost_in_run(s.rounds, b.rounds, k) for s, b in zip(spec, base)]
+    vs = [v for v in vs if v is not None]
+    return statistics.median(vs) if vs else None
+
+
 def draft_cost_in_run(spec_rounds, base_rounds) -> float | None:
     """c as runs paid it: the median ms of a draft forward in speculative rounds (the first
     round left out, as in pass_ms) over a 1-token step of autoregressive rounds timed alongside.

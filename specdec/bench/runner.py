@@ -38,8 +38,8 @@ from specdec.bench.measure import (
     drafter_cost,
     machine_load,
     rate,
+    v_paid,
     verify_cost,
-    verify_cost_in_run,
     whole_run,
 )
 from specdec.bench.record import PER_K, Bench, Row, RowKind, Setting
@@ -279,7 +279,7 @@ def _setting(pair, prompts, measured: dict, k: int, t: float, c: float, v_alone:
              clock: Clock = Clock.WALL) -> Setting:
     """One (T, k) table; bound(v) uses v as paid in the runs (v_alone: the same pass timed alone);
     speedups and the baseline on `clock` ("wall", or "cpu" when the machine was busy)."""
-    v = verify_cost_in_run(measured[K.SPEC][0].rounds, measured[K.AR][0].rounds, k) or v_alone
+    v = v_paid(measured[K.SPEC], measured[K.AR], k) or v_alone
     baseline = max((name for name in BASELINES if name in measured), key=lambda n: rate(measured[n], clock))
     rows = tuple(summarize_row(name, measured[name], measured[baseline], k, c, v, measured[K.AR], clock)
                  for name in measured)

@@ -71,3 +71,16 @@ def timeline_figure(result: Timeline) -> go.Figure:
     return _layout(fig, _("Requests join the batch at a round boundary and leave when they stop"),
                    height=60 + 28 * len(result.served), xaxis_title=_("seconds since the server started"),
                    yaxis_autorange="reversed")
+
+
+def gpu_batch_figure(points: tuple[tuple[int, float], ...], title: str) -> go.Figure:
+    """A predicted speedup against batch size (log axis), with the break-even line."""
+    sizes = [b for b, _x in points]
+    fig = go.Figure(go.Scatter(x=sizes, y=[x for _b, x in points], mode="lines+markers", marker_color=COLORS.draft,
+                               name=_("predicted speedup"), hovertemplate=_("batch size %{x}: %{y:.2f}×")
+                               + "<extra></extra>"))
+    fig.add_hline(y=1.0, line_dash="dash", line_color="#888", annotation_text=_("break-even"),
+                  annotation_position="top right")
+    return _layout(fig, title, height=320, showlegend=False, xaxis_title=_("batch size (requests at once)"),
+                   yaxis_title=_("speedup ×"), xaxis=dict(type="log", tickvals=sizes, ticktext=[str(b) for b in sizes]),
+                   yaxis=dict(rangemode="tozero"))

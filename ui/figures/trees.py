@@ -54,7 +54,7 @@ def tree_figure(tree: Tree, final: Final, label: Label) -> go.Figure:
         ids = [i for i, n in enumerate(tree.nodes) if n.verdict == verdict]
         fig.add_trace(go.Scatter(
             x=[tree.depth(i) for i in ids], y=[rows[i] for i in ids], mode="markers+text",
-            name=_(verdict), text=[node_text(label(tree.nodes[i].token)) for i in ids],
+            name=_(verdict), text=[f"{i}:{node_text(label(tree.nodes[i].token), 8)}" for i in ids],   # as the mask
             textposition="top center", textfont=MONO, marker=dict(size=18, color=colour),
             hovertext=[_hover(tree, i, label) for i in ids], hoverinfo="text"))
     last = tree.path[-1] if tree.path else -1
@@ -96,15 +96,17 @@ def mask_figure(tree: Tree, label: Label) -> go.Figure:
     return fig
 
 
-def sibling_steps(tree: Tree, node: int) -> list[tuple[str, Dist | None, int | None]]:
+def sibling_steps(tree: Tree, node: int, label: Label) -> list[tuple[str, Dist | None, int | None]]:
     """(title, p at this step, the child tried next) for node's children, in order: p before
-    the first try, then what was left after each rejection."""
+    the first try, then what was left after each rejection; a child named as the tree's hover and the
+    selector name it, by node number and token (review 35: "child 0" read as the first drawn)."""
     p = tree.root_target if node < 0 else tree.nodes[node].target
     kids = [j for j, n in enumerate(tree.nodes) if n.parent == node and n.verdict != "untried"]
     steps = []
     for j in kids:
         n = tree.nodes[j]
-        steps.append((_("try child {j} ({verdict})").format(j=j, verdict=_(n.verdict)), p, j))
+        steps.append((_("try node {j} {token} ({verdict})").format(j=j, token=show(label(n.token)),
+                                                                     verdict=_(n.verdict)), p, j))
         if n.verdict == "rejected":
             p = n.left
     steps.append((_("what is left (all rejected)") if kids and tree.nodes[kids[-1]].verdict == "rejected"

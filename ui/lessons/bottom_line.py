@@ -47,8 +47,8 @@ def bottom_line(t: float, runs: dict[int, list[Run]], picked: int | None = None)
     else:
         word = answer_word(x, lo, hi, runs=len(best))
         word = _("it pays") if word == _("Yes") else word[:1].lower() + word[1:]
-        text = _("**In short**, at T = {t:g} on this machine: at best {word}, at {k}: {runs} ({lo:.2f}–{hi} over "
-                 "the prompts).").format(word=word, **figures)
+        text = _("**In short**, at T = {t:g} on this machine the best is {k}: {word} ({runs}; {lo:.2f}–{hi} over "
+                 "the prompts).").format(word=word, **figures)          # the answer first (review 35: dense)
     if len(order) > 1:
         text += " " + _("Next: k = {k}, {x}.").format(k=order[1], x=times(statistics.median(
             r.speedup for r in runs[order[1]])))

@@ -87,6 +87,28 @@ def calculate(machine: roofline.Machine, target: roofline.Model, draft: roofline
     return Calculation(one, draft_ms, c, roofline.ridge(machine, target), alpha, tuple(rows), floor_us)
 
 
+BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+
+
+def batched(machine: roofline.Machine, target: roofline.Model, draft: roofline.Model, alpha: float, k: int,
+            batches=BATCHES, floor_us: float = 0.0) -> tuple[tuple[int, float], ...]:
+    """Per batch size B, speculation's speedup over plain batched decoding on `machine` by its roofline: a round
+    drafts k steps of B rows and checks B·(k + 1) rows in one target pass, against a plain pass of B rows, each
+    request keeping eq. (1)'s tokens a round. Weights only: reading every request's KV cache is left out."""
+    tokens = expected_tokens(alpha, k)
+    out = []
+    for b in batches:
+        plain = step_ms(machine, target, b, floor_us)
+        round_ms = k * step_ms(machine, draft, b, floor_us) + step_ms(machine, target, b * (k + 1), floor_us)
+        out.append((b, tokens * plain / round_ms))
+    return tuple(out)
+
+
+def stops_paying(points: tuple[tuple[int, float], ...]) -> int | None:
+    """The first batch size at which speculation no longer pays (None: it pays at every size given)."""
+    return next((b for b, x in points if x < 1.0), None)
+
+
 def measured_alphas(path: Path = TEMPS) -> tuple[dict[float, float], Provenance | None]:
     """The default pair's α = E[β] per temperature (its shipped sweep, k = 4) and where it was
     measured; ({}, None) when the file is missing or broken."""
