@@ -201,18 +201,19 @@ def gpu() -> None:
     stop, last = fast_elsewhere.stops_paying(points), points[-1]
     ends = _("below break-even from batch size {b}").format(b=stop) if stop is not None else _(
         "still above break-even at batch size {b}").format(b=last[0])
-    st.markdown(badges.predicted() + " " + _(
+    st.markdown(badges.elsewhere() + " " + _(
         "On an {machine}, an 8B target drafted by a 135M model (bf16, k = {k}, α = {alpha:.2f}: the default pair "
         "at T = {t:g}) would run **{first}** at batch size 1, {ends}.").format(
         machine=_(gpu_machine.name), k=s.k, alpha=alphas[t], t=t, first=times(points[0][1]), ends=ends))
     chart(lp.gpu_batch_figure(points, _("Predicted speedup against batch size, by the GPU's roofline")), "server-gpu")
     st.caption(_("A plain pass of B requests reads the weights once for all of them; a speculative one feeds "
                  "B·(k + 1) tokens. Up to about {ridge:.0f} tokens a pass the reading dominates and the drafts' rows "
-                 "are nearly free; past it every row is arithmetic, and a rejected draft's row is paid for and "
-                 "thrown away. Peak figures from the data sheet, a layer taking at least {floor} µs, weights only "
-                 "(each request's KV cache, read too, grows with the batch): a prediction, not a measurement; "
-                 "When it is fast, section 5, prices other machines and sizes.").format(
-        ridge=roofline.ridge(gpu_machine, target), floor=GPU_FLOOR_US))
+                 "are nearly free; past it every row is arithmetic.").format(ridge=roofline.ridge(gpu_machine, target)))
+    with st.expander(_("How this is predicted")):
+        st.write(_("From the GPU's published peak figures (memory rate and bf16 arithmetic), each layer taking at "
+                   "least {floor} µs, and the weights alone: each request's KV cache, read too, grows with the "
+                   "batch. A prediction, not a measurement; When it is fast, section 5, prices other machines and "
+                   "model sizes.").format(floor=GPU_FLOOR_US))
 
 
 def beyond() -> None:

@@ -172,9 +172,10 @@ def bench_figure(bench: Bench, temperature: float) -> go.Figure:
                                      line=dict(color=color, dash=dash)))
     fig.add_hline(y=1.0, line_dash="dot", line_color=COLORS.rejected)
     fig.update_xaxes(dtick=1)                                                  # k is a whole number
-    fig = _layout(fig, _("T = {t}: speedup over this engine's autoregressive decoding").format(t=temperature),
+    fig = _layout(fig, _("T = {t:g}: speedup over plain decoding").format(t=temperature),
                   height=380, xaxis_title=_("k"), yaxis_title=_("speedup ×"))
-    # two charts side by side: the title (T first) goes below the chart's toolbar, clear of its icons
+    # up to three side by side (a short title: review 35 saw a long one cut): the title (T first) goes below
+    # the chart's toolbar, clear of its icons
     return fig.update_layout(title=dict(y=1 - 34 / fig.layout.height, yanchor="top", yref="container"),
                              margin=dict(t=84))
 
