@@ -187,24 +187,26 @@ GPU_FLOOR_US = 20          # the calculator's default layer floor (When it is fa
 
 
 def gpu() -> None:
-    """Where the gain disappears on a datacenter GPU, by its roofline (no GPU is measured here): an 8B target and
-    a 135M draft in bf16, the calculator's defaults, at the sidebar's k and the default pair's α at its T."""
+    """Where the gain disappears on a datacenter GPU, by its roofline (no GPU is measured here): When it is fast's
+    calculator at its defaults (an 8B target, a 135M draft, bf16, the default pair's α at its first temperature, a
+    20 µs layer floor) and the k it finds best for one request, so its batch-1 figure is the calculator's."""
     alphas, _where = fast_elsewhere.measured_alphas()
     if not alphas:
         return
-    s = state.settings()
-    t = min(alphas, key=lambda a: abs(a - s.temperature))
+    t = sorted(alphas)[0]
     gpu_machine = roofline.PUBLISHED[-1]
     target, draft = fast_elsewhere.model(8.0, "bf16"), fast_elsewhere.model(0.135, "bf16", "135M")
-    points = fast_elsewhere.batched(gpu_machine, target, draft, alphas[t], s.k, floor_us=GPU_FLOOR_US)
+    k = fast_elsewhere.calculate(gpu_machine, target, draft, alphas[t], floor_us=GPU_FLOOR_US).best.k
+    points = fast_elsewhere.batched(gpu_machine, target, draft, alphas[t], k, floor_us=GPU_FLOOR_US)
     st.subheader(_("On a datacenter GPU: where the gain disappears"))
     stop, last = fast_elsewhere.stops_paying(points), points[-1]
-    ends = _("below break-even from batch size {b}").format(b=stop) if stop is not None else _(
-        "still above break-even at batch size {b}").format(b=last[0])
+    ends = _("fall below break-even from batch size {b}").format(b=stop) if stop is not None else _(
+        "stay above break-even up to batch size {b}").format(b=last[0])
     st.markdown(badges.elsewhere() + " " + _(
-        "On an {machine}, an 8B target drafted by a 135M model (bf16, k = {k}, α = {alpha:.2f}: the default pair "
-        "at T = {t:g}) would run **{first}** at batch size 1, {ends}.").format(
-        machine=_(gpu_machine.name), k=s.k, alpha=alphas[t], t=t, first=times(points[0][1]), ends=ends))
+        "On an {machine}, an 8B target drafted by a 135M model (bf16; α = {alpha:.2f}, the default pair at T = {t:g}; "
+        "k = {k}, the best for one request) would run **{first}** at batch size 1, as When it is fast's calculator "
+        "says at its defaults, and {ends}.").format(
+        machine=_(gpu_machine.name), k=k, alpha=alphas[t], t=t, first=times(points[0][1]), ends=ends))
     chart(lp.gpu_batch_figure(points, _("Predicted speedup against batch size, by the GPU's roofline")), "server-gpu")
     st.caption(_("A plain pass of B requests reads the weights once for all of them; a speculative one feeds "
                  "B·(k + 1) tokens. Up to about {ridge:.0f} tokens a pass the reading dominates and the drafts' rows "

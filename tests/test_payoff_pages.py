@@ -135,7 +135,7 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
     box = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
     short = next(m.value for m in at.markdown if m.value.startswith("**In short**"))
     assert short.startswith("**In short**, at T = 0 on this machine the best is k = 1, the k this machine's prices "
-                            "pick: within run-to-run noise, under 10% (one run, 1.05×; 1.00–1.10× over the "
+                            "pick: break-even, one run's gain under 10% (one run, 1.05×; 1.00–1.10× over the "
                             "prompts)."), short
     assert box.endswith("(0.85–0.95×, 1 prompts).") and "prices pick" not in box, box   # said once, in In short
     assert f"Predicted **{1.7 / 1.45:.2f}×** with the tokens a round a constant k = 1 kept (measured here)" \

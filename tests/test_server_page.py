@@ -2,6 +2,8 @@
 described with numbers computed from it; and the captions follow the data both ways."""
 from dataclasses import replace
 
+import pytest
+
 from specdec import defaults
 from specdec.bench import roofline
 from specdec.bench.batching import facts as facts_of
@@ -22,13 +24,17 @@ def test_the_server_page_measures_draws_and_describes(tiny_dirs, monkeypatch, tm
     monkeypatch.setattr(family, "speed_prompts", lambda chat, n=8: real(chat, 2))
     at = app(tiny_dirs, page="pages/server.py", temperature=0.0, k=3)
     assert any("Beyond one machine" in h.value for h in at.header)
-    # §6 first: the gain's end on a datacenter GPU, predicted from the default pair's α at the sidebar's T and k
+    # §6 first: the gain's end on a datacenter GPU, predicted at When it is fast's calculator defaults (review 36:
+    # two pages, two GPU figures): its batch-1 figure is the calculator's, at the k it finds best
     alphas, _where = fast_elsewhere.measured_alphas()
-    points = fast_elsewhere.batched(roofline.PUBLISHED[-1], fast_elsewhere.model(8.0, "bf16"),
-                                    fast_elsewhere.model(0.135, "bf16"), alphas[0.0], 3, floor_us=20)
+    h100, t = roofline.PUBLISHED[-1], sorted(alphas)[0]
+    target, draft = fast_elsewhere.model(8.0, "bf16"), fast_elsewhere.model(0.135, "bf16")
+    best = fast_elsewhere.calculate(h100, target, draft, alphas[t], floor_us=20).best
+    points = fast_elsewhere.batched(h100, target, draft, alphas[t], best.k, floor_us=20)
+    assert points[0][1] == pytest.approx(best.speedup)
     gpu = next(m.value for m in at.markdown if "an 8B target drafted by a 135M model" in m.value)
-    assert f"would run **{points[0][1]:.2f}×** at batch size 1, below break-even from batch size " \
-        f"{fast_elsewhere.stops_paying(points)}." in gpu and "k = 3" in gpu, gpu
+    assert f"k = {best.k}, the best for one request) would run **{best.speedup:.2f}×** at batch size 1" in gpu, gpu
+    assert gpu.endswith(f"fall below break-even from batch size {fast_elsewhere.stops_paying(points)}."), gpu
     metrics = next(d.value for d in at.dataframe if "vLLM (/metrics)" in d.value.columns)    # §6: what engines report
     assert list(metrics["SGLang"]).count("avg_spec_accept_length") == 1
     assert "vllm:spec_decode_num_accepted_tokens" in list(metrics["vLLM (/metrics)"])
