@@ -32,3 +32,12 @@ def test_the_k_the_prices_pick_is_named_and_a_lone_run_the_verdict_states_is_not
     assert restates(runs, 1)                                    # the verdict states k = 1's one run: once is enough
     assert not restates({1: [Run(1.08, 1.03, 1.10), Run(1.0, 0.98, 1.02)]}, 1)   # two runs: In short names each
     assert ranked({1: [Run(1.0, 1, 1)], 2: [Run(1.03, 1, 1.1)], 3: []}) == [2, 1]
+
+
+def test_runs_from_here_and_from_a_machine_like_this_one_are_named_by_where_they_ran():
+    mixed = {1: [Run(1.08, 1.03, 1.10, here=False), Run(1.03, 1.00, 1.06)]}
+    assert "(2 runs, 1.08× on a machine like this one and 1.03× here; 1.00–1.10× over the prompts)" in \
+        bottom_line(0.7, mixed), bottom_line(0.7, mixed)
+    alike = {1: [Run(1.08, 1.03, 1.10, here=False), Run(1.02, 1.01, 1.06, here=False)]}
+    assert "(2 runs, 1.08× and 1.02×;" in bottom_line(0.7, alike)          # one origin: said once
+    assert bottom_line(0.7, alike).startswith("**In short**, at T = 0.7 on a machine like this one the best is k = 1")

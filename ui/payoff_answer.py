@@ -168,16 +168,16 @@ def runs_by_k(pair, settings) -> dict[int, list[Run]]:
     sweep, cpu = shipped_sweep(names, at, session.uses_chat(pair))
     if sweep is not None and shipped.alike(cpu):                # shipped first: the older runs
         for p in sweep.points:
-            out.setdefault(p.k, []).append(_run(p))
+            out.setdefault(p.k, []).append(_run(p, here=False))
     for k, found in store.filed_by_k(names[0], drafts, at, state.ran()).items():
         out.setdefault(k, []).extend(_run(e.figure) for e in sorted(found, key=lambda e: e.at)
                                      if e.figure.speedup is not None)
     return out
 
 
-def _run(figure) -> Run:
-    """A filed figure or a sweep point as one run: its speedup and its range over its prompts."""
-    return Run(figure.speedup, figure.speedup_min or figure.speedup, figure.speedup_max or figure.speedup)
+def _run(figure, here: bool = True) -> Run:
+    """A filed figure or a sweep point as one run: its speedup, its range over its prompts, and whose."""
+    return Run(figure.speedup, figure.speedup_min or figure.speedup, figure.speedup_max or figure.speedup, here)
 
 
 def alike_at(names: tuple, settings, chat: bool) -> payoff.Measured | None:

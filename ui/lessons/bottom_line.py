@@ -11,10 +11,12 @@ from ui.lessons.payoff_words import answer_word
 
 
 class Run(NamedTuple):
-    """One run's speedup over a whole prompt set, and its range over those prompts."""
+    """One run's speedup over a whole prompt set, its range over those prompts, and whether this machine ran it
+    (else one like it, shipped)."""
     speedup: float
     low: float
     high: float
+    here: bool = True
 
 
 def ranked(runs: dict[int, list[Run]]) -> list[int]:
@@ -40,14 +42,16 @@ def bottom_line(t: float, runs: dict[int, list[Run]], picked: int | None = None)
     best = runs[order[0]]
     x, lo, hi = statistics.median(r.speedup for r in best), min(r.low for r in best), max(r.high for r in best)
     at = (_("k = {k}, the k this machine's prices pick") if order[0] == picked else _("k = {k}")).format(k=order[0])
-    figures = dict(k=at, lo=lo, hi=times(hi), t=t, runs=_runs(best))
+    where = _("on this machine") if any(r.here for rs in runs.values() for r in rs) else _(
+        "on a machine like this one")                     # shipped runs alone: not "this machine" (review 36)
+    figures = dict(k=at, lo=lo, hi=times(hi), t=t, runs=_runs(best), where=where)
     if hi < 1:
-        text = _("**In short**, at T = {t:g} on this machine: no k pays; the best, {k}: {runs} ({lo:.2f}–{hi} "
+        text = _("**In short**, at T = {t:g} {where}: no k pays; the best, {k}: {runs} ({lo:.2f}–{hi} "
                  "over the prompts).").format(**figures)
     else:
         word = answer_word(x, lo, hi, runs=len(best))
         word = _("it pays") if word == _("Yes") else word[:1].lower() + word[1:]
-        text = _("**In short**, at T = {t:g} on this machine the best is {k}: {word} ({runs}; {lo:.2f}–{hi} over "
+        text = _("**In short**, at T = {t:g} {where} the best is {k}: {word} ({runs}; {lo:.2f}–{hi} over "
                  "the prompts).").format(word=word, **figures)          # the answer first (review 35: dense)
     if len(order) > 1:
         text += " " + _("Next: k = {k}, {x}.").format(k=order[1], x=times(statistics.median(
@@ -56,9 +60,12 @@ def bottom_line(t: float, runs: dict[int, list[Run]], picked: int | None = None)
 
 
 def _runs(runs: list[Run]) -> str:
-    """A k's runs in words: "one run, 1.08×", or each run's figure, newest last ("two runs, 1.08× and 1.00×")."""
+    """A k's runs in words: "one run, 1.08×", or each run's figure, newest last ("2 runs, 1.08× and 1.00×"), each
+    named by where it ran where some ran here and some on a machine like this one (review 36: "which to believe?")."""
     if len(runs) == 1:
         return _("one run, {x}").format(x=times(runs[0].speedup))
-    xs = [times(r.speedup) for r in runs]
+    mixed = len({r.here for r in runs}) > 1
+    xs = [(_("{x} here") if r.here else _("{x} on a machine like this one")).format(x=times(r.speedup)) if mixed
+          else times(r.speedup) for r in runs]
     return _("{n} runs, {xs}").format(n=len(runs), xs=_("{first} and {last}").format(first=", ".join(xs[:-1]),
                                                                                       last=xs[-1]))
