@@ -36,7 +36,8 @@ def test_a_priced_race_gives_its_rounds_alone_beside_what_its_own_timings_add():
     text = home_race.why(alone, spec, "torch", "cpu", Prices(0.2, {1: 1.0, 2: 1.3}))
     # a round: 1 draft at 0.2 + a pass of 2 tokens at 1.3 = 1.5 steps for 2 tokens: 1.33× for the rounds alone
     assert "a round of this race cost 1.50 steps and kept 2.00 tokens: 1.33× for the rounds alone" in text
-    assert "timed in this race (they move from race to race)" in text
+    assert "timed in this race (they move from race to race)" in text and "× measured." in text
+    assert "c = 0.2" not in text          # the prices are the sidebar's and the working's: not repeated (review 36)
 
 
 def test_the_tour_counts_the_requests_whose_text_matched():

@@ -111,11 +111,10 @@ def priced_why(alone: Racer, spec: Racer, step: float, prices: Prices) -> tuple[
                             for r in rounds)
     predicted = run_speedup(kept, 0, 0.0, price, _overheads(spec, step), _overheads(alone, step))
     measured = alone.seconds / spec.seconds if spec.seconds else 0.0
-    text = _("Why: at this machine's prices (c = {c:.3f}; a pass of M tokens v(M) steps) a round of this race cost "
-             "{price:.2f} steps and kept {kept:.2f} tokens: {rounds:.2f}× for the rounds alone. With the race's own "
-             "prompt reading and the engine's work between passes, timed in this race (they move from race to race), "
-             "that predicts {predicted:.2f}× for the whole race; it measured {measured:.2f}×.").format(
-        c=prices.c, price=price, kept=kept, rounds=kept / price, predicted=predicted, measured=measured)
+    text = _("Why: a round of this race cost {price:.2f} steps and kept {kept:.2f} tokens: {rounds:.2f}× for the "
+             "rounds alone at this machine's prices. With the prompt's reading and the work between passes, timed in "
+             "this race (they move from race to race): {predicted:.2f}× predicted, {measured:.2f}× measured.").format(
+        price=price, kept=kept, rounds=kept / price, predicted=predicted, measured=measured)   # c and v: the sidebar
     paid = statistics.mean((r.verify_ms + r.draft_ms) / step for r in rounds)
     own = run_speedup(kept, 0, 0.0, paid, _overheads(spec, step), _overheads(alone, step))
     if abs(own / predicted - 1) <= 0.1:
