@@ -104,7 +104,12 @@ def c_spread(rows, profile: Numbers | None, step_ms: float | None) -> str:
           and r.whose.startswith((":green-badge", ":blue-badge"))]
     if len(cs) < 2 or profile is None or profile.c is None or not step_ms:
         return ""
-    return _("c on this CPU model, where a run measured it: {low:.3f}–{high:.3f} (row 0: {c:.3f}). A draft step "
+    said = _("c on this CPU model, where a run measured it: {low:.3f}–{high:.3f} (row 0: {c:.3f}). A draft step "
              "lasts about {ms:.1f} ms, so a little other work on the machine, or colder caches, moves it from run "
              "to run; every prediction prices at row 0.").format(
         low=min(cs), high=max(cs), c=profile.c, ms=profile.c * step_ms)
+    server = [r.numbers.c for r in rows if r.numbers and r.numbers.c and r.section == _("In a server")]
+    if server:                      # review 36: "the footnote gives 0.144–0.214, but row 12 shows c = 0.072"
+        said += " " + _("In a server's c ({c:.3f}) is left out: there a draft step is set against the batched "
+                        "loop's own plain pass, a slower one.").format(c=min(server))
+    return said
