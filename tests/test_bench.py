@@ -140,7 +140,7 @@ def test_the_fast_page_reads_bench_json(result, tmp_path):
     assert len(bench_figure(fewer, 1.0).data) == len(fig.data) - 1
     # two charts side by side: the title starts with its T and sits below the toolbar's icons (top 30 px)
     title = fig.layout.title
-    assert title.text.startswith("T = 1.0: ") and title.yref == "container" and title.yanchor == "top"
+    assert title.text.startswith("T = 1: ") and title.yref == "container" and title.yanchor == "top"
     assert (1 - title.y) * fig.layout.height >= 30 and fig.layout.margin.t >= 80
 
 

@@ -131,7 +131,7 @@ def test_the_race_is_predicted_from_the_same_prices():
     # a round: 4 · 0.5 + v(5) 2.0 = 4.00 steps for 3 tokens; in 20 ms steps the alone run paid 100 / 20 / 3 for
     # the prompt and 840 / 20 / 3 besides a token, the speculative one 150 / 20 / 6 and 250 / 20 / 2 a round:
     # (5/3 + 1 + 14) / (1.25 + (4 + 6.25) / 3) = 3.57; measured 1.0 / 0.5 = 2.00
-    assert "cost 4.00 steps and kept 3.00 tokens" in text and "predicts 3.57×" in text and "measured 2.00×" in text
+    assert "cost 4.00 steps and kept 3.00 tokens" in text and "3.57× predicted" in text and "2.00× measured" in text
     # at the race's own prices, (40 + 10) / 20 = 2.50 steps a round: (5/3 + 1 + 14) / (1.25 + (2.5 + 6.25) / 3) = 4.00
     assert "At the prices this race itself paid (a round 2.50 steps) the same sum gives 4.00×" in text
     same = PRICES.__class__(0.5, {1: 1.0, 5: 0.5})                  # a profile whose round price is the race's
