@@ -301,7 +301,7 @@ def test_a_band_is_the_range_of_measured_over_predicted_from_three_measurements_
     p = replace(payoff.answer(2, PRICES, None, (2.5, 1.3, "Other CPU")), band=found)
     assert p.likely == pytest.approx((0.9 * p.predicted, 1.1 * p.predicted))
     from ui.lessons import payoff_words, payoff_working
-    said = f"**{p.predicted:.2f}×** ({0.9 * p.predicted:.2f}–{1.1 * p.predicted:.2f}×)"
+    said = f"**{p.predicted:.2f}×** (where runs here land: {0.9 * p.predicted:.2f}–{1.1 * p.predicted:.2f}×)"
     assert said in payoff_words.headline(p, "CPU here") and said in payoff_working.detail(p)
     # measurements that all land below their predictions (0.87–0.99, median 0.92): the figure moves to the
     # median, inside its range, and the profile's own price is kept beside it

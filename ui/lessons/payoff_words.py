@@ -149,10 +149,11 @@ def _nearer(p: Payoff) -> str:
 
 
 def likely(p: Payoff) -> str:
-    """' (0.70–0.77×)' after a prediction: where measurements here landed around theirs ('' without)."""
+    """' (where runs here land: 0.70–0.77×)' after a prediction: where measurements here landed around theirs, said
+    so (reviews 32, 36: "1.06× (1.05–1.29×)" read as a lopsided error bar) ('' without)."""
     if p.likely is None:
         return ""
-    return " ({low:.2f}–{high})".format(low=p.likely[0], high=_x(p.likely[1]))
+    return " " + _("(where runs here land: {low:.2f}–{high})").format(low=p.likely[0], high=_x(p.likely[1]))
 
 
 def instead(p: Payoff, seen: tuple | None = None) -> str:
