@@ -112,3 +112,24 @@ def test_the_bench_says_which_rows_it_did_not_run_and_why():
     assert skipped(Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, rows),), provenance=here())) \
         is None
     assert named_at("a (b)", 0.0, None) == "a (b, T = 0)" and named_at("a", 1.0, 2) == "a (T = 1, k = 2)"
+
+
+def test_a_sampled_row_above_every_greedy_one_says_each_run_samples_its_own_text():
+    """Review 37: T = 1, k = 1 at 1.08× above T = 0's best 0.96× though fewer drafts were accepted."""
+    from specdec.bench.record import Bench, Row, Setting
+    from specdec.records.provenance import here
+    from ui.lessons.bench_lines import sampled_caption
+
+    def setting(k, t, spec, tokens):
+        return Setting(k, t, (Row("engine autoregressive", 67.0, tokens=203, speedup=1.0),
+                              Row("engine speculative", 60.0, tokens=tokens, speedup=spec)))
+    bench = Bench("fam/target", "fam/draft", 6, 48, 3, 0.16,
+                  (setting(1, 0.0, 0.96, 203), setting(2, 0.0, 0.94, 203), setting(1, 1.0, 1.08, 218),
+                   setting(2, 1.0, 0.87, 219)), provenance=here())
+    assert sampled_caption(bench) == (
+        "At T = 1, k = 1 speculation ran 1.08×, above every k at T = 0 (at best 0.96×): at T > 0 each run samples its "
+        "own text (there the speculative runs wrote 218 tokens, the plain runs 203), so such a row holds the text "
+        "drawn as well as the drafting; at T = 0 both write the same text.")
+    below = Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (setting(1, 0.0, 0.96, 203), setting(1, 1.0, 0.90, 218)),
+                  provenance=here())
+    assert sampled_caption(below) is None                          # no sampled row above the greedy ones: nothing

@@ -75,6 +75,8 @@ def render(pair=None) -> None:
     for t in temps:                                  # full width: a half-width column made it a paragraph
         for line in filter(None, (bench_lines.fastest_caption(result, t), bench_lines.longer_caption(result, t))):
             st.caption(line)
+    if (sampled := bench_lines.sampled_caption(result)) is not None:
+        st.caption(sampled)
     with st.expander(_("What the lines are, and every number")):
         bench_notes(result, temps)
 

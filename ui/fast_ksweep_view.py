@@ -29,7 +29,7 @@ from ui.figures import fast as lp
 from ui.i18n import _
 from ui.lessons import badges, fast, shipped, store, store_words
 from ui.lessons.bench_words import machine_short
-from ui.lessons.payoff_words import SOURCES, answer_word
+from ui.lessons.payoff_words import SOURCES, answer_word, span
 from ui.measured import local
 from ui.measured import measured as measured_result
 from ui.picked_k_view import picked_k
@@ -161,8 +161,8 @@ def picked_clause(points, best, k: int | None, badge) -> str:
     if at is None or at.k == best.k:
         return ""
     overlap = at.speedup_max >= best.speedup_min
-    head = _(" At k = {k}, the k this machine's prices pick: **{x}** ({low:.2f}–{high}) {badge}: ").format(
-        k=at.k, x=times(at.speedup), low=at.speedup_min, high=times(at.speedup_max), badge=badge(at))
+    head = _(" At k = {k}, the k this machine's prices pick: **{x}** ({span}) {badge}: ").format(
+        k=at.k, x=times(at.speedup), span=span(at.speedup_min, at.speedup_max), badge=badge(at))
     tail = (_("the two ranges overlap, so these runs cannot tell k = {best} from k = {k}.") if overlap else
             _("k = {best} measured faster beyond the spread; the prices' pick is a prediction, these runs a "
               "measurement."))       # each part formatted alone: Korean particles agree in format (ui/korean.py)

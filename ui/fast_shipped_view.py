@@ -15,7 +15,7 @@ from ui.figures import fast as lp
 from ui.i18n import _
 from ui.lessons import badges, shipped, store
 from ui.lessons.bench_words import drafter_name, machine_name, machine_short
-from ui.lessons.payoff_words import SOURCES
+from ui.lessons.payoff_words import SOURCES, span
 from ui.round_view import chart
 from ui.safe import md
 
@@ -86,6 +86,7 @@ def here_too(points, key_of) -> None:
         newest = max(found, key=lambda e: e.at)
         f = newest.figure
         st.markdown(badges.here() + " " + _("{draft} at these settings: **{speedup}** the target alone "
-                                            "({low:.2f}–{high}), measured by {section}.").format(
-            draft=md(drafter_name(p.draft)), speedup=times(f.speedup), low=f.speedup_min or f.speedup,
-            high=times(f.speedup_max or f.speedup), section=_(SOURCES.get(newest.source, newest.source))))
+                                            "({span}), measured by {section}.").format(
+            draft=md(drafter_name(p.draft)), speedup=times(f.speedup), section=_(SOURCES.get(newest.source,
+                                                                                              newest.source)),
+            span=span(f.speedup_min or f.speedup, f.speedup_max or f.speedup)))    # not "0.69–0.69×" (review 37)
