@@ -41,3 +41,12 @@ def test_runs_from_here_and_from_a_machine_like_this_one_are_named_by_where_they
     alike = {1: [Run(1.08, 1.03, 1.10, here=False), Run(1.02, 1.01, 1.06, here=False)]}
     assert "(2 runs, 1.08× and 1.02×;" in bottom_line(0.7, alike)          # one origin: said once
     assert bottom_line(0.7, alike).startswith("**In short**, at T = 0.7 on a machine like this one the best is k = 1")
+
+
+def test_one_ks_runs_in_a_few_words_weigh_them_as_in_short_does():
+    """The sidebar's "at k = 1" (review 37: its newest run's "Break-even, within 3%, 1.01×" beside In short's
+    "a little" for the same k): the runs' median and range by the box's rule, each run named."""
+    from ui.lessons.bottom_line import k_words
+    two = [Run(1.08, 1.03, 1.10), Run(1.01, 1.00, 1.03)]                 # median 1.045, all above 1: a little
+    assert k_words(1, two) == "at k = 1: A little, under 10% (2 runs, 1.08× and 1.01×)"
+    assert k_words(1, two[1:]) == "at k = 1: Break-even, within 3% of the target alone (one run, 1.01×)"

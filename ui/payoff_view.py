@@ -16,7 +16,7 @@ from specdec.wording import times
 from ui import family, fast_regime_view, jobs, pair_card_view, session, state
 from ui.i18n import _
 from ui.lessons import badges, fast, payoff_paid, payoff_words, payoff_working, store, store_words
-from ui.lessons.bottom_line import bottom_line, ranked, restates
+from ui.lessons.bottom_line import bottom_line, k_words, ranked, restates
 from ui.payoff_answer import answer, at_k, measured_at, runs_by_k
 
 
@@ -98,7 +98,11 @@ def sidebar_verdict(pair, settings) -> str | None:
     word, figure, badge = found
     text = _("**Here, at these settings:** {answer}, **{x}** {badge}").format(answer=word, x=times(figure),
                                                                              badge=badge)
-    seen = at_k(pair, settings, instead.k) if instead is not None else None
+    if instead is None:
+        return text
+    if runs := runs_by_k(pair, settings).get(instead.k):       # as In short weighs them: one word for one k
+        return text + " · " + k_words(instead.k, runs)
+    seen = at_k(pair, settings, instead.k)
     if seen is not None:
         low, high = seen[3] if len(seen) > 3 else (seen[0], seen[0])
         text += " · " + _("at k = {k}: {answer}, **{x}**").format(

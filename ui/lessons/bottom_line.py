@@ -31,6 +31,18 @@ def restates(runs: dict[int, list[Run]], k: int | None) -> bool:
     return bool(order) and order[0] == k and len(runs[k]) == 1
 
 
+def word(runs: list[Run]) -> str:
+    """A k's runs by the box's rule: their median speedup and the range of all of them."""
+    return answer_word(statistics.median(r.speedup for r in runs), min(r.low for r in runs),
+                       max(r.high for r in runs), runs=len(runs))
+
+
+def k_words(k: int, runs: list[Run]) -> str:
+    """One k's runs in a few words, as In short weighs them: 'at k = 1: A little, under 10% (2 runs, 1.08× and
+    1.01×)' (the sidebar's line: review 37 read its newest run's word beside In short's pooled one)."""
+    return _("at k = {k}: {answer} ({runs})").format(k=k, answer=word(runs), runs=_runs(runs))
+
+
 def bottom_line(t: float, runs: dict[int, list[Run]], picked: int | None = None) -> str | None:
     """`runs`: k -> the runs measured at T = `t` (oldest first); the best k is the one whose runs' median is
     highest, its word the box's rule on that median and the range of all its runs, each run's figure named (review
@@ -40,7 +52,7 @@ def bottom_line(t: float, runs: dict[int, list[Run]], picked: int | None = None)
     if not order:
         return None
     best = runs[order[0]]
-    x, lo, hi = statistics.median(r.speedup for r in best), min(r.low for r in best), max(r.high for r in best)
+    lo, hi = min(r.low for r in best), max(r.high for r in best)
     at = (_("k = {k}, the k this machine's prices pick") if order[0] == picked else _("k = {k}")).format(k=order[0])
     where = _("on this machine") if any(r.here for rs in runs.values() for r in rs) else _(
         "on a machine like this one")                     # shipped runs alone: not "this machine" (review 36)
@@ -49,10 +61,10 @@ def bottom_line(t: float, runs: dict[int, list[Run]], picked: int | None = None)
         text = _("**In short**, at T = {t:g} {where}: no k pays; the best, {k}: {runs} ({lo:.2f}–{hi} "
                  "over the prompts).").format(**figures)
     else:
-        word = answer_word(x, lo, hi, runs=len(best))
-        word = _("it pays") if word == _("Yes") else word[:1].lower() + word[1:]
+        said = word(best)
+        said = _("it pays") if said == _("Yes") else said[:1].lower() + said[1:]
         text = _("**In short**, at T = {t:g} {where} the best is {k}: {word} ({runs}; {lo:.2f}–{hi} over "
-                 "the prompts).").format(word=word, **figures)          # the answer first (review 35: dense)
+                 "the prompts).").format(word=said, **figures)          # the answer first (review 35: dense)
     if len(order) > 1:
         text += " " + _("Next: k = {k}, {x}.").format(k=order[1], x=times(statistics.median(
             r.speedup for r in runs[order[1]])))
