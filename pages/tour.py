@@ -134,6 +134,13 @@ def step_budget(pair) -> None:
     fig.update_layout(height=300, xaxis_title=_("k (drafts per round)"), yaxis_title=_("expected speedup"),
                       margin=dict(t=10, b=10), legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))
     chart(fig, "tour_budget")
+    if priced:                  # this machine's balance first: the formula's is the upbeat one (review 37)
+        best = max(priced, key=lambda kx: kx[1])
+        st.write(_("With this machine's passes (dotted) the best k for these sliders is **{k}**, for an expected "
+                   "**{x:.2f}×**: here checking is not free, a pass over k + 1 tokens costs v(k + 1) target steps "
+                   "(v({m}) = {v:.2f}), which Leviathan et al.'s formula leaves out. The box “Does it pay here?” on "
+                   "the lesson pages states what whole runs measure.").format(
+            k=best[0], x=best[1], m=best[0] + 1, v=widths[best[0] + 1]))
     k = best_k(alpha, c, K_CHOICES[-1])
     if expected_speedup(alpha, k, c) < 1:
         st.write(_("At α = {alpha:.2f} and c = {c:.2f} no k beats the target alone by Leviathan et al.'s formula "
@@ -145,12 +152,6 @@ def step_budget(pair) -> None:
                    "assumes those values; it is no forecast for this machine: the race in step 8 measures this "
                    "machine, and *When it is fast* starts from its measured α̂ and c.").format(
             k=k, speedup=expected_speedup(alpha, k, c), alpha=alpha, c=c))
-    if priced:
-        best = max(priced, key=lambda kx: kx[1])[0]     # its figure is the chart's: the box states the run's
-        st.caption(_("Here checking is not free: a pass over k + 1 tokens costs v(k + 1) target steps on this "
-                     "machine (v({m}) = {v:.2f}), which the formula leaves out. With this machine's passes (dotted) "
-                     "the best k for the same sliders is **{k}**; the box “Does it pay here?” on the lesson pages "
-                     "states what whole runs measure.").format(m=best + 1, v=widths[best + 1], k=best))
     try_this(_("raise c until no k beats the dashed line: a draft that is too expensive never pays."))
 
 
