@@ -12,8 +12,8 @@ def test_the_best_k_by_its_runs_median_with_the_range_of_all_its_runs():
 
 def test_a_best_whose_range_holds_one_is_break_even_and_none_that_reaches_one_pays_nothing():
     even = bottom_line(0.0, {1: [Run(1.07, 0.93, 1.10)], 2: [Run(0.96, 0.9, 1.0)]})
-    assert even.startswith("**In short**, at T = 0 on this machine the best is k = 1: break-even, no gain beyond the "
-                           "spread (one run, 1.07×; 0.93–1.10× over the prompts).")
+    assert even.startswith("**In short**, at T = 0 on this machine: no k pays clearly; the nearest, k = 1: one run, "
+                           "1.07× (0.93–1.10× over the prompts).")          # review 38: not "the best is … break-even"
     none = bottom_line(0.7, {4: [Run(0.73, 0.68, 0.74)], 8: [Run(0.5, 0.45, 0.55)]})
     assert none == ("**In short**, at T = 0.7 on this machine: no k pays; the best, k = 4: one run, 0.73× (0.68–0.74× "
                     "over the prompts). Next: k = 8, 0.50×.")
@@ -25,8 +25,8 @@ def test_a_best_whose_range_holds_one_is_break_even_and_none_that_reaches_one_pa
 def test_the_k_the_prices_pick_is_named_and_a_lone_run_the_verdict_states_is_not_repeated():
     runs = {1: [Run(1.08, 1.03, 1.10)], 4: [Run(0.73, 0.68, 0.74)]}
     assert bottom_line(0.7, runs, picked=1).startswith(
-        "**In short**, at T = 0.7 on this machine the best is k = 1, the k this machine's prices pick: break-even, "
-        "one run's gain under 10% (one run, 1.08×")              # one run's gain under 10%: no more than noise
+        "**In short**, at T = 0.7 on this machine: no k pays clearly; the nearest, k = 1, the k this machine's prices "
+        "pick: one run, 1.08×")                                  # one run's gain under 10%: no more than noise
     assert "prices pick" not in bottom_line(0.7, runs, picked=2)
     assert not restates(runs, 4) and not restates(runs, None)   # the verdict's k = 4 is not the best: In short
     assert restates(runs, 1)                                    # the verdict states k = 1's one run: once is enough

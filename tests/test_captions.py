@@ -71,6 +71,8 @@ def test_a_busy_machine_is_said_with_both_clocks():
     assert "load 1.6 per core" in note and "1.20–1.40×" in note and "0.80–0.90×" in note
     assert note.startswith("The machine was busy")                    # measured here
     assert clock_note(busy, "Some Xeon").startswith(":orange-badge[:material/public: Some Xeon] The machine was busy")
+    one = clock_note(busy[:1])                                        # one figure, not "1.20–1.20×" (review 38)
+    assert "needed (1.20×); on the wall-clock they read 0.80×." in one, one
 
 
 def test_kind_caption_never_names_one_kind_as_best_and_worst():

@@ -153,7 +153,7 @@ def speed_settings(settings: Settings) -> Settings:
 def speed_table(rows, names) -> pd.DataFrame:
     source = {Source.PROFILE: _("machine profile"), Source.RUN: _("these runs"), Source.NONE: "—"}
     return pd.DataFrame([{_("drafter"): n, _("tokens a round"): f"{r.mean_acceptance_length:.2f}",
-                          _("acceptance rate"): f"{100 * r.acceptance:.0f} %",
+                          _("acceptance rate"): f"{r.acceptance:.0%}",
                           "c": "—" if r.c is None else f"{r.c:.3f}", _("c from"): source[r.source],
                           _("predicted speedup ×"): "—" if r.speedup is None else f"{r.speedup:.2f}"}
                          for r, n in zip(rows, names)])

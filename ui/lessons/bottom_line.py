@@ -7,7 +7,7 @@ import statistics
 from typing import NamedTuple
 
 from specdec.wording import _, times
-from ui.lessons.payoff_words import answer_word
+from ui.lessons.payoff_words import SMALL, answer_word
 
 
 class Run(NamedTuple):
@@ -57,11 +57,14 @@ def bottom_line(t: float, runs: dict[int, list[Run]], picked: int | None = None)
     where = _("on this machine") if any(r.here for rs in runs.values() for r in rs) else _(
         "on a machine like this one")                     # shipped runs alone: not "this machine" (review 36)
     figures = dict(k=at, lo=lo, hi=times(hi), t=t, runs=_runs(best), where=where)
+    said = word(best)
     if hi < 1:
         text = _("**In short**, at T = {t:g} {where}: no k pays; the best, {k}: {runs} ({lo:.2f}–{hi} "
                  "over the prompts).").format(**figures)
-    else:
-        said = word(best)
+    elif said not in (_("Yes"), _("A little, under {pct:.0%}").format(pct=SMALL)):   # break-even: no gain shown
+        text = _("**In short**, at T = {t:g} {where}: no k pays clearly; the nearest, {k}: {runs} ({lo:.2f}–{hi} "
+                 "over the prompts).").format(**figures)                   # review 38: "the best is k = 1 …
+    else:                                                                  # break-even" read as a win
         said = _("it pays") if said == _("Yes") else said[:1].lower() + said[1:]
         text = _("**In short**, at T = {t:g} {where} the best is {k}: {word} ({runs}; {lo:.2f}–{hi} over "
                  "the prompts).").format(word=said, **figures)          # the answer first (review 35: dense)

@@ -114,12 +114,17 @@ def clock_note(points, shipped_from: str | None = None) -> str | None:
                      [p.speedup_wall for p in busy if p.speedup_wall is not None], shipped_from)
 
 
+def _figures(xs: list[float]) -> str:
+    """'0.72–0.77×', or one figure where they round alike (review 38: "0.72–0.72×")."""
+    lo, hi = f"{min(xs):.2f}", f"{max(xs):.2f}"
+    return f"{lo}×" if lo == hi else f"{lo}–{hi}×"
+
+
 def busy_note(load: float, cpus: list[float], walls: list[float], shipped_from: str | None = None) -> str:
     """The speedups on CPU time (`cpus`) of a busy machine, and the same on the wall-clock."""
     text = _("The machine was busy (load {load:.1f} per core: other work competed for the cores), so "
-             "these speedups use the CPU time the runs themselves needed ({lo:.2f}–{hi:.2f}×); on the "
-             "wall-clock they read {wlo:.2f}–{whi:.2f}×.").format(
-        load=load, lo=min(cpus), hi=max(cpus), wlo=min(walls, default=0.0), whi=max(walls, default=0.0))
+             "these speedups use the CPU time the runs themselves needed ({cpu}); on the "
+             "wall-clock they read {wall}.").format(load=load, cpu=_figures(cpus), wall=_figures(walls or [0.0]))
     if shipped_from is None:
         return text
     return badges.shipped(shipped_from) + " " + text
