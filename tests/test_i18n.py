@@ -293,7 +293,7 @@ def test_the_fast_pages_bench_charts_and_uploader_speak_korean(korean):
     at.switch_page("pages/fast.py").run()
     assert not at.exception
     charts = " ".join(json.dumps(json.loads(c.proto.spec), ensure_ascii=False) for c in at.get("plotly_chart"))
-    for word in ("정리 3.8의 한계", "잰 검증 비용에서의 한계", "엔진 추측 디코딩 (라이브러리 기본값)"):
+    for word in ("정리 3.8의 상한", "잰 검증 비용에서의 상한", "엔진 추측 디코딩 (라이브러리 기본값)"):
         assert word in charts, word
     for word in ("Theorem 3.8 bound", "library defaults"):
         assert word not in charts, word
