@@ -8,6 +8,7 @@ import pandas as pd
 from specdec.bench.record import PER_K, Bench, Row, RowKind, Setting
 from specdec.wording import N_, _, times
 from ui.lessons.bench_words import bench_row
+from ui.lessons.payoff_words import EVEN  # within 3 %: what repeats of one run vary by
 
 BENCH_COLUMNS = ("tokens_per_s", "target_forwards_per_token", "acceptance_rate", "mean_acceptance_length",
                  "speedup", "speedup_vs_engine_ar", "bound", "measured_over_bound", "bound_with_verify",
@@ -184,7 +185,6 @@ def sampled_caption(bench: Bench) -> str | None:
 
 
 LONGER_TEXT = 1.1      # runs that wrote 10 % more tokens than the plain runs: the text is part of the figure
-EVEN = 0.03            # two rows within 3 %: as payoff_words.EVEN, within what repeats of one run vary by
 
 
 def _drafts_a_round(row: Row) -> float | None:
