@@ -15,11 +15,19 @@ export MALLOC_ARENA_MAX ?= 2
 
 setup: $(STAMP)
 
+# uv installs the same pinned set as pip (the same `pip freeze`) in 9 s instead of 37 s here; it reads no
+# pip.conf, so it is handed pip's find-links (where this machine keeps the CPU torch wheel). Where uv
+# cannot be had or fails, pip installs as before.
+UV      := uv==0.13.9
+UV_PIP   = $(VENV)/bin/uv pip install -q --python $(PY) \
+	$(foreach d,$(PIP_FIND_LINKS) $(shell $(PYTHON) -m pip config get global.find-links 2>/dev/null),--find-links $(d))
+PIP     := $(PY) -m pip install -q --disable-pip-version-check --no-compile
+
 $(STAMP): requirements.txt requirements-nodeps.txt
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	@echo "installing requirements into $(VENV) ..."
-	@$(PY) -m pip install -q --disable-pip-version-check --no-compile -r requirements.txt
-	@$(PY) -m pip install -q --disable-pip-version-check --no-compile --no-deps -r requirements-nodeps.txt
+	@{ $(PIP) $(UV) && $(UV_PIP) -r requirements.txt && $(UV_PIP) --no-deps -r requirements-nodeps.txt; } || \
+		{ echo "uv failed: installing with pip"; $(PIP) -r requirements.txt && $(PIP) --no-deps -r requirements-nodeps.txt; }
 	@touch $(STAMP)
 
 # The app's Korean (and any other) message catalogs: locale/*/LC_MESSAGES/messages.po -> .mo
