@@ -14,7 +14,7 @@ from specdec.records.provenance import Clock, here
 from specdec.settings import Settings
 from ui.lessons import badges, other_rows, pair_card, shipped, speed_table, store
 
-from apptest import app
+from apptest import app, working
 
 SPEED = store.PromptSet.of(["a", "b"], False, 16, "speed")
 
@@ -173,10 +173,10 @@ def test_the_sidebar_measures_this_machines_prices_again_and_every_prediction_fo
         return replace(old, step_ms=4.0, c={draft: 0.125})
     monkeypatch.setattr(machine, "measure", measure)
     at = app(tiny_dirs, page="pages/step_through.py", k=2, temperature=0.0, max_new_tokens=4)
-    assert any("at 0.250 each (c) and a check of 3 tokens" in c.value for c in at.caption)
+    assert "at 0.250 each (c) and a check of 3 tokens" in working(at)
     at.button(key="profile_again").click().run()
     assert not at.exception and asked == [[draft]]                       # the pair's draft priced again
-    assert any("at 0.125 each (c) and a check of 3 tokens" in c.value for c in at.caption)   # the box follows
+    assert "at 0.125 each (c) and a check of 3 tokens" in working(at)      # the box follows
     assert any("a target step **4.0 ms**" in c.value for c in at.sidebar.caption)
 
 

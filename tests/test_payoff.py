@@ -26,15 +26,15 @@ def test_the_prediction_prices_a_round_with_this_machines_profile():
     # working only (one figure in view for one setting: reviews 22–24)
     from ui.lessons import payoff_words, payoff_working
     why = payoff_words.why(p)
-    assert why.endswith("a round costs **4.00 steps** (1 step: the target alone making one token): 4 drafts at "
-                        "0.500 each (c) and a check of 5 tokens at 2.00 (v); it keeps **3.00 tokens**: **1.33 steps "
-                        "a token**, against 1 for the target alone.")
+    assert why.endswith("a round costs **4.00 steps** (1 step: the target alone making one token) and keeps "
+                        "**3.00 tokens**: **1.33 steps a token**, against 1 for the target alone.")
     assert "0.75" not in why
     detail = payoff_working.detail(p)
     assert "| Rounds alone: 3.00 tokens for 4.00 steps | 0.75× |" in detail           # no band: no third row
     assert "| Measured :green-badge" in detail and "| **0.80×** (0.70–0.90×) |" in detail
-    assert detail.startswith("A step: the target's one-token pass here. At 1.33 steps a token, the rounds alone run "
-                             "slower than the target alone.")
+    assert detail.startswith("A round: 4 drafts at 0.500 each (c) and a check of 5 tokens at 2.00 (v): 4.00 steps. "
+                             "A step: the target's one-token pass here. At 1.33 steps a token, the rounds alone run "
+                             "slower than the target alone.")                  # the round's parts: the working's
     unmeasured = payoff_words.why(payoff.answer(4, PRICES, None, (3.0, 0.7, "here", "")))
     assert unmeasured.endswith("**1.33 steps a token**, against 1 for the target alone.")   # the headline predicts
     assert "Measured 7% above the prediction at this machine's prices (0.75×)" in detail        # 0.8 / 0.75

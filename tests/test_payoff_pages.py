@@ -49,10 +49,10 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
         why = " ".join(c.value for c in at.caption if c.value.startswith("Why: a round"))
         # priced at α = 0.6 up to k = 3: k = 1 keeps 1.6 tokens for 0.25 + 1.2 = 1.45 steps (1.10 a step),
         # k = 2 1.96 for 1.9 (1.03), k = 3 2.176 for 2.35 (0.93): one draft, 0.91 steps a token
-        assert ("**1.45 steps** (1 step: the target alone making one token): 1 draft at 0.250 (c) and a "
-                "check of 2 tokens at 1.20 (v); it keeps **1.60 tokens**: "
+        assert ("**1.45 steps** (1 step: the target alone making one token) and keeps **1.60 tokens**: "
                 "**0.91 steps a token**") in why, page
         detail = working(at)
+        assert "A round: 1 draft at 0.250 (c) and a check of 2 tokens at 1.20 (v): 1.45 steps." in detail, page
         assert "At 0.91 steps a token, the rounds alone run faster" in detail, page
         assert "α̂ = 0.60 as Drafters compared measured it here: computed" in detail, page
         line = next(c.value for c in at.caption if c.value.startswith(
@@ -132,8 +132,10 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
     box = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
     short = next(m.value for m in at.markdown if m.value.startswith("**In short**"))
     assert short.startswith("**In short**, at T = 0 on this machine: no k pays clearly; the nearest, k = 1, the k "
-                            "this machine's prices pick: one run, 1.05× (1.00–1.10× over the prompts)."), short
+                            "this machine's prices pick: 1.05× (one run)."), short
     assert box.endswith("(0.85–0.95×, 1 prompts).") and "prices pick" not in box, box   # said once, in In short
+    runs = next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if "Every run at T = 0" in c.proto.spec)
+    assert sorted(x for trace in runs["data"] for x in trace["x"]) == [0.9, 1.05]      # k = 3's run and k = 1's
     assert f"Predicted **{1.7 / 1.45:.2f}×** with the tokens a round a constant k = 1 kept (measured here)" \
         in working(at)
     # the priced policy picks k = 1: that k measured here is its answer (review 21: "not measured yet" beside it)
@@ -188,7 +190,7 @@ def test_the_setting_the_prices_pick_is_measured_here_with_one_click(tiny_dirs, 
     assert "payoff_measure_k" not in [b.key for b in at.button]
     assert headline_figure(at) == "0.90"                              # the box's own k = 3, as filed
     side = next(c.value for c in at.sidebar.caption if c.value.startswith("**Here, at these settings:**"))
-    assert " · at k = 1: " in side and "(one run, " in side, side     # k = 1's runs, weighed as In short does
+    assert " · at k = 1: " in side and "(one run)" in side, side      # k = 1's runs, weighed as In short does
 
 
 def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figure(tiny_dirs, monkeypatch, tmp_path):
@@ -216,7 +218,7 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     why = [c for c in at.caption if c.value.startswith("Why: a round costs")]
     # the prediction beside a measurement prices at the profile, as every prediction does; its ⓘ names the
     # prices the runs paid
-    assert "at 0.250 each (c) and a check of 3 tokens at 1.40 (v)" in why[0].value, why
+    assert why and "at 0.250 each (c) and a check of 3 tokens at 1.40 (v)" in working(at), why
     assert "c and v: this machine's profile, as every prediction here. The measured runs paid c = " in working(at)
     figure = headline_figure(at)
     table = [m.value for m in at.sidebar.markdown if m.value.startswith("- :violet-badge[")]

@@ -14,10 +14,12 @@ from specdec.models.kernels import cpu_model
 from specdec.settings import LENGTHS
 from specdec.wording import times
 from ui import family, fast_regime_view, jobs, pair_card_view, session, state
+from ui.figures.payoff import runs_figure
 from ui.i18n import _
 from ui.lessons import badges, fast, payoff_paid, payoff_words, payoff_working, store, store_words
 from ui.lessons.bottom_line import bottom_line, k_words, ranked, restates
 from ui.payoff_answer import answer, at_k, measured_at, runs_by_k
+from ui.round_view import chart
 
 
 def measured_line(pair, settings, mine: str = "", above: bool = True) -> str | None:
@@ -136,6 +138,9 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
             bottom_line(settings.temperature, runs, picked)
         if short is not None:
             st.markdown(short)                         # every k's runs at this T, first (review 33)
+        if sum(map(len, runs.values())) > 1:           # each run a mark: the noise seen, not read (reviews 35-38)
+            chart(runs_figure(settings.temperature, runs, settings.k if settings.policy == "constant" else None,
+                              picked), key="payoff_runs")
         seen = at_k(pair, settings, p.k) if p.picked and p.measured is None else None
         seen_instead = at_k(pair, settings, instead.k) if instead is not None else None
         verdict = payoff_words.headline(p, cpu_model(), () if race is None else race[0])

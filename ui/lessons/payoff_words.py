@@ -123,20 +123,30 @@ def _race_headline(p: Payoff, races: tuple[float, ...]) -> str:
 
 
 def why(p: Payoff) -> str:
-    """One short line of why, from this machine's profile: what a round costs (k·c + v(k + 1)), what
-    it keeps, and the prediction; `detail` says where each number came from."""
+    """One short line of why, from this machine's profile: what a round costs and what it keeps, in steps a token;
+    the round's parts (k·c + v(k + 1)) are the working's (`payoff_working.round_parts`: reviews 35-38, too many
+    figures in view)."""
     if p.round_steps is None:
         return _("Why: this machine's prices for this drafter (c and v) are not measured yet; the lab measures "
                  "them in the background after it starts, or on request in When it is fast, section 5.")
-    drafts = (_("1 draft at {c:.3f} (c)") if p.k == 1 else _("{k} drafts at {c:.3f} each (c)")).format(k=p.k, c=p.c)
-    cost = _("Why: a round costs **{total:.2f} steps** (1 step: the target alone making one token): {drafts} and a "
-             "check of {m} tokens at {v:.2f} (v)").format(drafts=drafts, m=p.k + 1, v=p.v, total=p.round_steps)
+    cost = _("Why: a round costs **{total:.2f} steps** (1 step: the target alone making one token)").format(
+        total=p.round_steps)
     if p.tokens is None:
         return cost + _(", against 1 step a token for the target alone.")
-    per = _("; it keeps **{tokens:.2f} tokens**: **{per:.2f} steps a token**, against 1 for the target alone").format(
+    per = _(" and keeps **{tokens:.2f} tokens**: **{per:.2f} steps a token**, against 1 for the target alone").format(
         tokens=p.tokens, per=p.round_steps / p.tokens)
     return cost + per + "." + _nearer(p) + payoff_paid.off(p)   # the prediction: the headline's, or the working's
                                                                  # beside a measurement (one figure for one setting)
+
+
+def round_parts(p: Payoff) -> str:
+    """A round's price in its parts: 'A round: 4 drafts at 0.157 each (c) and a check of 5 tokens at 2.48 (v):
+    3.11 steps.' ('' without prices)."""
+    if p.round_steps is None:
+        return ""
+    drafts = (_("1 draft at {c:.3f} (c)") if p.k == 1 else _("{k} drafts at {c:.3f} each (c)")).format(k=p.k, c=p.c)
+    return _("A round: {drafts} and a check of {m} tokens at {v:.2f} (v): {total:.2f} steps.").format(
+        drafts=drafts, m=p.k + 1, v=p.v, total=p.round_steps)
 
 
 def _nearer(p: Payoff) -> str:

@@ -10,7 +10,7 @@ from specdec.records.provenance import Clock
 from specdec.wording import N_, _, times
 from ui.lessons import badges, payoff_paid
 from ui.lessons.bench_words import machine_short
-from ui.lessons.payoff_words import SOURCES, likely, span
+from ui.lessons.payoff_words import SOURCES, likely, round_parts, span
 
 
 def when(m) -> str:
@@ -60,13 +60,13 @@ def detail(p: Payoff) -> str:
     """The why line's details (its ⓘ): steps a token, whose c and v, where the tokens came from, and
     which way and why the measurement lies off the prediction."""
     if p.round_steps is None or p.tokens is None:
-        return _(STEPS)
+        return (round_parts(p) + " " if p.round_steps is not None else "") + _(STEPS)
     per = p.round_steps / p.tokens
     plain = _("A step: the target's one-token pass here. At {per:.2f} steps a token, the rounds alone run slower "
               "than the target alone.") if per > 1 else _(
         "A step: the target's one-token pass here. At {per:.2f} steps a token, the rounds alone run faster than "
         "the target alone.")
-    parts = [plain.format(per=per), ladder(p)]
+    parts = [round_parts(p) + " " + plain.format(per=per), ladder(p)]
     parts += [x for x in (payoff_paid.paid(p), _tokens_from(p)) if x]
     if p.measured is not None and p.raw:
         gap = p.measured.speedup / p.raw - 1
