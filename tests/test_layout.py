@@ -99,7 +99,7 @@ SHARED_LESSONS = {"acceptance_words", "badges", "bench_words", "best_drafter", "
                   "payoff_words", "payoff_working", "price_table", "result_cache", "shipped", "speed_table", "store",
                   "bench_lines", "bottom_line",
                   "store_words"}
-SHARED_FIGURES = {"bars", "many", "rounds"}
+SHARED_FIGURES = {"bars", "many", "payoff", "rounds"}   # payoff: the box on four pages
 SHARED_VIEWS = {"best_drafter_view", "cache_story", "context_view", "many_view", "metrics_view", "pair_card_view",
                 "payoff_answer", "payoff_view", "picked_k_view", "prefill_view", "round_view"}
 GLUE = {"catalog", "examples", "family", "i18n", "jobs", "korean", "loaders", "measured", "navigation", "safe",

@@ -138,15 +138,15 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
             bottom_line(settings.temperature, runs, picked)
         if short is not None:
             st.markdown(short)                         # every k's runs at this T, first (review 33)
-        if sum(map(len, runs.values())) > 1:           # each run a mark: the noise seen, not read (reviews 35-38)
-            chart(runs_figure(settings.temperature, runs, settings.k if settings.policy == "constant" else None,
-                              picked), key="payoff_runs")
+            _runs_chart(settings, runs, picked)        # In short's evidence, under it
         seen = at_k(pair, settings, p.k) if p.picked and p.measured is None else None
         seen_instead = at_k(pair, settings, instead.k) if instead is not None else None
         verdict = payoff_words.headline(p, cpu_model(), () if race is None else race[0])
         said = short is not None and ranked(runs)[0] == picked           # In short gave the picked k's runs
         st.markdown(verdict + (payoff_words.instead(instead, seen_instead) if instead is not None and not said
                                else ""))
+        if short is None:
+            _runs_chart(settings, runs, picked)        # no In short: the verdict first
         if sidebar is not None and sidebar != settings and (line := elsewhere_line(pair, sidebar)):
             st.markdown(line)
         if race is None and (other := payoff_words.comparisons(p, seen, instead, seen_instead)):
@@ -160,6 +160,14 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         pair_card_view.box_button(pair, settings, p, *(race[0], race[2]) if race is not None else (),
                                   offered=instead.k if instead is not None else None)
     return p
+
+
+def _runs_chart(settings, runs: dict, picked: int | None) -> None:
+    """Every run at the settings' T, a mark per run by k, where there are two or more: the noise seen, not read
+    as figures (reviews 35-38)."""
+    if sum(map(len, runs.values())) > 1:
+        chart(runs_figure(settings.temperature, runs, settings.k if settings.policy == "constant" else None, picked),
+              key="payoff_runs")
 
 
 def _working(parts: list[tuple[str, str]]) -> None:
