@@ -60,6 +60,10 @@ def test_winners_that_differ_by_text_are_named_per_set_and_a_loss_everywhere_is_
                            f"lookup **0.90×** {badges.predicted()}; Drafters compared: suffix match **0.91×**")
     one = sentence([Best("fam/draft", 1.2, True, FAST, SIZES)], 4, 0.7)
     assert one == f"**Best drafter here** at k = 4, T = 0.7: **draft**, **1.20×** {badges.here()} (When it is fast)."
+    close = sentence([best_of([("fam/draft", 1.02), ("suffix match", 1.01), ("n-gram lookup", 0.995),
+                               ("fam/draft-2l", 0.98)], True, COMPARED, EVERY)], 1, 0.7)
+    assert close.endswith(f"**draft**, **1.02×** {badges.here()} (Drafters compared). Within 3% of it, closer than "
+                          "repeats agree: **suffix match** and **n-gram lookup**; a tie."), close   # 0.98 < 0.97 × 1.02
 
 
 @needs_embedded

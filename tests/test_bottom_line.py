@@ -37,11 +37,19 @@ def test_the_k_the_prices_pick_is_named_and_a_lone_run_the_verdict_states_is_not
     assert ranked({1: [Run(1.0, 1, 1)], 2: [Run(1.03, 1, 1.1)], 3: []}) == [2, 1]
 
 
-def test_runs_only_from_a_machine_like_this_one_are_not_called_this_machines():
-    mixed = {1: [Run(1.08, 1.03, 1.10, here=False), Run(1.03, 1.00, 1.06)]}
-    assert bottom_line(0.7, mixed).startswith("**In short**, at T = 0.7 on this machine the best is k = 1")
+def test_a_k_with_runs_here_is_weighed_by_them_alone_and_shipped_runs_are_not_called_this_machines():
+    # review 39: the median of 1.08 (shipped) and 1.02 (here) read "a little, 1.05×" beside the verdict's 1.02×
+    mixed = {1: [Run(1.08, 1.03, 1.10, here=False), Run(1.02, 1.00, 1.04, repeats=3)]}
+    assert bottom_line(0.7, mixed) == ("**In short**, at T = 0.7 on this machine: no k pays clearly; the nearest, "
+                                       "k = 1: 1.02× (one run of 3 repeats)."), bottom_line(0.7, mixed)
+    assert k_words(1, mixed[1]) == "at k = 1: Break-even, within 3% of the target alone, 1.02× (one run of 3 repeats)"
+    assert restates(mixed, 1)                               # the verdict's one run here: In short would repeat it
     alike = {1: [Run(1.08, 1.03, 1.10, here=False), Run(1.02, 1.01, 1.06, here=False)]}
-    assert bottom_line(0.7, alike).startswith("**In short**, at T = 0.7 on a machine like this one the best is k = 1")
+    assert bottom_line(0.7, alike) == ("**In short**, at T = 0.7 on a machine like this one the best is k = 1: a "
+                                       "little, under 10%, 1.05× (median of 2 runs).")
+    shipped_best = {1: [Run(1.08, 1.03, 1.10, here=False)], 4: [Run(0.7, 0.68, 0.72)]}
+    assert bottom_line(0.7, shipped_best).startswith(
+        "**In short**, at T = 0.7 on a machine like this one: no k pays clearly; the nearest, k = 1: 1.08× (one run)")
 
 
 def test_one_ks_runs_in_a_few_words_weigh_them_as_in_short_does():

@@ -176,11 +176,11 @@ def test_the_headline_says_its_spread_and_its_working_how_many_runs_were_filed_a
     at = time.mktime((2026, 12, 6, 2, 41, 0, 0, 0, -1))
     found = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.WALL, 3.0, "box", 8, (0.85, 0.78), at=at)
     text = payoff_words.headline(payoff.answer(4, PRICES, found), "CPU here")
-    assert text.endswith("(0.77–0.89×, 8 prompts).")
+    assert text.endswith("(0.77–0.89×; 3 repeats on 8 prompts).")       # the range is the repeats' (review 39)
     assert "3 repeats interleaved with the target alone" in payoff_working.source(payoff.answer(4, PRICES, found), "x")
     same = payoff.Measured(0.85, 0.851, 0.854, 3, Clock.WALL, 3.0, "box", 8, (0.85,))       # rounds to one figure
     assert payoff_words.headline(payoff.answer(4, PRICES, same), "CPU here").endswith(
-        "(0.85× in every repeat, 8 prompts).")
+        "(0.85× in every repeat; 3 repeats on 8 prompts).")
     assert payoff_working.when(found) == ("Timed on the wall clock, at 02:41. The newest of 2 measurements here at "
                                         "these settings (each on its own prompts), which ranged 0.78–0.85×.")
     alone = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.WALL, 3.0, "box", 8, (0.85,))
@@ -365,8 +365,8 @@ def test_a_gap_the_days_prices_do_not_explain_is_said_to_be_unexplained():
     past = payoff.answer(4, PRICES, payoff.Measured(0.85, 0.8, 0.9, 3, Clock.WALL, 3.0, "box", 8, c=0.25,
                                                     over=over))
     assert past.predicted < 0.85 < past.at_paid and past.at_paid - 0.85 > 0.85 - past.predicted
-    assert "it lies between the profile's price and the one at the prices these runs paid (1.00×)" in \
-        payoff_working.detail(past)
+    assert "it lies between the prediction at this machine's profile and the one at the prices these runs paid " \
+           "(1.00×): those prices account for the gap, and more." in payoff_working.detail(past)
 
 
 def test_runs_that_paid_a_c_far_off_the_profile_say_the_prices_may_have_moved():

@@ -176,8 +176,9 @@ def runs_by_k(pair, settings) -> dict[int, list[Run]]:
 
 
 def _run(figure, here: bool = True) -> Run:
-    """A filed figure or a sweep point as one run: its speedup, its range over its prompts, and whose."""
-    return Run(figure.speedup, figure.speedup_min or figure.speedup, figure.speedup_max or figure.speedup, here)
+    """A filed figure or a sweep point as one run: its speedup, its repeats' range, whose, and its repeats."""
+    return Run(figure.speedup, figure.speedup_min or figure.speedup, figure.speedup_max or figure.speedup, here,
+               figure.repeats or 1)
 
 
 def alike_at(names: tuple, settings, chat: bool) -> payoff.Measured | None:

@@ -29,7 +29,7 @@ HEADERS = {
     "batch": N_("batch size"), "mode": N_("mode"), "tokens_per_s_min": N_("tokens/s, slowest repeat"),
     "tokens_per_s_max": N_("tokens/s, fastest repeat"), "latency_s": N_("latency (s)"),
     "ttft_s": N_("time to first token (s)"), "forwards_per_token": N_("target passes per token"),
-    "pass_ms": N_("ms per target pass"), "pass_rows": N_("tokens per pass"),
+    "pass_ms": N_("ms per target pass"), "pass_rows": N_("tokens fed a pass"),
     "draft_ms": N_("drafting ms per round"),
     "bound": N_("bound"), "measured_over_bound": N_("measured / bound"),
     "bound_with_verify": N_("bound at v"), "measured_over_bound_with_verify": N_("measured / bound at v"),

@@ -40,7 +40,7 @@ def _label(k: int, asked: int | None, picked: int | None) -> str:
 
 def runs_figure(t: float, runs: dict[int, list[Run]], asked: int | None = None,
                 picked: int | None = None) -> go.Figure:
-    """`runs`: k -> runs at T = `t` (oldest first). Each run a mark at its speedup with a bar over its prompts'
+    """`runs`: k -> runs at T = `t` (oldest first). Each run a mark at its speedup with a bar over its repeats'
     range; filled where this machine ran it, open where a machine like this one did; the rows of the box's own k
     (`asked`) and of the k the prices pick (`picked`) say so."""
     fig, rows = go.Figure(), _rows(runs)
@@ -57,8 +57,8 @@ def runs_figure(t: float, runs: dict[int, list[Run]], asked: int | None = None,
             error_x=dict(type="data", symmetric=False, array=[r.high - r.speedup for r in shown],
                          arrayminus=[r.speedup - r.low for r in shown], color=COLORS.draft, thickness=1, width=0),
             customdata=[[k, r.low, r.high] for k, r in zip(ks, shown)],
-            hovertemplate=_("k = %{customdata[0]}: %{x:.2f}× (%{customdata[1]:.2f}–%{customdata[2]:.2f}× over the "
-                            "prompts)") + "<extra></extra>"))
+            hovertemplate=_("k = %{customdata[0]}: %{x:.2f}× (its repeats: %{customdata[1]:.2f}–%{customdata[2]:.2f}×)")
+            + "<extra></extra>"))
     labels = [_label(k, asked, picked) for k in rows]
     xs = [x for rs in runs.values() for r in rs for x in (r.low, r.high)] + [1 - 2 * EVEN, 1 + 2 * EVEN]
     pad = (max(xs) - min(xs)) * 0.08
@@ -66,8 +66,8 @@ def runs_figure(t: float, runs: dict[int, list[Run]], asked: int | None = None,
         title=dict(text=_("Every run at T = {t:g}, by k").format(t=t), x=0, xanchor="left", font=dict(size=14)),
         height=110 + ROW_PX * len(rows), margin=dict(l=10, r=10, t=36, b=72), plot_bgcolor="rgba(0,0,0,0)",
         showlegend=True, legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0, xanchor="left"),
-        xaxis=dict(title=dict(text=_("× the target alone · a mark: one run on the prompt set · its bar: the range over "
-                                     "the prompts · grey band: break-even"), font=dict(size=12)),
+        xaxis=dict(title=dict(text=_("× the target alone · a mark: one run on the prompt set, the median of its "
+                                     "repeats · its bar: their range · grey band: break-even"), font=dict(size=12)),
                    range=[min(xs) - pad, max(xs) + pad], gridcolor=GRID, ticksuffix=_("{x}×").format(x=""),
                    zeroline=False),
         yaxis=dict(tickvals=list(range(len(rows))), ticktext=labels, range=[len(rows) - 0.5, -0.5], gridcolor=GRID,

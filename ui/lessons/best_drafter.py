@@ -104,8 +104,12 @@ def _leaders_at_k(bests: list[Best]) -> str:
     tops, shared = {_name(b.drafter) for b in bests}, _shared(bests)
     if len(bests) == 1:
         b = bests[0]
-        return _("**{name}**, {figure} ({section}).").format(name=_name(b.drafter), figure=_figure(b),
+        said = _("**{name}**, {figure} ({section}).").format(name=_name(b.drafter), figure=_figure(b),
                                                               section=b.section)
+        if b.tied:                        # review 39: a "best" 1.02× beside 1.01×, 1.00× and 0.99× is no winner
+            said += " " + _("Within {tie:.0%} of it, closer than repeats agree: {names}; a tie.").format(
+                tie=TIE, names=_(" and ").join(f"**{_name(n)}**" for n in b.tied))
+        return said
     if len(tops) == 1:
         return _("**{name}** on both prompt sets: {each}.").format(name=_name(bests[0].drafter),
                                                                   each=_each(bests, False))

@@ -12,30 +12,42 @@ from ui.lessons.payoff_words import SMALL, answer_word
 
 
 class Run(NamedTuple):
-    """One run's speedup over a whole prompt set, its range over those prompts, and whether this machine ran it
-    (else one like it, shipped)."""
+    """One run over a whole prompt set: its speedup (the median of its repeats), the range of its repeats, whether
+    this machine ran it (else one like it, shipped), and how many repeats it took."""
     speedup: float
     low: float
     high: float
     here: bool = True
+    repeats: int = 1
+
+
+def counted(runs: list[Run]) -> list[Run]:
+    """The runs a k's figure weighs: this machine's where it has any, else those shipped from a machine like it (a
+    figure from another machine is no headline beside this one's: review 39 read a median of "1.08× there" and
+    "1.02× here" as "a little" beside the verdict's "break-even, 1.02×")."""
+    return [r for r in runs if r.here] or runs
+
+
+def median(runs: list[Run]) -> float:
+    return statistics.median(r.speedup for r in counted(runs))
 
 
 def ranked(runs: dict[int, list[Run]]) -> list[int]:
-    """The ks with runs, the best first: by their runs' median speedup."""
-    return sorted((k for k, rs in runs.items() if rs), key=lambda k: -statistics.median(r.speedup for r in runs[k]))
+    """The ks with runs, the best first: by their counted runs' median speedup."""
+    return sorted((k for k, rs in runs.items() if rs), key=lambda k: -median(runs[k]))
 
 
 def restates(runs: dict[int, list[Run]], k: int | None) -> bool:
-    """Whether In short would only repeat the verdict: its best k is the verdict's measured `k` and has one run
+    """Whether In short would only repeat the verdict: its best k is the verdict's measured `k` and counts one run
     (the verdict's figure), so the box says it once (review 34: "many figures for one setting")."""
     order = ranked(runs)
-    return bool(order) and order[0] == k and len(runs[k]) == 1
+    return bool(order) and order[0] == k and len(counted(runs[k])) == 1
 
 
 def word(runs: list[Run]) -> str:
-    """A k's runs by the box's rule: their median speedup and the range of all of them."""
-    return answer_word(statistics.median(r.speedup for r in runs), min(r.low for r in runs),
-                       max(r.high for r in runs), runs=len(runs))
+    """A k's counted runs by the box's rule: their median speedup and the range of all their repeats."""
+    mine = counted(runs)
+    return answer_word(median(mine), min(r.low for r in mine), max(r.high for r in mine), runs=len(mine))
 
 
 def k_words(k: int, runs: list[Run]) -> str:
@@ -43,10 +55,6 @@ def k_words(k: int, runs: list[Run]) -> str:
     runs)' (the sidebar's line: review 37 read its newest run's word beside In short's pooled one)."""
     return _("at k = {k}: {answer}, {x} ({runs})").format(k=k, answer=word(runs), x=times(median(runs)),
                                                           runs=_runs(runs))
-
-
-def median(runs: list[Run]) -> float:
-    return statistics.median(r.speedup for r in runs)
 
 
 def bottom_line(t: float, runs: dict[int, list[Run]], picked: int | None = None) -> str | None:
@@ -58,10 +66,10 @@ def bottom_line(t: float, runs: dict[int, list[Run]], picked: int | None = None)
     order = ranked(runs)
     if not order:
         return None
-    best = runs[order[0]]
+    best = counted(runs[order[0]])
     at = (_("k = {k}, the k this machine's prices pick") if order[0] == picked else _("k = {k}")).format(k=order[0])
-    where = _("on this machine") if any(r.here for rs in runs.values() for r in rs) else _(
-        "on a machine like this one")                     # shipped runs alone: not "this machine" (review 36)
+    where = _("on this machine") if best[0].here else _("on a machine like this one")   # not "this machine" for
+                                                                                        # shipped runs (review 36)
     figures = dict(k=at, t=t, x=times(median(best)), runs=_runs(best), where=where)
     said = word(best)
     if max(r.high for r in best) < 1:
@@ -74,5 +82,9 @@ def bottom_line(t: float, runs: dict[int, list[Run]], picked: int | None = None)
 
 
 def _runs(runs: list[Run]) -> str:
-    """How many runs a k's figure stands for: "one run", "median of 3 runs" (each run is a mark on the chart)."""
-    return _("one run") if len(runs) == 1 else _("median of {n} runs").format(n=len(runs))
+    """How many runs a k's figure stands for: "one run of 3 repeats", "median of 3 runs" (each run is a mark on the
+    chart; review 39 read "one run" as one timing)."""
+    mine = counted(runs)
+    if len(mine) > 1:
+        return _("median of {n} runs").format(n=len(mine))
+    return _("one run of {n} repeats").format(n=mine[0].repeats) if mine[0].repeats > 1 else _("one run")

@@ -31,8 +31,8 @@ def spread(p: Payoff) -> str:
     if at is None or abs(m - at) < abs(m - p.raw):
         return _(SPREAD)
     if min(p.raw, at) <= m <= max(p.raw, at):
-        return _(": it lies between the profile's price and the one at the prices these runs paid ({x}); the "
-                 "day's prices move the prediction its way, and past it.").format(x=times(at))
+        return _(": it lies between the prediction at this machine's profile and the one at the prices these runs "
+                 "paid ({x}): those prices account for the gap, and more.").format(x=times(at))
     return _(": the prices these runs paid do not explain it (at those, {x}); the rest is unexplained here: "
              "the two modes' timings move with the machine's load.").format(x=times(at))
 

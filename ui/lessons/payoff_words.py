@@ -50,8 +50,10 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
                            likely=likely(p), badge=badges.predicted())
     busy = "" if m.clock == Clock.WALL else " " + _("Each mode timed in its own CPU time: the machine was busy, "
                                                     "and its wall clock would count the other work.")
-    return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({span}, {n} prompts).").format(
-        answer=answer_word(m.speedup, m.low, m.high), speedup=_x(m.speedup), span=span(m.low, m.high), n=m.prompts,
+    spread = (_("{span}; {r} repeats on {n} prompts") if m.repeats else _("{span}, {n} prompts")).format(
+        span=span(m.low, m.high), r=m.repeats, n=m.prompts)             # the range is the repeats' (review 39)
+    return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({spread}).").format(
+        answer=answer_word(m.speedup, m.low, m.high), speedup=_x(m.speedup), spread=spread,
         here=badges.of(m.cpu, m.date)) + busy + (" " + _("Measured at a constant k = {k}, the k these prices "
                                                          "pick.").format(k=p.k) if p.constant else "")
 
