@@ -190,7 +190,7 @@ def test_the_setting_the_prices_pick_is_measured_here_with_one_click(tiny_dirs, 
     assert "payoff_measure_k" not in [b.key for b in at.button]
     assert headline_figure(at) == "0.90"                              # the box's own k = 3, as filed
     side = next(c.value for c in at.sidebar.caption if c.value.startswith("**Here, at these settings:**"))
-    assert " · at k = 1: " in side and "(one run)" in side, side      # k = 1's runs, weighed as In short does
+    assert " · at k = 1: " in side and "(one run of 3 repeats)" in side, side   # weighed as In short does
 
 
 def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figure(tiny_dirs, monkeypatch, tmp_path):

@@ -124,6 +124,8 @@ def sibling_figure(tree: Tree, dist: Dist, tried: int | None, label: Label) -> g
     fig = go.Figure(go.Bar(x=[show(label(t)) for t, _ in top], y=[v for _, v in top],
                            marker_color=colours, name=_("p now"),
                            hovertemplate="%{x}: %{y:.3g}<extra></extra>"))
-    fig.update_layout(height=260, yaxis=dict(title=_("probability"), rangemode="tozero"),
-                      margin=dict(l=10, r=10, t=10, b=10), showlegend=False)
+    fig.update_layout(height=280, yaxis=dict(title=_("probability"), rangemode="tozero"),   # named: review 39
+                      title=dict(text=_("The target's p at this step (purple: the child tried; slate: the rest)"),
+                                 x=0, xanchor="left", font=dict(size=13)),
+                      margin=dict(l=10, r=10, t=34, b=10), showlegend=False)
     return fig
