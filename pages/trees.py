@@ -128,7 +128,7 @@ def one_round(pair, settings) -> None:
     c1, c2 = st.columns([3, 2])
     chart(tree_figure(rnd.tree, rnd.final, label), "tree_fig", c1)
     chart(mask_figure(rnd.tree, label), "tree_mask", c2)
-    st.caption(_("Right, the verifying pass's attention mask: each node sees the prefix, the root and its "
+    st.caption(_("On the right, the verifying pass's attention mask: each node sees the prefix, the root and its "
                  "own ancestors — never a sibling's branch — so its p is what a chain along its "
                  "branch would have got."))
     siblings(rnd.tree, label)

@@ -3,7 +3,7 @@ chart under it with a mark per run (reviews 35-38: too many figures for one sett
 import pytest
 
 from ui.figures.payoff import runs_figure
-from ui.lessons.bottom_line import Run, bottom_line, k_words, ranked, restates
+from ui.lessons.bottom_line import Run, best, bottom_line, k_words, ranked, restates
 
 
 def test_the_best_k_by_its_runs_median_with_the_range_of_all_its_runs():
@@ -76,3 +76,16 @@ def test_the_chart_draws_each_run_where_it_ran_with_its_range_over_the_prompts()
     band = fig.layout.shapes[0]
     assert (band.x0, band.x1) == pytest.approx((0.97, 1.03))
     assert fig.layout.title.text == "Every run at T = 0.7, by k"
+
+
+def test_a_k_measured_here_leads_in_short_over_a_shipped_one_within_three_percent():
+    # review 40: after "Measure k = 1 here" (1.02× here), In short named a shipped k = 2 (1.03×) "the nearest"
+    runs = {1: [Run(1.08, 1.03, 1.10, here=False), Run(1.02, 1.01, 1.13, repeats=3)],
+            2: [Run(1.03, 0.99, 1.05, here=False, repeats=3)], 4: [Run(0.70, 0.70, 0.72)]}
+    assert best(runs) == 1 and ranked(runs) == [2, 1, 4]
+    assert bottom_line(0.7, runs, picked=1) == (
+        "**In short**, at T = 0.7 on this machine: no k pays clearly; the nearest, k = 1, the k this machine's prices "
+        "pick: 1.02× (one run of 3 repeats).")
+    far = {1: [Run(1.02, 1.01, 1.03)], 2: [Run(1.10, 1.06, 1.12, here=False)]}
+    assert best(far) == 2                                  # a shipped k more than 3% ahead stays the best
+    assert best({}) is None

@@ -249,8 +249,8 @@ def test_the_prediction_prices_the_whole_run_where_its_runs_paid_besides_their_r
     assert "| Rounds alone: 3.00 tokens for 4.00 steps | 0.75× |" in detail
     assert "| + reading the prompt (0.10 steps a token; plain 0.12) and bookkeeping (0.20 steps a round; plain " \
            "0.05), as these runs paid | 0.78× |" in detail
-    assert ("Measured 3% above the prediction at this machine's prices (0.78×): the runs paid their own prices as "
-            "they ran") in detail                                                     # 0.8 / 0.78
+    assert ("Measured 3% above the prediction at this machine's prices (0.78×): the runs' own draft and check costs "
+            "(above) differ from this machine's profile") in detail                     # 0.8 / 0.78
 
 
 def test_beside_a_prediction_the_same_settings_measured_elsewhere_are_shown_for_comparison():
@@ -359,7 +359,7 @@ def test_a_gap_the_days_prices_do_not_explain_is_said_to_be_unexplained():
     # runs that paid c = 0.4: 1.17 / (0.1 + 3.8 / 3) = 0.86, toward the measured 0.85: the prices say why
     cheaper = payoff.answer(4, PRICES, payoff.Measured(0.85, 0.8, 0.9, 3, Clock.WALL, 3.0, "box", 8, c=0.4,
                                                        over=over))
-    assert "the runs paid their own prices as they ran (above)" in payoff_working.detail(cheaper)
+    assert "the runs' own draft and check costs (above) differ" in payoff_working.detail(cheaper)
     # review 15: runs that paid c = 0.25 predict 1.17 / (0.1 + 3.2 / 3) = 1.00, past the measured 0.85 by
     # more than the profile's 0.78 falls short: it lies between the two
     past = payoff.answer(4, PRICES, payoff.Measured(0.85, 0.8, 0.9, 3, Clock.WALL, 3.0, "box", 8, c=0.25,

@@ -17,7 +17,7 @@ from ui import family, fast_regime_view, jobs, pair_card_view, session, state
 from ui.figures.payoff import runs_figure
 from ui.i18n import _
 from ui.lessons import badges, fast, payoff_paid, payoff_words, payoff_working, store, store_words
-from ui.lessons.bottom_line import bottom_line, k_words, ranked, restates
+from ui.lessons.bottom_line import best, bottom_line, k_words, restates
 from ui.payoff_answer import answer, at_k, measured_at, runs_by_k
 from ui.round_view import chart
 
@@ -142,17 +142,18 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
         seen = at_k(pair, settings, p.k) if p.picked and p.measured is None else None
         seen_instead = at_k(pair, settings, instead.k) if instead is not None else None
         verdict = payoff_words.headline(p, cpu_model(), () if race is None else race[0])
-        said = short is not None and ranked(runs)[0] == picked           # In short gave the picked k's runs
+        said = short is not None and best(runs) == picked                 # In short gave the picked k's runs
         st.markdown(verdict + (payoff_words.instead(instead, seen_instead) if instead is not None and not said
                                else ""))
         if short is None:
             _runs_chart(settings, runs, picked)        # no In short: the verdict first
-        if sidebar is not None and sidebar != settings and (line := elsewhere_line(pair, sidebar)):
-            st.markdown(line)
         if race is None and (other := payoff_words.comparisons(p, seen, instead, seen_instead)):
             st.caption(other)
         if race is not None and race[1]:
-            st.caption(race[1])
+            st.caption(race[1])                        # the race's why, under the race's verdict
+        if sidebar is not None and sidebar != settings and (line := elsewhere_line(pair, sidebar)):
+            st.markdown(line)                          # then the other pages' settings (review 40: the why under it
+                                                       # read as explaining the sidebar's figure)
         if race is None:
             st.caption(payoff_words.why(p))
             _buttons(pair, settings, p, instead, offer_run)

@@ -20,7 +20,8 @@ def off(p: Payoff) -> str:
                    "again” (This machine) updates the profile.").format(paid=prices, x=times(p.at_paid))
 
 
-SPREAD = N_(": the runs paid their own prices as they ran (above), the prediction this machine's profile.")
+SPREAD = N_(": the runs' own draft and check costs (above) differ from this machine's profile, which the prediction "
+            "uses.")
 
 
 def spread(p: Payoff) -> str:

@@ -226,7 +226,7 @@ def summary(found: list[SpeedRow], settings) -> str | None:
         return None
     lo, hi = min(values), max(values)            # whether they pay: the box's word, not a second one here
     return _("At these settings (T = {t:g}, {k}) {n} of these figures are this machine's, measured here where they "
-             "were, else priced at its prices: **{lo:.2f}–{hi}**. The others differ for the reasons each row "
+             "were, else predicted from its profile: **{lo:.2f}–{hi}**. The others differ for the reasons each row "
              "gives.").format(
         t=settings.temperature, k=k_words_of(settings.k, settings.policy), n=len(values), lo=lo, hi=times(hi))
 
