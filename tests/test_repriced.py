@@ -187,3 +187,8 @@ def test_every_c_under_the_trade_offs_bars_names_its_machine():
                                                                                       "big · 130.0M"]  # no profile
     mine = tradeoff_figure(shipped, "speedup", "t")                       # measured here: this machine's c
     assert list(mine.data[0].x) == ["draft · 11.3M ★ (c = 0.37)", "big · 130.0M (c = 0.55)"]
+    # review 40: n-gram lookup at 0.83× beside a starred 0.83×: drafts within 3% of the fastest share its star
+    close = [point(draft="fam/a", drafter="model", params=1_000_000, k=4, c=0.3, speedup=0.83),
+             point(draft="fam/b", drafter="model", params=2_000_000, k=4, c=0.3, speedup=0.81),   # 0.81 ≥ 0.97 · 0.83
+             point(draft="fam/c", drafter="model", params=3_000_000, k=4, c=0.3, speedup=0.80)]   # 0.80 < 0.805
+    assert [n.endswith("★ (c = 0.30)") for n in tradeoff_figure(close, "speedup", "t").data[0].x] == [True, True, False]

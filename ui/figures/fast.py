@@ -11,6 +11,7 @@ from specdec.wording import N_, _
 from ui.figures.bars import labelled_bars, priced_bars
 from ui.figures.rounds import COLORS, _layout
 from ui.lessons.bench_words import bench_row, drafter_name
+from ui.lessons.best_drafter import TIE
 
 ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
@@ -188,18 +189,20 @@ def tradeoff_figure(points, y: str, title: str, measured_on: str | None = None, 
     section's table, named by its CPU). The speedups priced here are drawn beside the shipped ones."""
     priced = {r.point.draft: r for r in here}
     speed = (lambda p: priced[p.draft].speedup if p.draft in priced else 0.0) if priced else (lambda p: p.speedup)
-    best = max(points, key=speed).draft
-    names = [drafter_name(p.draft.split("/", 1)[-1]) + size_label(p) + (" ★" if p.draft == best else "") +
+    top = speed(max(points, key=speed))
+    lead = {p.draft for p in points if speed(p) >= (1 - TIE) * top}    # within 3 %: a tie (review 40: one ★ of two)
+    names = [drafter_name(p.draft.split("/", 1)[-1]) + size_label(p) + (" ★" if p.draft in lead else "") +
              c_label(p, priced.get(p.draft), measured_on) for p in points]
     if priced:
-        axis = _("drafter (by size; c: this machine's; ★ the fastest at its prices)")
+        axis = _("drafter (by size; c: this machine's; ★ the fastest at its prices, and any within 3% of it)")
     else:
-        axis = _("drafter (ordered by size; ★ the fastest)") if measured_on is None else _("drafter (ordered by size)")
+        axis = _("drafter (ordered by size; ★ the fastest, and any within 3% of it)") if measured_on is None else _(
+            "drafter (ordered by size)")
     if y == "speedup" and priced:
         return priced_bars(names, [priced[p.draft].speedup if p.draft in priced else None for p in points],
                            [p.speedup for p in points], _("priced again here"),
                            _("measured on {cpu}, for comparison").format(cpu=measured_on), title, xaxis_title=axis)
-    colors = [COLORS.bonus if p.draft == best else COLORS.draft for p in points]
+    colors = [COLORS.bonus if p.draft in lead else COLORS.draft for p in points]
     return labelled_bars(names, [getattr(p, y) for p in points], colors, title, y == "speedup", xaxis_title=axis)
 
 
