@@ -194,10 +194,11 @@ def tradeoff_figure(points, y: str, title: str, measured_on: str | None = None, 
     names = [drafter_name(p.draft.split("/", 1)[-1]) + size_label(p) + (" ★" if p.draft in lead else "") +
              c_label(p, priced.get(p.draft), measured_on) for p in points]
     if priced:
-        axis = _("drafter (by size; c: this machine's; ★ the fastest at its prices, and any within 3% of it)")
+        axis = _("drafter (by size; c: this machine's; ★ the fastest at its prices, and any within {tie:.0%} of "
+                 "it)").format(tie=TIE)
     else:
-        axis = _("drafter (ordered by size; ★ the fastest, and any within 3% of it)") if measured_on is None else _(
-            "drafter (ordered by size)")
+        axis = _("drafter (ordered by size; ★ the fastest, and any within {tie:.0%} of it)").format(tie=TIE) \
+            if measured_on is None else _("drafter (ordered by size)")
     if y == "speedup" and priced:
         return priced_bars(names, [priced[p.draft].speedup if p.draft in priced else None for p in points],
                            [p.speedup for p in points], _("priced again here"),
