@@ -68,8 +68,8 @@ def k_words(k: int, runs: list[Run]) -> str:
 
 
 def bottom_line(t: float, runs: dict[int, list[Run]], picked: int | None = None) -> str | None:
-    """`runs`: k -> the runs measured at T = `t` (oldest first); the best k is the one whose runs' median is
-    highest, its word the box's rule on that median and the range of all its runs, stated as one figure, the
+    """`runs`: k -> the runs measured at T = `t` (oldest first); the best k is `best`'s, its word the box's rule on
+    its counted runs' median and the range of all their repeats, stated as one figure, the
     median (reviews 35-38: too many figures for one setting; each run is a mark on `runs_figure` under it, so a
     pooled figure is not read as a second answer: review 34); where it is `picked`, the k this machine's prices
     pick, it says so (the verdict then leaves that k to it) (None without any run)."""
