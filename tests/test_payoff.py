@@ -193,6 +193,9 @@ def test_the_headline_says_its_spread_and_its_working_how_many_runs_were_filed_a
     busy = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.CPU, 3.0, "box", 8, (0.85,))
     assert payoff_words.headline(payoff.answer(4, PRICES, busy), "CPU here").endswith(
         "Each mode timed in its own CPU time: the machine was busy, and its wall clock would count the other work.")
+    waited = replace(busy, wall=0.78)              # review 41: a CPU-time 1.04× beside a wall clock of 0.97× or less
+    assert payoff_words.headline(payoff.answer(4, PRICES, waited), "CPU here").endswith(
+        "would count the other work. On the wall clock the same runs read 0.78×.")
 
 
 def test_a_priced_prediction_says_its_tokens_were_computed_and_what_was_measured_at_its_k():

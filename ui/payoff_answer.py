@@ -35,7 +35,7 @@ def measured(names: tuple, settings) -> tuple[payoff.Measured | None, float | No
     return payoff.Measured(f.speedup, f.speedup_min or f.speedup, f.speedup_max or f.speedup, f.repeats,  # by design)
                            f.clock, f.mean_acceptance_length, filed[0][1].source, key.prompts.size,
                            tuple(e[1].figure.speedup for e in filed), f.c, f.acceptance_rate, f.alpha,
-                           v, filed[0][1].at, repriced.overheads(f), load=f.load), f.alpha
+                           v, filed[0][1].at, repriced.overheads(f), load=f.load, wall=f.speedup_wall), f.alpha
 
 
 def answer(pair, settings) -> tuple[payoff.Payoff, payoff.Payoff | None]:
@@ -193,7 +193,7 @@ def alike_at(names: tuple, settings, chat: bool) -> payoff.Measured | None:
     return payoff.Measured(p.speedup, p.speedup_min or p.speedup, p.speedup_max or p.speedup, p.repeats, p.clock,
                            p.mean_acceptance_length, "ksweep", len(family.speed_prompts(chat)[0]), (p.speedup,),
                            p.c, p.acceptance_rate, p.alpha, p.verify_cost, None, repriced.overheads(p), cpu, date,
-                           getattr(p, "load", None))
+                           getattr(p, "load", None), getattr(p, "speedup_wall", None))
 
 
 def seen_at(pair, settings, k: int) -> payoff.Measured | None:

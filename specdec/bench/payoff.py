@@ -46,6 +46,7 @@ class Measured:
     cpu: str | None = None               # shipped from a machine of this CPU model (None: measured on this one)
     date: str | None = None              # the day a shipped one was measured
     load: float | None = None            # the machine's load per core while it ran (1: every core busy)
+    wall: float | None = None            # the same runs' speedup on the wall clock (beside a CPU-time figure)
 
 
 class Elsewhere(NamedTuple):

@@ -50,6 +50,8 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
                            likely=likely(p), badge=badges.predicted())
     busy = "" if m.clock == Clock.WALL else " " + _("Each mode timed in its own CPU time: the machine was busy, "
                                                     "and its wall clock would count the other work.")
+    if busy and m.wall is not None:                # what a user waited, beside it (review 41)
+        busy += " " + _("On the wall clock the same runs read {x}.").format(x=_x(m.wall))
     spread = (_("{span}; {r} repeats on {n} prompts") if m.repeats else _("{span}, {n} prompts")).format(
         span=span(m.low, m.high), r=m.repeats, n=m.prompts)             # the range is the repeats' (review 39)
     return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({spread}).").format(
