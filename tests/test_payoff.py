@@ -390,3 +390,16 @@ def test_the_settings_line_names_a_feature_draft_as_one():
     s = Settings(k=4, temperature=0.7)
     assert settings_line(s, "smollm2/draft", True).endswith("drafter: feature draft (smollm2/draft)")
     assert settings_line(s, "smollm2/draft").endswith("drafter: draft model (smollm2/draft)")
+
+
+def test_a_measurement_near_the_profiles_prediction_names_the_prices_its_runs_paid_without_a_second_prediction():
+    """Review 41: "at those prices, 0.92×" beside "Measured within two percent of the prediction" read as two
+    predictions for one run; within 2% of the profile's, the runs' prices are named alone."""
+    from ui.lessons import payoff_working
+    found = payoff.Measured(0.75, 0.7, 0.8, 3, Clock.WALL, 3.0, "ksweep", 8, c=0.75)
+    p = payoff.answer(4, PRICES, found)
+    # the profile: 4 × 0.5 + 2.0 = 4.0 steps for 3 tokens, 0.75 (measured 0.75); the runs' c: 0.60
+    assert p.raw == pytest.approx(0.75) and p.at_paid == pytest.approx(0.6)
+    said = payoff_working.detail(p)
+    assert "The measured runs paid c = 0.750 as they ran." in said and "at those prices" not in said
+    assert "Measured within two percent of the prediction at this machine's prices (0.75×)." in said

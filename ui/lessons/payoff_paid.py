@@ -39,12 +39,24 @@ def spread(p: Payoff) -> str:
 
 
 def paid(p: Payoff) -> str:
-    """The one price set (this machine's profile), and the prices the measured runs paid beside it."""
+    """The one price set (this machine's profile), and the prices the measured runs paid beside it; what the
+    prediction gives at those only where the measurement lies off the profile's (review 41: "at those prices,
+    0.92×" read as a second prediction beside a measurement "within two percent" of the first)."""
     said = _("c and v: this machine's profile, as every prediction here.")
     if p.at_paid is None:
         return said
+    if close(p):
+        return said + " " + _("The measured runs paid {paid} as they ran.").format(paid=paid_prices(p))
     return said + " " + _("The measured runs paid {paid} as they ran; at those prices, {x}.").format(
         paid=paid_prices(p), x=times(p.at_paid))
+
+
+CLOSE = 0.02       # a measurement this near the profile's prediction needs no other prices to explain it
+
+
+def close(p: Payoff) -> bool:
+    """Whether the measurement lies within CLOSE of the prediction at this machine's profile."""
+    return p.measured is not None and bool(p.raw) and abs(p.measured.speedup / p.raw - 1) < CLOSE
 
 
 STALE = 0.15        # the measured runs' c off the profile's by this share: the profile may be stale

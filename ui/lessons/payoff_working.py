@@ -70,7 +70,7 @@ def detail(p: Payoff) -> str:
     parts += [x for x in (payoff_paid.paid(p), _tokens_from(p)) if x]
     if p.measured is not None and p.raw:
         gap = p.measured.speedup / p.raw - 1
-        if abs(gap) < 0.02:
+        if payoff_paid.close(p):
             parts.append(_("Measured within two percent of the prediction at this machine's prices ({raw}).").format(
                 raw=times(p.raw)))
         else:
