@@ -20,7 +20,7 @@ def render(pair) -> None:
     if profile is None:
         measure_button(pair)
     else:
-        here(profile)
+        here(profile, pair)
     with st.expander(_("Reading against computing: why a pass costs more as it checks more tokens")):
         st.write(_("A target pass must read every weight once, however many tokens it checks, and it "
                    "must compute about two operations per weight for each token. Reading costs the same "
@@ -46,7 +46,10 @@ def measure_now(pair, where=st) -> None:
     st.rerun()
 
 
-def here(profile: machine.Profile) -> None:
+def here(profile: machine.Profile, pair=None) -> None:
+    if not machine.bounded(profile):
+        unbounded(profile, pair)
+        return
     h = fast_regime.here(profile)
     st.write(badges.profile() + " " + _("From about **{ridge:.1f} tokens** a pass is limited by computing, by the "
                                         "roofline; measured here, a pass of 5 tokens cost **{v5:.2f}** steps (a step "
@@ -69,6 +72,24 @@ def here(profile: machine.Profile) -> None:
                  "neither the memory rate nor the compute rate), but both rise as soon as a pass has a "
                  "few tokens. Draft cost ratios measured with them: {costs}.").format(
         costs=", ".join(f"{md(name)} c = {c:.3f}" for name, c in profile.c.items()) or "—"))
+
+
+def unbounded(profile: machine.Profile, pair) -> None:
+    """A profile whose rates put the roofline above a pass it measured (a bound cannot lie above what ran):
+    its rates were timed too low, so no bound is drawn from them; its measured prices stand, and a button
+    times them all again."""
+    st.write(badges.profile() + " " + _("Measured here, a pass of 5 tokens cost **{v5:.2f}** steps (a step took "
+                                        "{step:.1f} ms).").format(v5=profile.v[5], step=profile.step_ms))
+    m = max(profile.v, key=lambda m: machine.bound_ms(profile, m) / profile.v[m])     # the widest miss
+    st.warning(_("The memory and compute rates timed with these prices ({gbs:.1f} GB/s, {rate:.0f} GFLOP/s) would "
+                 "make a pass of {m} tokens take at least {bound:.1f} ms, more than the {ran:.1f} ms it took: a "
+                 "lower bound cannot lie above what ran, so they were timed too low (the machine was busy). No "
+                 "roofline is drawn from them.").format(gbs=profile.bandwidth_gbs, rate=profile.gflops, m=m,
+                                                       bound=machine.bound_ms(profile, m),
+                                                       ran=profile.v[m] * profile.step_ms))
+    if pair is not None and st.button(_("Measure these prices again (about 40 s)"), key="regime_again",
+                                      icon=":material/speed:"):
+        measure_now(pair)
 
 
 def elsewhere(profile: machine.Profile | None) -> None:
