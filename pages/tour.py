@@ -142,7 +142,11 @@ def step_budget(pair) -> None:
                    "the lesson pages states what whole runs measure.").format(
             k=best[0], x=best[1], m=best[0] + 1, v=widths[best[0] + 1]))
     k = best_k(alpha, c, K_CHOICES[-1])
-    if expected_speedup(alpha, k, c) < 1:
+    if priced:                  # the formula's upbeat figure in small print under this machine's (review 42)
+        st.caption(_("The formula alone, with checking free (solid line), would pick k = {k} for {speedup:.2f}×: no "
+                     "forecast for this machine, whose passes are not free.").format(
+            k=k, speedup=expected_speedup(alpha, k, c)))
+    elif expected_speedup(alpha, k, c) < 1:
         st.write(_("At α = {alpha:.2f} and c = {c:.2f} no k beats the target alone by Leviathan et al.'s formula "
                    "(at best {speedup:.2f}×, k = {k}): do not speculate with such a draft.").format(
             alpha=alpha, c=c, speedup=expected_speedup(alpha, k, c), k=k))

@@ -23,6 +23,10 @@ def test_the_tours_balance_step_starts_at_this_machines_values(tiny_dirs, monkey
     best, k = max((speedup_with_verify(0.63, m - 1, 0.25, WIDTHS[m]), m - 1) for m in range(2, 14))
     assert said[0].startswith(f"With this machine's passes (dotted) the best k for these sliders is **{k}**, for an "
                               f"expected **{best:.2f}×**"), said          # this machine's first (review 37)
-    assert f"(v({k + 1}) = {WIDTHS[k + 1]:.2f})" in said[0] and said[1].startswith("Best k for these sliders"), said
+    assert f"(v({k + 1}) = {WIDTHS[k + 1]:.2f})" in said[0] and len(said) == 1, said
+    from specdec.trace.theory import best_k, expected_speedup  # the formula's pick: small print (review 42)
+    free = best_k(0.63, 0.25, 12)
+    assert any(c.value.startswith(f"The formula alone, with checking free (solid line), would pick k = {free} for "
+                                  f"{expected_speedup(0.63, free, 0.25):.2f}×") for c in at.caption)
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)              # both curves drawn
     assert [t["name"] for t in chart["data"]] == ["the formula: checking costs one step", "with this machine's passes"]
