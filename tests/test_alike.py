@@ -178,3 +178,28 @@ def test_where_nothing_pays_at_the_sidebars_k_one_click_shows_the_comparison_at_
         else:                                                            # the drafters shipped at k = 1
             table = next(m for m in shown if m.startswith("| drafter | k | speedup | whose |"))
             assert "| 1 |" in table and "| 4 |" not in table, table
+
+
+def test_a_k_this_machine_never_ran_reads_its_kinds_benchmark_before_another_cpus_sweep(monkeypatch):
+    """Review 42: Home's box named "a constant k = 1, measured: 1.07×" from a k sweep shipped from an AMD EPYC
+    while the benchmark shipped from this CPU model had 1.01× at those settings. A figure of this machine's kind
+    comes first; another CPU's sweep only where this kind has none."""
+    from types import SimpleNamespace
+
+    from specdec.settings import Settings
+    from ui import payoff_answer, session
+    stand_in_cpu(monkeypatch, "Xeon X")
+    pair = SimpleNamespace(target_name="t", draft_name="d")
+    monkeypatch.setattr(session, "uses_chat", lambda pair: False)
+    monkeypatch.setattr(payoff_answer, "measured", lambda names, at: (None, None))      # nothing ran here
+    point = SimpleNamespace(speedup=1.07, speedup_min=1.05, speedup_max=1.09)
+    monkeypatch.setattr(payoff_answer, "swept_point", lambda names, at, chat: (point, "EPYC Y", "2026-12-01"))
+    settings = Settings(temperature=0.0)
+    for bench_cpu, figure in (("Xeon X", 1.01), (None, 1.01), ("EPYC Y", 1.07), ("Third Z", 1.07)):
+        monkeypatch.setattr(payoff_answer, "benched", lambda names, at, c=bench_cpu: (1.01, c, "the benchmark"))
+        assert payoff_answer.at_k(pair, settings, 1)[0] == figure, bench_cpu        # None: kept here
+    assert shipped.alike("Xeon X") and not shipped.alike("EPYC Y")
+    monkeypatch.setattr(payoff_answer, "swept_point", lambda names, at, chat: (point, "Xeon X", "2026-12-01"))
+    assert payoff_answer.at_k(pair, settings, 1)[0] == 1.07                 # a sweep of this kind: before the bench
+    monkeypatch.setattr(payoff_answer, "swept_point", lambda names, at, chat: (None, None, None))
+    assert payoff_answer.at_k(pair, settings, 1)[0] == 1.01                 # no sweep: the benchmark

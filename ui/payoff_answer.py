@@ -241,10 +241,13 @@ def at_k(pair, settings, k: int) -> tuple | None:
     if (m := measured(names, at)[0]) is not None:                   # with its repeats' range
         return m.speedup, None, _(payoff_words.SOURCES.get(m.source, m.source)) + ", " + where, (m.low, m.high)
     p, cpu, _date = swept_point(names, at, session.uses_chat(pair))
-    if p is not None and p.speedup is not None:
-        return p.speedup, cpu, _("the shipped k sweep") + ", " + where, (p.speedup_min or p.speedup,
-                                                                         p.speedup_max or p.speedup)
-    return benched(names, at)
+    swept = None if p is None or p.speedup is None else (p.speedup, cpu, _("the shipped k sweep") + ", " + where,
+                                                          (p.speedup_min or p.speedup, p.speedup_max or p.speedup))
+    bench = benched(names, at)
+    ours = bench is not None and (bench[1] is None or shipped.alike(bench[1]))     # kept here, or shipped from
+    if swept is None or (ours and not shipped.alike(cpu)):                        # a machine like this one
+        return bench                # this machine's kind's benchmark before another CPU's sweep (review 42)
+    return swept
 
 
 def benched(names: tuple, settings) -> tuple[float, str | None, str] | None:
