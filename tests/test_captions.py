@@ -111,7 +111,9 @@ def test_the_profile_caption_names_the_largest_gap_and_the_iid_shortfall():
             point(k=2, speedup=0.95, profile_speedup=1.00, expected_length=1.7, mean_acceptance_length=2.1)]
     text = profile_caption(rows)
     assert "within 10%" in text and "k = 1: measured 1.10×, predicted 1.00×" in text
-    assert "At k = 2 eq. (1) at the mean α̂ expects 1.70 tokens a round and the runs kept 2.10" in text
+    # the chart's line: eq. (1) at the mean α̂ over k (0.4 at both): (1 − 0.4³) / 0.6 = 1.56 at k = 2, not the
+    # 1.70 of k = 2's own α̂ (review 42: the caption said 2.11 where the line it sits under read 2.02)
+    assert "At k = 2 eq. (1) at the mean α̂ = 0.40 expects 1.56 tokens a round and the runs kept 2.10" in text
     assert profile_caption([point(k=1, speedup=1.0)]) is None and profile_caption([]) is None
 
 
@@ -265,3 +267,15 @@ def test_the_lookups_best_kind_is_never_a_kind_whose_figures_are_the_text_writte
     points = [pt("translation", 1.08, 0.63, 1.18), pt("edit", 1.05, 0.6, 0.62)]
     said = ngram_caption(points, str.upper)
     assert "did best on **EDIT** text (1.05×)" in said and "TRANSLATION" not in said, said
+
+
+def test_the_k_sweeps_caption_counts_against_the_free_pass_theorem_and_the_drawn_dashed_line_apart():
+    """Review 42: "below Theorem 3.8 at 8 of 8 k" sat under points drawn above the chart's solid line; the
+    free-pass theorem is not drawn, so the caption gives its range, and counts against the dashed line too."""
+    from ui.fast_ksweep_view import theorem_caption
+    rows = [point(k=1, speedup=1.05, bound=1.30, bound_with_verify=1.00),       # above the dashed line
+            point(k=2, speedup=0.90, bound=1.45, bound_with_verify=0.95)]
+    text = theorem_caption(rows)
+    assert text.startswith("Theorem 3.8 with a pass at one target step (not drawn: 1.30–1.45× at these k): measured "
+                           "speed sits below it at 2 of 2 k.")
+    assert "measured sits below it at 1 of 2 k" in text

@@ -203,7 +203,8 @@ def test_your_k_sits_on_the_measured_speedup_where_k_was_measured():
     from ui.figures.fast import theory_figure
     measured = [point(k=1, speedup=1.05), point(k=4, speedup=0.78)]
     fig = theory_figure(0.5, 4, 0.1, measured)
-    assert [t.name for t in fig.data if t.name.startswith("α =")] == ["α = 0.50 (yours)"]     # the sweep's α̂ alone
+    assert [t.name for t in fig.data if "α" in t.name and "theorem" in t.name] == [      # the sweep's α̂ alone
+        "theorem at the mean α̂ = 0.50, c and ε as these runs paid"]                    # named as what it is
     assert len([t for t in theory_figure(0.5, 4, 0.1).data if t.name.startswith("α =")]) > 1   # the theory's family
     dot = next(t for t in fig.data if t.name.startswith("your k"))
     assert list(dot.y) == [0.78] and dot.name == "your k, as measured"

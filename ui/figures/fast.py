@@ -36,7 +36,8 @@ def theory_figure(alpha: float, k: int, c: float, measured=None,
     for a in sorted(shown):
         chosen = abs(a - alpha) < 1e-9
         fig.add_trace(go.Scatter(x=ks, y=[curve(a, j) for j in ks], mode="lines",
-                                 name=f"α = {a:.2f}" + (_(" (yours)") if chosen else ""),
+                                 name=_("theorem at the mean α̂ = {a:.2f}, c and ε as these runs paid").format(a=a)
+                                 if measured else f"α = {a:.2f}" + (_(" (yours)") if chosen else ""),
                                  line=dict(width=4 if chosen else 1.5,
                                            color=COLORS.bonus if chosen else None)))
     fig.add_hline(y=1.0, line_dash="dash", line_color=COLORS.rejected,

@@ -12,6 +12,7 @@ from specdec.bench.record import Bench, BenchFileError
 from specdec.drafters.base import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
+from specdec.trace.theory import expected_tokens
 from specdec.wording import _
 from ui.lessons import badges, shipped, store
 from ui.lessons.bench_words import drafter_name
@@ -195,13 +196,14 @@ def profile_caption(points) -> str | None:
         return None
     worst, within = _largest_gap(points, "profile_speedup")
     longest = max(points, key=lambda p: p.k)
+    alpha = sum(p.alpha for p in points) / len(points)           # the tokens chart's line: one α̂ for every k
     text = _("Predicted with the tokens a round kept read off the acceptance profile of k = {K} (not one "
              "independent α) and the prices v(k + 1) these runs paid: within {within:.0%} of the measured "
              "speedup at every k (largest gap at k = {k}: measured {m:.2f}×, predicted {p:.2f}×). At k = {K} "
-             "eq. (1) at the mean α̂ expects {iid:.2f} tokens a round and the runs kept {kept:.2f}: "
+             "eq. (1) at the mean α̂ = {a:.2f} expects {iid:.2f} tokens a round and the runs kept {kept:.2f}: "
              "acceptances come in runs, not independently.").format(
-        K=longest.k, within=within, k=worst.k, m=worst.speedup, p=worst.profile_speedup,
-        iid=longest.expected_length, kept=longest.mean_acceptance_length)
+        K=longest.k, within=within, k=worst.k, m=worst.speedup, p=worst.profile_speedup, a=alpha,
+        iid=expected_tokens(alpha, longest.k), kept=longest.mean_acceptance_length)
     return text + ("\n\n" + _paid_caption(points) if all(p.predicted_run is not None for p in points) else "")
 
 
