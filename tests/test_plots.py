@@ -260,3 +260,19 @@ def test_the_k_sweeps_chart_names_the_points_measured_here_since():
     alone = theory_figure(0.5, 4, 0.16, points, k_max=8, measured_on="EPYC")
     assert {t.name: list(t.x) for t in alone.data if t.name and t.name.startswith("measured")} == {
         "measured on EPYC": [1, 2, 4]}
+
+
+def test_a_greedy_rounds_table_asks_whether_each_draft_is_the_argmax_not_min_p_over_q(pair):
+    """Review 42: in greedy mode "min(1, p/q)" read 0 beside p(d) / q(d) = 0.10: the rule is d = argmax p, no draw."""
+    import specdec
+    from ui.round_view import position_table
+    run = specdec.generate(pair, "abc", k=3, temperature=0.0, max_new_tokens=12)
+    rows = [row for rnd in run.rounds for row in position_table(rnd)]
+    assert rows and all("min(1, p/q)" not in row and "u" not in row for row in rows)
+    said = {row["verdict"]: set() for row in rows}
+    for row in rows:
+        said[row["verdict"]].add(row["d = argmax p?"])
+    assert said.get("accepted", {"yes"}) == {"yes"} and said.get("rejected", {"no"}) == {"no"}
+    assert said.get("discarded", {None}) == {None} and {"accepted", "rejected"} & set(said)
+    sampled = specdec.generate(pair, "abc", k=3, temperature=1.0, max_new_tokens=12)
+    assert all("min(1, p/q)" in row for rnd in sampled.rounds for row in position_table(rnd))

@@ -37,7 +37,13 @@ def in_code(text: str, limit: int = 16) -> str:
 
 
 def position_table(rnd: Round) -> list[dict]:
+    """A row per drafted position. In greedy mode the check is d = argmax p, no draw: a yes or no where it was
+    made (review 42: "min(1, p/q)" read 0 beside p/q = 0.10, the greedy rule's 0 under the sampling rule's name)."""
     prob = plots.prob
+    if rnd.greedy:
+        return [{"i": p.i, _("token"): plots.show(p.text), "q(d)": prob(p.q), "p(d)": prob(p.p),
+                 _("d = argmax p?"): None if p.verdict == "discarded" else _("yes") if p.ratio >= 1 else _("no"),
+                 _("verdict"): _(p.verdict)} for p in rnd.positions]
     return [{"i": p.i, _("token"): plots.show(p.text), "q(d)": prob(p.q), "p(d)": prob(p.p),
              "min(1, p/q)": prob(p.ratio), "u": prob(p.u), _("verdict"): _(p.verdict)}
             for p in rnd.positions]
