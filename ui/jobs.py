@@ -10,14 +10,19 @@ from specdec.errors import InputError
 from ui.i18n import _
 from ui.server import gate
 
+RUNNING = "_job_running"          # session key: the job under way (its label and progress) until it ends
+
 
 def run_job(label: str, key: str, fn: Callable):
-    """Call fn(progress) with a live progress bar; returns its result."""
+    """Call fn(progress) with a live progress bar; returns its result. A click or a page switch stops it
+    (Streamlit ends the run at its next progress update): the next page run says so (`stopped_note`)."""
     stop = st.empty()
     stop.button(_("Stop"), key=f"{key}_stop", help=_("Stops the computation (partial results are dropped)."))
     bar = st.progress(0.0, label)
+    running = st.session_state[RUNNING] = {"label": label, "done": 0, "total": 0}
 
     def progress(done: int, total: int, text: str) -> None:
+        running.update(done=done, total=total)
         bar.progress(min(1.0, done / max(1, total)), f"{label}: {text}")
 
     try:
@@ -26,9 +31,25 @@ def run_job(label: str, key: str, fn: Callable):
     except InputError as err:   # a model that will not load, a bad setting: say so, keep the page
         st.error(_("Could not finish: {why}").format(why=err))
         result = None
+    except Exception:           # a fault, not a click: the page reports it, not "you left"
+        st.session_state.pop(RUNNING, None)
+        raise
+    st.session_state.pop(RUNNING, None)           # it ended: nothing to report (Streamlit's stop of a run on a click
+                                                  # is a BaseException: it passes and leaves the record)
     bar.empty()
     stop.empty()
     return result
+
+
+def stopped_note() -> str | None:
+    """Once, on the run after a job was stopped by a click or by leaving its page: what stopped and how far it
+    had come (review 42: a measurement left mid-way was dropped without a word); None where none was."""
+    job = st.session_state.pop(RUNNING, None)
+    if not job:
+        return None
+    where = _(" after {done} of {total} steps").format(**job) if job["total"] else ""
+    return _("“{label}” stopped{where}, because you clicked or left its page; its partial results were dropped. "
+             "Press its button again to measure.").format(label=job["label"], where=where)
 
 
 def csv_button(rows: list[dict], name: str, key: str) -> None:

@@ -11,7 +11,7 @@ runs pages in that mode too) the page draws the shared sidebar itself.
 import streamlit as st
 
 from specdec import wording
-from ui import i18n, navigation, sidebar
+from ui import i18n, jobs, navigation, sidebar
 from ui.i18n import N_, _
 from ui.server import gate, memory, turns
 
@@ -26,6 +26,7 @@ def run_page(page) -> None:
     sidebar.render()
     st.set_page_config(page_title=_("Speculative Decoding Lab"))      # the tab's title in the chosen language
     st.session_state[DRAWN] = True
+    stopped()
     try:
         with gate.turn():
             page.run()
@@ -48,3 +49,10 @@ def page() -> None:
     if not st.session_state.get(DRAWN):
         wording.use(i18n._)
         sidebar.render()
+        stopped()
+
+
+def stopped() -> None:
+    """At the top of the page: what a click or a page switch stopped on the run before (ui/jobs.py)."""
+    if note := jobs.stopped_note():
+        st.info(note, icon=":material/stop_circle:")
