@@ -4,6 +4,7 @@ import streamlit as st
 import torch
 
 from ui import family, jobs, shell, sidebar, state
+from ui.exact_greedy_view import greedy_check
 from ui.exact_tree_view import tree_rules_check
 from ui.figures.exact import law_figure, toy_figure
 from ui.figures.rounds import COLORS, show
@@ -202,5 +203,7 @@ if pair is not None:
 st.divider()
 composer()
 if pair is not None:
+    st.divider()
+    greedy_check(pair, state.settings())
     st.divider()
     tree_rules_check(pair, state.settings())
