@@ -197,13 +197,15 @@ def same_test_note(test: str, fallback: str) -> None:
 toy_view()
 st.divider()
 st.header(_("2 · Real view: repeat the first round N times"))
-pair = family.lab_pair(sidebar.active_pair())
+active = sidebar.active_pair()
+pair = family.lab_pair(active)
 if pair is not None:
     real_view(pair)
 st.divider()
 composer()
-if pair is not None:
+if active is not None:
     st.divider()
-    greedy_check(pair, state.settings())
+    greedy_check(active, state.settings())          # the sidebar's own pair: any drafter keeps greedy text
+if pair is not None:
     st.divider()
     tree_rules_check(pair, state.settings())

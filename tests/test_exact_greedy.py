@@ -14,7 +14,7 @@ def test_the_first_difference_of_two_token_lists():
 def test_the_verdict_says_identical_or_where_the_texts_part():
     same = verdict({"alone": [1, 2, 3], "spec": [1, 2, 3], "passes": [3, 2]}, 4)
     assert same == "Identical: the same 3 tokens both ways. The target alone needed 3 passes, speculative decoding " \
-                   "at k = 4 2."
+                   "at k = 4 needed 2."
     apart = verdict({"alone": [1, 2, 3], "spec": [1, 9, 3], "passes": [3, 2]}, 4)
     assert apart.startswith("Different from token 2 on (3 and 3 tokens)")
 

@@ -21,7 +21,7 @@ def both_ways(pair, prompt, greedy, progress) -> dict:
     alone = specdec.generate(pair, prompt, replace(greedy, mode="autoregressive"))
     progress(1, 2, _("speculative decoding"))
     spec = specdec.generate(pair, prompt, greedy)
-    return {"alone": list(alone.token_ids), "spec": list(spec.token_ids),
+    return {"alone": list(alone.token_ids), "spec": list(spec.token_ids), "text": spec.text,
             "passes": [alone.metrics.target_forwards, spec.metrics.target_forwards]}
 
 
@@ -41,9 +41,13 @@ def greedy_check(pair, settings) -> None:
                      button=_("Write it both ways"), on_disk=False,
                      intro=_("At T = 0 both the target alone and the rounds take the target's argmax at every "
                              "position, so the texts must match. Writes {n} tokens of the sidebar's prompt both "
-                             "ways (k = {k}) and compares them.").format(n=LENGTHS.tour_race, k=settings.k))
+                             "ways with the sidebar's pair ({target} ← {draft}, k = {k}) and compares them.").format(
+                         n=LENGTHS.tour_race, k=settings.k, target=pair.target_name,
+                         draft=pair.draft_name or _("no draft model")))
     if found:
         st.write(verdict(found, settings.k))
+        if found.get("text"):
+            st.code(found["text"], language=None, wrap_lines=True)
 
 
 def verdict(found: dict, k: int) -> str:
@@ -52,6 +56,7 @@ def verdict(found: dict, k: int) -> str:
     at = first_difference(alone, spec)
     if at is None:
         return _("Identical: the same {n} tokens both ways. The target alone needed {a} passes, speculative "
-                 "decoding at k = {k} {s}.").format(n=len(alone), a=found["passes"][0], k=k, s=found["passes"][1])
+                 "decoding at k = {k} needed {s}.").format(n=len(alone), a=found["passes"][0], k=k,
+                                                           s=found["passes"][1])
     return _("Different from token {i} on ({n} and {m} tokens): greedy decoding should never differ; this is "
              "a fault of the engine, not of the method.").format(i=at + 1, n=len(alone), m=len(spec))
