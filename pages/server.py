@@ -80,8 +80,8 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     rows, facts, mine = result.rows, facts_of(result), local("server_sweep", key, BatchSweep)
     st.write(badges.of(None if mine else result.provenance.cpu, result.provenance.date) + " " + server.verdict(facts))
     box, profile = payoff_answer.answer(pair, s)[0], machine.of(pair)
-    st.markdown(server.beside_box(facts, result, box, profile.step_ms if profile else None))   # not small print:
-                                                                                               # review 42
+    st.markdown(server.beside_box(facts, box, profile.step_ms if profile else None))   # not small print: review 42
+    st.caption(server.served(result))
     if not mine:
         with st.expander(_("Why its batch-size-1 figure is not the box's")):
             st.markdown(server.shipped_why(facts, result, box, profile.step_ms if profile else None))

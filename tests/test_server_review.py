@@ -99,21 +99,22 @@ SWEEP = BatchSweep((), 4, 0.7, "model", 32, 8, 16, 2, 0.7, Clock.WALL, 2)
 
 def test_the_page_says_its_figure_beside_the_box_and_why():
     box = Payoff(4, Measured(0.78, 0.7, 0.8, 3, Clock.WALL, 2.4, "ksweep", 6), 2.4, "here", 0.2, 1.6, 0.8)
-    text = server.beside_box(facts(1.0371), SWEEP, box)
+    text = server.beside_box(facts(1.0371), box)
     assert "At batch size 1: 1.04×" in text and f"says 0.78× {badges.here()} for the same pair" in text
-    assert "16 requests (8 prompts cycled, 32 new tokens each" in text
-    predicted = server.beside_box(facts(1.0371), SWEEP, Payoff(4, None, 2.4, "here", 0.2, 1.6, 0.9))
+    assert "16 requests (8 prompts cycled, 32 new tokens each" in server.served(SWEEP)
+    predicted = server.beside_box(facts(1.0371), Payoff(4, None, 2.4, "here", 0.2, 1.6, 0.9))
     assert f"says 0.90× {badges.predicted()}" in predicted
     alike = Payoff(4, Measured(0.78, 0.7, 0.8, 3, Clock.WALL, 2.4, "ksweep", 6, cpu="CPU there"), 2.4, "here", 0.2,
                    1.6, 0.8)
-    assert f"says 0.78× {badges.shipped('CPU there')}" in server.beside_box(facts(1.0371), SWEEP, alike)
-    assert "says" not in server.beside_box(facts(1.0371), SWEEP, None)
+    assert f"says 0.78× {badges.shipped('CPU there')}" in server.beside_box(facts(1.0371), alike)
+    assert "says" not in server.beside_box(facts(1.0371), None)
     assert "It ran on" not in text and "plain pass" not in text
-    # the batched loop's plain pass at 49.7 ms against a 18.2 ms step (2.7×): the line says so
-    slow = server.beside_box(replace(facts(1.0371), ar_pass_ms_1=49.7), SWEEP, box, step_ms=18.2)
-    assert "The batched loop's plain pass took 49.7 ms, 2.7× this machine's step of 18.2 ms" in slow
-    assert "for one request the box's **0.78×** holds" in slow                  # review 42: which figure to take
-    assert "plain pass" not in server.beside_box(replace(facts(1.0371), ar_pass_ms_1=20.0), SWEEP, box, step_ms=18.2)
+    # the batched loop's plain pass at 49.7 ms against a 18.2 ms step (2.7×): the line says so, and which
+    # figure holds for one request (review 42)
+    slow = server.beside_box(replace(facts(1.0371), ar_pass_ms_1=49.7), box, step_ms=18.2)
+    assert "This loop's plain pass took 49.7 ms, 2.7× the lean step of 18.2 ms" in slow
+    assert "for one request, **0.78×** holds" in slow
+    assert "plain pass" not in server.beside_box(replace(facts(1.0371), ar_pass_ms_1=20.0), box, step_ms=18.2)
 
 
 def test_a_shipped_sweep_of_this_cpu_model_is_a_machine_like_this_one_with_its_own_prices(monkeypatch):

@@ -55,28 +55,30 @@ def verdict(facts: Facts) -> str:
     return head + " " + _("It paid at every batch size measured.")
 
 
-def beside_box(facts: Facts, sweep: BatchSweep, box: Payoff | None, step_ms: float | None = None) -> str:
-    """One line: the sweep's batch-size-1 speedup beside "Does it pay here?"'s figure for the same
-    pair and settings, the main reason they differ where the batched loop's plain pass is much
-    slower than this machine's profiled step (`step_ms`), and what this sweep timed (from its own
-    record; `shipped_why` says more where the sweep was shipped with the app)."""
-    own = _("This sweep served {r} requests ({n} prompts cycled, {tokens} new tokens each, their prompts' "
-            "reading timed too) through the server's batched loop.").format(
-        r=sweep.requests, n=sweep.prompts, tokens=sweep.max_new_tokens)
+def beside_box(facts: Facts, box: Payoff | None, step_ms: float | None = None) -> str:
+    """One line: the sweep's batch-size-1 speedup beside "Does it pay here?"'s figure for the same pair and
+    settings, and where the batched loop's plain pass is much slower than this machine's profiled step
+    (`step_ms`), that reason and which figure holds for one request (`shipped_why` says more where the
+    sweep was shipped with the app)."""
     figure = None if box is None else box.measured.speedup if box.measured else box.predicted
     if figure is None:
-        return _("At batch size {b}: {mine:.2f}×.").format(b=facts.first_batch, mine=facts.first) + " " + own
+        return _("At batch size {b}: {mine:.2f}×.").format(b=facts.first_batch, mine=facts.first)
     badge = badges.of(box.measured.cpu) if box.measured else badges.predicted()      # whose, in a badge
     text = _("At batch size {b}: {mine:.2f}×; “Does it pay here?” says {box:.2f}× {badge} for the same pair and "
              "settings.").format(b=facts.first_batch, mine=facts.first, box=figure, badge=badge)
     ar = facts.ar_pass_ms_1
     if step_ms and ar and ar / step_ms >= SLOW_LOOP:
-        text += " " + _("The batched loop's plain pass took {ar:.1f} ms, {ratio:.1f}× this machine's step of "
-                        "{step:.1f} ms: a batch runs transformers' own layers, one request alone the engine's lean "
-                        "pass. Against that slower pass a draft costs less, so speculation reads better in this "
-                        "loop than alone; for one request the box's **{box:.2f}×** holds.").format(
-            ar=ar, ratio=ar / step_ms, step=step_ms, box=figure)
-    return text + " " + own
+        text += " " + _("This loop's plain pass took {ar:.1f} ms, {ratio:.1f}× the lean step of {step:.1f} ms "
+                        "(transformers' own layers), so a draft costs less against it: for one request, "
+                        "**{box:.2f}×** holds.").format(ar=ar, ratio=ar / step_ms, step=step_ms, box=figure)
+    return text
+
+
+def served(sweep: BatchSweep) -> str:
+    """What the sweep timed, from its own record."""
+    return _("This sweep served {r} requests ({n} prompts cycled, {tokens} new tokens each, their prompts' "
+             "reading timed too) through the server's batched loop.").format(
+        r=sweep.requests, n=sweep.prompts, tokens=sweep.max_new_tokens)
 
 
 SLOW_LOOP = 1.5          # the batched loop's plain pass this many times the profiled step: the headline says so
