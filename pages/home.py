@@ -70,9 +70,14 @@ def race_box():
     # after the race, so that it answers for the race: its figure and its prediction at this machine's prices
     reason = None if ran is None else reason_of(*ran, settings) or ("", "")
     races, numbers = remembered(pair, settings, ran)
-    # the races stay the box's answer on later reruns (opening the pair card), without the why of a race not run now
-    payoff_view.render(pair, settings, race=(races, reason[0] if reason else None, numbers) if races else None,
-                       offer_run=False, sidebar=sidebar_settings)
+    # the races stay the box's answer on later reruns (opening the pair card), without the why of a race not run now;
+    # before a race, the answer every other page gives at the sidebar's settings (review 43: a prediction for the
+    # race's own settings, "a little, 1.03×", was a newcomer's first figure beside every page's "No, 0.74×")
+    if races:
+        payoff_view.render(pair, settings, race=(races, reason[0] if reason else None, numbers),
+                           offer_run=False, sidebar=sidebar_settings)
+    else:
+        payoff_view.render(pair, sidebar_settings, offer_run=False)
     if ran is not None:
         explain(*ran, settings, chat, reason[1])
     return pair

@@ -57,13 +57,15 @@ def test_a_prediction_carries_the_range_where_measurements_here_landed_against_t
 
 
 @needs_embedded
-def test_homes_priced_box_sets_the_shipped_k_sweep_at_its_k_beside_the_prediction(monkeypatch, tmp_path):
-    """Home races at T = 0 with k by this machine's prices; nothing measured here at those settings. On a
+def test_the_priced_box_at_t0_sets_the_shipped_k_sweep_at_its_k_beside_the_prediction(monkeypatch, tmp_path):
+    """The sidebar at T = 0 with k by this machine's prices (Home's race's settings); nothing measured here. On a
     machine of another CPU model the box predicts, with the shipped T = 0 k sweep's point at the k the prices
     pick beside it (its tokens a round priced here: one figure for that k); on a machine like the one that
-    shipped it, that point is the answer."""
+    shipped it, that point is the answer. Home, before a race, gives every other page's answer at the
+    sidebar's settings (review 43)."""
     from streamlit.testing.v1 import AppTest
 
+    from specdec.drafters.policies import PRICED
     from ui.lessons import result_cache
 
     from apptest import APP
@@ -78,6 +80,16 @@ def test_homes_priced_box_sets_the_shipped_k_sweep_at_its_k_beside_the_predictio
     at = AppTest.from_file(APP, default_timeout=300).run()
     # the default pair's draft reads the target's hidden states: Home says so beside the steps (review 27)
     assert any(c.value.startswith("This pair's draft is a **feature draft**") for c in at.caption)
+    home = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
+    elsewhere = next(m.value for m in at.switch_page("pages/fast.py").run().markdown
+                     if m.value.startswith("**Does it pay here?**"))
+    assert home == elsewhere                          # before a race: the sidebar's settings' answer, word for word
+
+    def priced_box():
+        at = AppTest.from_file(APP, default_timeout=300)
+        at.session_state["temperature"], at.session_state["policy"] = 0.0, PRICED
+        return at.run().switch_page("pages/step_through.py").run()
+    at = priced_box()
     box = next(c.value for c in at.caption if c.value.startswith("A constant k = "))   # under the verdict
     k = int(re.search(r"A constant k = (\d+), measured", box).group(1))
     point = next(p for p in greedy["value"]["points"] if p["k"] == k)
@@ -88,17 +100,9 @@ def test_homes_priced_box_sets_the_shipped_k_sweep_at_its_k_beside_the_predictio
     why = next(c for c in at.caption if c.value.startswith("Why: a round costs"))
     assert f"keeps **{point['mean_acceptance_length']:.2f} tokens**" in why.value and "α̂" not in why.value, why.value
     assert "| + reading the prompt (" in working(at)
-    assert "**The figure.** Not measured yet on a prompt set: the race (the button above) times one prompt" in \
-        working(at)
-    # under it, what every other page's box says at the sidebar's settings: the same figure as When it is fast's
-    line = next(m.value for m in at.markdown if m.value.startswith("At the sidebar's settings ("))   # in the box
-    elsewhere = next(m.value for m in at.switch_page("pages/fast.py").run().markdown
-                     if m.value.startswith("**Does it pay here?**"))
-    said = re.search(r"\*\*[^*]*?([0-9.]+×)\*\*", line).group(1)                 # "**{answer}, {figure}**"
-    assert said in elsewhere, (line, elsewhere)
     # on a machine like the one that shipped it, that measurement is the answer, with its range
     stand_in_cpu(monkeypatch, cpu)
-    at = AppTest.from_file(APP, default_timeout=300).run()
+    at = priced_box()
     verdict = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
     like = badges.shipped(cpu, date=greedy["value"]["provenance"]["date"])
     assert f"**{point['speedup']:.2f}×** the target alone {like}" in verdict, verdict
@@ -152,12 +156,14 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
     monkeypatch.setattr(payoff_answer, "seen_at", lambda *args, **kwargs: None)
     monkeypatch.setattr(payoff_view, "at_k", lambda *args, **kwargs: None)
     line = why(shipped["provenance"]["cpu"])
-    assert f"(the median of {len(ratios)} runs on a machine like this one; {min(ratios):.2f}–" \
+    k = int(re.search(r"measured runs at k = (\d+) came out", line).group(1))      # by that k's own runs' median
+    at = sum(p["k"] == k for p in points)                                           # (review 43: counted as such)
+    runs = "1 run" if at == 1 else f"{at} runs"
+    assert f"(the median of {runs} on a machine like this one at k = {k}; every k: {min(ratios):.2f}–" \
            f"{max(ratios):.2f})" in line, line
-    assert "on a machine like this one;" not in why("Another CPU")
+    assert "on a machine like this one" not in why("Another CPU")
     # how runs land against their prices is the machine's, not T's: another T has the same range
-    assert f"(the median of {len(ratios)} runs on a machine like this one; {min(ratios):.2f}–" in \
-        why(shipped["provenance"]["cpu"], 0.0)
+    assert f"every k: {min(ratios):.2f}–{max(ratios):.2f})" in why(shipped["provenance"]["cpu"], 0.0)
     # one figure filed here joins them (review 16: a band from the shipped sweep alone missed the box's run)
     from specdec.settings import Settings
     from ui.lessons import store
@@ -169,5 +175,6 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
     result_cache.save(store.KIND, store._as_dict(key), store.Filed(figure, "ksweep", 1.0))
     here = figure.speedup / run_speedup(1.8, 2, 0.2, widths[3], Overheads(0.2, 0.1), Overheads(0.2, 0.04))
     both = ratios + [here]
-    assert f"(the median of 1 here and {len(ratios)} on a machine like this one; {min(both):.2f}–{max(both):.2f})" \
+    whose = f"1 here and {at} on a machine like this one" if k == 2 else f"{runs} on a machine like this one"
+    assert f"(the median of {whose} at k = {k}; every k: {min(both):.2f}–{max(both):.2f})" \
         in why(shipped["provenance"]["cpu"])

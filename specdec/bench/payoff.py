@@ -70,6 +70,11 @@ class Band(NamedTuple):
     shipped: int = 0             # of them, points shipped from a machine of this CPU model
     mid: float = 1.0             # their median: where a measurement typically lands against its prediction
     at_k: tuple[tuple[int, float], ...] = ()    # (k, the median of the measurements at that k), where kept
+    counts: tuple[tuple[int, int, int], ...] = ()   # (k, measurements here at that k, of them shipped)
+
+    def count_at(self, k: int) -> tuple[int, int]:
+        """(measurements at `k`, of them shipped from a machine like this one); (0, 0) where none."""
+        return next(((n, shipped) for j, n, shipped in self.counts if j == k), (0, 0))
 
     def mid_for(self, k: int) -> tuple[float, bool]:
         """Where a measurement at `k` typically lands: the median of those measured at that k (True), else of all
@@ -83,12 +88,16 @@ def band(pairs: list[tuple], least: int = 3, shipped: int = 0) -> Band | None:
     """The range and median of measured ÷ predicted over (measured, predicted[, k]) tuples, the last
     `shipped` of them shipped from a machine like this one, with each k's own median where given; None
     with fewer than `least`."""
-    kept = [(t[0] / t[1], t[2] if len(t) > 2 else None) for t in pairs if t[0] and t[1]]
+    first_shipped = len(pairs) - shipped
+    kept = [(t[0] / t[1], t[2] if len(t) > 2 else None, i >= first_shipped) for i, t in enumerate(pairs)
+            if t[0] and t[1]]
     if len(kept) < least:
         return None
-    ratios, ks = [r for r, _k in kept], sorted({k for _r, k in kept if k is not None})
-    at_k = tuple((k, statistics.median(r for r, j in kept if j == k)) for k in ks)
-    return Band(min(ratios), max(ratios), len(ratios), shipped, statistics.median(ratios), at_k)
+    ratios, ks = [r for r, _k, _s in kept], sorted({k for _r, k, _s in kept if k is not None})
+    at_k = tuple((k, statistics.median(r for r, j, _s in kept if j == k)) for k in ks)
+    counts = tuple((k, sum(j == k for _r, j, _s in kept), sum(j == k and s for _r, j, s in kept)) for k in ks)
+    return Band(min(ratios), max(ratios), len(ratios), sum(s for _r, _k, s in kept), statistics.median(ratios), at_k,
+                counts)
 
 
 @dataclass(frozen=True)

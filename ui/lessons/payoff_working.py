@@ -114,12 +114,24 @@ def _whose_over(p: Payoff) -> str:
 
 
 def _band_words(p: Payoff) -> str:
-    """Which measurements the band holds, in a few words: how many, from where, their measured ÷ predicted."""
+    """Which measurements the band holds, in a few words: how many, from where, their measured ÷ predicted; where
+    the prediction moves by this k's own median, that k's runs (review 43: "measured runs at k = 1 … the median of
+    1 here and 8 …" where the run here was at k = 4)."""
     b = p.band
-    whose = _("{n} runs here").format(n=b.n) if not b.shipped else _(
-        "{n} runs on a machine like this one").format(n=b.n) if b.shipped == b.n else _(
-        "{here} here and {shipped} on a machine like this one").format(here=b.n - b.shipped, shipped=b.shipped)
-    return _("the median of {whose}; {lo:.2f}–{hi:.2f}").format(whose=whose, lo=b.low, hi=b.high)
+    if p.landing()[1]:
+        n, shipped = b.count_at(p.k)
+        return _("the median of {whose} at k = {k}; every k: {lo:.2f}–{hi:.2f}").format(
+            whose=_whose(n, shipped), k=p.k, lo=b.low, hi=b.high)
+    return _("the median of {whose}; {lo:.2f}–{hi:.2f}").format(whose=_whose(b.n, b.shipped), lo=b.low, hi=b.high)
+
+
+def _whose(n: int, shipped: int) -> str:
+    """'3 runs here', '8 runs on a machine like this one', '1 here and 8 on a machine like this one'."""
+    if n == 1:
+        return _("1 run on a machine like this one") if shipped else _("1 run here")
+    return _("{n} runs here").format(n=n) if not shipped else _(
+        "{n} runs on a machine like this one").format(n=n) if shipped == n else _(
+        "{here} here and {shipped} on a machine like this one").format(here=n - shipped, shipped=shipped)
 
 
 STEPS = N_("A round costs k·c + v(k + 1) steps. A step is the target's one-token pass on this machine; c: a draft "
