@@ -3,6 +3,7 @@ shown as measured ("a machine like this one"), the box's answer until this machi
 never priced again beside themselves (reviews 22–24: eight figures for one setting). The CPU is stood in,
 so the test reads the same branch on any machine."""
 import json
+import re
 
 from conftest import needs_embedded
 from shown import shown_files, stand_in_cpu
@@ -120,7 +121,7 @@ def test_a_setting_measured_here_since_replaces_the_shipped_point_of_a_machine_l
     assert not at.exception
     verdict = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
     assert verdict.startswith(f"**Does it pay here?** No: **0.50×** the target alone {badges.here()}"), verdict
-    said = [c.value for c in at.caption if "shows the newer run of the same setting and prompts" in c.value]
+    said = [c.value for c in at.caption if "shows the run of the same setting and prompts by" in c.value]
     box = "the “Does it pay here?” box"
     assert any(c.startswith("k = 4:") and box in c for c in said), said              # the k sweep
     assert any(c.startswith("smollm2/draft:") and box in c for c in said), said      # the draft sizes
@@ -203,3 +204,31 @@ def test_a_k_this_machine_never_ran_reads_its_kinds_benchmark_before_another_cpu
     assert payoff_answer.at_k(pair, settings, 1)[0] == 1.07                 # a sweep of this kind: before the bench
     monkeypatch.setattr(payoff_answer, "swept_point", lambda names, at, chat: (None, None, None))
     assert payoff_answer.at_k(pair, settings, 1)[0] == 1.01                 # no sweep: the benchmark
+
+
+@needs_embedded
+def test_the_draft_size_chart_gives_the_boxs_figure_for_the_pairs_draft_at_the_same_setting(monkeypatch, tmp_path):
+    """Review 43: on a machine like the one that shipped both, When it is fast's box said 0.74× (the k sweep, one
+    day) and its draft-size chart 0.76× for the same draft, setting and prompts (another day's run): the chart now
+    shows the k sweep's figure, and says so."""
+    from streamlit.testing.v1 import AppTest
+
+    from ui.lessons import result_cache
+
+    from apptest import APP
+    monkeypatch.setattr(result_cache, "RESULTS_DIR", tmp_path)       # nothing measured here
+    def cpus(kind: str) -> set:
+        return {json.loads(p.read_text())["value"]["provenance"]["cpu"] for p in shipped.SHIPPED_DIR.glob(
+            f"{kind}-*.json")}
+    for cpu in sorted(cpus("tradeoff") & cpus("ksweep")):
+        stand_in_cpu(monkeypatch, cpu)
+        at = AppTest.from_file(APP, default_timeout=300).run().switch_page("pages/fast.py").run()
+        assert not at.exception
+        verdict = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))
+        figure = float(re.search(r"\*\*([0-9.]+)×\*\* the target alone", verdict).group(1))
+        said = [c.value for c in at.caption if c.value.startswith("smollm2/draft: shows the run of the same setting")]
+        assert said and "the k sweep (section 2)" in said[0], (cpu, said)
+        specs = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+        bars = next(d for d in specs if "speedup by draft size" in d["layout"]["title"]["text"].lower())
+        ys = [round(y, 2) for trace in bars["data"] for y in (trace.get("y") or []) if isinstance(y, float)]
+        assert figure in ys, (cpu, figure, ys)

@@ -41,13 +41,14 @@ def ksweep_key(names, settings, chat: bool) -> dict:
 
 
 def shipped_agree(points, key_of, names, settings, chat: bool, key: dict) -> tuple[list, list]:
-    """Shipped draft sizes and a shipped k sweep measured on the same machine the same day: a
-    point of the same key shows the k sweep's figure ((points, [(point, "ksweep")] of those that took one):
-    the caller says so, once with any newer run here: review 34)."""
+    """Shipped draft sizes and a shipped k sweep measured on one CPU model with the same threads: a point of the
+    same key shows the k sweep's figure, the one the box gives ((points, [(point, "ksweep")] of those that took
+    one): the caller says so, once with any newer run here: review 34; review 43: two days' runs of one setting
+    read 0.74× in the box and 0.76× in the draft-size chart)."""
     mine = shipped_only("tradeoff", key, Sweep)
     sweep = shipped_only("ksweep", ksweep_key(names, settings, chat), Sweep)    # None: the k sweep is this machine's
     same = mine and sweep and all(getattr(mine.provenance, f) == getattr(sweep.provenance, f)
-                                  for f in ("cpu", "date", "threads"))
+                                  for f in ("cpu", "threads"))
     if not same:
         return points, []
     points, taken = store.agree_with(points, key_of, sweep.points,
@@ -59,8 +60,8 @@ def taken_caption(taken: list, label: str) -> None:
     """Say which points show another section's newer measurement of the same key."""
     if taken:
         named = [getattr(p, label) for p, _s in taken]
-        st.caption(_("{rows}: shows the newer run of the same setting and prompts, by {section} (one setting, "
-                     "one figure).").format(
+        st.caption(_("{rows}: shows the run of the same setting and prompts by {section}, the figure every page "
+                     "gives (one setting, one figure).").format(
             rows=", ".join(md(n) if isinstance(n, str) else f"k = {n}" for n in named),
             section=", ".join(sorted({_(SECTIONS.get(s, s)) for _r, s in taken}))))
 
