@@ -30,7 +30,7 @@ from ui import (
 from ui import examples as examples_ui
 from ui.i18n import N_, _, choice
 from ui.lessons import store
-from ui.lessons.step_through_prices import Priced, alone_now, beside_box
+from ui.lessons.step_through_prices import FEW, Priced, alone_now, beside_box
 from ui.safe import md
 from ui.upload import file_uploader
 
@@ -196,7 +196,7 @@ def finished_note(dec) -> None:
         timed = (weakref.ref(dec), len(alone.token_ids), sum(r.verify_ms for r in alone.rounds))   # keeps no caches
         st.session_state[ALONE_NOW] = timed
     box = payoff_answer.answer(dec.pair, state.settings())[0]
-    ratio = timed[2] / timed[1] / ((m.draft_ms + m.verify_ms) / m.tokens) if timed[1] and m.tokens and \
+    ratio = timed[2] / timed[1] / ((m.draft_ms + m.verify_ms) / m.tokens) if min(timed[1], m.tokens) >= FEW and \
         m.draft_ms + m.verify_ms else None                   # the target alone's ms a token over this run's
     said = (alone_note(m), alone_now(m.tokens, m.draft_ms + m.verify_ms, *timed[1:]),
             beside_box(m.mean_acceptance_length, box, ratio))

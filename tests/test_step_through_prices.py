@@ -37,6 +37,9 @@ def test_a_finished_run_is_set_against_the_target_alone_timed_on_the_same_prompt
     assert said == ("Timed just now on this prompt, the target alone's passes took 20.0 ms a token and this run's "
                     "rounds 16.7: **1.20×** :green-badge[:material/check_circle: measured here]."), said
     assert alone_now(48, 800.0, 0, 0.0) == "" and alone_now(0, 0.0, 48, 960.0) == ""
+    # one token after a 3,000-token prompt read "0.5 ms a token … 1213.2: 0.00×" (review 43): too few to time
+    assert alone_now(1, 1213.2, 1, 0.5) == ("Too few new tokens to time against the target alone (1; the first comes "
+                                            "from reading the prompt).")
 
 
 def test_a_finished_run_says_its_tokens_a_round_beside_the_boxs(monkeypatch):
@@ -45,7 +48,8 @@ def test_a_finished_run_says_its_tokens_a_round_beside_the_boxs(monkeypatch):
     from ui.lessons.step_through_prices import beside_box
     box = Payoff(4, Measured(0.73, 0.68, 0.74, 3, Clock.WALL, 1.85, "ksweep", 8), 1.85, "here", 0.16, 2.48, 0.7)
     assert beside_box(2.67, box) == ("This prompt kept 2.67 tokens a round, the box's prompts 1.85: one prompt is one "
-                                     "draw, so its ratio is not the box's 0.73×.")
+                                     "draw, and one timing moves with the machine's load, so its ratio is not the "
+                                     "box's 0.73×.")
     predicted = Payoff(4, None, 1.85, "here", 0.16, 2.48, 0.7)
     assert beside_box(2.67, predicted).endswith("not the box's 0.70×.")          # no measurement: its prediction
     assert beside_box(None, box) == "" and beside_box(2.67, Payoff(4, None, None, "", None, None, None)) == ""

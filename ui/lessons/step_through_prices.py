@@ -10,6 +10,7 @@ from specdec.records.provenance import BUSY_LOAD
 from specdec.wording import _, times
 from ui.lessons import badges
 
+FEW = 8             # a finished run with fewer new tokens is not timed against the target alone
 SLOW = 1.25         # a round this much over the profile's price is called slower than the profile
 
 
@@ -51,6 +52,9 @@ def alone_now(tokens: int, rounds_ms: float, alone_tokens: int, alone_ms: float)
     (its passes, with the same recording): one ratio per token, measured here."""
     if not tokens or not rounds_ms or not alone_tokens or not alone_ms:
         return ""
+    if min(tokens, alone_tokens) < FEW:          # review 43: one token after a long prompt read "0.00×"
+        return _("Too few new tokens to time against the target alone ({n}; the first comes from reading the "
+                 "prompt).").format(n=min(tokens, alone_tokens))
     mine, alone = rounds_ms / tokens, alone_ms / alone_tokens
     return _("Timed just now on this prompt, the target alone's passes took {alone:.1f} ms a token and this run's "
              "rounds {mine:.1f}: **{x}** {badge}.").format(alone=alone, mine=mine, x=times(alone / mine),
@@ -66,7 +70,8 @@ def beside_box(tokens_a_round: float | None, box, ratio: float | None = None) ->
         return ""
     figure = box.measured.speedup if box.measured else box.predicted
     said = _("This prompt kept {mine:.2f} tokens a round, the box's prompts {theirs:.2f}: one prompt is one draw, "
-             "so its ratio is not the box's {x}.").format(mine=tokens_a_round, theirs=box.tokens, x=times(figure))
+             "and one timing moves with the machine's load, so its ratio is not the box's {x}.").format(
+        mine=tokens_a_round, theirs=box.tokens, x=times(figure))
     if ratio and figure and (tokens_a_round > box.tokens) != (ratio > figure):
         said += " " + _("Its timing went the other way: one run's two timings move with what else the machine "
                         "does (load now {load:.1f} per core); the box's repeats average that out.").format(
