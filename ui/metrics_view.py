@@ -87,7 +87,7 @@ def render(rounds, selected: int | None, prefill=None, context: tuple | None = N
                    help=_("tokens emitted per round, correction/bonus included; serving engines call it "
                           "the mean acceptance length"))
     cols[2].metric(_("Target forwards / tokens"), f"{m.target_forwards} / {m.tokens}")
-    cols[3].metric(_("Target passes saved (not time)"), _pct(m.target_calls_saved),
+    cols[3].metric(_("Passes saved (not time)"), _pct(m.target_calls_saved),
                    help=_("1 − target forwards / tokens emitted. Passes, not time: a pass over k + 1 tokens costs "
                           "more than a one-token step here, and drafting costs too; “Does it pay here?” gives the "
                           "time"))  # review 42: 70% saved beside a run at 0.71×

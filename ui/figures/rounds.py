@@ -238,14 +238,15 @@ def cache_figure(rnd: Round, why: dict[str, str] | None = None) -> go.Figure:
                           name=name, first=start, last=start + length - 1) + "<br>%{hovertext}<extra></extra>",
                       **style)
     lag = max(0, c.target_after - c.draft_after) if "lag" in why else 0    # no lag: a cacheless drafter
-    fig = go.Figure([
-        bar(_("kept"), models[0], 0, c.target_after, COLORS.accepted, why.get("target", "")),
+    gone = c.draft_after + lag                 # the draft's rows past the kept text: cropped; those before it, in
+    fig = go.Figure([                          # the text but not in its cache, it reads next round (one state a span:
+        bar(_("kept"), models[0], 0, c.target_after, COLORS.accepted, why.get("target", "")),      # review 43)
         bar(_("cropped"), models[0], c.target_after, c.target_cropped, COLORS.rejected, why.get("target", "")),
         bar(_("kept"), models[1], 0, c.draft_after, COLORS.accepted, why.get("draft", ""), showlegend=False),
-        bar(_("cropped"), models[1], c.draft_after, c.draft_cropped, COLORS.rejected, why.get("draft", ""),
+        bar(_("cropped"), models[1], gone, max(0, c.draft_peak - gone), COLORS.rejected, why.get("draft", ""),
             showlegend=False),
-        bar(_("not read by the draft yet"), models[1], c.draft_after, lag, "#f59e0b",
-            why.get("lag", ""), width=0.35, marker_pattern_shape="/")])
+        bar(_("in the text, read by the draft next round"), models[1], c.draft_after, lag, "#fde68a",
+            why.get("lag", ""), marker_pattern_shape="/", marker_pattern_fgcolor="#f59e0b")])
     fig.add_vline(x=rnd.prefix_len, line_dash="dash", line_color=COLORS.prompt,
                   annotation_text=_("before this round"), annotation_position="top")
     start = max(0, min(rnd.prefix_len, c.draft_after if "lag" in why else rnd.prefix_len) - 8)
