@@ -238,3 +238,15 @@ def test_many_drafts_wide_pass_prices_are_timed_in_interleaved_rounds(monkeypatc
     prices = trees.pass_prices(pair, sizes=(1, 3), rounds=3)
     assert calls == [1, 3, 1, 3, 1, 3]                                       # interleaved: every width, each round
     assert prices.price(3) == 2.0 and prices.step_ms == 10.0
+
+
+def test_a_pass_that_grows_below_the_ridge_says_why_from_the_same_numbers():
+    """Review 43: "from about 3.6 tokens a pass is limited by computing" beside a measured v(2) = 1.16."""
+    # 100 MB at 10 GB/s: 10 ms to read; 0.2 GFLOP a token at 40 GFLOP/s: 5 ms; ridge 2 tokens
+    assert fast_regime.grows_early(fast_regime.here(profile(v={1: 1.0, 2: 1.3, 5: 2.2})), 12.0) is None   # ridge 2
+    wide = fast_regime.here(profile(gflops=200.0, v={1: 1.0, 2: 1.3, 5: 2.2}))       # 1 ms a token: ridge 10
+    said = fast_regime.grows_early(wide, 12.0)
+    assert said == ("Measured, a pass grows from its second token (v(2) = 1.30), below the ridge of 10.0: a one-token "
+                    "step takes 12.0 ms where reading the weights needs 10.0 and their arithmetic 1.0; the real kernel "
+                    "does not hide another token's work behind the reading, so each adds its own.")
+    assert fast_regime.grows_early(fast_regime.here(profile(gflops=200.0, v={1: 1.0, 2: 1.04, 5: 1.2})), 12.0) is None

@@ -61,9 +61,11 @@ def here(profile: machine.Profile, pair=None) -> None:
                                                gbs=profile.bandwidth_gbs, read=h.read_ms),
         _("Compute: {gflop:.2f} GFLOP a token; at **{rate:.0f} GFLOP/s** that takes {compute:.1f} ms.").format(
             gflop=2 * profile.params_m / 1e3, rate=profile.gflops, compute=h.compute_ms),
-        _("So a pass of 5 tokens takes at least {roof5_ms:.1f} ms ({roof5:.2f} of the measured step): real kernels "
-          "run below the roofline, a one-token step too.").format(roof5_ms=h.roof[5] * profile.step_ms,
-                                                                  roof5=h.roof[5]))))
+        _("So by the roofline a pass of 5 tokens takes at least {roof5_ms:.1f} ms, {roof5:.2f} of a measured step; "
+          "measured, it took {v5:.2f} steps: real kernels run below the roofline, a one-token step too.").format(
+            roof5_ms=h.roof[5] * profile.step_ms, roof5=h.roof[5], v5=h.measured[5]))))
+    if (early := fast_regime.grows_early(h, profile.step_ms)) is not None:
+        st.caption(early)
     if profile.arithmetic:
         st.caption(_("The compute rate is that of the arithmetic this target runs, timed here: {arithmetic}.")
                    .format(arithmetic=md(kernel_line(profile.arithmetic))))

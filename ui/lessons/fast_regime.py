@@ -13,6 +13,7 @@ from specdec.bench.points import Sweep
 from specdec.records import codec
 from specdec.records.provenance import Provenance
 from specdec.trace.theory import expected_tokens, speedup_with_verify
+from specdec.wording import _
 from ui.lessons import shipped
 
 KSWEEP = Path(__file__).resolve().parents[2] / "assets" / "results" / "ksweep-511dc4e49d2cbda9.json"
@@ -36,6 +37,19 @@ def here(profile: Profile) -> Here:
     # in measured steps, so that it bounds the measured v(M) = t(M) / t(1) from below: t(M) >= its roof
     roof = {m: roofline.pass_seconds(machine, model, m) * 1e3 / profile.step_ms for m in profile.v}
     return Here(read, compute, roofline.ridge(machine, model), roof, dict(profile.v))
+
+
+def grows_early(h: Here, step_ms: float) -> str | None:
+    """Where the measured pass grows below the roofline's ridge (v(2) more than 5% over a step where the ridge lies
+    past 2 tokens), why, from the same numbers (review 43: "from about 3.6 tokens limited by computing" beside a
+    measured v(2) = 1.16); None where it does not."""
+    v2 = h.measured.get(2)
+    if v2 is None or v2 <= 1.05 or h.ridge <= 2:
+        return None
+    return _("Measured, a pass grows from its second token (v(2) = {v2:.2f}), below the ridge of {ridge:.1f}: a "
+             "one-token step takes {step:.1f} ms where reading the weights needs {read:.1f} and their arithmetic "
+             "{compute:.1f}; the real kernel does not hide another token's work behind the reading, so each adds "
+             "its own.").format(v2=v2, ridge=h.ridge, step=step_ms, read=h.read_ms, compute=h.compute_ms)
 
 
 def shipped_alpha() -> tuple[float, float, Provenance]:
