@@ -90,13 +90,21 @@ def sentence(bests: list[Best], k: int, temperature: float,
                  "{badge}.") if instead[3] else _("**Best drafter here**: **{name}** at k = {k1}, the k this "
                                                   "machine's prices pick, predicted **{x}** {badge}.")
         return said.format(name=_name(instead[0]), k1=instead[1], x=times(instead[2]),
-                           badge=badge(instead)) + " " + _(
-            "At the sidebar's k = {k}, T = {t:g}, none pays over a whole set (in the lead: {names}).").format(
-            k=k, t=temperature, names=_(" and ").join(f"**{n}**" for n in _shared(bests) or _tops(bests)))
+                           badge=badge(instead)) + " " + _none_pays(bests, k, temperature)
     said = _("**Best drafter here** at k = {k}, T = {t:g}:").format(k=k, t=temperature) + " " + _leaders_at_k(bests)
     if all(b.speedup < 1 for b in bests):
         said += " " + _("None pays at k = {k} over a whole set.").format(k=k)
     return said
+
+
+def _none_pays(bests: list[Best], k: int, temperature: float) -> str:
+    """Nothing pays at the sidebar's k: who leads anyway, said as what it is (review 43: "in the lead: suffix match
+    and draft · confidence", the drafters leading both sets, beside one set's table that ranked another third)."""
+    lead = _("in the lead: {names}") if len(bests) == 1 else _("in the lead on both prompt sets: {names}") if \
+        _shared(bests) else _("each set's fastest: {names}")
+    names = _(" and ").join(f"**{n}**" for n in _shared(bests) or _tops(bests))
+    return _("At the sidebar's k = {k}, T = {t:g}, none pays over a whole set ({lead}).").format(
+        k=k, t=temperature, lead=lead.format(names=names))
 
 
 def _leaders_at_k(bests: list[Best]) -> str:
