@@ -5,6 +5,8 @@ import json
 from test_payoff import WIDTHS
 from test_payoff_pages import file_k3, hand_profile
 
+from ui.lessons import badges
+
 from apptest import app
 
 
@@ -30,3 +32,17 @@ def test_the_tours_balance_step_starts_at_this_machines_values(tiny_dirs, monkey
                                   f"{expected_speedup(0.63, free, 0.25):.2f}×") for c in at.caption)
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)              # both curves drawn
     assert [t["name"] for t in chart["data"]] == ["the formula: checking costs one step", "with this machine's passes"]
+    assert not any(c.value.startswith("Measured over whole runs") for c in at.caption)   # none at that k yet
+    # whole runs measured at the priced k: set beside the sliders' rounds-only figure (review 43: 1.16× beside a
+    # measured 1.03×, nothing between them)
+    from specdec.records.provenance import Clock
+    from specdec.settings import Settings
+    from ui.lessons import result_cache, store
+    figure = store.Figure(speedup=0.97, speedup_min=0.95, speedup_max=0.99, clock=Clock.WALL, repeats=3,
+                          mean_acceptance_length=1.6, alpha=0.63)
+    key = store.key(target, draft, Settings(k=k, temperature=0.0), k, store.PromptSet.of(["a"], False, 16, "speed"),
+                    Clock.WALL, store.Ran(threads=threads))
+    result_cache.save(store.KIND, store._as_dict(key), store.Filed(figure, "ksweep", 2.0))
+    at.run()
+    assert any(c.value.startswith(f"Measured over whole runs at k = {k} (the sidebar's T = 0): **0.97×** "
+                                  f"{badges.here()}") for c in at.caption), [c.value for c in at.caption]
