@@ -26,7 +26,7 @@ def test_a_job_that_ends_leaves_nothing_to_report_and_one_cut_off_leaves_where_i
     assert st.session_state[jobs.RUNNING] == {"label": "Measuring these settings here", "done": 3, "total": 8}
     assert jobs.stopped_note() == ("“Measuring these settings here” stopped after 3 of 8 steps, because you "
                                    "clicked or left its page; its partial results were dropped. Press its button "
-                                   "again to measure.")
+                                   "again to run it.")
     assert jobs.stopped_note() is None                                     # said once
     assert jobs.run_job("Measuring these settings here", "t", whole) == 42 and jobs.stopped_note() is None
 

@@ -49,7 +49,7 @@ def stopped_note() -> str | None:
         return None
     where = _(" after {done} of {total} steps").format(**job) if job["total"] else ""
     return _("“{label}” stopped{where}, because you clicked or left its page; its partial results were dropped. "
-             "Press its button again to measure.").format(label=job["label"], where=where)
+             "Press its button again to run it.").format(label=job["label"], where=where)
 
 
 def csv_button(rows: list[dict], name: str, key: str) -> None:
