@@ -417,3 +417,20 @@ def test_a_measurement_near_the_profiles_prediction_names_the_prices_its_runs_pa
     said = payoff_working.detail(p)
     assert "The measured runs paid c = 0.750 as they ran." in said and "at those prices" not in said
     assert "Measured within two percent of the prediction at this machine's prices (0.75×)." in said
+
+
+def test_a_measured_figures_why_is_what_its_runs_paid():
+    """Review 44: "0.91 steps a token, against 1" at the profile's prices beside a measured 0.96×; the runs had paid
+    more. Beside a measurement whose runs kept c and v, the why line gives their round; the profile's stays in the
+    working with the prediction."""
+    from ui.lessons import payoff_words, payoff_working
+    found = payoff.Measured(0.55, 0.5, 0.6, 3, Clock.WALL, 3.0, "ksweep", 8, c=0.75, v=2.5)
+    p = payoff.answer(4, PRICES, found)
+    # the runs: 4 × 0.75 + 2.5 = 5.5 steps for 3 tokens, 1.83 a token (the profile's 4.0, 1.33, in the working)
+    assert payoff_words.why(p) == ("Why: these runs paid **5.50 steps** a round (1 step: the target alone making one "
+                                   "token) and kept **3.00 tokens**: **1.83 steps a token**, against 1 for the target "
+                                   "alone.")
+    assert "4.00 steps" in payoff_working.detail(p)
+    # c alone (a priced policy's runs mix widths): the profile's round, as before
+    assert payoff_words.why(payoff.answer(4, PRICES, payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "ksweep", 8,
+                                                                     c=0.75))).startswith("Why: a round costs")

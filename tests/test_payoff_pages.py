@@ -215,9 +215,9 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     assert ":green-badge[:material/check_circle: measured here]" in box[0].value, box[0].value
     assert "by the “Does it pay here?” box on 8 prompts" in working(at)
     assert at.button(key="payoff_measure").label == "Measure again"           # measured: again on request
-    why = [c for c in at.caption if c.value.startswith("Why: a round costs")]
-    # the prediction beside a measurement prices at the profile, as every prediction does; its ⓘ names the
-    # prices the runs paid
+    why = [c for c in at.caption if c.value.startswith("Why: these runs paid **")]
+    # the why beside a measurement is what its runs paid (review 44); the prediction beside it prices at the profile,
+    # as every prediction does, in the working, which names the prices the runs paid
     assert why and "at 0.250 each (c) and a check of 3 tokens at 1.40 (v)" in working(at), why
     assert "c and v: this machine's profile, as every prediction here. The measured runs paid c = " in working(at)
     figure = headline_figure(at)

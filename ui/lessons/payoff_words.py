@@ -133,6 +133,8 @@ def why(p: Payoff) -> str:
     if p.round_steps is None:
         return _("Why: this machine's prices for this drafter (c and v) are not measured yet; the lab measures "
                  "them in the background after it starts, or on request in When it is fast, section 5.")
+    if (paid := paid_round(p)) is not None:
+        return _paid_why(p, paid)
     cost = _("Why: a round costs **{total:.2f} steps** (1 step: the target alone making one token)").format(
         total=p.round_steps)
     if p.tokens is None:
@@ -141,6 +143,28 @@ def why(p: Payoff) -> str:
         tokens=p.tokens, per=p.round_steps / p.tokens)
     return cost + per + "." + _nearer(p) + payoff_paid.off(p)   # the prediction: the headline's, or the working's
                                                                  # beside a measurement (one figure for one setting)
+
+
+def paid_round(p: Payoff) -> float | None:
+    """What a round cost the measured runs, in steps (k·c + v(k + 1) at the prices they paid); None without a
+    measurement that kept both (a priced policy's runs mix widths: no one v)."""
+    if p.measured is None or p.paid_c is None or p.paid_v is None or not p.tokens:
+        return None
+    return p.k * p.paid_c + p.paid_v
+
+
+def _paid_why(p: Payoff, paid: float) -> str:
+    """Why a measured figure came out as it did, from what its runs paid (review 44: the profile's prices, 0.91 steps
+    a token, beside a measured 0.96× argued against the verdict; the runs had paid c = 0.160 and v(3) = 1.59 where
+    the profile has 0.131 and 1.41). The profile's round stays in the working, with the prediction."""
+    said = _("Why: these runs paid **{total:.2f} steps** a round (1 step: the target alone making one token) and kept "
+             "**{tokens:.2f} tokens**: **{per:.2f} steps a token**, against 1 for the target alone.").format(
+        total=paid, tokens=p.tokens, per=paid / p.tokens)
+    rounds = p.tokens / paid
+    if p.at_paid is not None and abs(p.at_paid - 1) < abs(rounds - 1) - 0.005:
+        said += " " + _("Reading the prompt, the same work in both modes, brings a whole run nearer 1 (the working "
+                        "below).")
+    return said
 
 
 def round_parts(p: Payoff) -> str:
