@@ -93,8 +93,9 @@ def answer_word(speedup: float, low: float, high: float, predicted: bool = False
         return _("Break-even, within {pct:.0%} of the target alone").format(pct=EVEN)
     if 1 < speedup < 1 + SMALL:
         return _("A little, under {pct:.0%}").format(pct=SMALL) if predicted or runs > 1 else _(
-            "Break-even, one run's gain under {pct:.0%}").format(pct=SMALL)    # "Break-even" first: one word for
-                                                                               # no established gain (review 36)
+            "Not clear yet, one run's gain under {pct:.0%}").format(pct=SMALL)  # no established gain (review 36), not
+                                                                                # "break-even" either: the runs chart
+                                                                                # draws it past that band (review 44)
     return _("Yes") if speedup > 1 else _("No")
 
 
