@@ -16,7 +16,7 @@ from specdec.drafters.policies import PRICED
 from specdec.prompts import round_robin
 from specdec.settings import LENGTHS
 from specdec.wording import times
-from ui import family, payoff_answer, state
+from ui import family, payoff_answer, session, state
 from ui.examples import kind_name
 from ui.i18n import _
 from ui.lessons import badges, best_drafter, drafters, fast_draft_size, result_cache, shipped, store, store_words
@@ -149,5 +149,10 @@ def render(pair, settings, n: int = defaults.DRAFTERS_PROMPTS, table: bool = Fal
     instead = _instead(pair, settings)
     if (said := best_drafter.sentence(found, settings.k, settings.temperature, instead)) is not None:
         st.markdown(said, help=best_drafter.help_text(found))
-    if table and (rows := every_drafter(pair, ranked, instead if instead and instead[2] > 1 else None, n)):
+    top = instead if instead and instead[2] > 1 else None
+    if table and (rows := every_drafter(pair, ranked, top, n)):
         st.markdown(table_markdown(rows))
+        if top is not None:                   # review 44: the first row's prompts are not the rest's
+            st.caption(_("The first row, the k this machine's prices pick: on When it is fast's {m} prompts; the rows "
+                         "under it: on this section's {n} prompts of every kind.").format(
+                m=len(family.speed_prompts(session.uses_chat(pair))[0]), n=n))
