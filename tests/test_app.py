@@ -17,6 +17,17 @@ def test_home_renders(tiny_dirs):
     assert not any("feature draft" in c.value for c in at.caption)      # the tiny pair's draft reads text only
 
 
+def test_a_long_prompt_says_its_first_round_will_be_slow(tiny_dirs):
+    """Review 44: an 18,000-character prompt's first round took 51 s with no word before it."""
+    at = app(tiny_dirs)
+    assert not any(c.value.startswith("A long prompt,") for c in at.caption)
+    at.session_state["prompt"] = "abc " * 600                         # 2,400 characters; one token each
+    at.run()
+    said = [c.value for c in at.caption if c.value.startswith("A long prompt,")]
+    assert said == ["A long prompt, 2400 tokens (the lessons' prompts have under 100): the first round reads all of "
+                    "it before drafting anything, and on this machine that can take many seconds."], said
+
+
 def test_next_round_grows_the_trace(tiny_dirs):
     at = app(tiny_dirs)
     at.button(key="btn_next").click().run()
