@@ -70,7 +70,7 @@ class Band(NamedTuple):
     shipped: int = 0             # of them, points shipped from a machine of this CPU model
     mid: float = 1.0             # their median: where a measurement typically lands against its prediction
     at_k: tuple[tuple[int, float], ...] = ()    # (k, the median of the measurements at that k), where kept
-    counts: tuple[tuple[int, int, int], ...] = ()   # (k, measurements here at that k, of them shipped)
+    counts: tuple[tuple[int, int, int], ...] = ()   # (k, measurements at that k, of them shipped from one like it)
 
     def count_at(self, k: int) -> tuple[int, int]:
         """(measurements at `k`, of them shipped from a machine like this one); (0, 0) where none."""
