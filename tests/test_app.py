@@ -55,7 +55,7 @@ def test_run_to_end_and_reset(tiny_dirs):
     drafted = [i for i, r in enumerate(rounds(at), 1) if r.drafted]      # the inspector: the last round that drafted
     assert at.session_state["round_sel"] == drafted[-1]
     # the target alone timed once on the same prompt when the run ends: one ratio a token, measured here
-    note = next(i.value for i in at.info if i.value.startswith("This run:"))
+    note = next(c.value for c in at.caption if c.value.startswith("This run:"))
     ms = re.search(r"the target alone's passes took ([\d.]+) ms a token and this run's rounds ([\d.]+): \*\*([\d.]+)×",
                    note)
     alone, mine, x = (float(v) for v in ms.groups()) if ms else (0.0, 0.0, -1.0)

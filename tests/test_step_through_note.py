@@ -4,7 +4,7 @@ from apptest import app, rounds
 
 
 def note(at) -> list[str]:
-    return [c.value for c in at.info if c.value.startswith("This run: ")]
+    return [c.value for c in at.caption if c.value.startswith("This run: ")]
 
 
 def test_a_finished_run_says_its_own_rate(tiny_dirs):
