@@ -21,6 +21,7 @@ from pathlib import Path
 import torch
 import transformers
 
+from specdec.bench import roofline
 from specdec.bench.measure import draft_cost_in_run, machine_load, step_ms
 from specdec.chat import has_template, user_turn
 from specdec.drafters.base import no_model
@@ -174,9 +175,10 @@ def bounded(profile: Profile) -> bool:
 
 def bound_ms(profile: Profile, tokens: int) -> float:
     """The roofline's least time for a pass of `tokens` tokens at the profile's rates, in ms (inf without rates)."""
-    if profile.bandwidth_gbs <= 0 or profile.gflops <= 0:
+    if profile.bandwidth_gbs <= 0 or profile.gflops <= 0 or profile.params_m <= 0:
         return float("inf")
-    return max(profile.weight_mb / profile.bandwidth_gbs, 2 * profile.params_m * tokens / profile.gflops)
+    target = roofline.Model("target", profile.params_m / 1e3, profile.weight_mb / profile.params_m)
+    return roofline.pass_seconds(roofline.here(profile.bandwidth_gbs, profile.gflops), target, tokens) * 1e3
 
 
 ROUNDS = 5                         # interleaved rounds behind every price of a profile

@@ -20,6 +20,7 @@ from specdec.settings import Settings
 from specdec.trace.metrics import summarize
 from specdec.trace.theory import Overheads, run_speedup
 from specdec.wording import _, times
+from ui.lessons import payoff_paid
 from ui.lessons.pair_card import Numbers
 from ui.lessons.payoff_words import TIE
 
@@ -117,16 +118,13 @@ def priced_why(alone: Racer, spec: Racer, step: float, prices: Prices) -> tuple[
         price=price, kept=kept, rounds=kept / price, predicted=predicted, measured=measured)   # c and v: the sidebar
     paid = statistics.mean((r.verify_ms + r.draft_ms) / step for r in rounds)
     own = run_speedup(kept, 0, 0.0, paid, _overheads(spec, step), _overheads(alone, step))
-    if abs(own / predicted - 1) <= 0.1 or not measured or abs(measured / predicted - 1) < CLOSE \
+    if abs(own / predicted - 1) <= 0.1 or not measured or abs(measured / predicted - 1) < payoff_paid.CLOSE \
             or abs(measured - own) >= abs(measured - predicted):
         return text, ""             # review 42: a second round price that does not bring the sum nearer the
                                     # measurement (1.63 steps, 1.00×, beside 1.15× predicted and 1.13× measured)
     return text, _("At the prices this race itself paid (a round {paid:.2f} steps) the same sum gives {own:.2f}×: "
                    "the rest of the gap is the prices, which move with the machine's load and this prompt's "
                    "passes.").format(paid=paid, own=own)
-
-
-CLOSE = 0.02                # a measurement this near the prediction needs no other prices to explain it
 
 
 def _overheads(racer: Racer, step: float) -> Overheads:
