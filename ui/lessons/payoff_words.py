@@ -163,8 +163,7 @@ def _paid_why(p: Payoff, paid: float) -> str:
         total=paid, tokens=p.tokens, per=paid / p.tokens)
     rounds = p.tokens / paid
     if p.at_paid is not None and abs(p.at_paid - 1) < abs(rounds - 1) - 0.005:
-        said += " " + _("Reading the prompt, the same work in both modes, brings a whole run nearer 1 (the working "
-                        "below).")
+        said += " " + _(NEARER)
     return said
 
 
@@ -183,8 +182,10 @@ def _nearer(p: Payoff) -> str:
     work in both modes, moves it there, in words (review 35: "1.68 steps a token" beside 0.73× read as 0.60×)."""
     if p.over is None or p.raw is None or p.rounds_only is None or abs(p.raw - 1) >= abs(p.rounds_only - 1) - 0.005:
         return ""
-    return " " + _("Reading the prompt, the same work in both modes, brings a whole run nearer 1 (the working "
-                   "below).")
+    return " " + _(NEARER)
+
+
+NEARER = N_("Reading the prompt, the same work in both modes, brings a whole run nearer 1 (the working below).")
 
 
 def likely(p: Payoff) -> str:
