@@ -5,7 +5,7 @@ from streamlit.runtime.scriptrunner_utils.exceptions import StopException
 
 from ui import jobs
 
-from apptest import app
+from apptest import STEP, app
 
 
 def test_a_job_that_ends_leaves_nothing_to_report_and_one_cut_off_leaves_where_it_stopped(tiny_dirs):
@@ -23,7 +23,8 @@ def test_a_job_that_ends_leaves_nothing_to_report_and_one_cut_off_leaves_where_i
     import streamlit as st
     with pytest.raises(StopException):
         jobs.run_job("Measuring these settings here", "t", cut)
-    assert st.session_state[jobs.RUNNING] == {"label": "Measuring these settings here", "done": 3, "total": 8}
+    assert st.session_state[jobs.RUNNING] == {"label": "Measuring these settings here", "done": 3, "total": 8,
+                                              "page": jobs.page_now()}
     assert jobs.stopped_note() == ("“Measuring these settings here” stopped after 3 of 8 steps, because you "
                                    "clicked or left its page; its partial results were dropped. Press its button "
                                    "again to run it.")
@@ -46,3 +47,22 @@ def test_the_next_page_says_what_stopped(tiny_dirs):
                for i in at.info), [i.value for i in at.info]
     at.run()
     assert not any("stopped, because you clicked" in i.value for i in at.info)
+
+
+def test_a_job_left_for_another_page_is_said_there_and_again_on_its_own_page(tiny_dirs):
+    """Review 45: a measurement on Step through, left for 70 s and come back to, showed nothing of it there."""
+    at = app(tiny_dirs)                                   # on Step through
+    own = at._page_hash                                   # the hash Streamlit gives Step through's script
+    at.session_state[jobs.RUNNING] = {"label": "Measuring these settings here", "done": 1, "total": 6, "page": own}
+    said = "“Measuring these settings here” stopped after 1 of 6 steps"
+
+    def notes():
+        return [i.value for i in at.info if i.value.startswith(said)]
+    at.switch_page("pages/fast.py").run()
+    assert len(notes()) == 1 and at._page_hash != own                         # where the learner went
+    at.run()
+    assert notes() == []                                                      # once there
+    at.switch_page(STEP).run()
+    assert len(notes()) == 1                                                  # and again on its own page
+    at.run()
+    assert notes() == []

@@ -33,6 +33,8 @@ def test_metrics_by_hand():
     assert (m.drafted, m.accepted, m.tokens, m.rounds) == (14, 7, 11, 4)
     assert m.acceptance_rate == pytest.approx(7 / 14)
     assert m.mean_acceptance_length == pytest.approx(11 / 4)
+    assert m.acceptance_length_sd == pytest.approx(statistics.stdev([5, 2, 1, 3]))     # the rounds' own tokens
+    assert summarize(rounds[:1]).acceptance_length_sd is None
     assert m.per_position == pytest.approx((3 / 4, 2 / 4, 1 / 3, 1 / 3))
     assert m.histogram == (1, 1, 1, 0, 1)
     assert m.target_forwards == 4 and m.target_calls_saved == pytest.approx(1 - 4 / 11)

@@ -261,14 +261,21 @@ def test_a_prediction_lands_where_measurements_at_its_own_k_landed_where_there_a
     moved = p.calibrated()
     assert moved.predicted == pytest.approx(0.9 * p.predicted) and moved.priced == p.predicted
     assert "| × 0.90: measured runs at k = 2 came out at this many times their prediction (the median of 1 run " \
-           "here at k = 2; every k: 0.90–1.20) |" in \
+           "here at k = 2; every k: 0.90–1.20, a spread the range carries about k = 2's median) |" in \
         payoff_working.detail(moved)                           # k = 2's own median, and its own runs (review 43)
+    # its range: every k's spread about their median (0.90 / 1.05 … 1.20 / 1.05), carried to k = 2's, so the
+    # prediction lies inside it, not at its edge (review 45: "Predicted 1.03× (where runs here land: 1.03–1.12×)")
+    assert moved.likely == pytest.approx((0.9 * p.predicted * 0.9 / 1.05, 0.9 * p.predicted * 1.2 / 1.05))
+    assert moved.likely[0] < moved.predicted < moved.likely[1]
+    assert p.calibrated().likely == pytest.approx(moved.likely)
+    at_3 = replace(p, k=3).calibrated()                        # no run at k = 3: every k's median and range
+    assert at_3.likely == pytest.approx((0.9 * at_3.raw, 1.2 * at_3.raw))
     # k = 2's median from runs shipped from a machine like this one, one k = 4 run here: the words count k = 2's
     mixed = payoff.band([(0.8, 1.0, 4), (0.9, 1.0, 2), (1.0, 1.0, 2), (0.95, 1.0, 2)], shipped=3)
     assert (mixed.count_at(2), mixed.count_at(4), mixed.count_at(1)) == ((3, 3), (1, 0), (0, 0))
     assert mixed.shipped == 3 and mixed.n == 4
     two = replace(payoff.answer(2, PRICES, None, (2.5, 1.3, "Other CPU")), band=mixed).calibrated()
-    assert "(the median of 3 runs on a machine like this one at k = 2; every k: 0.80–1.00)" in \
+    assert "(the median of 3 runs on a machine like this one at k = 2; every k: 0.80–1.00, a spread" in \
         payoff_working.detail(two), payoff_working.detail(two)
     # the k the prices pick, measured: its working gives the measurement against the prediction, not also how the
     # prediction was moved (review 29: "1.05× at this machine's prices × 1.01 …" beside "Predicted 1.06×")

@@ -160,10 +160,10 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
     at = sum(p["k"] == k for p in points)                                           # (review 43: counted as such)
     runs = "1 run" if at == 1 else f"{at} runs"
     assert f"(the median of {runs} on a machine like this one at k = {k}; every k: {min(ratios):.2f}–" \
-           f"{max(ratios):.2f})" in line, line
+           f"{max(ratios):.2f}, a spread" in line, line
     assert "on a machine like this one" not in why("Another CPU")
     # how runs land against their prices is the machine's, not T's: another T has the same range
-    assert f"every k: {min(ratios):.2f}–{max(ratios):.2f})" in why(shipped["provenance"]["cpu"], 0.0)
+    assert f"every k: {min(ratios):.2f}–{max(ratios):.2f}, a spread" in why(shipped["provenance"]["cpu"], 0.0)
     # one figure filed here joins them (review 16: a band from the shipped sweep alone missed the box's run)
     from specdec.settings import Settings
     from ui.lessons import store
@@ -176,5 +176,5 @@ def test_a_fresh_machine_takes_the_range_from_the_shipped_sweep_of_its_cpu_model
     here = figure.speedup / run_speedup(1.8, 2, 0.2, widths[3], Overheads(0.2, 0.1), Overheads(0.2, 0.04))
     both = ratios + [here]
     whose = f"1 here and {at} on a machine like this one" if k == 2 else f"{runs} on a machine like this one"
-    assert f"(the median of {whose} at k = {k}; every k: {min(both):.2f}–{max(both):.2f})" \
+    assert f"(the median of {whose} at k = {k}; every k: {min(both):.2f}–{max(both):.2f}, a spread" \
         in why(shipped["provenance"]["cpu"])

@@ -5,12 +5,14 @@ from typing import Callable
 
 import pandas as pd
 import streamlit as st
+from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from specdec.errors import InputError
 from ui.i18n import _
 from ui.server import gate
 
-RUNNING = "_job_running"          # session key: the job under way (its label and progress) until it ends
+RUNNING = "_job_running"          # session key: the job under way (its label, progress, page) until it ends
+LEFT = "_job_left"                # a job stopped by leaving its page: said again when the learner comes back
 
 
 def run_job(label: str, key: str, fn: Callable):
@@ -19,7 +21,8 @@ def run_job(label: str, key: str, fn: Callable):
     stop = st.empty()
     stop.button(_("Stop"), key=f"{key}_stop", help=_("Stops the computation (partial results are dropped)."))
     bar = st.progress(0.0, label)
-    running = st.session_state[RUNNING] = {"label": label, "done": 0, "total": 0}
+    running = st.session_state[RUNNING] = {"label": label, "done": 0, "total": 0,
+                                           "page": page_now()}
 
     def progress(done: int, total: int, text: str) -> None:
         running.update(done=done, total=total)
@@ -42,14 +45,28 @@ def run_job(label: str, key: str, fn: Callable):
 
 
 def stopped_note() -> str | None:
-    """Once, on the run after a job was stopped by a click or by leaving its page: what stopped and how far it
-    had come (review 42: a measurement left mid-way was dropped without a word); None where none was."""
+    """On the run after a job was stopped by a click or by leaving its page: what stopped and how far it had
+    come (review 42: a measurement left mid-way was dropped without a word); said on the page the learner went
+    to, and again on the job's own page when they come back (review 45: the box there showed nothing of it);
+    None where there is nothing to say."""
+    here = page_now()
     job = st.session_state.pop(RUNNING, None)
-    if not job:
-        return None
+    if job is None:
+        left = st.session_state.get(LEFT)
+        if left is None or left.get("page") != here:
+            return None
+        job = st.session_state.pop(LEFT)
+    elif job.get("page") not in (None, here):
+        st.session_state[LEFT] = job                   # a page switch: its own page says it again
     where = _(" after {done} of {total} steps").format(**job) if job["total"] else ""
     return _("“{label}” stopped{where}, because you clicked or left its page; its partial results were dropped. "
              "Press its button again to run it.").format(label=job["label"], where=where)
+
+
+def page_now() -> str | None:
+    """Which page this run draws (Streamlit's hash of its script; None outside a run)."""
+    ctx = get_script_run_ctx()
+    return None if ctx is None else ctx.page_script_hash
 
 
 def csv_button(rows: list[dict], name: str, key: str) -> None:

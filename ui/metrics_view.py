@@ -82,10 +82,14 @@ def render(rounds, selected: int | None, prefill=None, context: tuple | None = N
     cols[0].metric(_("Acceptance rate"), _pct(m.acceptance_rate),
                    help=_("accepted drafts ÷ drafted tokens, counting the drafts thrown away after a rejection "
                           "unexamined, so it runs below α̂"))
+    sd = m.acceptance_length_sd
     cols[1].metric(_("Tokens a round (L)"),
                    "—" if m.mean_acceptance_length is None else f"{m.mean_acceptance_length:.2f}",
+                   delta=None if sd is None else f"± {sd:.1f}", delta_color="off", delta_arrow="off",
+                   delta_description=None if sd is None else _("s.d. over {n} rounds").format(n=m.rounds),
                    help=_("tokens emitted per round, correction/bonus included; serving engines call it "
-                          "the mean acceptance length"))
+                          "the mean acceptance length. Under it, how much one round's count varies about it "
+                          "(the standard deviation over this run's rounds)"))   # review 44: a mean without spread
     cols[2].metric(_("Target forwards / tokens"), f"{m.target_forwards} / {m.tokens}")
     cols[3].metric(_("Passes saved (not time)"), _pct(m.target_calls_saved),
                    help=_("1 − target forwards / tokens emitted. Passes, not time: a pass over k + 1 tokens costs "

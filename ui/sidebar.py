@@ -129,8 +129,8 @@ def price_table(pair: specdec.Pair, found) -> None:
     """Every c (and v) of this draft the pages show, whose each is (ui/lessons/price_table.py)."""
     if not pair.draft_name:
         return
-    k = state.settings().k
-    found_rows = price_table_rows(found, pair.target_name, pair.draft_name, k)
+    k, t = state.settings().k, state.settings().temperature
+    found_rows = price_table_rows(found, pair.target_name, pair.draft_name, k, t)
     if len(found_rows) > 1:
         st.markdown(price_markdown(found_rows, k))
         st.caption(_("Every prediction uses the first line. Each measurement paid its own prices as it ran: "

@@ -128,10 +128,13 @@ class Payoff:
 
     @property
     def likely(self) -> tuple[float, float] | None:
-        """The profile's price widened by `band`: where measurements here have landed around theirs."""
+        """Where measurements here land around the prediction: the profile's price × the band's range, that
+        range carried about this k's own median where the prediction moves by it (review 45: "Predicted
+        1.03× (where runs here land: 1.03–1.12×)", k = 1's runs landing lowest of every k's)."""
         if self.band is None or self.raw is None:
             return None
-        return self.raw * self.band.low, self.raw * self.band.high
+        centre = self.raw * self.landing()[0]
+        return centre * self.band.low / self.band.mid, centre * self.band.high / self.band.mid
 
     def calibrated(self) -> "Payoff":
         """The prediction moved to where measurements here typically land against theirs (the profile's

@@ -1,7 +1,8 @@
 """Run metrics with the serving engines' definitions (vLLM / llama.cpp), DESIGN.md §1.
 
 - acceptance rate = accepted draft tokens / drafted tokens
-- mean acceptance length = emitted tokens / rounds (includes the correction / bonus)
+- mean acceptance length = emitted tokens / rounds (includes the correction / bonus); its spread, the
+  standard deviation of the tokens each round emitted
 - per-position acceptance[i] = rounds whose draft i was accepted / rounds that drafted i
   (a tree round counts by depth: it "drafted i" when a node reached depth i)
 - histogram[j] = rounds that accepted exactly j drafts
@@ -15,6 +16,7 @@ which a wall-clock tokens/s of the whole run includes.
 """
 from __future__ import annotations
 
+import statistics
 from dataclasses import dataclass
 from typing import Sequence
 
@@ -30,6 +32,7 @@ class Metrics:
     accepted: int
     acceptance_rate: float | None    # None when nothing was drafted
     mean_acceptance_length: float | None
+    acceptance_length_sd: float | None   # over rounds (None under two rounds)
     per_position: tuple[float, ...]
     histogram: tuple[int, ...]
     target_forwards: int
@@ -83,7 +86,8 @@ def _theory(alpha, rounds: Sequence[Round], c) -> tuple[float | None, float | No
 def summarize(rounds: Sequence[Round], prefill: Prefill | None = None) -> Metrics:
     drafted = sum(r.drafted for r in rounds)
     accepted = sum(r.n_accepted for r in rounds)
-    tokens = sum(len(r.emitted) for r in rounds)
+    emitted = [len(r.emitted) for r in rounds]
+    tokens = sum(emitted)
     betas = [p.beta for r in rounds for p in r.positions if p.verdict != "discarded"]
     passes = sum(r.target_forwards for r in rounds)                 # the rounds' own, timed in verify_ms
     t_fw = passes + int(prefill is not None and prefill.first_token)
@@ -96,6 +100,7 @@ def summarize(rounds: Sequence[Round], prefill: Prefill | None = None) -> Metric
     return Metrics(
         rounds=len(rounds), tokens=tokens, drafted=drafted, accepted=accepted,
         acceptance_rate=_ratio(accepted, drafted), mean_acceptance_length=_ratio(tokens, len(rounds)),
+        acceptance_length_sd=statistics.stdev(emitted) if len(emitted) > 1 else None,
         per_position=_per_position(rounds), histogram=_histogram(rounds),
         target_forwards=t_fw, draft_forwards=d_fw,
         target_forwards_per_token=_ratio(t_fw, tokens),

@@ -120,8 +120,8 @@ def _band_words(p: Payoff) -> str:
     b = p.band
     if p.landing()[1]:
         n, shipped = b.count_at(p.k)
-        return _("the median of {whose} at k = {k}; every k: {lo:.2f}–{hi:.2f}").format(
-            whose=_whose(n, shipped), k=p.k, lo=b.low, hi=b.high)
+        return _("the median of {whose} at k = {k}; every k: {lo:.2f}–{hi:.2f}, a spread the range carries about "
+                 "k = {k}'s median").format(whose=_whose(n, shipped), k=p.k, lo=b.low, hi=b.high)
     return _("the median of {whose}; {lo:.2f}–{hi:.2f}").format(whose=_whose(b.n, b.shipped), lo=b.low, hi=b.high)
 
 

@@ -28,12 +28,12 @@ class PriceRow:
     v: float | None         # a pass of k + 1 tokens / a target step (None: not measured at that width)
 
 
-def rows(profile, target: str, draft: str, k: int) -> list[PriceRow]:
+def rows(profile, target: str, draft: str, k: int, temperature: float) -> list[PriceRow]:
     """The profile's row first (None: not measured yet), then this machine's measurements, newest
-    first, then the shipped ones."""
+    first, then the shipped ones at the sidebar's k and T."""
     first = [] if profile is None else [PriceRow(badges.profile(), _("measured at start ({when})").format(
         when=profile.measured_at), profile.c.get(draft), profile.v.get(k + 1))]
-    return first + filed(target, draft, k) + shipped_rows(target, draft, k)
+    return first + filed(target, draft, k) + shipped_rows(target, draft, k, temperature)
 
 
 def filed(target: str, draft: str, k: int) -> list[PriceRow]:
@@ -58,23 +58,32 @@ def _k_words(key: store.Key) -> str:
     return _("k by its policy, up to {k}").format(k=key.k)
 
 
-def shipped_rows(target: str, draft: str, k: int) -> list[PriceRow]:
-    """The shipped k sweep (c and v(k + 1) at k), draft sizes and drafter comparison of this draft,
-    the newest of each."""
+def shipped_rows(target: str, draft: str, k: int, temperature: float) -> list[PriceRow]:
+    """The shipped k sweep (c and v(k + 1) at k), draft sizes and drafter comparison of this draft at the
+    sidebar's T (and k, where the result fixes one): the ones those pages show, each as the page picks it (this CPU
+    model's before another's), the newest of each (review 45: the sidebar credited a k sweep at T = 0 from
+    another CPU to a page that showed T = 0.7's)."""
     out = []
     for key, sweep in shipped.all_of("ksweep", Sweep):
         at_k = [p for p in sweep.points if p.k == k]
-        if key.get("pair") == [target, draft] and at_k:
+        if key.get("pair") == [target, draft] and _same(key.get("T"), temperature) and at_k:
             out.append(_row(sweep, "ksweep", at_k[0].c, at_k[0].verify_cost))
     for key, sweep in shipped.all_of("tradeoff", Sweep):
         mine = [p for p in sweep.points if p.draft == draft]
-        if key.get("target") == target and mine:
+        if key.get("target") == target and key.get("k") == k and _same(key.get("T"), temperature) and mine:
             out.append(_row(sweep, "tradeoff", mine[0].c, None))     # its points price no pass (v = 1 there)
     for key, table in shipped.all_of("drafters", DrafterTable):
         mine = [p for p in table.points if p.kind == ALL and p.drafter == draft.split("/", 1)[-1]]
-        if key.get("target") == target and mine:
+        ran = key.get("settings") or {}
+        if key.get("target") == target and ran.get("k") == k and _same(ran.get("temperature"), temperature) \
+                and mine:
             out.append(_row(table, "drafters", mine[0].c, None))
     return _newest_of_each(out)
+
+
+def _same(t: float | None, temperature: float) -> bool:
+    """A result's T is the sidebar's (a slider's float may carry a last-digit error)."""
+    return t is not None and abs(t - temperature) < 1e-6
 
 
 def pass_price_on(cpu: str, target: str, k: int) -> float | None:
@@ -87,20 +96,21 @@ def pass_price_on(cpu: str, target: str, k: int) -> float | None:
     return max(found)[1] if found else None
 
 
-def _newest_of_each(found: list[tuple[str, str, PriceRow]]) -> list[PriceRow]:
-    """One shipped row per section, its newest (an older file kept for another key says no more)."""
-    newest: dict[str, tuple[str, PriceRow]] = {}
-    for source, date, row in found:
-        if source not in newest or date > newest[source][0]:
-            newest[source] = (date, row)
-    return [row for _date, row in newest.values()]
+def _newest_of_each(found: list[tuple[str, tuple[bool, str], PriceRow]]) -> list[PriceRow]:
+    """One shipped row per section: this CPU model's before another's, then the newest (an older file kept for
+    another key says no more)."""
+    newest: dict[str, tuple[tuple[bool, str], PriceRow]] = {}
+    for source, rank, row in found:
+        if source not in newest or rank > newest[source][0]:
+            newest[source] = (rank, row)
+    return [row for _rank, row in newest.values()]
 
 
-def _row(result, source: str, c: float | None, v: float | None) -> tuple[str, str, PriceRow]:
-    """(section, date, its row): the CPU as recorded (the sidebar is narrow)."""
-    when = result.provenance.date or "?"
-    return source, when, PriceRow(badges.shipped(result.provenance.cpu, short=True), _(SOURCES[source]) + f" ({when})",
-                                  c, v)
+def _row(result, source: str, c: float | None, v: float | None) -> tuple[str, tuple[bool, str], PriceRow]:
+    """(section, (this CPU model's, date), its row): the CPU as recorded (the sidebar is narrow)."""
+    when, cpu = result.provenance.date or "?", result.provenance.cpu
+    return source, (shipped.alike(cpu), when), PriceRow(badges.shipped(cpu, short=True),
+                                                          _(SOURCES[source]) + f" ({when})", c, v)
 
 
 def markdown(found: list[PriceRow], k: int) -> str:
