@@ -53,9 +53,12 @@ def race_box():
     chat = chatting(pair)
     c1.text_input(_("Your message") if chat else _("Prompt"), value=CHAT_EXAMPLE if chat else EXAMPLE,
                   key="race_prompt")
-    greedy = c2.toggle(_("Greedy (T = 0)"), value=True, key="race_greedy",
+    # off by default: the race runs the sidebar's settings, which the box under it and every page answer for
+    # (review 45: a race at T = 0 and priced k over a box at the sidebar's T = 0.7, k = 4, then a green 1.19× for
+    # one prompt above "No, 0.74×")
+    greedy = c2.toggle(_("Greedy (T = 0)"), key="race_greedy",
                        help=_("At T = 0 both runs must write exactly the same text."))
-    by_prices = c2.toggle(_("k by this machine's prices"), value=True, key="race_priced",
+    by_prices = c2.toggle(_("k by this machine's prices"), key="race_priced",
                           help=_("Each round drafts the k (up to the sidebar's) that this machine's measured "
                                  "prices and the acceptance seen so far favour: the priced policy."))
     sidebar_settings = state.settings()

@@ -110,15 +110,18 @@ def round_selector(n: int) -> int:
 
 
 def show_run(rounds, prompt_ids, label, finished_reason, prefill, drafter, reads_features=None,
-             context=None, priced: Priced | None = None) -> None:
+             context=None, priced: Priced | None = None, tokenizer=None) -> None:
     """`context`: (pair names, k, T, kind, drafter id) for the run-in-context caption; `priced`: this
-    machine's profile beside each round's times (None: a replayed run)."""
+    machine's profile beside each round's times (None: a replayed run); `tokenizer`: the pair's, to write the
+    text whole (None: a replayed run, token by token)."""
     sel = round_selector(len(rounds))
     st.caption(_("Output so far (emitted tokens only)"))
-    st.html(strip.output_html(rounds, label))
+    st.html(strip.output_html(rounds, label, None if tokenizer is None else
+                              lambda ids: tokenizer.decode(ids, skip_special_tokens=True)))
     show = st.toggle(_("Show rejected and discarded drafts in the token strip"), value=True,
                      key="show_drafts")
-    st.html(strip.strip_html(strip.prompt_texts(prompt_ids, label), rounds, sel, fold=not show))
+    shown = strip.prompt_texts(prompt_ids, label, None if tokenizer is None else tokenizer.decode)
+    st.html(strip.strip_html(shown, rounds, sel, fold=not show))
     st.html(strip.legend_html())
     if finished_reason:
         st.success(_("Run finished: {reason}.").format(reason=_(finished_reason)))
@@ -172,7 +175,7 @@ def live_view() -> None:
         if s.mode == Mode.SPECULATIVE else None
     priced = priced_of(dec.pair, s.drafter)
     show_run(dec.history, dec.prompt_ids, label, dec.stop, dec.prefill, s.drafter,
-             isinstance(dec.drafter, FeatureReader), context, priced)
+             isinstance(dec.drafter, FeatureReader), context, priced, pair.tokenizer)
     if dec.stop is not None and s.mode == Mode.SPECULATIVE:         # beside the run's metrics, not under the box
         finished_note(dec)
     st.download_button(_("Download this run (JSON)"), lambda: dec.result().to_json(),   # built on click

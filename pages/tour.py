@@ -72,9 +72,10 @@ def step_rounds(pair) -> None:
         label = lambda t: pair.tokenizer.decode([t])  # noqa: E731
         special = set(pair.tokenizer.all_special_ids)       # a BOS the tokenizer added is not the prompt
         shown = [t for t in run.prompt_ids if t not in special]
-        st.html(strip.strip_html(strip.prompt_texts(shown, label), run.history, None) + strip.legend_html())
+        st.html(strip.strip_html(strip.prompt_texts(shown, label, pair.tokenizer.decode), run.history, None)
+                + strip.legend_html())
         st.caption(_("Output so far (emitted tokens only)"))
-        st.html(strip.output_html(run.history, label))
+        st.html(strip.output_html(run.history, label, lambda ids: pair.tokenizer.decode(ids, skip_special_tokens=True)))
         last = run.history[-1]
         st.write(_("Round {n}: {drafted} drafted, **{kept}** kept, {written} token(s) written for "
                    "one target pass.").format(n=last.index + 1, drafted=last.drafted,
@@ -138,8 +139,11 @@ def step_where(pair) -> None:
     if rows:
         headers = {"kind": _("kind"), "acceptance rate": _("acceptance rate"),
                    "tokens per target pass": _("tokens per target pass")}
-        st.dataframe(pd.DataFrame(rows).rename(columns=headers), hide_index=True, placeholder="—",
-                     key="tour_where_table")
+        shown = pd.DataFrame(rows).assign(**{"acceptance rate": lambda f: 100 * pd.to_numeric(f["acceptance rate"])})
+        st.dataframe(shown.rename(columns=headers), hide_index=True, placeholder="—", key="tour_where_table",
+                     column_config={headers["acceptance rate"]: st.column_config.NumberColumn(format="%.0f%%"),
+                                    headers["tokens per target pass"]: st.column_config.NumberColumn(
+                                        format="%.2f")})          # review 45: "0.1186", "1.4118"
         hi, lo = sorted(rows, key=lambda r: -(r["acceptance rate"] or 0))
         st.write(_("On these two prompts, *{hi}* kept {hi_rate:.0%} of its drafts and *{lo}* "
                    "{lo_rate:.0%} — one prompt each, so a hint, not a ranking (the page *Where it "

@@ -6,7 +6,7 @@ from apptest import app
 
 
 def test_home_race_shows_both_runs_and_a_verdict_from_them(tiny_dirs, monkeypatch):
-    at = app(tiny_dirs, page=None, k=3, max_new_tokens=16)
+    at = app(tiny_dirs, page=None, k=3, max_new_tokens=16, race_greedy=True, race_priced=True)
     monkeypatch.setattr("specdec.bench.measure.machine_load", lambda: 1.7)      # another job shares the cores
     at.button(key="race_go").click().run()
     assert not at.exception

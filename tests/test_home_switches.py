@@ -6,10 +6,13 @@ from apptest import app
 
 def test_the_race_says_when_its_switches_override_the_sidebar(tiny_dirs):
     at = app(tiny_dirs, page="pages/home.py", temperature=0.7, k=4, policy="constant")
+    assert not any(c.value.startswith("The switches set") for c in at.caption)   # by default the sidebar's (review 45)
+    at.toggle(key="race_greedy").set_value(True).run()
+    at.toggle(key="race_priced").set_value(True).run()
     said = [c.value for c in at.caption if c.value.startswith("The switches set this race's own settings")]
     assert said == ["The switches set this race's own settings (T = 0, k by this machine's prices, up to 4); the "
                     "sidebar's (T = 0.7, k = 4) hold on every other page."], said
     at.toggle(key="race_greedy").set_value(False).run()
-    at.toggle(key="race_priced").set_value(False).run()                   # now the race is the sidebar's
+    at.toggle(key="race_priced").set_value(False).run()                   # now the race is the sidebar's again
     assert not at.exception
     assert not any(c.value.startswith("The switches set") for c in at.caption)

@@ -132,6 +132,19 @@ def test_folded_strip_and_output_show_only_emitted_tokens():
     from ui.strip import output_html
     out = output_html([fixed_round()], TEXT.get)
     assert ">ab</div>" in out
+    # with the tokenizer's decode the text is written whole: here each id a byte of UTF-8, special ones (≥ 256) left
+    # out as skip_special_tokens does (review 45: "… 3<|im_end|>")
+    assert ">ab</div>" in output_html([fixed_round()], TEXT.get, lambda ids: bytes(i + 97 for i in ids).decode())
+
+
+def test_a_character_split_over_tokens_shows_whole_on_the_token_that_completes_it():
+    """Review 45: the prompt "ꙮ 🤖" showed as "����" token by token; the ids here are UTF-8 bytes."""
+    from ui.strip import PART, prompt_texts
+    ids = list("a🤖ꙮ".encode())                                       # 1 + 4 + 3 bytes
+    decode = lambda part: bytes(part).decode("utf-8", errors="replace")   # noqa: E731
+    assert prompt_texts(ids, lambda t: decode([t]), decode) == ["a", PART, PART, PART, "🤖", PART, PART, "ꙮ"]
+    assert prompt_texts(ids, lambda t: decode([t]))[1] == "\ufffd"       # token by token: the old strip
+    assert prompt_texts(ids[:3], lambda t: decode([t]), decode)[-1] == "\ufffd"   # cut short: what is there
 
 
 def test_acceptance_and_speedup_get_separate_axes_and_labels_clear_the_break_even_line():

@@ -76,8 +76,25 @@ def legend_html() -> str:
         _span(label, kind, label, False) for kind, label in items) + "</div>"
 
 
-def prompt_texts(ids: Sequence[int], label: Callable[[int], str]) -> list[str]:
-    return [label(t) for t in ids]
+PART = "…"         # a token that holds only part of a character's bytes
+
+
+def prompt_texts(ids: Sequence[int], label: Callable[[int], str],
+                 decode: Callable[[list[int]], str] | None = None) -> list[str]:
+    """Each prompt token's text; with `decode` (ids -> text), a token that ends inside a character (an emoji's
+    bytes split over tokens) shows as … and the token that completes it shows the whole character (review 45:
+    "ꙮꙮꙮ 🤖🤖" showed as "���")."""
+    if decode is None:
+        return [label(t) for t in ids]
+    out, start = [], 0
+    for i in range(len(ids)):
+        text = decode(list(ids[start:i + 1]))
+        if text.endswith("\ufffd") and i + 1 < len(ids):
+            out.append(PART)
+            continue
+        out.append(text)
+        start = i + 1
+    return out
 
 
 def prob_strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round]) -> str:
@@ -100,9 +117,12 @@ def prob_strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round]) -> str
     return CSS + '<div class="strip">' + "".join(parts) + "</div>"
 
 
-def output_html(rounds: Sequence[Round], label: Callable[[int], str]) -> str:
-    """The generated text so far: emitted tokens only, escaped, in one box."""
-    return text_html("".join(label(t) for rnd in rounds for t in rnd.emitted))
+def output_html(rounds: Sequence[Round], label: Callable[[int], str],
+                decode: Callable[[list[int]], str] | None = None) -> str:
+    """The generated text so far: emitted tokens only, escaped, in one box; with `decode` (ids -> text, special
+    tokens left out) as the tokenizer writes it whole (review 45: "… 3<|im_end|>", a character's bytes split)."""
+    ids = [t for rnd in rounds for t in rnd.emitted]
+    return text_html(decode(ids) if decode is not None else "".join(map(label, ids)))
 
 
 def text_html(text: str) -> str:
