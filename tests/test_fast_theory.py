@@ -107,3 +107,20 @@ def test_the_formulas_tokens_a_round_are_set_beside_the_boxs():
     assert "kept 1.85, and counting the prompt's prefill (alike in both modes, it pulls a ratio toward 1) the box " \
            "predicts 0.73×." in whole
     assert against_box(Payoff(4, None, None, "", None, None, None), Settings(k=4), 0.5) is None
+
+
+def test_the_formulas_best_k_is_set_beside_the_tours_figure_and_whole_runs(monkeypatch):
+    """Review 45: k = 1's 1.07× here (one ε), 1.15× in the tour (this machine's pass of 2 tokens) and 1.03× in the
+    box (whole runs), each explained on another page: the line under the metric names all three, by hand."""
+    from specdec.bench import machine
+    from specdec.settings import Settings
+    from ui import fast_theory_view, payoff_answer
+    monkeypatch.setattr(machine, "of", lambda pair: machine.Profile("CPU", "torch", 1, 10.0, {2: 1.19, 5: 2.12},
+                                                                     {"d": 0.12}))
+    monkeypatch.setattr(payoff_answer, "at_k", lambda pair, settings, k: (1.03, None, "the k sweep", (1.0, 1.05)))
+    at_best = expected_speedup(0.5, 1, 0.12 + 0.28)                   # 1.5 / 1.40
+    said = fast_theory_view.best_against_measured(None, Settings(k=4), 1, at_best, 0.5, 0.12, 0.28)
+    assert said.startswith("Its best k, 1, at 1.07×: one ε prices a pass of 2 tokens at 1.28 steps, where this "
+                           "machine's costs 1.19; at that price the formula gives 1.15× (the tour's figure)")  # 1.5/1.31
+    assert "whole runs at k = 1, which also read the prompt, measured 1.03×" in said
+    assert fast_theory_view.best_against_measured(None, Settings(k=1), 1, at_best, 0.5, 0.12, 0.28) is None

@@ -6,7 +6,7 @@ import streamlit as st
 
 from specdec.bench import machine
 from specdec.defaults import K_OFFERED
-from specdec.trace.theory import best_k, expected_speedup, expected_tokens
+from specdec.trace.theory import best_k, expected_speedup, expected_tokens, speedup_with_verify
 from specdec.wording import times
 from ui import payoff_answer, state
 from ui.figures import fast as lp
@@ -88,7 +88,7 @@ def render(pair) -> None:
         settings = state.settings()
         if (said := against_box(payoff_answer.answer(pair, settings)[0], settings, here[0])) is not None:
             st.caption(said)
-        if (said := best_against_measured(pair, settings, best, at_best, eps)) is not None:
+        if (said := best_against_measured(pair, settings, best, at_best, alpha, c, eps)) is not None:
             st.caption(said)
     chart(lp.theory_figure(alpha, k, c, eps=eps), "fast-theory")
     st.caption(_("Notice: {shapes}. More drafts mean more chances but each costs c; below the dashed line "
@@ -114,17 +114,22 @@ def against_box(p, settings, alpha: float) -> str | None:
     return text if p.measured is None else text + " " + _("Measured: {m}.").format(m=times(p.measured.speedup))
 
 
-def best_against_measured(pair, settings, best: int, at_best: float, eps: float) -> str | None:
-    """Where the formula's best k is not the sidebar's: its figure there beside what a constant k of it measured
-    (review 26: "Best k 1, 0.98×" beside the box's "1.08×"), and the pass price one ε gets wrong there."""
+def best_against_measured(pair, settings, best: int, at_best: float, alpha: float, c: float,
+                          eps: float) -> str | None:
+    """Where the formula's best k is not the sidebar's: its figure there, the same formula at this machine's pass
+    of that width (the tour's dotted line), and what whole runs of a constant k of it measured (review 26: "Best k
+    1, 0.98×" beside the box's "1.08×"; review 45: 1.07× here, 1.15× in the tour, 1.03× in the box, each explained
+    elsewhere)."""
     profile = machine.of(pair)
     seen = payoff_answer.at_k(pair, settings, best) if best != settings.k else None
     if seen is None or profile is None or best + 1 not in profile.v:
         return None
+    v = profile.v[best + 1]
     return _("Its best k, {k}, at {x}: one ε prices a pass of {m} tokens at {lin:.2f} steps, where this machine's "
-             "costs {v:.2f}; measured at k = {k}: {seen} {badge}.").format(
-        k=best, x=times(at_best), m=best + 1, lin=1 + best * eps, v=profile.v[best + 1], seen=times(seen[0]),
-        badge=badges.of(seen[1]))
+             "costs {v:.2f}; at that price the formula gives {real} (the tour's figure); whole runs at k = {k}, "
+             "which also read the prompt, measured {seen} {badge}.").format(
+        k=best, x=times(at_best), m=best + 1, lin=1 + best * eps, v=v,
+        real=times(speedup_with_verify(alpha, best, c, v)), seen=times(seen[0]), badge=badges.of(seen[1]))
 
 
 def shapes(alpha: float, cost: float) -> str:
