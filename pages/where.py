@@ -14,7 +14,20 @@ from specdec.prompts import Prompt, as_input, kinds_of, load_prompts
 from specdec.records.provenance import Clock, clock_for
 from specdec.settings import LENGTHS
 from specdec.trace.survival import survival
-from ui import catalog, examples, jobs, payoff_view, picked_k_view, session, shell, sidebar, state, strip, tables
+from ui import (
+    catalog,
+    examples,
+    jobs,
+    payoff_view,
+    picked_k_view,
+    session,
+    shell,
+    sidebar,
+    state,
+    strip,
+    tables,
+    where_rare_view,
+)
 from ui.context_view import ON_THE_CARD
 from ui.figures.where import kind_figure, per_position_by_kind_figure
 from ui.i18n import _, choice
@@ -228,4 +241,5 @@ else:
     measurement, mine = results(pair, prompts)
     if measurement:
         per_kind(pair, measurement, mine)
+        where_rare_view.render(pair, measurement, mine)
         drill_down(pair, measurement, mine)

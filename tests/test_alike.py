@@ -67,6 +67,9 @@ def test_a_machine_like_the_shipping_one_reads_its_figures_as_measured(monkeypat
         assert not any("priced again" in m for m in shown), page       # no second figure beside the measured one
         if page == "pages/where.py":
             assert any(m.startswith(like[:-1]) and "Measured by kind:" in m for m in shown)
+            assert "Rare tokens" in [h.value for h in at.header]               # the default pair's draft: its bands
+            assert any(m.startswith("Where the draft tried, it guessed") and "outside its vocabulary" in m
+                       for m in shown)
     # the box: the shipped k sweep's k = 4, as measured on a machine like this one, on every page alike
     verdict = said["pages/fast.py"]
     assert verdict.startswith(f"**Does it pay here?** No: **{at_4['speedup']:.2f}×** the target alone {like[:-1]}")

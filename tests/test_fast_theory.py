@@ -118,9 +118,9 @@ def test_the_formulas_best_k_is_set_beside_the_tours_figure_and_whole_runs(monke
     monkeypatch.setattr(machine, "of", lambda pair: machine.Profile("CPU", "torch", 1, 10.0, {2: 1.19, 5: 2.12},
                                                                      {"d": 0.12}))
     monkeypatch.setattr(payoff_answer, "at_k", lambda pair, settings, k: (1.03, None, "the k sweep", (1.0, 1.05)))
-    at_best = expected_speedup(0.5, 1, 0.12 + 0.28)                   # 1.5 / 1.40
+    at_best = expected_speedup(0.5, 1, 0.12 + 0.28)                   # 1.5 / 1.40; at v(2) = 1.19: 1.5 / 1.31
     said = fast_theory_view.best_against_measured(None, Settings(k=4), 1, at_best, 0.5, 0.12, 0.28)
     assert said.startswith("Its best k, 1, at 1.07×: one ε prices a pass of 2 tokens at 1.28 steps, where this "
-                           "machine's costs 1.19; at that price the formula gives 1.15× (the tour's figure)")  # 1.5/1.31
+                           "machine's costs 1.19; at that price the formula gives 1.15× (the tour's figure)")
     assert "whole runs at k = 1, which also read the prompt, measured 1.03×" in said
     assert fast_theory_view.best_against_measured(None, Settings(k=1), 1, at_best, 0.5, 0.12, 0.28) is None

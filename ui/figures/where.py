@@ -1,8 +1,10 @@
-"""Figures for Where it works (pure Plotly builders): acceptance by kind of text and by position."""
+"""Figures for Where it works (pure Plotly builders): acceptance by kind of text, by position and by how rare a
+token is."""
 from __future__ import annotations
 
 import plotly.graph_objects as go
 
+from specdec.bench.rarity import OUTSIDE
 from specdec.wording import _
 from ui.figures.rounds import COLORS, _layout
 
@@ -47,3 +49,16 @@ def per_position_by_kind_figure(points) -> go.Figure:
     return _layout(fig, _("Acceptance rate by draft position, per kind"), height=340,
                    xaxis_title=_("draft position i"),
                    yaxis=dict(range=[0, 1.02], title=_("acceptance rate"), automargin=True))
+
+
+def rarity_figure(bands) -> go.Figure:
+    """How often the draft guessed a token, by how rare the token is (specdec/bench/rarity.py): one bar a band,
+    its share and count written on it; the band outside the draft's vocabulary in the rejection colour."""
+    shown = [b for b in bands if b.tokens]
+    fig = go.Figure(go.Bar(x=[_(b.label) for b in shown], y=[b.rate for b in shown],
+                           text=[f"{b.rate:.0%} · {b.hits}/{b.tokens}" for b in shown], textposition="outside",
+                           cliponaxis=False, marker_color=[COLORS.rejected if b.label == OUTSIDE else COLORS.accepted
+                                                           for b in shown]))
+    fig.update_yaxes(range=[0, 1.05], tickformat=".0%", title=_("guessed by the draft"))
+    fig.update_xaxes(title=_("how often the target writes the token in its own answers"))
+    return _layout(fig, _("The draft's guesses by how rare the token is"), height=320)
