@@ -13,7 +13,7 @@ from specdec.models.kernels import cpu_model
 from specdec.prompts import load_prompts
 from specdec.records.provenance import BUSY_LOAD
 from specdec.trace.metrics import summarize
-from ui import context_view, navigation, payoff_view, session, shell, sidebar, state, strip
+from ui import catalog, context_view, navigation, payoff_answer, payoff_view, session, shell, sidebar, state, strip
 from ui.home_glossary import glossary
 from ui.i18n import _
 from ui.lessons import badges, store
@@ -52,7 +52,9 @@ def race_box():
     c1, c2 = st.columns([3, 1])
     chat = chatting(pair)
     c1.text_input(_("Your message") if chat else _("Prompt"), value=CHAT_EXAMPLE if chat else EXAMPLE,
-                  key="race_prompt")
+                  key="race_prompt", max_chars=catalog.prompt_chars())
+    if (note := catalog.long_prompt_note(pair, st.session_state.race_prompt)) is not None:
+        c1.caption(note)
     # off by default: the race runs the sidebar's settings, which the box under it and every page answer for
     # (review 45: a race at T = 0 and priced k over a box at the sidebar's T = 0.7, k = 4, then a green 1.19× for
     # one prompt above "No, 0.74×")
@@ -82,7 +84,7 @@ def race_box():
     else:
         payoff_view.render(pair, sidebar_settings, offer_run=False)
     if ran is not None:
-        explain(*ran, settings, chat, reason[1])
+        explain(*ran, settings, chat, reason)
     return pair
 
 
@@ -153,7 +155,7 @@ def race_now(pair, settings, chat: bool, greedy: bool):
     columns = {}
 
     def show(r) -> None:
-        text = pair.tokenizer.decode(r.decoder.generated, skip_special_tokens=True)
+        text = strip.whole(pair.tokenizer.decode(r.decoder.generated, skip_special_tokens=True))
         head = _("**{name}** · {tokens} tokens · {rate:.1f} tokens/s · {passes} target passes").format(
             name=names[r.name], tokens=r.tokens, rate=r.tokens_per_s, passes=r.steps) + " " + badges.here()
         cut = _("Cut at the sidebar's limit of {n} new tokens (Max new tokens), not finished.").format(
@@ -172,8 +174,9 @@ def race_now(pair, settings, chat: bool, greedy: bool):
         st.warning(md(err))
         return None
     won = spec.seconds > 0 and alone.seconds / spec.seconds > 1 + TIE
-    said = verdict(alone, spec, greedy)
-    (st.success if won else st.info)(said)       # green only when speculation won, not a tie
+    won = won and bool(payoff_answer.answer(pair, settings)[0].pays)   # green only where the box says yes too (review
+    said = verdict(alone, spec, greedy)                                 # 46: a green 1.26× above "No, 0.74×")
+    (st.success if won else st.info)(said)
     st.session_state[LAST_RACE] = (race_key(pair, settings), [columns[n] for n in boxes], (won, said))
     if (load := machine_load()) >= BUSY_LOAD:
         st.caption(_("The machine was busy during the race (load {load:.1f} per core: other work shared the "
@@ -182,22 +185,21 @@ def race_now(pair, settings, chat: bool, greedy: bool):
     return pair, alone, spec
 
 
-def explain(pair, alone, spec, settings, chat: bool, gap: str) -> None:
-    """Which k the race drafted; in an expander, what explains the rest of the gap between the
-    race and its prediction (`gap`), and how this run compares with the typical one."""
-    if settings.policy == PRICED:
-        st.caption(chosen_k(spec, pair.prices, settings.k))
-    else:
-        advice = fastest_k(machine.of(pair),
-                           pair.draft_name if _chain_of_draft_model(settings) else None,
-                           summarize(spec.decoder.history).mean_beta, settings.k)
-        if advice:
-            st.caption(advice)
+def explain(pair, alone, spec, settings, chat: bool, reason: tuple[str, str]) -> None:
+    """In one expander, closed (review 46: three figures for one race in view): the race's why at this machine's
+    prices and what explains the rest of its gap to the measurement (`reason`), which k it drafted or which would
+    be fastest, and how this run compares with the typical one."""
     text = st.session_state.race_prompt
     kind = context_view.kind_of(text, load_prompts("chat" if chat else "text"))
-    with st.expander(_("Why this speed, and how this run compares")):
-        if gap:
-            st.caption(gap)
+    with st.expander(_("Why this race's speed, and how this run compares")):
+        for line in reason:
+            if line:
+                st.caption(line)
+        if settings.policy == PRICED:
+            st.caption(chosen_k(spec, pair.prices, settings.k))
+        elif advice := fastest_k(machine.of(pair), pair.draft_name if _chain_of_draft_model(settings) else None,
+                                 summarize(spec.decoder.history).mean_beta, settings.k):
+            st.caption(advice)
         context_view.render(summarize(spec.decoder.history), (pair.target_name, pair.draft_name),
                             settings.k, settings.temperature, kind, store.drafter_id(settings),
                             state.settings().temperature)

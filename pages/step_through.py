@@ -70,13 +70,8 @@ def prompt_box(pair) -> None:
         examples_ui.english_note()
     c2.text_area(_("Your message") if chat_ok and st.session_state.prompt_mode == "chat" else _("Prompt"),
                  key="prompt", height=130, max_chars=catalog.prompt_chars())
-    if pair is not None and len(st.session_state.prompt) > LONG_PROMPT:     # review 44: 51 s unannounced
-        tokens = len(pair.tokenizer(st.session_state.prompt)["input_ids"])
-        c2.caption(_("A long prompt, {n} tokens (the lessons' prompts have under 100): the first round reads all of "
-                     "it before drafting anything, and on this machine that can take many seconds.").format(n=tokens))
-
-
-LONG_PROMPT = 2000          # characters: a prompt past this says its first round will be slow
+    if (note := catalog.long_prompt_note(pair, st.session_state.prompt)) is not None:
+        c2.caption(note)
 
 
 def controls(finished: bool) -> None:

@@ -26,6 +26,10 @@ def test_a_long_prompt_says_its_first_round_will_be_slow(tiny_dirs):
     said = [c.value for c in at.caption if c.value.startswith("A long prompt,")]
     assert said == ["A long prompt, 2400 tokens (the lessons' prompts have under 100): the first round reads all of "
                     "it before drafting anything, and on this machine that can take many seconds."], said
+    at.switch_page("pages/home.py").run()                               # Home's race too (review 46: 302 s unsaid)
+    assert not any(c.value.startswith("A long prompt,") for c in at.caption)
+    at.text_input(key="race_prompt").set_value("abc " * 600).run()
+    assert [c.value for c in at.caption if c.value.startswith("A long prompt,")] == said
 
 
 def test_next_round_grows_the_trace(tiny_dirs):

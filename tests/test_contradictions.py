@@ -52,6 +52,8 @@ def test_the_tour_counts_the_requests_whose_text_matched():
     assert "Together was 2.00× faster" in text
     slower = server.together_words(replace(r, batch_s=2.3, alone_s=1.9))      # the reviewer's tour, 2 requests
     assert "not faster here (1.21× the time)" in slower and "faster:" not in slower
+    close = server.together_words(replace(r, batch_s=2.0, alone_s=2.04))     # review 46: "1.02× faster"
+    assert "about the same time (1.02×)" in close and "faster" not in close
 
 
 def test_you_are_the_drafter_words_the_careful_step_from_beyond_tokens_numbers(tiny_dirs):

@@ -104,3 +104,36 @@ def race_box(at) -> str:
     ratio = float(re.search(r"passes: ([0-9.]+)×", text).group(1))
     assert (kind == "won") == (ratio > 1) or round(ratio, 2) == 1.0, (kind, ratio)   # the colour follows the result
     return text
+
+
+def test_after_a_race_the_box_keeps_the_prompt_sets_verdict_and_gives_the_race_under_it(tiny_dirs, monkeypatch):
+    """Review 46: a race's "1.26× (faster on this one prompt)" in green, and the box's headline the race's, above the
+    prompt set's "No, 0.74×": the set's verdict heads the box, the race is one line under it, and not green."""
+    from specdec.bench.payoff import Measured, Payoff
+    from specdec.records.provenance import Clock
+    from ui import payoff_answer, payoff_view
+    m = Measured(0.74, 0.71, 0.76, 3, Clock.WALL, 1.85, "ksweep", 8, acceptance_rate=0.5)
+    fixed = (Payoff(3, m, 1.85, "here", 0.12, 2.1, 0.75), None)
+    monkeypatch.setattr(payoff_view, "answer", lambda pair, s: fixed)
+    monkeypatch.setattr(payoff_answer, "answer", lambda pair, s: fixed)
+    at = app(tiny_dirs, page=None, k=3, max_new_tokens=16)
+    at.button(key="race_go").click().run()
+    assert not at.exception
+    box = [m.value for m in at.markdown if m.value.startswith("**Does it pay here?**")]
+    assert len(box) == 1 and box[0].startswith("**Does it pay here?** No: **0.74×** the target alone"), box
+    line = [m.value for m in at.markdown if m.value.startswith("This prompt's race: **")]
+    assert len(line) == 1 and "a figure, not a verdict" in line[0], line
+    assert "of the time, against 50% on the box's prompts: a" in line[0]          # how this prompt compares
+    assert not at.success                                                         # the box says no: no green
+    assert any(e.label == "Why this race's speed, and how this run compares" for e in at.expander)
+
+
+def test_the_race_line_gives_the_races_and_how_the_prompt_compares():
+    from ui.lessons.payoff_words import race_line
+    one = race_line((1.26,), 0.48, 0.18)
+    assert one.startswith("This prompt's race: **1.26×**") and one.endswith(
+        "Its drafts were accepted 48% of the time, against 18% on the box's prompts: an easier prompt than most.")
+    two = race_line((1.1, 1.3), 0.18, 0.18)
+    assert "This prompt's 2 races: **1.20×**" in two and "(median, 1.10–1.30×, wall-clock)" in two
+    assert two.endswith("a prompt like most.") and race_line((0.9,), 0.1, 0.18).endswith("a harder prompt than most.")
+    assert "accepted" not in race_line((0.9,), None, 0.18)

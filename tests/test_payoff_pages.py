@@ -74,7 +74,7 @@ def test_four_pages_state_one_figure_for_the_same_settings(tiny_dirs, monkeypatc
 
 def sidebar_figure(at) -> str:
     """The figure of the sidebar's one line at its settings, on every page."""
-    found = [c.value for c in at.sidebar.caption if c.value.startswith("**Here, at these settings:**")]
+    found = [c.value for c in at.sidebar.caption if c.value.startswith("**At these settings:**")]
     assert len(found) == 1, found
     return re.search(r"\*\*([0-9.]+)×\*\*", found[0]).group(1)
 
@@ -189,7 +189,7 @@ def test_the_setting_the_prices_pick_is_measured_here_with_one_click(tiny_dirs, 
         said                                                            # else the verdict's, measured here
     assert "payoff_measure_k" not in [b.key for b in at.button]
     assert headline_figure(at) == "0.90"                              # the box's own k = 3, as filed
-    side = next(c.value for c in at.sidebar.caption if c.value.startswith("**Here, at these settings:**"))
+    side = next(c.value for c in at.sidebar.caption if c.value.startswith("**At these settings:**"))
     assert " · at k = 1: " in side and "(one run of 3 repeats)" in side, side   # weighed as In short does
 
 

@@ -135,6 +135,8 @@ def test_folded_strip_and_output_show_only_emitted_tokens():
     # with the tokenizer's decode the text is written whole: here each id a byte of UTF-8, special ones (≥ 256) left
     # out as skip_special_tokens does (review 45: "… 3<|im_end|>")
     assert ">ab</div>" in output_html([fixed_round()], TEXT.get, lambda ids: bytes(i + 97 for i in ids).decode())
+    cut = output_html([fixed_round()], TEXT.get, lambda ids: "ab" + "🤖".encode()[:2].decode(errors="replace"))
+    assert ">ab</div>" in cut                                 # a last character cut in its bytes is left out
 
 
 def test_a_character_split_over_tokens_shows_whole_on_the_token_that_completes_it():

@@ -5,7 +5,7 @@ import os
 from dataclasses import dataclass
 
 from specdec.models.names import DEFAULT_DRAFT, DEFAULT_TARGET, FAST_DRAFT, FAST_TARGET
-from ui.i18n import N_
+from ui.i18n import N_, _
 
 HOSTED_ENV = "SPECDEC_HOSTED"      # set to 1 on a public deployment: no custom ids or paths
 CUSTOM = N_("Custom hub id or local directory…")    # shown through _() by the sidebar
@@ -67,6 +67,19 @@ HOSTED_PROMPT_CHARS = 16_000     # a hosted server's prompts: pages of text, not
 def prompt_chars() -> int | None:
     """The prompt boxes' limit (None: the engine's own, from the context window)."""
     return HOSTED_PROMPT_CHARS if hosted() else None
+
+
+LONG_PROMPT = 2000          # characters: a prompt past this says its first round will be slow
+
+
+def long_prompt_note(pair, text: str) -> str | None:
+    """Under a prompt box, for a prompt past LONG_PROMPT characters: how many tokens it is and that reading it comes
+    first (reviews 44 and 46: 51 s, then 302 s unannounced); None for a short one or without a pair."""
+    if pair is None or len(text) <= LONG_PROMPT:
+        return None
+    tokens = len(pair.tokenizer(text)["input_ids"])
+    return _("A long prompt, {n} tokens (the lessons' prompts have under 100): the first round reads all of it before "
+             "drafting anything, and on this machine that can take many seconds.").format(n=tokens)
 
 
 def labels() -> list[str]:

@@ -24,9 +24,10 @@ def render(pair) -> None:
     with st.expander(_("Reading against computing: why a pass costs more as it checks more tokens")):
         st.write(_("A target pass must read every weight once, however many tokens it checks, and it "
                    "must compute about two operations per weight for each token. Reading costs the same "
-                   "for 1 token or 9; computing grows with them. While reading is the slower of the two, "
-                   "a pass of k + 1 tokens costs about one step and speculation pays; once computing "
-                   "dominates, the pass costs more steps and eats the gain."))
+                   "for 1 token or 9; computing grows with them. In the roofline's picture, while reading is the "
+                   "slower of the two, a pass of k + 1 tokens costs about one step and speculation pays; once "
+                   "computing dominates, the pass costs more steps and eats the gain. A real kernel can fall short "
+                   "of the picture: the passes measured above are this machine's own."))   # review 46: v(2) = 1.17
     elsewhere(profile)
 
 

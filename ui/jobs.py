@@ -25,8 +25,8 @@ def run_job(label: str, key: str, fn: Callable):
                                            "page": page_now()}
 
     def progress(done: int, total: int, text: str) -> None:
-        running.update(done=done, total=total)
-        bar.progress(min(1.0, done / max(1, total)), f"{label}: {text}")
+        bar.progress(min(1.0, done / max(1, total)), f"{label}: {text}")    # a stop is raised here: before the count
+        running.update(done=done, total=total)                              # moves past what the page showed
 
     try:
         with gate.released():      # minutes of work must not hold up other sessions' pages
@@ -57,7 +57,8 @@ def stopped_note() -> str | None:
             return None
         job = st.session_state.pop(LEFT)
     elif job.get("page") not in (None, here):
-        st.session_state[LEFT] = job                   # a page switch: its own page says it again
+        st.session_state[LEFT] = dict(job)             # a page switch: its own page says it again, as said here
+                                                       # (review 46: "1 of 6 steps" there, "2 of 6" back here)
     where = _(" after {done} of {total} steps").format(**job) if job["total"] else ""
     return _("“{label}” stopped{where}, because you clicked or left its page; its partial results were dropped. "
              "Press its button again to run it.").format(label=job["label"], where=where)

@@ -98,7 +98,7 @@ def sidebar_verdict(pair, settings) -> str | None:
     if found is None:
         return None
     word, figure, badge = found
-    text = _("**Here, at these settings:** {answer}, **{x}** {badge}").format(answer=word, x=times(figure),
+    text = _("**At these settings:** {answer}, **{x}** {badge}").format(answer=word, x=times(figure),
                                                                              badge=badge)
     if instead is None:
         return text
@@ -121,8 +121,8 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
            offer_run: bool = True, sidebar=None) -> payoff.Payoff | None:
     """The box; nothing without a pair. `race`: (the speedups Home's races measured at these
     settings on one prompt, newest first; the newest race's own why at this machine's prices; the
-    newest race's pair_card.Numbers):
-    the box then answers for those races, with that one prediction. `offer_run`: a button that
+    newest race's pair_card.Numbers): one line under the verdict gives them (the verdict stays the prompt set's,
+    review 46), or they head the box where nothing else answers. `offer_run`: a button that
     measures these settings here where nothing is measured (Home races instead). `sidebar`: the sidebar's
     settings where they are not the box's (Home's race): what every other page's box says at them, under the
     verdict (review 22: Home's "Yes" read as a contradiction of the other pages' "No")."""
@@ -149,14 +149,16 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
             _runs_chart(settings, runs, picked)        # no In short: the verdict first
         if race is None and (other := payoff_words.comparisons(p, seen, instead, seen_instead)):
             st.caption(other)
-        if race is not None and race[1]:
-            st.caption(race[1])                        # the race's why, under the race's verdict
+        answered = p.measured is not None or p.predicted is not None
+        if race is None or answered:
+            st.caption(payoff_words.why(p))            # the set's why (a race's own: Home's expander, review 46)
+            _buttons(pair, settings, p, instead, offer_run)
+        if race is not None and answered:              # the races under the set's verdict and its why
+            st.markdown(payoff_words.race_line(race[0], race[2].rate if race[2] else None,
+                                               p.measured.acceptance_rate if p.measured else None))
         if sidebar is not None and sidebar != settings and (line := elsewhere_line(pair, sidebar)):
             st.markdown(line)                          # then the other pages' settings (review 40: the why under it
                                                        # read as explaining the sidebar's figure)
-        if race is None:
-            st.caption(payoff_words.why(p))
-            _buttons(pair, settings, p, instead, offer_run)
         _working(payoff_working.working(p, cpu_model(), offer_run and race is None, instead, seen_instead))
         pair_card_view.box_button(pair, settings, p, *(race[0], race[2]) if race is not None else (),
                                   offered=instead.k if instead is not None else None)

@@ -122,7 +122,13 @@ def output_html(rounds: Sequence[Round], label: Callable[[int], str],
     """The generated text so far: emitted tokens only, escaped, in one box; with `decode` (ids -> text, special
     tokens left out) as the tokenizer writes it whole (review 45: "… 3<|im_end|>", a character's bytes split)."""
     ids = [t for rnd in rounds for t in rnd.emitted]
-    return text_html(decode(ids) if decode is not None else "".join(map(label, ids)))
+    return text_html(whole(decode(ids)) if decode is not None else "".join(map(label, ids)))
+
+
+def whole(text: str) -> str:
+    """Decoded text less a last character whose bytes the token limit (or the run so far) cut (review 46: an emoji
+    race ended in "�")."""
+    return text.rstrip("\ufffd")
 
 
 def text_html(text: str) -> str:

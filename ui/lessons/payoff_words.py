@@ -33,10 +33,11 @@ def settings_line(settings, draft: str | None = None, features: bool = False) ->
 
 
 def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
-    """One sentence: yes or no, this machine's figure (measured here with its spread, else predicted);
-    with Home's `races` (the speedups its races measured here on one prompt, newest first), those too.
-    Figures from other machines go under it (`comparisons`), the working behind its expander (`working`)."""
-    if races:
+    """One sentence: yes or no, this machine's figure (measured here with its spread, else predicted); Home's
+    `races` (the speedups its races measured here on one prompt, newest first) head it only where there is neither
+    (review 46: a race's "1.26×" above the prompt set's "No, 0.74×" read as the lab's answer; `race_line` gives them
+    under it). Figures from other machines go under it (`comparisons`), the working behind its expander."""
+    if races and p.measured is None and p.predicted is None:
         return _race_headline(p, races)
     m = p.measured
     if m is None and p.predicted is None:
@@ -125,6 +126,25 @@ def _race_headline(p: Payoff, races: tuple[float, ...]) -> str:
             answer=answer_word(m.speedup, m.low, m.high), speedup=_x(m.speedup), low=f"{m.low:.2f}",
             high=_x(m.high), badge=badges.of(m.cpu, m.date))
     return text
+
+
+EASIER = 1.2        # a race's acceptance this many times the prompt set's (or its inverse): the prompt is unusual
+
+
+def race_line(races: tuple[float, ...], rate: float | None, set_rate: float | None) -> str:
+    """Under the box's verdict on Home: the races on one prompt (newest first), their median and range from two on,
+    and where the race's acceptance `rate` lies against the prompt set's (`set_rate`), why one prompt can disagree."""
+    figure = statistics.median(races)
+    said = _("This prompt's race: **{x}** {here}, one prompt, wall-clock: a figure, not a verdict.").format(
+        x=_x(figure), here=badges.here()) if len(races) == 1 else _(
+        "This prompt's {n} races: **{x}** {here} (median, {low}–{high}, wall-clock).").format(
+        n=len(races), x=_x(figure), here=badges.here(), low=f"{min(races):.2f}", high=_x(max(races)))
+    if rate is None or not set_rate:
+        return said
+    kind = _("an easier prompt than most") if rate >= EASIER * set_rate else _(
+        "a harder prompt than most") if rate * EASIER <= set_rate else _("a prompt like most")
+    return said + " " + _("Its drafts were accepted {rate:.0%} of the time, against {set:.0%} on the box's prompts: "
+                          "{kind}.").format(rate=rate, set=set_rate, kind=kind)
 
 
 def why(p: Payoff) -> str:
