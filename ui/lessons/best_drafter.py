@@ -100,11 +100,13 @@ def sentence(bests: list[Best], k: int, temperature: float,
 def _none_pays(bests: list[Best], k: int, temperature: float) -> str:
     """Nothing pays at the sidebar's k: who leads anyway, said as what it is (review 43: "in the lead: suffix match
     and draft · confidence", the drafters leading both sets, beside one set's table that ranked another third)."""
-    lead = _("in the lead: {names}") if len(bests) == 1 else _("in the lead on both prompt sets: {names}") if \
-        _shared(bests) else _("each set's fastest: {names}")
-    names = _(" and ").join(f"**{n}**" for n in _shared(bests) or _tops(bests))
+    if len(bests) > 1 and not _shared(bests):       # each set's own leader, with its set and figure (review 46:
+        lead = _("each set's fastest — {each}").format(each=_each(bests, True))     # "suffix match and draft ·
+    else:                                                                         # confidence" read as one name)
+        lead = (_("in the lead: {names}") if len(bests) == 1 else _("in the lead on both prompt sets: {names}")).format(
+            names=_(" and ").join(f"**{n}**" for n in _shared(bests) or _tops(bests)))
     return _("At the sidebar's k = {k}, T = {t:g}, none pays over a whole set ({lead}).").format(
-        k=k, t=temperature, lead=lead.format(names=names))
+        k=k, t=temperature, lead=lead)
 
 
 def _leaders_at_k(bests: list[Best]) -> str:
