@@ -72,19 +72,17 @@ def race_box():
         _("Race: the target alone vs speculative decoding"), key="race_go") else None
     if ran is None:
         shown_again(race_key(pair, settings))       # a rerun (the pair card, a toggle) keeps the last race in view
-    # after the race, so that it answers for the race: its figure and its prediction at this machine's prices
-    reason = None if ran is None else reason_of(*ran, settings) or ("", "")
     races, numbers = remembered(pair, settings, ran)
-    # the races stay the box's answer on later reruns (opening the pair card), without the why of a race not run now;
-    # before a race, the answer every other page gives at the sidebar's settings (review 43: a prediction for the
-    # race's own settings, "a little, 1.03×", was a newcomer's first figure beside every page's "No, 0.74×")
+    # after a race the box answers for the race's settings, its races one line under the prompt set's verdict
+    # (review 46), and they stay on later reruns (opening the pair card); before a race, the answer every other page
+    # gives at the sidebar's settings (review 43: "a little, 1.03×" for the race's own settings beside "No, 0.74×")
     if races:
-        payoff_view.render(pair, settings, race=(races, reason[0] if reason else None, numbers),
+        payoff_view.render(pair, settings, race=(races, numbers),
                            offer_run=False, sidebar=sidebar_settings)
     else:
         payoff_view.render(pair, sidebar_settings, offer_run=False)
-    if ran is not None:
-        explain(*ran, settings, chat, reason)
+    if ran is not None:             # the race's why at this machine's prices, in its expander
+        explain(*ran, settings, chat, reason_of(*ran, settings) or ("", ""))
     return pair
 
 

@@ -116,9 +116,8 @@ def step_budget(pair) -> None:
 def step_where(pair) -> None:
     st.write(_("Drafts survive where the next token is easy to guess: fixed formats, names and phrases "
                "repeated from the prompt. They fail at branch points and rare words. Which kinds of text "
-               "gain most depends on the pair and is measured, not assumed (the page *Where it works* "
-               "ranks them, and shows how often the draft guesses a token by how rare it is), so the average "
-               "speed says less than the acceptance on the kind of text you actually serve."))
+               "gain most depends on the pair and is measured, not assumed (*Where it works* ranks the kinds and "
+               "rare tokens), so the average speed says less than the acceptance on the text you actually serve."))
     groups = by_kind(load_prompts("chat" if session.uses_chat(pair) else "text"))
     kinds = list(groups)
     c1, c2 = st.columns(2)

@@ -117,12 +117,12 @@ def _use_priced() -> None:
     st.session_state["policy"] = PRICED
 
 
-def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = None,
+def render(pair, settings, race: tuple[tuple[float, ...], object] | None = None,
            offer_run: bool = True, sidebar=None) -> payoff.Payoff | None:
     """The box; nothing without a pair. `race`: (the speedups Home's races measured at these
-    settings on one prompt, newest first; the newest race's own why at this machine's prices; the
-    newest race's pair_card.Numbers): one line under the verdict gives them (the verdict stays the prompt set's,
-    review 46), or they head the box where nothing else answers. `offer_run`: a button that
+    settings on one prompt, newest first; the newest race's pair_card.Numbers): one line under the verdict gives
+    them (the verdict stays the prompt set's, review 46; a race's own why is Home's), or they head the box where
+    nothing else answers. `offer_run`: a button that
     measures these settings here where nothing is measured (Home races instead). `sidebar`: the sidebar's
     settings where they are not the box's (Home's race): what every other page's box says at them, under the
     verdict (review 22: Home's "Yes" read as a contradiction of the other pages' "No")."""
@@ -154,13 +154,13 @@ def render(pair, settings, race: tuple[tuple[float, ...], str | None] | None = N
             st.caption(payoff_words.why(p))            # the set's why (a race's own: Home's expander, review 46)
             _buttons(pair, settings, p, instead, offer_run)
         if race is not None and answered:              # the races under the set's verdict and its why
-            st.markdown(payoff_words.race_line(race[0], race[2].rate if race[2] else None,
+            st.markdown(payoff_words.race_line(race[0], race[1].rate if race[1] else None,
                                                p.measured.acceptance_rate if p.measured else None))
         if sidebar is not None and sidebar != settings and (line := elsewhere_line(pair, sidebar)):
             st.markdown(line)                          # then the other pages' settings (review 40: the why under it
                                                        # read as explaining the sidebar's figure)
         _working(payoff_working.working(p, cpu_model(), offer_run and race is None, instead, seen_instead))
-        pair_card_view.box_button(pair, settings, p, *(race[0], race[2]) if race is not None else (),
+        pair_card_view.box_button(pair, settings, p, *race if race is not None else (),
                                   offered=instead.k if instead is not None else None)
     return p
 

@@ -24,8 +24,7 @@ def render(pair, res, mine: bool) -> None:
         st.markdown(said)
     chart(rarity_figure(found.bands), "where-rare")
     st.caption(badges.of(None if mine else res.provenance.cpu, res.provenance.date) + " " + _(
-        "A token's rarity: how often the target writes it in the {n:,} tokens of its own answers that the drafts "
-        "learned from. Read off the runs above: at each position the draft tried, the text's token was its accepted "
-        "draft (guessed) or the correction that replaced it. Acceptance is the models' and the text's: the same on "
-        "any machine. A lookup drafter copies rare names from the prompt instead (Drafters compared).").format(
+        "A token's rarity: how often the target writes it in the {n:,} tokens of its own answers the drafts learned "
+        "from. Guessed: the text's token was the accepted draft; missed: a correction replaced it. Acceptance travels "
+        "to any machine; a lookup drafter copies rare names from the prompt instead (Drafters compared).").format(
         n=found.corpus_tokens))

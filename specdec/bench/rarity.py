@@ -22,6 +22,7 @@ from typing import Iterable, Sequence
 import numpy as np
 
 from specdec.models.names import ASSETS
+from specdec.rules.chain import FinalKind
 from specdec.trace.run import Round
 from specdec.wording import N_
 
@@ -59,7 +60,7 @@ def tried(rounds: Iterable[Round]) -> list[tuple[int, bool]]:
         if r.tree is not None:                                  # a tree's positions are not one chain
             continue
         out += [(p.token, True) for p in r.positions if p.verdict == "accepted"]
-        if any(p.verdict == "rejected" for p in r.positions) and r.final.kind == "correction":
+        if any(p.verdict == "rejected" for p in r.positions) and r.final.kind == FinalKind.CORRECTION:
             out.append((r.final.token, False))
     return out
 

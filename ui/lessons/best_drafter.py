@@ -100,9 +100,12 @@ def sentence(bests: list[Best], k: int, temperature: float,
 def _none_pays(bests: list[Best], k: int, temperature: float) -> str:
     """Nothing pays at the sidebar's k: who leads anyway, said as what it is (review 43: "in the lead: suffix match
     and draft · confidence", the drafters leading both sets, beside one set's table that ranked another third)."""
-    if len(bests) > 1 and not _shared(bests):       # each set's own leader, with its set and figure (review 46:
-        lead = _("each set's fastest — {each}").format(each=_each(bests, True))     # "suffix match and draft ·
-    else:                                                                         # confidence" read as one name)
+    # each set's own leader with its set and figure (review 46: "suffix match and draft · confidence" read as one
+    # drafter); no badges there: the sentence's lead has its own
+    if len(bests) > 1 and not _shared(bests):
+        lead = _("each set's fastest — {each}").format(each="; ".join(
+            f"{b.section}: {_name(b.drafter)} {times(b.speedup)}" for b in bests))
+    else:
         lead = (_("in the lead: {names}") if len(bests) == 1 else _("in the lead on both prompt sets: {names}")).format(
             names=_(" and ").join(f"**{n}**" for n in _shared(bests) or _tops(bests)))
     return _("At the sidebar's k = {k}, T = {t:g}, none pays over a whole set ({lead}).").format(

@@ -38,7 +38,7 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
     (review 46: a race's "1.26×" above the prompt set's "No, 0.74×" read as the lab's answer; `race_line` gives them
     under it). Figures from other machines go under it (`comparisons`), the working behind its expander."""
     if races and p.measured is None and p.predicted is None:
-        return _race_headline(p, races)
+        return _race_headline(races)
     m = p.measured
     if m is None and p.predicted is None:
         return _("**Does it pay here?** Not measured here yet ({cpu}) at these settings.").format(cpu=cpu)
@@ -103,29 +103,18 @@ def answer_word(speedup: float, low: float, high: float, predicted: bool = False
 TIE = 0.02          # one race within 2 % of the target alone: a tie (two racers on a busy CPU vary more)
 
 
-def _race_headline(p: Payoff, races: tuple[float, ...]) -> str:
-    """The races' median with their range once there are two (one race has no spread to show)."""
+def _race_headline(races: tuple[float, ...]) -> str:
+    """Where nothing else answers at these settings: the races' median with their range once there are two (one
+    race has no spread to show)."""
     figure = statistics.median(races)
-    answer = answer_word(figure, min(races), max(races), runs=len(races))
     if len(races) == 1:                     # one run has no spread: a figure, not a verdict (review 21)
-        text = _("**Does it pay here?** One race on one prompt: **{speedup}** the target alone {here} (wall-clock; "
+        return _("**Does it pay here?** One race on one prompt: **{speedup}** the target alone {here} (wall-clock; "
                  "one run is no verdict: race again to see how much a run varies).").format(
             speedup=_x(figure), here=badges.here())
-    elif p.measured is None:
-        text = _("**Does it pay here?** {answer} in these races: **{speedup}** the target alone {here} (median "
-                 "of {n} races on this prompt, {low}–{high}, wall-clock).").format(
-            answer=answer, speedup=_x(figure), n=len(races), low=f"{min(races):.2f}",
-            high=_x(max(races)), here=badges.here())
-    else:         # a prompt set's verdict is the verdict (review 28: "Break-even, 1.07×", then "Yes in these races")
-        text = _("**Does it pay here?** In these races: **{speedup}** the target alone {here} (median of {n} "
-                 "races on this prompt, {low}–{high}, wall-clock).").format(
-            speedup=_x(figure), n=len(races), low=f"{min(races):.2f}", high=_x(max(races)), here=badges.here())
-    m = p.measured
-    if m is not None:
-        text += " " + _("On a prompt set at these settings: {answer}, {speedup} ({low}–{high}) {badge}.").format(
-            answer=answer_word(m.speedup, m.low, m.high), speedup=_x(m.speedup), low=f"{m.low:.2f}",
-            high=_x(m.high), badge=badges.of(m.cpu, m.date))
-    return text
+    return _("**Does it pay here?** {answer} in these races: **{speedup}** the target alone {here} (median of {n} "
+             "races on this prompt, {low}–{high}, wall-clock).").format(
+        answer=answer_word(figure, min(races), max(races), runs=len(races)), speedup=_x(figure), n=len(races),
+        low=f"{min(races):.2f}", high=_x(max(races)), here=badges.here())
 
 
 EASIER = 1.2        # a race's acceptance this many times the prompt set's (or its inverse): the prompt is unusual
