@@ -18,6 +18,7 @@ from ui.figures.payoff import runs_figure
 from ui.i18n import _
 from ui.lessons import badges, fast, payoff_paid, payoff_words, payoff_working, store, store_words
 from ui.lessons.bottom_line import best, bottom_line, k_words, restates
+from ui.lessons.pair_card import Numbers
 from ui.payoff_answer import answer, at_k, measured_at, runs_by_k
 from ui.round_view import chart
 
@@ -98,8 +99,7 @@ def sidebar_verdict(pair, settings) -> str | None:
     if found is None:
         return None
     word, figure, badge = found
-    text = _("**At these settings:** {answer}, **{x}** {badge}").format(answer=word, x=times(figure),
-                                                                             badge=badge)
+    text = _("**At these settings:** {answer}, **{x}** {badge}").format(answer=word, x=times(figure), badge=badge)
     if instead is None:
         return text
     if runs := runs_by_k(pair, settings).get(instead.k):       # as In short weighs them: one word for one k
@@ -117,7 +117,7 @@ def _use_priced() -> None:
     st.session_state["policy"] = PRICED
 
 
-def render(pair, settings, race: tuple[tuple[float, ...], object] | None = None,
+def render(pair, settings, race: tuple[tuple[float, ...], Numbers | None] | None = None,
            offer_run: bool = True, sidebar=None) -> payoff.Payoff | None:
     """The box; nothing without a pair. `race`: (the speedups Home's races measured at these
     settings on one prompt, newest first; the newest race's pair_card.Numbers): one line under the verdict gives
