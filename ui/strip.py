@@ -89,7 +89,7 @@ def prompt_texts(ids: Sequence[int], label: Callable[[int], str],
     out, start = [], 0
     for i in range(len(ids)):
         text = decode(list(ids[start:i + 1]))
-        if text.endswith("\ufffd") and i + 1 < len(ids):
+        if text.endswith("\ufffd") and i + 1 < len(ids) and i - start < 3:      # a character spans 4 bytes at most
             out.append(PART)
             continue
         out.append(text)
