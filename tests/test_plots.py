@@ -147,6 +147,8 @@ def test_a_character_split_over_tokens_shows_whole_on_the_token_that_completes_i
     assert prompt_texts(ids, lambda t: decode([t]), decode) == ["a", PART, PART, PART, "🤖", PART, PART, "ꙮ"]
     assert prompt_texts(ids, lambda t: decode([t]))[1] == "\ufffd"       # token by token: the old strip
     assert prompt_texts(ids[:3], lambda t: decode([t]), decode)[-1] == "\ufffd"   # cut short: what is there
+    bad = prompt_texts([0xFF] * 6, lambda t: decode([t]), decode)           # bytes of no character: 4 at most wait
+    assert bad == [PART, PART, PART, "\ufffd" * 4, PART, "\ufffd" * 2]
 
 
 def test_acceptance_and_speedup_get_separate_axes_and_labels_clear_the_break_even_line():
