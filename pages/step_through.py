@@ -116,7 +116,7 @@ def show_run(rounds, prompt_ids, label, finished_reason, prefill, drafter, reads
     show = st.toggle(_("Show rejected and discarded drafts in the token strip"), value=True,
                      key="show_drafts")
     shown = strip.prompt_texts(prompt_ids, label, None if tokenizer is None else tokenizer.decode)
-    st.html(strip.strip_html(shown, rounds, sel, fold=not show))
+    st.html(strip.strip_html(shown, rounds, sel, fold=not show, decode=None if tokenizer is None else tokenizer.decode))
     st.html(strip.legend_html())
     if finished_reason:
         st.success(_("Run finished: {reason}.").format(reason=_(finished_reason)))

@@ -72,8 +72,8 @@ def step_rounds(pair) -> None:
         label = lambda t: pair.tokenizer.decode([t])  # noqa: E731
         special = set(pair.tokenizer.all_special_ids)       # a BOS the tokenizer added is not the prompt
         shown = [t for t in run.prompt_ids if t not in special]
-        st.html(strip.strip_html(strip.prompt_texts(shown, label, pair.tokenizer.decode), run.history, None)
-                + strip.legend_html())
+        st.html(strip.strip_html(strip.prompt_texts(shown, label, pair.tokenizer.decode), run.history, None,
+                                 decode=pair.tokenizer.decode) + strip.legend_html())
         st.caption(_("Output so far (emitted tokens only)"))
         st.html(strip.output_html(run.history, label, lambda ids: pair.tokenizer.decode(ids, skip_special_tokens=True)))
         last = run.history[-1]

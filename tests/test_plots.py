@@ -299,3 +299,23 @@ def test_a_greedy_rounds_table_asks_whether_each_draft_is_the_argmax_not_min_p_o
     assert said.get("discarded", {None}) == {None} and {"accepted", "rejected"} & set(said)
     sampled = specdec.generate(pair, "abc", k=3, temperature=1.0, max_new_tokens=12)
     assert all("min(1, p/q)" in row for rnd in sampled.rounds for row in position_table(rnd))
+
+
+def test_the_strip_draws_a_character_split_over_generated_tokens_on_the_token_that_completes_it():
+    """Review 46's emoji prompt: drafts and kept tokens read "Ben���G" token by token; the ids here are UTF-8
+    bytes, the kept tokens one text and each round's thrown-away drafts another."""
+    from specdec.trace.run import Caches, Final, Position, Round
+    from ui.strip import FINAL, PART, drawn_texts
+
+    def rnd(index, drafts, accepted, final, kind):
+        verdicts = ["accepted"] * accepted + ["rejected"] * (len(drafts) > accepted)
+        positions = tuple(Position(i + 1, t, bytes([t]).decode(errors="replace"), 0.5, 0.5, 1.0, None, v, 0.5,
+                                   None, None) for i, (t, v) in enumerate(zip(drafts, verdicts)))
+        return Round(index, 10, len(drafts), True, positions, accepted, Final(final, "?", kind, 0.3, None),
+                     tuple(drafts[:accepted]) + (final,), Caches(0, 0, 0, 0, 0, 0), len(drafts), 1, 1.0, 10.0)
+    rounds = [rnd(0, [0x61, 0xF0, 0x9F], 3, 0xA4, "bonus"), rnd(1, [0x96, 0x62], 1, 0x63, "correction")]
+    decode = lambda ids: bytes(ids).decode("utf-8", errors="replace")        # noqa: E731
+    assert drawn_texts(rounds, decode) == {(0, 1): "a", (0, 2): PART, (0, 3): PART, (0, FINAL): PART,
+                                           (1, 1): "🤖", (1, FINAL): "c", (1, 2): "b"}
+    drawn = strip_html([], rounds, None, decode=decode)
+    assert "🤖" in drawn and "\ufffd" not in drawn and "\ufffd" in strip_html([], rounds, None)

@@ -40,7 +40,29 @@ def _span(text: str, kind: str, tip: str, selected: bool, token: int | None = No
     return f'<span class="{cls}"{data} title="{html.escape(tip)}">{shown}</span>'
 
 
-def _round_spans(rnd: Round, selected: bool, fold: bool = False) -> list[str]:
+FINAL = 0          # the key of a round's final token in `drawn_texts` (drafts are 1…k)
+
+
+def drawn_texts(rounds: Sequence[Round], decode: Callable[[list[int]], str]) -> dict[tuple[int, int], str]:
+    """(round index, draft position or FINAL) -> its text as the strip draws it: the kept tokens written as one text,
+    the drafts a round threw away as another, so a character split over tokens shows on the token that completes it
+    (review 46's emoji prompt: "Ben���G" in the strip)."""
+    kept, thrown = [], []
+    for r in rounds:
+        shown = min(r.n_accepted, len(r.emitted))
+        kept += [((r.index, p.i), p.token) for p in r.positions if p.verdict == "accepted" and p.i <= shown]
+        if len(r.emitted) > r.n_accepted:
+            kept.append(((r.index, FINAL), r.final.token))
+        thrown.append([((r.index, p.i), p.token) for p in r.positions if p.verdict != "accepted"])
+    out = {}
+    for seq in [kept, *thrown]:
+        out.update(zip((key for key, _t in seq), prompt_texts([t for _k, t in seq], str, decode)))
+    return out
+
+
+def _round_spans(rnd: Round, selected: bool, fold: bool = False,
+                 texts: dict[tuple[int, int], str] | None = None) -> list[str]:
+    texts = texts or {}
     spans = []
     shown_accepted = min(rnd.n_accepted, len(rnd.emitted))     # EOS may cut the round
     for pos in rnd.positions:
@@ -50,20 +72,22 @@ def _round_spans(rnd: Round, selected: bool, fold: bool = False) -> list[str]:
         if fold and pos.verdict != "accepted":
             continue
         if pos.verdict != "accepted" or pos.i <= shown_accepted:
-            spans.append(_span(pos.text, pos.verdict, tip, selected, pos.token))
+            spans.append(_span(texts.get((rnd.index, pos.i), pos.text), pos.verdict, tip, selected, pos.token))
     if len(rnd.emitted) > rnd.n_accepted:
         f = rnd.final
         tip = _("round {n}, {kind} token: p={p}").format(n=rnd.index + 1, kind=_(f.kind), p=prob(f.p))
-        spans.append(_span(f.text, f.kind, tip, selected, f.token))
+        spans.append(_span(texts.get((rnd.index, FINAL), f.text), f.kind, tip, selected, f.token))
     return spans
 
 
 def strip_html(prompt_texts: Sequence[str], rounds: Sequence[Round], selected: int | None,
-               fold: bool = False) -> str:
-    """fold: leave out rejected and discarded drafts (only what was emitted remains)."""
+               fold: bool = False, decode: Callable[[list[int]], str] | None = None) -> str:
+    """fold: leave out rejected and discarded drafts (only what was emitted remains); `decode` (ids -> text): a
+    character split over tokens drawn whole (`drawn_texts`; None: each token's own text)."""
     parts = [_span(t, "prompt", "prompt", False) for t in prompt_texts]
+    texts = drawn_texts(rounds, decode) if decode is not None else None
     for rnd in rounds:
-        parts += _round_spans(rnd, rnd.index == selected, fold)
+        parts += _round_spans(rnd, rnd.index == selected, fold, texts)
     return CSS + '<div class="strip">' + "".join(parts) + "</div>"
 
 
