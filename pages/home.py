@@ -6,7 +6,6 @@ import streamlit as st
 from specdec.bench import machine
 from specdec.bench.measure import machine_load
 from specdec.chat import user_turn
-from specdec.drafters.base import DRAFTERS, Shape
 from specdec.drafters.policies import PRICED
 from specdec.errors import InputError
 from specdec.models.kernels import cpu_model
@@ -17,7 +16,7 @@ from ui import catalog, context_view, navigation, payoff_answer, payoff_view, se
 from ui.home_glossary import glossary
 from ui.i18n import _
 from ui.lessons import badges, store
-from ui.lessons.home_race import alone_rate, chosen_k, fastest_k, race, race_numbers, verdict, why_parts
+from ui.lessons.home_race import alone_rate, chosen_k, race, race_numbers, verdict, why_parts
 from ui.lessons.pair_card import Numbers
 from ui.lessons.payoff_words import TIE
 from ui.safe import md
@@ -193,20 +192,11 @@ def explain(pair, alone, spec, settings, chat: bool, reason: tuple[str, str]) ->
         for line in reason:
             if line:
                 st.caption(line)
-        if settings.policy == PRICED:
-            st.caption(chosen_k(spec, pair.prices, settings.k))
-        elif advice := fastest_k(machine.of(pair), pair.draft_name if _chain_of_draft_model(settings) else None,
-                                 summarize(spec.decoder.history).mean_beta, settings.k):
-            st.caption(advice)
+        if settings.policy == PRICED:         # which k it drafted (the best k: the box's In short, review 47:
+            st.caption(chosen_k(spec, pair.prices, settings.k))    # "1.25× at k = 1 against 1.01× at k = 4" here)
         context_view.render(summarize(spec.decoder.history), (pair.target_name, pair.draft_name),
                             settings.k, settings.temperature, kind, store.drafter_id(settings),
                             state.settings().temperature)
-
-
-def _chain_of_draft_model(settings) -> bool:
-    """The race drafted a chain with the pair's draft model (whose c the machine's profile holds)."""
-    kind = DRAFTERS[settings.drafter]
-    return kind.needs_draft_model and kind.shape == Shape.CHAIN
 
 
 PAIR = race_box()

@@ -34,9 +34,11 @@ def verdict_table(rnd, label) -> pd.DataFrame:
                           "u": prob(p.u), _("verdict"): _(p.verdict)} for p in rnd.positions])
 
 
-def your_round(result, label) -> None:
+def your_round(result, label, decode) -> None:
+    """Your tokens' round, `decode` (ids -> text) writing a character split over tokens whole (review 47: an emoji
+    guess read "������")."""
     rnd = result.round
-    st.html(strip.strip_html([], [rnd], None))
+    st.html(strip.strip_html([], [rnd], None, decode=decode))
     table = verdict_table(rnd, label)
     st.dataframe(table, hide_index=True, placeholder="—", key="yd_table",
                  height="content")              # every guessed token in view, no blank row below
@@ -45,13 +47,13 @@ def your_round(result, label) -> None:
         st.write(_("The target kept all **{total}** of your tokens and added `{bonus}` as a bonus.")
                  .format(total=total, bonus=md(show(label(rnd.final.token)))))
     else:
-        miss = rnd.positions[kept]
+        miss, drawn = rnd.positions[kept], strip.drawn_texts([rnd], decode)
         st.write(_("The target kept **{kept}** of your {total} tokens. At token {i} (`{token}`, p = "
                    "{p}) it took over and wrote `{instead}` instead, drawn from p without your "
-                   "token.").format(kept=kept, total=total, i=miss.i, token=md(show(label(miss.token))),
-                                    p=prob(miss.p), instead=md(show(label(rnd.final.token)))))
+                   "token.").format(kept=kept, total=total, i=miss.i, token=md(show(drawn[(rnd.index, miss.i)])),
+                                    p=prob(miss.p), instead=md(show(drawn[(rnd.index, strip.FINAL)]))))
     st.caption(_("The text after this round, and what the target wrote from there on its own:"))
-    st.html(strip.text_html("".join(label(t) for t in rnd.emitted + result.continuation)))
+    st.html(strip.text_html(strip.whole(decode(list(rnd.emitted + result.continuation)))))
 
 
 def comparison(results) -> None:
@@ -60,9 +62,9 @@ def comparison(results) -> None:
                                 _("kept by the target"): r.round.n_accepted,
                                 _("emitted in this round"): len(r.round.emitted)} for r in results]),
                  hide_index=True, placeholder="—", key="yd_compare")
-    st.caption(_("Every row used the same prompt, seed and sampling, and the same k (the length of "
-                 "your text) as its most. The n-gram lookup proposes only what it finds after an earlier match "
-                 "in the text, so it can propose fewer, or nothing."))
+    st.caption(_("Every row used the same prompt, seed and sampling, and drafted at most as many tokens as your "
+                 "text has. The n-gram lookup proposes only what it finds after an earlier match in the text, so it "
+                 "can propose fewer, or nothing."))          # review 47: "the same k (…) as its most"
 
 
 def careful_result() -> tuple:
@@ -88,7 +90,7 @@ elif st.button(_("Verify my continuation"), type="primary", key="yd_go"):
 found = st.session_state.get("yd_result")
 if pair is not None and found and found[1] == signature():
     label = lambda t: pair.tokenizer.decode([t])  # noqa: E731
-    your_round(found[0][0], label)
+    your_round(found[0][0], label, pair.tokenizer.decode)
     comparison(found[0])
 st.divider()
 st.subheader(_("A cheap proposer and an expensive approver"))

@@ -207,15 +207,6 @@ def test_the_machine_prices_pick_the_fastest_chain_length():
     assert machine.best_k(profile(v={1: 1.0, 2: 1.0, 3: 1.0}, c={"d": 0.0}), "d", 0.5)[0] == 2
 
 
-def test_the_race_says_which_k_this_machine_favours():
-    from ui.lessons.home_race import fastest_k
-    p = profile(v={1: 1.0, 2: 1.2, 3: 1.5, 5: 3.0}, c={"d": 0.1})
-    text = fastest_k(p, "d", 0.5, 4)
-    assert "k = 1 would be the fastest: about 1.15×" in text and "against 0.57× at this race's k = 4" in text
-    assert fastest_k(p, "d", 0.5, 1) is None                          # the race already ran the best k
-    assert fastest_k(None, "d", 0.5, 4) is None and fastest_k(p, None, 0.5, 4) is None
-
-
 def test_many_drafts_wide_pass_prices_are_timed_in_interleaved_rounds(monkeypatch):
     """Many drafts at once' "What a wide pass costs here": every width in each round, v the median of each
     round's ratio, so a burst (here the second round's wide pass, ten times slower) leaves v at its value."""

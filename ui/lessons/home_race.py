@@ -19,7 +19,7 @@ from specdec.models.prices import Prices
 from specdec.settings import Settings
 from specdec.trace.metrics import summarize
 from specdec.trace.theory import Overheads, run_speedup
-from specdec.wording import _, times
+from specdec.wording import _
 from ui.lessons import payoff_paid
 from ui.lessons.pair_card import Numbers
 from ui.lessons.payoff_words import TIE
@@ -173,22 +173,6 @@ def verdict(alone: Racer, spec: Racer, greedy: bool) -> str:
         text += _(" At T > 0 the two texts are different samples of the same distribution, so "
                   "they need not match.")
     return text
-
-
-def fastest_k(profile, draft: str | None, alpha: float | None, k: int) -> str | None:
-    """One sentence when this machine's profile (specdec/bench/machine.py) prices another k
-    above the race's for the acceptance the race saw; None when it has nothing to add (no
-    profile, no draft model's cost, the race's k already the best)."""
-    from specdec.bench import machine
-    best = machine.best_k(profile, draft, alpha) if profile and draft and alpha is not None else None
-    if best is None or best[0] == k:
-        return None
-    at_k = machine.best_k(replace(profile, v={m: v for m, v in profile.v.items() if m in (1, k + 1)}), draft, alpha)
-    return (_("With the acceptance this race saw (α̂ = {alpha:.2f}) and this machine's measured prices (c = {c:.3f}, "
-              "a pass of M tokens v(M) steps), k = {best} would be the fastest: about {speedup:.2f}× the target "
-              "alone, against {now} at this race's k = {k}.")
-            .format(alpha=alpha, c=profile.c[draft], best=best[0], speedup=best[1], k=k,
-                    now=times(at_k[1] if at_k else None)))
 
 
 def chosen_k(spec: Racer, prices, k_max: int) -> str:
