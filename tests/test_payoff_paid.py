@@ -113,6 +113,10 @@ def test_a_measured_figures_why_is_what_its_runs_paid():
                                    "token) and kept **3.00 tokens**: **1.83 steps a token**, against 1 for the target "
                                    "alone.")
     assert "4.00 steps" in payoff_working.detail(p)
+    assert payoff_working.detail(p).startswith("At this machine's profile, the prices every prediction uses (the why "
+                                               "line gives what these runs paid): A round:")   # review 47: named
+    priced = payoff.answer(4, PRICES, payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "ksweep", 8, c=0.75))
+    assert payoff_working.detail(priced).startswith("A round:")         # the why line gave the profile's round itself
     # c alone (a priced policy's runs mix widths): the profile's round, as before
     assert payoff_words.why(payoff.answer(4, PRICES, payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "ksweep", 8,
                                                                      c=0.75))).startswith("Why: a round costs")

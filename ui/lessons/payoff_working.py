@@ -10,7 +10,7 @@ from specdec.records.provenance import Clock
 from specdec.wording import N_, _, times
 from ui.lessons import badges, payoff_paid
 from ui.lessons.bench_words import machine_short
-from ui.lessons.payoff_words import SOURCES, likely, round_parts, span
+from ui.lessons.payoff_words import SOURCES, likely, paid_round, round_parts, span
 
 
 def when(m) -> str:
@@ -66,7 +66,11 @@ def detail(p: Payoff) -> str:
               "than the target alone.") if per > 1 else _(
         "A step: the target's one-token pass here. At {per:.2f} steps a token, the rounds alone run faster than "
         "the target alone.")
-    parts = [round_parts(p) + " " + plain.format(per=per), ladder(p)]
+    first = round_parts(p) + " " + plain.format(per=per)
+    if paid_round(p) is not None:           # the why line gave the runs' own round (review 47: two workings of one
+        first = _("At this machine's profile, the prices every prediction uses (the why line gives what these runs "
+                  "paid):") + " " + first                                   # figure side by side, unexplained)
+    parts = [first, ladder(p)]
     parts += [x for x in (payoff_paid.paid(p), _tokens_from(p)) if x]
     if p.measured is not None and p.raw:
         gap = p.measured.speedup / p.raw - 1
