@@ -29,8 +29,9 @@ def say(text: str) -> None:
 
 
 def prepare(profile: bool = True) -> None:
-    """Convert (the first time) and load the default pair, saying how long it took; then, in
-    the background, profile this machine and embed Beyond tokens' corpus when not done (`profile`)."""
+    """Convert (the first time) and load the default pair, profile this machine (once per CPU and backend), saying
+    how long it took; then, in the background, convert Gemma 3 and embed Beyond tokens' corpus when not done
+    (`profile`)."""
     t0 = time.perf_counter()
     from specdec.models.gguf import target_converted
     from ui.catalog import CHOICES
@@ -41,7 +42,9 @@ def prepare(profile: bool = True) -> None:
     say(f"Loading {first.target} <- {first.draft} ...")
     from ui.loaders import preload
     preload()
-    say(f"Models ready in {time.perf_counter() - t0:.1f} s; starting the server.")
+    if profile:     # before serving, not beside it: its passes ran on the shared pair while the first page's did
+        _measure_machine()     # and the server died of a corrupted heap (review 47: "malloc_consolidate(): invalid
+    say(f"Models ready in {time.perf_counter() - t0:.1f} s; starting the server.")     # chunk size", first visit)
     threading.Thread(target=_warm_typical, name="typical", daemon=True).start()
     threading.Thread(target=_watch_turns, name="turns", daemon=True).start()
     if profile:
@@ -49,7 +52,6 @@ def prepare(profile: bool = True) -> None:
 
 
 def _background() -> None:
-    _measure_machine()
     _prepare_gemma3()
     _build_vectors()
 
@@ -126,7 +128,7 @@ def _warm_typical() -> None:
 
 def _measure_machine() -> None:
     """Once per CPU and backend: the step, v(M) and the drafts' c the speed lessons explain
-    themselves with (specdec/bench/machine.py; ~20 s while the first page is read)."""
+    themselves with (specdec/bench/machine.py; about a minute on 2 cores, before the server serves)."""
 
     from specdec.bench import machine
     from specdec.models.load import load_model
@@ -137,7 +139,7 @@ def _measure_machine() -> None:
     pair = cached(first.target, first.draft)
     if pair is None or machine.of(pair) is not None:
         return
-    say(f"Measuring this machine for the speed lessons ({pair.passes.name}; in the background, ~20 s) ...")
+    say(f"Measuring this machine for the speed lessons ({pair.passes.name}; once, about a minute) ...")
     drafts = {name: pair.draft if name == first.draft else load_model(name) for name in family_drafts(first.target)}
     profile = machine.measure(pair, drafts)
     machine.save(profile)
