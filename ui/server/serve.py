@@ -42,9 +42,11 @@ def prepare(profile: bool = True) -> None:
     say(f"Loading {first.target} <- {first.draft} ...")
     from ui.loaders import preload
     preload()
-    if profile:     # before serving, not beside it: its passes ran on the shared pair while the first page's did
-        _measure_machine()     # and the server died of a corrupted heap (review 47: "malloc_consolidate(): invalid
-    say(f"Models ready in {time.perf_counter() - t0:.1f} s; starting the server.")     # chunk size", first visit)
+    # the profile before serving, not beside it: its passes on the shared pair ran beside the first page's and the
+    # server died of a corrupted heap (review 47: "malloc_consolidate(): invalid chunk size" on the first visit)
+    if profile:
+        _measure_machine()
+    say(f"Models ready in {time.perf_counter() - t0:.1f} s; starting the server.")
     threading.Thread(target=_warm_typical, name="typical", daemon=True).start()
     threading.Thread(target=_watch_turns, name="turns", daemon=True).start()
     if profile:
