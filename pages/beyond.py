@@ -13,7 +13,7 @@ from ui.lessons import badges, beyond
 from ui.round_view import chart
 from ui.safe import md
 
-shell.page()
+shell.page(__file__)
 st.title(_("Beyond tokens"))
 st.caption(_("Speculative decoding is one case of an older pattern: something cheap proposes, something "
              "expensive decides. Here the same pattern answers questions about Python's standard library "

@@ -11,7 +11,7 @@ from ui.i18n import N_, _
 from ui.lessons.cross_vocab import Stepper
 from ui.safe import md
 
-shell.page()
+shell.page(__file__)
 st.title(_("Across vocabularies"))
 st.caption(_("A draft model with its own tokenizer can still draft for a target: it proposes only "
              "tokens that stand for the same bytes in both vocabularies, and the target checks them as usual."))

@@ -51,7 +51,7 @@ from ui.lessons.price_table import pass_price_on
 from ui.measured import local, measured
 from ui.round_view import chart
 
-shell.page()
+shell.page(__file__)
 PAIR = sidebar.active_pair()              # once: each call draws the sidebar's words about the target again
 TARGET, DRAFTS, POLICY_DRAFT = family.of(PAIR)
 CHAT = family.chats(TARGET)

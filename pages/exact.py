@@ -13,7 +13,7 @@ from ui.lessons import exact as ex
 from ui.lessons.exact_fit import chi2_pvalue, in_words
 from ui.round_view import chart
 
-shell.page()
+shell.page(__file__)
 
 PRESETS = {   # names shown through _()
     N_("Draft over-confident"): ([0.35, 0.30, 0.20, 0.10, 0.05], [0.70, 0.10, 0.10, 0.05, 0.05]),

@@ -31,7 +31,7 @@ from ui.lessons import fast, store, store_words
 from ui.measured import measured as measured_result
 from ui.round_view import chart
 
-shell.page()
+shell.page(__file__)
 
 st.title(_("When speculation is fast"))
 st.caption(_("Speed depends on three numbers: how often drafts are accepted (α), how many you "

@@ -21,7 +21,7 @@ from ui.lessons.pair_card import Numbers
 from ui.lessons.payoff_words import TIE
 from ui.safe import md
 
-shell.page()
+shell.page(__file__)
 
 EXAMPLE = "class Connection:\n    def __init__(self, host, port=None):\n"     # raw text: continued
 CHAT_EXAMPLE = state.DEFAULTS["prompt"]                                      # a chat: answered

@@ -22,7 +22,7 @@ from ui.lessons import badges, fast_elsewhere, server, store
 from ui.measured import local, measured
 from ui.round_view import chart
 
-shell.page()
+shell.page(__file__)
 
 st.title(_("In a server"))
 st.caption(_("Every other page serves one request at a time. A serving engine runs many at once: "

@@ -36,7 +36,7 @@ from ui.upload import file_uploader
 
 STOP_REASONS = (N_("eos"), N_("max_new_tokens"), N_("context window"), N_("running"))
 
-shell.page()
+shell.page(__file__)
 
 st.title(_("Step through a run"))
 st.caption(_("Press **Next round** and watch the draft propose, the target verify, and each "

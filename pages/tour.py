@@ -23,7 +23,7 @@ from ui.lessons.you_draft import compare
 from ui.round_view import chart
 from ui.safe import md
 
-shell.page()
+shell.page(__file__)
 st.title(_("A guided tour"))
 STEP = "tour_step"
 P = torch.tensor([0.40, 0.25, 0.15, 0.12, 0.08], dtype=torch.float64)

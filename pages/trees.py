@@ -21,7 +21,7 @@ from ui.measured import local, measured
 from ui.round_view import chart, in_code
 from ui.safe import md
 
-shell.page()
+shell.page(__file__)
 st.title(_("Many drafts at once"))
 st.caption(_("A chain loses the whole round at its first wrong draft. A tree keeps alternatives: "
              "if the first candidate for a position is rejected, a sibling may still be accepted "

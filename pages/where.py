@@ -48,7 +48,7 @@ from ui.lessons.where_survival import survival_caption
 from ui.measured import local, measured
 from ui.round_view import chart
 
-shell.page()
+shell.page(__file__)
 st.title(_("Where speculation works"))
 st.caption(_("Drafts survive where the next tokens are predictable. An average hides this: "
              "measure it per kind of text."))

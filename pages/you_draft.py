@@ -13,7 +13,7 @@ from ui.safe import md
 
 WHO = (N_("you"), N_("n-gram lookup"), N_("draft model"))   # the rows' drafters, shown through _()
 
-shell.page()
+shell.page(__file__)
 st.title(_("You are the drafter"))
 st.caption(_("Guess how the model will go on. The target checks your guess exactly as it checks a "
              "draft model's: each of your tokens survives with the probability the target gives it."))

@@ -52,14 +52,15 @@ def test_the_next_page_says_what_stopped(tiny_dirs):
 def test_a_job_left_for_another_page_is_said_there_and_again_on_its_own_page(tiny_dirs):
     """Review 45: a measurement on Step through, left for 70 s and come back to, showed nothing of it there."""
     at = app(tiny_dirs)                                   # on Step through
-    own = at._page_hash                                   # the hash Streamlit gives Step through's script
+    own = at.session_state[jobs.PAGE]                     # as its shell.page said
+    assert own == "step_through"
     at.session_state[jobs.RUNNING] = {"label": "Measuring these settings here", "done": 1, "total": 6, "page": own}
     said = "“Measuring these settings here” stopped after 1 of 6 steps"
 
     def notes():
         return [i.value for i in at.info if i.value.startswith(said)]
     at.switch_page("pages/fast.py").run()
-    assert len(notes()) == 1 and at._page_hash != own                         # where the learner went
+    assert len(notes()) == 1 and at.session_state[jobs.PAGE] == "fast"        # where the learner went
     at.run()
     assert notes() == []                                                      # once there
     at.switch_page(STEP).run()

@@ -5,7 +5,6 @@ from typing import Callable
 
 import pandas as pd
 import streamlit as st
-from streamlit.runtime.scriptrunner import get_script_run_ctx
 
 from specdec.errors import InputError
 from ui.i18n import _
@@ -13,6 +12,7 @@ from ui.server import gate
 
 RUNNING = "_job_running"          # session key: the job under way (its label, progress, page) until it ends
 LEFT = "_job_left"                # a job stopped by leaving its page: said again when the learner comes back
+PAGE = "_page_now"                # the page this run draws (its file's name), set first by shell.page
 
 
 def run_job(label: str, key: str, fn: Callable):
@@ -65,9 +65,8 @@ def stopped_note() -> str | None:
 
 
 def page_now() -> str | None:
-    """Which page this run draws (Streamlit's hash of its script; None outside a run)."""
-    ctx = get_script_run_ctx()
-    return None if ctx is None else ctx.page_script_hash
+    """Which page this run draws (None before any page said so)."""
+    return st.session_state.get(PAGE)
 
 
 def csv_button(rows: list[dict], name: str, key: str) -> None:

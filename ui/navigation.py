@@ -1,5 +1,5 @@
 """The app's pages, listed once: app.py's navigation, Home's lesson links and the browser
-test all read `PAGES`. To add a page: write pages/<name>.py (starting with shell.page())
+test all read `PAGES`. To add a page: write pages/<name>.py (starting with shell.page(__file__))
 and add one `PageInfo` here.
 """
 from __future__ import annotations

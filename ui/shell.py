@@ -8,6 +8,8 @@ directory". So a page that finds no mark from app.py calls st.navigation itself 
 and reruns once; the rerun goes through app.py. Where app.py still did not run (AppTest
 runs pages in that mode too) the page draws the shared sidebar itself.
 """
+from pathlib import Path
+
 import streamlit as st
 
 from specdec import wording
@@ -19,14 +21,13 @@ MARK, DRAWN = "_shell_ran", "_sidebar_drawn"
 
 
 def run_page(page) -> None:
-    """app.py: draw the shared sidebar, then the page."""
+    """app.py: draw the shared sidebar, then the page (which first calls `page`)."""
     wording.use(i18n._)              # specdec's captions and chart titles in this session's language
     memory.start_trimming()
     st.session_state[MARK] = True
     sidebar.render()
     st.set_page_config(page_title=_("Speculative Decoding Lab"))      # the tab's title in the chosen language
     st.session_state[DRAWN] = True
-    stopped()
     try:
         with gate.turn():
             page.run()
@@ -40,8 +41,10 @@ STUCK = N_("This session's previous computation has run for {seconds:.0f} s, pas
            "limit, and has not stopped yet. Reload the page to start afresh, or try again in a moment.")
 
 
-def page() -> None:
-    """Every page, first: rerun through app.py if it was skipped; draw the sidebar if needed."""
+def page(file: str) -> None:
+    """Every page, first (`file`: its __file__): say which page this run draws (jobs.page_now); rerun through app.py
+    if it was skipped; draw the sidebar if needed."""
+    st.session_state[jobs.PAGE] = Path(file).stem
     if not st.session_state.get(MARK):
         st.session_state[MARK] = True               # rerun at most once
         st.navigation(navigation.st_pages(), position="hidden")
@@ -49,7 +52,7 @@ def page() -> None:
     if not st.session_state.get(DRAWN):
         wording.use(i18n._)
         sidebar.render()
-        stopped()
+    stopped()                                       # once this page is known: a job left here is said here
 
 
 def stopped() -> None:
