@@ -18,8 +18,11 @@ from ui.catalog import allowed, hosted
 torch.set_num_threads(THREADS)
 
 
+# Every call passes all four arguments: Streamlit keys an entry by the arguments as passed, not by their
+# defaults, so a preload that left `backend` to its default had loaded a pair no page ever found (the first
+# visit loaded the default pair a second time, and the server held two).
 @st.cache_resource(show_spinner=False, max_entries=4)
-def _load(target: str, draft: str | None, precision: str, backend: str = BACKEND_AUTO) -> specdec.Pair:
+def _load(target: str, draft: str | None, precision: str, backend: str) -> specdec.Pair:
     pair = specdec.load_pair(target, draft, precision=precision, backend=backend)
     gc.collect()
     gc.freeze()     # the models live as long as the server: later collections skip their objects
@@ -44,7 +47,7 @@ def preload() -> None:
     for the page to report."""
     from ui.catalog import CHOICES
     try:
-        _load(CHOICES[0].target, CHOICES[0].draft, PRECISION_AUTO)
+        _load(CHOICES[0].target, CHOICES[0].draft, PRECISION_AUTO, BACKEND_AUTO)
     except specdec.LoadError:
         pass
 
@@ -52,7 +55,7 @@ def preload() -> None:
 def cached(target: str, draft: str | None) -> specdec.Pair | None:
     """The pair preload() loaded (None when it failed to load)."""
     try:
-        return _load(target, draft, PRECISION_AUTO)
+        return _load(target, draft, PRECISION_AUTO, BACKEND_AUTO)
     except specdec.LoadError:
         return None
 

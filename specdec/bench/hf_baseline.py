@@ -10,6 +10,7 @@ from typing import Callable
 import torch
 
 from specdec.bench.clock import stopwatch
+from specdec.models.construct import building
 from specdec.settings import Settings
 from specdec.wording import N_
 
@@ -187,10 +188,11 @@ def user_loaded(name: str):
     from specdec.models.names import resolve, source_gguf
     hf_logging.disable_progress_bar()
     gguf = source_gguf(name)
-    if gguf is not None:
-        model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
-    else:
-        model = AutoModelForCausalLM.from_pretrained(resolve(name), dtype=torch.float32)
+    with building():                           # one build at a time in the process (models/construct.py)
+        if gguf is not None:
+            model = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, dtype=torch.float32)
+        else:
+            model = AutoModelForCausalLM.from_pretrained(resolve(name), dtype=torch.float32)
     return model.eval()
 
 

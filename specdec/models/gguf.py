@@ -34,6 +34,7 @@ from specdec.errors import LoadError
 from specdec.files import atomic, owned
 from specdec.files.digest import cached_sha256, file_sha256, text_key
 from specdec.models import sizing
+from specdec.models.construct import building
 from specdec.models.gguf_reader import one_reader
 from specdec.wording import N_
 
@@ -111,8 +112,9 @@ def _load_gguf(gguf: Path):
         with one_reader():                     # the file parsed once, not once per read
             config = _config(gguf)
             tokenizer = _tokenizer(gguf, config)
-            quantised = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, config=config,
-                                                             dtype=torch.float32)
+            with building():                   # one build at a time in the process (construct.py)
+                quantised = AutoModelForCausalLM.from_pretrained(gguf.parent, gguf_file=gguf.name, config=config,
+                                                                 dtype=torch.float32)
     except LoadError:
         raise
     except Exception as err:     # damaged file: gguf raises ValueError, KeyError, struct errors...

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import torch
 
+from specdec.models import construct
+
 HEAD_FILE = "head.safetensors"
 KEY = "model.embed_tokens.weight"
 GROUP = 64           # entries of a row that share a scale (a whole row when H is no multiple)
@@ -71,7 +73,8 @@ def load_net(folder: Path) -> torch.nn.Module:
     """The float32 model of a folder with a split head (built from its config, no download)."""
     from transformers import AutoConfig, AutoModelForCausalLM
     config = AutoConfig.from_pretrained(str(folder), local_files_only=True)
-    net = AutoModelForCausalLM.from_config(config).float()
+    with construct.building():                  # not under the config's float16 (construct.py)
+        net = AutoModelForCausalLM.from_config(config, dtype=construct.DTYPE)
     missing, unexpected = net.load_state_dict(read_weights(folder), strict=False)
     if unexpected or [k for k in missing if k != "lm_head.weight"]:
         raise ValueError(f"weights do not fit the config (missing {missing[:3]}, unexpected {unexpected[:3]})")

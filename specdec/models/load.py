@@ -15,6 +15,7 @@ import torch
 from specdec.errors import LoadError
 from specdec.models import backend as backends
 from specdec.models import gguf, head8, kernels, q4_1, sizing
+from specdec.models.construct import building
 from specdec.models.feature import is_feature_folder, load_feature_draft
 from specdec.models.names import converted_folder, is_converted, resolve, source_gguf
 from specdec.models.packed import memory_bound
@@ -114,7 +115,13 @@ def load_model(name: str, device: torch.device | None = None, device_map=None,
     """float32 weights on `device`, or placed by accelerate when `device_map` is given
     ("auto" shards a model too large for one device across GPUs, or offloads it). `precision`:
     "auto" times float32, bfloat16 and int4 for a memory-bound model on the CPU and keeps the
-    fastest step (kernels.py); a named precision is used as asked (precision.py)."""
+    fastest step (kernels.py); a named precision is used as asked (precision.py). One load at a
+    time in the process (construct.py: transformers' switches are process-wide)."""
+    with building():
+        return _load_model(name, device, device_map, precision)
+
+
+def _load_model(name: str, device, device_map, precision: str) -> torch.nn.Module:
     extra = {"device_map": device_map} if device_map is not None else {}
     check_precision(precision)
     _check_dtypes(name)

@@ -86,7 +86,7 @@ class OrtCache:
         import onnxruntime as ort
         t, old = self.target, self.buffers
         shape = (1, t.kv_heads, capacity, t.head_dim)                                  # (1, kv, cap, d)
-        self.buffers = [torch.zeros(shape) for _ in range(2 * t.layers)]
+        self.buffers = [torch.zeros(shape, dtype=torch.float32) for _ in range(2 * t.layers)]
         for new, was in zip(self.buffers, old):
             new[:, :, :self.length] = was[:, :, :self.length]
         values = [ort.OrtValue.ortvalue_from_numpy(b.numpy()) for b in self.buffers]     # the same memory
@@ -122,7 +122,8 @@ class OrtCache:
         once while passes keep that shape."""
         t, b = self.target, self.binding
         self.ids = torch.empty((1, rows), dtype=torch.int64)                                   # (1, M)
-        self.logits, self.states = torch.empty((1, keep, t.vocab)), torch.empty((1, rows, t.hidden))
+        self.logits = torch.empty((1, keep, t.vocab), dtype=torch.float32)                      # bound as float32
+        self.states = torch.empty((1, rows, t.hidden), dtype=torch.float32)
         self.keep[0] = keep
         b.bind_input("input_ids", "cpu", 0, np.int64, [1, rows], self.ids.data_ptr())
         b.bind_input(KEEP, "cpu", 0, np.int64, [1], self.keep.data_ptr())

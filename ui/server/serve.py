@@ -42,8 +42,9 @@ def prepare(profile: bool = True) -> None:
     say(f"Loading {first.target} <- {first.draft} ...")
     from ui.loaders import preload
     preload()
-    # the profile before serving, not beside it: its passes on the shared pair ran beside the first page's and the
-    # server died of a corrupted heap (review 47: "malloc_consolidate(): invalid chunk size" on the first visit)
+    # the profile before serving, on a quiet machine: beside a first visit its passes and the page's slowed each
+    # other (that overlap had also aborted the server, review 47: a draft built beside the measurement switched
+    # torch's default dtype; models/construct.py now keeps every build from doing so)
     if profile:
         _measure_machine()
     say(f"Models ready in {time.perf_counter() - t0:.1f} s; starting the server.")

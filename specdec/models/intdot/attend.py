@@ -28,8 +28,8 @@ def attend(query: torch.Tensor, key: torch.Tensor, value: torch.Tensor, seen: li
         lists = [torch.arange(s) if isinstance(s, int) else s.to(torch.int64) for s in seen]
         index = torch.cat(lists).contiguous()
         offsets = torch.cumsum(counts, 0) - counts
-    out = torch.empty(rows, heads, dim)
-    scratch = torch.empty(max(int(counts.max()), 1))
+    out = torch.empty(rows, heads, dim, dtype=torch.float32)
+    scratch = torch.empty(max(int(counts.max()), 1), dtype=torch.float32)
     pointer = lambda t: None if t is None else t.data_ptr()  # noqa: E731
     library().intdot_attend(query.data_ptr(), query.stride(1), query.stride(2), key.data_ptr(), key.stride(1),
                             value.data_ptr(), value.stride(1), heads, heads // key.shape[1], rows, dim,

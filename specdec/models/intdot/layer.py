@@ -41,7 +41,7 @@ class Plan:
     def __init__(self, layer: nn.Module, described: Layer, parts: tuple):
         self.described, self.parts = described, parts                  # parts: keeps the records alive
         attn, mlp = layer.self_attn, layer.mlp
-        self.empty = torch.empty(1, described.kv_heads, 0, described.dim)  # (1, Hkv, 0, D): starts a cache
+        self.empty = torch.empty(1, described.kv_heads, 0, described.dim, dtype=torch.float32)  # (1, Hkv, 0, D)
         linears = (attn.q_proj, attn.k_proj, attn.v_proj, attn.o_proj, mlp.gate_proj, mlp.up_proj, mlp.down_proj)
         self.linears = [(m, m.__dict__.get("_records"), *_stamp(m)) for m in linears]
         self.others = [(m, type(m), *_stamp(m)) for m in (layer.input_layernorm, layer.post_attention_layernorm)]

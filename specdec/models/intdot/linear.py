@@ -97,7 +97,7 @@ def quantised(x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor
     16-bit integers per block of 32, their scales and scaled sums)."""
     m, k = x.shape
     xq = torch.empty(m, k, dtype=torch.int16)
-    xd, xs = torch.empty(m, k // QK), torch.empty(m, k // QK)
+    xd, xs = torch.empty(m, k // QK, dtype=torch.float32), torch.empty(m, k // QK, dtype=torch.float32)
     library().intdot_quantise(x.data_ptr(), xq.data_ptr(), xd.data_ptr(), xs.data_ptr(), m, k)
     return xq, xd, xs
 
@@ -107,7 +107,7 @@ def product(kind: str, records: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     flat = _pad(x.reshape(-1, x.shape[-1]).float(), _width(kind, records)).contiguous()   # (M, K')
     m, k = flat.shape
     xq, xd, xs = quantised(flat)
-    y = torch.empty(m, records.shape[0])                                           # (M, N)
+    y = torch.empty(m, records.shape[0], dtype=torch.float32)                      # (M, N)
     lib, n = library(), records.shape[0]
     if kind == "q4_1":
         lib.intdot_q4_1(records.data_ptr(), xq.data_ptr(), xd.data_ptr(), xs.data_ptr(), y.data_ptr(), m, n, k)
