@@ -27,7 +27,7 @@ def kind(name: str, acc: float) -> KindPoint:
 def test_tradeoff_caption_follows_the_data_both_ways():
     rising = [row("d1", 1, 0.30, 1.1), row("d2", 2, 0.45, 1.3), row("d4", 4, 0.60, 1.2)]
     text = tradeoff_caption(rising)
-    assert text == (":green-badge[:material/check_circle: measured here] Acceptance rises with draft size; the "
+    assert text == (":green-badge[measured here] Acceptance rises with draft size; the "
                     "fastest measured is d2 at 1.30×. A draft pays when it is accepted often *and* cheap (c).")
     falling = [row("d1", 1, 0.50, 0.9), row("d2", 2, 0.40, 0.8), row("d4", 4, 0.45, 0.7)]
     text = tradeoff_caption(falling)
@@ -70,7 +70,7 @@ def test_a_busy_machine_is_said_with_both_clocks():
     note = clock_note(busy)
     assert "load 1.6 per core" in note and "1.20–1.40×" in note and "0.80–0.90×" in note
     assert note.startswith("The machine was busy")                    # measured here
-    assert clock_note(busy, "Some Xeon").startswith(":orange-badge[:material/public: Some Xeon] The machine was busy")
+    assert clock_note(busy, "Some Xeon").startswith(":orange-badge[Some Xeon] The machine was busy")
     one = clock_note(busy[:1])                                        # one figure, not "1.20–1.20×" (review 38)
     assert "needed (1.20×); on the wall-clock they read 0.80×." in one, one
 

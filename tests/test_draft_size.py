@@ -92,7 +92,7 @@ def test_shipped_drafts_take_their_roles_at_this_machines_prices():
     from ui.lessons.fast_draft_size import whose
     mine = {"fam/draft", "fam/big"}
     named = roles_caption(both, lambda d: d + whose(d, mine, "Other CPU"))
-    assert "early exit @ 29 :orange-badge[:material/public: Other CPU] (acceptance rate 25%" in named
+    assert "early exit @ 29 :orange-badge[Other CPU] (acceptance rate 25%" in named
     assert "fam/big (acceptance" in named and whose("fam/big", None, "Other CPU") == ""     # measured here: no badge
 
 

@@ -35,7 +35,7 @@ def test_home_race_shows_both_runs_and_a_verdict_from_them(tiny_dirs, monkeypatc
     assert f"passes: {again}×" in race_box(at)
     assert sum(" · 16 tokens · " in m.value for m in at.markdown) == len(cut)
     card = [m.value for m in at.markdown if m.value.startswith("| # | whose | section |")]
-    assert card and "| 1 | :green-badge[:material/check_circle: measured here] | Home's race |" in card[0]
+    assert card and "| 1 | :green-badge[measured here] | Home's race |" in card[0]
     # its row carries the newest race's acceptance, tokens a round and c; no v: a priced race mixes widths
     row = [cell.strip() for cell in next(r for r in card[0].splitlines() if r.startswith("| 1 |")).split("|")[1:-1]]
     assert re.fullmatch(r"\d+%", row[4]) and re.fullmatch(r"\d\.\d\d", row[5]), row

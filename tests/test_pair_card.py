@@ -101,7 +101,7 @@ def test_the_box_and_the_sidebar_open_one_card(tiny_dirs, monkeypatch, tmp_path)
     assert len(card) == 1, [m.value[:40] for m in at.markdown]
     lines = card[0].splitlines()
     assert lines[2].startswith("| 0 | :violet-badge[") and lines[2].endswith("| 0.250 | 1.40 | — |")
-    assert lines[3].startswith("| 1 | :green-badge[:material/check_circle: measured here]")
+    assert lines[3].startswith("| 1 | :green-badge[measured here]")
     assert "| T = 0, k = 2, 8 " in lines[3] and lines[3].count("| — |") <= 1, lines[3]
     figures = len(lines) - 3                    # below the header, its rule and row 0 (prices, not a figure)
     assert at.button(key="pair_card_box").label == at.sidebar.button(key="pair_card_sidebar").label  # no count

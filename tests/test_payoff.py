@@ -241,7 +241,7 @@ def test_beside_a_prediction_the_same_settings_measured_elsewhere_are_shown_for_
                              "2026-12-05")
     p = payoff.answer(4, PRICES, None, there)
     assert payoff_words.headline(p, "CPU here").endswith("not measured here yet.")     # the verdict: this machine's
-    assert payoff_words.comparisons(p) == ("For comparison: **0.74×** (0.71–0.76×) :orange-badge[:material/public: "
+    assert payoff_words.comparisons(p) == ("For comparison: **0.74×** (0.71–0.76×) :orange-badge["
                                            "Other CPU] at the same settings and prompts."), payoff_words.comparisons(p)
     # the priced policy drafts another k than the figure's: nothing to compare
     assert payoff_words.comparisons(payoff.answer(4, PRICES, None, there, 0.5)) == ""

@@ -137,7 +137,7 @@ def test_a_shipped_drafter_comparison_is_priced_at_each_drafters_c_here():
     assert [r.speedup for r in here] == pytest.approx([1.0, 1.5 / 1.625])
     assert repriced.compared(shipped, variants, 4, None) == []
     assert priced_here(here, "CPU here", 4) == (
-        ":gray-badge[:material/calculate: predicted here] **Here (CPU here), priced again, rounds only** at k = 4 "
+        ":gray-badge[predicted here] **Here (CPU here), priced again, rounds only** at k = 4 "
         "with each drafter's c on this machine: draft 1.00× (c = 0.25), n-gram lookup 0.92× (2.5 drafted a round).")
     assert priced_left_out(["draft · heuristic", "early exit @ 4"]).startswith(
         "Not priced again: draft · heuristic, early exit (first 4 layers)")

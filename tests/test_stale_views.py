@@ -33,7 +33,7 @@ def test_a_shipped_trade_off_states_the_figure_this_machine_measured(tmp_path, m
     store.file([mine], fast_key(key), "ksweep")
     at.run()
     said = [m.value for m in at.markdown]
-    assert said == [":green-badge[:material/check_circle: measured here] fam/draft at these settings: **0.91×** the "
+    assert said == [":green-badge[measured here] fam/draft at these settings: **0.91×** the "
                     "target alone (0.88–0.95×), measured by When it is fast (its k sweep)."], said
 
 

@@ -15,35 +15,39 @@ Badges are Streamlit Markdown (`:color-badge[text]`), so they go wherever Markdo
 """
 from __future__ import annotations
 
+import re
+
 from specdec.models import kernels
 from specdec.wording import _
 from ui.lessons.bench_words import cpu_name, tidy
 
 
-def _badge(color: str, icon: str, text: str) -> str:
-    """One badge; a square bracket in `text` would end the directive, so it becomes a round one."""
+def _badge(color: str, text: str) -> str:
+    """One badge; a square bracket in `text` would end the directive, so it becomes a round one. No
+    icon: Streamlit draws a Material icon as its name in a symbol font, which screen readers and copied
+    text gave as words ("check_circle icon measured here"); the colour and the words say it."""
     safe = text.replace("[", "(").replace("]", ")")
-    return f":{color}-badge[:material/{icon}: {safe}]"
+    return f":{color}-badge[{safe}]"
 
 
 def here() -> str:
-    return _badge("green", "check_circle", _("measured here"))
+    return _badge("green", _("measured here"))
 
 
 def profile() -> str:
-    return _badge("violet", "speed", _("this machine's prices"))
+    return _badge("violet", _("this machine's prices"))
 
 
 def predicted() -> str:
-    return _badge("gray", "calculate", _("predicted here"))
+    return _badge("gray", _("predicted here"))
 
 
 def elsewhere() -> str:
-    return _badge("gray", "calculate", _("predicted for that machine"))
+    return _badge("gray", _("predicted for that machine"))
 
 
 def published() -> str:
-    return _badge("gray", "menu_book", _("published"))
+    return _badge("gray", _("published"))
 
 
 def shipped(cpu: str | None, short: bool = False, date: str | None = None) -> str:
@@ -53,10 +57,10 @@ def shipped(cpu: str | None, short: bool = False, date: str | None = None) -> st
     its family only)."""
     here = kernels.cpu_model()                       # read at call time (tests stand in another CPU)
     if cpu and cpu == here:
-        return _badge("blue", "devices", _("a machine like this one") + (f", {date}" if date else ""))
+        return _badge("blue", _("a machine like this one") + (f", {date}" if date else ""))
     if cpu and here.startswith(cpu + " "):         # this CPU's family, its model not recorded: perhaps this one
-        return _badge("gray", "help", tidy(cpu) if short else cpu_name(cpu))
-    return _badge("orange", "public", (tidy(cpu) if short else cpu_name(cpu)) if cpu else "?")
+        return _badge("gray", tidy(cpu) if short else cpu_name(cpu))
+    return _badge("orange", (tidy(cpu) if short else cpu_name(cpu)) if cpu else "?")
 
 
 def of(cpu: str | None, date: str | None = None) -> str:
@@ -67,14 +71,26 @@ def of(cpu: str | None, date: str | None = None) -> str:
 
 def like_this_legend() -> str:
     """The blue badge as the legend shows it (no date)."""
-    return _badge("blue", "devices", _("a machine like this one"))
+    return _badge("blue", _("a machine like this one"))
 
 
 def family_legend() -> str:
     """The grey badge as the legend shows it: a CPU recorded by its family only (its model unknown)."""
-    return _badge("gray", "help", _("this CPU's family"))
+    return _badge("gray", _("this CPU's family"))
 
 
 def another_legend() -> str:
     """The orange badge as the legend shows it (a CPU's name stands in each)."""
-    return _badge("orange", "public", _("another CPU"))
+    return _badge("orange", _("another CPU"))
+
+
+BADGE = re.compile(r":(\w+)-badge\[([^\]]*)\]")
+COLOURED = {"green": "here", "violet": "profile", "blue": "like", "orange": "another"}
+
+
+def kinds_in(text: str) -> set[str]:
+    """The kinds of badge in `text` ("here", "profile", "predicted", "elsewhere", "published", "like",
+    "family", "another"), read off their colour, and for grey ones their words (a grey badge with
+    none of the fixed words names a CPU recorded by its family)."""
+    grey = {_("predicted here"): "predicted", _("predicted for that machine"): "elsewhere", _("published"): "published"}
+    return {COLOURED.get(colour) or grey.get(words, "family") for colour, words in BADGE.findall(text)}

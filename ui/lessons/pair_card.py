@@ -85,15 +85,15 @@ def row_of(rows, temperature: float, k: int, section: str | None = None, whose: 
 def legend(shown: str | None = None) -> str:
     """One line naming each badge the card (and every page) uses; `shown`: a text whose badges alone are
     named (review 22: a legend of six badges where the card showed three)."""
-    named = [(badges.here(), _("a run on this machine")),
-             (badges.profile(), _("measured at start, behind every prediction")),
-             (badges.predicted(), _("computed from those prices, not timed")),
-             (badges.like_this_legend(), _("shipped: measured on a machine of this CPU model")),
-             (badges.family_legend(), _("shipped from a CPU recorded by its family only: perhaps this model, "
-                                        "perhaps another")),
-             (badges.another_legend(), _("shipped from another CPU: for comparison"))]
-    return "  ".join(badge + " " + text for badge, text in named
-                     if shown is None or badge[:badge.index(":", badge.index("/")) + 1] in shown)
+    named = [("here", badges.here(), _("a run on this machine")),
+             ("profile", badges.profile(), _("measured at start, behind every prediction")),
+             ("predicted", badges.predicted(), _("computed from those prices, not timed")),
+             ("like", badges.like_this_legend(), _("shipped: measured on a machine of this CPU model")),
+             ("family", badges.family_legend(), _("shipped from a CPU recorded by its family only: perhaps this "
+                                                  "model, perhaps another")),
+             ("another", badges.another_legend(), _("shipped from another CPU: for comparison"))]
+    kinds = None if shown is None else badges.kinds_in(shown)
+    return "  ".join(badge + " " + text for kind, badge, text in named if kinds is None or kind in kinds)
 
 
 def c_spread(rows, profile: Numbers | None, step_ms: float | None) -> str:
