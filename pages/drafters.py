@@ -182,8 +182,9 @@ if points:
     overall = [p for p in points if p.kind == ALL]
     here_set = store_words.set_name(store.PromptSet.of([p.prompt for p in PROMPTS], CHAT, MAX_NEW, "drafters/all"),
                               kind_name)
-    if (box := payoff_view.measured_line(PAIR, state.settings(), own_row(overall, PAIR.draft_name, SETTINGS.k,
-                                                                         here_set))) is not None:
+    repriced_rows = repriced.compared(overall, VARIANTS, SETTINGS.k, machine.of(PAIR)) if PRICED_HERE else []
+    mine = own_row(overall, PAIR.draft_name, SETTINGS.k, here_set, repriced_rows)
+    if (box := payoff_view.measured_line(PAIR, state.settings(), mine)) is not None:
         st.caption(box)                                 # the box's figure is on other prompts: said once, here
     fastest = max(overall, key=lambda p: p.speedup)
     HERE = []

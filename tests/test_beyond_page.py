@@ -97,3 +97,14 @@ def test_a_shipped_run_on_a_busy_machine_says_its_times_run_long(tiny_dirs):
     assert bool(said) is busy
     if busy:
         assert f"(load {load:.1f} per core)" in said[0]
+
+
+def test_the_pool_charts_title_follows_its_mrr_line():
+    """The title says what the line does (review 48: "better answers" over a falling MRR)."""
+    from types import SimpleNamespace
+
+    from ui.figures.beyond import pool_title
+    rows = lambda *mrrs: [SimpleNamespace(pool=n, mrr=m) for n, m in zip((5, 10, 20), mrrs)]   # noqa: E731
+    assert "better" in pool_title(rows(0.30, 0.40, 0.50))
+    assert "worse" in pool_title(rows(0.53, 0.45, 0.37))
+    assert "about the same" in pool_title(rows(0.40, 0.45, 0.405))

@@ -193,3 +193,16 @@ def test_every_c_under_the_trade_offs_bars_names_its_machine():
              point(draft="fam/b", drafter="model", params=2_000_000, k=4, c=0.3, speedup=0.81),   # 0.81 ≥ 0.97 · 0.83
              point(draft="fam/c", drafter="model", params=3_000_000, k=4, c=0.3, speedup=0.80)]   # 0.80 < 0.805
     assert [n.endswith("★ (c = 0.30)") for n in tradeoff_figure(close, "speedup", "t").data[0].x] == [True, True, False]
+
+
+def test_the_box_line_gives_the_sidebar_draft_the_figure_its_priced_table_shows():
+    """Drafters compared priced at this machine: the line beside the box gives the draft's figure at this
+    machine's prices (the table's), not the other machine's measured one (review 48: 1.02× beside 1.07×)."""
+    from types import SimpleNamespace
+
+    from ui.lessons.drafters import own_row
+    overall = [SimpleNamespace(drafter="draft", speedup=1.02)]
+    here = [SimpleNamespace(point=overall[0], speedup=1.07)]
+    said = own_row(overall, "smollm2/draft", 1, "24 prompts", here)
+    assert "**1.07×**" in said and "1.02" not in said and "predicted here" in said
+    assert "**1.02×**" in own_row(overall, "smollm2/draft", 1, "24 prompts")     # not priced again: as measured

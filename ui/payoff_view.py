@@ -114,7 +114,7 @@ def sidebar_verdict(pair, settings) -> str | None:
 
 def _use_priced() -> None:
     """The box's button: the sidebar's draft-length policy becomes the priced one (every page)."""
-    st.session_state["policy"] = PRICED
+    state.set_by_button("policy", PRICED)
 
 
 def render(pair, settings, race: tuple[tuple[float, ...], Numbers | None] | None = None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from ui import state
 from ui.i18n import _
 from ui.payoff_answer import answer
 
@@ -28,4 +29,4 @@ def offer(pair, settings, key: str) -> None:
 
 
 def _set_k(k: int) -> None:
-    st.session_state["k"] = k
+    state.set_by_button("k", k)

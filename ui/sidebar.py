@@ -221,6 +221,17 @@ def _sampling_widgets() -> None:
             _widget(name, opt)
         if name == "drafter":
             _switched_note()
+        _set_by_button_note(name)
+
+
+def _set_by_button_note(name: str) -> None:
+    """One line under a setting a lesson's button changed, while the change holds."""
+    was = state.set_by_button_was(name)
+    if was is None:
+        return
+    shown = was if options()[name][1].widget in ("slider", "number") else shown_as(_choices_shown(name))(was)
+    st.caption(_("A button on a lesson page set this (it was {was}); every page reads it now, and this control "
+                 "sets it back.").format(was=shown))
 
 
 SWITCHED = "_drafter_switched"     # (pair label, the drafter chosen instead) while it holds

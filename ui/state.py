@@ -37,6 +37,24 @@ def init() -> None:
             st.session_state[key] = st.session_state[key]
 
 
+SET_BY_BUTTON = "_set_by_button"      # (setting, value, its value before) while a lesson button's change holds
+
+
+def set_by_button(name: str, value) -> None:
+    """A lesson's button sets a sidebar setting (every page then reads it); the sidebar says so under its control
+    while the value holds (review 48: "Show it at k = 1" moved the sidebar's k, and other pages changed unsaid)."""
+    st.session_state[SET_BY_BUTTON] = (name, value, st.session_state.get(name))
+    st.session_state[name] = value
+
+
+def set_by_button_was(name: str):
+    """The value `name` had before a lesson's button set it, while that setting holds (else None)."""
+    held = st.session_state.get(SET_BY_BUTTON)
+    if not held or held[0] != name or st.session_state.get(name) != held[1]:
+        return None
+    return held[2]
+
+
 def remember() -> None:
     for key in DEFAULTS:
         if key in st.session_state:

@@ -21,8 +21,23 @@ def pool_figure(rows: list, cheap_mrr: float, everywhere_mrr: float, reference: 
                   annotation_text=_("cheap stage alone"), annotation_position="bottom right")
     fig.add_hline(y=everywhere_mrr, line_dash="dash", line_color=COLORS.accepted,
                   annotation_text=_("judge everywhere ({n})").format(n=reference), annotation_position="top left")
-    return _layout(fig, _("More candidates, better answers"), xaxis_title=_("pool size n (candidates handed on)"),
+    return _layout(fig, pool_title(rows), xaxis_title=_("pool size n (candidates handed on)"),
                    yaxis_title=_("share"), yaxis_range=[0, 1.05], xaxis=dict(type="log", tickvals=x))
+
+
+SAME = 0.01          # MRR moving less than this from the smallest pool to the largest: about the same
+
+
+def pool_title(rows: list) -> str:
+    """The pool chart's title, read off its MRR line from the smallest pool to the largest (review 48: "More
+    candidates, better answers" over a line that fell)."""
+    ordered = sorted(rows, key=lambda r: r.pool)
+    change = ordered[-1].mrr - ordered[0].mrr if ordered else 0.0
+    if change > SAME:
+        return _("More candidates, better answers")
+    if change < -SAME:
+        return _("More candidates, worse answers: the judge ranks a large pool below a small one")
+    return _("More candidates, about the same answers")
 
 
 def cost_figure(rows: list) -> go.Figure:

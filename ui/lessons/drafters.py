@@ -82,13 +82,19 @@ def ngram_caption(points, kind_name, priced_of: Callable[[list], list] | None = 
     return text
 
 
-def own_row(overall, draft: str | None, k: int, prompts: str) -> str:
+def own_row(overall, draft: str | None, k: int, prompts: str, here: list | None = None) -> str:
     """The comparison's row of the sidebar's draft at a constant k, in words, for the box's line beside it
-    ('' where it ran none)."""
+    ('' where it ran none): at this machine's prices where the page prices the comparison again (`here`,
+    repriced.compared's rows: the figure its table shows; review 48 read the other machine's 1.02× beside
+    the table's 1.07×)."""
     short = (draft or "").split("/", 1)[-1]
     row = next((p for p in overall if p.drafter == short), None)
     if row is None:
         return ""
+    priced = next((r for r in here or () if r.point.drafter == short), None)
+    if priced is not None:
+        return _("In this table, {drafter} at k = {k}: **{x}** {badge} at this machine's prices on {prompts}").format(
+            drafter=drafter_name(short), k=k, x=times(priced.speedup), badge=badges.predicted(), prompts=prompts)
     return _("In this table, {drafter} at k = {k}: **{x}** on {prompts}").format(
         drafter=drafter_name(short), k=k, x=times(row.speedup), prompts=prompts)
 

@@ -10,7 +10,7 @@ import statistics
 import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from specdec.bench.measure import draft_cost_in_run, verify_cost_in_run
 from specdec.engine.decoder import Decoder
@@ -155,17 +155,37 @@ def gap_words(alone: Racer, spec: Racer, predicted: float) -> str:
                     alone_rest=alone_rest, spec_rest=spec_rest))
 
 
+class Facts(NamedTuple):
+    """What a race's verdict is worded from: kept in the session, so a rerun words it again in the language of
+    the moment (review 48: a race run in English stayed English after the switch to Korean)."""
+    tokens: int              # speculative decoding's new tokens
+    spec_s: float
+    spec_passes: int
+    alone_s: float
+    alone_passes: int
+    same: bool               # the two texts identical, token for token
+
+
+def facts(alone: Racer, spec: Racer) -> Facts:
+    return Facts(spec.tokens, spec.seconds, spec.steps, alone.seconds, alone.steps,
+                 alone.decoder.generated == spec.decoder.generated)
+
+
 def verdict(alone: Racer, spec: Racer, greedy: bool) -> str:
     """One sentence computed from the race (never fixed text), in the app's language."""
-    ratio = alone.seconds / spec.seconds if spec.seconds else 0.0
+    return verdict_words(facts(alone, spec), greedy)
+
+
+def verdict_words(f: Facts, greedy: bool) -> str:
+    ratio = f.alone_s / f.spec_s if f.spec_s else 0.0
     text = (_("Speculative decoding wrote {tokens} tokens in {spec_s:.2f} s with {spec_passes} "
               "target passes; the target alone needed {alone_s:.2f} s and {alone_passes} passes: "
               "{ratio:.2f}× ({faster} on this one prompt).")
-            .format(tokens=spec.tokens, spec_s=spec.seconds, spec_passes=spec.steps,
-                    alone_s=alone.seconds, alone_passes=alone.steps, ratio=ratio,
+            .format(tokens=f.tokens, spec_s=f.spec_s, spec_passes=f.spec_passes,
+                    alone_s=f.alone_s, alone_passes=f.alone_passes, ratio=ratio,
                     faster=_("a tie") if abs(ratio - 1) < TIE else _("faster") if ratio > 1 else _("slower")))
     if greedy:
-        same = alone.decoder.generated == spec.decoder.generated
+        same = f.same
         text += (_(" At T = 0 both texts are identical, token for token.") if same else
                  _(" The texts differ: a near-tie broken differently by a batched pass (see Step "
                    "through's tie notes)."))
