@@ -32,7 +32,7 @@ def test_the_tours_balance_step_starts_at_this_machines_values(tiny_dirs, monkey
                                   f"{expected_speedup(0.63, free, 0.25):.2f}×") for c in at.caption)
     chart = json.loads(at.get("plotly_chart")[0].proto.spec)              # both curves drawn
     assert [t["name"] for t in chart["data"]] == ["the formula: checking costs one step", "with this machine's passes"]
-    assert not any(c.value.startswith("Measured over whole runs") for c in at.caption)   # none at that k yet
+    assert not any("Whole runs at k" in m.value for m in at.markdown)                 # none at that k yet
     # whole runs measured at the priced k: set beside the sliders' rounds-only figure (review 43: 1.16× beside a
     # measured 1.03×, nothing between them)
     from specdec.records.provenance import Clock
@@ -44,5 +44,7 @@ def test_the_tours_balance_step_starts_at_this_machines_values(tiny_dirs, monkey
                     Clock.WALL, store.Ran(threads=threads))
     result_cache.save(store.KIND, store._as_dict(key), store.Filed(figure, "ksweep", 2.0))
     at.run()
-    assert any(c.value.startswith(f"Measured over whole runs at k = {k} (the sidebar's T = 0): **0.97×** "
-                                  f"{badges.here()}") for c in at.caption), [c.value for c in at.caption]
+    # in the headline's own sentence, and below the expected figure where it is (review 48)
+    said = [m.value for m in at.markdown if "the best k for these sliders is" in m.value]
+    assert len(said) == 1 and f"Whole runs at k = {k} here (the sidebar's T = 0) measured **0.97×** {badges.here()}: " \
+        "they also pay for reading the prompt" in said[0] and "come in below the expected figure" in said[0], said
