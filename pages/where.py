@@ -137,6 +137,11 @@ def priced(pair, points: list, shipped_cpu: str) -> list | None:
         st.markdown(no_profile(cpu_model()))
         return None
     st.markdown(priced_caption(here, cpu_model()))
+    # whole runs measured here at these settings, beside the kinds' rounds-only predictions (review 48: "0.96× … to
+    # 1.08×" at k = 1 read as a gain where whole runs here measured 0.99×)
+    if (box := payoff_view.measured_line(pair, s, _("These kinds' figures count the rounds alone (whole runs also "
+                                                    "read the prompt)"), above=False)) is not None:
+        st.caption(box)
     st.caption(shipped_caption(points, shipped_cpu), help=_(TRAVELS))
     by_kind = {r.point.kind: r.speedup for r in here}
     return [by_kind.get(p.kind) for p in points]

@@ -223,3 +223,19 @@ def test_many_drafts_at_once_gives_the_card_its_chain_and_its_tree(places, monke
     assert chain.here == pytest.approx(1.75 / (8 * 0.25 + 3.0))          # 8 drafts at c + v(9) = 3.0 steps
     assert tree.here is None and "not priced here" in tree.why and "Other CPU" in chain.whose
     assert chain.why.endswith("priced for its rounds alone: Many drafts at once kept no prefill")
+
+
+def test_another_shipped_run_of_the_box_setting_is_said_to_be_another_run(places, monkeypatch):
+    """Review 48: the box's shipped figure (row 1, 0.74×) and another day's run of the same setting on a machine of
+    this CPU model (0.76×), the second said only to be "its prices that day": it is another run of the setting."""
+    from shown import stand_in_cpu
+    stand_in_cpu(monkeypatch, "Same CPU")
+    asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
+    key = {"pair": ["fam/target", "fam/draft"], "T": 0.7, "prompts": ["a", "b"], "chat": False, "n": 16}
+    shipped.save("ksweep", key, Sweep((point(k=4, speedup=0.74),), replace(here(), cpu="Same CPU", date="2026-12-05")))
+    shipped.save("ksweep", {**key, "run": 2}, Sweep((point(k=4, speedup=0.76),),
+                                                               replace(here(), cpu="Same CPU", date="2026-12-01")))
+    answered = replace(box(None, None), measured=Measured(0.74, 0.71, 0.76, 3, Clock.WALL, 1.6, "ksweep", 2,
+                                                          cpu="Same CPU"))
+    rows = [r for r in speed_table.rows(asked, answered, None) if r.figure.startswith("0.76×")]
+    assert len(rows) == 1 and "another run of the same setting" in rows[0].why, rows
