@@ -49,8 +49,9 @@ def render(pair) -> None:
             k=best[0], x=best[1], m=best[0] + 1, v=widths[best[0] + 1])
         if seen is None:
             st.write(said + " " + _("The box “Does it pay here?” on the lesson pages states what whole runs measure."))
-        else:             # the measurement in the same sentence (review 48: "expected 1.06×" read as a gain)
-            st.write(said + " " + measured_whole(best[0], seen, best[1]))
+        else:             # the measurement right under it, as text (review 48: "expected 1.06×" read as a gain)
+            st.write(said)
+            st.write(measured_whole(best[0], seen, best[1]))
     k = best_k(alpha, c, K_CHOICES[-1])
     if priced:                  # the formula's upbeat figure in small print under this machine's (review 42)
         st.caption(_("The formula alone, with checking free (solid line), would pick k = {k} for {speedup:.2f}×: no "
