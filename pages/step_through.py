@@ -34,7 +34,10 @@ from ui.lessons.step_through_prices import FEW, Priced, alone_now, beside_box
 from ui.safe import md
 from ui.upload import file_uploader
 
-STOP_REASONS = (N_("eos"), N_("max_new_tokens"), N_("context window"), N_("running"))
+# why a run stopped, in words (review 49: "Run finished: max_new_tokens." gave the engine's own name)
+STOP_REASONS = {"eos": N_("the model wrote its end-of-text token"),
+                "max_new_tokens": N_("it reached the sidebar's Max new tokens"),
+                "context window": N_("the context window is full"), "running": N_("still running")}
 
 shell.page(__file__)
 
@@ -119,7 +122,7 @@ def show_run(rounds, prompt_ids, label, finished_reason, prefill, drafter, reads
     st.html(strip.strip_html(shown, rounds, sel, fold=not show, decode=None if tokenizer is None else tokenizer.decode))
     st.html(strip.legend_html())
     if finished_reason:
-        st.success(_("Run finished: {reason}.").format(reason=_(finished_reason)))
+        st.success(_("Run finished: {reason}.").format(reason=_(STOP_REASONS.get(finished_reason, finished_reason))))
     st.divider()
     prefill_view.render(prefill, len(prompt_ids), drafter, first=sel == 0)
     st.header(_("Round {n}").format(n=sel + 1))

@@ -55,7 +55,10 @@ def test_run_to_end_and_reset(tiny_dirs):
     at.button(key="btn_end").click().run()
     dec = at.session_state["run"]["decoder"]
     assert not at.exception and dec.stop is not None
-    assert any("Run finished" in s.value for s in at.success)
+    finished = [s.value for s in at.success if s.value.startswith("Run finished: ")]
+    words = ("Run finished: the model wrote its end-of-text token.",
+             "Run finished: it reached the sidebar's Max new tokens.")
+    assert finished and dec.stop not in finished[0] and finished[0] in words   # in words, not the engine's name
     drafted = [i for i, r in enumerate(rounds(at), 1) if r.drafted]      # the inspector: the last round that drafted
     assert at.session_state["round_sel"] == drafted[-1]
     # the target alone timed once on the same prompt when the run ends: one ratio a token, measured here

@@ -156,8 +156,9 @@ def test_one_sentence_gives_the_range_of_this_machines_figures_at_the_boxs_setti
     # counted: the prediction 0.66, the filed 0.60 (other prompts), the shipped sweep priced here 2.5 / 3.0 = 0.83;
     # not: the k = 2 figure (another setting) and the shipped 1.05 (another machine's prices)
     said = speed_table.summary(rows, asked.settings)
-    assert said.startswith("At these settings (T = 0.7, k = 4) 3 of these figures are this machine's") and \
-        "**0.60–0.83×**. The others differ" in said, said
+    assert said.startswith("At these settings (T = 0.7, k = 4) 3 of these figures answer for this machine (1 "
+                           "measured here, 2 predicted from its profile); their medians run **0.60–0.83×**. The "
+                           "others differ"), said              # whose each is (review 49: shipped ones called "here")
     assert speed_table.summary(rows[:1], asked.settings) is None                  # one figure: nothing to range
     # whether they pay is the box's word (review 25: "every one pays" beside the box's "Break-even")
     both = [replace(rows[0], here=0.9), replace(rows[0], here=1.1)]
@@ -239,3 +240,12 @@ def test_another_shipped_run_of_the_box_setting_is_said_to_be_another_run(places
                                                           cpu="Same CPU"))
     rows = [r for r in speed_table.rows(asked, answered, None) if r.figure.startswith("0.76×")]
     assert len(rows) == 1 and "another run of the same setting" in rows[0].why, rows
+
+
+def test_the_sentence_counts_shipped_figures_of_this_cpu_model_as_shipped_not_measured_here():
+    from ui.lessons import badges
+    rows = [speed_table.SpeedRow(badges.here(), "s", "0.74×", "x", "", 0.74, True),
+            speed_table.SpeedRow(badges.like_this_legend(), "s", "0.76×", "x", "", 0.76, True),
+            speed_table.SpeedRow(badges.like_this_legend(), "s", "0.71×", "x", "", 0.71, True)]
+    said = speed_table.summary(rows, Settings(k=4, temperature=0.7))
+    assert "(1 measured here, 2 shipped from a machine like this one, on other days)" in said, said

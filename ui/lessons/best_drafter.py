@@ -86,10 +86,13 @@ def sentence(bests: list[Best], k: int, temperature: float,
     if not bests:
         return None
     if all(b.speedup < 1 for b in bests) and instead is not None and instead[2] > 1:
-        said = _("**Best drafter here**: **{name}** at k = {k1}, the k this machine's prices pick, measured **{x}** "
-                 "{badge}.") if instead[3] else _("**Best drafter here**: **{name}** at k = {k1}, the k this "
-                                                  "machine's prices pick, predicted **{x}** {badge}.")
-        return said.format(name=_name(instead[0]), k1=instead[1], x=times(instead[2]),
+        # not "best": no other drafter ran at that k (review 49: "Best drafter here: draft at k = 1" over a table of
+        # other prompts and another k)
+        said = _("**What pays here**: **{name}** at k = {k1}, the k this machine's prices pick, measured **{x}** "
+                 "{badge}; the other drafters ran at k = {k} only.") if instead[3] else _(
+            "**What pays here**: **{name}** at k = {k1}, the k this machine's prices pick, predicted **{x}** {badge}; "
+            "the other drafters ran at k = {k} only.")
+        return said.format(name=_name(instead[0]), k1=instead[1], k=k, x=times(instead[2]),
                            badge=badge(instead)) + " " + _none_pays(bests, k, temperature)
     said = _("**Best drafter here** at k = {k}, T = {t:g}:").format(k=k, t=temperature) + " " + _leaders_at_k(bests)
     if all(b.speedup < 1 for b in bests):

@@ -234,10 +234,21 @@ def summary(found: list[SpeedRow], settings) -> str | None:
     if len(values) < 2:
         return None
     lo, hi = min(values), max(values)            # whether they pay: the box's word, not a second one here
-    return _("At these settings (T = {t:g}, {k}) {n} of these figures are this machine's, measured here where they "
-             "were, else predicted from its profile: **{lo:.2f}–{hi}**. The others differ for the reasons each row "
-             "gives.").format(
-        t=settings.temperature, k=k_words_of(settings.k, settings.policy), n=len(values), lo=lo, hi=times(hi))
+    return _("At these settings (T = {t:g}, {k}) {n} of these figures answer for this machine ({whose}); their "
+             "medians run **{lo:.2f}–{hi}**. The others differ for the reasons each row gives.").format(
+        t=settings.temperature, k=k_words_of(settings.k, settings.policy), n=len(values), lo=lo, hi=times(hi),
+        whose=_whose([r for r in found if r.same and r.here is not None]))
+
+
+def _whose(rows: list[SpeedRow]) -> str:
+    """How many rows were measured here, shipped from a machine like this one, or predicted from this machine's
+    profile (review 49: "this machine's, measured here where they were, else predicted" over four rows shipped from
+    a machine like this one on other days)."""
+    kinds = [badges.kinds_in(r.whose) for r in rows]
+    here, like = sum("here" in k for k in kinds), sum("like" in k for k in kinds)
+    counts = ((here, _("{n} measured here")), (like, _("{n} shipped from a machine like this one, on other days")),
+              (len(rows) - here - like, _("{n} predicted from its profile")))
+    return ", ".join(text.format(n=n) for n, text in counts if n)
 
 
 def priced(p, asked: Asked, profile: machine.Profile | None, k: int) -> float | None:
