@@ -218,7 +218,8 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     why = [c for c in at.caption if c.value.startswith("Why: these runs paid **")]
     # the why beside a measurement is what its runs paid (review 44); the prediction beside it prices at the profile,
     # as every prediction does, in the working, which names the prices the runs paid
-    assert why and "at 0.250 each (c) and a check of 3 tokens at 1.40 (v)" in working(at), why
+    assert why and "prices a round at this machine's profile, as every prediction here: c = 0.250 and v(3) = 1.40" \
+        in working(at), why
     assert "c and v: this machine's profile, as every prediction here. The measured runs paid c = " in working(at)
     figure = headline_figure(at)
     table = [m.value for m in at.sidebar.markdown if m.value.startswith("- :violet-badge[")]

@@ -112,9 +112,13 @@ def test_a_measured_figures_why_is_what_its_runs_paid():
     assert payoff_words.why(p) == ("Why: these runs paid **5.50 steps** a round (1 step: the target alone making one "
                                    "token) and kept **3.00 tokens**: **1.83 steps a token**, against 1 for the target "
                                    "alone.")
-    assert "4.00 steps" in payoff_working.detail(p)
-    assert payoff_working.detail(p).startswith("At this machine's profile, the prices every prediction uses (the why "
-                                               "line gives what these runs paid): A round:")   # review 47: named
+    # the working names the profile's prices, not a second round total (review 49: 2.64 steps in the why line, 2.73
+    # in the working)
+    assert "4.00 steps" not in payoff_working.detail(p) and "5.50" not in payoff_working.detail(p)
+    assert payoff_working.detail(p).startswith("The prediction prices a round at this machine's profile, as every "
+                                               "prediction here: c = 0.500 and v(5) = 2.00. The round these runs paid "
+                                               "is the why line's.")
+    assert "| Rounds alone, at the profile's prices: 3.00 tokens a round | 0.75× |" in payoff_working.detail(p)
     priced = payoff.answer(4, PRICES, payoff.Measured(0.8, 0.7, 0.9, 3, Clock.WALL, 3.0, "ksweep", 8, c=0.75))
     assert payoff_working.detail(priced).startswith("A round:")         # the why line gave the profile's round itself
     # c alone (a priced policy's runs mix widths): the profile's round, as before

@@ -67,10 +67,10 @@ def detail(p: Payoff) -> str:
         "A step: the target's one-token pass here. At {per:.2f} steps a token, the rounds alone run faster than "
         "the target alone.")
     first = round_parts(p) + " " + plain.format(per=per)
-    if paid_round(p) is not None:           # the why line gave the runs' own round (review 47: two workings of one
-        first = _("At this machine's profile, the prices every prediction uses (the why line gives what these runs "
-                  "paid):") + " " + first                                   # figure side by side, unexplained)
-    parts = [first, ladder(p)]
+    if paid_round(p) is not None:           # the why line gave the runs' own round: one round total in the box (review
+        first = _("The prediction prices a round at this machine's profile, as every prediction here: c = {c:.3f} and "
+                  "v({m}) = {v:.2f}. The round these runs paid is the why line's.").format(c=p.c, m=p.k + 1, v=p.v)
+    parts = [first, ladder(p)]                      # 49: 2.64 steps a round in the why line, 2.73 in the working)
     parts += [x for x in (payoff_paid.paid(p), _tokens_from(p)) if x]
     if p.measured is not None and p.raw:
         gap = p.measured.speedup / p.raw - 1
@@ -92,9 +92,10 @@ def ladder(p: Payoff) -> str:
     or prices)."""
     if p.rounds_only is None:
         return ""
-    rows = [(_("Rounds alone: {tokens:.2f} tokens for {steps:.2f} steps").format(tokens=p.tokens,
-                                                                              steps=p.round_steps),
-             times(p.rounds_only))]
+    rounds = _("Rounds alone: {tokens:.2f} tokens for {steps:.2f} steps").format(tokens=p.tokens, steps=p.round_steps) \
+        if paid_round(p) is None else _("Rounds alone, at the profile's prices: {tokens:.2f} tokens a round").format(
+            tokens=p.tokens)                         # the runs' own round total is the why line's, the only one
+    rows = [(rounds, times(p.rounds_only))]
     if p.over:
         spec, base = p.over
         rows.append((_("+ reading the prompt ({pre:.2f} steps a token; plain {bpre:.2f}) and bookkeeping ({per:.2f} "
