@@ -26,7 +26,7 @@ def mapping() -> None:
 |---|---|---|---|
 | cheap step proposes | the draft model: k tokens | BM25 and embeddings: a pool of n passages | a router: k tools |
 | expensive step checks | the target, all k in one pass | the target model scores each candidate | the model scores each candidate call |
-| the knob | k: more drafts, more kept, more cost | n: more candidates, better answers, more cost | k: the same |
+| the knob | k: more drafts, more kept, more cost | n: more candidates, more chances to hold the answer, more cost | k: the same |
 | exact? | yes: the output is the target's (distance to p = 0) | only if every candidate is judged (judge everywhere) | only if every tool is judged |"""))
     with st.expander(_("The corpus and the questions")):
         st.caption(_("The corpus: {n} passages of this Python's own documentation (every public docstring of "

@@ -36,7 +36,7 @@ def pool_title(rows: list) -> str:
     if change > SAME:
         return _("More candidates, better answers")
     if change < -SAME:
-        return _("More candidates, worse answers: the judge ranks a large pool below a small one")
+        return _("More candidates, worse answers")
     return _("More candidates, about the same answers")
 
 
