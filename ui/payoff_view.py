@@ -136,22 +136,24 @@ def render(pair, settings, race: tuple[tuple[float, ...], Numbers | None] | None
         runs, picked = runs_by_k(pair, settings), instead.k if instead is not None else None
         short = None if restates(runs, p.k if p.measured is not None else None) else \
             bottom_line(settings.temperature, runs, picked)
-        if short is not None:
-            st.markdown(short)                         # every k's runs at this T, first (review 33)
-            _runs_chart(settings, runs, picked)        # In short's evidence, under it
         seen = at_k(pair, settings, p.k) if p.picked and p.measured is None else None
         seen_instead = at_k(pair, settings, instead.k) if instead is not None else None
         verdict = payoff_words.headline(p, cpu_model(), () if race is None else race[0])
-        said = short is not None and best(runs) == picked                 # In short gave the picked k's runs
+        said = short is not None and best(runs) == picked                 # In short gives the picked k's runs
+        # the learner's own setting first, In short (every k at this T) after its why (review 50: "In short … k = 1:
+        # 1.03×" above the sidebar's k = 4 and its 0.74×, the first figure read; review 33 had asked for one bottom
+        # line, which In short still is, under the answer to the question asked)
         st.markdown(verdict + (payoff_words.instead(instead, seen_instead) if instead is not None and not said
                                else ""))
-        if short is None:
-            _runs_chart(settings, runs, picked)        # no In short: the verdict first
         if race is None and (other := payoff_words.comparisons(p, seen, instead, seen_instead)):
             st.caption(other)
         answered = p.measured is not None or p.predicted is not None
         if race is None or answered:
             st.caption(payoff_words.why(p))            # the set's why (a race's own: Home's expander, review 46)
+        if short is not None:
+            st.markdown(short)                         # every k's runs at this T
+        _runs_chart(settings, runs, picked)            # their evidence, under it
+        if race is None or answered:
             _buttons(pair, settings, p, instead, offer_run)
         if race is not None and answered:              # the races under the set's verdict and its why
             st.markdown(payoff_words.race_line(race[0], race[1].rate if race[1] else None,
