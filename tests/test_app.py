@@ -118,6 +118,8 @@ def test_empty_prompt_shows_a_message(tiny_dirs):
     at.button(key="btn_next").click().run()
     assert not at.exception
     assert any("prompt is empty" in w.value for w in at.warning)
+    at.text_area(key="prompt").set_value("abc").run()               # a prompt again: the warning goes (review 50)
+    assert not at.exception and not any("prompt is empty" in w.value for w in at.warning)
 
 
 def test_prompt_past_the_context_window(tiny_dirs):

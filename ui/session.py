@@ -17,6 +17,7 @@ from ui.i18n import N_, _
 from ui.server import gate, turns
 
 RUN, NOTE, ERROR, SELECTED, REPLAY = "run", "run_note", "run_error", "round_sel", "replay"
+ERROR_FOR = "run_error_for"          # the signature an input error was said for: a changed prompt or setting clears it
 OUTBOX = "_run_outbox"   # what a button's rounds leave for the page (see `_outbox`)
 CLICK_T0, CLICK_MS = "_click_t0", "_last_click_ms"
 
@@ -43,6 +44,9 @@ def check_fresh() -> None:
     if run and run["signature"] != signature():
         reset()
         st.session_state[NOTE] = N_("Settings, prompt or model pair changed — the run was reset.")
+    elif not run and ERROR_FOR in st.session_state and st.session_state[ERROR_FOR] != signature():
+        st.session_state.pop(ERROR, None)         # said about a prompt or setting since changed (review 50: an
+        st.session_state.pop(ERROR_FOR, None)     # empty prompt's warning stayed after a prompt was typed)
 
 
 @gate.in_turn
@@ -94,7 +98,7 @@ def _advance(until_end: bool) -> None:
                 break
         out[SELECTED] = shown_round(dec.history, until_end and dec.stop is not None)
     except specdec.InputError as err:
-        out[ERROR] = err.worded(_)
+        out[ERROR], out[ERROR_FOR] = err.worded(_), signature()
 
 
 def shown_round(history: list, finished: bool) -> int:
@@ -158,7 +162,7 @@ def jump(kind: str) -> None:
         if found is None:
             out[NOTE] = note or N_("No such round before the end of the run.")
     except specdec.InputError as err:
-        out[ERROR] = err.worded(_)
+        out[ERROR], out[ERROR_FOR] = err.worded(_), signature()
 
 
 @gate.in_turn                         # button callbacks run before the page: take a turn too
