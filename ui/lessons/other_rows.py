@@ -12,17 +12,8 @@ from specdec.bench.record import BatchSweep, RowKind
 from specdec.wording import _, times
 from ui.lessons import badges, result_cache, shipped
 from ui.lessons.pair_card import Numbers
-from ui.lessons.speed_table import (
-    Asked,
-    SpeedRow,
-    k_words_of,
-    moved,
-    priced,
-    setting_words,
-    shipped_same,
-    spread,
-    t_and_k,
-)
+from ui.lessons.speed_table import Asked, SpeedRow, moved, priced, shipped_same
+from ui.lessons.speed_words import k_words_of, setting_words, spread, t_and_k
 from ui.lessons.trees import PROMPTS, ChainOrTree
 
 

@@ -23,14 +23,13 @@ from specdec.bench import machine, repriced
 from specdec.bench.compared import ALL, DrafterTable
 from specdec.bench.payoff import Payoff
 from specdec.bench.points import Sweep
-from specdec.drafters.policies import PRICED
-from specdec.drafters.registry import DRAFTERS
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.wording import _, times
-from ui.lessons import badges, shipped, store, store_words
+from ui.lessons import badges, shipped, store
 from ui.lessons.pair_card import Numbers
 from ui.lessons.payoff_words import SOURCES
+from ui.lessons.speed_words import differences, differs, k_words_of, setting_of, setting_words, spread
 
 SHIPPED_DRAFTER = store.drafter_id(Settings())   # the drafter every shipped sweep ran: the default
 SHOWN_HERE = 8          # this machine's figures shown, newest first (each section's newest of a setting)
@@ -99,7 +98,7 @@ def rows(asked: Asked, box: Payoff, profile: machine.Profile | None) -> list[Spe
 def box_rows(asked: Asked, box: Payoff) -> list[SpeedRow]:
     """The box's figure measured here, and its prediction from this machine's prices."""
     s, out = asked.settings, []
-    setting = _setting(s.temperature, s.k, asked.prompts, s.policy, asked.picked)
+    setting = setting_of(s.temperature, s.k, asked.prompts, s.policy, asked.picked)
     if (m := box.measured) is not None:
         said = _("the answer: the newest figure measured here at these settings") if m.cpu is None else _(
             "the answer until this machine measures them: a machine like this one's, at these settings")
@@ -133,8 +132,8 @@ def filed_rows(asked: Asked, box: Payoff, profile: machine.Profile | None = None
         same = replace(key, prompts=want.prompts, clock=want.clock) == want
         out.append(SpeedRow(badges.here(), _(SOURCES.get(entry.source, entry.source)),
                             spread(f.speedup, f.speedup_min, f.speedup_max),
-                            _setting(key.temperature, key.k, key.prompts, key.policy),
-                            "; ".join(_differences(key, want, asked.picked)), f.speedup, same, Numbers.of(f),
+                            setting_of(key.temperature, key.k, key.prompts, key.policy),
+                            "; ".join(differences(key, want, asked.picked)), f.speedup, same, Numbers.of(f),
                             mine=True))
     return out[:SHOWN_HERE]
 
@@ -165,13 +164,13 @@ def shipped_rows(asked: Asked, profile: machine.Profile | None, box: Payoff | No
             continue
         again = mark in seen                # the same setting, another run: every figure is a row
         seen |= {mark, (*mark, p.speedup)}
-        differ = asked.policy_reason(k) + _differ(_temperature(key), k, prompts,
+        differ = asked.policy_reason(k) + differs(_temperature(key), k, prompts,
                                                   replace(asked.key(), k=asked.k_against(k)))
         differ += [_("another run of the same setting: runs vary")] if again else []
         alike = shipped.alike(result.provenance.cpu)          # read as measured: not priced again
         out.append(SpeedRow(badges.shipped(result.provenance.cpu, date=result.provenance.date), _(SOURCES[source]),
                             spread(p.speedup, p.speedup_min, p.speedup_max),
-                            _setting(_temperature(key), k, prompts),
+                            setting_of(_temperature(key), k, prompts),
                             "; ".join(differ + [moved(p, asked, profile, k, result.provenance.cpu)]),
                             p.speedup if alike else priced(p, asked, profile, k),
                             shipped_same(asked, _temperature(key), k), _numbers(source, p), mine=alike))
@@ -265,77 +264,6 @@ def _temperature(key: dict) -> float:
 
 def _new_tokens(key: dict) -> int:
     return int(key["n"] if "n" in key else key["settings"]["max_new_tokens"])
-
-
-def _differences(key: store.Key, want: store.Key, picked: int | None = None) -> list[str]:
-    """How a figure filed here differs from the box's settings, in words (`picked`: the k the box's
-    policy picks here)."""
-    said = _differ(key.temperature, key.k if key.policy == want.policy else want.k, key.prompts, want)
-    if key.policy != want.policy and key.policy == "constant" and key.k == picked:
-        said.append(_("this row fixes k = {k}; the box's policy picks k each round").format(k=key.k))
-    elif key.policy != want.policy:
-        said.append(_("{theirs}, not {box}").format(theirs=k_words_of(key.k, key.policy),
-                                                    box=k_words_of(want.k, want.policy, picked)))
-    if key.drafter != want.drafter:
-        said.append(_("another drafter: {drafter}").format(drafter=_drafter_words(key.drafter)))
-    if (key.threads, key.precision) != (want.threads, want.precision):
-        said.append(_("the target ran otherwise: {precision}, {threads} threads").format(
-            precision=key.precision, threads=key.threads))
-    if key.clock == Clock.CPU:
-        said.append(_("CPU time: the machine was busy"))
-    return said
-
-
-def t_and_k(temperature: float, k: int, box_temperature: float, box_k: int) -> list[str]:
-    """How a figure's T and k differ from the box's, in words."""
-    said = []
-    if temperature != box_temperature:
-        said.append(_("T = {t:g}, not {box:g}").format(t=temperature, box=box_temperature))
-    if k != box_k:
-        said.append(_("k = {k}, not {box}").format(k=k, box=box_k))
-    return said
-
-
-def _differ(temperature: float, k: int, prompts: store.PromptSet, want: store.Key) -> list[str]:
-    """How a figure's T, k and prompts differ from the box's, in words."""
-    said = t_and_k(temperature, k, want.temperature, want.k)
-    if prompts.digest != want.prompts.digest:
-        said.append(_("other prompts"))
-    return said
-
-
-def _setting(temperature: float, k: int, prompts: store.PromptSet, policy: str = "constant",
-             picked: int | None = None) -> str:
-    return setting_words(temperature, k_words_of(k, policy, picked), store_words.set_name(prompts))
-
-
-def setting_words(temperature: float, k_words: str, prompts: str) -> str:
-    return _("T = {t:g}, {k}, {prompts}").format(t=temperature, k=k_words, prompts=prompts)
-
-
-def k_words_of(k: int, policy: str, picked: int | None = None) -> str:
-    """'k = 4', or how a draft-length policy picks k up to it ('confidence@0.3': its threshold;
-    `picked`: the k the priced policy picks here)."""
-    if policy == "constant":
-        return _("k = {k}").format(k=k)
-    if policy == PRICED and picked is not None:
-        return _("k by this machine's prices (here k = {picked}), up to {k}").format(k=k, picked=picked)
-    if policy == PRICED:
-        return _("k by this machine's prices, up to {k}").format(k=k)
-    return _("k by the {policy} policy, up to {k}").format(policy=_(policy.split("@", 1)[0]), k=k)
-
-
-def _drafter_words(drafter: str) -> str:
-    """A drafter as measurements name it ('model', 'early-exit@4', 'tree:2x8'), in the page's words."""
-    name = drafter.split("@", 1)[0].split(":", 1)[0]
-    return _(DRAFTERS[name].label) if name in DRAFTERS else drafter
-
-
-def spread(speedup: float, low: float | None, high: float | None) -> str:
-    """'0.69× (0.67–0.70)': the median and its repeats' range, where they have one."""
-    if low is None or high is None or low == high:
-        return times(speedup)
-    return f"{times(speedup)} ({low:.2f}–{high:.2f})"
 
 
 def _here(r: SpeedRow) -> str:
