@@ -70,14 +70,14 @@ def test_race_verdict_follows_the_numbers():
     """The sentence says faster or slower as the measured times say, never fixed text."""
     from types import SimpleNamespace
 
-    from ui.lessons.home_race import verdict
+    from ui.lessons.home_race import facts, verdict_words
 
     def racer(seconds, ids):
         return SimpleNamespace(seconds=seconds, steps=len(ids), tokens=len(ids),
                                decoder=SimpleNamespace(generated=ids))
-    assert "2.00× (faster" in verdict(racer(2.0, [1, 2]), racer(1.0, [1, 2]), greedy=True)
-    assert "0.50× (slower" in verdict(racer(1.0, [1, 2]), racer(2.0, [1, 2]), greedy=True)
-    assert "texts differ" in verdict(racer(1.0, [1, 2]), racer(1.0, [1, 3]), greedy=True)
+    assert "2.00× (faster" in verdict_words(facts(racer(2.0, [1, 2]), racer(1.0, [1, 2])), greedy=True)
+    assert "0.50× (slower" in verdict_words(facts(racer(1.0, [1, 2]), racer(2.0, [1, 2])), greedy=True)
+    assert "texts differ" in verdict_words(facts(racer(1.0, [1, 2]), racer(1.0, [1, 3])), greedy=True)
 
 
 def test_the_races_target_alone_rate_is_split_by_this_machines_step():

@@ -148,12 +148,13 @@ def render(pair, settings, race: tuple[tuple[float, ...], Numbers | None] | None
         if race is None and (other := payoff_words.comparisons(p, seen, instead, seen_instead)):
             st.caption(other)
         answered = p.measured is not None or p.predicted is not None
-        if race is None or answered:
-            st.caption(payoff_words.why(p))            # the set's why (a race's own: Home's expander, review 46)
+        set_why = race is None or answered             # the set's why (a race's own: Home's expander, review 46)
+        if set_why:
+            st.caption(payoff_words.why(p))
         if short is not None:
             st.markdown(short)                         # every k's runs at this T
         _runs_chart(settings, runs, picked)            # their evidence, under it
-        if race is None or answered:
+        if set_why:
             _buttons(pair, settings, p, instead, offer_run)
         if race is not None and answered:              # the races under the set's verdict and its why
             st.markdown(payoff_words.race_line(race[0], race[1].rate if race[1] else None,

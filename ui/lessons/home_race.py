@@ -171,12 +171,8 @@ def facts(alone: Racer, spec: Racer) -> Facts:
                  alone.decoder.generated == spec.decoder.generated)
 
 
-def verdict(alone: Racer, spec: Racer, greedy: bool) -> str:
-    """One sentence computed from the race (never fixed text), in the app's language."""
-    return verdict_words(facts(alone, spec), greedy)
-
-
 def verdict_words(f: Facts, greedy: bool) -> str:
+    """One sentence computed from the race (never fixed text), in the app's language."""
     ratio = f.alone_s / f.spec_s if f.spec_s else 0.0
     text = (_("Speculative decoding wrote {tokens} tokens in {spec_s:.2f} s with {spec_passes} "
               "target passes; the target alone needed {alone_s:.2f} s and {alone_passes} passes: "
