@@ -17,7 +17,7 @@ from ui.figures.rounds import COLORS
 from ui.i18n import N_, _, choice, current
 from ui.lessons import badges, beyond, server
 from ui.lessons import exact as ex
-from ui.lessons.home_race import race, verdict
+from ui.lessons.home_race import facts, race, verdict_words
 from ui.lessons.payoff_words import TIE, settings_line
 from ui.lessons.you_draft import compare
 from ui.round_view import chart
@@ -256,7 +256,7 @@ def one_prompt(m) -> str:
 def race_box(alone, spec, greedy: bool) -> None:
     """The race's verdict in a green box only when speculation won; otherwise a neutral one that
     says where its costs are measured."""
-    said = badges.here() + " " + verdict(alone, spec, greedy)
+    said = badges.here() + " " + verdict_words(facts(alone, spec), greedy)
     if spec.seconds and alone.seconds / spec.seconds > 1 + TIE:          # a tie is no win
         st.success(said)
         return
