@@ -94,7 +94,7 @@ TABS = (_("1 · Theory"), _("2 · The k sweep"), _("3 · Draft size"), _("4 · T
 
 pair = sidebar.active_pair()
 names = st.session_state.get("active_pair")
-payoff_view.render(pair, state.settings())
+payoff_view.render(pair, state.settings(), full=True)
 st.caption(_("Six sections, one a tab: the theory, then what this machine measured, then the benchmark."))
 theory, *sections, bench = st.tabs(TABS, key="fast_tabs")
 with theory:

@@ -186,7 +186,7 @@ def priced_of(pair, drafter: str) -> Priced | None:
     """This machine's profile for the pair's rounds (None: not measured yet)."""
     profile = machine.of(pair)
     return None if profile is None else Priced(profile.step_ms, machine.draft_c(profile, drafter, pair.draft_name),
-                                               dict(profile.v))
+                                               dict(profile.v), session.pauses())
 
 
 ALONE_NOW = "_alone_now"          # (a weak reference to the decoder it was timed for, the target alone's tokens, ms)

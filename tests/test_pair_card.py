@@ -111,6 +111,18 @@ def test_the_box_and_the_sidebar_open_one_card(tiny_dirs, monkeypatch, tmp_path)
     assert not at.exception
     again = [m.value for m in at.markdown if m.value.startswith("| # | whose | section |")]
     assert again and again[0].splitlines()[3] == lines[3]
+    # measured at k = 1 too: at k = 2 the card shows its own rows, k = 1's behind the toggle (review 50: 17 rows)
+    at = app(tiny_dirs, page="pages/step_through.py", **{**state, "k": 1})
+    at.button(key="payoff_measure").click().run()
+    at = app(tiny_dirs, page="pages/step_through.py", **state)
+    at.button(key="pair_card_box").click().run()
+    short = next(m.value for m in at.markdown if m.value.startswith("| # | whose | section |"))
+    assert "| T = 0, k = 2," in short and "| T = 0, k = 1," not in short, short
+    assert at.toggle(key="pair_card_all").label == "Show every figure, other settings too (+1)"
+    at.session_state["pair_card_all"] = True        # the toggle on (in a browser the dialog reruns alone, open;
+    at.button(key="pair_card_box").click().run()    # here a rerun closes it: open it again, the toggle set)
+    every = next(m.value for m in at.markdown if m.value.startswith("| # | whose | section |"))
+    assert "| T = 0, k = 1," in every and len(every.splitlines()) == len(short.splitlines()) + 1, every
 
 
 def test_the_benchmark_and_homes_races_have_their_rows(places):

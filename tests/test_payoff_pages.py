@@ -138,6 +138,11 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
     assert sorted(x for trace in runs["data"] for x in trace["x"]) == [0.9, 1.05]      # k = 3's run and k = 1's
     assert f"Predicted **{1.7 / 1.45:.2f}×** with the tokens a round a constant k = 1 kept (measured here)" \
         in working(at)
+    assert short not in working(at)                         # the speed lesson shows every k in the open
+    at = app(tiny_dirs, page="pages/step_through.py", k=3, temperature=0.0, max_new_tokens=4, policy="constant")
+    assert short in working(at) and box in [m.value for m in at.markdown], working(at)   # elsewhere: behind it
+    assert not any(e.label.startswith("How these") for e in at.expander if short in [m.value for m in e.markdown]
+                   and e.proto.expanded), "the expander opens closed"
     # the priced policy picks k = 1: that k measured here is its answer (review 21: "not measured yet" beside it)
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4, policy="priced")
     box = next(m.value for m in at.markdown if m.value.startswith("**Does it pay here?**"))

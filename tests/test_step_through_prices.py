@@ -28,6 +28,11 @@ def test_a_slow_round_says_why_from_the_load_or_the_cold_first_round(monkeypatch
     assert in_steps(rnd(index=0, verify_ms=160.0), PRICED).endswith("the first round runs on cold caches.")
     monkeypatch.setattr(round_prices, "machine_load", lambda: 0.2)
     assert in_steps(rnd(verify_ms=160.0), PRICED).endswith("(the load now: 0.2 per core).")
+    # a round clicked 2.5 s after the last (review 50: draft steps 0.28-0.54 beside c = 0.137, "the load now")
+    paused = PRICED._replace(pauses={1: 2.5, 2: 0.05})
+    assert "this round began 2.5 s after the last one ended (your click)" in in_steps(rnd(draft_ms=40.0), paused)
+    assert in_steps(rnd(index=2, draft_ms=40.0), paused).endswith("(the load now: 0.2 per core).")   # Run to end
+    assert "began" not in in_steps(rnd(), paused)                  # at the profile's prices: no reason needed
     assert in_steps(rnd(drafted=7), PRICED) == "" and in_steps(rnd(), None) == ""     # v(8) not measured; no profile
 
 

@@ -50,9 +50,12 @@ def pointer(temperature: float, k: int, **which) -> str:
     """Where a section's figure at T and k stands on the card the box above it numbered in this run
     ('the pair card, row 11'; `which`: pair_card.row_of's section, whose and prompts), else the card
     without a number."""
-    n = pair_card.row_of(st.session_state.get(SHOWN) or [], temperature, k, **which)
-    return (_("T = {t:g}, k = {k} on the pair card (the box's button): row {n}").format(t=temperature, k=k, n=n)
-            if n else _("every figure of this pair: the pair card (the box's button)"))
+    found = st.session_state.get(SHOWN) or []
+    n = pair_card.row_of(found, temperature, k, **which)
+    if not n:
+        return _("every figure of this pair: the pair card (the box's button)")
+    said = _("T = {t:g}, k = {k} on the pair card (the box's button): row {n}").format(t=temperature, k=k, n=n)
+    return said if found[n - 1].same else said + " " + _("(its switch “Show every figure”)")
 
 
 def sidebar_button(pair, settings, answer: Callable[[], tuple[Payoff, Payoff | None]]) -> None:
@@ -77,15 +80,17 @@ def _card(pair, settings, found: list[speed_table.SpeedRow], k: int) -> None:
         rows = _("Row 0: this machine's prices, measured at start (not a figure, so the button does not count "
                  "it). Rows 1–{n}: the figures; row 1 answers for these settings.").format(n=len(found))
     st.caption(payoff_words.settings_line(settings, pair.draft_name, pair.reads_features) + ". " + rows)
+    only = _shown(found)
     numbers, why = st.tabs([_("Acceptance and prices"), _("Why the speedups differ")])
-    table, reasons = pair_card.markdown(found, profile), speed_table.markdown(found)
+    table, reasons = pair_card.markdown(found, profile, only), speed_table.markdown(found, only)
     with numbers:
         st.markdown(table)
         st.caption(_("acceptance rate: accepted ÷ drafted · α̂ (mean β): a drafted token's mean chance of "
                      "acceptance · tokens a round (L): kept a round, the final token included · c: a draft "
                      "forward in target steps · v(k + 1): a pass of k + 1 tokens in target steps · —: not "
                      "recorded by that section"))
-        if spread := pair_card.c_spread(found, profile, getattr(machine.of(pair), "step_ms", None)):
+        seen = [r for i, r in enumerate(found, 1) if only is None or i in only]
+        if spread := pair_card.c_spread(seen, profile, getattr(machine.of(pair), "step_ms", None)):
             st.caption(spread)
     with why:
         if (said := speed_table.summary(found, settings)) is not None:
@@ -97,6 +102,19 @@ def _card(pair, settings, found: list[speed_table.SpeedRow], k: int) -> None:
                      "here or on a machine like this one, so the figure stands as measured) · another T, k or "
                      "policy: the runs drafted and sampled otherwise"))
     st.caption(pair_card.legend(table + reasons))     # the badges this card shows
+
+
+def _shown(found: list[speed_table.SpeedRow]) -> set[int] | None:
+    """The rows at these settings by default, every row at the learner's word (review 50: 17 rows at once)."""
+    these = speed_table.at_these(found)
+    if not these or len(these) == len(found):
+        return None
+    if st.toggle(_("Show every figure, other settings too (+{n})").format(n=len(found) - len(these)),
+                 key="pair_card_all"):
+        return None
+    st.caption(_("Rows {rows}: the figures at these settings (T, k and drafter; their prompts may differ).").format(
+        rows=", ".join(map(str, sorted(these)))))
+    return these
 
 
 def _profile(pair, k: int) -> pair_card.Numbers | None:

@@ -118,14 +118,16 @@ def _use_priced() -> None:
 
 
 def render(pair, settings, race: tuple[tuple[float, ...], Numbers | None] | None = None,
-           offer_run: bool = True, sidebar=None) -> payoff.Payoff | None:
+           offer_run: bool = True, sidebar=None, full: bool = False) -> payoff.Payoff | None:
     """The box; nothing without a pair. `race`: (the speedups Home's races measured at these
     settings on one prompt, newest first; the newest race's pair_card.Numbers): one line under the verdict gives
     them (the verdict stays the prompt set's, review 46; a race's own why is Home's), or they head the box where
     nothing else answers. `offer_run`: a button that
     measures these settings here where nothing is measured (Home races instead). `sidebar`: the sidebar's
     settings where they are not the box's (Home's race): what every other page's box says at them, under the
-    verdict (review 22: Home's "Yes" read as a contradiction of the other pages' "No")."""
+    verdict (review 22: Home's "Yes" read as a contradiction of the other pages' "No"). `full`: every k's
+    runs and their chart in the open (When it is fast, the speed lesson); elsewhere the verdict, its why and the
+    buttons, the rest in one closed expander (reviews 48-50: the same full box on four pages, too much to read)."""
     if pair is None:
         return None
     p, instead = answer(pair, settings)
@@ -145,15 +147,17 @@ def render(pair, settings, race: tuple[tuple[float, ...], Numbers | None] | None
         # line, which In short still is, under the answer to the question asked)
         st.markdown(verdict + (payoff_words.instead(instead, seen_instead) if instead is not None and not said
                                else ""))
-        if race is None and (other := payoff_words.comparisons(p, seen, instead, seen_instead)):
-            st.caption(other)
+        other = payoff_words.comparisons(p, seen, instead, seen_instead) if race is None else ""
         answered = p.measured is not None or p.predicted is not None
         set_why = race is None or answered             # the set's why (a race's own: Home's expander, review 46)
-        if set_why:
+        if full:
+            if other:
+                st.caption(other)
+            if set_why:
+                st.caption(payoff_words.why(p))
+            _every_k(settings, short, runs, picked)
+        elif set_why:
             st.caption(payoff_words.why(p))
-        if short is not None:
-            st.markdown(short)                         # every k's runs at this T
-        _runs_chart(settings, runs, picked)            # their evidence, under it
         if set_why:
             _buttons(pair, settings, p, instead, offer_run)
         if race is not None and answered:              # the races under the set's verdict and its why
@@ -162,7 +166,11 @@ def render(pair, settings, race: tuple[tuple[float, ...], Numbers | None] | None
         if sidebar is not None and sidebar != settings and (line := elsewhere_line(pair, sidebar)):
             st.markdown(line)                          # then the other pages' settings (review 40: the why under it
                                                        # read as explaining the sidebar's figure)
-        _working(payoff_working.working(p, cpu_model(), offer_run and race is None, instead, seen_instead))
+        parts = payoff_working.working(p, cpu_model(), offer_run and race is None, instead, seen_instead)
+        if full:
+            _working(parts)
+        else:
+            _more(settings, short, runs, picked, other, parts)
         pair_card_view.box_button(pair, settings, p, *race if race is not None else (),
                                   offered=instead.k if instead is not None else None)
     return p
@@ -174,6 +182,27 @@ def _runs_chart(settings, runs: dict, picked: int | None) -> None:
     if sum(map(len, runs.values())) > 1:
         chart(runs_figure(settings.temperature, runs, settings.k if settings.policy == "constant" else None, picked),
               key="payoff_runs")
+
+
+def _every_k(settings, short: str | None, runs: dict, picked: int | None) -> None:
+    """In short (every k's runs at this T, in one figure) and their chart, under it."""
+    if short is not None:
+        st.markdown(short)
+    _runs_chart(settings, runs, picked)
+
+
+def _more(settings, short: str | None, runs: dict, picked: int | None, other: str,
+          parts: list[tuple[str, str]]) -> None:
+    """Off When it is fast: every k at this T and the working, in one closed expander (that page shows the box
+    whole)."""
+    with st.expander(_("How these figures were worked out: every k at this temperature, and why other pages "
+                       "may differ"),
+                     icon=":material/calculate:"):
+        _every_k(settings, short, runs, picked)
+        if other:
+            st.caption(other)
+        for heading, text in parts:
+            st.markdown(f"**{heading}.** {text}")
 
 
 def _working(parts: list[tuple[str, str]]) -> None:

@@ -88,8 +88,9 @@ def _advance(until_end: bool) -> None:
     out = _outbox()
     try:
         dec = decoder() or _start()
+        run = st.session_state[RUN]
         while dec.stop is None:
-            dec.step()
+            _timed_step(dec, run)
             if not until_end:
                 break
             note = interrupted(dec)     # stop here, whole: the next round starts from this state
@@ -99,6 +100,21 @@ def _advance(until_end: bool) -> None:
         out[SELECTED] = shown_round(dec.history, until_end and dec.stop is not None)
     except specdec.InputError as err:
         out[ERROR], out[ERROR_FOR] = err.worded(_), signature()
+
+
+def _timed_step(dec: specdec.Decoder, run: dict) -> None:
+    """One round, and how long the machine waited before it since the last round ended (a click's pause:
+    step_through_prices says what a pause costs a round)."""
+    if (ended := run.get("ended")) is not None:
+        run.setdefault("pauses", {})[len(dec.history)] = time.perf_counter() - ended
+    dec.step()
+    run["ended"] = time.perf_counter()
+
+
+def pauses() -> dict[int, float]:
+    """Round index (0-based) -> seconds the run waited before it since the round before ended."""
+    run = st.session_state.get(RUN)
+    return dict(run.get("pauses", {})) if run else {}
 
 
 def shown_round(history: list, finished: bool) -> int:

@@ -44,16 +44,17 @@ def head() -> list[str]:
             _("tokens a round (L)"), "c", "v(k + 1)", _("speedup")]
 
 
-def markdown(rows, profile: Numbers | None = None) -> str:
+def markdown(rows, profile: Numbers | None = None, only: set[int] | None = None) -> str:
     """speed_table's rows (each with its `numbers`) as the card's Markdown table, numbered from 1;
-    `profile`: this machine's prices measured at start, a row 0 above them."""
+    `profile`: this machine's prices measured at start, a row 0 above them; `only`: the numbers shown
+    (None: every row)."""
     names = head()
     lines = ["| " + " | ".join(names) + " |", "|" + "---|" * len(names)]
     if profile is not None:
         lines.append(_line("0", badges.profile(), _("this machine's prices, measured at start"),
                            _("a short prompt, every k"), profile, "—"))
     lines += [_line(str(i), r.whose, r.section, r.setting, r.numbers, f"**{r.figure}**")
-              for i, r in enumerate(rows, 1)]
+              for i, r in enumerate(rows, 1) if only is None or i in only]
     return "\n".join(lines)
 
 

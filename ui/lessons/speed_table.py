@@ -271,12 +271,17 @@ def _here(r: SpeedRow) -> str:
     return times(r.at_prices())
 
 
-def markdown(found: list[SpeedRow]) -> str:
+def markdown(found: list[SpeedRow], only: set[int] | None = None) -> str:
     """The rows as a Markdown table, numbered as the pair card numbers them (badges render in
-    Markdown, not in a data frame)."""
+    Markdown, not in a data frame); `only`: the numbers shown (None: every row)."""
     head = ["#", _("whose"), _("speedup: median (repeats' range)"), _("at this machine's prices"), _("section"),
             _("settings"), _("why it is not the box's figure")]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += [f"| {i} | {r.whose} | **{r.figure}** | {_here(r)} | {r.section} | {r.setting} | {r.why} |"
-              for i, r in enumerate(found, 1)]
+              for i, r in enumerate(found, 1) if only is None or i in only]
     return "\n".join(lines)
+
+
+def at_these(found: list[SpeedRow]) -> set[int]:
+    """The numbers of the rows at the box's T, k and drafter (any prompts): the card's short view."""
+    return {i for i, r in enumerate(found, 1) if r.same}

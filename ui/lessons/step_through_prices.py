@@ -12,6 +12,7 @@ from ui.lessons import badges
 
 FEW = 8             # a finished run with fewer new tokens is not timed against the target alone
 SLOW = 1.25         # a round this much over the profile's price is called slower than the profile
+PAUSE = 0.2         # seconds: a round started this long after the last one ended follows a pause (a click)
 
 
 class Priced(NamedTuple):
@@ -19,12 +20,14 @@ class Priced(NamedTuple):
     step_ms: float              # the target's one-token step
     c: float | None             # the drafter's draft step / a target step (None: not profiled)
     v: dict[int, float]         # M -> a pass of M tokens / a one-token step
+    pauses: dict[int, float] = {}   # round index -> seconds the run waited before it (session.pauses)
 
 
 def in_steps(rnd, priced: Priced | None) -> str:
     """The round's pass (and draft step) in this machine's steps against the profile's v (and c); where
-    either ran SLOW times over, why: the first round's cold caches, else the load now ('' without a
-    profile, or for a pass width it did not measure)."""
+    either ran SLOW times over, why: the first round's cold caches, a pause before the round (review 50: draft
+    steps of 0.28-0.54 beside c = 0.137 in rounds clicked one by one), else the load now ('' without a profile,
+    or for a pass width it did not measure)."""
     m = rnd.drafted + 1
     if priced is None or m not in priced.v:
         return ""
@@ -40,6 +43,11 @@ def in_steps(rnd, priced: Priced | None) -> str:
         return text + "."
     if rnd.index == 0:
         return text + ". " + _("Slower than the profile: the first round runs on cold caches.")
+    if (paused := priced.pauses.get(rnd.index, 0.0)) >= PAUSE:
+        return text + ". " + _("Slower than the profile: this round began {s:.1f} s after the last one ended (your "
+                               "click). While a machine waits, other work takes its caches, so the first steps after "
+                               "a pause fetch the models' weights again; the profile, and Run to end, time rounds "
+                               "back to back.").format(s=paused)
     load = machine_load()
     if load >= BUSY_LOAD:
         return text + ". " + _("Slower than the profile: other work shares the cores (load now {load:.1f} per "
