@@ -107,7 +107,8 @@ def machine_notes(pair: specdec.Pair) -> None:
     c = found.c.get(pair.draft_name) if found and pair.draft_name else None
     title = (_("This machine's prices") if found is None else
              _("This machine: a target step {step:.1f} ms").format(step=found.step_ms) if c is None else
-             _("This machine: a target step {step:.1f} ms, c = {c:.3f}").format(step=found.step_ms, c=c))
+             _("This machine: a target step takes {step:.1f} ms, a draft step {c:.3f} of it (c)").format(
+                 step=found.step_ms, c=c))
     if (said := payoff_view.sidebar_verdict(pair, state.settings())) is not None:
         st.sidebar.caption(said)
     payoff_view.card_button(pair, state.settings())

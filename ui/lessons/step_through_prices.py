@@ -43,15 +43,15 @@ def in_steps(rnd, priced: Priced | None) -> str:
         return text + "."
     if rnd.index == 0:
         return text + ". " + _("Slower than the profile: the first round runs on cold caches.")
+    load = machine_load()
+    if load >= BUSY_LOAD:
+        return text + ". " + _("Slower than the profile: other work shares the cores (load now {load:.1f} per "
+                               "core).").format(load=load)
     if (paused := priced.pauses.get(rnd.index, 0.0)) >= PAUSE:
         return text + ". " + _("Slower than the profile: this round began {s:.1f} s after the last one ended (your "
                                "click). While a machine waits, other work takes its caches, so the first steps after "
                                "a pause fetch the models' weights again; the profile, and Run to end, time rounds "
                                "back to back.").format(s=paused)
-    load = machine_load()
-    if load >= BUSY_LOAD:
-        return text + ". " + _("Slower than the profile: other work shares the cores (load now {load:.1f} per "
-                               "core).").format(load=load)
     return text + ". " + _("Slower than the profile (the load now: {load:.1f} per core).").format(load=load)
 
 
