@@ -79,12 +79,19 @@ def test_metric_figures():
     cropped = [t for t in cache.data if t.name == "cropped"]
     assert [(list(t.base), list(t.x)) for t in cropped] == [([6], [2]), ([6], [1])]  # target 8→6, draft 7→6
     assert [t.hovertext[0] for t in cropped] == ["T why", "D why"]
-    # the draft two positions behind the kept text (57 kept, 59 in the text, it had held 60): 57–58 read next round,
-    # only 59 cropped red; no span drawn as both (review 43)
+    # the draft two positions behind the kept text (57 kept, 59 in the text, it had held 60): 57–58 it had held are
+    # cropped and read again next round, 59 cropped; no span drawn as two states (review 43), none unsaid (review 49:
+    # a feature draft's cropped guesses drawn as only "read next round")
     behind = replace(rnd, caches=replace(rnd.caches, target_after=59, target_peak=62, draft_after=57, draft_peak=60))
     spans = {(t.name, t.y[0]): (t.base[0], t.x[0]) for t in plots.cache_figure(behind, {"lag": "l"}).data}
-    assert spans[("cropped", "draft")] == (59, 1) and spans[("in the text, read by the draft next round", "draft")] \
-        == (57, 2) and spans[("kept", "draft")] == (0, 57)
+    assert spans[("cropped", "draft")] == (59, 1) and spans[("cropped, read again next round", "draft")] == (57, 2)
+    assert spans[("in the text, read by the draft next round", "draft")] == (59, 0) and spans[("kept", "draft")] \
+        == (0, 57)
+    # it had held only 57: 58 it never read (a correction, a bonus token) is read for the first time
+    short = replace(behind, caches=replace(behind.caches, draft_peak=58))
+    spans = {(t.name, t.y[0]): (t.base[0], t.x[0]) for t in plots.cache_figure(short, {"lag": "l"}).data}
+    assert spans[("cropped, read again next round", "draft")] == (57, 1)
+    assert spans[("in the text, read by the draft next round", "draft")] == (58, 1)
     assert list(plots.histogram_figure((3, 1, 0)).data[0].y) == [3, 1, 0]
     assert plots.histogram_figure((3, 1, 0)).layout.yaxis.dtick == 1              # counts: whole ticks
     assert plots.histogram_figure((40, 1, 0)).layout.yaxis.dtick == 7             # about six of them

@@ -239,14 +239,20 @@ def cache_figure(rnd: Round, why: dict[str, str] | None = None) -> go.Figure:
                       **style)
     lag = max(0, c.target_after - c.draft_after) if "lag" in why else 0    # no lag: a cacheless drafter
     gone = c.draft_after + lag                 # the draft's rows past the kept text: cropped; those before it, in
-    fig = go.Figure([                          # the text but not in its cache, it reads next round (one state a span:
-        bar(_("kept"), models[0], 0, c.target_after, COLORS.accepted, why.get("target", "")),      # review 43)
-        bar(_("cropped"), models[0], c.target_after, c.target_cropped, COLORS.rejected, why.get("target", "")),
-        bar(_("kept"), models[1], 0, c.draft_after, COLORS.accepted, why.get("draft", ""), showlegend=False),
+    held = max(c.draft_after, min(c.draft_peak, gone))   # the text but not in its cache, it reads next round: the
+    fig = go.Figure([                          # ones it had held (a feature draft's guesses) cropped and read again,
+        bar(_("kept"), models[0], 0, c.target_after, COLORS.accepted, why.get("target", "")),   # the others read
+        bar(_("cropped"), models[0], c.target_after, c.target_cropped, COLORS.rejected,         # for the first time
+            why.get("target", "")),                                                              # (one state a span:
+        bar(_("kept"), models[1], 0, c.draft_after, COLORS.accepted, why.get("draft", ""),     # reviews 43, 49)
+            showlegend=False),
         bar(_("cropped"), models[1], gone, max(0, c.draft_peak - gone), COLORS.rejected, why.get("draft", ""),
             showlegend=False),
-        bar(_("in the text, read by the draft next round"), models[1], c.draft_after, lag, "#fde68a",
-            why.get("lag", ""), marker_pattern_shape="/", marker_pattern_fgcolor="#f59e0b")])
+        bar(_("cropped, read again next round"), models[1], c.draft_after, held - c.draft_after, "#fecaca",
+            why.get("lag", ""), marker_pattern_shape="/", marker_pattern_fgcolor=COLORS.rejected,
+            showlegend=held > c.draft_after),
+        bar(_("in the text, read by the draft next round"), models[1], held, gone - held, "#fde68a",
+            why.get("lag", ""), marker_pattern_shape="/", marker_pattern_fgcolor="#f59e0b", showlegend=gone > held)])
     fig.add_vline(x=rnd.prefix_len, line_dash="dash", line_color=COLORS.prompt,
                   annotation_text=_("before this round"), annotation_position="top")
     start = max(0, min(rnd.prefix_len, c.draft_after if "lag" in why else rnd.prefix_len) - 8)
