@@ -208,7 +208,9 @@ def _widget(name: str, opt) -> None:
         st.slider(label, low, high, step=step, key=name)
     elif opt.widget == "number":
         low, high, step = opt.span
-        st.number_input(label, min_value=low, max_value=high, step=step, key=name)
+        st.number_input(label, min_value=low, max_value=high, step=step, key=name, help=_(
+            "A whole number from {low} to {high:,}; the same seed and settings give the same run.").format(
+            low=low, high=high))
     else:
         show = st.radio if opt.widget == "radio" else st.selectbox
         show(label, list(opt.choices()), key=i18n.choice(name), format_func=shown_as(_choices_shown(name)),
