@@ -124,3 +124,8 @@ def test_the_formulas_best_k_is_set_beside_the_tours_figure_and_whole_runs(monke
                            "machine's costs 1.19; at that price the formula gives 1.15× (the tour's figure)")
     assert "whole runs at k = 1, which also read the prompt, measured 1.03×" in said
     assert fast_theory_view.best_against_measured(None, Settings(k=1), 1, at_best, 0.5, 0.12, 0.28) is None
+    # ε's price and this machine's round alike: one price, one figure (review 51: "1.22 steps, where this machine's
+    # costs 1.22; at that price the formula gives 1.11×" beside 1.10×)
+    one = fast_theory_view.best_against_measured(None, Settings(k=4), 1, at_best, 0.5, 0.12, 0.19)
+    assert one.startswith("Its best k, 1, at 1.07×: one ε prices a pass of 2 tokens at 1.19 steps, as this machine "
+                          "pays it; whole runs at k = 1") and "formula gives" not in one, one

@@ -1,5 +1,6 @@
 """The "Does it pay here?" box's one picture: every whole-set run at one temperature, a mark per run, by k, against
-the target alone (1×) and the band the box calls break-even, so run-to-run noise is seen, not read as figures
+the target alone (1×), the band the box calls break-even and the pale one where one run's gain is not clear yet
+(review 51: a 1.06× run drawn past the band, called "not clear"), so run-to-run noise is seen, not read as figures
 (reviews 35-38: too many figures for one setting; single runs noisy)."""
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import plotly.graph_objects as go
 from specdec.wording import _
 from ui.figures.rounds import COLORS, GRID
 from ui.lessons.bottom_line import Run
-from ui.lessons.payoff_words import EVEN
+from ui.lessons.payoff_words import EVEN, SMALL
 
 ROW_PX = 34
 SPREAD = 0.22        # a k's runs side by side on its row, oldest at the top
@@ -45,6 +46,7 @@ def runs_figure(t: float, runs: dict[int, list[Run]], asked: int | None = None,
     (`asked`) and of the k the prices pick (`picked`) say so."""
     fig, rows = go.Figure(), _rows(runs)
     fig.add_vrect(x0=1 - EVEN, x1=1 + EVEN, fillcolor="rgba(128,128,128,0.18)", line_width=0, layer="below")
+    fig.add_vrect(x0=1 + EVEN, x1=1 + SMALL, fillcolor="rgba(128,128,128,0.07)", line_width=0, layer="below")
     fig.add_vline(x=1, line=dict(color=COLORS.target, width=1, dash="dot"))
     for here, name, symbol in ((True, _("measured here"), "circle"),
                                (False, _("on a machine like this one"), "circle-open")):
@@ -60,14 +62,16 @@ def runs_figure(t: float, runs: dict[int, list[Run]], asked: int | None = None,
             hovertemplate=_("k = %{customdata[0]}: %{x:.2f}× (its repeats: %{customdata[1]:.2f}–%{customdata[2]:.2f}×)")
             + "<extra></extra>"))
     labels = [_label(k, asked, picked) for k in rows]
-    xs = [x for rs in runs.values() for r in rs for x in (r.low, r.high)] + [1 - 2 * EVEN, 1 + 2 * EVEN]
+    xs = [x for rs in runs.values() for r in rs for x in (r.low, r.high)] + [1 - 2 * EVEN, 1 + SMALL]
     pad = (max(xs) - min(xs)) * 0.08
     fig.update_layout(
         title=dict(text=_("Every run at T = {t:g}, by k").format(t=t), x=0, xanchor="left", font=dict(size=14)),
-        height=110 + ROW_PX * len(rows), margin=dict(l=10, r=10, t=36, b=72), plot_bgcolor="rgba(0,0,0,0)",
+        height=128 + ROW_PX * len(rows), margin=dict(l=10, r=10, t=36, b=90), plot_bgcolor="rgba(0,0,0,0)",
         showlegend=True, legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0, xanchor="left"),
         xaxis=dict(title=dict(text=_("× the target alone · a mark: one run on the prompt set, the median of its "
-                                     "repeats · its bar: their range · grey band: break-even"), font=dict(size=12)),
+                                     "repeats · its bar: their range") + "<br>" + _(
+                                     "grey band: break-even · pale band: a gain under 10%, not clear from one run"),
+                              font=dict(size=12)),
                    range=[min(xs) - pad, max(xs) + pad], gridcolor=GRID, ticksuffix=_("{x}×").format(x=""),
                    zeroline=False),
         yaxis=dict(tickvals=list(range(len(rows))), ticktext=labels, range=[len(rows) - 0.5, -0.5], gridcolor=GRID,

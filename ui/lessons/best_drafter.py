@@ -11,6 +11,7 @@ from typing import NamedTuple
 from specdec.wording import _, times
 from ui.lessons import badges
 from ui.lessons.bench_words import drafter_name
+from ui.lessons.payoff_words import SMALL, answer_word
 
 TIE = 0.03          # drafters within 3 % of a set's fastest share its lead: closer than repeats agree
 
@@ -88,16 +89,27 @@ def sentence(bests: list[Best], k: int, temperature: float,
     if all(b.speedup < 1 for b in bests) and instead is not None and instead[2] > 1:
         # not "best": no other drafter ran at that k (review 49: "Best drafter here: draft at k = 1" over a table of
         # other prompts and another k)
-        said = _("**What pays here**: **{name}** at k = {k1}, the k this machine's prices pick, measured **{x}** "
-                 "{badge}; the other drafters ran at k = {k} only.") if instead[3] else _(
-            "**What pays here**: **{name}** at k = {k1}, the k this machine's prices pick, predicted **{x}** {badge}; "
+        said = _("{head}: **{name}** at k = {k1}, the k this machine's prices pick, measured **{x}** "
+                 "{badge}{word}; the other drafters ran at k = {k} only.") if instead[3] else _(
+            "{head}: **{name}** at k = {k1}, the k this machine's prices pick, predicted **{x}** {badge}{word}; "
             "the other drafters ran at k = {k} only.")
-        return said.format(name=_name(instead[0]), k1=instead[1], k=k, x=times(instead[2]),
+        head, word = _heading(instead)
+        return said.format(head=head, word=word, name=_name(instead[0]), k1=instead[1], k=k, x=times(instead[2]),
                            badge=badge(instead)) + " " + _none_pays(bests, k, temperature)
     said = _("**Best drafter here** at k = {k}, T = {t:g}:").format(k=k, t=temperature) + " " + _leaders_at_k(bests)
     if all(b.speedup < 1 for b in bests):
         said += " " + _("None pays at k = {k} over a whole set.").format(k=k)
     return said
+
+
+def _heading(instead: tuple[str, int, float, bool]) -> tuple[str, str]:
+    """The box's word on that one figure decides the heading: a gain it calls one 'What pays here', a gain it does
+    not call one yet (one run under 10 %) 'Nearest to paying here' with that word (review 51: one measured 1.06×
+    read "What pays here" on Drafters compared, "no k pays clearly" on When it is fast, "Not clear yet" aside)."""
+    word = answer_word(instead[2], instead[2], instead[2], predicted=not instead[3])
+    if word in (_("Yes"), _("A little, under {pct:.0%}").format(pct=SMALL)):
+        return _("**What pays here**"), ""
+    return _("**Nearest to paying here**"), " (" + word[:1].lower() + word[1:] + ")"
 
 
 def _none_pays(bests: list[Best], k: int, temperature: float) -> str:
