@@ -2,7 +2,7 @@
 import streamlit as st
 
 from specdec.bench import machine
-from specdec.chat import user_turn
+from specdec.chat import has_template, user_turn
 from specdec.errors import InputError
 from specdec.models.kernels import cpu_model
 from ui import catalog, family, session, shell, sidebar, state
@@ -18,15 +18,26 @@ st.caption(_("A draft model with its own tokenizer can still draft for a target:
 
 
 def prompt_for(pair):
-    chat = session.uses_chat(pair)
-    st.session_state.setdefault("cv_prompt", view.PROMPTS[0] if chat else view.PROMPTS[1])
+    """The round's prompt: raw code by default, this page's own choice (review 51: in a chat every round kept 0 of
+    4; these drafts learned Python source files, never a chat), with the example of the mode chosen."""
+    chat = has_template(pair.tokenizer) and st.radio(
+        _("Prompt as"), ("raw", "chat"), key="cv_mode", horizontal=True, format_func=lambda m: _(MODES[m]),
+        help=_("These drafts learned Python source files, never a chat: raw code is text they can guess, so the "
+               "target accepts some of their drafts. In a chat they seldom guess a token.")) == "chat"
+    example = view.PROMPTS[0] if chat else view.PROMPTS[1]
+    if st.session_state.get("cv_prompt") in (None, *view.PROMPTS):      # an example, not the learner's text
+        st.session_state.cv_prompt = example
     st.text_area(_("Your message to the model") if chat else _("Prompt"), key="cv_prompt", height=80,
                  max_chars=catalog.prompt_chars())
     return user_turn(st.session_state.cv_prompt) if chat else st.session_state.cv_prompt
 
 
+MODES = {"raw": N_("Raw code"), "chat": N_("Chat")}
+
+
 def signature(pair) -> tuple:
-    return (pair.target_name, pair.draft_name, st.session_state.cv_prompt, session.signature())
+    return (pair.target_name, pair.draft_name, st.session_state.cv_prompt, st.session_state.get("cv_mode"),
+            session.signature())
 
 
 def next_round(pair, prompt) -> None:

@@ -225,3 +225,36 @@ def test_the_figure_colours_the_cross_vocabulary_draft_and_names_the_cpu():
     assert list(tokens.y) == [1.2, 1.1] and list(speed.y) == [0.5, None]
     assert tokens.marker.color[0] != tokens.marker.color[1] and list(speed.text) == ["0.50×", "—"]
     assert "Some CPU" in fig.layout.title.text and "k = 4" in fig.layout.title.text
+
+
+@pytest.fixture(scope="module")
+def chat_dirs(tmp_path_factory, plain_pair):
+    """cross_dirs with a target whose tokenizer has a chat template (the page offers a chat only then)."""
+    import copy
+    base = tmp_path_factory.mktemp("cross_chat_models")
+    chatty = copy.deepcopy(T)
+    chatty.chat_template = "{% for m in messages %}<{{ m['role'] }}>{{ m['content'] }}{% endfor %}"
+    for name, model, tok in (("target", plain_pair.target, chatty), ("draft", plain_pair.draft, D)):
+        model.save_pretrained(base / name)
+        tok.save_pretrained(base / name)
+    return base
+
+
+def test_the_round_starts_on_raw_code_and_a_chat_is_one_click_away(chat_dirs):
+    """Review 51: in a chat every round kept 0 of 4 (the drafts learned Python files, never a chat): the page's own
+    prompt mode starts on raw code with its code example; a chat swaps in the chat example, never the learner's
+    text."""
+    from ui import cross_vocab_view as view
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.session_state["pair_label"] = CUSTOM
+    at.session_state["custom_target"] = str(chat_dirs / "target")
+    at.session_state["custom_draft"] = str(chat_dirs / "draft")
+    at.run()
+    at.switch_page(PAGE).run()
+    assert not at.exception, at.exception
+    assert at.radio(key="cv_mode").value == "raw" and at.text_area(key="cv_prompt").value == view.PROMPTS[1]
+    at.radio(key="cv_mode").set_value("chat").run()
+    assert at.text_area(key="cv_prompt").value == view.PROMPTS[0]
+    at.text_area(key="cv_prompt").set_value("def f(x):").run()
+    at.radio(key="cv_mode").set_value("raw").run()
+    assert at.text_area(key="cv_prompt").value == "def f(x):"          # the learner's text stays

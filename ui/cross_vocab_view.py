@@ -21,7 +21,7 @@ from ui.safe import md
 DRAFTS = tuple(n for n in EMBEDDED if n.startswith("stdlib/draft"))   # another vocabulary than SmolLM2's
 CROSS_DRAFT = "stdlib/draft-4l"          # the one the README measured
 PROMPTS = ("Write a Python function that returns the squares of a list of numbers.",
-           "import os\nimport sys\n\ndef main():\n")
+           "import os\nimport sys\nimport re\nimport json\nimport")   # raw: a list the drafts continue
 
 
 def cross_pair(active):
