@@ -15,14 +15,14 @@ def rnd(index=1, drafted=4, verify_ms=40.0, draft_ms=10.0, draft_forwards=4, emi
 def test_a_round_at_the_profiles_prices_is_said_in_steps_without_a_reason():
     # 40 ms / 20 ms = 2.00 steps against v(5) = 2.2; 10 ms / 4 drafts / 20 ms = 0.125 against c = 0.15
     said = in_steps(rnd(), PRICED)
-    assert said == ("In this machine's steps (20.0 ms): the pass took 2.00, the profile prices 2.20; a draft step "
-                    "took 0.125, the profile's c is 0.150."), said
+    assert said == ("In target steps (20.0 ms): this pass 2.00 (the profile: 2.20), a draft step 0.125 (the profile's "
+                    "c: 0.150)."), said
 
 
 def test_a_slow_round_says_why_from_the_load_or_the_cold_first_round(monkeypatch):
     monkeypatch.setattr(round_prices, "machine_load", lambda: 1.7)
     slow = in_steps(rnd(verify_ms=160.0), PRICED)                 # 8.00 steps > 1.5 × 2.2
-    assert "the pass took 8.00" in slow and slow.endswith("Slower than the profile: other work shares the cores "
+    assert "this pass 8.00" in slow and slow.endswith("Slower than the profile: other work shares the cores "
                                                           "(load now 1.7 per core).")
     assert "Slower" in in_steps(rnd(draft_ms=40.0), PRICED)      # a draft step 0.5 > 1.5 × 0.15
     assert in_steps(rnd(index=0, verify_ms=160.0), PRICED).endswith("the first round runs on cold caches.")
@@ -30,7 +30,7 @@ def test_a_slow_round_says_why_from_the_load_or_the_cold_first_round(monkeypatch
     assert in_steps(rnd(verify_ms=160.0), PRICED).endswith("(the load now: 0.2 per core).")
     # a round clicked 2.5 s after the last (review 50: draft steps 0.28-0.54 beside c = 0.137, "the load now")
     paused = PRICED._replace(pauses={1: 2.5, 2: 0.05})
-    assert "this round began 2.5 s after the last one ended (your click)" in in_steps(rnd(draft_ms=40.0), paused)
+    assert "this round began 2.5 s after the last (your click)" in in_steps(rnd(draft_ms=40.0), paused)
     assert in_steps(rnd(index=2, draft_ms=40.0), paused).endswith("(the load now: 0.2 per core).")   # Run to end
     assert "began" not in in_steps(rnd(), paused)                  # at the profile's prices: no reason needed
     assert in_steps(rnd(drafted=7), PRICED) == "" and in_steps(rnd(), None) == ""     # v(8) not measured; no profile

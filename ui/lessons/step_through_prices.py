@@ -32,12 +32,12 @@ def in_steps(rnd, priced: Priced | None) -> str:
     if priced is None or m not in priced.v:
         return ""
     steps, v = rnd.verify_ms / priced.step_ms, priced.v[m]
-    text = _("In this machine's steps ({step:.1f} ms): the pass took {steps:.2f}, the profile prices {v:.2f}").format(
+    text = _("In target steps ({step:.1f} ms): this pass {steps:.2f} (the profile: {v:.2f})").format(
         step=priced.step_ms, steps=steps, v=v)
     slow = steps > SLOW * v
     if rnd.draft_forwards and priced.c:
         each = rnd.draft_ms / rnd.draft_forwards / priced.step_ms
-        text += _("; a draft step took {each:.3f}, the profile's c is {c:.3f}").format(each=each, c=priced.c)
+        text += _(", a draft step {each:.3f} (the profile's c: {c:.3f})").format(each=each, c=priced.c)
         slow = slow or each > SLOW * priced.c
     if not slow:
         return text + "."
@@ -48,10 +48,9 @@ def in_steps(rnd, priced: Priced | None) -> str:
         return text + ". " + _("Slower than the profile: other work shares the cores (load now {load:.1f} per "
                                "core).").format(load=load)
     if (paused := priced.pauses.get(rnd.index, 0.0)) >= PAUSE:
-        return text + ". " + _("Slower than the profile: this round began {s:.1f} s after the last one ended (your "
-                               "click). While a machine waits, other work takes its caches, so the first steps after "
-                               "a pause fetch the models' weights again; the profile, and Run to end, time rounds "
-                               "back to back.").format(s=paused)
+        return text + ". " + _("Slower: this round began {s:.1f} s after the last (your click), and a waiting "
+                               "machine's caches go cold; the profile and Run to end time rounds back to back.").format(
+            s=paused)
     return text + ". " + _("Slower than the profile (the load now: {load:.1f} per core).").format(load=load)
 
 
