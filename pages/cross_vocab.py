@@ -7,7 +7,7 @@ from specdec.errors import InputError
 from specdec.models.kernels import cpu_model
 from ui import catalog, family, session, shell, sidebar, state
 from ui import cross_vocab_view as view
-from ui.i18n import N_, _
+from ui.i18n import N_, _, choice
 from ui.lessons.cross_vocab import Stepper
 from ui.safe import md
 
@@ -21,7 +21,8 @@ def prompt_for(pair):
     """The round's prompt: raw code by default, this page's own choice (review 51: in a chat every round kept 0 of
     4; these drafts learned Python source files, never a chat), with the example of the mode chosen."""
     chat = has_template(pair.tokenizer) and st.radio(
-        _("Prompt as"), ("raw", "chat"), key="cv_mode", horizontal=True, format_func=lambda m: _(MODES[m]),
+        _("Prompt as"), ("raw", "chat"), key=choice("cv_mode"), horizontal=True,
+        format_func={m: _(text) for m, text in MODES.items()}.get,
         help=_("These drafts learned Python source files, never a chat: raw code is text they can guess, so the "
                "target accepts some of their drafts. In a chat they seldom guess a token.")) == "chat"
     example = view.PROMPTS[0] if chat else view.PROMPTS[1]
