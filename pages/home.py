@@ -153,7 +153,7 @@ def shown_again(key: tuple) -> None:
     for col, lane in zip(st.columns(2), lanes):
         with col.container(border=True):
             draw_lane(lane)
-    st.caption(verdict_words(said, greedy))
+    st.caption(verdict_words(said, greedy, ratio=False))
 
 
 def race_now(pair, settings, chat: bool, greedy: bool):
@@ -181,7 +181,7 @@ def race_now(pair, settings, chat: bool, greedy: bool):
     # a caption, not a banner: the race's one-prompt figure is the box's line under its verdict (review 48: a blue
     # "1.10× (faster on this one prompt)" was the first figure a newcomer read, above the box's "No, 0.74×")
     said = facts(alone, spec)
-    st.caption(verdict_words(said, greedy))
+    st.caption(verdict_words(said, greedy, ratio=False))
     st.session_state[LAST_RACE] = (race_key(pair, settings), [lanes[n] for n in boxes], (said, greedy))
     if (load := machine_load()) >= BUSY_LOAD:
         st.caption(_("The machine was busy during the race (load {load:.1f} per core: other work shared the "

@@ -77,6 +77,8 @@ def test_the_chart_draws_each_run_where_it_ran_with_its_range_over_the_prompts()
     assert (band.x0, band.x1) == pytest.approx((0.97, 1.03))
     assert (pale.x0, pale.x1) == pytest.approx((1.03, 1.10))    # one run's gain the box calls not clear yet (rev. 51)
     assert fig.layout.xaxis.range[1] > 1.10                     # in view
+    said = " ".join([fig.layout.xaxis.title.text] + [a.text for a in fig.layout.annotations])
+    assert "pale band: a gain under 10%" in said and "<br>" not in said  # shown as text: a <br> showed as "<br>"
     assert fig.layout.title.text == "Every run at T = 0.7, by k"
 
 

@@ -182,6 +182,10 @@ def test_acceptance_and_speedup_get_separate_axes_and_labels_clear_the_break_eve
     assert list(bars.data[0].text) == ["1.02", "0.40"]
     assert next(s for s in bars.layout.shapes if s.y0 == 1.0).layer == "below"
     assert bars.layout.yaxis.range[1] > 1.02 * 1.1                  # room above the tallest label
+    from ui.figures.rounds import COLORS
+    assert list(bars.data[0].marker.color) == [COLORS.accepted, COLORS.draft]       # the one that pays in green
+    slow = drafters_figure([drafter("n-gram", 0.91), drafter("draft", 0.4)], "speedup", "Wall-clock speedup")
+    assert COLORS.accepted not in list(slow.data[0].marker.color)   # none pays: no winner's green (review 52)
 
 
 @pytest.mark.parametrize("eps", [0.0, 0.1])

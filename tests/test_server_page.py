@@ -45,7 +45,7 @@ def test_the_server_page_measures_draws_and_describes(tiny_dirs, monkeypatch, tm
         at.button(key=key).click().run()
         assert not at.exception, at.exception
     text = " ".join(m.value for m in at.markdown)
-    assert "At batch size 1 speculative decoding ran" in text and "at batch size 4" in text
+    assert "In this batched loop, at batch size 1 speculative decoding ran" in text and "at batch size 4" in text
     assert "Time to first token: median" in text and "Of " in text and "prompt tokens" in text
     assert any(m.value.startswith("At batch size 1: ") for m in at.markdown)
     assert any("through the server's batched loop" in c.value for c in at.caption)

@@ -16,7 +16,7 @@ from specdec.drafters.policies import PRICED
 from specdec.prompts import round_robin
 from specdec.settings import LENGTHS
 from specdec.wording import times
-from ui import family, payoff_answer, session, state
+from ui import family, payoff_answer, state
 from ui.examples import kind_name
 from ui.i18n import _
 from ui.lessons import badges, best_drafter, drafters, fast_draft_size, result_cache, shipped, store, store_words
@@ -84,11 +84,11 @@ def compared(pair, settings, n: int = defaults.DRAFTERS_PROMPTS) -> Best | None:
     return best_drafter.best_of(list(_priced(pair, overall, vs, run, target).items()), False, *words)
 
 
-def every_drafter(pair, settings, instead, n: int = defaults.DRAFTERS_PROMPTS) -> list[tuple[str, str, float, str]]:
+def every_drafter(pair, settings, n: int = defaults.DRAFTERS_PROMPTS) -> list[tuple[str, str, float, str]]:
     """Each drafter Drafters compared ran as (drafter, k, speedup, whose): measured here, else priced at
     this machine's prices, fastest first; then (a draft-length policy, an early exit: no price here) as
     shipped with its badge, fastest first, below them (another day's prices: not ranked among this
-    machine's); the box's other answer (the draft model at the k these prices pick) on top."""
+    machine's). One prompt set at one k: the k these prices pick is the sentence's, on other prompts."""
     if (found := _comparison(pair, settings, n)) is None:
         return []
     overall, mine, vs, run, target, _words, cpu = found
@@ -103,9 +103,7 @@ def every_drafter(pair, settings, instead, n: int = defaults.DRAFTERS_PROMPTS) -
             rows.append((drafter_name(p.drafter), k, priced[p.drafter], badges.predicted()))
         else:
             other.append((drafter_name(p.drafter), k, p.speedup, badges.shipped(cpu) + " " + _("not priced here")))
-    top = [(drafter_name(instead[0].split("/", 1)[-1]), _("{k}, picked by this machine's prices").format(k=instead[1]),
-            instead[2], best_drafter.badge(instead))] if instead else []
-    return top + sorted(rows, key=lambda r: -r[2]) + sorted(other, key=lambda r: -r[2])
+    return sorted(rows, key=lambda r: -r[2]) + sorted(other, key=lambda r: -r[2])
 
 
 def _k_words(policy: str, k: int) -> str:
@@ -149,10 +147,6 @@ def render(pair, settings, n: int = defaults.DRAFTERS_PROMPTS, table: bool = Fal
     instead = _instead(pair, settings)
     if (said := best_drafter.sentence(found, settings.k, settings.temperature, instead)) is not None:
         st.markdown(said, help=best_drafter.help_text(found))
-    top = instead if instead and instead[2] > 1 else None
-    if table and (rows := every_drafter(pair, ranked, top, n)):
-        st.markdown(table_markdown(rows))
-        if top is not None:                   # review 44: the first row's prompts are not the rest's
-            st.caption(_("The first row, the k this machine's prices pick: on When it is fast's {m} prompts; the rows "
-                         "under it: on this section's {n} prompts of every kind.").format(
-                m=len(family.speed_prompts(session.uses_chat(pair))[0]), n=n))
+    if table and (rows := every_drafter(pair, ranked, n)):    # one prompt set, one k: the sentence gives the
+        st.markdown(table_markdown(rows))                               # k the prices pick (review 52: a k = 1 row on
+                                                                        # 8 prompts ranked over k = 4 rows on 24)

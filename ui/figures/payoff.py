@@ -48,6 +48,9 @@ def runs_figure(t: float, runs: dict[int, list[Run]], asked: int | None = None,
     fig.add_vrect(x0=1 - EVEN, x1=1 + EVEN, fillcolor="rgba(128,128,128,0.18)", line_width=0, layer="below")
     fig.add_vrect(x0=1 + EVEN, x1=1 + SMALL, fillcolor="rgba(128,128,128,0.07)", line_width=0, layer="below")
     fig.add_vline(x=1, line=dict(color=COLORS.target, width=1, dash="dot"))
+    fig.add_annotation(xref="paper", yref="paper", x=1, y=1, xanchor="right", yanchor="bottom", showarrow=False,
+                       text=_("grey band: break-even · pale band: a gain under 10%, not clear from one run"),
+                       font=dict(size=11, color="#6b7280"))        # over the plot: Plotly text keeps no <br> here
     for here, name, symbol in ((True, _("measured here"), "circle"),
                                (False, _("on a machine like this one"), "circle-open")):
         xs, ys, shown, ks = _marks(runs, here)
@@ -65,13 +68,12 @@ def runs_figure(t: float, runs: dict[int, list[Run]], asked: int | None = None,
     xs = [x for rs in runs.values() for r in rs for x in (r.low, r.high)] + [1 - 2 * EVEN, 1 + SMALL]
     pad = (max(xs) - min(xs)) * 0.08
     fig.update_layout(
-        title=dict(text=_("Every run at T = {t:g}, by k").format(t=t), x=0, xanchor="left", font=dict(size=14)),
-        height=128 + ROW_PX * len(rows), margin=dict(l=10, r=10, t=36, b=90), plot_bgcolor="rgba(0,0,0,0)",
+        title=dict(text=_("Every run at T = {t:g}, by k").format(t=t), x=0, xanchor="left", y=0.98, yanchor="top",
+                   font=dict(size=14)),
+        height=126 + ROW_PX * len(rows), margin=dict(l=10, r=10, t=52, b=72), plot_bgcolor="rgba(0,0,0,0)",
         showlegend=True, legend=dict(orientation="h", yref="container", y=0, yanchor="bottom", x=0, xanchor="left"),
         xaxis=dict(title=dict(text=_("× the target alone · a mark: one run on the prompt set, the median of its "
-                                     "repeats · its bar: their range") + "<br>" + _(
-                                     "grey band: break-even · pale band: a gain under 10%, not clear from one run"),
-                              font=dict(size=12)),
+                                     "repeats · its bar: their range"), font=dict(size=12)),
                    range=[min(xs) - pad, max(xs) + pad], gridcolor=GRID, ticksuffix=_("{x}×").format(x=""),
                    zeroline=False),
         yaxis=dict(tickvals=list(range(len(rows))), ticktext=labels, range=[len(rows) - 0.5, -0.5], gridcolor=GRID,

@@ -171,15 +171,19 @@ def facts(alone: Racer, spec: Racer) -> Facts:
                  alone.decoder.generated == spec.decoder.generated)
 
 
-def verdict_words(f: Facts, greedy: bool) -> str:
-    """One sentence computed from the race (never fixed text), in the app's language."""
-    ratio = f.alone_s / f.spec_s if f.spec_s else 0.0
+def verdict_words(f: Facts, greedy: bool, ratio: bool = True) -> str:
+    """One sentence computed from the race (never fixed text), in the app's language; `ratio`: the race's speedup
+    in it (Home leaves it to the box's line under its verdict, review 52: "1.12× (faster on this one prompt)" read
+    first, above "No: 0.74×")."""
+    x = f.alone_s / f.spec_s if f.spec_s else 0.0
     text = (_("Speculative decoding wrote {tokens} tokens in {spec_s:.2f} s with {spec_passes} "
               "target passes; the target alone needed {alone_s:.2f} s and {alone_passes} passes: "
-              "{ratio:.2f}× ({faster} on this one prompt).")
-            .format(tokens=f.tokens, spec_s=f.spec_s, spec_passes=f.spec_passes,
-                    alone_s=f.alone_s, alone_passes=f.alone_passes, ratio=ratio,
-                    faster=_("a tie") if abs(ratio - 1) < TIE else _("faster") if ratio > 1 else _("slower")))
+              "{ratio:.2f}× ({faster} on this one prompt).") if ratio else _(
+        "Speculative decoding wrote {tokens} tokens in {spec_s:.2f} s with {spec_passes} target passes; the target "
+        "alone needed {alone_s:.2f} s and {alone_passes} passes (the box below sets this one prompt against many).")
+            ).format(tokens=f.tokens, spec_s=f.spec_s, spec_passes=f.spec_passes,
+                     alone_s=f.alone_s, alone_passes=f.alone_passes, ratio=x,
+                     faster=_("a tie") if abs(x - 1) < TIE else _("faster") if x > 1 else _("slower"))
     if greedy:
         same = f.same
         text += (_(" At T = 0 both texts are identical, token for token.") if same else

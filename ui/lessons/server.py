@@ -37,8 +37,8 @@ def latency(result: Timeline) -> Latency:
 
 def verdict(facts: Facts) -> str:
     """What the sweep shows, computed from it."""
-    head = _("At batch size 1 speculative decoding ran **{first:.2f}×** as fast as autoregressive "
-             "decoding; at batch size {last_b} **{last:.2f}×**.").format(
+    head = _("In this batched loop, at batch size 1 speculative decoding ran **{first:.2f}×** as fast as the loop's "
+             "autoregressive decoding; at batch size {last_b} **{last:.2f}×**.").format(
         first=facts.first, last=facts.last, last_b=facts.last_batch)
     if facts.crossover is not None and facts.crossover <= facts.first_batch:
         return head + " " + _("It did not pay at any batch size measured, not even for one request "
@@ -66,11 +66,10 @@ def beside_box(facts: Facts, box: Payoff | None, step_ms: float | None = None) -
     badge = badges.of(box.measured.cpu) if box.measured else badges.predicted()      # whose, in a badge
     ar = facts.ar_pass_ms_1
     if step_ms and ar and ar / step_ms >= SLOW_LOOP:     # the reason first (review 45: "the same pair and settings")
-        return _("At batch size {b}: {mine:.2f}×, against this loop's own plain pass: it runs transformers' layers, "
-                 "{ar:.1f} ms a pass, {ratio:.1f}× the lean step of {step:.1f} ms, and a draft costs less against a "
+        return _("Why {mine:.2f}× and not the box's {box:.2f}×: this loop's plain pass runs transformers' layers, "
+                 "{ar:.1f} ms a pass, {ratio:.1f}× the lean step of {step:.1f} ms, and a draft costs less beside a "
                  "slower pass. For one request on the lean path “Does it pay here?” holds: **{box:.2f}×** {badge}."
-                 ).format(b=facts.first_batch, mine=facts.first, ar=ar, ratio=ar / step_ms, step=step_ms,
-                          box=figure, badge=badge)
+                 ).format(mine=facts.first, ar=ar, ratio=ar / step_ms, step=step_ms, box=figure, badge=badge)
     return _("At batch size {b}: {mine:.2f}×; “Does it pay here?” says {box:.2f}× {badge} for the same pair and "
              "settings.").format(b=facts.first_batch, mine=facts.first, box=figure, badge=badge)
 
