@@ -1,4 +1,4 @@
-"""Why it is exact, greedy: the page writes the sidebar's prompt both ways at T = 0 and says whether the texts
+"""Why it is exact, greedy: the page writes Step through's prompt both ways at T = 0 and says whether the texts
 match token for token (review 42: the exactness page never showed greedy identity)."""
 from ui.exact_greedy_view import first_difference, verdict
 

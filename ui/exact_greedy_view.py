@@ -1,5 +1,5 @@
 """Why it is exact, at T = 0: speculative decoding writes the target's own greedy text, token for token. Both
-ways run on the sidebar's prompt and are compared here (review 42: only Home's race and the tour said so)."""
+ways run on Step through's prompt and are compared here (review 42: only Home's race and the tour said so)."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -13,6 +13,7 @@ from ui import session, state
 from ui.i18n import _
 from ui.lessons import store
 from ui.measured import measured
+from ui.safe import md
 
 
 def both_ways(pair, prompt, greedy, progress) -> dict:
@@ -40,10 +41,11 @@ def greedy_check(pair, settings) -> None:
     found = measured("greedy_same", key, lambda pr: both_ways(pair, prompt, greedy, pr),
                      button=_("Write it both ways"), on_disk=False,
                      intro=_("At T = 0 both the target alone and the rounds take the target's argmax at every "
-                             "position, so the texts must match. Writes {n} tokens of the sidebar's prompt both "
-                             "ways with the sidebar's pair ({target} ← {draft}, k = {k}) and compares them.").format(
-                         n=LENGTHS.tour_race, k=settings.k, target=pair.target_name,
-                         draft=pair.draft_name or _("no draft model")))
+                             "position, so the texts must match. Writes {n} tokens both ways for Step through's "
+                             "prompt (“{prompt}”) with the sidebar's pair ({target} ← {draft}, k = {k}) and compares "
+                             "them.").format(n=LENGTHS.tour_race, k=settings.k, target=pair.target_name,
+                                             prompt=md(text if len(text) <= 60 else text[:57] + "…"),
+                                             draft=pair.draft_name or _("no draft model")))
     if found:
         st.write(verdict(found, settings.k))
         if found.get("text"):
