@@ -38,8 +38,9 @@ def test_the_apps_korean_texts_agree_and_english_ones_are_plain(monkeypatch):
     assert type(i18n._("k = {k}")) is str
 
 
-NOUNS = ("토큰", "모델", "초안", "타깃", "스텝", "비용", "행", "실행", "측정", "프롬프트", "패스", "라운드", "캐시", "배치",
-         "값", "분포", "확률")        # the lab's nouns: a particle after one agrees with its last sound (review 52: 스텝는)
+# the lab's nouns: a particle after one agrees with its last sound (review 52: 스텝는)
+NOUNS = ("토큰", "모델", "초안", "타깃", "스텝", "비용", "행", "실행", "측정", "프롬프트", "패스", "라운드", "캐시",
+         "배치", "값", "분포", "확률")
 
 
 def test_a_particle_after_the_labs_nouns_agrees_with_their_last_sound():
@@ -49,8 +50,9 @@ def test_a_particle_after_the_labs_nouns_agrees_with_their_last_sound():
 
     def right(noun: str, particle: str) -> bool:
         final = (ord(noun[-1]) - 0xAC00) % 28            # 0: a vowel, 8: ㄹ, else another final consonant
-        return particle in (("는", "가", "를", "와", "로") if final == 0 else ("은", "이", "을", "과", "로") if final == 8
-                            else ("은", "이", "을", "과", "으로"))
+        vowel, rieul = ("는", "가", "를", "와", "로"), ("은", "이", "을", "과", "로")
+        other = ("은", "이", "을", "과", "으로")
+        return particle in (vowel if final == 0 else rieul if final == 8 else other)
     texts = [t for t in catalog("ko")._catalog.values() if isinstance(t, str)]
     wrong = [m.group(0) for t in texts for n in NOUNS
              for m in re.finditer(re.escape(n) + r"(는|은|가|이|를|을|와|과|으로|로)(?=[\s,.):;\]”])", t)
