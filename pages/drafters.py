@@ -68,7 +68,7 @@ MAX_NEW = LENGTHS.drafters
 SETTINGS = replace(state.settings(), max_new_tokens=MAX_NEW, seed=0, policy="constant")   # policies: rows of their own
 if state.settings().policy != "constant":
     st.caption(_("Every drafter below drafts a constant k = {k}, and the draft-length policies are rows of their "
-                 "own; the sidebar's policy applies in the box above.").format(k=SETTINGS.k))
+                 "own; the sidebar's policy applies in the answer box above.").format(k=SETTINGS.k))
 VARIANTS = variants(DRAFTS, POLICY_DRAFT, SETTINGS)
 
 

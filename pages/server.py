@@ -83,7 +83,7 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     st.markdown(server.beside_box(facts, box, profile.step_ms if profile else None))   # not small print: review 42
     st.caption(server.served(result))
     if not mine:
-        with st.expander(_("Why its batch-size-1 figure is not the box's")):
+        with st.expander(_("Why its batch-size-1 figure is not the answer box's")):
             st.markdown(server.shipped_why(facts, result, box, profile.step_ms if profile else None))
     c1, c2 = st.columns(2)
     with c1:

@@ -248,7 +248,7 @@ def one_prompt(m) -> str:
     """Under the tour's race: this prompt's acceptance, and that one prompt is not the pair's answer."""
     return _("On this prompt {rate} of the drafts were accepted ({tokens:.2f} tokens a round, the bonus token "
              "included; a round cut short by the token limit or the text's end keeps fewer): one prompt, not the "
-             "pair's average. Whether it pays over many prompts is the box “Does it pay here?” on Home and When "
+             "pair's average. Whether it pays over many prompts is the answer box “Does it pay here?” on Home and When "
              "it is fast, and every figure of the pair is on the pair card (sidebar).").format(
         rate=f"{100 * (m.acceptance_rate or 0):.0f}%", tokens=m.mean_acceptance_length or 1.0)
 

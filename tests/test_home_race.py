@@ -135,10 +135,10 @@ def test_after_a_race_the_box_keeps_the_prompt_sets_verdict_and_gives_the_race_u
     assert len(box) == 1 and box[0].startswith("**Does it pay here?** No: **0.74×** the target alone"), box
     line = [m.value for m in at.markdown if m.value.startswith("This prompt's race: **")]
     assert len(line) == 1 and "a figure, not a verdict" in line[0], line
-    assert "of the time, against 50% on the box's prompts: a" in line[0]          # how this prompt compares
+    assert "of the time, against 50% on the answer box's prompts: a" in line[0]          # how this prompt compares
     assert not at.success                                                         # the box says no: no green
     said = next(c.value for c in at.caption if c.value.startswith("Speculative decoding wrote"))
-    assert "×" not in said and "the box below sets this one prompt against many" in said   # its ratio: the box's line
+    assert "×" not in said and "the answer box below sets this one prompt against many" in said   # ratio: the box's
     assert any(e.label == "Why this race's speed, and how this run compares" for e in at.expander)
 
 
@@ -146,7 +146,8 @@ def test_the_race_line_gives_the_races_and_how_the_prompt_compares():
     from ui.lessons.payoff_words import race_line
     one = race_line((1.26,), 0.48, 0.18)
     assert one.startswith("This prompt's race: **1.26×**") and one.endswith(
-        "Its drafts were accepted 48% of the time, against 18% on the box's prompts: an easier prompt than most.")
+        "Its drafts were accepted 48% of the time, against 18% on the answer box's prompts: an easier prompt than "
+        "most.")
     two = race_line((1.1, 1.3), 0.18, 0.18)
     assert "This prompt's 2 races: **1.20×**" in two and "(median, 1.10–1.30×, wall-clock)" in two
     assert two.endswith("a prompt like most.") and race_line((0.9,), 0.1, 0.18).endswith("a harder prompt than most.")

@@ -161,7 +161,8 @@ def test_a_figure_at_the_k_the_policy_picks_is_not_said_to_differ_in_k(places):
             for k in (1, 2)]
     one, two = other_rows.bench_rows(asked, Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, tuple(rows),
                                                    provenance=here()), True)
-    assert one.why.startswith("this row fixes k = 1; the box's policy picks k each round; other prompts"), one.why
+    assert one.why.startswith("this row fixes k = 1; the answer box's policy picks k each round; other "
+                              "prompts"), one.why
     assert "not 4" not in one.why and "not 4" not in two.why
     assert two.why.startswith("k = 2, not k by this machine's prices (here k = 1), up to 4"), two.why
 

@@ -234,7 +234,7 @@ def test_the_box_measures_its_own_settings_and_every_page_then_states_that_figur
     from specdec.settings import Settings
     from ui import loaders, payoff_view  # under another section's predictions: the box's figure
     line = payoff_view.measured_line(loaders.cached(target, draft), Settings(k=2, temperature=0.0, max_new_tokens=4))
-    assert line.startswith(":green-badge[") and f"The box above: **{figure}×** (" in line, line
+    assert line.startswith(":green-badge[") and f"The answer box above: **{figure}×** (" in line, line
     assert "code and structured prompts" in line and "(When it is fast)" in line, line   # the box's prompts, named
     beside = payoff_view.measured_line(loaders.cached(target, draft), Settings(k=2, temperature=0.0, max_new_tokens=4),
                                        "In this table, draft at k = 2: **0.50×** on 24 prompts")
@@ -277,7 +277,7 @@ def test_the_benchmark_at_the_sidebars_settings_is_set_beside_the_boxs_figure(ti
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
     assert not at.exception
     line = [c.value for c in at.caption if "In this benchmark, k = 3, T = 0: **0.80×**" in c.value]
-    assert len(line) == 1 and "The box above: **0.90×**" in line[0], line
+    assert len(line) == 1 and "The answer box above: **0.90×**" in line[0], line
     assert line[0].endswith("on 3 held-out chats × 8 tokens: other text, another figure."), line
     at = app(tiny_dirs, page="pages/fast.py", k=2, temperature=0.0, max_new_tokens=4)
     assert not any("In this benchmark" in c.value for c in at.caption)       # it ran no k = 2

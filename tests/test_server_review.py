@@ -112,7 +112,7 @@ def test_the_page_says_its_figure_beside_the_box_and_why():
     # the batched loop's plain pass at 49.7 ms against a 18.2 ms step (2.7×): the line says so, and which
     # figure holds for one request (review 42)
     slow = server.beside_box(replace(facts(1.0371), ar_pass_ms_1=49.7), box, step_ms=18.2)
-    assert slow.startswith("Why 1.04× and not the box's 0.78×: this loop's plain pass runs transformers' "
+    assert slow.startswith("Why 1.04× and not the answer box's 0.78×: this loop's plain pass runs transformers' "
                            "layers, 49.7 ms a pass, 2.7× the lean step of 18.2 ms")
     assert f"For one request on the lean path “Does it pay here?” holds: **0.78×** {badges.here()}." in slow
     assert "same pair and settings" not in slow              # review 45: two figures called the same setting's

@@ -52,11 +52,11 @@ def test_a_finished_run_says_its_tokens_a_round_beside_the_boxs(monkeypatch):
     from specdec.records.provenance import Clock
     from ui.lessons.step_through_prices import beside_box
     box = Payoff(4, Measured(0.73, 0.68, 0.74, 3, Clock.WALL, 1.85, "ksweep", 8), 1.85, "here", 0.16, 2.48, 0.7)
-    assert beside_box(2.67, box) == ("This prompt kept 2.67 tokens a round, the box's prompts 1.85: one prompt is one "
-                                     "draw, and one timing moves with the machine's load, so its ratio is not the "
-                                     "box's 0.73×.")
+    assert beside_box(2.67, box) == ("This prompt kept 2.67 tokens a round, the answer box's prompts 1.85: one "
+                                     "prompt is one draw, and one timing moves with the machine's load, so its ratio "
+                                     "is not the answer box's 0.73×.")
     predicted = Payoff(4, None, 1.85, "here", 0.16, 2.48, 0.7)
-    assert beside_box(2.67, predicted).endswith("not the box's 0.70×.")          # no measurement: its prediction
+    assert beside_box(2.67, predicted).endswith("not the answer box's 0.70×.")          # no measurement: its prediction
     assert beside_box(None, box) == "" and beside_box(2.67, Payoff(4, None, None, "", None, None, None)) == ""
     # more tokens a round than the box's, and slower: the timing, not the text, went the other way
     monkeypatch.setattr(round_prices, "machine_load", lambda: 1.4)

@@ -163,7 +163,7 @@ def show_speed(rows, cpu: str, k: int) -> None:
     """The drafters' tokens a round (measured here) and their speedups (predicted at this machine's prices)."""
     names = [row_name(r, _(DRAFTERS[r.drafter].label)) for r in rows]
     st.markdown(badges.here() + " " + _("tokens a round") + " · " + badges.predicted() + " " + _("speedups") + " "
-                + _("(rounds alone: tokens a round ÷ a round's steps; the box's whole-run figures also count the "
-                    "prompt's prefill, which pulls them toward 1)"))
+                + _("(rounds alone: tokens a round ÷ a round's steps; the answer box's whole-run figures also count "
+                    "the prompt's prefill, which pulls them toward 1)"))
     st.plotly_chart(speed_figure(rows, names, cpu, k), key="cv_speed_chart")
     st.dataframe(speed_table(rows, names), hide_index=True, placeholder="—", key="cv_speed_table")

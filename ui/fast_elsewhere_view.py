@@ -98,8 +98,8 @@ def ceiling(profile: Profile, machine: roofline.Machine) -> None:
     if profile.v[5] <= 1.02 * bound:
         return
     st.caption(_("This machine's own passes cost more than its roofline: a pass of 5 tokens of its target cost "
-                 "**{v5:.2f}** steps here, where the roofline prices {roof:.2f}. Read its figure as a ceiling; the box "
-                 "“Does it pay here?” measures this machine.").format(v5=profile.v[5], roof=bound))
+                 "**{v5:.2f}** steps here, where the roofline prices {roof:.2f}. Read its figure as a ceiling; the "
+                 "answer box “Does it pay here?” measures this machine.").format(v5=profile.v[5], roof=bound))
 
 
 def _number(value: float | None) -> str:

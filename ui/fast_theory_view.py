@@ -103,11 +103,11 @@ def against_box(p, settings, alpha: float) -> str | None:
     if p.tokens is None or p.predicted is None or settings.policy != "constant":
         return None
     said = _("At k = {k} the formula expects {expected:.2f} tokens a round from α̂ = {a:.2f}, as if every draft "
-             "position were accepted alike; the rounds behind the box kept {kept:.2f}, so the box predicts "
-             "{figure}") if not p.over else _(
+             "position were accepted alike; the rounds behind the answer box kept {kept:.2f}, so the answer box "
+             "predicts {figure}") if not p.over else _(
         "At k = {k} the formula expects {expected:.2f} tokens a round from α̂ = {a:.2f}, as if every draft position "
-        "were accepted alike; the rounds behind the box kept {kept:.2f}, and counting the prompt's prefill (alike in "
-        "both modes, it pulls a ratio toward 1) the box predicts {figure}")
+        "were accepted alike; the rounds behind the answer box kept {kept:.2f}, and counting the prompt's prefill "
+        "(alike in both modes, it pulls a ratio toward 1) the answer box predicts {figure}")
     figure = p.raw if p.measured is not None else p.predicted      # beside a measurement, the working's price
     text = said.format(k=settings.k, expected=expected_tokens(alpha, settings.k), a=alpha, kept=p.tokens,
                        figure=times(figure)) + "."

@@ -53,8 +53,8 @@ def pointer(temperature: float, k: int, **which) -> str:
     found = st.session_state.get(SHOWN) or []
     n = pair_card.row_of(found, temperature, k, **which)
     if not n:
-        return _("every figure of this pair: the pair card (the box's button)")
-    said = _("T = {t:g}, k = {k} on the pair card (the box's button): row {n}").format(t=temperature, k=k, n=n)
+        return _("every figure of this pair: the pair card (the answer box's button)")
+    said = _("T = {t:g}, k = {k} on the pair card (the answer box's button): row {n}").format(t=temperature, k=k, n=n)
     return said if found[n - 1].same else said + " " + _("(its switch “Show every figure”)")
 
 
@@ -75,7 +75,7 @@ def _open(pair, settings, found: list[speed_table.SpeedRow], k: int) -> None:
 
 def _card(pair, settings, found: list[speed_table.SpeedRow], k: int) -> None:
     profile = _profile(pair, k)
-    rows = _("Row 1 answers for these settings (the box's figure, on the pages that show the box).")
+    rows = _("Row 1 answers for these settings (the answer box's figure, on the pages that show the answer box).")
     if profile is not None:
         rows = _("Row 0: this machine's prices, measured at start (not a figure, so the button does not count "
                  "it). Rows 1–{n}: the figures; row 1 answers for these settings.").format(n=len(found))

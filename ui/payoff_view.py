@@ -35,7 +35,7 @@ def measured_line(pair, settings, mine: str = "", above: bool = True) -> str | N
         return None
     where = store_words.set_name(family.speed_set(session.uses_chat(pair))) if m.source in ("box", "ksweep") else \
         _("{n} prompts").format(n=m.prompts)
-    said = (_("The box above: **{speedup}** ({span}) on {prompts}.") if above else _(
+    said = (_("The answer box above: **{speedup}** ({span}) on {prompts}.") if above else _(
         "“Does it pay here?” on the other pages: **{speedup}** ({span}) on {prompts}.")).format(
         speedup=times(m.speedup), span=payoff_words.span(m.low, m.high), prompts=where)
     if mine:
@@ -87,7 +87,7 @@ def elsewhere_line(pair, settings) -> str | None:
         return None
     word, figure, badge = found
     k = (_("k by this machine's prices, up to {k}") if settings.policy == PRICED else _("k = {k}")).format(k=settings.k)
-    return _("At the sidebar's settings (T = {t:g}, {k}) the box on every other page says: **{answer}, {x}** "
+    return _("At the sidebar's settings (T = {t:g}, {k}) the answer box on every other page says: **{answer}, {x}** "
              "{badge}.").format(t=settings.temperature, k=k, answer=word, x=times(figure), badge=badge)
 
 

@@ -48,7 +48,8 @@ def render(pair) -> None:
                  "(v({m}) = {v:.2f}), which Leviathan et al.'s formula leaves out.").format(
             k=best[0], x=best[1], m=best[0] + 1, v=widths[best[0] + 1])
         if seen is None:
-            st.write(said + " " + _("The box “Does it pay here?” on the lesson pages states what whole runs measure."))
+            st.write(said + " " + _("The answer box “Does it pay here?” on the lesson pages states what whole runs "
+                                    "measure."))
         else:             # the measurement right under it, as text (review 48: "expected 1.06×" read as a gain)
             st.write(said)
             st.write(measured_whole(best[0], seen, best[1]))

@@ -79,7 +79,8 @@ def repriced_sweep_figure(alpha: float, k: int, here, measured_on: str, box=None
         fig.add_trace(go.Scatter(x=[k], y=at_k, mode="markers", marker=dict(size=14, color=COLORS.bonus),
                                  name=_("your k, predicted here")))
     if box is not None:
-        fig.add_trace(go.Scatter(x=[k], y=[box.speedup], mode="markers", name=_("your k, measured here (the box)"),
+        fig.add_trace(go.Scatter(x=[k], y=[box.speedup], mode="markers",
+                                 name=_("your k, measured here (the answer box)"),
                                  marker=dict(size=14, symbol="star", color=COLORS.target),
                                  error_y=dict(type="data", symmetric=False, array=[box.high - box.speedup],
                                               arrayminus=[box.speedup - box.low])))

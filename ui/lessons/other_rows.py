@@ -25,7 +25,7 @@ def race_rows(asked: Asked, races: tuple[float, ...], numbers: Numbers | None = 
     s, figure = asked.settings, statistics.median(races)
     return [SpeedRow(badges.here(), _("Home's race"), spread(figure, min(races), max(races)),
                      setting_words(s.temperature, asked.k_words(), _("one prompt, {n} race(s)").format(n=len(races))),
-                     _("the box's answer on Home: races on one prompt, live"), figure, True, numbers, mine=True)]
+                     _("the answer box's answer on Home: races on one prompt, live"), figure, True, numbers, mine=True)]
 
 
 def where_rows(asked: Asked, t, profile: machine.Profile | None) -> list[SpeedRow]:

@@ -132,8 +132,8 @@ def race_line(races: tuple[float, ...], rate: float | None, set_rate: float | No
         return said
     kind = _("an easier prompt than most") if rate >= EASIER * set_rate else _(
         "a harder prompt than most") if rate * EASIER <= set_rate else _("a prompt like most")
-    return said + " " + _("Its drafts were accepted {rate:.0%} of the time, against {set:.0%} on the box's prompts: "
-                          "{kind}.").format(rate=rate, set=set_rate, kind=kind)
+    return said + " " + _("Its drafts were accepted {rate:.0%} of the time, against {set:.0%} on the answer box's "
+                          "prompts: {kind}.").format(rate=rate, set=set_rate, kind=kind)
 
 
 def why(p: Payoff) -> str:

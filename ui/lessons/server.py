@@ -66,10 +66,10 @@ def beside_box(facts: Facts, box: Payoff | None, step_ms: float | None = None) -
     badge = badges.of(box.measured.cpu) if box.measured else badges.predicted()      # whose, in a badge
     ar = facts.ar_pass_ms_1
     if step_ms and ar and ar / step_ms >= SLOW_LOOP:     # the reason first (review 45: "the same pair and settings")
-        return _("Why {mine:.2f}× and not the box's {box:.2f}×: this loop's plain pass runs transformers' layers, "
-                 "{ar:.1f} ms a pass, {ratio:.1f}× the lean step of {step:.1f} ms, and a draft costs less beside a "
-                 "slower pass. For one request on the lean path “Does it pay here?” holds: **{box:.2f}×** {badge}."
-                 ).format(mine=facts.first, ar=ar, ratio=ar / step_ms, step=step_ms, box=figure, badge=badge)
+        return _("Why {mine:.2f}× and not the answer box's {box:.2f}×: this loop's plain pass runs transformers' "
+                 "layers, {ar:.1f} ms a pass, {ratio:.1f}× the lean step of {step:.1f} ms, and a draft costs less "
+                 "beside a slower pass. For one request on the lean path “Does it pay here?” holds: **{box:.2f}×** "
+                 "{badge}.").format(mine=facts.first, ar=ar, ratio=ar / step_ms, step=step_ms, box=figure, badge=badge)
     return _("At batch size {b}: {mine:.2f}×; “Does it pay here?” says {box:.2f}× {badge} for the same pair and "
              "settings.").format(b=facts.first_batch, mine=facts.first, box=figure, badge=badge)
 
@@ -95,7 +95,7 @@ def shipped_why(facts: Facts, sweep: BatchSweep, box: Payoff | None, step_ms: fl
     text += (_(", under load {load:.1f} per core (other work shared the cores), so its speedups are on CPU "
                "time.").format(load=sweep.load) if sweep.clock == Clock.CPU else
              _(", under load {load:.1f} per core.").format(load=sweep.load))
-    lines = [text, _("Other text: the box's tokens a round come from other prompts and runs than this sweep's.")]
+    lines = [text, _("Other text: the answer box's tokens a round come from other prompts and runs than this sweep's.")]
     ar = facts.ar_pass_ms_1
     own_round = facts.pass_ratio_1 + (facts.draft_ms_1 / ar if ar else 0.0)
     lines.append(_("Its own prices at batch size 1: a round cost {round:.2f} of its autoregressive passes (the "
@@ -108,7 +108,7 @@ def shipped_why(facts: Facts, sweep: BatchSweep, box: Payoff | None, step_ms: fl
                        "a layer in one call). Both columns of the sweep pay it alike.").format(
             ar=ar, step=step_ms, ratio=ar / step_ms))
     if box is not None and box.round_steps is not None:
-        lines.append(_("The box prices a round at k·c + v(k + 1) = {k} × {c:.3f} + {v:.2f} = {steps:.2f} steps "
+        lines.append(_("The answer box prices a round at k·c + v(k + 1) = {k} × {c:.3f} + {v:.2f} = {steps:.2f} steps "
                        "of this machine and counts {tokens} tokens a round.").format(
             k=box.k, c=box.c, v=box.v, steps=box.round_steps, tokens=f"{box.tokens:.2f}" if box.tokens else "—"))
     return "\n".join("- " + line for line in lines)

@@ -76,7 +76,7 @@ class Asked:
         if self.settings.policy == "constant":
             return []
         if k == self.picked:
-            return [_("this row fixes k = {k}; the box's policy picks k each round").format(k=k)]
+            return [_("this row fixes k = {k}; the answer box's policy picks k each round").format(k=k)]
         return [_("{theirs}, not {box}").format(theirs=k_words_of(k, "constant"), box=self.k_words())]
 
     def k_against(self, k: int) -> int:
@@ -275,7 +275,7 @@ def markdown(found: list[SpeedRow], only: set[int] | None = None) -> str:
     """The rows as a Markdown table, numbered as the pair card numbers them (badges render in
     Markdown, not in a data frame); `only`: the numbers shown (None: every row)."""
     head = ["#", _("whose"), _("speedup: median (repeats' range)"), _("at this machine's prices"), _("section"),
-            _("settings"), _("why it is not the box's figure")]
+            _("settings"), _("why it is not the answer box's figure")]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     lines += [f"| {i} | {r.whose} | **{r.figure}** | {_here(r)} | {r.section} | {r.setting} | {r.why} |"
               for i, r in enumerate(found, 1) if only is None or i in only]

@@ -14,7 +14,7 @@ def differences(key: store.Key, want: store.Key, picked: int | None = None) -> l
     policy picks here)."""
     said = differs(key.temperature, key.k if key.policy == want.policy else want.k, key.prompts, want)
     if key.policy != want.policy and key.policy == "constant" and key.k == picked:
-        said.append(_("this row fixes k = {k}; the box's policy picks k each round").format(k=key.k))
+        said.append(_("this row fixes k = {k}; the answer box's policy picks k each round").format(k=key.k))
     elif key.policy != want.policy:
         said.append(_("{theirs}, not {box}").format(theirs=k_words_of(key.k, key.policy),
                                                     box=k_words_of(want.k, want.policy, picked)))

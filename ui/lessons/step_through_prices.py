@@ -76,11 +76,11 @@ def beside_box(tokens_a_round: float | None, box, ratio: float | None = None) ->
     if not tokens_a_round or box is None or not box.tokens:
         return ""
     figure = box.measured.speedup if box.measured else box.predicted
-    said = _("This prompt kept {mine:.2f} tokens a round, the box's prompts {theirs:.2f}: one prompt is one draw, "
-             "and one timing moves with the machine's load, so its ratio is not the box's {x}.").format(
+    said = _("This prompt kept {mine:.2f} tokens a round, the answer box's prompts {theirs:.2f}: one prompt is one "
+             "draw, and one timing moves with the machine's load, so its ratio is not the answer box's {x}.").format(
         mine=tokens_a_round, theirs=box.tokens, x=times(figure))
     if ratio and figure and (tokens_a_round > box.tokens) != (ratio > figure):
         said += " " + _("Its timing went the other way: one run's two timings move with what else the machine "
-                        "does (load now {load:.1f} per core); the box's repeats average that out.").format(
+                        "does (load now {load:.1f} per core); the answer box's repeats average that out.").format(
             load=machine_load())
     return said
