@@ -77,12 +77,11 @@ def ahead_label(where: Provenance) -> str:
     """Where and when a shipped result was measured, after its badge (ui/lessons/badges.py): on a
     CPU of this machine's model "a machine like this one", never "this machine" and never "not this
     machine"; the load it ran under where the record holds it."""
-    text = _("Measured ahead on {date} ({cores} cores, {threads} torch thread(s), {minutes:.1f} min").format(
+    text = _("Shipped: measured on {date} ({cores} cores, {threads} torch thread(s), {minutes:.1f} min").format(
         cores=where.cores or "?", threads=where.threads or "?", date=where.date or "?",
         minutes=(where.seconds or 0) / 60)
     if where.load is not None:
-        text += _(", under load {load:.1f} per core (1: every core busy)").format(load=where.load)
+        text += _(", under load {load:.1f} per core").format(load=where.load)
     # another CPU model: another machine; this model, or its family only ("perhaps another one"): not said
     other = _("Another machine's numbers.") + " " if machine_name(where.cpu or "?") == where.cpu else ""
-    return (badges.shipped(where.cpu) + " " + text + "). " + other
-            + _("Shipped with the app: “Measure on this machine” measures here."))
+    return badges.shipped(where.cpu) + " " + text + "). " + other + _("“Measure on this machine” measures here.")
