@@ -10,7 +10,7 @@ from ui.figures.exact import law_figure, toy_figure
 from ui.figures.rounds import COLORS, show
 from ui.i18n import N_, _, choice
 from ui.lessons import exact as ex
-from ui.lessons.exact_fit import chi2_pvalue, in_words
+from ui.lessons.exact_fit import chi2_pvalue, gap_words, in_words
 from ui.round_view import chart
 
 shell.page(__file__)
@@ -148,11 +148,7 @@ def show_real(pair, result: dict | None) -> None:
     tv = float((ex.output_law(result["rule"], p, result["q"]) - p).abs().sum()) / 2
     jobs.csv_button([{"token": n, "p": a, "emitted": b} for n, a, b in zip(names, rest(p), rest(counts))],
                     "real-view", "real_csv")
-    st.caption(_("Exact total variation between this rule's output and p: {tv:.4f} (0 means lossless). The "
-                 "coloured bars sit on the grey p bars up to sampling noise: pick a wrong rule above to see them "
-                 "leave.").format(tv=tv) if result["rule"] == "correct" else _(
-        "Exact total variation between this rule's output and p: {tv:.4f} (0 means lossless). Notice how far "
-        "this wrong rule's bars sit from the grey p bars.").format(tv=tv))
+    st.caption(gap_words(tv, result["rule"] == "correct", pvalue, len(samples)))
 
 
 def composer() -> None:

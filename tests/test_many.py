@@ -105,7 +105,7 @@ def test_paired_counts_prompts_not_means():
 ])
 def test_the_sentence_says_whether_the_average_agrees_with_the_lesson(a_rates, b_rates, word):
     text = sentence(fake(a_rates, b_rates), "temperature", 0.3, 1.2, "code")
-    assert text.startswith("On 8 code prompts, acceptance")
+    assert text.startswith("On 8 code prompts, the median acceptance")    # the table's statistic (review 53)
     assert word in text
 
 
@@ -141,4 +141,11 @@ def test_step_through_runs_the_comparison_and_marks_the_learners_run(tiny_dirs):
     at.button(key="many_run").click().run()
     assert not at.exception, at.exception
     text = " ".join(m.value for m in at.markdown)
-    assert "On 8 code prompts, acceptance" in text and "Your run (acceptance" in text
+    assert "On 8 code prompts, the median acceptance" in text and "Your run (acceptance" in text
+
+
+def test_the_sentence_and_the_table_say_the_median():
+    """Review 53: the line gave medians (T = 0.7 0.75×, T = 1.2 0.78×), the table under it means (0.80, 0.76): one
+    easy prompt moves a mean, so both say the median."""
+    text = sentence(fake([0.1, 0.2, 0.3, 0.9], [0.25, 0.25, 0.25, 0.25]), "temperature", 0.3, 1.2, "code")
+    assert "the median acceptance rate stayed at 25%" in text, text      # the means: 38% against 25%

@@ -107,6 +107,7 @@ def show(result: many.Comparison, knob: str, a, b, kind: str, mine: many.PromptR
     if result.clock == Clock.CPU:
         st.caption(_("The machine was busy (load {load:.1f} per core): tokens/s is on the CPU time the runs "
                      "needed.").format(load=result.provenance.load or 0.0))
-    rows = [{_("setting"): stats.arm, **{m: stats.of(m).mean if stats.of(m) else None for m in many.METRICS}}
+    rows = [{_("setting"): stats.arm, **{m: stats.of(m).median if stats.of(m) else None for m in many.METRICS}}
             for stats in many.summary(result)]
     tables.show(pd.DataFrame(rows), f"{key}_rows")
+    st.caption(_("Each cell: the median over the prompts, the line inside each box of the chart."))

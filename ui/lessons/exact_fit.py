@@ -39,3 +39,23 @@ def in_words(pvalue: float) -> str:
         return _("p-value {p:.3g}: unlikely under p — suspicious.").format(p=pvalue)
     return _("p-value {p:.2f}: the counts look just like exact sampling from p (differences are "
              "sampling noise).").format(p=pvalue)
+
+
+NEAR = 0.05         # a total variation under this: the bars sit near p, too close to see by eye
+
+
+def gap_words(tv: float, correct: bool, pvalue: float, rounds: int) -> str:
+    """The rule's exact distance to p, and what to look for in the chart: said from the distance (review 53:
+    "notice how far the bars sit" under bars 0.022 apart, which sat on p)."""
+    from specdec.wording import _
+    said = _("Exact total variation between this rule's output and p: {tv:.4f} (0 means lossless).").format(tv=tv)
+    if correct:
+        return said + " " + _("The coloured bars sit on the grey p bars up to sampling noise: pick a wrong rule "
+                              "above to see them leave.")
+    if tv >= NEAR:
+        return said + " " + _("Notice how far this wrong rule's bars sit from the grey p bars.")
+    if pvalue < 0.01:
+        return said + " " + _("Small for this p and q, so the bars sit near p to the eye; the fit test over {n} "
+                              "rounds still tells them apart.").format(n=rounds)
+    return said + " " + _("Small for this p and q: too close to p for the eye or for {n} rounds to show; the exact "
+                          "distance is not 0.").format(n=rounds)

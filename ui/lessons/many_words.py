@@ -58,18 +58,20 @@ def against_alone(result: Comparison) -> str | None:
 
 
 def change(metric: str, names: list[str], spreads: list[Spread], n: int, kind: str) -> str:
+    """How `metric` moved between the two settings: their medians over the prompts, as the speedup line and the
+    table say them (review 53: the line's medians beside the table's means read the other way)."""
     a, b = spreads
-    if fmt(metric, a.mean) == fmt(metric, b.mean):
-        return _("On {n} {kind} prompts, {metric} stayed at {a} ({name_a}; {a_lo}–{a_hi} and {name_b}; "
+    if fmt(metric, a.median) == fmt(metric, b.median):
+        return _("On {n} {kind} prompts, the median {metric} stayed at {a} ({name_a}; {a_lo}–{a_hi} and {name_b}; "
                  "{b_lo}–{b_hi}).").format(
-            n=n, kind=kind, metric=metric_name(metric), a=fmt(metric, a.mean), name_a=names[0],
+            n=n, kind=kind, metric=metric_name(metric), a=fmt(metric, a.median), name_a=names[0],
             a_lo=fmt(metric, a.lo), a_hi=fmt(metric, a.hi), name_b=names[1], b_lo=fmt(metric, b.lo),
             b_hi=fmt(metric, b.hi))
-    verb = _("rose") if b.mean > a.mean else _("fell")
-    return _("On {n} {kind} prompts, {metric} {verb} from {a} ({name_a}; {a_lo}–{a_hi}) to {b} ({name_b}; "
+    verb = _("rose") if b.median > a.median else _("fell")
+    return _("On {n} {kind} prompts, the median {metric} {verb} from {a} ({name_a}; {a_lo}–{a_hi}) to {b} ({name_b}; "
              "{b_lo}–{b_hi}).").format(
-        n=n, kind=kind, metric=metric_name(metric), verb=verb, a=fmt(metric, a.mean), name_a=names[0],
-        a_lo=fmt(metric, a.lo), a_hi=fmt(metric, a.hi), b=fmt(metric, b.mean), name_b=names[1],
+        n=n, kind=kind, metric=metric_name(metric), verb=verb, a=fmt(metric, a.median), name_a=names[0],
+        a_lo=fmt(metric, a.lo), a_hi=fmt(metric, a.hi), b=fmt(metric, b.median), name_b=names[1],
         b_lo=fmt(metric, b.lo), b_hi=fmt(metric, b.hi))
 
 
