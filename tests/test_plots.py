@@ -42,7 +42,7 @@ def test_ratio_figure_colours_by_verdict_and_plots_u():
     bars, dots = fig.data
     assert list(bars.marker.color) == [plots.COLORS.of(v) for v in ("accepted", "rejected", "discarded")]
     assert list(dots.y) == [0.1, 0.9]                   # the discarded position had no draw
-    assert list(bars.y)[:2] == [0.2, 1 / 7]
+    assert list(bars.y) == [0.2, 1 / 7, None]          # the discarded one was never tested: no bar (review 53)
 
 
 def test_the_drawn_token_is_on_the_chart_even_when_unlikely():
@@ -310,6 +310,9 @@ def test_a_greedy_rounds_table_asks_whether_each_draft_is_the_argmax_not_min_p_o
     assert said.get("discarded", {None}) == {None} and {"accepted", "rejected"} & set(said)
     sampled = specdec.generate(pair, "abc", k=3, temperature=1.0, max_new_tokens=12)
     assert all("min(1, p/q)" in row for rnd in sampled.rounds for row in position_table(rnd))
+    rows = [row for rnd in sampled.rounds for row in position_table(rnd)]      # a discarded draft: no p, no test
+    assert all((row["p(d)"], row["min(1, p/q)"]) == (None, None) for row in rows if row["verdict"] == "discarded")
+    assert all(row["min(1, p/q)"] is not None for row in rows if row["verdict"] != "discarded")
 
 
 def test_the_strip_draws_a_character_split_over_generated_tokens_on_the_token_that_completes_it():

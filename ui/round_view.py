@@ -44,9 +44,10 @@ def position_table(rnd: Round) -> list[dict]:
         return [{"i": p.i, _("token"): plots.show(p.text), "q(d)": prob(p.q), "p(d)": prob(p.p),
                  _("d = argmax p?"): None if p.verdict == "discarded" else _("yes") if p.ratio >= 1 else _("no"),
                  _("verdict"): _(p.verdict)} for p in rnd.positions]
-    return [{"i": p.i, _("token"): plots.show(p.text), "q(d)": prob(p.q), "p(d)": prob(p.p),
-             "min(1, p/q)": prob(p.ratio), "u": prob(p.u), _("verdict"): _(p.verdict)}
-            for p in rnd.positions]
+    tested = [p.verdict != "discarded" for p in rnd.positions]       # one after the rejection: its p follows a
+    return [{"i": p.i, _("token"): plots.show(p.text), "q(d)": prob(p.q),   # rejected token, never tested (rev. 53)
+             "p(d)": prob(p.p) if t else None, "min(1, p/q)": prob(p.ratio) if t else None, "u": prob(p.u),
+             _("verdict"): _(p.verdict)} for p, t in zip(rnd.positions, tested)]
 
 
 def step_draft(rnd: Round) -> None:

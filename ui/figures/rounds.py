@@ -110,10 +110,12 @@ def pq_figure(pos: Position, label: Label) -> go.Figure:
 
 
 def ratio_figure(rnd: Round) -> go.Figure:
-    """u against min(1, p/q) per position: accepted where the dot sits below the bar top."""
+    """u against min(1, p/q) per position: accepted where the dot sits below the bar top. A draft after the
+    rejection was never tested: no bar (review 53: a full grey bar of 1.000 read as a sure acceptance thrown away)."""
     xs = [f"{p.i}: {show(p.text)}" for p in rnd.positions]
     colors = [COLORS.of(p.verdict) for p in rnd.positions]
-    fig = go.Figure([go.Bar(name=_("min(1, p/q)"), x=xs, y=[p.ratio for p in rnd.positions],
+    fig = go.Figure([go.Bar(name=_("min(1, p/q)"), x=xs, y=[None if p.verdict == "discarded" else p.ratio
+                                                            for p in rnd.positions],
                             marker_color=colors, opacity=0.45)])
     drawn = [p for p in rnd.positions if p.u is not None]
     fig.add_trace(go.Scatter(name=_("u ~ U(0,1)"), x=[f"{p.i}: {show(p.text)}" for p in drawn],
