@@ -138,7 +138,7 @@ def test_after_a_race_the_box_keeps_the_prompt_sets_verdict_and_gives_the_race_u
     assert "of the time, against 50% on the answer box's prompts: a" in line[0]          # how this prompt compares
     assert not at.success                                                         # the box says no: no green
     said = next(c.value for c in at.caption if c.value.startswith("Speculative decoding wrote"))
-    assert "×" not in said and "the answer box below sets this one prompt against many" in said   # ratio: the box's
+    assert "×" not in said and "the answer box above sets this one prompt against many" in said   # ratio: the box's
     assert any(e.label == "Why this race's speed, and how this run compares" for e in at.expander)
 
 

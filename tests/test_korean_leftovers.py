@@ -20,7 +20,8 @@ def test_no_english_term_is_left_in_a_korean_text():
     texts = [m for m in catalog("ko")._catalog.values() if isinstance(m, str)]
     for english in ("Speculative decoding", "Speculative Decoding", "typical acceptance", "assisted generation",
                     "점점이", "실습실",
-                    "순전파", "받아들"):          # one word a concept: 패스 (a pass), 수용 (accept; review 50)
+                    "순전파", "받아들",           # one word a concept: 패스 (a pass), 수용 (accept; review 50),
+                    "벽시계", "실제 시간", "훑기"):  # 실제 경과 시간 (wall clock), 스윕 (a sweep; review 53)
         assert not [t for t in texts if english in t], english
 
 

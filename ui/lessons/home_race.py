@@ -180,7 +180,7 @@ def verdict_words(f: Facts, greedy: bool, ratio: bool = True) -> str:
               "target passes; the target alone needed {alone_s:.2f} s and {alone_passes} passes: "
               "{ratio:.2f}× ({faster} on this one prompt).") if ratio else _(
         "Speculative decoding wrote {tokens} tokens in {spec_s:.2f} s with {spec_passes} target passes; the target "
-        "alone needed {alone_s:.2f} s and {alone_passes} passes (the answer box below sets this one prompt against "
+        "alone needed {alone_s:.2f} s and {alone_passes} passes (the answer box above sets this one prompt against "
         "many).")
             ).format(tokens=f.tokens, spec_s=f.spec_s, spec_passes=f.spec_passes,
                      alone_s=f.alone_s, alone_passes=f.alone_passes, ratio=x,
