@@ -174,7 +174,7 @@ def test_where_page_shows_the_shipped_real_pair_result_with_what_its_positions_s
     at.switch_page("pages/where.py").run()
     assert not at.exception
     captions = " ".join(c.value for c in at.caption)
-    assert "Measured ahead" in captions
+    assert "Shipped: measured on" in captions
     assert "Taken one check at a time, the first draft of a round survived" in captions
     assert "after a round that kept every draft" in captions
     # the shipped kinds priced again here for whole runs (their runs recorded the prefill and the

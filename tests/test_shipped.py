@@ -99,12 +99,12 @@ def test_the_page_shows_a_shipped_result_with_its_origin_and_measures_here_on_re
     shipped.save("demo", {"a": 1}, sweep(alpha=0.1, seconds=600))
     at = AppTest.from_function(page).run()
     assert "result 0.1" in [m.value for m in at.markdown]
-    assert any("Measured ahead" in c.value and "10.0 min" in c.value for c in at.caption)
+    assert any("Shipped: measured on" in c.value and "10.0 min" in c.value for c in at.caption)
     assert at.button(key="demo_run").label == "Measure on this machine"
     at.button(key="demo_run").click().run()
     assert not at.exception and "result 0.2" in [m.value for m in at.markdown]
     assert at.button(key="demo_run").label == "Recompute"
-    assert not any("Measured ahead" in c.value for c in at.caption)
+    assert not any("Shipped: measured on" in c.value for c in at.caption)
 
 
 def test_without_either_result_the_page_asks_to_measure(places):
