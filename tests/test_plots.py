@@ -333,3 +333,10 @@ def test_the_strip_draws_a_character_split_over_generated_tokens_on_the_token_th
                                            (1, 1): "🤖", (1, FINAL): "c", (1, 2): "b"}
     drawn = strip_html([], rounds, None, decode=decode)
     assert "🤖" in drawn and "\ufffd" not in drawn and "\ufffd" in strip_html([], rounds, None)
+
+
+def test_a_chart_leaves_out_tokens_no_distribution_gives_mass():
+    """Review 54: at top-p 0.5 the charts padded the candidates with tokens at 0 ("<issue_closed>")."""
+    cut = Dist((0.7, 0.3) + (0.0,) * 20)
+    draft = Dist((0.5, 0.0, 0.5) + (0.0,) * 19)
+    assert plots.top_ids([cut, draft]) == [0, 1, 2]

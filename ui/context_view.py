@@ -17,11 +17,9 @@ def _num(x, spec: str = ".2f") -> str:
     return "—" if x is None else format(x, spec)
 
 
-def sentence(m: Metrics, t: typical.Typical | None, k: int, temperature: float, shown_at: float | None = None,
-             define: bool = True) -> str:
+def sentence(m: Metrics, t: typical.Typical | None, k: int, temperature: float, shown_at: float | None = None) -> str:
     """This run's acceptance beside the typical run's; `shown_at`: the sidebar's T, at which Where it
-    works shows its results (where it is not this run's T, the page would not show the typical one); `define`:
-    the two acceptance figures defined here (Step through defines them in its expander on why they differ)."""
+    works shows its results (where it is not this run's T, the page would not show the typical one)."""
     if t is None:
         return _("No kept or shipped “Where it works” result exists for this pair at k = {k}, T = {t}: "
                  "measure that page at these settings to see what is typical.").format(k=k, t=f"{temperature:g}")
@@ -41,8 +39,7 @@ def sentence(m: Metrics, t: typical.Typical | None, k: int, temperature: float, 
     hidden = _("Where it works shows that set when the sidebar's temperature is {t} (now {now}).").format(
         t=f"{temperature:g}", now=f"{shown_at:g}") if shown_at is not None and shown_at != temperature else ""
     typical_line = " ".join(filter(None, (usual, hidden, _("One prompt is not the pair's average."))))
-    return "\n\n".join((run, typical_line, " ".join(filter(None, (_(TWO_FIGURES) if define else "", other_k,
-                                                                   _(ON_THE_CARD))))))
+    return "\n\n".join((run, typical_line, " ".join(filter(None, (_(TWO_FIGURES), other_k, _(ON_THE_CARD))))))
 
 
 # why 20 % and α̂ 0.46 side by side are no contradiction (at k = 4: 0.46 + 0.46² + … ≈ 0.8 of 4 drafts)
@@ -61,7 +58,7 @@ def kind_of(prompt_text: str, prompts) -> str | None:
 
 
 def render(m: Metrics, pair: tuple, k: int, temperature: float, kind: str | None, drafter: str,
-           shown_at: float | None = None, define: bool = True) -> None:
+           shown_at: float | None = None) -> None:
     """`drafter`: the run's, as measurements name it (ui/typical.drafter_of); `shown_at`: the
-    sidebar's T where the run had its own (Home's race); `define`: as `sentence`."""
-    st.caption(sentence(m, typical.typical(pair, k, temperature, kind, drafter), k, temperature, shown_at, define))
+    sidebar's T where the run had its own (Home's race)."""
+    st.caption(sentence(m, typical.typical(pair, k, temperature, kind, drafter), k, temperature, shown_at))

@@ -120,9 +120,9 @@ def render(rounds, selected: int | None, prefill=None, context: tuple | None = N
     with c3:
         chart(plots.histogram_figure(m.histogram), "m-hist")
     engines(m)
+    if context:
+        context_view.render(m, *context)
     why = apart(rounds, m)
-    if context:                     # the two figures defined under the expander that says why they differ
-        context_view.render(m, *context, define=not why)
     if why:
         with st.expander(_("Why the acceptance rate and α̂ differ")):
-            st.caption(_(context_view.TWO_FIGURES) + "\n\n" + why)
+            st.caption(why)
