@@ -331,5 +331,5 @@ def test_the_settings_line_names_a_feature_draft_as_one():
     from specdec.settings import Settings
     from ui.lessons.payoff_words import settings_line
     s = Settings(k=4, temperature=0.7)
-    assert settings_line(s, "smollm2/draft", True).endswith("drafter: feature draft (smollm2/draft)")
+    assert settings_line(s, "smollm2/draft", True).endswith("drafter: draft model (smollm2/draft, a feature draft)")
     assert settings_line(s, "smollm2/draft").endswith("drafter: draft model (smollm2/draft)")

@@ -23,12 +23,15 @@ def _x(value: float | None) -> str:
 
 def settings_line(settings, draft: str | None = None, features: bool = False) -> str:
     """Which settings the box answers for (Home's race has its own: greedy, k by prices), with the
-    draft model's name where the drafter runs one (`features`: a feature draft, named so: review 32)."""
+    draft model's name where the drafter runs one (`features`: a feature draft, named so: review 32), after the
+    sidebar's name for the drafter."""
     k = (_("k by this machine's prices, up to {k}") if settings.policy == PRICED else _("k = {k}")).format(
         k=settings.k)
-    kind = DRAFTERS[settings.drafter]
-    label = _("feature draft") if features and kind.needs_draft_model else _(kind.label)
-    drafter = label + (f" ({draft})" if draft and kind.needs_draft_model else "")
+    kind = DRAFTERS[settings.drafter]                 # the sidebar's name for it, then the pair's (review 54: the
+    named = draft if draft and kind.needs_draft_model else None    # sidebar's "draft model" beside "feature draft")
+    if named and features:
+        named = _("{draft}, a feature draft").format(draft=draft)
+    drafter = _(kind.label) + (f" ({named})" if named else "")
     return _("For T = {t:g}, {k}, drafter: {drafter}").format(t=settings.temperature, k=k, drafter=drafter)
 
 
