@@ -333,3 +333,4 @@ def test_the_settings_line_names_a_feature_draft_as_one():
     s = Settings(k=4, temperature=0.7)
     assert settings_line(s, "smollm2/draft", True).endswith("drafter: draft model (smollm2/draft, a feature draft)")
     assert settings_line(s, "smollm2/draft").endswith("drafter: draft model (smollm2/draft)")
+    assert settings_line(replace(s, top_p=0.5)).startswith("For T = 0.7, k = 4, top-p 0.5, drafter:")   # review 54

@@ -47,7 +47,7 @@ def test_a_section_shows_the_newest_figure_of_its_key_and_names_where_it_came_fr
 
 
 @pytest.mark.parametrize("change", [dict(temperature=1.0), dict(drafter="early-exit"), dict(policy="heuristic"),
-                                    dict(policy="confidence", confidence=0.5)])
+                                    dict(policy="confidence", confidence=0.5), dict(top_p=0.5)])
 def test_another_setting_is_another_key(change):
     s = Settings(k=4, temperature=0.0)
     store.file(ksweep_rows(), fast.ksweep_figure(PAIR, s, SPEED), "ksweep")
@@ -55,6 +55,19 @@ def test_another_setting_is_another_key(change):
     rows, taken = store.agree(ksweep_rows()[1:], other, "tradeoff")
     assert store.read(other(ksweep_rows()[1])) is not None   # filed now, as its own figure
     assert store.read(other(ksweep_rows()[1])).source == "tradeoff" and taken == []
+
+
+def test_top_p_is_filed_only_where_it_is_not_one_so_older_keys_keep_their_digest():
+    """Review 54: a run at top-p 0.5 answered at top-p 1 (the key had no top-p); the keys filed before keep theirs."""
+    s = Settings(k=4, temperature=0.7)
+    plain = fast.ksweep_figure(PAIR, s, SPEED)(point())
+    assert "top_p" not in store._as_dict(plain)                          # as every key filed before
+    nucleus = fast.ksweep_figure(PAIR, replace(s, top_p=0.5), SPEED)(point())
+    assert store._as_dict(nucleus)["top_p"] == 0.5 and not nucleus.same_setting(plain)
+    store.file([point(k=4, speedup=0.9)], fast.ksweep_figure(PAIR, replace(s, top_p=0.5), SPEED), "box")
+    assert store.read(nucleus) is not None and store.read(plain) is None
+    assert "top_p" not in store.measurement("ksweep", PAIR, s, ["a"], True)            # shipped sweeps' keys
+    assert store.measurement("ksweep", PAIR, replace(s, top_p=0.5), ["a"], True)["top_p"] == 0.5
 
 
 def test_the_clock_and_the_exit_layer_are_part_of_the_key():

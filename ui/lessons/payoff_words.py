@@ -32,7 +32,8 @@ def settings_line(settings, draft: str | None = None, features: bool = False) ->
     if named and features:
         named = _("{draft}, a feature draft").format(draft=draft)
     drafter = _(kind.label) + (f" ({named})" if named else "")
-    return _("For T = {t:g}, {k}, drafter: {drafter}").format(t=settings.temperature, k=k, drafter=drafter)
+    nucleus = "" if settings.top_p == 1.0 else ", " + _("top-p {p:g}").format(p=settings.top_p)   # review 54
+    return _("For T = {t:g}, {k}, drafter: {drafter}").format(t=settings.temperature, k=k + nucleus, drafter=drafter)
 
 
 def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:

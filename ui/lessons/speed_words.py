@@ -20,6 +20,8 @@ def differences(key: store.Key, want: store.Key, picked: int | None = None) -> l
                                                     box=k_words_of(want.k, want.policy, picked)))
     if key.drafter != want.drafter:
         said.append(_("another drafter: {drafter}").format(drafter=drafter_words(key.drafter)))
+    if key.top_p != want.top_p:
+        said.append(_("top-p {theirs:g}, not {box:g}").format(theirs=key.top_p, box=want.top_p))
     if (key.threads, key.precision) != (want.threads, want.precision):
         said.append(_("the target ran otherwise: {precision}, {threads} threads").format(
             precision=key.precision, threads=key.threads))

@@ -129,7 +129,10 @@ def measurement(kind: str, pair, /, settings: Settings | None = None, prompts=No
     parts = {"pair": list(pair), "target": pair[0], "chat": chat, "prompts": None if prompts is None else list(prompts)}
     if settings is not None:
         parts.update(settings=settings.as_dict(), k=settings.k, T=settings.temperature, n=settings.max_new_tokens)
-    return {**{name: parts[name] for name in LAYOUTS.get(kind, FULL)}, **lesson, **ran.fields()}
+    layout = LAYOUTS.get(kind, FULL)
+    nucleus = {"top_p": settings.top_p} if settings is not None and settings.top_p != 1.0 and "settings" not in \
+        layout else {}               # a layout without the settings names top-p where it is not 1 (digests kept)
+    return {**{name: parts[name] for name in layout}, **nucleus, **lesson, **ran.fields()}
 
 
 @dataclass(frozen=True)
@@ -144,6 +147,7 @@ class Key:
     clock: Clock
     threads: int = 0          # torch threads (filled in by `key`, from Ran)
     precision: str = PRECISION_AUTO   # the target's precision as the sidebar asked for it: Ran.label()
+    top_p: float = 1.0        # the nucleus the runs sampled from (1: off); kept in the key's dict only where not 1
 
     def same_setting(self, other: "Key") -> bool:
         """The same pair, drafter, policy, k, T and threads — prompts and clock may differ."""
@@ -151,7 +155,7 @@ class Key:
 
     def setting(self) -> tuple:
         return (self.target, self.draft, self.drafter, self.policy, self.k, self.temperature, self.threads,
-                self.precision)
+                self.precision, self.top_p)
 
 
 def key(target: str, draft: str | None, settings, k: int, prompts: PromptSet, clock: Clock,
@@ -159,7 +163,7 @@ def key(target: str, draft: str | None, settings, k: int, prompts: PromptSet, cl
     """The key of a figure measured with `settings` (a Settings) at k: the drafter and the
     policy carry the settings they read (exit layer, tree shape, confidence threshold)."""
     return Key(target, draft, drafter_id(settings), policy_id(settings), int(k),
-               float(settings.temperature), prompts, clock, ran.threads, ran.label())
+               float(settings.temperature), prompts, clock, ran.threads, ran.label(), float(settings.top_p))
 
 
 def drafter_id(s) -> str:
@@ -171,7 +175,12 @@ def policy_id(s) -> str:
 
 
 def _as_dict(k: Key) -> dict:
-    return asdict(k)
+    """The key as filed: top-p only where it is not 1, so every key filed before top-p was one keeps its digest
+    (review 54: a top-p 0.5 run answered at top-p 1, and the other way)."""
+    found = asdict(k)
+    if found["top_p"] == 1.0:
+        del found["top_p"]
+    return found
 
 
 def file(points, key_of: Callable[[object], Key | None], source: str) -> None:
