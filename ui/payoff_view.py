@@ -132,9 +132,7 @@ def render(pair, settings, race: tuple[tuple[float, ...], Numbers | None] | None
         return None
     p, instead = answer(pair, settings)
     with st.container(border=True, key="payoff_box"):
-        on = "" if race is not None or not offer_run else " · " + store_words.set_name(   # Home races its own prompt
-            family.speed_set(session.uses_chat(pair)))
-        st.caption(payoff_words.settings_line(settings, pair.draft_name, pair.reads_features) + on)   # its prompts
+        _settings_caption(pair, settings, race is None and offer_run)
         runs, picked = runs_by_k(pair, settings), instead.k if instead is not None else None
         short = None if restates(runs, p.k if p.measured is not None else None) else \
             bottom_line(settings.temperature, runs, picked)
@@ -160,12 +158,7 @@ def render(pair, settings, race: tuple[tuple[float, ...], Numbers | None] | None
             st.caption(payoff_words.why(p))
         if set_why:
             _buttons(pair, settings, p, instead, offer_run)
-        if race is not None and answered:              # the races under the set's verdict and its why
-            st.markdown(payoff_words.race_line(race[0], race[1].rate if race[1] else None,
-                                               p.measured.acceptance_rate if p.measured else None))
-        if sidebar is not None and sidebar != settings and (line := elsewhere_line(pair, sidebar)):
-            st.markdown(line)                          # then the other pages' settings (review 40: the why under it
-                                                       # read as explaining the sidebar's figure)
+        _races_and_sidebar(pair, settings, p, race if answered else None, sidebar)
         parts = payoff_working.working(p, cpu_model(), offer_run and race is None, instead, seen_instead)
         if full:
             _working(parts)
@@ -174,6 +167,24 @@ def render(pair, settings, race: tuple[tuple[float, ...], Numbers | None] | None
         pair_card_view.box_button(pair, settings, p, *race if race is not None else (),
                                   offered=instead.k if instead is not None else None)
     return p
+
+
+def _settings_caption(pair, settings, prompt_set: bool) -> None:
+    """Which settings the box answers for, and on which prompt set where it measures one (`prompt_set`; Home races
+    its own prompt)."""
+    on = " · " + store_words.set_name(family.speed_set(session.uses_chat(pair))) if prompt_set else ""
+    st.caption(payoff_words.settings_line(settings, pair.draft_name, pair.reads_features) + on)
+
+
+def _races_and_sidebar(pair, settings, p: payoff.Payoff, race, sidebar) -> None:
+    """Under the verdict and its why: Home's races at these settings (one line; None where the races head the box
+    themselves, nothing else answering), then what every other page says at the sidebar's settings where the race
+    ran others (review 40: the why under it read as explaining the sidebar's figure)."""
+    if race is not None:
+        st.markdown(payoff_words.race_line(race[0], race[1].rate if race[1] else None,
+                                           p.measured.acceptance_rate if p.measured else None))
+    if sidebar is not None and sidebar != settings and (line := elsewhere_line(pair, sidebar)):
+        st.markdown(line)
 
 
 def _runs_chart(settings, runs: dict, picked: int | None) -> None:
