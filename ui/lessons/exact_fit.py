@@ -53,7 +53,7 @@ def gap_words(tv: float, correct: bool, pvalue: float, rounds: int) -> str:
         return said + " " + _("The coloured bars sit on the grey p bars up to sampling noise: pick a wrong rule "
                               "above to see them leave.")
     if tv >= NEAR:
-        return said + " " + _("Notice how far this wrong rule's bars sit from the grey p bars.")
+        return said + " " + _("Notice where this wrong rule's bars leave the grey p bars.")
     if pvalue < 0.01:
         return said + " " + _("Small for this p and q, so the bars sit near p to the eye; the fit test over {n} "
                               "rounds still tells them apart.").format(n=rounds)
