@@ -26,11 +26,11 @@ def test_exact_page_toy_and_real_views(tiny_dirs):
     assert not at.exception
     text = " ".join(m.value for m in at.markdown)
     assert "1000 rounds" in text and "p-value" in text
-    assert any("Notice how far this wrong rule's bars sit" in c.value for c in at.caption)
+    assert any("Notice where this wrong rule's bars leave" in c.value for c in at.caption)
     at.radio(key="exact_rule").set_value("correct").run()
     at.button(key="exact_go").click().run()                    # the right rule: no wrong bars to point at
     said = " ".join(c.value for c in at.caption)
-    assert "pick a wrong rule above to see them leave" in said and "Notice how far" not in said
+    assert "pick a wrong rule above to see them leave" in said and "Notice where" not in said
 
 
 def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_path):
