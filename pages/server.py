@@ -73,18 +73,10 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
         st.write(_("Measure the batch sizes above: this section then shows what one target pass cost as "
                    "it fed more tokens."))
         return
-    st.caption(_("Pair {target} ← {draft}, drafter “{drafter}”, k = {k}, T = {t}: the sidebar's "
-                 "settings (a tree drafter is replaced by its chain; a batch cannot verify trees).").format(
-        target=names[0], draft=names[1] or _("no draft model"), drafter=_(DRAFTERS[s.drafter].label),
-        k=s.k, t=s.temperature))
     rows, facts, mine = result.rows, facts_of(result), local("server_sweep", key, BatchSweep)
     st.write(badges.of(None if mine else result.provenance.cpu, result.provenance.date) + " " + server.verdict(facts))
     box, profile = payoff_answer.answer(pair, s)[0], machine.of(pair)
     st.markdown(server.beside_box(facts, box, profile.step_ms if profile else None))   # not small print: review 42
-    st.caption(server.served(result))
-    if not mine:
-        with st.expander(_("Why its batch-size-1 figure is not the answer box's")):
-            st.markdown(server.shipped_why(facts, result, box, profile.step_ms if profile else None))
     c1, c2 = st.columns(2)
     with c1:
         chart(lp.batch_figure(rows, "tokens_per_s", _("Tokens per second, all requests together"),
@@ -92,19 +84,36 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     with c2:
         chart(lp.batch_figure(rows, "latency_s", _("Latency: a request's time from its arrival to its last token"),
                               _("seconds")), "server-latency")
-    st.caption(_("Every request arrives at the start, so latency holds the wait in the queue: at batch size 1 a "
-                 "request waits for all before it; a bigger batch shortens the wait and lengthens each pass."))
-    if (noisy := server.latency_note(result)) is not None:
-        st.caption(noisy)
     if result.clock == Clock.CPU:
         st.info(_("The machine was busy while this was measured: tokens/s use the CPU time the runs "
                   "themselves needed (load {load:.1f} per core).").format(load=result.load))
+    how_run(names, s, result, facts, None if mine else (box, profile))
     with st.expander(_("Every number, batch size by batch size")):
         shown = tables.frame(rows)[COLUMNS]
         shown["mode"] = shown["mode"].map(_)
         tables.show(shown, "server_rows")
         jobs.csv_button(tables.frame(rows), "batch-sweep", "server_csv")
     why(rows, facts)
+
+
+def how_run(names, s, result: BatchSweep, facts, shipped) -> None:
+    """The sweep's method and caveats, behind one expander (issue 51: a section opens with one sentence and its
+    figure): whose settings, what it served, batch size 1's own prices, the latency's clock, and where the sweep was
+    shipped (`shipped`: the box and the profile), why its batch-size-1 figure is not the answer box's."""
+    with st.expander(_("How this sweep was run, and what its figures hold")):
+        st.caption(_("Pair {target} ← {draft}, drafter “{drafter}”, k = {k}, T = {t}: the sidebar's "
+                     "settings (a tree drafter is replaced by its chain; a batch cannot verify trees).").format(
+            target=names[0], draft=names[1] or _("no draft model"), drafter=_(DRAFTERS[s.drafter].label),
+            k=s.k, t=s.temperature))
+        st.caption(server.served(result) + " " + server.batch_one(facts))
+        st.caption(_("Every request arrives at the start, so latency holds the wait in the queue: at batch size 1 a "
+                     "request waits for all before it; a bigger batch shortens the wait and lengthens each pass."))
+        if (noisy := server.latency_note(result)) is not None:
+            st.caption(noisy)
+        if shipped is not None:
+            box, profile = shipped
+            st.markdown(_("**Why its batch-size-1 figure is not the answer box's**"))
+            st.markdown(server.shipped_why(facts, result, box, profile.step_ms if profile else None))
 
 
 def why(rows, facts) -> None:
@@ -171,15 +180,7 @@ def prefix(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
                 "cache of prompt beginnings in blocks of 16 tokens."))
     if not result:
         return
-    saved = result.prefill_s - result.prefill_cached_s
-    st.write(_("Of {total} prompt tokens, {reused} came from the prefix cache ({hits} of {n} requests "
-               "found a kept beginning): the prefills took {cached:.2f} s instead of {plain:.2f} s. "
-               "Outputs identical with and without it: {same}.").format(
-        total=result.prompt_tokens, reused=result.reused, hits=result.hits, n=result.requests,
-        cached=result.prefill_cached_s, plain=result.prefill_s, same=_("yes") if result.identical else _("no")))
-    st.write(_("{s:.2f} s of prefill saved ({share:.0%}).").format(s=saved, share=saved / result.prefill_s)
-             if saved > 0 else _("No prefill time saved here: copying the kept cache cost more than the "
-                                 "tokens it spared."))
+    st.write(server.prefix_words(result))
     st.caption(_("Chats share their template's opening (the system prompt); documents asked about "
                  "several times share the document."))
 

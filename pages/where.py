@@ -127,9 +127,9 @@ def timing_notes(res: WhereSet, points: list, clock: Clock, shipped_from: str | 
                      "times only: measure it again for speedups on CPU time.").format(load=res.load))
 
 
-def priced(pair, points: list, shipped_cpu: str) -> list | None:
+def priced(pair, points: list, shipped_cpu: str, more) -> list | None:
     """A shipped set's kinds at this machine's prices, said in one sentence; None without this
-    machine's profile (or a c) for the pair and drafter."""
+    machine's profile (or a c) for the pair and drafter. `more`: the section's expander, for the answer box's line."""
     s, profile = state.settings(), machine.of(pair)
     c = machine.draft_c(profile, s.drafter, pair.draft_name)
     here = repriced.each(points, s.k, c, profile.v) if profile else []
@@ -137,36 +137,52 @@ def priced(pair, points: list, shipped_cpu: str) -> list | None:
         st.markdown(no_profile(cpu_model()))
         return None
     st.markdown(priced_caption(here, cpu_model()))
+    st.caption(shipped_caption(points, shipped_cpu), help=_(TRAVELS))
     # whole runs measured here at these settings, beside the kinds' rounds-only predictions (review 48: "0.96× … to
     # 1.08×" at k = 1 read as a gain where whole runs here measured 0.99×)
     if (box := payoff_view.measured_line(pair, s, _("These kinds' figures count the rounds alone (whole runs also "
                                                     "read the prompt)"), above=False)) is not None:
-        st.caption(box)
-    st.caption(shipped_caption(points, shipped_cpu), help=_(TRAVELS))
+        more.caption(box)
     by_kind = {r.point.kind: r.speedup for r in here}
     return [by_kind.get(p.kind) for p in points]
 
 
 def per_kind(pair, res: WhereSet, mine: bool) -> None:
+    """The kinds' headline, its figures and charts; how they were measured and how to read them behind one expander
+    (issue 51: a section opens with one sentence and its figure)."""
     st.header(_("By kind of text"))
     s = state.settings()
-    st.caption(_("At k = {k}, T = {t:g}, {n} new tokens a prompt (the sidebar's k and T).").format(
-        k=s.k, t=s.temperature, n=MAX_NEW) + " " + _(ON_THE_CARD))
     clock = res.clock
     points = kind_points(res, clock)
     st.markdown(kind_caption(points, examples.kind_name))
-    st.caption(_("This ranks the sidebar's drafter. A lookup copies from the prompt instead of predicting, so it "
-                 "ranks the kinds otherwise: Drafters compared, “Winner per kind of text”."))
+    figures = st.container()
+    more = st.expander(_("How these were measured, and how to read them"))
+    more.caption(_("At k = {k}, T = {t:g}, {n} new tokens a prompt (the sidebar's k and T).").format(
+        k=s.k, t=s.temperature, n=MAX_NEW) + " " + _(ON_THE_CARD))
+    more.caption(_("This ranks the sidebar's drafter. A lookup copies from the prompt instead of predicting, so it "
+                   "ranks the kinds otherwise: Drafters compared, “Winner per kind of text”."))
     shipped_cpu = res.provenance.cpu or "?"
     alike = not mine and shipped.alike(shipped_cpu)          # a machine like this one's: as measured, not priced
-    here = None if mine or alike else priced(pair, points, shipped_cpu)
-    if mine or alike:
-        st.markdown(measured_caption(points, shipped_cpu if alike else None, examples.kind_name))
-        if (odd := ranking_note(points, examples.kind_name)) is not None:
-            st.caption(odd)                                   # the fastest kind is not the most accepted: why
-        if (box := payoff_view.measured_line(pair, s, above=False)) is not None:
-            st.caption(box)                                   # the same setting on When it is fast's prompts
-    picked_k_view.offer(pair, s, "where_picked_k")            # the comparison at the k that pays here
+    with figures:
+        here = None if mine or alike else priced(pair, points, shipped_cpu, more)
+        if mine or alike:
+            st.markdown(measured_caption(points, shipped_cpu if alike else None, examples.kind_name))
+            if (odd := ranking_note(points, examples.kind_name)) is not None:
+                more.caption(odd)                             # the fastest kind is not the most accepted: why
+            if (box := payoff_view.measured_line(pair, s, above=False)) is not None:
+                more.caption(box)                             # the same setting on When it is fast's prompts
+        kind_charts(points, here, shipped_cpu)
+        timing_notes(res, points, clock, None if mine else shipped_cpu)
+        picked_k_view.offer(pair, s, "where_picked_k")        # the comparison at the k that pays here
+    found = survival([r.rounds for r in res.results])
+    if found:
+        more.caption(survival_caption(found))
+    with st.expander(_("Every kind's numbers; short against long prompts; early against late tokens")):
+        kind_tables(res, points, None if mine else shipped_cpu)
+
+
+def kind_charts(points: list, here: list | None, shipped_cpu: str) -> None:
+    """Acceptance and speedup by kind, and acceptance by draft position per kind, side by side."""
     names = (_("here, priced again ({cpu})").format(cpu=cpu_model()),
              _("measured on {cpu}, for comparison").format(cpu=machine_short(shipped_cpu)))
     c1, c2 = st.columns(2)
@@ -178,12 +194,6 @@ def per_kind(pair, res: WhereSet, mine: bool) -> None:
         else:                                           # k = 1: one position, no curve to read
             st.caption(_("At k = 1 every round drafts one token: there is no later draft position to compare "
                          "with the first. The per-position curves show at k of 2 and more."))
-    timing_notes(res, points, clock, None if mine else shipped_cpu)
-    found = survival([r.rounds for r in res.results])
-    if found:
-        st.caption(survival_caption(found))
-    with st.expander(_("Every kind's numbers; short against long prompts; early against late tokens")):
-        kind_tables(res, points, None if mine else shipped_cpu)
 
 
 def kind_tables(res: WhereSet, points: list, shipped_cpu: str | None) -> None:

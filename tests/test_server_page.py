@@ -76,7 +76,9 @@ def test_the_verdict_follows_the_sweep_both_ways():
     never = replace(paying, rows=(paying.rows[0], row(1, SPEC, 8, speedup=0.8)) + losing.rows[2:], crossover=1)
     text = server.verdict(facts_of(never))
     assert "did not pay at any batch size measured, not even" in text
-    assert "cost 1.0× an autoregressive pass plus 1 ms of drafting, and brought 2.00 tokens" in text
+    assert "cost" not in text                               # the round's prices: behind the section's expander
+    assert "cost 1.0× an autoregressive pass plus 1 ms of drafting, and brought 2.00 tokens" in \
+        server.batch_one(facts_of(never))
     # 1.03× at batch size 1, but its repeats ran 9.5–10.8 tokens/s against 10: 0.95–1.08×, within the spread
     noisy = replace(losing, rows=(row(1, AR, 10), replace(row(1, SPEC, 10.3, speedup=1.03), tokens_per_s_min=9.5,
                                                           tokens_per_s_max=10.8)) + losing.rows[2:])
@@ -85,3 +87,14 @@ def test_the_verdict_follows_the_sweep_both_ways():
     assert "stopped paying" not in text
     facts = facts_of(losing)
     assert facts.rows_growth == 16.0 and facts.pass_growth == 12.0 and facts.ar_growth == 8.0
+
+
+def test_the_prefix_sentence_says_what_was_reused_and_saved_in_one_line():
+    from specdec.bench.server import PrefixRun
+    from specdec.records.provenance import Provenance
+    run = PrefixRun(8, 16, 453, 112, 7, 1.34, 1.06, True, Provenance())
+    text = server.prefix_words(run)                          # 0.28 s of 1.34 s: 20.9 %
+    assert "took 1.06 s instead of 1.34 s, 21% saved" in text and "identical with and without it: yes" in text
+    slower = server.prefix_words(replace(run, prefill_cached_s=1.40, identical=False))
+    assert "no prefill time was saved here (1.40 s instead of 1.34 s)" in slower and "saved." not in slower
+    assert slower.endswith("Outputs identical with and without it: no.")

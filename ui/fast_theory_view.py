@@ -85,15 +85,24 @@ def render(pair) -> None:
                      "c = {c:.2f} (its profile) and ε = {e:.2f} (its pass of 5 tokens, v(5) = 1 + 4ε). Move them to "
                      "see where speculation would pay.").format(a=here[0], source=here[3], c=here[1],
                                                                e=here[2]))
-        settings = state.settings()
-        if (said := against_box(payoff_answer.answer(pair, settings)[0], settings, here[0])) is not None:
-            st.caption(said)
-        if (said := best_against_measured(pair, settings, best, at_best, alpha, c, eps)) is not None:
-            st.caption(said)
     chart(lp.theory_figure(alpha, k, c, eps=eps), "fast-theory")
     st.caption(_("Notice: {shapes}. More drafts mean more chances but each costs c; below the dashed line "
                  "speculation is slower than plain decoding. Raising ε acts exactly like raising c: a costlier "
                  "verification pass favours a smaller k.").format(shapes=shapes(alpha, c + eps)))
+    if here:
+        beside_measured(pair, best, at_best, alpha, c, eps, here[0])
+
+
+def beside_measured(pair, best: int, at_best: float, alpha: float, c: float, eps: float, alpha_hat: float) -> None:
+    """The formula's figures beside what this machine measured at the sidebar's settings, behind one expander
+    (issue 51: method and caveats out of the way of the section's one figure)."""
+    settings = state.settings()
+    lines = [said for said in (against_box(payoff_answer.answer(pair, settings)[0], settings, alpha_hat),
+                               best_against_measured(pair, settings, best, at_best, alpha, c, eps)) if said]
+    if lines:
+        with st.expander(_("The formula beside this machine's measurements")):
+            for said in lines:
+                st.caption(said)
 
 
 def against_box(p, settings, alpha: float) -> str | None:

@@ -9,7 +9,7 @@ from specdec import defaults
 from specdec.bench.batching import Facts, batch_bench
 from specdec.bench.payoff import Payoff
 from specdec.bench.record import BatchSweep
-from specdec.bench.server import Timeline, Together
+from specdec.bench.server import PrefixRun, Timeline, Together
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.wording import _
@@ -41,10 +41,7 @@ def verdict(facts: Facts) -> str:
              "autoregressive decoding; at batch size {last_b} **{last:.2f}×**.").format(
         first=facts.first, last=facts.last, last_b=facts.last_batch)
     if facts.crossover is not None and facts.crossover <= facts.first_batch:
-        return head + " " + _("It did not pay at any batch size measured, not even for one request "
-                              "alone: at batch size 1 a speculative round cost {v:.1f}× an autoregressive "
-                              "pass plus {d:.0f} ms of drafting, and brought {t:.2f} tokens.").format(
-            v=facts.pass_ratio_1, d=facts.draft_ms_1, t=facts.tokens_per_pass_1)
+        return head + " " + _("It did not pay at any batch size measured, not even for one request alone.")
     if facts.crossover and facts.first_low <= 1.0 <= facts.first_high:
         return head + " " + _("It was no faster from batch size **{b}** on; at batch size 1 its repeats ran "
                               "{low:.2f}–{high:.2f}×, so even there the gain is within their spread.").format(
@@ -53,6 +50,12 @@ def verdict(facts: Facts) -> str:
         return head + " " + _("It stopped paying at batch size **{b}**, the smallest measured size where "
                               "it was no faster.").format(b=facts.crossover)
     return head + " " + _("It paid at every batch size measured.")
+
+
+def batch_one(facts: Facts) -> str:
+    """Batch size 1's own prices, from the sweep: what a speculative round cost and brought."""
+    return _("At batch size 1 a speculative round cost {v:.1f}× an autoregressive pass plus {d:.0f} ms of drafting, "
+             "and brought {t:.2f} tokens.").format(v=facts.pass_ratio_1, d=facts.draft_ms_1, t=facts.tokens_per_pass_1)
 
 
 def beside_box(facts: Facts, box: Payoff | None, step_ms: float | None = None) -> str:
@@ -112,6 +115,21 @@ def shipped_why(facts: Facts, sweep: BatchSweep, box: Payoff | None, step_ms: fl
                        "of this machine and counts {tokens} tokens a round.").format(
             k=box.k, c=box.c, v=box.v, steps=box.round_steps, tokens=f"{box.tokens:.2f}" if box.tokens else "—"))
     return "\n".join("- " + line for line in lines)
+
+
+def prefix_words(run: PrefixRun) -> str:
+    """What the prefix cache reused and saved, in one sentence computed from its run."""
+    saved, same = run.prefill_s - run.prefill_cached_s, _("yes") if run.identical else _("no")
+    if saved > 0:
+        return _("Of {total} prompt tokens, {reused} came from the prefix cache ({hits} of {n} requests found a kept "
+                 "beginning): the prefills took {cached:.2f} s instead of {plain:.2f} s, {share:.0%} saved. Outputs "
+                 "identical with and without it: {same}.").format(
+            total=run.prompt_tokens, reused=run.reused, hits=run.hits, n=run.requests, cached=run.prefill_cached_s,
+            plain=run.prefill_s, share=saved / run.prefill_s, same=same)
+    return _("Of {total} prompt tokens, {reused} came from the prefix cache, but no prefill time was saved here "
+             "({cached:.2f} s instead of {plain:.2f} s): copying the kept cache cost more than the tokens it spared. "
+             "Outputs identical with and without it: {same}.").format(
+        total=run.prompt_tokens, reused=run.reused, cached=run.prefill_cached_s, plain=run.prefill_s, same=same)
 
 
 def latency_note(sweep: BatchSweep) -> str | None:
