@@ -246,7 +246,7 @@ if points:
                      "measured ({where}).").format(
             where=machine_short(ELSEWHERE) if ELSEWHERE else _("here")))
     marks = [said for said in (beyond_caption(points, kind_name, SETTINGS.temperature, PASS_OF, profile is not None),
-                               text_kinds_caption(points, kind_name)) if said is not None]
+                               text_kinds_caption(points, kind_name, profile is not None)) if said is not None]
     if marks:                                        # caveats behind an expander (issue 51: fewer words in view)
         with st.expander(_("Why rows are marked ⚠ or †"), icon=":material/help:"):
             for said in marks:

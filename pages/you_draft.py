@@ -95,8 +95,9 @@ if pair is not None and found and found[1] == signature():
 st.divider()
 st.subheader(_("A cheap proposer and an expensive approver"))
 st.write(_("Guessing and checking, as above, is the whole trick: something cheap guesses, something careful "
-           "checks many guesses at once and keeps the longest part it agrees with. The speed depends on how "
-           "often the cheap step is right — here, how predictable the next tokens are."))
+           "checks many guesses at once and keeps them up to the first one that fails its check: a draw against "
+           "min(1, p/q), so even a likely guess can fail, and the output stays the careful model's own. The speed "
+           "depends on how often the cheap step is right — here, how predictable the next tokens are."))
 with st.expander(_("The same shape in search and in agents")):
     st.write(_("The same shape turns up well beyond language models. A search engine lets a fast first stage "
                "pull a few hundred candidates and a slower ranking model order only those; an agent lets a "

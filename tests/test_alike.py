@@ -131,6 +131,12 @@ def test_a_setting_measured_here_since_replaces_the_shipped_point_of_a_machine_l
     assert any(c.startswith("smollm2/draft:") and box in c for c in said), said      # the draft sizes
     kept = [k for k, _e in result_cache.kept(store.KIND, store.Filed)]
     assert len(kept) == 1                                  # the shipped points were not filed as this machine's
+    # the sweep's pointer to the card names the row of the figure its chart now draws at k = 4, this machine's
+    # (review 55: "on the pair card: row 5", the shipped 0.74×, under a chart plotting the 0.78× measured here)
+    from ui import pair_card_view
+    pointer = next(c.value for c in at.caption if c.value.startswith("T = 0.7, k = 4 on the pair card"))
+    row = at.session_state[pair_card_view.SHOWN][int(pointer.split("row ")[1].split()[0]) - 1]
+    assert row.whose == badges.here() and "0.50" in row.figure, (pointer, row)
 
 
 def test_the_bench_shipped_from_this_cpu_model_is_the_one_the_pages_read(monkeypatch, tmp_path):

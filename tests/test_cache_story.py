@@ -67,3 +67,17 @@ def test_a_draft_model_lags_only_after_accepting_everything_or_drafting_nothing(
 def test_a_drafter_without_a_cache_says_so(runs):
     rnd = runs["none"].rounds[0]
     assert "keeps no KV cache" in cache_story.draft_lines(rnd, "none")[0]
+
+
+def test_a_feature_draft_that_kept_every_draft_says_why_its_cache_still_dropped_entries(runs):
+    """Review 55: a round that kept every draft drew the feature draft's guessed entries red, "cropped", read as a
+    rejection; step 5's sentence says why there (and only there)."""
+    said = {(kind, rnd.n_accepted == rnd.drafted): cache_story.rollback_words(rnd, kind)
+            for kind, run in runs.items() for rnd in run.rounds if rnd.drafted}
+    full = said.get(("features", True))
+    assert full is not None, said.keys()                           # the run has such a round
+    assert "although every draft was kept" in full
+    rnd = next(r for r in runs["features"].rounds if r.drafted and r.n_accepted == r.drafted)
+    assert f"dropped its {rnd.caches.draft_cropped} guessed entries" in full and rnd.caches.draft_cropped > 0
+    assert all("although every draft was kept" not in text for (kind, kept), text in said.items()
+               if kind != "features" or not kept)

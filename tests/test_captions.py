@@ -279,3 +279,35 @@ def test_the_k_sweeps_caption_counts_against_the_free_pass_theorem_and_the_drawn
     assert text.startswith("Theorem 3.8 with a pass at one target step (not drawn: 1.30–1.45× at these k): measured "
                            "speed sits below it at 2 of 2 k.")
     assert "measured sits below it at 1 of 2 k" in text
+
+
+def test_a_kind_whose_speedups_are_the_text_written_is_priced_by_its_rounds_alone():
+    """Review 55: suffix match "won" translation (†) at 1.40× priced here with 1.10 tokens a round: its runs'
+    prompt reading (0.63 steps a token against the target alone's 1.26) carried into the whole-run price. A round
+    pays at least one pass, so its rounds allow 1.10 / v(d̄ + 1) at most: the table and the n-gram sentence rank that."""
+    from specdec.bench.compared import DrafterPoint
+    from specdec.bench.repriced import Repriced
+    from ui.lessons.drafters import ngram_caption, text_kinds_caption, winners
+
+    def pt(drafter, tokens, kind="translation", spec=0.63, base=1.26):
+        return DrafterPoint(drafter=drafter, kind=kind, acceptance_rate=0.3, mean_acceptance_length=tokens, c=0.0,
+                            speedup=0.9, speedup_min=0.9, speedup_max=0.9, load=0.1, prefill_steps=spec,
+                            base_prefill_steps=base, round_overhead=0.05, base_overhead=0.04)
+    lookup, draft, code = pt("n-gram lookup", 1.10), pt("draft", 1.30), pt("n-gram lookup", 1.30, "code", 0.6, 0.66)
+    # the lookup: c = 0, d̄ = 0.1, v(1.1) = 1.0; the draft: c = 0.1, k = 4, v(5) = 1.9
+    price = {"n-gram lookup": (0.0, 1.0, 0.1), "draft": (0.1, 1.9, 4)}
+
+    def priced_of(ps):
+        return [Repriced(p, *price[p.drafter]) for p in ps]
+    whole = priced_of([lookup])[0].speedup                 # (1.26 + 1 + 0.04) / (0.63 + 1.05 / 1.10) = 1.45
+    assert whole == pytest.approx(2.30 / (0.63 + 1.05 / 1.10))
+    rows = winners([lookup, draft, code], ["translation", "code"], priced_of)
+    assert rows[0]["drafter"] == "n-gram lookup" and rows[0]["speedup_here"] == pytest.approx(1.10 / 1.0)
+    assert rows[1]["speedup_here"] == pytest.approx(priced_of([code])[0].speedup)      # a plain kind: the whole run
+    said = ngram_caption([lookup, draft, code], str.upper, priced_of)
+    # code's whole run, (0.66 + 1 + 0.04) / (0.6 + 1.05 / 1.30) = 1.21, now beats translation's rounds (1.10)
+    assert f"{whole:.2f}×" not in said and f"**CODE** text ({1.70 / (0.6 + 1.05 / 1.30):.2f}×)" in said, said
+    alone = ngram_caption([lookup, draft], str.upper, priced_of)
+    assert "**TRANSLATION** text (1.10×)" in alone and f"{whole:.2f}" not in alone, alone
+    assert text_kinds_caption([lookup, draft], str.upper, priced=True).endswith(
+        "the table leaves it out and prices that kind's rounds alone.")

@@ -83,5 +83,18 @@ def _feature_lines(rnd: Round) -> list[str]:
                 lag=c.target_after - c.draft_after, target=c.target_after)]
 
 
+def rollback_words(rnd: Round, kind: str) -> str:
+    """Step 5's sentence: what the target's cache kept and dropped, and where a feature draft dropped its guessed
+    entries in a round that kept every draft, why (review 55: red "cropped" cells there read as a rejection)."""
+    c = rnd.caches
+    said = _("Each cache is cropped back to the text the round kept: the target's holds {after} "
+             "positions and dropped {cropped}.").format(after=c.target_after, cropped=c.target_cropped)
+    if kind == "features" and c.draft_cropped and rnd.drafted and rnd.n_accepted == rnd.drafted:
+        said += " " + _("The draft's dropped its {n} guessed entries although every draft was kept: it built them "
+                        "from its own guesses, not the target's features, and reads those positions again next "
+                        "round.").format(n=c.draft_cropped)
+    return said
+
+
 def final_line(rnd: Round) -> str:
     return _("The final token is in neither cache yet: the next round feeds it first.")

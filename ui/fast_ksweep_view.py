@@ -141,22 +141,23 @@ def ksweep_lines(points, scope: str, shipped_from: str | None = None, date: str 
 
     def badge(p) -> str:
         return badges.here() if p.k in whose.here else badges.of(shipped_from, date)
-    where = badge(best)
+    # the badge beside the speedup it is for (review 55: "measured here α̂ = 0.51 (mean β over every k)" where two of
+    # eight k ran here; α̂ is the models' and the text's, the same on any machine)
     line = (_("α̂ = **{alpha:.2f}** (mean β over every k), c = **{c:.3f}** (draft step / target one-token step), "
-              "best measured speedup **{best:.2f}×** at k = {k} (median of {repeats} interleaved repeats")
+              "best measured speedup {badge} **{best:.2f}×** at k = {k} (median of {repeats} interleaved repeats")
             if shipped_from is None
-            else _("α̂ = **{alpha:.2f}** (mean β over every k), best measured speedup **{best:.2f}×** at k = {k} "
-                   "(median of {repeats} interleaved repeats"))      # a shipped sweep's c was that machine's
+            else _("α̂ = **{alpha:.2f}** (mean β over every k), best measured speedup {badge} **{best:.2f}×** at k = "
+                   "{k} (median of {repeats} interleaved repeats"))      # a shipped sweep's c was that machine's
     # its word by the box's rule: a best within the spread of 1 is break-even, not a k that pays (review 29)
     word = answer_word(best.speedup, best.speedup_min, best.speedup_max)
     spread = f", {best.speedup_min:.2f}–{times(best.speedup_max)}): {word} · {scope}."
     settings = state.settings()
     section = SOURCES["ksweep"]                                 # a variable: the catalog holds the words
+    here = shipped_from is None or settings.k in whose.here      # the chart's point at the sidebar's k: this machine's
     card = pair_card_view.pointer(settings.temperature, settings.k, prompts=scope.split(", ", 1)[-1],
-                                  **({"whose": badges.here()} if shipped_from is None else {"section": _(section)}))
-    st.write(where + " " + line.format(alpha=mean_alpha(points), c=points[0].c, best=best.speedup, k=best.k,
-                                        repeats=best.repeats) + spread + picked_clause(points, best, whose.picked,
-                                                                                       badge))
+                                  **({"whose": badges.here()} if here else {"section": _(section)}))
+    st.write(line.format(alpha=mean_alpha(points), c=points[0].c, badge=badge(best), best=best.speedup, k=best.k,
+                         repeats=best.repeats) + spread + picked_clause(points, best, whose.picked, badge))
     st.caption(card)
     busy = [p for p in points if p.clock == Clock.CPU]      # a busy run measured here says so as here's (review 32)
     warn(points, None if busy and all(p.k in whose.here for p in busy) else shipped_from)

@@ -60,6 +60,7 @@ KOREAN_TERMS = {   # concept: (chosen, rejected variants)
     "chain": ("체인", ("사슬",)),
     "profile": ("프로필", ("프로파일",)),
     "price / cost (of a pass, a draft, a round)": ("비용", ("가격",)),
+    "position (in the text)": ("위치", ("자리",)),              # review 55: 자리 18 times beside 위치 15
 }
 
 

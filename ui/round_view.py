@@ -152,9 +152,7 @@ def step_final(rnd: Round, label: Callable[[int], str]) -> None:
 
 def step_rollback(rnd: Round, cache_kind: str) -> None:
     st.subheader(_("5 · Roll back the caches"))
-    c = rnd.caches
-    st.write(_("Each cache is cropped back to the text the round kept: the target's holds {after} "
-               "positions and dropped {cropped}.").format(after=c.target_after, cropped=c.target_cropped))
+    st.write(cache_story.rollback_words(rnd, cache_kind))
     target, draft = cache_story.target_lines(rnd), cache_story.draft_lines(rnd, cache_kind)
     why = {"target": " ".join(target), "draft": " ".join(draft)}
     if cache_kind in ("own", "features"):          # a drafter whose cache follows the text

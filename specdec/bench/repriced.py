@@ -49,6 +49,12 @@ class Repriced:
         return overheads(self.point)
 
     @property
+    def rounds_speedup(self) -> float:
+        """Predicted here for the rounds alone (Theorem 3.8 with the measured pass): what the drafting itself buys,
+        without what the point's runs paid besides."""
+        return self.point.mean_acceptance_length / self.round_steps
+
+    @property
     def speedup(self) -> float:
         """Predicted here: the whole run where the point recorded what its runs paid besides
         their rounds, else the rounds alone."""

@@ -55,11 +55,12 @@ def ngram_caption(points, kind_name, priced_of: Callable[[list], list] | None = 
     (points -> specdec.bench.repriced.Repriced) prices them, as the winners' table does; where that kind
     is the one the draft model (`draft`, its label) was accepted least on, it says so (review 16: Where
     it works calls it the worst kind)."""
-    here = {(r.point.kind, r.point.drafter): r.speedup for r in priced_of(points)} if priced_of else {}
+    odd, text = beyond_tokens(points), text_kinds(points)
+    here = {(r.point.kind, r.point.drafter): priced_speed(r, odd, text) for r in priced_of(points)} if priced_of \
+        else {}
     if here:
         points, speed = [p for p in points if (p.kind, p.drafter) in here], lambda p: here[(p.kind, p.drafter)]
     else:             # no run is that fast; a kind of far shorter target-alone text is the text (review 33)
-        odd, text = beyond_tokens(points), text_kinds(points)
         points, speed = [p for p in points if p not in odd and p.kind not in text], lambda p: p.speedup
     ngram = {p.kind: speed(p) for p in points if p.drafter == NGRAM and p.kind != ALL}
     if not ngram:
@@ -117,18 +118,26 @@ def priced_left_out(left_out: list[str]) -> str:
     return text
 
 
+def priced_speed(r, odd, shorter) -> float:
+    """A drafter's speed at this machine's prices (`r`: repriced.Repriced) as the winners' table ranks it: the whole
+    run, but where the measured runs' text, not their drafting, made them fast (a point in `odd`, beyond_tokens: ⚠;
+    a kind in `shorter`, text_kinds: †) the rounds alone (review 55: suffix match priced 1.40× with 1.10 tokens a
+    round, its runs' prompt reading carried over)."""
+    return r.rounds_speedup if r.point.kind in shorter or r.point in odd else r.speedup
+
+
 def winners(points, kinds: list[str], priced_of: Callable[[list], list], skip=()) -> list[dict]:
     """The winner of each kind of text, one row each: at this machine's prices where `priced_of`
     (a kind's points -> specdec.bench.repriced.Repriced) prices any drafter of that kind, the
     measured speedup beside it; else the fastest as measured, of the points not in `skip` (those
     whose speedup their rounds cannot give: `beyond_tokens`) where any is left."""
-    rows = []
+    rows, shorter = [], text_kinds(points)
     for kind in kinds:
         mine = [p for p in points if p.kind == kind]
         here = priced_of(mine)
         if here:
-            best = max(here, key=lambda r: r.speedup)
-            point, speedup_here = best.point, best.speedup
+            best = max(here, key=lambda r: priced_speed(r, skip, shorter))
+            point, speedup_here = best.point, priced_speed(best, skip, shorter)
         else:             # a speedup its rounds cannot give wins nothing (review 31: lookup "1.35×" on translation)
             plain = [p for p in mine if p not in skip] or mine
             point, speedup_here = max(plain, key=lambda p: p.speedup), None
@@ -193,8 +202,9 @@ def text_kinds(points) -> dict[str, tuple[float, float]]:
     return found
 
 
-def text_kinds_caption(points, kind_name) -> str | None:
-    """† beside a kind whose target-alone runs wrote far shorter answers (None: no kind did)."""
+def text_kinds_caption(points, kind_name, priced: bool = False) -> str | None:
+    """† beside a kind whose target-alone runs wrote far shorter answers (None: no kind did); `priced`: the table
+    prices that kind's rounds alone here."""
     found = text_kinds(points)
     if not found:
         return None
@@ -202,9 +212,9 @@ def text_kinds_caption(points, kind_name) -> str | None:
                       for k, (sp, b) in found.items())
     return _("† On these kinds the target alone's answers were far shorter than the speculative runs' (reading the "
              "prompt, steps a token, target alone against speculative: {named}): a shorter answer reads its prompt "
-             "more times a token, so every speedup there is mostly the text written, not the drafting: the table "
-             "leaves it out.").format(
-        named=named)
+             "more times a token, so every measured speedup there is mostly the text written, not the drafting: "
+             "{end}").format(named=named, end=_("the table leaves it out and prices that kind's rounds alone.")
+                             if priced else _("the table leaves it out."))
 
 
 def beyond_caption(points, kind_name, temperature: float, pass_of: Callable = one_pass,
@@ -225,8 +235,8 @@ def beyond_caption(points, kind_name, temperature: float, pass_of: Callable = on
         shown += _(", where its rounds alone allow at most {most:.2f}×").format(most=rounds_most(worst, pass_of))
     others = len(odd) - 1                      # the table marks each ⚠
     shown += (_("; and {n} more row") if others == 1 else _("; and {n} more rows")).format(n=others) if others else ""
-    end = _("No such row wins a kind in the table (⚠ and no speedup where every drafter of a kind is one)") + (
-        _(": read them by the speedups priced here.") if priced else ".")
+    end = _("The table prices such a row's rounds alone.") if priced else _(
+        "No such row wins a kind in the table (⚠ and no speedup where every drafter of a kind is one).")
     return _("Faster than its tokens a round allow ({shown}). {why} {end}").format(
         shown=shown, why=_beyond_why(worst, temperature, pass_of), end=end)
 

@@ -228,12 +228,12 @@ def source(p: Payoff, cpu: str, offered: bool = True) -> str:
              "(section 2, the k sweep) and Drafters compared measure them too.")
 
 
-# why the sections below may show other α̂, c and speedups than this box (shown through _())
-
-
-# why the sections below may show other α̂, c and speedups than this box (shown through _())
+# why the sections below may show other α̂, c and speedups than this box (shown through _()); whose figure it is
+# (review 55: "on this machine" above a figure shipped from a machine like this one)
 SCOPE = N_("Other sections measure other settings (their own k, T, prompts, or another machine), so their α̂, c "
-           "and speedups differ; this box answers for these settings on this machine.")
+           "and speedups differ. This box answers for these settings on this machine: with a run made here where "
+           "there is one, else one shipped from a machine of this CPU model, else a prediction at this machine's "
+           "prices.")
 
 
 def working(p: Payoff, cpu: str, offered: bool = True, instead_p: Payoff | None = None,
