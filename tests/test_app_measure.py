@@ -41,6 +41,8 @@ def test_fast_page_theory_sliders_and_a_measurement(tiny_dirs, monkeypatch, tmp_
     from ui import family
     real = family.speed_prompts
     monkeypatch.setattr(family, "speed_prompts", lambda chat, n=8: real(chat, 2))   # 2 prompts, not 8
+    from ui.lessons import speed_prompts as speed  # speed_set's own, for the figures' keys
+    monkeypatch.setattr(speed, "speed_prompts", family.speed_prompts)
     monkeypatch.setattr(fast, "BENCH_FILE", tmp_path / "bench.json")
     (tmp_path / "bench.json").write_text("{not json")            # a broken local file: a message
     at = app(tiny_dirs, page="pages/fast.py", temperature=0.8, k=2)

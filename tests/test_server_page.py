@@ -22,6 +22,8 @@ def test_the_server_page_measures_draws_and_describes(tiny_dirs, monkeypatch, tm
     monkeypatch.setattr(defaults, "SIZES", (1, 4))                                  # the path, not the statistics
     real = family.speed_prompts
     monkeypatch.setattr(family, "speed_prompts", lambda chat, n=8: real(chat, 2))
+    from ui.lessons import speed_prompts as speed  # speed_set's own, for the figures' keys
+    monkeypatch.setattr(speed, "speed_prompts", family.speed_prompts)
     at = app(tiny_dirs, page="pages/server.py", temperature=0.0, k=3)
     assert any("Beyond one machine" in h.value for h in at.header)
     # §6 first: the gain's end on a datacenter GPU, predicted at When it is fast's calculator defaults (review 36:

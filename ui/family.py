@@ -11,11 +11,10 @@ import streamlit as st
 
 from specdec.errors import LoadError
 from specdec.models.names import FAST_DRAFT, FAST_TARGET, family_drafts, sized_drafts
-from specdec.prompts import Prompt, as_input, load_prompts
-from specdec.settings import LENGTHS
+from specdec.prompts import Prompt, load_prompts
 from ui import loaders, session
 from ui.i18n import _
-from ui.lessons import store
+from ui.lessons.speed_prompts import speed_prompts, speed_set  # noqa: F401  (the pages read them here)
 
 
 def of(pair) -> tuple[str, list[str], str]:
@@ -42,18 +41,6 @@ def chats(target: str) -> bool:
 
 def prompt_set(chat: bool) -> list[Prompt]:
     return load_prompts("chat" if chat else "text")
-
-
-def speed_prompts(chat: bool, n: int = 8) -> tuple[list[str], list]:
-    """The prompts the speed measurements use: code and structured ones (texts for cache
-    keys, and the engine's inputs)."""
-    chosen = [p for p in prompt_set(chat) if p.kind in ("code", "structured")][:n]
-    return [p.prompt for p in chosen], [as_input(p, chat) for p in chosen]
-
-
-def speed_set(chat: bool) -> store.PromptSet:
-    """speed_prompts as the figure store names them (When it is fast's k sweep, the box's own run)."""
-    return store.PromptSet.of(speed_prompts(chat)[0], chat, LENGTHS.speed, "speed")
 
 
 def plain(pair) -> bool:

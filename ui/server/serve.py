@@ -29,9 +29,9 @@ def say(text: str) -> None:
 
 
 def prepare(profile: bool = True) -> None:
-    """Convert (the first time) and load the default pair, profile this machine (once per CPU and backend), saying
-    how long it took; then, in the background, convert Gemma 3 and embed Beyond tokens' corpus when not done
-    (`profile`)."""
+    """Convert (the first time) and load the default pair, profile this machine (once per CPU and backend) and measure
+    the answer box's default setting on it, saying how long it took; then, in the background, convert Gemma 3 and
+    embed Beyond tokens' corpus when not done (`profile`)."""
     t0 = time.perf_counter()
     from specdec.models.gguf import target_converted
     from ui.catalog import CHOICES
@@ -47,6 +47,7 @@ def prepare(profile: bool = True) -> None:
     # torch's default dtype; models/construct.py now keeps every build from doing so)
     if profile:
         _measure_machine()
+        _measure_answer()
     say(f"Models ready in {time.perf_counter() - t0:.1f} s; starting the server.")
     threading.Thread(target=_warm_typical, name="typical", daemon=True).start()
     threading.Thread(target=_watch_turns, name="turns", daemon=True).start()
@@ -147,6 +148,41 @@ def _measure_machine() -> None:
     profile = machine.measure(pair, drafts)
     machine.save(profile)
     say(f"Measured: a target step {profile.step_ms:.1f} ms, a pass of 5 tokens {profile.v[5]:.2f} steps.")
+
+
+def _measure_answer() -> None:
+    """Once per CPU, backend and threads: "Does it pay here?" measured at the sidebar's default settings, as its
+    “Measure it here” button does (When it is fast's prompts, repeats interleaved with the target alone; about a
+    minute on 2 cores, before the server serves), so a first visit reads this machine's own figure, not one shipped
+    from another machine of its CPU model (review 55: 0.74× shipped, then 0.78× measured here)."""
+    from dataclasses import replace
+
+    import torch
+
+    from specdec import defaults
+    from specdec.bench import sweeps
+    from specdec.chat import has_template
+    from specdec.settings import LENGTHS, Settings
+    from ui.catalog import CHOICES
+    from ui.lessons import fast, store
+    from ui.lessons.speed_prompts import speed_prompts, speed_set
+    from ui.loaders import cached
+    from ui.state import DEFAULTS, SIDEBAR
+    first = CHOICES[0]
+    pair = cached(first.target, first.draft)
+    if pair is None or pair.draft is None:
+        return
+    settings = Settings(**{name: DEFAULTS[name] for name in SIDEBAR})
+    ran = store.Ran(DEFAULTS["precision"], DEFAULTS["backend"], torch.get_num_threads())
+    if store.filed_here(first.target, (first.draft,), settings, ran):
+        return
+    chat = DEFAULTS["prompt_mode"] == "chat" and has_template(pair.tokenizer)
+    run = replace(settings, max_new_tokens=LENGTHS.speed)
+    say(f"Measuring the answer box's default setting here (k = {settings.k}, T = {settings.temperature:g}; once, "
+        "about a minute) ...")
+    sweep = sweeps.k_sweep(pair, speed_prompts(chat)[1], [settings.k], run, lambda *_: None, defaults.REPEATS)
+    store.file(sweep.points, fast.ksweep_figure((first.target, first.draft), run, speed_set(chat), ran), "box")
+    say(f"Measured: {sweep.points[0].speedup:.2f}x the target alone at these settings.")
 
 
 NO_PROFILE = "--no-machine-profile"
