@@ -2,12 +2,13 @@
 answered with 0.74× shipped from a machine of its CPU model, then 0.78× once the learner pressed “Measure it here”):
 filed under the key the box reads, once."""
 import torch
-from tiny import tiny_pair
 
 from specdec import defaults
 from specdec.models.backend import BACKEND_AUTO
 from specdec.models.precision import PRECISION_AUTO
 from specdec.settings import Settings
+
+from tiny import tiny_pair
 
 
 def test_the_first_start_files_the_box_figure_for_the_default_setting_once(monkeypatch, tmp_path):
