@@ -97,7 +97,7 @@ def test_no_function_in_specdec_is_longer_than_40_lines():
 SHARED_LESSONS = {"acceptance_words", "badges", "bench_words", "best_drafter", "many_words", "other_rows", "pair_card",
                   "payoff_paid",
                   "payoff_words", "payoff_working", "price_table", "result_cache", "shipped", "speed_table",
-                  "speed_words", "store",
+                  "speed_words", "store", "speed_prompts",
                   "bench_lines", "bottom_line",
                   "store_words"}
 SHARED_FIGURES = {"bars", "many", "payoff", "rounds"}   # payoff: the box on four pages
