@@ -30,7 +30,7 @@ from ui import (
 from ui import examples as examples_ui
 from ui.i18n import N_, _, choice
 from ui.lessons import store
-from ui.lessons.step_through_prices import FEW, Priced, alone_now, beside_box
+from ui.lessons.step_through_prices import FEW, PAUSE, Priced, alone_now, beside_box
 from ui.safe import md
 from ui.upload import file_uploader
 
@@ -207,7 +207,8 @@ def finished_note(dec) -> None:
     ratio = timed[2] / timed[1] / ((m.draft_ms + m.verify_ms) / m.tokens) if min(timed[1], m.tokens) >= FEW and \
         m.draft_ms + m.verify_ms else None                   # the target alone's ms a token over this run's
     said = (alone_note(m), alone_now(m.tokens, m.draft_ms + m.verify_ms, *timed[1:]),
-            beside_box(m.mean_acceptance_length, box, ratio))
+            beside_box(m.mean_acceptance_length, box, ratio,
+                       (sum(w >= PAUSE for w in session.pauses().values()), len(dec.history))))
     st.caption(" ".join(filter(None, said)))   # small print: one prompt's ratio, under the box's (review 44: a blue
                                                # "1.11× measured here" right above "No: 0.74×")
 

@@ -334,3 +334,16 @@ def test_the_settings_line_names_a_feature_draft_as_one():
     assert settings_line(s, "smollm2/draft", True).endswith("drafter: draft model (smollm2/draft, a feature draft)")
     assert settings_line(s, "smollm2/draft").endswith("drafter: draft model (smollm2/draft)")
     assert settings_line(replace(s, top_p=0.5)).startswith("For T = 0.7, k = 4, top-p 0.5, drafter:")   # review 54
+
+
+def test_a_priced_policys_measured_k_nearer_one_than_its_rounds_says_why():
+    """Review 56: under the priced policy, "a round costs 1.37 steps … keeps 1.50 tokens: 0.91 steps a token"
+    (1.09× for the rounds alone) beside a measured 1.04× at the constant k it picks, with no word on why."""
+    from ui.lessons import payoff_words
+    from ui.lessons.payoff_words import NEARER
+    run = payoff.Measured(1.04, 1.04, 1.05, 3, Clock.WALL, 1.50, "box", 8)
+    p = payoff.Payoff(1, run, 1.50, "here", 0.13, 1.24, 1.09, picked=True, constant=True)   # 1.37 steps a round
+    assert p.rounds_only == pytest.approx(1.50 / 1.37)
+    assert payoff_words.why(p).endswith(NEARER)
+    assert not payoff_words.why(replace(p, constant=False)).endswith(NEARER)              # as before
+    assert not payoff_words.why(replace(p, measured=replace(run, speedup=1.12))).endswith(NEARER)  # not nearer 1

@@ -63,3 +63,16 @@ def test_a_finished_run_says_its_tokens_a_round_beside_the_boxs(monkeypatch):
     assert "Its timing went the other way" in beside_box(2.67, box, 0.66) and "(load now 1.4 per core)" in \
         beside_box(2.67, box, 0.66)
     assert "other way" not in beside_box(2.67, box, 0.99) and "other way" not in beside_box(1.5, box, 0.6)
+
+
+def test_a_run_stepped_by_hand_names_its_cold_rounds_not_the_load():
+    """Review 56: a run clicked through by hand, then finished, read "0.85× … one timing moves with the machine's
+    load" where the same prompt run back to back gave 1.22×: rounds after a pause run cold, and the note says so."""
+    from specdec.bench.payoff import Measured, Payoff
+    from specdec.records.provenance import Clock
+    from ui.lessons.step_through_prices import beside_box
+    box = Payoff(4, Measured(0.74, 0.71, 0.76, 3, Clock.WALL, 1.85, "box", 8), 2.4, "here", 0.14, 1.98, 0.76)
+    said = beside_box(2.67, box, 0.85, (5, 22))
+    assert "5 of its 22 rounds began after a pause (your clicks)" in said and "Reset and Run to end" in said
+    assert "machine's load" not in said
+    assert "machine's load" in beside_box(2.67, box, 0.85, (0, 22))            # back to back: as before

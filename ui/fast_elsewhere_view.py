@@ -114,7 +114,7 @@ def anchors() -> None:
              _("tokens a round (L)"): _number(a.tokens), _("a round in target steps"): _number(a.round_steps),
              _("source"): _(a.setting).partition(": ")[0]}
             for a in fast_published.ANCHORS]
-    st.caption(badges.published() + " " + _("Published figures, for comparison (none measured here):"))
+    st.caption(badges.published() + " " + _("For comparison (none measured here):"))
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch",       # 905 px: the 928 px column at 1400 px
                  column_config={_("method"): st.column_config.TextColumn(width=190),
                                 _("published speedup"): st.column_config.TextColumn(width=115),

@@ -43,14 +43,15 @@ def measured_line(pair, settings, mine: str = "", above: bool = True) -> str | N
     return badges.of(m.cpu, m.date) + " " + said
 
 
-def _measure(pair, settings) -> None:
+def _measure(pair, settings, label: str | None = None) -> None:
     """The box's own run: the sidebar's settings against the target alone on When it is fast's
     prompts, repeats interleaved, filed as a k-sweep point is (so the box, section 2 and section 3
-    read one figure for it)."""
+    read one figure for it). `label`: what its progress bar says (review 56: "Measuring these settings here" for a
+    k = 1 beside the sidebar's k = 4)."""
     names = st.session_state.get("active_pair") or (pair.target_name, pair.draft_name)
     chat = session.uses_chat(pair)
     run = replace(settings, max_new_tokens=LENGTHS.speed)
-    sweep = jobs.run_job(_("Measuring these settings here"), "payoff_job", lambda pr: sweeps.k_sweep(
+    sweep = jobs.run_job(label or _("Measuring these settings here"), "payoff_job", lambda pr: sweeps.k_sweep(
         pair, family.speed_prompts(chat)[1], [settings.k], run, pr, defaults.REPEATS))
     if sweep is not None:
         store.file(sweep.points, fast.ksweep_figure(names, run, family.speed_set(chat), state.ran()), "box")
@@ -63,7 +64,7 @@ def _offer_k(pair, settings, k: int, where) -> None:
     at = replace(settings, k=k, policy="constant")
     if measured_at(pair, settings, k) is None and where.button(
             _("Measure k = {k} here (about a minute)").format(k=k), key="payoff_measure_k", icon=":material/timer:"):
-        _measure(pair, at)
+        _measure(pair, at, _("Measuring k = {k} here").format(k=k))
 
 
 def box_word(p: payoff.Payoff) -> tuple[str, float, str] | None:

@@ -150,7 +150,7 @@ def source_figure(rnd: Round, label: Label) -> go.Figure:
     traces.append(go.Bar(name=name, x=names, y=[final.source.prob(t) for t in ids],
                          marker_color=COLORS.of(kind, COLORS.target)))
     title = {"correction": _("Resampled {token} from the residual").format(token=quote(final.text)),
-             "bonus": _("All drafts accepted: bonus {token} from p_(k+1)").format(token=quote(final.text)),
+             "bonus": _("All drafts accepted: bonus {token} from p₍ₖ₊₁₎").format(token=quote(final.text)),
              "target": _("No draft: {token} sampled from p").format(token=quote(final.text))}[kind]
     return _layout(go.Figure(traces), title, barmode="group", yaxis_title=_("probability"))
 

@@ -68,14 +68,21 @@ def alone_now(tokens: int, rounds_ms: float, alone_tokens: int, alone_ms: float)
                                                           badge=badges.here())
 
 
-def beside_box(tokens_a_round: float | None, box, ratio: float | None = None) -> str:
+def beside_box(tokens_a_round: float | None, box, ratio: float | None = None, cold: tuple[int, int] = (0, 0)) -> str:
     """A finished run's tokens a round beside those behind the box's figure (`box`: a payoff.Payoff), where it
     has both (review 27: "0.99×" on one prompt above the box's "0.73×", unexplained); where the run's `ratio`
     (timed against the target alone) lies the other way than its tokens a round say, that one prompt's timing
-    moves with the load (review 28: more tokens a round, and slower)."""
+    moves with the load (review 28: more tokens a round, and slower). `cold`: (rounds that began after a pause of
+    PAUSE or more, the run's rounds): a run stepped by hand is timed cold (review 56: 0.85× blamed on the load
+    where a run of the same prompt back to back gave 1.22×)."""
     if not tokens_a_round or box is None or not box.tokens:
         return ""
     figure = box.measured.speedup if box.measured else box.predicted
+    if cold[0]:
+        return _("This prompt kept {mine:.2f} tokens a round, the answer box's prompts {theirs:.2f}; and {n} of its "
+                 "{m} rounds began after a pause (your clicks), and a round after a pause runs cold: its ratio is not "
+                 "the answer box's {x}. Reset and Run to end times every round back to back.").format(
+            mine=tokens_a_round, theirs=box.tokens, n=cold[0], m=cold[1], x=times(figure))
     said = _("This prompt kept {mine:.2f} tokens a round, the answer box's prompts {theirs:.2f}: one prompt is one "
              "draw, and one timing moves with the machine's load, so its ratio is not the answer box's {x}.").format(
         mine=tokens_a_round, theirs=box.tokens, x=times(figure))
