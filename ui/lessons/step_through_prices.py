@@ -79,9 +79,9 @@ def beside_box(tokens_a_round: float | None, box, ratio: float | None = None, co
         return ""
     figure = box.measured.speedup if box.measured else box.predicted
     if cold[0]:
-        return _("This prompt kept {mine:.2f} tokens a round, the answer box's prompts {theirs:.2f}; and {n} of its "
-                 "{m} rounds began after a pause (your clicks), and a round after a pause runs cold: its ratio is not "
-                 "the answer box's {x}. Reset and Run to end times every round back to back.").format(
+        return _("This prompt kept {mine:.2f} tokens a round, the answer box's prompts {theirs:.2f}, and {n} of its "
+                 "{m} rounds began after a pause (your clicks), when a round runs cold: its ratio is not the answer "
+                 "box's {x}. Reset and Run to end times every round back to back.").format(
             mine=tokens_a_round, theirs=box.tokens, n=cold[0], m=cold[1], x=times(figure))
     said = _("This prompt kept {mine:.2f} tokens a round, the answer box's prompts {theirs:.2f}: one prompt is one "
              "draw, and one timing moves with the machine's load, so its ratio is not the answer box's {x}.").format(
