@@ -64,7 +64,7 @@ def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
         "server_sweep", key, lambda pr: server.sweep(pair, inputs, s, pr), record=BatchSweep,
         button=_("Measure batch sizes 1 to 16"),
         intro=_("Serves the same {r} requests (the {n} bundled prompts cycled, {tokens} new tokens each) "
-                "at most B at a time, for B = {sizes}: autoregressive and speculative (k = {k}, T = {t}), "
+                "at most B at a time, for B = {sizes}: the target alone and speculative (k = {k}, T = {t}), "
                 "two interleaved repeats.").format(r=max(max(defaults.SIZES), len(texts)), n=len(texts),
                                                    sizes=", ".join(map(str, defaults.SIZES)), tokens=MAX_NEW,
                                                    k=s.k, t=s.temperature))
@@ -122,7 +122,7 @@ def why(rows, facts) -> None:
     big = max(r.batch for r in rows)
     draft = next(r.draft_ms for r in rows if r.mode == Mode.SPECULATIVE and r.batch == big)
     st.write(_("From batch size 1 to {b}, the speculative pass fed {rows:.1f}× more tokens and took "
-               "{cost:.1f}× longer; over the same range autoregressive throughput grew {ar:.1f}×.").format(
+               "{cost:.1f}× longer; over the same range the target alone's throughput grew {ar:.1f}×.").format(
         b=big, rows=facts.rows_growth, cost=facts.pass_growth, ar=facts.ar_growth))
     st.caption(_("While a pass is a read of the weights, more rows cost little; once it is arithmetic, each row "
                  "costs its share, and a rejected draft's row is paid for and thrown away. Drafting here runs "
@@ -210,9 +210,10 @@ def gpu() -> None:
         "says at its defaults, and {ends}.").format(
         machine=_(gpu_machine.name), k=k, alpha=alphas[t], t=t, first=times(points[0][1]), ends=ends))
     chart(lp.gpu_batch_figure(points, _("Predicted speedup against batch size, by the GPU's roofline")), "server-gpu")
-    st.caption(_("A plain pass of B requests reads the weights once for all of them; a speculative one feeds "
-                 "B·(k + 1) tokens. Up to about {ridge:.0f} tokens a pass the reading dominates and the drafts' rows "
-                 "are nearly free; past it every row is arithmetic.").format(ridge=roofline.ridge(gpu_machine, target)))
+    st.caption(_("A pass of the target alone over B requests reads the weights once for all of them; a "
+                 "speculative one feeds B·(k + 1) tokens. Up to about {ridge:.0f} tokens a pass the reading "
+                 "dominates and the drafts' rows are nearly free; past it every row is arithmetic.").format(
+        ridge=roofline.ridge(gpu_machine, target)))
     with st.expander(_("How this is predicted")):
         st.write(_("From the GPU's published peak figures (memory rate and bf16 arithmetic), each layer taking at "
                    "least {floor} µs, and the weights alone: each request's KV cache, read too, grows with the "

@@ -99,7 +99,7 @@ def results(pair, prompts) -> tuple[WhereSet | None, bool]:
                             state.ran())
     found = measured("where", key, lambda pr: where.run_set(pair, prompts, settings, pr, as_chat), record=WhereSet,
                     button=_("Run the set (k = {k}, T = {t})").format(k=settings.k, t=settings.temperature),
-                    intro=_("Runs every prompt speculatively and autoregressively ({n} new tokens, "
+                    intro=_("Runs every prompt speculatively and with the target alone ({n} new tokens, "
                             "same seed), {r} times each, interleaved, for the speedup's spread. Results "
                             "are kept on this machine per pair and settings; change k or T to measure "
                             "again.").format(n=MAX_NEW, r=defaults.REPEATS))

@@ -48,7 +48,7 @@ def test_the_bench_says_when_transformers_drafting_defaults_beat_every_constant_
     assert lead.startswith("At T = 1 the fastest is the engine with transformers' drafting defaults, 1.15× (the best "
                            "constant k: 1.06× at k = 1)")
     assert lead.endswith("(1.56 tokens a round).")
-    assert longer_caption(bench, 1.0).startswith("Its runs also wrote 280 tokens against the plain runs' 208")
+    assert longer_caption(bench, 1.0).startswith("Its runs also wrote 280 tokens against the target alone's 208")
     same = Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (setting(1, 1.0, 1.06, 1.15),), provenance=here())
     assert longer_caption(same, 1.0) is None and longer_caption(bench, 0.0) is None   # same length; trailing
 
@@ -62,18 +62,19 @@ def test_the_bench_table_says_which_transformers_its_column_is():
     bench = Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, rows),), provenance=here())
     assert transformers_note(bench) == ("transformers: `generate()` on the GGUF as a user loads it (float32 weights), "
                                         "15.6 tokens/s at T = 0; on this engine's own modules (the integer kernels) "
-                                        "38.9; the engine's own plain loop 67.3.")
+                                        "38.9; the engine's own loop with the target alone 67.3.")
     assert transformers_note(Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, rows[:2]),),
                                    provenance=here())) is None
     # review 31: llama.cpp's columns unexplained, and which plain way the speedups divide by
     peers = rows + (Row("llama.cpp generate", 42.8), Row("llama.cpp prompt lookup (k)", 35.4))
     said = llama_note(Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, peers),), provenance=here()))
-    assert said == ("llama.cpp, on the same GGUF file: 42.8 tokens/s decoding plainly; 35.4 with its prompt lookup "
-                    "(drafts of k tokens copied from earlier in the text, no draft model). The fastest plain way in "
-                    "this benchmark is engine autoregressive (67.3 tokens/s): every speedup on this tab divides by "
-                    "it."), said
+    assert said == ("llama.cpp, on the same GGUF file: 42.8 tokens/s running the target alone; 35.4 with its prompt "
+                    "lookup (drafts of k tokens copied from earlier in the text, no draft model). The fastest way to "
+                    "run the target alone in this benchmark is engine, target alone (67.3 tokens/s): every speedup on "
+                    "this tab divides by it."), said
     faster = (rows[0], rows[1], rows[2], Row("llama.cpp generate", 80.0))
-    assert "The fastest plain way in this benchmark is llama.cpp generate (80.0 tokens/s)" in llama_note(
+    fastest = "The fastest way to run the target alone in this benchmark is llama.cpp generate (80.0 tokens/s)"
+    assert fastest in llama_note(
         Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (Setting(1, 0.0, faster),), provenance=here()))
     assert llama_note(bench) is None                                                 # llama.cpp did not run
 
@@ -92,7 +93,7 @@ def test_the_bench_table_lists_a_row_that_ignores_k_once_a_temperature_without_a
     table = bench_table(Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (setting(1), setting(2)), provenance=here()))
     ks = [(row, None if pd.isna(k) else k) for row, k in zip(table["row"], table["k"])]     # NA: no k
     assert str(table["k"].dtype) == "Int64"                      # whole numbers (review 32: "1.00", "2.00")
-    assert ks == [("engine autoregressive", None), ("engine speculative", 1),
+    assert ks == [("engine, target alone", None), ("engine speculative", 1),
                   ("engine speculative (library defaults)", None), ("engine speculative", 2)], ks
 
 
@@ -128,7 +129,7 @@ def test_a_sampled_row_above_every_greedy_one_says_each_run_samples_its_own_text
                    setting(2, 1.0, 0.87, 219)), provenance=here())
     assert sampled_caption(bench) == (
         "At T = 1, k = 1 speculation ran 1.08×, above every k at T = 0 (at best 0.96×): at T > 0 each run samples its "
-        "own text (there the speculative runs wrote 218 tokens, the plain runs 203), so such a row holds the text "
+        "own text (there the speculative runs wrote 218 tokens, the target alone 203), so such a row holds the text "
         "drawn as well as the drafting; at T = 0 both write the same text.")
     below = Bench("fam/target", "fam/draft", 6, 48, 3, 0.16, (setting(1, 0.0, 0.96, 203), setting(1, 1.0, 0.90, 218)),
                   provenance=here())

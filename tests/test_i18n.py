@@ -230,6 +230,18 @@ def test_one_korean_word_per_concept(korean):
         assert not found, (concept, chosen, found, [t[:80] for t in texts if any(v in t for v in found)])
 
 
+def test_the_baseline_has_one_english_name():
+    """Review 56: "target alone", "plain decoding" and "autoregressive" named one baseline. Every text a page
+    shows calls it the target alone; the bench's data names keep theirs and are shown by it."""
+    import re
+
+    from ui.lessons.bench_words import SHOWN_AS, bench_row
+    other = re.compile(r"autoregressiv|plain (decoding|way|run|pass|loop)|decoding plainly|× plain", re.I)
+    found = sorted(t for t in marked_texts() if other.search(t) and t not in SHOWN_AS)
+    assert not found, found
+    assert bench_row("engine autoregressive") == "engine, target alone"
+
+
 def test_korean_writes_a_speedup_with_one_unit(korean):
     """A multiple is "1.23배" in Korean, never "1.23×" (× stays only as multiplication, between
     spaces: "프롬프트 {n}개 × {t} 토큰"); figures formatted in code go through `times`."""

@@ -52,7 +52,7 @@ def test_the_card_says_the_range_of_c_measured_on_this_cpu_model_against_row_0()
     assert said.startswith("c on this CPU model, where a run measured it: 0.130–0.180 (row 0: 0.150).") and \
         "about 3.0 ms" in said, said
     assert said.endswith("In a server's c (0.050) is left out: there a draft step is set against the batched loop's "
-                         "own plain pass, a slower one.")  # the row left out, named (review 36)
+                         "own pass of the target alone, a slower one.")  # the row left out, named (review 36)
     assert "In a server" not in pair_card.c_spread(rows[:3], pair_card.Numbers(c=0.15), 20.0)
     assert pair_card.c_spread(rows[:1], pair_card.Numbers(c=0.15), 20.0) == ""         # one figure: no range
     assert pair_card.c_spread(rows, None, 20.0) == ""                                  # no profile yet

@@ -184,10 +184,14 @@ def test_the_setting_the_prices_pick_is_measured_here_with_one_click(tiny_dirs, 
     is gone, and the box still answers for k = 3."""
     target, draft, threads = hand_profile(tiny_dirs, monkeypatch, tmp_path)
     file_k3(target, draft, threads)
+    from ui import jobs
+    labels, run_job = [], jobs.run_job
+    monkeypatch.setattr(jobs, "run_job", lambda label, *a, **kw: labels.append(label) or run_job(label, *a, **kw))
     at = app(tiny_dirs, page="pages/fast.py", k=3, temperature=0.0, max_new_tokens=4)
     assert at.button(key="payoff_measure_k").label == "Measure k = 1 here (about a minute)"
     at.button(key="payoff_measure_k").click().run()
     assert not at.exception
+    assert labels == ["Measuring k = 1 here"]            # review 56: it ran as "Measuring these settings here"
     said = " ".join(c.value for c in at.markdown if c.value.startswith(("**In short**", "**Does it pay here?**")))
     best = "k = 1, the k this machine's prices pick: " in said and "**In short**" in said   # In short: k = 1 first
     assert best or " At k = 1, the k this machine's prices pick: " in said and said.endswith(f"{badges.here()}."), \

@@ -340,3 +340,20 @@ def test_a_chart_leaves_out_tokens_no_distribution_gives_mass():
     cut = Dist((0.7, 0.3) + (0.0,) * 20)
     draft = Dist((0.5, 0.0, 0.5) + (0.0,) * 19)
     assert plots.top_ids([cut, draft]) == [0, 1, 2]
+
+
+def test_the_k_sweeps_chart_draws_the_theorem_and_the_measurements_and_its_method_the_refinements():
+    """Review 56: six lines for one setting. The section's chart: the theorem at α̂, the measured speedups and
+    the learner's k; the lines pricing what a whole run pays (the pass as paid, the acceptance profile, the
+    prompt and bookkeeping) only in the chart behind the section's expander."""
+    from points import point
+
+    from ui.figures.fast import theory_figure
+    points = [point(k=k, speedup=1.0 - k / 20, profile_speedup=0.9, predicted_run=0.8) for k in (1, 2, 3)]
+    plain = {t.name for t in theory_figure(0.5, 2, 0.1, points).data}
+    refined = {t.name for t in theory_figure(0.5, 2, 0.1, points, refined=True).data}
+    assert plain == {"theorem at the mean α̂ = 0.50, c and ε as these runs paid", "your k, as measured",
+                     "measured here"}
+    assert refined - plain == {"theory at the measured verification cost v(k + 1)",
+                               "the same price, tokens a round from the measured acceptance profile",
+                               "each k's own tokens a round, plus the prompt and the bookkeeping"}

@@ -79,7 +79,7 @@ def test_the_verdict_follows_the_sweep_both_ways():
     text = server.verdict(facts_of(never))
     assert "did not pay at any batch size measured, not even" in text
     assert "cost" not in text                               # the round's prices: behind the section's expander
-    assert "cost 1.0× an autoregressive pass plus 1 ms of drafting, and brought 2.00 tokens" in \
+    assert "cost 1.0× a pass of the target alone plus 1 ms of drafting, and brought 2.00 tokens" in \
         server.batch_one(facts_of(never))
     # 1.03× at batch size 1, but its repeats ran 9.5–10.8 tokens/s against 10: 0.95–1.08×, within the spread
     noisy = replace(losing, rows=(row(1, AR, 10), replace(row(1, SPEC, 10.3, speedup=1.03), tokens_per_s_min=9.5,

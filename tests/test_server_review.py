@@ -108,15 +108,16 @@ def test_the_page_says_its_figure_beside_the_box_and_why():
                    1.6, 0.8)
     assert f"says 0.78× {badges.shipped('CPU there')}" in server.beside_box(facts(1.0371), alike)
     assert "says" not in server.beside_box(facts(1.0371), None)
-    assert "It ran on" not in text and "plain pass" not in text
+    assert "It ran on" not in text and "pass of the target alone" not in text
     # the batched loop's plain pass at 49.7 ms against a 18.2 ms step (2.7×): the line says so, and which
     # figure holds for one request (review 42)
     slow = server.beside_box(replace(facts(1.0371), ar_pass_ms_1=49.7), box, step_ms=18.2)
-    assert slow.startswith("Why 1.04× and not the answer box's 0.78×: this loop's plain pass runs transformers' "
-                           "layers, 49.7 ms a pass, 2.7× the lean step of 18.2 ms")
+    assert slow.startswith("Why 1.04× and not the answer box's 0.78×: this loop's pass of the target alone "
+                           "runs transformers' layers, 49.7 ms a pass, 2.7× the lean step of 18.2 ms")
     assert f"For one request on the lean path “Does it pay here?” holds: **0.78×** {badges.here()}." in slow
     assert "same pair and settings" not in slow              # review 45: two figures called the same setting's
-    assert "plain pass" not in server.beside_box(replace(facts(1.0371), ar_pass_ms_1=20.0), box, step_ms=18.2)
+    near = server.beside_box(replace(facts(1.0371), ar_pass_ms_1=20.0), box, step_ms=18.2)
+    assert "pass of the target alone" not in near
 
 
 def test_a_shipped_sweep_of_this_cpu_model_is_a_machine_like_this_one_with_its_own_prices(monkeypatch):
@@ -133,7 +134,7 @@ def test_a_shipped_sweep_of_this_cpu_model_is_a_machine_like_this_one_with_its_o
     assert f"It ran on a machine like this one (the same CPU model, {cpu_model()}) on 2026-12-05, under load " \
            "2.6 per core" in text and "this machine's." not in text
     # its round: the pass 1.5 AR passes + drafting 20 ms / 40 ms = 0.5 -> 2.0, keeping 2.5 tokens (facts above)
-    assert "a round cost 2.00 of its autoregressive passes (the pass 1.50, drafting 0.50) and kept 2.50 tokens" in text
+    assert "a round cost 2.00 of its target-alone passes (the pass 1.50, drafting 0.50) and kept 2.50 tokens" in text
     assert "took 40.0 ms there, 4.0 times this machine's profiled step of 10.0 ms" in text        # 40 / 10
     assert "a batch runs the model's own forward" in text                   # why a batched pass costs more
     assert "4 × 0.200 + 1.60 = 2.40 steps of this machine and counts 2.40 tokens a round" in text   # 0.8 + 1.6

@@ -39,7 +39,7 @@ def draft_lines(rnd: Round, kind: str) -> list[str]:
     c = rnd.caches
     if kind == "none":
         return [_("The drafter keeps no KV cache: an n-gram lookup reads the text itself, and the "
-                  "autoregressive baseline drafts nothing.")]
+                  "target alone drafts nothing.")]
     if kind == "features":
         return _feature_lines(rnd)
     if kind == "own":

@@ -37,11 +37,11 @@ def bench_drafter(result) -> str:
 
 def render(pair=None) -> None:
     """The tab; `pair`: the active pair, whose box figure is set beside the bench's at the sidebar's settings."""
-    st.header(_("6 · The benchmark: this engine vs the plain ways to run the same model"))
+    st.header(_("6 · The benchmark: this engine vs other ways to run the target alone"))
     with st.expander(_("For people running the lab themselves: the benchmark, or a file from another machine")):
-        st.write(_("`python -m specdec bench --out build/bench.json` runs this engine's autoregressive and "
-                   "speculative decoding on each target backend, transformers `generate()` and assisted "
-                   "generation, ONNX Runtime's own generation loop and, where it is built (`make peers`), "
+        st.write(_("`python -m specdec bench --out build/bench.json` runs this engine's decoding with the "
+                   "target alone and speculative decoding on each target backend, transformers `generate()` and "
+                   "assisted generation, ONNX Runtime's own generation loop and, where it is built (`make peers`), "
                    "llama.cpp, side by side (see the README). Its results show up here; you can also upload "
                    "a file from another machine."))
         upload = file_uploader(_("Benchmark JSON"), ["json"], key="fast_bench_file")
@@ -61,8 +61,8 @@ def render(pair=None) -> None:
             m.kernels or "") else None)
     rows = [bench_lines.baseline_row(setting) for setting in result.settings if setting.baseline]
     if rows:
-        st.caption(_("Tokens per second, the median over repeats (speculative and the plain way: their range), "
-                     "against the faster plain way to run the same target:"))
+        st.caption(_("Tokens per second, the median over repeats (speculative and the target alone: their range), "
+                     "against the fastest way to run the target alone:"))
         st.dataframe(pd.DataFrame(rows), hide_index=True, placeholder="—", key="fast_bench_peers", height="content")
         notes = (bench_lines.transformers_note(result), bench_lines.llama_note(result), skipped(result),
                  None if upload is not None else beside_box(pair, result))

@@ -50,7 +50,7 @@ def measured(pair, names) -> None:
         "ksweep", key, lambda pr: sweeps.k_sweep(pair, inputs, list(K_SWEEP), settings, pr, defaults.REPEATS),
         record=Sweep, on_fresh=lambda fresh: store.file(fresh.points, key_of, "ksweep"),
         button=_("Measure k = 1 … 8 here"),
-        intro=_("Runs speculative and autoregressive generation on {n} bundled prompts ({tokens} "
+        intro=_("Runs speculative decoding and the target alone on {n} bundled prompts ({tokens} "
                 "tokens each, T = {t}) for k = 1…8, and measures c.").format(
             n=len(texts), tokens=MAX_NEW, t=settings.temperature))
     fast_shipped_view.ksweep(key, Sweep, settings)
@@ -70,12 +70,13 @@ def measured(pair, names) -> None:
     here = [] if mine or alike else fast_repriced_view.k_sweep(points, pair, settings.drafter)
     alpha = round(mean_alpha(points), 2)
     on = machine_short(sweep.provenance.cpu or "?")
-    chart(lp.repriced_sweep_figure(alpha, settings.k, here, on, box_at_k(pair)) if here else
-          lp.theory_figure(alpha, settings.k, points[0].c, points, k_max=8, eps=sweep_eps(points),
-                           measured_on=None if mine else machine_short(sweep.provenance.cpu or "?"),
-                          here_ks=frozenset(whose.here)), "fast-measured")
+    def figure(refined: bool):
+        return lp.theory_figure(alpha, settings.k, points[0].c, points, k_max=8, eps=sweep_eps(points),
+                                measured_on=None if mine else on, here_ks=frozenset(whose.here), refined=refined)
+    chart(lp.repriced_sweep_figure(alpha, settings.k, here, on, box_at_k(pair)) if here else figure(False),
+          "fast-measured")
     with st.expander(_("How it was measured: tokens a round, pass prices, and every number")):
-        ksweep_method(points)
+        ksweep_method(points, None if here else figure(True))
 
 
 def sweep_eps(points) -> float:
@@ -92,12 +93,17 @@ def box_at_k(pair):
     return payoff_answer.answer(pair, settings)[0].measured if settings.policy == "constant" else None
 
 
-def ksweep_method(points) -> None:
-    """Section 2 behind its expander: the pass prices, tokens a round, why measured and theory
-    differ, and the sweep's table (the columns that fit; the CSV holds all)."""
+def ksweep_method(points, refined=None) -> None:
+    """Section 2 behind its expander: the pass prices, the chart with the lines that price a whole run
+    (`refined`: None where the section's chart is a shipped sweep priced again), tokens a round, why
+    measured and theory differ, and the sweep's table (the columns that fit; the CSV holds all)."""
     costs = ", ".join(f"v({p.k + 1}) = {p.verify_cost:.2f}" for p in points)
-    st.write(_("In these runs one target pass over k + 1 tokens cost v(k + 1) target steps: {costs}. "
-               "The dashed grey line is the theorem with those prices.").format(costs=costs))
+    st.write(_("In these runs one target pass over k + 1 tokens cost v(k + 1) target steps: {costs}.").format(
+        costs=costs))
+    if refined is not None:
+        st.caption(_("The chart above with the lines that price a whole run: the dashed one is the theorem at "
+                     "those pass prices; the others add what a run pays besides its rounds."))
+        chart(refined, "fast-refined")
     chart(lp.tokens_figure(points), "fast-tokens")
     acceptance_note([(f"k = {p.k}", p.acceptance_rate, p.mean_acceptance_length) for p in points])
     st.caption(theorem_caption(points))

@@ -87,7 +87,7 @@ def render(pair) -> None:
                                                                e=here[2]))
     chart(lp.theory_figure(alpha, k, c, eps=eps), "fast-theory")
     st.caption(_("Notice: {shapes}. More drafts mean more chances but each costs c; below the dashed line "
-                 "speculation is slower than plain decoding. Raising ε acts exactly like raising c: a costlier "
+                 "speculation is slower than the target alone. Raising ε acts exactly like raising c: a costlier "
                  "verification pass favours a smaller k.").format(shapes=shapes(alpha, c + eps)))
     if here:
         beside_measured(pair, best, at_best, alpha, c, eps, here[0])

@@ -61,6 +61,8 @@ KOREAN_TERMS = {   # concept: (chosen, rejected variants)
     "profile": ("프로필", ("프로파일",)),
     "price / cost (of a pass, a draft, a round)": ("비용", ("가격",)),
     "position (in the text)": ("위치", ("자리",)),              # review 55: 자리 18 times beside 위치 15
+    # review 56: three names for one baseline
+    "the target alone (the baseline)": ("타깃 모델 혼자", ("자기회귀", "일반 디코딩", "일반 실행", "일반 패스")),
 }
 
 

@@ -17,7 +17,8 @@ WORDS = (N_("accepted"), N_("rejected"), N_("discarded"), N_("untried"), N_("det
          N_("sampled"), N_("greedy"))   # verdicts and tree rules, shown through _()
 
 PLOT_CONFIG = {"displaylogo": False, "toImageButtonOptions": {"format": "png", "scale": 2},
-               "modeBarButtons": [["toImage", "resetScale2d"]]}   # small: clear of the titles
+               "modeBarButtons": [["toImage", "resetScale2d"]],   # small: clear of the titles
+               "displayModeBar": "hover"}      # shown on hover only: a long title runs under it (review 56)
 
 
 def chart(fig, key: str, where=st) -> None:
@@ -105,7 +106,7 @@ def step_verify(rnd: Round, label: Callable[[int], str], priced: Priced | None =
     if rnd.greedy and gap is not None:
         st.info(_("Near-tie: the target's top two tokens differ by {gap:.1e}. A (k+1)-token "
                   "forward and a 1-token forward can differ in the last bits, so ties this "
-                  "close may break differently from plain decoding.").format(gap=gap))
+                  "close may break differently from the target alone.").format(gap=gap))
 
 
 def _verdict_sentence(rnd: Round) -> str:

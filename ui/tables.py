@@ -20,7 +20,7 @@ HEADERS = {
     "acceptance_rate": N_("acceptance rate"), "mean_acceptance_length": N_("tokens a round (L)"),
     "speedup": N_("speedup"), "speedup_here": N_("speedup priced here"),
     "speedup_min": N_("speedup min"), "speedup_max": N_("speedup max"),
-    "speedup_vs_engine_ar": N_("speedup over the engine's own plain decoding"),
+    "speedup_vs_engine_ar": N_("speedup over the target alone on this engine"),
     "per_position": N_("per position"), "histogram": N_("histogram"),
     "tokens_per_s": N_("tokens/s"), "baseline_tokens_per_s": N_("tokens/s, target alone"),
     "target_forwards_per_token": N_("target passes per token"),

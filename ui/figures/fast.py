@@ -18,12 +18,13 @@ ALPHAS = (0.5, 0.6, 0.7, 0.8, 0.9)
 
 def theory_figure(alpha: float, k: int, c: float, measured=None,
                   k_max: int = K_OFFERED[1], eps: float = 0.0, measured_on: str | None = None,
-                  here_ks=frozenset()) -> go.Figure:
+                  here_ks=frozenset(), refined: bool = False) -> go.Figure:
     """Expected speedup over k for several α at this c; break-even line; measured points.
 
     eps: extra cost of each verified token, so a (k+1)-token pass costs 1 + k·eps steps.
     measured_on: the CPU of shipped measured points (None: measured here); here_ks: the k among them
-    measured here since.
+    measured here since; refined: with the lines that price what a whole run pays besides the
+    theorem's rounds (the section's method: review 56 counted six lines for one setting).
     """
     from specdec.trace.theory import expected_speedup
 
@@ -47,7 +48,7 @@ def theory_figure(alpha: float, k: int, c: float, measured=None,
                              marker=dict(size=14, color=COLORS.bonus),
                              name=_("your k, as measured") if at_k else _("your k")))
     if measured:
-        _add_measured(fig, measured, measured_on, here_ks)
+        _add_measured(fig, measured, measured_on, here_ks, refined)
     cost = "k·c + 1 + k·ε" if eps else "k·c + 1"
     values = (f"c = {c:.2f}, ε = {eps:.2f}" if eps else f"c = {c:.2f}") + (_(", as these runs paid them") if measured
                                                                            else "")   # section 1: the profile's
@@ -100,9 +101,25 @@ def _measured_points(fig: go.Figure, points, name: str, color: str = COLORS.corr
                                           arrayminus=[p.speedup - p.speedup_min for p in points])))
 
 
-def _add_measured(fig: go.Figure, measured, on: str | None = None, here_ks=frozenset()) -> None:
-    """Measured speedups (k-sweep points), and theory at the measured verification cost; `on`: the CPU of
-    shipped points, `here_ks`: the k of those among them measured here since (review 32: labelled as shipped)."""
+def _add_measured(fig: go.Figure, measured, on: str | None = None, here_ks=frozenset(),
+                  refined: bool = False) -> None:
+    """Measured speedups (k-sweep points); `refined`: the theory at the measured verification cost and the
+    whole-run predictions beside them; `on`: the CPU of shipped points, `here_ks`: the k of those among them
+    measured here since (review 32: labelled as shipped)."""
+    if refined:
+        _add_refined(fig, measured)
+    if on is None:
+        _measured_points(fig, measured, _("measured here"))
+        return
+    shipped, here = [p for p in measured if p.k not in here_ks], [p for p in measured if p.k in here_ks]
+    if shipped:
+        _measured_points(fig, shipped, _("measured on {cpu}").format(cpu=on))
+    if here:
+        _measured_points(fig, here, _("measured here"), COLORS.accepted)
+
+
+def _add_refined(fig: go.Figure, measured) -> None:
+    """The theorem at each k's paid pass price, and the predictions that add what a whole run pays."""
     ks = [p.k for p in measured]
     fig.add_trace(go.Scatter(x=ks, y=[p.bound_with_verify for p in measured], mode="lines",
                              name=_("theory at the measured verification cost v(k + 1)"),
@@ -115,14 +132,6 @@ def _add_measured(fig: go.Figure, measured, on: str | None = None, here_ks=froze
         fig.add_trace(go.Scatter(x=ks, y=[p.predicted_run for p in measured], mode="lines",
                                  name=_("each k's own tokens a round, plus the prompt and the bookkeeping"),
                                  line=dict(width=3, color=COLORS.draft)))
-    if on is None:
-        _measured_points(fig, measured, _("measured here"))
-        return
-    shipped, here = [p for p in measured if p.k not in here_ks], [p for p in measured if p.k in here_ks]
-    if shipped:
-        _measured_points(fig, shipped, _("measured on {cpu}").format(cpu=on))
-    if here:
-        _measured_points(fig, here, _("measured here"), COLORS.accepted)
 
 
 def tokens_figure(measured) -> go.Figure:
@@ -175,7 +184,7 @@ def bench_figure(bench: Bench, temperature: float) -> go.Figure:
                                      line=dict(color=color, dash=dash)))
     fig.add_hline(y=1.0, line_dash="dot", line_color=COLORS.rejected)
     fig.update_xaxes(dtick=1)                                                  # k is a whole number
-    fig = _layout(fig, _("T = {t:g}: speedup over plain decoding").format(t=temperature),
+    fig = _layout(fig, _("T = {t:g}: speedup over the target alone").format(t=temperature),
                   height=380, xaxis_title=_("k"), yaxis_title=_("speedup ×"))
     # up to three side by side (a short title: review 35 saw a long one cut): the title (T first) goes below
     # the chart's toolbar, clear of its icons

@@ -15,7 +15,7 @@ def batch_figure(rows, y: str, title: str, y_title: str) -> go.Figure:
     """A quantity against batch size, autoregressive vs speculative (with the repeats' range
     for tokens/s)."""
     fig = go.Figure()
-    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS.target, _("autoregressive")),
+    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS.target, _("the target alone")),
                               (Mode.SPECULATIVE, COLORS.draft, _("speculative"))):
         mine = [r for r in rows if r.mode == mode]
         err = None
@@ -36,7 +36,7 @@ def pass_price_figure(rows) -> go.Figure:
     """The target pass's price against the tokens it fed (batch × pending + drafts); each mark
     holds its batch size, so no label sits beside a mark where another line's could cross it."""
     fig = go.Figure()
-    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS.target, _("autoregressive")),
+    for mode, color, name in ((Mode.AUTOREGRESSIVE, COLORS.target, _("the target alone")),
                               (Mode.SPECULATIVE, COLORS.draft, _("speculative"))):
         mine = [r for r in rows if r.mode == mode]
         fig.add_trace(go.Scatter(x=[r.pass_rows for r in mine], y=[r.pass_ms for r in mine],

@@ -70,8 +70,8 @@ def transformers_note(bench: Bench) -> str | None:
         if loaded is not None and ours is not None and plain is not None:
             return _("transformers: `generate()` on the GGUF as a user loads it (float32 weights), {loaded:.1f} "
                      "tokens/s at T = {t:g}; on this engine's own modules (the integer kernels) {ours:.1f}; the "
-                     "engine's own plain loop {plain:.1f}.").format(loaded=loaded.tokens_per_s, t=s.temperature,
-                                                                    ours=ours.tokens_per_s, plain=plain.tokens_per_s)
+                     "engine's own loop with the target alone {plain:.1f}.").format(
+                loaded=loaded.tokens_per_s, t=s.temperature, ours=ours.tokens_per_s, plain=plain.tokens_per_s)
     return None
 
 
@@ -86,14 +86,15 @@ def _llama_words(s: Setting) -> str:
     llama, lookup, plain = s.row(RowKind.LLAMA), s.row(RowKind.LLAMA_LOOKUP), s.row(RowKind.AR)
     if llama is None or plain is None:
         return ""
-    text = _("llama.cpp, on the same GGUF file: {llama:.1f} tokens/s decoding plainly").format(
+    text = _("llama.cpp, on the same GGUF file: {llama:.1f} tokens/s running the target alone").format(
         llama=llama.tokens_per_s)
     if lookup is not None:
         text += _("; {lookup:.1f} with its prompt lookup (drafts of k tokens copied from earlier in the text, no "
                   "draft model)").format(lookup=lookup.tokens_per_s)
     fastest = max((r for r in (plain, llama) if r is not None), key=lambda r: r.tokens_per_s)
-    return text + ". " + _("The fastest plain way in this benchmark is {name} ({rate:.1f} tokens/s): every speedup "
-                           "on this tab divides by it.").format(name=bench_row(fastest.row), rate=fastest.tokens_per_s)
+    return text + ". " + _("The fastest way to run the target alone in this benchmark is {name} ({rate:.1f} "
+                           "tokens/s): every speedup on this tab divides by it.").format(
+        name=bench_row(fastest.row), rate=fastest.tokens_per_s)
 
 
 def baseline_row(setting: Setting) -> dict:
@@ -103,8 +104,9 @@ def baseline_row(setting: Setting) -> dict:
     name = setting.baseline if setting.baseline in BASELINES else BASELINES[0]
     spec = setting.row(RowKind.SPEC)
     row = {"T": f"{setting.temperature:g}", "k": setting.k, _("speculative"): _short(spec),
-           _("× plain"): times(None if spec is None else spec.speedup),
-           _("plain way"): bench_row(name), _("plain"): _short(setting.row(RowKind.of(name)))}
+           _("× the target alone"): times(None if spec is None else spec.speedup),
+           _("the target alone, fastest way"): bench_row(name),
+           _("the target alone"): _short(setting.row(RowKind.of(name)))}
     return row | {_(label): _short(setting.row(kind), False) for kind, label in PEERS if setting.row(kind) is not None}
 
 
@@ -159,9 +161,9 @@ def longer_caption(bench: Bench, temperature: float) -> str | None:
     if best is None or library is None or plain is None or not plain.tokens or library.speedup <= best or \
             library.tokens <= LONGER_TEXT * plain.tokens:
         return None
-    return _("Its runs also wrote {n} tokens against the plain runs' {m} (at T > 0 each run samples its own text), and "
-             "a longer text reads its prompt fewer times a token: part of that lead is the text written, not the "
-             "drafting.").format(n=library.tokens, m=plain.tokens)
+    return _("Its runs also wrote {n} tokens against the target alone's {m} (at T > 0 each run samples its own "
+             "text), and a longer text reads its prompt fewer times a token: part of that lead is the text "
+             "written, not the drafting.").format(n=library.tokens, m=plain.tokens)
 
 
 def sampled_caption(bench: Bench) -> str | None:
@@ -179,7 +181,7 @@ def sampled_caption(bench: Bench) -> str | None:
     if best.speedup <= max(greedy) or plain is None or not plain.tokens:
         return None
     return _("At T = {t:g}, k = {k} speculation ran {x}, above every k at T = 0 (at best {greedy}): at T > 0 each run "
-             "samples its own text (there the speculative runs wrote {n} tokens, the plain runs {m}), so such a row "
+             "samples its own text (there the speculative runs wrote {n} tokens, the target alone {m}), so such a row "
              "holds the text drawn as well as the drafting; at T = 0 both write the same text.").format(
         t=s.temperature, k=s.k, x=times(best.speedup), greedy=times(max(greedy)), n=best.tokens, m=plain.tokens)
 

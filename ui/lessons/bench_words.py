@@ -17,9 +17,14 @@ BENCH_ROWS = (N_("engine autoregressive"), N_("engine speculative"), N_("transfo
               N_("onnxruntime-genai generate"))
 
 
+# rows shown by another name than the data's: the baseline is "the target alone" on every page (review 56)
+SHOWN_AS = {"engine autoregressive": N_("engine, target alone"),
+            "engine autoregressive (torch)": N_("engine, target alone (torch)")}
+
+
 def bench_row(name: str) -> str:
     """A bench row's name in the page's language (a name from a newer file stays as it is)."""
-    return _(name) if name in BENCH_ROWS else name
+    return _(SHOWN_AS.get(name, name)) if name in BENCH_ROWS else name
 
 
 # ui/lessons/drafters.variants' labels that are words (draft model names stay as they are)

@@ -219,7 +219,7 @@ def _paid_caption(points) -> str:
     worst, within = _largest_gap(points, "predicted_run")
     first = min(points, key=lambda p: p.k)
     return _("The solid line counts what the theorem leaves out, with each k's own tokens a round: reading "
-             "the prompt costs {p:.2f} steps per generated token in the autoregressive runs ({ps:.2f} with the "
+             "the prompt costs {p:.2f} steps per generated token in the target alone's runs ({ps:.2f} with the "
              "draft's own reading) and the engine's bookkeeping {o:.2f} steps per round, paid whatever k is, so "
              "they pull every speedup toward 1. It lands within {within:.0%} of the measured speedup at every "
              "k (largest gap at k = {k}).").format(p=first.base_prefill_steps, ps=first.prefill_steps,

@@ -104,11 +104,12 @@ def _server_numbers(facts, k: int) -> Numbers:
 def _server_prices(facts, profile: machine.Profile | None) -> str:
     """What a server's round paid: its loop's plain pass (slower than the engine's lean step, so
     drafting weighs less), a round in those passes, and its tokens a round."""
-    said = _("its batched loop's round cost {round:.2f} of its plain passes and kept {tokens:.2f} tokens").format(
+    said = _("its batched loop's round cost {round:.2f} of its target-alone passes and kept {tokens:.2f} "
+             "tokens").format(
         round=facts.pass_ratio_1 + (facts.draft_ms_1 / facts.ar_pass_ms_1 if facts.ar_pass_ms_1 else 0.0),
         tokens=facts.tokens_per_pass_1)
     if profile is not None and facts.ar_pass_ms_1:
-        said += " " + _("(a plain pass there {ar:.1f} ms, {ratio:.1f}× this machine's step: a cheaper draft "
+        said += " " + _("(a target-alone pass there {ar:.1f} ms, {ratio:.1f}× this machine's step: a cheaper draft "
                         "by comparison)").format(ar=facts.ar_pass_ms_1, ratio=facts.ar_pass_ms_1 / profile.step_ms)
     return said
 

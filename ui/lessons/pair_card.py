@@ -112,5 +112,5 @@ def c_spread(rows, profile: Numbers | None, step_ms: float | None) -> str:
     server = [r.numbers.c for r in rows if r.numbers and r.numbers.c and r.section == _("In a server")]
     if server:                      # review 36: "the footnote gives 0.144–0.214, but row 12 shows c = 0.072"
         said += " " + _("In a server's c ({c:.3f}) is left out: there a draft step is set against the batched "
-                        "loop's own plain pass, a slower one.").format(c=min(server))
+                        "loop's own pass of the target alone, a slower one.").format(c=min(server))
     return said

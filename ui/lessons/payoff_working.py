@@ -98,8 +98,8 @@ def ladder(p: Payoff) -> str:
     rows = [(rounds, times(p.rounds_only))]
     if p.over:
         spec, base = p.over
-        rows.append((_("+ reading the prompt ({pre:.2f} steps a token; plain {bpre:.2f}) and bookkeeping ({per:.2f} "
-                       "steps a round; plain {bper:.2f}), as {whose}").format(
+        rows.append((_("+ reading the prompt ({pre:.2f} steps a token; the target alone {bpre:.2f}) and "
+                       "bookkeeping ({per:.2f} steps a round; the target alone {bper:.2f}), as {whose}").format(
             pre=spec.prefill, bpre=base.prefill, per=spec.per_round, bper=base.per_round, whose=_whose_over(p)),
             times(p.raw)))
     if p.likely is not None and p.measured is None:          # beside a measurement, the measurement answers

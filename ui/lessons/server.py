@@ -37,8 +37,8 @@ def latency(result: Timeline) -> Latency:
 
 def verdict(facts: Facts) -> str:
     """What the sweep shows, computed from it."""
-    head = _("In this batched loop, at batch size 1 speculative decoding ran **{first:.2f}×** as fast as the loop's "
-             "autoregressive decoding; at batch size {last_b} **{last:.2f}×**.").format(
+    head = _("In this batched loop, at batch size 1 speculative decoding ran **{first:.2f}×** as fast as the "
+             "target alone in the same loop; at batch size {last_b} **{last:.2f}×**.").format(
         first=facts.first, last=facts.last, last_b=facts.last_batch)
     if facts.crossover is not None and facts.crossover <= facts.first_batch:
         return head + " " + _("It did not pay at any batch size measured, not even for one request alone.")
@@ -54,8 +54,9 @@ def verdict(facts: Facts) -> str:
 
 def batch_one(facts: Facts) -> str:
     """Batch size 1's own prices, from the sweep: what a speculative round cost and brought."""
-    return _("At batch size 1 a speculative round cost {v:.1f}× an autoregressive pass plus {d:.0f} ms of drafting, "
-             "and brought {t:.2f} tokens.").format(v=facts.pass_ratio_1, d=facts.draft_ms_1, t=facts.tokens_per_pass_1)
+    return _("At batch size 1 a speculative round cost {v:.1f}× a pass of the target alone plus {d:.0f} ms of "
+             "drafting, and brought {t:.2f} tokens.").format(v=facts.pass_ratio_1, d=facts.draft_ms_1,
+                                                             t=facts.tokens_per_pass_1)
 
 
 def beside_box(facts: Facts, box: Payoff | None, step_ms: float | None = None) -> str:
@@ -69,10 +70,11 @@ def beside_box(facts: Facts, box: Payoff | None, step_ms: float | None = None) -
     badge = badges.of(box.measured.cpu) if box.measured else badges.predicted()      # whose, in a badge
     ar = facts.ar_pass_ms_1
     if step_ms and ar and ar / step_ms >= SLOW_LOOP:     # the reason first (review 45: "the same pair and settings")
-        return _("Why {mine:.2f}× and not the answer box's {box:.2f}×: this loop's plain pass runs transformers' "
-                 "layers, {ar:.1f} ms a pass, {ratio:.1f}× the lean step of {step:.1f} ms, and a draft costs less "
-                 "beside a slower pass. For one request on the lean path “Does it pay here?” holds: **{box:.2f}×** "
-                 "{badge}.").format(mine=facts.first, ar=ar, ratio=ar / step_ms, step=step_ms, box=figure, badge=badge)
+        return _("Why {mine:.2f}× and not the answer box's {box:.2f}×: this loop's pass of the target alone runs "
+                 "transformers' layers, {ar:.1f} ms a pass, {ratio:.1f}× the lean step of {step:.1f} ms, and a "
+                 "draft costs less beside a slower pass. For one request on the lean path “Does it pay here?” "
+                 "holds: **{box:.2f}×** {badge}.").format(mine=facts.first, ar=ar, ratio=ar / step_ms, step=step_ms,
+                                                          box=figure, badge=badge)
     return _("At batch size {b}: {mine:.2f}×; “Does it pay here?” says {box:.2f}× {badge} for the same pair and "
              "settings.").format(b=facts.first_batch, mine=facts.first, box=figure, badge=badge)
 
@@ -101,11 +103,11 @@ def shipped_why(facts: Facts, sweep: BatchSweep, box: Payoff | None, step_ms: fl
     lines = [text, _("Other text: the answer box's tokens a round come from other prompts and runs than this sweep's.")]
     ar = facts.ar_pass_ms_1
     own_round = facts.pass_ratio_1 + (facts.draft_ms_1 / ar if ar else 0.0)
-    lines.append(_("Its own prices at batch size 1: a round cost {round:.2f} of its autoregressive passes (the "
+    lines.append(_("Its own prices at batch size 1: a round cost {round:.2f} of its target-alone passes (the "
                    "pass {v:.2f}, drafting {d:.2f}) and kept {tokens:.2f} tokens.").format(
         round=own_round, v=facts.pass_ratio_1, d=own_round - facts.pass_ratio_1, tokens=facts.tokens_per_pass_1))
     if step_ms and ar:
-        lines.append(_("One autoregressive pass took {ar:.1f} ms there, {ratio:.1f} times this machine's profiled "
+        lines.append(_("One pass of the target alone took {ar:.1f} ms there, {ratio:.1f} times this machine's profiled "
                        "step of {step:.1f} ms: a batch runs the model's own forward (transformers' layers under a "
                        "padded mask), where one request alone runs the engine's lean pass (on the integer kernels, "
                        "a layer in one call). Both columns of the sweep pay it alike.").format(
