@@ -176,7 +176,7 @@ def test_a_servers_tokens_a_round_are_priced_at_this_machines_prices():
     assert other_rows._server_here(facts, 4, asked, None) is None
     # its round in its own passes: 1.5 + 8 / 20 = 1.9; its plain pass 20 ms, twice this machine's 10 ms step
     said = other_rows._server_prices(facts, profile)
-    assert "round cost 1.90 of its plain passes and kept 1.84 tokens" in said and "20.0 ms, 2.0×" in said
+    assert "round cost 1.90 of its target-alone passes and kept 1.84 tokens" in said and "20.0 ms, 2.0×" in said
 
 
 def test_where_it_works_shipped_row_is_priced_here_for_the_whole_run_its_prompts_paid(places):
@@ -249,3 +249,26 @@ def test_the_sentence_counts_shipped_figures_of_this_cpu_model_as_shipped_not_me
             speed_table.SpeedRow(badges.like_this_legend(), "s", "0.71×", "x", "", 0.71, True)]
     said = speed_table.summary(rows, Settings(k=4, temperature=0.7))
     assert "(1 measured here, 2 shipped from a machine like this one, on other days)" in said, said
+
+
+def test_a_shipped_run_of_the_box_setting_measured_here_since_is_listed_once_as_measured_here(places, monkeypatch):
+    """Review 56: the card listed "When it is fast (its k sweep) 0.74×" (and "every draft" 0.76×), shipped from a
+    machine like this one, under a section chart that draws the 0.77× measured here since at that k: those
+    sections show the newer run (store.agree), so the card does too; another CPU's run stays, for comparison."""
+    from shown import stand_in_cpu
+    stand_in_cpu(monkeypatch, "Same CPU")
+    asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
+    key = {"pair": ["fam/target", "fam/draft"], "T": 0.7, "prompts": ["a", "b"], "chat": False, "n": 16}
+    alike = replace(here(), cpu="Same CPU", date="2026-12-05")
+    shipped.save("ksweep", key, Sweep((point(k=4, speedup=0.74),), alike))
+    shipped.save("tradeoff", {**key, "target": "fam/target", "k": 4},
+                 Sweep((point(k=4, draft="fam/draft", speedup=0.76),), alike))
+    shipped.save("ksweep", {**key, "run": 2}, Sweep((point(k=4, speedup=0.9),), replace(alike, cpu="Other CPU")))
+    before = [r.figure.split("×")[0] for r in speed_table.rows(asked, box(None, None), None)]
+    assert sorted(before) == ["0.74", "0.76", "0.90"], before       # nothing measured here yet: each is a row
+    file(Settings(k=4, temperature=0.7), SPEED, 0.77, "box")
+    after = [r.figure.split("×")[0] for r in speed_table.rows(asked, box(0.77, 0.76), None)]
+    assert after == ["0.77", "0.76", "0.90"], after                 # measured here, its prediction, the other CPU's
+    file(Settings(k=4, temperature=0.7), OTHER, 0.6, "drafters")    # a run here on other prompts: not the same
+    assert speed_table.measured_here_since(asked, SPEED) and not speed_table.measured_here_since(
+        replace(asked, prompts=OTHER, settings=Settings(k=2, temperature=0.7)), OTHER)
