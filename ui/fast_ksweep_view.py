@@ -76,7 +76,7 @@ def measured(pair, names) -> None:
     chart(lp.repriced_sweep_figure(alpha, settings.k, here, on, box_at_k(pair)) if here else figure(False),
           "fast-measured")
     with st.expander(_("How it was measured: tokens a round, pass prices, and every number")):
-        ksweep_method(points, None if here else figure(True))
+        ksweep_method(points, figure(True))
 
 
 def sweep_eps(points) -> float:
@@ -93,17 +93,16 @@ def box_at_k(pair):
     return payoff_answer.answer(pair, settings)[0].measured if settings.policy == "constant" else None
 
 
-def ksweep_method(points, refined=None) -> None:
-    """Section 2 behind its expander: the pass prices, the chart with the lines that price a whole run
-    (`refined`: None where the section's chart is a shipped sweep priced again), tokens a round, why
-    measured and theory differ, and the sweep's table (the columns that fit; the CSV holds all)."""
+def ksweep_method(points, refined) -> None:
+    """Section 2 behind its expander: the pass prices, the chart with the lines that price a whole run as the
+    sweep's runs paid it (`refined`; a shipped sweep's: its machine's), tokens a round, why measured and theory
+    differ, and the sweep's table (the columns that fit; the CSV holds all)."""
     costs = ", ".join(f"v({p.k + 1}) = {p.verify_cost:.2f}" for p in points)
     st.write(_("In these runs one target pass over k + 1 tokens cost v(k + 1) target steps: {costs}.").format(
         costs=costs))
-    if refined is not None:
-        st.caption(_("The chart above with the lines that price a whole run: the dashed one is the theorem at "
-                     "those pass prices; the others add what a run pays besides its rounds."))
-        chart(refined, "fast-refined")
+    st.caption(_("The sweep's runs with the lines that price a whole run: the dashed one is the theorem at those "
+                 "pass prices; the others add what a run pays besides its rounds."))
+    chart(refined, "fast-refined")
     chart(lp.tokens_figure(points), "fast-tokens")
     acceptance_note([(f"k = {p.k}", p.acceptance_rate, p.mean_acceptance_length) for p in points])
     st.caption(theorem_caption(points))
