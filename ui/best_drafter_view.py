@@ -145,7 +145,9 @@ def render(pair, settings, n: int = defaults.DRAFTERS_PROMPTS, table: bool = Fal
     ranked = replace(settings, policy="constant")   # the sets rank drafters at a constant k (policies: rows)
     found = [b for b in (sizes(pair, ranked), compared(pair, ranked, n)) if b is not None]
     instead = _instead(pair, settings)
-    if (said := best_drafter.sentence(found, settings.k, settings.temperature, instead)) is not None:
+    picked = replace(ranked, k=instead.k) if instead is not None and instead.k != settings.k else None
+    at_pick = [b for b in (sizes(pair, picked), compared(pair, picked, n)) if b is not None] if picked else []
+    if (said := best_drafter.sentence(found, settings.k, settings.temperature, instead, at_pick)) is not None:
         st.markdown(said, help=best_drafter.help_text(found))
     if table and (rows := every_drafter(pair, ranked, n)):    # one prompt set, one k: the sentence gives the
         st.markdown(table_markdown(rows))                               # k the prices pick (review 52: a k = 1 row on

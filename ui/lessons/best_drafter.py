@@ -78,24 +78,26 @@ def _shared(bests: list[Best]) -> list[str]:
 
 
 def sentence(bests: list[Best], k: int, temperature: float,
-             instead: tuple[str, int, float, bool] | None = None) -> str | None:
+             instead: tuple[str, int, float, bool] | None = None, at_pick: list[Best] = ()) -> str | None:
     """'Best drafter here …', one figure per prompt set (None: no set ranked): one drafter where every
     set's fastest is the same, the drafters leading every set where their leads tie (TIE), else each
     set's own. `instead`: (the sidebar's draft, the k this machine's prices pick, its speedup, whether
     that was measured here, else predicted), the box's other answer: where nothing pays at k and it does,
-    it leads the sentence (the one setting that pays), and the sets' leaders at k follow it."""
+    it leads the sentence (the one setting that pays), then who leads the sets that ranked drafters at that
+    k (`at_pick`), and the sets' leaders at k follow."""
     if not bests:
         return None
     if all(b.speedup < 1 for b in bests) and instead is not None and instead[2] > 1:
-        # not "best": no other drafter ran at that k (review 49: "Best drafter here: draft at k = 1" over a table of
-        # other prompts and another k)
         said = _("{head}: **{name}** at k = {k1}, the k this machine's prices pick, measured **{x}** "
-                 "{badge}{word}; the other drafters ran at k = {k} only.") if instead[3] else _(
-            "{head}: **{name}** at k = {k1}, the k this machine's prices pick, predicted **{x}** {badge}{word}; "
-            "the other drafters ran at k = {k} only.")
+                 "{badge}{word}") if instead[3] else _(
+            "{head}: **{name}** at k = {k1}, the k this machine's prices pick, predicted **{x}** {badge}{word}")
         head, word = _heading(instead)
-        return said.format(head=head, word=word, name=_name(instead[0]), k1=instead[1], k=k, x=times(instead[2]),
-                           badge=badge(instead)) + " " + _none_pays(bests, k, temperature)
+        said = said.format(head=head, word=word, name=_name(instead[0]), k1=instead[1], x=times(instead[2]),
+                           badge=badge(instead))
+        # review 57: "the other drafters ran at k = 4 only" beside a table of every drafter shipped at k = 1
+        said += ("; " + _("at k = {k1}:").format(k1=instead[1]) + " " + _leaders_at_k(list(at_pick)) if at_pick
+                 else "; " + _("the other drafters ran at k = {k} only.").format(k=k))
+        return said + " " + _none_pays(bests, k, temperature)
     said = _("**Best drafter here** at k = {k}, T = {t:g}:").format(k=k, t=temperature) + " " + _leaders_at_k(bests)
     if all(b.speedup < 1 for b in bests):
         said += " " + _("None pays at k = {k} over a whole set.").format(k=k)
