@@ -106,3 +106,31 @@ def test_the_trade_off_prices_each_draft_as_its_runs_paid_it(pair, monkeypatch):
                            lambda *_: None, repeats=1)
     by = {p.drafter: p for p in sweep.points}
     assert 0 < by["model"].c < 99.0 and by["ngram"].c == 99.0
+
+
+def test_a_shipped_trade_off_marks_the_drafts_whose_figures_are_runs_measured_here_since():
+    """Review 57: under "That machine's c and speedups" the draft read 0.70×, the run measured here since (the bars
+    take it: store.agree), not the shipped 0.76×: such a draft carries this machine's badge, and the line says so."""
+    from ui.fast_draft_size_view import roles_text
+    from ui.lessons import badges
+    said = roles_text(ROWS, "Some Xeon", since={"smollm2/draft"})
+    assert said.startswith(f"{badges.shipped('Some Xeon')} That machine's c and speedups; a draft marked "
+                           f"{badges.here()} shows this machine's run since:"), said
+    assert f"**Right**: draft {badges.here()} (acceptance rate 21%" in said, said
+    assert "draft\\-2l (acceptance rate 13%" in said                     # shipped: no badge of its own
+    plain = roles_text(ROWS, "Some Xeon")
+    assert plain.startswith(f"{badges.shipped('Some Xeon')} That machine's c and speedups:") and \
+        badges.here() not in plain
+    assert badges.here() not in roles_text(ROWS, None, since={"smollm2/draft"})   # every figure measured here
+
+
+def test_the_sizes_early_exits_are_named_beside_drafters_compareds_cheap_one():
+    """Review 57: "early exit (first 4 layers)" at 0.37× on Drafters compared, early exits of 24, 27 and 29 layers
+    here, nothing said."""
+    from ui.lessons.fast_draft_size import exits_note
+    exits = ROWS[:3] + [point(draft=f"early exit @ {n}", drafter="early-exit", params=130, exit_layer=n, k=4)
+                        for n in (29, 24)]
+    assert exits_note(exits, 4) == ("The early exits here are the target's own first 24, 29 layers: drafts nearly as "
+                                    "big as the target, to show a draft too big to pay. Drafters compared's early "
+                                    "exit runs its first 4, a cheap draft.")
+    assert exits_note(ROWS, 4) is None                 # "early exit @ 29" without its drafter: not said

@@ -19,7 +19,7 @@ from ui.figures import fast as lp
 from ui.i18n import _
 from ui.lessons import badges, fast, shipped, store, store_words
 from ui.lessons.bench_words import drafter_name, machine_short
-from ui.lessons.fast_draft_size import at_prices, result_key, roles_caption, whose
+from ui.lessons.fast_draft_size import at_prices, exits_note, result_key, roles_caption, whose
 from ui.measured import local
 from ui.measured import measured as measured_result
 from ui.round_view import chart
@@ -95,26 +95,47 @@ def tradeoff(pair, names) -> None:
                                  _("Speedup (CPU time: the machine was busy)") if busy
                                  else _("Wall-clock speedup by draft size"), on, here), "fast-speed")
     st.caption(_(TWO_FIGURES))              # why the rates above sit below section 2's α̂
+    if (exits_said := exits_note(points, state.settings().exit_layer)) is not None:
+        st.caption(exits_said)
     here_since = {p.draft for p, _s in taken}                # a busy run measured here says so as here's (review 33)
     busy_here = busy and all(p.draft in here_since for p in points if p.clock == Clock.CPU)
     warn(points, None if mine or busy_here else sweep.provenance.cpu or "?",
          lambda p: md(drafter_name(p.draft.split("/", 1)[-1])))
     with st.expander(_("Which draft is too weak or too big, and every number")):
-        tradeoff_method(points, key_of, chat, None if mine else sweep.provenance.cpu or "?", here)
+        tradeoff_method(points, key_of, chat, None if mine else sweep.provenance.cpu or "?", here, here_since)
 
 
-def tradeoff_method(points, key_of, chat: bool, shipped_from: str | None = None, here=()) -> None:
-    """Section 3 behind its expander: the drafts' roles, the same drafts on other prompts, the
-    table (the columns that fit; the CSV holds all). `shipped_from`: the CPU of a shipped
-    trade-off, whose c and speedups are named as that machine's; `here`: its drafts priced here."""
+def roles_text(points, shipped_from: str | None, here=(), since=frozenset()) -> str | None:
+    """The drafts' roles (too weak, right, too big) with whose figures they are (tradeoff_method's arguments)."""
     priced = at_prices(here, points) if here else []                        # roles at this machine's prices
     mine = {r.point.draft for r in here} if priced else None
-    sizes = roles_caption(priced or points,
-                          lambda d: md(drafter_name(d.split("/", 1)[-1])) + whose(d, mine, shipped_from))
-    if sizes:
-        st.markdown(sizes if shipped_from is None else (
-            badges.profile() + " " + _("Each draft's tokens a round at this machine's prices:") if priced
-            else badges.shipped(shipped_from) + " " + _("That machine's c and speedups:")) + "\n\n" + sizes)
+
+    def name(d: str) -> str:
+        return md(drafter_name(d.split("/", 1)[-1])) + (" " + badges.here() if d in since and shipped_from
+                                                        else whose(d, mine, shipped_from))
+    sizes = roles_caption(priced or points, name)
+    if sizes is None or shipped_from is None:
+        return sizes
+    return _sizes_head(shipped_from, bool(priced), bool(since)) + "\n\n" + sizes
+
+
+def _sizes_head(shipped_from: str, priced: bool, since: bool) -> str:
+    """Whose figures a shipped trade-off's roles give: this machine's prices, or that machine's c and speedups
+    (`since`: some drafts show a run measured here since, marked)."""
+    if priced:
+        return badges.profile() + " " + _("Each draft's tokens a round at this machine's prices:")
+    said = _("That machine's c and speedups; a draft marked {badge} shows this machine's run since:").format(
+        badge=badges.here()) if since else _("That machine's c and speedups:")
+    return badges.shipped(shipped_from) + " " + said
+
+
+def tradeoff_method(points, key_of, chat: bool, shipped_from: str | None = None, here=(), since=frozenset()) -> None:
+    """Section 3 behind its expander: the drafts' roles, the same drafts on other prompts, the
+    table (the columns that fit; the CSV holds all). `shipped_from`: the CPU of a shipped
+    trade-off, whose c and speedups are named as that machine's; `here`: its drafts priced here; `since`: the
+    drafts whose figures are runs measured here since (review 57: "That machine's … draft 0.70×", this machine's)."""
+    if (said := roles_text(points, shipped_from, here, since)) is not None:
+        st.markdown(said)
     acceptance_note([(md(drafter_name(p.draft.split("/", 1)[-1])), p.acceptance_rate, p.mean_acceptance_length)
                      for p in points])
     others = store_words.elsewhere_caption(points, key_of, "tradeoff", lambda p: p.draft, kind_name, shipped_from,

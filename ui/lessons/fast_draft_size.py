@@ -109,3 +109,16 @@ def roles_caption(points, name=lambda d: d) -> str | None:
     if not found.too_big:
         lines.append(_("Every slower draft lost more to its acceptance than to its step cost: none is too big."))
     return "\n\n".join(lines)
+
+
+def exits_note(points, cheap: int) -> str | None:
+    """Where the sizes include early exits: which layers they are, beside the one Drafters compared runs (`cheap`
+    layers), so two "early exit" figures read as two drafts (review 57: 0.37× there, 24–29 layers here); None
+    without one."""
+    layers = sorted({p.exit_layer for p in points if p.exit_layer and p.drafter
+                     and DRAFTERS[p.drafter].uses_exit_layer})
+    if not layers:
+        return None
+    return _("The early exits here are the target's own first {layers} layers: drafts nearly as big as the target, "
+             "to show a draft too big to pay. Drafters compared's early exit runs its first {cheap}, a cheap "
+             "draft.").format(layers=", ".join(map(str, layers)), cheap=cheap)
