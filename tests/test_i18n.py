@@ -242,6 +242,13 @@ def test_the_baseline_has_one_english_name():
     assert bench_row("engine autoregressive") == "engine, target alone"
 
 
+def test_korean_numbers_a_round_one_way(korean):
+    """Review 57: "1라운드 전" beside "라운드 2": a round is "라운드 n" (and n rounds "라운드 n개") everywhere."""
+    import re
+    mixed = [m.string for m in korean if m.id and m.string and re.search(r"[0-9}]라운드", m.string)]
+    assert not mixed, mixed[:3]
+
+
 def test_korean_writes_a_speedup_with_one_unit(korean):
     """A multiple is "1.23배" in Korean, never "1.23×" (× stays only as multiplication, between
     spaces: "프롬프트 {n}개 × {t} 토큰"); figures formatted in code go through `times`."""
