@@ -120,20 +120,20 @@ def test_the_formulas_best_k_is_set_beside_the_tours_figure_and_whole_runs(monke
     monkeypatch.setattr(payoff_answer, "at_k", lambda pair, settings, k: (1.03, None, "the k sweep", (1.0, 1.05)))
     at_best = expected_speedup(0.5, 1, 0.12 + 0.28)                   # 1.5 / 1.40; at v(2) = 1.19: 1.5 / 1.31
     said = fast_theory_view.best_against_measured(None, Settings(k=4), 1, at_best, 0.5, 0.12, 0.28)
-    assert said.startswith("Its best k, 1, at 1.07×: one ε prices a pass of 2 tokens at 1.28 steps, where this "
-                           "machine's costs 1.19; at that price the formula gives 1.15× (the tour's figure)")
+    assert said.startswith("Its best k is 1 (1.07×). The tour prices a pass of 2 tokens as this machine measured it, "
+                           "1.19 steps instead of 1.28, and gets 1.15×;")
     assert "whole runs at k = 1, which also read the prompt, measured 1.03×" in said
     assert fast_theory_view.best_against_measured(None, Settings(k=1), 1, at_best, 0.5, 0.12, 0.28) is None
     # ε's price and this machine's round alike: one price, one figure (review 51: "1.22 steps, where this machine's
     # costs 1.22; at that price the formula gives 1.11×" beside 1.10×)
     one = fast_theory_view.best_against_measured(None, Settings(k=4), 1, expected_speedup(0.5, 1, 0.12 + 0.19), 0.5,
                                                  0.12, 0.19)
-    assert one.startswith("Its best k, 1, at 1.15×: one ε prices a pass of 2 tokens at 1.19 steps, as this machine "
-                          "pays it; whole runs at k = 1") and "formula gives" not in one, one
+    assert one.startswith("Its best k is 1 (1.15×), pricing a pass of 2 tokens at 1.19 steps as this machine does; "
+                          "whole runs at k = 1") and "The tour" not in one, one
     # alike to two places, the figures not (review 52: the tour's 1.10× beside 1.09× here): a third place shows why
     monkeypatch.setattr(machine, "of", lambda pair: machine.Profile("CPU", "torch", 1, 10.0, {2: 1.216, 5: 1.89},
                                                                      {"d": 0.151}))
     at = expected_speedup(0.5, 1, 0.151 + 0.223)                      # 1.5 / 1.374; at v(2): 1.5 / 1.367
     near = fast_theory_view.best_against_measured(None, Settings(k=4), 1, at, 0.5, 0.151, 0.223)
-    assert "at 1.223 steps, where this machine's costs 1.216; at that price the formula gives 1.10×" in near, near
-    assert near.startswith("Its best k, 1, at 1.09×"), near
+    assert "1.216 steps instead of 1.223, and gets 1.10×" in near, near
+    assert near.startswith("Its best k is 1 (1.09×)"), near

@@ -48,5 +48,5 @@ def test_the_tours_balance_step_starts_at_this_machines_values(tiny_dirs, monkey
     texts = [m.value for m in at.markdown]
     head = next(i for i, t in enumerate(texts) if "the best k for these sliders is" in t)
     said = texts[head + 1]
-    assert said.startswith(f"Whole runs at k = {k} here (the sidebar's T = 0) measured **0.97×** {badges.here()}: "
+    assert said.startswith(f"Whole runs at k = {k} (the sidebar's T = 0) measured **0.97×** {badges.here()}: "
                            "they also pay for reading the prompt") and "come in below the expected figure" in said, said

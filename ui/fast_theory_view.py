@@ -136,13 +136,13 @@ def best_against_measured(pair, settings, best: int, at_best: float, alpha: floa
     v, lin = profile.v[best + 1], 1 + best * eps
     real = speedup_with_verify(alpha, best, c, v)
     if times(real) == times(at_best):          # one figure (review 51: "1.10× … at that price 1.11×")
-        return _("Its best k, {k}, at {x}: one ε prices a pass of {m} tokens at {lin:.2f} steps, as this machine "
-                 "pays it; whole runs at k = {k}, which also read the prompt, measured {seen} {badge}.").format(
+        return _("Its best k is {k} ({x}), pricing a pass of {m} tokens at {lin:.2f} steps as this machine does; "
+                 "whole runs at k = {k}, which also read the prompt, measured {seen} {badge}.").format(
             k=best, x=times(at_best), m=best + 1, lin=lin, seen=times(seen[0]), badge=badges.of(seen[1]))
     places = 3 if f"{lin:.2f}" == f"{v:.2f}" else 2   # prices alike to two places, figures not: the third shows why
-    return _("Its best k, {k}, at {x}: one ε prices a pass of {m} tokens at {lin} steps, where this machine's "
-             "costs {v}; at that price the formula gives {real} (the tour's figure); whole runs at k = {k}, "
-             "which also read the prompt, measured {seen} {badge}.").format(
+    return _("Its best k is {k} ({x}). The tour prices a pass of {m} tokens as this machine measured it, {v} steps "
+             "instead of {lin}, and gets {real}; whole runs at k = {k}, which also read the prompt, measured {seen} "
+             "{badge}.").format(
         k=best, x=times(at_best), m=best + 1, lin=f"{lin:.{places}f}", v=f"{v:.{places}f}", real=times(real),
         seen=times(seen[0]), badge=badges.of(seen[1]))
 

@@ -74,9 +74,9 @@ def measured_whole(k: int, seen: tuple, expected: float) -> str:
     """Whole runs measured at a constant `k` and the sidebar's other settings (`seen`: payoff_answer.at_k's), beside
     the sliders' rounds-only `expected` figure (review 43: 1.16× for k = 1 here, 1.03× measured, nothing between
     them; review 48: "expected 1.06×" read as a gain where runs measured 0.99×)."""
-    said = _("Whole runs at k = {k} here (the sidebar's T = {t:g}) measured **{x:.2f}×** {badge}: they also pay for "
+    said = _("Whole runs at k = {k} (the sidebar's T = {t:g}) measured **{x:.2f}×** {badge}: they also pay for "
              "reading the prompt and the work between passes, which the sliders leave out, so they come in below the "
              "expected figure.") if seen[0] < expected else _(
-        "Whole runs at k = {k} here (the sidebar's T = {t:g}) measured **{x:.2f}×** {badge}, at or above the expected "
+        "Whole runs at k = {k} (the sidebar's T = {t:g}) measured **{x:.2f}×** {badge}, at or above the expected "
         "figure, although they also pay for reading the prompt and the work between passes.")
     return said.format(k=k, t=state.settings().temperature, x=seen[0], badge=badges.of(seen[1]))
