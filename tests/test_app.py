@@ -292,3 +292,31 @@ def test_run_to_end_shows_the_last_round_that_drafted_and_next_round_the_newest(
     assert shown_round(history, finished=False) == 4
     assert shown_round(history[:1], finished=True) == 1
     assert shown_round([SimpleNamespace(drafted=0)], finished=True) == 1
+
+
+def test_what_rounds_leave_survives_a_run_stopped_while_the_page_takes_it(monkeypatch):
+    """A newer click or page may stop a run at a session-state write (Streamlit's stop check): the page's `settle`
+    keeps an entry in the outbox until the state holds it, so the next run of the page still shows the round Run to
+    end selected (review 57: back on Step through after a page switch, the finished run sat on round 1)."""
+    from types import SimpleNamespace
+
+    from ui import session
+
+    class Stopped(Exception):
+        pass
+
+    class State(dict):
+        stops = 1
+
+        def __setitem__(self, key, value):
+            if self.stops:
+                self.stops -= 1
+                raise Stopped
+            super().__setitem__(key, value)
+
+    state = State({session.OUTBOX: {session.SELECTED: 17}})
+    monkeypatch.setattr(session, "st", SimpleNamespace(session_state=state))
+    with pytest.raises(Stopped):
+        session.settle()                                  # stopped at the write: the entry waits
+    session.settle()                                      # the next run takes it
+    assert state[session.SELECTED] == 17 and state[session.OUTBOX] == {}

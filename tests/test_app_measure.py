@@ -131,7 +131,9 @@ def test_fast_page_shows_a_local_benchmark(tiny_dirs, monkeypatch, tmp_path, dra
     assert any(f"t ← {shown}, 3 prompts × 8 tokens" in c.value for c in at.caption)
     assert any("counterpart: assistant\\_early\\_exit = 4" in c.value for c in at.caption) == bool(drafter)
     table = [d for d in at.dataframe if len(d.value) == len(ROWS)]
-    assert list(table[0].value["row"]) == list(ROWS)
+    from ui.lessons.bench_words import bench_row
+    assert list(table[0].value["row"]) == [bench_row(r) for r in ROWS]          # the baseline as "the target alone"
+    assert table[0].value["row"][0] == "engine, target alone"
     drafts_k = {"engine speculative", "transformers assisted (k, constant)", "llama.cpp prompt lookup (k)"}
     v = table[0].value["v (pass cost in steps)"]
     assert [x == 1.3 for x in v] == [name in drafts_k for name in ROWS]     # the rows that ignore k have no pass

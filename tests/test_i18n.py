@@ -101,7 +101,7 @@ def test_step_through_runs_a_round_in_korean(korean):
     assert any(h.value == "라운드 1" for h in at.header)
     assert any(h.value == "1 · 초안" for h in at.subheader)
     assert any(m.label == "수용률" for m in at.metric)
-    assert any(e.label.startswith("1라운드 전: 타깃이 프롬프트를 읽습니다") for e in at.expander)   # the prefill
+    assert any(e.label.startswith("라운드 1 전: 타깃이 프롬프트를 읽습니다") for e in at.expander)   # the prefill
     assert any(m.label == "프리필" for m in at.metric)
 
 

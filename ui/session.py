@@ -74,11 +74,14 @@ def _outbox() -> dict:
 
 
 def settle() -> None:
-    """The page, before it reads the run's note, error and selected round: take what rounds left."""
+    """The page, before it reads the run's note, error and selected round: take what rounds left. An entry
+    leaves the outbox once the session's state holds it: a newer click or page may stop this run at that very
+    write, and the next run takes it then."""
     out = st.session_state.get(OUTBOX)
     while out:
-        key, value = out.popitem()
-        st.session_state[key] = value
+        key = next(iter(out))
+        st.session_state[key] = out[key]
+        out.pop(key, None)
 
 
 def _advance(until_end: bool) -> None:
