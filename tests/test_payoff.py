@@ -228,8 +228,8 @@ def test_the_prediction_prices_the_whole_run_where_its_runs_paid_besides_their_r
     assert "nearer 1" not in payoff_words.why(costly)   # bookkeeping alone: the whole run lies farther from 1
     detail = payoff_working.detail(p)
     assert "| Rounds alone: 3.00 tokens for 4.00 steps | 0.75× |" in detail
-    assert "| + reading the prompt (0.10 steps a token; plain 0.12) and bookkeeping (0.20 steps a round; plain " \
-           "0.05), as these runs paid | 0.78× |" in detail
+    assert "| + reading the prompt (0.10 steps a token; the target alone 0.12) and bookkeeping (0.20 steps a round; " \
+           "the target alone 0.05), as these runs paid | 0.78× |" in detail
     assert ("Measured 3% above the prediction at this machine's prices (0.78×): the runs' own draft and check costs "
             "(above) differ from this machine's profile") in detail                     # 0.8 / 0.78
 

@@ -104,8 +104,8 @@ def baseline_row(setting: Setting) -> dict:
     name = setting.baseline if setting.baseline in BASELINES else BASELINES[0]
     spec = setting.row(RowKind.SPEC)
     row = {"T": f"{setting.temperature:g}", "k": setting.k, _("speculative"): _short(spec),
-           _("× the target alone"): times(None if spec is None else spec.speedup),
-           _("the target alone, fastest way"): bench_row(name),
+           _("speedup"): times(None if spec is None else spec.speedup),
+           _("fastest way"): bench_row(name),
            _("the target alone"): _short(setting.row(RowKind.of(name)))}
     return row | {_(label): _short(setting.row(kind), False) for kind, label in PEERS if setting.row(kind) is not None}
 

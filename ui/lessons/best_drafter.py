@@ -88,20 +88,33 @@ def sentence(bests: list[Best], k: int, temperature: float,
     if not bests:
         return None
     if all(b.speedup < 1 for b in bests) and instead is not None and instead[2] > 1:
+        if at_pick:          # review 57: "the other drafters ran at k = 4 only" beside every drafter shipped at k = 1
+            return _at_pick(at_pick[0], instead[1], k)
         said = _("{head}: **{name}** at k = {k1}, the k this machine's prices pick, measured **{x}** "
                  "{badge}{word}") if instead[3] else _(
             "{head}: **{name}** at k = {k1}, the k this machine's prices pick, predicted **{x}** {badge}{word}")
         head, word = _heading(instead)
         said = said.format(head=head, word=word, name=_name(instead[0]), k1=instead[1], x=times(instead[2]),
                            badge=badge(instead))
-        # review 57: "the other drafters ran at k = 4 only" beside a table of every drafter shipped at k = 1
-        said += ("; " + _("at k = {k1}:").format(k1=instead[1]) + " " + _leaders_at_k(list(at_pick)) if at_pick
-                 else "; " + _("the other drafters ran at k = {k} only.").format(k=k))
-        return said + " " + _none_pays(bests, k, temperature)
+        return said + "; " + _("the other drafters ran at k = {k} only.").format(k=k) + " " + _none_pays(
+            bests, k, temperature)
     said = _("**Best drafter here** at k = {k}, T = {t:g}:").format(k=k, t=temperature) + " " + _leaders_at_k(bests)
     if all(b.speedup < 1 for b in bests):
         said += " " + _("None pays at k = {k} over a whole set.").format(k=k)
     return said
+
+
+def _at_pick(best: Best, k1: int, k: int) -> str:
+    """Nothing pays at the sidebar's k and the drafters ran at the k the prices pick (`k1`): that set's leader
+    there, its ties, and one clause for the sidebar's k (its leaders: the table's)."""
+    head, word = _heading((best.drafter, k1, best.speedup, best.measured))
+    where = best.section + ("; " + word.strip()[1:-1] if word else "")          # the box's word, beside its set
+    said = _("{head} at k = {k1}, the k this machine's prices pick: **{name}**, {figure} ({where})").format(
+        head=head, k1=k1, name=_name(best.drafter), figure=_figure(best), where=where)
+    if best.tied:
+        said += _("; within {tie:.0%} of it: {names}").format(tie=TIE, names=_(" and ").join(
+            f"**{_name(n)}**" for n in best.tied))
+    return said + ". " + _("At the sidebar's k = {k} none pays over a whole set.").format(k=k)
 
 
 def _heading(instead: tuple[str, int, float, bool]) -> tuple[str, str]:
