@@ -245,11 +245,13 @@ if points:
                      "lookup at the pass of what it drafted), from its tokens a round; the speedup beside it as "
                      "measured ({where}).").format(
             where=machine_short(ELSEWHERE) if ELSEWHERE else _("here")))
-    marks = [said for said in (beyond_caption(points, kind_name, SETTINGS.temperature, PASS_OF, profile is not None),
-                               text_kinds_caption(points, kind_name, profile is not None)) if said is not None]
+    flagged = {"⚠": any((r["kind"], r["drafter"]) in odd for r in rows), "†": any(r["kind"] in shorter for r in rows)}
+    marks = {mark: said for mark, said in (         # the marks the table shows (review 58: ⚠ named, none shown)
+        ("⚠", beyond_caption(points, kind_name, SETTINGS.temperature, PASS_OF, profile is not None)),
+        ("†", text_kinds_caption(points, kind_name, profile is not None))) if said is not None and flagged[mark]}
     if marks:                                        # caveats behind an expander (issue 51: fewer words in view)
-        with st.expander(_("Why rows are marked ⚠ or †"), icon=":material/help:"):
-            for said in marks:
+        with st.expander(_("Why rows are marked {marks}").format(marks=_(" or ").join(marks)), icon=":material/help:"):
+            for said in marks.values():
                 st.caption(said)
     if (said := ngram_caption(points, kind_name, lambda ps: repriced.compared(ps, VARIANTS, SETTINGS.k, profile),
                               PAIR.draft_name.split("/", 1)[-1] if PAIR.draft_name else None)) is not None:

@@ -102,8 +102,9 @@ def step_exact() -> None:
                       legend=dict(orientation="h", yanchor="bottom", y=1.02, x=0))    # left of the toolbar
     chart(fig, "tour_exact")
     beta = float(torch.minimum(P, q).sum())
+    gap = float((law - P).abs().max())           # exactly 0 reads as a word (review 58: "0.0e+00")
     st.write(_("A draft survives {share:.0%} of the time here; the largest gap between what comes "
-               "out and p is {gap:.1e}.").format(share=beta, gap=float((law - P).abs().max())))
+               "out and p is {gap}.").format(share=beta, gap=f"{gap:.1e}" if gap else _("exactly 0")))
     try_this(_("drag the slider to 1. Fewer drafts survive, so it gets slower — but the green bars "
                "stay on the grey ones."))
 

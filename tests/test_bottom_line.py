@@ -42,11 +42,14 @@ def test_a_k_with_runs_here_is_weighed_by_them_alone_and_shipped_runs_are_not_ca
     mixed = {1: [Run(1.08, 1.03, 1.10, here=False), Run(1.02, 1.00, 1.04, repeats=3)]}
     assert bottom_line(0.7, mixed) == ("**In short**, at T = 0.7 on this machine: no k pays clearly; the nearest, "
                                        "k = 1: 1.02× (one run of 3 repeats)."), bottom_line(0.7, mixed)
-    assert k_words(1, mixed[1]) == "at k = 1: Break-even, within 3% of the target alone, 1.02× (one run of 3 repeats)"
+    assert k_words(1, mixed[1]) == ("at k = 1: Break-even, within 3% of the target alone, 1.02× :green-badge[measured "
+                                    "here] (one run of 3 repeats)")
     assert restates(mixed, 1)                               # the verdict's one run here: In short would repeat it
     alike = {1: [Run(1.08, 1.03, 1.10, here=False), Run(1.02, 1.01, 1.06, here=False)]}
     assert bottom_line(0.7, alike) == ("**In short**, at T = 0.7 on a machine like this one the best is k = 1: a "
                                        "little, under 10%, 1.05× (median of 2 runs).")
+    assert k_words(1, alike[1]) == ("at k = 1: A little, under 10%, 1.05× :blue-badge[a machine like this one] (median "
+                                    "of 2 runs)")                  # review 58: a shipped figure said whose
     shipped_best = {1: [Run(1.08, 1.03, 1.10, here=False)], 4: [Run(0.7, 0.68, 0.72)]}
     assert bottom_line(0.7, shipped_best).startswith(
         "**In short**, at T = 0.7 on a machine like this one: no k pays clearly; the nearest, k = 1: 1.08× (one run)")
@@ -56,8 +59,8 @@ def test_one_ks_runs_in_a_few_words_weigh_them_as_in_short_does():
     """The sidebar's "at k = 1" (review 37: its newest run's "Break-even, within 3%, 1.01×" beside In short's
     "a little" for the same k): the runs' median and range by the box's rule."""
     two = [Run(1.08, 1.03, 1.10), Run(1.02, 1.00, 1.03)]                 # median 1.05, all from 1 up: a little
-    assert k_words(1, two) == "at k = 1: A little, under 10%, 1.05× (median of 2 runs)"
-    assert k_words(1, two[1:]) == "at k = 1: Break-even, within 3% of the target alone, 1.02× (one run)"
+    assert k_words(1, two) == "at k = 1: A little, under 10%, 1.05× :green-badge[measured here] (median of 2 runs)"
+    assert k_words(1, two[1:]).endswith("1.02× :green-badge[measured here] (one run)")
 
 
 def test_the_chart_draws_each_run_where_it_ran_with_its_range_over_the_prompts():

@@ -57,7 +57,7 @@ def seed(start: tuple[float, ...], keys: tuple[str, ...] = KEYS, seeds: str = SE
 
 
 def render(pair) -> None:
-    st.header(_("1 · Theory (Leviathan et al. 2023, §3)"))
+    st.header(_("1 · Theory (Leviathan et al. 2023, §3, with a price ε for the verifying pass)"))
     here = here_values(pair)
     seed(here[:3] if here else (0.8, 0.15, 0.0))
     c1, c2, c3, c4 = st.columns(4)

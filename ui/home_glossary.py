@@ -61,6 +61,9 @@ KOREAN_TERMS = {   # concept: (chosen, rejected variants)
     "profile": ("프로필", ("프로파일",)),
     "price / cost (of a pass, a draft, a round)": ("비용", ("가격",)),
     "position (in the text)": ("위치", ("자리",)),              # review 55: 자리 18 times beside 위치 15
+    "shipped (with the app)": ("함께 배포", ("함께 제공",)),     # review 58: two words for one
+    "section (of a page)": ("절", ("단원",)),
+    "a machine like this one": ("같은 기종의 컴퓨터", ("같은 CPU 모델의 컴퓨터",)),
     # review 56: three names for one baseline
     "the target alone (the baseline)": ("타깃 모델 혼자", ("자기회귀", "일반 디코딩", "일반 실행", "일반 패스")),
 }

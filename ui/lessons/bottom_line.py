@@ -8,6 +8,7 @@ import statistics
 from typing import NamedTuple
 
 from specdec.wording import _, times
+from ui.lessons import badges
 from ui.lessons.payoff_words import EVEN, SMALL, answer_word
 
 
@@ -61,10 +62,12 @@ def word(runs: list[Run]) -> str:
 
 
 def k_words(k: int, runs: list[Run]) -> str:
-    """One k's runs in a few words, as In short weighs them: 'at k = 1: A little, under 10%, 1.05× (median of 2
-    runs)' (the sidebar's line: review 37 read its newest run's word beside In short's pooled one)."""
-    return _("at k = {k}: {answer}, {x} ({runs})").format(k=k, answer=word(runs), x=times(median(runs)),
-                                                          runs=_runs(runs))
+    """One k's runs in a few words, as In short weighs them, with whose they are: 'at k = 1: A little, under 10%,
+    1.05× [measured here] (median of 2 runs)' (the sidebar's line: review 37 read its newest run's word beside In
+    short's pooled one; review 58: a shipped figure without a badge beside the verdict's "measured here")."""
+    whose = badges.here() if counted(runs)[0].here else badges.like_this_legend()
+    return _("at k = {k}: {answer}, {x} {badge} ({runs})").format(k=k, answer=word(runs), x=times(median(runs)),
+                                                                  badge=whose, runs=_runs(runs))
 
 
 def bottom_line(t: float, runs: dict[int, list[Run]], picked: int | None = None) -> str | None:
