@@ -154,4 +154,4 @@ def test_where_the_drafters_ran_at_the_k_the_prices_pick_the_sentence_names_thei
                     ("fam/draft", 1, 1.03, True, "Same CPU"), at_one)
     assert said == ("**Nearest to paying here** at k = 1, the k this machine's prices pick: **draft · confidence**, "
                     f"**1.05×** {like} (Drafters compared; not clear yet, one run's gain under 10%); within 3% of it: "
-                    "**draft** and **suffix match**. At the sidebar's k = 4 none pays over a whole set."), said
+                    "**draft** and **suffix match**. Below, at the sidebar's k = 4, none pays over a whole set."), said

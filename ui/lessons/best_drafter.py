@@ -114,7 +114,7 @@ def _at_pick(best: Best, k1: int, k: int) -> str:
     if best.tied:
         said += _("; within {tie:.0%} of it: {names}").format(tie=TIE, names=_(" and ").join(
             f"**{_name(n)}**" for n in best.tied))
-    return said + ". " + _("At the sidebar's k = {k} none pays over a whole set.").format(k=k)
+    return said + ". " + _("Below, at the sidebar's k = {k}, none pays over a whole set.").format(k=k)
 
 
 def _heading(instead: tuple[str, int, float, bool]) -> tuple[str, str]:
