@@ -4,6 +4,8 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from catalogs import korean  # noqa: E402,F401  (a fixture: the Korean catalog, compiled)
+
 from apptest import tiny_dirs  # noqa: E402,F401  (a fixture for the page tests)
 from tiny import tiny_pair  # noqa: E402
 

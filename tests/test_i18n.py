@@ -1,36 +1,11 @@
 """한국어 / English: the catalogs are complete for every marked text, and the app follows the
 language chosen in the URL or the sidebar."""
-from pathlib import Path
-
 import pytest
-from babel.messages.extract import extract_from_dir
-from babel.messages.mofile import write_mo
-from babel.messages.pofile import read_po
+from catalogs import ROOT, in_korean, marked_texts
 from streamlit.testing.v1 import AppTest
 
 from specdec.drafters.policies import POLICIES
 from specdec.drafters.registry import DRAFTERS
-
-ROOT = Path(__file__).resolve().parent.parent
-PO = ROOT / "locale/ko/LC_MESSAGES/messages.po"
-
-
-@pytest.fixture(scope="module")
-def korean():
-    """The Korean catalog, compiled as `make catalogs` does (so pytest alone works too)."""
-    with open(PO, "rb") as fh:
-        catalog = read_po(fh, locale="ko")
-    with open(PO.with_suffix(".mo"), "wb") as fh:
-        write_mo(fh, catalog)
-    return catalog
-
-
-def marked_texts() -> set[str]:
-    """Every text marked with _() or N_() in app.py, pages/ and ui/ (babel.cfg's files)."""
-    method_map = [("app.py", "python"), ("pages/**.py", "python"), ("ui/**.py", "python"),
-                  ("specdec/**.py", "python")]
-    found = extract_from_dir(str(ROOT), method_map=method_map, keywords={"_": None, "N_": None})
-    return {message for _, _, message, _, _ in found}
 
 
 def test_every_marked_text_has_a_korean_translation(korean):
@@ -217,58 +192,6 @@ def test_a_load_error_is_worded_in_korean_with_its_fix(korean, tmp_path):
 def korean_text(text: str) -> str:
     from ui.i18n import catalog
     return catalog("ko").gettext(text)
-
-
-def test_one_korean_word_per_concept(korean):
-    """ui/glossary.KOREAN_TERMS: the chosen word is in use, no rejected variant is in any
-    translation or in the glossary's Korean column."""
-    from ui.home_glossary import KOREAN_TERMS, TERMS
-    texts = [m.string for m in korean if m.id and m.string] + [ko for _en, ko, _m in TERMS]
-    for concept, (chosen, rejected) in KOREAN_TERMS.items():
-        assert any(chosen in t for t in texts), concept
-        found = sorted({v for t in texts for v in rejected if v in t})
-        assert not found, (concept, chosen, found, [t[:80] for t in texts if any(v in t for v in found)])
-
-
-def test_the_baseline_has_one_english_name():
-    """Review 56: "target alone", "plain decoding" and "autoregressive" named one baseline. Every text a page
-    shows calls it the target alone; the bench's data names keep theirs and are shown by it."""
-    import re
-
-    from ui.lessons.bench_words import SHOWN_AS, bench_row
-    other = re.compile(r"autoregressiv|plain (decoding|way|run|pass|loop)|decoding plainly|× plain", re.I)
-    found = sorted(t for t in marked_texts() if other.search(t) and t not in SHOWN_AS)
-    assert not found, found
-    assert bench_row("engine autoregressive") == "engine, target alone"
-
-
-def test_korean_numbers_a_round_one_way(korean):
-    """Review 57: "1라운드 전" beside "라운드 2": a round is "라운드 n" (and n rounds "라운드 n개") everywhere."""
-    import re
-    mixed = [m.string for m in korean if m.id and m.string and re.search(r"[0-9}]라운드", m.string)]
-    assert not mixed, mixed[:3]
-
-
-def test_korean_writes_a_speedup_with_one_unit(korean):
-    """A multiple is "1.23배" in Korean, never "1.23×" (× stays only as multiplication, between
-    spaces: "프롬프트 {n}개 × {t} 토큰"); figures formatted in code go through `times`."""
-    import re
-
-    from specdec.wording import times
-    mixed = [m.string for m in korean if m.id and m.string and re.search(r"[0-9}*]×|×[)\"]?$", m.string)]
-    assert not mixed, mixed[:3]
-    assert in_korean(korean, times, 2.154) == "2.15배" and times(2.154) == "2.15×" and times(None) == "—"
-
-
-def in_korean(korean, function, *args):
-    """Call `function` with specdec's texts in Korean (as a page of a Korean session does)."""
-    from specdec import wording
-    from ui.i18n import catalog
-    wording.use(catalog("ko").gettext)
-    try:
-        return function(*args)
-    finally:
-        del wording._local.translate
 
 
 def test_bench_rows_and_the_kernel_line_are_worded_in_korean(korean):

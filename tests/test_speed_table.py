@@ -25,6 +25,16 @@ def file(settings: Settings, prompts: store.PromptSet, speedup: float, source: s
                key_of, source)
 
 
+KEY = {"pair": ["fam/target", "fam/draft"], "T": 0.7, "prompts": ["a", "b"], "chat": False, "n": 16}   # SPEED's
+
+
+def ship_both(made, ksweep: float, tradeoff: float) -> None:
+    """The box's setting (k = 4, T = 0.7, SPEED) shipped by the k sweep and the draft sizes from one machine."""
+    shipped.save("ksweep", KEY, Sweep((point(k=4, speedup=ksweep),), made))
+    shipped.save("tradeoff", {**KEY, "target": "fam/target", "k": 4},
+                 Sweep((point(k=4, draft="fam/draft", speedup=tradeoff),), made))
+
+
 def box(speedup: float | None, predicted: float | None) -> Payoff:
     found = None if speedup is None else Measured(speedup, speedup - 0.05, speedup + 0.05, 3, Clock.WALL, 1.6,
                                                    "box", 2)
@@ -99,12 +109,9 @@ def test_a_figure_shipped_from_this_cpu_model_stands_as_measured_and_is_not_pric
 
 def test_one_machines_same_setting_shipped_by_two_sections_is_a_row_each_said_to_be_another_run(places):
     asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
-    key = {"pair": ["fam/target", "fam/draft"], "T": 0.7, "prompts": ["a", "b"], "chat": False, "n": 16}
     made = replace(here(), cpu="Other CPU", date="2026-12-01")
-    shipped.save("ksweep", key, Sweep((point(k=4, speedup=0.81),), made))
-    shipped.save("tradeoff", {**key, "target": "fam/target", "k": 4},
-                 Sweep((point(k=4, draft="fam/draft", speedup=0.74),), made))
-    shipped.save("tradeoff", {**key, "target": "fam/target", "k": 4, "backend": "torch"},        # another backend's
+    ship_both(made, 0.81, 0.74)
+    shipped.save("tradeoff", {**KEY, "target": "fam/target", "k": 4, "backend": "torch"},        # another backend's
                  Sweep((point(k=4, draft="fam/draft", speedup=0.5),), replace(made, cpu="Third CPU")))
     rows = speed_table.rows(asked, box(None, None), None)
     assert [(r.figure, r.section) for r in rows] == [("0.81× (0.90–1.10)", "When it is fast (its k sweep)"),
@@ -258,12 +265,9 @@ def test_a_shipped_run_of_the_box_setting_measured_here_since_is_listed_once_as_
     from shown import stand_in_cpu
     stand_in_cpu(monkeypatch, "Same CPU")
     asked = speed_table.Asked("fam/target", "fam/draft", Settings(k=4, temperature=0.7), SPEED)
-    key = {"pair": ["fam/target", "fam/draft"], "T": 0.7, "prompts": ["a", "b"], "chat": False, "n": 16}
     alike = replace(here(), cpu="Same CPU", date="2026-12-05")
-    shipped.save("ksweep", key, Sweep((point(k=4, speedup=0.74),), alike))
-    shipped.save("tradeoff", {**key, "target": "fam/target", "k": 4},
-                 Sweep((point(k=4, draft="fam/draft", speedup=0.76),), alike))
-    shipped.save("ksweep", {**key, "run": 2}, Sweep((point(k=4, speedup=0.9),), replace(alike, cpu="Other CPU")))
+    ship_both(alike, 0.74, 0.76)
+    shipped.save("ksweep", {**KEY, "run": 2}, Sweep((point(k=4, speedup=0.9),), replace(alike, cpu="Other CPU")))
     before = [r.figure.split("×")[0] for r in speed_table.rows(asked, box(None, None), None)]
     assert sorted(before) == ["0.74", "0.76", "0.90"], before       # nothing measured here yet: each is a row
     file(Settings(k=4, temperature=0.7), SPEED, 0.77, "box")
