@@ -132,6 +132,47 @@ def test_the_batch_cache_masks_holes_and_compacts_them_away():
     assert batch.cache.layers[0].keys.shape[0] == 1 and batch.rows[0].slots == [0, 1, 2]
 
 
+def test_a_row_left_alone_drops_its_holes_and_needs_no_mask():
+    """Row 1 of two owns slots 0, 2 (slot 1 was row 0's width); left alone it is gathered to 0, 1;
+    a rejected draft's slot at the end is cropped away: then its pass is a request's alone."""
+    from transformers import DynamicCache
+    batch = BatchCache()
+    for n in (3, 1):
+        single = DynamicCache()
+        single.update(torch.arange(n, dtype=torch.float)[None, None, :, None].expand(1, 1, n, 2).clone(),
+                      torch.zeros(1, 1, n, 2), 0)
+        batch.join(single)
+    batch.rows[1].slots.append(2)
+    assert not batch.causal()
+    batch.leave(batch.rows[0])
+    assert not batch.causal()                                           # a hole at slot 1
+    batch.compact()
+    assert batch.width == 2 and batch.rows[0].slots == [0, 1] and batch.causal()
+    batch.rows[0].slots.append(2)
+    batch.cache.layers[0].keys = torch.cat([batch.cache.layers[0].keys, torch.ones(1, 1, 1, 2)], dim=2)
+    batch.cache.layers[0].values = torch.cat([batch.cache.layers[0].values, torch.ones(1, 1, 1, 2)], dim=2)
+    batch.rows[0].crop(-1)                                              # the rejected draft's slot
+    assert not batch.causal()
+    batch.compact()
+    assert batch.width == 2 and batch.causal()
+
+
+def test_a_request_alone_in_a_batch_runs_the_pass_it_runs_alone(pair, monkeypatch):
+    """Batch size 1: every target pass after the prompt is the single-sequence lean pass (one row,
+    no mask), and the run equals the run alone."""
+    from specdec.models import lean
+    assert lean.fits(pair.target)
+    real, shapes = lean.forward, []
+    monkeypatch.setattr(lean, "forward", lambda model, ids, *a: shapes.append(tuple(ids.shape)) or
+                        real(model, ids, *a) if model is pair.target else real(model, ids, *a))
+    monkeypatch.setattr(lean, "forward_rows", None)                    # a batch's masked pass: not here
+    s = specdec.Settings(k=3, temperature=1.0, max_new_tokens=20)
+    run = specdec.generate_batch(pair, ["ab(ab(a"], s, seeds=[5])[0]
+    fed = [r.drafted + 1 for r in run.rounds]
+    assert shapes == [(1, 6)] + [(1, n) for n in fed] and len(run.rounds) > 3    # the prompt, then each round
+    assert run.token_ids == specdec.generate(pair, "ab(ab(a", s, seed=5).token_ids
+
+
 @pytest.mark.parametrize("max_batch", [0, -1, 2.5, True, None, "4"])
 def test_a_server_without_room_is_one_message(pair, max_batch):
     """max_batch 0 once raised `max() arg is an empty sequence` from inside a round."""

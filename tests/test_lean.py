@@ -258,3 +258,37 @@ def test_the_one_call_layer_sees_a_weight_written_in_place():
         model.model.layers[0].input_layernorm.weight.add_(0.5)
     mine = lean_forward(model, ids, new_cache(model), 0)[0]
     assert torch.equal(mine, own_forward(model, ids, new_cache(model), 0)[0])
+
+
+@pytest.mark.parametrize("name", precision.available())
+def test_a_batch_pass_on_the_lean_path_equals_the_model_own_forward_bit_for_bit(name, monkeypatch):
+    """Three requests of 7, 3 and 11 cached tokens feed 3, 1 and 2 tokens under the batch's mask
+    (engine/batch.py): logits, final hidden states and the cache as the model's own forward's."""
+    from specdec.models.batch_cache import BatchCache
+    model = gqa_llama(13, 5)
+    precision.apply(model, name)
+    torch.manual_seed(1)
+    prompts = [torch.randint(0, 13, (n,)).tolist() for n in (7, 3, 11)]
+
+    def batch_of() -> BatchCache:
+        batch = BatchCache()
+        for prompt in prompts:
+            single = new_cache(model)
+            runtime.forward(model, prompt, single, 13, 1)
+            batch.join(single)
+        return batch
+    mine, theirs = batch_of(), batch_of()
+    lengths, ids = [3, 1, 2], torch.randint(0, 13, (3, 3))                      # (B, R)
+    pos = torch.stack([torch.arange(3) + len(row.slots) for row in mine.rows])
+    mask = mine.mask(lengths, 3)                                               # (B, 1, R, T + R)
+    real, calls = lean.forward_rows, []
+    monkeypatch.setattr(lean, "forward_rows", lambda *args: calls.append(1) or real(*args))
+    with final_hidden_states(model, batched=True) as seen_a:
+        a = runtime.forward_batch(model, ids, mine.cache, pos, mask)
+    with final_hidden_states(model, batched=True) as seen_b, torch.no_grad():
+        b = model(input_ids=ids, attention_mask=mask, position_ids=pos, cache=theirs.cache, use_cache=True).logits
+    assert calls == [1], name                                                  # the lean path ran
+    for i, n in enumerate(lengths):                                            # padding rows are never read
+        assert torch.equal(a[i, :n], b[i, :n]) and torch.equal(seen_a[-1][i, :n], seen_b[-1][i, :n]), (name, i)
+    for x, y in zip(mine.cache.layers, theirs.cache.layers):
+        assert torch.equal(x.keys, y.keys) and torch.equal(x.values, y.values)

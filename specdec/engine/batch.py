@@ -4,9 +4,11 @@ Each round, every active request drafts on its own — its drafter, its draft ca
 `torch.Generator`, its draft-length policy, exactly as it would alone — and then the target
 verifies all of them in one forward: row b of the batch feeds request b's pending token and its
 drafts, right-padded to the widest row, at its own positions, under a mask that shows it its own
-cache slots only (models/batch_cache.py). Each request then accepts, resamples and rolls back
-with its own generator and records its Round as alone (Decoder.conclude), so a request's output
-does not depend on its neighbours. A request that stops leaves the batch and frees its row.
+cache slots only (models/batch_cache.py), on the engine's lean pass (models/lean.py); a request
+alone in the batch needs no mask and runs the very pass it runs alone. Each request then
+accepts, resamples and rolls back with its own generator and records its Round as alone
+(Decoder.conclude), so a request's output does not depend on its neighbours. A request that
+stops leaves the batch and frees its row.
 
 Prefills run one request at a time (each builds its own cache, then joins the batch), as the
 prefill of a request that arrives mid-run does in continuous batching (engine/serving.py).
@@ -30,7 +32,7 @@ from specdec.engine.prompt import Prompt
 from specdec.errors import InputError
 from specdec.models.batch_cache import BatchCache
 from specdec.models.pair import Pair
-from specdec.models.runtime import final_hidden_states
+from specdec.models.runtime import final_hidden_states, forward_batch
 from specdec.rules.sampling import probs_from_logits
 from specdec.settings import Settings
 from specdec.trace.run import Round, Run
@@ -92,12 +94,12 @@ class Batch:
             start = row.get_seq_length()
             ids[b, :len(feed)] = torch.tensor(feed)
             pos[b] = torch.arange(start, start + width)
-        mask = self.cache.mask(lengths, width)                                     # (B, 1, R, T + R)
+        mask = None if self.cache.causal() else self.cache.mask(lengths, width)     # (B, 1, R, T + R)
         with final_hidden_states(pair.target, batched=True) as seen:
-            out = pair.target(input_ids=ids.to(pair.device), attention_mask=mask.to(pair.device),
-                              position_ids=pos.to(pair.device), cache=self.cache.cache, use_cache=True)
+            logits = forward_batch(pair.target, ids.to(pair.device), self.cache.cache, pos.to(pair.device),
+                                   None if mask is None else mask.to(pair.device))
         self.cache.appended(lengths)
-        logits = out.logits[..., :pair.vocab_size].float().cpu()                  # (B, R, V)
+        logits = logits[..., :pair.vocab_size].float().cpu()                      # (B, R, V)
         result = []
         for b, (d, plan, n) in enumerate(zip(self.active, plans, lengths)):
             keep = len(plan.prop.tokens) + 1

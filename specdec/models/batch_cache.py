@@ -119,10 +119,20 @@ class BatchCache:
         for row, n in zip(self.rows, lengths):
             row.slots += range(start, start + n)
 
+    def causal(self) -> bool:
+        """One row owning every slot: its next pass sees what a request alone sees, so it needs
+        no mask (models/lean.py then runs the single-sequence pass)."""
+        return len(self.rows) == 1 and self.rows[0].slots == list(range(self.width))
+
     def compact(self) -> None:
-        """Squeeze the holes out: every row's slots become 0 .. len - 1."""
+        """Squeeze the holes out: every row's slots become 0 .. len - 1. When they outnumber the
+        tokens; a row alone at once (its rejected drafts' slots are the last: a crop, as alone)."""
         longest = max((len(r.slots) for r in self.rows), default=0)
-        if self.cache is None or self.width <= 2 * longest + 16:
+        if self.cache is None or (len(self.rows) > 1 and self.width <= 2 * longest + 16):
+            return
+        if len(self.rows) == 1 and self.rows[0].slots == list(range(longest)):
+            if self.width > longest:
+                self.cache.crop(longest - self.width)
             return
         index = torch.tensor([r.slots + [r.slots[-1] if r.slots else 0] * (longest - len(r.slots))
                               for r in self.rows])                                 # (B, longest)

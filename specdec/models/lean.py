@@ -25,7 +25,9 @@ positions, fastest of 21): SmolLM2-135M in int4, one token 32.2 -> 30.4 ms and f
 - in intdot, where a layer's products, norms and activation all run in C, the whole layer is one
   C call (intdot/layer.py), made of the functions those modules call: the same bits again.
 
-Everything else — a batch of requests, a tree's mask, transformers' generate(), models of
+A batch of requests runs the same modules under the batch's mask (`forward_rows`); one request
+alone in a batch, whose cache then has no holes, takes the single-sequence pass itself
+(engine/batch.py). Everything else — a tree's mask, transformers' generate(), models of
 other architectures or spread over devices by accelerate's hooks — goes through the model's
 own forward. tests/test_lean.py checks the logits, the cache and the features are equal bit
 for bit to that forward in every precision.
@@ -113,14 +115,37 @@ def forward(model, ids: torch.Tensor, cache, keep: int = 0) -> torch.Tensor:
 
 
 @torch.no_grad()
-def hidden(model, x: torch.Tensor, cache) -> torch.Tensor:
+def forward_rows(model, ids: torch.Tensor, cache, positions: torch.Tensor, mask: torch.Tensor) -> torch.Tensor:
+    """A batch of requests (engine/batch.py): ids (B, R) at `positions` (B, R), each row seeing
+    the cache slots and new tokens `mask` (B, 1, R, T + R) shows it -> logits (B, R, V), as
+    model(input_ids=ids, attention_mask=mask, position_ids=positions, cache=cache) computes them.
+    For a model whose attention takes a boolean mask as it is (`batch_fits`)."""
+    x = hidden(model, model.model.embed_tokens.forward(ids), cache, (positions, mask))
+    seen = collecting(model)
+    if seen is not None:
+        seen.append(x)
+    return model.lm_head.forward(x)
+
+
+def batch_fits(model) -> bool:
+    """The lean pass takes a batch's mask: `fits`, and attention that reads a boolean mask as
+    it is (row by row, attention.py, or torch's sdpa; eager attention adds the mask as numbers)."""
+    return fits(model) and model.config._attn_implementation in (attention.NAME, "sdpa")
+
+
+@torch.no_grad()
+def hidden(model, x: torch.Tensor, cache, batch: tuple | None = None) -> torch.Tensor:
     """Embeddings x (1, T, H) after what `cache` holds -> the body's final hidden states
-    (1, T, H), exactly as model.model(inputs_embeds=x, cache=cache).last_hidden_state."""
+    (1, T, H), exactly as model.model(inputs_embeds=x, cache=cache).last_hidden_state.
+    `batch`: (positions (B, T), mask (B, 1, T, T_cache + T)) of a batch's pass (forward_rows)."""
     from transformers.models.llama.modeling_llama import apply_rotary_pos_emb
     body = model.model
-    positions = (torch.arange(x.shape[1], device=x.device) + cache.get_seq_length())[None]
+    if batch is None:
+        positions = (torch.arange(x.shape[1], device=x.device) + cache.get_seq_length())[None]
+        mask = _mask(model, x, cache, positions)
+    else:
+        positions, mask = batch
     cos, sin = body.rotary_emb(x, position_ids=positions)
-    mask = _mask(model, x, cache, positions)
     in_c = mask is None and x.shape[0] == 1 and x.dtype == cos.dtype == torch.float32 and cos.shape[0] == 1
     if in_c:                                    # the one-call layers write x in place: our own copy
         x, cos, sin = x.contiguous().clone(), cos.contiguous(), sin.contiguous()

@@ -31,6 +31,18 @@ def forward(model, ids: list[int], cache, vocab_size: int, keep: int = 0) -> tor
     return logits[0, :, :vocab_size].float().cpu()                    # (T, V)
 
 
+@torch.no_grad()
+def forward_batch(model, ids: torch.Tensor, cache, positions: torch.Tensor, mask: torch.Tensor | None) -> torch.Tensor:
+    """A batch's pass (engine/batch.py): ids (B, R) at positions (B, R) under `mask` (B, 1, R,
+    T + R), or None for one request that sees its whole cache -> logits (B, R, V), on the lean
+    pass where it applies (for one request: the very pass `forward` runs), else the model's own."""
+    if mask is None and lean.fits(model):
+        return lean.forward(model, ids, cache)
+    if mask is not None and lean.batch_fits(model):
+        return lean.forward_rows(model, ids, cache, positions, mask)
+    return model(input_ids=ids, attention_mask=mask, position_ids=positions, cache=cache, use_cache=True).logits
+
+
 @contextlib.contextmanager
 def final_hidden_states(model, batched: bool = False):
     """Collects the decoder body's final hidden states (T, H) of every forward this thread runs
