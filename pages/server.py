@@ -57,9 +57,7 @@ def settings_now(pair):
 def sweep(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
     st.header(_("1 · Throughput and latency against batch size"))
     s = settings_now(pair)
-    key = store.measurement("server_sweep", names, s, texts, chat, state.ran(), sizes=list(defaults.SIZES),
-                            repeats=2, workload="same requests at every size",
-                            latency="from arrival")                    # older results timed it from admission
+    key = server.sweep_key(names, s, texts, chat, state.ran())
     result = measured(
         "server_sweep", key, lambda pr: server.sweep(pair, inputs, s, pr), record=BatchSweep,
         button=_("Measure batch sizes 1 to 16"),

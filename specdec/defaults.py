@@ -41,7 +41,7 @@ class Lengths:
     speed: int = 48        # When it is fast: the k sweep, the draft sizes, the temperatures
     drafters: int = 32     # Drafters compared
     where: int = 32        # Where it works
-    server: int = 32       # In a server: every request
+    server: int = 48       # In a server: every request (the answer box's length: batch size 1 serves its runs)
     kv_probe: int = 8      # In a server: the short run whose KV caches are weighed
     trees: int = 32        # Chain or tree?
     tour_kinds: int = 24   # the tour: two kinds of text, one prompt each

@@ -211,3 +211,23 @@ def test_the_agents_caption_says_where_the_judge_helps_or_that_it_does_not():
     assert "all 24 tools the judge is right for 18%" in helps
     weaker = agents_verdict([row(1, 0.30, 0.30), row(2, 0.28, 0.98)])
     assert "No k beats the router alone (30%)" in weaker and "top 2 for 98%" in weaker
+
+
+def test_passage_vectors_are_read_from_the_shipped_copy_where_the_store_has_none(tmp_path, monkeypatch):
+    """A first start embeds nothing where the app ships the corpus' vectors; the store's own copy
+    comes first, and a file of the wrong shape is no copy."""
+    import numpy as np
+
+    from specdec.beyond import dense
+    texts = ["a passage", "another"]
+    shipped, store = tmp_path / "shipped", tmp_path / "store"
+    monkeypatch.setattr(dense, "SHIPPED", shipped)
+    assert dense.kept_vectors(texts, store) is None
+    shipped.mkdir()
+    np.save(dense.vectors_path(texts, shipped), np.ones((2, 384), dtype=np.float32))
+    assert dense.kept_vectors(texts, store).sum() == 2 * 384
+    store.mkdir()
+    np.save(dense.vectors_path(texts, store), np.zeros((2, 384), dtype=np.float32))
+    assert dense.kept_vectors(texts, store).sum() == 0                          # the store's own first
+    np.save(dense.vectors_path(texts, store), np.zeros((3, 384), dtype=np.float32))
+    assert dense.kept_vectors(texts, store).sum() == 2 * 384                   # wrong shape: the shipped one

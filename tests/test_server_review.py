@@ -137,6 +137,8 @@ def test_a_shipped_sweep_of_this_cpu_model_is_a_machine_like_this_one_with_its_o
     assert "a round cost 2.00 of its target-alone passes (the pass 1.50, drafting 0.50) and kept 2.50 tokens" in text
     assert "took 40.0 ms there, 4.0 times this machine's profiled step of 10.0 ms" in text        # 40 / 10
     assert "a batch runs the model's own forward" in text                   # why a batched pass costs more
+    near = server.shipped_why(replace(facts(1.02), ar_pass_ms_1=12.0), sweep, box, step_ms=10.0)
+    assert "profiled step" not in near and "own forward" not in near           # 1.2 times: the same lean pass
     assert "4 × 0.200 + 1.60 = 2.40 steps of this machine and counts 2.40 tokens a round" in text   # 0.8 + 1.6
     label = ahead_label(like)
     assert "a machine like this one" in label and "under load 2.6 per core" in label

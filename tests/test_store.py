@@ -167,6 +167,7 @@ def test_every_shipped_result_is_found_by_the_key_its_page_builds():
     from specdec.prompts import load_prompts, round_robin
     from specdec.settings import LENGTHS
     from ui import family
+    from ui.lessons import server as server_lesson
     from ui.lessons import shipped
     from ui.lessons.trees import ChainOrTree
     names, base = (DEFAULT_TARGET, DEFAULT_DRAFT), Settings()          # the sidebar's defaults
@@ -188,8 +189,7 @@ def test_every_shipped_result_is_found_by_the_key_its_page_builds():
         "drafters": store.measurement("drafters", (DEFAULT_TARGET, None),
                                       replace(base, max_new_tokens=LENGTHS.drafters, seed=0),
                                       [p.prompt for p in chosen], chat, drafts=drafts, repeats=defaults.REPEATS),
-        "server_sweep": store.measurement("server_sweep", names, served, texts, chat, sizes=list(defaults.SIZES),
-                                          repeats=2, workload="same requests at every size", latency="from arrival"),
+        "server_sweep": server_lesson.sweep_key(names, served, texts, chat),
         "server_timeline": store.measurement("server_timeline", names, served, texts, chat, requests=8),
         "server_prefix": store.measurement("server_prefix", names, served, texts, chat),
         "trees": store.measurement("trees", names, replace(base, drafter=tree_for(True).name, tree_width=2,

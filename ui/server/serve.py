@@ -86,26 +86,31 @@ def _prepare_gemma3() -> None:
 
 
 def _build_vectors() -> None:
-    """Beyond tokens' embedding stage: its passage vectors, once (minutes on 2 cores), in a
-    process of low priority; until they exist the page ranks with BM25 alone and says so."""
+    """Beyond tokens' corpus and its embedding stage's passage vectors, once, in a process of low
+    priority: the corpus is read from this Python's own modules, and its vectors come shipped
+    (assets/beyond) where it is the corpus they were made for, else are computed (minutes on 2
+    cores); until they exist the page ranks with BM25 alone and says so."""
     import subprocess
 
     from specdec.beyond import corpus, dense
-    folder = dense.model_folder()
-    if folder is None or dense.kept_vectors([p.body for p in corpus.load()], corpus.STORE) is not None:
+    if dense.model_folder() is None:
         return
-    say("Embedding the documentation corpus for Beyond tokens (in the background, once; a few minutes) ...")
+    built = corpus.store_path().is_file()     # else built in the process below: not beside the app's threads
+    if built and dense.kept_vectors([p.body for p in corpus.load()], corpus.STORE) is not None:
+        return
+    say("Building the documentation corpus for Beyond tokens, and its vectors where the app ships none for it "
+        "(in the background, once) ...")
     # one thread at the lowest priority: the other core stays the app's (a newcomer's first race
     # ran its steps 1.7x slower beside a two-thread embedding job)
     done = subprocess.run(["nice", "-n", "19", sys.executable, "-m", "specdec.beyond", "corpus", "--vectors"],
                           capture_output=True, text=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
     if done.returncode != 0:
-        say("Embedding the corpus failed; Beyond tokens ranks with BM25 alone: "
+        say("Preparing the corpus failed; Beyond tokens ranks with BM25 alone: "
             + (done.stderr or done.stdout).strip()[-200:])
         return
     from ui.beyond_view import corpus_stages
     corpus_stages.clear()                    # the next question reads the vectors
-    say("Corpus embedded: Beyond tokens' live question now has its embedding stage.")
+    say("Corpus ready: Beyond tokens' live question now has its embedding stage.")
 
 
 WATCH_S = 15.0
