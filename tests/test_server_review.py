@@ -120,6 +120,22 @@ def test_the_page_says_its_figure_beside_the_box_and_why():
     assert "pass of the target alone" not in near
 
 
+def test_batch_size_1_serves_the_answer_box_runs_and_says_so():
+    """Requests cycle the prompts with each prompt's own seed (the box's runs: seed = the prompt's index); where
+    batch size 1 kept the box's tokens a round, the line says they were the same runs and only the clock differs."""
+    from specdec.bench.batching import requests
+    served = requests(["a", "b", "c"], 7)
+    assert [(r.prompt, r.seed) for r in served] == [("a", 0), ("b", 1), ("c", 2), ("a", 0), ("b", 1), ("c", 2),
+                                                    ("a", 0)]
+    box = Payoff(4, Measured(0.73, 0.71, 0.75, 3, Clock.WALL, 2.5, "ksweep", 8), 2.5, "here", 0.2, 1.6, 0.8)
+    text = server.beside_box(facts(0.7712), box)                 # facts: 2.5 tokens a round at batch size 1
+    assert text == (f"At batch size 1 this loop serves the answer box's own runs one at a time, and they kept the "
+                    f"same 2.50 tokens a round: 0.77× here, 0.73× {badges.here()} in “Does it pay here?” (its "
+                    f"repeats 0.71–0.75×). Only the clock differs.")
+    other = replace(box, measured=replace(box.measured, tokens=2.46))
+    assert "same pair and settings" in server.beside_box(facts(0.7712), other)     # other runs: no such claim
+
+
 def test_a_shipped_sweep_of_this_cpu_model_is_a_machine_like_this_one_with_its_own_prices(monkeypatch):
     """Shipped, measured on this CPU model under load: neither "this machine" nor "not this
     machine"; its batch-1 prices beside the profile's and the box's, worked out by hand below."""

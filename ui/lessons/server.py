@@ -82,8 +82,22 @@ def beside_box(facts: Facts, box: Payoff | None, step_ms: float | None = None) -
                  "draft costs less beside a slower pass. For one request on the lean path “Does it pay here?” "
                  "holds: **{box:.2f}×** {badge}.").format(mine=facts.first, ar=ar, ratio=ar / step_ms, step=step_ms,
                                                           box=figure, badge=badge)
+    if same_runs(facts, box):             # the box's own runs, one request at a time: the clock alone differs
+        m = box.measured
+        return _("At batch size 1 this loop serves the answer box's own runs one at a time, and they kept the same "
+                 "{t:.2f} tokens a round: {mine:.2f}× here, {box:.2f}× {badge} in “Does it pay here?” (its repeats "
+                 "{low:.2f}–{high:.2f}×). Only the clock differs.").format(
+            t=m.tokens, mine=facts.first, box=figure, badge=badge, low=m.low, high=m.high)
     return _("At batch size {b}: {mine:.2f}×; “Does it pay here?” says {box:.2f}× {badge} for the same pair and "
              "settings.").format(b=facts.first_batch, mine=facts.first, box=figure, badge=badge)
+
+
+def same_runs(facts: Facts, box: Payoff) -> bool:
+    """The sweep's batch size 1 kept the tokens a round the box's measured runs kept (to the shown
+    digits): the loop served the box's runs (bench/batching.requests: its prompts, seeds and length)."""
+    m = box.measured
+    return facts.first_batch == 1 and m is not None and m.tokens is not None and \
+        round(m.tokens, 2) == round(facts.tokens_per_pass_1, 2)
 
 
 def served(sweep: BatchSweep) -> str:
