@@ -231,3 +231,25 @@ def test_passage_vectors_are_read_from_the_shipped_copy_where_the_store_has_none
     assert dense.kept_vectors(texts, store).sum() == 0                          # the store's own first
     np.save(dense.vectors_path(texts, store), np.zeros((3, 384), dtype=np.float32))
     assert dense.kept_vectors(texts, store).sum() == 2 * 384                   # wrong shape: the shipped one
+
+
+def test_the_corpus_is_the_same_in_every_process():
+    """Built here (under pytest, which replaces threading's hook) and in a fresh process with another
+    environment and folder: the same passages, none showing the environment, a path or an address
+    (the vectors shipped for the corpus are found by its digest)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from specdec.beyond import corpus
+    only = ("sys", "threading", "platform", "cgi", "logging", "shutil", "socket")
+    here = [[p.id, p.title, p.text] for p in corpus.build(only=only, topics=False)]
+    code = (f"import json; from specdec.beyond import corpus; print(json.dumps([[p.id, p.title, p.text] for p in "
+            f"corpus.build(only={only!r}, topics=False)]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd="/",
+                          env={**os.environ, "PYTHONPATH": str(corpus.ROOT), "SPECDEC_PROBE": "elsewhere"})
+    assert json.loads(done.stdout) == here
+    titles = " ".join(title for _id, title, _text in here)
+    assert " at 0x" not in titles and os.environ["PATH"] not in titles and sys.executable not in titles
+    assert "threading.excepthook" in {i for i, _t, _x in here} and "environ=os.environ" in titles

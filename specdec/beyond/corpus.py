@@ -5,14 +5,18 @@ method that has one) and the reference topics of `pydoc_data.topics` (`help("wit
 into paragraphs. Nothing is shipped: `make corpus` builds them here in a second or two and
 keeps them in build/beyond/ under this Python's version (another Python has other docstrings).
 A passage's id is its dotted name (`os.path.join`, `str.split`) or `topic:<name>#<n>`; the
-labelled queries (assets/beyond/) name these ids.
+labelled queries (assets/beyond/) name these ids. The same Python gives the same passages in every
+process (a signature's defaults never show the environment, paths or object addresses), so the
+embedding stage's vectors can ship with the app (dense.py).
 """
 from __future__ import annotations
 
 import importlib
 import inspect
 import json
+import os
 import pkgutil
+import re
 import sys
 import warnings
 from dataclasses import asdict, dataclass
@@ -22,7 +26,7 @@ from specdec.files import atomic
 
 ROOT = Path(__file__).resolve().parents[2]
 STORE = ROOT / "build" / "beyond"
-REVISION = 1                 # bump when the passages change shape: the cached file is rebuilt
+REVISION = 2                 # bump when the passages change shape: the cached file is rebuilt
 MAX_CHARS = 600              # of a docstring kept in its passage (the first paragraphs say what it is)
 TOPIC_CHARS = 700            # a reference topic is cut into paragraphs of about this size
 # modules that act when imported (a browser opens, the Zen prints), need a display, or are tests
@@ -97,10 +101,40 @@ def first_paragraphs(doc: str, limit: int = MAX_CHARS) -> str:
 
 
 def signature(obj) -> str:
+    """`obj`'s signature as its documentation would show it, the same in every process: a default
+    is shown by `_shown` (never this process's environment, paths or addresses)."""
     try:
-        return str(inspect.signature(obj))
+        sig = inspect.signature(obj)
     except (TypeError, ValueError):
         return "()" if callable(obj) and not inspect.isclass(obj) else ""
+    params = [p if p.default is p.empty else p.replace(default=_Shown(_shown(p.default)))
+              for p in sig.parameters.values()]
+    return ADDRESS.sub("", str(sig.replace(parameters=params)))
+
+
+class _Shown:
+    """A default value that prints as the given text."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")     # an object's address: another in every process
+LONG_DEFAULT = 60                               # characters: a longer default is shown as …
+
+
+def _shown(default) -> str:
+    """A default as a reader needs it: the process's own state by name (os.environ: its variables;
+    sys.executable: this interpreter's path), an object without its address, a long value as …"""
+    if default is os.environ:
+        return "os.environ"
+    if isinstance(default, str) and default == sys.executable:
+        return "sys.executable"
+    text = ADDRESS.sub("", repr(default))
+    return text if len(text) <= LONG_DEFAULT else "…"
 
 
 def _defined_here(name: str, module, obj) -> bool:
@@ -123,6 +157,7 @@ def module_passages(name: str) -> list[tuple[Passage, object]]:
         out.append((Passage(name, name, first_paragraphs(inspect.getdoc(module))), module))
     for attr in sorted(set(vars(module)) | set(getattr(module, "__all__", ()))):
         obj = getattr(module, attr, None)           # __all__ holds lazy names (concurrent.futures)
+        obj = _hook_default(name, attr, obj)
         if attr.startswith("_") or not (inspect.isroutine(obj) or inspect.isclass(obj)):
             continue
         doc = inspect.getdoc(obj)
@@ -133,6 +168,16 @@ def module_passages(name: str) -> list[tuple[Passage, object]]:
         if inspect.isclass(obj):
             out += method_passages(qual, obj)
     return out
+
+
+def _hook_default(module: str, attr: str, obj):
+    """A hook a program may replace (pytest replaces threading.excepthook) documented as the
+    interpreter's own: the passages do not depend on who imported the corpus."""
+    import threading
+    originals = {("sys", "excepthook"): sys.__excepthook__, ("sys", "displayhook"): sys.__displayhook__,
+                 ("sys", "unraisablehook"): sys.__unraisablehook__, ("sys", "breakpointhook"): sys.__breakpointhook__,
+                 ("threading", "excepthook"): threading.__excepthook__}
+    return originals.get((module, attr), obj)
 
 
 def method_passages(qual: str, cls) -> list[tuple[Passage, object]]:
