@@ -154,11 +154,14 @@ def test_the_headline_says_its_spread_and_its_working_how_many_runs_were_filed_a
     at = time.mktime((2026, 12, 6, 2, 41, 0, 0, 0, -1))
     found = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.WALL, 3.0, "box", 8, (0.85, 0.78), at=at)
     text = payoff_words.headline(payoff.answer(4, PRICES, found), "CPU here")
-    assert text.endswith("(0.77–0.89×; 3 repeats on 8 prompts).")       # the range is the repeats' (review 39)
+    # the range is the repeats' (review 39), and the runs filed here so far beside it (review 59: a second run fell
+    # outside the first's repeats)
+    assert text.endswith("(0.77–0.89×; the newest run, 3 repeats on 8 prompts; 2 runs here at these settings so "
+                         "far: 0.78–0.85×).")
     assert "3 repeats interleaved with the target alone" in payoff_working.source(payoff.answer(4, PRICES, found), "x")
     same = payoff.Measured(0.85, 0.851, 0.854, 3, Clock.WALL, 3.0, "box", 8, (0.85,))       # rounds to one figure
     assert payoff_words.headline(payoff.answer(4, PRICES, same), "CPU here").endswith(
-        "(0.85× in every repeat; 3 repeats on 8 prompts).")
+        "(0.85× in every repeat; one run, 3 repeats on 8 prompts).")
     assert payoff_working.when(found) == ("Timed on the wall clock, at 02:41. The newest of 2 measurements here at "
                                         "these settings (each on its own prompts), which ranged 0.78–0.85×.")
     alone = payoff.Measured(0.85, 0.77, 0.89, 3, Clock.WALL, 3.0, "box", 8, (0.85,))

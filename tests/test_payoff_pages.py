@@ -133,7 +133,7 @@ def test_a_constant_policy_is_told_what_the_priced_one_would_predict(tiny_dirs, 
     short = next(m.value for m in at.markdown if m.value.startswith("**In short**"))
     assert short.startswith("**In short**, at T = 0 on this machine: no k pays clearly; the nearest, k = 1, the k "
                             "this machine's prices pick: 1.05× (one run of 3 repeats)."), short
-    assert box.endswith("(0.85–0.95×; 3 repeats on 1 prompts).") and "prices pick" not in box, box   # said once
+    assert box.endswith("(0.85–0.95×; one run, 3 repeats on 1 prompts).") and "prices pick" not in box, box  # once
     runs = next(json.loads(c.proto.spec) for c in at.get("plotly_chart") if "Every run at T = 0" in c.proto.spec)
     assert sorted(x for trace in runs["data"] for x in trace["x"]) == [0.9, 1.05]      # k = 3's run and k = 1's
     assert f"Predicted **{1.7 / 1.45:.2f}×** with the tokens a round a constant k = 1 kept (measured here)" \

@@ -89,11 +89,11 @@ def sentence(bests: list[Best], k: int, temperature: float,
         return None
     if all(b.speedup < 1 for b in bests) and instead is not None and instead[2] > 1:
         if at_pick:          # review 57: "the other drafters ran at k = 4 only" beside every drafter shipped at k = 1
-            return _at_pick(at_pick[0], instead[1], k)
+            return _at_pick(at_pick[0], instead[1], k, Instead(*instead))
         said = _("{head}: **{name}** at k = {k1}, the k this machine's prices pick, measured **{x}** "
                  "{badge}{word}") if instead[3] else _(
             "{head}: **{name}** at k = {k1}, the k this machine's prices pick, predicted **{x}** {badge}{word}")
-        head, word = _heading(instead)
+        head, word = _heading(instead, shipped=Instead(*instead).cpu is not None)
         said = said.format(head=head, word=word, name=_name(instead[0]), k1=instead[1], x=times(instead[2]),
                            badge=badge(instead))
         return said + "; " + _("the other drafters ran at k = {k} only.").format(k=k) + " " + _none_pays(
@@ -104,27 +104,34 @@ def sentence(bests: list[Best], k: int, temperature: float,
     return said
 
 
-def _at_pick(best: Best, k1: int, k: int) -> str:
+def _at_pick(best: Best, k1: int, k: int, instead: Instead | None = None) -> str:
     """Nothing pays at the sidebar's k and the drafters ran at the k the prices pick (`k1`): that set's leader
-    there, its ties, and one clause for the sidebar's k (its leaders: the table's)."""
-    head, word = _heading((best.drafter, k1, best.speedup, best.measured))
+    there, its ties, the sidebar's draft where this machine measured it at that k since (`instead`: the figure
+    the sidebar shows), and one clause for the sidebar's k (its leaders: the table's)."""
+    head, word = _heading((best.drafter, k1, best.speedup, best.measured), shipped=best.cpu is not None)
     where = best.section + ("; " + word.strip()[1:-1] if word else "")          # the box's word, beside its set
     said = _("{head} at k = {k1}, the k this machine's prices pick: **{name}**, {figure} ({where})").format(
         head=head, k1=k1, name=_name(best.drafter), figure=_figure(best), where=where)
     if best.tied:
         said += _("; within {tie:.0%} of it: {names}").format(tie=TIE, names=_(" and ").join(
             f"**{_name(n)}**" for n in best.tied))
+    if best.cpu is not None and instead is not None and instead.measured and instead.cpu is None and instead.k == k1:
+        # review 59: the sidebar's "draft 1.07× measured here" beside a shipped set's leader
+        said += "; " + _("measured here since, on the answer box's prompts: **{name}** {x} {badge}").format(
+            name=_name(instead.draft), x=times(instead.speedup), badge=badges.here())
     return said + ". " + _("Below, at the sidebar's k = {k}, none pays over a whole set.").format(k=k)
 
 
-def _heading(instead: tuple[str, int, float, bool]) -> tuple[str, str]:
+def _heading(instead: tuple[str, int, float, bool], shipped: bool = False) -> tuple[str, str]:
     """The box's word on that one figure decides the heading: a gain it calls one 'What pays here', a gain it does
     not call one yet (one run under 10 %) 'Nearest to paying here' with that word (review 51: one measured 1.06×
-    read "What pays here" on Drafters compared, "no k pays clearly" on When it is fast, "Not clear yet" aside)."""
+    read "What pays here" on Drafters compared, "no k pays clearly" on When it is fast, "Not clear yet" aside);
+    a `shipped` figure's heading does not say here (its badge says whose: review 59)."""
     word = answer_word(instead[2], instead[2], instead[2], predicted=not instead[3])
     if word in (_("Yes"), _("A little, under {pct:.0%}").format(pct=SMALL)):
-        return _("**What pays here**"), ""
-    return _("**Nearest to paying here**"), " (" + word[:1].lower() + word[1:] + ")"
+        return (_("**What pays**") if shipped else _("**What pays here**")), ""
+    head = _("**Nearest to paying**") if shipped else _("**Nearest to paying here**")
+    return head, " (" + word[:1].lower() + word[1:] + ")"
 
 
 def _none_pays(bests: list[Best], k: int, temperature: float) -> str:

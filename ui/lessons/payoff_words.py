@@ -57,8 +57,13 @@ def headline(p: Payoff, cpu: str, races: tuple[float, ...] = ()) -> str:
                                                     "and its wall clock would count the other work.")
     if busy and m.wall is not None:                # what a user waited, beside it (review 41)
         busy += " " + _("On the wall clock the same runs read {x}.").format(x=_x(m.wall))
-    spread = (_("{span}; {r} repeats on {n} prompts") if m.repeats else _("{span}, {n} prompts")).format(
+    newest = len(m.all_here) > 1        # runs differ more than one run's repeats (review 59: 0.74–0.78×, then 0.80×)
+    spread = (_("{span}; the newest run, {r} repeats on {n} prompts") if newest and m.repeats else
+              _("{span}; one run, {r} repeats on {n} prompts") if m.repeats else _("{span}, {n} prompts")).format(
         span=span(m.low, m.high), r=m.repeats, n=m.prompts)             # the range is the repeats' (review 39)
+    if newest:
+        spread += _("; {k} runs here at these settings so far: {lo:.2f}–{hi}").format(
+            k=len(m.all_here), lo=min(m.all_here), hi=_x(max(m.all_here)))
     return _("**Does it pay here?** {answer}: **{speedup}** the target alone {here} ({spread}).").format(
         answer=answer_word(m.speedup, m.low, m.high), speedup=_x(m.speedup), spread=spread,
         here=badges.of(m.cpu, m.date)) + busy + (" " + _("Measured at a constant k = {k}, the k these prices "
