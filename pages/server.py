@@ -37,13 +37,15 @@ COLUMNS = ["batch", "mode", "tokens_per_s", "speedup", "latency_s", "ttft_s", "p
 
 def intro() -> None:
     st.write(_("Requests served together share each read of the weights: a draft's extra rows are nearly free "
-               "for one request on a GPU and stop paying as the batch grows."))
+               "for one request on a GPU and stop being free as the batch grows, sooner the shorter the requests."))
     with st.expander(_("Why a batch changes the price of drafts")):
         st.write(_("On a GPU, one request's target pass is mostly spent reading the weights from memory, so "
                    "checking k + 1 tokens costs about as much as checking one: there, drafts are nearly free."))
         st.write(_("A batch shares that read: one pass feeds every request's tokens. As the batch grows, the pass "
                    "turns from reading into arithmetic on every row, the drafts' extra rows stop being free, and "
-                   "at some batch size speculation stops paying (vLLM and SGLang advise it at low load)."))
+                   "at some batch size speculation stops paying (vLLM and SGLang advise it at low load). Each "
+                   "request's KV cache is read too and is not shared: long requests keep the pass a read up to "
+                   "larger batches."))
         st.write(_("On a CPU the extra rows cost more even for one request. The sections below show what they "
                    "cost on the machine that measured them."))
 
@@ -184,39 +186,49 @@ def prefix(pair, names, chat: bool, texts: list[str], inputs: list) -> None:
 
 
 GPU_FLOOR_US = 20          # the calculator's default layer floor (When it is fast, section 5)
+GPU_CONTEXTS = (256, 4096)  # tokens each request holds: a short chat, a long document
 
 
 def gpu() -> None:
-    """Where the gain disappears on a datacenter GPU, by its roofline (no GPU is measured here): When it is fast's
+    """Where the gain goes on a datacenter GPU, by its roofline (no GPU is measured here): When it is fast's
     calculator at its defaults (an 8B target, a 135M draft, bf16, the default pair's α at its first temperature, a
-    20 µs layer floor) and the k it finds best for one request, so its batch-1 figure is the calculator's."""
+    20 µs layer floor) and the k it finds best for one request, so its one-request figure is the calculator's; then
+    against batch size for short and long requests (each pass reads every request's KV cache)."""
     alphas, _where = fast_elsewhere.measured_alphas()
     if not alphas:
         return
     t = sorted(alphas)[0]
     gpu_machine = roofline.PUBLISHED[-1]
     target, draft = fast_elsewhere.model(8.0, "bf16"), fast_elsewhere.model(0.135, "bf16", "135M")
-    k = fast_elsewhere.calculate(gpu_machine, target, draft, alphas[t], floor_us=GPU_FLOOR_US).best.k
-    points = fast_elsewhere.batched(gpu_machine, target, draft, alphas[t], k, floor_us=GPU_FLOOR_US)
-    st.subheader(_("On a datacenter GPU: where the gain disappears"))
-    stop, last = fast_elsewhere.stops_paying(points), points[-1]
-    ends = _("fall below break-even from batch size {b}").format(b=stop) if stop is not None else _(
-        "stay above break-even up to batch size {b}").format(b=last[0])
+    one = fast_elsewhere.calculate(gpu_machine, target, draft, alphas[t], floor_us=GPU_FLOOR_US,
+                                   context=fast_elsewhere.CONTEXT).best
+    lines = {n: fast_elsewhere.batched(gpu_machine, target, draft, alphas[t], one.k, floor_us=GPU_FLOOR_US, context=n)
+             for n in GPU_CONTEXTS}
+    st.subheader(_("On a datacenter GPU: the gain against batch size"))
     st.markdown(badges.elsewhere() + " " + _(
         "On an {machine}, an 8B target drafted by a 135M model (bf16; α = {alpha:.2f}, the default pair at T = {t:g}; "
-        "k = {k}, the best for one request) would run **{first}** at batch size 1, as When it is fast's calculator "
-        "says at its defaults, and {ends}.").format(
-        machine=_(gpu_machine.name), k=k, alpha=alphas[t], t=t, first=times(points[0][1]), ends=ends))
-    chart(lp.gpu_batch_figure(points, _("Predicted speedup against batch size, by the GPU's roofline")), "server-gpu")
-    st.caption(_("A pass of the target alone over B requests reads the weights once for all of them; a "
-                 "speculative one feeds B·(k + 1) tokens. Up to about {ridge:.0f} tokens a pass the reading "
-                 "dominates and the drafts' rows are nearly free; past it every row is arithmetic.").format(
-        ridge=roofline.ridge(gpu_machine, target)))
+        "k = {k}, the best for one request) would run **{first}** for one request, as When it is fast's calculator "
+        "says at its defaults.").format(machine=_(gpu_machine.name), k=one.k, alpha=alphas[t], t=t,
+                                        first=times(one.speedup)))
+    st.markdown(_("In a batch, the requests' length decides: {short}; {long}.").format(
+        short=server.gpu_ends(GPU_CONTEXTS[0], lines[GPU_CONTEXTS[0]]),
+        long=server.gpu_ends(GPU_CONTEXTS[1], lines[GPU_CONTEXTS[1]])))
+    named = {_("requests of {n} tokens").format(n=f"{n:,}"): points for n, points in lines.items()}
+    chart(lp.gpu_batch_figure(named, _("Predicted speedup against batch size, by the GPU's roofline")), "server-gpu")
+    st.caption(_("A pass of the target alone over B requests reads the weights once for all of them, and each "
+                 "request's KV cache; a speculative one feeds B·(k + 1) tokens. While the reading dominates, the "
+                 "drafts' rows are nearly free; once the arithmetic does, every row costs its share."))
     with st.expander(_("How this is predicted")):
         st.write(_("From the GPU's published peak figures (memory rate and bf16 arithmetic), each layer taking at "
-                   "least {floor} µs, and the weights alone: each request's KV cache, read too, grows with the "
-                   "batch. A prediction, not a measurement; When it is fast, section 5, prices other machines and "
-                   "model sizes.").format(floor=GPU_FLOOR_US))
+                   "least {floor} µs, each pass reading the weights once and every request's KV cache (K and V of "
+                   "each layer in 16 bits: {kv:.0f} KB a token of context for the 8B target, {dkv:.0f} KB for the "
+                   "draft; the one-request figure reads {ctx} tokens). The weights' reading is shared by the batch, "
+                   "the caches' grows with it, so long requests keep a big batch's pass a read where short ones "
+                   "turn it into arithmetic (MagicDec, Chen et al. 2024, measured speculation paying at batch sizes "
+                   "of 32 to 256 on long contexts). A prediction, not a measurement; When it is fast, section 5, "
+                   "prices other machines and model sizes.").format(
+            floor=GPU_FLOOR_US, ctx=f"{fast_elsewhere.CONTEXT:,}", kv=target.kv_bytes / 1024,
+            dkv=draft.kv_bytes / 1024))
 
 
 def beyond() -> None:

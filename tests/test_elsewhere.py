@@ -82,17 +82,20 @@ def test_the_page_prices_the_gpu_with_its_own_c_not_this_machines(tiny_dirs, mon
     at.selectbox(key="regime_machine").set_value(2).run()            # the datacenter GPU
     at.selectbox(key="regime_size").set_value(8.0).run()
     assert not at.exception
-    # the default layer floor, 20 µs: the 135M draft's 30 layers take 0.6 ms against the 8B target's
-    # 16 GB / 3.35 TB/s = 4.776 ms: c = 0.126; the roofline alone gives c = 0.135 / 8 and at least 2x
+    # the default layer floor, 20 µs: the 135M draft's 30 layers take 0.6 ms against the 8B target's 16 GB and
+    # 1,024 tokens of KV cache × 131,072 B (32 layers × 8 heads × 128 × K and V × 2 B) = 16.134 GB / 3.35 TB/s
+    # = 4.816 ms: c = 0.125; the roofline alone gives at least 2x
+    target_ms = (16e9 + 1024 * 131072) / 3.35e12 * 1e3
     caption = " ".join(c.value for c in at.caption if "draft step" in c.value)
-    assert f"c = {0.6 / (16e9 / 3.35e12 * 1e3):.3f}" in caption and f"{measured_c:.3f}" not in caption
+    assert f"c = {0.6 / target_ms:.3f}" in caption and f"{measured_c:.3f}" not in caption
     text = " ".join(m.value for m in at.markdown if "would reach" in m.value)
     assert "On NVIDIA H100 GPU (target 8B, draft " in text, text                  # whose figure it is, named
     low, high = map(float, re.search(r"reach \*\*([0-9.]+)–([0-9.]+)×", text).groups())
     assert low < high and high >= 2.0
     at.selectbox(key="regime_floor").set_value(0).run()              # the roofline alone
     caption = " ".join(c.value for c in at.caption if "draft step" in c.value)
-    assert f"c = {0.135 / 8:.3f}" in caption
+    # the draft's 0.27 GB and 1,024 × 23,040 B of cache (30 layers × 3 heads × 64 × 2 × 2 B) against the target's
+    assert f"c = {(0.27e9 + 1024 * 23040) / (16e9 + 1024 * 131072):.3f}" in caption
     text = " ".join(m.value for m in at.markdown if "would reach" in m.value)
     assert float(re.search(r"reach \*\*([0-9.]+)×", text).group(1)) == pytest.approx(high)
     at.selectbox(key="regime_size").set_value(0.135).run()           # 135M target, 135M draft
@@ -136,6 +139,23 @@ def test_a_batch_turns_the_checking_pass_into_arithmetic_and_the_gain_disappears
     assert points[1] == pytest.approx(one.speedup)
     # on the H100 an 8B target's pass stays a read of its weights for small batches: the gain holds, then goes
     h100 = fast_elsewhere.batched(H100, fast_elsewhere.model(8.0, "bf16"), fast_elsewhere.model(0.135, "bf16"), 0.5,
-                                  4, floor_us=20)
+                                  4, batches=(1, 8, 64, 128, 256, 512), floor_us=20)
     assert h100[0][1] > 1.2 and fast_elsewhere.stops_paying(h100) is not None
     assert [x for _b, x in h100] == sorted((x for _b, x in h100), reverse=True)
+
+
+def test_every_request_s_kv_cache_read_keeps_a_big_batch_s_pass_a_read():
+    """BOX, k = 1, α = 0.5, batch 8, each request holding 100 tokens of a cache of 1 MB a token (the draft's 0.1 MB):
+    the plain pass reads 2 GB + 8 × 100 MB = 2.8 GB, 28 ms (its 8 tokens compute 16 ms); the speculative pass reads
+    the same and computes 16 tokens, 32 ms; a draft step reads 0.2 GB + 80 MB, 2.8 ms: 1.5 × 28 / (2.8 + 32) = 1.21×,
+    where the weights alone give 0.88× (above). With the published sizes: short requests stop paying on the H100,
+    long ones keep it up to batch 1,024."""
+    target = roofline.Model("1B", 1.0, 2.0, kv_bytes=1e6)
+    draft = roofline.Model("0.1B", 0.1, 2.0, kv_bytes=1e5)
+    (_b, x), = fast_elsewhere.batched(BOX, target, draft, 0.5, 1, batches=(8,), context=100)
+    assert x == pytest.approx(1.5 * 28 / 34.8)
+    gpu = (H100, fast_elsewhere.model(8.0, "bf16"), fast_elsewhere.model(0.135, "bf16"), 0.59, 3)
+    short = fast_elsewhere.batched(*gpu, floor_us=20, context=256)
+    long = fast_elsewhere.batched(*gpu, floor_us=20, context=4096)
+    assert fast_elsewhere.stops_paying(short) is not None and fast_elsewhere.stops_paying(long) is None
+    assert roofline.KV_BYTES[8.0] == 2 * 32 * 8 * 128 * 2 and roofline.KV_BYTES[0.135] == 2 * 30 * 3 * 64 * 2

@@ -25,8 +25,9 @@ def render(profile: Profile | None) -> None:
         return
     machine, target, draft, temperature, floor = choose(profile, alphas)
     try:
-        roof = fast_elsewhere.calculate(machine, target, draft, alphas[temperature])
-        calc = fast_elsewhere.calculate(machine, target, draft, alphas[temperature], floor_us=floor)
+        context = fast_elsewhere.CONTEXT
+        roof = fast_elsewhere.calculate(machine, target, draft, alphas[temperature], context=context)
+        calc = fast_elsewhere.calculate(machine, target, draft, alphas[temperature], floor_us=floor, context=context)
     except ValueError:
         st.warning(_("Choose a draft smaller than the target: a draft as big as the target saves nothing."))
         return
@@ -127,11 +128,11 @@ def anchors() -> None:
 def method(machine: roofline.Machine, calc: fast_elsewhere.Calculation, temperature: float, where: Provenance) -> None:
     with st.expander(_("How the calculator prices a round")):
         st.write(_("Every price comes from the chosen machine's roofline, not from this CPU's measurements: a "
-                   "step of M tokens takes the longer of reading the weights (bytes / memory rate) and computing "
-                   "them (2 × parameters × M / compute rate); c is the draft's step over the target's, v(M) the "
-                   "target's M-token pass over its one-token step. Computing overtakes reading there from "
-                   "{ridge:.0f} tokens a pass."
-                   ).format(ridge=calc.ridge))
+                   "step of M tokens takes the longer of reading the weights and the request's KV cache of {ctx} "
+                   "tokens (bytes / memory rate) and computing them (2 × parameters × M / compute rate); c is the "
+                   "draft's step over the target's, v(M) the target's M-token pass over its one-token step. "
+                   "Computing overtakes reading there from {ridge:.0f} tokens a pass."
+                   ).format(ridge=calc.ridge, ctx=f"{fast_elsewhere.CONTEXT:,}"))
         st.write(_("Machine figures: {source}. α = {alpha:.2f}: the default pair's acceptance at T = {t:g}, "
                    "measured on {cpu} ({date}); acceptance depends on the models and the text, not on the "
                    "machine, so it is carried over as if the larger pair agreed as often.").format(

@@ -39,10 +39,15 @@ class Model:
     params: float                 # parameters (billions) a token passes through
     bytes_per_param: float        # 0.5 + scales for 4-bit, 2 for bf16
     layers: int = 0               # transformer layers (0: not known): a layer floor's count
+    kv_bytes: float = 0.0         # bytes of K and V (every layer) a pass reads per token of context
 
 
 # Layers of the published models of each size: SmolLM2-135M, Llama 3.2 1B, Llama 3.1 8B and 70B, vicuna-68m
 LAYERS = {0.068: 2, 0.135: 30, 1.0: 16, 8.0: 32, 70.0: 80}
+# Their KV cache per token of context in 16 bits: K and V × layers × key-value heads × head size × 2 bytes
+# (vicuna-68m 12 heads of 64; SmolLM2-135M 3 of 64; Llama 3.2 1B 8 of 64; Llama 3.1 8B and 70B 8 of 128)
+KV_BYTES = {size: 2 * layers * heads * dim * 2 for size, (layers, heads, dim) in
+            {0.068: (2, 12, 64), 0.135: (30, 3, 64), 1.0: (16, 8, 64), 8.0: (32, 8, 128), 70.0: (80, 8, 128)}.items()}
 
 
 # Published peak figures (vendors' data sheets), stated as such: no run here measured them.
@@ -52,13 +57,14 @@ PUBLISHED = (
     Machine(N_("NVIDIA H100 GPU"), 3350.0, 989.0,
             N_("published: NVIDIA H100 SXM data sheet, 3.35 TB/s HBM3, 989 TFLOP/s dense BF16")),
 )
-MODELS = tuple(Model(name, size, 2.0, LAYERS[size]) for name, size in (("135M", 0.135), ("1B", 1.0), ("8B", 8.0),
-                                                                        ("70B", 70.0)))
+MODELS = tuple(Model(name, size, 2.0, LAYERS[size], KV_BYTES[size]) for name, size in (("135M", 0.135), ("1B", 1.0),
+                                                                                         ("8B", 8.0), ("70B", 70.0)))
 
 
-def pass_seconds(machine: Machine, model: Model, tokens: int) -> float:
-    """The roofline's lower bound on one pass of `tokens` tokens."""
-    read = model.params * 1e9 * model.bytes_per_param / (machine.bandwidth_gbs * 1e9)
+def pass_seconds(machine: Machine, model: Model, tokens: int, cached: int = 0) -> float:
+    """The roofline's lower bound on one pass of `tokens` tokens that also reads `cached` tokens of KV cache
+    (every request's context together; its attention's arithmetic is small beside the weights' and left out)."""
+    read = (model.params * 1e9 * model.bytes_per_param + cached * model.kv_bytes) / (machine.bandwidth_gbs * 1e9)
     compute = 2 * model.params * 1e9 * tokens / (machine.tflops * 1e12)
     return max(read, compute)
 

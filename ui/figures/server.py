@@ -73,14 +73,16 @@ def timeline_figure(result: Timeline) -> go.Figure:
                    yaxis_autorange="reversed")
 
 
-def gpu_batch_figure(points: tuple[tuple[int, float], ...], title: str) -> go.Figure:
-    """A predicted speedup against batch size (log axis), with the break-even line."""
-    sizes = [b for b, _x in points]
-    fig = go.Figure(go.Scatter(x=sizes, y=[x for _b, x in points], mode="lines+markers", marker_color=COLORS.draft,
-                               name=_("predicted speedup"), hovertemplate=_("batch size %{x}: %{y:.2f}×")
-                               + "<extra></extra>"))
+def gpu_batch_figure(lines: dict[str, tuple[tuple[int, float], ...]], title: str) -> go.Figure:
+    """Predicted speedups against batch size (log axis), one line per label, with the break-even line."""
+    sizes = sorted({b for points in lines.values() for b, _x in points})
+    fig = go.Figure()
+    for (name, points), color in zip(lines.items(), (COLORS.draft, COLORS.target)):
+        fig.add_trace(go.Scatter(x=[b for b, _x in points], y=[x for _b, x in points], mode="lines+markers",
+                                 marker_color=color, line_color=color, name=name,
+                                 hovertemplate=name + ": " + _("batch size %{x}: %{y:.2f}×") + "<extra></extra>"))
     fig.add_hline(y=1.0, line_dash="dash", line_color="#888", annotation_text=_("break-even"),
                   annotation_position="top right")
-    return _layout(fig, title, height=320, showlegend=False, xaxis_title=_("batch size (requests at once)"),
-                   yaxis_title=_("speedup ×"), xaxis=dict(type="log", tickvals=sizes, ticktext=[str(b) for b in sizes]),
+    return _layout(fig, title, height=340, xaxis_title=_("batch size (requests at once)"), yaxis_title=_("speedup ×"),
+                   xaxis=dict(type="log", tickvals=sizes, ticktext=[str(b) for b in sizes]),
                    yaxis=dict(rangemode="tozero"))

@@ -28,9 +28,10 @@ from ui.lessons import shipped
 
 TEMPS = Path(__file__).resolve().parents[2] / "assets" / "results" / "temps-d95aaea6b84ae3da.json"
 FORMATS = {"bf16": 2.0, "int4": 0.5 + 4 / 32}      # bytes a weight reads (int4: a 16-bit scale per 32)
-DRAFTS = tuple(roofline.Model(name, size, 2.0, roofline.LAYERS[size]) for name, size in (("68M", 0.068),
-                                                                                        ("135M", 0.135), ("1B", 1.0)))
+DRAFTS = tuple(roofline.Model(name, size, 2.0, roofline.LAYERS[size], roofline.KV_BYTES[size])
+               for name, size in (("68M", 0.068), ("135M", 0.135), ("1B", 1.0)))
 FLOORS_US = (0, 10, 20, 40)          # the layer floors offered, µs (0: the roofline alone)
+CONTEXT = 1024          # tokens a request holds (a chat and its answer so far): its KV cache read each pass
 
 
 @dataclass(frozen=True)
@@ -60,46 +61,52 @@ def model(params_b: float, fmt: str, name: str = "") -> roofline.Model:
     """A model of `params_b` billion parameters stored as `fmt` (a key of FORMATS)."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown weight format {fmt!r}: one of {', '.join(FORMATS)}")
-    return roofline.Model(name or f"{params_b:g}B", params_b, FORMATS[fmt], roofline.LAYERS.get(params_b, 0))
+    return roofline.Model(name or f"{params_b:g}B", params_b, FORMATS[fmt], roofline.LAYERS.get(params_b, 0),
+                          roofline.KV_BYTES.get(params_b, 0.0))
 
 
-def step_ms(machine: roofline.Machine, m: roofline.Model, tokens: int = 1, floor_us: float = 0.0) -> float:
-    """One pass of `tokens` tokens of `m` on `machine`: the roofline's bound, or its layers at the
-    floor where that is longer."""
-    return max(roofline.pass_seconds(machine, m, tokens) * 1e3, m.layers * floor_us / 1e3)
+def step_ms(machine: roofline.Machine, m: roofline.Model, tokens: int = 1, floor_us: float = 0.0,
+            cached: int = 0) -> float:
+    """One pass of `tokens` tokens of `m` on `machine` reading `cached` tokens of KV cache: the roofline's
+    bound, or its layers at the floor where that is longer."""
+    return max(roofline.pass_seconds(machine, m, tokens, cached) * 1e3, m.layers * floor_us / 1e3)
 
 
 def calculate(machine: roofline.Machine, target: roofline.Model, draft: roofline.Model, alpha: float,
-              ks=defaults.K_SWEEP, floor_us: float = 0.0) -> Calculation:
+              ks=defaults.K_SWEEP, floor_us: float = 0.0, context: int = 0) -> Calculation:
     """Per k, the speedup a round would reach on `machine` for `target` drafted by `draft`, each
-    layer taking at least `floor_us` µs."""
+    layer taking at least `floor_us` µs, each pass reading the request's KV cache of `context` tokens."""
     if draft.params >= target.params:
         raise ValueError(f"a {draft.name} draft is not smaller than the {target.name} target")
     if not 0.0 <= alpha <= 1.0:
         raise ValueError(f"acceptance α = {alpha} is not between 0 and 1")
-    one = step_ms(machine, target, 1, floor_us)
-    draft_ms = step_ms(machine, draft, 1, floor_us)
+    one = step_ms(machine, target, 1, floor_us, context)
+    draft_ms = step_ms(machine, draft, 1, floor_us, context)
     c = draft_ms / one
     rows = []
     for k in ks:
-        v = step_ms(machine, target, k + 1, floor_us) / one
+        v = step_ms(machine, target, k + 1, floor_us, context) / one
         rows.append(Forecast(k, v, expected_tokens(alpha, k), speedup_with_verify(alpha, k, c, v)))
     return Calculation(one, draft_ms, c, roofline.ridge(machine, target), alpha, tuple(rows), floor_us)
 
 
-BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512)
+BATCHES = (1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024)
 
 
 def batched(machine: roofline.Machine, target: roofline.Model, draft: roofline.Model, alpha: float, k: int,
-            batches=BATCHES, floor_us: float = 0.0) -> tuple[tuple[int, float], ...]:
+            batches=BATCHES, floor_us: float = 0.0, context: int = 0) -> tuple[tuple[int, float], ...]:
     """Per batch size B, speculation's speedup over plain batched decoding on `machine` by its roofline: a round
     drafts k steps of B rows and checks B·(k + 1) rows in one target pass, against a plain pass of B rows, each
-    request keeping eq. (1)'s tokens a round. Weights only: reading every request's KV cache is left out."""
+    request keeping eq. (1)'s tokens a round. Every pass reads the weights once and each request's KV cache of
+    `context` tokens: the cache's reading grows with B as the weights' does not, so it keeps a big batch's pass
+    a read for longer (MagicDec, Chen et al. 2024, on long contexts)."""
     tokens = expected_tokens(alpha, k)
     out = []
     for b in batches:
-        plain = step_ms(machine, target, b, floor_us)
-        round_ms = k * step_ms(machine, draft, b, floor_us) + step_ms(machine, target, b * (k + 1), floor_us)
+        cached = b * context
+        plain = step_ms(machine, target, b, floor_us, cached)
+        round_ms = k * step_ms(machine, draft, b, floor_us, cached) + step_ms(machine, target, b * (k + 1), floor_us,
+                                                                              cached)
         out.append((b, tokens * plain / round_ms))
     return tuple(out)
 

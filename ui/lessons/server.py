@@ -15,6 +15,7 @@ from specdec.settings import Settings
 from specdec.wording import _
 from ui.lessons import badges, store
 from ui.lessons.bench_words import machine_name
+from ui.lessons.fast_elsewhere import stops_paying
 
 
 @dataclass(frozen=True)
@@ -193,3 +194,15 @@ def together_words(r: Together) -> str:
                         "from a lone one, and a draw that close to the line then falls the other way. Each text "
                         "still follows the target's distribution.")
     return text
+
+
+def gpu_ends(context: int, points: tuple[tuple[int, float], ...]) -> str:
+    """Where a predicted batch line ends up: the batch size it falls below break-even from, or its figure at the
+    largest batch it stays above it to."""
+    stop, (last, figure) = stops_paying(points), points[-1]
+    n = f"{context:,}"
+    if stop is not None:
+        return _("requests of {n} tokens fall below break-even from batch size {b}").format(n=n, b=stop)
+    return _("requests of {n} tokens stay above it up to batch size {b} ({x:.2f}× there)").format(
+        n=n, b=f"{last:,}", x=figure)
+
