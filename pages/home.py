@@ -59,10 +59,16 @@ def race_box():
     # one prompt above "No, 0.74×")
     greedy = c2.toggle(_("Greedy (T = 0)"), key="race_greedy",
                        help=_("At T = 0 both runs must write exactly the same text."))
-    by_prices = c2.toggle(_("k by this machine's prices"), key="race_priced",
-                          help=_("Each round drafts the k (up to the sidebar's) that this machine's measured "
-                                 "prices and the acceptance seen so far favour: the priced policy."))
     sidebar_settings = state.settings()
+    if sidebar_settings.policy == PRICED:       # the sidebar drafts k by the prices already: shown on (review 59:
+        by_prices = c2.toggle(_("k by this machine's prices"), value=True, disabled=True,      # the box's button
+                              key="race_priced_by_sidebar",                                      # set it, the
+                              help=_("The sidebar's draft-length policy drafts k by this machine's prices: every "
+                                     "page's runs do, this race's too."))                         # toggle said off)
+    else:
+        by_prices = c2.toggle(_("k by this machine's prices"), key="race_priced",
+                              help=_("Each round drafts the k (up to the sidebar's) that this machine's measured "
+                                     "prices and the acceptance seen so far favour: the priced policy."))
     settings = replace(sidebar_settings, temperature=0.0 if greedy else sidebar_settings.temperature,
                        policy=PRICED if by_prices else sidebar_settings.policy)
     if (note := overridden(sidebar_settings, settings)) is not None:

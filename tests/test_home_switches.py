@@ -16,3 +16,13 @@ def test_the_race_says_when_its_switches_override_the_sidebar(tiny_dirs):
     at.toggle(key="race_priced").set_value(False).run()                   # now the race is the sidebar's again
     assert not at.exception
     assert not any(c.value.startswith("The switches set") for c in at.caption)
+
+
+def test_the_race_switch_follows_the_sidebar_policy(tiny_dirs):
+    """Review 59: the box's "Draft k by this machine's prices" set the sidebar's policy while Home's switch of that
+    name still read off; now it reads on and cannot be switched off, and the race is the sidebar's."""
+    at = app(tiny_dirs, page="pages/home.py", temperature=0.7, k=4, policy="priced")
+    switch = at.toggle(key="race_priced_by_sidebar")
+    assert switch.value is True and switch.disabled
+    assert not any(c.value.startswith("The switches set") for c in at.caption)      # the race is the sidebar's
+    assert not [t for t in at.toggle if t.key == "race_priced"]
