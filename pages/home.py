@@ -166,6 +166,9 @@ def shown_again(key: tuple) -> None:
 def race_now(pair, settings, chat: bool, greedy: bool):
     """Run the race live in two columns and say its verdict: (the pair as it raced, the target alone,
     speculative), or None where the prompt is refused."""
+    if not st.session_state.race_prompt.strip():        # review 60: "message 1 (user) has no text" for one box
+        st.warning(_("Your message is empty: type something to race on."))
+        return None
     pair = sidebar.with_prices(pair, settings, say=False)
     profile = machine.of(pair)
     left, right = st.columns(2)

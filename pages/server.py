@@ -205,11 +205,13 @@ def gpu() -> None:
     lines = {n: fast_elsewhere.batched(gpu_machine, target, draft, alphas[t], one.k, floor_us=GPU_FLOOR_US, context=n)
              for n in GPU_CONTEXTS}
     st.subheader(_("On a datacenter GPU: the gain against batch size"))
+    roof = fast_elsewhere.calculate(gpu_machine, target, draft, alphas[t], context=fast_elsewhere.CONTEXT).best
     st.markdown(badges.elsewhere() + " " + _(
-        "On an {machine}, an 8B target drafted by a 135M model (bf16; α = {alpha:.2f}, the default pair at T = {t:g}; "
-        "k = {k}, the best for one request) would run **{first}** for one request, as When it is fast's calculator "
-        "says at its defaults.").format(machine=_(gpu_machine.name), k=one.k, alpha=alphas[t], t=t,
-                                        first=times(one.speedup)))
+        "On an {machine}, an 8B target drafted by a 135M model (bf16; α = {alpha:.2f}, the default pair at T = {t:g}) "
+        "would run **{low:.2f}–{high}** for one request, as When it is fast's calculator says at its defaults: "
+        "{low_x} at k = {k} if every layer takes at least {floor} µs (the chart below), {high} by the roofline "
+        "alone.").format(machine=_(gpu_machine.name), k=one.k, alpha=alphas[t], t=t, low=one.speedup,
+                         high=times(roof.speedup), low_x=times(one.speedup), floor=GPU_FLOOR_US))
     st.markdown(_("In a batch, the requests' length decides: {short}; {long}.").format(
         short=server.gpu_ends(GPU_CONTEXTS[0], lines[GPU_CONTEXTS[0]]),
         long=server.gpu_ends(GPU_CONTEXTS[1], lines[GPU_CONTEXTS[1]])))

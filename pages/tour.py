@@ -12,13 +12,14 @@ from specdec.chat import user_turn
 from specdec.prompts import by_kind, load_prompts
 from specdec.settings import LENGTHS
 from specdec.trace.metrics import summarize
-from ui import examples, session, shell, sidebar, state, strip, tour_budget_view
+from specdec.wording import times
+from ui import examples, payoff_view, session, shell, sidebar, state, strip, tour_budget_view
 from ui.figures.rounds import COLORS
 from ui.i18n import N_, _, choice, current
 from ui.lessons import badges, beyond, server
 from ui.lessons import exact as ex
 from ui.lessons.home_race import facts, race, verdict_words
-from ui.lessons.payoff_words import TIE, settings_line
+from ui.lessons.payoff_words import settings_line
 from ui.lessons.you_draft import compare
 from ui.round_view import chart
 from ui.safe import md
@@ -238,7 +239,7 @@ The text follows the target exactly — only the speed depends on the draft.""")
         try:
             alone, spec = race(pair, round_prompt(pair)[0], settings)
             st.caption(settings_line(settings, pair.draft_name, pair.reads_features) + " · " + _("one prompt, one run"))
-            race_box(alone, spec, greedy)
+            race_box(alone, spec, greedy, payoff_view.box_word(payoff_view.answer(pair, settings)[0]))
             st.caption(one_prompt(summarize(spec.decoder.history)))
         except specdec.InputError as err:
             st.warning(md(err))
@@ -254,15 +255,18 @@ def one_prompt(m) -> str:
         rate=f"{100 * (m.acceptance_rate or 0):.0f}%", tokens=m.mean_acceptance_length or 1.0)
 
 
-def race_box(alone, spec, greedy: bool) -> None:
-    """The race's verdict in a green box only when speculation won; otherwise a neutral one that
-    says where its costs are measured."""
+def race_box(alone, spec, greedy: bool, verdict: tuple | None) -> None:
+    """The race in a neutral box, whichever won, and under it the answer box's verdict at the race's settings
+    (`verdict`: payoff_view.box_word's (word, figure, badge), None where there is none): one prompt is not the
+    pair's answer (review 60: the tour ended on a green "1.08× (faster on this one prompt)" where the box said
+    "No, 0.88×" at the same settings)."""
     said = badges.here() + " " + verdict_words(facts(alone, spec), greedy)
-    if spec.seconds and alone.seconds / spec.seconds > 1 + TIE:          # a tie is no win
-        st.success(said)
+    if verdict is None:
+        st.info(said + " " + _("One prompt, one run: *When it is fast* measures whether it pays over many."))
         return
-    st.info(said + " " + _("Not faster on this run: *When it is fast* measures what drafting and checking cost "
-                           "on this machine."))
+    word, figure, badge = verdict
+    st.info(said + " " + _("Over many prompts at these settings, “Does it pay here?” says: **{answer}, {x}** "
+                           "{badge}.").format(answer=word, x=times(figure), badge=badge))
 
 
 STEPS = [(N_("Draft, then verify"), step_rounds), (N_("The draft cannot change the text"), step_exact),

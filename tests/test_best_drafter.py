@@ -155,13 +155,18 @@ def test_where_the_drafters_ran_at_the_k_the_prices_pick_the_sentence_names_thei
     # a shipped set's leader: the heading does not say here, its badge says whose (review 59)
     assert said == ("**Nearest to paying** at k = 1, the k this machine's prices pick: **draft · confidence**, "
                     f"**1.05×** {like} (Drafters compared; not clear yet, one run's gain under 10%); within 3% of it: "
-                    "**draft** and **suffix match**. Below, at the sidebar's k = 4, none pays over a whole set."), said
+                    "**draft** and **suffix match** (“· confidence”, “· heuristic”: the draft with a policy that "
+                    "picks each round's k). Below, at the sidebar's k = 4, none pays over a whole set."), said
     # the sidebar's draft measured here at that k since (review 59: the sidebar's "draft 1.07× measured here" beside
-    # the shipped set's leader): the sentence gives it too
+    # the shipped set's leader): this machine's figure leads, the shipped set follows (review 60: "nearest … 1.05×"
+    # above "measured here since … 1.07×")
     since = sentence([Best("draft", 0.72, True, COMPARED, EVERY, cpu="Same CPU")], 4, 0.7,
                      ("fam/draft", 1, 1.07, True, None), at_one)
-    assert f"**suffix match**; measured here since, on the answer box's prompts: **draft** 1.07× {badges.here()}. " \
-        "Below" in since, since
+    assert since.startswith(f"**Nearest to paying here** at k = 1, the k this machine's prices pick: **draft**, "
+                            f"**1.07×** {badges.here()} (the answer box's prompts; not clear yet, one run's gain under "
+                            f"10%). Every drafter at k = 1, on another set: **draft · confidence**, **1.05×** {like} "
+                            "(Drafters compared); within 3% of it"), since
     mine = [Best("draft · confidence", 1.05, True, COMPARED, EVERY, ("draft",))]          # a set measured here
     here = sentence([Best("draft", 0.72, True, COMPARED, EVERY)], 4, 0.7, ("fam/draft", 1, 1.07, True, None), mine)
-    assert here.startswith("**Nearest to paying here** at k = 1") and "measured here since" not in here, here
+    assert here.startswith("**Nearest to paying here** at k = 1, the k this machine's prices pick: **draft · "
+                           "confidence**") and "another set" not in here, here

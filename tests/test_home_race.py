@@ -152,3 +152,11 @@ def test_the_race_line_gives_the_races_and_how_the_prompt_compares():
     assert "This prompt's 2 races: **1.20×**" in two and "(median, 1.10–1.30×, wall-clock)" in two
     assert two.endswith("a prompt like most.") and race_line((0.9,), 0.1, 0.18).endswith("a harder prompt than most.")
     assert "accepted" not in race_line((0.9,), None, 0.18)
+
+
+def test_an_empty_message_gets_a_plain_word_not_the_chat_api_s(tiny_dirs):
+    """Review 60: Home's one box answered an empty message with "message 1 (user) has no text"."""
+    at = app(tiny_dirs, page=None, race_prompt="   ")
+    at.button(key="race_go").click().run()
+    assert not at.exception
+    assert [w.value for w in at.warning] == ["Your message is empty: type something to race on."]

@@ -106,20 +106,41 @@ def sentence(bests: list[Best], k: int, temperature: float,
 
 def _at_pick(best: Best, k1: int, k: int, instead: Instead | None = None) -> str:
     """Nothing pays at the sidebar's k and the drafters ran at the k the prices pick (`k1`): that set's leader
-    there, its ties, the sidebar's draft where this machine measured it at that k since (`instead`: the figure
-    the sidebar shows), and one clause for the sidebar's k (its leaders: the table's)."""
+    there, its ties, and one clause for the sidebar's k (its leaders: the table's). Where this machine measured the
+    sidebar's draft at that k since (`instead`, the figure the sidebar shows) and the set was shipped, this
+    machine's figure leads and the set follows as the comparison of drafters (review 60: "nearest … 1.05×" read
+    above "measured here since … 1.07×")."""
+    mine = best.cpu is not None and instead is not None and instead.measured and instead.cpu is None \
+        and instead.k == k1
     head, word = _heading((best.drafter, k1, best.speedup, best.measured), shipped=best.cpu is not None)
+    field = _leader(best, "" if mine else word)
+    if mine:
+        head, word = _heading((instead.draft, k1, instead.speedup, True))
+        said = _("{head} at k = {k1}, the k this machine's prices pick: **{name}**, **{x}** {badge} (the answer "
+                 "box's prompts{word}). Every drafter at k = {k1}, on another set: {field}").format(
+            head=head, k1=k1, name=_name(instead.draft), x=times(instead.speedup), badge=badges.here(),
+            word="; " + word.strip()[1:-1] if word else "", field=field)
+    else:
+        said = _("{head} at k = {k1}, the k this machine's prices pick: {field}").format(head=head, k1=k1,
+                                                                                       field=field)
+    return said + _policies(best) + ". " + _("Below, at the sidebar's k = {k}, none pays over a whole set.").format(k=k)
+
+
+def _leader(best: Best, word: str) -> str:
+    """A set's leader with its figure, its set (and the box's `word` on it) and its ties."""
     where = best.section + ("; " + word.strip()[1:-1] if word else "")          # the box's word, beside its set
-    said = _("{head} at k = {k1}, the k this machine's prices pick: **{name}**, {figure} ({where})").format(
-        head=head, k1=k1, name=_name(best.drafter), figure=_figure(best), where=where)
+    said = _("**{name}**, {figure} ({where})").format(name=_name(best.drafter), figure=_figure(best), where=where)
     if best.tied:
         said += _("; within {tie:.0%} of it: {names}").format(tie=TIE, names=_(" and ").join(
             f"**{_name(n)}**" for n in best.tied))
-    if best.cpu is not None and instead is not None and instead.measured and instead.cpu is None and instead.k == k1:
-        # review 59: the sidebar's "draft 1.07× measured here" beside a shipped set's leader
-        said += "; " + _("measured here since, on the answer box's prompts: **{name}** {x} {badge}").format(
-            name=_name(instead.draft), x=times(instead.speedup), badge=badges.here())
-    return said + ". " + _("Below, at the sidebar's k = {k}, none pays over a whole set.").format(k=k)
+    return said
+
+
+def _policies(best: Best) -> str:
+    """Where a named drafter is a draft under a draft-length policy ('draft · confidence'), what that is, once."""
+    if not any(" · " in n for n in (best.drafter, *best.tied)):
+        return ""
+    return " " + _("(“· confidence”, “· heuristic”: the draft with a policy that picks each round's k)")
 
 
 def _heading(instead: tuple[str, int, float, bool], shipped: bool = False) -> tuple[str, str]:
