@@ -105,15 +105,21 @@ def test_a_shared_prefix_is_read_once_and_outputs_do_not_change(pair, feature_pa
     assert [x.reused for x in log.served] == [0, 8] and cache.hits == 1
 
 
-def test_the_batch_cache_masks_holes_and_compacts_them_away():
-    """Two rows: row 0 owns slots 0, 1, 3 (slot 2 a rejected draft), row 1 owns 0, 1, 2."""
+def joined(*sizes: int) -> BatchCache:
+    """A batch cache of one-layer requests that cached `sizes` positions each, key i holding i."""
     from transformers import DynamicCache
     batch = BatchCache()
-    for n in (2, 3):
+    for n in sizes:
         single = DynamicCache()
         single.update(torch.arange(n, dtype=torch.float)[None, None, :, None].expand(1, 1, n, 2).clone(),
                       torch.zeros(1, 1, n, 2), 0)
         batch.join(single)
+    return batch
+
+
+def test_the_batch_cache_masks_holes_and_compacts_them_away():
+    """Two rows: row 0 owns slots 0, 1, 3 (slot 2 a rejected draft), row 1 owns 0, 1, 2."""
+    batch = joined(2, 3)
     assert batch.width == 3 and [r.slots for r in batch.rows] == [[0, 1], [0, 1, 2]]
     batch.rows[0].slots.append(2)
     batch.rows[0].crop(-1)                                              # the rejected draft's slot
@@ -135,13 +141,7 @@ def test_the_batch_cache_masks_holes_and_compacts_them_away():
 def test_a_row_left_alone_drops_its_holes_and_needs_no_mask():
     """Row 1 of two owns slots 0, 2 (slot 1 was row 0's width); left alone it is gathered to 0, 1;
     a rejected draft's slot at the end is cropped away: then its pass is a request's alone."""
-    from transformers import DynamicCache
-    batch = BatchCache()
-    for n in (3, 1):
-        single = DynamicCache()
-        single.update(torch.arange(n, dtype=torch.float)[None, None, :, None].expand(1, 1, n, 2).clone(),
-                      torch.zeros(1, 1, n, 2), 0)
-        batch.join(single)
+    batch = joined(3, 1)
     batch.rows[1].slots.append(2)
     assert not batch.causal()
     batch.leave(batch.rows[0])

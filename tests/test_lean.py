@@ -7,7 +7,7 @@ from test_precision import gqa_llama
 from transformers import LlamaConfig, LlamaForCausalLM
 
 import specdec
-from specdec.models import lean, precision, runtime
+from specdec.models import lean, precision, rooms, runtime
 from specdec.models.runtime import crop_cache, final_hidden_states, new_cache
 
 from tiny import char_tokenizer
@@ -218,7 +218,7 @@ def test_the_cache_written_in_place_equals_the_model_own_cache_through_rollbacks
     assert mine.get_seq_length() == theirs.get_seq_length() == at > 256
     for x, y in zip(mine.layers, theirs.layers):
         assert torch.equal(x.keys, y.keys) and torch.equal(x.values, y.values)
-    assert mine.layers[0].keys.data_ptr() == lean._ROOMS[mine.layers[0]][0].data_ptr()
+    assert mine.layers[0].keys.data_ptr() == rooms.ROOMS[mine.layers[0]][0].data_ptr()
 
 
 def test_an_intdot_layer_runs_in_one_c_call_and_equals_the_modules_one_by_one(monkeypatch):

@@ -34,14 +34,13 @@ for bit to that forward in every precision.
 """
 from __future__ import annotations
 
-import functools
 import threading
 import weakref
 
 import torch
 from torch import nn
 
-from specdec.models import attention
+from specdec.models import attention, rooms
 from specdec.models.intdot import layer as c_layer
 from specdec.models.intdot.linear import IntDotLinear, stacked
 from specdec.models.intdot.linear import product as intdot_product
@@ -53,7 +52,6 @@ _collect = threading.local()          # id(model) -> list of final hidden states
 # what the lean pass keeps per object, beside it rather than in it (weak: it goes with the object)
 _FITS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()    # model -> fits(model)'s static part
 _PLANS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # decoder layer -> its C call's plan
-_ROOMS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # cache layer -> (keys, values) buffers
 _STACKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()  # attention / MLP -> its intdot stack
 _FUSED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()   # attention / MLP -> its int4 stack
 _building = threading.Lock()         # one thread builds a shared model's stacked weights
@@ -170,7 +168,7 @@ def _in_c(layer, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor, cache, i
         plan = _PLANS[layer] = c_layer.plan(layer, qkv and qkv[0], gate_up and gate_up[0])
         if plan is None:
             return False
-    room = _reserve(cache, index, x.shape[1], plan.empty)
+    room = rooms.reserve(cache, index, x.shape[1], plan.empty)
     if room is None:
         return False
     c_layer.run(plan.described, x, cos, sin, *room)
@@ -197,68 +195,10 @@ def _attend(attn, h, cos, sin, mask, cache, index: int, rotate) -> torch.Tensor:
         q, k = rope_in_c(q, k, cos, sin)
     else:
         q, k = rotate(q.transpose(1, 2), k.transpose(1, 2), cos, sin)                       # (1, heads, T, d)
-    k, v = _append(cache, index, k, v.view(shape).transpose(1, 2))
+    k, v = rooms.append(cache, index, k, v.view(shape).transpose(1, 2))
     function = ALL_ATTENTION_FUNCTIONS.get_interface(attn.config._attn_implementation, eager_attention_forward)
     out, _ = function(attn, q, k, v, mask, dropout=0.0, scaling=attn.scaling)  # (1, T, heads, d)
     return attn.o_proj.forward(out.reshape(*h.shape[:-1], -1).contiguous())
-
-
-def _append(cache, index: int, k: torch.Tensor, v: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-    """cache.update(k, v, index), writing in place (k, v: (1, Hkv, T, d)): see _reserve."""
-    room = _reserve(cache, index, k.shape[-2])
-    if room is None:
-        return cache.update(k, v, index)
-    keys, values, n = room
-    t = k.shape[-2]
-    keys[..., n:n + t, :] = k
-    values[..., n:n + t, :] = v
-    return keys[..., :n + t, :], values[..., :n + t, :]
-
-
-def _reserve(cache, index: int, t: int, empty: torch.Tensor | None = None):
-    """Room for t more positions in layer `index`'s cache: (keys, values, n), buffers (1, Hkv,
-    cap, d) whose first n rows are the cache; the layer's keys and values become their first
-    n + t rows, which the caller writes. None where the cache is not a DynamicLayer of that form
-    (then cache.update serves); `empty` (1, Hkv, 0, d) starts a layer that holds nothing yet.
-
-    Why: a DynamicLayer's keys and values become the first rows of buffers with room to grow
-    (doubling), so a pass writes its own rows instead of copying the whole cache (torch.cat took
-    5 ms of a 50 ms SmolLM2 step at 400 cached positions). Crops keep the views; anything that
-    replaces the tensors (a tree's gather, a batch, the model's own forward) is copied into new
-    room on the next pass."""
-    layers = getattr(cache, "layers", None)
-    layer = layers[index] if layers is not None and index < len(layers) else None
-    if empty is not None and type(layer) is _dynamic() and not layer.is_initialized:
-        cache.update(empty, empty, index)
-    if type(layer) is not _dynamic() or not layer.is_initialized or layer.keys.dim() != 4:
-        return None
-    n = layer.keys.shape[-2]
-    room = _ROOMS.get(layer)
-    if room is None or not (_starts(layer.keys, room[0]) and _starts(layer.values, room[1])) \
-            or n + t > room[0].shape[-2]:
-        room = (_grown(layer.keys, n + t), _grown(layer.values, n + t))
-        _ROOMS[layer] = room
-    layer.keys, layer.values = room[0][..., :n + t, :], room[1][..., :n + t, :]
-    return room[0], room[1], n
-
-
-@functools.cache
-def _dynamic() -> type:
-    from transformers.cache_utils import DynamicLayer
-    return DynamicLayer
-
-
-def _starts(view: torch.Tensor, room: torch.Tensor) -> bool:
-    """True when `view` is room[..., :n, :] (what a crop of our own view leaves)."""
-    return view.data_ptr() == room.data_ptr() and view.stride() == room.stride() and \
-        view.shape[:-2] == room.shape[:-2] and view.shape[-1] == room.shape[-1]
-
-
-def _grown(tensor: torch.Tensor, need: int) -> torch.Tensor:
-    """(B, heads, 2·need or 256, d) holding `tensor`'s positions first."""
-    room = tensor.new_empty(*tensor.shape[:-2], max(256, 2 * need), tensor.shape[-1])
-    room[..., :tensor.shape[-2], :] = tensor
-    return room
 
 
 def _mlp(mlp, h) -> torch.Tensor:
